@@ -1,0 +1,65 @@
+import { createRequire } from "node:module";
+import { defineConfig } from "hardhat/config";
+import hardhatToolboxMochaEthers from "@nomicfoundation/hardhat-toolbox-mocha-ethers";
+import hardhatUpgrades from "@openzeppelin/hardhat-upgrades";
+import { chxTasks } from "./tasks/index.js";
+
+const require = createRequire(import.meta.url);
+// The compiler is solc-js from the pinned npm package: nothing is downloaded, and the version label
+// can never drift from the compiler actually used (Hardhat does not cross-check `path` and `version`).
+const SOLC_VERSION: string = (require("solc/package.json") as { version: string }).version;
+const SOLCJS_PATH = require.resolve("solc/soljson.js");
+
+const optimizer = { enabled: true, runs: 200 };
+
+// Remote networks take their URL and key from the environment (see README "Deploying to a real network").
+const remoteAccounts = process.env.CHX_DEPLOYER_KEY !== undefined ? [process.env.CHX_DEPLOYER_KEY] : [];
+
+export default defineConfig({
+  plugins: [hardhatToolboxMochaEthers, hardhatUpgrades],
+  tasks: chxTasks,
+  solidity: {
+    profiles: {
+      default: {
+        version: SOLC_VERSION,
+        path: SOLCJS_PATH,
+        settings: { evmVersion: "cancun", optimizer, viaIR: false },
+      },
+      production: {
+        version: SOLC_VERSION,
+        path: SOLCJS_PATH,
+        isolated: true,
+        settings: { evmVersion: "cancun", optimizer, viaIR: false },
+      },
+    },
+    npmFilesToBuild: [
+      "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol",
+    ],
+  },
+  paths: {
+    tests: { mocha: "test", solidity: "test" },
+  },
+  test: {
+    solidity: {
+      fuzz: { runs: 256 },
+      invariant: { runs: 64, depth: 100, failOnRevert: false },
+    },
+    mocha: { timeout: 120_000 },
+  },
+  networks: {
+    hardhatMainnet: { type: "edr-simulated", chainType: "l1" },
+    localhost: { type: "http", chainType: "l1", url: process.env.CHX_LOCAL_RPC ?? "http://127.0.0.1:8545" },
+    sepolia: {
+      type: "http",
+      chainType: "l1",
+      url: process.env.CHX_RPC_URL ?? "http://127.0.0.1:8545",
+      accounts: remoteAccounts,
+    },
+    arbitrumSepolia: {
+      type: "http",
+      chainType: "generic",
+      url: process.env.CHX_RPC_URL ?? "http://127.0.0.1:8545",
+      accounts: remoteAccounts,
+    },
+  },
+});
