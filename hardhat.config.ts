@@ -32,9 +32,7 @@ export default defineConfig({
         settings: { evmVersion: "cancun", optimizer, viaIR: false },
       },
     },
-    npmFilesToBuild: [
-      "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol",
-    ],
+    npmFilesToBuild: ["@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol"],
   },
   paths: {
     tests: { mocha: "test", solidity: "test" },

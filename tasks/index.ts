@@ -1,1 +1,7 @@
-export const chxTasks = [];
+/**
+ * Hardhat tasks: one file per user-facing area, each exporting its task definitions. Actions are lazy
+ * (imported only when the task runs), so the config never loads generated TypeChain code at start-up.
+ */
+import { statusTasks } from "./status.js";
+
+export const chxTasks = [...statusTasks];

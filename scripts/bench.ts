@@ -1,0 +1,52 @@
+/**
+ * `npm run bench`: deploys the protocol through the real deploy script on Hardhat's in-process network and
+ * writes bench/gas.json — `{ "<Contract>.<function>[:<case>]": gasUsed }`, measured on the deployed proxies.
+ * `npm run bench -- <suite> …` runs only the named suites (merged into the existing file).
+ */
+import hre from "hardhat";
+import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { deployProtocol } from "./deploy/index.js";
+import { connectProtocol } from "./lib/protocol.js";
+import type { BenchContext } from "./bench/lib.js";
+import { suites } from "./bench/index.js";
+
+const OUT = "bench/gas.json";
+const only = (process.env.CHX_BENCH ?? "").split(",").filter((s) => s.length > 0);
+const results: Record<string, number> =
+  existsSync(OUT) && only.length > 0 ? JSON.parse(await readFile(OUT, "utf8")) : {};
+
+for (const suite of suites) {
+  if (only.length > 0 && !only.includes(suite.name)) continue;
+  const connection = await hre.network.create();
+  const deploy = await deployProtocol(hre, connection, { write: false, quiet: true });
+  const [deployer, ...users] = await connection.ethers.getSigners();
+  if (deployer === undefined) throw new Error("no signer");
+  const ctx: BenchContext = {
+    hre,
+    connection,
+    deploy,
+    protocol: connectProtocol(deploy.record, deployer),
+    deployer,
+    users,
+    async measure(key, tx) {
+      const receipt = await (await tx).wait();
+      if (receipt === null || receipt.status !== 1) throw new Error(`bench ${key}: transaction failed`);
+      results[key] = Number(receipt.gasUsed);
+      console.log(`  ${key.padEnd(48)} ${receipt.gasUsed.toString().padStart(9)}`);
+      return receipt.gasUsed;
+    },
+    set(key, gas) {
+      results[key] = Number(gas);
+      console.log(`  ${key.padEnd(48)} ${gas.toString().padStart(9)}`);
+    },
+  };
+  console.log(`[${suite.name}]`);
+  await suite.run(ctx);
+  await connection.close();
+}
+
+await mkdir("bench", { recursive: true });
+const sorted = Object.fromEntries(Object.entries(results).sort(([a], [b]) => a.localeCompare(b)));
+await writeFile(OUT, JSON.stringify(sorted, null, 2) + "\n");
+console.log(`wrote ${OUT} (${Object.keys(sorted).length} figures)`);

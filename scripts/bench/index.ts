@@ -1,0 +1,5 @@
+import type { BenchSuite } from "./lib.js";
+import { tokensBench } from "./tokens.js";
+
+/** Every benchmark suite; a module adds one line. */
+export const suites: BenchSuite[] = [tokensBench];

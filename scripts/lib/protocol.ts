@@ -1,0 +1,53 @@
+/**
+ * Typed handles on a deployed CHX protocol, from a deployment record. Scripts, tasks, tests, keepers and the
+ * demo all connect through here, so a contract's name maps to one TypeChain type everywhere.
+ */
+import type { ContractRunner } from "ethers";
+import {
+  ChxAccessManager__factory,
+  ChxGovernor__factory,
+  ChxTimelock__factory,
+  CHToken__factory,
+  DPSToken__factory,
+  GFLToken__factory,
+  MockERC20__factory,
+  type ChxAccessManager,
+  type ChxGovernor,
+  type ChxTimelock,
+  type CHToken,
+  type DPSToken,
+  type GFLToken,
+  type MockERC20,
+} from "../../types/ethers-contracts/index.js";
+import type { DeploymentRecord } from "./deployer.js";
+
+export interface Protocol {
+  record: DeploymentRecord;
+  accessManager: ChxAccessManager;
+  timelock: ChxTimelock;
+  governor: ChxGovernor;
+  dps: DPSToken;
+  ch: CHToken;
+  gfl: GFLToken;
+  /** USDC: MockERC20 on local networks (the ERC-20 part of the ABI is all that is used elsewhere). */
+  usdc: MockERC20;
+}
+
+function addr(record: DeploymentRecord, name: string): string {
+  const c = record.contracts[name];
+  if (c === undefined) throw new Error(`"${name}" is not in the ${record.network} deployment`);
+  return c.address;
+}
+
+export function connectProtocol(record: DeploymentRecord, runner: ContractRunner): Protocol {
+  return {
+    record,
+    accessManager: ChxAccessManager__factory.connect(addr(record, "AccessManager"), runner),
+    timelock: ChxTimelock__factory.connect(addr(record, "Timelock"), runner),
+    governor: ChxGovernor__factory.connect(addr(record, "Governor"), runner),
+    dps: DPSToken__factory.connect(addr(record, "DPSToken"), runner),
+    ch: CHToken__factory.connect(addr(record, "CHToken"), runner),
+    gfl: GFLToken__factory.connect(addr(record, "GFLToken"), runner),
+    usdc: MockERC20__factory.connect(addr(record, "USDC"), runner),
+  };
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// `npm test`: build, lint, every test runner, then one closing line `N passed, N failed` (the form CI reads).
+// Each step's output streams through; test counts come from the runners' own summaries, and every non-test
+// step (build, lint, codegen) counts as one check that passed or failed. Exit code 1 on any failure.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+
+const steps = [
+  { name: "build (solc-js + TypeChain)", cmd: "npx", args: ["hardhat", "build"], kind: "check" },
+  { name: "lint", cmd: "npm", args: ["run", "--silent", "lint"], kind: "check" },
+  { name: "hardhat test (solidity + mocha)", cmd: "npx", args: ["hardhat", "test"], kind: "tests" },
+];
+if (existsSync("subgraph/package.json") || existsSync("subgraph/subgraph.template.yaml")) {
+  steps.push({ name: "subgraph (codegen, build, mapping tests)", cmd: "npm", args: ["run", "--silent", "test:subgraph"], kind: "tests" });
+}
+if (existsSync("keepers/test")) {
+  steps.push({ name: "keepers (against a local node)", cmd: "npm", args: ["run", "--silent", "test:keepers"], kind: "tests" });
+}
+
+const only = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+const started = Date.now();
+
+function run(step) {
+  return new Promise((resolve) => {
+    const child = spawn(step.cmd, step.args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    let out = "";
+    const onData = (stream) => (d) => {
+      out += d.toString();
+      stream.write(d);
+    };
+    child.stdout.on("data", onData(process.stdout));
+    child.stderr.on("data", onData(process.stderr));
+    child.on("close", (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+for (const step of steps) {
+  if (only.length > 0 && !only.some((o) => step.name.includes(o))) continue;
+  const t0 = Date.now();
+  console.log(`\n=== ${step.name}`);
+  const { code, out } = await run(step);
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (step.kind === "tests") {
+    // mocha: "N passing" / "N failing"; our node runners: "N passed, N failed"
+    const clean = out.replace(/\x1b\[[0-9;]*m/g, "");
+    let p = 0;
+    let f = 0;
+    // Hardhat prints each runner's summary and then a combined one last: take the last of each.
+    const passing = [...clean.matchAll(/^\s*(\d+) passing/gm)].at(-1);
+    const failing = [...clean.matchAll(/^\s*(\d+) failing/gm)].at(-1);
+    if (passing !== undefined) p += Number(passing[1]);
+    if (failing !== undefined) f += Number(failing[1]);
+    for (const m of clean.matchAll(/^\s*(?:\w+: )?(\d+) passed, (\d+) failed/gm)) {
+      p += Number(m[1]);
+      f += Number(m[2]);
+    }
+    if (code !== 0 && f === 0) f = 1; // the runner died without a count: that is a failure
+    passed += p;
+    failed += f;
+    console.log(`=== ${step.name}: ${p} passed, ${f} failed (${secs}s)`);
+  } else if (code === 0) {
+    passed += 1;
+    console.log(`=== ${step.name}: ok (${secs}s)`);
+  } else {
+    failed += 1;
+    console.log(`=== ${step.name}: FAILED (exit ${code}, ${secs}s)`);
+  }
+}
+
+console.log(`\ntotal time ${((Date.now() - started) / 1000).toFixed(1)}s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -1,0 +1,7 @@
+import { task } from "hardhat/config";
+
+export const statusTasks = [
+  task("chx:status", "Print the CHX deployment on this network and its key parameters")
+    .setAction(() => import("./actions/status.js"))
+    .build(),
+];
