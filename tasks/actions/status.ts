@@ -3,7 +3,7 @@ import { formatUnits } from "ethers";
 import { openProtocol, runTask } from "../lib.js";
 import { Roles } from "../../scripts/lib/roles.js";
 
-export default async function status(_args: Record<string, never>, hre: HardhatRuntimeEnvironment): Promise<void> {
+export default async function status(_args: Record<string, unknown>, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
     const { connection, record, protocol } = await openProtocol(hre);
     const block = await connection.ethers.provider.getBlockNumber();
