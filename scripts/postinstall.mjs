@@ -9,7 +9,12 @@ import path from "node:path";
 
 const root = process.cwd();
 const binding = path.join(root, "node_modules/@nomicfoundation/edr-linux-x64-gnu");
-if (process.platform !== "linux" || process.arch !== "x64" || process.env.CHX_SECOND_PASS === "1" || existsSync(binding)) {
+if (
+  process.platform !== "linux" ||
+  process.arch !== "x64" ||
+  process.env.CHX_SECOND_PASS === "1" ||
+  existsSync(binding)
+) {
   process.exit(0);
 }
 console.log("[chx] EDR native binding missing: running a second `npm install` under Node 22");

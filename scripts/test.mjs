@@ -6,15 +6,25 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 
 const steps = [
-  { name: "build (solc-js + TypeChain)", cmd: "npx", args: ["hardhat", "build"], kind: "check" },
+  { name: "build (solc-js + TypeChain)", cmd: "node", args: ["scripts/build.mjs"], kind: "check" },
   { name: "lint", cmd: "npm", args: ["run", "--silent", "lint"], kind: "check" },
   { name: "hardhat test (solidity + mocha)", cmd: "npx", args: ["hardhat", "test"], kind: "tests" },
 ];
 if (existsSync("subgraph/package.json") || existsSync("subgraph/subgraph.template.yaml")) {
-  steps.push({ name: "subgraph (codegen, build, mapping tests)", cmd: "npm", args: ["run", "--silent", "test:subgraph"], kind: "tests" });
+  steps.push({
+    name: "subgraph (codegen, build, mapping tests)",
+    cmd: "npm",
+    args: ["run", "--silent", "test:subgraph"],
+    kind: "tests",
+  });
 }
 if (existsSync("keepers/test")) {
-  steps.push({ name: "keepers (against a local node)", cmd: "npm", args: ["run", "--silent", "test:keepers"], kind: "tests" });
+  steps.push({
+    name: "keepers (against a local node)",
+    cmd: "npm",
+    args: ["run", "--silent", "test:keepers"],
+    kind: "tests",
+  });
 }
 
 const only = process.argv.slice(2);

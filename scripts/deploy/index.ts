@@ -9,6 +9,8 @@ export interface DeployProtocolOptions {
   config?: Partial<ProtocolConfig>;
   write?: boolean;
   quiet?: boolean;
+  /** Where progress lines go (default console.log; `quiet` silences them). */
+  log?: (line: string) => void;
 }
 
 /** Deploys (or completes) the whole protocol on `connection`: the one entry point for scripts, tests and the demo. */
@@ -23,6 +25,6 @@ export async function deployProtocol(
     networkName,
     config,
     write: opts.write ?? true,
-    log: opts.quiet === true ? () => {} : undefined,
+    log: opts.quiet === true ? () => {} : opts.log,
   });
 }
