@@ -21,7 +21,7 @@ export function graphCliAsc() {
   const cliPkg = require.resolve("@graphprotocol/graph-cli/package.json", { paths: [subgraphRoot] });
   const fromCli = createRequire(cliPkg);
   const ascPath = fromCli.resolve("assemblyscript/cli/asc");
-  const version = fromCli("assemblyscript/package.json").version;
+  const version = JSON.parse(fs.readFileSync(path.join(path.dirname(ascPath), "..", "package.json"), "utf8")).version;
   return { asc: fromCli(ascPath), ascPath, version };
 }
 
