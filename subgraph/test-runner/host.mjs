@@ -150,7 +150,8 @@ export class SubgraphHost {
     if (!t) throw new HostError(`Entity type \`${type}\` is not defined in the schema`);
     for (const [name, f] of Object.entries(t.fields)) {
       if (f.derivedFrom) {
-        if (data.has(name)) throw new HostError(`Entity ${type}[${id}]: field \`${name}\` is derived and can not be set`);
+        if (data.has(name))
+          throw new HostError(`Entity ${type}[${id}]: field \`${name}\` is derived and can not be set`);
         continue;
       }
       const v = data.get(name);
@@ -478,7 +479,9 @@ export class SubgraphHost {
       return m.newEnum(
         TypeIdx.JsonValue,
         JsonKind.Object,
-        m.newStruct(TypeIdx.TypedMapStringJsonValue, [m.newPtrArray(TypeIdx.ArrayTypedMapEntryStringJsonValue, entries)]),
+        m.newStruct(TypeIdx.TypedMapStringJsonValue, [
+          m.newPtrArray(TypeIdx.ArrayTypedMapEntryStringJsonValue, entries),
+        ]),
       );
     };
     const entityFromStore = (type, id, fromBlock) => {
@@ -643,7 +646,9 @@ export class SubgraphHost {
         const args = m.readPtrArray(m.u32(cp + 16)).map((p) => h.readEthValue(p));
         const mock = h.callMocks.get(`${address}|${sig}|${JSON.stringify(args, jsonReplacer)}`);
         if (!mock)
-          fail(`ethereum.call ${address}.${sig} is not mocked (CHX mappings must not call the chain: events carry state)`);
+          fail(
+            `ethereum.call ${address}.${sig} is not mocked (CHX mappings must not call the chain: events carry state)`,
+          );
         if (mock.reverts) return 0;
         return m.newPtrArray(
           TypeIdx.ArrayEthereumValue,

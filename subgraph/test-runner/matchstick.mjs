@@ -63,7 +63,8 @@ export async function compileTest(file, outFile) {
     }
     return 0;
   });
-  if (code !== 0 || !fs.existsSync(outFile)) throw new Error(`asc failed on ${path.relative(subgraphRoot, file)}\n${stderr}`);
+  if (code !== 0 || !fs.existsSync(outFile))
+    throw new Error(`asc failed on ${path.relative(subgraphRoot, file)}\n${stderr}`);
   return fs.readFileSync(outFile);
 }
 
@@ -101,7 +102,9 @@ export async function runTestModule(wasm, schema, { name = "tests", out = consol
     const v = e.get(S(f));
     const actual = v ? fmt(v) : "null";
     if (actual !== S(exp))
-      return report(`fieldEquals ${S(t)}[${S(id)}].${S(f)}: expected ${S(exp)}, got ${actual}${msg ? " — " + S(msg) : ""}`);
+      return report(
+        `fieldEquals ${S(t)}[${S(id)}].${S(f)}: expected ${S(exp)}, got ${actual}${msg ? " — " + S(msg) : ""}`,
+      );
     return 1;
   };
   const equals = (a, b, msg) => {
@@ -110,7 +113,9 @@ export async function runTestModule(wasm, schema, { name = "tests", out = consol
     return x === y ? 1 : report(`equals: expected ${x}, got ${y}${msg ? " — " + S(msg) : ""}`);
   };
   const notInStore = (t, id, msg) =>
-    host.store.get(S(t))?.has(S(id)) ? report(`notInStore: ${S(t)}[${S(id)}] is in the store${msg ? " — " + S(msg) : ""}`) : 1;
+    host.store.get(S(t))?.has(S(id))
+      ? report(`notInStore: ${S(t)}[${S(id)}] is in the store${msg ? " — " + S(msg) : ""}`)
+      : 1;
   const dsCount = (t, n, msg) => {
     const c = host.createdDataSources.filter((d) => d.template === S(t)).length;
     return c === n ? 1 : report(`dataSourceCount ${S(t)}: expected ${n}, got ${c}${msg ? " — " + S(msg) : ""}`);

@@ -26,9 +26,15 @@ export function topic0(manifestEventSignature) {
 const big = (x) => (x === null || x === undefined ? null : BigInt(x));
 
 export class SubgraphReplay {
-  /** @param {string} buildDir  the `graph build` output directory (holds subgraph.yaml, schema.graphql, *.wasm) */
-  constructor(buildDir, { onLog } = {}) {
+  /**
+   * @param {string} buildDir  the `graph build` output directory (holds subgraph.yaml, schema.graphql, *.wasm)
+   * @param {object} [o.record]  a deployment record: each data source takes its address and start block from
+   *   record.contracts[<data source name>] instead of the manifest (the WASM does not depend on them), so one
+   *   build serves any chain the protocol is deployed on.
+   */
+  constructor(buildDir, { onLog, record } = {}) {
     this.buildDir = buildDir;
+    this.record = record;
     this.manifest = loadYaml(path.join(buildDir, "subgraph.yaml"));
     this.schema = fs.readFileSync(path.join(buildDir, "schema.graphql"), "utf8");
     this.store = new Map();
@@ -56,10 +62,20 @@ export class SubgraphReplay {
         onLog: this.onLog,
       });
       await host.init();
+      let address = ds.source.address;
+      let startBlock = BigInt(ds.source.startBlock ?? 0);
+      if (this.record) {
+        const c = this.record.contracts?.[ds.name];
+        if (!c)
+          throw new Error(`replay: the deployment record has no "${ds.name}" (data source names are deployment names)`);
+        address = c.address;
+        startBlock = BigInt(c.deployBlock ?? 0);
+        host.dataSource.address = address;
+      }
       this.sources.push({
         name: ds.name,
-        address: ds.source.address.toLowerCase(),
-        startBlock: BigInt(ds.source.startBlock ?? 0),
+        address: address.toLowerCase(),
+        startBlock,
         iface,
         handlers,
         host,
@@ -114,7 +130,9 @@ export class SubgraphReplay {
       const parsed = src.iface.parseLog({ topics: log.topics, data: log.data });
       if (!parsed) throw new Error(`replay: ${src.name} cannot decode log ${log.transactionHash}:${log.logIndex}`);
       const t = txOf(log.transactionHash);
-      const txLogIndex = logs.filter((l) => l.transactionHash === log.transactionHash && BigInt(l.logIndex) < BigInt(log.logIndex)).length;
+      const txLogIndex = logs.filter(
+        (l) => l.transactionHash === log.transactionHash && BigInt(l.logIndex) < BigInt(log.logIndex),
+      ).length;
       const ev = {
         address: log.address,
         logIndex: big(log.logIndex),
@@ -132,13 +150,18 @@ export class SubgraphReplay {
           input: t.input,
           nonce: big(t.nonce),
         },
-        params: parsed.fragment.inputs.map((p, i) => ({ name: p.name, value: SubgraphHost.abiToEth(p, parsed.args[i]) })),
+        params: parsed.fragment.inputs.map((p, i) => ({
+          name: p.name,
+          value: SubgraphHost.abiToEth(p, parsed.args[i]),
+        })),
       };
       const ptr = src.host.newEvent(ev);
       try {
         src.host.run(handler, ptr);
       } catch (e) {
-        throw new Error(`replay: ${src.name}.${handler} failed on ${log.transactionHash}:${BigInt(log.logIndex)}: ${e.message}`);
+        throw new Error(
+          `replay: ${src.name}.${handler} failed on ${log.transactionHash}:${BigInt(log.logIndex)}: ${e.message}`,
+        );
       }
       this.handled++;
     }

@@ -88,7 +88,9 @@ describe("ChxAccessManager", () => {
     assert.fieldEquals("RoleGrantedEvent", lastEventId(first), "newMember", "true");
 
     handleRoleRevoked(
-      changetype<RoleRevoked>(mockEvent(MANAGER, T0 + 3, [uintParam("roleId", EMISSION), addressParam("account", ALICE)])),
+      changetype<RoleRevoked>(
+        mockEvent(MANAGER, T0 + 3, [uintParam("roleId", EMISSION), addressParam("account", ALICE)]),
+      ),
     );
     assert.fieldEquals("Role", "4", "memberCount", "1");
     assert.fieldEquals("RoleMember", roleKey(4, ALICE), "active", "false");
@@ -98,14 +100,22 @@ describe("ChxAccessManager", () => {
   });
 
   test("labels, function roles and target closure", () => {
-    handleRoleLabel(changetype<RoleLabel>(mockEvent(MANAGER, T0, [uintParam("roleId", EMISSION), stringParam("label", "EMISSION")])));
+    handleRoleLabel(
+      changetype<RoleLabel>(mockEvent(MANAGER, T0, [uintParam("roleId", EMISSION), stringParam("label", "EMISSION")])),
+    );
     const selector = Bytes.fromHexString("0x40c10f19"); // mint(address,uint256)
     handleTargetFunctionRoleUpdated(
       changetype<TargetFunctionRoleUpdated>(
-        mockEvent(MANAGER, T0, [addressParam("target", DPS), bytesParam("selector", selector), uintParam("roleId", EMISSION)]),
+        mockEvent(MANAGER, T0, [
+          addressParam("target", DPS),
+          bytesParam("selector", selector),
+          uintParam("roleId", EMISSION),
+        ]),
       ),
     );
-    handleTargetClosed(changetype<TargetClosed>(mockEvent(MANAGER, T0, [addressParam("target", DPS), boolParam("closed", true)])));
+    handleTargetClosed(
+      changetype<TargetClosed>(mockEvent(MANAGER, T0, [addressParam("target", DPS), boolParam("closed", true)])),
+    );
     assert.fieldEquals("Role", "4", "label", "EMISSION");
     assert.fieldEquals("TargetFunctionRole", key(DPS, selector), "role", "4");
     assert.fieldEquals("AccessTarget", DPS.toHexString(), "closed", "true");
@@ -167,7 +177,12 @@ describe("ChxGovernor", () => {
     assert.fieldEquals("Proposal", id.toString(), "voteCount", "3");
     assert.fieldEquals("Vote", lastEventId(v), "support", "1");
     handleProposalQueued(
-      changetype<ProposalQueued>(mockEvent(GOVERNOR, T0 + 3700, [uintParam("proposalId", id), uintParam("etaSeconds", BigInt.fromI64(T0 + 7300))])),
+      changetype<ProposalQueued>(
+        mockEvent(GOVERNOR, T0 + 3700, [
+          uintParam("proposalId", id),
+          uintParam("etaSeconds", BigInt.fromI64(T0 + 7300)),
+        ]),
+      ),
     );
     assert.fieldEquals("Proposal", id.toString(), "status", "Queued");
     assert.fieldEquals("Proposal", id.toString(), "eta", (T0 + 7300).toString());
@@ -177,7 +192,10 @@ describe("ChxGovernor", () => {
 
   test("parameter changes are recorded", () => {
     const e = changetype<VotingPeriodSet>(
-      mockEvent(GOVERNOR, T0, [uintParam("oldVotingPeriod", BigInt.fromI32(3600)), uintParam("newVotingPeriod", BigInt.fromI32(7200))]),
+      mockEvent(GOVERNOR, T0, [
+        uintParam("oldVotingPeriod", BigInt.fromI32(3600)),
+        uintParam("newVotingPeriod", BigInt.fromI32(7200)),
+      ]),
     );
     handleVotingPeriodSet(e);
     assert.fieldEquals("GovernanceParameterChange", lastEventId(e), "parameter", "votingPeriod");

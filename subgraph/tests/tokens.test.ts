@@ -125,7 +125,7 @@ describe("DPSToken", () => {
 
     const day0 = bucket(DPS, T0 / DAY);
     const day1 = bucket(DPS, T0 / DAY + 1);
-    assert.fieldEquals("TokenDayData", day0, "date", (T0).toString());
+    assert.fieldEquals("TokenDayData", day0, "date", T0.toString());
     assert.fieldEquals("TokenDayData", day0, "minted", wad(1010).toString());
     assert.fieldEquals("TokenDayData", day0, "emitted", wad(10).toString());
     assert.fieldEquals("TokenDayData", day0, "totalSupply", wad(1010).toString());
@@ -200,16 +200,26 @@ describe("CHToken", () => {
       ),
     );
     handleCHMinted(
-      changetype<CHMinted>(mockEvent(CH, T0, [addressParam("to", ALICE), uintParam("amount", wad(8)), uintParam("totalSupply", wad(8))])),
+      changetype<CHMinted>(
+        mockEvent(CH, T0, [addressParam("to", ALICE), uintParam("amount", wad(8)), uintParam("totalSupply", wad(8))]),
+      ),
     );
     handleCHTransfer(
       changetype<CHTransfer>(
-        mockEvent(CH, T0 + 60, [addressParam("from", ALICE), addressParam("to", ZERO_ADDRESS), uintParam("value", wad(3))]),
+        mockEvent(CH, T0 + 60, [
+          addressParam("from", ALICE),
+          addressParam("to", ZERO_ADDRESS),
+          uintParam("value", wad(3)),
+        ]),
       ),
     );
     handleCHBurned(
       changetype<CHBurned>(
-        mockEvent(CH, T0 + 60, [addressParam("from", ALICE), uintParam("amount", wad(3)), uintParam("totalSupply", wad(5))]),
+        mockEvent(CH, T0 + 60, [
+          addressParam("from", ALICE),
+          uintParam("amount", wad(3)),
+          uintParam("totalSupply", wad(5)),
+        ]),
       ),
     );
     assert.fieldEquals("Token", CH.toHexString(), "symbol", "CH");
@@ -245,7 +255,11 @@ describe("GFLToken", () => {
     handleGFLRebalanced(e);
     handleGFLTransfer(
       changetype<GFLTransfer>(
-        mockEvent(GFL, T0 + 1, [addressParam("from", BOB), addressParam("to", ZERO_ADDRESS), uintParam("value", wad(2))]),
+        mockEvent(GFL, T0 + 1, [
+          addressParam("from", BOB),
+          addressParam("to", ZERO_ADDRESS),
+          uintParam("value", wad(2)),
+        ]),
       ),
     );
     const e2 = changetype<GFLRebalanced>(

@@ -9,12 +9,12 @@ export const ZERO_ADDRESS = Address.zero();
 export const SECONDS_PER_DAY = 86400;
 export const SECONDS_PER_HOUR = 3600;
 
-/** Id of an immutable event entity: transaction hash ++ log index (int32, big-endian). */
+/** Id of an immutable event entity: transaction hash ++ log index (4 bytes little-endian, graph-ts concatI32). */
 export function eventId(event: ethereum.Event): Bytes {
   return event.transaction.hash.concatI32(event.logIndex.toI32());
 }
 
-/** 8 bytes big-endian of a uint64 (AccessManager role ids, AccessManager nonces). */
+/** 8 bytes big-endian of a uint64 (AccessManager role ids in RoleMember ids). */
 export function u64Bytes(value: BigInt): Bytes {
   const out = new Bytes(8);
   let v = value.toU64();
@@ -49,7 +49,13 @@ export function getOrCreateContract(address: Address, name: string): ChxContract
 }
 
 /** FeaturePauseSet(feature, paused, by) of any ChxUpgradeable contract. */
-export function recordFeaturePause(event: ethereum.Event, name: string, feature: Bytes, paused: boolean, by: Address): void {
+export function recordFeaturePause(
+  event: ethereum.Event,
+  name: string,
+  feature: Bytes,
+  paused: boolean,
+  by: Address,
+): void {
   const contract = getOrCreateContract(event.address, name);
   const e = new FeaturePauseEvent(eventId(event));
   e.contract = contract.id;

@@ -163,4 +163,3 @@ function updateAggregates(
   if (token.totalSupply.lt(h.supplyLow)) h.supplyLow = token.totalSupply;
   h.save();
 }
-
