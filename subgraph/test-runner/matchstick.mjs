@@ -8,6 +8,7 @@
 //   node subgraph/test-runner/matchstick.mjs [file-filter...]   -> "N passed, N failed", exit 1 on failure
 import fs from "node:fs";
 import path from "node:path";
+import crypto from "node:crypto";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { SubgraphHost, plain, hex } from "./host.mjs";
@@ -227,6 +228,40 @@ export async function runTestModule(wasm, schema, { name = "tests", out = consol
   return { passed, failed };
 }
 
+function walkTs(dir, out = []) {
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory() && e.name !== ".bin") walkTs(p, out);
+    else if (e.name.endsWith(".ts")) out.push(p);
+  }
+  return out;
+}
+
+/** Hash of everything a test module is compiled from (its file, the helpers, src/, generated/, the compiler). */
+function sourcesHash(file) {
+  const require = createRequire(import.meta.url);
+  const h = crypto.createHash("sha256").update(graphCliAsc().version);
+  for (const p of ["@graphprotocol/graph-ts/package.json", "matchstick-as/package.json"])
+    h.update(JSON.parse(fs.readFileSync(require.resolve(p, { paths: [subgraphRoot] }), "utf8")).version);
+  const shared = [path.join(subgraphRoot, "src"), path.join(subgraphRoot, "generated")].flatMap((d) => walkTs(d));
+  const tests = walkTs(path.join(subgraphRoot, "tests")).filter((f) => !f.endsWith(".test.ts") || f === file);
+  for (const f of [...shared, ...tests]) h.update(path.relative(subgraphRoot, f)).update(fs.readFileSync(f));
+  return h.digest("hex");
+}
+
+/** Compiles a test file unless its compiled module is current. */
+async function compileCached(file, outFile) {
+  const stamp = outFile + ".sha256";
+  const hash = sourcesHash(file);
+  if (fs.existsSync(outFile) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === hash)
+    return { wasm: fs.readFileSync(outFile), cached: true };
+  fs.rmSync(stamp, { force: true });
+  const wasm = await compileTest(file, outFile);
+  fs.writeFileSync(stamp, hash);
+  return { wasm, cached: false };
+}
+
 /** Compiles and runs every tests/*.test.ts (optionally filtered). */
 export async function runMatchstick({ filters = [], out = console.log } = {}) {
   const testsDir = path.join(subgraphRoot, "tests");
@@ -244,9 +279,9 @@ export async function runMatchstick({ filters = [], out = console.log } = {}) {
   let failed = 0;
   for (const f of files) {
     const t0 = performance.now();
-    let wasm;
+    let compiled;
     try {
-      wasm = await compileTest(path.join(testsDir, f), path.join(binDir, f.replace(/\.ts$/, ".wasm")));
+      compiled = await compileCached(path.join(testsDir, f), path.join(binDir, f.replace(/\.ts$/, ".wasm")));
     } catch (e) {
       out(`${f}: compile error\n${e.message}`);
       failed++;
@@ -254,7 +289,8 @@ export async function runMatchstick({ filters = [], out = console.log } = {}) {
     }
     const ms = (performance.now() - t0).toFixed(0);
     try {
-      const r = await runTestModule(wasm, schema, { name: `${f} (compiled in ${ms} ms)`, out });
+      const label = compiled.cached ? `${f} (unchanged, compiled earlier)` : `${f} (compiled in ${ms} ms)`;
+      const r = await runTestModule(compiled.wasm, schema, { name: label, out });
       passed += r.passed;
       failed += r.failed;
     } catch (e) {

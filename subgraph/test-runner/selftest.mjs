@@ -291,6 +291,19 @@ test("replay: logs encoded with the ABI run through the built mappings, re-targe
   expectEq(replay.entity("TokenBalance", token + ALICE.slice(2)).balance, "10");
 });
 
+test("host: no built mapping imports ethereum.call, getBalance or hasCode (events carry the state)", async () => {
+  const banned = ["ethereum.call", "ethereum.getBalance", "ethereum.hasCode"];
+  for (const dir of fs.readdirSync(buildDir, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    for (const f of fs.readdirSync(path.join(buildDir, dir.name)).filter((x) => x.endsWith(".wasm"))) {
+      const mod = await WebAssembly.compile(fs.readFileSync(path.join(buildDir, dir.name, f)));
+      const used = WebAssembly.Module.imports(mod)
+        .map((i) => `${i.name}`)
+        .filter((n) => banned.includes(n));
+      if (used.length) throw new Error(`${dir.name}/${f} imports ${used.join(", ")}`);
+    }
+  }
+});
+
 // ---------------------------------------------------------------- run
 export async function runSelftest({ out = console.log } = {}) {
   let passed = 0;
