@@ -3,7 +3,7 @@
 // `N passed, N failed` (scripts/test.mjs sums it into `npm test`). Steps:
 //   1. manifest (synthetic stand-in addresses: the WASM does not depend on them), graph codegen, graph build
 //   2. test-runner self-test (BigDecimal golden vectors, immutability, schema checks, ABI, replay)
-//   3. mapping tests: subgraph/tests/*.test.ts (matchstick-as) on the in-repo runner
+//   3. mapping tests: subgraph/tests/*.test.ts (matchstick-as) on the in-repo runner, while graph build runs
 //   4. OPS-03 e2e: hardhat node on a free port (started at the beginning, in parallel with 1-3), the real deploy
 //      into a temp record, a scripted scenario, its logs replayed through the built WASM re-targeted to the
 //      deployed addresses, every aggregate compared with the contract getters at each checkpoint block; then
@@ -66,29 +66,34 @@ chain?.catch(() => {}); // awaited below; keep an early failure from being unhan
 
 try {
   if (!args.has("--only-e2e")) {
-    // 1. build
+    // 1. build; 3. the mapping tests compile and run while `graph build` runs (they need only generated/)
     let t0 = Date.now();
-    out("== subgraph build (manifest, graph codegen, graph build)");
-    const b = await buildSubgraph({ synthetic: true, log: (m) => out("  " + m) });
+    out("== subgraph build (manifest, graph codegen, graph build) and mapping tests (subgraph/tests)");
+    const lines = [];
+    let ms = { passed: 0, failed: 0 };
+    const b = await buildSubgraph({
+      synthetic: true,
+      log: (m) => out("  " + m),
+      duringBuild: async () => {
+        await new Promise((r) => setImmediate(r)); // let `graph build` start first
+        ms = await runMatchstick({ out: (m) => lines.push("  " + m) });
+      },
+    });
     for (const s of b.steps) s.ok ? passed++ : failed++;
     summary("build", b.steps.filter((s) => s.ok).length, b.steps.filter((s) => !s.ok).length, t0);
+    lines.forEach((l) => out(l));
+    passed += ms.passed;
+    failed += ms.failed;
+    summary("mapping tests", ms.passed, ms.failed, t0);
     if (!b.ok) throw new Error("the subgraph does not build: later steps skipped");
 
-    // 2. host self-test
+    // 2. host self-test (needs build/)
     t0 = Date.now();
     out("== test-runner self-test");
     const st = await runSelftest({ out: (m) => (m.includes("✖") || m.startsWith("      ") ? out(m) : null) });
     passed += st.passed;
     failed += st.failed;
     summary("self-test", st.passed, st.failed, t0);
-
-    // 3. matchstick-as mapping tests
-    t0 = Date.now();
-    out("== mapping tests (subgraph/tests, matchstick-as API)");
-    const ms = await runMatchstick({ out: (m) => out("  " + m) });
-    passed += ms.passed;
-    failed += ms.failed;
-    summary("mapping tests", ms.passed, ms.failed, t0);
   }
 
   // 4b. e2e

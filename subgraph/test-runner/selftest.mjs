@@ -90,9 +90,10 @@ test("BigInt: signed little-endian round trips at sign boundaries", () => {
 });
 
 // ---------------------------------------------------------------- host on the built DPSToken mapping
-const built = fs.existsSync(path.join(buildDir, "DPSToken", "DPSToken.wasm"));
-const schema = built ? fs.readFileSync(path.join(buildDir, "schema.graphql"), "utf8") : "";
+const isBuilt = () => fs.existsSync(path.join(buildDir, "DPSToken", "DPSToken.wasm"));
+let schema = "";
 async function dpsHost() {
+  schema ||= fs.readFileSync(path.join(buildDir, "schema.graphql"), "utf8");
   return new SubgraphHost({
     wasm: fs.readFileSync(path.join(buildDir, "DPSToken", "DPSToken.wasm")),
     schema,
@@ -309,6 +310,7 @@ export async function runSelftest({ out = console.log } = {}) {
   let passed = 0;
   let failed = 0;
   out("test-runner self-test");
+  const built = isBuilt();
   for (const t of tests) {
     if (!built && (t.name.startsWith("host:") || t.name.startsWith("replay:"))) {
       out(`  ✖ ${t.name}\n      subgraph/build is missing: run graph build first`);
