@@ -7,8 +7,8 @@ import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { spawn, execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { Contract, JsonRpcProvider, ZeroAddress, id as keccakId, parseUnits, getAddress } from "ethers";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Contract, JsonRpcProvider, id as keccakId, parseUnits } from "ethers";
 import { SubgraphReplay } from "../test-runner/replay.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -87,101 +87,63 @@ export async function deployTo(url, recordFile) {
   return JSON.parse(fs.readFileSync(recordFile, "utf8"));
 }
 
-// ------------------------------------------------------------------------------------------------ scenario
-const Roles = { ADMIN: 0n, GUARDIAN: 1n, CH_MINTER: 3n, EMISSION: 4n };
-const wad = (n) => parseUnits(String(n), 18);
+// ------------------------------------------------------------------------------------------------ checks
+// Each protocol area contributes subgraph/e2e/<nn>-<area>.mjs exporting `scenario(ctx)` (actions on the chain,
+// calling ctx.checkpoint() at the end of each phase) and `compare(ctx)` (indexed values vs getters at
+// ctx.at = { blockTag }). They run in file-name order; a module adds its file and touches nothing here.
+const Roles = { ADMIN: 0n, GUARDIAN: 1n, ATTESTER: 2n, CH_MINTER: 3n, EMISSION: 4n, SLASHER: 5n, KEEPER: 6n };
+
+export async function loadChecks() {
+  const dir = path.join(subgraphDir, "e2e");
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".mjs"))
+    .sort();
+  return Promise.all(files.map(async (f) => ({ file: f, ...(await import(pathToFileURL(path.join(dir, f)).href)) })));
+}
 
 function abiOf(contract) {
   return JSON.parse(fs.readFileSync(path.join(subgraphDir, "abis", `${contract}.json`), "utf8"));
 }
 
-export function contracts(record, runner) {
-  const c = (name) => new Contract(record.contracts[name].address, abiOf(record.contracts[name].contract), runner);
-  return {
-    manager: c("AccessManager"),
-    dps: c("DPSToken"),
-    ch: c("CHToken"),
-    gfl: c("GFLToken"),
-    governor: c("Governor"),
-    timelock: c("Timelock"),
-  };
+/** ethers Contract for a deployment name (ABI from subgraph/abis, i.e. from artifacts/). */
+export function contractOf(record, name, runner) {
+  const c = record.contracts[name];
+  if (!c) throw new Error(`e2e: the deployment has no "${name}"`);
+  return new Contract(c.address, abiOf(c.contract), runner);
 }
 
-/**
- * Token movements, burns, delegation, role grants, a pause, and a governance proposal through the timelock,
- * spread over several days. Returns the checkpoint blocks (end of each phase).
- */
-export async function runScenario(url, record) {
+/** Runs every check file's scenario; returns the checkpoint blocks (the deploy's last block first). */
+export async function runScenario(url, record, { checks } = {}) {
+  checks ??= await loadChecks();
   const provider = new JsonRpcProvider(url, undefined, { cacheTimeout: -1 });
-  const [deployer, alice, bob, carol] = await Promise.all([0, 1, 2, 3].map((i) => provider.getSigner(i)));
-  const as = (signer) => contracts(record, signer);
-  const send = async (p) => (await p).wait();
-  const mine = async (seconds) => {
-    await provider.send("evm_increaseTime", [seconds]);
-    await provider.send("evm_mine", []);
-  };
+  const signers = await Promise.all([...Array(10).keys()].map((i) => provider.getSigner(i)));
   const checkpoints = [];
-  const checkpoint = async () => checkpoints.push(await provider.getBlockNumber());
-  const d = as(deployer);
-  const [a, b, c] = [as(alice), as(bob), as(carol)];
-  await checkpoint(); // right after the deploy
-
-  // phase 1: roles, emission, CH mint/burn, GFL capacity
-  await send(d.manager.grantRole(Roles.EMISSION, alice.address, 0));
-  await send(d.manager.grantRole(Roles.CH_MINTER, bob.address, 0));
-  await send(d.manager.labelRole(Roles.EMISSION, "EMISSION"));
-  await send(a.dps.mint(alice.address, wad(1000)));
-  await send(a.dps.mint(bob.address, wad(500)));
-  await send(a.gfl.mint(carol.address, wad(120)));
-  await send(a.gfl.setBalance(carol.address, wad(80)));
-  await send(a.gfl.setBalance(bob.address, wad(40)));
-  await send(a.gfl.burn(bob.address, wad(10)));
-  await send(b.ch.mint(carol.address, wad(25)));
-  await send(b.ch.mint(bob.address, wad(10)));
-  await send(b.ch.burn(carol.address, wad(5)));
-  await checkpoint();
-
-  // phase 2 (next day): transfers, burns, delegation, a pause
-  await mine(86_400);
-  await send(d.dps.transfer(carol.address, wad(2000)));
-  await send(c.dps.transfer(alice.address, wad(300)));
-  await send(c.ch.transfer(alice.address, wad(5)));
-  await send(a.dps.burn(wad(100)));
-  await send(c.dps.approve(bob.address, wad(50)));
-  await send(b.dps.burnFrom(carol.address, wad(50)));
-  await send(d.dps.delegate(deployer.address));
-  await send(a.dps.delegate(bob.address));
-  await send(c.dps.delegate(carol.address));
-  await send(d.ch.pauseFeature(keccakId("ch.transfer")));
-  await send(d.ch.unpauseFeature(keccakId("ch.transfer")));
-  await send(d.gfl.pauseFeature(keccakId("gfl.rebalance")));
-  await send(a.dps.mint(carol.address, wad(42)));
-  await send(d.manager.revokeRole(Roles.CH_MINTER, bob.address));
-  await checkpoint();
-
-  // phase 3 (days later): a proposal voted, queued in the timelock and executed
-  await mine(3 * 86_400);
-  const targets = [record.contracts.AccessManager.address];
-  const values = [0n];
-  const calldatas = [d.manager.interface.encodeFunctionData("labelRole", [Roles.CH_MINTER, "CH_MINTER"])];
-  const description = "Label the CH_MINTER role";
-  const descriptionHash = keccakId(description);
-  await send(d.governor.propose(targets, values, calldatas, description));
-  const proposalId = await d.governor.hashProposal(targets, values, calldatas, descriptionHash);
-  await mine(2);
-  await send(d.governor.castVote(proposalId, 1));
-  await send(b.governor.castVoteWithReason(proposalId, 0, "not needed"));
-  await send(c.governor.castVote(proposalId, 2));
-  await checkpoint();
-  await mine(3_601);
-  await send(d.governor.queue(targets, values, calldatas, descriptionHash));
-  await checkpoint();
-  await mine(3_601);
-  await send(d.governor.execute(targets, values, calldatas, descriptionHash));
-  await send(a.dps.mint(alice.address, wad(7)));
-  await checkpoint();
-  provider.destroy();
-  return { checkpoints, proposalIds: [proposalId] };
+  const ctx = {
+    provider,
+    record,
+    signers,
+    Roles,
+    keccakId,
+    wad: (n) => parseUnits(String(n), 18),
+    /** ctx.as(signer)("DPSToken") -> the contract connected to that signer */
+    as: (signer) => (name) => contractOf(record, name, signer),
+    send: async (p) => (await p).wait(),
+    mine: async (seconds) => {
+      await provider.send("evm_increaseTime", [seconds]);
+      await provider.send("evm_mine", []);
+    },
+    checkpoint: async () => {
+      checkpoints.push(await provider.getBlockNumber());
+    },
+  };
+  await ctx.checkpoint(); // right after the deploy
+  try {
+    for (const c of checks) if (c.scenario) await c.scenario(ctx);
+  } finally {
+    provider.destroy();
+  }
+  return { checkpoints };
 }
 
 // ------------------------------------------------------------------------------------------------ replay + compare
@@ -190,21 +152,22 @@ async function rpc(provider, method, params) {
 }
 
 /**
- * Replays every log from the first start block to the last checkpoint through the built subgraph, and at each
- * checkpoint block compares the indexed aggregates with the contracts' getters called at that block.
+ * Replays every log from the first start block to the last checkpoint through the built subgraph (re-targeted to
+ * the record's addresses), and at each checkpoint block runs every check file's `compare`.
  */
 export async function replayAndCompare(
   url,
   record,
-  { buildDir = path.join(subgraphDir, "build"), checkpoints, log = console.log, dropLog = () => false },
+  { buildDir = path.join(subgraphDir, "build"), checkpoints, log = console.log, dropLog = () => false, checks } = {},
 ) {
+  checks ??= await loadChecks();
   const provider = new JsonRpcProvider(url, undefined, { cacheTimeout: -1, staticNetwork: true });
   const replay = await new SubgraphReplay(buildDir, { record }).init();
-  const k = contracts(record, provider);
   const last = checkpoints[checkpoints.length - 1];
-  const from = replay.startBlock;
   const logs = (
-    await rpc(provider, "eth_getLogs", [{ fromBlock: "0x" + from.toString(16), toBlock: "0x" + last.toString(16) }])
+    await rpc(provider, "eth_getLogs", [
+      { fromBlock: "0x" + replay.startBlock.toString(16), toBlock: "0x" + last.toString(16) },
+    ])
   ).filter((l, i, all) => !dropLog(l, i, all)); // dropLog: a test hook proving the comparison catches gaps
   const byBlock = new Map();
   for (const l of logs) {
@@ -221,133 +184,24 @@ export async function replayAndCompare(
     results.push({ name, ok, detail });
     if (!ok) log(`  ✖ ${name}: ${detail}`);
   };
-  const eq = (name, indexed, onChain) =>
-    check(name, BigInt(indexed ?? 0) === BigInt(onChain), `subgraph ${indexed} ≠ chain ${onChain}`);
-
-  const tokenAddr = (c) => c.target.toLowerCase();
-  const compareAt = async (block) => {
-    const at = { blockTag: block };
-    const tok = (c) => replay.entity("Token", tokenAddr(c)) ?? {};
-    const dps = tok(k.dps);
-    const ch = tok(k.ch);
-    const gfl = tok(k.gfl);
-    const tag = `@${block}`;
-    eq(`DPS minted by emission ${tag}`, dps.totalEmitted, await k.dps.totalEmitted(at));
-    eq(`DPS burned ${tag}`, dps.totalBurned, await k.dps.totalBurned(at));
-    eq(`DPS genesis ${tag}`, dps.genesisSupply, await k.dps.genesisSupply(at));
-    eq(`DPS supply ${tag}`, dps.totalSupply, await k.dps.totalSupply(at));
-    eq(`CH outstanding ${tag}`, ch.totalSupply, await k.ch.totalSupply(at));
-    eq(`total GFL ${tag}`, gfl.totalSupply, await k.gfl.totalSupply(at));
-
-    // every balance the subgraph holds equals balanceOf at the block; holder counts match the non-zero balances
-    let bad = [];
-    for (const [name, c] of [
-      ["DPS", k.dps],
-      ["CH", k.ch],
-      ["GFL", k.gfl],
-    ]) {
-      const balances = replay.entities("TokenBalance").filter((x) => x.token === tokenAddr(c));
-      for (const x of balances) {
-        const chain = await c.balanceOf(x.account, at);
-        if (BigInt(x.balance) !== chain) bad.push(`${name} ${x.account}: ${x.balance} ≠ ${chain}`);
-      }
-      const holders = balances.filter((x) => BigInt(x.balance) !== 0n).length;
-      const t = tok(c);
-      if (t.holderCount !== undefined && t.holderCount !== holders)
-        bad.push(`${name} holderCount ${t.holderCount} ≠ ${holders}`);
-    }
-    check(`balances and holders ${tag}`, bad.length === 0, bad.join("; "));
-
-    // votes and delegates
-    bad = [];
-    for (const acc of replay.entities("Account")) {
-      const votes = await k.dps.getVotes(acc.id, at);
-      if (BigInt(acc.dpsVotes) !== votes) bad.push(`votes ${acc.id}: ${acc.dpsVotes} ≠ ${votes}`);
-      const delegate = (await k.dps.delegates(acc.id, at)).toLowerCase();
-      if ((acc.dpsDelegate ?? ZeroAddress.toLowerCase()) !== delegate)
-        bad.push(`delegate ${acc.id}: ${acc.dpsDelegate} ≠ ${delegate}`);
-    }
-    check(`DPS votes and delegates ${tag}`, bad.length === 0, bad.join("; "));
-
-    // daily / hourly aggregates add up to the totals and close at the current supply
-    bad = [];
-    for (const [name, c] of [
-      ["DPS", k.dps],
-      ["CH", k.ch],
-      ["GFL", k.gfl],
-    ]) {
-      const t = tok(c);
-      const supply = await c.totalSupply(at);
-      for (const type of ["TokenDayData", "TokenHourData"]) {
-        const rows = replay.entities(type).filter((x) => x.token === tokenAddr(c));
-        if (rows.length === 0) continue;
-        const sum = (f) => rows.reduce((s, x) => s + BigInt(x[f]), 0n);
-        const start = (x) => x.date ?? x.periodStartUnix;
-        const latest = rows.reduce((m, x) => (start(x) > start(m) ? x : m));
-        if (sum("minted") !== BigInt(t.totalMinted))
-          bad.push(`${name} ${type} minted ${sum("minted")} ≠ ${t.totalMinted}`);
-        if (sum("burned") !== BigInt(t.totalBurned))
-          bad.push(`${name} ${type} burned ${sum("burned")} ≠ ${t.totalBurned}`);
-        if (sum("emitted") !== BigInt(t.totalEmitted))
-          bad.push(`${name} ${type} emitted ${sum("emitted")} ≠ ${t.totalEmitted}`);
-        if (BigInt(latest.totalSupply) !== supply) bad.push(`${name} ${type} close ${latest.totalSupply} ≠ ${supply}`);
-        for (const x of rows)
-          if (BigInt(x.supplyLow) > BigInt(x.totalSupply) || BigInt(x.supplyHigh) < BigInt(x.totalSupply))
-            bad.push(`${name} ${type} ${start(x)} high/low`);
-      }
-    }
-    check(`daily and hourly aggregates ${tag}`, bad.length === 0, bad.join("; "));
-
-    // roles
-    bad = [];
-    for (const m of replay.entities("RoleMember")) {
-      const roleId = BigInt(replay.entity("Role", m.role).roleId);
-      const [isMember, delay] = await k.manager.hasRole(roleId, m.account, at);
-      if (isMember !== m.active) bad.push(`role ${roleId} ${m.account}: active ${m.active} ≠ ${isMember}`);
-      if (isMember && BigInt(delay) !== BigInt(m.executionDelay)) bad.push(`role ${roleId} ${m.account}: delay`);
-    }
-    for (const f of replay.entities("TargetFunctionRole")) {
-      const role = await k.manager.getTargetFunctionRole(getAddress(f.target), f.selector, at);
-      if (role !== BigInt(replay.entity("Role", f.role).roleId)) bad.push(`function role ${f.target}.${f.selector}`);
-    }
-    for (const r of replay.entities("Role")) {
-      if (r.label === null || r.label === undefined) continue;
-      // labels are events only (no getter): they must match what the scenario set
-      if (!["EMISSION", "CH_MINTER"].includes(r.label)) bad.push(`label ${r.id}`);
-    }
-    check(`roles and function roles ${tag}`, bad.length === 0, bad.join("; "));
-
-    // pauses
-    bad = [];
-    for (const p of replay.entities("FeaturePause")) {
-      const c = [k.dps, k.ch, k.gfl].find((x) => tokenAddr(x) === p.contract);
-      if (!c) continue;
-      const paused = await c.isFeaturePaused(p.feature, at);
-      if (paused !== p.paused) bad.push(`${p.contract} ${p.feature}: ${p.paused} ≠ ${paused}`);
-    }
-    check(`feature pauses ${tag}`, bad.length === 0, bad.join("; "));
-
-    // governance: proposal tallies and status, timelock operations
-    bad = [];
-    const STATUS = { Created: [0n, 1n, 3n, 4n, 6n], Queued: [5n], Executed: [7n], Canceled: [2n] };
-    for (const p of replay.entities("Proposal")) {
-      const [against, forVotes, abstain] = await k.governor.proposalVotes(p.proposalId, at);
-      if (BigInt(p.forVotes) !== forVotes || BigInt(p.againstVotes) !== against || BigInt(p.abstainVotes) !== abstain)
-        bad.push(`proposal ${p.id} tallies`);
-      const state = await k.governor.state(p.proposalId, at);
-      if (!STATUS[p.status].includes(state)) bad.push(`proposal ${p.id}: status ${p.status}, state() ${state}`);
-      if (p.eta != null && BigInt(p.eta) !== (await k.governor.proposalEta(p.proposalId, at)))
-        bad.push(`proposal ${p.id} eta`);
-    }
-    for (const op of replay.entities("TimelockOperation")) {
-      const done = await k.timelock.isOperationDone(op.id, at);
-      const pending = await k.timelock.isOperationPending(op.id, at);
-      if (done !== (op.status === "Executed") || pending !== (op.status === "Scheduled"))
-        bad.push(`timelock ${op.id} ${op.status}`);
-      if (op.status === "Scheduled" && BigInt(op.readyAt) !== (await k.timelock.getTimestamp(op.id, at)))
-        bad.push(`timelock ${op.id} readyAt`);
-    }
-    check(`proposals and timelock operations ${tag}`, bad.length === 0, bad.join("; "));
+  const names = new Map(Object.entries(record.contracts).map(([n, c]) => [c.address.toLowerCase(), n]));
+  const cache = new Map();
+  const ctxBase = {
+    replay,
+    record,
+    check,
+    /** eq(label, indexed value (string|bigint|undefined), on-chain value) */
+    eq: (name, indexed, onChain) =>
+      check(name, BigInt(indexed ?? 0) === BigInt(onChain), `subgraph ${indexed} ≠ chain ${onChain}`),
+    /** read-only contract by deployment name */
+    contract: (name) => {
+      if (!cache.has(name)) cache.set(name, contractOf(record, name, provider));
+      return cache.get(name);
+    },
+    /** lower-case address of a deployment (entity ids are lower-case hex) */
+    address: (name) => record.contracts[name].address.toLowerCase(),
+    /** deployment name of an address, or undefined */
+    nameOf: (address) => names.get(String(address).toLowerCase()),
   };
 
   const blocks = [...new Set([...byBlock.keys(), ...checkpoints])].sort((x, y) => x - y);
@@ -358,7 +212,10 @@ export async function replayAndCompare(
       const block = await rpc(provider, "eth_getBlockByNumber", ["0x" + n.toString(16), false]);
       replay.runBlock(block, blockLogs, (h) => txs.get(h));
     }
-    if (cps.has(n)) await compareAt(n);
+    if (cps.has(n)) {
+      const ctx = { ...ctxBase, at: { blockTag: n }, tag: `@${n}`, block: n };
+      for (const c of checks) if (c.compare) await c.compare(ctx);
+    }
   }
   provider.destroy();
   return { results, counts: replay.counts(), handled: replay.handled, skipped: replay.skipped };
