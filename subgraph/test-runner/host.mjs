@@ -505,8 +505,11 @@ export class SubgraphHost {
           if (idText !== id) fail(`Value of id field for ${type} is '${idText}' but store.set was called with '${id}'`);
         }
         h.validate(type, id, map);
+        // graph-node: "entities of type `X` can not be updated since they are immutable" (the database's
+        // unique constraint, checked early since graph-node PR #6435). This host is stricter inside one block:
+        // a second save of the same immutable id always fails, even before the block is written.
         if (h.schema?.[type]?.immutable && h.store.get(type)?.has(id))
-          fail(`Immutable entity ${type}[${id}] can not be updated: it was already saved`);
+          fail(`entities of type \`${type}\` can not be updated since they are immutable (id ${id})`);
         if (!h.store.has(type)) h.store.set(type, new Map());
         if (!h.blockStore.has(type)) h.blockStore.set(type, new Map());
         h.store.get(type).set(id, map);
@@ -516,7 +519,8 @@ export class SubgraphHost {
       "store.remove"(tp, idp) {
         const type = str(tp);
         const id = str(idp);
-        if (h.schema?.[type]?.immutable) fail(`Immutable entity ${type}[${id}] can not be removed`);
+        if (h.schema?.[type]?.immutable)
+          fail(`entities of type \`${type}\` can not be removed since they are immutable (id ${id})`);
         h.store.get(type)?.delete(id);
         h.blockStore.get(type)?.delete(id);
         h.ops.push({ op: "remove", type, id });

@@ -138,7 +138,7 @@ test("host: a second save of an immutable entity fails (replaying a log twice)",
   expectEq(h.count("DPSEmission"), 1);
   expectThrow(
     () => h.run("handleDPSEmitted", h.newEvent(emitted(4))),
-    /Immutable entity DPSEmission\[0x3{64}04000000\] can not be updated/,
+    /entities of type `DPSEmission` can not be updated since they are immutable \(id 0x3{64}04000000\)/,
   );
   h.run("handleDPSEmitted", h.newEvent(emitted(5))); // another log index is another entity
   expectEq(h.count("DPSEmission"), 2);
@@ -149,7 +149,10 @@ test("host: immutable entities cannot be removed; mutable ones can", async () =>
   h.run("handleDPSEmitted", h.newEvent(emitted(1)));
   const f = h.hostFunctions();
   const id = "0x" + "33".repeat(32) + "00000001";
-  expectThrow(() => f["store.remove"](h.mem.newString("DPSEmission"), h.mem.newString(id)), /can not be removed/);
+  expectThrow(
+    () => f["store.remove"](h.mem.newString("DPSEmission"), h.mem.newString(id)),
+    /can not be removed since they are immutable/,
+  );
   f["store.remove"](h.mem.newString("Token"), h.mem.newString(TOKEN));
   expectEq(h.count("Token"), 0);
 });
