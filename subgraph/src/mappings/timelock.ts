@@ -1,5 +1,5 @@
 // ChxTimelock: scheduled operations and their calls, execution, cancellation, the min delay, its roles.
-import { Bytes } from "@graphprotocol/graph-ts";
+import { Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
   CallExecuted,
   CallSalt,
@@ -86,7 +86,7 @@ export function handleMinDelayChange(event: MinDelayChange): void {
   c.save();
 }
 
-function setRole(role: Bytes, account: Bytes, sender: Bytes, active: boolean, event: RoleGranted): void {
+function setRole(role: Bytes, account: Bytes, sender: Bytes, active: boolean, event: ethereum.Event): void {
   getOrCreateAccount(account, event.block);
   const id = role.concat(account);
   let m = TimelockRoleMember.load(id);
@@ -106,7 +106,7 @@ export function handleRoleGranted(event: RoleGranted): void {
 }
 
 export function handleRoleRevoked(event: RoleRevoked): void {
-  setRole(event.params.role, event.params.account, event.params.sender, false, changetype<RoleGranted>(event));
+  setRole(event.params.role, event.params.account, event.params.sender, false, event);
 }
 
 export function handleUpgraded(event: Upgraded): void {
