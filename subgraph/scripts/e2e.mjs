@@ -1,0 +1,246 @@
+// OPS-03 end-to-end check: a local Hardhat node, the real deploy (deployProtocol), a scripted scenario, then the
+// node's logs replayed through the BUILT subgraph and every aggregate compared with the contract getters at the
+// same block. Used by subgraph/scripts/test.mjs; runnable alone:
+//   node subgraph/scripts/e2e.mjs        (starts its own node on a free port, never 8545; stops it at the end)
+import fs from "node:fs";
+import os from "node:os";
+import net from "node:net";
+import path from "node:path";
+import { spawn, execFile } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Contract, JsonRpcProvider, id as keccakId, parseUnits } from "ethers";
+import { SubgraphReplay } from "../test-runner/replay.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const subgraphDir = path.resolve(here, "..");
+const repoRoot = path.resolve(subgraphDir, "..");
+
+// ------------------------------------------------------------------------------------------------ node lifecycle
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => (port === 8545 ? freePort().then(resolve, reject) : resolve(port)));
+    });
+  });
+}
+
+/** Starts `hardhat node` on 127.0.0.1:<free port>; resolves once it answers JSON-RPC. stop() kills only it. */
+export async function startNode({ log = () => {} } = {}) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn("npx", ["hardhat", "node", "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true, // own process group: stop() ends npx and the node it started, nothing else
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  const stop = () => {
+    if (exited) return;
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new Error(`hardhat node exited early:\n${output.slice(-2000)}`);
+    try {
+      const r = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`hardhat node did not answer on ${url} within 60 s`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  log(`node: ${url} (pid ${child.pid})`);
+  return { url, port, pid: child.pid, stop };
+}
+
+/** Runs the real deploy against `url`, writing the record to a temp file (deployments/ is never touched). */
+export async function deployTo(url, recordFile) {
+  await new Promise((resolve, reject) => {
+    execFile(
+      "npx",
+      ["hardhat", "run", "subgraph/scripts/deploy-record.ts", "--network", "localhost"],
+      { cwd: repoRoot, env: { ...process.env, CHX_LOCAL_RPC: url, CHX_SUBGRAPH_RECORD: recordFile } },
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`deploy failed: ${err.message}\n${stdout}\n${stderr}`)) : resolve(),
+    );
+  });
+  return JSON.parse(fs.readFileSync(recordFile, "utf8"));
+}
+
+// ------------------------------------------------------------------------------------------------ checks
+// Each protocol area contributes subgraph/e2e/<nn>-<area>.mjs exporting `scenario(ctx)` (actions on the chain,
+// calling ctx.checkpoint() at the end of each phase) and `compare(ctx)` (indexed values vs getters at
+// ctx.at = { blockTag }). They run in file-name order; a module adds its file and touches nothing here.
+const Roles = { ADMIN: 0n, GUARDIAN: 1n, ATTESTER: 2n, CH_MINTER: 3n, EMISSION: 4n, SLASHER: 5n, KEEPER: 6n };
+
+export async function loadChecks() {
+  const dir = path.join(subgraphDir, "e2e");
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".mjs"))
+    .sort();
+  return Promise.all(files.map(async (f) => ({ file: f, ...(await import(pathToFileURL(path.join(dir, f)).href)) })));
+}
+
+function abiOf(contract) {
+  return JSON.parse(fs.readFileSync(path.join(subgraphDir, "abis", `${contract}.json`), "utf8"));
+}
+
+/** ethers Contract for a deployment name (ABI from subgraph/abis, i.e. from artifacts/). */
+export function contractOf(record, name, runner) {
+  const c = record.contracts[name];
+  if (!c) throw new Error(`e2e: the deployment has no "${name}"`);
+  return new Contract(c.address, abiOf(c.contract), runner);
+}
+
+/** Runs every check file's scenario; returns the checkpoint blocks (the deploy's last block first). */
+export async function runScenario(url, record, { checks } = {}) {
+  checks ??= await loadChecks();
+  const provider = new JsonRpcProvider(url, undefined, { cacheTimeout: -1 });
+  const signers = await Promise.all([...Array(10).keys()].map((i) => provider.getSigner(i)));
+  const checkpoints = [];
+  const ctx = {
+    provider,
+    record,
+    signers,
+    Roles,
+    keccakId,
+    wad: (n) => parseUnits(String(n), 18),
+    /** ctx.as(signer)("DPSToken") -> the contract connected to that signer */
+    as: (signer) => (name) => contractOf(record, name, signer),
+    send: async (p) => (await p).wait(),
+    mine: async (seconds) => {
+      await provider.send("evm_increaseTime", [seconds]);
+      await provider.send("evm_mine", []);
+    },
+    checkpoint: async () => {
+      checkpoints.push(await provider.getBlockNumber());
+    },
+  };
+  await ctx.checkpoint(); // right after the deploy
+  try {
+    for (const c of checks) if (c.scenario) await c.scenario(ctx);
+  } finally {
+    provider.destroy();
+  }
+  return { checkpoints };
+}
+
+// ------------------------------------------------------------------------------------------------ replay + compare
+async function rpc(provider, method, params) {
+  return provider.send(method, params);
+}
+
+/**
+ * Replays every log from the first start block to the last checkpoint through the built subgraph (re-targeted to
+ * the record's addresses), and at each checkpoint block runs every check file's `compare`.
+ */
+export async function replayAndCompare(
+  url,
+  record,
+  { buildDir = path.join(subgraphDir, "build"), checkpoints, log = console.log, dropLog = () => false, checks } = {},
+) {
+  checks ??= await loadChecks();
+  const provider = new JsonRpcProvider(url, undefined, { cacheTimeout: -1, staticNetwork: true });
+  const replay = await new SubgraphReplay(buildDir, { record }).init();
+  const last = checkpoints[checkpoints.length - 1];
+  const logs = (
+    await rpc(provider, "eth_getLogs", [
+      { fromBlock: "0x" + replay.startBlock.toString(16), toBlock: "0x" + last.toString(16) },
+    ])
+  ).filter((l, i, all) => !dropLog(l, i, all)); // dropLog: a test hook proving the comparison catches gaps
+  const byBlock = new Map();
+  for (const l of logs) {
+    const n = Number(BigInt(l.blockNumber));
+    if (!byBlock.has(n)) byBlock.set(n, []);
+    byBlock.get(n).push(l);
+  }
+  const txs = new Map();
+  for (const h of new Set(logs.map((l) => l.transactionHash)))
+    txs.set(h, await rpc(provider, "eth_getTransactionByHash", [h]));
+
+  const results = [];
+  const check = (name, ok, detail) => {
+    results.push({ name, ok, detail });
+    if (!ok) log(`  ✖ ${name}: ${detail}`);
+  };
+  const names = new Map(Object.entries(record.contracts).map(([n, c]) => [c.address.toLowerCase(), n]));
+  const cache = new Map();
+  const ctxBase = {
+    replay,
+    record,
+    check,
+    /** eq(label, indexed value (string|bigint|undefined), on-chain value) */
+    eq: (name, indexed, onChain) =>
+      check(name, BigInt(indexed ?? 0) === BigInt(onChain), `subgraph ${indexed} ≠ chain ${onChain}`),
+    /** read-only contract by deployment name */
+    contract: (name) => {
+      if (!cache.has(name)) cache.set(name, contractOf(record, name, provider));
+      return cache.get(name);
+    },
+    /** lower-case address of a deployment (entity ids are lower-case hex) */
+    address: (name) => record.contracts[name].address.toLowerCase(),
+    /** deployment name of an address, or undefined */
+    nameOf: (address) => names.get(String(address).toLowerCase()),
+  };
+
+  const blocks = [...new Set([...byBlock.keys(), ...checkpoints])].sort((x, y) => x - y);
+  const cps = new Set(checkpoints);
+  for (const n of blocks) {
+    const blockLogs = byBlock.get(n) ?? [];
+    if (blockLogs.length) {
+      const block = await rpc(provider, "eth_getBlockByNumber", ["0x" + n.toString(16), false]);
+      replay.runBlock(block, blockLogs, (h) => txs.get(h));
+    }
+    if (cps.has(n)) {
+      const ctx = { ...ctxBase, at: { blockTag: n }, tag: `@${n}`, block: n };
+      for (const c of checks) if (c.compare) await c.compare(ctx);
+    }
+  }
+  provider.destroy();
+  return { results, counts: replay.counts(), handled: replay.handled, skipped: replay.skipped };
+}
+
+/** The whole check with its own node (used when running this file alone; test.mjs composes the phases). */
+export async function runE2E({ log = console.log } = {}) {
+  const { buildSubgraph } = await import("./build.mjs");
+  if (!(await buildSubgraph({ synthetic: true, log })).ok) throw new Error("the subgraph does not build");
+  const node = await startNode({ log });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chx-subgraph-"));
+  try {
+    const record = await deployTo(node.url, path.join(tmp, "localhost.json"));
+    const { checkpoints } = await runScenario(node.url, record);
+    return await replayAndCompare(node.url, record, { checkpoints, log });
+  } finally {
+    node.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const r = await runE2E();
+  const failed = r.results.filter((x) => !x.ok).length;
+  console.log(`e2e: ${r.handled} logs replayed; entities ${JSON.stringify(r.counts)}`);
+  console.log(`${r.results.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}

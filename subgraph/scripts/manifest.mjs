@@ -1,0 +1,213 @@
+#!/usr/bin/env node
+// Generates the subgraph inputs from the committed sources and a deployment record, so addresses and start
+// blocks are never hand-copied:
+//   subgraph/subgraph.yaml   <- subgraph.template.yaml + datasources/*.yaml, placeholders filled from the record
+//   subgraph/schema.graphql  <- schema/*.graphql (in file-name order)
+//   subgraph/abis/<C>.json   <- artifacts/**/<C>.json (the ABI only), for every ./abis/<C>.json the manifest names
+//
+//   node subgraph/scripts/manifest.mjs --network <name> [--deployment <file>] [--quiet]
+//
+// The record is deployments/<network>.json unless --deployment is given. For `--network hardhat` (the in-process
+// network, which has no lasting deployment) the record is produced by running the real deploy (deployProtocol)
+// in-process: see subgraph/scripts/deploy-record.ts. Placeholders: {{network}}, {{<Name>.address}},
+// {{<Name>.startBlock}} where <Name> is a key of the record's `contracts` (AccessManager, DPSToken, Governor...).
+import fs from "node:fs";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { keccak256, toUtf8Bytes } from "ethers";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const subgraphDir = path.resolve(here, "..");
+export const repoRoot = path.resolve(subgraphDir, "..");
+
+/** The network name graph-node knows a chain by (manifest `network:`), per Hardhat network name. */
+const GRAPH_NETWORK = {
+  hardhat: "hardhat",
+  localhost: "localhost",
+  sepolia: "sepolia",
+  arbitrumSepolia: "arbitrum-sepolia",
+  mainnet: "mainnet",
+  arbitrum: "arbitrum-one",
+};
+
+function parseArgs(argv) {
+  const o = { network: "hardhat", deployment: undefined, quiet: false, graphNetwork: undefined, synthetic: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--network") o.network = argv[++i];
+    else if (a === "--deployment") o.deployment = argv[++i];
+    else if (a === "--graph-network") o.graphNetwork = argv[++i];
+    else if (a === "--quiet") o.quiet = true;
+    else if (a === "--synthetic") o.synthetic = true;
+    else throw new Error(`manifest: unknown argument ${a}`);
+  }
+  return o;
+}
+
+function findArtifacts(dir, out = new Map()) {
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== "build-info") findArtifacts(p, out);
+    } else if (e.name.endsWith(".json") && !e.name.endsWith(".dbg.json")) {
+      const name = e.name.slice(0, -5);
+      if (!out.has(name)) out.set(name, []);
+      out.get(name).push(p);
+    }
+  }
+  return out;
+}
+
+/** Produces a deployment record on the in-process Hardhat network with the real deploy function. */
+export function deployInProcess(outFile) {
+  execFileSync("npx", ["hardhat", "run", "subgraph/scripts/deploy-record.ts"], {
+    cwd: repoRoot,
+    env: { ...process.env, CHX_SUBGRAPH_RECORD: outFile },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+/**
+ * Generates subgraph.yaml, schema.graphql and abis/. Returns { manifest, dataSources, record }.
+ * @param {{network:string, deployment?:string, graphNetwork?:string, log?:(m:string)=>void}} o
+ */
+export function generate(o) {
+  const log = o.log ?? ((m) => console.log(m));
+  let recordPath = o.deployment ?? path.join(repoRoot, "deployments", `${o.network}.json`);
+  let record;
+  if (o.synthetic) {
+    // Compile-and-test mode: every deployment name gets a stand-in address derived from its name and start
+    // block 0. The WASM does not depend on addresses; the e2e replay re-targets data sources from the real
+    // record (test-runner/replay.mjs). Never deploy a subgraph generated this way.
+    recordPath = "(synthetic addresses)";
+    record = {
+      network: o.network,
+      contracts: new Proxy(
+        {},
+        {
+          get: (_t, name) =>
+            typeof name === "string"
+              ? { address: "0x" + keccak256(toUtf8Bytes(name)).slice(26), deployBlock: 0 }
+              : undefined,
+        },
+      ),
+    };
+  } else {
+    if (!fs.existsSync(recordPath)) {
+      if (o.network !== "hardhat" || o.deployment) throw new Error(`manifest: no deployment record at ${recordPath}`);
+      log("manifest: no deployments/hardhat.json — deploying in-process to produce one");
+      deployInProcess(recordPath);
+    }
+    record = JSON.parse(fs.readFileSync(recordPath, "utf8"));
+  }
+  const network = o.graphNetwork ?? GRAPH_NETWORK[o.network] ?? o.network;
+  const source = o.synthetic ? "synthetic addresses" : path.relative(repoRoot, path.resolve(recordPath));
+
+  // 1. schema parts
+  const partsDir = path.join(subgraphDir, "schema");
+  const parts = fs
+    .readdirSync(partsDir)
+    .filter((f) => f.endsWith(".graphql"))
+    .sort();
+  const schema =
+    "# GENERATED by subgraph/scripts/manifest.mjs from subgraph/schema/*.graphql — edit the parts, not this file.\n\n" +
+    parts
+      .map((f) => `# ==== schema/${f}\n` + fs.readFileSync(path.join(partsDir, f), "utf8").trimEnd() + "\n")
+      .join("\n");
+  fs.writeFileSync(path.join(subgraphDir, "schema.graphql"), schema);
+
+  // 2. manifest: template + data source fragments, placeholders filled from the record
+  const used = new Set();
+  const fill = (text, where) =>
+    text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_m, key) => {
+      if (key === "network") return network;
+      const [name, field] = key.split(".");
+      const c = record.contracts?.[name];
+      if (!c) throw new Error(`manifest: ${where} needs "${name}", which ${recordPath} does not contain`);
+      used.add(name);
+      if (field === "address") return c.address;
+      if (field === "startBlock") return String(c.deployBlock ?? 0);
+      throw new Error(`manifest: ${where}: unknown placeholder {{${key}}}`);
+    });
+  const dsDir = path.join(subgraphDir, "datasources");
+  const fragments = fs
+    .readdirSync(dsDir)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort();
+  const dataSources = fragments
+    .map((f) => {
+      const text = fs.readFileSync(path.join(dsDir, f), "utf8").trimEnd();
+      // A data source is named after the deployment whose address it indexes (the replay and docs rely on it).
+      const name = /^\s*-?\s*name:\s*(\S+)/m.exec(text)?.[1];
+      const addr = /address:\s*"?\{\{\s*(\w+)\.address\s*\}\}/.exec(text)?.[1];
+      if (!name || !addr || name !== addr)
+        throw new Error(`manifest: datasources/${f}: name "${name}" must equal the deployment in {{${addr}.address}}`);
+      return fill(text, `datasources/${f}`);
+    })
+    .map((t) =>
+      t
+        .split("\n")
+        .map((l) => (l.length ? "  " + l : l))
+        .join("\n"),
+    )
+    .join("\n");
+  // The template's leading comment lines document the placeholders: drop them before filling.
+  const template = fs
+    .readFileSync(path.join(subgraphDir, "subgraph.template.yaml"), "utf8")
+    .split("\n")
+    .filter((l) => !l.startsWith("#"))
+    .join("\n");
+  if (!/^\{\{dataSources\}\}$/m.test(template)) throw new Error("manifest: the template has no {{dataSources}} line");
+  const header =
+    `# GENERATED by subgraph/scripts/manifest.mjs for network ${o.network} from ${source}` +
+    ` — do not edit, do not commit.\n`;
+  const manifest =
+    header +
+    fill(
+      template.replace(/^\{\{dataSources\}\}$/m, () => dataSources),
+      "subgraph.template.yaml",
+    );
+  fs.writeFileSync(path.join(subgraphDir, "subgraph.yaml"), manifest);
+
+  // 3. ABIs from the Hardhat artifacts
+  const artifacts = findArtifacts(path.join(repoRoot, "artifacts"));
+  const abiDir = path.join(subgraphDir, "abis");
+  fs.rmSync(abiDir, { recursive: true, force: true });
+  fs.mkdirSync(abiDir, { recursive: true });
+  const abiNames = [...new Set([...manifest.matchAll(/file:\s*\.\/abis\/([\w-]+)\.json/g)].map((m) => m[1]))];
+  const abiHashes = new Map();
+  for (const name of abiNames) {
+    const found = artifacts.get(name) ?? [];
+    if (found.length === 0) throw new Error(`manifest: no artifact for ABI ${name} (run \`npx hardhat build\`)`);
+    if (found.length > 1) throw new Error(`manifest: ABI ${name} is ambiguous: ${found.join(", ")}`);
+    const abi = JSON.parse(fs.readFileSync(found[0], "utf8")).abi;
+    abiHashes.set(name, keccak256(toUtf8Bytes(JSON.stringify(abi))));
+    fs.writeFileSync(path.join(abiDir, `${name}.json`), JSON.stringify(abi, null, 2) + "\n");
+  }
+  // The record's abiHash says which ABI was deployed: a mismatch means the subgraph would decode with a newer
+  // (or older) ABI than the chain runs — fine for added events, wrong for changed ones. Warn, do not fail.
+  for (const name of used) {
+    const c = record.contracts[name];
+    if (o.synthetic) break;
+    const built = abiHashes.get(c.contract);
+    if (built && c.abiHash && built !== c.abiHash)
+      log(`manifest: warning: ${name} (${c.contract}) was deployed with a different ABI than artifacts/ holds`);
+  }
+  log(
+    `manifest: ${fragments.length} data sources, ${parts.length} schema parts, ${abiNames.length} ABIs for ${network}` +
+      ` (${source})`,
+  );
+  return { manifest, record, network, dataSources: fragments.length };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const o = parseArgs(process.argv.slice(2));
+    generate({ ...o, log: o.quiet ? () => {} : undefined });
+  } catch (e) {
+    console.error(e.message);
+    process.exit(1);
+  }
+}

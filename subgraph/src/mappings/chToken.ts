@@ -1,0 +1,48 @@
+// CHToken: the compute-hour commodity. Outstanding CH = Token(CH).totalSupply (every CH is a delivery liability).
+import { CHBurned, CHMinted, FeaturePauseSet, Transfer, Upgraded } from "../../generated/CHToken/CHToken";
+import { CHBurn, CHMint } from "../../generated/schema";
+import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { applySupplyPostState, applyTransfer } from "../lib/tokens";
+
+const NAME = "CHToken";
+const SYMBOL = "CH";
+
+export function handleTransfer(event: Transfer): void {
+  applyTransfer(event, SYMBOL, event.params.from, event.params.to, event.params.value);
+}
+
+export function handleCHMinted(event: CHMinted): void {
+  getOrCreateAccount(event.params.to, event.block);
+  const e = new CHMint(eventId(event));
+  e.to = event.params.to;
+  e.amount = event.params.amount;
+  e.totalSupply = event.params.totalSupply;
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  e.save();
+  applySupplyPostState(event, SYMBOL, event.params.totalSupply, ZERO, null);
+}
+
+export function handleCHBurned(event: CHBurned): void {
+  getOrCreateAccount(event.params.from, event.block);
+  const e = new CHBurn(eventId(event));
+  e.from = event.params.from;
+  e.amount = event.params.amount;
+  e.totalSupply = event.params.totalSupply;
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  e.save();
+  applySupplyPostState(event, SYMBOL, event.params.totalSupply, ZERO, null);
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}
