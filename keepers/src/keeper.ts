@@ -199,32 +199,41 @@ export class Keeper {
     return { number: b.number, hash: b.hash, timestamp: b.timestamp };
   }
 
-  /** Compares the remembered hash at the lower of (old head, new head) with the chain's. */
+  /**
+   * Reorg check: the chain got shorter than a block we remember, or the highest remembered block at or below the
+   * new head has a different hash now. Remembered blocks: tick heads and the blocks our transactions landed in.
+   */
   private async detectReorg(head: HeadInfo): Promise<boolean> {
-    const prev = this.lastHead;
     let reorg = false;
-    if (prev !== undefined) {
-      const h = Math.min(prev.number, head.number);
-      const remembered = this.blockHashes.get(h);
-      if (remembered !== undefined) {
+    const known = [...this.blockHashes.keys()];
+    if (known.length > 0) {
+      const highest = Math.max(...known);
+      const below = known.filter((n) => n <= head.number);
+      if (highest > head.number) reorg = true;
+      if (!reorg && below.length > 0) {
+        const h = Math.max(...below);
         const now =
           h === head.number
             ? head.hash
             : ((await this.client.read("getBlock", (p) => p.getBlock(h)))?.hash ?? undefined);
-        reorg = now !== remembered;
-      }
-      if (reorg) {
-        for (const n of [...this.blockHashes.keys()]) if (n >= h) this.blockHashes.delete(n);
-        this.metrics.reorgs.inc();
-        this.deps.log.warn({ from: prev.number, to: head.number }, "reorg detected: re-checking mined work");
-        this.nonces.invalidate();
+        reorg = now !== this.blockHashes.get(h);
       }
     }
-    this.blockHashes.set(head.number, head.hash);
-    for (const n of this.blockHashes.keys()) if (n < head.number - HASH_WINDOW) this.blockHashes.delete(n);
+    if (reorg) {
+      this.blockHashes.clear();
+      this.metrics.reorgs.inc();
+      this.deps.log.warn({ from: this.lastHead?.number, to: head.number }, "reorg detected: re-checking mined work");
+      this.nonces.invalidate();
+    }
+    this.rememberBlock(head.number, head.hash);
     this.lastHead = head;
     this.metrics.headBlock.set(head.number);
     return reorg;
+  }
+
+  private rememberBlock(n: number, hash: string): void {
+    this.blockHashes.set(n, hash);
+    for (const k of this.blockHashes.keys()) if (k < n - HASH_WINDOW) this.blockHashes.delete(k);
   }
 
   /** Whether `key` may be acted on now; drops memo entries whose transaction a reorg removed. */
@@ -379,6 +388,8 @@ export class Keeper {
         .then((o: TxOutcome) => {
           if (o.status === "success") {
             this.memo.set(key, { state: "mined", txHash: o.txHash, blockHash: o.blockHash, at: Date.now() });
+            if (o.blockNumber !== undefined && o.blockHash !== undefined)
+              this.rememberBlock(o.blockNumber, o.blockHash);
           } else {
             this.memo.delete(key);
           }
