@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   const program = new Command()
     .name("chx-keeper")
     .description("CHX keeper: performs the protocol's permissionless maintenance work for its bounties.")
-    .requiredOption("-n, --network <name>", "network name (reads deployments/<name>.json)")
+    .option("-n, --network <name>", "network name (reads deployments/<name>.json)")
     .option("-c, --config <file>", "JSON config file (see docs/keepers.md)")
     .option("--dry-run", "scan and simulate only; never send a transaction")
     .option("--once", "run one tick and exit")
@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     .showHelpAfterError();
   program.parse(argv);
   const o = program.opts<{
-    network: string;
+    network?: string;
     config?: string;
     dryRun?: boolean;
     once?: boolean;
@@ -51,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
     for (const f of jobFactories) console.log(`${f.name.padEnd(16)} ${f.description}`);
     return 0;
   }
+  if (o.network === undefined) throw new ConfigError("Say which network to keep: --network <name> (e.g. localhost).");
   const cfg = loadConfig({
     network: o.network,
     config: o.config,

@@ -10,7 +10,7 @@ import { ErrorDecoder } from "./chain/errors.js";
 import { decideSpend, gwei, quoteFees, type FeeQuote } from "./chain/gas.js";
 import { NonceManager } from "./chain/nonce.js";
 import { Sender, type TxOutcome } from "./chain/sender.js";
-import type { KeeperConfig } from "./config.js";
+import { DEFAULT_JOB, type JobConfig, type KeeperConfig } from "./config.js";
 import type { DeploymentInfo } from "./deployments.js";
 import { JobUnavailable } from "./deployments.js";
 import { KeeperMetrics, startMetricsServer, type MetricsServer } from "./metrics.js";
@@ -63,6 +63,7 @@ interface MemoEntry {
 interface LoadedJob {
   job: KeeperJob;
   name: string;
+  config: JobConfig;
 }
 
 export interface KeeperDeps {
@@ -136,11 +137,13 @@ export class Keeper {
       },
       { onReplace: () => this.metrics.replacements.inc() },
     );
+    // No "jobs" section at all: every job of this build whose contracts are deployed runs with defaults.
+    const all = Object.keys(config.jobs).length === 0;
     for (const f of deps.factories) {
-      const jc = config.jobs[f.name];
+      const jc = config.jobs[f.name] ?? (all ? DEFAULT_JOB : undefined);
       if (jc === undefined || !jc.enabled) continue;
       try {
-        this.jobs.push({ name: f.name, job: f.create({ deployment, config: jc }) });
+        this.jobs.push({ name: f.name, config: jc, job: f.create({ deployment, config: jc }) });
       } catch (e) {
         if (!(e instanceof JobUnavailable)) throw e;
         this.unavailable.push({ name: f.name, reason: e.message });
@@ -166,9 +169,8 @@ export class Keeper {
       `  mode: ${c.dryRun ? "DRY RUN (simulate only, nothing is sent)" : "live"}${c.once ? ", one tick then exit" : `, every ${c.pollIntervalMs} ms`}; confirmations ${c.confirmations}`,
       `  metrics: ${c.metricsPort < 0 ? "off" : `http://127.0.0.1:${c.metricsPort}/metrics and /health`}; custom errors known: ${this.decoder.size}`,
     ];
-    for (const { name, job } of this.jobs) {
-      const jc = c.jobs[name];
-      lines.push(`  job ${name}: ${job.summary} (gas ceiling ${jc?.gasCeilingGwei} gwei for non-priority work)`);
+    for (const { name, job, config: jc } of this.jobs) {
+      lines.push(`  job ${name}: ${job.summary} (gas ceiling ${jc.gasCeilingGwei} gwei for non-priority work)`);
     }
     for (const u of this.unavailable) lines.push(`  job ${u.name}: off — ${u.reason}`);
     if (this.jobs.length === 0) lines.push("  no job is enabled: nothing to do");
@@ -282,8 +284,7 @@ export class Keeper {
     type Planned = { job: LoadedJob; ctx: JobContext; action: Action; log: Logger };
     const planned: Planned[] = [];
     for (const lj of this.jobs) {
-      const jc = cfg.jobs[lj.name];
-      if (jc === undefined) continue;
+      const jc = lj.config;
       const jlog = log.child({ job: lj.name });
       const ctx: JobContext = {
         client: this.client,

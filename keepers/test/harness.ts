@@ -16,7 +16,7 @@ import { jobFactories } from "../src/jobs/index.js";
 import type { JobFactory } from "../src/jobs/types.js";
 import { Keeper } from "../src/keeper.js";
 import { createLogger } from "../src/log.js";
-import { pino } from "pino";
+import { pino, destination } from "pino";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
 export const CHAIN_ID = 31337;
@@ -183,7 +183,7 @@ export function makeKeeper(o: MakeKeeperOptions): Keeper {
     ...o.config,
   });
   const level = process.env.CHX_KEEPER_TEST_LOG ?? "silent";
-  const log = level === "silent" ? pino({ level: "silent" }) : createLogger(level, pino.destination(2));
+  const log = level === "silent" ? pino({ level: "silent" }) : createLogger(level, destination(2));
   return new Keeper({
     config,
     deployment: o.deployment,
