@@ -130,3 +130,48 @@ describe("chx-keeper CLI (child process, real node)", function () {
     );
   });
 });
+
+describe("keeper:gelato (child process, real node)", function () {
+  it("dry run prints a Gelato task registration for every checker() contract, exec selector read from a live checker()", async function () {
+    const { target, dir } = await deployTarget("gelato");
+    await addItems(target, 1);
+    const out = await new Promise<Run>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", path.join(ROOT, "keepers", "src", "gelato.ts"), "--network", "keepertest"],
+        {
+          cwd: ROOT,
+          env: { ...process.env, CHX_KEEPER_DEPLOYMENTS_DIR: dir, CHX_KEEPER_RPC_URLS: node().url },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(out.code, out.stderr).to.equal(0);
+    expect(out.stderr).to.include("dry run: 1 Gelato task(s) built");
+    const json = JSON.parse(out.stdout) as {
+      registrations: Array<{
+        contract: string;
+        selectorSource: string;
+        options: Record<string, unknown>;
+        moduleData: { modules: number[] };
+      }>;
+    };
+    const [reg] = json.registrations;
+    const address = await target.getAddress();
+    expect(reg?.contract).to.equal("MockKeeperTarget");
+    expect(reg?.selectorSource).to.equal("live checker()");
+    expect(reg?.options).to.deep.include({
+      execAddress: address,
+      resolverAddress: address,
+      execSelector: target.interface.getFunction("execute").selector,
+      resolverData: target.interface.encodeFunctionData("checker"),
+      dedicatedMsgSender: true,
+    });
+    expect(reg?.moduleData.modules).to.deep.equal([0, 2, 5]); // resolver, dedicated msg.sender proxy, trigger
+  });
+});
