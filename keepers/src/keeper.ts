@@ -9,7 +9,7 @@ import { ChainClient, RpcUnavailableError } from "./chain/client.js";
 import { ErrorDecoder } from "./chain/errors.js";
 import { decideSpend, gwei, quoteFees, type FeeQuote } from "./chain/gas.js";
 import { NonceManager } from "./chain/nonce.js";
-import { Sender, type TxOutcome } from "./chain/sender.js";
+import { Sender, type Simulation, type TxOutcome } from "./chain/sender.js";
 import { DEFAULT_JOB, type JobConfig, type KeeperConfig } from "./config.js";
 import type { DeploymentInfo } from "./deployments.js";
 import { JobUnavailable } from "./deployments.js";
@@ -83,6 +83,21 @@ export function isAlreadyDone(job: KeeperJob, name: string | undefined): boolean
 }
 
 const MEMO_TTL_MS = 3_600_000;
+const SIM_CONCURRENCY = 16;
+
+/** Maps with at most `limit` calls in flight; results in input order. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
 const HASH_WINDOW = 128;
 
 export class Keeper {
@@ -320,22 +335,32 @@ export class Keeper {
       return ra === rb ? 0 : ra > rb ? -1 : 1;
     });
 
-    const inflight: Array<Promise<void>> = [];
-    for (const p of planned) {
-      if (this.stopping) break;
+    // 1. Admission (idempotency memo) and simulation, in parallel; results keep the priority order.
+    type Checked = { p: Planned; key: string; base: Omit<ActionResult, "outcome">; sim?: Simulation };
+    const checked = await mapLimit(planned, SIM_CONCURRENCY, async (p): Promise<Checked> => {
       const key = keyString(p.action.key);
-      const name = p.job.name;
-      const base = { job: name, key, priority: p.action.priority };
-      if (!(await this.admit(key, p.log))) {
-        report.results.push(
-          this.record(name, { ...base, outcome: "skipped-inflight", reason: "already sent, waiting" }, p.log),
-        );
-        continue;
-      }
+      const base = { job: p.job.name, key, priority: p.action.priority };
+      if (this.stopping || !(await this.admit(key, p.log))) return { p, key, base };
       const isDone = (n: string | undefined) => isAlreadyDone(p.job.job, n);
       const sim = p.job.job.simulate
         ? await p.job.job.simulate(p.ctx, p.action)
         : await this.sender.simulate(p.action, isDone);
+      return { p, key, base, sim };
+    });
+
+    // 2. The gas policy and dry-run, in priority order.
+    const toSend: Array<Checked & { sim: { ok: true; gas: bigint } }> = [];
+    for (const c of checked) {
+      const { p, base, sim } = c;
+      const name = p.job.name;
+      if (sim === undefined) {
+        if (!this.stopping) {
+          report.results.push(
+            this.record(name, { ...base, outcome: "skipped-inflight", reason: "already sent, waiting" }, p.log),
+          );
+        }
+        continue;
+      }
       if (!sim.ok) {
         const outcome: Outcome = sim.alreadyDone ? "already-done" : "simulation-failed";
         const reason = sim.alreadyDone
@@ -367,65 +392,53 @@ export class Keeper {
         );
         continue;
       }
-      while (this.nonces.pendingCount >= cfg.maxInFlight && inflight.length > 0) await Promise.race(inflight);
+      toSend.push({ ...c, sim });
+    }
+
+    // 3. Send: nonces are taken in priority order, up to maxInFlight transactions are pipelined.
+    await mapLimit(toSend, cfg.maxInFlight, async ({ p, key, base, sim }) => {
+      if (this.stopping) return;
+      const name = p.job.name;
       this.memo.set(key, { state: "pending", at: Date.now() });
-      let submitted;
+      let o: TxOutcome;
       try {
-        submitted = await this.sender.submit(p.action, {
+        const submitted = await this.sender.submit(p.action, {
           priority: p.action.priority,
           ceilingWei: gwei(p.ctx.config.gasCeilingGwei),
           gasLimit: Sender.gasLimitFor(sim.gas),
           quote,
-          isAlreadyDone: isDone,
+          isAlreadyDone: (n) => isAlreadyDone(p.job.job, n),
           log: p.log,
         });
+        o = await submitted.done;
       } catch (e) {
         this.memo.delete(key);
         const reason = `${p.action.description} could not be sent: ${this.decoder.decode(e).text}.`;
         report.results.push(this.record(name, { ...base, outcome: "failed", reason }, p.log));
-        continue;
+        return;
       }
-      const settle = submitted.done
-        .then((o: TxOutcome) => {
-          if (o.status === "success") {
-            this.memo.set(key, { state: "mined", txHash: o.txHash, blockHash: o.blockHash, at: Date.now() });
-            if (o.blockNumber !== undefined && o.blockHash !== undefined)
-              this.rememberBlock(o.blockNumber, o.blockHash);
-          } else {
-            this.memo.delete(key);
-          }
-          const reason =
-            o.status === "success"
-              ? `${p.action.description}: done in block ${o.blockNumber}`
-              : o.status === "already-done"
-                ? `lost the race, already done (${o.error?.text})`
-                : o.status === "reverted"
-                  ? `${p.action.description} reverted on chain: ${o.error?.text}.`
-                  : `${p.action.description}: ${o.status} after ${o.replacements} replacement(s).`;
-          report.results.push(
-            this.record(
-              name,
-              { ...base, outcome: o.status, txHash: o.txHash, nonce: o.nonce, replacements: o.replacements, reason },
-              p.log,
-            ),
-          );
-        })
-        .catch((e: unknown) => {
-          this.memo.delete(key);
-          report.results.push(
-            this.record(
-              name,
-              { ...base, outcome: "failed", reason: `watching the transaction failed: ${String(e)}` },
-              p.log,
-            ),
-          );
-        });
-      const tracked: Promise<void> = settle.finally(() => {
-        inflight.splice(inflight.indexOf(tracked), 1);
-      });
-      inflight.push(tracked);
-    }
-    await Promise.all([...inflight]);
+      if (o.status === "success") {
+        this.memo.set(key, { state: "mined", txHash: o.txHash, blockHash: o.blockHash, at: Date.now() });
+        if (o.blockNumber !== undefined && o.blockHash !== undefined) this.rememberBlock(o.blockNumber, o.blockHash);
+      } else {
+        this.memo.delete(key);
+      }
+      const reason =
+        o.status === "success"
+          ? `${p.action.description}: done in block ${o.blockNumber}`
+          : o.status === "already-done"
+            ? `lost the race, already done (${o.error?.text})`
+            : o.status === "reverted"
+              ? `${p.action.description} reverted on chain: ${o.error?.text}.`
+              : `${p.action.description}: ${o.status} after ${o.replacements} replacement(s).`;
+      report.results.push(
+        this.record(
+          name,
+          { ...base, outcome: o.status, txHash: o.txHash, nonce: o.nonce, replacements: o.replacements, reason },
+          p.log,
+        ),
+      );
+    });
     this.pruneMemo();
     try {
       this.metrics.balance.set(Number(await this.client.read("getBalance", (p) => p.getBalance(this.address))));

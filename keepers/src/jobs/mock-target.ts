@@ -10,7 +10,7 @@ import type { Candidate, JobFactory, KeeperJob } from "./types.js";
 export interface MockTargetOptions {
   /** Deployment name of the target (default "MockKeeperTarget"). */
   contract?: string;
-  /** Items per `dueItems` call (default 2,500: ~6M gas of view work per call). */
+  /** Items per `dueItems` call (default 1,000: ~2.5M gas of view work per call; 5,000 exceeds a node's call gas cap). */
   pageSize?: number;
   /** Parallel page reads (default 4). */
   concurrency?: number;
@@ -22,7 +22,7 @@ interface Item {
 
 export function mockTargetJob(address: string, opts: MockTargetOptions): KeeperJob<Item> {
   const iface = MockKeeperTarget__factory.createInterface();
-  const pageSize = opts.pageSize ?? 2_500;
+  const pageSize = opts.pageSize ?? 1_000;
   const concurrency = opts.concurrency ?? 4;
   return {
     name: "mock-target",
