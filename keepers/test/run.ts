@@ -15,6 +15,36 @@ const files = readdirSync(dir)
   .sort()
   .map((f) => path.join(dir, f));
 
+/**
+ * Prints each test as it ends and every failure in full, but no "N passing" epilogue: scripts/test.mjs would count
+ * mocha's summary AND our closing line.
+ */
+class LineReporter extends Mocha.reporters.Base {
+  constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
+    super(runner, options);
+    let depth = 0;
+    const pad = () => "  ".repeat(depth);
+    runner.on("suite", (suite) => {
+      if (suite.title === "") return;
+      depth++;
+      console.log(`\n${pad()}${suite.title}`);
+    });
+    runner.on("suite end", (suite) => {
+      if (suite.title !== "") depth--;
+    });
+    runner.on("pass", (test) => console.log(`${pad()}  ✔ ${test.title} (${test.duration ?? 0}ms)`));
+    runner.on("fail", (test, err: Error) => {
+      console.log(`${pad()}  ✖ ${test.title}`);
+      console.log(
+        `      ${String(err.stack ?? err.message)
+          .split("\n")
+          .slice(0, 12)
+          .join("\n      ")}`,
+      );
+    });
+  }
+}
+
 let passed = 0;
 let failed = 0;
 let n: LocalNode | undefined;
@@ -22,7 +52,7 @@ const t0 = Date.now();
 try {
   n = await startNode();
   console.log(`local node ${n.url} up in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-  const mocha = new Mocha({ timeout: 60_000, reporter: "spec" });
+  const mocha = new Mocha({ timeout: 60_000, reporter: LineReporter });
   for (const f of files) mocha.addFile(f);
   await mocha.loadFilesAsync();
   await new Promise<void>((resolve) => {
