@@ -6,7 +6,9 @@
 import { expect } from "chai";
 import { Transaction } from "ethers";
 import { FaultProxy } from "./fault-proxy.js";
-import { addItems, counts, deployTarget, executions, makeKeeper, node } from "./harness.js";
+import { account, addItems, counts, deployTarget, executions, makeKeeper, node } from "./harness.js";
+import { mockTargetJob } from "../src/jobs/mock-target.js";
+import type { JobFactory } from "../src/jobs/types.js";
 import { RpcUnavailableError } from "../src/chain/client.js";
 
 describe("OPS-02 faults through a proxy (real node)", function () {
@@ -112,6 +114,39 @@ describe("OPS-02 faults through a proxy (real node)", function () {
         Math.min(...r.results.map((x) => x.nonce as number)),
       );
       expect(await target.executedCount()).to.equal(3n);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("OPS-02: a nonce taken by another process using the same key is resynced and the work still goes through", async function () {
+    const { target, deployment } = await deployTarget("nonce");
+    await addItems(target, 2);
+    const address = await target.getAddress();
+    const twin = account(1).connect(node().provider);
+    // A job that, between the keeper's nonce sync and its sends, lets "another process" spend the next nonce.
+    const interfering: JobFactory = {
+      name: "mock-target",
+      description: "mock-target with a competing sender on the same key",
+      create: () => {
+        const inner = mockTargetJob(address, {});
+        return {
+          ...inner,
+          plan: async (ctx, cs) => {
+            await (await twin.sendTransaction({ to: twin.address, value: 0n })).wait();
+            return inner.plan(ctx, cs as Parameters<typeof inner.plan>[1]);
+          },
+        };
+      },
+    };
+    const k = makeKeeper({ deployment, accountIndex: 1, factories: [interfering] });
+    try {
+      const before = await node().provider.getTransactionCount(k.address);
+      await k.nonces.resyncIfIdle(); // the keeper's counter now says `before`; the twin will use it
+      const r = await k.tick();
+      expect(counts(r.results)).to.deep.equal({ success: 2 });
+      expect(r.results.map((x) => x.nonce).sort()).to.deep.equal([before + 1, before + 2]);
+      expect(await target.executedCount()).to.equal(2n);
     } finally {
       await k.stop(0);
     }

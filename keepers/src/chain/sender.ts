@@ -17,6 +17,8 @@ import type { NonceManager } from "./nonce.js";
 /** EIP-7825 per-transaction gas cap (SPEC section 10). */
 export const TX_GAS_CAP = 16_777_216n;
 
+const NONCE_TOO_LOW = /nonce too low|nonce has already been used|nonce expired|NONCE_EXPIRED|already been used/i;
+
 export interface TxRequest {
   to: string;
   data: string;
@@ -141,27 +143,37 @@ export class Sender {
     } catch (e) {
       const msg = shortMessage(e);
       if (/already known|known transaction|already imported/i.test(msg)) return undefined;
-      return msg;
+      const code = (e as { code?: unknown })?.code;
+      return typeof code === "string" ? `${code}: ${msg}` : msg;
     }
   }
 
   /** Takes a nonce, signs and broadcasts; `done` settles when a transaction for that nonce is mined (or abandoned). */
   async submit(req: TxRequest, opts: SendOptions): Promise<Submitted> {
-    const nonce = await this.nonces.take();
     const fees = { maxFeeWei: opts.quote.maxFeeWei, priorityFeeWei: opts.quote.priorityFeeWei };
-    let raw: string;
-    try {
-      raw = await this.sign(req, nonce, opts.gasLimit, fees, opts.quote.legacy);
-    } catch (e) {
-      this.nonces.release();
-      this.nonces.invalidate();
-      throw e;
+    for (let attempt = 0; ; attempt++) {
+      const nonce = await this.nonces.take();
+      let raw: string;
+      try {
+        raw = await this.sign(req, nonce, opts.gasLimit, fees, opts.quote.legacy);
+      } catch (e) {
+        this.nonces.release();
+        this.nonces.invalidate();
+        throw e;
+      }
+      const hash = Transaction.from(raw).hash as string;
+      const err = await this.broadcast(raw);
+      if (err !== undefined && NONCE_TOO_LOW.test(err) && attempt < 2) {
+        // Someone else used this nonce (another process with the same key, a stale counter): resync and retry.
+        opts.log.warn({ nonce, err }, "nonce already used: resyncing the nonce from the chain");
+        this.nonces.release();
+        this.nonces.invalidate();
+        continue;
+      }
+      if (err !== undefined) opts.log.warn({ nonce, hash, err }, "broadcast failed; the watcher will re-send");
+      const done = this.watch(req, opts, nonce, hash, fees).finally(() => this.nonces.release());
+      return { nonce, hash, done };
     }
-    const hash = Transaction.from(raw).hash as string;
-    const err = await this.broadcast(raw);
-    if (err !== undefined) opts.log.warn({ nonce, hash, err }, "broadcast failed; the watcher will re-send");
-    const done = this.watch(req, opts, nonce, hash, fees).finally(() => this.nonces.release());
-    return { nonce, hash, done };
   }
 
   private async receipt(hash: string): Promise<TransactionReceipt | null> {
