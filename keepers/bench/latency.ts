@@ -31,6 +31,8 @@ export interface LatencyResult {
   ms: number;
   handled: number;
   blockMs: number;
+  /** Phase timings of the ticks that acted. */
+  ticks: unknown[];
 }
 
 export async function measureLatency(s: LatencyScenario, blockMs = 1_000, keeperIndex = 1): Promise<LatencyResult> {
@@ -44,6 +46,13 @@ export async function measureLatency(s: LatencyScenario, blockMs = 1_000, keeper
   const n = node();
   await n.rpc("evm_setAutomine", [false]);
   await n.rpc("evm_setIntervalMining", [blockMs]);
+  const origTick = keeper.tick.bind(keeper);
+  const phases: unknown[] = [];
+  keeper.tick = async (o) => {
+    const r = await origTick(o);
+    if (r.results.length > 0) phases.push({ head: r.head, actions: r.results.length, ...r.phasesMs });
+    return r;
+  };
   const loop = keeper.run();
   try {
     const t0 = Date.now();
@@ -52,7 +61,13 @@ export async function measureLatency(s: LatencyScenario, blockMs = 1_000, keeper
     for (;;) {
       const handled = await s.handledBlocks();
       if (handled.length >= s.affected) {
-        return { blocks: Math.max(...handled) - shockBlock, ms: Date.now() - t0, handled: handled.length, blockMs };
+        return {
+          blocks: Math.max(...handled) - shockBlock,
+          ms: Date.now() - t0,
+          handled: handled.length,
+          blockMs,
+          ticks: phases,
+        };
       }
       if (Date.now() > deadline) throw new Error(`${s.name}: only ${handled.length}/${s.affected} handled after 60 s`);
       await new Promise((r) => setTimeout(r, 100));

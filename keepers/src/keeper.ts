@@ -48,6 +48,8 @@ export interface ActionResult {
 
 export interface TickReport {
   head: number;
+  /** Milliseconds spent in each phase (head+gas, scan+plan, simulate, send = until broadcast or settled). */
+  phasesMs: { prepare: number; scan: number; simulate: number; send: number };
   reorg: boolean;
   results: ActionResult[];
   errors: string[];
@@ -116,6 +118,7 @@ export class Keeper {
   private wake: (() => void) | undefined;
   private server: MetricsServer | undefined;
   private current: Promise<TickReport> | undefined;
+  private readonly background = new Set<Promise<unknown>>();
 
   constructor(readonly deps: KeeperDeps) {
     const { config, deployment, wallet } = deps;
@@ -278,22 +281,35 @@ export class Keeper {
   }
 
   /** One pass over every job. Never throws for a job's failure (it is logged and counted); throws if the node is unreachable. */
-  tick(): Promise<TickReport> {
-    const run = this.doTick();
+  tick(opts: { wait?: boolean } = {}): Promise<TickReport> {
+    const run = this.doTick(opts.wait ?? true);
     this.current = run;
     return run;
   }
 
-  private async doTick(): Promise<TickReport> {
+  private async doTick(wait: boolean): Promise<TickReport> {
     const cfg = this.deps.config;
     const log = this.deps.log;
     const endTimer = this.metrics.tickSeconds.startTimer();
+    let tPhase = performance.now();
     const head = await this.readHead();
     const reorg = await this.detectReorg(head);
     const resync = await this.nonces.resyncIfIdle();
     if (resync !== undefined) log.warn(resync, "nonce resynced from the chain");
     const quote: FeeQuote = await quoteFees(this.client, cfg.defaultPriorityFeeGwei);
-    const report: TickReport = { head: head.number, reorg, results: [], errors: [] };
+    const report: TickReport = {
+      head: head.number,
+      reorg,
+      results: [],
+      errors: [],
+      phasesMs: { prepare: 0, scan: 0, simulate: 0, send: 0 },
+    };
+    const phase = (name: keyof TickReport["phasesMs"]) => {
+      const t = performance.now();
+      report.phasesMs[name] = Math.round(t - tPhase);
+      tPhase = t;
+    };
+    phase("prepare");
     const safeBlock = Math.max(0, head.number - cfg.confirmations);
 
     type Planned = { job: LoadedJob; ctx: JobContext; action: Action; log: Logger };
@@ -335,6 +351,7 @@ export class Keeper {
       return ra === rb ? 0 : ra > rb ? -1 : 1;
     });
 
+    phase("scan");
     // 1. Admission (idempotency memo) and simulation, in parallel; results keep the priority order.
     type Checked = { p: Planned; key: string; base: Omit<ActionResult, "outcome">; sim?: Simulation };
     const checked = await mapLimit(planned, SIM_CONCURRENCY, async (p): Promise<Checked> => {
@@ -348,6 +365,7 @@ export class Keeper {
       return { p, key, base, sim };
     });
 
+    phase("simulate");
     // 2. The gas policy and dry-run, in priority order.
     const toSend: Array<Checked & { sim: { ok: true; gas: bigint } }> = [];
     for (const c of checked) {
@@ -395,12 +413,26 @@ export class Keeper {
       toSend.push({ ...c, sim });
     }
 
-    // 3. Send: nonces are taken in priority order, up to maxInFlight transactions are pipelined.
-    await mapLimit(toSend, cfg.maxInFlight, async ({ p, key, base, sim }) => {
-      if (this.stopping) return;
+    // 3. Send: nonces are taken in priority order, up to maxInFlight transactions are pipelined. In the run loop
+    //    (wait = false) the tick does not wait for receipts: the next tick scans again while these settle, so a
+    //    slow transaction never delays newly due (priority) work; the memo keeps their keys from being re-sent.
+    if (!wait) toSend.splice(Math.max(0, cfg.maxInFlight - this.nonces.pendingCount));
+    let broadcastLeft = toSend.length;
+    let allBroadcast: () => void = () => undefined;
+    const broadcasted = new Promise<void>((r) => (allBroadcast = r));
+    if (broadcastLeft === 0) allBroadcast();
+    const oneBroadcast = () => {
+      if (--broadcastLeft === 0) allBroadcast();
+    };
+    const sending = mapLimit(toSend, cfg.maxInFlight, async ({ p, key, base, sim }) => {
+      if (this.stopping) {
+        oneBroadcast();
+        return;
+      }
       const name = p.job.name;
       this.memo.set(key, { state: "pending", at: Date.now() });
       let o: TxOutcome;
+      let submittedOk = false;
       try {
         const submitted = await this.sender.submit(p.action, {
           priority: p.action.priority,
@@ -410,8 +442,11 @@ export class Keeper {
           isAlreadyDone: (n) => isAlreadyDone(p.job.job, n),
           log: p.log,
         });
+        submittedOk = true;
+        oneBroadcast();
         o = await submitted.done;
       } catch (e) {
+        if (!submittedOk) oneBroadcast();
         this.memo.delete(key);
         const reason = `${p.action.description} could not be sent: ${this.decoder.decode(e).text}.`;
         report.results.push(this.record(name, { ...base, outcome: "failed", reason }, p.log));
@@ -439,6 +474,15 @@ export class Keeper {
         ),
       );
     });
+    await broadcasted;
+    phase("send");
+    if (wait) {
+      await sending;
+    } else {
+      for (const t of toSend) this.memo.set(t.key, { state: "pending", at: Date.now() });
+      const tracked: Promise<unknown> = sending.finally(() => this.background.delete(tracked));
+      this.background.add(tracked);
+    }
     this.pruneMemo();
     try {
       this.metrics.balance.set(Number(await this.client.read("getBalance", (p) => p.getBalance(this.address))));
@@ -461,7 +505,7 @@ export class Keeper {
     const cfg = this.deps.config;
     for (;;) {
       try {
-        await this.tick();
+        await this.tick({ wait: cfg.once });
       } catch (e) {
         this.metrics.tickErrors.inc({ job: "*" });
         this.deps.log.error({}, `Tick failed: ${this.decoder.decode(e).text}`);
@@ -483,9 +527,14 @@ export class Keeper {
   async stop(graceMs = 30_000): Promise<void> {
     this.stopping = true;
     this.wake?.();
-    if (this.current !== undefined) {
-      await Promise.race([this.current.catch(() => undefined), new Promise((r) => setTimeout(r, graceMs))]);
-    }
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((r) => (timer = setTimeout(r, graceMs)));
+    const settled = (async () => {
+      await this.current?.catch(() => undefined);
+      await Promise.allSettled([...this.background]);
+    })();
+    await Promise.race([settled, grace]);
+    clearTimeout(timer);
     await this.server?.close();
     this.client.destroy();
   }
