@@ -130,6 +130,35 @@ contract MockKeeperTarget is IKeeperCompatible {
         _execute(id);
     }
 
+    /// @notice Executes every due, not-done item of `ids` in one transaction and pays the summed bounty; skips
+    ///         items that are done or not due. Reverts KeeperTargetAlreadyDone(ids[0]) when nothing was left to do,
+    ///         so a keeper that lost the whole batch to another reads "already done". Caller-paged (bounded by ids).
+    /// @param ids Items to execute.
+    /// @return executed Number of items executed.
+    function executeBatch(uint256[] calldata ids) external returns (uint256 executed) {
+        uint256 count = _items.length;
+        uint256 bounty = 0;
+        uint256 total = executedCount;
+        for (uint256 i = 0; i < ids.length; ++i) {
+            uint256 id = ids[i];
+            if (id >= count) continue;
+            Item storage it = _items[id];
+            if (it.done || it.dueAt > block.timestamp) continue;
+            it.done = true;
+            ++executed;
+            uint256 b = _bountyOf(it);
+            bounty += b;
+            emit ItemExecuted(id, msg.sender, b, ++total);
+        }
+        if (executed == 0) revert KeeperTargetAlreadyDone(ids.length > 0 ? ids[0] : 0);
+        executedCount = total;
+        if (bounty > address(this).balance) bounty = address(this).balance;
+        if (bounty > 0) {
+            (bool ok, ) = payable(msg.sender).call{value: bounty}("");
+            if (!ok) revert KeeperTargetBountyFailed(msg.sender, bounty);
+        }
+    }
+
     /// @inheritdoc IKeeperChecker
     function checker() external view returns (bool canExec, bytes memory execPayload) {
         (bool found, uint256 id) = _firstDue();

@@ -20,7 +20,7 @@ const DUE = 1_000;
 const BATCH = 500;
 
 /** Liquidation scenarios register here when their module lands (keepers/bench/liquidation.ts). */
-const scenarios: LatencyScenario[] = [mockScenario(1_000, 100)];
+const scenarios: LatencyScenario[] = [mockScenario(1_000, 100, 1), mockScenario(1_000, 100, 50)];
 
 async function scanBench(n: LocalNode): Promise<Record<string, unknown>> {
   const { target } = await deployTarget("scan");
@@ -85,10 +85,21 @@ try {
   console.log(`[keepers] local node ${n.url}`);
   Object.assign(out, await scanBench(n));
   for (const s of scenarios) {
-    const r = await measureLatency(s, 1_000);
-    out[`latency:${s.name}`] = { ...r, targetBlocks: 2, pass: r.blocks <= 2 };
+    // three runs: the figure is the worst (a keeper must meet the target every time)
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await measureLatency(s, 1_000, 1 + i));
+    const r = runs.reduce((w, x) => (x.blocks > w.blocks || (x.blocks === w.blocks && x.ms > w.ms) ? x : w));
+    out[`latency:${s.name}`] = {
+      worstBlocks: r.blocks,
+      blocksPerRun: runs.map((x) => x.blocks),
+      msPerRun: runs.map((x) => x.ms),
+      handled: r.handled,
+      blockMs: r.blockMs,
+      targetBlocks: 2,
+      pass: r.blocks <= 2,
+    };
     console.log(
-      `  latency:${s.name.padEnd(24)} ${r.blocks} block(s), ${r.ms} ms, ${r.handled} handled (block every ${r.blockMs} ms)`,
+      `  latency:${s.name.padEnd(28)} worst ${r.blocks} block(s) of [${runs.map((x) => x.blocks).join(", ")}], ${runs.map((x) => x.ms).join("/")} ms, ${r.handled} handled (a block every ${r.blockMs} ms)`,
     );
   }
   if (!scenarios.some((s) => s.name.startsWith("liquidation"))) {

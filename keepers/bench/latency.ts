@@ -81,11 +81,11 @@ export async function measureLatency(s: LatencyScenario, blockMs = 1_000, keeper
 }
 
 /** The mock scenario: 1,000 items, 100 of which fall due at the shock (a timestamp jump standing in for a price move). */
-export function mockScenario(total = 1_000, affected = 100): LatencyScenario {
+export function mockScenario(total = 1_000, affected = 100, batchSize = 1): LatencyScenario {
   let target: Awaited<ReturnType<typeof deployTarget>>["target"] | undefined;
   let dueAt = 0;
   return {
-    name: `mock:${affected}-of-${total}`,
+    name: `mock:${affected}-of-${total}${batchSize > 1 ? `:batch${batchSize}` : ":single"}`,
     affected,
     async setup() {
       const d = await deployTarget("latency");
@@ -96,7 +96,7 @@ export function mockScenario(total = 1_000, affected = 100): LatencyScenario {
         await addItems(d.target, Math.min(500, left), { dueIn: 10_000_000 });
       }
       await (await d.target.addItems(affected, dueAt, true, 10n ** 15n)).wait();
-      return { deployment: d.deployment, jobs: { "mock-target": { gasCeilingGwei: 1_000 } } };
+      return { deployment: d.deployment, jobs: { "mock-target": { gasCeilingGwei: 1_000, batchSize } } };
     },
     async shock() {
       await node().rpc("evm_setNextBlockTimestamp", [dueAt]);

@@ -43,6 +43,8 @@ export interface ActionResult {
   txHash?: string;
   nonce?: number;
   replacements?: number;
+  /** For a batch action: how many keys it covers. */
+  covers?: number;
   reason?: string;
 }
 
@@ -331,7 +333,24 @@ export class Keeper {
         const candidates = await lj.job.scan(ctx);
         endScan();
         this.metrics.dueWork.set({ job: lj.name }, candidates.length);
-        const actions = candidates.length === 0 ? [] : await lj.job.plan(ctx, candidates);
+        // Idempotency before planning, so a job batches only work that is not already in flight or mined.
+        const admitted = await mapLimit(candidates, SIM_CONCURRENCY, async (c) => {
+          const key = keyString(c.key);
+          const ok = await this.admit(key, jlog.child({ key }));
+          if (!ok) {
+            const r: ActionResult = {
+              job: lj.name,
+              key,
+              priority: c.priority,
+              outcome: "skipped-inflight",
+              reason: "already sent, waiting",
+            };
+            report.results.push(this.record(lj.name, r, jlog.child({ key })));
+          }
+          return ok ? c : undefined;
+        });
+        const todo = admitted.filter((c) => c !== undefined);
+        const actions = todo.length === 0 ? [] : await lj.job.plan(ctx, todo);
         for (const action of actions) {
           planned.push({ job: lj, ctx, action, log: jlog.child({ key: keyString(action.key) }) });
         }
@@ -352,17 +371,23 @@ export class Keeper {
     });
 
     phase("scan");
-    // 1. Admission (idempotency memo) and simulation, in parallel; results keep the priority order.
-    type Checked = { p: Planned; key: string; base: Omit<ActionResult, "outcome">; sim?: Simulation };
+    // 1. Simulation, in parallel; results keep the priority order.
+    type Checked = { p: Planned; key: string; keys: string[]; base: Omit<ActionResult, "outcome">; sim?: Simulation };
     const checked = await mapLimit(planned, SIM_CONCURRENCY, async (p): Promise<Checked> => {
       const key = keyString(p.action.key);
-      const base = { job: p.job.name, key, priority: p.action.priority };
-      if (this.stopping || !(await this.admit(key, p.log))) return { p, key, base };
+      const keys = (p.action.keys ?? [p.action.key]).map(keyString);
+      const base = {
+        job: p.job.name,
+        key,
+        priority: p.action.priority,
+        ...(keys.length > 1 ? { covers: keys.length } : {}),
+      };
+      if (this.stopping) return { p, key, keys, base };
       const isDone = (n: string | undefined) => isAlreadyDone(p.job.job, n);
       const sim = p.job.job.simulate
         ? await p.job.job.simulate(p.ctx, p.action)
         : await this.sender.simulate(p.action, isDone);
-      return { p, key, base, sim };
+      return { p, key, keys, base, sim };
     });
 
     phase("simulate");
@@ -371,14 +396,7 @@ export class Keeper {
     for (const c of checked) {
       const { p, base, sim } = c;
       const name = p.job.name;
-      if (sim === undefined) {
-        if (!this.stopping) {
-          report.results.push(
-            this.record(name, { ...base, outcome: "skipped-inflight", reason: "already sent, waiting" }, p.log),
-          );
-        }
-        continue;
-      }
+      if (sim === undefined) continue; // stopping
       if (!sim.ok) {
         const outcome: Outcome = sim.alreadyDone ? "already-done" : "simulation-failed";
         const reason = sim.alreadyDone
@@ -424,13 +442,13 @@ export class Keeper {
     const oneBroadcast = () => {
       if (--broadcastLeft === 0) allBroadcast();
     };
-    const sending = mapLimit(toSend, cfg.maxInFlight, async ({ p, key, base, sim }) => {
+    const sending = mapLimit(toSend, cfg.maxInFlight, async ({ p, keys, base, sim }) => {
       if (this.stopping) {
         oneBroadcast();
         return;
       }
       const name = p.job.name;
-      this.memo.set(key, { state: "pending", at: Date.now() });
+      for (const k of keys) this.memo.set(k, { state: "pending", at: Date.now() });
       let o: TxOutcome;
       let submittedOk = false;
       try {
@@ -447,16 +465,18 @@ export class Keeper {
         o = await submitted.done;
       } catch (e) {
         if (!submittedOk) oneBroadcast();
-        this.memo.delete(key);
+        for (const k of keys) this.memo.delete(k);
         const reason = `${p.action.description} could not be sent: ${this.decoder.decode(e).text}.`;
         report.results.push(this.record(name, { ...base, outcome: "failed", reason }, p.log));
         return;
       }
       if (o.status === "success") {
-        this.memo.set(key, { state: "mined", txHash: o.txHash, blockHash: o.blockHash, at: Date.now() });
+        for (const k of keys) {
+          this.memo.set(k, { state: "mined", txHash: o.txHash, blockHash: o.blockHash, at: Date.now() });
+        }
         if (o.blockNumber !== undefined && o.blockHash !== undefined) this.rememberBlock(o.blockNumber, o.blockHash);
       } else {
-        this.memo.delete(key);
+        for (const k of keys) this.memo.delete(k);
       }
       const reason =
         o.status === "success"
@@ -479,7 +499,7 @@ export class Keeper {
     if (wait) {
       await sending;
     } else {
-      for (const t of toSend) this.memo.set(t.key, { state: "pending", at: Date.now() });
+      for (const t of toSend) for (const k of t.keys) this.memo.set(k, { state: "pending", at: Date.now() });
       const tracked: Promise<unknown> = sending.finally(() => this.background.delete(tracked));
       this.background.add(tracked);
     }

@@ -172,3 +172,33 @@ describe("keeper end to end (real node)", function () {
     }
   });
 });
+
+describe("keeper batch actions (real node)", function () {
+  it("a batch action covers many keys in one transaction, priority work batched apart; a lost batch reads already-done", async function () {
+    const { target, deployment } = await deployTarget("batch");
+    await addItems(target, 7);
+    await addItems(target, 2, { priority: true });
+    const a = makeKeeper({ deployment, accountIndex: 3, config: { jobs: { "mock-target": { batchSize: 5 } } } });
+    const b = makeKeeper({ deployment, accountIndex: 4, config: { jobs: { "mock-target": { batchSize: 5 } } } });
+    try {
+      const nonce = await node().provider.getTransactionCount(a.address);
+      const r = await a.tick();
+      // 2 priority items in one batch, 7 ordinary ones in batches of 5 + 2
+      expect(counts(r.results)).to.deep.equal({ success: 3 });
+      expect(r.results.map((x) => x.covers ?? 1).sort()).to.deep.equal([2, 2, 5]);
+      expect(await node().provider.getTransactionCount(a.address)).to.equal(nonce + 3);
+      expect(await target.executedCount()).to.equal(9n);
+      expect([...(await executions(target)).values()].every((v) => v === 1)).to.equal(true);
+      // a lagging keeper's batch over the same (now done) items is "already done" in simulation
+      const stale = await b.sender.simulate(
+        { to: await target.getAddress(), data: target.interface.encodeFunctionData("executeBatch", [[0n, 1n]]) },
+        (n) => n === "KeeperTargetAlreadyDone",
+      );
+      expect(stale.ok).to.equal(false);
+      expect(!stale.ok && stale.alreadyDone).to.equal(true);
+    } finally {
+      await a.stop(0);
+      await b.stop(0);
+    }
+  });
+});

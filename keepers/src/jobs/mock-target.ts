@@ -14,6 +14,8 @@ export interface MockTargetOptions {
   pageSize?: number;
   /** Parallel page reads (default 4). */
   concurrency?: number;
+  /** Items per transaction: 1 sends `execute(id)` each; more sends `executeBatch(ids)` (default 1, max 200). */
+  batchSize?: number;
 }
 
 interface Item {
@@ -60,6 +62,28 @@ export function mockTargetJob(address: string, opts: MockTargetOptions): KeeperJ
       return out;
     },
     async plan(_ctx, candidates) {
+      const batch = Math.min(200, Math.max(1, opts.batchSize ?? 1));
+      if (batch > 1) {
+        // Priority and ordinary work in separate batches, so the gas policy can still tell them apart.
+        const out = [];
+        for (const priority of [true, false]) {
+          const group = candidates.filter((c) => c.priority === priority);
+          for (let i = 0; i < group.length; i += batch) {
+            const chunk = group.slice(i, i + batch);
+            const ids = chunk.map((c) => c.data.id);
+            out.push({
+              key: (chunk[0] as Candidate<Item>).key,
+              keys: chunk.map((c) => c.key),
+              priority,
+              rewardWei: chunk.reduce((a, c) => a + (c.rewardWei ?? 0n), 0n),
+              to: address,
+              data: iface.encodeFunctionData("executeBatch", [ids]),
+              description: `executeBatch of ${ids.length} item(s) from ${ids[0]}${priority ? " (priority)" : ""}`,
+            });
+          }
+        }
+        return out;
+      }
       return candidates.map((c) => ({
         key: c.key,
         priority: c.priority,

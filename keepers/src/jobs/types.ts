@@ -39,6 +39,8 @@ export interface Candidate<T = unknown> {
 
 export interface Action extends TxRequest {
   key: JobKey;
+  /** A batch action lists every key it covers (default: just `key`); the memo tracks each of them. */
+  keys?: JobKey[];
   priority: boolean;
   rewardWei?: bigint;
   /** Human summary for logs and --dry-run ("execute item 4 on MockKeeperTarget"). */
