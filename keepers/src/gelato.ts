@@ -122,6 +122,12 @@ export async function buildRegistrations(
   return { registrations, problems };
 }
 
+function describe(e: unknown): string {
+  if (e instanceof Error && e.message !== "") return e.message.split("\n")[0] as string;
+  if (e instanceof TypeError) return "no response from Gelato's API";
+  return String(e);
+}
+
 async function main(argv: string[]): Promise<number> {
   const o = new Command()
     .name("keeper:gelato")
@@ -158,6 +164,10 @@ async function main(argv: string[]): Promise<number> {
       );
       return problems.length > 0 ? 2 : 0;
     }
+    if (registrations.length === 0) {
+      process.stderr.write("Nothing to register (see the skipped targets above).\n");
+      return 2;
+    }
     const key = process.env.CHX_GELATO_KEY;
     if (key === undefined) throw new ConfigError("--execute needs the task owner's key in CHX_GELATO_KEY.");
     // automate-sdk 3.1.0 accepts ethers v5 signers only: load its own nested ethers v5, here and nowhere else.
@@ -167,10 +177,21 @@ async function main(argv: string[]): Promise<number> {
       Wallet: new (key: string, provider: unknown) => unknown;
     };
     const signer = new v5.Wallet(key, new v5.providers.JsonRpcProvider(cfg.rpcUrls[0] as string));
-    const sdk = await AutomateSDK.create(deployment.chainId, signer as never);
+    let sdk: AutomateSDK;
+    try {
+      sdk = await AutomateSDK.create(deployment.chainId, signer as never);
+    } catch (e) {
+      throw new Error(
+        `Gelato Automate is not available for chain ${deployment.chainId} from here (${describe(e)}); the JSON above is what would be registered.`,
+      );
+    }
     for (const r of registrations) {
-      const { taskId, tx } = await sdk.createTask(r.options);
-      process.stderr.write(`registered ${r.contract}: task ${taskId} (tx ${tx.hash})\n`);
+      try {
+        const { taskId, tx } = await sdk.createTask(r.options);
+        process.stderr.write(`registered ${r.contract}: task ${taskId} (tx ${tx.hash})\n`);
+      } catch (e) {
+        throw new Error(`Gelato refused the ${r.contract} task: ${describe(e)}.`);
+      }
     }
     return 0;
   } finally {
