@@ -49,6 +49,35 @@ describe("OPS-01 idempotent keepers (real node)", function () {
     }
   });
 
+  it("OPS-01: two keepers racing through the generic checker job: one success, the loser's mined revert is typed and done", async function () {
+    const { target, deployment } = await deployTarget("race-checker");
+    await addItems(target, 1);
+    const config = {
+      replaceAfterMs: 10_000,
+      jobs: { "mock-target": { enabled: false }, checker: { targets: [{ contract: "MockKeeperTarget" }] } },
+    };
+    const a = makeKeeper({ deployment, accountIndex: 5, config });
+    const b = makeKeeper({ deployment, accountIndex: 6, config });
+    const n0 = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "latest")));
+    await node().rpc("evm_setAutomine", [false]);
+    try {
+      const ticks = Promise.all([a.tick(), b.tick()]);
+      await waitPending(
+        [a.address, b.address],
+        n0.map((n) => n + 1),
+      );
+      await node().rpc("evm_mine", []);
+      const all = (await ticks).flatMap((r) => r.results);
+      expect(all.map((r) => r.outcome).sort()).to.deep.equal(["already-done", "success"]);
+      expect(all.find((r) => r.outcome === "already-done")?.reason).to.match(/KeeperTargetAlreadyDone\(id=0\)/);
+      expect((await executions(target)).get(0n)).to.equal(1);
+    } finally {
+      await node().rpc("evm_setAutomine", [true]);
+      await a.stop(0);
+      await b.stop(0);
+    }
+  });
+
   it("OPS-01: a keeper whose scan lags the chain wastes only a simulation (no transaction) on work another keeper did", async function () {
     const { target, deployment } = await deployTarget("lag");
     await addItems(target, 5);
