@@ -14,6 +14,8 @@ import { DEFAULT_JOB, type JobConfig, type KeeperConfig } from "./config.js";
 import type { DeploymentInfo } from "./deployments.js";
 import { JobUnavailable } from "./deployments.js";
 import { KeeperMetrics, startMetricsServer, type MetricsServer } from "./metrics.js";
+import { ReorgDetector, WorkMemo } from "./state.js";
+import { isAlreadyDone, mapLimit } from "./util.js";
 import {
   keyString,
   type Action,
@@ -57,13 +59,6 @@ export interface TickReport {
   errors: string[];
 }
 
-interface MemoEntry {
-  state: "pending" | "mined";
-  txHash?: string;
-  blockHash?: string;
-  at: number;
-}
-
 interface LoadedJob {
   job: KeeperJob;
   name: string;
@@ -80,29 +75,7 @@ export interface KeeperDeps {
   decoder?: ErrorDecoder;
 }
 
-/** Whether a decoded error name is one of the job's typed "already done" errors. */
-export function isAlreadyDone(job: KeeperJob, name: string | undefined): boolean {
-  if (name === undefined) return false;
-  return job.alreadyDoneErrors.some((e) => (typeof e === "string" ? e === name : e.test(name)));
-}
-
-const MEMO_TTL_MS = 3_600_000;
 const SIM_CONCURRENCY = 16;
-
-/** Maps with at most `limit` calls in flight; results in input order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}
-const HASH_WINDOW = 128;
 
 export class Keeper {
   readonly client: ChainClient;
@@ -112,8 +85,8 @@ export class Keeper {
   readonly decoder: ErrorDecoder;
   readonly jobs: LoadedJob[] = [];
   readonly unavailable: Array<{ name: string; reason: string }> = [];
-  private readonly memo = new Map<string, MemoEntry>();
-  private readonly blockHashes = new Map<number, string>();
+  private readonly memo: WorkMemo;
+  private readonly reorgs: ReorgDetector;
   private lastHead: HeadInfo | undefined;
   private lastTickOkAt = 0;
   private stopping = false;
@@ -142,6 +115,8 @@ export class Keeper {
       },
     });
     this.nonces = new NonceManager(this.client, wallet.address);
+    this.memo = new WorkMemo(this.client);
+    this.reorgs = new ReorgDetector(this.client);
     this.sender = new Sender(
       this.client,
       wallet,
@@ -221,55 +196,16 @@ export class Keeper {
     return { number: b.number, hash: b.hash, timestamp: b.timestamp };
   }
 
-  /**
-   * Reorg check: the chain got shorter than a block we remember, or the highest remembered block at or below the
-   * new head has a different hash now. Remembered blocks: tick heads and the blocks our transactions landed in.
-   */
   private async detectReorg(head: HeadInfo): Promise<boolean> {
-    let reorg = false;
-    const known = [...this.blockHashes.keys()];
-    if (known.length > 0) {
-      const highest = Math.max(...known);
-      const below = known.filter((n) => n <= head.number);
-      if (highest > head.number) reorg = true;
-      if (!reorg && below.length > 0) {
-        const h = Math.max(...below);
-        const now =
-          h === head.number
-            ? head.hash
-            : ((await this.client.read("getBlock", (p) => p.getBlock(h)))?.hash ?? undefined);
-        reorg = now !== this.blockHashes.get(h);
-      }
-    }
+    const reorg = await this.reorgs.check(head);
     if (reorg) {
-      this.blockHashes.clear();
       this.metrics.reorgs.inc();
       this.deps.log.warn({ from: this.lastHead?.number, to: head.number }, "reorg detected: re-checking mined work");
       this.nonces.invalidate();
     }
-    this.rememberBlock(head.number, head.hash);
     this.lastHead = head;
     this.metrics.headBlock.set(head.number);
     return reorg;
-  }
-
-  private rememberBlock(n: number, hash: string): void {
-    this.blockHashes.set(n, hash);
-    for (const k of this.blockHashes.keys()) if (k < n - HASH_WINDOW) this.blockHashes.delete(k);
-  }
-
-  /** Whether `key` may be acted on now; drops memo entries whose transaction a reorg removed. */
-  private async admit(key: string, log: Logger): Promise<boolean> {
-    const m = this.memo.get(key);
-    if (m === undefined) return true;
-    if (m.state === "pending") return false;
-    if (m.txHash !== undefined) {
-      const r = await this.client.read("getTransactionReceipt", (p) => p.getTransactionReceipt(m.txHash as string));
-      if (r !== null && r.blockHash === m.blockHash) return false; // mined and still there: the scan lags
-    }
-    this.memo.delete(key);
-    log.warn({ txHash: m.txHash }, "our mined transaction is gone (reorg): re-submitting");
-    return true;
   }
 
   private record(job: string, r: ActionResult, log: Logger): ActionResult {
@@ -336,7 +272,7 @@ export class Keeper {
         // Idempotency before planning, so a job batches only work that is not already in flight or mined.
         const admitted = await mapLimit(candidates, SIM_CONCURRENCY, async (c) => {
           const key = keyString(c.key);
-          const ok = await this.admit(key, jlog.child({ key }));
+          const ok = await this.memo.admit(key, jlog.child({ key }));
           if (!ok) {
             const r: ActionResult = {
               job: lj.name,
@@ -448,7 +384,7 @@ export class Keeper {
         return;
       }
       const name = p.job.name;
-      for (const k of keys) this.memo.set(k, { state: "pending", at: Date.now() });
+      this.memo.pending(keys);
       let o: TxOutcome;
       let submittedOk = false;
       try {
@@ -465,18 +401,16 @@ export class Keeper {
         o = await submitted.done;
       } catch (e) {
         if (!submittedOk) oneBroadcast();
-        for (const k of keys) this.memo.delete(k);
+        this.memo.forget(keys);
         const reason = `${p.action.description} could not be sent: ${this.decoder.decode(e).text}.`;
         report.results.push(this.record(name, { ...base, outcome: "failed", reason }, p.log));
         return;
       }
       if (o.status === "success") {
-        for (const k of keys) {
-          this.memo.set(k, { state: "mined", txHash: o.txHash, blockHash: o.blockHash, at: Date.now() });
-        }
-        if (o.blockNumber !== undefined && o.blockHash !== undefined) this.rememberBlock(o.blockNumber, o.blockHash);
+        this.memo.mined(keys, o.txHash, o.blockHash);
+        if (o.blockNumber !== undefined && o.blockHash !== undefined) this.reorgs.remember(o.blockNumber, o.blockHash);
       } else {
-        for (const k of keys) this.memo.delete(k);
+        this.memo.forget(keys);
       }
       const reason =
         o.status === "success"
@@ -499,11 +433,11 @@ export class Keeper {
     if (wait) {
       await sending;
     } else {
-      for (const t of toSend) for (const k of t.keys) this.memo.set(k, { state: "pending", at: Date.now() });
+      for (const t of toSend) this.memo.pending(t.keys);
       const tracked: Promise<unknown> = sending.finally(() => this.background.delete(tracked));
       this.background.add(tracked);
     }
-    this.pruneMemo();
+    this.memo.prune();
     try {
       this.metrics.balance.set(Number(await this.client.read("getBalance", (p) => p.getBalance(this.address))));
     } catch {
@@ -513,11 +447,6 @@ export class Keeper {
     this.lastTickOkAt = Date.now();
     this.metrics.lastTick.set(Math.floor(this.lastTickOkAt / 1000));
     return report;
-  }
-
-  private pruneMemo(): void {
-    const cutoff = Date.now() - MEMO_TTL_MS;
-    for (const [k, m] of this.memo) if (m.state === "mined" && m.at < cutoff) this.memo.delete(k);
   }
 
   /** Ticks until `stop()`; one failing tick is logged and the loop goes on (`--once`: a single tick). */

@@ -87,9 +87,13 @@ describe("chx-keeper CLI (child process, real node)", function () {
         if (m !== null) port = Number(m[1]);
         if (!signalled && port !== undefined && out.includes("execute item 0: done")) {
           signalled = true;
-          void fetch(`http://127.0.0.1:${port}/health`)
-            .then((res) => (healthStatus = res.status))
-            .finally(() => kill("SIGTERM"));
+          // the tick that sent the transaction may still be finishing: poll /health briefly
+          void (async () => {
+            for (let i = 0; i < 20 && healthStatus !== 200; i++) {
+              healthStatus = (await fetch(`http://127.0.0.1:${port}/health`)).status;
+              if (healthStatus !== 200) await new Promise((r) => setTimeout(r, 100));
+            }
+          })().finally(() => kill("SIGTERM"));
         }
       },
     );

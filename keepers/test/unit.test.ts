@@ -9,7 +9,7 @@ import { isRetryable } from "../src/chain/client.js";
 import { ErrorDecoder } from "../src/chain/errors.js";
 import { bumpFees, decideSpend, gwei, type FeeQuote } from "../src/chain/gas.js";
 import { ConfigError, loadConfig } from "../src/config.js";
-import { mapLimit } from "../src/keeper.js";
+import { mapLimit } from "../src/util.js";
 import { loadWallet } from "../src/signer.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
