@@ -1,0 +1,63 @@
+/**
+ * One nonce manager per signer: hands out consecutive nonces so a tick can pipeline many transactions, and
+ * resyncs from the chain (`pending` count) whenever it is idle or a node answered with a nonce error — after a
+ * reorg, a dropped transaction or another process using the same key.
+ */
+import type { ChainClient } from "./client.js";
+
+export class NonceManager {
+  private next: number | undefined;
+  private inFlight = 0;
+  private lock: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly client: ChainClient,
+    readonly address: string,
+  ) {}
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  private async chainPending(): Promise<number> {
+    return this.client.read("getTransactionCount", (p) => p.getTransactionCount(this.address, "pending"));
+  }
+
+  /** Reserves the next nonce (call `release` when its transaction is settled, mined or abandoned). */
+  take(): Promise<number> {
+    return this.serial(async () => {
+      if (this.next === undefined) this.next = await this.chainPending();
+      this.inFlight++;
+      return this.next++;
+    });
+  }
+
+  release(): void {
+    if (this.inFlight > 0) this.inFlight--;
+  }
+
+  /** Forgets the local counter; the next `take` reads the chain again. */
+  invalidate(): void {
+    this.next = undefined;
+  }
+
+  /**
+   * When nothing is in flight, realigns with the chain. Returns the (old, new) pair when they differed, e.g.
+   * after a reorg rolled our transactions back.
+   */
+  resyncIfIdle(): Promise<{ from: number; to: number } | undefined> {
+    return this.serial(async () => {
+      if (this.inFlight > 0) return undefined;
+      const chain = await this.chainPending();
+      const before = this.next;
+      this.next = chain;
+      return before !== undefined && before !== chain ? { from: before, to: chain } : undefined;
+    });
+  }
+
+  get pendingCount(): number {
+    return this.inFlight;
+  }
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * chx-keeper: runs the CHX maintenance jobs against a network.
+ *
+ *   npm run keeper -- --network localhost [--config keepers/keeper.localhost.json] [--dry-run] [--once]
+ *
+ * Exit codes: 0 after a clean stop (or a --once tick without failures), 1 on a configuration or startup error
+ * (one sentence on stderr), 2 when a --once tick had failed actions.
+ */
+import { Command, InvalidArgumentError } from "commander";
+import { ConfigError, deploymentFile, loadConfig } from "./config.js";
+import { loadDeployment } from "./deployments.js";
+import { jobFactories } from "./jobs/index.js";
+import { Keeper } from "./keeper.js";
+import { createLogger } from "./log.js";
+import { loadWallet } from "./signer.js";
+
+const FAILED = new Set(["simulation-failed", "reverted", "timeout", "nonce-consumed", "failed"]);
+
+function port(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < -1 || n > 65535) throw new InvalidArgumentError("a port number (or -1 to disable)");
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = new Command()
+    .name("chx-keeper")
+    .description("CHX keeper: performs the protocol's permissionless maintenance work for its bounties.")
+    .option("-n, --network <name>", "network name (reads deployments/<name>.json)")
+    .option("-c, --config <file>", "JSON config file (see docs/keepers.md)")
+    .option("--dry-run", "scan and simulate only; never send a transaction")
+    .option("--once", "run one tick and exit")
+    .option("--jobs <names>", "comma-separated jobs to run (overrides the config's selection)")
+    .option("--log-level <level>", "pino level: trace, debug, info, warn, error")
+    .option("--metrics-port <port>", "127.0.0.1 port for /health and /metrics (-1 disables)", port)
+    .option("--list-jobs", "print the jobs this build knows and exit")
+    .showHelpAfterError();
+  program.parse(argv);
+  const o = program.opts<{
+    network?: string;
+    config?: string;
+    dryRun?: boolean;
+    once?: boolean;
+    jobs?: string;
+    logLevel?: string;
+    metricsPort?: number;
+    listJobs?: boolean;
+  }>();
+  if (o.listJobs) {
+    for (const f of jobFactories) console.log(`${f.name.padEnd(16)} ${f.description}`);
+    return 0;
+  }
+  if (o.network === undefined) throw new ConfigError("Say which network to keep: --network <name> (e.g. localhost).");
+  const cfg = loadConfig({
+    network: o.network,
+    config: o.config,
+    dryRun: o.dryRun,
+    once: o.once,
+    jobs: o.jobs?.split(",").map((s) => s.trim()),
+    logLevel: o.logLevel,
+    metricsPort: o.metricsPort,
+  });
+  const deployment = loadDeployment(deploymentFile(cfg));
+  const wallet = await loadWallet(cfg);
+  const log = createLogger(cfg.logLevel);
+  const keeper = new Keeper({ config: cfg, deployment, wallet, factories: jobFactories, log });
+  const metricsPort = await keeper.startMetrics();
+  if (metricsPort !== undefined) cfg.metricsPort = metricsPort;
+  for (const line of keeper.summary()) process.stderr.write(line + "\n");
+  log.info({ address: keeper.address, jobs: keeper.jobs.map((j) => j.name), dryRun: cfg.dryRun }, "keeper started");
+
+  let signals = 0;
+  const onSignal = (sig: string) => {
+    signals++;
+    if (signals > 1) process.exit(130);
+    log.info({ sig }, "stopping: finishing the current tick (send the signal again to exit at once)");
+    void keeper.stop();
+  };
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+
+  if (cfg.once) {
+    try {
+      const report = await keeper.tick();
+      const failed = report.results.filter((r) => FAILED.has(r.outcome)).length + report.errors.length;
+      const counts: Record<string, number> = {};
+      for (const r of report.results) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+      process.stderr.write(
+        `tick at block ${report.head}: ${
+          Object.entries(counts)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(", ") || "nothing due"
+        }\n`,
+      );
+      return failed > 0 ? 2 : 0;
+    } finally {
+      await keeper.stop(0);
+    }
+  }
+  await keeper.run();
+  await keeper.stop();
+  log.info({}, "keeper stopped");
+  return 0;
+}
+
+main(process.argv).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    const msg = e instanceof ConfigError || e instanceof Error ? e.message : String(e);
+    process.stderr.write(`chx-keeper: ${msg}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,211 @@
+/**
+ * `npm run keeper:gelato -- --network <name> [--config <file>] [--execute]`: builds the Gelato Automate task
+ * registration for every contract with a `checker()` (IKeeperChecker) and prints it. Dry run by default: the
+ * registrations (CreateTaskOptions plus the encoded module data the Automate contract receives) are printed as
+ * JSON on stdout. `--execute` registers them with @gelatonetwork/automate-sdk 3.1.0, which needs an ethers v5
+ * signer (confined to this file) and Gelato's HTTP API.
+ *
+ * Targets: the keeper config's `jobs.checker.targets`, or else every deployed contract whose artifact has
+ * `checker()`. Each task's exec selector comes from the target's `execFunction` (e.g. "execute(uint256)"), or from
+ * the payload a live `checker()` returns right now.
+ */
+import { createRequire } from "node:module";
+import { readdirSync, readFileSync, existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Command } from "commander";
+import { id as selectorOf, Interface } from "ethers";
+import { AutomateModule, AutomateSDK, TriggerType, type CreateTaskOptions } from "@gelatonetwork/automate-sdk";
+import { IKeeperChecker__factory } from "../../types/ethers-contracts/index.js";
+import { ChainClient } from "./chain/client.js";
+import { ConfigError, deploymentFile, loadConfig } from "./config.js";
+import { loadDeployment, type DeploymentInfo } from "./deployments.js";
+import type { CheckerTarget } from "./jobs/checker-job.js";
+
+interface GelatoTarget extends CheckerTarget {
+  /** Signature of the function execPayload calls, e.g. "execute(uint256)". */
+  execFunction?: string;
+  /** Gelato time-trigger interval (ms), default 60,000. */
+  intervalMs?: number;
+}
+
+export interface Registration {
+  contract: string;
+  options: CreateTaskOptions;
+  moduleData: { modules: number[]; args: string[] };
+  selectorSource: "config" | "live checker()";
+}
+
+function findArtifact(dir: string, contract: string): { abi: unknown[] } | undefined {
+  if (!existsSync(dir)) return undefined;
+  for (const entry of readdirSync(dir)) {
+    if (entry === "build-info") continue;
+    const p = path.join(dir, entry);
+    if (statSync(p).isDirectory()) {
+      const found = findArtifact(p, contract);
+      if (found !== undefined) return found;
+    } else if (entry === `${contract}.json`) {
+      return JSON.parse(readFileSync(p, "utf8")) as { abi: unknown[] };
+    }
+  }
+  return undefined;
+}
+
+/** Every deployed contract whose ABI has `checker()`. */
+export function discoverCheckers(deployment: DeploymentInfo, artifactsDir: string): GelatoTarget[] {
+  const out: GelatoTarget[] = [];
+  for (const [name, rec] of Object.entries(deployment.contracts)) {
+    const art = findArtifact(artifactsDir, rec.contract);
+    if (art === undefined) continue;
+    const iface = new Interface(art.abi as never);
+    if (iface.getFunction("checker()") !== null) out.push({ contract: name });
+  }
+  return out;
+}
+
+export async function buildRegistrations(
+  deployment: DeploymentInfo,
+  targets: GelatoTarget[],
+  client: ChainClient | undefined,
+): Promise<{ registrations: Registration[]; problems: string[] }> {
+  const checkerData = IKeeperChecker__factory.createInterface().encodeFunctionData("checker");
+  const module = new AutomateModule();
+  const registrations: Registration[] = [];
+  const problems: string[] = [];
+  for (const t of targets) {
+    const rec = deployment.contracts[t.contract];
+    if (rec === undefined) {
+      problems.push(`${t.contract} is not in ${deployment.file}.`);
+      continue;
+    }
+    let execSelector: string | undefined;
+    let selectorSource: Registration["selectorSource"] = "config";
+    if (t.execFunction !== undefined) {
+      execSelector = selectorOf(t.execFunction).slice(0, 10);
+    } else if (client !== undefined) {
+      try {
+        const [canExec, payload] = await client.read("checker", (p) =>
+          IKeeperChecker__factory.connect(rec.address, p).checker(),
+        );
+        if (canExec && payload.length >= 10) {
+          execSelector = payload.slice(0, 10);
+          selectorSource = "live checker()";
+        }
+      } catch {
+        // no node reachable: reported below
+      }
+    }
+    if (execSelector === undefined) {
+      problems.push(
+        `${t.contract}: no exec selector — set "execFunction" on its checker target (checker() has no work to show it now).`,
+      );
+      continue;
+    }
+    const trigger = { type: TriggerType.TIME as const, interval: t.intervalMs ?? 60_000 };
+    const options: CreateTaskOptions = {
+      name: `CHX ${t.contract} keeper`,
+      execAddress: rec.address,
+      execSelector,
+      resolverAddress: rec.address,
+      resolverData: checkerData,
+      dedicatedMsgSender: true,
+      trigger,
+    };
+    const moduleData = await module.encodeModuleArgs({
+      resolverAddress: rec.address,
+      resolverData: checkerData,
+      dedicatedMsgSender: true,
+      trigger,
+    });
+    registrations.push({ contract: t.contract, options, moduleData, selectorSource });
+  }
+  return { registrations, problems };
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error && e.message !== "") return e.message.split("\n")[0] as string;
+  if (e instanceof TypeError) return "no response from Gelato's API";
+  return String(e);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const o = new Command()
+    .name("keeper:gelato")
+    .description("Builds (and with --execute, submits) the Gelato Automate tasks for every CHX checker().")
+    .requiredOption("-n, --network <name>", "network name (reads deployments/<name>.json)")
+    .option("-c, --config <file>", "keeper JSON config (its jobs.checker.targets)")
+    .option("--execute", "register with Gelato (needs CHX_GELATO_KEY and Gelato's API; not reachable offline)")
+    .parse(argv)
+    .opts<{ network: string; config?: string; execute?: boolean }>();
+  const cfg = loadConfig({ network: o.network, config: o.config });
+  const deployment = loadDeployment(deploymentFile(cfg));
+  const configured = cfg.jobs.checker?.options.targets as GelatoTarget[] | undefined;
+  const targets = configured ?? discoverCheckers(deployment, cfg.artifactsDir);
+  if (targets.length === 0) {
+    process.stderr.write(`No contract with checker() in ${deployment.file}: nothing to register.\n`);
+    return 0;
+  }
+  const client = new ChainClient({
+    urls: cfg.rpcUrls,
+    chainId: deployment.chainId,
+    retries: 1,
+    backoffMs: 100,
+    timeoutMs: 5_000,
+  });
+  try {
+    const { registrations, problems } = await buildRegistrations(deployment, targets, client);
+    for (const p of problems) process.stderr.write(`skipped: ${p}\n`);
+    process.stdout.write(
+      JSON.stringify({ network: cfg.network, chainId: deployment.chainId, registrations }, null, 2) + "\n",
+    );
+    if (!o.execute) {
+      process.stderr.write(
+        `dry run: ${registrations.length} Gelato task(s) built; rerun with --execute (and CHX_GELATO_KEY) to register them.\n`,
+      );
+      return problems.length > 0 ? 2 : 0;
+    }
+    if (registrations.length === 0) {
+      process.stderr.write("Nothing to register (see the skipped targets above).\n");
+      return 2;
+    }
+    const key = process.env.CHX_GELATO_KEY;
+    if (key === undefined) throw new ConfigError("--execute needs the task owner's key in CHX_GELATO_KEY.");
+    // automate-sdk 3.1.0 accepts ethers v5 signers only: load its own nested ethers v5, here and nowhere else.
+    const requireFromSdk = createRequire(createRequire(import.meta.url).resolve("@gelatonetwork/automate-sdk"));
+    const v5 = requireFromSdk("ethers") as {
+      providers: { JsonRpcProvider: new (url: string) => unknown };
+      Wallet: new (key: string, provider: unknown) => unknown;
+    };
+    const signer = new v5.Wallet(key, new v5.providers.JsonRpcProvider(cfg.rpcUrls[0] as string));
+    let sdk: AutomateSDK;
+    try {
+      sdk = await AutomateSDK.create(deployment.chainId, signer as never);
+    } catch (e) {
+      throw new Error(
+        `Gelato Automate is not available for chain ${deployment.chainId} from here (${describe(e)}); the JSON above is what would be registered.`,
+      );
+    }
+    for (const r of registrations) {
+      try {
+        const { taskId, tx } = await sdk.createTask(r.options);
+        process.stderr.write(`registered ${r.contract}: task ${taskId} (tx ${tx.hash})\n`);
+      } catch (e) {
+        throw new Error(`Gelato refused the ${r.contract} task: ${describe(e)}.`);
+      }
+    }
+    return 0;
+  } finally {
+    client.destroy();
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main(process.argv).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);
+      process.stderr.write(`keeper:gelato: ${msg}\n`);
+      process.exit(1);
+    },
+  );
+}

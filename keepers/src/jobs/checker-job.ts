@@ -1,0 +1,76 @@
+/**
+ * Generic job for ANY contract exposing the Gelato-style `checker()` view (contracts/interfaces/IKeeperCompatible.sol):
+ * when `canExec`, the keeper sends `execPayload` to that contract. Each module's checker works with no keeper code;
+ * a module only needs its typed `<Component>AlreadyDone(...)` error (matched by name) for racing keepers.
+ *
+ * Options: { "targets": [{ "contract": "Emission", "priority": true, "alreadyDone": ["EmissionEpochAlreadyClosed"] }] }
+ */
+import { keccak256 } from "ethers";
+import { IKeeperChecker__factory } from "../../../types/ethers-contracts/index.js";
+import { addressOf, JobUnavailable } from "../deployments.js";
+import type { Candidate, JobFactory, KeeperJob } from "./types.js";
+
+export interface CheckerTarget {
+  /** Deployment name (deployments/<network>.json). */
+  contract: string;
+  /** Liveness / bad-debt work: never skipped on a gas spike (default false). */
+  priority?: boolean;
+  /** Extra error names meaning "already done" (every `…AlreadyDone` error counts anyway). */
+  alreadyDone?: string[];
+  /** Expected bounty per call in wei, for the profitability check (default: unknown, ceiling only). */
+  rewardWei?: string;
+}
+
+interface Work {
+  address: string;
+  contract: string;
+  payload: string;
+}
+
+export function checkerJob(targets: Array<CheckerTarget & { address: string }>): KeeperJob<Work> {
+  const extra = targets.flatMap((t) => t.alreadyDone ?? []);
+  return {
+    name: "checker",
+    summary: `poll checker() of ${targets.map((t) => `${t.contract}${t.priority ? " (priority)" : ""}`).join(", ")} and send execPayload`,
+    alreadyDoneErrors: [/AlreadyDone$/, ...extra],
+    async scan(ctx) {
+      const out: Candidate<Work>[] = [];
+      const blockTag = ctx.safeBlock;
+      for (const t of targets) {
+        const [canExec, payload] = await ctx.client.read("checker", (p) =>
+          IKeeperChecker__factory.connect(t.address, p).checker({ blockTag }),
+        );
+        if (!canExec || payload === "0x") continue;
+        out.push({
+          key: { action: `checker:${t.contract}`, id: keccak256(payload).slice(0, 18), epoch: "-" },
+          priority: t.priority ?? false,
+          rewardWei: t.rewardWei === undefined ? undefined : BigInt(t.rewardWei),
+          data: { address: t.address, contract: t.contract, payload },
+        });
+      }
+      return out;
+    },
+    async plan(_ctx, candidates) {
+      return candidates.map((c) => ({
+        key: c.key,
+        priority: c.priority,
+        rewardWei: c.rewardWei,
+        to: c.data.address,
+        data: c.data.payload,
+        description: `${c.data.contract} checker payload ${c.data.payload.slice(0, 10)}`,
+      }));
+    },
+  };
+}
+
+export const checkerFactory: JobFactory = {
+  name: "checker",
+  description: "Drives every configured contract that implements IKeeperChecker.checker().",
+  create({ deployment, config }) {
+    const raw = config.options.targets;
+    if (!Array.isArray(raw) || raw.length === 0)
+      throw new JobUnavailable(`no "targets" configured for the checker job`);
+    const targets = (raw as CheckerTarget[]).map((t) => ({ ...t, address: addressOf(deployment, t.contract) }));
+    return checkerJob(targets);
+  },
+};

@@ -1,0 +1,9 @@
+/**
+ * Every job this keeper build knows. A module adds its job with one line (its file exports a JobFactory);
+ * which jobs run is chosen by the config's "jobs" section (or `--jobs`).
+ */
+import type { JobFactory } from "./types.js";
+import { checkerFactory } from "./checker-job.js";
+import { mockTargetFactory } from "./mock-target.js";
+
+export const jobFactories: JobFactory[] = [checkerFactory, mockTargetFactory];

@@ -1,0 +1,84 @@
+/**
+ * The job interface. A job finds due work from on-chain state (and events up to head − confirmations) and turns it
+ * into transactions; the keeper runner does the rest generically: idempotency, simulation, the gas policy,
+ * sending, replacement and metrics.
+ *
+ *   scan  → candidates (each with its idempotency key and priority)
+ *   plan  → actions (calldata to send)
+ *   simulate (runner; a job may override) → execute (runner)
+ *
+ * A module adds a job by writing keepers/src/jobs/<name>.ts exporting a JobFactory and adding it to
+ * keepers/src/jobs/index.ts.
+ */
+import type { Logger } from "pino";
+import type { ChainClient } from "../chain/client.js";
+import type { JobConfig } from "../config.js";
+import type { DeploymentInfo } from "../deployments.js";
+import type { Simulation, TxRequest } from "../chain/sender.js";
+
+/** Idempotency key: the same (action, id, epoch) is never sent twice while a transaction for it is live. */
+export interface JobKey {
+  action: string;
+  id: string;
+  /** Epoch, round or expiry the work belongs to ("-" when the action has none). */
+  epoch: string;
+}
+
+export function keyString(k: JobKey): string {
+  return `${k.action}:${k.id}:${k.epoch}`;
+}
+
+export interface Candidate<T = unknown> {
+  key: JobKey;
+  /** Bad-debt or liveness work: sent whatever the gas price (never skipped on a spike). */
+  priority: boolean;
+  /** Expected bounty in wei (native-token terms); undefined when unknown (then only the gas ceiling applies). */
+  rewardWei?: bigint;
+  data: T;
+}
+
+export interface Action extends TxRequest {
+  key: JobKey;
+  /** A batch action lists every key it covers (default: just `key`); the memo tracks each of them. */
+  keys?: JobKey[];
+  priority: boolean;
+  rewardWei?: bigint;
+  /** Human summary for logs and --dry-run ("execute item 4 on MockKeeperTarget"). */
+  description: string;
+}
+
+export interface HeadInfo {
+  number: number;
+  hash: string;
+  timestamp: number;
+}
+
+export interface JobContext {
+  client: ChainClient;
+  deployment: DeploymentInfo;
+  config: JobConfig;
+  log: Logger;
+  keeper: string;
+  head: HeadInfo;
+  /** Highest block event scans may read (head − confirmations). */
+  safeBlock: number;
+}
+
+export interface KeeperJob<T = unknown> {
+  readonly name: string;
+  /** One line for the startup summary: what this job will do, against which contracts. */
+  readonly summary: string;
+  /** Custom error names that mean "someone already did this": counted as success, not failure. */
+  readonly alreadyDoneErrors: ReadonlyArray<string | RegExp>;
+  scan(ctx: JobContext): Promise<Candidate<T>[]>;
+  plan(ctx: JobContext, candidates: Candidate<T>[]): Promise<Action[]>;
+  /** Optional custom simulation (default: eth_estimateGas of the action at latest). */
+  simulate?(ctx: JobContext, action: Action): Promise<Simulation>;
+}
+
+export interface JobFactory {
+  readonly name: string;
+  readonly description: string;
+  /** Builds the job, or throws JobUnavailable (e.g. its contracts are not deployed on this network). */
+  create(args: { deployment: DeploymentInfo; config: JobConfig }): KeeperJob;
+}

@@ -1,0 +1,94 @@
+/**
+ * The keeper's memory between ticks: the idempotency memo (which keys have a transaction in flight or mined) and
+ * the reorg detector (hashes of recently seen blocks). Both are advisory: the chain is always re-read, and a
+ * memo entry whose transaction a reorg removed is dropped so the work is re-submitted (OPS-02).
+ */
+import type { Logger } from "pino";
+import type { ChainClient } from "./chain/client.js";
+import type { HeadInfo } from "./jobs/types.js";
+
+interface MemoEntry {
+  state: "pending" | "mined";
+  txHash?: string;
+  blockHash?: string;
+  at: number;
+}
+
+const MEMO_TTL_MS = 3_600_000;
+const HASH_WINDOW = 128;
+
+export class WorkMemo {
+  private readonly entries = new Map<string, MemoEntry>();
+
+  constructor(private readonly client: ChainClient) {}
+
+  pending(keys: string[]): void {
+    for (const k of keys) this.entries.set(k, { state: "pending", at: Date.now() });
+  }
+
+  mined(keys: string[], txHash: string | undefined, blockHash: string | undefined): void {
+    for (const k of keys) this.entries.set(k, { state: "mined", txHash, blockHash, at: Date.now() });
+  }
+
+  forget(keys: string[]): void {
+    for (const k of keys) this.entries.delete(k);
+  }
+
+  /**
+   * Whether `key` may be acted on now: not while its transaction is in flight, nor while its mined transaction is
+   * still on chain in the same block (the scan lags by `confirmations`); yes again once a reorg removed it.
+   */
+  async admit(key: string, log: Logger): Promise<boolean> {
+    const m = this.entries.get(key);
+    if (m === undefined) return true;
+    if (m.state === "pending") return false;
+    if (m.txHash !== undefined) {
+      const r = await this.client.read("getTransactionReceipt", (p) => p.getTransactionReceipt(m.txHash as string));
+      if (r !== null && r.blockHash === m.blockHash) return false;
+    }
+    this.entries.delete(key);
+    log.warn({ txHash: m.txHash }, "our mined transaction is gone (reorg): re-submitting");
+    return true;
+  }
+
+  prune(): void {
+    const cutoff = Date.now() - MEMO_TTL_MS;
+    for (const [k, m] of this.entries) if (m.state === "mined" && m.at < cutoff) this.entries.delete(k);
+  }
+}
+
+export class ReorgDetector {
+  private readonly hashes = new Map<number, string>();
+
+  constructor(private readonly client: ChainClient) {}
+
+  /** Remembers a block (tick heads and the blocks our transactions landed in). */
+  remember(n: number, hash: string): void {
+    this.hashes.set(n, hash);
+    for (const k of this.hashes.keys()) if (k < n - HASH_WINDOW) this.hashes.delete(k);
+  }
+
+  /**
+   * True when the chain got shorter than a block we remember, or the highest remembered block at or below the new
+   * head has a different hash now. Remembers the new head either way.
+   */
+  async check(head: HeadInfo): Promise<boolean> {
+    let reorg = false;
+    const known = [...this.hashes.keys()];
+    if (known.length > 0) {
+      const below = known.filter((n) => n <= head.number);
+      if (Math.max(...known) > head.number) reorg = true;
+      if (!reorg && below.length > 0) {
+        const h = Math.max(...below);
+        const now =
+          h === head.number
+            ? head.hash
+            : ((await this.client.read("getBlock", (p) => p.getBlock(h)))?.hash ?? undefined);
+        reorg = now !== this.hashes.get(h);
+      }
+    }
+    if (reorg) this.hashes.clear();
+    this.remember(head.number, head.hash);
+    return reorg;
+  }
+}

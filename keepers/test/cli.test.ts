@@ -1,0 +1,181 @@
+/** The CLI as an operator runs it: a child process against the real node, --once, graceful SIGTERM, one-sentence failures. */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect } from "chai";
+import { account, addItems, deployTarget, node } from "./harness.js";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const BIN = path.join(ROOT, "keepers", "bin", "chx-keeper.mjs");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(
+  args: string[],
+  env: Record<string, string>,
+  onStdout?: (s: string, kill: (sig: NodeJS.Signals) => void) => void,
+) {
+  return new Promise<Run>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), 40_000);
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(stdout + stderr, (sig) => child.kill(sig));
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      onStdout?.(stdout + stderr, (sig) => child.kill(sig));
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe("chx-keeper CLI (child process, real node)", function () {
+  it("--once prints the startup summary, does the due work and exits 0", async function () {
+    const { target, dir } = await deployTarget("cli");
+    await addItems(target, 2);
+    const r = await cli(["--network", "keepertest", "--once", "--metrics-port", "-1"], {
+      CHX_KEEPER_DEPLOYMENTS_DIR: dir,
+      CHX_KEEPER_RPC_URLS: node().url,
+      CHX_KEEPER_KEY: account(1).privateKey,
+      CHX_KEEPER_CONFIRMATIONS: "0",
+    });
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr).to.match(/CHX keeper 0x[0-9a-fA-F]{40} on keepertest \(chain 31337/);
+    expect(r.stderr).to.include("job mock-target: execute due items of MockKeeperTarget");
+    expect(r.stderr).to.include('job checker: off — no "targets" configured for the checker job');
+    expect(r.stderr).to.match(/tick at block \d+: 2 success/);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { job?: string; key?: string; msg: string });
+    const done = lines.filter((l) => l.job === "mock-target" && l.key !== undefined);
+    expect(done.map((l) => l.key).sort()).to.deep.equal(["mock.execute:0:-", "mock.execute:1:-"]);
+    expect(await target.executedCount()).to.equal(2n);
+  });
+
+  it("stops gracefully on SIGTERM and serves /health meanwhile", async function () {
+    const { target, dir } = await deployTarget("cli-signal");
+    await addItems(target, 1);
+    let port: number | undefined;
+    let healthStatus: number | undefined;
+    let signalled = false;
+    const r = await cli(
+      ["--network", "keepertest", "--metrics-port", "0"],
+      {
+        CHX_KEEPER_DEPLOYMENTS_DIR: dir,
+        CHX_KEEPER_RPC_URLS: node().url,
+        CHX_KEEPER_KEY: account(2).privateKey,
+        CHX_KEEPER_POLL_MS: "300",
+        CHX_KEEPER_CONFIRMATIONS: "0",
+      },
+      (out, kill) => {
+        const m = /http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(out);
+        if (m !== null) port = Number(m[1]);
+        if (!signalled && port !== undefined && out.includes("execute item 0: done")) {
+          signalled = true;
+          // the tick that sent the transaction may still be finishing: poll /health briefly
+          void (async () => {
+            for (let i = 0; i < 20 && healthStatus !== 200; i++) {
+              healthStatus = (await fetch(`http://127.0.0.1:${port}/health`)).status;
+              if (healthStatus !== 200) await new Promise((r) => setTimeout(r, 100));
+            }
+          })().finally(() => kill("SIGTERM"));
+        }
+      },
+    );
+    expect(r.code, r.stderr).to.equal(0);
+    expect(healthStatus).to.equal(200);
+    expect(r.stdout).to.include('"msg":"keeper stopped"');
+    expect(await target.executedCount()).to.equal(1n);
+  });
+
+  it("fails with one clear sentence and exit 1 on a configuration error", async function () {
+    const { dir } = await deployTarget("cli-bad");
+    const noKey = await cli(["--network", "keepertest", "--once"], {
+      CHX_KEEPER_DEPLOYMENTS_DIR: dir,
+      CHX_KEEPER_RPC_URLS: node().url,
+      CHX_KEEPER_KEY: "",
+    });
+    expect(noKey.code).to.equal(1);
+    expect(noKey.stderr.trim()).to.equal(
+      "chx-keeper: No keeper key: set CHX_KEEPER_KEY, or CHX_KEEPER_KEYSTORE with CHX_KEEPER_KEYSTORE_PASSWORD.",
+    );
+    const file = path.join(dir, "bad.json");
+    writeFileSync(file, JSON.stringify({ pollIntervalMS: 1000 }));
+    const typo = await cli(["--network", "keepertest", "--config", file], {
+      CHX_KEEPER_DEPLOYMENTS_DIR: dir,
+      CHX_KEEPER_KEY: account(3).privateKey,
+    });
+    expect(typo.code).to.equal(1);
+    expect(typo.stderr.trim()).to.equal(
+      'chx-keeper: Unknown config key "pollIntervalMS" (check the spelling against docs/keepers.md).',
+    );
+    const noDeploy = await cli(["--network", "nowhere", "--once"], {
+      CHX_KEEPER_RPC_URLS: node().url,
+      CHX_KEEPER_KEY: account(3).privateKey,
+    });
+    expect(noDeploy.code).to.equal(1);
+    expect(noDeploy.stderr.trim()).to.equal(
+      "chx-keeper: No deployment record at deployments/nowhere.json: deploy first (npm run deploy -- --network <name>).",
+    );
+  });
+});
+
+describe("keeper:gelato (child process, real node)", function () {
+  it("dry run prints a Gelato task registration for every checker() contract, exec selector read from a live checker()", async function () {
+    const { target, dir } = await deployTarget("gelato");
+    await addItems(target, 1);
+    const out = await new Promise<Run>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", path.join(ROOT, "keepers", "src", "gelato.ts"), "--network", "keepertest"],
+        {
+          cwd: ROOT,
+          env: { ...process.env, CHX_KEEPER_DEPLOYMENTS_DIR: dir, CHX_KEEPER_RPC_URLS: node().url },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(out.code, out.stderr).to.equal(0);
+    expect(out.stderr).to.include("dry run: 1 Gelato task(s) built");
+    const json = JSON.parse(out.stdout) as {
+      registrations: Array<{
+        contract: string;
+        selectorSource: string;
+        options: Record<string, unknown>;
+        moduleData: { modules: number[] };
+      }>;
+    };
+    const [reg] = json.registrations;
+    const address = await target.getAddress();
+    expect(reg?.contract).to.equal("MockKeeperTarget");
+    expect(reg?.selectorSource).to.equal("live checker()");
+    expect(reg?.options).to.deep.include({
+      execAddress: address,
+      resolverAddress: address,
+      execSelector: target.interface.getFunction("execute").selector,
+      resolverData: target.interface.encodeFunctionData("checker"),
+      dedicatedMsgSender: true,
+    });
+    expect(reg?.moduleData.modules).to.deep.equal([0, 2, 5]); // resolver, dedicated msg.sender proxy, trigger
+  });
+});
