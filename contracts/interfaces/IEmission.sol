@@ -202,22 +202,23 @@ interface IEmission is ICapacityRecorder, IRewardPool {
         uint256 bountyDps
     );
 
-    /// @notice Emitted when a provider claims.
+    /// @notice Emitted when a provider claims (paid from rewards already funded).
     /// @param provider The provider.
     /// @param to Recipient.
-    /// @param amountDps Paid in total.
-    /// @param fromPoolDps Part paid from the reward pool.
-    /// @param mintedDps Part newly minted.
+    /// @param amountDps Paid.
     /// @param claimedDps The provider's lifetime claims after.
+    event RewardsClaimed(address indexed provider, address indexed to, uint256 amountDps, uint256 claimedDps);
+
+    /// @notice Emitted when closed epochs' rewards are funded: the reward pool pays first, the rest is minted.
+    /// @param rewardsDps Rewards funded (Σ of the epochs' `rewardsDps` since the last funding).
+    /// @param fromPoolDps Part taken from the reward pool.
+    /// @param mintedDps Part newly minted to this module.
     /// @param rewardPoolDps Reward pool after.
     /// @param totalMintedDps DPS ever minted by this module after.
-    event RewardsClaimed(
-        address indexed provider,
-        address indexed to,
-        uint256 amountDps,
+    event RewardsFunded(
+        uint256 rewardsDps,
         uint256 fromPoolDps,
         uint256 mintedDps,
-        uint256 claimedDps,
         uint256 rewardPoolDps,
         uint256 totalMintedDps
     );
@@ -285,7 +286,8 @@ interface IEmission is ICapacityRecorder, IRewardPool {
     /// @param provider The provider.
     function rebalanceProvider(address provider) external;
 
-    /// @notice Claims the caller's accrued rewards (settling its last epoch lazily). O(1).
+    /// @notice Claims the caller's accrued rewards (settling its last epoch lazily). O(1): a transfer of rewards
+    ///         funded at epoch close (funds them itself when no keeper has).
     /// @param to Recipient.
     /// @return amountDps Paid (0 when nothing is due).
     function claim(address to) external returns (uint256 amountDps);
@@ -415,6 +417,11 @@ interface IEmission is ICapacityRecorder, IRewardPool {
         external
         view
         returns (uint256 rewardPoolDps, uint256 keeperBudgetDps, uint256 totalMintedDps, uint256 totalReplenishedDps);
+
+    /// @notice Rewards held for claims (funded) and owed by closed epochs but not yet funded.
+    /// @return fundedDps DPS held for claims.
+    /// @return unfundedDps DPS to fund (pool first, then mint) at the next keeper call or claim.
+    function rewardReserves() external view returns (uint256 fundedDps, uint256 unfundedDps);
 
     /// @notice Keeper parameters.
     /// @return bounty Bounty configuration.

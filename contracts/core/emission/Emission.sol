@@ -45,7 +45,10 @@ contract Emission is ChxUpgradeable, IEmission {
         uint96 epochGfl;
         uint96 gfl;
         uint128 accruedDps;
-        uint128 claimedDps;
+        uint120 claimedDps;
+        /// @dev set when listed so the reward slot is never zero again: the first settle then writes a non-zero
+        ///      slot (2.9k) instead of a zero one (20k), which keeps a first rebalance near the steady cost.
+        bool rewardSlotWarm;
         uint256[4] samples;
     }
 
@@ -70,6 +73,8 @@ contract Emission is ChxUpgradeable, IEmission {
         uint256 keeperBudgetDps;
         uint256 totalMintedDps;
         uint256 totalReplenishedDps;
+        uint256 fundedDps;
+        uint256 unfundedDps;
         uint256 rebalanceCursor;
         BountyConfig bounty;
         mapping(uint256 epoch => EpochInfo) epochs;
@@ -127,6 +132,7 @@ contract Emission is ChxUpgradeable, IEmission {
         Provider storage pr = $.providers[provider];
         if (!pr.listed) {
             pr.listed = true;
+            pr.rewardSlotWarm = true;
             pr.sampleEpoch = uint32(epoch);
             $.providerList.push(provider);
         } else if (pr.sampleEpoch != epoch) {
@@ -172,7 +178,7 @@ contract Emission is ChxUpgradeable, IEmission {
         uint256 pool = $.rewardPoolDps;
         uint256 budget = $.keeperBudgetDps;
         uint256 balance = IERC20(address($.dps)).balanceOf(address(this));
-        uint256 unaccounted = balance - pool - budget;
+        uint256 unaccounted = balance - pool - budget - $.fundedDps;
         if (unaccounted < dpsAmount) revert EmissionReplenishNotFunded(dpsAmount, unaccounted);
         // @dev keeper share rounds down; the pool keeps the remainder.
         uint256 toKeeper = (dpsAmount * $.keeperShareBps) / BPS;
@@ -202,6 +208,7 @@ contract Emission is ChxUpgradeable, IEmission {
         uint256 endsAt = _epochStart($, epoch + 1);
         if (block.timestamp < endsAt) revert EmissionEpochNotDue(epoch, endsAt);
         bountyDps = _syncEpochs($, 1, true);
+        _fund($);
         _transferBounty($, bountyDps);
     }
 
@@ -233,18 +240,16 @@ contract Emission is ChxUpgradeable, IEmission {
         if (amountDps == 0) return 0;
         uint256 claimed = pr.claimedDps + amountDps;
         pr.accruedDps = 0;
-        pr.claimedDps = uint128(claimed);
-        // @dev the reward pool (replenished DPS) pays first; only the shortfall is minted (keeps EMI-01).
-        uint256 pool = $.rewardPoolDps;
-        uint256 fromPool = amountDps < pool ? amountDps : pool;
-        uint256 minted = amountDps - fromPool;
-        pool -= fromPool;
-        $.rewardPoolDps = pool;
-        uint256 totalMinted = $.totalMintedDps + minted;
-        $.totalMintedDps = totalMinted;
-        emit RewardsClaimed(msg.sender, to, amountDps, fromPool, minted, claimed, pool, totalMinted);
-        if (fromPool > 0) IERC20(address($.dps)).safeTransfer(to, fromPool);
-        if (minted > 0) $.dps.mint(to, minted);
+        pr.claimedDps = uint120(claimed);
+        // Closed epochs' rewards are funded in bulk by keepers; a claim funds them itself only when none did.
+        uint256 funded = $.fundedDps;
+        if (funded < amountDps) {
+            _fund($);
+            funded = $.fundedDps;
+        }
+        $.fundedDps = funded - amountDps;
+        emit RewardsClaimed(msg.sender, to, amountDps, claimed);
+        IERC20(address($.dps)).safeTransfer(to, amountDps);
     }
 
     /// @inheritdoc IEmission
@@ -420,6 +425,12 @@ contract Emission is ChxUpgradeable, IEmission {
     }
 
     /// @inheritdoc IEmission
+    function rewardReserves() external view returns (uint256 fundedDps, uint256 unfundedDps) {
+        EmissionStorage storage $ = _s();
+        return ($.fundedDps, $.unfundedDps);
+    }
+
+    /// @inheritdoc IEmission
     function keeperConfig()
         external
         view
@@ -500,7 +511,10 @@ contract Emission is ChxUpgradeable, IEmission {
         info.halvingsAfter = uint16(n);
         info.closed = true;
         $.halvings = uint16(n);
-        emit EpochClosed(epoch, total, rateWad, (total * rateWad) / WAD, $.cumulativeGfl, n, msg.sender, bounty);
+        // @dev the epoch's rewards, rounded down, bound Σ provider rewards (each rounded down); owed until funded.
+        uint256 rewards = (total * rateWad) / WAD;
+        $.unfundedDps += rewards;
+        emit EpochClosed(epoch, total, rateWad, rewards, $.cumulativeGfl, n, msg.sender, bounty);
     }
 
     /// @dev Adds the epoch's GFL to the cumulative counter, halving at each threshold crossed (and otherwise at
@@ -566,6 +580,7 @@ contract Emission is ChxUpgradeable, IEmission {
         if (maxEpochs == 0) revert EmissionInvalidParameter("maxEpochs", 0);
         uint256 bounty = _syncEpochs($, maxEpochs, true);
         closed = $.currentEpoch - epoch;
+        _fund($);
         _transferBounty($, bounty);
     }
 
@@ -619,7 +634,26 @@ contract Emission is ChxUpgradeable, IEmission {
         $.rebalanceCursor = end;
         uint256 bounty = _bounty($, rebalanced * $.bounty.perProviderBountyDps);
         emit RebalanceBatch(epoch, cursor, end, rebalanced, msg.sender, bounty);
+        _fund($);
         _transferBounty($, bounty);
+    }
+
+    /// @dev Funds closed epochs' rewards: the reward pool (replenished DPS) pays first, only the shortfall is
+    ///      minted (to this contract), so EMI-01 holds with replenishment. One mint per call, whatever the epochs.
+    function _fund(EmissionStorage storage $) private {
+        uint256 owed = $.unfundedDps;
+        if (owed == 0) return;
+        uint256 pool = $.rewardPoolDps;
+        uint256 fromPool = owed < pool ? owed : pool;
+        uint256 minted = owed - fromPool;
+        pool -= fromPool;
+        $.rewardPoolDps = pool;
+        $.unfundedDps = 0;
+        $.fundedDps += owed;
+        uint256 totalMinted = $.totalMintedDps + minted;
+        $.totalMintedDps = totalMinted;
+        emit RewardsFunded(owed, fromPool, minted, pool, totalMinted);
+        if (minted > 0) $.dps.mint(address(this), minted);
     }
 
     /// @dev Caps a bounty by maxBountyDps and the keeper budget and deducts it (transfer separately, after events).

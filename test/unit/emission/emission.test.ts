@@ -224,12 +224,17 @@ describe("Emission", function () {
         .to.emit(emission, "Replenished")
         .withArgs(registry.address, pf(1), pf("0.95"), pf("0.05"), 0n, 0n, pf("0.95"), pf("0.05"));
       await toEpoch(1);
-      await expect(emission.closeEpoch()).to.emit(emission, "EpochClosed");
+      await expect(emission.closeEpoch())
+        .to.emit(emission, "RewardsFunded")
+        .withArgs(pf(2), pf("0.95"), pf("1.05"), 0n, pf("1.05"));
       // Close bounty 1 DPS capped by the 0.05 DPS budget.
       expect((await emission.pools()).keeperBudgetDps).to.equal(0n);
+      // The close funded the epoch's 2 DPS: 0.95 from the pool, 1.05 minted.
+      expect((await emission.pools()).totalMintedDps).to.equal(pf("1.05"));
+      expect(await emission.rewardReserves()).to.deep.equal([pf(2), 0n]);
       await expect(emission.connect(a!).claim(a!.address))
         .to.emit(emission, "RewardsClaimed")
-        .withArgs(a!.address, a!.address, pf(2), pf("0.95"), pf("1.05"), pf(2), 0n, pf("1.05"));
+        .withArgs(a!.address, a!.address, pf(2), pf(2));
       expect(await fx.protocol.dps.balanceOf(a!.address)).to.equal(pf(2));
       expect(await emission.connect(a!).claim.staticCall(a!.address)).to.equal(0n);
       // Replenishing now lowers the cumulative counter (1000 GFL-epochs) by 0.95 / 0.002 = 475.
@@ -327,6 +332,7 @@ describe("Emission", function () {
       await emission.setHalvingSpan(scenarioParams.spanGfl);
       await emission.setMinSamples(3); // applies from epoch 1
       const emissionAddress = await emission.getAddress();
+      const refClaimed = new Map<ProviderKey, bigint>();
 
       for (let e = 0; e < YEARS3_EPOCHS; e++) {
         const input = inputs[e]!;
@@ -342,9 +348,9 @@ describe("Emission", function () {
           await emission.connect(registry).replenish(input.replenishDps);
         }
         await toEpoch(e + 1);
+        const mintedBefore = (await emission.pools()).totalMintedDps;
         await emission.closeEpoch();
         await emission.rebalance(100);
-        const mintedBefore = (await emission.pools()).totalMintedDps;
         for (const p of signerOf.values()) await emission.connect(p).claim(p.address);
         const mintedAfter = (await emission.pools()).totalMintedDps;
 
@@ -358,6 +364,12 @@ describe("Emission", function () {
           expect(await fx.protocol.gfl.balanceOf(s.address), `epoch ${e} ${key} GFL`).to.equal(row.gfl.get(key) ?? 0n);
         }
         expect((await emission.halvingState()).cumulativeGfl, `epoch ${e} cumulative`).to.equal(row.cumulativeGfl);
+        for (const [key, s] of signerOf) {
+          refClaimed.set(key, (refClaimed.get(key) ?? 0n) + (row.rewards.get(key) ?? 0n));
+          expect((await emission.providerInfo(s.address)).claimedDps, `epoch ${e} ${key} claimed`).to.equal(
+            refClaimed.get(key),
+          );
+        }
       }
       const last = ref[ref.length - 1]!;
       expect((await emission.pools()).totalMintedDps).to.equal(last.totalMintedDps);

@@ -12,7 +12,8 @@
  *    (due times are a year apart, nominal; a threshold halving restarts the year at its epoch's end);
  *  - replenishment of D DPS: keeper share floor(D × bps / 1e4) aside, the rest P enters the reward pool and the
  *    counter falls by floor(P × 1e18 / rate_n) (capped at the counter);
- *  - rewards: floor(GFL × rate / 1e18) per provider; claims pay from the pool first and mint the rest.
+ *  - rewards: floor(GFL × rate / 1e18) per provider; each epoch's floor(total × rate / 1e18) is funded at its
+ *    close from the reward pool first, the rest minted; claims transfer funded DPS.
  */
 
 export const WAD = 10n ** 18n;
@@ -51,9 +52,9 @@ export interface EpochRow {
   gfl: Map<string, bigint>;
   /** Per-provider reward for this epoch. */
   rewards: Map<string, bigint>;
-  /** DPS newly minted when every provider claims right after this epoch's rebalance. */
+  /** DPS newly minted to fund this epoch's rewards. */
   mintedDps: bigint;
-  /** DPS paid from the reward pool by those claims. */
+  /** DPS of this epoch's rewards taken from the reward pool. */
   fromPoolDps: bigint;
   totalMintedDps: bigint;
 }
@@ -139,12 +140,9 @@ export function runReference(p: ReferenceParams, epochs: EpochInput[]): EpochRow
     const rate = total === 0n ? rateOf(p, n) : weighted / total;
 
     const rewards = new Map<string, bigint>();
-    let owed = 0n;
-    for (const [provider, g] of gfl) {
-      const r = (g * rate) / WAD;
-      rewards.set(provider, r);
-      owed += r;
-    }
+    for (const [provider, g] of gfl) rewards.set(provider, (g * rate) / WAD);
+    // The epoch's rewards are funded at its close: floor(total × rate), the pool first, the rest minted.
+    const owed = (total * rate) / WAD;
     const fromPool = owed < pool ? owed : pool;
     pool -= fromPool;
     const minted = owed - fromPool;
