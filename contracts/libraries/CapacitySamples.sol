@@ -34,9 +34,9 @@ library CapacitySamples {
     /// @notice Median of the days whose bit is set in `mask` (stored units).
     /// @param ring The four packed words.
     /// @param mask Bit d set when day d has a sample.
-    /// @return median The median (0 when the mask is empty).
+    /// @return med The median (0 when the mask is empty).
     /// @return count Number of samples.
-    function median(uint256[4] storage ring, uint256 mask) internal view returns (uint256 median, uint256 count) {
+    function median(uint256[4] storage ring, uint256 mask) internal view returns (uint256 med, uint256 count) {
         uint256[DAYS] memory vals;
         uint256[4] memory words;
         for (uint256 w; w < 4; ++w) {
@@ -58,6 +58,6 @@ library CapacitySamples {
         if (count == 0) return (0, 0);
         uint256 mid = count >> 1;
         // @dev even count: mean of the two middle values, rounded down (favours the protocol).
-        median = count & 1 == 1 ? vals[mid] : (vals[mid - 1] + vals[mid]) >> 1;
+        med = count & 1 == 1 ? vals[mid] : (vals[mid - 1] + vals[mid]) >> 1;
     }
 }
