@@ -270,12 +270,13 @@ interface IEmission is ICapacityRecorder, IRewardPool {
     /// @return bountyDps Bounty paid.
     function closeEpoch() external returns (uint256 bountyDps);
 
-    /// @notice Closes up to `maxEpochs` due epochs (catch-up after a long pause). Permissionless, one bounty.
+    /// @notice Closes up to `maxEpochs` (at most 256) due epochs (catch-up after a long pause). Permissionless; a
+    ///         close bounty per epoch closed, capped per call.
     /// @param maxEpochs Upper bound of epochs to close.
     /// @return closed Number of epochs closed.
     function closeEpochs(uint256 maxEpochs) external returns (uint256 closed);
 
-    /// @notice Rebalances up to `maxProviders` providers from the epoch's cursor for the last closed epoch and
+    /// @notice Rebalances up to `maxProviders` (at most 200) providers from the epoch's cursor for the last closed epoch and
     ///         pays a bounty per provider actually changed. Permissionless; reverts with
     ///         EmissionRebalanceComplete once every provider is done.
     /// @param maxProviders Caller-chosen batch bound.
@@ -310,7 +311,7 @@ interface IEmission is ICapacityRecorder, IRewardPool {
     ///         the checkers propose. ADMIN.
     /// @param bounty Bounty configuration.
     /// @param keeperShareBps Share of replenished DPS for the keeper budget (≤ 1,000 = 10 %).
-    /// @param keeperBatchSize Providers per proposed batch (1-500).
+    /// @param keeperBatchSize Providers per proposed batch (1-200).
     function setKeeperConfig(BountyConfig calldata bounty, uint256 keeperShareBps, uint256 keeperBatchSize) external;
 
     // ------------------------------------------------------------------ keeper checkers

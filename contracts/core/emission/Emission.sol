@@ -28,6 +28,10 @@ contract Emission is ChxUpgradeable, IEmission {
     uint256 internal constant MAX_HALVINGS = 64;
     /// @dev Epochs a user path may close on its way (each close is O(1), ≈ 25k gas).
     uint256 internal constant MAX_LAZY_CLOSES = 64;
+    /// @dev Epochs one `closeEpochs` call may close: 256 × ≈ 30k ≈ 8M gas.
+    uint256 internal constant MAX_CLOSES = 256;
+    /// @dev Providers per batch at most: 200 × ≈ 51k (worst case, a first GFL) ≈ 10M gas, far under 16,777,216.
+    uint256 internal constant MAX_BATCH = 200;
     uint256 internal constant MAX_SAMPLE_WAD = uint256(type(uint64).max) * CapacitySamples.UNIT;
 
     uint8 internal constant UPKEEP_CLOSE = 1;
@@ -578,7 +582,7 @@ contract Emission is ChxUpgradeable, IEmission {
         uint256 endsAt = _epochStart($, epoch + 1);
         if (block.timestamp < endsAt) revert EmissionEpochNotDue(epoch, endsAt);
         if (maxEpochs == 0) revert EmissionInvalidParameter("maxEpochs", 0);
-        uint256 bounty = _syncEpochs($, maxEpochs, true);
+        uint256 bounty = _syncEpochs($, maxEpochs > MAX_CLOSES ? MAX_CLOSES : maxEpochs, true);
         closed = $.currentEpoch - epoch;
         _fund($);
         _transferBounty($, bounty);
@@ -625,7 +629,7 @@ contract Emission is ChxUpgradeable, IEmission {
         uint256 cursor = $.rebalanceCursor;
         uint256 length = $.providerList.length;
         if (epoch == 0 || cursor >= length) revert EmissionRebalanceComplete(epoch);
-        uint256 end = cursor + maxProviders;
+        uint256 end = cursor + (maxProviders > MAX_BATCH ? MAX_BATCH : maxProviders);
         if (end > length) end = length;
         for (uint256 i = cursor; i < end; ++i) {
             address provider = $.providerList[i];
@@ -702,7 +706,7 @@ contract Emission is ChxUpgradeable, IEmission {
         uint256 keeperBatchSize
     ) private {
         if (keeperShareBps > 1_000) revert EmissionInvalidParameter("keeperShareBps", keeperShareBps);
-        if (keeperBatchSize == 0 || keeperBatchSize > 500) {
+        if (keeperBatchSize == 0 || keeperBatchSize > MAX_BATCH) {
             revert EmissionInvalidParameter("keeperBatchSize", keeperBatchSize);
         }
         $.bounty = bounty;
