@@ -33,7 +33,8 @@ export const emissionBench: BenchSuite = {
       if (i === 50) await ctx.measure("Emission.recordCapacity:firstSample", tx);
       else await (await tx).wait();
     }
-    await ctx.measure("Emission.recordCapacity:sameDay", emission.recordCapacity(providers[50]!, pf(90)));
+    await ctx.measure("Emission.recordCapacity:sameDayLower", emission.recordCapacity(providers[50]!, pf(90)));
+    await ctx.measure("Emission.recordCapacity:sameDayHigher", emission.recordCapacity(providers[50]!, pf(95)));
     await at(1n, 1n);
     await ctx.measure("Emission.recordCapacity:newDay", emission.recordCapacity(providers[50]!, pf(120)));
     await at(1n, 2n);

@@ -151,6 +151,7 @@ contract Emission is ChxUpgradeable, IEmission {
         // @dev samples are stored in nano-PetaFLOPs, rounded down (favours the protocol).
         uint256 sample = capacityPflopsWad / CapacitySamples.UNIT;
         uint256 mask = pr.mask;
+        bool changed = true;
         if ((mask >> day) & 1 == 0) {
             mask |= 1 << day;
             pr.mask = uint16(mask);
@@ -159,17 +160,25 @@ contract Emission is ChxUpgradeable, IEmission {
             // The day's sample is its lowest attested capacity: capacity guaranteed all day.
             uint256 previous = pr.samples.get(day);
             if (sample < previous) pr.samples.set(day, sample);
-            else sample = previous;
+            else (sample, changed) = (previous, false);
         }
-        (uint256 med, uint256 count) = pr.samples.median(mask);
-        uint256 newGfl = count >= $.minSamples ? med * CapacitySamples.UNIT : 0;
-        uint256 oldGfl = pr.epochGfl;
+        uint256 newGfl = pr.epochGfl;
+        uint256 count;
         EpochInfo storage info = $.epochs[epoch];
         uint256 total = info.totalGfl;
-        if (newGfl != oldGfl) {
-            total = total + newGfl - oldGfl;
-            info.totalGfl = uint128(total);
-            pr.epochGfl = uint96(newGfl);
+        if (changed) {
+            uint256 med;
+            (med, count) = pr.samples.median(mask);
+            uint256 oldGfl = newGfl;
+            newGfl = count >= $.minSamples ? med * CapacitySamples.UNIT : 0;
+            if (newGfl != oldGfl) {
+                total = total + newGfl - oldGfl;
+                info.totalGfl = uint128(total);
+                pr.epochGfl = uint96(newGfl);
+            }
+        } else {
+            // A higher reading on a day that already has one changes nothing.
+            count = _popcount(mask);
         }
         emit CapacityRecorded(provider, epoch, day, sample * CapacitySamples.UNIT, count, newGfl, total);
     }
