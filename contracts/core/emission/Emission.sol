@@ -150,18 +150,7 @@ contract Emission is ChxUpgradeable, IEmission {
         uint256 day = (block.timestamp - _epochStart($, epoch)) / 1 days;
         // @dev samples are stored in nano-PetaFLOPs, rounded down (favours the protocol).
         uint256 sample = capacityPflopsWad / CapacitySamples.UNIT;
-        uint256 mask = pr.mask;
-        bool changed = true;
-        if ((mask >> day) & 1 == 0) {
-            mask |= 1 << day;
-            pr.mask = uint16(mask);
-            pr.samples.set(day, sample);
-        } else {
-            // The day's sample is its lowest attested capacity: capacity guaranteed all day.
-            uint256 previous = pr.samples.get(day);
-            if (sample < previous) pr.samples.set(day, sample);
-            else (sample, changed) = (previous, false);
-        }
+        (uint256 mask, bool changed, uint256 daySample) = _writeSample(pr, day, sample);
         uint256 newGfl = pr.epochGfl;
         uint256 count;
         EpochInfo storage info = $.epochs[epoch];
@@ -180,7 +169,7 @@ contract Emission is ChxUpgradeable, IEmission {
             // A higher reading on a day that already has one changes nothing.
             count = _popcount(mask);
         }
-        emit CapacityRecorded(provider, epoch, day, sample * CapacitySamples.UNIT, count, newGfl, total);
+        emit CapacityRecorded(provider, epoch, day, daySample * CapacitySamples.UNIT, count, newGfl, total);
     }
 
     /// @inheritdoc IRewardPool
@@ -598,6 +587,26 @@ contract Emission is ChxUpgradeable, IEmission {
     }
 
     // ================================================================== internals: providers
+
+    /// @dev Writes day `day`'s sample: the day's lowest attested capacity (capacity guaranteed all day). Returns the
+    ///      mask after, whether the ring changed, and the day's sample.
+    function _writeSample(
+        Provider storage pr,
+        uint256 day,
+        uint256 sample
+    ) private returns (uint256 mask, bool changed, uint256 daySample) {
+        mask = pr.mask;
+        if ((mask >> day) & 1 == 0) {
+            mask |= 1 << day;
+            pr.mask = uint16(mask);
+            pr.samples.set(day, sample);
+            return (mask, true, sample);
+        }
+        uint256 previous = pr.samples.get(day);
+        if (sample >= previous) return (mask, false, previous);
+        pr.samples.set(day, sample);
+        return (mask, true, sample);
+    }
 
     /// @dev Applies `provider`'s pending epoch result for open epoch `epoch` (all earlier epochs closed):
     ///      accrues the reward of its sample epoch once, sets GFL to that epoch's median when it is the last closed
