@@ -63,6 +63,23 @@ describe("Emission", function () {
 
   const ALL_DAYS = Array.from({ length: 15 }, (_, i) => i);
 
+  describe("deployment wiring", function () {
+    it("grants EMISSION to the module and maps the hooks to COMPUTE, pause to GUARDIAN", async function () {
+      const { accessManager } = fx.protocol;
+      const address = await emission.getAddress();
+      expect((await accessManager.hasRole(Roles.EMISSION, address))[0]).to.equal(true);
+      for (const fn of ["recordCapacity", "replenish"] as const) {
+        const selector = emission.interface.getFunction(fn).selector;
+        expect(await accessManager.getTargetFunctionRole(address, selector)).to.equal(Roles.COMPUTE);
+      }
+      const pause = emission.interface.getFunction("pauseFeature").selector;
+      expect(await accessManager.getTargetFunctionRole(address, pause)).to.equal(Roles.GUARDIAN);
+      expect(await emission.minSamples()).to.deep.equal([8n, 8n]);
+      expect(await emission.rewardRateWad(0)).to.equal(parseUnits("0.002", 18));
+      expect(await emission.emissionBound()).to.equal(parseUnits("40000", 18));
+    });
+  });
+
   describe("seed 001 §3.3 worked example", function () {
     it("rebalances 100 GFL to 99 GFL after a 1-PetaFLOP drop", async function () {
       const [a, b] = providers;
