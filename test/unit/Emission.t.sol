@@ -218,4 +218,42 @@ contract EmissionTest is EmissionSolBase {
         _record(p1, 1e18); // 60 due now: within the lazy limit of 64
         assertEq(emission.currentEpoch(), 70);
     }
+
+    // ------------------------------------------------------------------ keeper bounties
+
+    /// Bounties are per unit of work: splitting a pass into batches of one pays the same as one batch, a batch of
+    /// already-settled providers pays nothing, and every call is capped by maxBountyDps and the budget.
+    function test_bounties_splitPaysNoMore() public {
+        dps.approve(address(emission), 100e18);
+        emission.fundKeeperBudget(100e18);
+        address keeper = address(0xEE);
+        for (uint256 i; i < 6; ++i) _record(address(uint160(0xD00 + i)), 1e18);
+        vm.warp(emission.epochStart(1));
+        vm.prank(keeper);
+        emission.closeEpoch(); // 1 DPS
+        for (uint256 i; i < 3; ++i) {
+            vm.prank(keeper);
+            emission.rebalance(1); // 0.05 DPS each
+        }
+        // Another party settles one provider for free; the rest of the pass pays only for the two left.
+        emission.rebalanceProvider(address(uint160(0xD03)));
+        vm.prank(keeper);
+        emission.rebalance(100);
+        assertEq(dps.balanceOf(keeper), 1e18 + 5 * 5e16);
+        vm.expectRevert(abi.encodeWithSelector(IEmission.EmissionRebalanceComplete.selector, 1));
+        emission.rebalance(1);
+        // Cap: a close bounty of 50 DPS is cut to maxBountyDps (10).
+        emission.setKeeperConfig(
+            IEmission.BountyConfig({closeBountyDps: 50e18, perProviderBountyDps: 5e16, maxBountyDps: 10e18}),
+            500,
+            100
+        );
+        vm.warp(emission.epochStart(2));
+        (bool canExec, bytes memory payload) = emission.checker();
+        assertTrue(canExec);
+        vm.prank(keeper);
+        (bool ok, ) = address(emission).call(payload);
+        assertTrue(ok);
+        assertEq(dps.balanceOf(keeper), 11e18 + 5 * 5e16);
+    }
 }
