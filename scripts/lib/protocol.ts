@@ -9,6 +9,7 @@ import {
   ChxTimelock__factory,
   CHToken__factory,
   DPSToken__factory,
+  Emission__factory,
   GFLToken__factory,
   MockERC20__factory,
   type ChxAccessManager,
@@ -16,6 +17,7 @@ import {
   type ChxTimelock,
   type CHToken,
   type DPSToken,
+  type Emission,
   type GFLToken,
   type MockERC20,
 } from "../../types/ethers-contracts/index.js";
@@ -29,6 +31,7 @@ export interface Protocol {
   dps: DPSToken;
   ch: CHToken;
   gfl: GFLToken;
+  emission: Emission;
   /** USDC: MockERC20 on local networks (the ERC-20 part of the ABI is all that is used elsewhere). */
   usdc: MockERC20;
 }
@@ -48,6 +51,7 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     dps: DPSToken__factory.connect(addr(record, "DPSToken"), runner),
     ch: CHToken__factory.connect(addr(record, "CHToken"), runner),
     gfl: GFLToken__factory.connect(addr(record, "GFLToken"), runner),
+    emission: Emission__factory.connect(addr(record, "Emission"), runner),
     usdc: MockERC20__factory.connect(addr(record, "USDC"), runner),
   };
 }

@@ -2,6 +2,7 @@ import type { DeployModule } from "../../lib/deployer.js";
 import { governanceModule } from "./governance.js";
 import { tokensModule } from "./tokens.js";
 import { handoverModule } from "./handover.js";
+import { emissionModule } from "./emission.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -10,6 +11,7 @@ import { handoverModule } from "./handover.js";
 export const modules: DeployModule[] = [
   governanceModule,
   tokensModule,
+  emissionModule,
   // compute, emission, tasks, oracle, clearing, markets, periphery modules go here
   handoverModule,
 ];
