@@ -7,7 +7,9 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, statSync, existsSync } from "node:fs";
 import path from "node:path";
 
-const GROUP = Number(process.env.CHX_BUILD_GROUP ?? 12);
+// Contracts compile in groups; each test file alone (a test job pulls forge-std and most of the protocol).
+const GROUP = Number(process.env.CHX_BUILD_GROUP ?? 8);
+const TEST_GROUP = Number(process.env.CHX_BUILD_TEST_GROUP ?? 1);
 
 function sol(dir) {
   if (!existsSync(dir)) return [];
@@ -17,13 +19,14 @@ function sol(dir) {
   });
 }
 
-function chunks(files) {
+function chunks(files, size = GROUP) {
   const out = [];
-  for (let i = 0; i < files.length; i += GROUP) out.push(files.slice(i, i + GROUP));
+  for (let i = 0; i < files.length; i += size) out.push(files.slice(i, i + size));
   return out;
 }
 
 function hardhat(args) {
+  if (process.env.CHX_BUILD_VERBOSE === "1") console.log(`build: ${args.join(" ")}`);
   const r = spawnSync("npx", ["hardhat", "build", "--quiet", ...args], { stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
@@ -31,5 +34,5 @@ function hardhat(args) {
 const contracts = sol("contracts").filter((f) => !f.endsWith(".t.sol"));
 const tests = [...sol("test"), ...sol("contracts").filter((f) => f.endsWith(".t.sol"))];
 for (const group of chunks(contracts)) hardhat(["--no-tests", ...group]);
-for (const group of chunks(tests)) hardhat(["--no-contracts", ...group]);
+for (const group of chunks(tests, TEST_GROUP)) hardhat(["--no-contracts", ...group]);
 hardhat([]);
