@@ -11,6 +11,12 @@ import {
   DPSToken__factory,
   GFLToken__factory,
   MockERC20__factory,
+  ComputeStandard__factory,
+  ProviderRegistry__factory,
+  ProviderMatcher__factory,
+  type ComputeStandard,
+  type ProviderRegistry,
+  type ProviderMatcher,
   type ChxAccessManager,
   type ChxGovernor,
   type ChxTimelock,
@@ -31,6 +37,9 @@ export interface Protocol {
   gfl: GFLToken;
   /** USDC: MockERC20 on local networks (the ERC-20 part of the ABI is all that is used elsewhere). */
   usdc: MockERC20;
+  computeStandard: ComputeStandard;
+  providerRegistry: ProviderRegistry;
+  providerMatcher: ProviderMatcher;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -49,5 +58,8 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     ch: CHToken__factory.connect(addr(record, "CHToken"), runner),
     gfl: GFLToken__factory.connect(addr(record, "GFLToken"), runner),
     usdc: MockERC20__factory.connect(addr(record, "USDC"), runner),
+    computeStandard: ComputeStandard__factory.connect(addr(record, "ComputeStandard"), runner),
+    providerRegistry: ProviderRegistry__factory.connect(addr(record, "ProviderRegistry"), runner),
+    providerMatcher: ProviderMatcher__factory.connect(addr(record, "ProviderMatcher"), runner),
   };
 }

@@ -1,6 +1,7 @@
 import type { DeployModule } from "../../lib/deployer.js";
 import { governanceModule } from "./governance.js";
 import { tokensModule } from "./tokens.js";
+import { computeModule } from "./compute.js";
 import { handoverModule } from "./handover.js";
 
 /**
@@ -10,6 +11,7 @@ import { handoverModule } from "./handover.js";
 export const modules: DeployModule[] = [
   governanceModule,
   tokensModule,
+  computeModule,
   // compute, emission, tasks, oracle, clearing, markets, periphery modules go here
   handoverModule,
 ];
