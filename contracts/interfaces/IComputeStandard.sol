@@ -60,20 +60,17 @@ interface IComputeStandard {
         uint128 energyYWad;
     }
 
-    /// @notice A benchmark rated against one version, in one call (what the ProviderRegistry stores).
+    /// @notice A benchmark rated against one version, in one call (what the ProviderRegistry stores). Grades are
+    ///         read from the stored rate with `performanceGrade` / `energyGrade` under the current thresholds.
     /// @param latestVersion The class's latest version (the registry only accepts ratings against it).
     /// @param correctedPflopsWad FLOPS_corrected, PFLOPS WAD.
     /// @param chPerHourWad CH per wall-clock hour, WAD.
     /// @param whPerChWad Watt-hours per CH, WAD (power / CH rate, rounded up; max uint256 when the rate is 0).
-    /// @param performance Performance grade of the rate.
-    /// @param energy Energy grade of whPerChWad.
     struct Rating {
         uint16 latestVersion;
         uint256 correctedPflopsWad;
         uint256 chPerHourWad;
         uint256 whPerChWad;
-        PerformanceGrade performance;
-        EnergyGrade energy;
     }
 
     /// @notice Thrown when a reference performance of zero is published.
@@ -188,7 +185,7 @@ interface IComputeStandard {
         uint256[] calldata factorsWad
     ) external view returns (uint256 correctedPflopsWad, uint256 chPerHourWad);
 
-    /// @notice Rates a benchmark and grades it (performance and energy) in one call.
+    /// @notice Rates a benchmark (corrected performance, CH rate, energy per CH) in one call.
     /// @dev Same rounding as `rate`; energy per CH rounds up (the worse grade, protocol-favouring).
     /// @param workloadClass The class.
     /// @param version The version.

@@ -11,6 +11,8 @@ import {IComputeStandard} from "./IComputeStandard.sol";
 ///         liabilities (TSK-04).
 /// @dev Units: DPS and CH amounts in token wei (18 decimals); performance and capacity PFLOPS WAD (1e18 = 1
 ///      PFLOPS = 1 GFL); CH rates CH per wall-clock hour, WAD; prices WAD (USDC per CH, USDC per DPS); uptime WAD.
+///      Only this registry mints and burns CH, each time moving one provider's liability by the same amount, so
+///      CH total supply = Σ provider liabilities (TSK-04) by construction; no separate total is stored.
 ///
 ///      Hooks for the task registry (Roles.COMPUTE): `recordTaskOutcome`, `assignRedemption`, `confirmDelivery`,
 ///      `reportDeliveryFailure`. Slashing for other reasons (lying in a dispute, futures delivery failure) is
@@ -26,11 +28,11 @@ import {IComputeStandard} from "./IComputeStandard.sol";
 ///            client's CH.
 interface IProviderRegistry {
     /// @notice Governance parameters.
-    /// @param minStakeDps Stake a provider needs to attest, mint and be matched.
+    /// @param minStakeDps Stake a provider needs to mint and be matched.
     /// @param collateralFactorWad CH of liability one staked DPS may back, WAD (liability ≤ stake × factor).
+    /// @param mintHorizonSec Minting horizon: liability ≤ CH rate × horizon.
     /// @param unbondingDelaySec Delay between an unbond request and the withdrawal.
     /// @param attestationValiditySec How long an attestation backs minting and heartbeats.
-    /// @param mintHorizonSec Minting horizon: liability ≤ CH rate × horizon.
     /// @param heartbeatIntervalSec Expected heartbeat period; beats closer than half of it are rejected.
     /// @param uptimeWindowSec Tracked time is halved (with up time) once it exceeds this, so uptime favours recent
     ///        history.
@@ -38,11 +40,11 @@ interface IProviderRegistry {
     /// @param redemptionPenaltyBps Penalty over the index price paid to a client whose redemption failed.
     /// @param dpsPriceWad Governance reference price of DPS in USDC (WAD), converting compensation into DPS.
     struct Params {
-        uint128 minStakeDps;
-        uint128 collateralFactorWad;
+        uint96 minStakeDps;
+        uint96 collateralFactorWad;
+        uint64 mintHorizonSec;
         uint64 unbondingDelaySec;
         uint64 attestationValiditySec;
-        uint64 mintHorizonSec;
         uint32 heartbeatIntervalSec;
         uint32 uptimeWindowSec;
         uint16 finderFeeBps;
@@ -294,7 +296,7 @@ interface IProviderRegistry {
     /// @param workloadClass The class.
     /// @param standardVersion The standard version rated against.
     /// @param nonce The nonce consumed.
-    /// @param rating The rating stored: corrected PFLOPS, CH per hour, Wh per CH, performance and energy grades.
+    /// @param rating The rating stored: corrected PFLOPS, CH per hour, Wh per CH.
     /// @param capacityPflopsWad Attested capacity.
     /// @param expiresAt Attestation expiry.
     event Attested(
@@ -324,30 +326,14 @@ interface IProviderRegistry {
     /// @param provider The provider (liable).
     /// @param to Recipient of the CH.
     /// @param amount CH minted.
-    /// @param liabilityCh Provider liability after.
-    /// @param mintedCh Provider cumulative minted after.
-    /// @param totalLiabilityCh Σ liabilities after (= CH supply).
-    event ProviderCHMinted(
-        address indexed provider,
-        address indexed to,
-        uint256 amount,
-        uint256 liabilityCh,
-        uint256 mintedCh,
-        uint256 totalLiabilityCh
-    );
+    /// @param liabilityCh Provider liability after. (CH supply after is in CHToken's CHMinted, same transaction.)
+    event ProviderCHMinted(address indexed provider, address indexed to, uint256 amount, uint256 liabilityCh);
     /// @notice Emitted when a provider burns its own CH to reduce liability.
     /// @param provider The provider.
     /// @param amount CH burned.
     /// @param liabilityCh Liability after.
     /// @param boughtBackCh Cumulative bought back after.
-    /// @param totalLiabilityCh Σ liabilities after.
-    event CHBoughtBack(
-        address indexed provider,
-        uint256 amount,
-        uint256 liabilityCh,
-        uint256 boughtBackCh,
-        uint256 totalLiabilityCh
-    );
+    event CHBoughtBack(address indexed provider, uint256 amount, uint256 liabilityCh, uint256 boughtBackCh);
     /// @notice Emitted when the task registry records a task outcome.
     /// @param provider The provider.
     /// @param completed True for completed, false for failed.
@@ -398,14 +384,12 @@ interface IProviderRegistry {
     /// @param chAmount CH burned.
     /// @param liabilityCh Liability after.
     /// @param deliveredCh Cumulative delivered after.
-    /// @param totalLiabilityCh Σ liabilities after.
     event DeliveryConfirmed(
         uint256 indexed assignmentId,
         address indexed provider,
         uint256 chAmount,
         uint256 liabilityCh,
-        uint256 deliveredCh,
-        uint256 totalLiabilityCh
+        uint256 deliveredCh
     );
     /// @notice Emitted when a provider failed to deliver an assigned redemption.
     /// @param assignmentId The id.
@@ -612,10 +596,6 @@ interface IProviderRegistry {
     /// @param provider The provider.
     /// @return CH amount.
     function liabilityOf(address provider) external view returns (uint256);
-
-    /// @notice Σ provider liabilities (= CH total supply, TSK-04).
-    /// @return CH amount.
-    function totalLiabilityCh() external view returns (uint256);
 
     /// @notice The provider's next attestation nonce.
     /// @param provider The provider.

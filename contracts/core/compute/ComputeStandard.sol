@@ -183,8 +183,6 @@ contract ComputeStandard is ChxUpgradeable, IComputeStandard {
             r.chPerHourWad == 0
                 ? type(uint256).max
                 : Math.mulDiv(powerWattsWad, WAD, r.chPerHourWad, Math.Rounding.Ceil);
-        r.performance = performanceGrade(r.chPerHourWad);
-        r.energy = energyGrade(r.whPerChWad);
     }
 
     /// @inheritdoc IComputeStandard

@@ -59,29 +59,26 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         uint40 attestationExpiresAt;
         uint16 workloadClass;
         uint16 standardVersion;
-        uint8 performanceGrade;
         // slot 2 — profile and attestation detail (non-zero from registration: cheap first attestation)
         uint64 workloadMask;
         uint32 attestationNonce;
         uint40 attestedAt;
-        uint8 energyGrade;
         uint96 whPerChWad;
         // slot 3 — heartbeat
         uint40 lastHeartbeat;
         uint48 upSeconds;
         uint48 trackedSeconds;
         uint88 lastSamplePflopsWad;
-        // slot 4 — stake
+        // slot 4 — stake and liability together: a mint reads and writes this one slot
         uint128 stakedDps;
-        uint128 unbondingDps;
-        // slot 5 — liability (TSK-04: liability = minted − delivered − boughtBack)
         uint128 liabilityCh;
-        uint128 mintedCh;
-        // slot 6
+        // slot 5
+        uint128 unbondingDps;
+        uint128 assignedCh;
+        // slot 6 — TSK-04: minted = liability + delivered + boughtBack (derived, not stored)
         uint128 deliveredCh;
         uint128 boughtBackCh;
         // slot 7
-        uint128 assignedCh;
         uint128 slashedDps;
         // slot 8
         uint40 unbondReadyAt;
@@ -99,7 +96,6 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         address standard;
         address recorder;
         address oracle;
-        uint256 totalLiabilityCh;
         uint256 assignmentCount;
         address[] list;
         mapping(address provider => ProviderData) providers;
@@ -224,7 +220,9 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
     /// @inheritdoc IProviderRegistry
     function attest(Attestation calldata a, bytes calldata signature) external whenActive(FEATURE_ATTEST) {
         if (block.timestamp > a.deadline) revert ProviderAttestationExpired(a.deadline);
-        ProviderData storage p = _registered(a.provider);
+        ProviderData storage p = _s().providers[a.provider];
+        // A registered provider always has a non-zero workload mask (slot 2, which this call rewrites anyway).
+        if (p.workloadMask == 0) revert ProviderNotRegistered(a.provider);
         uint256 nonce = p.attestationNonce;
         if (a.nonce != nonce) revert ProviderBadAttestationNonce(a.provider, nonce, a.nonce);
         if (a.workloadClass >= 64 || (p.workloadMask >> a.workloadClass) & 1 == 0) {
@@ -240,10 +238,8 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         p.attestationExpiresAt = uint40(expiresAt);
         p.workloadClass = a.workloadClass;
         p.standardVersion = a.standardVersion;
-        p.performanceGrade = uint8(r.performance);
         p.attestationNonce = uint32(nonce + 1);
         p.attestedAt = uint40(block.timestamp);
-        p.energyGrade = uint8(r.energy);
         p.whPerChWad = r.whPerChWad > type(uint96).max ? type(uint96).max : uint96(r.whPerChWad);
         emit Attested(a.provider, signer, a.workloadClass, a.standardVersion, nonce, r, a.capacityPflopsWad, expiresAt);
     }
@@ -329,13 +325,10 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         ProviderData storage p = $.providers[msg.sender];
         uint256 available = _mintable($, p, msg.sender, true);
         if (chAmount > available) revert ProviderMintCapExceeded(msg.sender, chAmount, available);
+        // @dev Fits: liability ≤ stake × factor, both bounded by uint96/uint128 arithmetic.
         uint256 liability = p.liabilityCh + chAmount;
-        uint256 minted = p.mintedCh + chAmount;
         p.liabilityCh = uint128(liability);
-        p.mintedCh = _u128(minted);
-        uint256 total = $.totalLiabilityCh + chAmount;
-        $.totalLiabilityCh = total;
-        emit ProviderCHMinted(msg.sender, to, chAmount, liability, minted, total);
+        emit ProviderCHMinted(msg.sender, to, chAmount, liability);
         ICHToken($.ch).mint(to, chAmount);
     }
 
@@ -351,9 +344,7 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         uint256 boughtBack = p.boughtBackCh + chAmount;
         p.liabilityCh = uint128(liability);
         p.boughtBackCh = uint128(boughtBack);
-        uint256 total = $.totalLiabilityCh - chAmount;
-        $.totalLiabilityCh = total;
-        emit CHBoughtBack(msg.sender, chAmount, liability, boughtBack, total);
+        emit CHBoughtBack(msg.sender, chAmount, liability, boughtBack);
         ICHToken($.ch).burn(msg.sender, chAmount);
     }
 
@@ -420,9 +411,7 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         uint256 delivered = p.deliveredCh + amount;
         p.liabilityCh = uint128(liability);
         p.deliveredCh = uint128(delivered);
-        uint256 total = $.totalLiabilityCh - amount;
-        $.totalLiabilityCh = total;
-        emit DeliveryConfirmed(id, provider, amount, liability, delivered, total);
+        emit DeliveryConfirmed(id, provider, amount, liability, delivered);
         ICHToken($.ch).burn(address(this), amount);
     }
 
@@ -704,15 +693,15 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         i.capacityPflopsWad = p.capacityPflopsWad;
         i.attestedAt = p.attestedAt;
         i.attestationExpiresAt = p.attestationExpiresAt;
-        i.performanceGrade = p.performanceGrade;
-        i.energyGrade = p.energyGrade;
+        i.performanceGrade = uint8(IComputeStandard($.standard).performanceGrade(p.chPerHourWad));
+        i.energyGrade = uint8(IComputeStandard($.standard).energyGrade(p.whPerChWad));
         i.whPerChWad = p.whPerChWad;
         i.lastHeartbeat = p.lastHeartbeat;
         i.lastSamplePflopsWad = p.lastSamplePflopsWad;
         i.uptimeWad = _uptime($, p);
         i.reliabilityGrade = uint8(IComputeStandard($.standard).reliabilityGrade(i.uptimeWad));
         i.liabilityCh = p.liabilityCh;
-        i.mintedCh = p.mintedCh;
+        i.mintedCh = p.liabilityCh + p.deliveredCh + p.boughtBackCh;
         i.deliveredCh = p.deliveredCh;
         i.boughtBackCh = p.boughtBackCh;
         i.assignedCh = p.assignedCh;
@@ -762,11 +751,6 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
     /// @inheritdoc IProviderRegistry
     function liabilityOf(address provider) external view returns (uint256) {
         return _s().providers[provider].liabilityCh;
-    }
-
-    /// @inheritdoc IProviderRegistry
-    function totalLiabilityCh() external view returns (uint256) {
-        return _s().totalLiabilityCh;
     }
 
     /// @inheritdoc IProviderRegistry

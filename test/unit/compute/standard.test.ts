@@ -85,8 +85,8 @@ describe("ComputeStandard", function () {
     expect(r.latestVersion).to.equal(1);
     expect(r.chPerHourWad).to.equal(wad("2"));
     expect(r.whPerChWad).to.equal(wad("500") + 1n); // (1000e18 + 1) / 2, rounded up
-    expect(r.performance).to.equal(0);
-    expect(r.energy).to.equal(1);
+    expect(await std.performanceGrade(r.chPerHourWad)).to.equal(0);
+    expect(await std.energyGrade(r.whPerChWad)).to.equal(1);
   });
 
   it("publishes immutable versions and validates them", async function () {
