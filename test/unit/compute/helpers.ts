@@ -59,3 +59,8 @@ export async function onboard(
   const m = await attestationFor(fx, p.address, over);
   await reg.attest(m, await sign(fx, m));
 }
+
+/** An ethers struct Result as a plain object (TypeChain's output types do not declare `toObject`). */
+export function plain<T>(r: T): T {
+  return (r as unknown as { toObject: () => T }).toObject();
+}

@@ -3,7 +3,7 @@ import { Signature, ZeroAddress, ZeroHash } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
 import { Roles } from "../../../scripts/lib/roles.js";
 import { signAttestation } from "../../../scripts/lib/attestation.js";
-import { attestationFor, chainId, ML, now, onboard, sign, wad, WAD } from "./helpers.js";
+import { attestationFor, chainId, ML, now, onboard, sign, wad, WAD, plain } from "./helpers.js";
 
 const HOUR = 3600n;
 const DAY = 86_400n;
@@ -373,7 +373,7 @@ describe("ProviderRegistry", function () {
         reg,
         "AccessManagedUnauthorized",
       );
-      const p = (await reg.params()).toObject();
+      const p = plain(await reg.params());
       await expect(reg.connect(a!).setParams(p)).to.be.revertedWithCustomError(reg, "AccessManagedUnauthorized");
       await expect(reg.setParams({ ...p, collateralFactorWad: 0n })).to.be.revertedWithCustomError(
         reg,

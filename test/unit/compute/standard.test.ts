@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { ZeroHash } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { ML, wad, WAD } from "./helpers.js";
+import { ML, wad, WAD, plain } from "./helpers.js";
 
 /** Independent reference of seed 001 eqs. 1–3 and seed 000 eq. 1, with the contract's rounding. */
 const ref = {
@@ -125,7 +125,7 @@ describe("ComputeStandard", function () {
 
   it("lets governance move grade thresholds, in order only", async function () {
     const std = fx.protocol.computeStandard;
-    const t = (await std.gradeThresholds()).toObject();
+    const t = plain(await std.gradeThresholds());
     await expect(std.setGradeThresholds({ ...t, perfAWad: wad("2") })).to.emit(std, "GradeThresholdsSet");
     expect(await std.performanceGrade(wad("1.9"))).to.equal(1);
     await expect(std.setGradeThresholds({ ...t, uptime2Wad: wad("0.9999") })).to.be.revertedWithCustomError(
