@@ -16,6 +16,9 @@ contract ComputeStandard is ChxUpgradeable, IComputeStandard {
         uint128 refPflopsWad;
         uint8 factorCount;
         uint40 publishedAt;
+        /// @dev Set when a newer version of the class is published, so a rating learns "not latest" from the
+        ///      slot it reads anyway.
+        bool superseded;
         uint64[8] weightsWad;
     }
 
@@ -77,7 +80,9 @@ contract ComputeStandard is ChxUpgradeable, IComputeStandard {
         uint256 n = weightsWad.length;
         if (n == 0 || n > MAX_FACTORS) revert StandardFactorCount(n, MAX_FACTORS);
         ComputeStandardStorage storage $ = _getComputeStandardStorage();
-        version = $.latest[workloadClass] + 1;
+        uint16 previous = $.latest[workloadClass];
+        version = previous + 1;
+        if (previous != 0) $.refs[_key(workloadClass, previous)].superseded = true;
         StoredReference storage r = $.refs[_key(workloadClass, version)];
         uint256 sum;
         for (uint256 k; k < n; ++k) {
@@ -138,10 +143,10 @@ contract ComputeStandard is ChxUpgradeable, IComputeStandard {
     ) private view returns (uint256 wWad) {
         uint256 n = r.factorCount;
         if (factorsWad.length != n) revert StandardFactorMismatch(workloadClass, version, n, factorsWad.length);
-        uint64[8] memory w = r.weightsWad;
         for (uint256 k; k < n; ++k) {
-            // @dev Rounds down: the provider is never rated above its measurement.
-            wWad += Math.mulDiv(w[k], factorsWad[k], WAD);
+            // @dev Rounds down: the provider is never rated above its measurement. Weights are read one by one
+            //      from storage so only the slots holding the first n weights are touched.
+            wWad += Math.mulDiv(r.weightsWad[k], factorsWad[k], WAD);
         }
     }
 
@@ -177,7 +182,10 @@ contract ComputeStandard is ChxUpgradeable, IComputeStandard {
         uint256 powerWattsWad
     ) external view returns (Rating memory r) {
         (r.correctedPflopsWad, r.chPerHourWad) = rate(workloadClass, version, avgPflopsWad, factorsWad);
-        r.latestVersion = _getComputeStandardStorage().latest[workloadClass];
+        r.latestVersion =
+            _getComputeStandardStorage().refs[_key(workloadClass, version)].superseded
+                ? _getComputeStandardStorage().latest[workloadClass]
+                : version;
         // @dev Rounds up: more energy per CH is the worse grade.
         r.whPerChWad =
             r.chPerHourWad == 0
