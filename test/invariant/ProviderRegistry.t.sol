@@ -136,6 +136,32 @@ contract ProviderRegistryInvariantTest is ComputeSolBase {
         targetContract(address(handler));
     }
 
+    /// Sanity: every handler action succeeds on a fresh state (the invariant runs are not vacuous).
+    function test_handlerActionsTakeEffect() public {
+        handler.mint(0, 100e18);
+        address p0 = ps[0];
+        assertGt(handler.ghostMinted(p0), 0);
+        handler.assign(0, 10e18);
+        handler.assign(0, 10e18);
+        handler.confirm(0);
+        assertGt(handler.ghostDelivered(p0), 0);
+        handler.fail(0);
+        assertEq(registry.providerInfo(p0).failed, 1);
+        handler.buyBack(0, 1e18);
+        assertGt(handler.ghostBoughtBack(p0), 0);
+        handler.slash(1, 100e18);
+        assertEq(registry.providerInfo(ps[1]).slashCount, 1);
+        handler.unbond(2, 1e18);
+        handler.warp(3 days);
+        handler.warp(3 days);
+        handler.warp(3 days);
+        handler.withdraw(2);
+        assertEq(registry.providerInfo(ps[2]).unbondingDps, 0);
+        invariant_TSK04_liabilityLedger();
+        invariant_TSK04_supplyEqualsLiabilities();
+        invariant_ACC01_stakeBacked();
+    }
+
     /// TSK-04: for every provider, liability = minted − delivered − bought back.
     function invariant_TSK04_liabilityLedger() public view {
         for (uint256 i; i < ps.length; ++i) {
