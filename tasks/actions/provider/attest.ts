@@ -1,4 +1,5 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+import { formatUnits } from "ethers";
 import { openProtocol, runTask } from "../../lib.js";
 import { signAttestation } from "../../../scripts/lib/attestation.js";
 import { PERF, wad } from "./common.js";
@@ -37,7 +38,7 @@ export default async function attest(args: Args, hre: HardhatRuntimeEnvironment)
     await (await reg.attest(m, sig)).wait();
     const info = await reg.providerInfo(provider);
     console.log(
-      `✔ attested ${provider}: ${Number(info.chPerHourWad) / 1e18} CH per hour, grade ${PERF[Number(info.performanceGrade)]}`,
+      `✔ attested ${provider}: ${formatUnits(info.chPerHourWad, 18)} CH per hour, grade ${PERF[Number(info.performanceGrade)]}`,
     );
     await connection.close();
   });
