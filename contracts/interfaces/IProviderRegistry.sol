@@ -294,16 +294,15 @@ interface IProviderRegistry {
     /// @param provider The provider.
     /// @param attester The signer.
     /// @param workloadClass The class.
-    /// @param standardVersion The standard version rated against.
     /// @param nonce The nonce consumed.
-    /// @param rating The rating stored: corrected PFLOPS, CH per hour, Wh per CH.
+    /// @param rating The rating stored: `latestVersion` is the standard version it was rated against (always the
+    ///        latest at that moment), then corrected PFLOPS, CH per hour and Wh per CH.
     /// @param capacityPflopsWad Attested capacity.
     /// @param expiresAt Attestation expiry.
     event Attested(
         address indexed provider,
         address indexed attester,
         uint16 workloadClass,
-        uint16 standardVersion,
         uint256 nonce,
         IComputeStandard.Rating rating,
         uint256 capacityPflopsWad,

@@ -94,6 +94,8 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         address ch;
         address dps;
         address standard;
+        /// @dev Copy of params.attestationValiditySec packed beside `standard`: attest reads one slot for both.
+        uint64 attestationValiditySec;
         address recorder;
         address oracle;
         uint256 assignmentCount;
@@ -230,24 +232,42 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         }
         address signer = _attester(a, signature);
         IComputeStandard.Rating memory r = _rate(a);
-        uint256 expiresAt = block.timestamp + _s().params.attestationValiditySec;
+        uint256 expiresAt = block.timestamp + _s().attestationValiditySec;
         // Effects: the attestation slot is rewritten whole; the version is stored with the rate, so a later
         // standard version never re-rates it.
-        p.chPerHourWad = uint88(r.chPerHourWad);
-        p.capacityPflopsWad = uint88(a.capacityPflopsWad);
-        p.attestationExpiresAt = uint40(expiresAt);
-        p.workloadClass = a.workloadClass;
-        p.standardVersion = a.standardVersion;
+        _writeAttestationCore(p, r.chPerHourWad, a.capacityPflopsWad, expiresAt, a.workloadClass, a.standardVersion);
         p.attestationNonce = uint32(nonce + 1);
         p.attestedAt = uint40(block.timestamp);
         p.whPerChWad = r.whPerChWad > type(uint96).max ? type(uint96).max : uint96(r.whPerChWad);
-        emit Attested(a.provider, signer, a.workloadClass, a.standardVersion, nonce, r, a.capacityPflopsWad, expiresAt);
+        emit Attested(a.provider, signer, a.workloadClass, nonce, r, a.capacityPflopsWad, expiresAt);
+    }
+
+    /// @dev Writes slot 1 of ProviderData (chPerHourWad | capacityPflopsWad | attestationExpiresAt | workloadClass
+    ///      | standardVersion, packed from the low bits in declaration order) with one SSTORE instead of five
+    ///      read-modify-writes. Callers guarantee the widths (rate and capacity < 2^88, expiry < 2^40).
+    function _writeAttestationCore(
+        ProviderData storage p,
+        uint256 chPerHourWad,
+        uint256 capacityPflopsWad,
+        uint256 expiresAt,
+        uint16 workloadClass,
+        uint16 standardVersion
+    ) private {
+        uint256 packed =
+            chPerHourWad |
+                (capacityPflopsWad << 88) |
+                (expiresAt << 176) |
+                (uint256(workloadClass) << 216) |
+                (uint256(standardVersion) << 232);
+        assembly {
+            sstore(add(p.slot, 1), packed)
+        }
     }
 
     /// @dev Recovers the signer (OpenZeppelin ECDSA: rejects malleable s and bad v) and checks it is an ATTESTER.
     function _attester(Attestation calldata a, bytes calldata signature) private view returns (address signer) {
         ECDSA.RecoverError err;
-        (signer, err, ) = ECDSA.tryRecover(_attestationDigest(a), signature);
+        (signer, err, ) = ECDSA.tryRecoverCalldata(_attestationDigest(a), signature);
         if (err != ECDSA.RecoverError.NoError) revert ProviderInvalidAttester(signer);
         (bool isAttester, ) = IAccessManager(authority()).hasRole(Roles.ATTESTER, signer);
         if (!isAttester) revert ProviderInvalidAttester(signer);
@@ -522,7 +542,9 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
             p.attestationValiditySec == 0 ||
             p.attestationValiditySec > type(uint32).max
         ) revert ProviderInvalidParams();
-        _s().params = p;
+        ProviderRegistryStorage storage $ = _s();
+        $.params = p;
+        $.attestationValiditySec = p.attestationValiditySec;
         emit ParamsSet(p);
     }
 

@@ -86,6 +86,10 @@ describe("ProviderRegistry", function () {
       // W = 0.5·1.2 + 0.3·0.9 + 0.2·1 = 1.07; corrected = 0.5·1.07 = 0.535; CH/h = 0.535 / 0.312 (down).
       expect(info.chPerHourWad).to.equal((wad("0.535") * WAD) / wad("0.312"));
       expect(info.standardVersion).to.equal(1);
+      expect(info.workloadClass).to.equal(ML);
+      expect(info.capacityPflopsWad).to.equal(wad("0.5"));
+      expect(info.attestationExpiresAt).to.equal(info.attestedAt + 30n * DAY);
+      expect(info.whPerChWad).to.equal((wad("700") * WAD + info.chPerHourWad - 1n) / info.chPerHourWad);
       expect(info.performanceGrade).to.equal(0); // 1.71× ≥ 1.5 → A
       // 700 W / 1.7147 CH/h = 408.2 Wh/CH (up) → X (≤ 500)
       expect(info.energyGrade).to.equal(0);
