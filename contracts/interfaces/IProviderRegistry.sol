@@ -321,6 +321,11 @@ interface IProviderRegistry {
         uint256 trackedSeconds,
         uint256 uptimeWad
     );
+    /// @notice Emitted when the capacity recorder reverted on a heartbeat (the heartbeat itself still counts).
+    /// @param provider The provider.
+    /// @param recorder The recorder that reverted.
+    /// @param samplePflopsWad The sample that was not recorded.
+    event CapacityRecordFailed(address indexed provider, address recorder, uint256 samplePflopsWad);
     /// @notice Emitted when a provider mints CH.
     /// @param provider The provider (liable).
     /// @param to Recipient of the CH.
@@ -471,6 +476,7 @@ interface IProviderRegistry {
 
     /// @notice Heartbeat of the caller: updates uptime and records a capacity sample (reported capacity capped at
     ///         the attested one) with the capacity recorder (Emission), if set. Feature "registry.heartbeat".
+    /// @dev If the recorder reverts, the heartbeat still succeeds and emits CapacityRecordFailed.
     /// @param capacityPflopsWad Capacity currently available, PFLOPS WAD.
     function heartbeat(uint256 capacityPflopsWad) external;
 

@@ -41,6 +41,13 @@ export const computeBench: BenchSuite = {
     await ctx.measure("ProviderRegistry.heartbeat:first", reg.connect(a).heartbeat(wad("0.5")));
     await ctx.connection.networkHelpers.time.increase(3600);
     await ctx.measure("ProviderRegistry.heartbeat", reg.connect(a).heartbeat(wad("0.5")));
+    // With a trivial recorder (a mock that stores one sample): the overhead of the Emission hook call itself.
+    const recorder = await (await ctx.connection.ethers.getContractFactory("MockCapacityRecorder")).deploy();
+    await (await reg.setCapacityRecorder(await recorder.getAddress())).wait();
+    await (await recorder.recordCapacity(a.address, 1n)).wait(); // warm the mock's slots (steady state)
+    await ctx.connection.networkHelpers.time.increase(3600);
+    await ctx.measure("ProviderRegistry.heartbeat:mockRecorder", reg.connect(a).heartbeat(wad("0.5")));
+    await (await reg.setCapacityRecorder("0x0000000000000000000000000000000000000000")).wait();
     await ctx.measure("ProviderRegistry.mintCH:first", reg.connect(a).mintCH(wad("10"), b.address));
     await ctx.measure("ProviderRegistry.mintCH", reg.connect(a).mintCH(wad("10"), b.address));
     await (await reg.connect(a).mintCH(wad("1"), a.address)).wait();

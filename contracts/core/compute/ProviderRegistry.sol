@@ -315,7 +315,13 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         // @dev Rounds down: uptime is never overstated.
         emit Heartbeat(msg.sender, sample, up, tracked, tracked == 0 ? 0 : (up * WAD) / tracked);
         address recorder = $.recorder;
-        if (recorder != address(0)) ICapacityRecorder(recorder).recordCapacity(msg.sender, sample);
+        // A failing recorder (Emission paused, mid-rebalance) must not stop heartbeats and so decay uptime: the
+        // sample is then lost (only the provider's own GFL suffers) and the failure is logged.
+        if (recorder != address(0)) {
+            try ICapacityRecorder(recorder).recordCapacity(msg.sender, sample) {} catch {
+                emit CapacityRecordFailed(msg.sender, recorder, sample);
+            }
+        }
     }
 
     /// @dev Credits an interval: a beat within 1.25 intervals of the previous one credits the whole gap as up

@@ -181,6 +181,13 @@ describe("ProviderRegistry", function () {
         .withArgs(a!.address, wad("0.4"), 2n * HOUR, 4n * HOUR, WAD / 2n);
       expect(await recorder.calls()).to.equal(3n);
       await expect(reg.connect(a!).heartbeat(1)).to.be.revertedWithCustomError(reg, "ProviderHeartbeatTooSoon");
+      // A reverting recorder does not stop the heartbeat (uptime keeps counting); the lost sample is logged.
+      await recorder.setFailing(true);
+      await time().increase(HOUR);
+      await expect(reg.connect(a!).heartbeat(wad("0.3")))
+        .to.emit(reg, "CapacityRecordFailed")
+        .withArgs(a!.address, await recorder.getAddress(), wad("0.3"));
+      expect(await recorder.calls()).to.equal(3n);
     });
 
     it("rejects heartbeats without a live attestation", async function () {
