@@ -68,17 +68,7 @@ export const computeModule: DeployModule = {
 
     // Parameter writes below need ADMIN; before handover the deployer has it. After handover they are governance's.
     if (!(await ctx.isAdmin())) return;
-    const reg = ProviderRegistry__factory.connect(registry, ctx.deployer);
-    if (ctx.has("Emission") && (await reg.capacityRecorder()) === ZeroAddress) {
-      await (await reg.setCapacityRecorder(ctx.address("Emission"))).wait();
-      ctx.txCount += 1;
-      ctx.log("  ProviderRegistry: capacity recorder → Emission");
-    }
-    if (ctx.has("ComputePriceOracle") && (await reg.priceOracle()) === ZeroAddress) {
-      await (await reg.setPriceOracle(ctx.address("ComputePriceOracle"))).wait();
-      ctx.txCount += 1;
-      ctx.log("  ProviderRegistry: price oracle → ComputePriceOracle");
-    }
+    await wireComputeHooks(ctx);
     const standard = ComputeStandard__factory.connect(ctx.address("ComputeStandard"), ctx.deployer);
     for (const ref of genesisReferences) {
       if ((await standard.latestVersion(ref.workloadClass)) !== 0n) continue;
@@ -93,3 +83,23 @@ export const computeModule: DeployModule = {
 };
 
 const ZeroHash = "0x" + "00".repeat(32);
+
+/**
+ * Points the ProviderRegistry at Emission (capacity recorder) and ComputePriceOracle (redemption compensation)
+ * when those records exist and the registry's slot is still empty. Idempotent; safe to call again from a module
+ * that runs later (emission, oracle) or at merge, whatever the module order.
+ */
+export async function wireComputeHooks(ctx: DeployContext): Promise<void> {
+  if (!ctx.has("ProviderRegistry") || !(await ctx.isAdmin())) return;
+  const reg = ProviderRegistry__factory.connect(ctx.address("ProviderRegistry"), ctx.deployer);
+  if (ctx.has("Emission") && (await reg.capacityRecorder()) === ZeroAddress) {
+    await (await reg.setCapacityRecorder(ctx.address("Emission"))).wait();
+    ctx.txCount += 1;
+    ctx.log("  ProviderRegistry: capacity recorder → Emission");
+  }
+  if (ctx.has("ComputePriceOracle") && (await reg.priceOracle()) === ZeroAddress) {
+    await (await reg.setPriceOracle(ctx.address("ComputePriceOracle"))).wait();
+    ctx.txCount += 1;
+    ctx.log("  ProviderRegistry: price oracle → ComputePriceOracle");
+  }
+}
