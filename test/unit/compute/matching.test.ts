@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { keccak256, AbiCoder, ZeroHash, id } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { onboard, wad, WAD } from "./helpers.js";
+import { onboard, wad } from "./helpers.js";
 
 enum Mode {
   Executor,
@@ -160,6 +160,6 @@ describe("ProviderMatcher", function () {
       "AccessManagedUnauthorized",
     );
     await expect(m.connect(ps[0]!).setLimits(1, 1, 1)).to.be.revertedWithCustomError(m, "AccessManagedUnauthorized");
-    expect(WAD).to.equal(10n ** 18n);
+    await expect(m.setLimits(0, 0, 1)).to.be.revertedWithCustomError(m, "MatcherInvalidLimits");
   });
 });
