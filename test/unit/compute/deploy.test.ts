@@ -66,6 +66,12 @@ describe("compute deploy module", function () {
       m,
       "InvalidInitialization",
     );
+    for (const c of [reg, std, m]) {
+      await expect(c.connect(fx.users[0]!).upgradeToAndCall(fx.users[0]!.address, "0x")).to.be.revertedWithCustomError(
+        c,
+        "AccessManagedUnauthorized",
+      );
+    }
     await expect(reg.pauseFeature(id("registry.mint")))
       .to.emit(reg, "FeaturePauseSet")
       .withArgs(id("registry.mint"), true, fx.deployer.address);
