@@ -4,5 +4,6 @@
  */
 import { statusTasks } from "./status.js";
 import { emissionTasks } from "./emission.js";
+import { providerTasks } from "./provider.js";
 
-export const chxTasks = [...statusTasks, ...emissionTasks];
+export const chxTasks = [...statusTasks, ...providerTasks, ...emissionTasks];

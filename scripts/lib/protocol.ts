@@ -12,6 +12,12 @@ import {
   Emission__factory,
   GFLToken__factory,
   MockERC20__factory,
+  ComputeStandard__factory,
+  ProviderRegistry__factory,
+  ProviderMatcher__factory,
+  type ComputeStandard,
+  type ProviderRegistry,
+  type ProviderMatcher,
   type ChxAccessManager,
   type ChxGovernor,
   type ChxTimelock,
@@ -34,6 +40,9 @@ export interface Protocol {
   emission: Emission;
   /** USDC: MockERC20 on local networks (the ERC-20 part of the ABI is all that is used elsewhere). */
   usdc: MockERC20;
+  computeStandard: ComputeStandard;
+  providerRegistry: ProviderRegistry;
+  providerMatcher: ProviderMatcher;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -53,5 +62,8 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     gfl: GFLToken__factory.connect(addr(record, "GFLToken"), runner),
     emission: Emission__factory.connect(addr(record, "Emission"), runner),
     usdc: MockERC20__factory.connect(addr(record, "USDC"), runner),
+    computeStandard: ComputeStandard__factory.connect(addr(record, "ComputeStandard"), runner),
+    providerRegistry: ProviderRegistry__factory.connect(addr(record, "ProviderRegistry"), runner),
+    providerMatcher: ProviderMatcher__factory.connect(addr(record, "ProviderMatcher"), runner),
   };
 }

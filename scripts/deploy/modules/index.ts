@@ -1,7 +1,9 @@
 import type { DeployModule } from "../../lib/deployer.js";
 import { governanceModule } from "./governance.js";
 import { tokensModule } from "./tokens.js";
+import { computeModule } from "./compute.js";
 import { handoverModule } from "./handover.js";
+import { wiringModule } from "./wiring.js";
 import { emissionModule } from "./emission.js";
 
 /**
@@ -11,7 +13,9 @@ import { emissionModule } from "./emission.js";
 export const modules: DeployModule[] = [
   governanceModule,
   tokensModule,
+  computeModule,
   emissionModule,
-  // compute, emission, tasks, oracle, clearing, markets, periphery modules go here
+  // tasks, oracle, clearing, markets, periphery modules go here
+  wiringModule,
   handoverModule,
 ];

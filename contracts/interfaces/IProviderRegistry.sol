@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IComputeStandard} from "./IComputeStandard.sol";
+
+/// @title IProviderRegistry
+/// @notice The supply side of CHX: providers register hardware, stake DPS (with an unbonding delay), post benchmark
+///         attestations signed by the ATTESTER role (EIP-712), send heartbeats (uptime and capacity samples), build
+///         a reputation, and mint CH against verified, staked capacity. Every CH is a delivery liability of the
+///         provider that minted it: liability = minted − delivered − bought back, and total CH supply = Σ
+///         liabilities (TSK-04).
+/// @dev Units: DPS and CH amounts in token wei (18 decimals); performance and capacity PFLOPS WAD (1e18 = 1
+///      PFLOPS = 1 GFL); CH rates CH per wall-clock hour, WAD; prices WAD (USDC per CH, USDC per DPS); uptime WAD.
+///      Only this registry mints and burns CH, each time moving one provider's liability by the same amount, so
+///      CH total supply = Σ provider liabilities (TSK-04) by construction; no separate total is stored.
+///
+///      Hooks for the task registry (Roles.COMPUTE): `recordTaskOutcome`, `assignRedemption`, `confirmDelivery`,
+///      `reportDeliveryFailure`. Slashing for other reasons (lying in a dispute, futures delivery failure) is
+///      `slash`, Roles.SLASHER, with a finder fee. Redemption flow, as the task registry drives it:
+///        1. a client pays a task in CH, escrowed by the task registry;
+///        2. the task registry picks a provider with outstanding liability (ProviderMatcher, Delivery mode) and
+///           calls `assignRedemption(provider, chAmount, deadline)` → assignment id (reserves that much liability);
+///        3a. on accepted delivery it transfers `chAmount` CH to this registry and calls `confirmDelivery(id)`:
+///            the registry burns that CH and lowers the provider's liability;
+///        3b. after the deadline, if not delivered, it calls `reportDeliveryFailure(id, client)`: the provider is
+///            slashed DPS worth `chAmount × index price × (1 + penalty)` which goes to the client; the provider's
+///            liability stays (its CH is still outstanding) and the task registry returns or re-routes the
+///            client's CH.
+interface IProviderRegistry {
+    /// @notice Governance parameters.
+    /// @param minStakeDps Stake a provider needs to mint and be matched.
+    /// @param collateralFactorWad CH of liability one staked DPS may back, WAD (liability ≤ stake × factor).
+    /// @param mintHorizonSec Minting horizon: liability ≤ CH rate × horizon.
+    /// @param unbondingDelaySec Delay between an unbond request and the withdrawal.
+    /// @param attestationValiditySec How long an attestation backs minting and heartbeats.
+    /// @param heartbeatIntervalSec Expected heartbeat period; beats closer than half of it are rejected.
+    /// @param uptimeWindowSec Tracked time is halved (with up time) once it exceeds this, so uptime favours recent
+    ///        history.
+    /// @param finderFeeBps Share of a `slash` paid to the finder; the rest is burned.
+    /// @param redemptionPenaltyBps Penalty over the index price paid to a client whose redemption failed.
+    /// @param dpsPriceWad Governance reference price of DPS in USDC (WAD), converting compensation into DPS.
+    struct Params {
+        uint96 minStakeDps;
+        uint96 collateralFactorWad;
+        uint64 mintHorizonSec;
+        uint64 unbondingDelaySec;
+        uint64 attestationValiditySec;
+        uint32 heartbeatIntervalSec;
+        uint32 uptimeWindowSec;
+        uint16 finderFeeBps;
+        uint16 redemptionPenaltyBps;
+        uint128 dpsPriceWad;
+    }
+
+    /// @notice A benchmark attestation, signed by an ATTESTER (council or oracle) over EIP-712 (SEC-03).
+    /// @param provider The provider rated.
+    /// @param workloadClass Workload class benchmarked (must be declared by the provider).
+    /// @param standardVersion ComputeStandard version the benchmark was rated against (must be the latest).
+    /// @param avgPflopsWad Measured average performance FLOPS_avg, PFLOPS WAD.
+    /// @param factorsWad Normalised performance factors P_k,i, WAD.
+    /// @param capacityPflopsWad Capacity the provider contributes, PFLOPS WAD (caps heartbeat samples).
+    /// @param powerWattsWad Average power draw during the benchmark, watts WAD (energy grade).
+    /// @param nonce The provider's next attestation nonce (`attestationNonce(provider)`).
+    /// @param deadline Signature expiry timestamp.
+    struct Attestation {
+        address provider;
+        uint16 workloadClass;
+        uint16 standardVersion;
+        uint256 avgPflopsWad;
+        uint256[] factorsWad;
+        uint256 capacityPflopsWad;
+        uint256 powerWattsWad;
+        uint256 nonce;
+        uint256 deadline;
+    }
+
+    /// @notice Everything known about a provider (one read for UIs and tasks).
+    struct ProviderInfo {
+        bool registered;
+        uint32 index;
+        uint16 region;
+        uint64 workloadMask;
+        uint40 registeredAt;
+        uint32 attestationNonce;
+        uint128 askPriceWad;
+        uint128 stakedDps;
+        uint128 unbondingDps;
+        uint40 unbondReadyAt;
+        uint8 tier;
+        uint16 workloadClass;
+        uint16 standardVersion;
+        uint88 chPerHourWad;
+        uint88 capacityPflopsWad;
+        uint40 attestedAt;
+        uint40 attestationExpiresAt;
+        uint8 performanceGrade;
+        uint8 energyGrade;
+        uint8 reliabilityGrade;
+        uint128 whPerChWad;
+        uint40 lastHeartbeat;
+        uint128 lastSamplePflopsWad;
+        uint256 uptimeWad;
+        uint128 liabilityCh;
+        uint128 mintedCh;
+        uint128 deliveredCh;
+        uint128 boughtBackCh;
+        uint128 assignedCh;
+        uint32 openAssignments;
+        uint32 completed;
+        uint32 failed;
+        uint32 slashCount;
+        uint128 slashedDps;
+        uint256 mintableCh;
+    }
+
+    /// @notice The compact profile the matcher scores.
+    struct MatchingProfile {
+        bool eligible;
+        uint16 region;
+        uint64 workloadMask;
+        uint128 askPriceWad;
+        uint256 uptimeWad;
+        uint32 completed;
+        uint32 failed;
+        uint32 slashCount;
+        uint128 capacityPflopsWad;
+        uint128 outstandingCh;
+        uint128 stakedDps;
+    }
+
+    /// @notice A redemption assigned to a provider.
+    /// @param provider Provider that must deliver.
+    /// @param deadline Delivery deadline.
+    /// @param status 0 none, 1 open, 2 delivered, 3 failed.
+    /// @param chAmount CH to deliver.
+    struct Assignment {
+        address provider;
+        uint40 deadline;
+        uint8 status;
+        uint128 chAmount;
+    }
+
+    // ─── errors ────────────────────────────────────────────────────────────────────────────────────────────
+
+    /// @notice Thrown when an address registers twice.
+    /// @param provider The provider.
+    error ProviderAlreadyRegistered(address provider);
+    /// @notice Thrown when an action needs a registered provider.
+    /// @param provider The address.
+    error ProviderNotRegistered(address provider);
+    /// @notice Thrown when a registration or profile declares no workload class.
+    error ProviderNoWorkloads();
+    /// @notice Thrown when an amount of zero is passed.
+    error ProviderZeroAmount();
+    /// @notice Thrown when stake is below the minimum for attesting, minting or being matched.
+    /// @param provider The provider.
+    /// @param required Minimum stake, DPS.
+    /// @param staked Current stake, DPS.
+    error ProviderStakeTooLow(address provider, uint256 required, uint256 staked);
+    /// @notice Thrown when an unbond request exceeds what obligations leave unlocked.
+    /// @param provider The provider.
+    /// @param requested DPS requested.
+    /// @param unlockable DPS that may be unbonded now.
+    error ProviderStakeLocked(address provider, uint256 requested, uint256 unlockable);
+    /// @notice Thrown when withdrawing before the unbonding delay has passed.
+    /// @param provider The provider.
+    /// @param readyAt When the unbonding stake becomes withdrawable.
+    error ProviderUnbondingNotReady(address provider, uint256 readyAt);
+    /// @notice Thrown when there is no unbonding stake to withdraw.
+    /// @param provider The provider.
+    error ProviderNothingToWithdraw(address provider);
+    /// @notice Thrown when an attestation's signature deadline has passed.
+    /// @param deadline The signed deadline.
+    error ProviderAttestationExpired(uint256 deadline);
+    /// @notice Thrown when an attestation carries a nonce other than the provider's next one (replay).
+    /// @param provider The provider.
+    /// @param expected The next nonce.
+    /// @param given The signed nonce.
+    error ProviderBadAttestationNonce(address provider, uint256 expected, uint256 given);
+    /// @notice Thrown when an attestation's signer does not hold the ATTESTER role (or the signature is invalid).
+    /// @param signer The recovered signer.
+    error ProviderInvalidAttester(address signer);
+    /// @notice Thrown when an attestation is rated against a standard version that is not the latest.
+    /// @param workloadClass The class.
+    /// @param given The signed version.
+    /// @param latest The latest version.
+    error ProviderStaleStandard(uint16 workloadClass, uint16 given, uint16 latest);
+    /// @notice Thrown when an attestation names a workload class the provider did not declare.
+    /// @param provider The provider.
+    /// @param workloadClass The class.
+    error ProviderWorkloadNotDeclared(address provider, uint16 workloadClass);
+    /// @notice Thrown when an attested value does not fit its packed slot.
+    error ProviderValueTooLarge();
+    /// @notice Thrown when heartbeats or minting need a live attestation.
+    /// @param provider The provider.
+    /// @param expiresAt Expiry of the latest attestation (0 when none).
+    error ProviderNoValidAttestation(address provider, uint256 expiresAt);
+    /// @notice Thrown when a heartbeat comes less than half an interval after the previous one.
+    /// @param provider The provider.
+    /// @param nextAllowedAt Earliest timestamp of the next heartbeat.
+    error ProviderHeartbeatTooSoon(address provider, uint256 nextAllowedAt);
+    /// @notice Thrown when a mint exceeds min(rate × horizon, stake × collateral factor) − liability.
+    /// @param provider The provider.
+    /// @param requested CH requested.
+    /// @param available CH mintable now.
+    error ProviderMintCapExceeded(address provider, uint256 requested, uint256 available);
+    /// @notice Thrown when a buy-back exceeds the provider's unassigned liability.
+    /// @param provider The provider.
+    /// @param amount CH offered.
+    /// @param available Liability not reserved by open redemptions.
+    error ProviderBuyBackExceedsLiability(address provider, uint256 amount, uint256 available);
+    /// @notice Thrown when a redemption is assigned beyond the provider's unreserved liability.
+    /// @param provider The provider.
+    /// @param requested CH to assign.
+    /// @param available Liability not yet reserved.
+    error ProviderLiabilityUnavailable(address provider, uint256 requested, uint256 available);
+    /// @notice Thrown when an assignment id is unknown or no longer open.
+    /// @param assignmentId The id.
+    /// @param status Its status (0 none, 2 delivered, 3 failed).
+    error ProviderAssignmentNotOpen(uint256 assignmentId, uint8 status);
+    /// @notice Thrown when a delivery failure is reported before the deadline (TSK-03).
+    /// @param assignmentId The id.
+    /// @param deadline The delivery deadline.
+    error ProviderDeliveryNotLate(uint256 assignmentId, uint256 deadline);
+    /// @notice Thrown when an assignment deadline is not in the future.
+    /// @param deadline The deadline given.
+    error ProviderBadDeadline(uint256 deadline);
+    /// @notice Thrown when the price oracle is needed but not set.
+    error ProviderOracleNotSet();
+    /// @notice Thrown when parameters are out of range.
+    error ProviderInvalidParams();
+
+    // ─── events ────────────────────────────────────────────────────────────────────────────────────────────
+
+    /// @notice Emitted when a provider registers.
+    /// @param provider The provider.
+    /// @param index Its position in the enumerable list (0-based).
+    /// @param region Region / availability-zone code.
+    /// @param workloadMask Bit k set = workload class k offered.
+    /// @param hardwareHash Content hash of the hardware description.
+    /// @param hardwareUri Where the description lives.
+    event ProviderRegistered(
+        address indexed provider,
+        uint256 index,
+        uint16 region,
+        uint64 workloadMask,
+        bytes32 hardwareHash,
+        string hardwareUri
+    );
+    /// @notice Emitted when a provider changes its profile.
+    /// @param provider The provider.
+    /// @param region New region code.
+    /// @param workloadMask New workload mask.
+    /// @param hardwareHash New hardware description hash.
+    /// @param hardwareUri New description URI.
+    event ProviderProfileUpdated(
+        address indexed provider,
+        uint16 region,
+        uint64 workloadMask,
+        bytes32 hardwareHash,
+        string hardwareUri
+    );
+    /// @notice Emitted when a provider sets its ask price.
+    /// @param provider The provider.
+    /// @param askPriceWad USDC per CH, WAD.
+    event AskPriceSet(address indexed provider, uint128 askPriceWad);
+    /// @notice Emitted on stake.
+    /// @param provider The provider.
+    /// @param amount DPS staked.
+    /// @param stakedDps Stake after.
+    /// @param tier Tier after.
+    event Staked(address indexed provider, uint256 amount, uint256 stakedDps, uint8 tier);
+    /// @notice Emitted on an unbond request.
+    /// @param provider The provider.
+    /// @param amount DPS moved to unbonding.
+    /// @param stakedDps Stake after.
+    /// @param unbondingDps Unbonding after.
+    /// @param readyAt When the whole unbonding amount becomes withdrawable.
+    /// @param tier Tier after.
+    event UnbondRequested(
+        address indexed provider,
+        uint256 amount,
+        uint256 stakedDps,
+        uint256 unbondingDps,
+        uint256 readyAt,
+        uint8 tier
+    );
+    /// @notice Emitted when unbonded stake is withdrawn.
+    /// @param provider The provider.
+    /// @param amount DPS withdrawn.
+    /// @param stakedDps Stake after (unchanged).
+    event Withdrawn(address indexed provider, uint256 amount, uint256 stakedDps);
+    /// @notice Emitted when an attestation is accepted.
+    /// @param provider The provider.
+    /// @param attester The signer.
+    /// @param workloadClass The class.
+    /// @param nonce The nonce consumed.
+    /// @param rating The rating stored: `latestVersion` is the standard version it was rated against (always the
+    ///        latest at that moment), then corrected PFLOPS, CH per hour and Wh per CH.
+    /// @param capacityPflopsWad Attested capacity.
+    /// @param expiresAt Attestation expiry.
+    event Attested(
+        address indexed provider,
+        address indexed attester,
+        uint16 workloadClass,
+        uint256 nonce,
+        IComputeStandard.Rating rating,
+        uint256 capacityPflopsWad,
+        uint256 expiresAt
+    );
+    /// @notice Emitted on every heartbeat.
+    /// @param provider The provider.
+    /// @param samplePflopsWad Capacity sample recorded (reported, capped at the attested capacity).
+    /// @param upSeconds Credited up time in the window after this beat.
+    /// @param trackedSeconds Tracked time in the window after this beat.
+    /// @param uptimeWad Uptime after this beat, WAD.
+    event Heartbeat(
+        address indexed provider,
+        uint256 samplePflopsWad,
+        uint256 upSeconds,
+        uint256 trackedSeconds,
+        uint256 uptimeWad
+    );
+    /// @notice Emitted when the capacity recorder reverted on a heartbeat (the heartbeat itself still counts).
+    /// @param provider The provider.
+    /// @param recorder The recorder that reverted.
+    /// @param samplePflopsWad The sample that was not recorded.
+    event CapacityRecordFailed(address indexed provider, address recorder, uint256 samplePflopsWad);
+    /// @notice Emitted when a provider mints CH.
+    /// @param provider The provider (liable).
+    /// @param to Recipient of the CH.
+    /// @param amount CH minted.
+    /// @param liabilityCh Provider liability after. (CH supply after is in CHToken's CHMinted, same transaction.)
+    event ProviderCHMinted(address indexed provider, address indexed to, uint256 amount, uint256 liabilityCh);
+    /// @notice Emitted when a provider burns its own CH to reduce liability.
+    /// @param provider The provider.
+    /// @param amount CH burned.
+    /// @param liabilityCh Liability after.
+    /// @param boughtBackCh Cumulative bought back after.
+    event CHBoughtBack(address indexed provider, uint256 amount, uint256 liabilityCh, uint256 boughtBackCh);
+    /// @notice Emitted when the task registry records a task outcome.
+    /// @param provider The provider.
+    /// @param completed True for completed, false for failed.
+    /// @param completedCount Completed after.
+    /// @param failedCount Failed after.
+    event TaskOutcomeRecorded(address indexed provider, bool completed, uint32 completedCount, uint32 failedCount);
+    /// @notice Emitted when stake is slashed.
+    /// @param provider The provider.
+    /// @param by The slashing module.
+    /// @param slashedDps DPS taken (≤ requested).
+    /// @param finder Finder paid a fee (zero: none).
+    /// @param finderFeeDps DPS paid to the finder.
+    /// @param burnedDps DPS burned.
+    /// @param stakedDps Stake after.
+    /// @param unbondingDps Unbonding after.
+    /// @param slashCount Slash count after.
+    /// @param reason Hash of the reason (dispute id, delivery id…).
+    event Slashed(
+        address indexed provider,
+        address indexed by,
+        uint256 slashedDps,
+        address finder,
+        uint256 finderFeeDps,
+        uint256 burnedDps,
+        uint256 stakedDps,
+        uint256 unbondingDps,
+        uint32 slashCount,
+        bytes32 reason
+    );
+    /// @notice Emitted when a redemption is assigned.
+    /// @param assignmentId The id.
+    /// @param provider The provider.
+    /// @param chAmount CH to deliver.
+    /// @param deadline Delivery deadline.
+    /// @param assignedCh Provider's reserved liability after.
+    /// @param openAssignments Provider's open assignments after.
+    event RedemptionAssigned(
+        uint256 indexed assignmentId,
+        address indexed provider,
+        uint256 chAmount,
+        uint256 deadline,
+        uint256 assignedCh,
+        uint32 openAssignments
+    );
+    /// @notice Emitted when a delivery is accepted and its CH burned.
+    /// @param assignmentId The id.
+    /// @param provider The provider.
+    /// @param chAmount CH burned.
+    /// @param liabilityCh Liability after.
+    /// @param deliveredCh Cumulative delivered after.
+    event DeliveryConfirmed(
+        uint256 indexed assignmentId,
+        address indexed provider,
+        uint256 chAmount,
+        uint256 liabilityCh,
+        uint256 deliveredCh
+    );
+    /// @notice Emitted when a provider failed to deliver an assigned redemption.
+    /// @param assignmentId The id.
+    /// @param provider The provider.
+    /// @param recipient Compensated client.
+    /// @param chAmount CH not delivered.
+    /// @param indexPriceWad Oracle price used, USDC per CH.
+    /// @param compensationUsdWad Value owed, USDC WAD (price × amount × (1 + penalty), rounded up).
+    /// @param compensationDps DPS slashed and paid to the recipient (capped by stake).
+    /// @param failedCount Failed count after.
+    event DeliveryFailed(
+        uint256 indexed assignmentId,
+        address indexed provider,
+        address indexed recipient,
+        uint256 chAmount,
+        uint256 indexPriceWad,
+        uint256 compensationUsdWad,
+        uint256 compensationDps,
+        uint32 failedCount
+    );
+    /// @notice Emitted when parameters change.
+    /// @param params The new parameters.
+    event ParamsSet(Params params);
+    /// @notice Emitted when tier stake thresholds change.
+    /// @param thresholdsDps Stake needed for tiers 1..4 (Low, Medium, High, Ultra); below the first is Entry (0).
+    event TierThresholdsSet(uint128[4] thresholdsDps);
+    /// @notice Emitted when the capacity recorder (Emission) changes.
+    /// @param recorder New recorder (zero: heartbeats record nothing).
+    event CapacityRecorderSet(address recorder);
+    /// @notice Emitted when the CH price oracle changes.
+    /// @param oracle New oracle.
+    event PriceOracleSet(address oracle);
+
+    // ─── provider actions ──────────────────────────────────────────────────────────────────────────────────
+
+    /// @notice Registers the caller as a provider and appends it to the enumerable list.
+    /// @param region Region / availability-zone code (governance-published code table; 0 = unspecified).
+    /// @param workloadMask Bit k set = workload class k (k < 64) offered; non-zero.
+    /// @param hardwareHash Content hash of the hardware description.
+    /// @param hardwareUri URI of the description (event only).
+    function register(uint16 region, uint64 workloadMask, bytes32 hardwareHash, string calldata hardwareUri) external;
+
+    /// @notice Updates the caller's region, workload classes and hardware description.
+    /// @param region Region code.
+    /// @param workloadMask Workload mask (non-zero).
+    /// @param hardwareHash Description hash.
+    /// @param hardwareUri Description URI (event only).
+    function updateProfile(
+        uint16 region,
+        uint64 workloadMask,
+        bytes32 hardwareHash,
+        string calldata hardwareUri
+    ) external;
+
+    /// @notice Sets the caller's ask price, USDC per CH (WAD), used by matching against client budgets.
+    /// @param askPriceWad Price.
+    function setAskPrice(uint128 askPriceWad) external;
+
+    /// @notice Stakes `amount` DPS (pulled with transferFrom). Feature "registry.stake".
+    /// @param amount DPS.
+    function stake(uint256 amount) external;
+
+    /// @notice Moves `amount` of stake to unbonding; the whole unbonding balance becomes withdrawable
+    ///         `unbondingDelaySec` after this call. Stays open when features are paused (exit).
+    /// @dev Locked stake = max(liability / collateral factor (rounded up), min stake if any liability or open
+    ///      assignment). A provider with no liability and no open assignment may unbond everything.
+    /// @param amount DPS.
+    function requestUnbond(uint256 amount) external;
+
+    /// @notice Withdraws the whole unbonding balance once ready. Stays open when features are paused.
+    function withdrawUnbonded() external;
+
+    /// @notice Accepts an ATTESTER-signed benchmark attestation (anyone may submit it). Feature "registry.attest".
+    /// @dev Rates it with ComputeStandard at the signed (latest) version and stores the result with its version:
+    ///      later versions never re-rate it. Replay-safe: EIP-712 domain (chain id, this contract), per-provider
+    ///      sequential nonce, deadline, OpenZeppelin ECDSA (rejects malleable signatures).
+    /// @param a The attestation.
+    /// @param signature 65-byte ECDSA signature of the EIP-712 digest.
+    function attest(Attestation calldata a, bytes calldata signature) external;
+
+    /// @notice Heartbeat of the caller: updates uptime and records a capacity sample (reported capacity capped at
+    ///         the attested one) with the capacity recorder (Emission), if set. Feature "registry.heartbeat".
+    /// @dev If the recorder reverts, the heartbeat still succeeds and emits CapacityRecordFailed.
+    /// @param capacityPflopsWad Capacity currently available, PFLOPS WAD.
+    function heartbeat(uint256 capacityPflopsWad) external;
+
+    /// @notice Mints CH against the caller's verified, staked, unsold capacity. Feature "registry.mint".
+    /// @dev Cap: min(chPerHour × horizon / 1 h, stake × collateral factor) − liability (both rounded down).
+    /// @param chAmount CH to mint.
+    /// @param to Recipient.
+    function mintCH(uint256 chAmount, address to) external;
+
+    /// @notice Burns `chAmount` of the caller's own CH, lowering its liability (buy-back). Always open.
+    /// @param chAmount CH to burn (≤ liability not reserved by open redemptions).
+    function buyBack(uint256 chAmount) external;
+
+    // ─── hooks for the task registry (Roles.COMPUTE) and slashers (Roles.SLASHER) ─────────────────────────
+
+    /// @notice Records a task outcome in the provider's reputation. Roles.COMPUTE (task registry) only.
+    /// @param provider The executor.
+    /// @param completed True when the task was completed and accepted; false when it failed.
+    function recordTaskOutcome(address provider, bool completed) external;
+
+    /// @notice Reserves `chAmount` of `provider`'s outstanding liability for a redemption. Roles.COMPUTE only.
+    /// @dev Requires liability − already reserved ≥ chAmount; the provider's stake stays locked while any
+    ///      assignment is open.
+    /// @param provider The delivering provider.
+    /// @param chAmount CH to deliver.
+    /// @param deadline Delivery deadline (future timestamp).
+    /// @return assignmentId The new assignment id (1-based).
+    function assignRedemption(
+        address provider,
+        uint256 chAmount,
+        uint256 deadline
+    ) external returns (uint256 assignmentId);
+
+    /// @notice Accepts delivery of an open assignment: burns `chAmount` CH held by this registry (the caller
+    ///         transfers it first) and lowers the provider's liability. Roles.COMPUTE only.
+    /// @param assignmentId The assignment.
+    function confirmDelivery(uint256 assignmentId) external;
+
+    /// @notice Reports that an assigned provider missed its deadline: slashes DPS worth
+    ///         chAmount × index price × (1 + penalty) (capped by its stake) to `recipient`. Roles.COMPUTE only.
+    /// @dev Reverts before the deadline (TSK-03). Liability is unchanged: the CH is still outstanding.
+    /// @param assignmentId The assignment.
+    /// @param recipient The client to compensate.
+    /// @return compensationDps DPS paid to the recipient.
+    function reportDeliveryFailure(uint256 assignmentId, address recipient) external returns (uint256 compensationDps);
+
+    /// @notice Slashes up to `amountDps` of stake (staked first, then unbonding). Roles.SLASHER only.
+    ///         `finderFeeBps` of the slashed amount goes to `finder` (if non-zero); the rest is burned.
+    /// @param provider The provider.
+    /// @param amountDps DPS to slash.
+    /// @param finder Who reported the fault (zero for none).
+    /// @param reason Hash identifying the fault (dispute id, delivery id).
+    /// @return slashedDps DPS actually slashed.
+    function slash(
+        address provider,
+        uint256 amountDps,
+        address finder,
+        bytes32 reason
+    ) external returns (uint256 slashedDps);
+
+    // ─── governance ────────────────────────────────────────────────────────────────────────────────────────
+
+    /// @notice Sets the parameters. ADMIN only.
+    /// @param p New parameters.
+    function setParams(Params calldata p) external;
+
+    /// @notice Sets the stake thresholds of tiers 1..4 (non-decreasing). ADMIN only.
+    /// @param thresholdsDps Thresholds, DPS.
+    function setTierThresholds(uint128[4] calldata thresholdsDps) external;
+
+    /// @notice Sets the capacity recorder (Emission); zero disables recording. ADMIN only.
+    /// @param recorder ICapacityRecorder.
+    function setCapacityRecorder(address recorder) external;
+
+    /// @notice Sets the CH index oracle used for redemption compensation. ADMIN only.
+    /// @param oracle IComputePriceOracle.
+    function setPriceOracle(address oracle) external;
+
+    // ─── views ─────────────────────────────────────────────────────────────────────────────────────────────
+
+    /// @notice Number of registered providers.
+    /// @return The count.
+    function providerCount() external view returns (uint256);
+
+    /// @notice Provider at `index` of the enumerable list (registration order; never reordered).
+    /// @param index 0-based position.
+    /// @return The provider.
+    function providerAt(uint256 index) external view returns (address);
+
+    /// @notice A page of the provider list.
+    /// @param offset First index.
+    /// @param limit Maximum entries.
+    /// @return page The providers in [offset, min(offset + limit, count)).
+    function providersPage(uint256 offset, uint256 limit) external view returns (address[] memory page);
+
+    /// @notice Full record of a provider.
+    /// @param provider The provider.
+    /// @return info The record (zero struct when not registered).
+    function providerInfo(address provider) external view returns (ProviderInfo memory info);
+
+    /// @notice Profile the matcher scores (eligible = registered, min stake, live attestation).
+    /// @param provider The provider.
+    /// @return The profile.
+    function matchingProfile(address provider) external view returns (MatchingProfile memory);
+
+    /// @notice Uptime, WAD: credited up time / tracked time, counting a silent gap since the last heartbeat.
+    /// @param provider The provider.
+    /// @return Uptime (0 before any tracked interval).
+    function uptimeWad(address provider) external view returns (uint256);
+
+    /// @notice Tier from stake: 0 Entry, 1 Low, 2 Medium, 3 High, 4 Ultra.
+    /// @param provider The provider.
+    /// @return The tier.
+    function tierOf(address provider) external view returns (uint8);
+
+    /// @notice CH the provider may mint now.
+    /// @param provider The provider.
+    /// @return CH amount.
+    function mintableCh(address provider) external view returns (uint256);
+
+    /// @notice Outstanding CH liability of a provider (TSK-04).
+    /// @param provider The provider.
+    /// @return CH amount.
+    function liabilityOf(address provider) external view returns (uint256);
+
+    /// @notice The provider's next attestation nonce.
+    /// @param provider The provider.
+    /// @return The nonce.
+    function attestationNonce(address provider) external view returns (uint256);
+
+    /// @notice EIP-712 domain separator: name "CHX ProviderRegistry", version "1", this chain id, this proxy.
+    /// @return The separator.
+    function domainSeparator() external view returns (bytes32);
+
+    /// @notice EIP-712 digest an attester signs for `a`.
+    /// @param a The attestation.
+    /// @return The digest.
+    function attestationDigest(Attestation calldata a) external view returns (bytes32);
+
+    /// @notice An assignment.
+    /// @param assignmentId The id.
+    /// @return The assignment.
+    function assignment(uint256 assignmentId) external view returns (Assignment memory);
+
+    /// @notice Current parameters.
+    /// @return The parameters.
+    function params() external view returns (Params memory);
+
+    /// @notice Tier thresholds.
+    /// @return Thresholds for tiers 1..4, DPS.
+    function tierThresholds() external view returns (uint128[4] memory);
+
+    /// @notice The capacity recorder (zero when unset).
+    /// @return The address.
+    function capacityRecorder() external view returns (address);
+
+    /// @notice The CH index oracle (zero when unset).
+    /// @return The address.
+    function priceOracle() external view returns (address);
+
+    /// @notice The ComputeStandard used to rate attestations.
+    /// @return The address.
+    function standard() external view returns (address);
+}

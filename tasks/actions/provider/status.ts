@@ -1,0 +1,35 @@
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+import { formatUnits } from "ethers";
+import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { ENERGY, PERF, RELIABILITY, TIERS } from "./common.js";
+
+export default async function status(args: { provider: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+  await runTask(hre, async () => {
+    const { connection, protocol } = await openProtocol(hre);
+    const reg = protocol.providerRegistry;
+    const who = args.provider === "" ? await (await connection.ethers.getSigners())[0]!.getAddress() : args.provider;
+    const i = await reg.providerInfo(who);
+    if (!i.registered) throw new TaskError(`${who} is not a registered provider (run chx:provider:register).`);
+    const f = (x: bigint) => formatUnits(x, 18);
+    const now = BigInt((await connection.ethers.provider.getBlock("latest"))!.timestamp);
+    console.log(`provider ${who} (#${i.index}, region ${i.region}, workload mask 0b${i.workloadMask.toString(2)})`);
+    console.log(`  stake       ${f(i.stakedDps)} DPS (tier ${TIERS[Number(i.tier)]}), unbonding ${f(i.unbondingDps)}`);
+    console.log(
+      `  attestation class ${i.workloadClass} v${i.standardVersion}: ${f(i.chPerHourWad)} CH/h, capacity ${f(i.capacityPflopsWad)} PFLOPS, ` +
+        (i.attestationExpiresAt >= now
+          ? `valid until ${new Date(Number(i.attestationExpiresAt) * 1000).toISOString()}`
+          : "none / expired"),
+    );
+    console.log(
+      `  grades      performance ${PERF[Number(i.performanceGrade)]}, reliability ${RELIABILITY[Number(i.reliabilityGrade)]}, energy ${ENERGY[Number(i.energyGrade)]} (${f(i.whPerChWad)} Wh/CH)`,
+    );
+    console.log(`  uptime      ${f(i.uptimeWad * 100n)} %, last heartbeat ${i.lastHeartbeat}`);
+    console.log(
+      `  CH          liability ${f(i.liabilityCh)} (minted ${f(i.mintedCh)}, delivered ${f(i.deliveredCh)}, bought back ${f(i.boughtBackCh)}), reserved ${f(i.assignedCh)}, mintable ${f(i.mintableCh)}`,
+    );
+    console.log(
+      `  reputation  completed ${i.completed}, failed ${i.failed}, slashed ${i.slashCount}× (${f(i.slashedDps)} DPS)`,
+    );
+    await connection.close();
+  });
+}
