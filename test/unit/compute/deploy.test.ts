@@ -52,7 +52,8 @@ describe("compute deploy module", function () {
     const p = await reg.params();
     expect(p.minStakeDps).to.equal(wad("1000"));
     expect(p.collateralFactorWad).to.equal(wad("0.5"));
-    expect(await reg.capacityRecorder()).to.equal("0x0000000000000000000000000000000000000000");
+    // the wiring module points the registry at Emission once both are deployed
+    expect(await reg.capacityRecorder()).to.equal(await fx.protocol.emission.getAddress());
   });
 
   it("cannot be re-initialised (SEC-02) and lets the guardian pause minting", async function () {
