@@ -20,6 +20,10 @@ describe("Demo (the main job) — a short run", function () {
       for (const s of report.scenes.filter((x) => x.status === "skipped"))
         expect(s.note).to.match(/not (landed|deployed)|not scripted/);
       expect(report.figures["governance.proposalExecuted"]).to.equal("true");
+      expect(report.figures["compute.ch.supplyEqualsLiabilities"]).to.equal("true");
+      expect(report.figures["emission.withinBound"]).to.equal("true");
+      // the seed's worked example: 100 PFLOPS → 99 GFL after a 1-PetaFLOP drop
+      expect(report.figures["emission.provider0Gfl"]).to.equal("99.0");
       const md = await readFile(path.join(out, "report.md"), "utf8");
       expect(md).to.contain("# CHX demo report");
     } finally {
