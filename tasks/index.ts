@@ -4,5 +4,6 @@
  */
 import { statusTasks } from "./status.js";
 import { emissionTasks } from "./emission.js";
+import { keeperTasks } from "./keeper.js";
 
-export const chxTasks = [...statusTasks, ...emissionTasks];
+export const chxTasks = [...statusTasks, ...emissionTasks, ...keeperTasks];

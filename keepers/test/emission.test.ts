@@ -4,15 +4,24 @@
  * then the keeper closes the epoch (priority) and rebalances every provider in batches of 100. Each test starts
  * from the same chain snapshot.
  */
+import { execFile } from "node:child_process";
+import path from "node:path";
 import { expect } from "chai";
 import { getAddress, parseUnits, toBeHex, zeroPadValue, type Wallet } from "ethers";
 import { Roles } from "../../scripts/lib/roles.js";
 import type { Protocol } from "../../scripts/lib/protocol.js";
+import { pino } from "pino";
+import { ChainClient } from "../src/chain/client.js";
+import { ErrorDecoder } from "../src/chain/errors.js";
+import { applyConfig, defaultConfig } from "../src/config.js";
 import { emissionLimits } from "../src/jobs/emission.js";
+import { jobFactories } from "../src/jobs/index.js";
+import { formatDueWork, scanDueWork } from "../src/scan.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, CHAIN_ID, counts, makeKeeper, node } from "./harness.js";
 import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
 
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const PROVIDERS = 250;
 const BATCH = 100;
 const DAY = 86_400;
@@ -306,6 +315,66 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
       expect((await k.tick()).results).to.deep.equal([]);
     } finally {
       await k.stop(0);
+    }
+  });
+
+  it("npx hardhat chx:keeper:status lists each job's due work with the keeper's scan (read-only), then nothing once the keeper ran", async function () {
+    const status = () =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        execFile(
+          path.join(ROOT, "node_modules", ".bin", "hardhat"),
+          ["chx:keeper:status", "--network", "localhost"],
+          {
+            cwd: ROOT,
+            timeout: 60_000,
+            env: { ...process.env, CHX_LOCAL_RPC: node().url, CHX_KEEPER_DEPLOYMENTS_DIR: deployed.dir },
+          },
+          (err, stdout, stderr) => resolve({ code: err === null ? 0 : 1, out: `${stdout}${stderr}` }),
+        );
+      });
+    const nonce = await node().provider.getTransactionCount(account(0).address);
+    const due = await status();
+    expect(due.code, due.out).to.equal(0);
+    const lines = due.out.trim().split("\n");
+    expect(lines[0]).to.match(
+      /^keeper status on localhost \(chain 31337, .*localhost\.json\): block \d+, .* 4 action\(s\) due$/,
+    );
+    expect(due.out).to.include('job checker: off — no "targets" configured for the checker job');
+    expect(due.out).to.match(/job mock-target: off — MockKeeperTarget is not in /);
+    expect(due.out).to.include("job emission: 4 action(s) due, 1 priority");
+    expect(due.out).to.include("  ! emission.closeEpochs:-:1  closeEpochs(1): close epoch 1 (priority)");
+    expect(due.out).to.match(
+      / {4}emission\.rebalance:200:2 {2}rebalance\(100\): providers 200-249 of 250 from 0x[0-9a-fA-F]{40} for epoch 1/,
+    );
+    expect(await node().provider.getTransactionCount(account(0).address)).to.equal(nonce); // read-only
+
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    try {
+      expect(counts((await k.tick()).results)).to.deep.equal({ success: 4 });
+    } finally {
+      await k.stop(0);
+    }
+    // Once done, the same scan (in process: the task's code path without Hardhat) reports nothing due.
+    const client = new ChainClient({
+      urls: [node().url],
+      chainId: CHAIN_ID,
+      retries: 1,
+      backoffMs: 20,
+      timeoutMs: 5_000,
+    });
+    try {
+      const report = await scanDueWork({
+        client,
+        deployment: deployed.deployment,
+        config: applyConfig(defaultConfig("localhost"), { rpcUrls: [node().url] }),
+        factories: jobFactories,
+        log: pino({ level: "silent" }),
+        decoder: new ErrorDecoder([]),
+      });
+      expect(formatDueWork(report)).to.include("job emission: nothing due");
+      expect(report.jobs.find((j) => j.job === "emission")?.actions).to.deep.equal([]);
+    } finally {
+      client.destroy();
     }
   });
 
