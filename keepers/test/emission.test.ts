@@ -14,7 +14,7 @@ import { pino } from "pino";
 import { ChainClient } from "../src/chain/client.js";
 import { ErrorDecoder } from "../src/chain/errors.js";
 import { applyConfig, defaultConfig } from "../src/config.js";
-import { emissionLimits } from "../src/jobs/emission.js";
+import { emissionJob, emissionLimits } from "../src/jobs/emission.js";
 import { jobFactories } from "../src/jobs/index.js";
 import { formatDueWork, scanDueWork } from "../src/scan.js";
 import { FaultProxy } from "./fault-proxy.js";
@@ -348,6 +348,15 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
     );
     expect(await node().provider.getTransactionCount(account(0).address)).to.equal(nonce); // read-only
 
+    // With a DPS price the scan prices each action's bounty (per unit of work, capped per call and by the budget).
+    const priced = await scanOnce({ dpsPriceWei: (10n ** 15n).toString() });
+    expect(priced.map((a) => [a.key, a.rewardWei])).to.deep.equal([
+      ["emission.closeEpochs:-:1", 10n ** 15n], // 1 DPS
+      ["emission.rebalance:0:2", 5n * 10n ** 15n], // 100 × 0.05 DPS
+      ["emission.rebalance:100:2", 5n * 10n ** 15n],
+      ["emission.rebalance:200:2", 25n * 10n ** 14n], // 50 × 0.05 DPS
+    ]);
+
     const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
     try {
       expect(counts((await k.tick()).results)).to.deep.equal({ success: 4 });
@@ -355,6 +364,11 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
       await k.stop(0);
     }
     // Once done, the same scan (in process: the task's code path without Hardhat) reports nothing due.
+    expect(await scanOnce()).to.deep.equal([]);
+  });
+
+  /** The task's scan in process (no Hardhat): the emission job's due actions. */
+  async function scanOnce(options: Record<string, unknown> = {}) {
     const client = new ChainClient({
       urls: [node().url],
       chainId: CHAIN_ID,
@@ -366,17 +380,23 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
       const report = await scanDueWork({
         client,
         deployment: deployed.deployment,
-        config: applyConfig(defaultConfig("localhost"), { rpcUrls: [node().url] }),
+        config: applyConfig(defaultConfig("localhost"), {
+          rpcUrls: [node().url],
+          jobs: { emission: { batchSize: BATCH, ...options } },
+        }),
         factories: jobFactories,
         log: pino({ level: "silent" }),
         decoder: new ErrorDecoder([]),
       });
-      expect(formatDueWork(report)).to.include("job emission: nothing due");
-      expect(report.jobs.find((j) => j.job === "emission")?.actions).to.deep.equal([]);
+      const lines = formatDueWork(report);
+      const emission = report.jobs.find((j) => j.job === "emission");
+      expect(emission?.state, lines.join("\n")).to.equal("on");
+      if (emission?.actions.length === 0) expect(lines).to.include("job emission: nothing due");
+      return emission?.actions ?? [];
     } finally {
       client.destroy();
     }
-  });
+  }
 
   it("bounds the batch so a transaction stays far under the 16,777,216 gas cap, and rejects bad options", function () {
     expect(emissionLimits({}, 100)).to.deep.equal({ batchSize: 100, maxEpochsPerTx: 64, maxTxGas: 8_000_000 });
@@ -393,5 +413,8 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
     );
     expect(() => emissionLimits({ maxTxGas: 16_777_216 })).to.throw(/maxTxGas/);
     expect(() => emissionLimits({ maxEpochsPerTx: 0 })).to.throw(/maxEpochsPerTx/);
+    const at = "0x0000000000000000000000000000000000000001";
+    expect(() => emissionJob(at, { batchSise: 10 } as never)).to.throw(/Unknown option "jobs.emission.batchSise"/);
+    expect(() => emissionJob(at, { dpsPriceWei: "0.5" })).to.throw(/dpsPriceWei" must be a decimal string/);
   });
 });

@@ -12,6 +12,7 @@
  * nonce order; a keeper losing a race finds the pass further on and its surplus batches read already-done.
  */
 import { Emission__factory } from "../../../types/ethers-contracts/index.js";
+import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable } from "../deployments.js";
 import { mapLimit } from "../util.js";
 import type { Action, Candidate, JobContext, JobFactory, KeeperJob } from "./types.js";
@@ -77,7 +78,9 @@ export interface EmissionLimits {
 export function emissionLimits(opts: EmissionJobOptions, onChainBatch?: number, lazyCloses = 0): EmissionLimits {
   const int = (name: string, v: unknown, lo: number, hi: number): number => {
     if (typeof v !== "number" || !Number.isInteger(v) || v < lo || v > hi) {
-      throw new Error(`Config "jobs.emission.${name}" must be an integer from ${lo} to ${hi} (got ${String(v)}).`);
+      throw new ConfigError(
+        `Config "jobs.emission.${name}" must be an integer from ${lo} to ${hi} (got ${String(v)}).`,
+      );
     }
     return v;
   };
@@ -90,12 +93,25 @@ export function emissionLimits(opts: EmissionJobOptions, onChainBatch?: number, 
   return { batchSize, maxEpochsPerTx: Math.min(wantCloses, Math.max(1, gasCloses)), maxTxGas };
 }
 
+const OPTION_KEYS = ["contract", "batchSize", "maxEpochsPerTx", "maxTxGas", "dpsPriceWei"];
+
 export const CLOSE_ACTION = "emission.closeEpochs";
 export const REBALANCE_ACTION = "emission.rebalance";
 
 export function emissionJob(address: string, opts: EmissionJobOptions = {}): KeeperJob<EmissionWork> {
   const iface = Emission__factory.createInterface();
-  emissionLimits(opts); // fail at startup on a bad option
+  // Fail at startup, in one sentence, on a bad or misspelt option.
+  for (const k of Object.keys(opts)) {
+    if (!OPTION_KEYS.includes(k)) {
+      throw new ConfigError(`Unknown option "jobs.emission.${k}" (known: ${OPTION_KEYS.join(", ")}).`);
+    }
+  }
+  emissionLimits(opts);
+  if (opts.dpsPriceWei !== undefined && !/^\d+$/.test(String(opts.dpsPriceWei))) {
+    throw new ConfigError(
+      `Config "jobs.emission.dpsPriceWei" must be a decimal string of wei per DPS (got ${JSON.stringify(opts.dpsPriceWei)}).`,
+    );
+  }
   const price = opts.dpsPriceWei === undefined ? undefined : BigInt(opts.dpsPriceWei);
   const name = opts.contract ?? "Emission";
   return {
