@@ -357,6 +357,13 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
       ["emission.rebalance:200:2", 25n * 10n ** 14n], // 50 × 0.05 DPS
     ]);
 
+    // At most maxBatchesPerTick batches per tick; the next tick goes on from the cursor.
+    expect((await scanOnce({ maxBatchesPerTick: 2 })).map((a) => a.key)).to.deep.equal([
+      "emission.closeEpochs:-:1",
+      "emission.rebalance:0:2",
+      "emission.rebalance:100:2",
+    ]);
+
     const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
     try {
       expect(counts((await k.tick()).results)).to.deep.equal({ success: 4 });
@@ -399,7 +406,12 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
   }
 
   it("bounds the batch so a transaction stays far under the 16,777,216 gas cap, and rejects bad options", function () {
-    expect(emissionLimits({}, 100)).to.deep.equal({ batchSize: 100, maxEpochsPerTx: 64, maxTxGas: 8_000_000 });
+    expect(emissionLimits({}, 100)).to.deep.equal({
+      batchSize: 100,
+      maxEpochsPerTx: 64,
+      maxTxGas: 8_000_000,
+      maxBatchesPerTick: 20,
+    });
     // 200 asked, but (8M − 300k) / 60k = 128 fit the default gas budget.
     expect(emissionLimits({ batchSize: 200 }).batchSize).to.equal(128);
     expect(emissionLimits({ batchSize: 200, maxTxGas: 12_000_000 }).batchSize).to.equal(195);

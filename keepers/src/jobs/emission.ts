@@ -44,6 +44,11 @@ export interface EmissionJobOptions {
    * worst case stays under it — far under the 16,777,216 cap.
    */
   maxTxGas?: number;
+  /**
+   * Rebalance transactions planned per tick (default 20): bounds the simulations a tick runs; the next tick goes on
+   * from the cursor (batches in flight are held back by their keys).
+   */
+  maxBatchesPerTick?: number;
   /** Native wei per 1 DPS (decimal string): turns DPS bounties into `rewardWei` for the profit check (default: unknown). */
   dpsPriceWei?: string;
 }
@@ -72,6 +77,7 @@ export interface EmissionLimits {
   batchSize: number;
   maxEpochsPerTx: number;
   maxTxGas: number;
+  maxBatchesPerTick: number;
 }
 
 /** Validates the options and derives the per-transaction bounds (throws one clear sentence). */
@@ -90,10 +96,11 @@ export function emissionLimits(opts: EmissionJobOptions, onChainBatch?: number, 
   const wantBatch = opts.batchSize ?? onChainBatch ?? 100;
   const batchSize = Math.min(int("batchSize", wantBatch, 1, EMISSION_MAX_BATCH), Math.max(1, gasBatch));
   const wantCloses = int("maxEpochsPerTx", opts.maxEpochsPerTx ?? 64, 1, EMISSION_MAX_CLOSES);
-  return { batchSize, maxEpochsPerTx: Math.min(wantCloses, Math.max(1, gasCloses)), maxTxGas };
+  const maxBatchesPerTick = int("maxBatchesPerTick", opts.maxBatchesPerTick ?? 20, 1, 1_000);
+  return { batchSize, maxEpochsPerTx: Math.min(wantCloses, Math.max(1, gasCloses)), maxTxGas, maxBatchesPerTick };
 }
 
-const OPTION_KEYS = ["contract", "batchSize", "maxEpochsPerTx", "maxTxGas", "dpsPriceWei"];
+const OPTION_KEYS = ["contract", "batchSize", "maxEpochsPerTx", "maxTxGas", "maxBatchesPerTick", "dpsPriceWei"];
 
 export const CLOSE_ACTION = "emission.closeEpochs";
 export const REBALANCE_ACTION = "emission.rebalance";
@@ -169,7 +176,7 @@ export function emissionJob(address: string, opts: EmissionJobOptions = {}): Kee
         const limits = emissionLimits(opts, Number(onChainBatch), Number(dueEpochs));
         const batch = BigInt(limits.batchSize);
         const starts: bigint[] = [];
-        for (let c = start; c < providers; c += batch) starts.push(c);
+        for (let c = start; c < providers && starts.length < limits.maxBatchesPerTick; c += batch) starts.push(c);
         const firsts = await mapLimit(starts, 8, (c) =>
           c < count ? read("providerAt", (e) => e.providerAt(c, { blockTag })) : Promise.resolve(undefined),
         );
