@@ -44,7 +44,12 @@ export default async function keeperStatus(
       } catch (e) {
         throw new TaskError((e as Error).message);
       }
-      const chainId = Number((await connection.ethers.provider.getNetwork()).chainId);
+      let chainId: number;
+      try {
+        chainId = Number((await connection.ethers.provider.getNetwork()).chainId);
+      } catch {
+        throw new TaskError(`Cannot reach the node of "${name}" at ${url}: is it running (npm run node)?`);
+      }
       if (deployment.chainId !== chainId) {
         throw new TaskError(
           `${deployment.file} is for chain ${deployment.chainId}, but "${name}" is chain ${chainId}.`,
