@@ -108,12 +108,15 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
   let deployed: DeployedProtocol;
   let protocol: Protocol;
   let snapshot: string;
+  /** The shared protocol as this file found it: restored at the end for the next file that uses it. */
+  let pristine: string;
   let epoch1Start: number;
 
   before(async function () {
     this.timeout(120_000);
     deployed = await protocolOnNode();
     protocol = deployed.protocol;
+    pristine = await node().rpc<string>("evm_snapshot", []);
     const { emission, dps, accessManager } = protocol;
     const emissionAddress = await emission.getAddress();
     const recorder = account(RECORDER).connect(node().provider);
@@ -145,6 +148,10 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
     await node().rpc("evm_mine", []);
     expect(await emission.epochDue()).to.equal(true);
     snapshot = await node().rpc<string>("evm_snapshot", []);
+  });
+
+  after(async function () {
+    expect(await node().rpc("evm_revert", [pristine])).to.equal(true);
   });
 
   beforeEach(async function () {
