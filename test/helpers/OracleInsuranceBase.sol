@@ -82,12 +82,13 @@ abstract contract OracleInsuranceBase is ChxSolBase {
         covered = fund.coverBadDebt(amount, clearing);
     }
 
-    /// @dev Requests, waits the cooldown and withdraws every share of `who`.
+    /// @dev Requests, waits the configured cooldown and withdraws every share of `who`.
     function _exitAll(address who) internal returns (uint256 amountUsdc) {
         uint256 shares = fund.sharesOf(who);
         vm.prank(who);
         fund.requestWithdraw(shares);
-        vm.warp(block.timestamp + COOLDOWN);
+        (uint64 cooldownSec, ) = fund.cooldown();
+        vm.warp(block.timestamp + cooldownSec);
         vm.prank(who);
         amountUsdc = fund.withdraw(shares, who);
     }
