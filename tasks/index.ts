@@ -3,5 +3,7 @@
  * (imported only when the task runs), so the config never loads generated TypeChain code at start-up.
  */
 import { statusTasks } from "./status.js";
+import { oracleTasks } from "./oracle.js";
+import { insuranceTasks } from "./insurance.js";
 
-export const chxTasks = [...statusTasks];
+export const chxTasks = [...statusTasks, ...oracleTasks, ...insuranceTasks];

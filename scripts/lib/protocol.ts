@@ -11,6 +11,9 @@ import {
   DPSToken__factory,
   GFLToken__factory,
   MockERC20__factory,
+  ComputePriceOracle__factory,
+  InsuranceFund__factory,
+  MockAggregatorV3__factory,
   type ChxAccessManager,
   type ChxGovernor,
   type ChxTimelock,
@@ -18,6 +21,9 @@ import {
   type DPSToken,
   type GFLToken,
   type MockERC20,
+  type ComputePriceOracle,
+  type InsuranceFund,
+  type MockAggregatorV3,
 } from "../../types/ethers-contracts/index.js";
 import type { DeploymentRecord } from "./deployer.js";
 
@@ -31,6 +37,12 @@ export interface Protocol {
   gfl: GFLToken;
   /** USDC: MockERC20 on local networks (the ERC-20 part of the ABI is all that is used elsewhere). */
   usdc: MockERC20;
+  /** The CH index oracle (Chainlink feed, sequencer and spot-deviation gates). */
+  oracle: ComputePriceOracle;
+  /** The mock CH/USD feed behind the oracle on local networks (undefined on real networks). */
+  chIndexFeed: MockAggregatorV3 | undefined;
+  /** The insurance fund (USDC staking, bad-debt cover). */
+  insuranceFund: InsuranceFund;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -49,5 +61,11 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     ch: CHToken__factory.connect(addr(record, "CHToken"), runner),
     gfl: GFLToken__factory.connect(addr(record, "GFLToken"), runner),
     usdc: MockERC20__factory.connect(addr(record, "USDC"), runner),
+    oracle: ComputePriceOracle__factory.connect(addr(record, "ComputePriceOracle"), runner),
+    chIndexFeed:
+      record.contracts.CHIndexFeed?.contract === "MockAggregatorV3"
+        ? MockAggregatorV3__factory.connect(record.contracts.CHIndexFeed.address, runner)
+        : undefined,
+    insuranceFund: InsuranceFund__factory.connect(addr(record, "InsuranceFund"), runner),
   };
 }

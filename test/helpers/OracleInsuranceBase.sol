@@ -34,7 +34,7 @@ abstract contract OracleInsuranceBase is ChxSolBase {
                 address(new ComputePriceOracle()),
                 abi.encodeCall(
                     ComputePriceOracle.initialize,
-                    (address(manager), address(feed), HEARTBEAT, MIN_PRICE, MAX_PRICE)
+                    (address(manager), address(feed), HEARTBEAT, MIN_PRICE, MAX_PRICE, address(0), 0)
                 )
             )
         );

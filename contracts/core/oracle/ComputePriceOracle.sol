@@ -50,16 +50,21 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     /// @param heartbeatSec The feed's heartbeat, seconds.
     /// @param minPriceWad Lower price bound, WAD.
     /// @param maxPriceWad Upper price bound, WAD.
+    /// @param sequencerFeed The L2 sequencer-uptime feed, or the zero address on L1.
+    /// @param gracePeriodSec Grace period after the sequencer comes back up, seconds.
     function initialize(
         address authority,
         address feed,
         uint32 heartbeatSec,
         uint256 minPriceWad,
-        uint256 maxPriceWad
+        uint256 maxPriceWad,
+        address sequencerFeed,
+        uint32 gracePeriodSec
     ) external initializer {
         __ChxUpgradeable_init(authority);
         _setFeed(feed, heartbeatSec);
         _setPriceBounds(minPriceWad, maxPriceWad);
+        _setSequencerFeed(sequencerFeed, gracePeriodSec);
     }
 
     // ------------------------------------------------------------------ reads
@@ -145,8 +150,7 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
 
     /// @inheritdoc IComputePriceOracle
     function setSequencerFeed(address feed, uint32 gracePeriodSec) external restricted {
-        _getStorage().sequencer = SequencerConfig({feed: feed, gracePeriodSec: gracePeriodSec});
-        emit OracleSequencerFeedSet(feed, gracePeriodSec);
+        _setSequencerFeed(feed, gracePeriodSec);
     }
 
     /// @inheritdoc IComputePriceOracle
@@ -172,6 +176,11 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
         if (decimals > 36) revert OracleInvalidConfig("decimals");
         _getStorage().feed = FeedConfig({feed: feed, heartbeatSec: heartbeatSec, decimals: decimals});
         emit OracleFeedSet(feed, heartbeatSec, decimals);
+    }
+
+    function _setSequencerFeed(address feed, uint32 gracePeriodSec) private {
+        _getStorage().sequencer = SequencerConfig({feed: feed, gracePeriodSec: gracePeriodSec});
+        emit OracleSequencerFeedSet(feed, gracePeriodSec);
     }
 
     function _setPriceBounds(uint256 minPriceWad, uint256 maxPriceWad) private {

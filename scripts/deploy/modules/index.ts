@@ -1,6 +1,8 @@
 import type { DeployModule } from "../../lib/deployer.js";
 import { governanceModule } from "./governance.js";
 import { tokensModule } from "./tokens.js";
+import { oracleModule } from "./oracle.js";
+import { insuranceModule } from "./insurance.js";
 import { handoverModule } from "./handover.js";
 
 /**
@@ -11,5 +13,7 @@ export const modules: DeployModule[] = [
   governanceModule,
   tokensModule,
   // compute, emission, tasks, oracle, clearing, markets, periphery modules go here
+  oracleModule,
+  insuranceModule,
   handoverModule,
 ];
