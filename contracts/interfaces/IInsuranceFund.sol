@@ -154,6 +154,13 @@ interface IInsuranceFund {
         uint256 totalShares
     );
 
+    /// @notice Emitted when a loss leaves less than 1 USDC unit per 1e12 shares: every outstanding share is
+    ///         cancelled (their holders were wiped out) and the residual dust stays for future stakers.
+    /// @param shareEpoch The new share epoch (balances of older epochs read as zero).
+    /// @param cancelledShares Shares cancelled.
+    /// @param residualAssetsUsdc Assets left in the fund.
+    event InsuranceSharesReset(uint64 shareEpoch, uint256 cancelledShares, uint256 residualAssetsUsdc);
+
     /// @notice Emitted when fee income arrives.
     /// @param from Who paid.
     /// @param amountUsdc Fees, USDC.
@@ -239,6 +246,10 @@ interface IInsuranceFund {
     /// @param staker The staker.
     /// @return Shares.
     function sharesOf(address staker) external view returns (uint256);
+
+    /// @notice The current share epoch (bumped when a near-total loss cancels every share).
+    /// @return The epoch.
+    function shareEpoch() external view returns (uint64);
 
     /// @notice A staker's pending withdrawal request.
     /// @param staker The staker.

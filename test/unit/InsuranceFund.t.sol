@@ -94,16 +94,37 @@ contract InsuranceFundTest is OracleInsuranceBase {
         assertEq(_exitAll(alice), 900e6);
     }
 
-    function test_coverBadDebt_paysAtMostTheFund_neverNegative() public {
+    function test_coverBadDebt_paysAtMostTheFund_neverNegative_andResetsShares() public {
         _stakeAs(alice, 1_000e6);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceBadDebtCovered(clearing, 5_000e6, 1_000e6, 4_000e6, 0, 1e15);
+        emit IInsuranceFund.InsuranceSharesReset(1, 1e15, 0);
+        vm.expectEmit(address(fund));
+        emit IInsuranceFund.InsuranceBadDebtCovered(clearing, 5_000e6, 1_000e6, 4_000e6, 0, 0);
         assertEq(_cover(5_000e6), 1_000e6);
         assertEq(fund.totalAssets(), 0);
         assertEq(_cover(1), 0);
-        // A wiped-out staker can still exit (with nothing).
-        assertEq(_exitAll(alice), 0);
+        // The wiped-out staker's shares are void; a new staker starts at the initial share price.
+        assertEq(fund.shareEpoch(), 1);
+        assertEq(fund.sharesOf(alice), 0);
         assertEq(fund.totalShares(), 0);
+        assertEq(_stakeAs(bob, 10e6), 10e12);
+        assertEq(_stakeAs(alice, 10e6), 10e12);
+        assertEq(fund.guarantorStake(alice), 10e6);
+    }
+
+    function test_coverBadDebt_nearTotalLossResetsShares_oldRequestVoid() public {
+        _stakeAs(alice, 1_000e6); // 1e15 shares
+        vm.prank(alice);
+        fund.requestWithdraw(1e15);
+        // Leaves 999 units: 999 × 1e12 < 1e15 shares → reset; the 999 units stay for future stakers.
+        vm.expectEmit(address(fund));
+        emit IInsuranceFund.InsuranceSharesReset(1, 1e15, 999);
+        _cover(1_000e6 - 999);
+        assertEq(fund.withdrawRequest(alice).shares, 0);
+        vm.warp(block.timestamp + COOLDOWN);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IInsuranceFund.InsuranceInsufficientShares.selector, alice, 1e15, 0));
+        fund.withdraw(1e15, alice);
     }
 
     function test_depositFees_sharedProRata_workedNumbers() public {

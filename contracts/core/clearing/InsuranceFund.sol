@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
 
@@ -17,6 +18,7 @@ import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
 ///      they cannot be transferred, so a pending withdrawal can never be dodged by moving shares (LIQ-06).
 contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
     using SafeERC20 for IERC20;
+    using SafeCast for uint256;
 
     /// @notice Feature id of new stakes (the guardian may pause it; withdrawals and cover never pause).
     bytes32 public constant STAKE_FEATURE = keccak256("insurance.stake");
@@ -25,17 +27,24 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
     uint256 private constant VIRTUAL_SHARES = 1e6;
     /// @dev Virtual assets: 1 USDC unit.
     uint256 private constant VIRTUAL_ASSETS = 1;
+    /// @dev A loss that leaves less than 1 unit per 1e12 shares (the share price under 1e-6 of its initial 1 unit
+    ///      per 1e6 shares) wipes the fund's shares out: without this, stakes after a near-total loss would mint
+    ///      ever more shares per unit and, after a few such losses, overflow. Keeps totalShares ≤ 1e12 × assets.
+    uint256 private constant MIN_ASSETS_PER_SHARE_INV = 1e12;
 
+    /// @dev totalAssets and totalShares share one slot (uint128 each: 3.4e38 ≫ any USDC amount × the 1e6 offset).
     /// @custom:storage-location erc7201:chx.storage.InsuranceFund
     struct InsuranceFundStorage {
         IERC20 usdc;
-        uint256 totalAssets;
-        uint256 totalShares;
+        uint128 totalAssets;
+        uint128 totalShares;
         uint64 cooldownSec;
         uint64 windowSec;
         mapping(address staker => uint256 shares) shares;
         mapping(address staker => WithdrawRequest request) requests;
         mapping(address guarantor => uint256 requiredUsdc) requirement;
+        uint64 shareEpoch;
+        mapping(address staker => uint64 epoch) stakerEpoch;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.InsuranceFund")) - 1)) & ~bytes32(uint256(0xff))
@@ -72,7 +81,15 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         uint256 assets = $.totalAssets;
         coveredUsdc = amountUsdc < assets ? amountUsdc : assets;
         uint256 assetsAfter = assets - coveredUsdc;
-        $.totalAssets = assetsAfter;
+        $.totalAssets = assetsAfter.toUint128();
+        uint256 sharesOutstanding = $.totalShares;
+        if (sharesOutstanding > 0 && assetsAfter * MIN_ASSETS_PER_SHARE_INV < sharesOutstanding) {
+            // Every existing share is cancelled at once (O(1): balances of an older epoch read as zero).
+            uint64 epoch = $.shareEpoch + 1;
+            $.shareEpoch = epoch;
+            $.totalShares = 0;
+            emit InsuranceSharesReset(epoch, sharesOutstanding, assetsAfter);
+        }
         emit InsuranceBadDebtCovered(
             recipient,
             amountUsdc,
@@ -89,7 +106,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         if (amountUsdc == 0) revert InsuranceZeroAmount();
         InsuranceFundStorage storage $ = _getStorage();
         uint256 assetsAfter = $.totalAssets + amountUsdc;
-        $.totalAssets = assetsAfter;
+        $.totalAssets = assetsAfter.toUint128();
         emit InsuranceFeesDeposited(msg.sender, amountUsdc, assetsAfter, $.totalShares);
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
@@ -98,7 +115,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
     function setGuarantorRequirement(address guarantor, uint256 requiredUsdc) external restricted {
         InsuranceFundStorage storage $ = _getStorage();
         $.requirement[guarantor] = requiredUsdc;
-        emit InsuranceGuarantorRequirementSet(guarantor, requiredUsdc, _toAssetsDown($, $.shares[guarantor]));
+        emit InsuranceGuarantorRequirementSet(guarantor, requiredUsdc, _toAssetsDown($, _held($, guarantor)));
     }
 
     // ------------------------------------------------------------------ stakers
@@ -118,7 +135,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
     function requestWithdraw(uint256 shares) external returns (uint64 readyAt, uint64 expiresAt) {
         if (shares == 0) revert InsuranceZeroAmount();
         InsuranceFundStorage storage $ = _getStorage();
-        uint256 held = $.shares[msg.sender];
+        uint256 held = _held($, msg.sender);
         if (shares > held) revert InsuranceInsufficientShares(msg.sender, shares, held);
         _checkFloor($, msg.sender, _toAssetsDown($, held - shares));
         readyAt = uint64(block.timestamp) + $.cooldownSec;
@@ -147,7 +164,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
             revert InsuranceWithdrawWindowExpired(msg.sender, req.expiresAt, block.timestamp);
         }
         if (shares > req.shares) revert InsuranceExceedsRequest(msg.sender, req.shares, shares);
-        uint256 held = $.shares[msg.sender];
+        uint256 held = _held($, msg.sender);
         if (shares > held) revert InsuranceInsufficientShares(msg.sender, shares, held);
 
         // @dev Paid at the CURRENT share price, rounded down: losses covered during the cooldown are borne too.
@@ -157,8 +174,8 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         uint256 totalSharesAfter = $.totalShares - shares;
         uint256 assetsAfter = $.totalAssets - amountUsdc;
         $.shares[msg.sender] = stakerShares;
-        $.totalShares = totalSharesAfter;
-        $.totalAssets = assetsAfter;
+        $.totalShares = totalSharesAfter.toUint128();
+        $.totalAssets = assetsAfter.toUint128();
         if (requestLeft == 0) delete $.requests[msg.sender];
         else $.requests[msg.sender].shares = requestLeft;
         // The floor is checked on the post-withdrawal share price (the requirement may have risen since the request).
@@ -199,7 +216,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
     /// @inheritdoc IInsuranceFund
     function guarantorStake(address guarantor) external view returns (uint256 amountUsdc) {
         InsuranceFundStorage storage $ = _getStorage();
-        return _toAssetsDown($, $.shares[guarantor]);
+        return _toAssetsDown($, _held($, guarantor));
     }
 
     /// @inheritdoc IInsuranceFund
@@ -219,12 +236,18 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
 
     /// @inheritdoc IInsuranceFund
     function sharesOf(address staker) external view returns (uint256) {
-        return _getStorage().shares[staker];
+        return _held(_getStorage(), staker);
     }
 
     /// @inheritdoc IInsuranceFund
-    function withdrawRequest(address staker) external view returns (WithdrawRequest memory) {
-        return _getStorage().requests[staker];
+    function shareEpoch() external view returns (uint64) {
+        return _getStorage().shareEpoch;
+    }
+
+    /// @inheritdoc IInsuranceFund
+    function withdrawRequest(address staker) external view returns (WithdrawRequest memory request) {
+        InsuranceFundStorage storage $ = _getStorage();
+        if ($.stakerEpoch[staker] == $.shareEpoch) request = $.requests[staker];
     }
 
     /// @inheritdoc IInsuranceFund
@@ -236,7 +259,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
     function guarantorShortfall(address guarantor) external view returns (uint256 shortfallUsdc) {
         InsuranceFundStorage storage $ = _getStorage();
         uint256 required = $.requirement[guarantor];
-        uint256 staked = _toAssetsDown($, $.shares[guarantor]);
+        uint256 staked = _toAssetsDown($, _held($, guarantor));
         return required > staked ? required - staked : 0;
     }
 
@@ -266,12 +289,19 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         InsuranceFundStorage storage $ = _getStorage();
         shares = _toSharesDown($, amountUsdc);
         if (shares == 0) revert InsuranceZeroShares(amountUsdc);
+        uint64 epoch = $.shareEpoch;
+        if ($.stakerEpoch[staker] != epoch) {
+            // Shares (and any request) from before a wipe-out are void: start clean in the current epoch.
+            $.stakerEpoch[staker] = epoch;
+            $.shares[staker] = 0;
+            delete $.requests[staker];
+        }
         uint256 stakerShares = $.shares[staker] + shares;
         uint256 totalSharesAfter = $.totalShares + shares;
         uint256 assetsAfter = $.totalAssets + amountUsdc;
         $.shares[staker] = stakerShares;
-        $.totalShares = totalSharesAfter;
-        $.totalAssets = assetsAfter;
+        $.totalShares = totalSharesAfter.toUint128();
+        $.totalAssets = assetsAfter.toUint128();
         emit InsuranceStaked(staker, msg.sender, amountUsdc, shares, stakerShares, totalSharesAfter, assetsAfter);
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
@@ -284,6 +314,11 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         $.cooldownSec = cooldownSec;
         $.windowSec = windowSec;
         emit InsuranceCooldownSet(cooldownSec, windowSec);
+    }
+
+    /// @dev Shares of `staker` in the current epoch (older epochs were wiped out by a near-total loss).
+    function _held(InsuranceFundStorage storage $, address staker) private view returns (uint256) {
+        return $.stakerEpoch[staker] == $.shareEpoch ? $.shares[staker] : 0;
     }
 
     function _checkFloor(InsuranceFundStorage storage $, address staker, uint256 remainingUsdc) private view {

@@ -30,8 +30,8 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
         FeedConfig feed;
         SequencerConfig sequencer;
         DeviationConfig deviation;
-        uint256 minPriceWad;
-        uint256 maxPriceWad;
+        uint128 minPriceWad;
+        uint128 maxPriceWad;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ComputePriceOracle")) - 1)) & ~bytes32(uint256(0xff))
@@ -184,10 +184,13 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     }
 
     function _setPriceBounds(uint256 minPriceWad, uint256 maxPriceWad) private {
-        if (minPriceWad == 0 || maxPriceWad <= minPriceWad) revert OracleInvalidConfig("bounds");
+        if (minPriceWad == 0 || maxPriceWad <= minPriceWad || maxPriceWad > type(uint128).max) {
+            revert OracleInvalidConfig("bounds");
+        }
         ComputePriceOracleStorage storage $ = _getStorage();
-        $.minPriceWad = minPriceWad;
-        $.maxPriceWad = maxPriceWad;
+        // Both bounds share one storage slot: one cold read on every price read.
+        $.minPriceWad = uint128(minPriceWad);
+        $.maxPriceWad = uint128(maxPriceWad);
         emit OracleBoundsSet(minPriceWad, maxPriceWad);
     }
 
@@ -214,9 +217,8 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
         }
         if (answer <= 0) revert OracleNonPositivePrice(answer);
         priceWad = _toWad(answer, cfg.decimals);
-        if (priceWad < $.minPriceWad || priceWad > $.maxPriceWad) {
-            revert OraclePriceOutOfBounds(priceWad, $.minPriceWad, $.maxPriceWad);
-        }
+        (uint256 lo, uint256 hi) = ($.minPriceWad, $.maxPriceWad);
+        if (priceWad < lo || priceWad > hi) revert OraclePriceOutOfBounds(priceWad, lo, hi);
     }
 
     function _checkSequencerUp(address sequencerFeed) private view {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { parseUnits } from "ethers";
+import { parseUnits, type Interface } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
 import { Roles } from "../../../scripts/lib/roles.js";
 import { INSURANCE_CLEARING_FUNCTIONS } from "../../../scripts/deploy/modules/insurance.js";
@@ -42,7 +42,7 @@ describe("InsuranceFund (deployed through the deploy script)", function () {
     expect(cooldownSec).to.equal(7n * 86_400n);
     expect(windowSec).to.equal(2n * 86_400n);
     for (const sig of INSURANCE_CLEARING_FUNCTIONS) {
-      const sel = fund.interface.getFunction(sig)!.selector;
+      const sel = (fund.interface as Interface).getFunction(sig)!.selector;
       expect(await accessManager.getTargetFunctionRole(await fund.getAddress(), sel)).to.equal(Roles.CLEARING);
     }
   });
