@@ -19,7 +19,11 @@ export default async function stake(args: Args, hre: HardhatRuntimeEnvironment):
     const amount = usdc(args.amount);
     const balance = await token.balanceOf(me);
     if (balance < amount) {
-      throw new TaskError(`Your USDC balance is ${fmtUsdc(balance)}, less than the ${fmtUsdc(amount)} to stake.`);
+      const hint =
+        protocol.chIndexFeed !== undefined ? " (local network: the mock USDC has an open mint(to, amount))" : "";
+      throw new TaskError(
+        `Your USDC balance is ${fmtUsdc(balance)}, less than the ${fmtUsdc(amount)} to stake${hint}.`,
+      );
     }
     const fundAddress = await fund.getAddress();
     if ((await token.allowance(me, fundAddress)) < amount) await (await token.approve(fundAddress, amount)).wait();

@@ -16,7 +16,7 @@ export default async function status(args: Args, hre: HardhatRuntimeEnvironment)
     const totalShares = await fund.totalShares();
     console.log(`InsuranceFund ${await fund.getAddress()}`);
     console.log(`  total assets ${fmtUsdc(await fund.totalAssets())}, ${fmtShares(totalShares)}`);
-    console.log(`  1 share-unit of 1e12 = ${fmtUsdc(await fund.previewWithdraw(10n ** 12n))}`);
+    console.log(`  1 share = ${fmtUsdc(await fund.previewWithdraw(10n ** 12n))}`);
     console.log(`  cooldown ${cooldownSec} s, then a ${windowSec} s window`);
     console.log(`  stakes paused: ${await fund.isFeaturePaused(await fund.STAKE_FEATURE())}`);
     const held = await fund.sharesOf(who);
