@@ -32,6 +32,12 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
     ///      ever more shares per unit and, after a few such losses, overflow. Keeps totalShares ≤ 1e12 × assets.
     uint256 private constant MIN_ASSETS_PER_SHARE_INV = 1e12;
 
+    /// @dev A staker's shares and the share epoch they belong to, in one slot.
+    struct StakerShares {
+        uint192 shares;
+        uint64 epoch;
+    }
+
     /// @dev totalAssets and totalShares share one slot (uint128 each: 3.4e38 ≫ any USDC amount × the 1e6 offset).
     /// @custom:storage-location erc7201:chx.storage.InsuranceFund
     struct InsuranceFundStorage {
@@ -40,11 +46,10 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         uint128 totalShares;
         uint64 cooldownSec;
         uint64 windowSec;
-        mapping(address staker => uint256 shares) shares;
+        mapping(address staker => StakerShares position) stakers;
         mapping(address staker => WithdrawRequest request) requests;
         mapping(address guarantor => uint256 requiredUsdc) requirement;
         uint64 shareEpoch;
-        mapping(address staker => uint64 epoch) stakerEpoch;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.InsuranceFund")) - 1)) & ~bytes32(uint256(0xff))
@@ -173,7 +178,8 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         uint256 requestLeft = req.shares - shares;
         uint256 totalSharesAfter = $.totalShares - shares;
         uint256 assetsAfter = $.totalAssets - amountUsdc;
-        $.shares[msg.sender] = stakerShares;
+        // Safe downcast: stakerShares ≤ the held balance, which was stored as a uint192.
+        $.stakers[msg.sender].shares = uint192(stakerShares);
         $.totalShares = totalSharesAfter.toUint128();
         $.totalAssets = assetsAfter.toUint128();
         if (requestLeft == 0) delete $.requests[msg.sender];
@@ -247,7 +253,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
     /// @inheritdoc IInsuranceFund
     function withdrawRequest(address staker) external view returns (WithdrawRequest memory request) {
         InsuranceFundStorage storage $ = _getStorage();
-        if ($.stakerEpoch[staker] == $.shareEpoch) request = $.requests[staker];
+        if ($.stakers[staker].epoch == $.shareEpoch) request = $.requests[staker];
     }
 
     /// @inheritdoc IInsuranceFund
@@ -290,16 +296,17 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         shares = _toSharesDown($, amountUsdc);
         if (shares == 0) revert InsuranceZeroShares(amountUsdc);
         uint64 epoch = $.shareEpoch;
-        if ($.stakerEpoch[staker] != epoch) {
+        StakerShares memory position = $.stakers[staker];
+        uint256 prior = position.shares;
+        if (position.epoch != epoch) {
             // Shares (and any request) from before a wipe-out are void: start clean in the current epoch.
-            $.stakerEpoch[staker] = epoch;
-            $.shares[staker] = 0;
+            prior = 0;
             delete $.requests[staker];
         }
-        uint256 stakerShares = $.shares[staker] + shares;
+        uint256 stakerShares = prior + shares;
+        $.stakers[staker] = StakerShares({shares: stakerShares.toUint192(), epoch: epoch});
         uint256 totalSharesAfter = $.totalShares + shares;
         uint256 assetsAfter = $.totalAssets + amountUsdc;
-        $.shares[staker] = stakerShares;
         $.totalShares = totalSharesAfter.toUint128();
         $.totalAssets = assetsAfter.toUint128();
         emit InsuranceStaked(staker, msg.sender, amountUsdc, shares, stakerShares, totalSharesAfter, assetsAfter);
@@ -318,7 +325,8 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
 
     /// @dev Shares of `staker` in the current epoch (older epochs were wiped out by a near-total loss).
     function _held(InsuranceFundStorage storage $, address staker) private view returns (uint256) {
-        return $.stakerEpoch[staker] == $.shareEpoch ? $.shares[staker] : 0;
+        StakerShares memory position = $.stakers[staker];
+        return position.epoch == $.shareEpoch ? position.shares : 0;
     }
 
     function _checkFloor(InsuranceFundStorage storage $, address staker, uint256 remainingUsdc) private view {
