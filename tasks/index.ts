@@ -7,4 +7,14 @@ import { emissionTasks } from "./emission.js";
 import { providerTasks } from "./provider.js";
 import { keeperTasks } from "./keeper.js";
 
-export const chxTasks = [...statusTasks, ...providerTasks, ...emissionTasks, ...keeperTasks];
+import { oracleTasks } from "./oracle.js";
+import { insuranceTasks } from "./insurance.js";
+
+export const chxTasks = [
+  ...statusTasks,
+  ...providerTasks,
+  ...emissionTasks,
+  ...keeperTasks,
+  ...oracleTasks,
+  ...insuranceTasks,
+];
