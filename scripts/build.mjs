@@ -1,15 +1,14 @@
 #!/usr/bin/env node
-// `npm run build`: compiles in bounded groups, then one final full build (TypeChain included).
-// Why: solc-js (wasm) runs out of linear memory ("memory access out of bounds", HHE908) when a clean build
-// puts every contract, every OpenZeppelin dependency and forge-std into ONE compilation job. Building folder by
-// folder keeps each job small; Hardhat caches each root file, so the final build only links what is left.
+// `npm run build`: contracts first, then tests (Hardhat caches each root file, so the second job only adds the
+// tests) and TypeChain. If solc-js (wasm) crashes on a large job — HHE908 "memory access out of bounds", seen with
+// solc 0.8.28 when forge-std and the Governor/AccessManager share a job — it falls back to small jobs: contracts in
+// groups, then each test file alone. See docs/toolchain.md.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync, existsSync } from "node:fs";
 import path from "node:path";
 
-// Contracts compile in groups; each test file alone (a test job pulls forge-std and most of the protocol).
 const GROUP = Number(process.env.CHX_BUILD_GROUP ?? 8);
-const TEST_GROUP = Number(process.env.CHX_BUILD_TEST_GROUP ?? 1);
+const verbose = process.env.CHX_BUILD_VERBOSE === "1";
 
 function sol(dir) {
   if (!existsSync(dir)) return [];
@@ -19,20 +18,30 @@ function sol(dir) {
   });
 }
 
-function chunks(files, size = GROUP) {
+function chunks(files, size) {
   const out = [];
   for (let i = 0; i < files.length; i += size) out.push(files.slice(i, i + size));
   return out;
 }
 
+/** Runs `hardhat build`; returns true on success. Output is shown only when it fails for another reason. */
 function hardhat(args) {
-  if (process.env.CHX_BUILD_VERBOSE === "1") console.log(`build: ${args.join(" ")}`);
-  const r = spawnSync("npx", ["hardhat", "build", "--quiet", ...args], { stdio: "inherit" });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  if (verbose) console.log(`build: ${args.join(" ") || "(all)"}`);
+  const r = spawnSync("npx", ["hardhat", "build", "--quiet", ...args], { encoding: "utf8" });
+  const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+  if (r.status === 0) return true;
+  if (/HHE908|memory access out of bounds|Aborted\(\)/.test(out)) {
+    console.log(`build: solc-js ran out of memory on ${args.length > 0 ? `${args.length} file(s)` : "the full job"}; splitting`);
+    return false;
+  }
+  process.stdout.write(out);
+  process.exit(r.status ?? 1);
 }
+
+if (hardhat(["--no-tests"]) && hardhat([])) process.exit(0);
 
 const contracts = sol("contracts").filter((f) => !f.endsWith(".t.sol"));
 const tests = [...sol("test"), ...sol("contracts").filter((f) => f.endsWith(".t.sol"))];
-for (const group of chunks(contracts)) hardhat(["--no-tests", ...group]);
-for (const group of chunks(tests, TEST_GROUP)) hardhat(["--no-contracts", ...group]);
-hardhat([]);
+for (const group of chunks(contracts, GROUP)) if (!hardhat(["--no-tests", ...group])) process.exit(1);
+for (const group of chunks(tests, 1)) if (!hardhat(["--no-contracts", ...group])) process.exit(1);
+if (!hardhat([])) process.exit(1);
