@@ -7,7 +7,7 @@ import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 /// @notice Test-only malicious token (SEC-04): while armed, every transfer calls `target` with `data` and bubbles up
 ///         that call's revert, so a reentrancy guard in the target makes the outer call revert.
 contract ReentrantERC20 is ERC20 {
-    address public target;
+    address public reentryTarget;
     bytes public data;
     bool public armed;
 
@@ -30,7 +30,7 @@ contract ReentrantERC20 is ERC20 {
     /// @param target_ Contract to call back.
     /// @param data_ Calldata.
     function arm(address target_, bytes calldata data_) external {
-        target = target_;
+        reentryTarget = target_;
         data = data_;
         armed = true;
     }
@@ -39,7 +39,7 @@ contract ReentrantERC20 is ERC20 {
         super._update(from, to, value);
         if (armed) {
             armed = false;
-            (bool ok, bytes memory ret) = target.call(data);
+            (bool ok, bytes memory ret) = reentryTarget.call(data);
             armed = true;
             if (!ok) {
                 assembly {

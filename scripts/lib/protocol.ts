@@ -5,6 +5,10 @@
 import type { ContractRunner } from "ethers";
 import {
   ChxAccessManager__factory,
+  ClearingHouse__factory,
+  GuarantorPool__factory,
+  LiquidationEngine__factory,
+  RiskEngine__factory,
   ChxGovernor__factory,
   ChxTimelock__factory,
   CHToken__factory,
@@ -12,6 +16,10 @@ import {
   GFLToken__factory,
   MockERC20__factory,
   type ChxAccessManager,
+  type ClearingHouse,
+  type GuarantorPool,
+  type LiquidationEngine,
+  type RiskEngine,
   type ChxGovernor,
   type ChxTimelock,
   type CHToken,
@@ -31,6 +39,10 @@ export interface Protocol {
   gfl: GFLToken;
   /** USDC: MockERC20 on local networks (the ERC-20 part of the ABI is all that is used elsewhere). */
   usdc: MockERC20;
+  clearingHouse: ClearingHouse;
+  guarantorPool: GuarantorPool;
+  riskEngine: RiskEngine;
+  liquidationEngine: LiquidationEngine;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -49,5 +61,9 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     ch: CHToken__factory.connect(addr(record, "CHToken"), runner),
     gfl: GFLToken__factory.connect(addr(record, "GFLToken"), runner),
     usdc: MockERC20__factory.connect(addr(record, "USDC"), runner),
+    clearingHouse: ClearingHouse__factory.connect(addr(record, "ClearingHouse"), runner),
+    guarantorPool: GuarantorPool__factory.connect(addr(record, "GuarantorPool"), runner),
+    riskEngine: RiskEngine__factory.connect(addr(record, "RiskEngine"), runner),
+    liquidationEngine: LiquidationEngine__factory.connect(addr(record, "LiquidationEngine"), runner),
   };
 }
