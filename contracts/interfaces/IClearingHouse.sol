@@ -81,6 +81,9 @@ interface IClearingHouse {
     /// @param requestedUsdc Amount requested.
     /// @param poolUsdc Pool balance.
     error ClearingMarketPoolTooLow(address market, uint256 requestedUsdc, int256 poolUsdc);
+    /// @notice Thrown when a liquidation entry point is called by anyone but the LiquidationEngine.
+    /// @param caller The caller.
+    error ClearingOnlyLiquidationEngine(address caller);
     /// @notice Thrown when a value does not fit its storage type.
     /// @param value The value.
     error ClearingOverflow(int256 value);
@@ -99,12 +102,19 @@ interface IClearingHouse {
     /// @notice Emitted when a market is registered.
     /// @param market The market.
     event MarketRegistered(address indexed market);
-    /// @notice Emitted when the risk engine, guarantor pool, insurance fund or oracle is set.
+    /// @notice Emitted when the oracle, risk engine, guarantor pool, insurance fund or liquidation engine is set.
     /// @param oracle Price oracle.
     /// @param riskEngine Risk engine.
     /// @param guarantorPool Guarantor pool.
     /// @param insuranceFund Insurance fund.
-    event ModulesSet(address oracle, address riskEngine, address guarantorPool, address insuranceFund);
+    /// @param liquidationEngine Liquidation engine.
+    event ModulesSet(
+        address oracle,
+        address riskEngine,
+        address guarantorPool,
+        address insuranceFund,
+        address liquidationEngine
+    );
     /// @notice Emitted when a market changes a position.
     /// @param account The account.
     /// @param market The market.
@@ -205,12 +215,19 @@ interface IClearingHouse {
     /// @param market The market contract (also granted Roles.MARKET by governance).
     function registerMarket(address market) external;
 
-    /// @notice Sets the oracle, risk engine, guarantor pool and insurance fund (ADMIN).
+    /// @notice Sets the oracle, risk engine, guarantor pool, insurance fund and liquidation engine (ADMIN).
     /// @param oracle IComputePriceOracle.
     /// @param riskEngine IRiskEngine.
     /// @param guarantorPool IGuarantorPool.
     /// @param insuranceFund IInsuranceFund.
-    function setModules(address oracle, address riskEngine, address guarantorPool, address insuranceFund) external;
+    /// @param liquidationEngine ILiquidationEngine: the only caller of liquidationClose and absorbDeficit.
+    function setModules(
+        address oracle,
+        address riskEngine,
+        address guarantorPool,
+        address insuranceFund,
+        address liquidationEngine
+    ) external;
 
     /// @notice A market opens, increases, reduces or flips `account`'s position (Roles.MARKET, registered).
     ///         Realises PnL on the reduced part at `tradePriceWad`, charges `feeUsdc`. When the trade adds risk
@@ -244,7 +261,10 @@ interface IClearingHouse {
     function withdrawMarketPool(uint256 amountUsdc, address to) external;
 
     /// @notice Closes `fractionWad` of every position of `account` at `priceWad` and pays the liquidator up to
-    ///         `bountyUsdc` from the account's positive collateral (Roles.CLEARING: the LiquidationEngine).
+    ///         `bountyUsdc` from the account's positive collateral. Only the LiquidationEngine set in setModules
+    ///         (checked by address, not through the AccessManager: it is on the liquidation hot path). The
+    ///         guarantor's recorded exposure is not reduced here (it stays conservatively high until the
+    ///         account's next trade or a permissionless syncExposure).
     /// @param account The account.
     /// @param fractionWad Fraction to close, (0, 1e18].
     /// @param priceWad Index price read once by the caller (ORC-02).
@@ -263,7 +283,8 @@ interface IClearingHouse {
 
     /// @notice Records the waterfall for an account with no positions and negative collateral (Roles.CLEARING).
     ///         `fromGuarantorUsdc` and `fromInsuranceUsdc` must already have been transferred here; the rest is
-    ///         socialised against the PnL pool of the account's last market. Emits one event per layer.
+    ///         socialised against the PnL pool of the account's last market. Emits one event per layer. Only the
+    ///         LiquidationEngine.
     /// @param account The defaulted account.
     /// @param fromGuarantorUsdc Paid in by the guarantor's capital.
     /// @param fromInsuranceUsdc Paid in by the insurance fund.
@@ -274,6 +295,10 @@ interface IClearingHouse {
         uint256 fromInsuranceUsdc
     ) external returns (uint256 socialisedUsdc);
 
+    /// @notice Re-records `account`'s gross open notional with its guarantor (permissionless; never adds risk).
+    /// @param account The account.
+    function syncExposure(address account) external;
+
     /// @notice Sends accrued fees to the insurance fund (permissionless).
     function flushFees() external;
 
@@ -281,6 +306,12 @@ interface IClearingHouse {
     /// @param account The account.
     /// @return state The margin state.
     function marginState(address account) external view returns (MarginState memory state);
+
+    /// @notice The index price (read once) and an account's margin state at it: what a liquidator needs in one call.
+    /// @param account The account.
+    /// @return state The margin state.
+    /// @return priceWad The index price used.
+    function liquidationState(address account) external view returns (MarginState memory state, uint256 priceWad);
 
     /// @notice An account's margin state at `priceWad`.
     /// @param account The account.
@@ -331,8 +362,16 @@ interface IClearingHouse {
     /// @return riskEngine Risk engine.
     /// @return guarantorPool Guarantor pool.
     /// @return insuranceFund Insurance fund.
+    /// @return liquidationEngine Liquidation engine.
     function modules()
         external
         view
-        returns (address usdc, address oracle, address riskEngine, address guarantorPool, address insuranceFund);
+        returns (
+            address usdc,
+            address oracle,
+            address riskEngine,
+            address guarantorPool,
+            address insuranceFund,
+            address liquidationEngine
+        );
 }

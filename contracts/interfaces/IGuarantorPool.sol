@@ -74,6 +74,9 @@ interface IGuarantorPool {
     error PoolUnstakeNotAllowed(address guarantor, uint256 amount, uint256 staked);
     /// @notice Thrown when a parameter is out of range.
     error PoolInvalidParams();
+    /// @notice Thrown when the pre-trade gate is called by anyone but the ClearingHouse.
+    /// @param caller The caller.
+    error PoolOnlyClearingHouse(address caller);
 
     /// @notice Emitted when a guarantor registers or changes its openness.
     /// @param guarantor The guarantor.
@@ -223,7 +226,8 @@ interface IGuarantorPool {
     /// @param account The customer.
     function removeCustomer(address account) external;
 
-    /// @notice The pre-trade gate (Roles.CLEARING: the ClearingHouse). Records `account`'s gross open notional;
+    /// @notice The pre-trade gate, callable only by the ClearingHouse set at initialisation (checked by address
+    ///         rather than through the AccessManager: it runs on every trade and liquidation). Records `account`'s gross open notional;
     ///         when `increasing`, reverts unless the account has a guarantor with enough DPS staked, the
     ///         customer's limit holds and the guarantor's exposure stays within capital × max leverage.
     /// @param account The customer.

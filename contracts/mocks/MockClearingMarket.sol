@@ -19,10 +19,10 @@ contract MockClearingMarket is ILiquidatableMarket {
     IERC20 public immutable usdc;
     /// @notice Fee charged per trade, bps of notional (rounded up).
     uint256 public feeBps;
-    /// @notice Σ size liquidated into this market (taken onto the house book), CH WAD.
-    int256 public houseSizeCh;
-    /// @notice Number of liquidation callbacks received.
-    uint256 public liquidationCalls;
+    /// @notice Emitted when the ClearingHouse reports a liquidation (the house takes the opposite side).
+    /// @param account The account.
+    /// @param sizeDeltaCh Size closed.
+    event HouseTookOver(address indexed account, int256 sizeDeltaCh);
 
     /// @param clearingHouse_ The ClearingHouse.
     /// @param oracle_ The index.
@@ -77,9 +77,8 @@ contract MockClearingMarket is ILiquidatableMarket {
     }
 
     /// @inheritdoc ILiquidatableMarket
-    function onPositionLiquidated(address, int256 sizeDeltaCh, uint256, int256) external {
-        // The house takes the opposite side of what the account closed.
-        houseSizeCh += sizeDeltaCh;
-        ++liquidationCalls;
+    function onPositionLiquidated(address account, int256 sizeDeltaCh, uint256, int256) external {
+        // The house takes the opposite side of what the account closed (a real market updates its book here).
+        emit HouseTookOver(account, sizeDeltaCh);
     }
 }

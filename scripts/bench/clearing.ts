@@ -101,9 +101,10 @@ export const clearingBench: BenchSuite = {
     await (await market.connect(e).trade(wad("50"))).wait();
     await (await oracle.setPrice(wad("8.3"))).wait();
     await ctx.measure("LiquidationEngine.liquidate:partial", p.liquidationEngine.connect(b).liquidate(d.address));
-    await (await oracle.setPrice(wad("7.9"))).wait();
+    // equity 2.5 < full bounty 4.025: closed in full, the bounty takes the remaining 2.5, no bad debt
+    await (await oracle.setPrice(wad("8.05"))).wait();
     await ctx.measure("LiquidationEngine.liquidate:full", p.liquidationEngine.connect(b).liquidate(e.address));
-    // full with a deficit covered by the guarantor (waterfall layer 2)
+    // full with a deficit covered by the guarantor (waterfall layer 2): 40 CH at 10 on 90 of collateral, price 7
     await (await oracle.setPrice(wad("10"))).wait();
     await (await market.connect(a).trade(wad("40"))).wait();
     await (await oracle.setPrice(wad("7"))).wait();

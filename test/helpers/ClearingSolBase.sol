@@ -2,6 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {ChxSolBase} from "./ChxSolBase.sol";
+import {ChxAccessManager} from "../../contracts/core/governance/ChxAccessManager.sol";
+import {DPSToken} from "../../contracts/core/token/DPSToken.sol";
+import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
@@ -38,11 +41,34 @@ abstract contract ClearingSolBase is ChxSolBase {
         _deployClearingWith(address(0));
     }
 
+    /// @dev Only what the clearing layer needs from the base (AccessManager, DPS, USDC), from artifacts, so the
+    ///      test contracts do not embed the token and governance creation code (keeps the solc-js job small).
+    function _deployClearingBase() internal {
+        manager = ChxAccessManager(
+            _proxy(
+                deployCode("ChxAccessManager.sol:ChxAccessManager"),
+                abi.encodeWithSignature("initialize(address)", address(this))
+            )
+        );
+        dps = DPSToken(
+            _proxy(
+                deployCode("DPSToken.sol:DPSToken"),
+                abi.encodeWithSignature(
+                    "initialize(address,address,uint256)",
+                    address(manager),
+                    address(this),
+                    GENESIS_DPS
+                )
+            )
+        );
+        usdc = MockERC20(deployCode("MockERC20.sol:MockERC20", abi.encode("USD Coin (mock)", "USDC", uint8(6))));
+    }
+
     /// @param collateralToken USDC to use (zero: the base's MockERC20).
     function _deployClearingWith(address collateralToken) internal {
-        _deployBase();
+        _deployClearingBase();
         address token = collateralToken == address(0) ? address(usdc) : collateralToken;
-        oracle = new MockPriceIndex(PRICE0);
+        oracle = MockPriceIndex(deployCode("MockPriceIndex.sol:MockPriceIndex", abi.encode(PRICE0)));
         chouse = IClearingHouse(
             _proxy(
                 deployCode("ClearingHouse.sol:ClearingHouse"),
@@ -92,9 +118,11 @@ abstract contract ClearingSolBase is ChxSolBase {
                 )
             )
         );
-        insurance = new MockInsuranceFund(token);
-        chouse.setModules(address(oracle), address(risk), address(pool), address(insurance));
-        market = new MockClearingMarket(address(chouse), address(oracle), token);
+        insurance = MockInsuranceFund(deployCode("MockInsuranceFund.sol:MockInsuranceFund", abi.encode(token)));
+        chouse.setModules(address(oracle), address(risk), address(pool), address(insurance), address(liq));
+        market = MockClearingMarket(
+            deployCode("MockClearingMarket.sol:MockClearingMarket", abi.encode(address(chouse), address(oracle), token))
+        );
         chouse.registerMarket(address(market));
         risk.setMarketParams(
             address(market),
@@ -110,13 +138,9 @@ abstract contract ClearingSolBase is ChxSolBase {
         _setRole(address(chouse), IClearingHouse.settle.selector, Roles.MARKET);
         _setRole(address(chouse), IClearingHouse.fundMarketPool.selector, Roles.MARKET);
         _setRole(address(chouse), IClearingHouse.withdrawMarketPool.selector, Roles.MARKET);
-        _setRole(address(chouse), IClearingHouse.liquidationClose.selector, Roles.CLEARING);
-        _setRole(address(chouse), IClearingHouse.absorbDeficit.selector, Roles.CLEARING);
-        _setRole(address(pool), IGuarantorPool.onExposureChanged.selector, Roles.CLEARING);
         _setRole(address(pool), IGuarantorPool.coverLoss.selector, Roles.CLEARING);
         _setRole(address(pool), IGuarantorPool.slashDps.selector, Roles.SLASHER);
         _grant(Roles.MARKET, address(market));
-        _grant(Roles.CLEARING, address(chouse));
         _grant(Roles.CLEARING, address(liq));
     }
 

@@ -15,7 +15,7 @@ contract ClearingReentrancyTest is ClearingSolBase {
     bytes4 internal constant REENTRANT = bytes4(keccak256("ReentrancyGuardReentrantCall()"));
 
     function setUp() public {
-        rusd = new ReentrantERC20();
+        rusd = ReentrantERC20(deployCode("ReentrantERC20.sol:ReentrantERC20"));
         _deployClearingWith(address(rusd));
         _setupGuarantor(guarantor, false, 1_000e6);
         _fundMarket(1_000e6);

@@ -57,6 +57,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         mapping(address market => OpenInterest) openInterest;
         uint256 feesUsdc;
         uint256 socialisedLossUsdc;
+        address liquidationEngine;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ClearingHouse")) - 1)) & ~bytes32(uint256(0xff))
@@ -85,15 +86,22 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         address oracle,
         address riskEngine,
         address guarantorPool,
-        address insuranceFund
+        address insuranceFund,
+        address liquidationEngine
     ) external restricted {
-        if (oracle == address(0) || riskEngine == address(0) || guarantorPool == address(0)) revert ChxZeroAddress();
+        if (
+            oracle == address(0) ||
+            riskEngine == address(0) ||
+            guarantorPool == address(0) ||
+            liquidationEngine == address(0)
+        ) revert ChxZeroAddress();
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         $.oracle = IComputePriceOracle(oracle);
         $.riskEngine = IRiskEngine(riskEngine);
         $.guarantorPool = IGuarantorPool(guarantorPool);
         $.insuranceFund = IInsuranceFund(insuranceFund);
-        emit ModulesSet(oracle, riskEngine, guarantorPool, insuranceFund);
+        $.liquidationEngine = liquidationEngine;
+        emit ModulesSet(oracle, riskEngine, guarantorPool, insuranceFund, liquidationEngine);
     }
 
     /// @inheritdoc IClearingHouse
@@ -264,9 +272,10 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         uint256 priceWad,
         address keeper,
         uint256 bountyUsdc
-    ) external restricted nonReentrant returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc) {
-        if (fractionWad == 0 || fractionWad > ClearingMath.WAD) revert ClearingInvalidFraction(fractionWad);
+    ) external nonReentrant returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc) {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        _onlyLiquidationEngine($);
+        if (fractionWad == 0 || fractionWad > ClearingMath.WAD) revert ClearingInvalidFraction(fractionWad);
         Account storage a = $.accounts[account];
         collateralUsdc = a.collateralUsdc;
         address[] storage list = $.accountMarkets[account];
@@ -282,9 +291,10 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
             collateralUsdc -= int256(paidBountyUsdc);
         }
         a.collateralUsdc = collateralUsdc.toInt96();
-        if (paidBountyUsdc > 0) emit LiquidationBountyPaid(account, keeper, paidBountyUsdc, collateralUsdc);
-        $.guarantorPool.onExposureChanged(account, _grossOpenNotional($, account), false);
-        if (paidBountyUsdc > 0) $.usdc.safeTransfer(keeper, paidBountyUsdc);
+        if (paidBountyUsdc > 0) {
+            emit LiquidationBountyPaid(account, keeper, paidBountyUsdc, collateralUsdc);
+            $.usdc.safeTransfer(keeper, paidBountyUsdc);
+        }
     }
 
     function _liquidatePosition(
@@ -321,8 +331,9 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         address account,
         uint256 fromGuarantorUsdc,
         uint256 fromInsuranceUsdc
-    ) external restricted returns (uint256 socialisedUsdc) {
+    ) external returns (uint256 socialisedUsdc) {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        _onlyLiquidationEngine($);
         Account storage a = $.accounts[account];
         int256 collateral = a.collateralUsdc;
         uint256 count = $.accountMarkets[account].length;
@@ -356,6 +367,12 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
     }
 
     /// @inheritdoc IClearingHouse
+    function syncExposure(address account) external nonReentrant {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        $.guarantorPool.onExposureChanged(account, _grossOpenNotional($, account), false);
+    }
+
+    /// @inheritdoc IClearingHouse
     function flushFees() external nonReentrant {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         uint256 fees = $.feesUsdc;
@@ -374,6 +391,13 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
     function marginState(address account) external view returns (MarginState memory) {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         return _marginState($, account, $.oracle.indexPrice());
+    }
+
+    /// @inheritdoc IClearingHouse
+    function liquidationState(address account) external view returns (MarginState memory state, uint256 priceWad) {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        priceWad = $.oracle.indexPrice();
+        state = _marginState($, account, priceWad);
     }
 
     /// @inheritdoc IClearingHouse
@@ -421,7 +445,14 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
     function modules()
         external
         view
-        returns (address usdc, address oracle, address riskEngine, address guarantorPool, address insuranceFund)
+        returns (
+            address usdc,
+            address oracle,
+            address riskEngine,
+            address guarantorPool,
+            address insuranceFund,
+            address liquidationEngine
+        )
     {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         return (
@@ -429,11 +460,16 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
             address($.oracle),
             address($.riskEngine),
             address($.guarantorPool),
-            address($.insuranceFund)
+            address($.insuranceFund),
+            $.liquidationEngine
         );
     }
 
     // ───────────────────────────── internals ─────────────────────────────
+
+    function _onlyLiquidationEngine(ClearingHouseStorage storage $) private view {
+        if (msg.sender != $.liquidationEngine) revert ClearingOnlyLiquidationEngine(msg.sender);
+    }
 
     function _registeredMarket(ClearingHouseStorage storage $, address market) private view returns (Market storage m) {
         m = $.markets[market];

@@ -227,8 +227,9 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     // ───────────────────────────── clearing hooks ─────────────────────────────
 
     /// @inheritdoc IGuarantorPool
-    function onExposureChanged(address account, uint256 newExposureUsdc, bool increasing) external restricted {
+    function onExposureChanged(address account, uint256 newExposureUsdc, bool increasing) external {
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
         Customer memory c = $.customers[account];
         uint256 old = $.exposureUsdc[account];
         if (c.guarantor == address(0)) {

@@ -5,14 +5,13 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ILiquidationEngine} from "../../interfaces/ILiquidationEngine.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
 import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
 
 /// @title LiquidationEngine
 /// @notice Permissionless partial liquidation and the default waterfall. See ILiquidationEngine.
-/// @dev Holds Roles.CLEARING on the ClearingHouse (liquidationClose, absorbDeficit), the GuarantorPool (coverLoss)
-///      and the InsuranceFund (coverBadDebt). Reads the module addresses from the ClearingHouse on every call, so
+/// @dev The ClearingHouse accepts liquidationClose/absorbDeficit only from the engine set in its setModules; the
+///      engine holds Roles.CLEARING for GuarantorPool.coverLoss and InsuranceFund.coverBadDebt. Reads the module addresses from the ClearingHouse on every call, so
 ///      a module swap there needs no second governance action here.
 contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
     uint256 internal constant WAD = 1e18;
@@ -20,11 +19,12 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
     uint256 internal constant MAX_BOUNTY_BPS = 1_000;
 
     /// @custom:storage-location erc7201:chx.storage.LiquidationEngine
+    /// @dev One slot, read once per liquidation.
     struct LiquidationEngineStorage {
         IClearingHouse clearingHouse;
-        uint256 bountyBps;
-        uint256 maxBountyUsdc;
-        uint256 dustNotionalUsdc;
+        uint16 bountyBps;
+        uint40 maxBountyUsdc;
+        uint40 dustNotionalUsdc;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.LiquidationEngine")) - 1)) & ~bytes32(uint256(0xff))
@@ -52,19 +52,16 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
     ) external initializer {
         __ChxUpgradeable_init(authority);
         if (clearingHouse == address(0)) revert ChxZeroAddress();
-        LiquidationEngineStorage storage $ = _getLiquidationEngineStorage();
-        $.clearingHouse = IClearingHouse(clearingHouse);
-        _setParams($, bountyBps, maxBountyUsdc, dustNotionalUsdc);
+        _getLiquidationEngineStorage().clearingHouse = IClearingHouse(clearingHouse);
+        _setParams(_getLiquidationEngineStorage(), bountyBps, maxBountyUsdc, dustNotionalUsdc);
     }
 
     /// @inheritdoc ILiquidationEngine
     function liquidate(address account) external nonReentrant returns (uint256 fractionWad, uint256 bountyUsdc) {
-        LiquidationEngineStorage storage $ = _getLiquidationEngineStorage();
+        LiquidationEngineStorage memory $ = _getLiquidationEngineStorage();
         IClearingHouse ch = $.clearingHouse;
-        (, address oracle, , address pool, address fund) = ch.modules();
-        // ORC-02: one price read for the whole liquidation.
-        uint256 priceWad = IComputePriceOracle(oracle).indexPrice();
-        IClearingHouse.MarginState memory s = ch.marginStateAt(account, priceWad);
+        // ORC-02: one price read for the whole liquidation, passed back to the ClearingHouse.
+        (IClearingHouse.MarginState memory s, uint256 priceWad) = ch.liquidationState(account);
         if (s.equityUsdc >= int256(s.maintenanceMarginUsdc)) {
             revert LiquidationAccountHealthy(account, s.equityUsdc, s.maintenanceMarginUsdc);
         }
@@ -74,13 +71,14 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
             (fractionWad, collateral, positionsLeft, bountyUsdc) = _close($, ch, account, s, priceWad);
         }
         if (positionsLeft == 0 && collateral < 0) {
+            (, , , address pool, address fund, ) = ch.modules();
             collateral = _waterfall(ch, IGuarantorPool(pool), IInsuranceFund(fund), account, uint256(-collateral));
         }
         emit AccountLiquidated(account, msg.sender, fractionWad, priceWad, bountyUsdc, collateral, positionsLeft);
     }
 
     function _close(
-        LiquidationEngineStorage storage $,
+        LiquidationEngineStorage memory $,
         IClearingHouse ch,
         address account,
         IClearingHouse.MarginState memory s,
@@ -141,10 +139,12 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         uint256 maxBountyUsdc,
         uint256 dustNotionalUsdc
     ) private {
-        if (bountyBps > MAX_BOUNTY_BPS) revert LiquidationInvalidParams();
-        $.bountyBps = bountyBps;
-        $.maxBountyUsdc = maxBountyUsdc;
-        $.dustNotionalUsdc = dustNotionalUsdc;
+        if (bountyBps > MAX_BOUNTY_BPS || maxBountyUsdc > type(uint40).max || dustNotionalUsdc > type(uint40).max) {
+            revert LiquidationInvalidParams();
+        }
+        $.bountyBps = uint16(bountyBps);
+        $.maxBountyUsdc = uint40(maxBountyUsdc);
+        $.dustNotionalUsdc = uint40(dustNotionalUsdc);
         emit LiquidationParamsSet(bountyBps, maxBountyUsdc, dustNotionalUsdc);
     }
 

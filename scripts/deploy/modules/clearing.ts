@@ -82,12 +82,18 @@ export const clearingModule: DeployModule = {
     ]);
 
     const house = ClearingHouse__factory.connect(ch, ctx.deployer);
-    const [, curOracle, curRisk, curPool, curFund] = await house.modules();
-    const want = [oracle, risk, pool, insurance].map((a) => a.toLowerCase());
-    const have = [curOracle, curRisk, curPool, curFund].map((a) => a.toLowerCase());
+    const [, curOracle, curRisk, curPool, curFund, curLiq] = await house.modules();
+    const liq = ctx.address("LiquidationEngine");
+    const want = [oracle, risk, pool, insurance, liq].map((a) => a.toLowerCase());
+    const have = [curOracle, curRisk, curPool, curFund, curLiq].map((a) => a.toLowerCase());
     if (want.some((a, i) => a !== have[i])) {
-      const data = house.interface.encodeFunctionData("setModules", [oracle, risk, pool, insurance]);
-      await adminCall(ctx, ch, data, "ClearingHouse: setModules(oracle, risk engine, guarantor pool, insurance fund)");
+      const data = house.interface.encodeFunctionData("setModules", [oracle, risk, pool, insurance, liq]);
+      await adminCall(
+        ctx,
+        ch,
+        data,
+        "ClearingHouse: setModules(oracle, risk engine, guarantor pool, insurance fund, liquidation engine)",
+      );
     }
 
     await ctx.setFunctionRole(
@@ -100,18 +106,10 @@ export const clearingModule: DeployModule = {
       ],
       Roles.MARKET,
     );
-    await ctx.setFunctionRole(
-      "ClearingHouse",
-      ["liquidationClose(address,uint256,uint256,address,uint256)", "absorbDeficit(address,uint256,uint256)"],
-      Roles.CLEARING,
-    );
-    await ctx.setFunctionRole(
-      "GuarantorPool",
-      ["onExposureChanged(address,uint256,bool)", "coverLoss(address,uint256,address)"],
-      Roles.CLEARING,
-    );
+    // liquidationClose/absorbDeficit (ClearingHouse) and onExposureChanged (GuarantorPool) check their one caller
+    // by address (set above / at initialisation): they are on the trade and liquidation hot paths.
+    await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);
     await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.SLASHER);
-    await ctx.grantRole(Roles.CLEARING, ch, "ClearingHouse");
     await ctx.grantRole(Roles.CLEARING, ctx.address("LiquidationEngine"), "LiquidationEngine");
     for (const name of ["ClearingHouse", "GuarantorPool", "RiskEngine", "LiquidationEngine"]) {
       await ctx.guardianMayPause(name, Roles.GUARDIAN);

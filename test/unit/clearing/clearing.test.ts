@@ -26,12 +26,7 @@ describe("Clearing (through the deploy script)", function () {
     expect(
       await accessManager.getTargetFunctionRole(ch, selectorOf("modifyPosition(address,int256,uint256,uint256)")),
     ).to.equal(Roles.MARKET);
-    expect(
-      await accessManager.getTargetFunctionRole(
-        ch,
-        selectorOf("liquidationClose(address,uint256,uint256,address,uint256)"),
-      ),
-    ).to.equal(Roles.CLEARING);
+    expect((await clearingHouse.modules())[5]).to.equal(await liquidationEngine.getAddress());
     expect(
       await accessManager.getTargetFunctionRole(
         await guarantorPool.getAddress(),
@@ -39,7 +34,6 @@ describe("Clearing (through the deploy script)", function () {
       ),
     ).to.equal(Roles.CLEARING);
     expect((await accessManager.hasRole(Roles.CLEARING, await liquidationEngine.getAddress()))[0]).to.equal(true);
-    expect((await accessManager.hasRole(Roles.CLEARING, ch))[0]).to.equal(true);
     expect(await accessManager.getTargetFunctionRole(ch, selectorOf("pauseFeature(bytes32)"))).to.equal(Roles.GUARDIAN);
   });
 
