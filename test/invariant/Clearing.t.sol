@@ -358,6 +358,18 @@ contract ClearingInvariantTest is ClearingSolBase {
         assertEq(insurance.totalAssets(), INSURANCE0 + handler.ghostFeesFlushed() - insurance.totalCovered());
     }
 
+    /// The handler's liquidation path is live (so the LIQ checks are not vacuous): a trader at 6× is liquidated
+    /// after a 20 % drop, its deficit walks the waterfall, and no violation is counted.
+    function test_handlerLiquidationPathIsLive() public {
+        handler.trade(0, 300e18); // notional 3,000 on 500 collateral (IM 300)
+        handler.movePrice(8_000); // −20 %: loss 600 > 500 of collateral
+        handler.liquidate(0);
+        assertEq(handler.liquidations(), 1);
+        assertEq(chouse.marketsOf(traders[0]).length, 0);
+        assertEq(chouse.collateralOf(traders[0]), 0);
+        assertEq(handler.violationsLIQ03() + handler.violationsLIQ02() + handler.violationsLIQ04(), 0);
+    }
+
     /// LIQ-01..05, ACC-03, SEC-05: properties observed inside handler calls.
     function invariant_LIQ01_LIQ05_ACC03_SEC05_noViolations() public view {
         assertEq(handler.violationsLIQ01(), 0, "LIQ-01");
