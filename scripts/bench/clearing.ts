@@ -119,6 +119,8 @@ export const clearingBench: BenchSuite = {
     await (await oracle.setPrice(wad("7.5"))).wait();
     await ctx.measure("RiskEngine.updateVolatility", p.riskEngine.connect(b).updateVolatility());
 
+    await (await p.usdc.mint(g.address, usdc("100"))).wait();
+    await (await p.usdc.connect(g).approve(poolAddr, usdc("100"))).wait();
     await ctx.measure(
       "GuarantorPool.depositCapital",
       p.guarantorPool.connect(g).depositCapital(g.address, usdc("100")),
