@@ -4,27 +4,34 @@ pragma solidity ^0.8.28;
 import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
 
 /// @title MockPriceIndex
-/// @notice Test-only CH index: a settable price that can be made to revert like an invalid oracle (ORC-01).
+/// @notice Test-only CH index price (IComputePriceOracle) with a settable price. Never deployed to a real network.
+/// @dev Superset of the compute layer's mock: a zero price reverts MockPriceUnavailable, and setInvalid(true)
+///      makes every read revert MockPriceInvalid (an oracle refusing a stale or out-of-bounds price, ORC-01).
 contract MockPriceIndex is IComputePriceOracle {
+    /// @notice Thrown by indexPrice when the price was set to zero (mimics the real oracle's typed refusal).
+    error MockPriceUnavailable();
+
     /// @notice Thrown by indexPrice while the mock is set invalid.
     error MockPriceInvalid();
 
     uint256 public priceWad;
+
+    /// @notice Whether indexPrice reverts.
     bool public invalid;
 
-    /// @param priceWad_ Initial price, WAD.
+    /// @param priceWad_ Initial price, USDC per CH WAD.
     constructor(uint256 priceWad_) {
         priceWad = priceWad_;
     }
 
     /// @notice Sets the price.
-    /// @param priceWad_ New price, WAD.
+    /// @param priceWad_ New price, USDC per CH WAD (0 makes indexPrice revert).
     function setPrice(uint256 priceWad_) external {
         priceWad = priceWad_;
     }
 
     /// @notice Makes indexPrice revert (or not).
-    /// @param invalid_ True to revert.
+    /// @param invalid_ True to revert with MockPriceInvalid.
     function setInvalid(bool invalid_) external {
         invalid = invalid_;
     }
@@ -32,6 +39,7 @@ contract MockPriceIndex is IComputePriceOracle {
     /// @inheritdoc IComputePriceOracle
     function indexPrice() external view returns (uint256) {
         if (invalid) revert MockPriceInvalid();
+        if (priceWad == 0) revert MockPriceUnavailable();
         return priceWad;
     }
 }
