@@ -6,9 +6,9 @@ import { statusTasks } from "./status.js";
 import { emissionTasks } from "./emission.js";
 import { providerTasks } from "./provider.js";
 import { keeperTasks } from "./keeper.js";
-
 import { oracleTasks } from "./oracle.js";
 import { insuranceTasks } from "./insurance.js";
+import { clearingTasks } from "./clearing.js";
 
 export const chxTasks = [
   ...statusTasks,
@@ -17,4 +17,5 @@ export const chxTasks = [
   ...keeperTasks,
   ...oracleTasks,
   ...insuranceTasks,
+  ...clearingTasks,
 ];

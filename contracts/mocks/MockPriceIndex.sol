@@ -2,13 +2,21 @@
 pragma solidity ^0.8.28;
 
 /// @title MockPriceIndex
-/// @notice Test-only CH index price with a settable price: the `indexPrice()` read of IComputePriceOracle, which is
-///         all the compute layer uses. Never deployed to a real network.
+/// @notice Test-only CH index price with a settable price: the `indexPrice()` read of IComputePriceOracle (the
+///         only read the compute and clearing layers need from it here). Never deployed to a real network.
+/// @dev Superset of the compute layer's mock: a zero price reverts MockPriceUnavailable, and setInvalid(true)
+///      makes every read revert MockPriceInvalid (an oracle refusing a stale or out-of-bounds price, ORC-01).
 contract MockPriceIndex {
     /// @notice Thrown by indexPrice when the price was set to zero (mimics the real oracle's typed refusal).
     error MockPriceUnavailable();
 
+    /// @notice Thrown by indexPrice while the mock is set invalid.
+    error MockPriceInvalid();
+
     uint256 public priceWad;
+
+    /// @notice Whether indexPrice reverts.
+    bool public invalid;
 
     /// @param priceWad_ Initial price, USDC per CH WAD.
     constructor(uint256 priceWad_) {
@@ -21,9 +29,16 @@ contract MockPriceIndex {
         priceWad = priceWad_;
     }
 
-    /// @notice The settable price (reverts with MockPriceUnavailable when zero).
+    /// @notice Makes indexPrice revert (or not).
+    /// @param invalid_ True to revert with MockPriceInvalid.
+    function setInvalid(bool invalid_) external {
+        invalid = invalid_;
+    }
+
+    /// @notice The settable price; reverts while invalid or zero.
     /// @return The price, USDC per CH WAD.
     function indexPrice() external view returns (uint256) {
+        if (invalid) revert MockPriceInvalid();
         if (priceWad == 0) revert MockPriceUnavailable();
         return priceWad;
     }

@@ -2,8 +2,15 @@ import type { BenchSuite } from "./lib.js";
 import { tokensBench } from "./tokens.js";
 import { emissionBench } from "./emission.js";
 import { computeBench } from "./compute.js";
-
 import { oracleBench, insuranceBench } from "./oracle-insurance.js";
+import { clearingBench } from "./clearing.js";
 
 /** Every benchmark suite; a module adds one line. */
-export const suites: BenchSuite[] = [tokensBench, computeBench, emissionBench, oracleBench, insuranceBench];
+export const suites: BenchSuite[] = [
+  tokensBench,
+  computeBench,
+  emissionBench,
+  oracleBench,
+  insuranceBench,
+  clearingBench,
+];

@@ -5,6 +5,10 @@
 import type { ContractRunner } from "ethers";
 import {
   ChxAccessManager__factory,
+  ClearingHouse__factory,
+  GuarantorPool__factory,
+  LiquidationEngine__factory,
+  RiskEngine__factory,
   ChxGovernor__factory,
   ChxTimelock__factory,
   CHToken__factory,
@@ -22,6 +26,10 @@ import {
   InsuranceFund__factory,
   MockAggregatorV3__factory,
   type ChxAccessManager,
+  type ClearingHouse,
+  type GuarantorPool,
+  type LiquidationEngine,
+  type RiskEngine,
   type ChxGovernor,
   type ChxTimelock,
   type CHToken,
@@ -55,6 +63,10 @@ export interface Protocol {
   chIndexFeed: MockAggregatorV3 | undefined;
   /** The insurance fund (USDC staking, bad-debt cover). */
   insuranceFund: InsuranceFund;
+  clearingHouse: ClearingHouse;
+  guarantorPool: GuarantorPool;
+  riskEngine: RiskEngine;
+  liquidationEngine: LiquidationEngine;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -83,5 +95,9 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
         ? MockAggregatorV3__factory.connect(record.contracts.CHIndexFeed.address, runner)
         : undefined,
     insuranceFund: InsuranceFund__factory.connect(addr(record, "InsuranceFund"), runner),
+    clearingHouse: ClearingHouse__factory.connect(addr(record, "ClearingHouse"), runner),
+    guarantorPool: GuarantorPool__factory.connect(addr(record, "GuarantorPool"), runner),
+    riskEngine: RiskEngine__factory.connect(addr(record, "RiskEngine"), runner),
+    liquidationEngine: LiquidationEngine__factory.connect(addr(record, "LiquidationEngine"), runner),
   };
 }

@@ -14,6 +14,7 @@ export const Roles = {
   CLEARING: 8n,
   COMPUTE: 9n,
   TREASURY: 10n,
+  FEE_SOURCE: 11n,
   PUBLIC: 2n ** 64n - 1n,
 } as const;
 

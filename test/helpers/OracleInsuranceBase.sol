@@ -45,11 +45,12 @@ abstract contract OracleInsuranceBase is ChxSolBase {
             )
         );
         _setRole(address(fund), InsuranceFund.coverBadDebt.selector, Roles.CLEARING);
-        _setRole(address(fund), InsuranceFund.depositFees.selector, Roles.CLEARING);
+        _setRole(address(fund), InsuranceFund.depositFees.selector, Roles.FEE_SOURCE);
         _setRole(address(fund), InsuranceFund.setGuarantorRequirement.selector, Roles.CLEARING);
         _setRole(address(fund), IChxModule.pauseFeature.selector, Roles.GUARDIAN);
         _setRole(address(oracle), IChxModule.pauseFeature.selector, Roles.GUARDIAN);
         _grant(Roles.CLEARING, clearing);
+        _grant(Roles.FEE_SOURCE, clearing);
         _grant(Roles.GUARDIAN, guardian);
     }
 

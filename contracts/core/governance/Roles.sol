@@ -29,6 +29,9 @@ library Roles {
     uint64 internal constant COMPUTE = 9;
     /// @notice Treasury operations (fee withdrawals to the treasury).
     uint64 internal constant TREASURY = 10;
+    /// @notice Pays trading fees into the InsuranceFund (`depositFees`): the ClearingHouse and the SpotMarket. A role of
+    ///         its own so fee payers never get CLEARING's power to draw on the fund.
+    uint64 internal constant FEE_SOURCE = 11;
     /// @notice Anyone.
     uint64 internal constant PUBLIC = type(uint64).max;
 }

@@ -7,6 +7,7 @@ import { insuranceModule } from "./insurance.js";
 import { handoverModule } from "./handover.js";
 import { wiringModule } from "./wiring.js";
 import { emissionModule } from "./emission.js";
+import { clearingModule } from "./clearing.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -19,7 +20,8 @@ export const modules: DeployModule[] = [
   insuranceModule,
   computeModule,
   emissionModule,
-  // tasks, clearing, markets, periphery modules go here
+  clearingModule,
+  // markets, periphery modules go here
   wiringModule,
   handoverModule,
 ];

@@ -2,11 +2,10 @@ import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
 
 /** The insurance fund's clearing-facing functions, mapped to Roles.CLEARING. */
-export const INSURANCE_CLEARING_FUNCTIONS = [
-  "coverBadDebt(uint256,address)",
-  "depositFees(uint256)",
-  "setGuarantorRequirement(address,uint256)",
-];
+export const INSURANCE_CLEARING_FUNCTIONS = ["coverBadDebt(uint256,address)", "setGuarantorRequirement(address,uint256)"];
+
+/** Fee income: Roles.FEE_SOURCE (ClearingHouse, SpotMarket) — paying fees in must not grant drawing on the fund. */
+export const INSURANCE_FEE_FUNCTIONS = ["depositFees(uint256)"];
 
 /**
  * Clearing layer, part one: the InsuranceFund over USDC. Cooldown CHX_INSURANCE_COOLDOWN_SEC (default 7 days),
@@ -26,6 +25,7 @@ export const insuranceModule: DeployModule = {
       windowSec,
     ]);
     await ctx.setFunctionRole("InsuranceFund", INSURANCE_CLEARING_FUNCTIONS, Roles.CLEARING);
+    await ctx.setFunctionRole("InsuranceFund", INSURANCE_FEE_FUNCTIONS, Roles.FEE_SOURCE);
     await ctx.guardianMayPause("InsuranceFund", Roles.GUARDIAN);
   },
 };

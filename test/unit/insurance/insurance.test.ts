@@ -21,6 +21,7 @@ describe("InsuranceFund (deployed through the deploy script)", function () {
     const f = await deployAll(await connectionFor("insurance"));
     const [alice, bob, clearing] = f.users;
     await f.protocol.accessManager.grantRole(Roles.CLEARING, clearing!.address, 0);
+    await f.protocol.accessManager.grantRole(Roles.FEE_SOURCE, clearing!.address, 0);
     const fundAddress = await f.protocol.insuranceFund.getAddress();
     for (const u of [alice!, bob!, clearing!]) {
       await f.protocol.usdc.mint(u.address, usdc("100000"));

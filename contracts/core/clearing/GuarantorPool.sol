@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
+import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
+import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+
+/// @title GuarantorPool
+/// @notice Clearing members: share-based USDC capital, DPS bond, customers, limits, the pre-trade gate and first
+///         loss. See IGuarantorPool.
+contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
+    using SafeERC20 for IERC20;
+
+    /// @notice Virtual shares and assets of every guarantor's share book (ACC-04): an attacker's donation is
+    ///         shared with 1e24 virtual shares, so it costs the attacker and a victim loses < 1e-6 of a deposit of
+    ///         at least donation / 1e18.
+    uint256 public constant VIRTUAL_SHARES = 1e24;
+    uint256 public constant VIRTUAL_ASSETS = 1;
+
+    bytes32 internal constant FEATURE_DEPOSIT = keccak256("guarantor.deposit");
+
+    struct Customer {
+        address guarantor;
+        uint96 limitUsdc;
+    }
+
+    /// @custom:storage-location erc7201:chx.storage.GuarantorPool
+    struct GuarantorPoolStorage {
+        IERC20 usdc;
+        IERC20 dps;
+        IClearingHouse clearingHouse;
+        uint256 minDpsStake;
+        uint256 maxLeverageWad;
+        mapping(address guarantor => Guarantor) guarantors;
+        mapping(address guarantor => mapping(address holder => uint256)) shares;
+        mapping(address account => Customer) customers;
+        mapping(address account => uint256) exposureUsdc;
+    }
+
+    // keccak256(abi.encode(uint256(keccak256("chx.storage.GuarantorPool")) - 1)) & ~bytes32(uint256(0xff))
+    bytes32 internal constant GUARANTOR_POOL_STORAGE_LOCATION =
+        0x4ca377fbe4b391b2d39fe6c95f5af099b0cc9be45c1421a7dc0d31ccc6b69000;
+
+    function _getGuarantorPoolStorage() private pure returns (GuarantorPoolStorage storage $) {
+        assembly {
+            $.slot := GUARANTOR_POOL_STORAGE_LOCATION
+        }
+    }
+
+    /// @notice Initialises the proxy.
+    /// @param authority The protocol AccessManager.
+    /// @param usdc Capital token.
+    /// @param dps DPS token (bond).
+    /// @param clearingHouse The ClearingHouse (reads positions to allow a customer to leave).
+    /// @param minDpsStake Minimum DPS bond to gate new trades.
+    /// @param maxLeverageWad Max customers' exposure / capital, WAD.
+    function initialize(
+        address authority,
+        address usdc,
+        address dps,
+        address clearingHouse,
+        uint256 minDpsStake,
+        uint256 maxLeverageWad
+    ) external initializer {
+        __ChxUpgradeable_init(authority);
+        if (usdc == address(0) || dps == address(0) || clearingHouse == address(0)) revert ChxZeroAddress();
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        $.usdc = IERC20(usdc);
+        $.dps = IERC20(dps);
+        $.clearingHouse = IClearingHouse(clearingHouse);
+        _setParams($, minDpsStake, maxLeverageWad);
+    }
+
+    // ───────────────────────────── guarantors ─────────────────────────────
+
+    /// @inheritdoc IGuarantorPool
+    function registerGuarantor(bool open, uint256 defaultLimitUsdc) external {
+        Guarantor storage g = _getGuarantorPoolStorage().guarantors[msg.sender];
+        if (g.registered) revert PoolAlreadyRegistered(msg.sender);
+        g.registered = true;
+        g.open = open;
+        g.defaultLimitUsdc = defaultLimitUsdc;
+        emit GuarantorConfigured(msg.sender, open, defaultLimitUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function configureGuarantor(bool open, uint256 defaultLimitUsdc) external {
+        Guarantor storage g = _guarantor(_getGuarantorPoolStorage(), msg.sender);
+        g.open = open;
+        g.defaultLimitUsdc = defaultLimitUsdc;
+        emit GuarantorConfigured(msg.sender, open, defaultLimitUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function depositCapital(
+        address guarantor,
+        uint256 amountUsdc
+    ) external nonReentrant whenActive(FEATURE_DEPOSIT) returns (uint256 shares) {
+        if (amountUsdc == 0) revert PoolZeroAmount();
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        Guarantor storage g = _guarantor($, guarantor);
+        if (msg.sender != guarantor && !g.open) revert PoolNotOpen(guarantor);
+        // @dev Shares credited round down (ACC-05).
+        shares = Math.mulDiv(amountUsdc, g.totalShares + VIRTUAL_SHARES, g.capitalUsdc + VIRTUAL_ASSETS);
+        if (shares == 0) revert PoolZeroAmount();
+        g.capitalUsdc += amountUsdc;
+        g.totalShares += shares;
+        $.shares[guarantor][msg.sender] += shares;
+        emit CapitalDeposited(guarantor, msg.sender, amountUsdc, shares, g.capitalUsdc, g.totalShares);
+        $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function withdrawCapital(
+        address guarantor,
+        uint256 shares,
+        address to
+    ) external nonReentrant returns (uint256 amountUsdc) {
+        if (shares == 0) revert PoolZeroAmount();
+        if (to == address(0)) revert ChxZeroAddress();
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        Guarantor storage g = _guarantor($, guarantor);
+        uint256 held = $.shares[guarantor][msg.sender];
+        if (shares > held) revert PoolInsufficientShares(msg.sender, shares, held);
+        // @dev USDC paid rounds down (ACC-05).
+        amountUsdc = Math.mulDiv(shares, g.capitalUsdc + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
+        if (amountUsdc > g.capitalUsdc) amountUsdc = g.capitalUsdc;
+        $.shares[guarantor][msg.sender] = held - shares;
+        g.totalShares -= shares;
+        g.capitalUsdc -= amountUsdc;
+        if (g.exposureUsdc > 0) {
+            uint256 capacity = Math.mulDiv(g.capitalUsdc, $.maxLeverageWad, 1e18);
+            if (g.exposureUsdc > capacity) revert PoolCapacityExceeded(guarantor, capacity, g.exposureUsdc);
+        }
+        emit CapitalWithdrawn(guarantor, msg.sender, amountUsdc, shares, g.capitalUsdc, g.totalShares);
+        $.usdc.safeTransfer(to, amountUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function creditIncome(address guarantor, uint256 amountUsdc) external nonReentrant {
+        if (amountUsdc == 0) revert PoolZeroAmount();
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        Guarantor storage g = _guarantor($, guarantor);
+        g.capitalUsdc += amountUsdc;
+        emit IncomeCredited(guarantor, msg.sender, amountUsdc, g.capitalUsdc);
+        $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function stakeDps(uint256 amount) external nonReentrant {
+        if (amount == 0) revert PoolZeroAmount();
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        Guarantor storage g = _guarantor($, msg.sender);
+        g.dpsStaked += amount;
+        emit DpsStakeChanged(msg.sender, int256(amount), g.dpsStaked);
+        $.dps.safeTransferFrom(msg.sender, address(this), amount);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function unstakeDps(uint256 amount) external nonReentrant {
+        if (amount == 0) revert PoolZeroAmount();
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        Guarantor storage g = _guarantor($, msg.sender);
+        uint256 staked = g.dpsStaked;
+        if (amount > staked || (staked - amount < $.minDpsStake && g.exposureUsdc > 0)) {
+            revert PoolUnstakeNotAllowed(msg.sender, amount, staked);
+        }
+        g.dpsStaked = staked - amount;
+        emit DpsStakeChanged(msg.sender, -int256(amount), g.dpsStaked);
+        $.dps.safeTransfer(msg.sender, amount);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function slashDps(address guarantor, uint256 amount, address to) external restricted nonReentrant {
+        if (to == address(0)) revert ChxZeroAddress();
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        Guarantor storage g = _guarantor($, guarantor);
+        if (amount > g.dpsStaked) amount = g.dpsStaked;
+        g.dpsStaked -= amount;
+        emit DpsSlashed(guarantor, amount, to, g.dpsStaked);
+        $.dps.safeTransfer(to, amount);
+    }
+
+    // ───────────────────────────── customers ─────────────────────────────
+
+    /// @inheritdoc IGuarantorPool
+    function admitCustomer(address account, uint256 limitUsdc) external {
+        if (account == address(0)) revert ChxZeroAddress();
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        _guarantor($, msg.sender);
+        _admit($, account, msg.sender, limitUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function joinOpenGuarantor(address guarantor) external {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        Guarantor storage g = _guarantor($, guarantor);
+        if (!g.open) revert PoolNotOpen(guarantor);
+        _admit($, msg.sender, guarantor, g.defaultLimitUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function removeCustomer(address account) external {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        Customer storage c = $.customers[account];
+        address guarantor = c.guarantor;
+        if (guarantor == address(0)) revert PoolNoGuarantor(account);
+        if (msg.sender != account && msg.sender != guarantor) revert PoolNotGuarantor(msg.sender);
+        if ($.clearingHouse.marketsOf(account).length != 0) revert PoolCustomerHasPositions(account, guarantor);
+        delete $.customers[account];
+        emit CustomerLeft(account, guarantor);
+    }
+
+    function _admit(GuarantorPoolStorage storage $, address account, address guarantor, uint256 limitUsdc) private {
+        Customer storage c = $.customers[account];
+        address current = c.guarantor;
+        if (current != address(0) && current != guarantor) revert PoolCustomerHasPositions(account, current);
+        if (limitUsdc > type(uint96).max) revert PoolInvalidParams();
+        c.guarantor = guarantor;
+        c.limitUsdc = uint96(limitUsdc);
+        emit CustomerAdmitted(account, guarantor, limitUsdc);
+    }
+
+    // ───────────────────────────── clearing hooks ─────────────────────────────
+
+    /// @inheritdoc IGuarantorPool
+    function onExposureChanged(address account, uint256 newExposureUsdc, bool increasing) external {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
+        Customer memory c = $.customers[account];
+        uint256 old = $.exposureUsdc[account];
+        if (c.guarantor == address(0)) {
+            if (increasing) revert PoolNoGuarantor(account);
+            if (old != newExposureUsdc) $.exposureUsdc[account] = newExposureUsdc;
+            return;
+        }
+        Guarantor storage g = $.guarantors[c.guarantor];
+        uint256 gExposure = g.exposureUsdc;
+        // @dev Saturating: exposure recorded before an account changed guarantor is never subtracted twice.
+        gExposure = gExposure > old ? gExposure - old : 0;
+        gExposure += newExposureUsdc;
+        if (increasing) {
+            if (g.dpsStaked < $.minDpsStake) revert PoolStakeTooLow(c.guarantor, $.minDpsStake, g.dpsStaked);
+            if (newExposureUsdc > c.limitUsdc) revert PoolCustomerLimitExceeded(account, c.limitUsdc, newExposureUsdc);
+            uint256 capacity = Math.mulDiv(g.capitalUsdc, $.maxLeverageWad, 1e18);
+            if (gExposure > capacity) revert PoolCapacityExceeded(c.guarantor, capacity, gExposure);
+        }
+        $.exposureUsdc[account] = newExposureUsdc;
+        g.exposureUsdc = gExposure;
+        emit ExposureChanged(account, c.guarantor, newExposureUsdc, gExposure);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function coverLoss(
+        address account,
+        uint256 amountUsdc,
+        address recipient
+    ) external restricted nonReentrant returns (uint256 paidUsdc) {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        address guarantor = $.customers[account].guarantor;
+        if (guarantor == address(0) || amountUsdc == 0) return 0;
+        Guarantor storage g = $.guarantors[guarantor];
+        uint256 capital = g.capitalUsdc;
+        paidUsdc = amountUsdc < capital ? amountUsdc : capital;
+        g.capitalUsdc = capital - paidUsdc;
+        emit LossCovered(guarantor, account, amountUsdc, paidUsdc, capital - paidUsdc);
+        if (paidUsdc > 0) $.usdc.safeTransfer(recipient, paidUsdc);
+    }
+
+    // ───────────────────────────── governance ─────────────────────────────
+
+    /// @inheritdoc IGuarantorPool
+    function setParams(uint256 minDpsStake, uint256 maxLeverageWad) external restricted {
+        _setParams(_getGuarantorPoolStorage(), minDpsStake, maxLeverageWad);
+    }
+
+    function _setParams(GuarantorPoolStorage storage $, uint256 minDpsStake, uint256 maxLeverageWad) private {
+        if (maxLeverageWad == 0) revert PoolInvalidParams();
+        $.minDpsStake = minDpsStake;
+        $.maxLeverageWad = maxLeverageWad;
+        emit PoolParamsSet(minDpsStake, maxLeverageWad);
+    }
+
+    // ───────────────────────────── views ─────────────────────────────
+
+    /// @inheritdoc IGuarantorPool
+    function guarantorInfo(address guarantor) external view returns (Guarantor memory) {
+        return _getGuarantorPoolStorage().guarantors[guarantor];
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function guarantorOf(address account) external view returns (address) {
+        return _getGuarantorPoolStorage().customers[account].guarantor;
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function customerInfo(address account) external view returns (uint256 limitUsdc, uint256 exposureUsdc) {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        return ($.customers[account].limitUsdc, $.exposureUsdc[account]);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function sharesOf(address guarantor, address holder) external view returns (uint256) {
+        return _getGuarantorPoolStorage().shares[guarantor][holder];
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function convertToAssets(address guarantor, uint256 shares) external view returns (uint256) {
+        Guarantor storage g = _getGuarantorPoolStorage().guarantors[guarantor];
+        return Math.mulDiv(shares, g.capitalUsdc + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function params() external view returns (uint256 minDpsStake, uint256 maxLeverageWad) {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        return ($.minDpsStake, $.maxLeverageWad);
+    }
+
+    function _guarantor(GuarantorPoolStorage storage $, address guarantor) private view returns (Guarantor storage g) {
+        g = $.guarantors[guarantor];
+        if (!g.registered) revert PoolNotGuarantor(guarantor);
+    }
+}

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @title IClearingHouse
+/// @notice Cross-margined USDC accounts (SPEC section 7). One account per wallet across every market; each
+///         account belongs to one guarantor (IGuarantorPool.guarantorOf). Customer collateral lives here and only
+///         here; guarantor capital lives in the GuarantorPool and insurance in the InsuranceFund (LIQ-07).
+///         Markets (Roles.MARKET) open, change and settle positions; the LiquidationEngine (Roles.CLEARING)
+///         closes them and resolves deficits through the waterfall.
+/// @dev Units: collateral, PnL, fees and notional in USDC (6 decimals); sizes in CH (WAD, signed: + long);
+///      prices in USDC per CH (WAD). Cost-basis accounting: `openNotionalUsdc` is the signed USDC paid for
+///      the open size (negative for a short); unrealised PnL = size × index − openNotional, rounded down.
+///      Ledger identity (ACC-01): USDC balance = Σ collateral + Σ market PnL pools + accrued fees.
+interface IClearingHouse {
+    /// @notice One account's position in one market.
+    /// @param sizeCh Signed size, CH WAD (+ long, − short).
+    /// @param openNotionalUsdc Signed cost basis, USDC (same sign as size).
+    struct Position {
+        int128 sizeCh;
+        int128 openNotionalUsdc;
+    }
+
+    /// @notice An account's margin state at one price.
+    /// @param collateralUsdc Deposited collateral plus realised PnL, funding and fees (may be < 0 in a default).
+    /// @param unrealisedPnlUsdc Σ over positions of size × price − openNotional, rounded down.
+    /// @param equityUsdc collateral + unrealised PnL.
+    /// @param initialMarginUsdc Σ |size| × price × initial rate, rounded up.
+    /// @param maintenanceMarginUsdc Σ |size| × price × maintenance rate, rounded up.
+    /// @param grossNotionalUsdc Σ |size| × price, rounded up.
+    /// @param positionCount Markets with a non-zero position.
+    struct MarginState {
+        int256 collateralUsdc;
+        int256 unrealisedPnlUsdc;
+        int256 equityUsdc;
+        uint256 initialMarginUsdc;
+        uint256 maintenanceMarginUsdc;
+        uint256 grossNotionalUsdc;
+        uint256 positionCount;
+    }
+
+    /// @notice The default-waterfall layers after the account itself (LIQ-03).
+    enum Layer {
+        Account,
+        Guarantor,
+        Insurance,
+        Socialised
+    }
+
+    /// @notice Thrown when an amount of zero is passed.
+    error ClearingZeroAmount();
+    /// @notice Thrown when `market` is not registered.
+    /// @param market The caller or argument.
+    error ClearingMarketNotRegistered(address market);
+    /// @notice Thrown when registering a market twice.
+    /// @param market The market.
+    error ClearingMarketAlreadyRegistered(address market);
+    /// @notice Thrown when an account would hold positions in more than `max` markets.
+    /// @param account The account.
+    /// @param max MAX_MARKETS_PER_ACCOUNT.
+    error ClearingTooManyMarkets(address account, uint256 max);
+    /// @notice Thrown when a risk-increasing action would leave equity below initial margin (LIQ-01).
+    /// @param account The account.
+    /// @param requiredUsdc Initial margin (plus the amount withdrawn, for a withdrawal).
+    /// @param equityUsdc Equity after the action.
+    error ClearingInsufficientMargin(address account, uint256 requiredUsdc, int256 equityUsdc);
+    /// @notice Thrown when a withdrawal exceeds the account's collateral.
+    /// @param account The account.
+    /// @param requestedUsdc Amount requested.
+    /// @param collateralUsdc Collateral available.
+    error ClearingInsufficientCollateral(address account, uint256 requestedUsdc, int256 collateralUsdc);
+    /// @notice Thrown when a liquidation fraction is 0 or above 1e18.
+    /// @param fractionWad The fraction.
+    error ClearingInvalidFraction(uint256 fractionWad);
+    /// @notice Thrown when a deficit is absorbed for an account that still has positions or no deficit.
+    /// @param account The account.
+    /// @param collateralUsdc Its collateral.
+    /// @param positionCount Its open positions.
+    error ClearingNoDeficit(address account, int256 collateralUsdc, uint256 positionCount);
+    /// @notice Thrown when a market withdraws more than its PnL pool holds.
+    /// @param market The market.
+    /// @param requestedUsdc Amount requested.
+    /// @param poolUsdc Pool balance.
+    error ClearingMarketPoolTooLow(address market, uint256 requestedUsdc, int256 poolUsdc);
+    /// @notice Thrown when a liquidation entry point is called by anyone but the LiquidationEngine.
+    /// @param caller The caller.
+    error ClearingOnlyLiquidationEngine(address caller);
+    /// @notice Thrown when a value does not fit its storage type.
+    /// @param value The value.
+    error ClearingOverflow(int256 value);
+
+    /// @notice Emitted when collateral is deposited.
+    /// @param account The account credited.
+    /// @param amountUsdc USDC deposited.
+    /// @param collateralUsdc The account's collateral after.
+    event MarginDeposited(address indexed account, uint256 amountUsdc, int256 collateralUsdc);
+    /// @notice Emitted when collateral is withdrawn.
+    /// @param account The account debited.
+    /// @param to Recipient.
+    /// @param amountUsdc USDC withdrawn.
+    /// @param collateralUsdc The account's collateral after.
+    event MarginWithdrawn(address indexed account, address indexed to, uint256 amountUsdc, int256 collateralUsdc);
+    /// @notice Emitted when a market is registered.
+    /// @param market The market.
+    event MarketRegistered(address indexed market);
+    /// @notice Emitted when the oracle, risk engine, guarantor pool, insurance fund or liquidation engine is set.
+    /// @param oracle Price oracle.
+    /// @param riskEngine Risk engine.
+    /// @param guarantorPool Guarantor pool.
+    /// @param insuranceFund Insurance fund.
+    /// @param liquidationEngine Liquidation engine.
+    event ModulesSet(
+        address oracle,
+        address riskEngine,
+        address guarantorPool,
+        address insuranceFund,
+        address liquidationEngine
+    );
+    /// @notice Emitted when a market changes a position.
+    /// @param account The account.
+    /// @param market The market.
+    /// @param sizeDeltaCh Signed size change, CH WAD.
+    /// @param tradePriceWad Trade price, WAD.
+    /// @param sizeCh Size after.
+    /// @param openNotionalUsdc Cost basis after.
+    /// @param realisedPnlUsdc PnL realised by this change (rounded down).
+    /// @param feeUsdc Fee charged.
+    /// @param collateralUsdc Collateral after.
+    event PositionModified(
+        address indexed account,
+        address indexed market,
+        int256 sizeDeltaCh,
+        uint256 tradePriceWad,
+        int256 sizeCh,
+        int256 openNotionalUsdc,
+        int256 realisedPnlUsdc,
+        uint256 feeUsdc,
+        int256 collateralUsdc
+    );
+    /// @notice Emitted when a market settles a cash flow (funding, premium) with an account.
+    /// @param account The account.
+    /// @param market The market.
+    /// @param amountUsdc Signed amount credited to the account.
+    /// @param collateralUsdc Collateral after.
+    /// @param marketPoolUsdc The market's PnL pool after.
+    event AccountSettled(
+        address indexed account,
+        address indexed market,
+        int256 amountUsdc,
+        int256 collateralUsdc,
+        int256 marketPoolUsdc
+    );
+    /// @notice Emitted when a market adds USDC to or removes it from its PnL pool.
+    /// @param market The market.
+    /// @param amountUsdc Signed change.
+    /// @param marketPoolUsdc Pool after.
+    event MarketPoolChanged(address indexed market, int256 amountUsdc, int256 marketPoolUsdc);
+    /// @notice Emitted for every position reduced by a liquidation (waterfall step 0: the account).
+    /// @param account The account.
+    /// @param market The market.
+    /// @param sizeDeltaCh Signed size closed.
+    /// @param priceWad Index price.
+    /// @param realisedPnlUsdc PnL realised.
+    /// @param sizeCh Size after.
+    /// @param collateralUsdc Collateral after.
+    event PositionLiquidated(
+        address indexed account,
+        address indexed market,
+        int256 sizeDeltaCh,
+        uint256 priceWad,
+        int256 realisedPnlUsdc,
+        int256 sizeCh,
+        int256 collateralUsdc
+    );
+    /// @notice Emitted when a liquidator is paid from the account's collateral.
+    /// @param account The account.
+    /// @param keeper The liquidator.
+    /// @param bountyUsdc USDC paid.
+    /// @param collateralUsdc Collateral after.
+    event LiquidationBountyPaid(
+        address indexed account,
+        address indexed keeper,
+        uint256 bountyUsdc,
+        int256 collateralUsdc
+    );
+    /// @notice Emitted for each waterfall layer that absorbs part of an account's deficit (LIQ-03).
+    /// @param account The defaulted account.
+    /// @param layer Guarantor, Insurance or Socialised.
+    /// @param amountUsdc USDC absorbed by this layer.
+    /// @param remainingDeficitUsdc Deficit left after this layer.
+    /// @param market For Socialised: the market whose PnL pool takes the loss.
+    event DeficitAbsorbed(
+        address indexed account,
+        Layer indexed layer,
+        uint256 amountUsdc,
+        uint256 remainingDeficitUsdc,
+        address market
+    );
+    /// @notice Emitted when accrued fees are sent to the insurance fund.
+    /// @param amountUsdc USDC sent.
+    /// @param insuranceFund Recipient.
+    event FeesFlushed(uint256 amountUsdc, address insuranceFund);
+
+    /// @notice Deposits `amountUsdc` of the caller's USDC as collateral. Pausable ("clearing.deposit").
+    /// @param amountUsdc USDC to deposit.
+    function deposit(uint256 amountUsdc) external;
+
+    /// @notice Withdraws collateral to `to`. Needs collateral ≥ amount and, with open positions, equity − amount ≥
+    ///         initial margin. Without positions the oracle is not read (SEC-05). Pausable only by
+    ///         "clearing.withdraw", never by the new-risk pause.
+    /// @param amountUsdc USDC to withdraw.
+    /// @param to Recipient.
+    function withdraw(uint256 amountUsdc, address to) external;
+
+    /// @notice Registers a market (ADMIN). Its risk parameters are set in the RiskEngine.
+    /// @param market The market contract (also granted Roles.MARKET by governance).
+    function registerMarket(address market) external;
+
+    /// @notice Sets the oracle, risk engine, guarantor pool, insurance fund and liquidation engine (ADMIN).
+    /// @param oracle IComputePriceOracle.
+    /// @param riskEngine IRiskEngine.
+    /// @param guarantorPool IGuarantorPool.
+    /// @param insuranceFund IInsuranceFund.
+    /// @param liquidationEngine ILiquidationEngine: the only caller of liquidationClose and absorbDeficit.
+    function setModules(
+        address oracle,
+        address riskEngine,
+        address guarantorPool,
+        address insuranceFund,
+        address liquidationEngine
+    ) external;
+
+    /// @notice A market opens, increases, reduces or flips `account`'s position (Roles.MARKET, registered).
+    ///         Realises PnL on the reduced part at `tradePriceWad`, charges `feeUsdc`. When the trade adds risk
+    ///         (|size| grows or flips) it is pausable ("clearing.newRisk"), goes through the account's guarantor
+    ///         (IGuarantorPool.onExposureChanged: admission and limits) and needs equity ≥ initial margin at the
+    ///         index price afterwards (LIQ-01, ORC-01).
+    /// @param account The trader.
+    /// @param sizeDeltaCh Signed size change, CH WAD.
+    /// @param tradePriceWad Execution price, USDC per CH, WAD.
+    /// @param feeUsdc Fee charged to the account (accrued for the insurance fund).
+    /// @return realisedPnlUsdc PnL realised, rounded down.
+    function modifyPosition(
+        address account,
+        int256 sizeDeltaCh,
+        uint256 tradePriceWad,
+        uint256 feeUsdc
+    ) external returns (int256 realisedPnlUsdc);
+
+    /// @notice A market moves a cash flow (funding, option premium) between `account` and its PnL pool.
+    /// @param account The account.
+    /// @param amountUsdc Signed amount credited to the account (negative: debited).
+    function settle(address account, int256 amountUsdc) external;
+
+    /// @notice A market adds USDC (pulled from the caller) to its PnL pool: house/LP capital backing payouts.
+    /// @param amountUsdc USDC to pull.
+    function fundMarketPool(uint256 amountUsdc) external;
+
+    /// @notice A market takes USDC out of its PnL pool (never below zero).
+    /// @param amountUsdc USDC to send.
+    /// @param to Recipient.
+    function withdrawMarketPool(uint256 amountUsdc, address to) external;
+
+    /// @notice Closes `fractionWad` of every position of `account` at `priceWad` and pays the liquidator up to
+    ///         `bountyUsdc` from the account's positive collateral. Only the LiquidationEngine set in setModules
+    ///         (checked by address, not through the AccessManager: it is on the liquidation hot path). The
+    ///         guarantor's recorded exposure is not reduced here (it stays conservatively high until the
+    ///         account's next trade or a permissionless syncExposure).
+    /// @param account The account.
+    /// @param fractionWad Fraction to close, (0, 1e18].
+    /// @param priceWad Index price read once by the caller (ORC-02).
+    /// @param keeper Receives the bounty.
+    /// @param bountyUsdc Bounty asked; the paid bounty is capped by the positive collateral (LIQ-04).
+    /// @return collateralUsdc Collateral after.
+    /// @return positionsLeft Positions still open.
+    /// @return paidBountyUsdc Bounty actually paid.
+    function liquidationClose(
+        address account,
+        uint256 fractionWad,
+        uint256 priceWad,
+        address keeper,
+        uint256 bountyUsdc
+    ) external returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc);
+
+    /// @notice Records the waterfall for an account with no positions and negative collateral (Roles.CLEARING).
+    ///         `fromGuarantorUsdc` and `fromInsuranceUsdc` must already have been transferred here; the rest is
+    ///         socialised against the PnL pool of the account's last market. Emits one event per layer. Only the
+    ///         LiquidationEngine.
+    /// @param account The defaulted account.
+    /// @param fromGuarantorUsdc Paid in by the guarantor's capital.
+    /// @param fromInsuranceUsdc Paid in by the insurance fund.
+    /// @return socialisedUsdc Loss socialised.
+    function absorbDeficit(
+        address account,
+        uint256 fromGuarantorUsdc,
+        uint256 fromInsuranceUsdc
+    ) external returns (uint256 socialisedUsdc);
+
+    /// @notice Re-records `account`'s gross open notional with its guarantor (permissionless; never adds risk).
+    /// @param account The account.
+    function syncExposure(address account) external;
+
+    /// @notice Sends accrued fees to the insurance fund (permissionless).
+    function flushFees() external;
+
+    /// @notice An account's margin state at the current index price (reads the oracle once).
+    /// @param account The account.
+    /// @return state The margin state.
+    function marginState(address account) external view returns (MarginState memory state);
+
+    /// @notice The index price (read once) and an account's margin state at it: what a liquidator needs in one call.
+    /// @param account The account.
+    /// @return state The margin state.
+    /// @return priceWad The index price used.
+    function liquidationState(address account) external view returns (MarginState memory state, uint256 priceWad);
+
+    /// @notice An account's margin state at `priceWad`.
+    /// @param account The account.
+    /// @param priceWad Price, WAD.
+    /// @return state The margin state.
+    function marginStateAt(address account, uint256 priceWad) external view returns (MarginState memory state);
+
+    /// @notice Collateral of `account`, USDC (signed: negative only between a default and its waterfall).
+    /// @param account The account.
+    /// @return USDC.
+    function collateralOf(address account) external view returns (int256);
+
+    /// @notice Position of `account` in `market`.
+    /// @param account The account.
+    /// @param market The market.
+    /// @return The position.
+    function positionOf(address account, address market) external view returns (Position memory);
+
+    /// @notice Markets in which `account` has a position (≤ MAX_MARKETS_PER_ACCOUNT).
+    /// @param account The account.
+    /// @return Market addresses.
+    function marketsOf(address account) external view returns (address[] memory);
+
+    /// @notice Σ |openNotional| over `account`'s positions: the exposure a guarantor's limits apply to.
+    /// @param account The account.
+    /// @return USDC.
+    function grossOpenNotionalOf(address account) external view returns (uint256);
+
+    /// @notice Market registration, PnL pool, long and short open interest.
+    /// @param market The market.
+    /// @return registered Whether registered.
+    /// @return poolUsdc PnL pool, USDC (signed).
+    /// @return longOiCh Σ long sizes, CH WAD.
+    /// @return shortOiCh Σ |short sizes|, CH WAD.
+    function marketInfo(
+        address market
+    ) external view returns (bool registered, int256 poolUsdc, uint256 longOiCh, uint256 shortOiCh);
+
+    /// @notice Ledger totals kept on chain (Σ collateral and Σ pools are sums an indexer or test rebuilds from
+    ///         events, not stored, to keep deposits and trades cheap).
+    /// @return feesUsdc Accrued fees not yet flushed.
+    /// @return socialisedLossUsdc Cumulative socialised loss.
+    function totals() external view returns (uint256 feesUsdc, uint256 socialisedLossUsdc);
+
+    /// @notice Module addresses.
+    /// @return usdc The collateral token.
+    /// @return oracle Price oracle.
+    /// @return riskEngine Risk engine.
+    /// @return guarantorPool Guarantor pool.
+    /// @return insuranceFund Insurance fund.
+    /// @return liquidationEngine Liquidation engine.
+    function modules()
+        external
+        view
+        returns (
+            address usdc,
+            address oracle,
+            address riskEngine,
+            address guarantorPool,
+            address insuranceFund,
+            address liquidationEngine
+        );
+}

@@ -1,0 +1,118 @@
+import { parseUnits, ZeroAddress } from "ethers";
+import { ClearingHouse__factory } from "../../../types/ethers-contracts/index.js";
+import type { DeployContext, DeployModule } from "../../lib/deployer.js";
+import { Roles } from "../../lib/roles.js";
+
+/**
+ * Clearing parameters (docs/clearing.md). Governance changes them later through setParams / setVolatilityParams.
+ * σ is per volatility-update interval (1 h); the market multiples (RiskEngine.setMarketParams) are set when a
+ * market is listed.
+ */
+export const clearingParams = {
+  initialSigmaWad: parseUnits("0.02", 18),
+  lambdaWad: parseUnits("0.94", 18),
+  volUpdateIntervalSec: 3_600n,
+  volBountyUsdc: parseUnits("1", 6),
+  guarantorMinDps: parseUnits("1000", 18),
+  guarantorMaxLeverageWad: parseUnits("10", 18),
+  liquidationBountyBps: 100n,
+  liquidationMaxBountyUsdc: parseUnits("50", 6),
+  liquidationDustUsdc: parseUnits("10", 6),
+  /** Mock index price on local networks when no ComputePriceOracle is deployed: 10 USDC per CH. */
+  mockPriceWad: parseUnits("10", 18),
+};
+
+/** Runs an ADMIN-only call now when the deployer may, else queues it for governance. */
+async function adminCall(ctx: DeployContext, target: string, data: string, description: string): Promise<void> {
+  if (await ctx.isAdmin()) {
+    await (await ctx.deployer.sendTransaction({ to: target, data })).wait();
+    ctx.txCount += 1;
+    ctx.log(`  ${description}`);
+  } else {
+    ctx.pending.push({ target, data, description });
+    ctx.log(`  pending governance: ${description}`);
+  }
+}
+
+/**
+ * Clearing layer: ClearingHouse (customer collateral), GuarantorPool (guarantor capital), RiskEngine (margin),
+ * LiquidationEngine (liquidation and waterfall). Uses the ComputePriceOracle and InsuranceFund when their module
+ * ran first; on local networks falls back to MockPriceIndex / MockInsuranceFund.
+ */
+export const clearingModule: DeployModule = {
+  name: "clearing",
+  async deploy(ctx: DeployContext) {
+    const p = clearingParams;
+    const manager = ctx.address("AccessManager");
+    const usdc = ctx.address("USDC");
+    let oracle: string;
+    if (ctx.has("ComputePriceOracle")) oracle = ctx.address("ComputePriceOracle");
+    else if (ctx.config.useMocks) oracle = await ctx.plain("MockPriceIndex", "MockPriceIndex", [p.mockPriceWad]);
+    else throw new Error("deploy: the clearing module needs ComputePriceOracle (run the oracle module first)");
+    let insurance: string;
+    if (ctx.has("InsuranceFund")) insurance = ctx.address("InsuranceFund");
+    else if (ctx.config.useMocks) insurance = await ctx.plain("MockInsuranceFund", "MockInsuranceFund", [usdc]);
+    else insurance = ZeroAddress;
+
+    const ch = await ctx.proxy("ClearingHouse", "ClearingHouse", () => [manager, usdc]);
+    const risk = await ctx.proxy("RiskEngine", "RiskEngine", () => [
+      manager,
+      oracle,
+      ch,
+      usdc,
+      p.initialSigmaWad,
+      p.lambdaWad,
+      p.volUpdateIntervalSec,
+      p.volBountyUsdc,
+    ]);
+    const pool = await ctx.proxy("GuarantorPool", "GuarantorPool", () => [
+      manager,
+      usdc,
+      ctx.address("DPSToken"),
+      ch,
+      p.guarantorMinDps,
+      p.guarantorMaxLeverageWad,
+    ]);
+    await ctx.proxy("LiquidationEngine", "LiquidationEngine", () => [
+      manager,
+      ch,
+      p.liquidationBountyBps,
+      p.liquidationMaxBountyUsdc,
+      p.liquidationDustUsdc,
+    ]);
+
+    const house = ClearingHouse__factory.connect(ch, ctx.deployer);
+    const [, curOracle, curRisk, curPool, curFund, curLiq] = await house.modules();
+    const liq = ctx.address("LiquidationEngine");
+    const want = [oracle, risk, pool, insurance, liq].map((a) => a.toLowerCase());
+    const have = [curOracle, curRisk, curPool, curFund, curLiq].map((a) => a.toLowerCase());
+    if (want.some((a, i) => a !== have[i])) {
+      const data = house.interface.encodeFunctionData("setModules", [oracle, risk, pool, insurance, liq]);
+      await adminCall(
+        ctx,
+        ch,
+        data,
+        "ClearingHouse: setModules(oracle, risk engine, guarantor pool, insurance fund, liquidation engine)",
+      );
+    }
+
+    await ctx.setFunctionRole(
+      "ClearingHouse",
+      [
+        "modifyPosition(address,int256,uint256,uint256)",
+        "settle(address,int256)",
+        "fundMarketPool(uint256)",
+        "withdrawMarketPool(uint256,address)",
+      ],
+      Roles.MARKET,
+    );
+    // liquidationClose/absorbDeficit (ClearingHouse) and onExposureChanged (GuarantorPool) check their one caller
+    // by address (set above / at initialisation): they are on the trade and liquidation hot paths.
+    await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);
+    await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.SLASHER);
+    await ctx.grantRole(Roles.CLEARING, ctx.address("LiquidationEngine"), "LiquidationEngine");
+    for (const name of ["ClearingHouse", "GuarantorPool", "RiskEngine", "LiquidationEngine"]) {
+      await ctx.guardianMayPause(name, Roles.GUARDIAN);
+    }
+  },
+};

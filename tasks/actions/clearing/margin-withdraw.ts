@@ -1,0 +1,21 @@
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+import { openProtocol, runTask } from "../../lib.js";
+import { address, fmtUsdc, usdcAmount } from "./common.js";
+
+export default async function marginWithdraw(
+  args: { amount: string; to: string },
+  hre: HardhatRuntimeEnvironment,
+): Promise<void> {
+  await runTask(hre, async () => {
+    const { connection, protocol } = await openProtocol(hre);
+    const amount = usdcAmount(args.amount);
+    const [signer] = await connection.ethers.getSigners();
+    const me = signer!.address;
+    const to = address(args.to, "--to", me);
+    await (await protocol.clearingHouse.withdraw(amount, to)).wait();
+    console.log(
+      `✔ withdrew ${fmtUsdc(amount)} to ${to}; collateral now ${fmtUsdc(await protocol.clearingHouse.collateralOf(me))}`,
+    );
+    await connection.close();
+  });
+}

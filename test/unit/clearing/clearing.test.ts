@@ -1,0 +1,95 @@
+import { expect } from "chai";
+import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
+import { listTestMarket, setupGuarantor, setupTrader, usdc, wad, type ClearingSetup } from "../../helpers/clearing.js";
+import { Roles } from "../../../scripts/lib/roles.js";
+import { selectorOf } from "../../../scripts/lib/deployer.js";
+
+describe("Clearing (through the deploy script)", function () {
+  let fx: Fixture;
+  let cs: ClearingSetup;
+
+  async function setup(): Promise<{ fx: Fixture; cs: ClearingSetup }> {
+    const connection = await connectionFor("clearing");
+    const f = await deployAll(connection);
+    const c = await listTestMarket(connection, f.ctx.record, f.protocol, f.deployer);
+    return { fx: f, cs: c };
+  }
+
+  beforeEach(async function () {
+    const connection = await connectionFor("clearing");
+    ({ fx, cs } = await connection.networkHelpers.loadFixture(setup));
+  });
+
+  it("wires roles: markets, clearing modules and the guardian's pause", async function () {
+    const { accessManager, clearingHouse, guarantorPool, liquidationEngine } = fx.protocol;
+    const ch = await clearingHouse.getAddress();
+    expect(
+      await accessManager.getTargetFunctionRole(ch, selectorOf("modifyPosition(address,int256,uint256,uint256)")),
+    ).to.equal(Roles.MARKET);
+    expect((await clearingHouse.modules())[5]).to.equal(await liquidationEngine.getAddress());
+    expect(
+      await accessManager.getTargetFunctionRole(
+        await guarantorPool.getAddress(),
+        selectorOf("coverLoss(address,uint256,address)"),
+      ),
+    ).to.equal(Roles.CLEARING);
+    expect((await accessManager.hasRole(Roles.CLEARING, await liquidationEngine.getAddress()))[0]).to.equal(true);
+    expect(await accessManager.getTargetFunctionRole(ch, selectorOf("pauseFeature(bytes32)"))).to.equal(Roles.GUARDIAN);
+  });
+
+  it("walks a price shock down the waterfall: guarantor → insurance → socialised, one event per layer (LIQ-03)", async function () {
+    const p = fx.protocol;
+    const [g, trader, keeper] = fx.users;
+    await setupGuarantor(p, fx.deployer, g!, false, usdc("60"));
+    await setupTrader(p, g!, trader!, usdc("100"));
+    await (await cs.market.connect(trader!).trade(wad("50"))).wait(); // 50 CH long at 10
+    const fund = fx.ctx.record.contracts.MockInsuranceFund!.address;
+    await (await p.usdc.mint(fund, usdc("40"))).wait();
+    await (await cs.oracle.setPrice(wad("5"))).wait(); // loss 250 on 100 of collateral
+
+    const tx = p.liquidationEngine.connect(keeper!).liquidate(trader!.address);
+    await expect(tx)
+      .to.emit(p.clearingHouse, "DeficitAbsorbed")
+      .withArgs(trader!.address, 1n, usdc("60"), usdc("90"), "0x0000000000000000000000000000000000000000");
+    await expect(tx)
+      .to.emit(p.clearingHouse, "DeficitAbsorbed")
+      .withArgs(trader!.address, 2n, usdc("40"), usdc("50"), "0x0000000000000000000000000000000000000000");
+    await expect(tx)
+      .to.emit(p.clearingHouse, "DeficitAbsorbed")
+      .withArgs(trader!.address, 3n, usdc("50"), 0n, await cs.market.getAddress());
+    expect((await p.guarantorPool.guarantorInfo(g!.address)).capitalUsdc).to.equal(0n);
+    expect(await p.clearingHouse.collateralOf(trader!.address)).to.equal(0n);
+  });
+
+  it("reverts with LiquidationAccountHealthy above maintenance and with ClearingInsufficientMargin below initial", async function () {
+    const p = fx.protocol;
+    const [g, trader] = fx.users;
+    await setupGuarantor(p, fx.deployer, g!, false, usdc("1000"));
+    await setupTrader(p, g!, trader!, usdc("100"));
+    await expect(cs.market.connect(trader!).trade(wad("101")))
+      .to.be.revertedWithCustomError(p.clearingHouse, "ClearingInsufficientMargin")
+      .withArgs(trader!.address, usdc("101"), usdc("100"));
+    await (await cs.market.connect(trader!).trade(wad("50"))).wait();
+    await expect(p.liquidationEngine.liquidate(trader!.address))
+      .to.be.revertedWithCustomError(p.liquidationEngine, "LiquidationAccountHealthy")
+      .withArgs(trader!.address, usdc("100"), usdc("25"));
+  });
+
+  it("partially liquidates back to initial margin and pays a bounded bounty (LIQ-02, LIQ-04)", async function () {
+    const p = fx.protocol;
+    const [g, trader, keeper] = fx.users;
+    await setupGuarantor(p, fx.deployer, g!, false, usdc("1000"));
+    await setupTrader(p, g!, trader!, usdc("100"));
+    await (await cs.market.connect(trader!).trade(wad("50"))).wait();
+    await (await cs.oracle.setPrice(wad("8.3"))).wait();
+    // independent reference: equity 15, IM 41.5, notional 415, full bounty 4.15
+    const W = 10n ** 18n;
+    const f = W - (usdc("10.85") * W) / usdc("41.5");
+    const bounty = (usdc("415") * f * 100n) / (W * 10_000n);
+    await expect(p.liquidationEngine.connect(keeper!).liquidate(trader!.address))
+      .to.emit(p.liquidationEngine, "AccountLiquidated")
+      .withArgs(trader!.address, keeper!.address, f, wad("8.3"), bounty, (v: bigint) => v > 0n, 1n);
+    const s = await p.clearingHouse.marginState(trader!.address);
+    expect(s.equityUsdc).to.be.gte(s.maintenanceMarginUsdc);
+  });
+});
