@@ -11,6 +11,7 @@ import {
   DPSToken__factory,
   GFLToken__factory,
   MockERC20__factory,
+  SpotMarket__factory,
   type ChxAccessManager,
   type ChxGovernor,
   type ChxTimelock,
@@ -18,6 +19,7 @@ import {
   type DPSToken,
   type GFLToken,
   type MockERC20,
+  type SpotMarket,
 } from "../../types/ethers-contracts/index.js";
 import type { DeploymentRecord } from "./deployer.js";
 
@@ -31,6 +33,8 @@ export interface Protocol {
   gfl: GFLToken;
   /** USDC: MockERC20 on local networks (the ERC-20 part of the ABI is all that is used elsewhere). */
   usdc: MockERC20;
+  /** CH/USDC spot market (signed orders, OTC deals, seats, TWAP). */
+  spot: SpotMarket;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -49,5 +53,6 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     ch: CHToken__factory.connect(addr(record, "CHToken"), runner),
     gfl: GFLToken__factory.connect(addr(record, "GFLToken"), runner),
     usdc: MockERC20__factory.connect(addr(record, "USDC"), runner),
+    spot: SpotMarket__factory.connect(addr(record, "SpotMarket"), runner),
   };
 }

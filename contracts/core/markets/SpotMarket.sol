@@ -34,16 +34,15 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
     bytes32 public constant FEATURE_TRADE = keccak256("spot.trade");
     bytes32 public constant FEATURE_STAKE = keccak256("spot.stake");
 
-    bytes32 internal constant ORDER_TYPEHASH =
-        keccak256(
-            "Order(address maker,bool isBuy,uint256 amountCh,uint256 priceWad,uint256 nonce,uint64 expiry,address taker)"
-        );
-    bytes32 internal constant DEAL_TYPEHASH =
-        keccak256(
-            "Deal(address seller,address buyer,uint256 amountCh,uint256 priceWad,uint256 nonce,uint64 expiry)"
-        );
-    bytes32 internal constant DOMAIN_TYPEHASH =
-        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
+    bytes32 internal constant ORDER_TYPEHASH = keccak256(
+        "Order(address maker,bool isBuy,uint256 amountCh,uint256 priceWad,uint256 nonce,uint64 expiry,address taker)"
+    );
+    bytes32 internal constant DEAL_TYPEHASH = keccak256(
+        "Deal(address seller,address buyer,uint256 amountCh,uint256 priceWad,uint256 nonce,uint64 expiry)"
+    );
+    bytes32 internal constant DOMAIN_TYPEHASH = keccak256(
+        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
+    );
     bytes32 internal constant NAME_HASH = keccak256("CHX Spot");
     bytes32 internal constant VERSION_HASH = keccak256("1");
 
@@ -127,21 +126,10 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
         if (order.taker != address(0) && order.taker != msg.sender) {
             revert SpotTakerNotAllowed(_orderDigest(order), msg.sender, order.taker);
         }
-        Settlement memory st;
-        st.amountCh = amountCh;
-        uint256 makerDiscount = _discountBps($, order.maker);
-        uint256 takerDiscount = _discountBps($, msg.sender);
-        if (order.isBuy) {
-            st.buyer = order.maker;
-            st.seller = msg.sender;
-            _quote(st, order.priceWad, order.priceWad, $.makerFeeBps, makerDiscount, $.takerFeeBps, takerDiscount);
-            (, filledAfterCh) = _consumeAndEmit($, order, signature, st, st.sellerFeeUsdc);
-        } else {
-            st.buyer = msg.sender;
-            st.seller = order.maker;
-            _quote(st, order.priceWad, order.priceWad, $.takerFeeBps, takerDiscount, $.makerFeeBps, makerDiscount);
-            (, filledAfterCh) = _consumeAndEmit($, order, signature, st, st.buyerFeeUsdc);
-        }
+        bytes32 hash;
+        (hash, filledAfterCh) = _consumeOrder($, order, signature, amountCh);
+        Settlement memory st = _fillQuote($, order, amountCh);
+        _emitFill(hash, order, st, filledAfterCh, order.isBuy ? st.sellerFeeUsdc : st.buyerFeeUsdc);
         _accrue($, st.protocolUsdc);
         if (amountCh >= $.twapMinAmountCh) _recordPrice($, order.priceWad);
         _transfer($, st, address(0));
@@ -165,12 +153,16 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
             revert SpotTakerNotAllowed(_orderDigest(sell), msg.sender, sell.taker);
         }
         SpotMarketStorage storage $ = _s();
+        bytes32[2] memory hashes;
+        uint256[2] memory filledAfter;
+        (hashes[0], filledAfter[0]) = _consumeOrder($, buy, buySignature, amountCh);
+        (hashes[1], filledAfter[1]) = _consumeOrder($, sell, sellSignature, amountCh);
         Settlement memory st = _matchQuote($, buy, sell, amountCh);
-        (bytes32 buyHash, ) = _consumeAndEmit($, buy, buySignature, st, 0);
-        (bytes32 sellHash, ) = _consumeAndEmit($, sell, sellSignature, st, 0);
+        _emitFill(hashes[0], buy, st, filledAfter[0], 0);
+        _emitFill(hashes[1], sell, st, filledAfter[1], 0);
         // @dev midpoint rounded down; it only feeds the TWAP, no payment depends on it
         uint256 midWad = (buy.priceWad + sell.priceWad) / 2;
-        emit OrdersMatched(buyHash, sellHash, msg.sender, amountCh, st.spreadUsdc, midWad);
+        emit OrdersMatched(hashes[0], hashes[1], msg.sender, amountCh, st.spreadUsdc, midWad);
         _accrue($, st.protocolUsdc);
         if (amountCh >= $.twapMinAmountCh) _recordPrice($, midWad);
         _transfer($, st, msg.sender);
@@ -465,16 +457,15 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
         state.filledCh = uint128(filledAfter);
     }
 
-    /// @dev Books a fill of `st.amountCh` against `order` and emits its OrderFilled with the post-state. The
-    ///      counterparty is the other side of `st`; the maker's fee is its side's fee in `st`.
-    function _consumeAndEmit(
-        SpotMarketStorage storage $,
+    /// @dev Emits OrderFilled with the order's post-state. The counterparty is the other side of `st`; the maker's
+    ///      fee is its own side's fee in `st`.
+    function _emitFill(
+        bytes32 hash,
         Order calldata order,
-        bytes calldata signature,
         Settlement memory st,
+        uint256 filledAfter,
         uint256 counterpartyFeeUsdc
-    ) private returns (bytes32 hash, uint256 filledAfter) {
-        (hash, filledAfter) = _consumeOrder($, order, signature, st.amountCh);
+    ) private {
         bool isBuy = order.isBuy;
         emit OrderFilled(
             hash,
@@ -487,6 +478,27 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
             isBuy ? st.buyerFeeUsdc : st.sellerFeeUsdc,
             counterpartyFeeUsdc
         );
+    }
+
+    /// @dev A taker fill: the maker pays the maker fee, the caller the taker fee, at the order's price.
+    function _fillQuote(
+        SpotMarketStorage storage $,
+        Order calldata order,
+        uint256 amountCh
+    ) private view returns (Settlement memory st) {
+        st.amountCh = amountCh;
+        uint256 makerDiscount = _discountBps($, order.maker);
+        uint256 takerDiscount = _discountBps($, msg.sender);
+        uint256 p = order.priceWad;
+        if (order.isBuy) {
+            st.buyer = order.maker;
+            st.seller = msg.sender;
+            _quote(st, p, p, $.makerFeeBps, makerDiscount, $.takerFeeBps, takerDiscount);
+        } else {
+            st.buyer = msg.sender;
+            st.seller = order.maker;
+            _quote(st, p, p, $.takerFeeBps, takerDiscount, $.makerFeeBps, makerDiscount);
+        }
     }
 
     /// @dev A match: both sides pay the maker fee, each at its own limit price.
