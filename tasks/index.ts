@@ -3,5 +3,6 @@
  * (imported only when the task runs), so the config never loads generated TypeChain code at start-up.
  */
 import { statusTasks } from "./status.js";
+import { spotTasks } from "./spot.js";
 
-export const chxTasks = [...statusTasks];
+export const chxTasks = [...statusTasks, ...spotTasks];
