@@ -6,31 +6,37 @@ pragma solidity ^0.8.28;
 ///         and a bounded ring buffer of (timestamp, cumulative) observations written at most once per
 ///         observation interval (Uniswap v3 style). O(1) per fill; the read is a binary search over ≤ CAPACITY.
 /// @dev Each recorded price counts from the block it was recorded in until the next recorded price. The
-///      cumulative fits easily: price < 2^128 times seconds < 2^40 per step, 2^216 in total.
+///      accumulator and the current price share one storage word, so a fill writes one slot (plus one more
+///      when an observation is due). The cumulative wraps modulo 2^120 like Uniswap v2's: a difference of two
+///      cumulatives is exact as long as price × elapsed < 2^120 (e.g. 1e6 USDC/CH for 1,000 years).
 library SpotTwap {
     /// @notice Ring capacity. With a 10-minute interval the ring spans 24 hours.
     uint256 internal constant CAPACITY = 144;
+    /// @notice Largest price the TWAP records (≈ 7.9e10 USDC per CH); fills above are clamped for the TWAP only.
+    uint256 internal constant MAX_PRICE_WAD = type(uint96).max;
 
     struct Observation {
         uint40 timestamp;
-        uint216 priceCumulative;
+        uint120 priceCumulative;
     }
 
     struct State {
-        // head: the accumulator, brought up to date at every recorded fill
+        // word 1, written by every recorded fill
         uint40 lastTimestamp;
-        uint216 priceCumulative;
-        // the price counting since lastTimestamp and the ring cursor
-        uint128 lastPriceWad;
+        uint96 lastPriceWad;
+        uint120 priceCumulative;
+        // word 2, written when an observation is added
         uint40 lastObservationTimestamp;
         uint16 index;
         uint16 count;
         mapping(uint256 index => Observation) observations;
     }
 
-    /// @notice Records a fill at `priceWad`: accrues the previous price up to now, writes an observation when the
-    ///         interval since the last one has passed, then makes `priceWad` the current price.
-    /// @return cumulative Σ price·seconds up to now.
+    /// @notice Records a fill at `priceWad` (≤ MAX_PRICE_WAD): accrues the previous price up to now, writes an
+    ///         observation when the interval since the last one has passed, then makes `priceWad` current.
+    /// @return cumulative Σ price·seconds up to now (mod 2^120).
+    /// @return index Ring index of the newest observation.
+    /// @return count Observations held.
     function record(
         State storage s,
         uint256 priceWad,
@@ -40,33 +46,32 @@ library SpotTwap {
         count = s.count;
         if (count == 0) {
             s.observations[0] = Observation(nowSec, 0);
-            s.lastTimestamp = nowSec;
-            s.lastPriceWad = uint128(priceWad);
-            s.lastObservationTimestamp = nowSec;
-            s.count = 1;
+            (s.lastTimestamp, s.lastPriceWad, s.priceCumulative) = (nowSec, uint96(priceWad), 0);
+            (s.lastObservationTimestamp, s.count) = (nowSec, 1);
             return (0, 0, 1);
         }
-        // @dev no overflow: lastPriceWad < 2^128, elapsed < 2^40, cumulative < 2^216 for any realistic lifetime.
-        cumulative = s.priceCumulative + uint256(s.lastPriceWad) * (nowSec - s.lastTimestamp);
-        s.lastTimestamp = nowSec;
-        s.priceCumulative = uint216(cumulative);
+        uint120 c = _cumulativeAt(s, nowSec);
+        cumulative = c;
+        (s.lastTimestamp, s.lastPriceWad, s.priceCumulative) = (nowSec, uint96(priceWad), c);
         index = s.index;
         if (nowSec >= uint256(s.lastObservationTimestamp) + intervalSec) {
             index = index + 1 == CAPACITY ? 0 : index + 1;
-            s.observations[index] = Observation(nowSec, uint216(cumulative));
+            s.observations[index] = Observation(nowSec, c);
             if (count < CAPACITY) count += 1;
-            s.lastPriceWad = uint128(priceWad);
-            s.lastObservationTimestamp = nowSec;
-            s.index = uint16(index);
-            s.count = uint16(count);
-        } else {
-            s.lastPriceWad = uint128(priceWad);
+            (s.lastObservationTimestamp, s.index, s.count) = (nowSec, uint16(index), uint16(count));
         }
     }
 
-    /// @notice Σ price·seconds up to now.
+    /// @notice Σ price·seconds up to now (mod 2^120).
     function cumulativeNow(State storage s) internal view returns (uint256) {
-        return s.priceCumulative + uint256(s.lastPriceWad) * (block.timestamp - s.lastTimestamp);
+        return _cumulativeAt(s, block.timestamp);
+    }
+
+    function _cumulativeAt(State storage s, uint256 nowSec) private view returns (uint120 c) {
+        // @dev wraps modulo 2^120 on purpose (see the library note); differences stay exact
+        unchecked {
+            c = uint120(uint256(s.priceCumulative) + uint256(s.lastPriceWad) * (nowSec - s.lastTimestamp));
+        }
     }
 
     /// @notice The TWAP since the newest observation at or before `now − windowSec` (or since the oldest one when
@@ -97,6 +102,11 @@ library SpotTwap {
             }
         }
         if (block.timestamp == start.timestamp) return (s.lastPriceWad, oldestSec);
-        priceWad = (cumulativeNow(s) - start.priceCumulative) / (block.timestamp - start.timestamp);
+        uint120 delta;
+        // @dev modular difference of two wrapped cumulatives (exact, see the library note)
+        unchecked {
+            delta = _cumulativeAt(s, block.timestamp) - start.priceCumulative;
+        }
+        priceWad = uint256(delta) / (block.timestamp - start.timestamp);
     }
 }

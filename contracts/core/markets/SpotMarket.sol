@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ISpotMarket} from "../../interfaces/ISpotMarket.sol";
@@ -570,9 +571,14 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
         if (nonce < minimum) revert SpotNonceBelowMinimum(account, nonce, minimum);
     }
 
-    /// @dev ECDSA (OpenZeppelin: rejects high-s malleable forms and invalid v) or ERC-1271 for contract signers.
+    /// @dev ECDSA first (OpenZeppelin: rejects high-s malleable forms and invalid v), which spares EOAs the
+    ///      code-size lookup; otherwise ERC-1271 when the signer has code.
     function _checkSignature(address signer, bytes32 digest, bytes calldata signature) private view {
-        if (!SignatureChecker.isValidSignatureNowCalldata(signer, digest, signature)) {
+        (address recovered, ECDSA.RecoverError err, ) = ECDSA.tryRecoverCalldata(digest, signature);
+        if (err == ECDSA.RecoverError.NoError && recovered == signer) return;
+        if (
+            signer.code.length == 0 || !SignatureChecker.isValidERC1271SignatureNowCalldata(signer, digest, signature)
+        ) {
             revert SpotInvalidSignature(signer, digest);
         }
     }
@@ -621,8 +627,8 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
     }
 
     function _recordPrice(SpotMarketStorage storage $, uint256 priceWad) private {
-        // @dev a price above 2^128 − 1 (≈ 3.4e20 USDC per CH) is clamped for the TWAP only
-        uint256 p = priceWad > type(uint128).max ? type(uint128).max : priceWad;
+        // @dev a price above SpotTwap.MAX_PRICE_WAD (≈ 7.9e10 USDC per CH) is clamped for the TWAP only
+        uint256 p = priceWad > SpotTwap.MAX_PRICE_WAD ? SpotTwap.MAX_PRICE_WAD : priceWad;
         (uint256 cumulative, uint256 index, uint256 count) = $.twap.record(p, $.twapIntervalSec);
         emit TwapUpdated(p, cumulative, block.timestamp, index, count);
     }
