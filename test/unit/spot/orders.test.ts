@@ -365,6 +365,21 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
     });
   });
 
+  it("cannot initialise the implementation or re-initialise the proxy; only governance upgrades (SEC-02)", async function () {
+    const { spot } = fx.protocol;
+    const a = fx.users[0]!.address;
+    const impl = await fx.connection.ethers.getContractAt(
+      "SpotMarket",
+      fx.ctx.record.contracts.SpotMarket!.implementation,
+    );
+    await expect(impl.initialize(a, a, a, a, a, a)).to.be.revertedWithCustomError(impl, "InvalidInitialization");
+    await expect(spot.initialize(a, a, a, a, a, a)).to.be.revertedWithCustomError(spot, "InvalidInitialization");
+    await expect(spot.connect(fx.other).upgradeToAndCall(await impl.getAddress(), "0x")).to.be.revertedWithCustomError(
+      spot,
+      "AccessManagedUnauthorized",
+    );
+  });
+
   it("exposes the EIP-712 domain it signs under", async function () {
     const { spot } = fx.protocol;
     const { TypedDataEncoder } = await import("ethers");
