@@ -9,6 +9,7 @@ import { keeperTasks } from "./keeper.js";
 import { oracleTasks } from "./oracle.js";
 import { insuranceTasks } from "./insurance.js";
 import { clearingTasks } from "./clearing.js";
+import { spotTasks } from "./spot.js";
 
 export const chxTasks = [
   ...statusTasks,
@@ -18,4 +19,5 @@ export const chxTasks = [
   ...oracleTasks,
   ...insuranceTasks,
   ...clearingTasks,
+  ...spotTasks,
 ];

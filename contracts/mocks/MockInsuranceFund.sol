@@ -3,11 +3,12 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {IInsuranceFund} from "../interfaces/IInsuranceFund.sol";
 
 /// @title MockInsuranceFund
-/// @notice Test-only insurance fund: pays bad debt up to its balance, takes fees, records what it paid.
-contract MockInsuranceFund is IInsuranceFund {
+/// @notice Test-only insurance fund with the four functions the clearing layer and markets call on IInsuranceFund
+///         (coverBadDebt, depositFees, guarantorStake, totalAssets): pays bad debt up to its balance, pulls fees like
+///         the real fund, records both. Never deployed to a real network.
+contract MockInsuranceFund {
     using SafeERC20 for IERC20;
 
     IERC20 public immutable usdc;
@@ -22,7 +23,10 @@ contract MockInsuranceFund is IInsuranceFund {
         usdc = IERC20(usdc_);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @notice Pays up to `amountUsdc` (never more than held) to `recipient`.
+    /// @param amountUsdc Bad debt.
+    /// @param recipient Receiver.
+    /// @return coveredUsdc Paid.
     function coverBadDebt(uint256 amountUsdc, address recipient) external returns (uint256 coveredUsdc) {
         uint256 balance = usdc.balanceOf(address(this));
         coveredUsdc = amountUsdc < balance ? amountUsdc : balance;
@@ -30,7 +34,8 @@ contract MockInsuranceFund is IInsuranceFund {
         if (coveredUsdc > 0) usdc.safeTransfer(recipient, coveredUsdc);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @notice Pulls fees from the caller.
+    /// @param amountUsdc Fees.
     function depositFees(uint256 amountUsdc) external {
         totalFees += amountUsdc;
         usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
@@ -43,13 +48,22 @@ contract MockInsuranceFund is IInsuranceFund {
         stakes[guarantor] = amountUsdc;
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @notice A guarantor's recorded stake.
+    /// @param guarantor The guarantor.
+    /// @return Stake, USDC.
     function guarantorStake(address guarantor) external view returns (uint256) {
         return stakes[guarantor];
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @notice USDC held.
+    /// @return Balance.
     function totalAssets() external view returns (uint256) {
         return usdc.balanceOf(address(this));
+    }
+
+    /// @notice Σ fees received through `depositFees` (alias used by the spot tests).
+    /// @return Fees, USDC.
+    function feesReceivedUsdc() external view returns (uint256) {
+        return totalFees;
     }
 }

@@ -4,6 +4,7 @@ import { emissionBench } from "./emission.js";
 import { computeBench } from "./compute.js";
 import { oracleBench, insuranceBench } from "./oracle-insurance.js";
 import { clearingBench } from "./clearing.js";
+import { spotBench } from "./spot.js";
 
 /** Every benchmark suite; a module adds one line. */
 export const suites: BenchSuite[] = [
@@ -13,4 +14,5 @@ export const suites: BenchSuite[] = [
   oracleBench,
   insuranceBench,
   clearingBench,
+  spotBench,
 ];

@@ -25,6 +25,7 @@ import {
   ComputePriceOracle__factory,
   InsuranceFund__factory,
   MockAggregatorV3__factory,
+  SpotMarket__factory,
   type ChxAccessManager,
   type ClearingHouse,
   type GuarantorPool,
@@ -40,6 +41,7 @@ import {
   type ComputePriceOracle,
   type InsuranceFund,
   type MockAggregatorV3,
+  type SpotMarket,
 } from "../../types/ethers-contracts/index.js";
 import type { DeploymentRecord } from "./deployer.js";
 
@@ -67,6 +69,8 @@ export interface Protocol {
   guarantorPool: GuarantorPool;
   riskEngine: RiskEngine;
   liquidationEngine: LiquidationEngine;
+  /** CH/USDC spot market (signed orders, OTC deals, seats, TWAP). */
+  spot: SpotMarket;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -99,5 +103,6 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     guarantorPool: GuarantorPool__factory.connect(addr(record, "GuarantorPool"), runner),
     riskEngine: RiskEngine__factory.connect(addr(record, "RiskEngine"), runner),
     liquidationEngine: LiquidationEngine__factory.connect(addr(record, "LiquidationEngine"), runner),
+    spot: SpotMarket__factory.connect(addr(record, "SpotMarket"), runner),
   };
 }

@@ -8,6 +8,7 @@ import { handoverModule } from "./handover.js";
 import { wiringModule } from "./wiring.js";
 import { emissionModule } from "./emission.js";
 import { clearingModule } from "./clearing.js";
+import { spotModule } from "./spot.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -21,6 +22,7 @@ export const modules: DeployModule[] = [
   computeModule,
   emissionModule,
   clearingModule,
+  spotModule,
   // markets, periphery modules go here
   wiringModule,
   handoverModule,

@@ -2,7 +2,10 @@ import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
 
 /** The insurance fund's clearing-facing functions, mapped to Roles.CLEARING. */
-export const INSURANCE_CLEARING_FUNCTIONS = ["coverBadDebt(uint256,address)", "setGuarantorRequirement(address,uint256)"];
+export const INSURANCE_CLEARING_FUNCTIONS = [
+  "coverBadDebt(uint256,address)",
+  "setGuarantorRequirement(address,uint256)",
+];
 
 /** Fee income: Roles.FEE_SOURCE (ClearingHouse, SpotMarket) — paying fees in must not grant drawing on the fund. */
 export const INSURANCE_FEE_FUNCTIONS = ["depositFees(uint256)"];
