@@ -1,7 +1,7 @@
 // OPS-03 checks for the Emission module. Loaded by scripts/e2e.mjs after the token and governance parts.
 // Signers: 0 deployer (ADMIN on local networks, genesis DPS), 4 stands in for the ProviderRegistry/TaskRegistry
 // (COMPUTE), 5-7 providers, 8 keeper. Epochs are 15 days from the Emission deployment; the earlier parts advance
-// the clock ≈ 4 days, so everything starts inside epoch 0.
+// the clock ≈ 4 days, so the scenario starts inside epoch 0 (e0 below; the phases count from it).
 
 const COMPUTE = 9n;
 const DAY = 86_400;
@@ -21,8 +21,11 @@ export async function scenario(ctx) {
   const k = ctx.as(keeper)("Emission");
   const emission = ctx.record.contracts.Emission.address;
   const sample = async (p, pflops) => send(r.recordCapacity(p.address, wad(pflops)));
+  // epochs relative to the open one, so parts that run earlier may move the clock (a due epoch is closed first)
+  if (await k.epochDue()) await send(k.closeEpochs(64));
+  const e0 = Number(await k.currentEpoch());
 
-  // phase 1 (epoch 0): wiring and parameters; one sample each, below the 8-day minimum of epoch 0 → GFL 0
+  // phase 1 (epoch e0): wiring and parameters; one sample each, below the 8-day minimum → GFL 0
   await send(d("AccessManager").grantRole(COMPUTE, registry.address, 0));
   await send(d("Emission").setMinSamples(3)); // from epoch 1
   await send(d("Emission").setHalvingSpan(wad(400))); // a threshold halving within the scenario
@@ -32,8 +35,8 @@ export async function scenario(ctx) {
   await sample(p6, 50);
   await checkpoint();
 
-  // phase 2 (epoch 1): keeper close (empty epoch, bounty 1 DPS) and batch; four days of samples
-  await toEpoch(ctx, 1);
+  // phase 2 (epoch e0 + 1): keeper close (empty epoch, bounty 1 DPS) and batch; four days of samples
+  await toEpoch(ctx, e0 + 1);
   await send(k.closeEpoch());
   await send(k.rebalance(10));
   await sample(p5, 100);
@@ -52,9 +55,9 @@ export async function scenario(ctx) {
   await sample(p5, 100);
   await checkpoint();
 
-  // phase 3 (epoch 2): close epoch 1 (p5 105, p6 50, p7 0 below 3 days), funding mint, batches of 2 and the rest,
+  // phase 3 (epoch e0 + 2): close e0 + 1 (p5 105, p6 50, p7 0 below 3 days), funding mint, batches of 2 and the rest,
   // a claim, samples, replenishment (the pool pays first at the next funding), keeper parameters
-  await toEpoch(ctx, 2);
+  await toEpoch(ctx, e0 + 2);
   await send(k.closeEpochs(5));
   await send(k.rebalance(2));
   await send(k.rebalance(10));
@@ -75,9 +78,9 @@ export async function scenario(ctx) {
   );
   await checkpoint();
 
-  // phase 4 (epoch 3): the close of epoch 2 crosses the 400 GFL threshold (blended rate, halving), p6 drops to 0,
+  // phase 4 (epoch e0 + 3): the close of e0 + 2 crosses the 400 GFL threshold (blended rate, halving), p6 drops to 0,
   // p7 claims with a lazy settle, a batch settles the rest, p6 claims, p5 samples in epoch 3
-  await toEpoch(ctx, 3);
+  await toEpoch(ctx, e0 + 3);
   await send(k.closeEpoch());
   await send(k.rebalanceProvider(p6.address));
   await send(ctx.as(p7)("Emission").claim(p7.address));
