@@ -55,7 +55,7 @@ async function attest(ctx, attester, provider, { avg, capacity, power }) {
  * Phase 1: two providers register, stake (12 000 / 2 000 DPS), are attested (class 1: 0.5 PFLOPS → 1.60 CH/h,
  * grade A, 700 W → X; 0.3 PFLOPS → 0.96 CH/h, C, 2 000 W → Z), beat twice an hour apart and mint 100 / 50 CH.
  * Phase 2 (next day): buy-back, a redemption assigned and delivered, task outcomes, a slash with a finder, an unbond,
- * a late heartbeat (uptime drops), new grade thresholds (A needs 2.0) and matcher limits.
+ * a late heartbeat (uptime drops), new grade thresholds (A needs 2.0) and matcher limits. Phase 3: 3 silent hours.
  */
 export async function scenario(ctx) {
   const { Roles, wad, send, mine, checkpoint } = ctx;
@@ -115,6 +115,10 @@ export async function scenario(ctx) {
     }),
   );
   await send(d("ProviderMatcher").setLimits(wad(40000), 80, 16));
+  await checkpoint();
+
+  // Phase 3: three silent hours; the registry's views decay uptime (the compare recomputes it from indexed state).
+  await mine(3 * 3600);
   await checkpoint();
 }
 
