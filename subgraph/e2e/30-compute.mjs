@@ -1,7 +1,8 @@
 // OPS-03 checks for the compute layer (ComputeStandard, ProviderRegistry, ProviderMatcher). Signers 8 and 9 are
 // the providers (0-7 belong to the other parts); the deployer (signer 0) is the local ATTESTER (compute deploy
 // module, useMocks) and ADMIN, and grants itself COMPUTE and SLASHER to drive the task-registry hooks.
-import { ZeroAddress } from "ethers";
+import fs from "node:fs";
+import { Contract, ContractFactory, ZeroAddress } from "ethers";
 
 const STATS = "0x" + Buffer.from("compute").toString("hex");
 const GRADES = "0x" + Buffer.from("grades").toString("hex");
@@ -49,6 +50,29 @@ async function attest(ctx, attester, provider, { avg, capacity, power }) {
   };
   const signature = await attester.signTypedData(domain, ATTESTATION_TYPES, message);
   await ctx.send(reg.attest(message, signature));
+}
+
+/**
+ * Redemption failures need an index price. Keeps the deployed ComputePriceOracle when it answers; otherwise (no
+ * oracle module, or no price yet) points the registry at a MockPriceIndex at 2 USDC per CH (ADMIN is the deployer).
+ */
+async function usablePriceOracle(ctx, deployer) {
+  const reg = ctx.as(deployer)("ProviderRegistry");
+  const current = await reg.priceOracle();
+  if (current !== ZeroAddress) {
+    try {
+      await new Contract(current, ["function indexPrice() view returns (uint256)"], ctx.provider).indexPrice();
+      return;
+    } catch {
+      /* no price: use the mock */
+    }
+  }
+  const artifact = JSON.parse(
+    fs.readFileSync(new URL("../../artifacts/contracts/mocks/MockPriceIndex.sol/MockPriceIndex.json", import.meta.url)),
+  );
+  const mock = await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy(ctx.wad(2));
+  await mock.waitForDeployment();
+  await ctx.send(reg.setPriceOracle(await mock.getAddress()));
 }
 
 /**
@@ -115,10 +139,13 @@ export async function scenario(ctx) {
     }),
   );
   await send(d("ProviderMatcher").setLimits(wad(40000), 80, 16));
+  await usablePriceOracle(ctx, deployer);
   await checkpoint();
 
   // Phase 3: three silent hours; the registry's views decay uptime (the compare recomputes it from indexed state).
+  // Provider 9 missed redemption 2: the failure compensates the client (10 CH × 2 USDC × 1.1 / 1 USDC = 22 DPS).
   await mine(3 * 3600);
+  await send(d("ProviderRegistry").reportDeliveryFailure(2, ctx.signers[7].address));
   await checkpoint();
 }
 
