@@ -5,5 +5,16 @@
 import { statusTasks } from "./status.js";
 import { emissionTasks } from "./emission.js";
 import { providerTasks } from "./provider.js";
+import { keeperTasks } from "./keeper.js";
 
-export const chxTasks = [...statusTasks, ...providerTasks, ...emissionTasks];
+import { oracleTasks } from "./oracle.js";
+import { insuranceTasks } from "./insurance.js";
+
+export const chxTasks = [
+  ...statusTasks,
+  ...providerTasks,
+  ...emissionTasks,
+  ...keeperTasks,
+  ...oracleTasks,
+  ...insuranceTasks,
+];

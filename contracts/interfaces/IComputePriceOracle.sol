@@ -2,11 +2,197 @@
 pragma solidity ^0.8.28;
 
 /// @title IComputePriceOracle
-/// @notice The CH index price in USDC, as every module reads it (SPEC section 8). The clearing issue implements
-///         it as ComputePriceOracle (Chainlink feeds, staleness, bounds, sequencer, spot-TWAP deviation).
+/// @notice The CH index price in USDC, as every module reads it (SPEC section 8). Implemented by
+///         ComputePriceOracle: a Chainlink AggregatorV3 feed with a heartbeat, governance price bounds, an optional
+///         L2 sequencer-uptime feed with a grace period, and a deviation check against a secondary spot TWAP.
+/// @dev Two reads, two purposes. `indexPrice()` is the valid price: it reverts when the price itself cannot be
+///      trusted (stale, non-positive, incomplete round, out of bounds, sequencer down) and is what closing,
+///      settlement and liquidation use. `riskPrice()` adds the checks that only gate NEW risk (sequencer grace
+///      period, spot deviation, the guardian's "oracle.risk" pause): markets call it for every risk-increasing
+///      action (ORC-01). ORC-02: within one transaction every read returns the same price (see `pinIndexPrice`).
 interface IComputePriceOracle {
+    /// @notice Configuration of the primary Chainlink feed.
+    /// @param feed The AggregatorV3Interface address (USDC per CH).
+    /// @param heartbeatSec A round older than this many seconds is stale.
+    /// @param decimals The feed's decimals, read once when the feed is set (the one place decimals are converted).
+    struct FeedConfig {
+        address feed;
+        uint32 heartbeatSec;
+        uint8 decimals;
+    }
+
+    /// @notice Configuration of the optional L2 sequencer-uptime feed.
+    /// @param feed The Chainlink sequencer-uptime feed (answer 0 = up, 1 = down); zero address on L1.
+    /// @param gracePeriodSec After the sequencer comes back up, new risk stays blocked this many seconds.
+    struct SequencerConfig {
+        address feed;
+        uint32 gracePeriodSec;
+    }
+
+    /// @notice Configuration of the deviation check against the secondary spot source.
+    /// @param source The ISpotPriceSource (the spot market's TWAP); zero address disables the check.
+    /// @param windowSec The TWAP window asked for.
+    /// @param maxDeviationBps New risk is blocked when |index − spot| / index exceeds this.
+    struct DeviationConfig {
+        address source;
+        uint32 windowSec;
+        uint16 maxDeviationBps;
+    }
+
+    /// @notice Thrown when no primary feed is configured.
+    error OracleFeedNotSet();
+
+    /// @notice Thrown when the latest round is older than the feed's heartbeat.
+    /// @param updatedAt The round's update timestamp.
+    /// @param heartbeatSec The configured heartbeat.
+    /// @param nowSec The current block timestamp.
+    error OracleStalePrice(uint256 updatedAt, uint256 heartbeatSec, uint256 nowSec);
+
+    /// @notice Thrown when the feed answers zero or a negative price.
+    /// @param answer The raw feed answer.
+    error OracleNonPositivePrice(int256 answer);
+
+    /// @notice Thrown when the latest round is incomplete: never updated, answered in an earlier round, or
+    ///         timestamped in the future.
+    /// @param roundId The round id.
+    /// @param answeredInRound The round the answer was computed in.
+    /// @param updatedAt The round's update timestamp.
+    error OracleRoundIncomplete(uint80 roundId, uint80 answeredInRound, uint256 updatedAt);
+
+    /// @notice Thrown when the converted price lies outside the governance bounds.
+    /// @param priceWad The price, WAD.
+    /// @param minPriceWad The lower bound, WAD.
+    /// @param maxPriceWad The upper bound, WAD.
+    error OraclePriceOutOfBounds(uint256 priceWad, uint256 minPriceWad, uint256 maxPriceWad);
+
+    /// @notice Thrown when the L2 sequencer is reported down (or its feed is not initialised).
+    /// @param statusSinceSec When the sequencer feed's status last changed (0 when not initialised).
+    error OracleSequencerDown(uint256 statusSinceSec);
+
+    /// @notice Thrown by risk-increasing reads while the sequencer is back up but inside its grace period.
+    /// @param upSinceSec When the sequencer came back up.
+    /// @param graceEndsSec When new risk will be allowed again.
+    error OracleSequencerGracePeriod(uint256 upSinceSec, uint256 graceEndsSec);
+
+    /// @notice Thrown by risk-increasing reads when the index and the spot TWAP diverge beyond the bound.
+    /// @param indexPriceWad The Chainlink index, WAD.
+    /// @param spotPriceWad The spot TWAP, WAD.
+    /// @param deviationBps The divergence |index − spot| / index, bps (rounded up).
+    /// @param maxDeviationBps The configured bound.
+    error OracleDeviationTooHigh(
+        uint256 indexPriceWad,
+        uint256 spotPriceWad,
+        uint256 deviationBps,
+        uint256 maxDeviationBps
+    );
+
+    /// @notice Thrown by risk-increasing reads when the registered spot source reverts.
+    /// @param source The spot source.
+    error OracleSpotSourceUnavailable(address source);
+
+    /// @notice Thrown when a configuration value is invalid.
+    /// @param what The parameter name.
+    error OracleInvalidConfig(string what);
+
+    /// @notice Emitted when the primary feed changes.
+    /// @param feed The new feed.
+    /// @param heartbeatSec The new heartbeat.
+    /// @param decimals The feed's decimals.
+    event OracleFeedSet(address indexed feed, uint32 heartbeatSec, uint8 decimals);
+
+    /// @notice Emitted when the price bounds change.
+    /// @param minPriceWad The new lower bound, WAD.
+    /// @param maxPriceWad The new upper bound, WAD.
+    event OracleBoundsSet(uint256 minPriceWad, uint256 maxPriceWad);
+
+    /// @notice Emitted when the sequencer-uptime feed or its grace period changes.
+    /// @param feed The new sequencer feed (zero = none).
+    /// @param gracePeriodSec The new grace period.
+    event OracleSequencerFeedSet(address indexed feed, uint32 gracePeriodSec);
+
+    /// @notice Emitted when the secondary spot source or its deviation bound changes.
+    /// @param source The new spot source (zero = check disabled).
+    /// @param windowSec The TWAP window.
+    /// @param maxDeviationBps The deviation bound.
+    event OracleSpotSourceSet(address indexed source, uint32 windowSec, uint16 maxDeviationBps);
+
+    /// @notice Emitted when a transaction pins the index price (once per transaction).
+    /// @param priceWad The pinned price, WAD.
+    /// @param pinnedBy The caller.
+    event OraclePricePinned(uint256 priceWad, address indexed pinnedBy);
+
     /// @notice The validated CH index price: USDC per CH, WAD (1e18 = 1 USDC per CH). Reverts with a typed
     ///         error when the price is stale, non-positive, out of bounds, or the sequencer is down (ORC-01).
+    /// @dev Usable for closing, settlement and liquidation even while new risk is blocked (grace period, spot
+    ///      deviation, guardian pause): those gates do not make the index itself wrong, and blocking exits would
+    ///      trap users (SEC-05). Returns the pinned price when this transaction pinned one (ORC-02).
     /// @return priceWad Price, WAD.
     function indexPrice() external view returns (uint256 priceWad);
+
+    /// @notice The index price for a risk-increasing action: `indexPrice()` plus the checks that gate new risk —
+    ///         not inside the sequencer grace period, within the deviation bound from the spot TWAP, and the
+    ///         "oracle.risk" feature not paused. Markets call this for every open / increase (ORC-01).
+    /// @return priceWad Price, WAD.
+    function riskPrice() external view returns (uint256 priceWad);
+
+    /// @notice Whether a risk-increasing action would pass right now, without reverting.
+    /// @return allowed True when `riskPrice()` would succeed.
+    /// @return reason The selector of the error `riskPrice()` would revert with (0 when allowed).
+    function riskIncreaseAllowed() external view returns (bool allowed, bytes4 reason);
+
+    /// @notice Reads and validates the index, then caches it in transient storage for the rest of the
+    ///         transaction: every later `indexPrice()` / `riskPrice()` in the same transaction returns this value,
+    ///         even if the feed is updated meanwhile (ORC-02). Idempotent; permissionless.
+    /// @return priceWad The pinned price, WAD.
+    function pinIndexPrice() external returns (uint256 priceWad);
+
+    /// @notice Sets the primary feed and its heartbeat; reads and stores the feed's decimals.
+    /// @param feed The AggregatorV3Interface.
+    /// @param heartbeatSec Staleness threshold, seconds (> 0).
+    function setFeed(address feed, uint32 heartbeatSec) external;
+
+    /// @notice Sets the governance price bounds.
+    /// @param minPriceWad Lower bound, WAD (> 0).
+    /// @param maxPriceWad Upper bound, WAD (> min).
+    function setPriceBounds(uint256 minPriceWad, uint256 maxPriceWad) external;
+
+    /// @notice Sets (or clears with the zero address) the L2 sequencer-uptime feed and its grace period.
+    /// @param feed The sequencer-uptime feed.
+    /// @param gracePeriodSec Grace period after the sequencer comes back up, seconds.
+    function setSequencerFeed(address feed, uint32 gracePeriodSec) external;
+
+    /// @notice Sets (or clears with the zero address) the spot TWAP source and the deviation bound.
+    /// @param source The ISpotPriceSource.
+    /// @param windowSec The TWAP window, seconds (> 0 when a source is set).
+    /// @param maxDeviationBps The bound, bps (1..10,000 when a source is set).
+    function setSpotSource(address source, uint32 windowSec, uint16 maxDeviationBps) external;
+
+    /// @notice The primary feed configuration.
+    /// @return The feed, heartbeat and decimals.
+    function feedConfig() external view returns (FeedConfig memory);
+
+    /// @notice The sequencer-uptime feed configuration.
+    /// @return The feed and grace period.
+    function sequencerConfig() external view returns (SequencerConfig memory);
+
+    /// @notice The deviation-check configuration.
+    /// @return The source, window and bound.
+    function deviationConfig() external view returns (DeviationConfig memory);
+
+    /// @notice The governance price bounds.
+    /// @return minPriceWad Lower bound, WAD.
+    /// @return maxPriceWad Upper bound, WAD.
+    function priceBounds() external view returns (uint256 minPriceWad, uint256 maxPriceWad);
+
+    /// @notice The latest feed round, unvalidated, for monitoring (tasks, keepers).
+    /// @return roundId The round id.
+    /// @return answer The raw answer in feed decimals.
+    /// @return updatedAt The round timestamp.
+    function latestRound() external view returns (uint80 roundId, int256 answer, uint256 updatedAt);
+
+    /// @notice Converts a raw feed answer in `feedDecimals` to WAD (the oracle's one decimal conversion).
+    /// @param answer The raw answer (> 0).
+    /// @param feedDecimals The feed's decimals.
+    /// @return priceWad The price, WAD (rounded down when the feed has more than 18 decimals).
+    function toWad(int256 answer, uint8 feedDecimals) external pure returns (uint256 priceWad);
 }

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
-
 /// @title MockPriceIndex
-/// @notice Test-only CH index price (IComputePriceOracle) with a settable price. Never deployed to a real network.
-contract MockPriceIndex is IComputePriceOracle {
+/// @notice Test-only CH index price with a settable price: the `indexPrice()` read of IComputePriceOracle, which is
+///         all the compute layer uses. Never deployed to a real network.
+contract MockPriceIndex {
     /// @notice Thrown by indexPrice when the price was set to zero (mimics the real oracle's typed refusal).
     error MockPriceUnavailable();
 
@@ -22,7 +21,8 @@ contract MockPriceIndex is IComputePriceOracle {
         priceWad = priceWad_;
     }
 
-    /// @inheritdoc IComputePriceOracle
+    /// @notice The settable price (reverts with MockPriceUnavailable when zero).
+    /// @return The price, USDC per CH WAD.
     function indexPrice() external view returns (uint256) {
         if (priceWad == 0) revert MockPriceUnavailable();
         return priceWad;

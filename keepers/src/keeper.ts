@@ -10,20 +10,13 @@ import { ErrorDecoder } from "./chain/errors.js";
 import { decideSpend, gwei, quoteFees, type FeeQuote } from "./chain/gas.js";
 import { NonceManager } from "./chain/nonce.js";
 import { Sender, type Simulation, type TxOutcome } from "./chain/sender.js";
-import { DEFAULT_JOB, type JobConfig, type KeeperConfig } from "./config.js";
+import type { KeeperConfig } from "./config.js";
 import type { DeploymentInfo } from "./deployments.js";
-import { JobUnavailable } from "./deployments.js";
 import { KeeperMetrics, startMetricsServer, type MetricsServer } from "./metrics.js";
+import { loadJobs, type LoadedJob } from "./scan.js";
 import { ReorgDetector, WorkMemo } from "./state.js";
 import { isAlreadyDone, mapLimit } from "./util.js";
-import {
-  keyString,
-  type Action,
-  type HeadInfo,
-  type JobContext,
-  type JobFactory,
-  type KeeperJob,
-} from "./jobs/types.js";
+import { keyString, type Action, type HeadInfo, type JobContext, type JobFactory } from "./jobs/types.js";
 
 export type Outcome =
   | "success"
@@ -57,12 +50,6 @@ export interface TickReport {
   reorg: boolean;
   results: ActionResult[];
   errors: string[];
-}
-
-interface LoadedJob {
-  job: KeeperJob;
-  name: string;
-  config: JobConfig;
 }
 
 export interface KeeperDeps {
@@ -133,22 +120,9 @@ export class Keeper {
       { onReplace: () => this.metrics.replacements.inc() },
     );
     // No "jobs" section at all: every job of this build whose contracts are deployed runs with defaults.
-    const all = Object.keys(config.jobs).length === 0;
-    for (const f of deps.factories) {
-      const jc = config.jobs[f.name] ?? (all ? DEFAULT_JOB : undefined);
-      if (jc === undefined || !jc.enabled) continue;
-      try {
-        this.jobs.push({ name: f.name, config: jc, job: f.create({ deployment, config: jc }) });
-      } catch (e) {
-        if (!(e instanceof JobUnavailable)) throw e;
-        this.unavailable.push({ name: f.name, reason: e.message });
-      }
-    }
-    for (const name of Object.keys(config.jobs)) {
-      if (config.jobs[name]?.enabled && !deps.factories.some((f) => f.name === name)) {
-        this.unavailable.push({ name, reason: "no such job in this keeper build" });
-      }
-    }
+    const loaded = loadJobs(config, deployment, deps.factories);
+    this.jobs.push(...loaded.jobs);
+    this.unavailable.push(...loaded.unavailable);
   }
 
   get address(): string {

@@ -3,5 +3,7 @@ import { tokensBench } from "./tokens.js";
 import { emissionBench } from "./emission.js";
 import { computeBench } from "./compute.js";
 
+import { oracleBench, insuranceBench } from "./oracle-insurance.js";
+
 /** Every benchmark suite; a module adds one line. */
-export const suites: BenchSuite[] = [tokensBench, computeBench, emissionBench];
+export const suites: BenchSuite[] = [tokensBench, computeBench, emissionBench, oracleBench, insuranceBench];

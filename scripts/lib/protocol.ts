@@ -18,6 +18,9 @@ import {
   type ComputeStandard,
   type ProviderRegistry,
   type ProviderMatcher,
+  ComputePriceOracle__factory,
+  InsuranceFund__factory,
+  MockAggregatorV3__factory,
   type ChxAccessManager,
   type ChxGovernor,
   type ChxTimelock,
@@ -26,6 +29,9 @@ import {
   type Emission,
   type GFLToken,
   type MockERC20,
+  type ComputePriceOracle,
+  type InsuranceFund,
+  type MockAggregatorV3,
 } from "../../types/ethers-contracts/index.js";
 import type { DeploymentRecord } from "./deployer.js";
 
@@ -43,6 +49,12 @@ export interface Protocol {
   computeStandard: ComputeStandard;
   providerRegistry: ProviderRegistry;
   providerMatcher: ProviderMatcher;
+  /** The CH index oracle (Chainlink feed, sequencer and spot-deviation gates). */
+  oracle: ComputePriceOracle;
+  /** The mock CH/USD feed behind the oracle on local networks (undefined on real networks). */
+  chIndexFeed: MockAggregatorV3 | undefined;
+  /** The insurance fund (USDC staking, bad-debt cover). */
+  insuranceFund: InsuranceFund;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -65,5 +77,11 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     computeStandard: ComputeStandard__factory.connect(addr(record, "ComputeStandard"), runner),
     providerRegistry: ProviderRegistry__factory.connect(addr(record, "ProviderRegistry"), runner),
     providerMatcher: ProviderMatcher__factory.connect(addr(record, "ProviderMatcher"), runner),
+    oracle: ComputePriceOracle__factory.connect(addr(record, "ComputePriceOracle"), runner),
+    chIndexFeed:
+      record.contracts.CHIndexFeed?.contract === "MockAggregatorV3"
+        ? MockAggregatorV3__factory.connect(record.contracts.CHIndexFeed.address, runner)
+        : undefined,
+    insuranceFund: InsuranceFund__factory.connect(addr(record, "InsuranceFund"), runner),
   };
 }

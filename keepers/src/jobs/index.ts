@@ -5,5 +5,6 @@
 import type { JobFactory } from "./types.js";
 import { checkerFactory } from "./checker-job.js";
 import { mockTargetFactory } from "./mock-target.js";
+import { emissionFactory } from "./emission.js";
 
-export const jobFactories: JobFactory[] = [checkerFactory, mockTargetFactory];
+export const jobFactories: JobFactory[] = [checkerFactory, mockTargetFactory, emissionFactory];

@@ -2,6 +2,8 @@ import type { DeployModule } from "../../lib/deployer.js";
 import { governanceModule } from "./governance.js";
 import { tokensModule } from "./tokens.js";
 import { computeModule } from "./compute.js";
+import { oracleModule } from "./oracle.js";
+import { insuranceModule } from "./insurance.js";
 import { handoverModule } from "./handover.js";
 import { wiringModule } from "./wiring.js";
 import { emissionModule } from "./emission.js";
@@ -13,9 +15,11 @@ import { emissionModule } from "./emission.js";
 export const modules: DeployModule[] = [
   governanceModule,
   tokensModule,
+  oracleModule,
+  insuranceModule,
   computeModule,
   emissionModule,
-  // tasks, oracle, clearing, markets, periphery modules go here
+  // tasks, clearing, markets, periphery modules go here
   wiringModule,
   handoverModule,
 ];
