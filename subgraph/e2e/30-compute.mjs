@@ -196,6 +196,7 @@ export async function compare(ctx) {
   const std = contract("ComputeStandard");
   const stats = replay.entity("ComputeStats", STATS) ?? {};
   const grades = replay.entity("GradeThresholds", GRADES) ?? {};
+  const list = replay.entity("ProviderList", STATS) ?? {};
   const ts = BigInt((await reg.runner.getBlock(at.blockTag)).timestamp);
 
   // providers: list, then every field the registry reports
@@ -204,8 +205,8 @@ export async function compare(ctx) {
   const chainList = count === 0n ? [] : (await reg.providersPage(0, count, at)).map((x) => x.toLowerCase());
   check(
     `compute provider list order ${tag}`,
-    JSON.stringify(stats.providerIds ?? []) === JSON.stringify(chainList),
-    `${stats.providerIds} ≠ ${chainList}`,
+    JSON.stringify(list.providers ?? []) === JSON.stringify(chainList),
+    `${list.providers} ≠ ${chainList}`,
   );
   const bad = [];
   let sumLiability = 0n;

@@ -323,6 +323,7 @@ describe("ProviderRegistry", () => {
     assert.fieldEquals("Provider", P, "energyGrade", "X"); // 400 ≤ 500
     assert.fieldEquals("ComputeStats", STATS, "totalAttestedCapacityPflopsWad", wad(2).toString());
     assert.fieldEquals("ComputeStats", STATS, "providerCount", "1");
+    assert.entityCount("ProviderList", 1);
     assert.fieldEquals("ComputeStats", STATS, "minStakeDps", wad(1000).toString());
   });
 

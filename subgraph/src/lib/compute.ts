@@ -8,6 +8,7 @@ import {
   GradeThresholds,
   Provider,
   ProviderDayData,
+  ProviderList,
 } from "../../generated/schema";
 import { getOrCreateAccount, SECONDS_PER_DAY, SECONDS_PER_HOUR, ZERO } from "./common";
 
@@ -25,7 +26,6 @@ export function getOrCreateStats(): ComputeStats {
   if (s == null) {
     s = new ComputeStats(STATS_ID);
     s.providerCount = 0;
-    s.providerIds = [];
     s.totalStakedDps = ZERO;
     s.totalUnbondingDps = ZERO;
     s.totalLiabilityCh = ZERO;
@@ -52,6 +52,24 @@ export function getOrCreateStats(): ComputeStats {
     s.tierThresholdsDps = [];
   }
   return s;
+}
+
+/** Registered providers in registration order (written only by ProviderRegistered). */
+export function providerIds(): Bytes[] {
+  const l = ProviderList.load(STATS_ID);
+  return l == null ? [] : l.providers;
+}
+
+export function appendProvider(provider: Bytes): void {
+  let l = ProviderList.load(STATS_ID);
+  if (l == null) {
+    l = new ProviderList(STATS_ID);
+    l.providers = [];
+  }
+  const ids = l.providers;
+  ids.push(provider);
+  l.providers = ids;
+  l.save();
 }
 
 /** The thresholds in force; the ComputeStandard's initialize emits them, the defaults only cover a missing event. */

@@ -9,7 +9,7 @@ import {
 } from "../../generated/ComputeStandard/ComputeStandard";
 import { GradeThresholdsChange, Provider, ReferenceSystem, WorkloadClass } from "../../generated/schema";
 import { eventId, recordFeaturePause, recordUpgrade } from "../lib/common";
-import { getOrCreateStats, getThresholds, regrade } from "../lib/compute";
+import { getThresholds, providerIds, regrade } from "../lib/compute";
 
 const NAME = "ComputeStandard";
 
@@ -78,7 +78,7 @@ export function handleGradeThresholdsSet(event: GradeThresholdsSet): void {
   e.save();
 
   // governance-rare: one pass over the registered providers
-  const ids = getOrCreateStats().providerIds;
+  const ids = providerIds();
   for (let i = 0; i < ids.length; i++) {
     const p = Provider.load(ids[i]);
     if (p == null) continue;

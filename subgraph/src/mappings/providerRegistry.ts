@@ -45,6 +45,7 @@ import {
 } from "../../generated/schema";
 import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
 import {
+  appendProvider,
   energyGrade,
   getOrCreateStats,
   getThresholds,
@@ -52,6 +53,7 @@ import {
   newProvider,
   performanceGrade,
   PeriodDelta,
+  providerIds,
   regrade,
   reliabilityGrade,
   setLiability,
@@ -99,10 +101,8 @@ export function handleProviderRegistered(event: ProviderRegistered): void {
   p.tier = tierOf(stats, ZERO);
   p.save();
   stats.providerCount += 1;
-  const ids = stats.providerIds;
-  ids.push(a.provider);
-  stats.providerIds = ids;
   stats.save();
+  appendProvider(a.provider);
   profileChange(event, a.provider, "registered", a.region, a.workloadMask, a.hardwareHash, a.hardwareUri);
   const d = new PeriodDelta();
   d.newProviders = 1;
@@ -528,7 +528,7 @@ export function handleTierThresholdsSet(event: TierThresholdsSet): void {
   const stats = getOrCreateStats();
   stats.tierThresholdsDps = event.params.thresholdsDps;
   stats.save();
-  const ids = stats.providerIds;
+  const ids = providerIds();
   for (let i = 0; i < ids.length; i++) {
     const p = Provider.load(ids[i]);
     if (p == null) continue;
