@@ -1,0 +1,96 @@
+// ComputeStandard: versioned reference systems per workload class and the grade thresholds. A threshold change
+// re-grades every provider (grades are derived from stored rates under the current thresholds, as on chain).
+import { Bytes } from "@graphprotocol/graph-ts";
+import {
+  FeaturePauseSet,
+  GradeThresholdsSet,
+  ReferencePublished,
+  Upgraded,
+} from "../../generated/ComputeStandard/ComputeStandard";
+import { GradeThresholdsChange, Provider, ReferenceSystem, WorkloadClass } from "../../generated/schema";
+import { eventId, recordFeaturePause, recordUpgrade } from "../lib/common";
+import { getThresholds, providerIds, regrade } from "../lib/compute";
+
+const NAME = "ComputeStandard";
+
+export function handleReferencePublished(event: ReferencePublished): void {
+  const a = event.params;
+  const classId = Bytes.fromI32(a.workloadClass);
+  let w = WorkloadClass.load(classId);
+  if (w == null) {
+    w = new WorkloadClass(classId);
+    w.workloadClass = a.workloadClass;
+    w.latestVersion = 0;
+  }
+  if (w.latestVersion > 0) {
+    const prev = ReferenceSystem.load(Bytes.fromI32((a.workloadClass << 16) | w.latestVersion));
+    if (prev != null) {
+      prev.superseded = true;
+      prev.save();
+    }
+  }
+  w.name = a.name;
+  w.latestVersion = a.version;
+  w.save();
+
+  const r = new ReferenceSystem(Bytes.fromI32((a.workloadClass << 16) | a.version));
+  r.workload = classId;
+  r.workloadClass = a.workloadClass;
+  r.version = a.version;
+  r.refPflopsWad = a.refPflopsWad;
+  r.weightsWad = a.weightsWad;
+  r.name = a.name;
+  r.specHash = a.specHash;
+  r.superseded = false;
+  r.publishedAt = event.block.timestamp;
+  r.blockNumber = event.block.number;
+  r.transactionHash = event.transaction.hash;
+  r.save();
+}
+
+export function handleGradeThresholdsSet(event: GradeThresholdsSet): void {
+  const x = event.params.thresholds;
+  const t = getThresholds();
+  t.perfAWad = x.perfAWad;
+  t.perfBWad = x.perfBWad;
+  t.perfCWad = x.perfCWad;
+  t.uptime1Wad = x.uptime1Wad;
+  t.uptime2Wad = x.uptime2Wad;
+  t.uptime3Wad = x.uptime3Wad;
+  t.energyXWad = x.energyXWad;
+  t.energyYWad = x.energyYWad;
+  t.updatedAt = event.block.timestamp;
+  t.save();
+
+  const e = new GradeThresholdsChange(eventId(event));
+  e.perfAWad = x.perfAWad;
+  e.perfBWad = x.perfBWad;
+  e.perfCWad = x.perfCWad;
+  e.uptime1Wad = x.uptime1Wad;
+  e.uptime2Wad = x.uptime2Wad;
+  e.uptime3Wad = x.uptime3Wad;
+  e.energyXWad = x.energyXWad;
+  e.energyYWad = x.energyYWad;
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  e.save();
+
+  // governance-rare: one pass over the registered providers
+  const ids = providerIds();
+  for (let i = 0; i < ids.length; i++) {
+    const p = Provider.load(ids[i]);
+    if (p == null) continue;
+    regrade(p, t);
+    p.save();
+  }
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}

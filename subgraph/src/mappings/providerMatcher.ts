@@ -1,0 +1,81 @@
+// ProviderMatcher: scoring weights and limits. Selections are views (no events): the task registry's events record
+// who was picked.
+import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import { FeaturePauseSet, LimitsSet, Upgraded, WeightsSet } from "../../generated/ProviderMatcher/ProviderMatcher";
+import { ComputeConfigChange, MatcherConfig } from "../../generated/schema";
+import { eventId, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+
+const NAME = "ProviderMatcher";
+
+function getConfig(id: Bytes): MatcherConfig {
+  let c = MatcherConfig.load(id);
+  if (c == null) {
+    c = new MatcherConfig(id);
+    c.regionBps = 0;
+    c.priceBps = 0;
+    c.uptimeBps = 0;
+    c.reputationBps = 0;
+    c.capacityBps = 0;
+    c.slashRateBps = 0;
+    c.stakeBps = 0;
+    c.randomnessBps = 0;
+    c.stakeNormDps = ZERO;
+    c.maxPage = ZERO;
+    c.maxPick = ZERO;
+  }
+  return c;
+}
+
+function change(event: ethereum.Event, kind: string, values: BigInt[]): void {
+  const e = new ComputeConfigChange(eventId(event));
+  e.contract = event.address;
+  e.kind = kind;
+  e.values = values;
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  e.save();
+}
+
+export function handleWeightsSet(event: WeightsSet): void {
+  const w = event.params.weights;
+  const c = getConfig(event.address);
+  c.regionBps = w.region;
+  c.priceBps = w.price;
+  c.uptimeBps = w.uptime;
+  c.reputationBps = w.reputation;
+  c.capacityBps = w.capacity;
+  c.slashRateBps = w.slashRate;
+  c.stakeBps = w.stake;
+  c.randomnessBps = w.randomness;
+  c.save();
+  change(event, "matcherWeights", [
+    BigInt.fromI32(w.region),
+    BigInt.fromI32(w.price),
+    BigInt.fromI32(w.uptime),
+    BigInt.fromI32(w.reputation),
+    BigInt.fromI32(w.capacity),
+    BigInt.fromI32(w.slashRate),
+    BigInt.fromI32(w.stake),
+    BigInt.fromI32(w.randomness),
+  ]);
+}
+
+export function handleLimitsSet(event: LimitsSet): void {
+  const a = event.params;
+  const c = getConfig(event.address);
+  c.stakeNormDps = a.stakeNormDps;
+  c.maxPage = a.maxPage;
+  c.maxPick = a.maxPick;
+  c.save();
+  change(event, "matcherLimits", [a.stakeNormDps, a.maxPage, a.maxPick]);
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}
