@@ -183,6 +183,16 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
       y: ["insuranceFund", "guarantorCapital"],
       yTitle: "USDC",
     });
+  if (s("spot").length > 0)
+    specs.push({
+      file: "spot.svg",
+      title: "CH spot fills and TWAP",
+      series: s("spot"),
+      x: "hour",
+      xTitle: "hour",
+      y: ["price", "twap"],
+      yTitle: "USDC per CH",
+    });
   if (s("governance").length > 0)
     specs.push({
       file: "governance.svg",

@@ -22,6 +22,7 @@ describe("Demo (the main job) — a short run", function () {
       expect(report.figures["governance.proposalExecuted"]).to.equal("true");
       expect(report.figures["compute.ch.supplyEqualsLiabilities"]).to.equal("true");
       expect(report.figures["emission.withinBound"]).to.equal("true");
+      expect(Number(report.figures["spot.filledCh"])).to.be.greaterThan(0);
       // the seed's worked example: 100 PFLOPS → 99 GFL after a 1-PetaFLOP drop
       expect(report.figures["emission.provider0Gfl"]).to.equal("99.0");
       const md = await readFile(path.join(out, "report.md"), "utf8");

@@ -1,9 +1,10 @@
 import type { Scene } from "../types.js";
 import { governanceScene } from "./governance.js";
 import { providersScene } from "./providers.js";
+import { spotScene } from "./spot.js";
 
 /** The scripted market, in order. A scene whose modules are not deployed is reported as skipped. */
-export const scenes: Scene[] = [governanceScene, providersScene];
+export const scenes: Scene[] = [governanceScene, providersScene, spotScene];
 
 /** Scenes of modules that have not landed yet: listed in the report as skipped, never faked. */
 export const pendingScenes: Array<{ title: string; requires: string[] }> = [
@@ -18,6 +19,6 @@ export const pendingScenes: Array<{ title: string; requires: string[] }> = [
   },
   {
     title: "A 40 % CH price shock: liquidations walk the waterfall (margin → guarantor → insurance)",
-    requires: ["LiquidationEngine", "InsuranceFund"],
+    requires: ["LiquidationEngine", "InsuranceFund", "PerpMarket"],
   },
 ];
