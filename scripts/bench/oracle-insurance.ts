@@ -24,6 +24,7 @@ export const insuranceBench: BenchSuite = {
     const [alice, bob, clearing] = ctx.users;
     if (alice === undefined || bob === undefined || clearing === undefined) throw new Error("bench needs three users");
     await (await accessManager.grantRole(Roles.CLEARING, clearing.address, 0)).wait();
+    await (await accessManager.grantRole(Roles.FEE_SOURCE, clearing.address, 0)).wait();
     const fundAddress = await fund.getAddress();
     for (const u of [alice, bob, clearing]) {
       await (await token.mint(u.address, usdc("1000000"))).wait();

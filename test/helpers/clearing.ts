@@ -4,11 +4,11 @@
  */
 import { parseUnits, type Signer } from "ethers";
 import type { NetworkConnection } from "hardhat/types/network";
+import type { ContractTransactionResponse } from "ethers";
 import {
   MockClearingMarket__factory,
-  MockPriceIndex__factory,
+  MockAggregatorV3__factory,
   type MockClearingMarket,
-  type MockPriceIndex,
 } from "../../types/ethers-contracts/index.js";
 import type { Protocol } from "../../scripts/lib/protocol.js";
 import type { DeploymentRecord } from "../../scripts/lib/deployer.js";
@@ -17,9 +17,14 @@ import { Roles } from "../../scripts/lib/roles.js";
 export const usdc = (v: string): bigint => parseUnits(v, 6);
 export const wad = (v: string): bigint => parseUnits(v, 18);
 
+/** Moves the CH index: writes a new round into the deployment's mock Chainlink feed behind ComputePriceOracle. */
+export interface PriceControl {
+  setPrice(priceWad: bigint): Promise<ContractTransactionResponse>;
+}
+
 export interface ClearingSetup {
   market: MockClearingMarket;
-  oracle: MockPriceIndex;
+  oracle: PriceControl;
 }
 
 /** Deploys and lists a MockClearingMarket (IM 10 %, MM 5 % at σ = 2 %) and funds its PnL pool. */
@@ -29,9 +34,16 @@ export async function listTestMarket(
   p: Protocol,
   admin: Signer,
 ): Promise<ClearingSetup> {
-  const oracleAddr = record.contracts.MockPriceIndex?.address;
-  if (oracleAddr === undefined) throw new Error("the local deployment has no MockPriceIndex");
-  const oracle = MockPriceIndex__factory.connect(oracleAddr, admin);
+  const oracleAddr = record.contracts.ComputePriceOracle?.address;
+  const feedAddr = record.contracts.CHIndexFeed?.address;
+  if (oracleAddr === undefined || feedAddr === undefined) throw new Error("the local deployment has no CH index feed");
+  const feed = MockAggregatorV3__factory.connect(feedAddr, admin);
+  const decimals = await feed.decimals();
+  const oracle: PriceControl = {
+    // WAD → the feed's decimals (8 on the mock), exactly as a Chainlink round would report it
+    setPrice: (priceWad: bigint) => feed.setAnswer(priceWad / 10n ** (18n - decimals)),
+  };
+  await (await oracle.setPrice(wad("10"))).wait(); // the tests' worked numbers start at 10 USDC per CH
   const market = await new MockClearingMarket__factory(admin).deploy(
     await p.clearingHouse.getAddress(),
     oracleAddr,

@@ -43,8 +43,11 @@ describe("Clearing (through the deploy script)", function () {
     await setupGuarantor(p, fx.deployer, g!, false, usdc("60"));
     await setupTrader(p, g!, trader!, usdc("100"));
     await (await cs.market.connect(trader!).trade(wad("50"))).wait(); // 50 CH long at 10
-    const fund = fx.ctx.record.contracts.MockInsuranceFund!.address;
-    await (await p.usdc.mint(fund, usdc("40"))).wait();
+    // an outside staker puts 40 USDC in the real InsuranceFund (a direct transfer would not count: internal ledger)
+    const staker = fx.users[3]!;
+    await (await p.usdc.mint(staker.address, usdc("40"))).wait();
+    await (await p.usdc.connect(staker).approve(await p.insuranceFund.getAddress(), usdc("40"))).wait();
+    await (await p.insuranceFund.connect(staker).stake(usdc("40"))).wait();
     await (await cs.oracle.setPrice(wad("5"))).wait(); // loss 250 on 100 of collateral
 
     const tx = p.liquidationEngine.connect(keeper!).liquidate(trader!.address);

@@ -355,6 +355,8 @@ describe("ProviderRegistry", function () {
         .to.be.revertedWithCustomError(reg, "ProviderDeliveryNotLate")
         .withArgs(1n, deadline);
       await time().increaseTo(deadline + 1n);
+      // the deploy wires the real ComputePriceOracle; unset it to see the typed refusal, then use a fixed price
+      await reg.setPriceOracle("0x0000000000000000000000000000000000000000");
       await expect(reg.connect(tasks!).reportDeliveryFailure(1, client!.address)).to.be.revertedWithCustomError(
         reg,
         "ProviderOracleNotSet",
