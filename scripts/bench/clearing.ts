@@ -1,6 +1,6 @@
 import { parseUnits, Wallet } from "ethers";
 import type { BenchSuite } from "./lib.js";
-import { MockClearingMarket__factory, MockPriceIndex__factory } from "../../types/ethers-contracts/index.js";
+import { MockAggregatorV3__factory, MockClearingMarket__factory } from "../../types/ethers-contracts/index.js";
 import { Roles } from "../lib/roles.js";
 
 const usdc = (v: string): bigint => parseUnits(v, 6);
@@ -19,9 +19,12 @@ export const clearingBench: BenchSuite = {
     const p = ctx.protocol;
     const admin = ctx.deployer;
     const { ethers } = ctx.connection;
-    const oracleAddr = ctx.deploy.record.contracts.MockPriceIndex?.address;
-    if (oracleAddr === undefined) throw new Error("clearing bench needs the local MockPriceIndex");
-    const oracle = MockPriceIndex__factory.connect(oracleAddr, admin);
+    // the real ComputePriceOracle, moved through its mock Chainlink feed (8 decimals) on the local network
+    const oracleAddr = ctx.deploy.address("ComputePriceOracle");
+    const feed = MockAggregatorV3__factory.connect(ctx.deploy.address("CHIndexFeed"), admin);
+    const scale = 10n ** (18n - (await feed.decimals()));
+    const oracle = { setPrice: (priceWad: bigint) => feed.setAnswer(priceWad / scale) };
+    await (await oracle.setPrice(wad("10"))).wait();
     const ch = await p.clearingHouse.getAddress();
     const poolAddr = await p.guarantorPool.getAddress();
 
