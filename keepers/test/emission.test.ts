@@ -344,8 +344,11 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
     expect(due.code, due.out).to.equal(0);
     const lines = due.out.trim().split("\n");
     expect(lines[0]).to.match(
-      /^keeper status on localhost \(chain 31337, .*localhost\.json\): block \d+, .* 4 action\(s\) due$/,
+      /^keeper status on localhost \(chain 31337, .*localhost\.json\): block \d+, .* 5 action\(s\) due$/,
     );
+    // The clearing jobs are on too: no account has a position; the first volatility update is due.
+    expect(due.out).to.include("job liquidations: nothing due");
+    expect(due.out).to.include("job volatility: 1 action(s) due");
     expect(due.out).to.include('job checker: off — no "targets" configured for the checker job');
     expect(due.out).to.match(/job mock-target: off — MockKeeperTarget is not in /);
     expect(due.out).to.include("job emission: 4 action(s) due, 1 priority");

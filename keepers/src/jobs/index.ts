@@ -6,5 +6,13 @@ import type { JobFactory } from "./types.js";
 import { checkerFactory } from "./checker-job.js";
 import { mockTargetFactory } from "./mock-target.js";
 import { emissionFactory } from "./emission.js";
+import { liquidationsFactory } from "./liquidations.js";
+import { volatilityFactory } from "./volatility.js";
 
-export const jobFactories: JobFactory[] = [checkerFactory, mockTargetFactory, emissionFactory];
+export const jobFactories: JobFactory[] = [
+  checkerFactory,
+  mockTargetFactory,
+  emissionFactory,
+  liquidationsFactory,
+  volatilityFactory,
+];

@@ -1,0 +1,244 @@
+/**
+ * The liquidations and volatility jobs against the real protocol (deploy engine, every module) on the shared node:
+ * a MockClearingMarket listed on the ClearingHouse, one guarantor, six traders each with 100 USDC of collateral and a
+ * long of 10, 30, 50, 70, 80 and 95 CH at 10 USDC (IM 10 %, MM 5 %). The index then falls to 9 USDC: equity
+ * 100 − size against a maintenance margin of 0.45 × size, so exactly the 70, 80 and 95 CH longs are below it
+ * (30 < 31.5, 20 < 36, 5 < 42.75) and the others are not (50 ≥ 22.5, …). Each test starts from the same snapshot.
+ */
+import { expect } from "chai";
+import { toBeHex, type Wallet } from "ethers";
+import {
+  listTestMarket,
+  setupGuarantor,
+  setupTrader,
+  usdc,
+  wad,
+  type ClearingSetup,
+} from "../../test/helpers/clearing.js";
+import type { Protocol } from "../../scripts/lib/protocol.js";
+import { liquidationJob } from "../src/jobs/liquidations.js";
+import { volatilityJob } from "../src/jobs/volatility.js";
+import { FaultProxy } from "./fault-proxy.js";
+import { account, counts, makeKeeper, node } from "./harness.js";
+import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
+
+/** Accounts beyond the node's 20 funded ones (20/21 are the keepers, as in emission.test.ts; restored after). */
+const KEEPER_A = 20;
+const KEEPER_B = 21;
+const GUARANTOR = 29;
+const FIRST_TRADER = 30;
+const SIZES = ["10", "30", "50", "70", "80", "95"];
+/** Indexes into SIZES below maintenance at 9 USDC (independent arithmetic in the header). */
+const UNDERWATER = [3, 4, 5];
+
+describe("liquidations job: accounts from ClearingHouse events, liquidated below maintenance (real protocol, real node)", function () {
+  let deployed: DeployedProtocol;
+  let protocol: Protocol;
+  let cs: ClearingSetup;
+  let traders: Wallet[];
+  let snapshot: string;
+  let pristine: string;
+
+  before(async function () {
+    this.timeout(180_000);
+    deployed = await protocolOnNode();
+    protocol = deployed.protocol;
+    pristine = await node().rpc<string>("evm_snapshot", []);
+    const p = node().provider;
+    const admin = account(0).connect(p);
+    const indexes = [KEEPER_A, KEEPER_B, GUARANTOR, ...SIZES.map((_, i) => FIRST_TRADER + i)];
+    for (const i of indexes) await node().rpc("hardhat_setBalance", [account(i).address, toBeHex(10n ** 22n)]);
+    cs = await listTestMarket(undefined as never, deployed.record, protocol, admin);
+    const g = account(GUARANTOR).connect(p);
+    await setupGuarantor(protocol, admin, g, false, usdc("1000"));
+    traders = SIZES.map((_, i) => account(FIRST_TRADER + i).connect(p));
+    for (const [i, t] of traders.entries()) {
+      await setupTrader(protocol, g, t, usdc("100"));
+      await (await cs.market.connect(t).trade(wad(SIZES[i]!))).wait();
+    }
+    for (const t of traders) expect((await protocol.liquidationEngine.isLiquidatable(t.address))[0]).to.equal(false);
+    snapshot = await node().rpc<string>("evm_snapshot", []);
+  });
+
+  after(async function () {
+    expect(await node().rpc("evm_revert", [pristine])).to.equal(true);
+  });
+
+  beforeEach(async function () {
+    expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+    snapshot = await node().rpc<string>("evm_snapshot", []);
+  });
+
+  const config = (extra: Record<string, unknown> = {}) => ({
+    jobs: { liquidations: { gasCeilingGwei: 20 }, ...extra },
+  });
+  const underwater = () => UNDERWATER.map((i) => traders[i]!.address.toLowerCase()).sort();
+
+  async function liquidatedSince(from: number): Promise<Array<[string, string]>> {
+    const le = protocol.liquidationEngine;
+    const logs = await le.queryFilter(le.filters.AccountLiquidated(), from, "latest");
+    return logs.map((l) => [l.args.account.toLowerCase(), l.args.keeper]);
+  }
+
+  it("a price drop makes 3 of 6 traders liquidatable: the keeper liquidates exactly those (priority), then finds nothing", async function () {
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    try {
+      expect(k.summary().join("\n")).to.match(
+        /job liquidations: liquidate accounts below maintenance margin \(priority\)/,
+      );
+      // Before the drop: every account is tracked from the events, none is due.
+      const calm = await k.tick();
+      expect(calm.errors).to.deep.equal([]);
+      expect(calm.results).to.deep.equal([]);
+
+      await (await cs.oracle.setPrice(wad("9"))).wait();
+      const from = (await node().provider.getBlockNumber()) + 1;
+      const r = await k.tick();
+      expect(r.errors).to.deep.equal([]);
+      expect(
+        r.results.map((x) => [x.key.split(":")[0], x.key.split(":")[1], x.outcome, x.priority]),
+      ).to.have.deep.members(underwater().map((a) => ["liquidations.liquidate", a, "success", true]));
+      const done = await liquidatedSince(from);
+      expect(done.map(([a]) => a).sort()).to.deep.equal(underwater());
+      expect(done.every(([, keeper]) => keeper === k.address)).to.equal(true);
+      for (const t of traders) {
+        const [liquidatable, equity, mm] = await protocol.liquidationEngine.isLiquidatable(t.address);
+        expect(liquidatable, t.address).to.equal(false);
+        expect(equity >= BigInt(mm)).to.equal(true);
+      }
+      // A re-run: nothing due, no transaction.
+      const nonce = await node().provider.getTransactionCount(k.address);
+      expect((await k.tick()).results).to.deep.equal([]);
+      expect(await node().provider.getTransactionCount(k.address)).to.equal(nonce);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("OPS-01: two keepers racing in the same blocks liquidate each account once; the losers read LiquidationAccountHealthy as already done", async function () {
+    await (await cs.oracle.setPrice(wad("9"))).wait();
+    const from = (await node().provider.getBlockNumber()) + 1;
+    const a = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      config: { ...config(), replaceAfterMs: 20_000 },
+    });
+    const b = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_B,
+      config: { ...config(), replaceAfterMs: 20_000 },
+    });
+    const n0 = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "latest")));
+    await node().rpc("evm_setAutomine", [false]);
+    try {
+      let settled = false;
+      const ticks = Promise.all([a.tick(), b.tick()]).finally(() => (settled = true));
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const pending = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "pending")));
+        if (pending[0]! >= n0[0]! + 3 && pending[1]! >= n0[1]! + 3) break;
+        if (Date.now() > deadline) throw new Error(`transactions never reached the mempool: ${pending}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      while (!settled) {
+        await node().rpc("evm_mine", []);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const all = (await ticks).flatMap((t) => t.results);
+      expect(counts(all)).to.deep.equal({ success: 3, "already-done": 3 });
+      for (const x of all.filter((y) => y.outcome === "already-done")) {
+        expect(x.reason).to.match(/LiquidationAccountHealthy\(account=0x/);
+      }
+      expect(await a.metrics.count("liquidations", "reverted")).to.equal(0);
+      expect(await b.metrics.count("liquidations", "reverted")).to.equal(0);
+      // Exactly one liquidation per underwater account, whoever won it.
+      const done = await liquidatedSince(from);
+      expect(done.map(([acc]) => acc).sort()).to.deep.equal(underwater());
+    } finally {
+      await node().rpc("evm_setAutomine", [true]);
+      await a.stop(0);
+      await b.stop(0);
+    }
+  });
+
+  it("OPS-02: a 10× gas spike still liquidates (priority) while the volatility update waits for the fee to fall", async function () {
+    await node().rpc("hardhat_setNextBlockBaseFeePerGas", ["0x3b9aca00"]); // 1 gwei
+    await node().rpc("evm_mine", []);
+    await (await cs.oracle.setPrice(wad("9"))).wait();
+    const px = await new FaultProxy(node().url).start();
+    const k = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      urls: [px.url],
+      config: config({ volatility: { gasCeilingGwei: 20 } }),
+    });
+    try {
+      px.gasMultiplier(10);
+      const spike = await k.tick();
+      expect(spike.errors).to.deep.equal([]);
+      const liq = spike.results.filter((x) => x.job === "liquidations");
+      expect(counts(liq)).to.deep.equal({ success: 3 });
+      expect(spike.results.filter((x) => x.job === "volatility").map((x) => [x.key, x.outcome])).to.deep.equal([
+        ["volatility.update:-:0", "skipped-gas"],
+      ]);
+      const from = 0;
+      expect((await liquidatedSince(from)).map(([acc]) => acc).sort()).to.deep.equal(underwater());
+
+      px.gasMultiplier(1);
+      const calm = await k.tick();
+      expect(calm.results.map((x) => [x.key, x.outcome])).to.deep.equal([["volatility.update:-:0", "success"]]);
+    } finally {
+      await k.stop(0);
+      await px.stop();
+    }
+  });
+
+  it("volatility: updates when due (first ever, then every minUpdateInterval), nothing in between", async function () {
+    const re = protocol.riskEngine;
+    const [, interval] = await re.volatilityParams();
+    const k = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      config: { jobs: { volatility: {} } },
+    });
+    try {
+      expect(k.summary().join("\n")).to.match(/job volatility: update the EWMA volatility when due on RiskEngine/);
+      const first = await k.tick();
+      expect(first.results.map((x) => [x.key, x.outcome, x.priority])).to.deep.equal([
+        ["volatility.update:-:0", "success", false],
+      ]);
+      const [, , lastPrice, lastUpdate] = await re.volatility();
+      expect(lastPrice).to.equal(wad("10"));
+      expect((await k.tick()).results).to.deep.equal([]); // not due again yet
+
+      // One interval later, at 9 USDC: due again, under a new key; σ folds in the 10 % return.
+      await node().rpc("evm_setNextBlockTimestamp", [Number(lastUpdate + interval)]);
+      await (await cs.oracle.setPrice(wad("9"))).wait();
+      const [sigmaBefore] = await re.volatility();
+      const second = await k.tick();
+      expect(second.results.map((x) => [x.key, x.outcome])).to.deep.equal([
+        [`volatility.update:-:${lastUpdate}`, "success"],
+      ]);
+      const [sigmaAfter, , price] = await re.volatility();
+      expect(price).to.equal(wad("9"));
+      expect(sigmaAfter > sigmaBefore).to.equal(true);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("tracks open positions from the events' post-state sizes, and rejects bad options", async function () {
+    const at = "0x0000000000000000000000000000000000000001";
+    expect(() => liquidationJob(at, at, { logPages: 10 } as never)).to.throw(
+      /Unknown option "jobs.liquidations.logPages"/,
+    );
+    expect(() => liquidationJob(at, at, { logPageBlocks: 0 })).to.throw(/logPageBlocks" must be an integer from 1/);
+    expect(() => volatilityJob(at, { interval: 1 } as never)).to.throw(/Unknown option "jobs.volatility.interval"/);
+    const job = liquidationJob(at, at);
+    job.set.apply(traders[0]!.address, at, 5n, 10);
+    job.set.apply(traders[0]!.address, at, 0n, 12);
+    job.set.apply(traders[1]!.address, at, 7n, 11);
+    job.set.apply(traders[1]!.address, at, undefined, 14); // a settlement: same size, newer block
+    expect(job.set.open()).to.deep.equal([{ account: traders[1]!.address.toLowerCase(), lastBlock: 14 }]);
+  });
+});
