@@ -15,6 +15,8 @@ import {
   ComputeStandard__factory,
   ProviderRegistry__factory,
   ProviderMatcher__factory,
+  TaskRegistry__factory,
+  type TaskRegistry,
   type ComputeStandard,
   type ProviderRegistry,
   type ProviderMatcher,
@@ -43,6 +45,7 @@ export interface Protocol {
   computeStandard: ComputeStandard;
   providerRegistry: ProviderRegistry;
   providerMatcher: ProviderMatcher;
+  taskRegistry: TaskRegistry;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -65,5 +68,6 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     computeStandard: ComputeStandard__factory.connect(addr(record, "ComputeStandard"), runner),
     providerRegistry: ProviderRegistry__factory.connect(addr(record, "ProviderRegistry"), runner),
     providerMatcher: ProviderMatcher__factory.connect(addr(record, "ProviderMatcher"), runner),
+    taskRegistry: TaskRegistry__factory.connect(addr(record, "TaskRegistry"), runner),
   };
 }

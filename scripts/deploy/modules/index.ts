@@ -5,6 +5,7 @@ import { computeModule } from "./compute.js";
 import { handoverModule } from "./handover.js";
 import { wiringModule } from "./wiring.js";
 import { emissionModule } from "./emission.js";
+import { tasksModule } from "./tasks.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -15,6 +16,7 @@ export const modules: DeployModule[] = [
   tokensModule,
   computeModule,
   emissionModule,
+  tasksModule,
   // tasks, oracle, clearing, markets, periphery modules go here
   wiringModule,
   handoverModule,
