@@ -5,5 +5,6 @@
 import { statusTasks } from "./status.js";
 import { emissionTasks } from "./emission.js";
 import { providerTasks } from "./provider.js";
+import { taskTasks } from "./task.js";
 
-export const chxTasks = [...statusTasks, ...providerTasks, ...emissionTasks];
+export const chxTasks = [...statusTasks, ...providerTasks, ...emissionTasks, ...taskTasks];

@@ -1,0 +1,102 @@
+import { id, keccak256, parseUnits, toUtf8Bytes, ZeroHash } from "ethers";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { BenchSuite } from "./lib.js";
+import { signAttestation, type AttestationMessage } from "../lib/attestation.js";
+
+const wad = (x: string) => parseUnits(x, 18);
+const usdc = (x: string) => parseUnits(x, 6);
+
+/**
+ * Task layer: one batch task end to end (USDC, council of 3, quorum 2, two checkpoints): submit, bid (first and
+ * later), close bidding, draw the council, commit, vote, finalize; plus the same on a task that expires.
+ */
+export const tasksBench: BenchSuite = {
+  name: "tasks",
+  async run(ctx) {
+    const { providerRegistry: reg, taskRegistry: tasks, dps, computeStandard, usdc: token } = ctx.protocol;
+    const provider = ctx.connection.ethers.provider;
+    const { chainId } = await provider.getNetwork();
+    const regAddr = await reg.getAddress();
+    const tasksAddr = await tasks.getAddress();
+    const now = async () => BigInt((await provider.getBlock("latest"))!.timestamp);
+
+    const onboard = async (p: HardhatEthersSigner) => {
+      await (await reg.connect(p).register(1, 0b10n, ZeroHash, "")).wait();
+      await (await dps.transfer(p.address, wad("5000"))).wait();
+      await (await dps.connect(p).approve(regAddr, wad("5000"))).wait();
+      await (await reg.connect(p).stake(wad("5000"))).wait();
+      const m: AttestationMessage = {
+        provider: p.address,
+        workloadClass: 1,
+        standardVersion: Number(await computeStandard.latestVersion(1)),
+        avgPflopsWad: wad("0.5"),
+        factorsWad: [wad("1.2"), wad("0.9"), wad("1")],
+        capacityPflopsWad: wad("0.5"),
+        powerWattsWad: wad("700"),
+        nonce: await reg.attestationNonce(p.address),
+        deadline: (await now()) + 3600n,
+      };
+      await (await reg.attest(m, await signAttestation(ctx.deployer, chainId, regAddr, m))).wait();
+    };
+    const [client, ...rest] = ctx.users;
+    const provs = rest.slice(0, 7);
+    if (client === undefined || provs.length < 7) throw new Error("bench needs 8 users");
+    for (const p of provs) await onboard(p);
+    await (await token.mint(client.address, usdc("100000"))).wait();
+    await (await token.connect(client).approve(tasksAddr, usdc("100000"))).wait();
+
+    const terms = async () => ({
+      currency: 1,
+      responseMode: 1,
+      councilSize: 3,
+      quorum: 2,
+      checkpoints: 2,
+      maxBids: 0,
+      workloadClass: 1,
+      region: 0,
+      bidWindowSec: 3600,
+      deadline: (await now()) + 86_400n,
+      maxPayment: usdc("1000"),
+      capacityPflopsWad: wad("0.1"),
+      paymentParams: 0n,
+    });
+    const pr = {
+      dataHash: id("D"),
+      modelHash: id("M"),
+      inputHash: id("I"),
+      outputFnHash: id("f"),
+      evalHash: id("e"),
+      uri: "ipfs://bafy-task",
+    };
+    const submit = async (key: string) => {
+      await ctx.measure(key, tasks.connect(client).submit(await terms(), pr));
+      return await tasks.taskCount();
+    };
+
+    await submit("TaskRegistry.submit:first");
+    const taskId = await submit("TaskRegistry.submit");
+    await ctx.measure("TaskRegistry.bid:first", tasks.connect(provs[0]!).bid(taskId, usdc("500")));
+    await ctx.measure("TaskRegistry.bid:better", tasks.connect(provs[1]!).bid(taskId, usdc("400")));
+    await ctx.measure("TaskRegistry.bid:worse", tasks.connect(provs[2]!).bid(taskId, usdc("450")));
+    await ctx.connection.networkHelpers.time.increase(3601);
+    await ctx.measure("TaskRegistry.closeBidding", tasks.closeBidding(taskId));
+    await ctx.connection.networkHelpers.mine(1);
+    await ctx.measure("TaskRegistry.drawCouncil", tasks.drawCouncil(taskId));
+    const exec = provs[1]!;
+    await ctx.measure("TaskRegistry.commit:checkpoint", tasks.connect(exec).commit(taskId, 0, id("cp0")));
+    await ctx.measure("TaskRegistry.commit:final", tasks.connect(exec).commit(taskId, 1, keccak256(toUtf8Bytes("r"))));
+    const council = await tasks.councilOf(taskId, 0);
+    const signer = (a: string) => provs.find((p) => p.address === a)!;
+    await ctx.measure("TaskRegistry.vote:first", tasks.connect(signer(council[0]!)).vote(taskId, true));
+    await ctx.measure("TaskRegistry.vote", tasks.connect(signer(council[1]!)).vote(taskId, true));
+    await ctx.measure("TaskRegistry.finalize", tasks.finalize(taskId));
+
+    // A task whose executor misses its deadline.
+    const late = await submit("TaskRegistry.submit:late");
+    await (await tasks.connect(provs[3]!).bid(late, usdc("300"))).wait();
+    await ctx.connection.networkHelpers.time.increase(3601);
+    await (await tasks.closeBidding(late)).wait();
+    await ctx.connection.networkHelpers.time.increase(86_400);
+    await ctx.measure("TaskRegistry.expire", tasks.expire(late));
+  },
+};
