@@ -47,6 +47,28 @@ interface IStreamTasks {
         bytes32 fnHash;
     }
 
+    /// @notice Terms of a new stream.
+    /// @param currency 0 CH, 1 USDC, 2 DPS (the TaskRegistry's order).
+    /// @param mode Response mode.
+    /// @param executors c, subscribers needed to be live (1..16).
+    /// @param weightWad w for Weighted (0 < w ≤ 1), ignored otherwise.
+    /// @param maxPrice Largest per-request price a subscriber may ask.
+    /// @param maxFailures Failed-consensus reports that interrupt the stream (0: never).
+    /// @param deposit Initial deposit.
+    /// @param inputHash Content hash of I.
+    /// @param fnHash Content hash of f.
+    struct StreamTerms {
+        uint8 currency;
+        Mode mode;
+        uint8 executors;
+        uint64 weightWad;
+        uint128 maxPrice;
+        uint8 maxFailures;
+        uint128 deposit;
+        bytes32 inputHash;
+        bytes32 fnHash;
+    }
+
     /// @notice A client-signed receipt: `provider` has answered `answered` requests of `streamId` in total.
     struct Receipt {
         uint256 streamId;
@@ -92,18 +114,7 @@ interface IStreamTasks {
     error StreamStillSettling(uint256 closesAt);
 
     /// @notice Emitted when a stream opens.
-    event StreamOpened(
-        uint256 indexed streamId,
-        address indexed client,
-        Mode mode,
-        uint8 currency,
-        uint8 executors,
-        uint64 weightWad,
-        uint128 maxPrice,
-        uint128 deposit,
-        bytes32 inputHash,
-        bytes32 fnHash
-    );
+    event StreamOpened(uint256 indexed streamId, address indexed client, StreamTerms terms);
     /// @notice Emitted on subscribe / unsubscribe with the post-state.
     event Subscribed(
         uint256 indexed streamId,
@@ -135,27 +146,9 @@ interface IStreamTasks {
     event StreamWithdrawn(uint256 indexed streamId, uint256 amount);
 
     /// @notice Opens a stream and escrows `deposit` (approve first).
-    /// @param currency 0 CH, 1 USDC, 2 DPS (the TaskRegistry's order).
-    /// @param mode Response mode.
-    /// @param executors c, subscribers needed to be live (1..16).
-    /// @param weightWad w for Weighted (0 < w ≤ 1), ignored otherwise.
-    /// @param maxPrice Largest per-request price a subscriber may ask.
-    /// @param maxFailures Failed-consensus reports that interrupt the stream (0: never).
-    /// @param deposit Initial deposit.
-    /// @param inputHash Content hash of I.
-    /// @param fnHash Content hash of f.
+    /// @param t The terms.
     /// @return streamId The id.
-    function open(
-        uint8 currency,
-        Mode mode,
-        uint8 executors,
-        uint64 weightWad,
-        uint128 maxPrice,
-        uint8 maxFailures,
-        uint128 deposit,
-        bytes32 inputHash,
-        bytes32 fnHash
-    ) external returns (uint256 streamId);
+    function open(StreamTerms calldata t) external returns (uint256 streamId);
 
     /// @notice Subscribes the caller at `price` per answered request (must pass the matcher's filters).
     function subscribe(uint256 streamId, uint128 price) external;

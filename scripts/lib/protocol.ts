@@ -17,6 +17,8 @@ import {
   ProviderMatcher__factory,
   TaskRegistry__factory,
   type TaskRegistry,
+  StreamTasks__factory,
+  type StreamTasks,
   type ComputeStandard,
   type ProviderRegistry,
   type ProviderMatcher,
@@ -46,6 +48,7 @@ export interface Protocol {
   providerRegistry: ProviderRegistry;
   providerMatcher: ProviderMatcher;
   taskRegistry: TaskRegistry;
+  streamTasks: StreamTasks;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -69,5 +72,6 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     providerRegistry: ProviderRegistry__factory.connect(addr(record, "ProviderRegistry"), runner),
     providerMatcher: ProviderMatcher__factory.connect(addr(record, "ProviderMatcher"), runner),
     taskRegistry: TaskRegistry__factory.connect(addr(record, "TaskRegistry"), runner),
+    streamTasks: StreamTasks__factory.connect(addr(record, "StreamTasks"), runner),
   };
 }

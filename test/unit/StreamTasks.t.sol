@@ -35,9 +35,24 @@ contract StreamTasksTest is TaskSolBase {
         usdc.approve(address(streams), type(uint256).max);
     }
 
+    function _t(IStreamTasks.Mode mode, uint8 c, uint64 w) internal pure returns (IStreamTasks.StreamTerms memory) {
+        return
+            IStreamTasks.StreamTerms({
+                currency: 1,
+                mode: mode,
+                executors: c,
+                weightWad: w,
+                maxPrice: 2e6,
+                maxFailures: 3,
+                deposit: 1_000e6,
+                inputHash: keccak256("I"),
+                fnHash: keccak256("f")
+            });
+    }
+
     function _open(IStreamTasks.Mode mode, uint8 c, uint64 w) internal returns (uint256 id) {
         vm.prank(streamClient);
-        id = streams.open(1, mode, c, w, 2e6, 3, 1_000e6, keccak256("I"), keccak256("f"));
+        id = streams.open(_t(mode, c, w));
     }
 
     function _sub(uint256 id, uint256 i, uint128 price) internal {
@@ -89,7 +104,7 @@ contract StreamTasksTest is TaskSolBase {
         assertEq(streams.answersPerRequest(id), 2, "ceil(0.5 x 3)");
         vm.prank(streamClient);
         vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamInvalidTerms.selector, bytes32("weight")));
-        streams.open(1, IStreamTasks.Mode.Weighted, 3, 0, 2e6, 3, 1e6, 0, 0);
+        streams.open(_t(IStreamTasks.Mode.Weighted, 3, 0));
     }
 
     function test_unanimous_failedConsensusInterrupts() public {

@@ -67,37 +67,27 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
     }
 
     /// @inheritdoc IStreamTasks
-    function open(
-        uint8 currency,
-        Mode mode,
-        uint8 executors,
-        uint64 weightWad,
-        uint128 maxPrice,
-        uint8 maxFailures,
-        uint128 deposit,
-        bytes32 inputHash,
-        bytes32 fnHash
-    ) external nonReentrant whenActive(OPEN) returns (uint256 id) {
-        if (currency > 2) revert StreamInvalidTerms("currency");
-        if (executors == 0 || executors > MAX_EXECUTORS) revert StreamInvalidTerms("executors");
-        if (mode == Mode.Weighted && (weightWad == 0 || weightWad > WAD)) revert StreamInvalidTerms("weight");
-        if (maxPrice == 0 || deposit == 0) revert StreamInvalidTerms("amount");
+    function open(StreamTerms calldata t) external nonReentrant whenActive(OPEN) returns (uint256 id) {
+        if (t.currency > 2) revert StreamInvalidTerms("currency");
+        if (t.executors == 0 || t.executors > MAX_EXECUTORS) revert StreamInvalidTerms("executors");
+        if (t.mode == Mode.Weighted && (t.weightWad == 0 || t.weightWad > WAD)) revert StreamInvalidTerms("weight");
+        if (t.maxPrice == 0 || t.deposit == 0) revert StreamInvalidTerms("amount");
         StreamTasksStorage storage $ = _s();
         id = ++$.streamCount;
         Stream storage s = $.streams[id];
         s.client = msg.sender;
         s.status = Status.Open;
-        s.mode = mode;
-        s.currency = currency;
-        s.executors = executors;
-        s.maxFailures = maxFailures;
-        s.weightWad = mode == Mode.Weighted ? weightWad : 0;
-        s.maxPrice = maxPrice;
-        s.deposit = deposit;
-        s.inputHash = inputHash;
-        s.fnHash = fnHash;
-        emit StreamOpened(id, msg.sender, mode, currency, executors, s.weightWad, maxPrice, deposit, inputHash, fnHash);
-        IERC20($.tokens[currency]).safeTransferFrom(msg.sender, address(this), deposit);
+        s.mode = t.mode;
+        s.currency = t.currency;
+        s.executors = t.executors;
+        s.maxFailures = t.maxFailures;
+        s.weightWad = t.mode == Mode.Weighted ? t.weightWad : 0;
+        s.maxPrice = t.maxPrice;
+        s.deposit = t.deposit;
+        s.inputHash = t.inputHash;
+        s.fnHash = t.fnHash;
+        emit StreamOpened(id, msg.sender, t);
+        IERC20($.tokens[t.currency]).safeTransferFrom(msg.sender, address(this), t.deposit);
     }
 
     /// @inheritdoc IStreamTasks

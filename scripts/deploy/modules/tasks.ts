@@ -18,8 +18,12 @@ export const defaultTaskParams = {
   slashDps: parseUnits("100", 18),
 };
 
+/** Receipts of a retracted stream may still settle for this long. */
+export const STREAM_SETTLE_GRACE_SEC = 86_400n;
+
 /**
- * Task layer: the TaskRegistry (batch tasks, councils, disputes, CH redemption). It holds COMPUTE (the registry's
+ * Task layer: the TaskRegistry (batch tasks, councils, disputes, CH redemption) and StreamTasks
+ * (subscriptions, batched receipt settlement; holds no role). It holds COMPUTE (the registry's
  * outcome and redemption hooks, Emission.replenish) and SLASHER (ProviderRegistry.slash for the side found wrong).
  */
 export const tasksModule: DeployModule = {
@@ -33,9 +37,16 @@ export const tasksModule: DeployModule = {
       ctx.has("Emission") ? ctx.address("Emission") : ZeroAddress,
       defaultTaskParams,
     ]);
+    await ctx.proxy("StreamTasks", "StreamTasks", () => [
+      ctx.address("AccessManager"),
+      ctx.address("ProviderMatcher"),
+      [ctx.address("CHToken"), ctx.address("USDC"), ctx.address("DPSToken")],
+      STREAM_SETTLE_GRACE_SEC,
+    ]);
     const tasks = ctx.address("TaskRegistry");
     await ctx.grantRole(Roles.COMPUTE, tasks, "TaskRegistry");
     await ctx.grantRole(Roles.SLASHER, tasks, "TaskRegistry");
     await ctx.guardianMayPause("TaskRegistry", Roles.GUARDIAN);
+    await ctx.guardianMayPause("StreamTasks", Roles.GUARDIAN);
   },
 };

@@ -1,0 +1,39 @@
+import { expect } from "chai";
+import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
+import { Roles } from "../../../scripts/lib/roles.js";
+import { selectorOf } from "../../../scripts/lib/deployer.js";
+import { defaultTaskParams } from "../../../scripts/deploy/modules/tasks.js";
+
+describe("tasks deploy module", function () {
+  let fx: Fixture;
+
+  async function setup(): Promise<Fixture> {
+    return deployAll(await connectionFor("tasks-deploy"));
+  }
+
+  beforeEach(async function () {
+    fx = await (await connectionFor("tasks-deploy")).networkHelpers.loadFixture(setup);
+  });
+
+  it("grants the TaskRegistry COMPUTE and SLASHER (TSK-03) and lets the guardian pause both contracts", async function () {
+    const { accessManager: am, taskRegistry: tasks, streamTasks } = fx.protocol;
+    const t = await tasks.getAddress();
+    expect((await am.hasRole(Roles.COMPUTE, t))[0]).to.equal(true);
+    expect((await am.hasRole(Roles.SLASHER, t))[0]).to.equal(true);
+    for (const c of [t, await streamTasks.getAddress()]) {
+      expect(await am.getTargetFunctionRole(c, selectorOf("pauseFeature(bytes32)"))).to.equal(Roles.GUARDIAN);
+    }
+    expect(await am.getTargetFunctionRole(t, selectorOf("resolveDispute(uint256,bool)"))).to.equal(Roles.ADMIN);
+  });
+
+  it("wires the registry, matcher, currencies and Emission, with the default parameters", async function () {
+    const { taskRegistry: tasks, ch, usdc, dps } = fx.protocol;
+    expect(await tasks.tokenOf(0)).to.equal(await ch.getAddress());
+    expect(await tasks.tokenOf(1)).to.equal(await usdc.getAddress());
+    expect(await tasks.tokenOf(2)).to.equal(await dps.getAddress());
+    const p = await tasks.params();
+    expect(p.councilFeeBps).to.equal(defaultTaskParams.councilFeeBps);
+    expect(p.slashDps).to.equal(defaultTaskParams.slashDps);
+    expect(await tasks.taskCount()).to.equal(0n);
+  });
+});
