@@ -58,7 +58,7 @@ interface ITaskRegistry {
     /// @param councilSize Council members n (odd recommended; 1..maxCouncil).
     /// @param quorum Agreeing votes needed (> n/2, ≤ n).
     /// @param checkpoints Result-hash commits the executor must make (1..32); the last one is the result.
-    /// @param maxBids Best of the first N bids (0: window only).
+    /// @param maxBids Best of the first N bids (≤ 32; 0: window only, still at most 32 bids).
     /// @param workloadClass Workload class required.
     /// @param region Preferred region (0: any).
     /// @param bidWindowSec Bidding stays open this long (or until `maxBids` bids).
@@ -83,7 +83,7 @@ interface ITaskRegistry {
         uint256 paymentParams;
     }
 
-    /// @notice Stored task state (packed).
+    /// @notice Stored task state (packed). `bestBidder`, `price` and `bestScore` are set when bidding closes.
     struct Task {
         address client;
         Status status;
@@ -158,9 +158,6 @@ interface ITaskRegistry {
     /// @param price The bid.
     /// @param maxPrice The largest valid bid.
     error TaskBidTooHigh(uint256 price, uint256 maxPrice);
-    /// @notice Thrown when a bidder fails the matcher's hard filters (stake, attestation, class, capacity, CH owed).
-    /// @param provider The bidder.
-    error TaskBidderIneligible(address provider);
     /// @notice Thrown when the client bids on its own task.
     /// @param taskId The task.
     error TaskClientCannotBid(uint256 taskId);
@@ -246,16 +243,7 @@ interface ITaskRegistry {
     /// @param provider The bidder.
     /// @param price The bid.
     /// @param bidCount Bids after.
-    /// @param bestBidder Best valid bidder after.
-    /// @param bestPrice Best price after.
-    event BidPlaced(
-        uint256 indexed taskId,
-        address indexed provider,
-        uint256 price,
-        uint32 bidCount,
-        address bestBidder,
-        uint256 bestPrice
-    );
+    event BidPlaced(uint256 indexed taskId, address indexed provider, uint256 price, uint32 bidCount);
     /// @notice Emitted when bidding closes with an executor.
     /// @param taskId The task.
     /// @param executor The executor (lowest valid bid).
@@ -352,8 +340,9 @@ interface ITaskRegistry {
     /// @return taskId The new id.
     function submit(Terms calldata terms, Prescription calldata prescription) external returns (uint256 taskId);
 
-    /// @notice Bids `price` (task currency) while the halting rule is open; the caller must pass the matcher's hard
-    ///         filters. Keeps only the best bid: lower price wins, equal prices go to the higher matcher score.
+    /// @notice Bids `price` (task currency) while the halting rule is open (at most 32 bids per task). Eligibility
+    ///         is checked when bidding closes: the executor is the lowest bid among bidders passing the matcher's
+    ///         hard filters (CH tasks: owing ≥ price CH), equal prices to the higher matcher score, then the earlier.
     /// @param taskId The task.
     /// @param price Total executor payment asked.
     function bid(uint256 taskId, uint128 price) external;

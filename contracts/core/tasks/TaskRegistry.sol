@@ -25,6 +25,8 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         uint256 taskCount;
         uint256[3] totalEscrow;
         mapping(uint256 taskId => Task) tasks;
+        /// @dev Packed bids: price << 160 | bidder, in arrival order (≤ MAX_BIDS per task).
+        mapping(uint256 taskId => uint256[]) bids;
         mapping(uint256 taskId => mapping(uint8 round => address[])) councils;
         /// @dev bit r: member of round r; bit 2 + r: voted in round r; bit 4 + r: voted "equal" in round r.
         mapping(uint256 taskId => mapping(address member => uint8 bits)) members;
@@ -37,6 +39,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
     uint256 private constant BPS = 10_000;
     uint256 private constant MAX_CHECKPOINTS = 32;
     uint256 private constant SCAN = 64;
+    uint256 private constant MAX_BIDS = 32;
     bytes32 private constant SUBMIT = keccak256("task.submit");
     bytes32 private constant BID = keccak256("task.bid");
 
@@ -107,6 +110,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         if (n == 0 || n > $.params.maxCouncil) revert TaskInvalidTerms("councilSize");
         if (t.quorum <= n / 2 || t.quorum > n) revert TaskInvalidTerms("quorum");
         if (t.checkpoints == 0 || t.checkpoints > MAX_CHECKPOINTS) revert TaskInvalidTerms("checkpoints");
+        if (t.maxBids > MAX_BIDS) revert TaskInvalidTerms("maxBids");
         if (t.bidWindowSec == 0 || t.deadline <= block.timestamp + t.bidWindowSec) revert TaskInvalidTerms("deadline");
         if (t.maxPayment == 0) revert TaskInvalidTerms("maxPayment");
     }
@@ -117,48 +121,53 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         Task storage k = $.tasks[taskId];
         if (k.status != Status.Bidding) revert TaskWrongStatus(taskId, k.status);
         uint32 count = k.bidCount;
-        if (block.timestamp > k.biddingEnds || (k.maxBids != 0 && count >= k.maxBids)) {
-            revert TaskBiddingClosed(taskId, k.biddingEnds);
-        }
+        uint256 cap = k.maxBids == 0 ? MAX_BIDS : k.maxBids;
+        if (block.timestamp > k.biddingEnds || count >= cap) revert TaskBiddingClosed(taskId, k.biddingEnds);
         if (msg.sender == k.client) revert TaskClientCannotBid(taskId);
         uint256 maxPrice = _maxBid($, k);
-        if (price == 0 || price > maxPrice) revert TaskBidTooHigh(price, maxPrice);
-        uint256 score = _score($, k, msg.sender, price);
+        if (price == 0 || price > maxPrice || price > type(uint96).max) revert TaskBidTooHigh(price, maxPrice);
+        // @dev Eligibility is checked once for all bids when bidding closes (one matcher call), keeping bids O(1).
         k.bidCount = ++count;
-        address best = k.bestBidder;
-        uint128 bestPrice = k.price;
-        if (best == address(0) || price < bestPrice || (price == bestPrice && score > k.bestScore)) {
-            (best, bestPrice) = (msg.sender, price);
-            k.bestBidder = best;
-            k.price = price;
-            k.bestScore = uint128(score);
-        }
-        emit BidPlaced(taskId, msg.sender, price, count, best, bestPrice);
+        $.bids[taskId].push((uint256(price) << 160) | uint160(msg.sender));
+        emit BidPlaced(taskId, msg.sender, price, count);
     }
 
-    /// @dev Hard filters and score from the matcher: Executor mode (capacity, class, stake, attestation), or
-    ///      Delivery mode for CH tasks (the executor must owe at least `price` CH: the task redeems it).
-    function _score(
+    /// @dev Lowest valid bid: the matcher's hard filters (Executor mode; CH tasks also need outstanding CH ≥ price),
+    ///      equal prices to the higher score, then to the earlier bid.
+    function _bestBid(
         TaskRegistryStorage storage $,
-        Task storage k,
-        address provider,
-        uint256 price
-    ) private view returns (uint256) {
+        uint256 taskId,
+        Task storage k
+    ) private view returns (address best, uint256 bestPrice, uint256 bestScore) {
+        uint256[] storage list = $.bids[taskId];
+        uint256 n = list.length;
+        if (n == 0) return (address(0), 0, 0);
+        address[] memory who = new address[](n);
+        for (uint256 i; i < n; ++i) who[i] = address(uint160(list[i]));
+        (bool[] memory ok, uint256[] memory scores) = IProviderMatcher($.matcher).scoreCandidates(
+            IProviderMatcher.Query({
+                mode: IProviderMatcher.Mode.Executor,
+                workloadClass: k.workloadClass,
+                region: k.region,
+                regionStrict: false,
+                budgetPriceWad: 0,
+                requiredCapacityPflopsWad: k.capacityPflopsWad,
+                requiredCh: 0
+            }),
+            who,
+            bytes32(0)
+        );
         bool isCh = k.currency == Currency.CH;
-        IProviderMatcher.Query memory q = IProviderMatcher.Query({
-            mode: isCh ? IProviderMatcher.Mode.Delivery : IProviderMatcher.Mode.Executor,
-            workloadClass: k.workloadClass,
-            region: k.region,
-            regionStrict: false,
-            budgetPriceWad: 0,
-            requiredCapacityPflopsWad: k.capacityPflopsWad,
-            requiredCh: isCh ? uint128(price) : 0
-        });
-        address[] memory one = new address[](1);
-        one[0] = provider;
-        (bool[] memory ok, uint256[] memory scores) = IProviderMatcher($.matcher).scoreCandidates(q, one, bytes32(0));
-        if (!ok[0]) revert TaskBidderIneligible(provider);
-        return scores[0];
+        for (uint256 i; i < n; ++i) {
+            uint256 price = list[i] >> 160;
+            if (
+                !ok[i] || (best != address(0) && (price > bestPrice || (price == bestPrice && scores[i] <= bestScore)))
+            ) {
+                continue;
+            }
+            if (isCh && IProviderRegistry($.registry).matchingProfile(who[i]).outstandingCh < price) continue;
+            (best, bestPrice, bestScore) = (who[i], price, scores[i]);
+        }
     }
 
     /// @inheritdoc ITaskRegistry
@@ -173,7 +182,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         if (block.timestamp <= k.biddingEnds && (k.maxBids == 0 || k.bidCount < k.maxBids)) {
             revert TaskBiddingOpen(taskId, k.biddingEnds);
         }
-        address executor = k.bestBidder;
+        (address executor, uint256 price, uint256 score) = _bestBid($, taskId, k);
         if (executor == address(0) || block.timestamp >= k.deadline) {
             k.status = Status.Cancelled;
             uint256 refund = _release($, k);
@@ -183,6 +192,9 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         }
         k.status = Status.Running;
         k.executor = executor;
+        k.bestBidder = executor;
+        k.price = uint128(price);
+        k.bestScore = uint128(score);
         uint64 target = uint64(block.number + 1);
         k.targetBlock = target;
         uint256 assignmentId;

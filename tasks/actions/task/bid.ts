@@ -9,6 +9,6 @@ export default async function bid(args: { id: string; price: string }, hre: Hard
     const t = await tasks.getTask(args.id);
     await (await tasks.bid(args.id, amount(args.price, Number(t.currency)))).wait();
     const after = await tasks.getTask(args.id);
-    console.log(`Bid placed on task ${args.id}; best bidder ${after.bestBidder} (${after.bidCount} bids).`);
+    console.log(`Bid placed on task ${args.id}; ${after.bidCount} bids so far.`);
   });
 }
