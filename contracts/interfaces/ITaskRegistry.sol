@@ -63,7 +63,7 @@ interface ITaskRegistry {
     /// @param region Preferred region (0: any).
     /// @param bidWindowSec Bidding stays open this long (or until `maxBids` bids).
     /// @param deadline Timestamp by which the final result hash must be committed.
-    /// @param maxPayment Deposit: the most the client will pay, executor and council together.
+    /// @param maxPayment Deposit: the most the client will pay, executor and council together (bids above 2^96 are rejected).
     /// @param capacityPflopsWad Capacity the executor and the council need, PFLOPS WAD.
     /// @param paymentParams Payment-function parameters, opaque to v1 (which pays the full bid price on acceptance and
     ///        nothing otherwise); emitted for indexers and reserved for later payment functions (docs/tasks.md).
@@ -83,7 +83,7 @@ interface ITaskRegistry {
         uint256 paymentParams;
     }
 
-    /// @notice Stored task state (packed). `bestBidder`, `price` and `bestScore` are set when bidding closes.
+    /// @notice Stored task state (packed). `executor`, `price` and `councilFee` (per member who votes with the verdict) are set when bidding closes.
     struct Task {
         address client;
         Status status;
@@ -101,14 +101,13 @@ interface ITaskRegistry {
         uint40 deadline;
         uint128 escrow;
         uint128 price;
-        address bestBidder;
         uint32 bidCount;
         uint16 workloadClass;
         uint16 region;
         uint40 votingEnds;
         uint128 maxPayment;
-        uint128 bestScore;
         uint128 capacityPflopsWad;
+        uint128 councilFee;
         uint64 targetBlock;
         uint64 assignmentId;
         bytes32 resultHash;
@@ -172,7 +171,7 @@ interface ITaskRegistry {
     /// @notice Thrown when the action comes after the task deadline.
     /// @param deadline The deadline.
     error TaskDeadlinePassed(uint256 deadline);
-    /// @notice Thrown when a deadline-enforcement call comes before the deadline.
+    /// @notice Thrown when a deadline-enforcement call (or governance's dispute resolution) comes too early.
     /// @param deadline The deadline.
     error TaskDeadlineNotPassed(uint256 deadline);
     /// @notice Thrown when the council is drawn before its seed block is mined or when already drawn.
@@ -209,13 +208,13 @@ interface ITaskRegistry {
     /// @notice Thrown when a dispute is opened while the council may still reach a quorum in time.
     /// @param taskId The task.
     error TaskNoDisagreement(uint256 taskId);
-    /// @notice Thrown when governance resolves a dispute before the enlarged council's window ends.
-    /// @param taskId The task.
-    /// @param votingEnds End of the window.
-    error TaskDisputeWindowOpen(uint256 taskId, uint256 votingEnds);
     /// @notice Thrown when a CH redemption failure is reported twice or for a task without one.
     /// @param taskId The task.
     error TaskNoOpenRedemption(uint256 taskId);
+    /// @notice Thrown when a council fee is claimed by someone who did not vote with the verdict, or twice.
+    /// @param taskId The task.
+    /// @param member The caller.
+    error TaskNothingToClaim(uint256 taskId, address member);
     /// @notice Thrown when parameters are out of range.
     error TaskInvalidParams();
     /// @notice Thrown when `performUpkeep` data names no due action.
@@ -301,7 +300,7 @@ interface ITaskRegistry {
     /// @param taskId The task.
     /// @param status Accepted or Rejected.
     /// @param executorPaid Paid to the executor (net of the DPS pool share; CH: burned against its liability).
-    /// @param councilPaid Paid to council members, total.
+    /// @param councilPaid Reserved for the council members who voted with the verdict (claimed by each).
     /// @param refunded Refunded to the client.
     /// @param replenishedDps DPS returned to the reward pool.
     event TaskFinalized(
@@ -312,6 +311,12 @@ interface ITaskRegistry {
         uint256 refunded,
         uint256 replenishedDps
     );
+    /// @notice Emitted when a council member claims its fee.
+    /// @param taskId The task.
+    /// @param member The member.
+    /// @param fee Amount paid.
+    /// @param escrowLeft Fees of the task still unclaimed.
+    event CouncilFeeClaimed(uint256 indexed taskId, address indexed member, uint256 fee, uint256 escrowLeft);
     /// @notice Emitted when a side is found wrong and slashed.
     /// @param taskId The task.
     /// @param provider The provider slashed.
@@ -374,10 +379,15 @@ interface ITaskRegistry {
     /// @param taskId The task.
     function openDispute(uint256 taskId) external;
 
-    /// @notice Finalises on a quorum: pays the executor and the members who voted with the outcome, slashes the
-    ///         side found wrong, refunds the rest. Permissionless; a second call reverts with TaskAlreadyDone.
+    /// @notice Finalises on a quorum: pays the executor, reserves the fees of the members who voted with the
+    ///         outcome (pull: `claimCouncilFee`), slashes the side found wrong, refunds the rest. Permissionless; a second call reverts with TaskAlreadyDone.
     /// @param taskId The task.
     function finalize(uint256 taskId) external;
+
+    /// @notice A council member who voted with the verdict (either round) claims its fee, once.
+    /// @param taskId The task.
+    /// @return fee Amount paid.
+    function claimCouncilFee(uint256 taskId) external returns (uint256 fee);
 
     /// @notice Enforces a missed deadline: slashes the executor (the caller gets the registry's finder fee as a
     ///         bounded bounty; CH tasks: the registry compensates the client instead) and refunds the client.
@@ -422,17 +432,7 @@ interface ITaskRegistry {
     /// @return The amount.
     function totalEscrow(Currency currency) external view returns (uint256);
 
-    /// @notice Largest valid bid for a task: price × (1 + (3n + 1) × councilFeeBps) ≤ maxPayment.
-    /// @param taskId The task.
-    /// @return The price.
-    function maxBid(uint256 taskId) external view returns (uint256);
-
     /// @notice The parameters.
     /// @return The parameters.
     function params() external view returns (Params memory);
-
-    /// @notice Token of a currency.
-    /// @param currency The currency.
-    /// @return The token.
-    function tokenOf(Currency currency) external view returns (address);
 }

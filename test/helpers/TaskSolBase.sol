@@ -275,6 +275,31 @@ abstract contract TaskSolBase is Test {
         }
     }
 
+    /// @dev Largest valid bid: price × (1 + (3n + 1) × fee) ≤ maxPayment, rounded down (independent reference).
+    function _maxBid(uint256 maxPayment, uint256 n) internal pure returns (uint256) {
+        return (maxPayment * 10_000) / (10_000 + (3 * n + 1) * FEE_BPS);
+    }
+
+    /// @dev Every council member of both rounds claims its fee where it has one.
+    function _claimAll(uint256 id) internal {
+        for (uint8 r; r < 2; ++r) {
+            address[] memory c = tasks.councilOf(id, r);
+            for (uint256 i; i < c.length; ++i) {
+                vm.prank(c[i]);
+                try tasks.claimCouncilFee(id) {} catch {}
+            }
+        }
+    }
+
+    function _token(ITaskRegistry.Currency cur) internal view returns (address) {
+        return
+            cur == ITaskRegistry.Currency.CH
+                ? address(ch)
+                : cur == ITaskRegistry.Currency.USDC
+                    ? address(usdc)
+                    : address(dps);
+    }
+
     function _keeper() internal view returns (IKeeperCompatible) {
         return IKeeperCompatible(address(tasks));
     }

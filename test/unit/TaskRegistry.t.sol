@@ -49,6 +49,19 @@ contract TaskRegistryTest is TaskSolBase {
         vm.expectEmit(address(tasks));
         emit ITaskRegistry.TaskFinalized(id, ITaskRegistry.Status.Accepted, 400e6, 8e6, 592e6, 0);
         tasks.finalize(id);
+        assertEq(usdc.balanceOf(address(tasks)), 8e6, "fees reserved for the two agreeing members");
+        assertEq(tasks.totalEscrow(USDC), 8e6);
+        vm.prank(c[2]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNothingToClaim.selector, id, c[2]));
+        tasks.claimCouncilFee(id);
+        vm.expectEmit(address(tasks));
+        emit ITaskRegistry.CouncilFeeClaimed(id, c[0], 4e6, 4e6);
+        vm.prank(c[0]);
+        tasks.claimCouncilFee(id);
+        vm.prank(c[0]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNothingToClaim.selector, id, c[0]));
+        tasks.claimCouncilFee(id);
+        _claimAll(id);
         assertEq(usdc.balanceOf(providers[1]), 400e6);
         assertEq(usdc.balanceOf(c[0]), 4e6);
         assertEq(usdc.balanceOf(c[1]), 4e6);
@@ -98,7 +111,7 @@ contract TaskRegistryTest is TaskSolBase {
         vm.prank(client);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskClientCannotBid.selector, id));
         tasks.bid(id, 1e6);
-        uint256 maxPrice = tasks.maxBid(id);
+        uint256 maxPrice = _maxBid(1_000e6, 3);
         // 1000 / (1 + 10 × 1 %) = 909.09…
         assertEq(maxPrice, 909_090_909);
         vm.prank(providers[0]);
@@ -210,6 +223,8 @@ contract TaskRegistryTest is TaskSolBase {
         // Client pays only the three honest members' fees (3 × 4): 1000 - 12 refunded.
         assertEq(usdc.balanceOf(client), 1_000_000e6 - 12e6);
         assertEq(registry.providerInfo(cheat).failed, 1);
+        assertEq(tasks.totalEscrow(USDC), 12e6, "the honest members' fees, until claimed");
+        _claimAll(id);
         assertEq(tasks.totalEscrow(USDC), 0);
     }
 
@@ -263,6 +278,7 @@ contract TaskRegistryTest is TaskSolBase {
         tasks.vote(id, false);
         _voteAll(id, 1, false, 3);
         tasks.finalize(id); // a dispute verdict needs no appeal window
+        _claimAll(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
         assertEq(_stake(c0[0]), colluderStake - SLASH);
         assertEq(usdc.balanceOf(c0[1]), 4e6);
@@ -299,7 +315,7 @@ contract TaskRegistryTest is TaskSolBase {
         tasks.openDispute(id);
         _draw(id);
         ITaskRegistry.Task memory t = tasks.getTask(id);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskDisputeWindowOpen.selector, id, t.votingEnds));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskDeadlineNotPassed.selector, t.votingEnds));
         tasks.resolveDispute(id, true);
         vm.warp(t.votingEnds + 1);
         vm.prank(address(0xBAD));
@@ -341,7 +357,7 @@ contract TaskRegistryTest is TaskSolBase {
         _voteAll(id, 0, true, 2);
         (bool need, bytes memory data) = _keeper().checkUpkeep("");
         assertTrue(need);
-        assertEq(data, abi.encode(tasks.finalize.selector, id));
+        assertEq(data, abi.encodeCall(ITaskRegistry.finalize, (id)));
         _keeper().performUpkeep(data);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Accepted));
         (need, ) = _keeper().checkUpkeep("");
@@ -367,6 +383,7 @@ contract TaskRegistryTest is TaskSolBase {
         _commitAll(id, providers[0], GOOD);
         _voteAll(id, 0, true, 3);
         tasks.finalize(id);
+        _claimAll(id);
         assertEq(registry.liabilityOf(providers[0]), 400e18);
         assertEq(ch.totalSupply(), 400e18, "supply = sum of liabilities");
         address[] memory c = tasks.councilOf(id, 0);
@@ -428,7 +445,7 @@ contract TaskRegistryTest is TaskSolBase {
     /// deposit and the registry ends holding exactly the remaining escrow.
     function testFuzz_votes_TSK01_TSK02(uint8 pattern, uint8 voters, uint96 priceSeed) public {
         uint256 id = _submit(USDC, 1_000e6, 5, 3);
-        uint128 price = uint128(bound(priceSeed, 1, tasks.maxBid(id)));
+        uint128 price = uint128(bound(priceSeed, 1, _maxBid(1_000e6, 5)));
         _bid(id, providers[1], price);
         _closeAndDraw(id);
         _commitAll(id, providers[1], GOOD);
@@ -451,6 +468,7 @@ contract TaskRegistryTest is TaskSolBase {
             return;
         }
         tasks.finalize(id);
+        _claimAll(id);
         assertEq(usdc.balanceOf(address(tasks)), 0);
         assertEq(tasks.totalEscrow(USDC), 0);
         uint256 paidOut = usdc.balanceOf(providers[1]);

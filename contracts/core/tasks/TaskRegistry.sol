@@ -119,12 +119,13 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
     function bid(uint256 taskId, uint128 price) external whenActive(BID) {
         TaskRegistryStorage storage $ = _s();
         Task storage k = $.tasks[taskId];
-        if (k.status != Status.Bidding) revert TaskWrongStatus(taskId, k.status);
+        if (k.status != Status.Bidding) _revertStatus(taskId, k.status);
         uint32 count = k.bidCount;
         uint256 cap = k.maxBids == 0 ? MAX_BIDS : k.maxBids;
         if (block.timestamp > k.biddingEnds || count >= cap) revert TaskBiddingClosed(taskId, k.biddingEnds);
         if (msg.sender == k.client) revert TaskClientCannotBid(taskId);
         uint256 maxPrice = _maxBid($, k);
+        // @dev ≤ 2^96 so the price packs beside its bidder in one slot.
         if (price == 0 || price > maxPrice || price > type(uint96).max) revert TaskBidTooHigh(price, maxPrice);
         // @dev Eligibility is checked once for all bids when bidding closes (one matcher call), keeping bids O(1).
         k.bidCount = ++count;
@@ -145,15 +146,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         address[] memory who = new address[](n);
         for (uint256 i; i < n; ++i) who[i] = address(uint160(list[i]));
         (bool[] memory ok, uint256[] memory scores) = IProviderMatcher($.matcher).scoreCandidates(
-            IProviderMatcher.Query({
-                mode: IProviderMatcher.Mode.Executor,
-                workloadClass: k.workloadClass,
-                region: k.region,
-                regionStrict: false,
-                budgetPriceWad: 0,
-                requiredCapacityPflopsWad: k.capacityPflopsWad,
-                requiredCh: 0
-            }),
+            _query(k, IProviderMatcher.Mode.Executor),
             who,
             bytes32(0)
         );
@@ -182,7 +175,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         if (block.timestamp <= k.biddingEnds && (k.maxBids == 0 || k.bidCount < k.maxBids)) {
             revert TaskBiddingOpen(taskId, k.biddingEnds);
         }
-        (address executor, uint256 price, uint256 score) = _bestBid($, taskId, k);
+        (address executor, uint256 price, ) = _bestBid($, taskId, k);
         if (executor == address(0) || block.timestamp >= k.deadline) {
             k.status = Status.Cancelled;
             uint256 refund = _release($, k);
@@ -192,9 +185,11 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         }
         k.status = Status.Running;
         k.executor = executor;
-        k.bestBidder = executor;
         k.price = uint128(price);
-        k.bestScore = uint128(score);
+        // @dev Fee fixed at close (rounded down), capped so every fee of both rounds still fits the deposit.
+        uint256 fee = (price * $.params.councilFeeBps) / BPS;
+        uint256 cap = (uint256(k.maxPayment) - price) / (3 * uint256(k.councilSize) + 1);
+        k.councilFee = uint128(fee < cap ? fee : cap);
         uint64 target = uint64(block.number + 1);
         k.targetBlock = target;
         uint256 assignmentId;
@@ -218,7 +213,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         TaskRegistryStorage storage $ = _s();
         Task storage k = $.tasks[taskId];
         Status st = k.status;
-        if (st != Status.Running && st != Status.Verifying && st != Status.Disputed) _revertStatus(taskId, st);
+        if (st < Status.Running || st > Status.Disputed) _revertStatus(taskId, st);
         uint8 round = k.round;
         uint256 target = k.targetBlock;
         if (target == 0 || block.number <= target || $.councils[taskId][round].length != 0) {
@@ -235,15 +230,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         );
         uint256 size = round == 0 ? k.councilSize : 2 * uint256(k.councilSize) + 1;
         address[] memory picked = IProviderMatcher($.matcher).selectFromRegistry(
-            IProviderMatcher.Query({
-                mode: IProviderMatcher.Mode.Council,
-                workloadClass: k.workloadClass,
-                region: k.region,
-                regionStrict: false,
-                budgetPriceWad: 0,
-                requiredCapacityPflopsWad: k.capacityPflopsWad,
-                requiredCh: 0
-            }),
+            _query(k, IProviderMatcher.Mode.Council),
             $.params.councilWindow,
             _excluded($, taskId, k),
             seed,
@@ -274,7 +261,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
     function commit(uint256 taskId, uint8 checkpoint, bytes32 resultHash) external {
         TaskRegistryStorage storage $ = _s();
         Task storage k = $.tasks[taskId];
-        if (k.status != Status.Running) revert TaskWrongStatus(taskId, k.status);
+        if (k.status != Status.Running) _revertStatus(taskId, k.status);
         if (msg.sender != k.executor) revert TaskNotExecutor(msg.sender, k.executor);
         if (block.timestamp > k.deadline) revert TaskDeadlinePassed(k.deadline);
         uint8 commits = k.commits;
@@ -297,7 +284,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         TaskRegistryStorage storage $ = _s();
         Task storage k = $.tasks[taskId];
         Status st = k.status;
-        if (st != Status.Verifying && st != Status.Disputed) revert TaskWrongStatus(taskId, st);
+        if (st < Status.Verifying || st > Status.Disputed) _revertStatus(taskId, st);
         if (block.timestamp > k.votingEnds) revert TaskDeadlinePassed(k.votingEnds);
         uint8 round = k.round;
         uint8 b = $.members[taskId][msg.sender];
@@ -321,7 +308,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
     function openDispute(uint256 taskId) external {
         TaskRegistryStorage storage $ = _s();
         Task storage k = $.tasks[taskId];
-        if (k.status != Status.Verifying) revert TaskWrongStatus(taskId, k.status);
+        if (k.status != Status.Verifying) _revertStatus(taskId, k.status);
         uint256 q = k.quorum;
         uint256 a = k.agree;
         uint256 d = k.disagree;
@@ -352,7 +339,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
     function _finalize(uint256 taskId) private {
         Task storage k = _s().tasks[taskId];
         Status st = k.status;
-        if (st != Status.Verifying && st != Status.Disputed) _revertStatus(taskId, st);
+        if (st < Status.Verifying || st > Status.Disputed) _revertStatus(taskId, st);
         uint256 q = _quorum(k);
         if (k.agree >= q) return _settle(taskId, true);
         if (k.disagree >= q) {
@@ -391,7 +378,8 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         TaskRegistryStorage storage $ = _s();
         Task storage k = $.tasks[taskId];
         uint256 id = k.assignmentId;
-        if (id == 0 || (k.status != Status.Rejected && k.status != Status.Expired)) revert TaskNoOpenRedemption(taskId);
+        // @dev Only Rejected and Expired tasks (Cancelled ones never had an assignment) may report a failure.
+        if (id == 0 || k.status < Status.Rejected) revert TaskNoOpenRedemption(taskId);
         k.assignmentId = 0;
         uint256 comp = IProviderRegistry($.registry).reportDeliveryFailure(id, k.client);
         emit RedemptionFailed(taskId, id, comp);
@@ -399,24 +387,25 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
 
     // ─── settlement ────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @dev Pays or slashes every party once the verdict is known. Effects first (status, escrow), then transfers.
+    /// @dev Pays the executor, slashes the side found wrong, reserves the fees of the members who voted with the
+    ///      verdict (claimed with `claimCouncilFee`) and refunds the rest. Effects first, then transfers.
     function _settle(uint256 taskId, bool executorCorrect) private {
         TaskRegistryStorage storage $ = _s();
         Task storage k = $.tasks[taskId];
         Status outcome = executorCorrect ? Status.Accepted : Status.Rejected;
         k.status = outcome;
-        uint256 price = k.price;
-        // @dev Fee rounds down: the client keeps the dust.
-        uint256 councilPaid = _payCouncil($, taskId, k, (price * $.params.councilFeeBps) / BPS, executorCorrect);
+        uint256 winners = executorCorrect ? k.agree : k.disagree;
+        if (k.round == 1) winners += _judgeFirstRound($, taskId, executorCorrect);
+        uint256 reserved = winners * k.councilFee;
         uint256 executorCost;
         uint256 executorPaid;
         uint256 replenished;
-        if (executorCorrect) (executorCost, executorPaid, replenished) = _executorShare($, k.currency, price);
+        if (executorCorrect) (executorCost, executorPaid, replenished) = _executorShare($, k.currency, k.price);
         uint256 escrow = k.escrow;
-        uint256 refund = escrow - councilPaid - executorCost;
-        k.escrow = 0;
-        $.totalEscrow[uint8(k.currency)] -= escrow;
-        emit TaskFinalized(taskId, outcome, executorPaid, councilPaid, refund, replenished);
+        uint256 refund = escrow - reserved - executorCost;
+        k.escrow = uint128(reserved);
+        $.totalEscrow[uint8(k.currency)] -= escrow - reserved;
+        emit TaskFinalized(taskId, outcome, executorPaid, reserved, refund, replenished);
         if (executorCorrect) {
             _payExecutor($, k, executorPaid, replenished);
             IProviderRegistry($.registry).recordTaskOutcome(k.executor, true);
@@ -436,7 +425,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         uint256 price
     ) private view returns (uint256 cost, uint256 paid, uint256 replenished) {
         if (cur != Currency.DPS) return (price, price, 0);
-        cost = _divUp(price * (BPS - $.params.dpsDiscountBps), BPS);
+        cost = (price * (BPS - $.params.dpsDiscountBps) + BPS - 1) / BPS;
         if ($.emission != address(0)) replenished = (cost * $.params.dpsReplenishBps) / BPS;
         paid = cost - replenished;
     }
@@ -456,33 +445,45 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         }
     }
 
-    /// @dev Pays `fee` to every member who voted with the verdict; after a dispute, slashes first-round members who
-    ///      voted against it (the side found wrong, TSK-03). Bounded by 3n + 1 ≤ 3 × maxCouncil + 1 members.
-    function _payCouncil(
+    /// @dev After a dispute: slashes first-round members who voted against the verdict (the side found wrong,
+    ///      TSK-03) and counts those who voted with it. Bounded by maxCouncil members.
+    function _judgeFirstRound(
         TaskRegistryStorage storage $,
         uint256 taskId,
-        Task storage k,
-        uint256 fee,
         bool executorCorrect
-    ) private returns (uint256 paid) {
+    ) private returns (uint256 right) {
         mapping(address => uint8) storage bits = $.members[taskId];
-        bool disputed = k.round == 1;
-        for (uint8 r; r <= (disputed ? 1 : 0); ++r) {
-            address[] storage c = $.councils[taskId][r];
-            uint256 n = c.length;
-            for (uint256 i; i < n; ++i) {
-                address m = c[i];
-                uint8 b = bits[m];
-                if (b & (4 << r) == 0) continue; // did not vote
-                bool saidEqual = b & (16 << r) != 0;
-                if (saidEqual == executorCorrect) {
-                    paid += fee;
-                    _pay($, k.currency, m, fee);
-                } else if (disputed && r == 0) {
-                    _slash($, taskId, m, address(0));
-                }
-            }
+        address[] storage c = $.councils[taskId][0];
+        uint256 n = c.length;
+        for (uint256 i; i < n; ++i) {
+            address m = c[i];
+            uint8 b = bits[m];
+            if (b & 4 == 0) continue; // did not vote
+            if ((b & 16 != 0) == executorCorrect) ++right;
+            else _slash($, taskId, m, address(0));
         }
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function claimCouncilFee(uint256 taskId) external nonReentrant returns (uint256 fee) {
+        TaskRegistryStorage storage $ = _s();
+        Task storage k = $.tasks[taskId];
+        Status st = k.status;
+        if (st != Status.Accepted && st != Status.Rejected) _revertStatus(taskId, st);
+        bool correct = st == Status.Accepted;
+        uint8 b = $.members[taskId][msg.sender];
+        // @dev A member sits in one round only (the dispute council excludes round 0); bit 6 marks a claim.
+        uint8 r = b & 2 != 0 ? 1 : 0;
+        if (b & 64 != 0 || b & (4 << r) == 0 || (b & (16 << r) != 0) != correct) {
+            revert TaskNothingToClaim(taskId, msg.sender);
+        }
+        $.members[taskId][msg.sender] = b | 64;
+        fee = k.councilFee;
+        uint128 left = k.escrow - uint128(fee);
+        k.escrow = left;
+        $.totalEscrow[uint8(k.currency)] -= fee;
+        emit CouncilFeeClaimed(taskId, msg.sender, fee, left);
+        _pay($, k.currency, msg.sender, fee);
     }
 
     function _slash(TaskRegistryStorage storage $, uint256 taskId, address provider, address finder) private {
@@ -514,7 +515,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
     function resolveDispute(uint256 taskId, bool executorCorrect) external restricted nonReentrant {
         Task storage k = _s().tasks[taskId];
         if (k.status != Status.Disputed) _revertStatus(taskId, k.status);
-        if (block.timestamp <= k.votingEnds) revert TaskDisputeWindowOpen(taskId, k.votingEnds);
+        if (block.timestamp <= k.votingEnds) revert TaskDeadlineNotPassed(k.votingEnds);
         _settle(taskId, executorCorrect);
     }
 
@@ -540,27 +541,27 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
     // ─── keeper ────────────────────────────────────────────────────────────────────────────────────────────
 
     /// @inheritdoc IKeeperChecker
-    function checker() external view returns (bool canExec, bytes memory execPayload) {
+    function checker() public view returns (bool canExec, bytes memory execPayload) {
         (bytes4 sel, uint256 id) = _due();
-        if (sel == bytes4(0)) return (false, "");
-        return (true, abi.encodeWithSelector(sel, id));
+        if (sel != bytes4(0)) (canExec, execPayload) = (true, abi.encodeWithSelector(sel, id));
     }
 
     /// @inheritdoc IKeeperUpkeep
+    /// @dev `performData` is the same calldata `checker` returns (selector + task id).
     function checkUpkeep(bytes calldata) external view returns (bool upkeepNeeded, bytes memory performData) {
-        (bytes4 sel, uint256 id) = _due();
-        if (sel == bytes4(0)) return (false, "");
-        return (true, abi.encode(sel, id));
+        return checker();
     }
 
     /// @inheritdoc IKeeperUpkeep
-    function performUpkeep(bytes calldata performData) external nonReentrant {
-        (bytes4 sel, uint256 id) = abi.decode(performData, (bytes4, uint256));
-        if (sel == this.closeBidding.selector) _closeBidding(id);
-        else if (sel == this.expire.selector) _expire(id);
-        else if (sel == this.finalize.selector) _finalize(id);
-        else if (sel == this.drawCouncil.selector) _drawCouncil(id);
-        else revert TaskUnknownUpkeep();
+    /// @dev Runs `performData` (calldata `checker` returned) in this contract's own context, keeping the caller as
+    ///      `msg.sender` (the expiry bounty goes to the keeper; restricted functions still check the real caller).
+    function performUpkeep(bytes calldata performData) external {
+        (bool ok, bytes memory ret) = address(this).delegatecall(performData);
+        if (!ok) {
+            assembly ("memory-safe") {
+                revert(add(ret, 32), mload(ret))
+            }
+        }
     }
 
     /// @dev Scans the newest `SCAN` tasks for due work: close bidding, expire, draw a council, finalise.
@@ -616,19 +617,8 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
     }
 
     /// @inheritdoc ITaskRegistry
-    function maxBid(uint256 taskId) external view returns (uint256) {
-        TaskRegistryStorage storage $ = _s();
-        return _maxBid($, $.tasks[taskId]);
-    }
-
-    /// @inheritdoc ITaskRegistry
     function params() external view returns (Params memory) {
         return _s().params;
-    }
-
-    /// @inheritdoc ITaskRegistry
-    function tokenOf(Currency currency) external view returns (address) {
-        return _s().tokens[uint8(currency)];
     }
 
     /// @dev Largest price whose fees for both councils (n + 2n + 1 members) fit the deposit; rounds down.
@@ -641,12 +631,13 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         return k.round == 0 ? k.quorum : uint256(k.councilSize) + 1;
     }
 
+    /// @dev Executor or Council query for a task (class, region preference, capacity; price ignored).
+    function _query(Task storage k, IProviderMatcher.Mode mode) private view returns (IProviderMatcher.Query memory) {
+        return IProviderMatcher.Query(mode, k.workloadClass, k.region, false, 0, k.capacityPflopsWad, 0);
+    }
+
     function _revertStatus(uint256 taskId, Status st) private pure {
         if (st >= Status.Accepted) revert TaskAlreadyDone(taskId, st);
         revert TaskWrongStatus(taskId, st);
-    }
-
-    function _divUp(uint256 a, uint256 b) private pure returns (uint256) {
-        return a == 0 ? 0 : (a - 1) / b + 1;
     }
 }
