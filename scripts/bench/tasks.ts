@@ -90,6 +90,72 @@ export const tasksBench: BenchSuite = {
     await ctx.measure("TaskRegistry.vote:first", tasks.connect(signer(council[0]!)).vote(taskId, true));
     await ctx.measure("TaskRegistry.vote", tasks.connect(signer(council[1]!)).vote(taskId, true));
     await ctx.measure("TaskRegistry.finalize", tasks.finalize(taskId));
+    await ctx.measure("TaskRegistry.claimCouncilFee", tasks.connect(signer(council[0]!)).claimCouncilFee(taskId));
+    await (await tasks.connect(signer(council[1]!)).claimCouncilFee(taskId)).wait();
+
+    // Steady state: the same client, executor and council again (recipients already hold USDC, slots warm).
+    const again = await submit("TaskRegistry.submit:again");
+    await (await tasks.connect(exec).bid(again, usdc("400"))).wait();
+    await ctx.connection.networkHelpers.time.increase(3601);
+    await (await tasks.closeBidding(again)).wait();
+    await ctx.connection.networkHelpers.mine(1);
+    await (await tasks.drawCouncil(again)).wait();
+    await (await tasks.connect(exec).commit(again, 0, id("cp0"))).wait();
+    await (await tasks.connect(exec).commit(again, 1, id("r"))).wait();
+    const council2 = await tasks.councilOf(again, 0);
+    await (await tasks.connect(signer(council2[0]!)).vote(again, true)).wait();
+    await (await tasks.connect(signer(council2[1]!)).vote(again, true)).wait();
+    await ctx.measure("TaskRegistry.finalize:steady", tasks.finalize(again));
+    await ctx.measure(
+      "TaskRegistry.claimCouncilFee:steady",
+      tasks.connect(signer(council2[0]!)).claimCouncilFee(again),
+    );
+
+    // Stream: 5 subscribers, one batched settlement of 5 client-signed receipts of 100 requests each.
+    const streams = ctx.protocol.streamTasks;
+    const streamsAddr = await streams.getAddress();
+    await (await token.connect(client).approve(streamsAddr, usdc("10000"))).wait();
+    await ctx.measure(
+      "StreamTasks.open",
+      streams.connect(client).open({
+        currency: 1,
+        mode: 0,
+        executors: 5,
+        weightWad: 0n,
+        maxPrice: usdc("0.01"),
+        maxFailures: 3,
+        deposit: usdc("1000"),
+        inputHash: id("I"),
+        fnHash: id("f"),
+      }),
+    );
+    const sid = 1n;
+    for (const [i, p] of provs.slice(0, 5).entries()) {
+      await ctx.measure(
+        i === 0 ? "StreamTasks.subscribe:first" : "StreamTasks.subscribe",
+        streams.connect(p).subscribe(sid, usdc("0.01")),
+      );
+    }
+    const domain = { name: "CHX StreamTasks", version: "1", chainId, verifyingContract: streamsAddr };
+    const types = {
+      Receipt: [
+        { name: "streamId", type: "uint256" },
+        { name: "provider", type: "address" },
+        { name: "answered", type: "uint64" },
+      ],
+    };
+    const batch = async (answered: bigint) => {
+      const rs = provs.slice(0, 5).map((p) => ({ streamId: sid, provider: p.address, answered }));
+      const sigs = await Promise.all(rs.map((r) => client.signTypedData(domain, types, r)));
+      return { rs, sigs };
+    };
+    const first = await batch(100n);
+    const g1 = await ctx.measure("StreamTasks.settle:5receipts-first", streams.settle(first.rs, first.sigs));
+    const second = await batch(200n);
+    const g2 = await ctx.measure("StreamTasks.settle:5receipts", streams.settle(second.rs, second.sigs));
+    // Per answered request: 5 receipts × 100 requests each per batch.
+    ctx.set("StreamTasks.settle:perRequest-first", g1 / 500n);
+    ctx.set("StreamTasks.settle:perRequest", g2 / 500n);
 
     // A task whose executor misses its deadline.
     const late = await submit("TaskRegistry.submit:late");

@@ -26,7 +26,7 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         uint256[3] totalEscrow;
         mapping(uint256 taskId => Task) tasks;
         /// @dev Packed bids: price << 160 | bidder, in arrival order (≤ MAX_BIDS per task).
-        mapping(uint256 taskId => uint256[]) bids;
+        mapping(uint256 taskId => mapping(uint256 index => uint256 bid)) bids;
         mapping(uint256 taskId => mapping(uint8 round => address[])) councils;
         /// @dev bit r: member of round r; bit 2 + r: voted in round r; bit 4 + r: voted "equal" in round r.
         mapping(uint256 taskId => mapping(address member => uint8 bits)) members;
@@ -128,8 +128,9 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         // @dev ≤ 2^96 so the price packs beside its bidder in one slot.
         if (price == 0 || price > maxPrice || price > type(uint96).max) revert TaskBidTooHigh(price, maxPrice);
         // @dev Eligibility is checked once for all bids when bidding closes (one matcher call), keeping bids O(1).
+        // @dev Indexed by the bid count (already in the task's slot): no separate array length to write.
+        $.bids[taskId][count] = (uint256(price) << 160) | uint160(msg.sender);
         k.bidCount = ++count;
-        $.bids[taskId].push((uint256(price) << 160) | uint160(msg.sender));
         emit BidPlaced(taskId, msg.sender, price, count);
     }
 
@@ -140,8 +141,8 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
         uint256 taskId,
         Task storage k
     ) private view returns (address best, uint256 bestPrice, uint256 bestScore) {
-        uint256[] storage list = $.bids[taskId];
-        uint256 n = list.length;
+        mapping(uint256 => uint256) storage list = $.bids[taskId];
+        uint256 n = k.bidCount;
         if (n == 0) return (address(0), 0, 0);
         address[] memory who = new address[](n);
         for (uint256 i; i < n; ++i) who[i] = address(uint160(list[i]));
@@ -555,6 +556,8 @@ contract TaskRegistry is ChxUpgradeable, ITaskRegistry, IKeeperCompatible {
     /// @inheritdoc IKeeperUpkeep
     /// @dev Runs `performData` (calldata `checker` returned) in this contract's own context, keeping the caller as
     ///      `msg.sender` (the expiry bounty goes to the keeper; restricted functions still check the real caller).
+    ///      The target is this proxy itself, so the code run is always this implementation's.
+    /// @custom:oz-upgrades-unsafe-allow delegatecall
     function performUpkeep(bytes calldata performData) external {
         (bool ok, bytes memory ret) = address(this).delegatecall(performData);
         if (!ok) {
