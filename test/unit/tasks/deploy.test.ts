@@ -33,4 +33,25 @@ describe("tasks deploy module", function () {
     expect(p.slashDps).to.equal(defaultTaskParams.slashDps);
     expect(await tasks.taskCount()).to.equal(0n);
   });
+
+  it("cannot be re-initialised (SEC-02); only the admin sets parameters or resolves disputes (SEC-01)", async function () {
+    const { taskRegistry: tasks, streamTasks } = fx.protocol;
+    const stranger = fx.users[0]!;
+    const zero = "0x0000000000000000000000000000000000000000";
+    await expect(
+      tasks.initialize(zero, zero, zero, [zero, zero, zero], zero, defaultTaskParams),
+    ).to.be.revertedWithCustomError(tasks, "InvalidInitialization");
+    await expect(streamTasks.initialize(zero, zero, [zero, zero, zero], 0)).to.be.revertedWithCustomError(
+      streamTasks,
+      "InvalidInitialization",
+    );
+    await expect(tasks.connect(stranger).setParams(defaultTaskParams)).to.be.revertedWithCustomError(
+      tasks,
+      "AccessManagedUnauthorized",
+    );
+    await expect(tasks.connect(stranger).resolveDispute(1, true)).to.be.revertedWithCustomError(
+      tasks,
+      "AccessManagedUnauthorized",
+    );
+  });
 });
