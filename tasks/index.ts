@@ -10,6 +10,7 @@ import { oracleTasks } from "./oracle.js";
 import { insuranceTasks } from "./insurance.js";
 import { clearingTasks } from "./clearing.js";
 import { spotTasks } from "./spot.js";
+import { taskTasks } from "./task.js";
 
 export const chxTasks = [
   ...statusTasks,
@@ -20,4 +21,5 @@ export const chxTasks = [
   ...insuranceTasks,
   ...clearingTasks,
   ...spotTasks,
+  ...taskTasks,
 ];

@@ -5,6 +5,7 @@ import { computeBench } from "./compute.js";
 import { oracleBench, insuranceBench } from "./oracle-insurance.js";
 import { clearingBench } from "./clearing.js";
 import { spotBench } from "./spot.js";
+import { tasksBench } from "./tasks.js";
 
 /** Every benchmark suite; a module adds one line. */
 export const suites: BenchSuite[] = [
@@ -15,4 +16,5 @@ export const suites: BenchSuite[] = [
   insuranceBench,
   clearingBench,
   spotBench,
+  tasksBench,
 ];

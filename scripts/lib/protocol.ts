@@ -19,6 +19,10 @@ import {
   ComputeStandard__factory,
   ProviderRegistry__factory,
   ProviderMatcher__factory,
+  TaskRegistry__factory,
+  type TaskRegistry,
+  StreamTasks__factory,
+  type StreamTasks,
   type ComputeStandard,
   type ProviderRegistry,
   type ProviderMatcher,
@@ -71,6 +75,8 @@ export interface Protocol {
   liquidationEngine: LiquidationEngine;
   /** CH/USDC spot market (signed orders, OTC deals, seats, TWAP). */
   spot: SpotMarket;
+  taskRegistry: TaskRegistry;
+  streamTasks: StreamTasks;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -104,5 +110,7 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     riskEngine: RiskEngine__factory.connect(addr(record, "RiskEngine"), runner),
     liquidationEngine: LiquidationEngine__factory.connect(addr(record, "LiquidationEngine"), runner),
     spot: SpotMarket__factory.connect(addr(record, "SpotMarket"), runner),
+    taskRegistry: TaskRegistry__factory.connect(addr(record, "TaskRegistry"), runner),
+    streamTasks: StreamTasks__factory.connect(addr(record, "StreamTasks"), runner),
   };
 }

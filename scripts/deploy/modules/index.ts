@@ -9,6 +9,7 @@ import { wiringModule } from "./wiring.js";
 import { emissionModule } from "./emission.js";
 import { clearingModule } from "./clearing.js";
 import { spotModule } from "./spot.js";
+import { tasksModule } from "./tasks.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -23,6 +24,7 @@ export const modules: DeployModule[] = [
   emissionModule,
   clearingModule,
   spotModule,
+  tasksModule,
   // markets, periphery modules go here
   wiringModule,
   handoverModule,

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
+import {IStreamTasks} from "../../interfaces/IStreamTasks.sol";
+import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
+
+/// @title StreamTasks
+/// @notice Subscriptions, live/interrupted streams and batched receipt settlement. See IStreamTasks.
+contract StreamTasks is ChxUpgradeable, IStreamTasks {
+    using SafeERC20 for IERC20;
+
+    struct Sub {
+        uint128 price;
+        uint64 paid;
+        bool active;
+    }
+
+    /// @custom:storage-location erc7201:chx.storage.StreamTasks
+    struct StreamTasksStorage {
+        address matcher;
+        address[3] tokens;
+        uint32 settleGraceSec;
+        uint256 streamCount;
+        mapping(uint256 streamId => Stream) streams;
+        mapping(uint256 streamId => mapping(address provider => Sub)) subs;
+    }
+
+    // keccak256(abi.encode(uint256(keccak256("chx.storage.StreamTasks")) - 1)) & ~bytes32(uint256(0xff))
+    bytes32 internal constant STREAM_TASKS_STORAGE_LOCATION =
+        0xa6bb5737be2e76814f566dc53853b18d2ebc3eedb01f47eeed2cc6f40abcf900;
+
+    bytes32 private constant DOMAIN_TYPEHASH = keccak256(
+        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
+    );
+    bytes32 private constant RECEIPT_TYPEHASH = keccak256("Receipt(uint256 streamId,address provider,uint64 answered)");
+    bytes32 private constant OPEN = keccak256("stream.open");
+    bytes32 private constant SUBSCRIBE = keccak256("stream.subscribe");
+    uint256 private constant WAD = 1e18;
+    uint256 private constant MAX_EXECUTORS = 16;
+
+    function _s() private pure returns (StreamTasksStorage storage $) {
+        assembly {
+            $.slot := STREAM_TASKS_STORAGE_LOCATION
+        }
+    }
+
+    /// @notice Initialises the proxy.
+    /// @param authority The protocol AccessManager.
+    /// @param matcher_ ProviderMatcher (subscriber eligibility).
+    /// @param tokens_ CH, USDC, DPS (the TaskRegistry's currency order).
+    /// @param settleGraceSec How long receipts may still settle after the client retracts.
+    function initialize(
+        address authority,
+        address matcher_,
+        address[3] calldata tokens_,
+        uint32 settleGraceSec
+    ) external initializer {
+        __ChxUpgradeable_init(authority);
+        if (matcher_ == address(0)) revert ChxZeroAddress();
+        for (uint256 i; i < 3; ++i) if (tokens_[i] == address(0)) revert ChxZeroAddress();
+        StreamTasksStorage storage $ = _s();
+        ($.matcher, $.tokens, $.settleGraceSec) = (matcher_, tokens_, settleGraceSec);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function open(StreamTerms calldata t) external nonReentrant whenActive(OPEN) returns (uint256 id) {
+        if (t.currency > 2) revert StreamInvalidTerms("currency");
+        if (t.executors == 0 || t.executors > MAX_EXECUTORS) revert StreamInvalidTerms("executors");
+        if (t.mode == Mode.Weighted && (t.weightWad == 0 || t.weightWad > WAD)) revert StreamInvalidTerms("weight");
+        if (t.maxPrice == 0 || t.deposit == 0) revert StreamInvalidTerms("amount");
+        StreamTasksStorage storage $ = _s();
+        id = ++$.streamCount;
+        Stream storage s = $.streams[id];
+        s.client = msg.sender;
+        s.status = Status.Open;
+        s.mode = t.mode;
+        s.currency = t.currency;
+        s.executors = t.executors;
+        s.maxFailures = t.maxFailures;
+        s.weightWad = t.mode == Mode.Weighted ? t.weightWad : 0;
+        s.maxPrice = t.maxPrice;
+        s.deposit = t.deposit;
+        s.inputHash = t.inputHash;
+        s.fnHash = t.fnHash;
+        emit StreamOpened(id, msg.sender, t);
+        IERC20($.tokens[t.currency]).safeTransferFrom(msg.sender, address(this), t.deposit);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function subscribe(uint256 id, uint128 price) external whenActive(SUBSCRIBE) {
+        StreamTasksStorage storage $ = _s();
+        Stream storage s = $.streams[id];
+        Status st = s.status;
+        if (st != Status.Open && st != Status.Interrupted) {
+            if (st == Status.Live) revert StreamFull(id);
+            revert StreamWrongStatus(id, st);
+        }
+        if (msg.sender == s.client) revert StreamIneligible(msg.sender);
+        if (price == 0 || price > s.maxPrice) revert StreamPriceTooHigh(price, s.maxPrice);
+        Sub storage sub = $.subs[id][msg.sender];
+        if (sub.active) revert StreamSubscription(msg.sender);
+        _checkEligible($, msg.sender);
+        // @dev A returning subscriber keeps its paid count (receipts are cumulative) and takes the new price.
+        (sub.price, sub.active) = (price, true);
+        uint8 n = s.subscribers + 1;
+        s.subscribers = n;
+        // @dev Live at c subscribers; a stream interrupted by failed consensus resumes with a fresh count.
+        if (n >= s.executors) {
+            st = Status.Live;
+            s.status = st;
+            s.failures = 0;
+        }
+        emit Subscribed(id, msg.sender, price, n, st);
+    }
+
+    function _checkEligible(StreamTasksStorage storage $, address provider) private view {
+        IProviderMatcher.Query memory q = IProviderMatcher.Query({
+            mode: IProviderMatcher.Mode.Executor,
+            workloadClass: type(uint16).max,
+            region: 0,
+            regionStrict: false,
+            budgetPriceWad: 0,
+            requiredCapacityPflopsWad: 0,
+            requiredCh: 0
+        });
+        address[] memory one = new address[](1);
+        one[0] = provider;
+        (bool[] memory ok, ) = IProviderMatcher($.matcher).scoreCandidates(q, one, bytes32(0));
+        if (!ok[0]) revert StreamIneligible(provider);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function unsubscribe(uint256 id) external {
+        StreamTasksStorage storage $ = _s();
+        Stream storage s = $.streams[id];
+        Sub storage sub = $.subs[id][msg.sender];
+        if (!sub.active) revert StreamSubscription(msg.sender);
+        // @dev The price stays recorded so receipts for requests already answered still settle.
+        sub.active = false;
+        uint8 n = s.subscribers - 1;
+        s.subscribers = n;
+        Status st = s.status;
+        if (st == Status.Live && n < s.executors) {
+            st = Status.Interrupted;
+            s.status = st;
+        }
+        emit Unsubscribed(id, msg.sender, n, st);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function updateSpec(uint256 id, bytes32 inputHash, bytes32 fnHash) external {
+        Stream storage s = _client(id);
+        if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
+        uint32 v = s.specVersion + 1;
+        (s.inputHash, s.fnHash, s.specVersion) = (inputHash, fnHash, v);
+        emit SpecUpdated(id, inputHash, fnHash, v);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function reportFailedConsensus(uint256 id) external {
+        Stream storage s = _client(id);
+        Status st = s.status;
+        if (st != Status.Live) revert StreamWrongStatus(id, st);
+        uint8 f = s.failures + 1;
+        s.failures = f;
+        if (s.maxFailures != 0 && f >= s.maxFailures) {
+            st = Status.Interrupted;
+            s.status = st;
+        }
+        emit ConsensusFailed(id, f, st);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function fund(uint256 id, uint128 amount) external nonReentrant {
+        StreamTasksStorage storage $ = _s();
+        Stream storage s = _client(id);
+        if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
+        uint128 d = s.deposit + amount;
+        s.deposit = d;
+        emit StreamFunded(id, amount, d);
+        IERC20($.tokens[s.currency]).safeTransferFrom(msg.sender, address(this), amount);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function retract(uint256 id) external {
+        Stream storage s = _client(id);
+        if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
+        uint40 closesAt = uint40(block.timestamp + _s().settleGraceSec);
+        s.status = Status.Closed;
+        s.closesAt = closesAt;
+        emit StreamRetracted(id, closesAt);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function withdraw(uint256 id) external nonReentrant {
+        StreamTasksStorage storage $ = _s();
+        Stream storage s = _client(id);
+        if (s.status != Status.Closed) revert StreamWrongStatus(id, s.status);
+        if (block.timestamp <= s.closesAt) revert StreamStillSettling(s.closesAt);
+        uint256 amount = s.deposit;
+        s.deposit = 0;
+        emit StreamWithdrawn(id, amount);
+        if (amount != 0) IERC20($.tokens[s.currency]).safeTransfer(s.client, amount);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function settle(Receipt[] calldata receipts, bytes[] calldata signatures) external nonReentrant {
+        StreamTasksStorage storage $ = _s();
+        uint256 n = receipts.length;
+        if (n != signatures.length) revert StreamInvalidTerms("length");
+        for (uint256 i; i < n; ++i) _settleOne($, receipts[i], signatures[i]);
+    }
+
+    /// @dev Pays the increase of a cumulative receipt: a replayed or older receipt pays nothing (idempotent).
+    function _settleOne(StreamTasksStorage storage $, Receipt calldata r, bytes calldata sig) private {
+        Stream storage s = $.streams[r.streamId];
+        if (s.status == Status.Closed && block.timestamp > s.closesAt) revert StreamWrongStatus(r.streamId, s.status);
+        (address signer, ECDSA.RecoverError err, ) = ECDSA.tryRecoverCalldata(_digest(r), sig);
+        if (err != ECDSA.RecoverError.NoError || signer != s.client) revert StreamBadSignature(signer);
+        Sub storage sub = $.subs[r.streamId][r.provider];
+        uint128 price = sub.price;
+        if (price == 0) revert StreamNotSubscriber(r.provider);
+        uint64 paid = sub.paid;
+        if (r.answered <= paid) return;
+        uint64 fresh = r.answered - paid;
+        uint256 amount = uint256(fresh) * price;
+        uint128 d = s.deposit;
+        if (amount > d) revert StreamDepositExhausted(amount, d);
+        d -= uint128(amount);
+        s.deposit = d;
+        sub.paid = r.answered;
+        emit ReceiptSettled(r.streamId, r.provider, r.answered, fresh, amount, d);
+        IERC20($.tokens[s.currency]).safeTransfer(r.provider, amount);
+    }
+
+    function _client(uint256 id) private view returns (Stream storage s) {
+        s = _s().streams[id];
+        if (msg.sender != s.client) revert StreamNotClient(msg.sender);
+    }
+
+    function _digest(Receipt calldata r) private view returns (bytes32) {
+        bytes32 domain = keccak256(
+            abi.encode(DOMAIN_TYPEHASH, keccak256("CHX StreamTasks"), keccak256("1"), block.chainid, address(this))
+        );
+        bytes32 structHash = keccak256(abi.encode(RECEIPT_TYPEHASH, r.streamId, r.provider, r.answered));
+        return keccak256(abi.encodePacked("\x19\x01", domain, structHash));
+    }
+
+    /// @inheritdoc IStreamTasks
+    function receiptDigest(Receipt calldata r) external view returns (bytes32) {
+        return _digest(r);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function getStream(uint256 id) external view returns (Stream memory) {
+        return _s().streams[id];
+    }
+
+    /// @inheritdoc IStreamTasks
+    function subscription(uint256 id, address provider) external view returns (uint128 price, uint64 paid) {
+        Sub storage sub = _s().subs[id][provider];
+        return (sub.price, sub.paid);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function answersPerRequest(uint256 id) external view returns (uint256) {
+        Stream storage s = _s().streams[id];
+        if (s.mode == Mode.Optimistic) return 1;
+        if (s.mode == Mode.Unanimous) return s.executors;
+        // @dev ceil(w·c): rounds up, a weighted answer never needs fewer than w·c executors.
+        return (uint256(s.weightWad) * s.executors + WAD - 1) / WAD;
+    }
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @title IStreamTasks
+/// @notice Stream tasks (SPEC section 4, seed 004 section 3): a client opens a stream for input I and function f
+///         with a deposit; providers subscribe with a per-request price; the stream is live while c subscribers
+///         exist. Requests are answered off chain in one of three response modes — optimistic (one answer counts),
+///         weighted (ceil(w·c) matching answers) or unanimous (all c) — and paid per answered request from the
+///         deposit by batched settlement of client-signed EIP-712 receipts carrying a cumulative answered count
+///         per provider (replay-safe: a receipt only ever pays the increase over what was settled).
+/// @dev Units: prices and deposits in the currency's smallest unit; weights WAD. See docs/tasks.md.
+interface IStreamTasks {
+    /// @notice Response mode.
+    enum Mode {
+        Optimistic,
+        Weighted,
+        Unanimous
+    }
+
+    /// @notice Stream status: Open (collecting subscribers) → Live (c subscribers) → Interrupted (fewer than c, or
+    ///         too many failed consensus reports) → Live again, or Closed (client retracted; final settlement until
+    ///         `closesAt`).
+    enum Status {
+        None,
+        Open,
+        Live,
+        Interrupted,
+        Closed
+    }
+
+    /// @notice A stream.
+    struct Stream {
+        address client;
+        Status status;
+        Mode mode;
+        uint8 currency;
+        uint8 executors;
+        uint8 subscribers;
+        uint8 failures;
+        uint8 maxFailures;
+        uint32 specVersion;
+        uint40 closesAt;
+        uint64 weightWad;
+        uint128 maxPrice;
+        uint128 deposit;
+        bytes32 inputHash;
+        bytes32 fnHash;
+    }
+
+    /// @notice Terms of a new stream.
+    /// @param currency 0 CH, 1 USDC, 2 DPS (the TaskRegistry's order).
+    /// @param mode Response mode.
+    /// @param executors c, subscribers needed to be live (1..16).
+    /// @param weightWad w for Weighted (0 < w ≤ 1), ignored otherwise.
+    /// @param maxPrice Largest per-request price a subscriber may ask.
+    /// @param maxFailures Failed-consensus reports that interrupt the stream (0: never).
+    /// @param deposit Initial deposit.
+    /// @param inputHash Content hash of I.
+    /// @param fnHash Content hash of f.
+    struct StreamTerms {
+        uint8 currency;
+        Mode mode;
+        uint8 executors;
+        uint64 weightWad;
+        uint128 maxPrice;
+        uint8 maxFailures;
+        uint128 deposit;
+        bytes32 inputHash;
+        bytes32 fnHash;
+    }
+
+    /// @notice A client-signed receipt: `provider` has answered `answered` requests of `streamId` in total.
+    struct Receipt {
+        uint256 streamId;
+        address provider;
+        uint64 answered;
+    }
+
+    /// @notice Thrown on invalid stream terms.
+    /// @param reason Short tag.
+    error StreamInvalidTerms(bytes32 reason);
+    /// @notice Thrown when the stream is not in the status the action needs.
+    /// @param streamId The stream.
+    /// @param status Its status.
+    error StreamWrongStatus(uint256 streamId, Status status);
+    /// @notice Thrown when the caller is not the stream's client.
+    /// @param caller The caller.
+    error StreamNotClient(address caller);
+    /// @notice Thrown when a subscriber's price exceeds the stream's maximum.
+    /// @param price The price.
+    /// @param maxPrice The maximum.
+    error StreamPriceTooHigh(uint256 price, uint256 maxPrice);
+    /// @notice Thrown when a provider fails the matcher's hard filters.
+    /// @param provider The provider.
+    error StreamIneligible(address provider);
+    /// @notice Thrown when a provider subscribes twice or unsubscribes without a subscription.
+    /// @param provider The provider.
+    error StreamSubscription(address provider);
+    /// @notice Thrown when the stream already has c subscribers.
+    /// @param streamId The stream.
+    error StreamFull(uint256 streamId);
+    /// @notice Thrown when a receipt's signature is not the client's.
+    /// @param signer The recovered signer.
+    error StreamBadSignature(address signer);
+    /// @notice Thrown when a receipt pays a provider that never subscribed.
+    /// @param provider The provider.
+    error StreamNotSubscriber(address provider);
+    /// @notice Thrown when the deposit does not cover a settlement.
+    /// @param owed Amount owed.
+    /// @param deposit Deposit left.
+    error StreamDepositExhausted(uint256 owed, uint256 deposit);
+    /// @notice Thrown when the remaining deposit is withdrawn before the settlement grace ends.
+    /// @param closesAt End of the grace.
+    error StreamStillSettling(uint256 closesAt);
+
+    /// @notice Emitted when a stream opens.
+    event StreamOpened(uint256 indexed streamId, address indexed client, StreamTerms terms);
+    /// @notice Emitted on subscribe / unsubscribe with the post-state.
+    event Subscribed(
+        uint256 indexed streamId,
+        address indexed provider,
+        uint128 price,
+        uint8 subscribers,
+        Status status
+    );
+    /// @notice Emitted when a provider leaves.
+    event Unsubscribed(uint256 indexed streamId, address indexed provider, uint8 subscribers, Status status);
+    /// @notice Emitted when the client changes I and f.
+    event SpecUpdated(uint256 indexed streamId, bytes32 inputHash, bytes32 fnHash, uint32 specVersion);
+    /// @notice Emitted when the client reports a failed consensus.
+    event ConsensusFailed(uint256 indexed streamId, uint8 failures, Status status);
+    /// @notice Emitted per settled receipt.
+    event ReceiptSettled(
+        uint256 indexed streamId,
+        address indexed provider,
+        uint64 answered,
+        uint64 newlyPaid,
+        uint256 amount,
+        uint128 deposit
+    );
+    /// @notice Emitted on top-up.
+    event StreamFunded(uint256 indexed streamId, uint256 amount, uint128 deposit);
+    /// @notice Emitted when the client retracts.
+    event StreamRetracted(uint256 indexed streamId, uint40 closesAt);
+    /// @notice Emitted when the remaining deposit is withdrawn.
+    event StreamWithdrawn(uint256 indexed streamId, uint256 amount);
+
+    /// @notice Opens a stream and escrows `deposit` (approve first).
+    /// @param t The terms.
+    /// @return streamId The id.
+    function open(StreamTerms calldata t) external returns (uint256 streamId);
+
+    /// @notice Subscribes the caller at `price` per answered request (must pass the matcher's filters).
+    function subscribe(uint256 streamId, uint128 price) external;
+
+    /// @notice Leaves the stream; below c subscribers a live stream is interrupted.
+    function unsubscribe(uint256 streamId) external;
+
+    /// @notice Client changes I and f (bumps the spec version).
+    function updateSpec(uint256 streamId, bytes32 inputHash, bytes32 fnHash) external;
+
+    /// @notice Client reports a request whose consensus failed under the mode; `maxFailures` interrupt the stream.
+    function reportFailedConsensus(uint256 streamId) external;
+
+    /// @notice Client adds to the deposit.
+    function fund(uint256 streamId, uint128 amount) external;
+
+    /// @notice Client retracts: no new subscriptions; receipts settle for `settleGraceSec`, then the rest returns.
+    function retract(uint256 streamId) external;
+
+    /// @notice Client withdraws the remaining deposit after retraction and the grace.
+    function withdraw(uint256 streamId) external;
+
+    /// @notice Settles a batch of client-signed receipts (anyone may submit): each pays
+    ///         (answered − already paid) × the provider's price from the deposit.
+    function settle(Receipt[] calldata receipts, bytes[] calldata signatures) external;
+
+    /// @notice EIP-712 digest the client signs for a receipt (domain "CHX StreamTasks", version "1").
+    function receiptDigest(Receipt calldata r) external view returns (bytes32);
+
+    /// @notice A stream.
+    function getStream(uint256 streamId) external view returns (Stream memory);
+
+    /// @notice A subscriber's price (0: not subscribed) and requests already paid.
+    function subscription(uint256 streamId, address provider) external view returns (uint128 price, uint64 paid);
+
+    /// @notice Answers needed per request under the stream's mode: 1, ceil(w·c) or c.
+    function answersPerRequest(uint256 streamId) external view returns (uint256);
+}

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IRewardPool} from "../interfaces/IEmissionHooks.sol";
+
+/// @title MockRewardPool
+/// @notice Test stand-in for Emission's `replenish`: like Emission, it requires the DPS to have arrived first.
+contract MockRewardPool is IRewardPool {
+    /// @notice Thrown when `replenish` claims more than arrived.
+    error MockRewardPoolNotFunded(uint256 dpsAmount, uint256 unaccounted);
+
+    IERC20 public immutable dps;
+    uint256 public replenished;
+
+    constructor(IERC20 dps_) {
+        dps = dps_;
+    }
+
+    /// @inheritdoc IRewardPool
+    function replenish(uint256 dpsAmount) external {
+        uint256 unaccounted = dps.balanceOf(address(this)) - replenished;
+        if (dpsAmount > unaccounted) revert MockRewardPoolNotFunded(dpsAmount, unaccounted);
+        replenished += dpsAmount;
+    }
+}

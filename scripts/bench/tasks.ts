@@ -1,0 +1,168 @@
+import { id, keccak256, parseUnits, toUtf8Bytes, ZeroHash } from "ethers";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { BenchSuite } from "./lib.js";
+import { signAttestation, type AttestationMessage } from "../lib/attestation.js";
+
+const wad = (x: string) => parseUnits(x, 18);
+const usdc = (x: string) => parseUnits(x, 6);
+
+/**
+ * Task layer: one batch task end to end (USDC, council of 3, quorum 2, two checkpoints): submit, bid (first and
+ * later), close bidding, draw the council, commit, vote, finalize; plus the same on a task that expires.
+ */
+export const tasksBench: BenchSuite = {
+  name: "tasks",
+  async run(ctx) {
+    const { providerRegistry: reg, taskRegistry: tasks, dps, computeStandard, usdc: token } = ctx.protocol;
+    const provider = ctx.connection.ethers.provider;
+    const { chainId } = await provider.getNetwork();
+    const regAddr = await reg.getAddress();
+    const tasksAddr = await tasks.getAddress();
+    const now = async () => BigInt((await provider.getBlock("latest"))!.timestamp);
+
+    const onboard = async (p: HardhatEthersSigner) => {
+      await (await reg.connect(p).register(1, 0b10n, ZeroHash, "")).wait();
+      await (await dps.transfer(p.address, wad("5000"))).wait();
+      await (await dps.connect(p).approve(regAddr, wad("5000"))).wait();
+      await (await reg.connect(p).stake(wad("5000"))).wait();
+      const m: AttestationMessage = {
+        provider: p.address,
+        workloadClass: 1,
+        standardVersion: Number(await computeStandard.latestVersion(1)),
+        avgPflopsWad: wad("0.5"),
+        factorsWad: [wad("1.2"), wad("0.9"), wad("1")],
+        capacityPflopsWad: wad("0.5"),
+        powerWattsWad: wad("700"),
+        nonce: await reg.attestationNonce(p.address),
+        deadline: (await now()) + 3600n,
+      };
+      await (await reg.attest(m, await signAttestation(ctx.deployer, chainId, regAddr, m))).wait();
+    };
+    const [client, ...rest] = ctx.users;
+    const provs = rest.slice(0, 7);
+    if (client === undefined || provs.length < 7) throw new Error("bench needs 8 users");
+    for (const p of provs) await onboard(p);
+    await (await token.mint(client.address, usdc("100000"))).wait();
+    await (await token.connect(client).approve(tasksAddr, usdc("100000"))).wait();
+
+    const terms = async () => ({
+      currency: 1,
+      responseMode: 1,
+      councilSize: 3,
+      quorum: 2,
+      checkpoints: 2,
+      maxBids: 0,
+      workloadClass: 1,
+      region: 0,
+      bidWindowSec: 3600,
+      deadline: (await now()) + 86_400n,
+      maxPayment: usdc("1000"),
+      capacityPflopsWad: wad("0.1"),
+      paymentParams: 0n,
+    });
+    const pr = {
+      dataHash: id("D"),
+      modelHash: id("M"),
+      inputHash: id("I"),
+      outputFnHash: id("f"),
+      evalHash: id("e"),
+      uri: "ipfs://bafy-task",
+    };
+    const submit = async (key: string) => {
+      await ctx.measure(key, tasks.connect(client).submit(await terms(), pr));
+      return await tasks.taskCount();
+    };
+
+    await submit("TaskRegistry.submit:first");
+    const taskId = await submit("TaskRegistry.submit");
+    await ctx.measure("TaskRegistry.bid:first", tasks.connect(provs[0]!).bid(taskId, usdc("500")));
+    await ctx.measure("TaskRegistry.bid:better", tasks.connect(provs[1]!).bid(taskId, usdc("400")));
+    await ctx.measure("TaskRegistry.bid:worse", tasks.connect(provs[2]!).bid(taskId, usdc("450")));
+    await ctx.connection.networkHelpers.time.increase(3601);
+    await ctx.measure("TaskRegistry.closeBidding", tasks.closeBidding(taskId));
+    await ctx.connection.networkHelpers.mine(1);
+    await ctx.measure("TaskRegistry.drawCouncil", tasks.drawCouncil(taskId));
+    const exec = provs[1]!;
+    await ctx.measure("TaskRegistry.commit:checkpoint", tasks.connect(exec).commit(taskId, 0, id("cp0")));
+    await ctx.measure("TaskRegistry.commit:final", tasks.connect(exec).commit(taskId, 1, keccak256(toUtf8Bytes("r"))));
+    const council = await tasks.councilOf(taskId, 0);
+    const signer = (a: string) => provs.find((p) => p.address === a)!;
+    await ctx.measure("TaskRegistry.vote:first", tasks.connect(signer(council[0]!)).vote(taskId, true));
+    await ctx.measure("TaskRegistry.vote", tasks.connect(signer(council[1]!)).vote(taskId, true));
+    await ctx.measure("TaskRegistry.finalize", tasks.finalize(taskId));
+    await ctx.measure("TaskRegistry.claimCouncilFee", tasks.connect(signer(council[0]!)).claimCouncilFee(taskId));
+    await (await tasks.connect(signer(council[1]!)).claimCouncilFee(taskId)).wait();
+
+    // Steady state: the same client, executor and council again (recipients already hold USDC, slots warm).
+    const again = await submit("TaskRegistry.submit:again");
+    await (await tasks.connect(exec).bid(again, usdc("400"))).wait();
+    await ctx.connection.networkHelpers.time.increase(3601);
+    await (await tasks.closeBidding(again)).wait();
+    await ctx.connection.networkHelpers.mine(1);
+    await (await tasks.drawCouncil(again)).wait();
+    await (await tasks.connect(exec).commit(again, 0, id("cp0"))).wait();
+    await (await tasks.connect(exec).commit(again, 1, id("r"))).wait();
+    const council2 = await tasks.councilOf(again, 0);
+    await (await tasks.connect(signer(council2[0]!)).vote(again, true)).wait();
+    await (await tasks.connect(signer(council2[1]!)).vote(again, true)).wait();
+    await ctx.measure("TaskRegistry.finalize:steady", tasks.finalize(again));
+    await ctx.measure(
+      "TaskRegistry.claimCouncilFee:steady",
+      tasks.connect(signer(council2[0]!)).claimCouncilFee(again),
+    );
+
+    // Stream: 5 subscribers, one batched settlement of 5 client-signed receipts of 100 requests each.
+    const streams = ctx.protocol.streamTasks;
+    const streamsAddr = await streams.getAddress();
+    await (await token.connect(client).approve(streamsAddr, usdc("10000"))).wait();
+    await ctx.measure(
+      "StreamTasks.open",
+      streams.connect(client).open({
+        currency: 1,
+        mode: 0,
+        executors: 5,
+        weightWad: 0n,
+        maxPrice: usdc("0.01"),
+        maxFailures: 3,
+        deposit: usdc("1000"),
+        inputHash: id("I"),
+        fnHash: id("f"),
+      }),
+    );
+    const sid = 1n;
+    for (const [i, p] of provs.slice(0, 5).entries()) {
+      await ctx.measure(
+        i === 0 ? "StreamTasks.subscribe:first" : "StreamTasks.subscribe",
+        streams.connect(p).subscribe(sid, usdc("0.01")),
+      );
+    }
+    const domain = { name: "CHX StreamTasks", version: "1", chainId, verifyingContract: streamsAddr };
+    const types = {
+      Receipt: [
+        { name: "streamId", type: "uint256" },
+        { name: "provider", type: "address" },
+        { name: "answered", type: "uint64" },
+      ],
+    };
+    const batch = async (answered: bigint) => {
+      const rs = provs.slice(0, 5).map((p) => ({ streamId: sid, provider: p.address, answered }));
+      const sigs = await Promise.all(rs.map((r) => client.signTypedData(domain, types, r)));
+      return { rs, sigs };
+    };
+    const first = await batch(100n);
+    const g1 = await ctx.measure("StreamTasks.settle:5receipts-first", streams.settle(first.rs, first.sigs));
+    const second = await batch(200n);
+    const g2 = await ctx.measure("StreamTasks.settle:5receipts", streams.settle(second.rs, second.sigs));
+    // Per answered request: 5 receipts × 100 requests each per batch.
+    ctx.set("StreamTasks.settle:perRequest-first", g1 / 500n);
+    ctx.set("StreamTasks.settle:perRequest", g2 / 500n);
+
+    // A task whose executor misses its deadline.
+    const late = await submit("TaskRegistry.submit:late");
+    await (await tasks.connect(provs[3]!).bid(late, usdc("300"))).wait();
+    await ctx.connection.networkHelpers.time.increase(3601);
+    await (await tasks.closeBidding(late)).wait();
+    await ctx.connection.networkHelpers.time.increase(86_400);
+    await ctx.measure("TaskRegistry.expire", tasks.expire(late));
+  },
+};

@@ -1,0 +1,52 @@
+import { parseUnits, ZeroAddress } from "ethers";
+import type { DeployContext, DeployModule } from "../../lib/deployer.js";
+import { Roles } from "../../lib/roles.js";
+
+/** Default TaskRegistry parameters (docs/tasks.md explains each choice). */
+export const defaultTaskParams = {
+  /** 1 % of the executor's price per council member who votes with the outcome. */
+  councilFeeBps: 100n,
+  /** DPS-paying clients pay 10 % less than the quoted price … */
+  dpsDiscountBps: 1_000n,
+  /** … and 20 % of what they pay returns to the Emission reward pool. */
+  dpsReplenishBps: 2_000n,
+  maxCouncil: 7n,
+  councilWindow: 64n,
+  verifyWindowSec: 86_400n,
+  disputeWindowSec: 3n * 86_400n,
+  redemptionGraceSec: 86_400n,
+  slashDps: parseUnits("100", 18),
+};
+
+/** Receipts of a retracted stream may still settle for this long. */
+export const STREAM_SETTLE_GRACE_SEC = 86_400n;
+
+/**
+ * Task layer: the TaskRegistry (batch tasks, councils, disputes, CH redemption) and StreamTasks
+ * (subscriptions, batched receipt settlement; holds no role). It holds COMPUTE (the registry's
+ * outcome and redemption hooks, Emission.replenish) and SLASHER (ProviderRegistry.slash for the side found wrong).
+ */
+export const tasksModule: DeployModule = {
+  name: "tasks",
+  async deploy(ctx: DeployContext) {
+    await ctx.proxy("TaskRegistry", "TaskRegistry", () => [
+      ctx.address("AccessManager"),
+      ctx.address("ProviderRegistry"),
+      ctx.address("ProviderMatcher"),
+      [ctx.address("CHToken"), ctx.address("USDC"), ctx.address("DPSToken")],
+      ctx.has("Emission") ? ctx.address("Emission") : ZeroAddress,
+      defaultTaskParams,
+    ]);
+    await ctx.proxy("StreamTasks", "StreamTasks", () => [
+      ctx.address("AccessManager"),
+      ctx.address("ProviderMatcher"),
+      [ctx.address("CHToken"), ctx.address("USDC"), ctx.address("DPSToken")],
+      STREAM_SETTLE_GRACE_SEC,
+    ]);
+    const tasks = ctx.address("TaskRegistry");
+    await ctx.grantRole(Roles.COMPUTE, tasks, "TaskRegistry");
+    await ctx.grantRole(Roles.SLASHER, tasks, "TaskRegistry");
+    await ctx.guardianMayPause("TaskRegistry", Roles.GUARDIAN);
+    await ctx.guardianMayPause("StreamTasks", Roles.GUARDIAN);
+  },
+};

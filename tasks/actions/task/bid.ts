@@ -1,0 +1,14 @@
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+import { openProtocol, runTask } from "../../lib.js";
+import { amount } from "./common.js";
+
+export default async function bid(args: { id: string; price: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+  await runTask(hre, async () => {
+    const { protocol } = await openProtocol(hre);
+    const tasks = protocol.taskRegistry;
+    const t = await tasks.getTask(args.id);
+    await (await tasks.bid(args.id, amount(args.price, Number(t.currency)))).wait();
+    const after = await tasks.getTask(args.id);
+    console.log(`Bid placed on task ${args.id}; ${after.bidCount} bids so far.`);
+  });
+}

@@ -1,0 +1,28 @@
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+import { openProtocol, runTask } from "../../lib.js";
+import { hash32 } from "./common.js";
+
+interface Args {
+  id: string;
+  checkpoint: string;
+  result: string;
+}
+
+export default async function commit(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
+  await runTask(hre, async () => {
+    const { protocol } = await openProtocol(hre);
+    const tasks = protocol.taskRegistry;
+    if ((await tasks.getTask(args.id)).status === 1n) await (await tasks.closeBidding(args.id)).wait();
+    const h = hash32(args.result);
+    await (await tasks.commit(args.id, Number(args.checkpoint), h)).wait();
+    if ((await tasks.councilOf(args.id, 0)).length === 0) {
+      try {
+        await (await tasks.drawCouncil(args.id)).wait();
+      } catch {
+        // the seed block may not be mined yet; anyone can draw later
+      }
+    }
+    const t = await tasks.getTask(args.id);
+    console.log(`Task ${args.id}: checkpoint ${args.checkpoint} committed (${h}); ${t.commits}/${t.checkpoints} done.`);
+  });
+}

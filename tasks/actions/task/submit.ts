@@ -1,0 +1,56 @@
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+import { ZeroHash } from "ethers";
+import { openProtocol, runTask } from "../../lib.js";
+import { amount, currencyIndex } from "./common.js";
+
+interface Args {
+  currency: string;
+  max: string;
+  council: string;
+  quorum: string;
+  checkpoints: string;
+  window: string;
+  maxBids: string;
+  hours: string;
+  workload: string;
+  capacity: string;
+  uri: string;
+}
+
+export default async function submit(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
+  await runTask(hre, async () => {
+    const { connection, protocol } = await openProtocol(hre);
+    const { taskRegistry: tasks } = protocol;
+    const cur = currencyIndex(args.currency);
+    const max = amount(args.max, cur);
+    const token = [protocol.ch, protocol.usdc, protocol.dps][cur]!;
+    await (await token.approve(await tasks.getAddress(), max)).wait();
+    const block = await connection.ethers.provider.getBlock("latest");
+    const terms = {
+      currency: cur,
+      responseMode: Number(args.checkpoints) > 1 ? 1 : 0,
+      councilSize: Number(args.council),
+      quorum: Number(args.quorum),
+      checkpoints: Number(args.checkpoints),
+      maxBids: Number(args.maxBids),
+      workloadClass: Number(args.workload),
+      region: 0,
+      bidWindowSec: Number(args.window),
+      deadline: BigInt(block!.timestamp) + BigInt(Math.round(Number(args.hours) * 3600)),
+      maxPayment: max,
+      capacityPflopsWad: amount(args.capacity, 0),
+      paymentParams: 0n,
+    };
+    const pr = {
+      dataHash: ZeroHash,
+      modelHash: ZeroHash,
+      inputHash: ZeroHash,
+      outputFnHash: ZeroHash,
+      evalHash: ZeroHash,
+      uri: args.uri,
+    };
+    await (await tasks.submit(terms, pr)).wait();
+    const id = await tasks.taskCount();
+    console.log(`Task ${id} submitted: ${args.max} ${args.currency.toUpperCase()} escrowed, council ${args.council}.`);
+  });
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Test} from "forge-std/Test.sol";
+import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
+import {IAccessManager} from "@openzeppelin/contracts/access/manager/IAccessManager.sol";
+import {Roles} from "../../contracts/core/governance/Roles.sol";
+import {IDPSToken} from "../../contracts/interfaces/IDPSToken.sol";
+import {ICHToken} from "../../contracts/interfaces/ICHToken.sol";
+import {IComputeStandard} from "../../contracts/interfaces/IComputeStandard.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {IKeeperCompatible} from "../../contracts/interfaces/IKeeperCompatible.sol";
+import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
+import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
+import {MockRewardPool} from "../../contracts/mocks/MockRewardPool.sol";
+
+/// @notice The TaskRegistry test world: governance, DPS, CH, ComputeStandard, ProviderRegistry, ProviderMatcher and
+///         TaskRegistry behind real ERC1967 proxies (COMPUTE and SLASHER granted as the deploy module does), mock
+///         USDC, a mock reward pool and price index, eight onboarded providers and a funded client.
+/// @dev Implementations come from their compiled artifacts (`deployCode`) and are driven through interfaces only:
+///      compiling them into this job with forge-std exhausts solc-js's wasm memory (HHE908).
+abstract contract TaskSolBase is Test {
+    IAccessManager internal manager;
+    IDPSToken internal dps;
+    ICHToken internal ch;
+    IComputeStandard internal standard;
+    IProviderRegistry internal registry;
+    IProviderMatcher internal matcher;
+    ITaskRegistry internal tasks;
+    MockERC20 internal usdc;
+    MockRewardPool internal pool;
+    MockPriceIndex internal oracle;
+
+    uint256 internal constant GENESIS_DPS = 10_000_000e18;
+    uint256 internal constant ATTESTER_PK = 0xA77E57;
+    address internal client = address(0xC11E);
+    address[] internal providers;
+
+    uint128 internal constant SLASH = 100e18;
+    uint16 internal constant FEE_BPS = 100; // 1 % of the price per council member
+
+    function _proxy(string memory artifact, bytes memory init) internal returns (address) {
+        return address(new ERC1967Proxy(deployCode(artifact), init));
+    }
+
+    function _setRole(address target, bytes4 selector, uint64 role) internal {
+        bytes4[] memory sels = new bytes4[](1);
+        sels[0] = selector;
+        manager.setTargetFunctionRole(target, sels, role);
+    }
+
+    function _grant(uint64 role, address account) internal {
+        manager.grantRole(role, account, 0);
+    }
+
+    function _deployCompute() internal {
+        manager = IAccessManager(
+            _proxy(
+                "ChxAccessManager.sol:ChxAccessManager",
+                abi.encodeWithSignature("initialize(address)", address(this))
+            )
+        );
+        dps = IDPSToken(
+            _proxy(
+                "DPSToken.sol:DPSToken",
+                abi.encodeWithSignature("initialize(address,address,uint256)", manager, address(this), GENESIS_DPS)
+            )
+        );
+        ch = ICHToken(_proxy("CHToken.sol:CHToken", abi.encodeWithSignature("initialize(address)", manager)));
+        _setRole(address(ch), ICHToken.mint.selector, Roles.CH_MINTER);
+        _setRole(address(ch), ICHToken.burn.selector, Roles.CH_MINTER);
+        standard = IComputeStandard(
+            _proxy("ComputeStandard.sol:ComputeStandard", abi.encodeWithSignature("initialize(address)", manager))
+        );
+        IProviderRegistry.Params memory p = IProviderRegistry.Params({
+            minStakeDps: 1_000e18,
+            collateralFactorWad: 0.5e18,
+            mintHorizonSec: 30 days,
+            unbondingDelaySec: 7 days,
+            attestationValiditySec: 3650 days,
+            heartbeatIntervalSec: 1 hours,
+            uptimeWindowSec: 30 days,
+            finderFeeBps: 1_000,
+            redemptionPenaltyBps: 1_000,
+            dpsPriceWad: 1e18
+        });
+        registry = IProviderRegistry(
+            _proxy(
+                "ProviderRegistry.sol:ProviderRegistry",
+                abi.encodeWithSignature(
+                    "initialize(address,address,address,address,(uint96,uint96,uint64,uint64,uint64,uint32,uint32,uint16,uint16,uint128))",
+                    manager,
+                    dps,
+                    ch,
+                    standard,
+                    p
+                )
+            )
+        );
+        _grant(Roles.CH_MINTER, address(registry));
+        _setRole(address(registry), IProviderRegistry.recordTaskOutcome.selector, Roles.COMPUTE);
+        _setRole(address(registry), IProviderRegistry.assignRedemption.selector, Roles.COMPUTE);
+        _setRole(address(registry), IProviderRegistry.confirmDelivery.selector, Roles.COMPUTE);
+        _setRole(address(registry), IProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
+        _setRole(address(registry), IProviderRegistry.slash.selector, Roles.SLASHER);
+        _grant(Roles.ATTESTER, vm.addr(ATTESTER_PK));
+        uint64[] memory w = new uint64[](3);
+        (w[0], w[1], w[2]) = (0.5e18, 0.3e18, 0.2e18);
+        standard.publishReference(1, 0.312e18, w, "ML training", bytes32(0));
+        oracle = new MockPriceIndex(2.5e18);
+        registry.setPriceOracle(address(oracle));
+    }
+
+    function _attestation(address provider) internal view returns (IProviderRegistry.Attestation memory a) {
+        uint256[] memory f = new uint256[](3);
+        (f[0], f[1], f[2]) = (1.2e18, 0.9e18, 1e18);
+        a = IProviderRegistry.Attestation({
+            provider: provider,
+            workloadClass: 1,
+            standardVersion: standard.latestVersion(1),
+            avgPflopsWad: 0.5e18,
+            factorsWad: f,
+            capacityPflopsWad: 0.5e18,
+            powerWattsWad: 700e18,
+            nonce: registry.attestationNonce(provider),
+            deadline: block.timestamp + 1 hours
+        });
+    }
+
+    /// @dev Registers, stakes `stakeDps` and attests `provider`.
+    function _onboard(address provider, uint256 stakeDps) internal {
+        vm.prank(provider);
+        registry.register(1, 0x2, bytes32(0), "");
+        dps.transfer(provider, stakeDps);
+        vm.startPrank(provider);
+        dps.approve(address(registry), stakeDps);
+        registry.stake(stakeDps);
+        vm.stopPrank();
+        IProviderRegistry.Attestation memory a = _attestation(provider);
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
+        registry.attest(a, abi.encodePacked(r, s, v));
+    }
+
+    function _params() internal pure returns (ITaskRegistry.Params memory) {
+        return
+            ITaskRegistry.Params({
+                councilFeeBps: FEE_BPS,
+                dpsDiscountBps: 1_000,
+                dpsReplenishBps: 2_000,
+                maxCouncil: 5,
+                councilWindow: 32,
+                verifyWindowSec: 1 days,
+                disputeWindowSec: 2 days,
+                redemptionGraceSec: 1 days,
+                slashDps: SLASH
+            });
+    }
+
+    function _deployTasks() internal {
+        _deployCompute();
+        matcher = IProviderMatcher(
+            _proxy(
+                "ProviderMatcher.sol:ProviderMatcher",
+                abi.encodeWithSignature("initialize(address,address)", manager, registry)
+            )
+        );
+        usdc = new MockERC20("USD Coin (mock)", "USDC", 6);
+        pool = new MockRewardPool(dps);
+        address[3] memory toks = [address(ch), address(usdc), address(dps)];
+        tasks = ITaskRegistry(
+            _proxy(
+                "TaskRegistry.sol:TaskRegistry",
+                abi.encodeWithSignature(
+                    "initialize(address,address,address,address[3],address,(uint16,uint16,uint16,uint8,uint8,uint32,uint32,uint32,uint128))",
+                    manager,
+                    registry,
+                    matcher,
+                    toks,
+                    pool,
+                    _params()
+                )
+            )
+        );
+        _grant(Roles.COMPUTE, address(tasks));
+        _grant(Roles.SLASHER, address(tasks));
+        for (uint256 i; i < 8; ++i) {
+            address p = address(uint160(0xB000 + i));
+            providers.push(p);
+            _onboard(p, 5_000e18);
+        }
+        usdc.mint(client, 1_000_000e6);
+        dps.transfer(client, 100_000e18);
+        vm.startPrank(client);
+        usdc.approve(address(tasks), type(uint256).max);
+        dps.approve(address(tasks), type(uint256).max);
+        ch.approve(address(tasks), type(uint256).max);
+        vm.stopPrank();
+    }
+
+    function _terms(
+        ITaskRegistry.Currency cur,
+        uint128 maxPayment,
+        uint8 n,
+        uint8 q
+    ) internal view returns (ITaskRegistry.Terms memory) {
+        return
+            ITaskRegistry.Terms({
+                currency: cur,
+                responseMode: 1,
+                councilSize: n,
+                quorum: q,
+                checkpoints: 2,
+                maxBids: 0,
+                workloadClass: 1,
+                region: 0,
+                bidWindowSec: 1 hours,
+                deadline: uint40(block.timestamp + 1 days),
+                maxPayment: maxPayment,
+                capacityPflopsWad: 0.1e18,
+                paymentParams: 0
+            });
+    }
+
+    function _prescription() internal pure returns (ITaskRegistry.Prescription memory) {
+        return
+            ITaskRegistry.Prescription({
+                dataHash: keccak256("D"),
+                modelHash: keccak256("M"),
+                inputHash: keccak256("I"),
+                outputFnHash: keccak256("f"),
+                evalHash: keccak256("e"),
+                uri: "ipfs://task"
+            });
+    }
+
+    function _submit(ITaskRegistry.Currency cur, uint128 maxPayment, uint8 n, uint8 q) internal returns (uint256 id) {
+        ITaskRegistry.Terms memory t = _terms(cur, maxPayment, n, q);
+        vm.prank(client);
+        id = tasks.submit(t, _prescription());
+    }
+
+    function _bid(uint256 id, address p, uint128 price) internal {
+        vm.prank(p);
+        tasks.bid(id, price);
+    }
+
+    /// @dev Closes bidding after the window and draws the council from a mined seed block.
+    function _closeAndDraw(uint256 id) internal {
+        vm.warp(block.timestamp + 1 hours + 1);
+        tasks.closeBidding(id);
+        _draw(id);
+    }
+
+    function _draw(uint256 id) internal {
+        uint256 target = tasks.getTask(id).targetBlock;
+        vm.roll(target + 1);
+        vm.setBlockhash(target, keccak256(abi.encode("block", target)));
+        tasks.drawCouncil(id);
+    }
+
+    function _commitAll(uint256 id, address executor, bytes32 result) internal {
+        vm.startPrank(executor);
+        tasks.commit(id, 0, keccak256("checkpoint-0"));
+        tasks.commit(id, 1, result);
+        vm.stopPrank();
+    }
+
+    function _voteAll(uint256 id, uint8 round, bool agree, uint256 howMany) internal {
+        address[] memory c = tasks.councilOf(id, round);
+        for (uint256 i; i < howMany; ++i) {
+            vm.prank(c[i]);
+            tasks.vote(id, agree);
+        }
+    }
+
+    /// @dev Largest valid bid: price × (1 + (3n + 1) × fee) ≤ maxPayment, rounded down (independent reference).
+    function _maxBid(uint256 maxPayment, uint256 n) internal pure returns (uint256) {
+        return (maxPayment * 10_000) / (10_000 + (3 * n + 1) * FEE_BPS);
+    }
+
+    /// @dev Every council member of both rounds claims its fee where it has one.
+    function _claimAll(uint256 id) internal {
+        for (uint8 r; r < 2; ++r) {
+            address[] memory c = tasks.councilOf(id, r);
+            for (uint256 i; i < c.length; ++i) {
+                vm.prank(c[i]);
+                try tasks.claimCouncilFee(id) {} catch {}
+            }
+        }
+    }
+
+    function _token(ITaskRegistry.Currency cur) internal view returns (address) {
+        return
+            cur == ITaskRegistry.Currency.CH
+                ? address(ch)
+                : cur == ITaskRegistry.Currency.USDC
+                    ? address(usdc)
+                    : address(dps);
+    }
+
+    function _keeper() internal view returns (IKeeperCompatible) {
+        return IKeeperCompatible(address(tasks));
+    }
+
+    function _isIn(address a, address[] memory list) internal pure returns (bool) {
+        for (uint256 i; i < list.length; ++i) if (list[i] == a) return true;
+        return false;
+    }
+}

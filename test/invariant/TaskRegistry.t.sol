@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {CommonBase} from "forge-std/Base.sol";
+import {StdUtils} from "forge-std/StdUtils.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {TaskSolBase} from "../helpers/TaskSolBase.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+
+/// @notice Drives clients, bidders, executors, councils and keepers of the TaskRegistry through random sequences
+///         (USDC, DPS and CH tasks, honest and cheating executors, split votes, missed deadlines, time jumps).
+contract TaskHandler is CommonBase, StdUtils {
+    ITaskRegistry internal tasks;
+    IProviderRegistry internal registry;
+    address internal client;
+    address[] internal providers;
+    uint256[] public ids;
+    /// @dev Faults the handler caused that TSK-03 allows slashing for (executor rejected or expired, not CH).
+    mapping(address => uint256) public ghostFaults;
+    uint256 public actions;
+
+    constructor(ITaskRegistry t, IProviderRegistry r, address c, address[] memory ps) {
+        (tasks, registry, client, providers) = (t, r, c, ps);
+    }
+
+    function _id(uint256 i) internal view returns (uint256) {
+        return ids.length == 0 ? 0 : ids[i % ids.length];
+    }
+
+    function submit(uint8 cur, uint96 maxPayment) external {
+        ITaskRegistry.Currency c = ITaskRegistry.Currency(cur % 3);
+        uint128 amount = uint128(bound(maxPayment, 1e6, c == ITaskRegistry.Currency.CH ? 50e18 : 1_000e18));
+        ITaskRegistry.Terms memory t = ITaskRegistry.Terms({
+            currency: c,
+            responseMode: 0,
+            councilSize: 3,
+            quorum: 2,
+            checkpoints: 1,
+            maxBids: 3,
+            workloadClass: 1,
+            region: 0,
+            bidWindowSec: 1 hours,
+            deadline: uint40(block.timestamp + 1 days),
+            maxPayment: amount,
+            capacityPflopsWad: 0.1e18,
+            paymentParams: 0
+        });
+        ITaskRegistry.Prescription memory pr;
+        vm.prank(client);
+        ids.push(tasks.submit(t, pr));
+        ++actions;
+    }
+
+    function bid(uint256 i, uint256 p, uint256 price) external {
+        uint256 id = _id(i);
+        if (id == 0) return;
+        ITaskRegistry.Task memory t = tasks.getTask(id);
+        uint256 maxPrice = (uint256(t.maxPayment) * 10_000) / (10_000 + (3 * uint256(t.councilSize) + 1) * 100);
+        if (maxPrice == 0) return;
+        vm.prank(providers[p % providers.length]);
+        try tasks.bid(id, uint128(bound(price, 1, maxPrice))) {
+            ++actions;
+        } catch {}
+    }
+
+    function close(uint256 i) external {
+        uint256 id = _id(i);
+        if (id == 0) return;
+        try tasks.closeBidding(id) {
+            ++actions;
+        } catch {}
+    }
+
+    function draw(uint256 i) external {
+        uint256 id = _id(i);
+        if (id == 0) return;
+        uint256 target = tasks.getTask(id).targetBlock;
+        if (target == 0) return;
+        if (block.number <= target) vm.roll(target + 1);
+        vm.setBlockhash(target, keccak256(abi.encode(target)));
+        try tasks.drawCouncil(id) {
+            ++actions;
+        } catch {}
+    }
+
+    function commit(uint256 i, bool honest) external {
+        uint256 id = _id(i);
+        if (id == 0) return;
+        vm.prank(tasks.getTask(id).executor);
+        try tasks.commit(id, 0, honest ? bytes32("good") : bytes32("bad")) {
+            ++actions;
+        } catch {}
+    }
+
+    function vote(uint256 i, uint256 m, bool agree) external {
+        uint256 id = _id(i);
+        if (id == 0) return;
+        address[] memory c = tasks.councilOf(id, 0);
+        if (c.length == 0) return;
+        vm.prank(c[m % c.length]);
+        try tasks.vote(id, agree) {
+            ++actions;
+        } catch {}
+    }
+
+    function finalize(uint256 i) external {
+        uint256 id = _id(i);
+        if (id == 0) return;
+        try tasks.finalize(id) {
+            ++actions;
+            ITaskRegistry.Task memory t = tasks.getTask(id);
+            if (t.status == ITaskRegistry.Status.Rejected && t.currency != ITaskRegistry.Currency.CH) {
+                ghostFaults[t.executor] += 1;
+            }
+        } catch {}
+    }
+
+    function claim(uint256 i, uint256 m) external {
+        uint256 id = _id(i);
+        if (id == 0) return;
+        address[] memory c = tasks.councilOf(id, 0);
+        if (c.length == 0) return;
+        vm.prank(c[m % c.length]);
+        try tasks.claimCouncilFee(id) {
+            ++actions;
+        } catch {}
+    }
+
+    function expire(uint256 i) external {
+        uint256 id = _id(i);
+        if (id == 0) return;
+        try tasks.expire(id) {
+            ++actions;
+            ITaskRegistry.Task memory t = tasks.getTask(id);
+            if (t.currency != ITaskRegistry.Currency.CH) ghostFaults[t.executor] += 1;
+        } catch {}
+    }
+
+    function warp(uint256 secs) external {
+        vm.warp(block.timestamp + bound(secs, 1, 2 days));
+    }
+}
+
+/// @notice TaskRegistry invariants TSK-01..04 over random handler sequences.
+contract TaskRegistryInvariants is TaskSolBase {
+    TaskHandler internal handler;
+
+    function setUp() public {
+        _deployTasks();
+        // Providers owe CH so CH tasks can be redeemed; the client holds it.
+        for (uint256 i; i < 4; ++i) {
+            vm.prank(providers[i]);
+            registry.mintCH(200e18, client);
+        }
+        handler = new TaskHandler(tasks, registry, client, providers);
+        targetContract(address(handler));
+    }
+
+    /// Sanity: the handler's actions take effect (the invariant runs are not vacuous).
+    function test_handlerSanity() public {
+        handler.submit(1, 500e6);
+        handler.bid(0, 1, 100e6);
+        handler.warp(2 hours);
+        handler.close(0);
+        handler.draw(0);
+        handler.commit(0, true);
+        handler.vote(0, 0, true);
+        handler.vote(0, 1, true);
+        handler.finalize(0);
+        assertEq(uint8(tasks.getTask(1).status), uint8(ITaskRegistry.Status.Accepted));
+        handler.claim(0, 0);
+        assertEq(handler.actions(), 9);
+    }
+
+    /// TSK-02: Σ task escrows = totalEscrow = the registry's balance, per currency (no fees are kept).
+    function invariant_TSK02_escrowConservation() public view {
+        uint256[3] memory sum;
+        uint256 n = tasks.taskCount();
+        for (uint256 id = 1; id <= n; ++id) {
+            ITaskRegistry.Task memory t = tasks.getTask(id);
+            assertLe(t.escrow, t.maxPayment, "payouts never exceed the deposit");
+            if (t.status >= ITaskRegistry.Status.Accepted) {
+                assertLe(t.escrow, uint256(t.councilFee) * t.councilSize, "final tasks hold only unclaimed fees");
+            }
+            sum[uint8(t.currency)] += t.escrow;
+        }
+        for (uint8 c; c < 3; ++c) {
+            ITaskRegistry.Currency cur = ITaskRegistry.Currency(c);
+            assertEq(tasks.totalEscrow(cur), sum[c]);
+            assertEq(IERC20(_token(cur)).balanceOf(address(tasks)), sum[c]);
+        }
+    }
+
+    /// TSK-01: an accepted task had a quorum of distinct current members agreeing; a rejected one disagreeing.
+    function invariant_TSK01_quorumBehindEveryVerdict() public view {
+        uint256 n = tasks.taskCount();
+        for (uint256 id = 1; id <= n; ++id) {
+            ITaskRegistry.Task memory t = tasks.getTask(id);
+            assertLe(uint256(t.agree) + t.disagree, t.councilSize, "each member counts once");
+            if (t.status == ITaskRegistry.Status.Accepted) assertGe(t.agree, t.quorum);
+            if (t.status == ITaskRegistry.Status.Rejected) assertGe(t.disagree, t.quorum);
+        }
+    }
+
+    /// TSK-03: a provider is slashed exactly SLASH per fault it committed (rejected result or missed deadline).
+    function invariant_TSK03_slashBoundToGuilt() public view {
+        for (uint256 i; i < providers.length; ++i) {
+            address p = providers[i];
+            assertEq(registry.providerInfo(p).slashedDps, SLASH * handler.ghostFaults(p));
+        }
+    }
+
+    /// TSK-04: CH supply equals the sum of provider liabilities whatever tasks redeem.
+    function invariant_TSK04_supplyEqualsLiabilities() public view {
+        uint256 sum;
+        for (uint256 i; i < providers.length; ++i) sum += registry.liabilityOf(providers[i]);
+        assertEq(ch.totalSupply(), sum);
+    }
+}

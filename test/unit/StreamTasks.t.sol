@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
+import {TaskSolBase} from "../helpers/TaskSolBase.sol";
+import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
+
+/// @notice StreamTasks: subscriptions, live at c, each response mode, interruption rules, spec changes, batched
+///         EIP-712 receipt settlement (replay-safe), retraction and escrow conservation.
+contract StreamTasksTest is TaskSolBase {
+    IStreamTasks internal streams;
+    uint256 internal constant CLIENT_PK = 0xC11E57;
+    address internal streamClient;
+
+    function setUp() public {
+        _deployTasks();
+        address[3] memory toks = [address(ch), address(usdc), address(dps)];
+        streams = IStreamTasks(
+            address(
+                new ERC1967Proxy(
+                    deployCode("StreamTasks.sol:StreamTasks"),
+                    abi.encodeWithSignature(
+                        "initialize(address,address,address[3],uint32)",
+                        manager,
+                        matcher,
+                        toks,
+                        uint32(1 days)
+                    )
+                )
+            )
+        );
+        streamClient = vm.addr(CLIENT_PK);
+        usdc.mint(streamClient, 10_000e6);
+        vm.prank(streamClient);
+        usdc.approve(address(streams), type(uint256).max);
+    }
+
+    function _t(IStreamTasks.Mode mode, uint8 c, uint64 w) internal pure returns (IStreamTasks.StreamTerms memory) {
+        return
+            IStreamTasks.StreamTerms({
+                currency: 1,
+                mode: mode,
+                executors: c,
+                weightWad: w,
+                maxPrice: 2e6,
+                maxFailures: 3,
+                deposit: 1_000e6,
+                inputHash: keccak256("I"),
+                fnHash: keccak256("f")
+            });
+    }
+
+    function _open(IStreamTasks.Mode mode, uint8 c, uint64 w) internal returns (uint256 id) {
+        vm.prank(streamClient);
+        id = streams.open(_t(mode, c, w));
+    }
+
+    function _sub(uint256 id, uint256 i, uint128 price) internal {
+        vm.prank(providers[i]);
+        streams.subscribe(id, price);
+    }
+
+    function _receipt(
+        uint256 id,
+        address p,
+        uint64 answered
+    ) internal view returns (IStreamTasks.Receipt memory r, bytes memory sig) {
+        r = IStreamTasks.Receipt({streamId: id, provider: p, answered: answered});
+        (uint8 v, bytes32 rr, bytes32 s) = vm.sign(CLIENT_PK, streams.receiptDigest(r));
+        sig = abi.encodePacked(rr, s, v);
+    }
+
+    function test_optimistic_liveAtC_andBatchedSettlement() public {
+        uint256 id = _open(IStreamTasks.Mode.Optimistic, 2, 0);
+        assertEq(streams.answersPerRequest(id), 1);
+        _sub(id, 0, 1e6);
+        assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Open));
+        vm.expectEmit(address(streams));
+        emit IStreamTasks.Subscribed(id, providers[1], 2e6, 2, IStreamTasks.Status.Live);
+        _sub(id, 1, 2e6);
+        vm.prank(providers[2]);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamFull.selector, id));
+        streams.subscribe(id, 1e6);
+        // 100 requests answered by p0 and 50 by p1, settled in one transaction.
+        IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](2);
+        bytes[] memory sigs = new bytes[](2);
+        (rs[0], sigs[0]) = _receipt(id, providers[0], 100);
+        (rs[1], sigs[1]) = _receipt(id, providers[1], 50);
+        streams.settle(rs, sigs);
+        assertEq(usdc.balanceOf(providers[0]), 100e6);
+        assertEq(usdc.balanceOf(providers[1]), 100e6);
+        assertEq(streams.getStream(id).deposit, 800e6);
+        // Replay pays nothing; a later cumulative receipt pays only the increase.
+        streams.settle(rs, sigs);
+        assertEq(usdc.balanceOf(providers[0]), 100e6);
+        (rs[0], sigs[0]) = _receipt(id, providers[0], 130);
+        streams.settle(rs, sigs);
+        assertEq(usdc.balanceOf(providers[0]), 130e6);
+        assertEq(usdc.balanceOf(address(streams)), streams.getStream(id).deposit, "escrow conservation");
+    }
+
+    function test_weighted_needsCeilWc() public {
+        uint256 id = _open(IStreamTasks.Mode.Weighted, 3, 0.5e18);
+        assertEq(streams.answersPerRequest(id), 2, "ceil(0.5 x 3)");
+        vm.prank(streamClient);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamInvalidTerms.selector, bytes32("weight")));
+        streams.open(_t(IStreamTasks.Mode.Weighted, 3, 0));
+    }
+
+    function test_unanimous_failedConsensusInterrupts() public {
+        uint256 id = _open(IStreamTasks.Mode.Unanimous, 2, 0);
+        assertEq(streams.answersPerRequest(id), 2);
+        _sub(id, 0, 1e6);
+        _sub(id, 1, 1e6);
+        for (uint256 i; i < 2; ++i) {
+            vm.prank(streamClient);
+            streams.reportFailedConsensus(id);
+        }
+        assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Live));
+        vm.prank(streamClient);
+        vm.expectEmit(address(streams));
+        emit IStreamTasks.ConsensusFailed(id, 3, IStreamTasks.Status.Interrupted);
+        streams.reportFailedConsensus(id);
+    }
+
+    function test_executorsBelowC_interrupts_thenResumes() public {
+        uint256 id = _open(IStreamTasks.Mode.Optimistic, 2, 0);
+        _sub(id, 0, 1e6);
+        _sub(id, 1, 1e6);
+        vm.prank(providers[1]);
+        streams.unsubscribe(id);
+        assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Interrupted));
+        vm.prank(providers[1]);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamSubscription.selector, providers[1]));
+        streams.unsubscribe(id);
+        // Receipts for requests answered before leaving still settle.
+        IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
+        bytes[] memory sigs = new bytes[](1);
+        (rs[0], sigs[0]) = _receipt(id, providers[1], 5);
+        streams.settle(rs, sigs);
+        assertEq(usdc.balanceOf(providers[1]), 5e6);
+        _sub(id, 2, 1e6);
+        assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Live));
+    }
+
+    function test_clientChangesSpec_retracts_withdraws() public {
+        uint256 id = _open(IStreamTasks.Mode.Optimistic, 1, 0);
+        vm.prank(providers[0]);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamNotClient.selector, providers[0]));
+        streams.updateSpec(id, bytes32("I2"), bytes32("f2"));
+        vm.prank(streamClient);
+        vm.expectEmit(address(streams));
+        emit IStreamTasks.SpecUpdated(id, bytes32("I2"), bytes32("f2"), 1);
+        streams.updateSpec(id, bytes32("I2"), bytes32("f2"));
+        _sub(id, 0, 1e6);
+        vm.prank(streamClient);
+        streams.retract(id);
+        IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
+        bytes[] memory sigs = new bytes[](1);
+        (rs[0], sigs[0]) = _receipt(id, providers[0], 10);
+        streams.settle(rs, sigs); // inside the grace
+        vm.prank(streamClient);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamStillSettling.selector, block.timestamp + 1 days));
+        streams.withdraw(id);
+        vm.warp(block.timestamp + 1 days + 1);
+        vm.prank(streamClient);
+        streams.withdraw(id);
+        assertEq(usdc.balanceOf(streamClient), 10_000e6 - 10e6);
+        assertEq(usdc.balanceOf(address(streams)), 0);
+    }
+
+    function test_settle_rejectsForgedAndNonSubscriber() public {
+        uint256 id = _open(IStreamTasks.Mode.Optimistic, 1, 0);
+        _sub(id, 0, 1e6);
+        IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
+        bytes[] memory sigs = new bytes[](1);
+        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 10});
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(0xBAD, streams.receiptDigest(rs[0]));
+        sigs[0] = abi.encodePacked(r, s, v);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamBadSignature.selector, vm.addr(0xBAD)));
+        streams.settle(rs, sigs);
+        (rs[0], sigs[0]) = _receipt(id, providers[3], 10);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamNotSubscriber.selector, providers[3]));
+        streams.settle(rs, sigs);
+        (rs[0], sigs[0]) = _receipt(id, providers[0], 2_000);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamDepositExhausted.selector, 2_000e6, 1_000e6));
+        streams.settle(rs, sigs);
+    }
+
+    /// TSK-02 for streams: whatever receipts settle, paid + deposit left = funded.
+    function testFuzz_settlementConservesEscrow(uint64 a, uint64 b) public {
+        uint256 id = _open(IStreamTasks.Mode.Optimistic, 2, 0);
+        _sub(id, 0, 1e6);
+        _sub(id, 1, 2e6);
+        a = uint64(bound(a, 0, 300));
+        b = uint64(bound(b, 0, 300));
+        IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](2);
+        bytes[] memory sigs = new bytes[](2);
+        (rs[0], sigs[0]) = _receipt(id, providers[0], a);
+        (rs[1], sigs[1]) = _receipt(id, providers[1], b);
+        uint256 owed = uint256(a) * 1e6 + uint256(b) * 2e6;
+        if (owed > 1_000e6) {
+            vm.expectRevert();
+            streams.settle(rs, sigs);
+            return;
+        }
+        streams.settle(rs, sigs);
+        assertEq(usdc.balanceOf(providers[0]) + usdc.balanceOf(providers[1]) + streams.getStream(id).deposit, 1_000e6);
+        assertEq(usdc.balanceOf(address(streams)), streams.getStream(id).deposit);
+    }
+}

@@ -1,0 +1,57 @@
+import { expect } from "chai";
+import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
+import { Roles } from "../../../scripts/lib/roles.js";
+import { selectorOf } from "../../../scripts/lib/deployer.js";
+import { defaultTaskParams } from "../../../scripts/deploy/modules/tasks.js";
+
+describe("tasks deploy module", function () {
+  let fx: Fixture;
+
+  async function setup(): Promise<Fixture> {
+    return deployAll(await connectionFor("tasks-deploy"));
+  }
+
+  beforeEach(async function () {
+    fx = await (await connectionFor("tasks-deploy")).networkHelpers.loadFixture(setup);
+  });
+
+  it("grants the TaskRegistry COMPUTE and SLASHER (TSK-03) and lets the guardian pause both contracts", async function () {
+    const { accessManager: am, taskRegistry: tasks, streamTasks } = fx.protocol;
+    const t = await tasks.getAddress();
+    expect((await am.hasRole(Roles.COMPUTE, t))[0]).to.equal(true);
+    expect((await am.hasRole(Roles.SLASHER, t))[0]).to.equal(true);
+    for (const c of [t, await streamTasks.getAddress()]) {
+      expect(await am.getTargetFunctionRole(c, selectorOf("pauseFeature(bytes32)"))).to.equal(Roles.GUARDIAN);
+    }
+    expect(await am.getTargetFunctionRole(t, selectorOf("resolveDispute(uint256,bool)"))).to.equal(Roles.ADMIN);
+  });
+
+  it("starts empty with the default parameters", async function () {
+    const { taskRegistry: tasks } = fx.protocol;
+    const p = await tasks.params();
+    expect(p.councilFeeBps).to.equal(defaultTaskParams.councilFeeBps);
+    expect(p.slashDps).to.equal(defaultTaskParams.slashDps);
+    expect(await tasks.taskCount()).to.equal(0n);
+  });
+
+  it("cannot be re-initialised (SEC-02); only the admin sets parameters or resolves disputes (SEC-01)", async function () {
+    const { taskRegistry: tasks, streamTasks } = fx.protocol;
+    const stranger = fx.users[0]!;
+    const zero = "0x0000000000000000000000000000000000000000";
+    await expect(
+      tasks.initialize(zero, zero, zero, [zero, zero, zero], zero, defaultTaskParams),
+    ).to.be.revertedWithCustomError(tasks, "InvalidInitialization");
+    await expect(streamTasks.initialize(zero, zero, [zero, zero, zero], 0)).to.be.revertedWithCustomError(
+      streamTasks,
+      "InvalidInitialization",
+    );
+    await expect(tasks.connect(stranger).setParams(defaultTaskParams)).to.be.revertedWithCustomError(
+      tasks,
+      "AccessManagedUnauthorized",
+    );
+    await expect(tasks.connect(stranger).resolveDispute(1, true)).to.be.revertedWithCustomError(
+      tasks,
+      "AccessManagedUnauthorized",
+    );
+  });
+});
