@@ -12,7 +12,7 @@ describe("Demo (the main job) — a short run", function () {
     const out = await mkdtemp(path.join(tmpdir(), "chx-demo-"));
     const connection = await hre.network.create();
     try {
-      const report = await runDemo(hre, connection, { seed: 1, days: 40, providers: 3, out });
+      const report = await runDemo(hre, connection, { seed: 1, days: 40, providers: 5, out });
       const failed = report.scenes.filter((s) => s.status === "failed");
       expect(failed, JSON.stringify(failed)).to.deep.equal([]);
       expect(report.scenes.filter((s) => s.status === "done").length).to.be.greaterThan(0);
@@ -23,6 +23,8 @@ describe("Demo (the main job) — a short run", function () {
       expect(report.figures["compute.ch.supplyEqualsLiabilities"]).to.equal("true");
       expect(report.figures["emission.withinBound"]).to.equal("true");
       expect(Number(report.figures["spot.filledCh"])).to.be.greaterThan(0);
+      // the caught cheater: the council disagreed, the task was rejected and the executor slashed
+      expect(report.figures["tasks.cheaterSlashed"]).to.equal("true");
       // the seed's worked example: 100 PFLOPS → 99 GFL after a 1-PetaFLOP drop
       expect(report.figures["emission.provider0Gfl"]).to.equal("99.0");
       const md = await readFile(path.join(out, "report.md"), "utf8");
