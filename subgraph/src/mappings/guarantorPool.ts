@@ -1,0 +1,177 @@
+// GuarantorPool: guarantors (configuration, capital and shares, DPS stake, customers, exposure, income, losses).
+import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import {
+  CapitalDeposited,
+  CapitalWithdrawn,
+  CustomerAdmitted,
+  CustomerLeft,
+  DpsSlashed,
+  DpsStakeChanged,
+  ExposureChanged,
+  FeaturePauseSet,
+  GuarantorConfigured,
+  IncomeCredited,
+  LossCovered,
+  PoolParamsSet,
+  Upgraded,
+} from "../../generated/GuarantorPool/GuarantorPool";
+import { GuarantorEvent, GuarantorShareholder } from "../../generated/schema";
+import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { configChange, getGuarantor, getMarginAccount } from "../lib/clearing";
+
+const NAME = "GuarantorPool";
+
+function record(
+  event: ethereum.Event,
+  guarantor: Bytes,
+  kind: string,
+  account: Bytes | null,
+  amount: BigInt | null,
+  values: BigInt[],
+): void {
+  const e = new GuarantorEvent(eventId(event));
+  e.guarantor = guarantor;
+  e.kind = kind;
+  e.account = account;
+  e.amount = amount;
+  e.values = values;
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  e.save();
+}
+
+function getHolder(guarantor: Bytes, holder: Bytes): GuarantorShareholder {
+  const id = guarantor.concat(holder);
+  let h = GuarantorShareholder.load(id);
+  if (h == null) {
+    h = new GuarantorShareholder(id);
+    h.guarantor = guarantor;
+    h.holder = holder;
+    h.shares = ZERO;
+    h.depositedUsdc = ZERO;
+    h.withdrawnUsdc = ZERO;
+  }
+  return h;
+}
+
+export function handleGuarantorConfigured(event: GuarantorConfigured): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.open = p.open;
+  g.defaultLimitUsdc = p.defaultLimitUsdc;
+  g.save();
+  record(event, g.id, "configured", null, p.defaultLimitUsdc, [BigInt.fromI32(p.open ? 1 : 0)]);
+}
+
+export function handleCapitalDeposited(event: CapitalDeposited): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.capitalUsdc = p.capitalUsdc;
+  g.totalShares = p.totalShares;
+  g.save();
+  getOrCreateAccount(p.depositor, event.block);
+  const h = getHolder(g.id, p.depositor);
+  h.shares = h.shares.plus(p.shares);
+  h.depositedUsdc = h.depositedUsdc.plus(p.amountUsdc);
+  h.save();
+  record(event, g.id, "capitalDeposited", p.depositor, p.amountUsdc, [p.shares, p.capitalUsdc, p.totalShares]);
+}
+
+export function handleCapitalWithdrawn(event: CapitalWithdrawn): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.capitalUsdc = p.capitalUsdc;
+  g.totalShares = p.totalShares;
+  g.save();
+  const h = getHolder(g.id, p.holder);
+  h.shares = h.shares.minus(p.shares);
+  h.withdrawnUsdc = h.withdrawnUsdc.plus(p.amountUsdc);
+  h.save();
+  record(event, g.id, "capitalWithdrawn", p.holder, p.amountUsdc, [p.shares, p.capitalUsdc, p.totalShares]);
+}
+
+export function handleCustomerAdmitted(event: CustomerAdmitted): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.customerCount = g.customerCount + 1;
+  g.save();
+  const a = getMarginAccount(p.account, event);
+  a.guarantor = g.id;
+  a.limitUsdc = p.limitUsdc;
+  a.save();
+  record(event, g.id, "customerAdmitted", p.account, p.limitUsdc, []);
+}
+
+export function handleCustomerLeft(event: CustomerLeft): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.customerCount = g.customerCount - 1;
+  g.save();
+  const a = getMarginAccount(p.account, event);
+  a.guarantor = null;
+  a.limitUsdc = ZERO;
+  a.exposureUsdc = ZERO;
+  a.save();
+  record(event, g.id, "customerLeft", p.account, null, []);
+}
+
+export function handleExposureChanged(event: ExposureChanged): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.exposureUsdc = p.guarantorExposureUsdc;
+  g.save();
+  const a = getMarginAccount(p.account, event);
+  a.exposureUsdc = p.exposureUsdc;
+  a.save();
+  record(event, g.id, "exposureChanged", p.account, p.exposureUsdc, [p.guarantorExposureUsdc]);
+}
+
+export function handleDpsStakeChanged(event: DpsStakeChanged): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.dpsStaked = p.dpsStaked;
+  g.save();
+  record(event, g.id, "dpsStakeChanged", null, p.delta, [p.dpsStaked]);
+}
+
+export function handleDpsSlashed(event: DpsSlashed): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.dpsStaked = p.dpsStaked;
+  g.slashedDps = g.slashedDps.plus(p.amount);
+  g.save();
+  record(event, g.id, "dpsSlashed", p.to, p.amount, [p.dpsStaked]);
+}
+
+export function handleIncomeCredited(event: IncomeCredited): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.capitalUsdc = p.capitalUsdc;
+  g.incomeUsdc = g.incomeUsdc.plus(p.amountUsdc);
+  g.save();
+  record(event, g.id, "incomeCredited", p.from, p.amountUsdc, [p.capitalUsdc]);
+}
+
+export function handleLossCovered(event: LossCovered): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.capitalUsdc = p.capitalUsdc;
+  g.lossesAskedUsdc = g.lossesAskedUsdc.plus(p.askedUsdc);
+  g.lossesPaidUsdc = g.lossesPaidUsdc.plus(p.paidUsdc);
+  g.save();
+  record(event, g.id, "lossCovered", p.account, p.paidUsdc, [p.askedUsdc, p.capitalUsdc]);
+}
+
+export function handlePoolParamsSet(event: PoolParamsSet): void {
+  configChange(event, "poolParams", null, [], [event.params.minDpsStake, event.params.maxLeverageWad]);
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}

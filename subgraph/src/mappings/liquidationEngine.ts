@@ -1,0 +1,49 @@
+// LiquidationEngine: account liquidations (attributed to the account's guarantor at the time) and parameters.
+import {
+  AccountLiquidated,
+  FeaturePauseSet,
+  LiquidationParamsSet,
+  Upgraded,
+} from "../../generated/LiquidationEngine/LiquidationEngine";
+import { Liquidation } from "../../generated/schema";
+import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade } from "../lib/common";
+import { configChange, getMarginAccount } from "../lib/clearing";
+
+const NAME = "LiquidationEngine";
+
+export function handleAccountLiquidated(event: AccountLiquidated): void {
+  const p = event.params;
+  const a = getMarginAccount(p.account, event);
+  a.collateralUsdc = p.collateralUsdc;
+  a.liquidationCount = a.liquidationCount + 1;
+  a.save();
+  getOrCreateAccount(p.keeper, event.block);
+  const l = new Liquidation(eventId(event));
+  l.marginAccount = a.id;
+  l.account = p.account;
+  l.guarantor = a.guarantor;
+  l.keeper = p.keeper;
+  l.fractionWad = p.fractionWad;
+  l.priceWad = p.priceWad;
+  l.bountyUsdc = p.bountyUsdc;
+  l.collateralUsdc = p.collateralUsdc;
+  l.positionsLeft = p.positionsLeft;
+  l.blockNumber = event.block.number;
+  l.timestamp = event.block.timestamp;
+  l.transactionHash = event.transaction.hash;
+  l.logIndex = event.logIndex;
+  l.save();
+}
+
+export function handleLiquidationParamsSet(event: LiquidationParamsSet): void {
+  const p = event.params;
+  configChange(event, "liquidationParams", null, [], [p.bountyBps, p.maxBountyUsdc, p.dustNotionalUsdc]);
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}

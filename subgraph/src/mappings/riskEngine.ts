@@ -1,0 +1,87 @@
+// RiskEngine: EWMA volatility updates (keeper-driven) and risk parameters per market.
+import {
+  FeaturePauseSet,
+  MarketRiskParamsSet,
+  Upgraded,
+  VolatilityParamsSet,
+  VolatilityUpdated,
+} from "../../generated/RiskEngine/RiskEngine";
+import { Address } from "@graphprotocol/graph-ts";
+import { MarketRiskParams, VolatilityState, VolatilityUpdate } from "../../generated/schema";
+import { eventId, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { configChange } from "../lib/clearing";
+
+const NAME = "RiskEngine";
+
+function getState(address: Address): VolatilityState {
+  let s = VolatilityState.load(address);
+  if (s == null) {
+    s = new VolatilityState(address);
+    s.priceWad = ZERO;
+    s.varianceWad = ZERO;
+    s.sigmaWad = ZERO;
+    s.updateCount = 0;
+    s.bountiesUsdc = ZERO;
+    s.lambdaWad = ZERO;
+    s.minUpdateInterval = ZERO;
+    s.bountyUsdc = ZERO;
+    s.updatedAt = ZERO;
+  }
+  return s;
+}
+
+export function handleVolatilityUpdated(event: VolatilityUpdated): void {
+  const p = event.params;
+  const s = getState(event.address);
+  s.priceWad = p.priceWad;
+  s.varianceWad = p.varianceWad;
+  s.sigmaWad = p.sigmaWad;
+  s.updateCount = s.updateCount + 1;
+  s.bountiesUsdc = s.bountiesUsdc.plus(p.bountyUsdc);
+  s.updatedAt = event.block.timestamp;
+  s.save();
+  const u = new VolatilityUpdate(eventId(event));
+  u.keeper = p.keeper;
+  u.priceWad = p.priceWad;
+  u.returnWad = p.returnWad;
+  u.varianceWad = p.varianceWad;
+  u.sigmaWad = p.sigmaWad;
+  u.bountyUsdc = p.bountyUsdc;
+  u.blockNumber = event.block.number;
+  u.timestamp = event.block.timestamp;
+  u.transactionHash = event.transaction.hash;
+  u.logIndex = event.logIndex;
+  u.save();
+}
+
+export function handleVolatilityParamsSet(event: VolatilityParamsSet): void {
+  const p = event.params;
+  const s = getState(event.address);
+  s.lambdaWad = p.lambdaWad;
+  s.minUpdateInterval = p.minUpdateInterval;
+  s.bountyUsdc = p.bountyUsdc;
+  s.save();
+  configChange(event, "volatilityParams", null, [], [p.lambdaWad, p.minUpdateInterval, p.bountyUsdc]);
+}
+
+export function handleMarketRiskParamsSet(event: MarketRiskParamsSet): void {
+  const p = event.params;
+  const r = event.params.params;
+  let m = MarketRiskParams.load(p.market);
+  if (m == null) m = new MarketRiskParams(p.market);
+  m.imMultipleWad = r.imMultipleWad;
+  m.mmMultipleWad = r.mmMultipleWad;
+  m.imFloorWad = r.imFloorWad;
+  m.mmFloorWad = r.mmFloorWad;
+  m.updatedAt = event.block.timestamp;
+  m.save();
+  configChange(event, "marketRisk", p.market, [], [r.imMultipleWad, r.mmMultipleWad, r.imFloorWad, r.mmFloorWad]);
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}

@@ -1,0 +1,405 @@
+// SpotMarket: orders and fills, matches, OTC deals, cancels, seats, TWAP, fees and CH price candles.
+// Candles take each fill's price (the order's own price: what its maker paid or received); a match emits two fills
+// and one OrdersMatched, which takes one trade and its amount back out of the volume (a match counts once).
+import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import {
+  Cancelled,
+  DealSettled,
+  FeaturePauseSet,
+  FeeRecipientsSet,
+  FeesAccrued,
+  FeesDistributed,
+  FeesSet,
+  MinNonceRaised,
+  OrderFilled,
+  OrdersMatched,
+  SeatStaked,
+  SeatTiersSet,
+  SeatUnstakeRequested,
+  SeatWithdrawn,
+  TwapParamsSet,
+  TwapUpdated,
+  UnstakeDelaySet,
+  Upgraded,
+} from "../../generated/SpotMarket/SpotMarket";
+import {
+  SpotCancel,
+  SpotCandleDay,
+  SpotCandleHour,
+  SpotConfigChange,
+  SpotDeal,
+  SpotFill,
+  SpotMarketState,
+  SpotMatch,
+  SpotOrder,
+  SpotTrader,
+  SpotTwapObservation,
+} from "../../generated/schema";
+import {
+  eventId,
+  getOrCreateAccount,
+  recordFeaturePause,
+  recordUpgrade,
+  SECONDS_PER_DAY,
+  SECONDS_PER_HOUR,
+  ZERO,
+} from "../lib/common";
+
+const NAME = "SpotMarket";
+
+function getState(address: Address): SpotMarketState {
+  let s = SpotMarketState.load(address);
+  if (s == null) {
+    s = new SpotMarketState(address);
+    s.makerFeeBps = ZERO;
+    s.takerFeeBps = ZERO;
+    s.insuranceShareBps = ZERO;
+    s.unstakeDelaySec = ZERO;
+    s.twapIntervalSec = ZERO;
+    s.twapMinAmountCh = ZERO;
+    s.feesAccruedUsdc = ZERO;
+    s.pendingFeesUsdc = ZERO;
+    s.feesToInsuranceUsdc = ZERO;
+    s.feesToTreasuryUsdc = ZERO;
+    s.volumeCh = ZERO;
+    s.tradeCount = 0;
+    s.otcVolumeCh = ZERO;
+    s.dealCount = 0;
+    s.twapObservationCount = ZERO;
+  }
+  return s;
+}
+
+function getOrder(hash: Bytes, maker: Bytes, price: BigInt): SpotOrder {
+  let o = SpotOrder.load(hash);
+  if (o == null) {
+    o = new SpotOrder(hash);
+    o.maker = maker;
+    o.priceWad = price;
+    o.filledCh = ZERO;
+    o.remainingCh = ZERO;
+    o.makerFeesUsdc = ZERO;
+    o.fillCount = 0;
+    o.cancelled = false;
+    o.updatedAt = ZERO;
+  }
+  return o;
+}
+
+function getTrader(address: Bytes, event: ethereum.Event): SpotTrader {
+  let t = SpotTrader.load(address);
+  if (t == null) {
+    t = new SpotTrader(address);
+    t.account = getOrCreateAccount(address, event.block).id;
+    t.seatStakedDps = ZERO;
+    t.seatPendingDps = ZERO;
+    t.seatUnlockAt = ZERO;
+    t.seatWithdrawnDps = ZERO;
+    t.discountBps = ZERO;
+    t.minNonce = ZERO;
+  }
+  t.updatedAt = event.block.timestamp;
+  return t;
+}
+
+function config(event: ethereum.Event, kind: string, addresses: Bytes[], values: BigInt[], values2: BigInt[]): void {
+  const e = new SpotConfigChange(eventId(event));
+  e.kind = kind;
+  e.addresses = addresses;
+  e.values = values;
+  e.values2 = values2;
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.save();
+}
+
+function day(event: ethereum.Event, price: BigInt): SpotCandleDay {
+  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
+  const id = event.address.concatI32(n);
+  let c = SpotCandleDay.load(id);
+  if (c == null) {
+    c = new SpotCandleDay(id);
+    c.market = event.address;
+    c.date = n * SECONDS_PER_DAY;
+    c.openPriceWad = price;
+    c.highPriceWad = price;
+    c.lowPriceWad = price;
+    c.closePriceWad = price;
+    c.volumeCh = ZERO;
+    c.tradeCount = 0;
+    c.otcVolumeCh = ZERO;
+  }
+  return c;
+}
+
+function hour(event: ethereum.Event, price: BigInt): SpotCandleHour {
+  const n = event.block.timestamp.toI32() / SECONDS_PER_HOUR;
+  const id = event.address.concatI32(n);
+  let c = SpotCandleHour.load(id);
+  if (c == null) {
+    c = new SpotCandleHour(id);
+    c.market = event.address;
+    c.date = n * SECONDS_PER_HOUR;
+    c.openPriceWad = price;
+    c.highPriceWad = price;
+    c.lowPriceWad = price;
+    c.closePriceWad = price;
+    c.volumeCh = ZERO;
+    c.tradeCount = 0;
+    c.otcVolumeCh = ZERO;
+  }
+  return c;
+}
+
+/** A price print (fill or deal) with `volume` added to the order-book (otc = false) or OTC volume. */
+function print(event: ethereum.Event, price: BigInt, volume: BigInt, trades: i32, otc: boolean): void {
+  const d = day(event, price);
+  if (price.gt(d.highPriceWad)) d.highPriceWad = price;
+  if (price.lt(d.lowPriceWad)) d.lowPriceWad = price;
+  d.closePriceWad = price;
+  if (otc) d.otcVolumeCh = d.otcVolumeCh.plus(volume);
+  else d.volumeCh = d.volumeCh.plus(volume);
+  d.tradeCount = d.tradeCount + trades;
+  d.save();
+  const h = hour(event, price);
+  if (price.gt(h.highPriceWad)) h.highPriceWad = price;
+  if (price.lt(h.lowPriceWad)) h.lowPriceWad = price;
+  h.closePriceWad = price;
+  if (otc) h.otcVolumeCh = h.otcVolumeCh.plus(volume);
+  else h.volumeCh = h.volumeCh.plus(volume);
+  h.tradeCount = h.tradeCount + trades;
+  h.save();
+}
+
+export function handleOrderFilled(event: OrderFilled): void {
+  const p = event.params;
+  const o = getOrder(p.orderHash, p.maker, p.priceWad);
+  o.filledCh = p.filledAfterCh;
+  o.remainingCh = p.remainingCh;
+  o.makerFeesUsdc = o.makerFeesUsdc.plus(p.makerFeeUsdc);
+  o.fillCount = o.fillCount + 1;
+  o.updatedAt = event.block.timestamp;
+  o.save();
+  getOrCreateAccount(p.maker, event.block);
+  getOrCreateAccount(p.counterparty, event.block);
+  const f = new SpotFill(eventId(event));
+  f.order = o.id;
+  f.maker = p.maker;
+  f.counterparty = p.counterparty;
+  f.amountCh = p.amountCh;
+  f.priceWad = p.priceWad;
+  f.filledAfterCh = p.filledAfterCh;
+  f.remainingCh = p.remainingCh;
+  f.makerFeeUsdc = p.makerFeeUsdc;
+  f.counterpartyFeeUsdc = p.counterpartyFeeUsdc;
+  f.blockNumber = event.block.number;
+  f.timestamp = event.block.timestamp;
+  f.transactionHash = event.transaction.hash;
+  f.logIndex = event.logIndex;
+  f.save();
+  const s = getState(event.address);
+  s.volumeCh = s.volumeCh.plus(p.amountCh);
+  s.tradeCount = s.tradeCount + 1;
+  s.lastPriceWad = p.priceWad;
+  s.save();
+  print(event, p.priceWad, p.amountCh, 1, false);
+}
+
+export function handleOrdersMatched(event: OrdersMatched): void {
+  const p = event.params;
+  const m = new SpotMatch(eventId(event));
+  m.buyOrder = p.buyHash;
+  m.sellOrder = p.sellHash;
+  m.matcher = p.matcher;
+  m.amountCh = p.amountCh;
+  m.spreadUsdc = p.spreadUsdc;
+  m.midPriceWad = p.twapPriceWad;
+  m.blockNumber = event.block.number;
+  m.timestamp = event.block.timestamp;
+  m.transactionHash = event.transaction.hash;
+  m.logIndex = event.logIndex;
+  m.save();
+  // the two fills counted the match twice
+  const s = getState(event.address);
+  s.volumeCh = s.volumeCh.minus(p.amountCh);
+  s.tradeCount = s.tradeCount - 1;
+  s.save();
+  const d = day(event, p.twapPriceWad);
+  d.volumeCh = d.volumeCh.minus(p.amountCh);
+  d.tradeCount = d.tradeCount - 1;
+  d.save();
+  const h = hour(event, p.twapPriceWad);
+  h.volumeCh = h.volumeCh.minus(p.amountCh);
+  h.tradeCount = h.tradeCount - 1;
+  h.save();
+}
+
+export function handleDealSettled(event: DealSettled): void {
+  const p = event.params;
+  getOrCreateAccount(p.seller, event.block);
+  getOrCreateAccount(p.buyer, event.block);
+  const d = new SpotDeal(eventId(event));
+  d.dealHash = p.dealHash;
+  d.seller = p.seller;
+  d.buyer = p.buyer;
+  d.amountCh = p.amountCh;
+  d.priceWad = p.priceWad;
+  d.buyerPaidUsdc = p.buyerPaidUsdc;
+  d.sellerReceivedUsdc = p.sellerReceivedUsdc;
+  d.blockNumber = event.block.number;
+  d.timestamp = event.block.timestamp;
+  d.transactionHash = event.transaction.hash;
+  d.logIndex = event.logIndex;
+  d.save();
+  const s = getState(event.address);
+  s.otcVolumeCh = s.otcVolumeCh.plus(p.amountCh);
+  s.dealCount = s.dealCount + 1;
+  s.save();
+  print(event, p.priceWad, p.amountCh, 0, true);
+}
+
+export function handleCancelled(event: Cancelled): void {
+  const p = event.params;
+  const o = SpotOrder.load(p.hash);
+  if (o != null) {
+    o.cancelled = true;
+    o.updatedAt = event.block.timestamp;
+    o.save();
+  }
+  const c = new SpotCancel(eventId(event));
+  c.hash = p.hash;
+  c.by = p.by;
+  c.nonce = p.nonce;
+  c.filledCh = p.filledCh;
+  c.blockNumber = event.block.number;
+  c.timestamp = event.block.timestamp;
+  c.transactionHash = event.transaction.hash;
+  c.save();
+}
+
+export function handleMinNonceRaised(event: MinNonceRaised): void {
+  const p = event.params;
+  const t = getTrader(p.account, event);
+  t.minNonce = p.minNonce;
+  t.save();
+  const c = new SpotCancel(eventId(event));
+  c.by = p.account;
+  c.nonce = p.minNonce;
+  c.filledCh = ZERO;
+  c.blockNumber = event.block.number;
+  c.timestamp = event.block.timestamp;
+  c.transactionHash = event.transaction.hash;
+  c.save();
+}
+
+export function handleSeatStaked(event: SeatStaked): void {
+  const p = event.params;
+  const t = getTrader(p.account, event);
+  t.seatStakedDps = p.stakedAfterDps;
+  t.discountBps = p.discountBps;
+  t.save();
+}
+
+export function handleSeatUnstakeRequested(event: SeatUnstakeRequested): void {
+  const p = event.params;
+  const t = getTrader(p.account, event);
+  t.seatStakedDps = p.stakedAfterDps;
+  t.seatPendingDps = p.pendingAfterDps;
+  t.seatUnlockAt = p.unlockAt;
+  t.discountBps = p.discountBps;
+  t.save();
+}
+
+export function handleSeatWithdrawn(event: SeatWithdrawn): void {
+  const p = event.params;
+  const t = getTrader(p.account, event);
+  t.seatPendingDps = t.seatPendingDps.minus(p.amountDps);
+  t.seatWithdrawnDps = t.seatWithdrawnDps.plus(p.amountDps);
+  t.save();
+}
+
+export function handleTwapUpdated(event: TwapUpdated): void {
+  const p = event.params;
+  const s = getState(event.address);
+  s.twapPriceWad = p.priceWad;
+  s.twapObservationCount = p.observationCount;
+  s.save();
+  const o = new SpotTwapObservation(eventId(event));
+  o.priceWad = p.priceWad;
+  o.priceCumulative = p.priceCumulative;
+  o.observedAt = p.timestamp;
+  o.observationIndex = p.observationIndex;
+  o.observationCount = p.observationCount;
+  o.blockNumber = event.block.number;
+  o.transactionHash = event.transaction.hash;
+  o.save();
+  const d = day(event, p.priceWad);
+  d.twapPriceWad = p.priceWad;
+  d.save();
+  const h = hour(event, p.priceWad);
+  h.twapPriceWad = p.priceWad;
+  h.save();
+}
+
+export function handleFeesAccrued(event: FeesAccrued): void {
+  const s = getState(event.address);
+  s.feesAccruedUsdc = s.feesAccruedUsdc.plus(event.params.amountUsdc);
+  s.pendingFeesUsdc = event.params.pendingAfterUsdc;
+  s.save();
+}
+
+export function handleFeesDistributed(event: FeesDistributed): void {
+  const s = getState(event.address);
+  s.feesToInsuranceUsdc = s.feesToInsuranceUsdc.plus(event.params.insuranceUsdc);
+  s.feesToTreasuryUsdc = s.feesToTreasuryUsdc.plus(event.params.treasuryUsdc);
+  s.pendingFeesUsdc = ZERO;
+  s.save();
+}
+
+export function handleFeesSet(event: FeesSet): void {
+  const p = event.params;
+  const s = getState(event.address);
+  s.makerFeeBps = p.makerFeeBps;
+  s.takerFeeBps = p.takerFeeBps;
+  s.insuranceShareBps = p.insuranceShareBps;
+  s.save();
+  config(event, "fees", [], [p.makerFeeBps, p.takerFeeBps, p.insuranceShareBps], []);
+}
+
+export function handleFeeRecipientsSet(event: FeeRecipientsSet): void {
+  const p = event.params;
+  const s = getState(event.address);
+  s.treasury = p.treasury;
+  s.insuranceFund = p.insuranceFund;
+  s.save();
+  config(event, "feeRecipients", [p.treasury, p.insuranceFund], [], []);
+}
+
+export function handleSeatTiersSet(event: SeatTiersSet): void {
+  config(event, "seatTiers", [], event.params.minStakeDps, event.params.discountBps);
+}
+
+export function handleUnstakeDelaySet(event: UnstakeDelaySet): void {
+  const s = getState(event.address);
+  s.unstakeDelaySec = event.params.unstakeDelaySec;
+  s.save();
+  config(event, "unstakeDelay", [], [event.params.unstakeDelaySec], []);
+}
+
+export function handleTwapParamsSet(event: TwapParamsSet): void {
+  const p = event.params;
+  const s = getState(event.address);
+  s.twapIntervalSec = p.observationIntervalSec;
+  s.twapMinAmountCh = p.minAmountCh;
+  s.save();
+  config(event, "twapParams", [], [p.observationIntervalSec, p.minAmountCh], []);
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}
