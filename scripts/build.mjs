@@ -4,19 +4,13 @@
 // solc 0.8.28 when forge-std and the Governor/AccessManager share a job — it falls back to small jobs: contracts in
 // groups, then each test file alone. See docs/toolchain.md.
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync, existsSync } from "node:fs";
-import path from "node:path";
+
+import { walk } from "./lib/walk.mjs";
 
 const GROUP = Number(process.env.CHX_BUILD_GROUP ?? 8);
 const verbose = process.env.CHX_BUILD_VERBOSE === "1";
 
-function sol(dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    return statSync(p).isDirectory() ? sol(p) : p.endsWith(".sol") ? [p] : [];
-  });
-}
+const sol = (dir) => walk(dir, (p) => p.endsWith(".sol"));
 
 function chunks(files, size) {
   const out = [];

@@ -5,9 +5,10 @@
 //   node scripts/check-layouts.mjs            check (a missing baseline fails)
 //   node scripts/check-layouts.mjs --update   write baselines for contracts that have none (new contracts)
 //   node scripts/check-layouts.mjs --accept X re-baseline contract X after a reviewed, compatible change
-import { readFileSync, writeFileSync, existsSync, readdirSync, statSync, mkdirSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { artifactFiles as artifacts } from "./lib/walk.mjs";
 
 const require = createRequire(import.meta.url);
 const core = require("@openzeppelin/upgrades-core");
@@ -18,13 +19,6 @@ const update = args.includes("--update");
 const accept = args.includes("--accept") ? args[args.indexOf("--accept") + 1] : undefined;
 const DIR = "storage-layouts";
 
-function artifacts(dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    return statSync(p).isDirectory() ? artifacts(p) : p.endsWith(".json") && !p.endsWith(".dbg.json") ? [p] : [];
-  });
-}
 
 const validations = JSON.parse(readFileSync("cache/validations.json", "utf8"));
 const fqnInherits = new Map();

@@ -1,16 +1,9 @@
 #!/usr/bin/env node
 // Contract-size gate: every deployable contract outside mocks must fit EIP-170's 24,576-byte runtime limit.
-import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
+import { artifactFiles as artifacts } from "./lib/walk.mjs";
 
 const LIMIT = 24_576;
-function artifacts(dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    return statSync(p).isDirectory() ? artifacts(p) : p.endsWith(".json") && !p.endsWith(".dbg.json") ? [p] : [];
-  });
-}
 let passed = 0;
 let failed = 0;
 const rows = [];

@@ -1,21 +1,14 @@
 #!/usr/bin/env node
 // Writes docs/invariants.md: every property id of ../shared/INVARIANTS.md (or the copy in docs/) mapped to the
 // tests that name it. `--check` exits 1 when an id is cited by no test.
-import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from "node:fs";
-import path from "node:path";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { walk } from "./lib/walk.mjs";
 
 const source = ["../shared/INVARIANTS.md", "docs/INVARIANTS.source.md"].find((p) => existsSync(p));
 const ids = source
   ? [...readFileSync(source, "utf8").matchAll(/\*\*([A-Z]{3}-\d{2}) ([^*]+)\*\*/g)].map((m) => ({ id: m[1], name: m[2].replace(/\.$/, "") }))
   : [];
-function files(dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    if (f === "node_modules" || f === "generated" || f === "build") return [];
-    return statSync(p).isDirectory() ? files(p) : /\.(ts|sol|mjs)$/.test(p) ? [p] : [];
-  });
-}
+const files = (dir) => walk(dir, (p) => /\.(ts|sol|mjs)$/.test(p));
 const tests = [...files("test"), ...files("keepers/test"), ...files("subgraph/tests"), ...files("subgraph/e2e")];
 const cites = new Map(ids.map((i) => [i.id, []]));
 for (const f of tests) {

@@ -1,4 +1,4 @@
-import { Signature } from "ethers";
+import { signPermit } from "../lib/permit.js";
 import type { BenchSuite } from "./lib.js";
 
 export const tokensBench: BenchSuite = {
@@ -14,21 +14,7 @@ export const tokensBench: BenchSuite = {
 
     const { chainId } = await ctx.connection.ethers.provider.getNetwork();
     const deadline = 2n ** 40n;
-    const sig = Signature.from(
-      await a.signTypedData(
-        { name: "CHX Reward Share", version: "1", chainId, verifyingContract: await dps.getAddress() },
-        {
-          Permit: [
-            { name: "owner", type: "address" },
-            { name: "spender", type: "address" },
-            { name: "value", type: "uint256" },
-            { name: "nonce", type: "uint256" },
-            { name: "deadline", type: "uint256" },
-          ],
-        },
-        { owner: a.address, spender: b.address, value: 5n, nonce: await dps.nonces(a.address), deadline },
-      ),
-    );
+    const sig = await signPermit(a, dps, chainId, b.address, 5n, deadline);
     await ctx.measure(
       "DPSToken.permit",
       dps.connect(b).permit(a.address, b.address, 5n, deadline, sig.v, sig.r, sig.s),

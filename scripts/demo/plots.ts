@@ -22,7 +22,6 @@ export async function renderLinePlot(dir: string, plot: LinePlot): Promise<strin
   const values = plot.series.flatMap((row) =>
     plot.y.filter((k) => row[k] !== undefined).map((k) => ({ x: row[plot.x], value: row[k], series: k })),
   );
-  const layers: vl.TopLevelSpec["layer" & keyof vl.TopLevelSpec][] = [];
   const spec = {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title: plot.title,
@@ -55,7 +54,6 @@ export async function renderLinePlot(dir: string, plot: LinePlot): Promise<strin
         : []),
     ],
   } as unknown as vl.TopLevelSpec;
-  void layers;
   const compiled = vl.compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
   const svg = await view.toSVG();

@@ -7,7 +7,7 @@ import { connectProtocol } from "../lib/protocol.js";
 import { Rng } from "./rng.js";
 import { scenes, pendingScenes } from "./scenes/index.js";
 import { renderLinePlot, type LinePlot } from "./plots.js";
-import { writeReport, summary, type Report } from "./report.js";
+import { writeReport, type Report } from "./report.js";
 import type { DemoContext, DemoOptions, SceneResult, Series } from "./types.js";
 
 const ACTORS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"];
@@ -114,7 +114,6 @@ export async function runDemo(
     seconds: (Date.now() - t0) / 1000,
   };
   await writeReport(opts.out, report);
-  void summary;
   return report;
 }
 

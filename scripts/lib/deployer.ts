@@ -6,7 +6,7 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { keccak256, toUtf8Bytes, id as selectorHash, type Signer, type InterfaceAbi } from "ethers";
+import { keccak256, toUtf8Bytes, id as selectorHash, type Signer } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 import { upgrades as upgradesFactory, type HardhatUpgrades } from "@openzeppelin/hardhat-upgrades";
@@ -328,5 +328,3 @@ export async function runDeploy(
   }
   return ctx;
 }
-
-export type { InterfaceAbi };

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { parseUnits, Signature } from "ethers";
+import { parseUnits } from "ethers";
+import { signPermit } from "../../scripts/lib/permit.js";
 import { connectionFor, deployAll, type Fixture } from "../helpers/fixture.js";
 import { Roles } from "../../scripts/lib/roles.js";
 
@@ -109,22 +110,7 @@ describe("Tokens (DPS, CH, GFL)", function () {
       const [owner, spender] = fx.users;
       const { chainId } = await fx.connection.ethers.provider.getNetwork();
       const deadline = BigInt((await fx.connection.ethers.provider.getBlock("latest"))!.timestamp) + 3600n;
-      const nonce = await dps.nonces(owner!.address);
-      const sig = Signature.from(
-        await owner!.signTypedData(
-          { name: "CHX Reward Share", version: "1", chainId, verifyingContract: await dps.getAddress() },
-          {
-            Permit: [
-              { name: "owner", type: "address" },
-              { name: "spender", type: "address" },
-              { name: "value", type: "uint256" },
-              { name: "nonce", type: "uint256" },
-              { name: "deadline", type: "uint256" },
-            ],
-          },
-          { owner: owner!.address, spender: spender!.address, value: 123n, nonce, deadline },
-        ),
-      );
+      const sig = await signPermit(owner!, dps, chainId, spender!.address, 123n, deadline);
       await dps.permit(owner!.address, spender!.address, 123n, deadline, sig.v, sig.r, sig.s);
       expect(await dps.allowance(owner!.address, spender!.address)).to.equal(123n);
       await expect(

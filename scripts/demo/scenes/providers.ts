@@ -87,8 +87,7 @@ export const providersScene: Scene = {
   title: "Providers join, are attested and graded; epochs rebalance GFL on the median; DPS is claimed; a halving",
   requires: ["ProviderRegistry", "ComputeStandard", "Emission"],
   async run(ctx) {
-    const { providerRegistry: reg, dps, emission, gfl, ch, governor } = ctx.protocol;
-    void governor;
+    const { providerRegistry: reg, dps, emission, gfl, ch } = ctx.protocol;
     const n = Math.max(1, ctx.opts.providers);
     const providers = Array.from({ length: n }, (_, i) => ctx.actor(`provider${i}`));
     // demo scale: one heartbeat a day (governance parameter; production default is hourly)
