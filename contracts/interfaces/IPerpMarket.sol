@@ -137,9 +137,13 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
     /// @param requestedUsdc Amount asked.
     /// @param withdrawableUsdc Amount available.
     error PerpWithdrawableTooLow(uint256 requestedUsdc, uint256 withdrawableUsdc);
+    /// @notice Thrown when the liquidation hook is called by anyone but the ClearingHouse.
+    /// @param caller The caller.
+    error PerpOnlyClearingHouse(address caller);
     /// @notice Thrown when parameters are inconsistent.
-    /// @param what The offending parameter.
-    error PerpInvalidParams(string what);
+    /// @param code 1 skewScaleCh = 0, 2 maxFundingRateWad > 1e18, 3 a fee above MAX_FEE_BPS, 4 insurance + burn
+    ///        shares > 100 %, 5 lpReserveBps > 100 %, 6 a zero position or open-interest cap, 7 pokeIntervalSec = 0.
+    error PerpInvalidParams(uint256 code);
 
     /// @notice Emitted after every trade, with the post-state an indexer needs.
     /// @param account The trader.
