@@ -28,7 +28,11 @@ export interface PerpFixture extends Fixture {
  * with 10,000 USDC collateral each, has the LP deposit 1,000,000 USDC into the vault and the keeper (deployer,
  * granted KEEPER) allocate 500,000 of it to the perp market's PnL pool.
  */
-export async function perpSetup(connection: NetworkConnection, collateral = usdc("10000")): Promise<PerpFixture> {
+export async function perpSetup(
+  connection: NetworkConnection,
+  collateral = usdc("10000"),
+  lpDepositUsdc = usdc("1000000"),
+): Promise<PerpFixture> {
   const fx = await deployAll(connection);
   const p = fx.protocol;
   const feed = p.chIndexFeed;
@@ -45,7 +49,9 @@ export async function perpSetup(connection: NetworkConnection, collateral = usdc
   const vault = await p.liquidityVault.getAddress();
   await (await p.usdc.mint(lp.address, usdc("1000000"))).wait();
   await (await p.usdc.connect(lp).approve(vault, usdc("1000000"))).wait();
-  await (await p.liquidityVault.connect(lp).deposit(usdc("1000000"), lp.address)).wait();
-  await (await p.liquidityVault.allocate(await p.perpMarket.getAddress(), usdc("500000"))).wait();
+  if (lpDepositUsdc > 0n) {
+    await (await p.liquidityVault.connect(lp).deposit(lpDepositUsdc, lp.address)).wait();
+    await (await p.liquidityVault.allocate(await p.perpMarket.getAddress(), lpDepositUsdc / 2n)).wait();
+  }
   return { ...fx, feed, guarantor, traders: [t1, t2, t3, t4], lp, keeper, setPrice };
 }
