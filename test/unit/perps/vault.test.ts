@@ -81,6 +81,17 @@ describe("LiquidityVault", function () {
       expect(await v.idleUsdc()).to.equal(0n);
     });
 
+    it("refuses deposits while the traders' profit exceeds LP equity (VaultInsolvent); totalAssets floors at 0", async function () {
+      const { liquidityVault: v, perpMarket, usdc: token } = fx.protocol;
+      await (await perpMarket.connect(fx.traders[0]!).trade(wad("5000"), 0)).wait();
+      await fx.setPrice(wad("300")); // traders' unrealised ≈ 5000 × 290 = 1.45M > the LPs' 1M
+      expect(await v.totalAssets()).to.equal(0n);
+      const x = fx.traders[1]!;
+      await (await token.mint(x.address, usdc("100"))).wait();
+      await (await token.connect(x).approve(await v.getAddress(), usdc("100"))).wait();
+      await expect(v.connect(x).deposit(usdc("100"), x.address)).to.be.revertedWithCustomError(v, "VaultInsolvent");
+    });
+
     it("keeper allocation: allocate/deallocate, idle checks and access control", async function () {
       const { liquidityVault: v, perpMarket } = fx.protocol;
       const m = await perpMarket.getAddress();
