@@ -51,6 +51,33 @@ describe("LiquidityVault", function () {
       await expect(v.connect(x).redeem(usdc("100") * 10n ** 6n - 1n, x.address, x.address)).to.emit(v, "Withdraw");
     });
 
+    it("mint charges assets rounded up, redeem pays assets rounded down; maxRedeem is capped by liquidity (ACC-05)", async function () {
+      const { liquidityVault: v, usdc: token, perpMarket } = fx.protocol;
+      const x = fx.traders[0]!;
+      await (await perpMarket.connect(fx.traders[1]!).trade(wad("1000"), 0)).wait(); // fees make the price > 1
+      await (await token.mint(x.address, usdc("1000"))).wait();
+      await (await token.connect(x).approve(await v.getAddress(), usdc("1000"))).wait();
+      const shares = 123_456_789_000n;
+      const ta = await v.totalAssets();
+      const supply = await v.totalSupply();
+      const expectIn = (shares * (ta + 1n) + (supply + 10n ** 6n) - 1n) / (supply + 10n ** 6n);
+      expect(await v.previewMint(shares)).to.equal(expectIn);
+      const before = await token.balanceOf(x.address);
+      await (await v.connect(x).mint(shares, x.address)).wait();
+      expect(before - (await token.balanceOf(x.address))).to.equal(expectIn);
+      await time().increase(vaultParams.lockPeriodSec);
+      await fx.setPrice(wad("10"));
+      // a day of funding from the long went to LPs meanwhile; the payout is the floor at the current price
+      const ta2 = await v.totalAssets();
+      const out = (shares * (ta2 + 1n)) / ((await v.totalSupply()) + 10n ** 6n);
+      expect(await v.previewRedeem(shares)).to.equal(out);
+      await expect(v.connect(x).redeem(shares, x.address, x.address))
+        .to.emit(v, "Withdraw")
+        .withArgs(x.address, x.address, x.address, out, shares);
+      const lpShares = await v.balanceOf(fx.lp.address);
+      expect(await v.maxRedeem(fx.lp.address)).to.be.lt(lpShares); // the pool keeps the reserve behind open positions
+    });
+
     it("share price follows the traders' unrealised PnL: LPs cannot leave ahead of a loss already on the books", async function () {
       const { liquidityVault: v, perpMarket } = fx.protocol;
       const t = fx.traders[0]!;
