@@ -4,6 +4,7 @@ import { connectionFor } from "../../helpers/fixture.js";
 import { setupTrader } from "../../helpers/clearing.js";
 import { emptyVaultFixture, perpFixture, usdc, wad, type PerpFixture } from "./helpers.js";
 import { vaultParams } from "../../../scripts/deploy/modules/perps.js";
+import { MockVaultMarket__factory } from "../../../types/ethers-contracts/index.js";
 
 describe("LiquidityVault", function () {
   let fx: PerpFixture;
@@ -117,6 +118,47 @@ describe("LiquidityVault", function () {
       await (await token.mint(x.address, usdc("100"))).wait();
       await (await token.connect(x).approve(await v.getAddress(), usdc("100"))).wait();
       await expect(v.connect(x).deposit(usdc("100"), x.address)).to.be.revertedWithCustomError(v, "VaultInsolvent");
+    });
+
+    it("backs several markets (IVaultMarket): equity nets across markets, withdrawals pull from each in order", async function () {
+      const { liquidityVault: v, usdc: token, perpMarket } = fx.protocol;
+      const va = await v.getAddress();
+      const other = await new MockVaultMarket__factory(fx.deployer).deploy(await token.getAddress(), va);
+      const o = await other.getAddress();
+      await expect(v.addMarket(o)).to.emit(v, "VaultMarketAdded").withArgs(o, 2n);
+      await (await v.allocate(o, usdc("400000"))).wait();
+      expect(await v.idleUsdc()).to.equal(usdc("100000"));
+      const ta = await v.totalAssets();
+      await (await other.setEquityOffset(-usdc("50000"))).wait(); // that market's traders are up 50,000
+      expect(ta - (await v.totalAssets())).to.equal(usdc("50000"));
+      // a withdrawal beyond idle drains the perp market's withdrawable first, then the other market
+      await time().increase(vaultParams.lockPeriodSec);
+      await fx.setPrice(wad("10"));
+      const perpFree = await perpMarket.withdrawableToVaultUsdc();
+      const want = usdc("100000") + perpFree + usdc("1000");
+      const tx = v.connect(fx.lp).withdraw(want, fx.lp.address, fx.lp.address);
+      await expect(tx)
+        .to.emit(v, "CapitalReturned")
+        .withArgs(await perpMarket.getAddress(), perpFree, usdc("100000") + perpFree);
+      await expect(tx).to.emit(v, "CapitalReturned").withArgs(o, usdc("1000"), want);
+      await (await other.setWithdrawCap(0)).wait();
+      const liquid = await v.liquidUsdc();
+      await expect(v.connect(fx.lp).withdraw(liquid + 1n, fx.lp.address, fx.lp.address)).to.be.revertedWithCustomError(
+        v,
+        "ERC4626ExceededMaxWithdraw",
+      );
+      await expect(v.removeMarket(o)).to.be.revertedWithCustomError(v, "VaultMarketNotEmpty");
+      await (await other.setWithdrawCap(2n ** 255n)).wait();
+      await (await other.setEquityOffset(0)).wait();
+      await (await v.deallocate(o, await other.withdrawableToVaultUsdc())).wait();
+      await expect(v.removeMarket(o)).to.emit(v, "VaultMarketRemoved").withArgs(o, 1n);
+      for (let i = 0; i < 7; i++) {
+        const m = await new MockVaultMarket__factory(fx.deployer).deploy(await token.getAddress(), va);
+        await (await v.addMarket(await m.getAddress())).wait();
+      }
+      await expect(v.addMarket(fx.traders[0]!.address))
+        .to.be.revertedWithCustomError(v, "VaultTooManyMarkets")
+        .withArgs(8n);
     });
 
     it("keeper allocation: allocate/deallocate, idle checks and access control", async function () {
