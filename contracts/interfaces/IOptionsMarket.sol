@@ -3,30 +3,9 @@ pragma solidity ^0.8.28;
 
 import {IKeeperCompatible} from "./IKeeperCompatible.sol";
 
-/// @title IOptionsMarket
-/// @notice European calls and puts on the CH index (cash-settled in USDC) and on futures series (exercise opens the
-///         futures position at the strike through IFuturesExercise) — SPEC section 6, seed 000 sections 10.3–10.4.
-///
-///         Writers are fully collateralised from their ClearingHouse account: writing moves the collateral into this
-///         market's PnL pool (`IClearingHouse.settle(writer, −collateral)`); every payout, premium, release and
-///         bounty is a `settle` back to an account. Collateral per CH: a put's strike; a call's payoff cap
-///         (`capWad`: every call is a call spread whose payoff per CH is min(max(S − K, 0), cap)). A written option's
-///         payout never exceeds its posted collateral; a series never pays out more than it was posted (MKT-07).
-///
-///         Positions are internal balances per (series, account): `longCh` (held options, transferable) and
-///         `shortCh` (written options, with their `collateralUsdc`; not transferable). Writing gives the writer
-///         both a short and the matching long; the long is then sold through EIP-712 signed offers (`fillOffer`)
-///         or moved with `transferLong`. A seller sells its longs first and writes the remainder.
-///
-///         Expiry: after `expiry` anyone fixes the settlement price from the oracle (`fixSettlementPrice`); during
-///         `disputeWindowSec` the guardian may correct it (`correctSettlementPrice`); then it is final and every
-///         position settles: pulled by anyone for one account (`exercise`) or paged by keepers (`settleSeries`,
-///         with a bounded bounty per credited account). In-the-money options are exercised automatically; worthless
-///         ones expire and their writers get all their collateral back.
-/// @dev Units: sizes in CH wei (18 decimals); strikes, caps, premiums and prices in USDC per CH as WAD; `*Usdc` in
-///      USDC units (6 decimals). Conversions use SpotMath: USDC = sizeCh · priceWad / 1e30. Collateral and a writer's
-///      obligation round up, holder payouts and writer releases round down (ACC-05).
-interface IOptionsMarket is IKeeperCompatible {
+/// @title IOptionsMarketTypes
+/// @notice The enums, structs, errors and events of IOptionsMarket (shared by the market and its settlement module).
+interface IOptionsMarketTypes {
     /// @notice Call (right to buy at the strike) or put (right to sell at the strike).
     enum OptionKind {
         Call,
@@ -534,10 +513,42 @@ interface IOptionsMarket is IKeeperCompatible {
     /// @param futuresMarket The IFuturesExercise implementation.
     event FuturesMarketSet(address indexed futuresMarket);
 
+    /// @notice Emitted when governance sets the settlement module (the logic `fixSettlementPrice`,
+    ///         `correctSettlementPrice`, `exercise`, `settleSeries`, `withdrawFees`, `performUpkeep` and `setParams`
+    ///         run in, by delegatecall, to keep the market under the contract-size limit).
+    /// @param module The OptionsSettlement logic contract.
+    event SettlementModuleSet(address indexed module);
+
     /// @notice Emitted when governance sets the fee recipient.
     /// @param feeRecipient The new recipient.
     event FeeRecipientSet(address indexed feeRecipient);
 
+}
+
+/// @title IOptionsMarket
+/// @notice European calls and puts on the CH index (cash-settled in USDC) and on futures series (exercise opens the
+///         futures position at the strike through IFuturesExercise) — SPEC section 6, seed 000 sections 10.3–10.4.
+///
+///         Writers are fully collateralised from their ClearingHouse account: writing moves the collateral into this
+///         market's PnL pool (`IClearingHouse.settle(writer, −collateral)`); every payout, premium, release and
+///         bounty is a `settle` back to an account. Collateral per CH: a put's strike; a call's payoff cap
+///         (`capWad`: every call is a call spread whose payoff per CH is min(max(S − K, 0), cap)). A written option's
+///         payout never exceeds its posted collateral; a series never pays out more than it was posted (MKT-07).
+///
+///         Positions are internal balances per (series, account): `longCh` (held options, transferable) and
+///         `shortCh` (written options, with their `collateralUsdc`; not transferable). Writing gives the writer
+///         both a short and the matching long; the long is then sold through EIP-712 signed offers (`fillOffer`)
+///         or moved with `transferLong`. A seller sells its longs first and writes the remainder.
+///
+///         Expiry: after `expiry` anyone fixes the settlement price from the oracle (`fixSettlementPrice`); during
+///         `disputeWindowSec` the guardian may correct it (`correctSettlementPrice`); then it is final and every
+///         position settles: pulled by anyone for one account (`exercise`) or paged by keepers (`settleSeries`,
+///         with a bounded bounty per credited account). In-the-money options are exercised automatically; worthless
+///         ones expire and their writers get all their collateral back.
+/// @dev Units: sizes in CH wei (18 decimals); strikes, caps, premiums and prices in USDC per CH as WAD; `*Usdc` in
+///      USDC units (6 decimals). Conversions use SpotMath: USDC = sizeCh · priceWad / 1e30. Collateral and a writer's
+///      obligation round up, holder payouts and writer releases round down (ACC-05).
+interface IOptionsMarket is IOptionsMarketTypes, IKeeperCompatible {
     // ---------------------------------------------------------------- listing
 
     /// @notice Lists a series (ADMIN). Puts' cap is the strike; calls need a cap. Futures options need the futures
@@ -644,6 +655,15 @@ interface IOptionsMarket is IKeeperCompatible {
     ///         function role for `IFuturesExercise.openFromExercise` on it.
     /// @param futuresMarket The IFuturesExercise implementation.
     function setFuturesMarket(address futuresMarket) external;
+
+    /// @notice Sets the settlement module (ADMIN): stateless logic run by delegatecall in this market's storage;
+    ///         replacing it is an upgrade of that logic.
+    /// @param module The OptionsSettlement logic contract.
+    function setSettlementModule(address module) external;
+
+    /// @notice The settlement module.
+    /// @return The OptionsSettlement logic contract.
+    function settlementModule() external view returns (address);
 
     /// @notice Sets the fee recipient (ADMIN).
     /// @param feeRecipient The recipient.
