@@ -522,7 +522,6 @@ interface IOptionsMarketTypes {
     /// @notice Emitted when governance sets the fee recipient.
     /// @param feeRecipient The new recipient.
     event FeeRecipientSet(address indexed feeRecipient);
-
 }
 
 /// @title IOptionsMarket

@@ -523,17 +523,7 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
 
     function _offerDigest(Offer calldata o) private view returns (bytes32) {
         bytes32 structHash = keccak256(
-            abi.encode(
-                OFFER_TYPEHASH,
-                o.maker,
-                o.seriesId,
-                o.isBuy,
-                o.sizeCh,
-                o.premiumWad,
-                o.nonce,
-                o.expiry,
-                o.taker
-            )
+            abi.encode(OFFER_TYPEHASH, o.maker, o.seriesId, o.isBuy, o.sizeCh, o.premiumWad, o.nonce, o.expiry, o.taker)
         );
         bytes32 domain = keccak256(abi.encode(DOMAIN_TYPEHASH, NAME_HASH, VERSION_HASH, block.chainid, address(this)));
         return MessageHashUtils.toTypedDataHash(domain, structHash);

@@ -77,7 +77,6 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
         }
     }
 
-
     /// @dev Settlement context: the series, its final payoff per CH, the bounty cap per credited account (0 for a
     ///      pull), and running totals of bounties and cash payouts.
     struct Ctx {
