@@ -5,8 +5,6 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {OptionsMarketBase} from "./OptionsMarketBase.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
 
 /// @title OptionsSettlement

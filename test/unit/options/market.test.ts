@@ -1,7 +1,18 @@
 import { expect } from "chai";
 import { connectionFor } from "../../helpers/fixture.js";
 import { fillQuote, payoffWad, usdcDown, usdcUp } from "../../../scripts/lib/options.js";
-import { CH, OptionKind, USDC, WAD, list, optionsSetup, signed, toFinal, type OptionsFixture } from "./helpers.js";
+import {
+  CH,
+  OptionKind,
+  USDC,
+  WAD,
+  currentParams,
+  list,
+  optionsSetup,
+  signed,
+  toFinal,
+  type OptionsFixture,
+} from "./helpers.js";
 
 const KEY = "options-market";
 
@@ -101,8 +112,7 @@ describe("OptionsMarket: listing, writing, offers, settlement", function () {
       await expect(options.listStandardSeries(OptionKind.Put, 4n * WAD, e))
         .to.be.revertedWithCustomError(options, "OptionsStrikeNotListable")
         .withArgs(4n * WAD, 10n * WAD, WAD / 2n);
-      const params = await options.params();
-      await options.setParams({ ...params.toObject(), maxLiveSeries: 1 });
+      await options.setParams({ ...(await currentParams(fx)), maxLiveSeries: 1 });
       await expect(options.listStandardSeries(OptionKind.Put, 8n * WAD, e))
         .to.be.revertedWithCustomError(options, "OptionsTooManyLiveSeries")
         .withArgs(1n, 1n);
@@ -410,7 +420,7 @@ describe("OptionsMarket: listing, writing, offers, settlement", function () {
   describe("governance", function () {
     it("setParams checks bounds and roles; fees are withdrawn to the fee recipient", async function () {
       const { options, usdc } = fx.protocol;
-      const params = (await options.params()).toObject();
+      const params = await currentParams(fx);
       await expect(options.setParams({ ...params, makerFeeBps: 301 }))
         .to.be.revertedWithCustomError(options, "OptionsInvalidParam")
         .withArgs("makerFeeBps", 301n);
