@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { connectionFor } from "../../helpers/fixture.js";
-import { fillQuote, payoffWad, usdcDown, usdcUp } from "../../../scripts/lib/options.js";
+import { fillQuote, payoffWad, signOffer, usdcDown, usdcUp } from "../../../scripts/lib/options.js";
+import { MockERC1271Wallet__factory } from "../../../types/ethers-contracts/index.js";
 import {
   CH,
   OptionKind,
@@ -8,6 +9,7 @@ import {
   WAD,
   currentParams,
   list,
+  offer,
   optionsSetup,
   signed,
   toFinal,
@@ -244,6 +246,21 @@ describe("OptionsMarket: listing, writing, offers, settlement", function () {
       await options.connect(fx.carol).fillOffer(offer, sig, 5n * CH);
       expect((await options.positionOf(1n, fx.bob.address)).longCh).to.equal(5n * CH);
       expect((await options.positionOf(1n, fx.carol.address)).shortCh).to.equal(5n * CH);
+    });
+
+    it("accepts an ERC-1271 wallet as maker (it sells longs it holds and is credited the premium)", async function () {
+      const { options, clearingHouse } = fx.protocol;
+      await list(fx, OptionKind.Put, 8n * WAD, 0n, expiry);
+      const wallet = await new MockERC1271Wallet__factory(fx.deployer).deploy(fx.bob.address);
+      const w = await wallet.getAddress();
+      await options.connect(fx.carol).write(1n, 5n * CH);
+      await options.connect(fx.carol).transferLong(1n, w, 5n * CH);
+      const o = offer(w, { sizeCh: 5n * CH });
+      const sig = await signOffer(fx.bob, fx.domain, o); // the wallet's owner signs
+      await options.connect(fx.alice).fillOffer(o, sig, 5n * CH);
+      expect((await options.positionOf(1n, fx.alice.address)).longCh).to.equal(5n * CH);
+      // 5 × 0.4 = 2 USDC less the 10 bps maker fee
+      expect(await clearingHouse.collateralOf(w)).to.equal(1_998_000n);
     });
 
     it("reverts by name: overfill, expiry, cancellation, bad signature, minimum nonce, private taker, self-trade", async function () {
