@@ -11,11 +11,13 @@ import {IRiskEngine} from "../../interfaces/IRiskEngine.sol";
 import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
 import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
 import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
+import {IClearingRiskSync} from "../../interfaces/IClearingRiskSync.sol";
 import {ClearingMath} from "../../libraries/ClearingMath.sol";
+import {RiskMath} from "../../libraries/RiskMath.sol";
 
 /// @title ClearingHouse
 /// @notice Cross-margined USDC accounts and the positions markets open in them. See IClearingHouse.
-contract ClearingHouse is ChxUpgradeable, IClearingHouse {
+contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     using SafeERC20 for IERC20;
     using SafeCast for int256;
     using SafeCast for uint256;
@@ -64,9 +66,20 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         mapping(uint256 id => address market) marketById;
         uint256 feesUsdc;
         uint256 socialisedLossUsdc;
+        // One slot, read by every margin check and every liquidation: the liquidation engine, the market count and
+        // the pushed copy of σ (IClearingRiskSync) as σ + 1 (0: no copy, the RiskEngine is called), valid for the
+        // risk-engine generation `riskGeneration` (bumped when setModules replaces the risk engine).
         address liquidationEngine;
         uint16 marketCount;
+        uint8 riskGeneration;
+        uint72 sigmaPlusOneWad;
+        mapping(address market => uint256 packed) riskParams;
     }
+
+    /// @dev A market's pushed IRiskEngine.MarketRiskParams in one word: imMultiple (bits 0-63), mmMultiple (64-127),
+    ///      imFloor (128-187), mmFloor (188-247) — floors are < 1 WAD < 2^60, checked by the RiskEngine — and the
+    ///      risk-engine generation that pushed them (248-255); a copy of another generation is ignored.
+    uint256 private constant MASK60 = (1 << 60) - 1;
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ClearingHouse")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 internal constant CLEARING_HOUSE_STORAGE_LOCATION =
@@ -105,10 +118,16 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         ) revert ChxZeroAddress();
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         $.oracle = IComputePriceOracle(oracle);
+        // @dev unchecked: the generation wraps after 256 replacements (a copy that old is never revived in practice:
+        //      every replacement is followed by setMarketParams for each market).
+        unchecked {
+            if (riskEngine != address($.riskEngine)) ++$.riskGeneration;
+        }
         $.riskEngine = IRiskEngine(riskEngine);
         $.guarantorPool = IGuarantorPool(guarantorPool);
         $.insuranceFund = IInsuranceFund(insuranceFund);
         $.liquidationEngine = liquidationEngine;
+        _cacheSigma($, riskEngine);
         emit ModulesSet(oracle, riskEngine, guarantorPool, insuranceFund, liquidationEngine);
     }
 
@@ -124,6 +143,40 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         m.registered = true;
         m.id = id;
         emit MarketRegistered(market);
+    }
+
+    /// @inheritdoc IClearingRiskSync
+    function syncVolatility(uint256 sigmaWad) external {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        if (msg.sender == address($.riskEngine)) _copySigma($, sigmaWad);
+    }
+
+    /// @inheritdoc IClearingRiskSync
+    function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        if (msg.sender != address($.riskEngine)) return;
+        // A floor ≥ 2^60 cannot come from the RiskEngine (it checks < 1 WAD); such a market is simply not copied.
+        if (params.imFloorWad >= 1 << 60 || params.mmFloorWad >= 1 << 60) return;
+        $.riskParams[market] =
+            uint256(params.imMultipleWad) |
+            (uint256(params.mmMultipleWad) << 64) |
+            (uint256(params.imFloorWad) << 128) |
+            (uint256(params.mmFloorWad) << 188) |
+            (uint256($.riskGeneration) << 248);
+    }
+
+    /// @dev Takes σ from a newly set risk engine (its later updates are pushed); a risk engine that cannot answer
+    ///      leaves no copy (every margin check then calls it).
+    function _cacheSigma(ClearingHouseStorage storage $, address riskEngine) private {
+        try IRiskEngine(riskEngine).volatility() returns (uint256 sigmaWad, uint256, uint256, uint256) {
+            _copySigma($, sigmaWad);
+        } catch {
+            $.sigmaPlusOneWad = 0;
+        }
+    }
+
+    function _copySigma(ClearingHouseStorage storage $, uint256 sigmaWad) private {
+        $.sigmaPlusOneWad = sigmaWad < type(uint72).max ? uint72(sigmaWad + 1) : 0;
     }
 
     // ───────────────────────────── traders ─────────────────────────────
@@ -551,31 +604,60 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         s.collateralUsdc = acc.collateralUsdc;
         uint256 n = acc.marketCount;
         s.positionCount = n;
-        IRiskEngine risk = withMargin ? $.riskEngine : IRiskEngine(address(0));
+        MarginInputs memory m;
+        if (withMargin) (m.generation, m.sigmaPlusOneWad, m.priceWad) = ($.riskGeneration, $.sigmaPlusOneWad, priceWad);
         for (uint256 i; i < n; ++i) {
-            uint256 id = _marketIdAt(acc.marketIds, i);
-            address market;
-            Position memory p;
-            if (id == tr.id) {
-                (market, p) = (tr.market, tr.position);
-            } else {
-                market = $.marketById[id];
-                p = $.positions[account][market];
-            }
+            (address market, Position memory p) = _positionAt($, account, tr, _marketIdAt(acc.marketIds, i));
             grossOpenUsdc += ClearingMath.abs(p.openNotionalUsdc);
-            if (withMargin) _addMargin(s, risk, market, p, priceWad);
+            if (withMargin) _addMargin($, s, m, market, p);
         }
         s.equityUsdc = s.collateralUsdc + s.unrealisedPnlUsdc;
     }
 
+    /// @dev What a margin computation needs besides the position: the copy's generation and σ + 1, the price.
+    struct MarginInputs {
+        uint256 generation;
+        uint256 sigmaPlusOneWad;
+        uint256 priceWad;
+    }
+
+    function _positionAt(
+        ClearingHouseStorage storage $,
+        address account,
+        Traded memory tr,
+        uint256 id
+    ) private view returns (address market, Position memory p) {
+        if (id == tr.id) return (tr.market, tr.position);
+        market = $.marketById[id];
+        p = $.positions[account][market];
+    }
+
+    /// @dev Adds one position to the margin state. The rates come from the pushed copy of the RiskEngine's inputs
+    ///      (same rule, RiskMath) while it is current, otherwise from the RiskEngine itself.
     function _addMargin(
+        ClearingHouseStorage storage $,
         MarginState memory s,
-        IRiskEngine risk,
+        MarginInputs memory m,
         address market,
-        Position memory p,
-        uint256 priceWad
+        Position memory p
     ) private view {
-        (uint256 imRate, uint256 mmRate) = risk.marginRates(market);
+        uint256 imRate;
+        uint256 mmRate;
+        uint256 c = $.riskParams[market];
+        if (m.sigmaPlusOneWad != 0 && c >> 248 == m.generation && (c >> 128) & MASK60 != 0) {
+            (imRate, mmRate) = RiskMath.marginRates(
+                IRiskEngine.MarketRiskParams(
+                    uint64(c),
+                    uint64(c >> 64),
+                    uint64((c >> 128) & MASK60),
+                    uint64((c >> 188) & MASK60)
+                ),
+                m.sigmaPlusOneWad - 1
+            );
+        } else {
+            (imRate, mmRate) = $.riskEngine.marginRates(market);
+        }
+        uint256 priceWad = m.priceWad;
         s.unrealisedPnlUsdc += ClearingMath.valueUsdcDown(p.sizeCh, priceWad) - p.openNotionalUsdc;
         uint256 notional = ClearingMath.notionalUsdcUp(ClearingMath.abs(p.sizeCh), priceWad);
         s.grossNotionalUsdc += notional;
