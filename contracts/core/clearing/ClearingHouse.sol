@@ -28,6 +28,8 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     bytes32 internal constant FEATURE_DEPOSIT = keccak256("clearing.deposit");
     bytes32 internal constant FEATURE_WITHDRAW = keccak256("clearing.withdraw");
     bytes32 internal constant FEATURE_NEW_RISK = keccak256("clearing.newRisk");
+    /// @dev Per-market pause: feature id keccak256(abi.encode(FEATURE_MARKET, market)).
+    bytes32 internal constant FEATURE_MARKET = keccak256("clearing.market");
 
     /// @dev One slot holds everything a trade, a withdrawal or a liquidation needs about the account: collateral,
     ///      the last market it traded (its socialised loss goes there) and the set of markets it holds positions
@@ -224,7 +226,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         int256 sizeDeltaCh,
         uint256 tradePriceWad,
         uint256 feeUsdc
-    ) external restricted nonReentrant returns (int256 realisedPnlUsdc) {
+    ) external nonReentrant returns (int256 realisedPnlUsdc) {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         Account memory acc = $.accounts[account];
         Traded memory tr;
@@ -265,7 +267,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         uint256 tradePriceWad,
         uint256 feeUsdc
     ) private returns (int256 pnl, bool increasing) {
-        Market memory m = _registeredMarket($, tr.market);
+        Market memory m = _activeMarket($, tr.market);
         tr.id = m.id;
         (pnl, increasing) = _movePosition($, account, acc, tr, sizeDeltaCh, tradePriceWad);
         int256 collateral = int256(acc.collateralUsdc) + pnl - feeUsdc.toInt256();
@@ -315,9 +317,9 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     }
 
     /// @inheritdoc IClearingHouse
-    function settle(address account, int256 amountUsdc) external restricted {
+    function settle(address account, int256 amountUsdc) external {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
-        Market memory m = _registeredMarket($, msg.sender);
+        Market memory m = _activeMarket($, msg.sender);
         Account storage a = $.accounts[account];
         int256 collateral = int256(a.collateralUsdc) + amountUsdc;
         a.collateralUsdc = collateral.toInt96();
@@ -581,6 +583,14 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     function _registeredMarket(ClearingHouseStorage storage $, address market) private view returns (Market memory m) {
         m = $.markets[market];
         if (!m.registered) revert ClearingMarketNotRegistered(market);
+    }
+
+    /// @dev The caller check of the market hot path (modifyPosition, settle): a registered market (registration is
+    ///      ADMIN) whose own pause feature `keccak256(abi.encode(FEATURE_MARKET, market))` is not set (the GUARDIAN
+    ///      can freeze one market at once). It replaces the AccessManager round trip (~16k gas per trade).
+    function _activeMarket(ClearingHouseStorage storage $, address market) private view returns (Market memory m) {
+        m = _registeredMarket($, market);
+        _requireActive(keccak256(abi.encode(FEATURE_MARKET, market)));
     }
 
     /// @dev No traded market: every position is read from storage (market ids start at 1).
