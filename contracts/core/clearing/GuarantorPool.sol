@@ -252,7 +252,9 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         Customer storage c = $.customers[account];
         address guarantor = c.guarantor;
         uint256 old = c.exposureUsdc;
-        uint96 packed = newExposureUsdc.toUint96();
+        // @dev Saturating (never reverts, so a risk-reducing trade is never blocked): a saturated value only
+        //      overstates the guarantor's aggregate later (conservative). Unreachable with real notionals.
+        uint96 packed = newExposureUsdc > type(uint96).max ? type(uint96).max : uint96(newExposureUsdc);
         if (guarantor == address(0)) {
             if (increasing) revert PoolNoGuarantor(account);
             if (old != newExposureUsdc) c.exposureUsdc = packed;
@@ -272,7 +274,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
             if (gExposure > capacity) revert PoolCapacityExceeded(guarantor, capacity, gExposure);
         }
         c.exposureUsdc = packed;
-        g.exposureUsdc = gExposure.toUint128();
+        g.exposureUsdc = gExposure > type(uint128).max ? type(uint128).max : uint128(gExposure);
         emit ExposureChanged(account, guarantor, newExposureUsdc, gExposure);
     }
 
