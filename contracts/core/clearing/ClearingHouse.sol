@@ -60,13 +60,14 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         IComputePriceOracle oracle;
         IRiskEngine riskEngine;
         IGuarantorPool guarantorPool;
+        /// @dev Beside the pool address every trade reads: a fee-paying trade rewrites this slot instead of a second one.
+        uint96 feesUsdc;
         IInsuranceFund insuranceFund;
         mapping(address account => Account) accounts;
         mapping(address account => mapping(address market => Position)) positions;
         mapping(address market => Market) markets;
         mapping(address market => OpenInterest) openInterest;
         mapping(uint256 id => address market) marketById;
-        uint256 feesUsdc;
         uint256 socialisedLossUsdc;
         // One slot, read by every margin check and every liquidation: the liquidation engine, the market count and
         // the pushed copy of σ (IClearingRiskSync) as σ + 1 (0: no copy, the RiskEngine is called), valid for the
@@ -275,7 +276,8 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         acc.lastMarketId = m.id;
         $.accounts[account] = acc;
         if (pnl != 0) $.markets[tr.market].poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
-        if (feeUsdc > 0) $.feesUsdc += feeUsdc;
+        // @dev uint96: 7.9e22 USDC between two flushes; beyond it a fee-paying trade reverts (SafeCast).
+        if (feeUsdc > 0) $.feesUsdc = (uint256($.feesUsdc) + feeUsdc).toUint96();
         emit PositionModified(
             account,
             tr.market,
