@@ -158,8 +158,12 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         if (msg.sender != address($.riskEngine)) return;
-        // A floor ≥ 2^60 cannot come from the RiskEngine (it checks < 1 WAD); such a market is simply not copied.
-        if (params.imFloorWad >= 1 << 60 || params.mmFloorWad >= 1 << 60) return;
+        // A floor ≥ 2^60 cannot come from the RiskEngine (it checks < 1 WAD); such a market keeps no copy (the
+        // RiskEngine is then asked), never a stale one.
+        if (params.imFloorWad >= 1 << 60 || params.mmFloorWad >= 1 << 60) {
+            delete $.riskParams[market];
+            return;
+        }
         $.riskParams[market] =
             uint256(params.imMultipleWad) |
             (uint256(params.mmMultipleWad) << 64) |
