@@ -95,6 +95,10 @@ export const clearingBench: BenchSuite = {
     await ctx.measure("MockClearingMarket.trade:open", market.connect(c).trade(wad("50")));
     await ctx.measure("ClearingHouse.withdraw:withPosition", p.clearingHouse.connect(c).withdraw(usdc("1"), c.address));
     await ctx.measure("MockClearingMarket.trade:reduce", market.connect(c).trade(wad("-10")));
+    // a fee-paying increase of an existing position (as every real market trade pays a fee), then fees back to 0
+    await (await market.setFeeBps(10)).wait();
+    await ctx.measure("MockClearingMarket.trade:increaseWithFee", market.connect(c).trade(wad("5")));
+    await (await market.setFeeBps(0)).wait();
 
     // partial: 50 CH long at 10 with 100 collateral, price 8.3
     await (await p.clearingHouse.connect(d).deposit(usdc("100"))).wait();

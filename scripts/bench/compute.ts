@@ -40,13 +40,18 @@ export const computeBench: BenchSuite = {
     await attest(a.address, "ProviderRegistry.attest");
     await ctx.measure("ProviderRegistry.heartbeat:first", reg.connect(a).heartbeat(wad("0.5")));
     await ctx.connection.networkHelpers.time.increase(3600);
+    // Same recorder day, sample not lower: nothing for Emission to change, so nothing is forwarded (the usual beat).
     await ctx.measure("ProviderRegistry.heartbeat", reg.connect(a).heartbeat(wad("0.5")));
-    // With a trivial recorder (a mock that stores one sample): the overhead of the Emission hook call itself.
+    // The first beat of a new day is forwarded to Emission (one sample per provider per day, plus lower readings).
+    await ctx.connection.networkHelpers.time.increase(86_400);
+    await ctx.measure("ProviderRegistry.heartbeat:newDay", reg.connect(a).heartbeat(wad("0.5")));
+    // With a trivial recorder (a mock that stores one sample): the overhead of the Emission hook call itself
+    // (a lower reading, so the beat is forwarded).
     const recorder = await (await ctx.connection.ethers.getContractFactory("MockCapacityRecorder")).deploy();
     await (await reg.setCapacityRecorder(await recorder.getAddress())).wait();
     await (await recorder.recordCapacity(a.address, 1n)).wait(); // warm the mock's slots (steady state)
     await ctx.connection.networkHelpers.time.increase(3600);
-    await ctx.measure("ProviderRegistry.heartbeat:mockRecorder", reg.connect(a).heartbeat(wad("0.5")));
+    await ctx.measure("ProviderRegistry.heartbeat:mockRecorder", reg.connect(a).heartbeat(wad("0.4")));
     await (await reg.setCapacityRecorder("0x0000000000000000000000000000000000000000")).wait();
     await ctx.measure("ProviderRegistry.mintCH:first", reg.connect(a).mintCH(wad("10"), b.address));
     await ctx.measure("ProviderRegistry.mintCH", reg.connect(a).mintCH(wad("10"), b.address));

@@ -6,6 +6,7 @@ import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
 import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
 import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
+import {IClearingRiskSync} from "../../contracts/interfaces/IClearingRiskSync.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
@@ -42,6 +43,86 @@ contract ClearingRiskLiquidationTest is ClearingUnitBase {
         assertEq(im, (sigma * 3e18 + 1e18 - 1) / 1e18);
         assertGt(im, 0.1e18);
         assertGt(mm, 0.05e18);
+    }
+
+    /// The ClearingHouse's pushed copy of σ and the market parameters gives the RiskEngine's rates exactly, follows
+    /// every update, and is ignored once the risk engine is replaced (gas: docs/clearing.md).
+    function test_marginRatesCopy_followsRiskEngine() public {
+        _setupTrader(alice, guarantor, 100e6);
+        vm.prank(alice);
+        market.trade(50e18); // notional 500 at 10
+        // a 50 % move pushes σ above the floors: the copy must follow it
+        vm.prank(keeper);
+        risk.updateVolatility();
+        vm.warp(block.timestamp + 1 hours);
+        oracle.setPrice(15e18);
+        vm.prank(keeper);
+        risk.updateVolatility();
+        _assertMarginMatchesRiskEngine(15e18);
+        risk.setMarketParams(
+            address(market),
+            IRiskEngine.MarketRiskParams({
+                imMultipleWad: 4e18,
+                mmMultipleWad: 2e18,
+                imFloorWad: 0.2e18,
+                mmFloorWad: 0.1e18
+            })
+        );
+        _assertMarginMatchesRiskEngine(15e18);
+        // a push from anyone but the ClearingHouse's risk engine changes nothing
+        IClearingRiskSync(address(chouse)).syncVolatility(0);
+        IClearingRiskSync(address(chouse)).syncMarketRisk(
+            address(market),
+            IRiskEngine.MarketRiskParams({imMultipleWad: 0, mmMultipleWad: 0, imFloorWad: 1, mmFloorWad: 1})
+        );
+        _assertMarginMatchesRiskEngine(15e18);
+    }
+
+    function test_marginRatesCopy_ignoredAfterRiskEngineReplaced() public {
+        _setupTrader(alice, guarantor, 100e6);
+        vm.prank(alice);
+        market.trade(50e18);
+        IRiskEngine risk2 = IRiskEngine(
+            _proxy(
+                deployCode("RiskEngine.sol:RiskEngine"),
+                abi.encodeWithSignature(
+                    "initialize(address,address,address,address,uint256,uint256,uint256,uint256)",
+                    address(manager),
+                    address(oracle),
+                    address(chouse),
+                    address(usdc),
+                    0.5e18,
+                    0.94e18,
+                    1 hours,
+                    0
+                )
+            )
+        );
+        chouse.setModules(address(oracle), address(risk2), address(pool), address(insurance), address(liq));
+        // the old engine's market parameters are not used: the new engine does not know the market yet
+        vm.expectRevert(abi.encodeWithSelector(IRiskEngine.RiskMarketUnknown.selector, address(market)));
+        chouse.marginState(alice);
+        risk2.setMarketParams(
+            address(market),
+            IRiskEngine.MarketRiskParams({
+                imMultipleWad: 1e18,
+                mmMultipleWad: 0.5e18,
+                imFloorWad: 0.1e18,
+                mmFloorWad: 0.05e18
+            })
+        );
+        risk = risk2;
+        // σ 0.5 (taken from the new engine by setModules) × 1 → IM rate 50 %
+        assertEq(chouse.marginState(alice).initialMarginUsdc, 250e6);
+        _assertMarginMatchesRiskEngine(10e18);
+    }
+
+    function _assertMarginMatchesRiskEngine(uint256 priceWad) private view {
+        (uint256 im, uint256 mm) = risk.marginRates(address(market));
+        IClearingHouse.MarginState memory s = chouse.marginStateAt(alice, priceWad);
+        uint256 notional = (50e18 * priceWad + 1e30 - 1) / 1e30;
+        assertEq(s.initialMarginUsdc, (notional * im + 1e18 - 1) / 1e18);
+        assertEq(s.maintenanceMarginUsdc, (notional * mm + 1e18 - 1) / 1e18);
     }
 
     function test_updateVolatility_bountyBoundedByBalance() public {

@@ -11,11 +11,13 @@ import {IRiskEngine} from "../../interfaces/IRiskEngine.sol";
 import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
 import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
 import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
+import {IClearingRiskSync} from "../../interfaces/IClearingRiskSync.sol";
 import {ClearingMath} from "../../libraries/ClearingMath.sol";
+import {RiskMath} from "../../libraries/RiskMath.sol";
 
 /// @title ClearingHouse
 /// @notice Cross-margined USDC accounts and the positions markets open in them. See IClearingHouse.
-contract ClearingHouse is ChxUpgradeable, IClearingHouse {
+contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     using SafeERC20 for IERC20;
     using SafeCast for int256;
     using SafeCast for uint256;
@@ -26,15 +28,24 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
     bytes32 internal constant FEATURE_DEPOSIT = keccak256("clearing.deposit");
     bytes32 internal constant FEATURE_WITHDRAW = keccak256("clearing.withdraw");
     bytes32 internal constant FEATURE_NEW_RISK = keccak256("clearing.newRisk");
+    /// @dev Per-market pause: feature id keccak256(abi.encode(FEATURE_MARKET, market)).
+    bytes32 internal constant FEATURE_MARKET = keccak256("clearing.market");
 
-    /// @dev One slot: collateral and the last market the account traded (its socialised loss goes there).
+    /// @dev One slot holds everything a trade, a withdrawal or a liquidation needs about the account: collateral,
+    ///      the last market it traded (its socialised loss goes there) and the set of markets it holds positions
+    ///      in, as up to MAX_MARKETS_PER_ACCOUNT 16-bit market ids (id i at bits [16 i, 16 i + 16) of `marketIds`).
+    ///      Opening or closing a position therefore writes no slot of its own (an address[] cost two fresh slots).
     struct Account {
         int96 collateralUsdc;
-        address lastMarket;
+        uint16 lastMarketId;
+        uint8 marketCount;
+        uint128 marketIds;
     }
 
+    /// @dev One slot; `id` (1-based, registration order) is what accounts store.
     struct Market {
         bool registered;
+        uint16 id;
         int128 poolUsdc;
     }
 
@@ -49,16 +60,29 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         IComputePriceOracle oracle;
         IRiskEngine riskEngine;
         IGuarantorPool guarantorPool;
+        /// @dev Beside the pool address every trade reads: a fee-paying trade rewrites this slot instead of a second one.
+        uint96 feesUsdc;
         IInsuranceFund insuranceFund;
         mapping(address account => Account) accounts;
-        mapping(address account => address[]) accountMarkets;
         mapping(address account => mapping(address market => Position)) positions;
         mapping(address market => Market) markets;
         mapping(address market => OpenInterest) openInterest;
-        uint256 feesUsdc;
+        mapping(uint256 id => address market) marketById;
         uint256 socialisedLossUsdc;
+        // One slot, read by every margin check and every liquidation: the liquidation engine, the market count and
+        // the pushed copy of σ (IClearingRiskSync) as σ + 1 (0: no copy, the RiskEngine is called), valid for the
+        // risk-engine generation `riskGeneration` (bumped when setModules replaces the risk engine).
         address liquidationEngine;
+        uint16 marketCount;
+        uint8 riskGeneration;
+        uint72 sigmaPlusOneWad;
+        mapping(address market => uint256 packed) riskParams;
     }
+
+    /// @dev A market's pushed IRiskEngine.MarketRiskParams in one word: imMultiple (bits 0-63), mmMultiple (64-127),
+    ///      imFloor (128-187), mmFloor (188-247) — floors are < 1 WAD < 2^60, checked by the RiskEngine — and the
+    ///      risk-engine generation that pushed them (248-255); a copy of another generation is ignored.
+    uint256 private constant MASK60 = (1 << 60) - 1;
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ClearingHouse")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 internal constant CLEARING_HOUSE_STORAGE_LOCATION =
@@ -97,20 +121,69 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         ) revert ChxZeroAddress();
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         $.oracle = IComputePriceOracle(oracle);
+        // @dev unchecked: the generation wraps after 256 replacements (a copy that old is never revived in practice:
+        //      every replacement is followed by setMarketParams for each market).
+        unchecked {
+            if (riskEngine != address($.riskEngine)) ++$.riskGeneration;
+        }
         $.riskEngine = IRiskEngine(riskEngine);
         $.guarantorPool = IGuarantorPool(guarantorPool);
         $.insuranceFund = IInsuranceFund(insuranceFund);
         $.liquidationEngine = liquidationEngine;
+        _cacheSigma($, riskEngine);
         emit ModulesSet(oracle, riskEngine, guarantorPool, insuranceFund, liquidationEngine);
     }
 
     /// @inheritdoc IClearingHouse
     function registerMarket(address market) external restricted {
         if (market == address(0)) revert ChxZeroAddress();
-        Market storage m = _getClearingHouseStorage().markets[market];
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        Market storage m = $.markets[market];
         if (m.registered) revert ClearingMarketAlreadyRegistered(market);
+        uint16 id = (uint256($.marketCount) + 1).toUint16();
+        $.marketCount = id;
+        $.marketById[id] = market;
         m.registered = true;
+        m.id = id;
         emit MarketRegistered(market);
+    }
+
+    /// @inheritdoc IClearingRiskSync
+    function syncVolatility(uint256 sigmaWad) external {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        if (msg.sender == address($.riskEngine)) _copySigma($, sigmaWad);
+    }
+
+    /// @inheritdoc IClearingRiskSync
+    function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        if (msg.sender != address($.riskEngine)) return;
+        // A floor ≥ 2^60 cannot come from the RiskEngine (it checks < 1 WAD); such a market keeps no copy (the
+        // RiskEngine is then asked), never a stale one.
+        if (params.imFloorWad >= 1 << 60 || params.mmFloorWad >= 1 << 60) {
+            delete $.riskParams[market];
+            return;
+        }
+        $.riskParams[market] =
+            uint256(params.imMultipleWad) |
+            (uint256(params.mmMultipleWad) << 64) |
+            (uint256(params.imFloorWad) << 128) |
+            (uint256(params.mmFloorWad) << 188) |
+            (uint256($.riskGeneration) << 248);
+    }
+
+    /// @dev Takes σ from a newly set risk engine (its later updates are pushed); a risk engine that cannot answer
+    ///      leaves no copy (every margin check then calls it).
+    function _cacheSigma(ClearingHouseStorage storage $, address riskEngine) private {
+        try IRiskEngine(riskEngine).volatility() returns (uint256 sigmaWad, uint256, uint256, uint256) {
+            _copySigma($, sigmaWad);
+        } catch {
+            $.sigmaPlusOneWad = 0;
+        }
+    }
+
+    function _copySigma(ClearingHouseStorage storage $, uint256 sigmaWad) private {
+        $.sigmaPlusOneWad = sigmaWad < type(uint72).max ? uint72(sigmaWad + 1) : 0;
     }
 
     // ───────────────────────────── traders ─────────────────────────────
@@ -131,16 +204,17 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         if (amountUsdc == 0) revert ClearingZeroAmount();
         if (to == address(0)) revert ChxZeroAddress();
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
-        Account storage a = $.accounts[msg.sender];
-        int256 collateral = a.collateralUsdc;
+        Account memory acc = $.accounts[msg.sender];
+        int256 collateral = acc.collateralUsdc;
         if (collateral < amountUsdc.toInt256()) {
             revert ClearingInsufficientCollateral(msg.sender, amountUsdc, collateral);
         }
         collateral -= int256(amountUsdc);
-        a.collateralUsdc = collateral.toInt96();
-        if ($.accountMarkets[msg.sender].length != 0) {
+        acc.collateralUsdc = collateral.toInt96();
+        $.accounts[msg.sender].collateralUsdc = acc.collateralUsdc;
+        if (acc.marketCount != 0) {
             // Withdrawing against open positions adds risk: equity after must still cover initial margin.
-            MarginState memory s = _marginState($, msg.sender, $.oracle.indexPrice());
+            (MarginState memory s, ) = _scan($, msg.sender, acc, _noTrade(), true, $.oracle.indexPrice());
             if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
                 revert ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
             }
@@ -157,84 +231,107 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         int256 sizeDeltaCh,
         uint256 tradePriceWad,
         uint256 feeUsdc
-    ) external restricted nonReentrant returns (int256 realisedPnlUsdc) {
+    ) external nonReentrant returns (int256 realisedPnlUsdc) {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        Account memory acc = $.accounts[account];
+        Traded memory tr;
+        tr.market = msg.sender;
         bool increasing;
-        (realisedPnlUsdc, increasing) = _applyMarketTrade($, account, msg.sender, sizeDeltaCh, tradePriceWad, feeUsdc);
-        // The guarantor's pre-trade gate (admission, customer limit, capacity) and the margin check.
-        $.guarantorPool.onExposureChanged(account, _grossOpenNotional($, account), increasing);
-        if (increasing) {
-            MarginState memory s = _marginState($, account, $.oracle.indexPrice());
-            if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
-                revert ClearingInsufficientMargin(account, s.initialMarginUsdc, s.equityUsdc);
-            }
+        (realisedPnlUsdc, increasing) = _applyMarketTrade($, account, acc, tr, sizeDeltaCh, tradePriceWad, feeUsdc);
+        // One pass over the account's markets gives both the guarantor's exposure and (on new risk) the margin state;
+        // the traded position is taken from memory, the oracle is read once.
+        (MarginState memory s, uint256 grossOpenUsdc) = _scan(
+            $,
+            account,
+            acc,
+            tr,
+            increasing,
+            increasing ? $.oracle.indexPrice() : 0
+        );
+        // The guarantor's pre-trade gate (admission, customer limit, capacity), then the margin check.
+        $.guarantorPool.onExposureChanged(account, grossOpenUsdc, increasing);
+        if (increasing && s.equityUsdc < s.initialMarginUsdc.toInt256()) {
+            revert ClearingInsufficientMargin(account, s.initialMarginUsdc, s.equityUsdc);
         }
     }
 
-    struct TradeResult {
-        int256 oldSize;
-        int256 newSize;
-        int256 newOpen;
-        int256 pnl;
-        int256 collateral;
+    /// @dev The market a trade or liquidation step touched, and its position after it: the account scan reads it from
+    ///      memory instead of storage.
+    struct Traded {
+        address market;
+        uint256 id;
+        Position position;
     }
 
     function _applyMarketTrade(
         ClearingHouseStorage storage $,
         address account,
-        address market,
+        Account memory acc,
+        Traded memory tr,
         int256 sizeDeltaCh,
         uint256 tradePriceWad,
         uint256 feeUsdc
-    ) private returns (int256, bool increasing) {
-        Market storage m = _registeredMarket($, market);
-        Position storage p = $.positions[account][market];
-        TradeResult memory t;
-        t.oldSize = p.sizeCh;
-        (t.newSize, t.newOpen, t.pnl) = ClearingMath.applyTrade(
-            t.oldSize,
-            p.openNotionalUsdc,
-            sizeDeltaCh,
-            tradePriceWad
-        );
-        increasing =
-            ClearingMath.abs(t.newSize) > ClearingMath.abs(t.oldSize) ||
-            (t.oldSize != 0 && t.newSize != 0 && (t.oldSize > 0) != (t.newSize > 0));
-        if (increasing) _requireActive(FEATURE_NEW_RISK);
-        p.sizeCh = t.newSize.toInt128();
-        p.openNotionalUsdc = t.newOpen.toInt128();
-        _updateMembership($, account, market, t.oldSize, t.newSize);
-        _updateOpenInterest($, market, t.oldSize, t.newSize);
-        Account storage a = $.accounts[account];
-        t.collateral = int256(a.collateralUsdc) + t.pnl - feeUsdc.toInt256();
-        a.collateralUsdc = t.collateral.toInt96();
-        a.lastMarket = market;
-        m.poolUsdc = (int256(m.poolUsdc) - t.pnl).toInt128();
-        if (feeUsdc > 0) $.feesUsdc += feeUsdc;
+    ) private returns (int256 pnl, bool increasing) {
+        Market memory m = _activeMarket($, tr.market);
+        tr.id = m.id;
+        (pnl, increasing) = _movePosition($, account, acc, tr, sizeDeltaCh, tradePriceWad);
+        int256 collateral = int256(acc.collateralUsdc) + pnl - feeUsdc.toInt256();
+        acc.collateralUsdc = collateral.toInt96();
+        acc.lastMarketId = m.id;
+        $.accounts[account] = acc;
+        if (pnl != 0) $.markets[tr.market].poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
+        // @dev uint96: 7.9e22 USDC between two flushes; beyond it a fee-paying trade reverts (SafeCast).
+        if (feeUsdc > 0) $.feesUsdc = (uint256($.feesUsdc) + feeUsdc).toUint96();
         emit PositionModified(
             account,
-            market,
+            tr.market,
             sizeDeltaCh,
             tradePriceWad,
-            t.newSize,
-            t.newOpen,
-            t.pnl,
+            tr.position.sizeCh,
+            tr.position.openNotionalUsdc,
+            pnl,
             feeUsdc,
-            t.collateral
+            collateral
         );
-        return (t.pnl, increasing);
+    }
+
+    /// @dev Applies the trade to the position (one slot write), the account's market set (in memory) and the
+    ///      market's open interest; `tr.position` is the position after it.
+    function _movePosition(
+        ClearingHouseStorage storage $,
+        address account,
+        Account memory acc,
+        Traded memory tr,
+        int256 sizeDeltaCh,
+        uint256 tradePriceWad
+    ) private returns (int256 pnl, bool increasing) {
+        Position storage p = $.positions[account][tr.market];
+        int256 oldSize = p.sizeCh;
+        int256 newSize;
+        int256 newOpen;
+        (newSize, newOpen, pnl) = ClearingMath.applyTrade(oldSize, p.openNotionalUsdc, sizeDeltaCh, tradePriceWad);
+        increasing =
+            ClearingMath.abs(newSize) > ClearingMath.abs(oldSize) ||
+            (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
+        if (increasing) _requireActive(FEATURE_NEW_RISK);
+        // A closed position keeps no residual basis (it was realised in full).
+        if (newSize == 0) newOpen = 0;
+        tr.position = Position(newSize.toInt128(), newOpen.toInt128());
+        $.positions[account][tr.market] = tr.position;
+        _updateMembership(acc, account, tr.id, oldSize, newSize);
+        _updateOpenInterest($, tr.market, oldSize, newSize);
     }
 
     /// @inheritdoc IClearingHouse
-    function settle(address account, int256 amountUsdc) external restricted {
+    function settle(address account, int256 amountUsdc) external {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
-        Market storage m = _registeredMarket($, msg.sender);
+        Market memory m = _activeMarket($, msg.sender);
         Account storage a = $.accounts[account];
         int256 collateral = int256(a.collateralUsdc) + amountUsdc;
         a.collateralUsdc = collateral.toInt96();
-        a.lastMarket = msg.sender;
+        a.lastMarketId = m.id;
         int256 pool = int256(m.poolUsdc) - amountUsdc;
-        m.poolUsdc = pool.toInt128();
+        $.markets[msg.sender].poolUsdc = pool.toInt128();
         emit AccountSettled(account, msg.sender, amountUsdc, collateral, pool);
     }
 
@@ -242,9 +339,9 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
     function fundMarketPool(uint256 amountUsdc) external restricted nonReentrant {
         if (amountUsdc == 0) revert ClearingZeroAmount();
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
-        Market storage m = _registeredMarket($, msg.sender);
+        Market memory m = _registeredMarket($, msg.sender);
         int256 pool = int256(m.poolUsdc) + amountUsdc.toInt256();
-        m.poolUsdc = pool.toInt128();
+        $.markets[msg.sender].poolUsdc = pool.toInt128();
         emit MarketPoolChanged(msg.sender, int256(amountUsdc), pool);
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
@@ -254,11 +351,11 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         if (amountUsdc == 0) revert ClearingZeroAmount();
         if (to == address(0)) revert ChxZeroAddress();
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
-        Market storage m = _registeredMarket($, msg.sender);
+        Market memory m = _registeredMarket($, msg.sender);
         int256 pool = m.poolUsdc;
         if (pool < amountUsdc.toInt256()) revert ClearingMarketPoolTooLow(msg.sender, amountUsdc, pool);
         pool -= int256(amountUsdc);
-        m.poolUsdc = pool.toInt128();
+        $.markets[msg.sender].poolUsdc = pool.toInt128();
         emit MarketPoolChanged(msg.sender, -int256(amountUsdc), pool);
         $.usdc.safeTransfer(to, amountUsdc);
     }
@@ -276,21 +373,28 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         _onlyLiquidationEngine($);
         if (fractionWad == 0 || fractionWad > ClearingMath.WAD) revert ClearingInvalidFraction(fractionWad);
-        Account storage a = $.accounts[account];
-        collateralUsdc = a.collateralUsdc;
-        address[] storage list = $.accountMarkets[account];
+        Account memory acc = $.accounts[account];
+        collateralUsdc = acc.collateralUsdc;
         // Reverse order: removing a closed market swaps the last entry into its slot.
-        for (uint256 i = list.length; i > 0; --i) {
-            address market = list[i - 1];
-            collateralUsdc += _liquidatePosition($, account, market, fractionWad, priceWad, collateralUsdc);
+        for (uint256 i = acc.marketCount; i > 0; --i) {
+            collateralUsdc += _liquidatePosition(
+                $,
+                account,
+                acc,
+                _marketIdAt(acc.marketIds, i - 1),
+                fractionWad,
+                priceWad,
+                collateralUsdc
+            );
         }
-        positionsLeft = list.length;
+        positionsLeft = acc.marketCount;
         if (bountyUsdc > 0 && collateralUsdc > 0) {
             // LIQ-04: the bounty never exceeds the margin there is to seize.
             paidBountyUsdc = bountyUsdc < uint256(collateralUsdc) ? bountyUsdc : uint256(collateralUsdc);
             collateralUsdc -= int256(paidBountyUsdc);
         }
-        a.collateralUsdc = collateralUsdc.toInt96();
+        acc.collateralUsdc = collateralUsdc.toInt96();
+        $.accounts[account] = acc;
         if (paidBountyUsdc > 0) {
             emit LiquidationBountyPaid(account, keeper, paidBountyUsdc, collateralUsdc);
             $.usdc.safeTransfer(keeper, paidBountyUsdc);
@@ -300,30 +404,35 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
     function _liquidatePosition(
         ClearingHouseStorage storage $,
         address account,
-        address market,
+        Account memory acc,
+        uint256 id,
         uint256 fractionWad,
         uint256 priceWad,
         int256 collateralBefore
-    ) private returns (int256) {
-        Position storage p = $.positions[account][market];
-        TradeResult memory t;
-        t.oldSize = p.sizeCh;
-        uint256 absSize = ClearingMath.abs(t.oldSize);
-        // @dev The closed size rounds up, so a partial liquidation never leaves more risk than asked.
+    ) private returns (int256 pnl) {
+        Traded memory tr;
+        tr.market = $.marketById[id];
+        tr.id = id;
+        int256 delta = _closeDelta($.positions[account][tr.market].sizeCh, fractionWad);
+        // A close is never new risk, so the new-risk pause does not apply (LIQ-05).
+        (pnl, ) = _movePosition($, account, acc, tr, delta, priceWad);
+        Market storage m = $.markets[tr.market];
+        m.poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
+        acc.lastMarketId = uint16(id);
+        // A closed position leaves the account's market set before the market hears of it; the rest of the account
+        // (collateral, last market) is written once by the caller.
+        if (tr.position.sizeCh == 0) $.accounts[account] = acc;
+        emit PositionLiquidated(account, tr.market, delta, priceWad, pnl, tr.position.sizeCh, collateralBefore + pnl);
+        ILiquidatableMarket(tr.market).onPositionLiquidated(account, delta, priceWad, pnl);
+    }
+
+    /// @dev The signed size a liquidation of `fractionWad` closes. The closed size rounds up, so a partial liquidation
+    ///      never leaves more risk than asked.
+    function _closeDelta(int256 sizeCh, uint256 fractionWad) private pure returns (int256) {
+        uint256 absSize = ClearingMath.abs(sizeCh);
         uint256 closeAbs = fractionWad == ClearingMath.WAD ? absSize : ClearingMath.mulWadUp(absSize, fractionWad);
         if (closeAbs > absSize) closeAbs = absSize;
-        int256 delta = t.oldSize > 0 ? -int256(closeAbs) : int256(closeAbs);
-        (t.newSize, t.newOpen, t.pnl) = ClearingMath.applyTrade(t.oldSize, p.openNotionalUsdc, delta, priceWad);
-        p.sizeCh = t.newSize.toInt128();
-        p.openNotionalUsdc = t.newOpen.toInt128();
-        _updateMembership($, account, market, t.oldSize, t.newSize);
-        _updateOpenInterest($, market, t.oldSize, t.newSize);
-        Market storage m = $.markets[market];
-        m.poolUsdc = (int256(m.poolUsdc) - t.pnl).toInt128();
-        $.accounts[account].lastMarket = market;
-        emit PositionLiquidated(account, market, delta, priceWad, t.pnl, t.newSize, collateralBefore + t.pnl);
-        ILiquidatableMarket(market).onPositionLiquidated(account, delta, priceWad, t.pnl);
-        return t.pnl;
+        return sizeCh > 0 ? -int256(closeAbs) : int256(closeAbs);
     }
 
     /// @inheritdoc IClearingHouse
@@ -336,14 +445,14 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         _onlyLiquidationEngine($);
         Account storage a = $.accounts[account];
         int256 collateral = a.collateralUsdc;
-        uint256 count = $.accountMarkets[account].length;
+        uint256 count = a.marketCount;
         if (collateral >= 0 || count != 0) revert ClearingNoDeficit(account, collateral, count);
         uint256 deficit = uint256(-collateral);
         deficit = _absorb(account, Layer.Guarantor, fromGuarantorUsdc, deficit, address(0));
         deficit = _absorb(account, Layer.Insurance, fromInsuranceUsdc, deficit, address(0));
         socialisedUsdc = deficit;
         if (socialisedUsdc > 0) {
-            address market = a.lastMarket;
+            address market = $.marketById[a.lastMarketId];
             Market storage m = $.markets[market];
             m.poolUsdc = (int256(m.poolUsdc) - int256(socialisedUsdc)).toInt128();
             $.socialisedLossUsdc += socialisedUsdc;
@@ -369,7 +478,8 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
     /// @inheritdoc IClearingHouse
     function syncExposure(address account) external nonReentrant {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
-        $.guarantorPool.onExposureChanged(account, _grossOpenNotional($, account), false);
+        (, uint256 grossOpenUsdc) = _scan($, account, $.accounts[account], _noTrade(), false, 0);
+        $.guarantorPool.onExposureChanged(account, grossOpenUsdc, false);
     }
 
     /// @inheritdoc IClearingHouse
@@ -388,21 +498,22 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
     // ───────────────────────────── views ─────────────────────────────
 
     /// @inheritdoc IClearingHouse
-    function marginState(address account) external view returns (MarginState memory) {
+    function marginState(address account) external view returns (MarginState memory s) {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
-        return _marginState($, account, $.oracle.indexPrice());
+        (s, ) = _scan($, account, $.accounts[account], _noTrade(), true, $.oracle.indexPrice());
     }
 
     /// @inheritdoc IClearingHouse
     function liquidationState(address account) external view returns (MarginState memory state, uint256 priceWad) {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         priceWad = $.oracle.indexPrice();
-        state = _marginState($, account, priceWad);
+        (state, ) = _scan($, account, $.accounts[account], _noTrade(), true, priceWad);
     }
 
     /// @inheritdoc IClearingHouse
-    function marginStateAt(address account, uint256 priceWad) external view returns (MarginState memory) {
-        return _marginState(_getClearingHouseStorage(), account, priceWad);
+    function marginStateAt(address account, uint256 priceWad) external view returns (MarginState memory s) {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        (s, ) = _scan($, account, $.accounts[account], _noTrade(), true, priceWad);
     }
 
     /// @inheritdoc IClearingHouse
@@ -416,13 +527,17 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
     }
 
     /// @inheritdoc IClearingHouse
-    function marketsOf(address account) external view returns (address[] memory) {
-        return _getClearingHouseStorage().accountMarkets[account];
+    function marketsOf(address account) external view returns (address[] memory list) {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        Account memory acc = $.accounts[account];
+        list = new address[](acc.marketCount);
+        for (uint256 i; i < list.length; ++i) list[i] = $.marketById[_marketIdAt(acc.marketIds, i)];
     }
 
     /// @inheritdoc IClearingHouse
-    function grossOpenNotionalOf(address account) external view returns (uint256) {
-        return _grossOpenNotional(_getClearingHouseStorage(), account);
+    function grossOpenNotionalOf(address account) external view returns (uint256 grossOpenUsdc) {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        (, grossOpenUsdc) = _scan($, account, $.accounts[account], _noTrade(), false, 0);
     }
 
     /// @inheritdoc IClearingHouse
@@ -471,67 +586,129 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse {
         if (msg.sender != $.liquidationEngine) revert ClearingOnlyLiquidationEngine(msg.sender);
     }
 
-    function _registeredMarket(ClearingHouseStorage storage $, address market) private view returns (Market storage m) {
+    function _registeredMarket(ClearingHouseStorage storage $, address market) private view returns (Market memory m) {
         m = $.markets[market];
         if (!m.registered) revert ClearingMarketNotRegistered(market);
     }
 
-    /// @dev Bounded by MAX_MARKETS_PER_ACCOUNT.
-    function _marginState(
+    /// @dev The caller check of the market hot path (modifyPosition, settle): a registered market (registration is
+    ///      ADMIN) whose own pause feature `keccak256(abi.encode(FEATURE_MARKET, market))` is not set (the GUARDIAN
+    ///      can freeze one market at once). It replaces the AccessManager round trip (~16k gas per trade).
+    function _activeMarket(ClearingHouseStorage storage $, address market) private view returns (Market memory m) {
+        m = _registeredMarket($, market);
+        _requireActive(keccak256(abi.encode(FEATURE_MARKET, market)));
+    }
+
+    /// @dev No traded market: every position is read from storage (market ids start at 1).
+    function _noTrade() private pure returns (Traded memory tr) {}
+
+    function _marketIdAt(uint128 ids, uint256 i) private pure returns (uint256) {
+        return uint16(ids >> (16 * i));
+    }
+
+    /// @dev One pass over the account's markets (bounded by MAX_MARKETS_PER_ACCOUNT): the gross open notional
+    ///      Σ |cost basis| (the exposure guarantors limit, independent of the oracle) and, with `withMargin`, the margin
+    ///      state at `priceWad` (one RiskEngine read per market). The position of `tr.id` is taken from `tr`.
+    function _scan(
         ClearingHouseStorage storage $,
         address account,
+        Account memory acc,
+        Traded memory tr,
+        bool withMargin,
         uint256 priceWad
-    ) private view returns (MarginState memory s) {
-        s.collateralUsdc = $.accounts[account].collateralUsdc;
-        address[] storage list = $.accountMarkets[account];
-        uint256 n = list.length;
+    ) private view returns (MarginState memory s, uint256 grossOpenUsdc) {
+        s.collateralUsdc = acc.collateralUsdc;
+        uint256 n = acc.marketCount;
         s.positionCount = n;
-        IRiskEngine risk = $.riskEngine;
+        MarginInputs memory m;
+        if (withMargin) (m.generation, m.sigmaPlusOneWad, m.priceWad) = ($.riskGeneration, $.sigmaPlusOneWad, priceWad);
         for (uint256 i; i < n; ++i) {
-            address market = list[i];
-            Position memory p = $.positions[account][market];
-            (uint256 imRate, uint256 mmRate) = risk.marginRates(market);
-            s.unrealisedPnlUsdc += ClearingMath.valueUsdcDown(p.sizeCh, priceWad) - p.openNotionalUsdc;
-            uint256 notional = ClearingMath.notionalUsdcUp(ClearingMath.abs(p.sizeCh), priceWad);
-            s.grossNotionalUsdc += notional;
-            s.initialMarginUsdc += ClearingMath.mulWadUp(notional, imRate);
-            s.maintenanceMarginUsdc += ClearingMath.mulWadUp(notional, mmRate);
+            (address market, Position memory p) = _positionAt($, account, tr, _marketIdAt(acc.marketIds, i));
+            grossOpenUsdc += ClearingMath.abs(p.openNotionalUsdc);
+            if (withMargin) _addMargin($, s, m, market, p);
         }
         s.equityUsdc = s.collateralUsdc + s.unrealisedPnlUsdc;
     }
 
-    /// @dev Σ |openNotional|: the exposure guarantors limit, independent of the oracle. Bounded loop.
-    function _grossOpenNotional(ClearingHouseStorage storage $, address account) private view returns (uint256 total) {
-        address[] storage list = $.accountMarkets[account];
-        uint256 n = list.length;
-        for (uint256 i; i < n; ++i) {
-            total += ClearingMath.abs($.positions[account][list[i]].openNotionalUsdc);
-        }
+    /// @dev What a margin computation needs besides the position: the copy's generation and σ + 1, the price.
+    struct MarginInputs {
+        uint256 generation;
+        uint256 sigmaPlusOneWad;
+        uint256 priceWad;
     }
 
-    function _updateMembership(
+    function _positionAt(
         ClearingHouseStorage storage $,
         address account,
+        Traded memory tr,
+        uint256 id
+    ) private view returns (address market, Position memory p) {
+        if (id == tr.id) return (tr.market, tr.position);
+        market = $.marketById[id];
+        p = $.positions[account][market];
+    }
+
+    /// @dev Adds one position to the margin state. The rates come from the pushed copy of the RiskEngine's inputs
+    ///      (same rule, RiskMath) while it is current, otherwise from the RiskEngine itself.
+    function _addMargin(
+        ClearingHouseStorage storage $,
+        MarginState memory s,
+        MarginInputs memory m,
         address market,
+        Position memory p
+    ) private view {
+        uint256 imRate;
+        uint256 mmRate;
+        uint256 c = $.riskParams[market];
+        if (m.sigmaPlusOneWad != 0 && c >> 248 == m.generation && (c >> 128) & MASK60 != 0) {
+            (imRate, mmRate) = RiskMath.marginRates(
+                IRiskEngine.MarketRiskParams(
+                    uint64(c),
+                    uint64(c >> 64),
+                    uint64((c >> 128) & MASK60),
+                    uint64((c >> 188) & MASK60)
+                ),
+                m.sigmaPlusOneWad - 1
+            );
+        } else {
+            (imRate, mmRate) = $.riskEngine.marginRates(market);
+        }
+        uint256 priceWad = m.priceWad;
+        s.unrealisedPnlUsdc += ClearingMath.valueUsdcDown(p.sizeCh, priceWad) - p.openNotionalUsdc;
+        uint256 notional = ClearingMath.notionalUsdcUp(ClearingMath.abs(p.sizeCh), priceWad);
+        s.grossNotionalUsdc += notional;
+        s.initialMarginUsdc += ClearingMath.mulWadUp(notional, imRate);
+        s.maintenanceMarginUsdc += ClearingMath.mulWadUp(notional, mmRate);
+    }
+
+    /// @dev Adds or removes `id` in the account's packed market set (in memory; the caller stores the account).
+    ///      Removal swaps the last id into the freed place, as the liquidation loop (last to first) expects.
+    function _updateMembership(
+        Account memory acc,
+        address account,
+        uint256 id,
         int256 oldSize,
         int256 newSize
-    ) private {
+    ) private pure {
         if (oldSize == 0 && newSize != 0) {
-            address[] storage list = $.accountMarkets[account];
-            if (list.length >= MAX_MARKETS_PER_ACCOUNT) revert ClearingTooManyMarkets(account, MAX_MARKETS_PER_ACCOUNT);
-            list.push(market);
+            uint256 n = acc.marketCount;
+            if (n >= MAX_MARKETS_PER_ACCOUNT) revert ClearingTooManyMarkets(account, MAX_MARKETS_PER_ACCOUNT);
+            acc.marketIds |= uint128(id << (16 * n));
+            acc.marketCount = uint8(n + 1);
         } else if (oldSize != 0 && newSize == 0) {
-            address[] storage list = $.accountMarkets[account];
-            uint256 n = list.length;
+            uint256 n = acc.marketCount;
+            uint128 ids = acc.marketIds;
             for (uint256 i; i < n; ++i) {
-                if (list[i] == market) {
-                    list[i] = list[n - 1];
-                    list.pop();
+                if (_marketIdAt(ids, i) == id) {
+                    uint256 last = _marketIdAt(ids, n - 1);
+                    ids &= ~uint128(0xffff << (16 * i));
+                    ids |= uint128(last << (16 * i));
+                    ids &= ~uint128(0xffff << (16 * (n - 1)));
                     break;
                 }
             }
-            // A closed position keeps no residual basis (it was realised in full).
-            $.positions[account][market].openNotionalUsdc = 0;
+            acc.marketIds = ids;
+            acc.marketCount = uint8(n - 1);
         }
     }
 

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
@@ -13,6 +14,7 @@ import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 ///         loss. See IGuarantorPool.
 contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     using SafeERC20 for IERC20;
+    using SafeCast for uint256;
 
     /// @notice Virtual shares and assets of every guarantor's share book (ACC-04): an attacker's donation is
     ///         shared with 1e24 virtual shares, so it costs the attacker and a victim loses < 1e-6 of a deposit of
@@ -22,9 +24,25 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
 
     bytes32 internal constant FEATURE_DEPOSIT = keccak256("guarantor.deposit");
 
+    /// @dev Slot 0 is all a risk-reducing trade touches (guarantor and exposure); the limit is read on new risk
+    ///      only. The exposure shares its slot with the guarantor address, so a customer's first trade rewrites a
+    ///      non-zero slot instead of creating one.
     struct Customer {
         address guarantor;
-        uint96 limitUsdc;
+        uint96 exposureUsdc;
+        uint256 limitUsdc;
+    }
+
+    /// @dev The storage form of IGuarantorPool.Guarantor: capital and exposure (read on every gate and written
+    ///      on every exposure change) share slot 0; the DPS bond and flags slot 1 (read on new risk).
+    struct GuarantorState {
+        uint128 capitalUsdc;
+        uint128 exposureUsdc;
+        uint128 dpsStaked;
+        bool registered;
+        bool open;
+        uint256 totalShares;
+        uint256 defaultLimitUsdc;
     }
 
     /// @custom:storage-location erc7201:chx.storage.GuarantorPool
@@ -32,12 +50,11 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         IERC20 usdc;
         IERC20 dps;
         IClearingHouse clearingHouse;
-        uint256 minDpsStake;
+        uint96 minDpsStake;
         uint256 maxLeverageWad;
-        mapping(address guarantor => Guarantor) guarantors;
+        mapping(address guarantor => GuarantorState) guarantors;
         mapping(address guarantor => mapping(address holder => uint256)) shares;
         mapping(address account => Customer) customers;
-        mapping(address account => uint256) exposureUsdc;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.GuarantorPool")) - 1)) & ~bytes32(uint256(0xff))
@@ -78,7 +95,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function registerGuarantor(bool open, uint256 defaultLimitUsdc) external {
-        Guarantor storage g = _getGuarantorPoolStorage().guarantors[msg.sender];
+        GuarantorState storage g = _getGuarantorPoolStorage().guarantors[msg.sender];
         if (g.registered) revert PoolAlreadyRegistered(msg.sender);
         g.registered = true;
         g.open = open;
@@ -88,7 +105,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function configureGuarantor(bool open, uint256 defaultLimitUsdc) external {
-        Guarantor storage g = _guarantor(_getGuarantorPoolStorage(), msg.sender);
+        GuarantorState storage g = _guarantor(_getGuarantorPoolStorage(), msg.sender);
         g.open = open;
         g.defaultLimitUsdc = defaultLimitUsdc;
         emit GuarantorConfigured(msg.sender, open, defaultLimitUsdc);
@@ -101,12 +118,12 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     ) external nonReentrant whenActive(FEATURE_DEPOSIT) returns (uint256 shares) {
         if (amountUsdc == 0) revert PoolZeroAmount();
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
-        Guarantor storage g = _guarantor($, guarantor);
+        GuarantorState storage g = _guarantor($, guarantor);
         if (msg.sender != guarantor && !g.open) revert PoolNotOpen(guarantor);
         // @dev Shares credited round down (ACC-05).
         shares = Math.mulDiv(amountUsdc, g.totalShares + VIRTUAL_SHARES, g.capitalUsdc + VIRTUAL_ASSETS);
         if (shares == 0) revert PoolZeroAmount();
-        g.capitalUsdc += amountUsdc;
+        g.capitalUsdc = (g.capitalUsdc + amountUsdc).toUint128();
         g.totalShares += shares;
         $.shares[guarantor][msg.sender] += shares;
         emit CapitalDeposited(guarantor, msg.sender, amountUsdc, shares, g.capitalUsdc, g.totalShares);
@@ -122,7 +139,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         if (shares == 0) revert PoolZeroAmount();
         if (to == address(0)) revert ChxZeroAddress();
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
-        Guarantor storage g = _guarantor($, guarantor);
+        GuarantorState storage g = _guarantor($, guarantor);
         uint256 held = $.shares[guarantor][msg.sender];
         if (shares > held) revert PoolInsufficientShares(msg.sender, shares, held);
         // @dev USDC paid rounds down (ACC-05).
@@ -130,7 +147,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         if (amountUsdc > g.capitalUsdc) amountUsdc = g.capitalUsdc;
         $.shares[guarantor][msg.sender] = held - shares;
         g.totalShares -= shares;
-        g.capitalUsdc -= amountUsdc;
+        g.capitalUsdc -= uint128(amountUsdc);
         if (g.exposureUsdc > 0) {
             uint256 capacity = Math.mulDiv(g.capitalUsdc, $.maxLeverageWad, 1e18);
             if (g.exposureUsdc > capacity) revert PoolCapacityExceeded(guarantor, capacity, g.exposureUsdc);
@@ -143,8 +160,8 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     function creditIncome(address guarantor, uint256 amountUsdc) external nonReentrant {
         if (amountUsdc == 0) revert PoolZeroAmount();
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
-        Guarantor storage g = _guarantor($, guarantor);
-        g.capitalUsdc += amountUsdc;
+        GuarantorState storage g = _guarantor($, guarantor);
+        g.capitalUsdc = (g.capitalUsdc + amountUsdc).toUint128();
         emit IncomeCredited(guarantor, msg.sender, amountUsdc, g.capitalUsdc);
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
@@ -153,8 +170,8 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     function stakeDps(uint256 amount) external nonReentrant {
         if (amount == 0) revert PoolZeroAmount();
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
-        Guarantor storage g = _guarantor($, msg.sender);
-        g.dpsStaked += amount;
+        GuarantorState storage g = _guarantor($, msg.sender);
+        g.dpsStaked = (g.dpsStaked + amount).toUint128();
         emit DpsStakeChanged(msg.sender, int256(amount), g.dpsStaked);
         $.dps.safeTransferFrom(msg.sender, address(this), amount);
     }
@@ -163,12 +180,12 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     function unstakeDps(uint256 amount) external nonReentrant {
         if (amount == 0) revert PoolZeroAmount();
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
-        Guarantor storage g = _guarantor($, msg.sender);
+        GuarantorState storage g = _guarantor($, msg.sender);
         uint256 staked = g.dpsStaked;
         if (amount > staked || (staked - amount < $.minDpsStake && g.exposureUsdc > 0)) {
             revert PoolUnstakeNotAllowed(msg.sender, amount, staked);
         }
-        g.dpsStaked = staked - amount;
+        g.dpsStaked = uint128(staked - amount);
         emit DpsStakeChanged(msg.sender, -int256(amount), g.dpsStaked);
         $.dps.safeTransfer(msg.sender, amount);
     }
@@ -177,9 +194,9 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     function slashDps(address guarantor, uint256 amount, address to) external restricted nonReentrant {
         if (to == address(0)) revert ChxZeroAddress();
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
-        Guarantor storage g = _guarantor($, guarantor);
+        GuarantorState storage g = _guarantor($, guarantor);
         if (amount > g.dpsStaked) amount = g.dpsStaked;
-        g.dpsStaked -= amount;
+        g.dpsStaked -= uint128(amount);
         emit DpsSlashed(guarantor, amount, to, g.dpsStaked);
         $.dps.safeTransfer(to, amount);
     }
@@ -197,7 +214,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     /// @inheritdoc IGuarantorPool
     function joinOpenGuarantor(address guarantor) external {
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
-        Guarantor storage g = _guarantor($, guarantor);
+        GuarantorState storage g = _guarantor($, guarantor);
         if (!g.open) revert PoolNotOpen(guarantor);
         _admit($, msg.sender, guarantor, g.defaultLimitUsdc);
     }
@@ -210,7 +227,9 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         if (guarantor == address(0)) revert PoolNoGuarantor(account);
         if (msg.sender != account && msg.sender != guarantor) revert PoolNotGuarantor(msg.sender);
         if ($.clearingHouse.marketsOf(account).length != 0) revert PoolCustomerHasPositions(account, guarantor);
-        delete $.customers[account];
+        // The recorded exposure stays (as before the repacking): only the membership and the limit go.
+        c.guarantor = address(0);
+        c.limitUsdc = 0;
         emit CustomerLeft(account, guarantor);
     }
 
@@ -220,7 +239,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         if (current != address(0) && current != guarantor) revert PoolCustomerHasPositions(account, current);
         if (limitUsdc > type(uint96).max) revert PoolInvalidParams();
         c.guarantor = guarantor;
-        c.limitUsdc = uint96(limitUsdc);
+        c.limitUsdc = limitUsdc;
         emit CustomerAdmitted(account, guarantor, limitUsdc);
     }
 
@@ -230,27 +249,33 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     function onExposureChanged(address account, uint256 newExposureUsdc, bool increasing) external {
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
         if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
-        Customer memory c = $.customers[account];
-        uint256 old = $.exposureUsdc[account];
-        if (c.guarantor == address(0)) {
+        Customer storage c = $.customers[account];
+        address guarantor = c.guarantor;
+        uint256 old = c.exposureUsdc;
+        // @dev Saturating (never reverts, so a risk-reducing trade is never blocked): a saturated value only
+        //      overstates the guarantor's aggregate later (conservative). Unreachable with real notionals.
+        uint96 packed = newExposureUsdc > type(uint96).max ? type(uint96).max : uint96(newExposureUsdc);
+        if (guarantor == address(0)) {
             if (increasing) revert PoolNoGuarantor(account);
-            if (old != newExposureUsdc) $.exposureUsdc[account] = newExposureUsdc;
+            if (old != newExposureUsdc) c.exposureUsdc = packed;
             return;
         }
-        Guarantor storage g = $.guarantors[c.guarantor];
+        GuarantorState storage g = $.guarantors[guarantor];
         uint256 gExposure = g.exposureUsdc;
         // @dev Saturating: exposure recorded before an account changed guarantor is never subtracted twice.
         gExposure = gExposure > old ? gExposure - old : 0;
         gExposure += newExposureUsdc;
         if (increasing) {
-            if (g.dpsStaked < $.minDpsStake) revert PoolStakeTooLow(c.guarantor, $.minDpsStake, g.dpsStaked);
-            if (newExposureUsdc > c.limitUsdc) revert PoolCustomerLimitExceeded(account, c.limitUsdc, newExposureUsdc);
+            uint256 minDps = $.minDpsStake;
+            if (g.dpsStaked < minDps) revert PoolStakeTooLow(guarantor, minDps, g.dpsStaked);
+            uint256 limit = c.limitUsdc;
+            if (newExposureUsdc > limit) revert PoolCustomerLimitExceeded(account, limit, newExposureUsdc);
             uint256 capacity = Math.mulDiv(g.capitalUsdc, $.maxLeverageWad, 1e18);
-            if (gExposure > capacity) revert PoolCapacityExceeded(c.guarantor, capacity, gExposure);
+            if (gExposure > capacity) revert PoolCapacityExceeded(guarantor, capacity, gExposure);
         }
-        $.exposureUsdc[account] = newExposureUsdc;
-        g.exposureUsdc = gExposure;
-        emit ExposureChanged(account, c.guarantor, newExposureUsdc, gExposure);
+        c.exposureUsdc = packed;
+        g.exposureUsdc = gExposure > type(uint128).max ? type(uint128).max : uint128(gExposure);
+        emit ExposureChanged(account, guarantor, newExposureUsdc, gExposure);
     }
 
     /// @inheritdoc IGuarantorPool
@@ -262,10 +287,10 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
         address guarantor = $.customers[account].guarantor;
         if (guarantor == address(0) || amountUsdc == 0) return 0;
-        Guarantor storage g = $.guarantors[guarantor];
+        GuarantorState storage g = $.guarantors[guarantor];
         uint256 capital = g.capitalUsdc;
         paidUsdc = amountUsdc < capital ? amountUsdc : capital;
-        g.capitalUsdc = capital - paidUsdc;
+        g.capitalUsdc = uint128(capital - paidUsdc);
         emit LossCovered(guarantor, account, amountUsdc, paidUsdc, capital - paidUsdc);
         if (paidUsdc > 0) $.usdc.safeTransfer(recipient, paidUsdc);
     }
@@ -278,8 +303,8 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     }
 
     function _setParams(GuarantorPoolStorage storage $, uint256 minDpsStake, uint256 maxLeverageWad) private {
-        if (maxLeverageWad == 0) revert PoolInvalidParams();
-        $.minDpsStake = minDpsStake;
+        if (maxLeverageWad == 0 || minDpsStake > type(uint96).max) revert PoolInvalidParams();
+        $.minDpsStake = uint96(minDpsStake);
         $.maxLeverageWad = maxLeverageWad;
         emit PoolParamsSet(minDpsStake, maxLeverageWad);
     }
@@ -288,7 +313,17 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function guarantorInfo(address guarantor) external view returns (Guarantor memory) {
-        return _getGuarantorPoolStorage().guarantors[guarantor];
+        GuarantorState storage g = _getGuarantorPoolStorage().guarantors[guarantor];
+        return
+            Guarantor({
+                registered: g.registered,
+                open: g.open,
+                capitalUsdc: g.capitalUsdc,
+                totalShares: g.totalShares,
+                exposureUsdc: g.exposureUsdc,
+                dpsStaked: g.dpsStaked,
+                defaultLimitUsdc: g.defaultLimitUsdc
+            });
     }
 
     /// @inheritdoc IGuarantorPool
@@ -299,7 +334,8 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     /// @inheritdoc IGuarantorPool
     function customerInfo(address account) external view returns (uint256 limitUsdc, uint256 exposureUsdc) {
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
-        return ($.customers[account].limitUsdc, $.exposureUsdc[account]);
+        Customer storage c = $.customers[account];
+        return (c.limitUsdc, c.exposureUsdc);
     }
 
     /// @inheritdoc IGuarantorPool
@@ -309,7 +345,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function convertToAssets(address guarantor, uint256 shares) external view returns (uint256) {
-        Guarantor storage g = _getGuarantorPoolStorage().guarantors[guarantor];
+        GuarantorState storage g = _getGuarantorPoolStorage().guarantors[guarantor];
         return Math.mulDiv(shares, g.capitalUsdc + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
     }
 
@@ -319,7 +355,10 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         return ($.minDpsStake, $.maxLeverageWad);
     }
 
-    function _guarantor(GuarantorPoolStorage storage $, address guarantor) private view returns (Guarantor storage g) {
+    function _guarantor(
+        GuarantorPoolStorage storage $,
+        address guarantor
+    ) private view returns (GuarantorState storage g) {
         g = $.guarantors[guarantor];
         if (!g.registered) revert PoolNotGuarantor(guarantor);
     }

@@ -8,7 +8,8 @@ import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IRiskEngine} from "../../interfaces/IRiskEngine.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {ClearingMath} from "../../libraries/ClearingMath.sol";
+import {RiskMath} from "../../libraries/RiskMath.sol";
+import {IClearingRiskSync} from "../../interfaces/IClearingRiskSync.sol";
 
 /// @title RiskEngine
 /// @notice EWMA volatility of the CH index and the per-market margin rates derived from it. See IRiskEngine.
@@ -81,8 +82,11 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
             params.mmMultipleWad > params.imMultipleWad ||
             params.imFloorWad >= WAD
         ) revert RiskInvalidParams();
-        _getRiskEngineStorage().markets[market] = params;
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        $.markets[market] = params;
         emit MarketRiskParamsSet(market, params);
+        // The ClearingHouse's copy (no try/catch: a copy that silently missed an update would understate margin).
+        IClearingRiskSync(address($.clearingHouse)).syncMarketRisk(market, params);
     }
 
     /// @inheritdoc IRiskEngine
@@ -128,6 +132,9 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
             $.varianceWad = variance;
             sigmaWad = Math.sqrt(variance * WAD, Math.Rounding.Ceil);
             $.sigmaWad = sigmaWad;
+            // The ClearingHouse's copy of σ (no try/catch: a copy that silently missed an update would understate
+            // margin).
+            IClearingRiskSync(address($.clearingHouse)).syncVolatility(sigmaWad);
         } else {
             sigmaWad = $.sigmaWad;
         }
@@ -147,11 +154,7 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
         RiskEngineStorage storage $ = _getRiskEngineStorage();
         MarketRiskParams memory p = $.markets[market];
         if (p.imFloorWad == 0) revert RiskMarketUnknown(market);
-        uint256 sigma = $.sigmaWad;
-        imRateWad = Math.max(p.imFloorWad, ClearingMath.mulWadUp(sigma, p.imMultipleWad));
-        mmRateWad = Math.max(p.mmFloorWad, ClearingMath.mulWadUp(sigma, p.mmMultipleWad));
-        if (imRateWad > WAD) imRateWad = WAD;
-        if (mmRateWad > imRateWad) mmRateWad = imRateWad;
+        return RiskMath.marginRates(p, $.sigmaWad);
     }
 
     /// @inheritdoc IRiskEngine

@@ -13,6 +13,7 @@ import {IComputeStandard} from "../../interfaces/IComputeStandard.sol";
 import {ICHToken} from "../../interfaces/ICHToken.sol";
 import {IDPSToken} from "../../interfaces/IDPSToken.sol";
 import {ICapacityRecorder} from "../../interfaces/IEmissionHooks.sol";
+import {IEmission} from "../../interfaces/IEmission.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 
 /// @title ProviderRegistry
@@ -69,6 +70,7 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         uint48 upSeconds;
         uint48 trackedSeconds;
         uint88 lastSamplePflopsWad;
+        uint32 recordedDay;
         // slot 4 — stake and liability together: a mint reads and writes this one slot
         uint128 stakedDps;
         uint128 liabilityCh;
@@ -97,6 +99,8 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         /// @dev Copy of params.attestationValiditySec packed beside `standard`: attest reads one slot for both.
         uint64 attestationValiditySec;
         address recorder;
+        /// @dev The recorder's day boundary (Emission: genesis mod 1 day), packed beside `recorder`.
+        uint32 recorderDayOffset;
         address oracle;
         uint256 assignmentCount;
         address[] list;
@@ -308,6 +312,7 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
             if (elapsed < interval / 2) revert ProviderHeartbeatTooSoon(msg.sender, last + interval / 2);
             (up, tracked) = _accrue(up, tracked, elapsed, interval, $.params.uptimeWindowSec);
         }
+        uint256 previous = p.lastSamplePflopsWad;
         p.lastHeartbeat = uint40(block.timestamp);
         p.upSeconds = uint48(up);
         p.trackedSeconds = uint48(tracked);
@@ -317,10 +322,15 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         address recorder = $.recorder;
         // A failing recorder (Emission paused, mid-rebalance) must not stop heartbeats and so decay uptime: the
         // sample is then lost (only the provider's own GFL suffers) and the failure is logged.
-        if (recorder != address(0)) {
-            try ICapacityRecorder(recorder).recordCapacity(msg.sender, sample) {} catch {
-                emit CapacityRecordFailed(msg.sender, recorder, sample);
-            }
+        if (recorder == address(0)) return;
+        // @dev Emission keeps the lowest sample of each of its days, so only the first beat of a recorder day and a
+        //      beat lower than the one before it can change anything: only those are forwarded (docs/compute.md, Gas).
+        uint256 day = (block.timestamp + 1 days - $.recorderDayOffset) / 1 days;
+        if (day == p.recordedDay && sample >= previous) return;
+        try ICapacityRecorder(recorder).recordCapacity(msg.sender, sample) {
+            p.recordedDay = uint32(day);
+        } catch {
+            emit CapacityRecordFailed(msg.sender, recorder, sample);
         }
     }
 
@@ -567,7 +577,20 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
 
     /// @inheritdoc IProviderRegistry
     function setCapacityRecorder(address recorder) external restricted {
-        _s().recorder = recorder;
+        ProviderRegistryStorage storage $ = _s();
+        $.recorder = recorder;
+        // The recorder's days start at genesis + k days: IEmission.epochStart(0) mod 1 day (0 for a recorder without
+        // epochs). Low-level to fit the EIP-170 size limit; uses only the scratch space.
+        uint256 offset;
+        bytes4 selector = IEmission.epochStart.selector;
+        assembly ("memory-safe") {
+            mstore(0, selector)
+            mstore(4, 0)
+            if and(staticcall(gas(), recorder, 0, 36, 0, 32), gt(returndatasize(), 31)) {
+                offset := mod(mload(0), 86400)
+            }
+        }
+        $.recorderDayOffset = uint32(offset);
         emit CapacityRecorderSet(recorder);
     }
 
@@ -721,13 +744,14 @@ contract ProviderRegistry is ChxUpgradeable, IProviderRegistry {
         i.capacityPflopsWad = p.capacityPflopsWad;
         i.attestedAt = p.attestedAt;
         i.attestationExpiresAt = p.attestationExpiresAt;
-        i.performanceGrade = uint8(IComputeStandard($.standard).performanceGrade(p.chPerHourWad));
-        i.energyGrade = uint8(IComputeStandard($.standard).energyGrade(p.whPerChWad));
+        IComputeStandard std = IComputeStandard($.standard);
+        i.performanceGrade = uint8(std.performanceGrade(p.chPerHourWad));
+        i.energyGrade = uint8(std.energyGrade(p.whPerChWad));
         i.whPerChWad = p.whPerChWad;
         i.lastHeartbeat = p.lastHeartbeat;
         i.lastSamplePflopsWad = p.lastSamplePflopsWad;
         i.uptimeWad = _uptime($, p);
-        i.reliabilityGrade = uint8(IComputeStandard($.standard).reliabilityGrade(i.uptimeWad));
+        i.reliabilityGrade = uint8(std.reliabilityGrade(i.uptimeWad));
         i.liabilityCh = p.liabilityCh;
         i.mintedCh = p.liabilityCh + p.deliveredCh + p.boughtBackCh;
         i.deliveredCh = p.deliveredCh;

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
@@ -54,16 +55,17 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
         IERC20 dps;
         address treasury;
         address insuranceFund;
-        // one word: fees and parameters read on every fill
+        // seat tiers packed 4 × 64 bits: low 48 bits whole-DPS threshold, high 16 bits discount bps
+        uint256 seatTiers;
+        // one word (after full-word members, so it starts a slot): fees and parameters read on every fill, and the
+        // pending fees every fill adds to
         uint16 makerFeeBps;
         uint16 takerFeeBps;
         uint16 insuranceShareBps;
         uint32 unstakeDelaySec;
         uint32 twapIntervalSec;
-        uint128 twapMinAmountCh;
-        // seat tiers packed 4 × 64 bits: low 48 bits whole-DPS threshold, high 16 bits discount bps
-        uint256 seatTiers;
-        uint256 pendingFeesUsdc;
+        uint80 twapMinAmountCh;
+        uint64 pendingFeesUsdc;
         uint128 totalStakedDps;
         uint128 totalPendingDps;
         mapping(bytes32 hash => OrderState) orders;
@@ -348,9 +350,10 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
         if (observationIntervalSec < MIN_OBSERVATION_INTERVAL || observationIntervalSec > MAX_OBSERVATION_INTERVAL) {
             revert SpotDurationOutOfBounds(observationIntervalSec, MIN_OBSERVATION_INTERVAL, MAX_OBSERVATION_INTERVAL);
         }
+        if (minAmountCh > type(uint80).max) revert SpotInvalidAmount(minAmountCh);
         SpotMarketStorage storage $ = _s();
         $.twapIntervalSec = observationIntervalSec;
-        $.twapMinAmountCh = minAmountCh;
+        $.twapMinAmountCh = uint80(minAmountCh);
         emit TwapParamsSet(observationIntervalSec, minAmountCh);
     }
 
@@ -622,7 +625,8 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
     function _accrue(SpotMarketStorage storage $, uint256 amountUsdc) private {
         if (amountUsdc == 0) return;
         uint256 pendingAfter = $.pendingFeesUsdc + amountUsdc;
-        $.pendingFeesUsdc = pendingAfter;
+        // @dev 2^64 USDC units = 1.8e13 USDC pending between two distributions; beyond it the fill reverts (SafeCast)
+        $.pendingFeesUsdc = SafeCast.toUint64(pendingAfter);
         emit FeesAccrued(amountUsdc, pendingAfter);
     }
 

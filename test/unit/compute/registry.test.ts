@@ -179,7 +179,10 @@ describe("ProviderRegistry", function () {
       await expect(reg.connect(a!).heartbeat(wad("0.4")))
         .to.emit(reg, "Heartbeat")
         .withArgs(a!.address, wad("0.4"), 2n * HOUR, 4n * HOUR, WAD / 2n);
-      expect(await recorder.calls()).to.equal(3n);
+      // The third beat is the same recorder day and not lower than the one before: the recorder keeps each day's
+      // lowest sample, so it is not forwarded (gas: one forwarded sample per day plus lower readings).
+      expect(await recorder.calls()).to.equal(2n);
+      expect(await recorder.lastSample(a!.address)).to.equal(wad("0.4"));
       await expect(reg.connect(a!).heartbeat(1)).to.be.revertedWithCustomError(reg, "ProviderHeartbeatTooSoon");
       // A reverting recorder does not stop the heartbeat (uptime keeps counting); the lost sample is logged.
       await recorder.setFailing(true);
@@ -187,7 +190,31 @@ describe("ProviderRegistry", function () {
       await expect(reg.connect(a!).heartbeat(wad("0.3")))
         .to.emit(reg, "CapacityRecordFailed")
         .withArgs(a!.address, await recorder.getAddress(), wad("0.3"));
+      expect(await recorder.calls()).to.equal(2n);
+      // A new day forwards again, whatever the reading.
+      await recorder.setFailing(false);
+      await time().increase(DAY);
+      await reg.connect(a!).heartbeat(wad("0.5"));
       expect(await recorder.calls()).to.equal(3n);
+      expect(await recorder.lastSample(a!.address)).to.equal(wad("0.5"));
+    });
+
+    it("forwards to Emission the first beat of each Emission day (its days start at genesis) and nothing else", async function () {
+      const reg = fx.protocol.providerRegistry;
+      const emission = fx.protocol.emission;
+      const [a] = fx.users;
+      expect(await reg.capacityRecorder()).to.equal(await emission.getAddress());
+      await onboard(fx, a!);
+      const genesis = await emission.epochStart(0);
+      const t = BigInt(await time().latest());
+      const boundary = genesis + ((t - genesis) / DAY + 2n) * DAY;
+      await time().increaseTo(boundary - 2n * HOUR);
+      await expect(reg.connect(a!).heartbeat(wad("0.5"))).to.emit(emission, "CapacityRecorded");
+      await time().increase(HOUR);
+      await expect(reg.connect(a!).heartbeat(wad("0.5"))).not.to.emit(emission, "CapacityRecorded");
+      // Crosses Emission's day boundary (not a UTC midnight): forwarded again.
+      await time().increase(HOUR);
+      await expect(reg.connect(a!).heartbeat(wad("0.5"))).to.emit(emission, "CapacityRecorded");
     });
 
     it("rejects heartbeats without a live attestation", async function () {
