@@ -110,7 +110,6 @@ function day(m: PerpMarket, event: ethereum.Event): PerpMarketDayData {
     d = new PerpMarketDayData(id);
     d.market = m.id;
     d.date = n * SECONDS_PER_DAY;
-    d.openInterestHighCh = ZERO;
     d.volumeCh = ZERO;
     d.volumeUsdc = ZERO;
     d.tradeCount = 0;
@@ -119,6 +118,12 @@ function day(m: PerpMarket, event: ethereum.Event): PerpMarketDayData {
     d.fundingRateOpenWad = m.fundingRateWad;
     d.fundingRateHighWad = m.fundingRateWad;
     d.fundingRateLowWad = m.fundingRateWad;
+    d.fundingRateCloseWad = m.fundingRateWad;
+    d.fundingIndexWad = m.fundingIndexWad;
+    d.indexPriceWad = m.lastIndexPriceWad;
+    d.longOiCh = m.longOiCh;
+    d.shortOiCh = m.shortOiCh;
+    d.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
   }
   return d;
 }
@@ -131,7 +136,6 @@ function hour(m: PerpMarket, event: ethereum.Event): PerpMarketHourData {
     h = new PerpMarketHourData(id);
     h.market = m.id;
     h.date = n * SECONDS_PER_HOUR;
-    h.openInterestHighCh = ZERO;
     h.volumeCh = ZERO;
     h.volumeUsdc = ZERO;
     h.tradeCount = 0;
@@ -140,6 +144,12 @@ function hour(m: PerpMarket, event: ethereum.Event): PerpMarketHourData {
     h.fundingRateOpenWad = m.fundingRateWad;
     h.fundingRateHighWad = m.fundingRateWad;
     h.fundingRateLowWad = m.fundingRateWad;
+    h.fundingRateCloseWad = m.fundingRateWad;
+    h.fundingIndexWad = m.fundingIndexWad;
+    h.indexPriceWad = m.lastIndexPriceWad;
+    h.longOiCh = m.longOiCh;
+    h.shortOiCh = m.shortOiCh;
+    h.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
   }
   return h;
 }
