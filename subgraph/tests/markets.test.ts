@@ -1,7 +1,14 @@
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
-import { FundingPoked, PerpLiquidated, PerpTraded, VaultCapitalMoved } from "../generated/PerpMarket/PerpMarket";
 import {
+  BurnSinkSet,
+  FundingPoked,
+  PerpLiquidated,
+  PerpTraded,
+  VaultCapitalMoved,
+} from "../generated/PerpMarket/PerpMarket";
+import {
+  handleBurnSinkSet,
   handleFundingPoked,
   handlePerpLiquidated,
   handlePerpTraded,
@@ -134,6 +141,9 @@ describe("PerpMarket and LiquidityVault", () => {
   });
 
   test("trades, funding candles, a liquidation the vault takes over, vault capital", () => {
+    // initialize() emits BurnSinkSet and starts the funding clock
+    handleBurnSinkSet(changetype<BurnSinkSet>(mockEvent(PERP, T0, [addressParam("burnSink", CAROL)])));
+    assert.fieldEquals("PerpMarket", PERP.toHexString(), "lastFundingTime", BigInt.fromI64(T0).toString());
     // Alice buys 10 CH at 10.05 (notional 100.5 USDC, fee 0.1 split 0.06/0.03/0.01), Bob sells 4 at 10
     perpTrade(
       ALICE,

@@ -386,6 +386,8 @@ export function handlePerpParamsSet(event: PerpParamsSet): void {
 
 export function handleBurnSinkSet(event: BurnSinkSet): void {
   const m = getMarket(event.address);
+  // initialize() starts the funding clock (lastTime = now) and emits BurnSinkSet: the first one dates it.
+  if (m.lastFundingTime.isZero()) m.lastFundingTime = event.block.timestamp;
   m.burnSink = event.params.burnSink;
   m.save();
 }
