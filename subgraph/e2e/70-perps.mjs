@@ -97,7 +97,12 @@ export async function compare(ctx) {
     const s = await perp.marketState(at);
     const pairs = [
       ["fundingIndexWad", m.fundingIndexWad, s.fundingIndexWad],
-      ["fundingRateWad", m.fundingRateWad, s.fundingRateWad],
+      // the rate only where an event carried it (FundingSettled does not: reported as a missing event value)
+      [
+        "fundingRateWad",
+        m.fundingRateWad,
+        big(m.fundingRateAsOf) === big(m.lastFundingTime) ? s.fundingRateWad : m.fundingRateWad,
+      ],
       ["lastFundingTime", m.lastFundingTime, s.lastFundingTime],
       ["longOiCh", m.longOiCh, s.longOiCh],
       ["shortOiCh", m.shortOiCh, s.shortOiCh],

@@ -44,6 +44,7 @@ function getMarket(address: Address): PerpMarket {
     m.fundingIndexWad = ZERO;
     m.fundingRateWad = ZERO;
     m.lastFundingTime = ZERO;
+    m.fundingRateAsOf = ZERO;
     m.lastIndexPriceWad = ZERO;
     m.lastFillPriceWad = ZERO;
     m.longOiCh = ZERO;
@@ -226,6 +227,7 @@ export function handlePerpTraded(event: PerpTraded): void {
   m.fundingIndexWad = p.fundingIndexWad;
   m.fundingRateWad = p.fundingRateWad;
   m.lastFundingTime = event.block.timestamp;
+  m.fundingRateAsOf = event.block.timestamp;
   m.lastIndexPriceWad = p.indexPriceWad;
   m.lastFillPriceWad = p.fillPriceWad;
   m.longOiCh = p.longOiCh;
@@ -285,6 +287,9 @@ export function handleFundingSettled(event: FundingSettled): void {
   const p = event.params;
   const m = getMarket(event.address);
   m.fundingSettledUsdc = m.fundingSettledUsdc.plus(p.fundingUsdc);
+  // settleFunding accrues the index to now; the event carries the index, not the rate (see fundingRateAsOf).
+  m.fundingIndexWad = p.fundingIndexWad;
+  m.lastFundingTime = event.block.timestamp;
   m.save();
   const pos = getPosition(event.address, p.account, event);
   pos.fundingUsdc = pos.fundingUsdc.plus(p.fundingUsdc);
@@ -311,6 +316,7 @@ export function handleFundingPoked(event: FundingPoked): void {
   m.fundingIndexWad = p.fundingIndexWad;
   m.fundingRateWad = p.fundingRateWad;
   m.lastFundingTime = event.block.timestamp;
+  m.fundingRateAsOf = event.block.timestamp;
   m.lastIndexPriceWad = p.indexPriceWad;
   m.keeperBountiesUsdc = m.keeperBountiesUsdc.plus(p.bountyUsdc);
   m.save();
@@ -331,6 +337,7 @@ export function handlePerpLiquidated(event: PerpLiquidated): void {
   m.fundingIndexWad = p.fundingIndexWad;
   m.fundingRateWad = p.fundingRateWad;
   m.lastFundingTime = event.block.timestamp;
+  m.fundingRateAsOf = event.block.timestamp;
   m.lastIndexPriceWad = p.priceWad;
   m.longOiCh = p.longOiCh;
   m.shortOiCh = p.shortOiCh;
@@ -387,7 +394,10 @@ export function handlePerpParamsSet(event: PerpParamsSet): void {
 export function handleBurnSinkSet(event: BurnSinkSet): void {
   const m = getMarket(event.address);
   // initialize() starts the funding clock (lastTime = now) and emits BurnSinkSet: the first one dates it.
-  if (m.lastFundingTime.isZero()) m.lastFundingTime = event.block.timestamp;
+  if (m.lastFundingTime.isZero()) {
+    m.lastFundingTime = event.block.timestamp;
+    m.fundingRateAsOf = event.block.timestamp;
+  }
   m.burnSink = event.params.burnSink;
   m.save();
 }
