@@ -417,7 +417,7 @@ interface IFuturesTypes {
     /// @param account The long.
     /// @param electedCh Its election.
     /// @param receivedCh CH received.
-    /// @param paidUsdc USDC paid for the CH received (price × received, rounded up).
+    /// @param paidUsdc USDC paid: price × its deliverable share of the elected CH (rounded up), delivered or not.
     /// @param compensationUsdc Its share of the failing shorts' slashes.
     /// @param cashSettledCh Elected CH not deliverable because trader shorts were fewer (cash, no penalty).
     event DeliveryReceived(

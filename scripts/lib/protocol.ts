@@ -30,6 +30,8 @@ import {
   InsuranceFund__factory,
   MockAggregatorV3__factory,
   SpotMarket__factory,
+  FuturesMarket__factory,
+  type FuturesMarket,
   type ChxAccessManager,
   type ClearingHouse,
   type GuarantorPool,
@@ -77,6 +79,8 @@ export interface Protocol {
   spot: SpotMarket;
   taskRegistry: TaskRegistry;
   streamTasks: StreamTasks;
+  /** Dated CH futures with physical delivery (the FuturesDelivery module runs behind it). */
+  futures: FuturesMarket;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -112,5 +116,6 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     spot: SpotMarket__factory.connect(addr(record, "SpotMarket"), runner),
     taskRegistry: TaskRegistry__factory.connect(addr(record, "TaskRegistry"), runner),
     streamTasks: StreamTasks__factory.connect(addr(record, "StreamTasks"), runner),
+    futures: FuturesMarket__factory.connect(addr(record, "FuturesMarket"), runner),
   };
 }

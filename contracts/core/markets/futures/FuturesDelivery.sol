@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FuturesBase} from "./FuturesBase.sol";
 import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IGuarantorPool} from "../../../interfaces/IGuarantorPool.sol";
@@ -287,7 +288,8 @@ contract FuturesDelivery is FuturesBase {
     }
 
     /// @dev Electing long: receives its pro-rata share of the delivered CH (the last one the remainder, so
-    ///      CH delivered = CH received, MKT-05), pays the price for it, and receives its share of the slashes.
+    ///      CH delivered = CH received, MKT-05), pays the price for its deliverable share, and receives its share of
+    ///      the slashes.
     function _settleLongDelivery(
         Series storage s,
         uint256 seriesId,
@@ -312,9 +314,12 @@ contract FuturesDelivery is FuturesBase {
         s.claimedElectedCh = uint128(claimed);
         s.receivedCh += uint128(received);
         s.compensatedUsdc += uint128(comp);
-        uint256 paid = FuturesMath.usdcUp(received, price);
+        // @dev The long pays the price for its whole deliverable share (rounded up), delivered or not; the slashes
+        //      of failing shorts give back price × (1 + penalty) per undelivered CH (docs/futures.md).
+        uint256 shareCh = Math.mulDiv(e, deliverable, totalElected, Math.Rounding.Ceil);
+        uint256 paid = FuturesMath.usdcUp(shareCh, price);
         cash = int256(comp) - int256(paid);
-        emit DeliveryReceived(seriesId, account, e, received, paid, comp, e - (e * deliverable) / totalElected);
+        emit DeliveryReceived(seriesId, account, e, received, paid, comp, e - shareCh);
     }
 
     /// @dev Closes `size` at the settlement price in the ClearingHouse. When removing this leg would ADD to the
