@@ -194,6 +194,26 @@ contract FuturesDelivery is FuturesBase {
         _settle(_getFuturesMarketStorage(), seriesId, account);
     }
 
+    /// @notice See IFuturesMarket.
+    function settlePositions(
+        uint256 seriesId,
+        address[] calldata accounts
+    ) external nonReentrant returns (uint256 settled) {
+        if (accounts.length > MAX_SETTLE_BATCH) revert FuturesInvalidParams();
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = _existing($, seriesId);
+        if (s.deliveryDeadline == 0) {
+            if (s.finalAt == 0) revert FuturesPriceNotFixed(seriesId);
+            revert FuturesNotFinal(seriesId);
+        }
+        for (uint256 i; i < accounts.length; ++i) {
+            if (!_settleable(s, $.positions[seriesId][accounts[i]])) continue;
+            _settle($, seriesId, accounts[i]);
+            ++settled;
+        }
+        if (settled == 0) revert FuturesAlreadyDone(seriesId, address(0));
+    }
+
     struct SettleVars {
         uint256 price;
         int256 size;
