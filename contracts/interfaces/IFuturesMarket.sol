@@ -118,7 +118,7 @@ interface IFuturesMarket is IFuturesTypes, IFuturesExercise, IVaultMarket, ILiqu
     /// @notice Settles `account`'s position of a finalised series at the settlement price (permissionless; a
     ///         third party earns the bounty, charged to the account). Shorts: delivered CH paid at the price,
     ///         undelivered assigned CH slashed (only after the deadline). Electing longs (once every short is
-    ///         settled): pay the price for the CH received, receive their share of the slashes.
+    ///         settled): pay the price for their deliverable share, receive their pro-rata CH and their share of the slashes.
     /// @param seriesId The series.
     /// @param account The account.
     function settlePosition(uint256 seriesId, address account) external;

@@ -355,4 +355,28 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     if (net >= wad("200")) expect(s2).to.equal(wad("200")); // series 1 (nearest) absorbed the cut first
     expect((await p.futures.seriesInfo(1n)).longOiCh).to.equal(s1);
   });
+
+  it("settles an expiring spread leg even when the remaining leg is unmargined: the other legs are flattened at the index (MKT-04)", async function () {
+    const p = fx.protocol;
+    const t = fx.users[8]!;
+    await setupTrader(p, fx.guarantor, t, usdc("2000"));
+    const now = BigInt((await connection.ethers.provider.getBlock("latest"))!.timestamp);
+    await (await p.futures.listSeries(now + 90n * BigInt(DAY), 0)).wait();
+    await (await p.futures.connect(t).openPosition(1n, wad("1000"), 0)).wait();
+    await (await p.futures.connect(t).openPosition(2n, -wad("1000"), 0)).wait();
+    expect(await chPosition(t.address)).to.equal(0n); // a calendar spread nets to zero
+    const collateral = await p.clearingHouse.collateralOf(t.address);
+    await (await p.clearingHouse.connect(t).withdraw(collateral - usdc("50"), t.address)).wait();
+    await expireAndFinalise(wad("10"));
+    // removing the long leg would leave a 1,000 CH short needing 1,000 USDC of initial margin: flattened instead
+    const tx = p.futures.settlePosition(1n, t.address);
+    await expect(tx)
+      .to.emit(p.futures, "PositionReduced")
+      .withArgs(2n, t.address, wad("1000"), wad("10"), 0n, 0n, 0n, 0n, 2);
+    await expect(tx).to.emit(p.futures, "PositionSettled");
+    expect(await chPosition(t.address)).to.equal(0n);
+    expect((await p.futures.positionOf(2n, t.address)).open).to.equal(false);
+    expect(await p.futures.accountSeries(t.address)).to.deep.equal([]);
+    expect((await p.futures.seriesInfo(1n)).openPositions).to.equal(0n);
+  });
 });
