@@ -283,4 +283,20 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         if (p.electedCh != 0 && deliverable != 0) return s.shortPositions == 0;
         return true;
     }
+
+    /// @dev Traders' unrealised PnL at the index against their ClearingHouse cost basis, rounded up (against LPs).
+    function _traderPnlUp(FuturesMarketStorage storage $, uint256 index) internal view returns (int256) {
+        return FuturesMath.valueUp($.traderNetSizeCh, index) - $.traderOpenNotionalUsdc;
+    }
+
+    /// @dev The pool minus traders' unrealised profit, the vault reserve and unclaimed bounties, floored at 0.
+    function _withdrawableUsdc(FuturesMarketStorage storage $) internal view returns (uint256) {
+        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        uint256 index = $.oracle.indexPrice();
+        int256 pnl = _traderPnlUp($, index);
+        uint256 reserve =
+            (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
+        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256($.totalBountiesOwedUsdc);
+        return free > 0 ? uint256(free) : 0;
+    }
 }

@@ -8,6 +8,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FuturesBase} from "./FuturesBase.sol";
 import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IGuarantorPool} from "../../../interfaces/IGuarantorPool.sol";
+import {IVaultMarket} from "../../../interfaces/IVaultMarket.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 
 /// @title FuturesDelivery
@@ -20,6 +21,32 @@ contract FuturesDelivery is FuturesBase {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
     using SafeCast for int256;
+
+    // ───────────────────────────── vault
+
+    /// @notice See IVaultMarket.
+    function fundFromVault(uint256 amountUsdc) external nonReentrant {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        address vault = $.vault;
+        if (msg.sender != vault || vault == address(0)) revert IVaultMarket.VaultMarketOnlyVault(msg.sender);
+        if (amountUsdc == 0) revert FuturesZeroAmount();
+        emit VaultFlow(vault, int256(amountUsdc));
+        $.usdc.safeTransferFrom(vault, address(this), amountUsdc);
+        $.usdc.forceApprove(address($.clearingHouse), amountUsdc);
+        $.clearingHouse.fundMarketPool(amountUsdc);
+    }
+
+    /// @notice See IVaultMarket.
+    function returnToVault(uint256 amountUsdc) external nonReentrant {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        address vault = $.vault;
+        if (msg.sender != vault || vault == address(0)) revert IVaultMarket.VaultMarketOnlyVault(msg.sender);
+        if (amountUsdc == 0) revert FuturesZeroAmount();
+        uint256 free = _withdrawableUsdc($);
+        if (amountUsdc > free) revert FuturesVaultWithdrawTooLarge(amountUsdc, free);
+        emit VaultFlow(vault, -int256(amountUsdc));
+        $.clearingHouse.withdrawMarketPool(amountUsdc, vault);
+    }
 
     // ───────────────────────────── delivery ─────────────────────────────
 
