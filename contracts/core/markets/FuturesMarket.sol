@@ -405,10 +405,16 @@ contract FuturesMarket is FuturesBase, IFuturesMarket {
             address[] storage accounts = $.seriesAccounts[id];
             uint256 from = $.settleCursor[id];
             uint256 to = accounts.length < from + ACCOUNT_SCAN ? accounts.length : from + ACCOUNT_SCAN;
-            for (uint256 i = from; i < to; ++i) {
-                if (_settleable(s, $.positions[id][accounts[i]])) {
-                    return (true, abi.encodeCall(this.settlePosition, (id, accounts[i])));
+            address[] memory batch = new address[](KEEPER_BATCH);
+            uint256 n;
+            for (uint256 i = from; i < to && n < KEEPER_BATCH; ++i) {
+                if (_settleable(s, $.positions[id][accounts[i]])) batch[n++] = accounts[i];
+            }
+            if (n != 0) {
+                assembly ("memory-safe") {
+                    mstore(batch, n)
                 }
+                return (true, abi.encodeCall(this.settlePositions, (id, batch)));
             }
         }
         return (false, "");
