@@ -33,17 +33,6 @@ export const futuresRisk = {
   mmFloorWad: parseUnits("0.05", 18),
 };
 
-async function adminCall(ctx: DeployContext, target: string, data: string, description: string): Promise<void> {
-  if (await ctx.isAdmin()) {
-    await (await ctx.deployer.sendTransaction({ to: target, data })).wait();
-    ctx.txCount += 1;
-    ctx.log(`  ${description}`);
-  } else {
-    ctx.pending.push({ target, data, description });
-    ctx.log(`  pending governance: ${description}`);
-  }
-}
-
 /**
  * FuturesMarket (proxy) + FuturesDelivery (its delegate-called module). Registered in the ClearingHouse with risk
  * parameters, granted Roles.MARKET. `openFromExercise` is mapped to Roles.MARKET: the OptionsMarket holds that role
@@ -71,13 +60,13 @@ export const futuresModule: DeployModule = {
     const [registered] = await house.marketInfo(market);
     if (!registered) {
       const data = house.interface.encodeFunctionData("registerMarket", [market]);
-      await adminCall(ctx, ch, data, "ClearingHouse: registerMarket(FuturesMarket)");
+      await ctx.adminCall(ch, data, "ClearingHouse: registerMarket(FuturesMarket)");
     }
     const risk = RiskEngine__factory.connect(riskEngine, ctx.deployer);
     const current = await risk.marketParams(market);
     if (current.imFloorWad === 0n) {
       const data = risk.interface.encodeFunctionData("setMarketParams", [market, futuresRisk]);
-      await adminCall(ctx, riskEngine, data, "RiskEngine: setMarketParams(FuturesMarket)");
+      await ctx.adminCall(riskEngine, data, "RiskEngine: setMarketParams(FuturesMarket)");
     }
     await ctx.grantRole(Roles.MARKET, market, "FuturesMarket");
     await ctx.setFunctionRole(
