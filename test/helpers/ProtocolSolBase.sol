@@ -16,6 +16,8 @@ import {IComputeStandard} from "../../contracts/interfaces/IComputeStandard.sol"
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
 import {IEmission} from "../../contracts/interfaces/IEmission.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
 
 /// @dev The subset of MockERC20 / MockAggregatorV3 / MockClearingMarket the suite drives (their artifacts are
 ///      deployed with deployCode, so this file never compiles them together with forge-std).
@@ -37,6 +39,7 @@ interface IMarket {
 
 interface IDps is IERC20 {
     function totalEmitted() external view returns (uint256);
+    function totalBurned() external view returns (uint256);
 }
 
 /// @notice The whole deployed core protocol — governance, tokens, compute (standard, registry), emission, oracle
@@ -62,6 +65,8 @@ abstract contract ProtocolSolBase is Test {
     IGuarantorPool internal pool;
     ILiquidationEngine internal liq;
     IMarket internal market;
+    IProviderMatcher internal matcher;
+    ITaskRegistry internal tasks;
 
     uint256 internal constant GENESIS_DPS = 10_000_000e18;
     uint256 internal constant ATTESTER_PK = 0xA77E57;
@@ -155,6 +160,7 @@ abstract contract ProtocolSolBase is Test {
         _deployCompute();
         _deployEmission();
         _deployClearing();
+        _deployTasks();
         _grant(Roles.FEE_SOURCE, address(house));
         registry.setCapacityRecorder(address(emission));
         registry.setPriceOracle(address(oracle));
@@ -199,6 +205,44 @@ abstract contract ProtocolSolBase is Test {
         uint64[] memory w = new uint64[](3);
         (w[0], w[1], w[2]) = (0.5e18, 0.3e18, 0.2e18);
         standard.publishReference(1, 0.312e18, w, "ML training", bytes32(0));
+    }
+
+    /// @dev tasks module: ProviderMatcher + TaskRegistry over CH/USDC/DPS, replenishing Emission (COMPUTE, SLASHER).
+    function _deployTasks() private {
+        matcher = IProviderMatcher(
+            _proxy(
+                "ProviderMatcher.sol:ProviderMatcher",
+                abi.encodeWithSignature("initialize(address,address)", address(manager), address(registry))
+            )
+        );
+        address[3] memory toks = [address(ch), address(usdc), address(dps)];
+        ITaskRegistry.Params memory p = ITaskRegistry.Params({
+            councilFeeBps: 100,
+            dpsDiscountBps: 1_000,
+            dpsReplenishBps: 2_000,
+            maxCouncil: 5,
+            councilWindow: 32,
+            verifyWindowSec: 1 days,
+            disputeWindowSec: 2 days,
+            redemptionGraceSec: 1 days,
+            slashDps: 100e18
+        });
+        tasks = ITaskRegistry(
+            _proxy(
+                "TaskRegistry.sol:TaskRegistry",
+                abi.encodeWithSignature(
+                    "initialize(address,address,address,address[3],address,(uint16,uint16,uint16,uint8,uint8,uint32,uint32,uint32,uint128))",
+                    address(manager),
+                    address(registry),
+                    address(matcher),
+                    toks,
+                    address(emission),
+                    p
+                )
+            )
+        );
+        _grant(Roles.COMPUTE, address(tasks));
+        _grant(Roles.SLASHER, address(tasks));
     }
 
     function _deployEmission() private {

@@ -15,6 +15,7 @@ import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.so
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
 import {IEmission} from "../../contracts/interfaces/IEmission.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
 
 /// @notice Every actor of the deployed core protocol in one handler: providers (stake, heartbeat, mint and buy back
 ///         CH, unbond, re-attest), traders (through the ClearingHouse and a test market), guarantors and an LP on
@@ -480,8 +481,134 @@ contract ProtocolHandler is CommonBase, StdCheats, StdUtils {
     }
 }
 
+/// @notice The client / council side of the protocol: a client submits USDC or DPS tasks (DPS tasks replenish
+///         Emission), providers bid, keepers close bidding and draw councils, the executor commits, the council
+///         votes, and anyone finalises, expires or claims council fees. Counts TSK-01 violations.
+contract ProtocolTaskHandler is CommonBase, StdCheats, StdUtils {
+    ITaskRegistry internal tasks;
+    IERC20 internal usdc;
+    IERC20 internal dps;
+    address[3] public providers;
+    address public client = address(0xC11E);
+    uint256 public violationsTSK01;
+    uint256 public finalized;
+    bytes32 internal constant RESULT = keccak256("result");
+
+    constructor(ITaskRegistry tasks_, IERC20 usdc_, IERC20 dps_, address[3] memory providers_) {
+        tasks = tasks_;
+        usdc = usdc_;
+        dps = dps_;
+        providers = providers_;
+    }
+
+    function _task(uint256 seed) internal view returns (uint256 id, ITaskRegistry.Task memory t) {
+        uint256 n = tasks.taskCount();
+        if (n == 0) return (0, t);
+        id = 1 + (seed % n);
+        t = tasks.getTask(id);
+    }
+
+    function clientSubmit(bool inDps, uint256 maxPayment) external {
+        ITaskRegistry.Terms memory t = ITaskRegistry.Terms({
+            currency: inDps ? ITaskRegistry.Currency.DPS : ITaskRegistry.Currency.USDC,
+            responseMode: 1,
+            councilSize: 1,
+            quorum: 1,
+            checkpoints: 2,
+            maxBids: 0,
+            workloadClass: 1,
+            region: 0,
+            bidWindowSec: 1 hours,
+            deadline: uint40(block.timestamp + 2 days),
+            maxPayment: uint128(bound(maxPayment, 10e6, 1_000e6) * (inDps ? 1e12 : 1)),
+            capacityPflopsWad: 0.1e18,
+            paymentParams: 0
+        });
+        ITaskRegistry.Prescription memory p = ITaskRegistry.Prescription({
+            dataHash: keccak256("D"),
+            modelHash: keccak256("M"),
+            inputHash: keccak256("I"),
+            outputFnHash: keccak256("f"),
+            evalHash: keccak256("e"),
+            uri: "ipfs://task"
+        });
+        vm.prank(client);
+        try tasks.submit(t, p) {} catch {}
+    }
+
+    function providerBid(uint256 seed, uint256 providerSeed, uint256 priceBps) external {
+        (uint256 id, ITaskRegistry.Task memory t) = _task(seed);
+        if (id == 0 || t.status != ITaskRegistry.Status.Bidding) return;
+        uint256 price = (uint256(t.maxPayment) * bound(priceBps, 1_000, 9_000)) / 10_000;
+        vm.prank(providers[providerSeed % 3]);
+        try tasks.bid(id, uint128(price)) {} catch {}
+    }
+
+    function keeperCloseAndDraw(uint256 seed) external {
+        (uint256 id, ITaskRegistry.Task memory t) = _task(seed);
+        if (id == 0) return;
+        if (t.status == ITaskRegistry.Status.Bidding) {
+            vm.warp(block.timestamp + 1 hours + 1);
+            try tasks.closeBidding(id) {} catch {}
+            t = tasks.getTask(id);
+        }
+        if (t.targetBlock != 0 && block.number <= t.targetBlock) {
+            vm.roll(uint256(t.targetBlock) + 1);
+            vm.setBlockhash(t.targetBlock, keccak256(abi.encode("block", t.targetBlock)));
+        }
+        try tasks.drawCouncil(id) {} catch {}
+    }
+
+    function executorCommit(uint256 seed) external {
+        (uint256 id, ITaskRegistry.Task memory t) = _task(seed);
+        if (id == 0 || t.status != ITaskRegistry.Status.Running) return;
+        vm.startPrank(t.executor);
+        try tasks.commit(id, 0, keccak256("checkpoint-0")) {} catch {}
+        try tasks.commit(id, 1, RESULT) {} catch {}
+        vm.stopPrank();
+    }
+
+    function councilVote(uint256 seed, bool agree) external {
+        (uint256 id, ITaskRegistry.Task memory t) = _task(seed);
+        if (id == 0 || t.status != ITaskRegistry.Status.Verifying) return;
+        address[] memory c = tasks.councilOf(id, t.round);
+        for (uint256 i; i < c.length; ++i) {
+            vm.prank(c[i]);
+            try tasks.vote(id, agree) {} catch {}
+        }
+    }
+
+    /// TSK-01: finalising twice reverts.
+    function anyoneFinalize(uint256 seed) external {
+        (uint256 id, ) = _task(seed);
+        if (id == 0) return;
+        try tasks.finalize(id) {
+            ++finalized;
+            try tasks.finalize(id) {
+                ++violationsTSK01;
+            } catch {}
+        } catch {}
+    }
+
+    function anyoneExpire(uint256 seed) external {
+        (uint256 id, ) = _task(seed);
+        if (id == 0) return;
+        try tasks.expire(id) {} catch {}
+    }
+
+    function councilClaim(uint256 seed) external {
+        (uint256 id, ITaskRegistry.Task memory t) = _task(seed);
+        if (id == 0) return;
+        address[] memory c = tasks.councilOf(id, t.round);
+        for (uint256 i; i < c.length; ++i) {
+            vm.prank(c[i]);
+            try tasks.claimCouncilFee(id) {} catch {}
+        }
+    }
+}
+
 /// @notice Cross-module invariants of the whole deployed core protocol (docs/invariants.md maps each id):
-///         ACC-01 (every contract's token ledger), ACC-02 (sums), ACC-03, TSK-04 (CH supply = Σ liabilities),
+///         ACC-01 (every contract's token ledger), ACC-02 (sums), ACC-03, TSK-01/02 (tasks), TSK-04 (CH supply = Σ liabilities),
 ///         LIQ-01..07, EMI-01..04, SEC-05.
 /// forge-config: default.invariant.runs = 100
 /// forge-config: default.invariant.depth = 101
@@ -489,6 +616,7 @@ contract ProtocolHandler is CommonBase, StdCheats, StdUtils {
 /// forge-config: deep.invariant.depth = 200
 contract ProtocolInvariantTest is ProtocolSolBase {
     ProtocolHandler internal handler;
+    ProtocolTaskHandler internal taskHandler;
     address[3] internal providers = [address(0x9001), address(0x9002), address(0x9003)];
     address[3] internal traders = [address(0x7001), address(0x7002), address(0x7003)];
     address[2] internal stakers = [address(0x5001), address(0x5002)];
@@ -535,6 +663,16 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         // the handler plays governance (ADMIN) and the guardian
         manager.grantRole(0, address(handler), 0);
         targetContract(address(handler));
+
+        taskHandler = new ProtocolTaskHandler(tasks, usdc, dps, providers);
+        address client = taskHandler.client();
+        usdc.mint(client, 1_000_000e6);
+        dps.transfer(client, 1_000_000e18);
+        vm.startPrank(client);
+        usdc.approve(address(tasks), type(uint256).max);
+        dps.approve(address(tasks), type(uint256).max);
+        vm.stopPrank();
+        targetContract(address(taskHandler));
     }
 
     // ───────────── sums over the actors ─────────────
@@ -605,12 +743,12 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         assertEq(ch.totalSupply(), balances);
     }
 
-    /// EMI-01: DPS ever minted by Emission ≤ the geometric bound; DPS supply = genesis + emitted.
+    /// EMI-01: DPS ever minted by Emission ≤ the geometric bound; DPS supply = genesis + emitted − burned (slashes).
     function invariant_EMI01_mintedWithinBound() public view {
         (, , uint256 minted, ) = emission.pools();
         assertLe(minted, emission.emissionBound());
         assertEq(dps.totalEmitted(), minted);
-        assertEq(dps.totalSupply(), GENESIS_DPS + minted);
+        assertEq(dps.totalSupply(), GENESIS_DPS + minted - dps.totalBurned());
     }
 
     /// EMI-03 / ACC-02: total GFL = Σ provider GFL, mirrored by the module; GFL held by no one else.
@@ -638,6 +776,14 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         assertEq(shortOi, shorts);
         assertEq(pool.guarantorInfo(g2).totalShares, pool.sharesOf(g2, g2) + pool.sharesOf(g2, handler.lp()));
         assertEq(fund.totalShares(), fund.sharesOf(stakers[0]) + fund.sharesOf(stakers[1]));
+    }
+
+    /// TSK-02 / ACC-01: the TaskRegistry holds exactly its escrows and claimable payouts, per currency (DPS tasks
+    /// replenish Emission on the way out, never from escrow).
+    function invariant_TSK02_ACC01_taskEscrow() public view {
+        assertEq(usdc.balanceOf(address(tasks)), tasks.totalEscrow(ITaskRegistry.Currency.USDC), "USDC");
+        assertEq(dps.balanceOf(address(tasks)), tasks.totalEscrow(ITaskRegistry.Currency.DPS), "DPS");
+        assertEq(taskHandler.violationsTSK01(), 0, "TSK-01");
     }
 
     /// LIQ-01..05, ACC-03, SEC-05, EMI-02, EMI-04: properties observed inside handler calls.
@@ -682,5 +828,18 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         invariant_ACC01_clearingHouseLedger();
         invariant_ACC01_LIQ06_insuranceLedger();
         invariant_TSK04_ACC02_chSupplyEqualsLiabilities();
+        // client / council: a USDC task from submission to a finalised, paid result
+        taskHandler.clientSubmit(false, 500e6);
+        taskHandler.providerBid(0, 1, 5_000);
+        handler.providerReattest(0);
+        handler.providerReattest(1);
+        handler.providerReattest(2);
+        taskHandler.keeperCloseAndDraw(0);
+        taskHandler.executorCommit(0);
+        taskHandler.councilVote(0, true);
+        taskHandler.anyoneFinalize(0);
+        taskHandler.councilClaim(0);
+        assertEq(taskHandler.finalized(), 1, "task finalised");
+        invariant_TSK02_ACC01_taskEscrow();
     }
 }
