@@ -71,8 +71,8 @@ abstract contract ProtocolSolBase is Test {
     uint256 internal constant GENESIS_DPS = 10_000_000e18;
     uint256 internal constant ATTESTER_PK = 0xA77E57;
     uint256 internal constant T0 = 1_700_000_000;
-    /// Halving span small enough that halvings happen within a run.
-    uint256 internal constant HALVING_SPAN = 50e18;
+    /// Halving span small enough that threshold halvings happen within a run (three providers × ≤ 0.5 GFL per epoch).
+    uint256 internal constant HALVING_SPAN = 1e18;
     uint256 internal constant MAX_BOUNTY = 50e6;
     uint256 internal constant MIN_GUARANTOR_DPS = 1_000e18;
 

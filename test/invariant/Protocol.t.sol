@@ -448,7 +448,7 @@ contract ProtocolHandler is CommonBase, StdCheats, StdUtils {
     }
 
     function timeJump(uint256 dt, bool refreshOracle) external count("warp") {
-        vm.warp(block.timestamp + bound(dt, 10 minutes, 4 days));
+        vm.warp(block.timestamp + bound(dt, 10 minutes, 16 days)); // up to an epoch and a day
         if (refreshOracle) {
             (, int256 answer, , , ) = c.feed.latestRoundData();
             c.feed.setAnswer(answer);
@@ -804,6 +804,8 @@ contract ProtocolInvariantTest is ProtocolSolBase {
     function test_handlerPathsAreLive() public {
         // provider: heartbeat feeds Emission; mint CH against stake
         handler.providerHeartbeat(0, 0.4e18);
+        handler.providerHeartbeat(1, 0.5e18);
+        handler.providerHeartbeat(2, 0.5e18);
         handler.providerMint(0, 100e18);
         assertGt(ch.totalSupply(), 0, "CH minted");
         // keeper: an epoch closes and rebalances, GFL follows the samples
@@ -813,6 +815,15 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         handler.keeperRebalance(5);
         assertEq(handler.epochsClosed(), 1, "epoch closed");
         assertGt(gfl.totalSupply(), 0, "GFL rebalanced");
+        // a second epoch over the threshold: a halving (EMI-04 runs across halvings, not only before the first)
+        handler.providerHeartbeat(0, 0.5e18);
+        handler.providerHeartbeat(1, 0.5e18);
+        handler.providerHeartbeat(2, 0.5e18);
+        vm.warp(emission.epochStart(emission.currentEpoch() + 1));
+        handler.timeJump(10 minutes, true);
+        handler.keeperCloseEpoch();
+        handler.keeperRebalance(5);
+        assertGe(emission.halvings(), 1, "halving reached");
         // trader at 6x, price −20 %: liquidated, deficit walks the waterfall
         handler.traderTrade(0, 300e18);
         handler.oracleMove(8_000);
