@@ -73,6 +73,7 @@ contract ProtocolHandler is CommonBase, StdCheats, StdUtils {
     uint256 public violationsSEC05;
     uint256 public violationsEMI02;
     uint256 public violationsEMI04;
+    uint256 public violationsORC01;
 
     constructor(
         Core memory c_,
@@ -201,9 +202,11 @@ contract ProtocolHandler is CommonBase, StdCheats, StdUtils {
         int256 coll = c.house.collateralOf(t);
         if (coll <= 0) return;
         amount = bound(amount, 1, uint256(coll));
+        bool valid = _oracleValid();
         vm.prank(t);
         try c.house.withdraw(amount, t) {
             if (c.house.marketsOf(t).length > 0) {
+                if (!valid) ++violationsORC01; // ORC-01: no margin leaves an open account without a valid index
                 IClearingHouse.MarginState memory s = c.house.marginState(t);
                 if (s.equityUsdc < int256(s.initialMarginUsdc)) ++violationsLIQ01;
             }
@@ -215,8 +218,11 @@ contract ProtocolHandler is CommonBase, StdCheats, StdUtils {
         size = bound(size, -300e18, 300e18);
         if (size == 0) return;
         int256 before = c.house.positionOf(t, address(c.market)).sizeCh;
+        bool valid = _oracleValid();
         vm.prank(t);
         try c.market.trade(size) {
+            // ORC-01: with a stale / out-of-bounds index no position changes (the margin check needs the index)
+            if (!valid) ++violationsORC01;
             int256 afterSize = before + size;
             bool increasing = _abs(afterSize) > _abs(before) || (before != 0 && (before > 0) != (afterSize > 0));
             if (increasing) {
@@ -786,7 +792,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         assertEq(taskHandler.violationsTSK01(), 0, "TSK-01");
     }
 
-    /// LIQ-01..05, ACC-03, SEC-05, EMI-02, EMI-04: properties observed inside handler calls.
+    /// LIQ-01..05, ACC-03, SEC-05, EMI-02, EMI-04, ORC-01 (staleness): properties observed inside handler calls.
     function invariant_LIQ01_LIQ05_ACC03_SEC05_EMI02_EMI04_noViolations() public view {
         assertEq(handler.violationsLIQ01(), 0, "LIQ-01");
         assertEq(handler.violationsLIQ02(), 0, "LIQ-02");
@@ -797,6 +803,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         assertEq(handler.violationsSEC05(), 0, "SEC-05");
         assertEq(handler.violationsEMI02(), 0, "EMI-02");
         assertEq(handler.violationsEMI04(), 0, "EMI-04");
+        assertEq(handler.violationsORC01(), 0, "ORC-01");
     }
 
     // ───────────── the handler's paths are live (so the invariants are not vacuous) ─────────────
