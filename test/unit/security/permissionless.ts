@@ -266,6 +266,101 @@ open(
   "settles receipts signed by the stream's client (EIP-712, SEC-03): the signatures authorise payment",
 );
 
+open(
+  "ClearingHouse",
+  ["syncVolatility(uint256)", "syncMarketRisk(address,(uint64,uint64,uint64,uint64))"],
+  "margin-rate copy pushed by the RiskEngine: applied only when the caller is the configured RiskEngine, a no-op for anyone else (a replaced engine's push must not revert its own update)",
+);
+
+// Perpetuals and the LP vault
+open(
+  "LiquidityVault",
+  [
+    "deposit(uint256,address)",
+    "mint(uint256,address)",
+    "withdraw(uint256,address,address)",
+    "redeem(uint256,address,address)",
+  ],
+  "ERC-4626 entry points: a caller deposits its own USDC, or withdraws its own (or allowed) shares",
+);
+open("LiquidityVault", ERC20, HOLDER);
+open(
+  "PerpMarket",
+  ["trade(int256,uint256)", "closePosition(uint256)"],
+  "a trader changes its own position; margin and the guarantor's gate are checked by the ClearingHouse",
+);
+open(
+  "PerpMarket",
+  ["pokeFunding()", "performUpkeep(bytes)", "settleFunding(address)"],
+  "keeper work (MKT-03): accrues the funding index or settles an account's owed funding; no caller-chosen amount",
+);
+open(
+  "PerpMarket",
+  ["claimKeeperBounty()", "flushBurnReserve()"],
+  "pays the caller's own accrued bounty / sends the burn reserve to the configured burn sink only",
+);
+// Futures
+open(
+  "FuturesMarket",
+  [
+    "openPosition(uint256,int256,uint256)",
+    "closePosition(uint256,uint256)",
+    "electDelivery(uint256,uint256)",
+    "deliver(uint256,uint256)",
+    "withdrawEscrow(uint256,uint256)",
+  ],
+  "a trader acting on its own position or its own CH escrow (margin checked by the ClearingHouse)",
+);
+open(
+  "FuturesMarket",
+  [
+    "listStandardSeries(uint8)",
+    "fixSettlementPrice(uint256)",
+    "finalizeSettlement(uint256)",
+    "settlePosition(uint256,address)",
+    "settlePositions(uint256,address[])",
+    "performUpkeep(bytes)",
+  ],
+  "listing on the fixed standard grid and expiry steps valid only when due (MKT-04), priced by the oracle",
+);
+open("FuturesMarket", ["claimBounties(address)"], "pays bounties accrued to the given keeper, to that keeper");
+open(
+  "FuturesMarket",
+  ["demandDeliveryProof(uint256,address)", "closeUnproven(uint256,address)"],
+  "the short's own guarantor demands proof (checked inside); closing an unproven short after the window only reduces risk",
+);
+// Options
+open(
+  "OptionsMarket",
+  [
+    "write(uint256,uint256)",
+    "close(uint256,uint256)",
+    "transferLong(uint256,address,uint256)",
+    "exercise(uint256,address)",
+  ],
+  "a writer or holder acting on its own collateral or options; exercise pays the holder only after expiry",
+);
+open(
+  "OptionsMarket",
+  [
+    "fillOffer((address,uint256,bool,uint256,uint256,uint256,uint64,address),bytes,uint256)",
+    "cancelOffer((address,uint256,bool,uint256,uint256,uint256,uint64,address))",
+    "raiseMinNonce(uint256)",
+  ],
+  SIGNED,
+);
+open(
+  "OptionsMarket",
+  [
+    "listStandardSeries(uint8,uint128,uint64)",
+    "fixSettlementPrice(uint256)",
+    "settleSeries(uint256,uint256)",
+    "performUpkeep(bytes)",
+  ],
+  "listing on the standard strike/expiry grid and settlement steps valid only when due, priced by the oracle",
+);
+open("OptionsMarket", ["withdrawFees()"], "sends accrued fees to the configured fee recipient only");
+
 export const PERMISSIONLESS: Record<string, string> = Object.fromEntries(
   entries.flatMap(([keys, reason]) => keys.map((k) => [k, reason])),
 );
