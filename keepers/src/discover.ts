@@ -62,12 +62,6 @@ export const KNOWN_CHECKERS: Record<string, KnownChecker> = {
     execFunctions: ["closeEpochs(uint256)", "rebalance(uint256)"],
     work: "epoch close and GFL rebalancing",
   },
-  MockKeeperTarget: {
-    job: "mock-target",
-    priority: false,
-    execFunctions: ["execute(uint256)"],
-    work: "due items of the test target",
-  },
 };
 
 export interface DiscoveredChecker {
