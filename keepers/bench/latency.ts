@@ -67,8 +67,9 @@ export async function measureLatency(s: LatencyScenario, blockMs = 1_000, keeper
     const shockBlock = await s.shock();
     const phases = () =>
       reports
-        .filter((r) => r.head >= shockBlock - 1 && r.results.length > 0)
-        .map((r) => ({ head: r.head, actions: r.results.length, ...r.phasesMs }));
+        .filter((r) => r.head >= shockBlock)
+        .slice(0, 6)
+        .map((r) => ({ head: r.head, results: r.results.length, ...r.phasesMs }));
     const deadline = t0 + 60_000;
     for (;;) {
       const handled = await s.handledBlocks();

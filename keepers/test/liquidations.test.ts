@@ -227,12 +227,45 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     }
   });
 
+  it("with every margin model fitted, a price drop is found by the model and the probe's gas is what the liquidation costs", async function () {
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    try {
+      await k.tick();
+      const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+      const deadline = Date.now() + 30_000;
+      while (job.modelCount() < SIZES.length) {
+        if (Date.now() > deadline) throw new Error(`only ${job.modelCount()} margin models after 30 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // Calm: nothing due (the models put nobody near maintenance).
+      expect((await k.tick()).results).to.deep.equal([]);
+      await (await cs.oracle.setPrice(wad("9"))).wait();
+      const from = (await node().provider.getBlockNumber()) + 1;
+      const r = await k.tick();
+      expect(counts(r.results)).to.deep.equal({ success: 3 });
+      const txs = await liquidatedSince(from);
+      expect(txs.map(([a]) => a).sort()).to.deep.equal(underwater());
+      for (const x of r.results) {
+        const tx = await node().provider.getTransaction(x.txHash!);
+        const receipt = await node().provider.getTransactionReceipt(x.txHash!);
+        // gas limit = (probe + 21,600) × 1.25 + 10k: the probe measured at least what the transaction used.
+        const probed = ((tx!.gasLimit - 10_000n) * 100n) / 125n;
+        expect(receipt!.gasUsed <= probed, `${receipt!.gasUsed} > ${probed}`).to.equal(true);
+        expect(receipt!.gasUsed * 10n >= probed * 8n, `${receipt!.gasUsed} ≪ ${probed}`).to.equal(true);
+      }
+    } finally {
+      await k.stop(0);
+    }
+  });
+
   it("tracks open positions from the events' post-state sizes, and rejects bad options", async function () {
     const at = "0x0000000000000000000000000000000000000001";
     expect(() => liquidationJob(at, at, { logPages: 10 } as never)).to.throw(
       /Unknown option "jobs.liquidations.logPages"/,
     );
     expect(() => liquidationJob(at, at, { logPageBlocks: 0 })).to.throw(/logPageBlocks" must be an integer from 1/);
+    expect(() => liquidationJob(at, at, { modelBuffer: -1 })).to.throw(/modelBuffer" must be a number from 0 to 10/);
+    expect(() => liquidationJob(at, at, { probe: "yes" as never })).to.throw(/probe" must be true or false/);
     expect(() => volatilityJob(at, { interval: 1 } as never)).to.throw(/Unknown option "jobs.volatility.interval"/);
     const job = liquidationJob(at, at);
     job.set.apply(traders[0]!.address, at, 5n, 10);

@@ -189,6 +189,9 @@ export function liquidationJob(
   const models = new Map<string, MarginModel>();
   let rotation = 0;
   let building: Promise<void> | undefined;
+  let revalidating: Promise<void> | undefined;
+  /** Accounts the background re-validation found liquidatable although their model did not: checked next tick. */
+  const suspects = new Set<string>();
   let riskEngine: string | undefined;
   const lensFactory = new LiquidationKeeperLens__factory();
   const coder = AbiCoder.defaultAbiCoder();
@@ -209,6 +212,7 @@ export function liquidationJob(
       ctx.log.warn({ scannedTo: set.scannedTo, safeBlock: to }, "chain behind the account scan: rebuilding the set");
       set.reset();
       models.clear();
+      suspects.clear();
     }
     for (let from = Math.max(fromBlock, set.scannedTo + 1); from <= to; from += page) {
       const end = Math.min(to, from + page - 1);
@@ -236,7 +240,10 @@ export function liquidationJob(
     return v[3];
   }
 
-  /** The accounts to check on chain this tick: no (current) model, the model puts them near maintenance, or their turn. */
+  /**
+   * The accounts to check on chain this tick: no (current) model, the model puts them near maintenance, or the
+   * background re-validation caught them.
+   */
   async function prefilter(
     ctx: JobContext,
     open: Array<{ account: string; lastBlock: number }>,
@@ -249,16 +256,37 @@ export function liquidationJob(
       volatilityAt(ctx),
     ]);
     const price = Number(priceWad) / 1e18;
-    const start = rotation % open.length;
-    rotation = start + revalidate;
-    const due = (o: { account: string; lastBlock: number }, i: number): boolean => {
+    const due = (o: { account: string; lastBlock: number }): boolean => {
       const m = models.get(o.account);
       if (m === undefined || m.lastBlock !== o.lastBlock || m.volatilityAt !== vol) return true;
-      if ((i - start + open.length) % open.length < revalidate) return true;
+      if (suspects.delete(o.account)) return true;
       const headroom = m.a + m.b * price;
       return headroom < modelBuffer * m.m * price;
     };
     return open.filter(due);
+  }
+
+  /**
+   * Off the tick's critical path: `isLiquidatable` for the next `revalidatePerTick` accounts in rotation, whatever
+   * their model says. One found liquidatable loses its model (the line did not describe it) and is checked by the
+   * next tick's probe.
+   */
+  async function revalidateSlice(ctx: JobContext): Promise<void> {
+    const open = set.open();
+    if (open.length === 0 || revalidate === 0) return;
+    const start = rotation % open.length;
+    rotation = start + revalidate;
+    const slice = Array.from({ length: Math.min(revalidate, open.length) }, (_, i) => open[(start + i) % open.length]!);
+    const blockTag = ctx.safeBlock;
+    await mapLimit(slice, concurrency, async (o) => {
+      const [liquidatable] = await ctx.client.read("isLiquidatable", (p) =>
+        LiquidationEngine__factory.connect(engine, p).isLiquidatable(o.account, { blockTag }),
+      );
+      if (liquidatable) {
+        models.delete(o.account);
+        suspects.add(o.account);
+      }
+    });
   }
 
   /** Fits a model for every open account without a current one: marginStateAt at the price and at 1.5 × it. */
@@ -347,7 +375,12 @@ export function liquidationJob(
           out.push({ key: key(o), priority: true, data: { account: o.account, equityUsdc, maintenanceMarginUsdc } });
         });
       }
-      // Models for the accounts that have none, fitted in the background: never on a tick's critical path.
+      // Models for the accounts that have none, fitted in the background, and the rotating re-validation: never on
+      // a tick's critical path.
+      if (useModel && revalidating === undefined) {
+        revalidating = revalidateSlice(ctx).finally(() => (revalidating = undefined));
+        revalidating.catch((e: unknown) => ctx.log.warn({ err: String(e) }, "margin re-validation failed"));
+      }
       if (useModel && building === undefined) {
         building = buildModels(ctx).finally(() => (building = undefined));
         building.catch((e: unknown) =>
