@@ -47,8 +47,8 @@ export const KNOWN_CHECKERS: Record<string, KnownChecker> = {
   OptionsMarket: {
     job: "options-expiry",
     priority: true,
-    execFunctions: ["fixSettlementPrice(uint256)", "exercise(uint256,address)", "settleSeries(uint256,uint256)"],
-    work: "options expiry: fix the settlement price, exercise in-the-money positions, settle series (liveness)",
+    execFunctions: ["fixSettlementPrice(uint256)", "settleSeries(uint256,uint256)"],
+    work: "options expiry: fix the settlement price, then settle each series in pages after the dispute window (liveness)",
   },
   TaskRegistry: {
     job: "tasks",
