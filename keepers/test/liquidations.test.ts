@@ -7,6 +7,8 @@
  */
 import { expect } from "chai";
 import { toBeHex, type Wallet } from "ethers";
+import { Roles } from "../../scripts/lib/roles.js";
+import { MockPerpFundingMarket__factory } from "../../types/ethers-contracts/index.js";
 import {
   listTestMarket,
   setupGuarantor,
@@ -26,6 +28,7 @@ import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
 const KEEPER_A = 20;
 const KEEPER_B = 21;
 const GUARANTOR = 29;
+const PERP_TRADER = 40;
 const FIRST_TRADER = 30;
 const SIZES = ["10", "30", "50", "70", "80", "95"];
 /** Indexes into SIZES below maintenance at 9 USDC (independent arithmetic in the header). */
@@ -253,6 +256,66 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
         expect(receipt!.gasUsed <= probed, `${receipt!.gasUsed} > ${probed}`).to.equal(true);
         expect(receipt!.gasUsed * 10n >= probed * 8n, `${receipt!.gasUsed} ≪ ${probed}`).to.equal(true);
       }
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("settles the perp funding of an account near maintenance first (docs/perps.md), then liquidates it when the funding put it below", async function () {
+    const p = node().provider;
+    const admin = account(0).connect(p);
+    const oracleAddr = deployed.record.contracts.ComputePriceOracle!.address;
+    const perp = await new MockPerpFundingMarket__factory(admin).deploy(
+      await protocol.clearingHouse.getAddress(),
+      oracleAddr,
+      await protocol.usdc.getAddress(),
+    );
+    await perp.waitForDeployment();
+    const m = await perp.getAddress();
+    await (await protocol.clearingHouse.connect(admin).registerMarket(m)).wait();
+    await (
+      await protocol.riskEngine.connect(admin).setMarketParams(m, {
+        imMultipleWad: wad("3"),
+        mmMultipleWad: wad("1.5"),
+        imFloorWad: wad("0.1"),
+        mmFloorWad: wad("0.05"),
+      })
+    ).wait();
+    await (await protocol.accessManager.connect(admin).grantRole(Roles.MARKET, m, 0)).wait();
+    await (await protocol.usdc.connect(admin).mint(admin.address, usdc("10000"))).wait();
+    await (await protocol.usdc.connect(admin).approve(m, usdc("10000"))).wait();
+    await (await perp.connect(admin).fund(usdc("10000"))).wait();
+    const t = account(PERP_TRADER).connect(p);
+    await node().rpc("hardhat_setBalance", [t.address, toBeHex(10n ** 22n)]);
+    await setupTrader(protocol, account(GUARANTOR).connect(p), t, usdc("100"));
+    await (await perp.connect(t).trade(wad("60"))).wait();
+    // At 9 USDC: equity 100 − 60 = 40 ≥ maintenance 0.05 × 540 = 27 (healthy, but below 1.5 × 27: near); with the
+    // 20 USDC of funding it owes settled, 20 < 27: liquidatable.
+    await (await perp.setOwed(t.address, usdc("20"))).wait();
+    await (await cs.oracle.setPrice(wad("9"))).wait();
+    const deployment = {
+      ...deployed.deployment,
+      contracts: { ...deployed.deployment.contracts, MockPerp: { contract: "MockPerpFundingMarket", address: m } },
+    };
+    const k = makeKeeper({
+      deployment,
+      accountIndex: KEEPER_A,
+      config: { jobs: { liquidations: { gasCeilingGwei: 20, perpMarkets: ["MockPerp"] } } },
+    });
+    try {
+      const first = await k.tick();
+      expect(first.errors).to.deep.equal([]);
+      const settle = first.results.filter((x) => x.key.startsWith("liquidations.settleFunding"));
+      expect(settle.map((x) => [x.key.split(":")[1], x.outcome, x.priority])).to.deep.equal([
+        [`${t.address.toLowerCase()}@${m.toLowerCase()}`, "success", true],
+      ]);
+      expect(await protocol.clearingHouse.collateralOf(t.address)).to.equal(usdc("80"));
+      expect(counts(first.results)).to.deep.equal({ success: 4 }); // the settlement + the three underwater longs
+      const second = await k.tick();
+      expect(second.results.map((x) => [x.key.split(":")[0], x.key.split(":")[1], x.outcome])).to.deep.equal([
+        ["liquidations.liquidate", t.address.toLowerCase(), "success"],
+      ]);
+      expect((await k.tick()).results).to.deep.equal([]);
     } finally {
       await k.stop(0);
     }

@@ -21,7 +21,7 @@
  * a new key, while a lagging scan repeats the old one and the memo holds it back. Racing keepers: the loser's call
  * reverts `LiquidationAccountHealthy` (the account is back at initial margin or closed): already done (OPS-01).
  */
-import { AbiCoder } from "ethers";
+import { AbiCoder, Contract, Interface } from "ethers";
 import {
   ClearingHouse__factory,
   LiquidationEngine__factory,
@@ -57,6 +57,8 @@ export interface LiquidationJobOptions {
   modelBuffer?: number;
   /** Accounts re-checked on chain each tick whatever the model says (default 50; 0 to 10,000). */
   revalidatePerTick?: number;
+  /** PerpMarket deployment names whose unsettled funding is settled for accounts near maintenance (default: all). */
+  perpMarkets?: string[];
 }
 
 const OPTION_KEYS = [
@@ -70,7 +72,14 @@ const OPTION_KEYS = [
   "model",
   "modelBuffer",
   "revalidatePerTick",
+  "perpMarkets",
 ];
+
+export const SETTLE_FUNDING_ACTION = "liquidations.settleFunding";
+const PERP_FUNDING = new Interface([
+  "function fundingOwedUsdc(address account) view returns (int256 owedUsdc)",
+  "function settleFunding(address account) returns (int256 fundingUsdc)",
+]);
 
 /**
  * An account's margin headroom h(P) = equity − maintenance margin as a line a + b·P in the index price P, fitted from
@@ -103,6 +112,9 @@ export interface LiquidationWork {
   maintenanceMarginUsdc?: bigint;
   /** Execution gas the probe measured (undefined: the runner estimates). */
   gasUsed?: bigint;
+  /** Set for a funding settlement instead of a liquidation: the PerpMarket to call `settleFunding(account)` on. */
+  settleMarket?: string;
+  owedUsdc?: bigint;
 }
 
 interface Tracked {
@@ -163,6 +175,7 @@ export function liquidationJob(
   engine: string,
   opts: LiquidationJobOptions = {},
   deployBlock = 0,
+  perpMarketAddresses: string[] = [],
 ): KeeperJob<LiquidationWork> & { readonly set: AccountSet; readonly modelCount: () => number } {
   for (const k of Object.keys(opts)) {
     if (!OPTION_KEYS.includes(k)) {
@@ -323,6 +336,43 @@ export function liquidationJob(
     for (const a of models.keys()) if (!set.accounts.get(a)?.sizes.size) models.delete(a);
   }
 
+  const perps = new Set(perpMarketAddresses.map((a) => a.toLowerCase()));
+  /** Healthy, but equity below (1 + modelBuffer) × maintenance margin. */
+  const isNear = (equity: bigint, mm: bigint): boolean =>
+    perps.size > 0 && Number(equity) < (1 + modelBuffer) * Number(mm);
+
+  /**
+   * docs/perps.md: `liquidationState` does not see unsettled perp funding, so for an account near maintenance with a
+   * PerpMarket position that owes funding, `settleFunding(account)` (permissionless) first; the settlement's
+   * AccountSettled event drops the account's model and the next tick checks it with the funding in.
+   */
+  async function fundingSettlements(
+    ctx: JobContext,
+    near: Array<{ account: string; lastBlock: number }>,
+  ): Promise<Candidate<LiquidationWork>[]> {
+    const pairs = near.flatMap((o) =>
+      [...(set.accounts.get(o.account)?.sizes.keys() ?? [])].filter((m) => perps.has(m)).map((m) => ({ ...o, m })),
+    );
+    const blockTag = ctx.safeBlock;
+    const owed = await mapLimit(pairs, concurrency, (x) =>
+      ctx.client.read(
+        "fundingOwedUsdc",
+        (p) =>
+          new Contract(x.m, PERP_FUNDING, p).getFunction("fundingOwedUsdc")(x.account, { blockTag }) as Promise<bigint>,
+      ),
+    );
+    const out: Candidate<LiquidationWork>[] = [];
+    pairs.forEach((x, i) => {
+      if (owed[i]! <= 0n) return;
+      out.push({
+        key: { action: SETTLE_FUNDING_ACTION, id: `${x.account}@${x.m}`, epoch: String(x.lastBlock) },
+        priority: true,
+        data: { account: x.account, settleMarket: x.m, owedUsdc: owed[i]! },
+      });
+    });
+    return out;
+  }
+
   return {
     name: "liquidations",
     summary: `liquidate accounts below maintenance margin (priority) through ${engine}, accounts from ClearingHouse ${clearingHouse} events`,
@@ -340,6 +390,7 @@ export function liquidationJob(
         epoch: String(o.lastBlock),
       });
       measured.clear();
+      const near: Array<{ account: string; lastBlock: number }> = [];
       if (useModel && open.length > 0) open = await prefilter(ctx, open);
       if (useProbe) {
         const pages: Array<typeof open> = [];
@@ -350,11 +401,19 @@ export function liquidationJob(
             page.map((o) => o.account),
           );
           const raw = await ctx.client.read("liquidationProbe", (p) => p.call({ data: tx.data, blockTag }));
-          return coder.decode(PROBE_TYPE, raw)[0] as Array<{ outcome: bigint; gasUsed: bigint }>;
+          return coder.decode(PROBE_TYPE, raw)[0] as Array<{
+            outcome: bigint;
+            gasUsed: bigint;
+            equityUsdc: bigint;
+            maintenanceMarginUsdc: bigint;
+          }>;
         });
         results.flat().forEach((r, i) => {
           const o = open[i]!;
-          if (Number(r.outcome) === 0) return; // healthy
+          if (Number(r.outcome) === 0) {
+            if (isNear(r.equityUsdc, r.maintenanceMarginUsdc)) near.push(o);
+            return;
+          }
           const c: Candidate<LiquidationWork> = {
             key: key(o),
             priority: true,
@@ -371,10 +430,14 @@ export function liquidationJob(
         );
         open.forEach((o, i) => {
           const [liquidatable, equityUsdc, maintenanceMarginUsdc] = states[i]!;
-          if (!liquidatable) return;
+          if (!liquidatable) {
+            if (isNear(equityUsdc, maintenanceMarginUsdc)) near.push(o);
+            return;
+          }
           out.push({ key: key(o), priority: true, data: { account: o.account, equityUsdc, maintenanceMarginUsdc } });
         });
       }
+      out.push(...(await fundingSettlements(ctx, near)));
       // Models for the accounts that have none, fitted in the background, and the rotating re-validation: never on
       // a tick's critical path.
       if (useModel && revalidating === undefined) {
@@ -395,17 +458,27 @@ export function liquidationJob(
       return gas === undefined ? undefined : { ok: true as const, gas };
     },
     async plan(_ctx, candidates): Promise<Action[]> {
-      return candidates.map((c) => ({
-        key: c.key,
-        priority: true,
-        rewardWei: c.rewardWei,
-        to: engine,
-        data: engineIface.encodeFunctionData("liquidate", [c.data.account]),
-        description:
-          c.data.equityUsdc === undefined
-            ? `liquidate(${c.data.account}): below maintenance margin (probe: ${c.data.gasUsed ?? "failed"} gas; priority)`
-            : `liquidate(${c.data.account}): equity ${c.data.equityUsdc} < maintenance ${c.data.maintenanceMarginUsdc} (USDC 6 dp, priority)`,
-      }));
+      return candidates.map((c) =>
+        c.data.settleMarket !== undefined
+          ? {
+              key: c.key,
+              priority: true,
+              to: c.data.settleMarket,
+              data: PERP_FUNDING.encodeFunctionData("settleFunding", [c.data.account]),
+              description: `settleFunding(${c.data.account}) on ${c.data.settleMarket}: owes ${c.data.owedUsdc} USDC (6 dp) of funding, near maintenance (priority)`,
+            }
+          : {
+              key: c.key,
+              priority: true,
+              rewardWei: c.rewardWei,
+              to: engine,
+              data: engineIface.encodeFunctionData("liquidate", [c.data.account]),
+              description:
+                c.data.equityUsdc === undefined
+                  ? `liquidate(${c.data.account}): below maintenance margin (probe: ${c.data.gasUsed ?? "failed"} gas; priority)`
+                  : `liquidate(${c.data.account}): equity ${c.data.equityUsdc} < maintenance ${c.data.maintenanceMarginUsdc} (USDC 6 dp, priority)`,
+            },
+      );
     },
   };
 }
@@ -424,6 +497,19 @@ export const liquidationsFactory: JobFactory = {
     for (const n of [ch, le]) {
       if (deployment.contracts[n] === undefined) throw new JobUnavailable(`${n} is not in ${deployment.file}`);
     }
-    return liquidationJob(addressOf(deployment, ch), addressOf(deployment, le), opts, deployBlockOf(deployment, ch));
+    // PerpMarkets: the named ones, or every deployment of the PerpMarket contract (their funding is settled first).
+    const perpNames =
+      opts.perpMarkets ??
+      Object.entries(deployment.contracts)
+        .filter(([, r]) => r.contract === "PerpMarket")
+        .map(([n]) => n);
+    if (!Array.isArray(perpNames)) throw new ConfigError(`Config "jobs.liquidations.perpMarkets" must be a list.`);
+    return liquidationJob(
+      addressOf(deployment, ch),
+      addressOf(deployment, le),
+      opts,
+      deployBlockOf(deployment, ch),
+      perpNames.map((n) => addressOf(deployment, n)),
+    );
   },
 };
