@@ -38,7 +38,8 @@ describe("PerpMarket", function () {
     );
     expect(await accessManager.getTargetFunctionRole(m, selectorOf("pauseFeature(bytes32)"))).to.equal(Roles.GUARDIAN);
     expect(await accessManager.getTargetFunctionRole(v, selectorOf("pauseFeature(bytes32)"))).to.equal(Roles.GUARDIAN);
-    expect(await liquidityVault.markets()).to.deep.equal([m]);
+    // the wiring step adds the FuturesMarket after the PerpMarket
+    expect(await liquidityVault.markets()).to.deep.equal([m, await fx.protocol.futures.getAddress()]);
   });
 
   it("opens at index × (1 + average premium) and splits the taker fee three ways, exactly (worked numbers)", async function () {
