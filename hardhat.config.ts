@@ -38,9 +38,19 @@ export default defineConfig({
     tests: { mocha: "test", solidity: "test" },
   },
   test: {
+    // `default` is the CI profile. `deep` is the long local profile (docs/invariants.md):
+    // `HARDHAT_TEST_PROFILE=deep npx hardhat test solidity test/invariant/Protocol.t.sol` (or `npm run test:deep`).
     solidity: {
-      fuzz: { runs: 256 },
-      invariant: { runs: 64, depth: 100, failOnRevert: false },
+      profiles: {
+        default: {
+          fuzz: { runs: 256 },
+          invariant: { runs: 64, depth: 100, failOnRevert: false },
+        },
+        deep: {
+          fuzz: { runs: 10_000 },
+          invariant: { runs: 500, depth: 200, failOnRevert: false },
+        },
+      },
     },
     mocha: { timeout: 120_000 },
   },

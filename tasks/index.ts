@@ -13,6 +13,7 @@ import { spotTasks } from "./spot.js";
 import { taskTasks } from "./task.js";
 import { perpsTasks } from "./perps.js";
 import { optionsTasks } from "./options.js";
+import { futuresTasks } from "./futures.js";
 
 export const chxTasks = [
   ...statusTasks,
@@ -26,4 +27,5 @@ export const chxTasks = [
   ...taskTasks,
   ...perpsTasks,
   ...optionsTasks,
+  ...futuresTasks,
 ];

@@ -11,6 +11,7 @@
  */
 import type { DeploymentInfo } from "../src/deployments.js";
 import type { JobFactory } from "../src/jobs/types.js";
+import type { Keeper, TickReport } from "../src/keeper.js";
 import { makeKeeper, node } from "../test/harness.js";
 import { addItems, deployTarget, now } from "../test/harness.js";
 
@@ -24,6 +25,8 @@ export interface LatencyScenario {
   shock(): Promise<number>;
   /** Block numbers at which affected items have been handled so far. */
   handledBlocks(): Promise<number[]>;
+  /** Resolves when the keeper is warmed up (a keeper runs long before a shock); default: after its first tick. */
+  warm?(keeper: Keeper): Promise<void>;
 }
 
 export interface LatencyResult {
@@ -47,16 +50,26 @@ export async function measureLatency(s: LatencyScenario, blockMs = 1_000, keeper
   await n.rpc("evm_setAutomine", [false]);
   await n.rpc("evm_setIntervalMining", [blockMs]);
   const origTick = keeper.tick.bind(keeper);
-  const phases: unknown[] = [];
+  const reports: TickReport[] = [];
+  let ticked: () => void = () => undefined;
+  const firstTick = new Promise<void>((r) => (ticked = r));
   keeper.tick = async (o) => {
     const r = await origTick(o);
-    if (r.results.length > 0) phases.push({ head: r.head, actions: r.results.length, ...r.phasesMs });
+    reports.push(r);
+    ticked();
     return r;
   };
   const loop = keeper.run();
   try {
+    await firstTick;
+    await s.warm?.(keeper);
     const t0 = Date.now();
     const shockBlock = await s.shock();
+    const phases = () =>
+      reports
+        .filter((r) => r.head >= shockBlock)
+        .slice(0, 6)
+        .map((r) => ({ head: r.head, results: r.results.length, ...r.phasesMs }));
     const deadline = t0 + 60_000;
     for (;;) {
       const handled = await s.handledBlocks();
@@ -66,7 +79,7 @@ export async function measureLatency(s: LatencyScenario, blockMs = 1_000, keeper
           ms: Date.now() - t0,
           handled: handled.length,
           blockMs,
-          ticks: phases,
+          ticks: phases(),
         };
       }
       if (Date.now() > deadline) throw new Error(`${s.name}: only ${handled.length}/${s.affected} handled after 60 s`);

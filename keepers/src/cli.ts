@@ -13,6 +13,7 @@ import { loadDeployment } from "./deployments.js";
 import { jobFactories } from "./jobs/index.js";
 import { Keeper } from "./keeper.js";
 import { createLogger } from "./log.js";
+import { allFactories } from "./scan.js";
 import { loadWallet } from "./signer.js";
 
 const FAILED = new Set(["simulation-failed", "reverted", "timeout", "nonce-consumed", "failed"]);
@@ -49,6 +50,17 @@ async function main(argv: string[]): Promise<number> {
   }>();
   if (o.listJobs) {
     for (const f of jobFactories) console.log(`${f.name.padEnd(16)} ${f.description}`);
+    if (o.network === undefined) {
+      console.log(
+        "(with --network <name>: also one job per deployed contract with checker(), e.g. funding, futures-expiry, options-expiry)",
+      );
+      return 0;
+    }
+    const cfg = loadConfig({ network: o.network, config: o.config });
+    const deployment = loadDeployment(deploymentFile(cfg));
+    for (const f of allFactories(cfg, deployment, jobFactories).filter((x) => x.discovered)) {
+      console.log(`${f.name.padEnd(16)} ${f.description}`);
+    }
     return 0;
   }
   if (o.network === undefined) throw new ConfigError("Say which network to keep: --network <name> (e.g. localhost).");

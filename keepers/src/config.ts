@@ -51,6 +51,8 @@ export interface KeeperConfig {
   defaultPriorityFeeGwei: number;
   /** Transactions per tick the keeper keeps in flight at once (pipelined nonces). */
   maxInFlight: number;
+  /** Turn every deployed contract with `checker()` and no dedicated job into a job (keepers/src/discover.ts). */
+  discoverCheckers: boolean;
   jobs: Record<string, JobConfig>;
 }
 
@@ -80,6 +82,7 @@ export function defaultConfig(network: string): KeeperConfig {
     txTimeoutMs: local ? 60_000 : 600_000,
     defaultPriorityFeeGwei: 1,
     maxInFlight: 64,
+    discoverCheckers: true,
     jobs: {},
   };
 }
@@ -142,6 +145,7 @@ export function applyConfig(cfg: KeeperConfig, raw: Record<string, unknown>): Ke
         break;
       case "dryRun":
       case "once":
+      case "discoverCheckers":
         out[k] = Boolean(v);
         break;
       case "confirmations":

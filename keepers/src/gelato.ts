@@ -5,62 +5,45 @@
  * JSON on stdout. `--execute` registers them with @gelatonetwork/automate-sdk 3.1.0, which needs an ethers v5
  * signer (confined to this file) and Gelato's HTTP API.
  *
- * Targets: the keeper config's `jobs.checker.targets`, or else every deployed contract whose artifact has
- * `checker()`. Each task's exec selector comes from the target's `execFunction` (e.g. "execute(uint256)"), or from
- * the payload a live `checker()` returns right now.
+ * Targets: the keeper config's `jobs.checker.targets` and every deployed contract whose artifact has `checker()`
+ * (keepers/src/discover.ts: PerpMarket → job `funding`, FuturesMarket → `futures-expiry`, OptionsMarket →
+ * `options-expiry`, TaskRegistry → `tasks`, Emission → `emission`, …). Gelato checks the exec selector of the
+ * payload against the task's, so a checker that returns several functions gets one task per function: the
+ * target's `execFunction` (e.g. "execute(uint256)"), else the known functions of its contract type, else the
+ * selector of the payload a live `checker()` returns right now.
  */
 import { createRequire } from "node:module";
-import { readdirSync, readFileSync, existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Command } from "commander";
-import { id as selectorOf, Interface } from "ethers";
+import { id as selectorOf } from "ethers";
 import { AutomateModule, AutomateSDK, TriggerType, type CreateTaskOptions } from "@gelatonetwork/automate-sdk";
 import { IKeeperChecker__factory } from "../../types/ethers-contracts/index.js";
 import { ChainClient } from "./chain/client.js";
 import { ConfigError, deploymentFile, loadConfig } from "./config.js";
 import { loadDeployment, type DeploymentInfo } from "./deployments.js";
+import { discoverCheckers } from "./discover.js";
 import type { CheckerTarget } from "./jobs/checker-job.js";
 
 interface GelatoTarget extends CheckerTarget {
   /** Signature of the function execPayload calls, e.g. "execute(uint256)". */
   execFunction?: string;
+  /** Every function the checker may return (one Gelato task each); from discovery's table of contract types. */
+  execFunctions?: string[];
+  /** The keeper job that drives the same work (for the operator: run one or the other, not both). */
+  job?: string;
   /** Gelato time-trigger interval (ms), default 60,000. */
   intervalMs?: number;
 }
 
 export interface Registration {
   contract: string;
+  job: string;
+  /** The function this task executes (one task per function the checker may return). */
+  execFunction: string;
   options: CreateTaskOptions;
   moduleData: { modules: number[]; args: string[] };
-  selectorSource: "config" | "live checker()";
-}
-
-function findArtifact(dir: string, contract: string): { abi: unknown[] } | undefined {
-  if (!existsSync(dir)) return undefined;
-  for (const entry of readdirSync(dir)) {
-    if (entry === "build-info") continue;
-    const p = path.join(dir, entry);
-    if (statSync(p).isDirectory()) {
-      const found = findArtifact(p, contract);
-      if (found !== undefined) return found;
-    } else if (entry === `${contract}.json`) {
-      return JSON.parse(readFileSync(p, "utf8")) as { abi: unknown[] };
-    }
-  }
-  return undefined;
-}
-
-/** Every deployed contract whose ABI has `checker()`. */
-export function discoverCheckers(deployment: DeploymentInfo, artifactsDir: string): GelatoTarget[] {
-  const out: GelatoTarget[] = [];
-  for (const [name, rec] of Object.entries(deployment.contracts)) {
-    const art = findArtifact(artifactsDir, rec.contract);
-    if (art === undefined) continue;
-    const iface = new Interface(art.abi as never);
-    if (iface.getFunction("checker()") !== null) out.push({ contract: name });
-  }
-  return out;
+  selectorSource: "config" | "contract type" | "live checker()";
 }
 
 export async function buildRegistrations(
@@ -78,46 +61,59 @@ export async function buildRegistrations(
       problems.push(`${t.contract} is not in ${deployment.file}.`);
       continue;
     }
-    let execSelector: string | undefined;
+    // Exec functions: configured, else the contract type's known ones, else the live payload's selector.
+    let fns: Array<{ fn: string; selector: string }> = [];
     let selectorSource: Registration["selectorSource"] = "config";
     if (t.execFunction !== undefined) {
-      execSelector = selectorOf(t.execFunction).slice(0, 10);
+      fns = [{ fn: t.execFunction, selector: selectorOf(t.execFunction).slice(0, 10) }];
+    } else if (t.execFunctions !== undefined && t.execFunctions.length > 0) {
+      fns = t.execFunctions.map((fn) => ({ fn, selector: selectorOf(fn).slice(0, 10) }));
+      selectorSource = "contract type";
     } else if (client !== undefined) {
       try {
         const [canExec, payload] = await client.read("checker", (p) =>
           IKeeperChecker__factory.connect(rec.address, p).checker(),
         );
         if (canExec && payload.length >= 10) {
-          execSelector = payload.slice(0, 10);
+          fns = [{ fn: payload.slice(0, 10), selector: payload.slice(0, 10) }];
           selectorSource = "live checker()";
         }
       } catch {
         // no node reachable: reported below
       }
     }
-    if (execSelector === undefined) {
+    if (fns.length === 0) {
       problems.push(
         `${t.contract}: no exec selector — set "execFunction" on its checker target (checker() has no work to show it now).`,
       );
       continue;
     }
     const trigger = { type: TriggerType.TIME as const, interval: t.intervalMs ?? 60_000 };
-    const options: CreateTaskOptions = {
-      name: `CHX ${t.contract} keeper`,
-      execAddress: rec.address,
-      execSelector,
-      resolverAddress: rec.address,
-      resolverData: checkerData,
-      dedicatedMsgSender: true,
-      trigger,
-    };
     const moduleData = await module.encodeModuleArgs({
       resolverAddress: rec.address,
       resolverData: checkerData,
       dedicatedMsgSender: true,
       trigger,
     });
-    registrations.push({ contract: t.contract, options, moduleData, selectorSource });
+    for (const { fn, selector } of fns) {
+      const options: CreateTaskOptions = {
+        name: fns.length > 1 ? `CHX ${t.contract} keeper: ${fn.split("(")[0]}` : `CHX ${t.contract} keeper`,
+        execAddress: rec.address,
+        execSelector: selector,
+        resolverAddress: rec.address,
+        resolverData: checkerData,
+        dedicatedMsgSender: true,
+        trigger,
+      };
+      registrations.push({
+        contract: t.contract,
+        job: t.job ?? "checker",
+        execFunction: fn,
+        options,
+        moduleData,
+        selectorSource,
+      });
+    }
   }
   return { registrations, problems };
 }
@@ -139,8 +135,13 @@ async function main(argv: string[]): Promise<number> {
     .opts<{ network: string; config?: string; execute?: boolean }>();
   const cfg = loadConfig({ network: o.network, config: o.config });
   const deployment = loadDeployment(deploymentFile(cfg));
-  const configured = cfg.jobs.checker?.options.targets as GelatoTarget[] | undefined;
-  const targets = configured ?? discoverCheckers(deployment, cfg.artifactsDir);
+  const configured = (cfg.jobs.checker?.options.targets as GelatoTarget[] | undefined) ?? [];
+  const targets: GelatoTarget[] = [
+    ...configured.map((t) => ({ ...t, job: "checker" })),
+    ...discoverCheckers(deployment, cfg.artifactsDir)
+      .filter((d) => !configured.some((t) => t.contract === d.name))
+      .map((d) => ({ contract: d.name, job: d.job, execFunctions: d.execFunctions })),
+  ];
   if (targets.length === 0) {
     process.stderr.write(`No contract with checker() in ${deployment.file}: nothing to register.\n`);
     return 0;

@@ -294,9 +294,7 @@ export class Keeper {
       };
       if (this.stopping) return { p, key, keys, base };
       const isDone = (n: string | undefined) => isAlreadyDone(p.job.job, n);
-      const sim = p.job.job.simulate
-        ? await p.job.job.simulate(p.ctx, p.action)
-        : await this.sender.simulate(p.action, isDone);
+      const sim = (await p.job.job.simulate?.(p.ctx, p.action)) ?? (await this.sender.simulate(p.action, isDone));
       return { p, key, keys, base, sim };
     });
 

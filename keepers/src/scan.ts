@@ -8,6 +8,7 @@ import type { ChainClient } from "./chain/client.js";
 import type { ErrorDecoder } from "./chain/errors.js";
 import { DEFAULT_JOB, type JobConfig, type KeeperConfig } from "./config.js";
 import { JobUnavailable, type DeploymentInfo } from "./deployments.js";
+import { checkerJobFactories } from "./discover.js";
 import { keyString, type HeadInfo, type JobContext, type JobFactory, type KeeperJob } from "./jobs/types.js";
 
 export interface LoadedJob {
@@ -17,15 +18,28 @@ export interface LoadedJob {
 }
 
 /**
- * The jobs a config runs: with no "jobs" section every job of this build whose contracts are deployed runs with
- * defaults; otherwise the listed, enabled ones. Jobs whose contracts are missing (JobUnavailable) and names no job
- * of this build answers to are returned in `unavailable` with the reason.
+ * The factories a config runs with: this build's, plus (unless `discoverCheckers` is false) one per discovered
+ * checker job — every deployed contract whose ABI has `checker()` and no dedicated job (keepers/src/discover.ts).
+ */
+export function allFactories(config: KeeperConfig, deployment: DeploymentInfo, factories: JobFactory[]): JobFactory[] {
+  if (!config.discoverCheckers) return factories;
+  const explicit = ((config.jobs.checker?.options.targets as Array<{ contract?: string }> | undefined) ?? [])
+    .map((t) => t.contract)
+    .filter((c): c is string => typeof c === "string");
+  return [...factories, ...checkerJobFactories(deployment, config.artifactsDir, factories, explicit)];
+}
+
+/**
+ * The jobs a config runs: with no "jobs" section every job of this build whose contracts are deployed (and every
+ * discovered checker job) runs with defaults; otherwise the listed, enabled ones. Jobs whose contracts are missing
+ * (JobUnavailable) and names no job answers to are returned in `unavailable` with the reason.
  */
 export function loadJobs(
   config: KeeperConfig,
   deployment: DeploymentInfo,
-  factories: JobFactory[],
+  builtIn: JobFactory[],
 ): { jobs: LoadedJob[]; unavailable: Array<{ name: string; reason: string }> } {
+  const factories = allFactories(config, deployment, builtIn);
   const jobs: LoadedJob[] = [];
   const unavailable: Array<{ name: string; reason: string }> = [];
   const all = Object.keys(config.jobs).length === 0;
@@ -41,7 +55,10 @@ export function loadJobs(
   }
   for (const name of Object.keys(config.jobs)) {
     if (config.jobs[name]?.enabled && !factories.some((f) => f.name === name)) {
-      unavailable.push({ name, reason: "no such job in this keeper build" });
+      unavailable.push({
+        name,
+        reason: "no such job in this keeper build, and no deployed contract with checker() is named so",
+      });
     }
   }
   return { jobs, unavailable };

@@ -7,6 +7,8 @@
  */
 import { expect } from "chai";
 import { toBeHex, type Wallet } from "ethers";
+import { Roles } from "../../scripts/lib/roles.js";
+import { MockPerpFundingMarket__factory } from "../../types/ethers-contracts/index.js";
 import {
   listTestMarket,
   setupGuarantor,
@@ -26,6 +28,7 @@ import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
 const KEEPER_A = 20;
 const KEEPER_B = 21;
 const GUARANTOR = 29;
+const PERP_TRADER = 40;
 const FIRST_TRADER = 30;
 const SIZES = ["10", "30", "50", "70", "80", "95"];
 /** Indexes into SIZES below maintenance at 9 USDC (independent arithmetic in the header). */
@@ -227,12 +230,105 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     }
   });
 
+  it("with every margin model fitted, a price drop is found by the model and the probe's gas is what the liquidation costs", async function () {
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    try {
+      await k.tick();
+      const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+      const deadline = Date.now() + 30_000;
+      while (job.modelCount() < SIZES.length) {
+        if (Date.now() > deadline) throw new Error(`only ${job.modelCount()} margin models after 30 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // Calm: nothing due (the models put nobody near maintenance).
+      expect((await k.tick()).results).to.deep.equal([]);
+      await (await cs.oracle.setPrice(wad("9"))).wait();
+      const from = (await node().provider.getBlockNumber()) + 1;
+      const r = await k.tick();
+      expect(counts(r.results)).to.deep.equal({ success: 3 });
+      const txs = await liquidatedSince(from);
+      expect(txs.map(([a]) => a).sort()).to.deep.equal(underwater());
+      for (const x of r.results) {
+        const tx = await node().provider.getTransaction(x.txHash!);
+        const receipt = await node().provider.getTransactionReceipt(x.txHash!);
+        // gas limit = (probe + 21,600) × 1.25 + 10k: the probe measured at least what the transaction used.
+        const probed = ((tx!.gasLimit - 10_000n) * 100n) / 125n;
+        expect(receipt!.gasUsed <= probed, `${receipt!.gasUsed} > ${probed}`).to.equal(true);
+        expect(receipt!.gasUsed * 10n >= probed * 8n, `${receipt!.gasUsed} ≪ ${probed}`).to.equal(true);
+      }
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("settles the perp funding of an account near maintenance first (docs/perps.md), then liquidates it when the funding put it below", async function () {
+    const p = node().provider;
+    const admin = account(0).connect(p);
+    const oracleAddr = deployed.record.contracts.ComputePriceOracle!.address;
+    const perp = await new MockPerpFundingMarket__factory(admin).deploy(
+      await protocol.clearingHouse.getAddress(),
+      oracleAddr,
+      await protocol.usdc.getAddress(),
+    );
+    await perp.waitForDeployment();
+    const m = await perp.getAddress();
+    await (await protocol.clearingHouse.connect(admin).registerMarket(m)).wait();
+    await (
+      await protocol.riskEngine.connect(admin).setMarketParams(m, {
+        imMultipleWad: wad("3"),
+        mmMultipleWad: wad("1.5"),
+        imFloorWad: wad("0.1"),
+        mmFloorWad: wad("0.05"),
+      })
+    ).wait();
+    await (await protocol.accessManager.connect(admin).grantRole(Roles.MARKET, m, 0)).wait();
+    await (await protocol.usdc.connect(admin).mint(admin.address, usdc("10000"))).wait();
+    await (await protocol.usdc.connect(admin).approve(m, usdc("10000"))).wait();
+    await (await perp.connect(admin).fund(usdc("10000"))).wait();
+    const t = account(PERP_TRADER).connect(p);
+    await node().rpc("hardhat_setBalance", [t.address, toBeHex(10n ** 22n)]);
+    await setupTrader(protocol, account(GUARANTOR).connect(p), t, usdc("100"));
+    await (await perp.connect(t).trade(wad("60"))).wait();
+    // At 9 USDC: equity 100 − 60 = 40 ≥ maintenance 0.05 × 540 = 27 (healthy, but below 1.5 × 27: near); with the
+    // 20 USDC of funding it owes settled, 20 < 27: liquidatable.
+    await (await perp.setOwed(t.address, usdc("20"))).wait();
+    await (await cs.oracle.setPrice(wad("9"))).wait();
+    const deployment = {
+      ...deployed.deployment,
+      contracts: { ...deployed.deployment.contracts, MockPerp: { contract: "MockPerpFundingMarket", address: m } },
+    };
+    const k = makeKeeper({
+      deployment,
+      accountIndex: KEEPER_A,
+      config: { jobs: { liquidations: { gasCeilingGwei: 20, perpMarkets: ["MockPerp"] } } },
+    });
+    try {
+      const first = await k.tick();
+      expect(first.errors).to.deep.equal([]);
+      const settle = first.results.filter((x) => x.key.startsWith("liquidations.settleFunding"));
+      expect(settle.map((x) => [x.key.split(":")[1], x.outcome, x.priority])).to.deep.equal([
+        [`${t.address.toLowerCase()}@${m.toLowerCase()}`, "success", true],
+      ]);
+      expect(await protocol.clearingHouse.collateralOf(t.address)).to.equal(usdc("80"));
+      expect(counts(first.results)).to.deep.equal({ success: 4 }); // the settlement + the three underwater longs
+      const second = await k.tick();
+      expect(second.results.map((x) => [x.key.split(":")[0], x.key.split(":")[1], x.outcome])).to.deep.equal([
+        ["liquidations.liquidate", t.address.toLowerCase(), "success"],
+      ]);
+      expect((await k.tick()).results).to.deep.equal([]);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
   it("tracks open positions from the events' post-state sizes, and rejects bad options", async function () {
     const at = "0x0000000000000000000000000000000000000001";
     expect(() => liquidationJob(at, at, { logPages: 10 } as never)).to.throw(
       /Unknown option "jobs.liquidations.logPages"/,
     );
     expect(() => liquidationJob(at, at, { logPageBlocks: 0 })).to.throw(/logPageBlocks" must be an integer from 1/);
+    expect(() => liquidationJob(at, at, { modelBuffer: -1 })).to.throw(/modelBuffer" must be a number from 0 to 10/);
+    expect(() => liquidationJob(at, at, { probe: "yes" as never })).to.throw(/probe" must be true or false/);
     expect(() => volatilityJob(at, { interval: 1 } as never)).to.throw(/Unknown option "jobs.volatility.interval"/);
     const job = liquidationJob(at, at);
     job.set.apply(traders[0]!.address, at, 5n, 10);

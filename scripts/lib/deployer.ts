@@ -206,8 +206,8 @@ export class DeployContext {
     return member;
   }
 
-  /** Sends `data` to `target` now if the deployer may, or queues it as a governance operation. */
-  private async adminCall(target: string, data: string, description: string): Promise<void> {
+  /** Sends `data` to `target` now if the deployer may (ADMIN), or queues it as a governance operation. */
+  async adminCall(target: string, data: string, description: string): Promise<void> {
     if (await this.isAdmin()) {
       const tx = await this.deployer.sendTransaction({ to: target, data });
       await tx.wait();

@@ -35,6 +35,8 @@ import {
   type PerpMarket,
   type LiquidityVault,
   OptionsMarket__factory,
+  FuturesMarket__factory,
+  type FuturesMarket,
   type ChxAccessManager,
   type ClearingHouse,
   type GuarantorPool,
@@ -89,6 +91,8 @@ export interface Protocol {
   perpMarket: PerpMarket;
   /** ERC-4626 USDC vault: the perpetual's (and futures') counterparty. */
   liquidityVault: LiquidityVault;
+  /** Dated CH futures with physical delivery (the FuturesDelivery module runs behind it). */
+  futures: FuturesMarket;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -127,5 +131,6 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     streamTasks: StreamTasks__factory.connect(addr(record, "StreamTasks"), runner),
     perpMarket: PerpMarket__factory.connect(addr(record, "PerpMarket"), runner),
     liquidityVault: LiquidityVault__factory.connect(addr(record, "LiquidityVault"), runner),
+    futures: FuturesMarket__factory.connect(addr(record, "FuturesMarket"), runner),
   };
 }

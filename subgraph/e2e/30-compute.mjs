@@ -26,7 +26,7 @@ const ATTESTATION_TYPES = {
   ],
 };
 
-async function attest(ctx, attester, provider, { avg, capacity, power }) {
+export async function attest(ctx, attester, provider, { avg, capacity, power }) {
   const reg = ctx.as(attester)("ProviderRegistry");
   const std = ctx.as(attester)("ComputeStandard");
   const { chainId } = await ctx.provider.getNetwork();

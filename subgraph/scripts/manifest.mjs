@@ -136,6 +136,7 @@ export function generate(o) {
     .readdirSync(dsDir)
     .filter((f) => f.endsWith(".yaml"))
     .sort();
+  const skipped = [];
   const dataSources = fragments
     .map((f) => {
       const text = fs.readFileSync(path.join(dsDir, f), "utf8").trimEnd();
@@ -144,8 +145,15 @@ export function generate(o) {
       const addr = /address:\s*"?\{\{\s*(\w+)\.address\s*\}\}/.exec(text)?.[1];
       if (!name || !addr || name !== addr)
         throw new Error(`manifest: datasources/${f}: name "${name}" must equal the deployment in {{${addr}.address}}`);
+      // A module not deployed on this network (e.g. a market that has not launched yet) stays inactive: its data
+      // source is left out until deployments/<network>.json holds its address. Synthetic builds include every one.
+      if (!o.synthetic && !record.contracts?.[name]) {
+        skipped.push(name);
+        return null;
+      }
       return fill(text, `datasources/${f}`);
     })
+    .filter((t) => t !== null)
     .map((t) =>
       t
         .split("\n")
@@ -180,6 +188,16 @@ export function generate(o) {
   const abiHashes = new Map();
   for (const name of abiNames) {
     const found = artifacts.get(name) ?? [];
+    // A market whose branch is not merged yet: its ABI as generated from its interface (abis-pending/, see
+    // docs/subgraph.md). The compiled contract's artifact replaces it as soon as it exists.
+    const pending = path.join(subgraphDir, "abis-pending", `${name}.json`);
+    if (found.length === 0 && fs.existsSync(pending)) {
+      const abi = JSON.parse(fs.readFileSync(pending, "utf8"));
+      abiHashes.set(name, keccak256(toUtf8Bytes(JSON.stringify(abi))));
+      fs.writeFileSync(path.join(abiDir, `${name}.json`), JSON.stringify(abi, null, 2) + "\n");
+      log(`manifest: ${name}: no artifact, using abis-pending/${name}.json (generated from its interface)`);
+      continue;
+    }
     if (found.length === 0) throw new Error(`manifest: no artifact for ABI ${name} (run \`npx hardhat build\`)`);
     if (found.length > 1) throw new Error(`manifest: ABI ${name} is ambiguous: ${found.join(", ")}`);
     const abi = JSON.parse(fs.readFileSync(found[0], "utf8")).abi;
@@ -195,11 +213,13 @@ export function generate(o) {
     if (built && c.abiHash && built !== c.abiHash)
       log(`manifest: warning: ${name} (${c.contract}) was deployed with a different ABI than artifacts/ holds`);
   }
+  if (skipped.length) log(`manifest: not deployed on ${o.network}, left out: ${skipped.join(", ")}`);
+  const active = fragments.length - skipped.length;
   log(
-    `manifest: ${fragments.length} data sources, ${parts.length} schema parts, ${abiNames.length} ABIs for ${network}` +
+    `manifest: ${active} data sources, ${parts.length} schema parts, ${abiNames.length} ABIs for ${network}` +
       ` (${source})`,
   );
-  return { manifest, record, network, dataSources: fragments.length };
+  return { manifest, record, network, dataSources: active, skipped };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

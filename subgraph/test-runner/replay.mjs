@@ -47,6 +47,8 @@ export class SubgraphReplay {
 
   async init() {
     for (const ds of this.manifest.dataSources) {
+      // Data source names are deployment names; a module this deployment lacks (a market not launched) is inactive.
+      if (this.record && !this.record.contracts?.[ds.name]) continue;
       const abiEntry = ds.mapping.abis.find((a) => a.name === ds.source.abi);
       const iface = new Interface(JSON.parse(fs.readFileSync(path.join(this.buildDir, abiEntry.file), "utf8")));
       const handlers = new Map();
@@ -65,9 +67,7 @@ export class SubgraphReplay {
       let address = ds.source.address;
       let startBlock = BigInt(ds.source.startBlock ?? 0);
       if (this.record) {
-        const c = this.record.contracts?.[ds.name];
-        if (!c)
-          throw new Error(`replay: the deployment record has no "${ds.name}" (data source names are deployment names)`);
+        const c = this.record.contracts[ds.name];
         address = c.address;
         startBlock = BigInt(c.deployBlock ?? 0);
         host.dataSource.address = address;

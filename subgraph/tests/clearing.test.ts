@@ -173,6 +173,8 @@ describe("Clearing", () => {
     assert.fieldEquals("Position", pos, "liquidatedCh", wad(5).toString());
     assert.fieldEquals("ClearingMarket", m, "longOpenInterestCh", wad(5).toString());
     assert.fieldEquals("ClearingMarket", m, "liquidatedCh", wad(5).toString());
+    // the pool is the counterparty of realised PnL: Alice's −40 USDC goes into it
+    assert.fieldEquals("ClearingMarket", m, "poolUsdc", usdc(40).toString());
 
     const liq = changetype<AccountLiquidated>(
       mockEvent(LIQ, T0 + 400, [
@@ -212,6 +214,8 @@ describe("Clearing", () => {
     assert.fieldEquals("DeficitStep", lastEventId(s), "market", m);
     assert.fieldEquals("MarginAccount", ALICE.toHexString(), "deficitUsdc", usdc(30).toString());
     assert.fieldEquals("ClearingMarket", m, "socialisedUsdc", usdc(4).toString());
+    // the socialised 4 USDC are paid out of the pool: 40 − 4
+    assert.fieldEquals("ClearingMarket", m, "poolUsdc", usdc(36).toString());
     const gid = GUARANTOR.toHexString();
     assert.fieldEquals("Guarantor", gid, "capitalUsdc", usdc(4980).toString());
     assert.fieldEquals("Guarantor", gid, "lossesPaidUsdc", usdc(20).toString());

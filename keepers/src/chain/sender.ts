@@ -176,6 +176,24 @@ export class Sender {
     }
   }
 
+  private minedCache: { at: number; value: Promise<number> } | undefined;
+
+  /**
+   * The signer's mined transaction count, shared by every watcher (one call per `maxAgeMs` instead of one receipt
+   * poll per transaction in flight: with 100 transactions pipelined that was 100 calls per poll against the node).
+   */
+  private minedCount(maxAgeMs: number): Promise<number> {
+    const now = Date.now();
+    if (this.minedCache !== undefined && now - this.minedCache.at < maxAgeMs) return this.minedCache.value;
+    const value = this.client.read("getTransactionCount", (p) => p.getTransactionCount(this.address, "latest"));
+    const entry = { at: now, value };
+    this.minedCache = entry;
+    value.catch(() => {
+      if (this.minedCache === entry) this.minedCache = undefined;
+    });
+    return value;
+  }
+
   private async receipt(hash: string): Promise<TransactionReceipt | null> {
     try {
       return await this.client.read("getTransactionReceipt", (p) => p.getTransactionReceipt(hash));
@@ -199,9 +217,13 @@ export class Sender {
     let lastSent = started;
     const pollMs = Math.min(1_000, Math.max(50, Math.floor(s.replaceAfterMs / 10)));
     for (;;) {
-      for (let i = hashes.length - 1; i >= 0; i--) {
-        const r = await this.receipt(hashes[i] as string);
-        if (r !== null) return this.settle(req, opts, nonce, r, hashes, replacements);
+      // Receipts only once the signer's mined count passed this nonce (or when it cannot be read).
+      const minedNow = await this.minedCount(pollMs / 2).catch(() => undefined);
+      if (minedNow === undefined || minedNow > nonce) {
+        for (let i = hashes.length - 1; i >= 0; i--) {
+          const r = await this.receipt(hashes[i] as string);
+          if (r !== null) return this.settle(req, opts, nonce, r, hashes, replacements);
+        }
       }
       if (Date.now() - started > s.txTimeoutMs) {
         this.nonces.invalidate();

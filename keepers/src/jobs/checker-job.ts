@@ -27,10 +27,10 @@ interface Work {
   payload: string;
 }
 
-export function checkerJob(targets: Array<CheckerTarget & { address: string }>): KeeperJob<Work> {
+export function checkerJob(targets: Array<CheckerTarget & { address: string }>, name = "checker"): KeeperJob<Work> {
   const extra = targets.flatMap((t) => t.alreadyDone ?? []);
   return {
-    name: "checker",
+    name,
     summary: `poll checker() of ${targets.map((t) => `${t.contract}${t.priority ? " (priority)" : ""}`).join(", ")} and send execPayload`,
     alreadyDoneErrors: [/AlreadyDone$/, ...extra],
     async scan(ctx) {
@@ -42,7 +42,7 @@ export function checkerJob(targets: Array<CheckerTarget & { address: string }>):
         );
         if (!canExec || payload === "0x") continue;
         out.push({
-          key: { action: `checker:${t.contract}`, id: keccak256(payload).slice(0, 18), epoch: "-" },
+          key: { action: `${name}:${t.contract}`, id: keccak256(payload).slice(0, 18), epoch: "-" },
           priority: t.priority ?? false,
           rewardWei: t.rewardWei === undefined ? undefined : BigInt(t.rewardWei),
           data: { address: t.address, contract: t.contract, payload },

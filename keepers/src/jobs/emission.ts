@@ -245,6 +245,7 @@ export function emissionJob(address: string, opts: EmissionJobOptions = {}): Kee
 export const emissionFactory: JobFactory = {
   name: "emission",
   description: "Emission: close due 15-day epochs (priority) and page the GFL median rebalancing.",
+  covers: ["Emission"],
   create({ deployment, config }) {
     const opts = config.options as EmissionJobOptions;
     const contract = opts.contract ?? "Emission";

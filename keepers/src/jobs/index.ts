@@ -8,6 +8,7 @@ import { mockTargetFactory } from "./mock-target.js";
 import { emissionFactory } from "./emission.js";
 import { liquidationsFactory } from "./liquidations.js";
 import { volatilityFactory } from "./volatility.js";
+import { tasksFactory } from "./tasks.js";
 
 export const jobFactories: JobFactory[] = [
   checkerFactory,
@@ -15,4 +16,5 @@ export const jobFactories: JobFactory[] = [
   emissionFactory,
   liquidationsFactory,
   volatilityFactory,
+  tasksFactory,
 ];

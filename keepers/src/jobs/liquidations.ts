@@ -10,17 +10,28 @@
  * in memory; a keeper restart rebuilds it. If the scanned block moves backwards (a reorg deeper than the
  * confirmations, or a test node rewound) the set is rebuilt from scratch.
  *
- * Each account with an open position is checked with the view `isLiquidatable(account)` at the same block.
+ * Check, at the same block: by default the deployless probe `LiquidationKeeperLens` (contracts/periphery): one
+ * `eth_call` of its creation code per page of accounts tries `liquidate(account)` for each in a frame that reverts,
+ * and returns which accounts are liquidatable and the gas each liquidation needs — so the keeper needs neither one
+ * `isLiquidatable` call per account nor one `eth_estimateGas` per liquidation (a 1,000-account scan and 100
+ * simulations took ~10 s of node time that way; the probe makes the tick fit in a block). `probe: false` goes back
+ * to `isLiquidatable` per account and an estimate per liquidation.
  * Idempotency key: `liquidations.liquidate:<account>:<block of the account's last ClearingHouse event>`: a
  * liquidation emits `PositionLiquidated`, so a later liquidation of the same account (the price fell further) has
  * a new key, while a lagging scan repeats the old one and the memo holds it back. Racing keepers: the loser's call
  * reverts `LiquidationAccountHealthy` (the account is back at initial margin or closed): already done (OPS-01).
  */
-import { ClearingHouse__factory, LiquidationEngine__factory } from "../../../types/ethers-contracts/index.js";
+import { AbiCoder, Contract, Interface } from "ethers";
+import {
+  ClearingHouse__factory,
+  LiquidationEngine__factory,
+  LiquidationKeeperLens__factory,
+  RiskEngine__factory,
+} from "../../../types/ethers-contracts/index.js";
 import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable, type DeploymentInfo } from "../deployments.js";
 import { mapLimit } from "../util.js";
-import type { Action, Candidate, JobContext, JobFactory, KeeperJob } from "./types.js";
+import { keyString, type Action, type Candidate, type JobContext, type JobFactory, type KeeperJob } from "./types.js";
 
 export interface LiquidationJobOptions {
   /** ClearingHouse deployment name (default "ClearingHouse"). */
@@ -31,18 +42,79 @@ export interface LiquidationJobOptions {
   fromBlock?: number;
   /** Blocks per `eth_getLogs` page (default 5,000; 1 to 100,000). */
   logPageBlocks?: number;
-  /** Parallel `isLiquidatable` calls (default 8; 1 to 64). */
+  /** Parallel checks: probe pages or `isLiquidatable` calls (default 8; 1 to 64). */
   concurrency?: number;
+  /** Check with the deployless LiquidationKeeperLens probe (default true) or `isLiquidatable` per account. */
+  probe?: boolean;
+  /** Accounts per probe call (default 50; 1 to 200: each may cost one liquidation's gas in the call). */
+  probePage?: number;
+  /**
+   * Pre-filter with a linear margin model per account (default true): only accounts the model puts near maintenance,
+   * accounts without a model, and a rotating slice are checked on chain each tick.
+   */
+  model?: boolean;
+  /** Model flags an account when equity − maintenance < modelBuffer × maintenance at the current price (default 0.5). */
+  modelBuffer?: number;
+  /** Accounts re-checked on chain each tick whatever the model says (default 50; 0 to 10,000). */
+  revalidatePerTick?: number;
+  /** PerpMarket deployment names whose unsettled funding is settled for accounts near maintenance (default: all). */
+  perpMarkets?: string[];
 }
 
-const OPTION_KEYS = ["clearingHouse", "contract", "fromBlock", "logPageBlocks", "concurrency"];
+const OPTION_KEYS = [
+  "clearingHouse",
+  "contract",
+  "fromBlock",
+  "logPageBlocks",
+  "concurrency",
+  "probe",
+  "probePage",
+  "model",
+  "modelBuffer",
+  "revalidatePerTick",
+  "perpMarkets",
+];
+
+export const SETTLE_FUNDING_ACTION = "liquidations.settleFunding";
+const PERP_FUNDING = new Interface([
+  "function fundingOwedUsdc(address account) view returns (int256 owedUsdc)",
+  "function settleFunding(address account) returns (int256 fundingUsdc)",
+]);
+
+/**
+ * An account's margin headroom h(P) = equity − maintenance margin as a line a + b·P in the index price P, fitted from
+ * two `marginStateAt` evaluations. Exact while the account's positions, collateral and the volatility stay as they
+ * were (every market settles against the one CH index; margins are proportional to notional) — so a model is dropped
+ * on any ClearingHouse event of the account and on any volatility update, and it is only ever a pre-filter: the
+ * on-chain probe decides.
+ */
+interface MarginModel {
+  a: number;
+  b: number;
+  /** Maintenance margin per unit of price (it is proportional to notional): the buffer's scale. */
+  m: number;
+  lastBlock: number;
+  volatilityAt: bigint;
+}
+
+/** Gas of a `liquidate(address)` transaction beyond the probe's execution figure: intrinsic 21,000 + calldata. */
+const TX_OVERHEAD_GAS = 21_000n + 600n;
+const PROBE_TYPE = [
+  "tuple(address account, uint8 outcome, uint256 gasUsed, int256 equityUsdc, uint256 maintenanceMarginUsdc, bytes revertData)[]",
+];
 
 export const LIQUIDATE_ACTION = "liquidations.liquidate";
 
 export interface LiquidationWork {
   account: string;
-  equityUsdc: bigint;
-  maintenanceMarginUsdc: bigint;
+  /** From `isLiquidatable` (probe: false); the probe does not report them for liquidatable accounts. */
+  equityUsdc?: bigint;
+  maintenanceMarginUsdc?: bigint;
+  /** Execution gas the probe measured (undefined: the runner estimates). */
+  gasUsed?: bigint;
+  /** Set for a funding settlement instead of a liquidation: the PerpMarket to call `settleFunding(account)` on. */
+  settleMarket?: string;
+  owedUsdc?: bigint;
 }
 
 interface Tracked {
@@ -103,7 +175,8 @@ export function liquidationJob(
   engine: string,
   opts: LiquidationJobOptions = {},
   deployBlock = 0,
-): KeeperJob<LiquidationWork> & { readonly set: AccountSet } {
+  perpMarketAddresses: string[] = [],
+): KeeperJob<LiquidationWork> & { readonly set: AccountSet; readonly modelCount: () => number } {
   for (const k of Object.keys(opts)) {
     if (!OPTION_KEYS.includes(k)) {
       throw new ConfigError(`Unknown option "jobs.liquidations.${k}" (known: ${OPTION_KEYS.join(", ")}).`);
@@ -112,6 +185,31 @@ export function liquidationJob(
   const fromBlock = intOption("fromBlock", opts.fromBlock, deployBlock, 0, Number.MAX_SAFE_INTEGER);
   const page = intOption("logPageBlocks", opts.logPageBlocks, 5_000, 1, 100_000);
   const concurrency = intOption("concurrency", opts.concurrency, 8, 1, 64);
+  const probePage = intOption("probePage", opts.probePage, 50, 1, 200);
+  if (opts.probe !== undefined && typeof opts.probe !== "boolean") {
+    throw new ConfigError(`Config "jobs.liquidations.probe" must be true or false.`);
+  }
+  const useProbe = opts.probe ?? true;
+  if (opts.model !== undefined && typeof opts.model !== "boolean") {
+    throw new ConfigError(`Config "jobs.liquidations.model" must be true or false.`);
+  }
+  const useModel = opts.model ?? true;
+  const modelBuffer = opts.modelBuffer ?? 0.5;
+  if (typeof modelBuffer !== "number" || !(modelBuffer >= 0 && modelBuffer <= 10)) {
+    throw new ConfigError(`Config "jobs.liquidations.modelBuffer" must be a number from 0 to 10.`);
+  }
+  const revalidate = intOption("revalidatePerTick", opts.revalidatePerTick, 50, 0, 10_000);
+  const models = new Map<string, MarginModel>();
+  let rotation = 0;
+  let building: Promise<void> | undefined;
+  let revalidating: Promise<void> | undefined;
+  /** Accounts the background re-validation found liquidatable although their model did not: checked next tick. */
+  const suspects = new Set<string>();
+  let riskEngine: string | undefined;
+  const lensFactory = new LiquidationKeeperLens__factory();
+  const coder = AbiCoder.defaultAbiCoder();
+  /** key → measured gas of this tick's candidates (the simulate hook answers from it). */
+  const measured = new Map<string, bigint>();
   const chIface = ClearingHouse__factory.createInterface();
   const engineIface = LiquidationEngine__factory.createInterface();
   const topics = [
@@ -126,6 +224,8 @@ export function liquidationJob(
     if (to < set.scannedTo) {
       ctx.log.warn({ scannedTo: set.scannedTo, safeBlock: to }, "chain behind the account scan: rebuilding the set");
       set.reset();
+      models.clear();
+      suspects.clear();
     }
     for (let from = Math.max(fromBlock, set.scannedTo + 1); from <= to; from += page) {
       const end = Math.min(to, from + page - 1);
@@ -143,41 +243,242 @@ export function liquidationJob(
     }
   }
 
+  async function volatilityAt(ctx: JobContext): Promise<bigint> {
+    riskEngine ??= (
+      await ctx.client.read("modules", (p) => ClearingHouse__factory.connect(clearingHouse, p).modules())
+    )[2];
+    const v = await ctx.client.read("volatility", (p) =>
+      RiskEngine__factory.connect(riskEngine!, p).volatility({ blockTag: ctx.safeBlock }),
+    );
+    return v[3];
+  }
+
+  /**
+   * The accounts to check on chain this tick: no (current) model, the model puts them near maintenance, or the
+   * background re-validation caught them.
+   */
+  async function prefilter(
+    ctx: JobContext,
+    open: Array<{ account: string; lastBlock: number }>,
+  ): Promise<Array<{ account: string; lastBlock: number }>> {
+    const blockTag = ctx.safeBlock;
+    const [[, priceWad], vol] = await Promise.all([
+      ctx.client.read("liquidationState", (p) =>
+        ClearingHouse__factory.connect(clearingHouse, p).liquidationState(open[0]!.account, { blockTag }),
+      ),
+      volatilityAt(ctx),
+    ]);
+    const price = Number(priceWad) / 1e18;
+    const due = (o: { account: string; lastBlock: number }): boolean => {
+      const m = models.get(o.account);
+      if (m === undefined || m.lastBlock !== o.lastBlock || m.volatilityAt !== vol) return true;
+      if (suspects.delete(o.account)) return true;
+      const headroom = m.a + m.b * price;
+      return headroom < modelBuffer * m.m * price;
+    };
+    return open.filter(due);
+  }
+
+  /**
+   * Off the tick's critical path: `isLiquidatable` for the next `revalidatePerTick` accounts in rotation, whatever
+   * their model says. One found liquidatable loses its model (the line did not describe it) and is checked by the
+   * next tick's probe.
+   */
+  async function revalidateSlice(ctx: JobContext): Promise<void> {
+    const open = set.open();
+    if (open.length === 0 || revalidate === 0) return;
+    const start = rotation % open.length;
+    rotation = start + revalidate;
+    const slice = Array.from({ length: Math.min(revalidate, open.length) }, (_, i) => open[(start + i) % open.length]!);
+    const blockTag = ctx.safeBlock;
+    await mapLimit(slice, concurrency, async (o) => {
+      const [liquidatable] = await ctx.client.read("isLiquidatable", (p) =>
+        LiquidationEngine__factory.connect(engine, p).isLiquidatable(o.account, { blockTag }),
+      );
+      if (liquidatable) {
+        models.delete(o.account);
+        suspects.add(o.account);
+      }
+    });
+  }
+
+  /** Fits a model for every open account without a current one: marginStateAt at the price and at 1.5 × it. */
+  async function buildModels(ctx: JobContext): Promise<void> {
+    const open = set.open();
+    if (open.length === 0) return;
+    const blockTag = ctx.safeBlock;
+    const vol = await volatilityAt(ctx);
+    const [, priceWad] = await ctx.client.read("liquidationState", (p) =>
+      ClearingHouse__factory.connect(clearingHouse, p).liquidationState(open[0]!.account, { blockTag }),
+    );
+    if (priceWad === 0n) return;
+    const p1 = priceWad;
+    const p2 = (priceWad * 3n) / 2n;
+    const stale = open.filter((o) => {
+      const m = models.get(o.account);
+      return m === undefined || m.lastBlock !== o.lastBlock || m.volatilityAt !== vol;
+    });
+    const ch = (p: Parameters<typeof ClearingHouse__factory.connect>[1]) =>
+      ClearingHouse__factory.connect(clearingHouse, p);
+    await mapLimit(stale, concurrency, async (o) => {
+      const [s1, s2] = await Promise.all([
+        ctx.client.read("marginStateAt", (p) => ch(p).marginStateAt(o.account, p1, { blockTag })),
+        ctx.client.read("marginStateAt", (p) => ch(p).marginStateAt(o.account, p2, { blockTag })),
+      ]);
+      const h1 = Number(s1.equityUsdc - BigInt(s1.maintenanceMarginUsdc));
+      const h2 = Number(s2.equityUsdc - BigInt(s2.maintenanceMarginUsdc));
+      const x1 = Number(p1) / 1e18;
+      const x2 = Number(p2) / 1e18;
+      const b = (h2 - h1) / (x2 - x1);
+      const m = Number(s1.maintenanceMarginUsdc) / x1;
+      models.set(o.account, { a: h1 - b * x1, b, m, lastBlock: o.lastBlock, volatilityAt: vol });
+    });
+    for (const a of models.keys()) if (!set.accounts.get(a)?.sizes.size) models.delete(a);
+  }
+
+  const perps = new Set(perpMarketAddresses.map((a) => a.toLowerCase()));
+  /** Healthy, but equity below (1 + modelBuffer) × maintenance margin. */
+  const isNear = (equity: bigint, mm: bigint): boolean =>
+    perps.size > 0 && Number(equity) < (1 + modelBuffer) * Number(mm);
+
+  /**
+   * docs/perps.md: `liquidationState` does not see unsettled perp funding, so for an account near maintenance with a
+   * PerpMarket position that owes funding, `settleFunding(account)` (permissionless) first; the settlement's
+   * AccountSettled event drops the account's model and the next tick checks it with the funding in.
+   */
+  async function fundingSettlements(
+    ctx: JobContext,
+    near: Array<{ account: string; lastBlock: number }>,
+  ): Promise<Candidate<LiquidationWork>[]> {
+    const pairs = near.flatMap((o) =>
+      [...(set.accounts.get(o.account)?.sizes.keys() ?? [])].filter((m) => perps.has(m)).map((m) => ({ ...o, m })),
+    );
+    const blockTag = ctx.safeBlock;
+    const owed = await mapLimit(pairs, concurrency, (x) =>
+      ctx.client.read(
+        "fundingOwedUsdc",
+        (p) =>
+          new Contract(x.m, PERP_FUNDING, p).getFunction("fundingOwedUsdc")(x.account, { blockTag }) as Promise<bigint>,
+      ),
+    );
+    const out: Candidate<LiquidationWork>[] = [];
+    pairs.forEach((x, i) => {
+      if (owed[i]! <= 0n) return;
+      out.push({
+        key: { action: SETTLE_FUNDING_ACTION, id: `${x.account}@${x.m}`, epoch: String(x.lastBlock) },
+        priority: true,
+        data: { account: x.account, settleMarket: x.m, owedUsdc: owed[i]! },
+      });
+    });
+    return out;
+  }
+
   return {
     name: "liquidations",
     summary: `liquidate accounts below maintenance margin (priority) through ${engine}, accounts from ClearingHouse ${clearingHouse} events`,
     alreadyDoneErrors: ["LiquidationAccountHealthy"],
     set,
+    modelCount: () => models.size,
     async scan(ctx: JobContext): Promise<Candidate<LiquidationWork>[]> {
       await sync(ctx);
       const blockTag = ctx.safeBlock;
-      const open = set.open();
-      const states = await mapLimit(open, concurrency, (o) =>
-        ctx.client.read("isLiquidatable", (p) =>
-          LiquidationEngine__factory.connect(engine, p).isLiquidatable(o.account, { blockTag }),
-        ),
-      );
+      let open = set.open();
       const out: Candidate<LiquidationWork>[] = [];
-      open.forEach((o, i) => {
-        const [liquidatable, equityUsdc, maintenanceMarginUsdc] = states[i]!;
-        if (!liquidatable) return;
-        out.push({
-          key: { action: LIQUIDATE_ACTION, id: o.account, epoch: String(o.lastBlock) },
-          priority: true,
-          data: { account: o.account, equityUsdc, maintenanceMarginUsdc },
-        });
+      const key = (o: { account: string; lastBlock: number }) => ({
+        action: LIQUIDATE_ACTION,
+        id: o.account,
+        epoch: String(o.lastBlock),
       });
+      measured.clear();
+      const near: Array<{ account: string; lastBlock: number }> = [];
+      if (useModel && open.length > 0) open = await prefilter(ctx, open);
+      if (useProbe) {
+        const pages: Array<typeof open> = [];
+        for (let i = 0; i < open.length; i += probePage) pages.push(open.slice(i, i + probePage));
+        const results = await mapLimit(pages, concurrency, async (page) => {
+          const tx = await lensFactory.getDeployTransaction(
+            engine,
+            page.map((o) => o.account),
+          );
+          const raw = await ctx.client.read("liquidationProbe", (p) => p.call({ data: tx.data, blockTag }));
+          return coder.decode(PROBE_TYPE, raw)[0] as Array<{
+            outcome: bigint;
+            gasUsed: bigint;
+            equityUsdc: bigint;
+            maintenanceMarginUsdc: bigint;
+          }>;
+        });
+        results.flat().forEach((r, i) => {
+          const o = open[i]!;
+          if (Number(r.outcome) === 0) {
+            if (isNear(r.equityUsdc, r.maintenanceMarginUsdc)) near.push(o);
+            return;
+          }
+          const c: Candidate<LiquidationWork> = {
+            key: key(o),
+            priority: true,
+            data: { account: o.account, gasUsed: Number(r.outcome) === 1 ? r.gasUsed : undefined },
+          };
+          if (c.data.gasUsed !== undefined) measured.set(keyString(c.key), c.data.gasUsed + TX_OVERHEAD_GAS);
+          out.push(c);
+        });
+      } else {
+        const states = await mapLimit(open, concurrency, (o) =>
+          ctx.client.read("isLiquidatable", (p) =>
+            LiquidationEngine__factory.connect(engine, p).isLiquidatable(o.account, { blockTag }),
+          ),
+        );
+        open.forEach((o, i) => {
+          const [liquidatable, equityUsdc, maintenanceMarginUsdc] = states[i]!;
+          if (!liquidatable) {
+            if (isNear(equityUsdc, maintenanceMarginUsdc)) near.push(o);
+            return;
+          }
+          out.push({ key: key(o), priority: true, data: { account: o.account, equityUsdc, maintenanceMarginUsdc } });
+        });
+      }
+      out.push(...(await fundingSettlements(ctx, near)));
+      // Models for the accounts that have none, fitted in the background, and the rotating re-validation: never on
+      // a tick's critical path.
+      if (useModel && revalidating === undefined) {
+        revalidating = revalidateSlice(ctx).finally(() => (revalidating = undefined));
+        revalidating.catch((e: unknown) => ctx.log.warn({ err: String(e) }, "margin re-validation failed"));
+      }
+      if (useModel && building === undefined) {
+        building = buildModels(ctx).finally(() => (building = undefined));
+        building.catch((e: unknown) =>
+          ctx.log.warn({ err: String(e) }, "margin models: fit failed, retrying next tick"),
+        );
+      }
       return out;
     },
+    /** The probe already ran each liquidation: its gas is the estimate (a failed probe goes to eth_estimateGas). */
+    async simulate(_ctx, action) {
+      const gas = measured.get(keyString(action.key));
+      return gas === undefined ? undefined : { ok: true as const, gas };
+    },
     async plan(_ctx, candidates): Promise<Action[]> {
-      return candidates.map((c) => ({
-        key: c.key,
-        priority: true,
-        rewardWei: c.rewardWei,
-        to: engine,
-        data: engineIface.encodeFunctionData("liquidate", [c.data.account]),
-        description: `liquidate(${c.data.account}): equity ${c.data.equityUsdc} < maintenance ${c.data.maintenanceMarginUsdc} (USDC 6 dp, priority)`,
-      }));
+      return candidates.map((c) =>
+        c.data.settleMarket !== undefined
+          ? {
+              key: c.key,
+              priority: true,
+              to: c.data.settleMarket,
+              data: PERP_FUNDING.encodeFunctionData("settleFunding", [c.data.account]),
+              description: `settleFunding(${c.data.account}) on ${c.data.settleMarket}: owes ${c.data.owedUsdc} USDC (6 dp) of funding, near maintenance (priority)`,
+            }
+          : {
+              key: c.key,
+              priority: true,
+              rewardWei: c.rewardWei,
+              to: engine,
+              data: engineIface.encodeFunctionData("liquidate", [c.data.account]),
+              description:
+                c.data.equityUsdc === undefined
+                  ? `liquidate(${c.data.account}): below maintenance margin (probe: ${c.data.gasUsed ?? "failed"} gas; priority)`
+                  : `liquidate(${c.data.account}): equity ${c.data.equityUsdc} < maintenance ${c.data.maintenanceMarginUsdc} (USDC 6 dp, priority)`,
+            },
+      );
     },
   };
 }
@@ -196,6 +497,19 @@ export const liquidationsFactory: JobFactory = {
     for (const n of [ch, le]) {
       if (deployment.contracts[n] === undefined) throw new JobUnavailable(`${n} is not in ${deployment.file}`);
     }
-    return liquidationJob(addressOf(deployment, ch), addressOf(deployment, le), opts, deployBlockOf(deployment, ch));
+    // PerpMarkets: the named ones, or every deployment of the PerpMarket contract (their funding is settled first).
+    const perpNames =
+      opts.perpMarkets ??
+      Object.entries(deployment.contracts)
+        .filter(([, r]) => r.contract === "PerpMarket")
+        .map(([n]) => n);
+    if (!Array.isArray(perpNames)) throw new ConfigError(`Config "jobs.liquidations.perpMarkets" must be a list.`);
+    return liquidationJob(
+      addressOf(deployment, ch),
+      addressOf(deployment, le),
+      opts,
+      deployBlockOf(deployment, ch),
+      perpNames.map((n) => addressOf(deployment, n)),
+    );
   },
 };

@@ -99,6 +99,7 @@ export function mockTargetJob(address: string, opts: MockTargetOptions): KeeperJ
 export const mockTargetFactory: JobFactory = {
   name: "mock-target",
   description: "Reference job against MockKeeperTarget (tests, bench, demos on local networks).",
+  covers: ["MockKeeperTarget"],
   create({ deployment, config }) {
     const opts = config.options as MockTargetOptions;
     return mockTargetJob(addressOf(deployment, opts.contract ?? "MockKeeperTarget"), opts);

@@ -72,13 +72,17 @@ export interface KeeperJob<T = unknown> {
   readonly alreadyDoneErrors: ReadonlyArray<string | RegExp>;
   scan(ctx: JobContext): Promise<Candidate<T>[]>;
   plan(ctx: JobContext, candidates: Candidate<T>[]): Promise<Action[]>;
-  /** Optional custom simulation (default: eth_estimateGas of the action at latest). */
-  simulate?(ctx: JobContext, action: Action): Promise<Simulation>;
+  /** Optional custom simulation; undefined falls back to the default (eth_estimateGas of the action at latest). */
+  simulate?(ctx: JobContext, action: Action): Promise<Simulation | undefined>;
 }
 
 export interface JobFactory {
   readonly name: string;
   readonly description: string;
+  /** Contract types (artifact names) this job drives itself: checker discovery leaves them alone. */
+  readonly covers?: string[];
+  /** Made by checker discovery (keepers/src/discover.ts) from the deployment, not built into the keeper. */
+  readonly discovered?: boolean;
   /** Builds the job, or throws JobUnavailable (e.g. its contracts are not deployed on this network). */
   create(args: { deployment: DeploymentInfo; config: JobConfig }): KeeperJob;
 }

@@ -22,18 +22,6 @@ export const clearingParams = {
   mockPriceWad: parseUnits("10", 18),
 };
 
-/** Runs an ADMIN-only call now when the deployer may, else queues it for governance. */
-async function adminCall(ctx: DeployContext, target: string, data: string, description: string): Promise<void> {
-  if (await ctx.isAdmin()) {
-    await (await ctx.deployer.sendTransaction({ to: target, data })).wait();
-    ctx.txCount += 1;
-    ctx.log(`  ${description}`);
-  } else {
-    ctx.pending.push({ target, data, description });
-    ctx.log(`  pending governance: ${description}`);
-  }
-}
-
 /**
  * Clearing layer: ClearingHouse (customer collateral), GuarantorPool (guarantor capital), RiskEngine (margin),
  * LiquidationEngine (liquidation and waterfall). Uses the ComputePriceOracle and InsuranceFund when their module
@@ -88,8 +76,7 @@ export const clearingModule: DeployModule = {
     const have = [curOracle, curRisk, curPool, curFund, curLiq].map((a) => a.toLowerCase());
     if (want.some((a, i) => a !== have[i])) {
       const data = house.interface.encodeFunctionData("setModules", [oracle, risk, pool, insurance, liq]);
-      await adminCall(
-        ctx,
+      await ctx.adminCall(
         ch,
         data,
         "ClearingHouse: setModules(oracle, risk engine, guarantor pool, insurance fund, liquidation engine)",

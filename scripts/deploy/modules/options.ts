@@ -2,26 +2,14 @@ import { ClearingHouse__factory } from "../../../types/ethers-contracts/index.js
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
 
-/** Runs an ADMIN-only call now when the deployer may, else queues it for governance. */
-async function adminCall(ctx: DeployContext, target: string, data: string, description: string): Promise<void> {
-  if (await ctx.isAdmin()) {
-    await (await ctx.deployer.sendTransaction({ to: target, data })).wait();
-    ctx.txCount += 1;
-    ctx.log(`  ${description}`);
-  } else {
-    ctx.pending.push({ target, data, description });
-    ctx.log(`  pending governance: ${description}`);
-  }
-}
-
 /**
  * Options market (docs/options.md): OptionsMarket behind a UUPS proxy plus its stateless settlement module
  * (OptionsSettlement, run by delegatecall). Collateral, premiums and fees live in the market's ClearingHouse PnL
  * pool, so the market is registered in the ClearingHouse and holds Roles.MARKET (settle, withdrawMarketPool).
  * It never opens ClearingHouse positions itself, so it needs no RiskEngine parameters. Fee income goes to the
- * treasury (CHX_TREASURY, else the Timelock). The futures market that futures options exercise into is set later by
- * governance (`setFuturesMarket`), which must also give the OptionsMarket the function role of
- * `openFromExercise` on it.
+ * treasury (CHX_TREASURY, else the Timelock). The futures market that futures options exercise into is set by the
+ * wiring module once both are deployed (`setFuturesMarket`); `openFromExercise` is mapped to Roles.MARKET, which
+ * the OptionsMarket holds as a ClearingHouse market.
  */
 export const optionsModule: DeployModule = {
   name: "options",
@@ -40,8 +28,7 @@ export const optionsModule: DeployModule = {
     ]);
     const [registered] = await house.marketInfo(market);
     if (!registered) {
-      await adminCall(
-        ctx,
+      await ctx.adminCall(
         ch,
         house.interface.encodeFunctionData("registerMarket", [market]),
         "ClearingHouse: registerMarket(OptionsMarket)",

@@ -36,18 +36,6 @@ export const perpRiskParams = {
   mmFloorWad: parseUnits("0.05", 18),
 };
 
-/** Runs an ADMIN-only call now when the deployer may, else queues it for governance. */
-async function adminCall(ctx: DeployContext, target: string, data: string, description: string): Promise<void> {
-  if (await ctx.isAdmin()) {
-    await (await ctx.deployer.sendTransaction({ to: target, data })).wait();
-    ctx.txCount += 1;
-    ctx.log(`  ${description}`);
-  } else {
-    ctx.pending.push({ target, data, description });
-    ctx.log(`  pending governance: ${description}`);
-  }
-}
-
 /**
  * Perpetuals: the LiquidityVault (ERC-4626 USDC, LP counterparty) and the PerpMarket it backs. The market is
  * registered in the ClearingHouse, given its margin parameters in the RiskEngine and Roles.MARKET, and added to
@@ -84,15 +72,13 @@ export const perpsModule: DeployModule = {
 
     const [registered] = await house.marketInfo(market);
     if (!registered) {
-      await adminCall(
-        ctx,
+      await ctx.adminCall(
         chAddr,
         house.interface.encodeFunctionData("registerMarket", [market]),
         "ClearingHouse: registerMarket(PerpMarket)",
       );
       const risk = RiskEngine__factory.connect(ctx.address("RiskEngine"), ctx.deployer);
-      await adminCall(
-        ctx,
+      await ctx.adminCall(
         await risk.getAddress(),
         risk.interface.encodeFunctionData("setMarketParams", [market, perpRiskParams]),
         "RiskEngine: setMarketParams(PerpMarket)",
@@ -102,8 +88,7 @@ export const perpsModule: DeployModule = {
     const lv = LiquidityVault__factory.connect(vault, ctx.deployer);
     const listed = (await lv.markets()).map((a) => a.toLowerCase());
     if (!listed.includes(market.toLowerCase())) {
-      await adminCall(
-        ctx,
+      await ctx.adminCall(
         vault,
         lv.interface.encodeFunctionData("addMarket", [market]),
         "LiquidityVault: addMarket(PerpMarket)",

@@ -23,7 +23,7 @@ export const STREAM_SETTLE_GRACE_SEC = 86_400n;
 
 /**
  * Task layer: the TaskRegistry (batch tasks, councils, disputes, CH redemption) and StreamTasks
- * (subscriptions, batched receipt settlement; holds no role). It holds COMPUTE (the registry's
+ * (subscriptions, batched receipt settlement; holds no role), plus the keepers' read-only TaskKeeperLens. The registry holds COMPUTE (the registry's
  * outcome and redemption hooks, Emission.replenish) and SLASHER (ProviderRegistry.slash for the side found wrong).
  */
 export const tasksModule: DeployModule = {
@@ -44,6 +44,8 @@ export const tasksModule: DeployModule = {
       STREAM_SETTLE_GRACE_SEC,
     ]);
     const tasks = ctx.address("TaskRegistry");
+    // Keeper scan of every task (periphery, read-only, not upgradeable): docs/keepers.md, job `tasks`.
+    await ctx.plain("TaskKeeperLens", "TaskKeeperLens", [tasks, ctx.address("ProviderRegistry")]);
     await ctx.grantRole(Roles.COMPUTE, tasks, "TaskRegistry");
     await ctx.grantRole(Roles.SLASHER, tasks, "TaskRegistry");
     await ctx.guardianMayPause("TaskRegistry", Roles.GUARDIAN);

@@ -1,6 +1,29 @@
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { wireComputeHooks } from "./compute.js";
 import { Roles } from "../../lib/roles.js";
+import { LiquidityVault__factory, OptionsMarket__factory } from "../../../types/ethers-contracts/index.js";
+
+/** The markets that need each other: the LP vault backs the futures; futures options exercise into the futures. */
+async function wireMarkets(ctx: DeployContext): Promise<void> {
+  if (!ctx.has("FuturesMarket")) return;
+  const futures = ctx.address("FuturesMarket");
+  if (ctx.has("LiquidityVault")) {
+    const vault = LiquidityVault__factory.connect(ctx.address("LiquidityVault"), ctx.deployer);
+    const listed = (await vault.markets()).map((a) => a.toLowerCase());
+    if (!listed.includes(futures.toLowerCase())) {
+      const data = vault.interface.encodeFunctionData("addMarket", [futures]);
+      await ctx.adminCall(await vault.getAddress(), data, "LiquidityVault: addMarket(FuturesMarket)");
+    }
+  }
+  if (ctx.has("OptionsMarket")) {
+    const options = OptionsMarket__factory.connect(ctx.address("OptionsMarket"), ctx.deployer);
+    const [, , current] = await options.modules();
+    if (current.toLowerCase() !== futures.toLowerCase()) {
+      const data = options.interface.encodeFunctionData("setFuturesMarket", [futures]);
+      await ctx.adminCall(await options.getAddress(), data, "OptionsMarket: setFuturesMarket(FuturesMarket)");
+    }
+  }
+}
 
 /**
  * Cross-module hooks that need both ends deployed (a lower module pointing at a higher one through an
@@ -11,6 +34,7 @@ export const wiringModule: DeployModule = {
   name: "wiring",
   async deploy(ctx: DeployContext) {
     await wireComputeHooks(ctx);
+    await wireMarkets(ctx);
     // fee payers of the insurance fund
     if (ctx.has("InsuranceFund")) {
       for (const payer of ["ClearingHouse", "SpotMarket"]) {

@@ -161,6 +161,8 @@ export function handlePositionModified(event: PositionModified): void {
   m.volumeCh = m.volumeCh.plus(p.sizeDeltaCh.abs());
   m.feesUsdc = m.feesUsdc.plus(p.feeUsdc);
   m.tradeCount = m.tradeCount + 1;
+  // The market's PnL pool is the counterparty of realised PnL (ClearingHouse: pool −= pnl).
+  m.poolUsdc = m.poolUsdc.minus(p.realisedPnlUsdc);
   m.save();
   pos.sizeCh = p.sizeCh;
   pos.openNotionalUsdc = p.openNotionalUsdc;
@@ -200,6 +202,7 @@ export function handlePositionLiquidated(event: PositionLiquidated): void {
   m.shortOpenInterestCh = m.shortOpenInterestCh.minus(negative(pos.sizeCh)).plus(negative(p.sizeCh));
   m.volumeCh = m.volumeCh.plus(p.sizeDeltaCh.abs());
   m.liquidatedCh = m.liquidatedCh.plus(p.sizeDeltaCh.abs());
+  m.poolUsdc = m.poolUsdc.minus(p.realisedPnlUsdc);
   m.save();
   if (p.sizeCh.isZero() || pos.sizeCh.isZero()) pos.openNotionalUsdc = ZERO;
   else pos.openNotionalUsdc = pos.openNotionalUsdc.times(p.sizeCh.abs()).div(pos.sizeCh.abs());
@@ -242,6 +245,8 @@ export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
     s.market = p.market;
     const m = getMarket(p.market);
     m.socialisedUsdc = m.socialisedUsdc.plus(p.amountUsdc);
+    // A socialised loss is paid out of the last market's PnL pool.
+    m.poolUsdc = m.poolUsdc.minus(p.amountUsdc);
     m.save();
   }
   s.blockNumber = event.block.number;

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {ITaskKeeperLens} from "../interfaces/ITaskKeeperLens.sol";
+import {ITaskRegistry} from "../interfaces/ITaskRegistry.sol";
+import {IProviderRegistry} from "../interfaces/IProviderRegistry.sol";
+
+/// @title TaskKeeperLens
+/// @notice Caller-paged scan of every TaskRegistry task for due keeper work (periphery: read-only, not upgradeable,
+///         holds nothing; redeploy it to change the rules). See ITaskKeeperLens.
+contract TaskKeeperLens is ITaskKeeperLens {
+    /// @dev Largest page: ~30k gas per task (one `getTask`, sometimes `councilOf`/`assignment`) keeps a page of
+    ///      500 far under a node's eth_call gas cap.
+    uint256 private constant MAX_PAGE = 500;
+    uint8 private constant ASSIGNMENT_OPEN = 1;
+
+    ITaskRegistry private immutable _tasks;
+    IProviderRegistry private immutable _providers;
+
+    /// @param taskRegistry_ The TaskRegistry proxy.
+    /// @param providerRegistry_ The ProviderRegistry proxy.
+    constructor(address taskRegistry_, address providerRegistry_) {
+        _tasks = ITaskRegistry(taskRegistry_);
+        _providers = IProviderRegistry(providerRegistry_);
+    }
+
+    /// @inheritdoc ITaskKeeperLens
+    function taskRegistry() external view returns (address) {
+        return address(_tasks);
+    }
+
+    /// @inheritdoc ITaskKeeperLens
+    function providerRegistry() external view returns (address) {
+        return address(_providers);
+    }
+
+    /// @inheritdoc ITaskKeeperLens
+    function dueTasks(
+        uint256 fromId,
+        uint256 limit
+    ) external view returns (DueTask[] memory due, uint256 firstOpenId, uint256 nextId, uint256 taskCount) {
+        if (limit == 0 || limit > MAX_PAGE) revert TaskLensBadPage(limit, MAX_PAGE);
+        taskCount = _tasks.taskCount();
+        uint256 id = fromId == 0 ? 1 : fromId;
+        nextId = id + limit;
+        uint256 end = nextId > taskCount + 1 ? taskCount + 1 : nextId;
+        firstOpenId = nextId;
+        due = new DueTask[](end > id ? end - id : 0);
+        uint256 n;
+        for (; id < end; ++id) {
+            ITaskRegistry.Task memory k = _tasks.getTask(id);
+            (Action a, uint64 marker, bool open) = _dueAction(id, k);
+            if (open && id < firstOpenId) firstOpenId = id;
+            if (a == Action.None) continue;
+            due[n++] = DueTask(id, a, _selector(a), uint8(k.status), k.round, marker);
+        }
+        assembly ("memory-safe") {
+            mstore(due, n)
+        }
+    }
+
+    /// @dev The registry's own guards, in the order its `checker()` applies them, plus disputes and redemptions.
+    function _dueAction(
+        uint256 id,
+        ITaskRegistry.Task memory k
+    ) private view returns (Action, uint64 marker, bool open) {
+        ITaskRegistry.Status st = k.status;
+        if (st == ITaskRegistry.Status.Bidding) {
+            bool closable = block.timestamp > k.biddingEnds || (k.maxBids != 0 && k.bidCount >= k.maxBids);
+            return (closable ? Action.CloseBidding : Action.None, 0, true);
+        }
+        if (st >= ITaskRegistry.Status.Running && st <= ITaskRegistry.Status.Disputed) {
+            if (st == ITaskRegistry.Status.Running && block.timestamp > k.deadline) return (Action.Expire, 0, true);
+            if (block.number > k.targetBlock && _tasks.councilOf(id, k.round).length == 0) {
+                return (Action.DrawCouncil, k.targetBlock, true);
+            }
+            if (st == ITaskRegistry.Status.Running) return (Action.None, 0, true);
+            return (_verdictAction(k), 0, true);
+        }
+        if ((st == ITaskRegistry.Status.Rejected || st == ITaskRegistry.Status.Expired) && k.assignmentId != 0) {
+            IProviderRegistry.Assignment memory asg = _providers.assignment(k.assignmentId);
+            if (asg.status != ASSIGNMENT_OPEN) return (Action.None, 0, false);
+            if (block.timestamp > asg.deadline) return (Action.ReportRedemptionFailure, k.assignmentId, true);
+            return (Action.None, 0, true);
+        }
+        return (Action.None, 0, false);
+    }
+
+    /// @dev Verifying or Disputed: finalise a quorum (a rejection in round 0 only after the appeal window); open a
+    ///      dispute when no side can reach the quorum any more, or the window ended without one.
+    function _verdictAction(ITaskRegistry.Task memory k) private view returns (Action) {
+        uint256 q = k.round == 0 ? k.quorum : uint256(k.councilSize) + 1;
+        bool windowOver = block.timestamp > k.votingEnds;
+        bool disputed = k.status == ITaskRegistry.Status.Disputed;
+        if (k.agree >= q) return Action.Finalize;
+        if (k.disagree >= q) return disputed || windowOver ? Action.Finalize : Action.None;
+        if (disputed) return Action.None; // no quorum in the dispute round: governance's resolveDispute
+        uint256 left = uint256(k.councilSize) - k.agree - k.disagree;
+        if (windowOver || (k.agree + left < q && k.disagree + left < q)) return Action.OpenDispute;
+        return Action.None;
+    }
+
+    function _selector(Action a) private pure returns (bytes4) {
+        if (a == Action.CloseBidding) return ITaskRegistry.closeBidding.selector;
+        if (a == Action.Expire) return ITaskRegistry.expire.selector;
+        if (a == Action.DrawCouncil) return ITaskRegistry.drawCouncil.selector;
+        if (a == Action.OpenDispute) return ITaskRegistry.openDispute.selector;
+        if (a == Action.Finalize) return ITaskRegistry.finalize.selector;
+        return ITaskRegistry.reportRedemptionFailure.selector;
+    }
+}

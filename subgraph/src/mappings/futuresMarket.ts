@@ -1,0 +1,626 @@
+// FuturesMarket: series, trades and positions, delivery elections and escrow, proofs demanded, settlement prices
+// (proposed, disputed, final), deliveries (failed = delivered < assigned, slashed) and receipts, position
+// settlements, keeper bounties and vault flows; hourly and daily open interest, volume, fees and deliveries.
+// Market open interest = Σ series open interest, kept from each series' post-state (new − old).
+import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import {
+  BountiesClaimed,
+  BountyCredited,
+  DeliveryElected,
+  DeliveryEscrowChanged,
+  DeliveryModuleSet,
+  DeliveryProofDemanded,
+  DeliveryReceived,
+  DeliverySettled,
+  FeaturePauseSet,
+  FuturesTraded,
+  ParamsSet,
+  PositionReduced,
+  PositionSettled,
+  SeriesListed,
+  SeriesOiCapSet,
+  SettlementPriceDisputed,
+  SettlementPriceFinalised,
+  SettlementPriceProposed,
+  Upgraded,
+  VaultFlow,
+  VaultSet,
+} from "../../generated/FuturesMarket/FuturesMarket";
+import {
+  FuturesDayData,
+  FuturesDelivery,
+  FuturesDeliveryReceipt,
+  FuturesEvent,
+  FuturesHourData,
+  FuturesMarketState,
+  FuturesPosition,
+  FuturesReduction,
+  FuturesSeries,
+  FuturesSettlementPrice,
+  FuturesTrade,
+} from "../../generated/schema";
+import {
+  eventId,
+  getOrCreateAccount,
+  recordFeaturePause,
+  recordUpgrade,
+  SECONDS_PER_DAY,
+  SECONDS_PER_HOUR,
+  ZERO,
+} from "../lib/common";
+import { notionalUsdc } from "../lib/markets";
+
+const NAME = "FuturesMarket";
+const TENORS = ["Daily", "Weekly", "Monthly", "Quarterly", "Custom"];
+const REASONS = ["Liquidation", "UnprovenShort", "Flatten"];
+
+function getMarket(address: Address): FuturesMarketState {
+  let m = FuturesMarketState.load(address);
+  if (m == null) {
+    m = new FuturesMarketState(address);
+    m.seriesCount = 0;
+    m.liveSeries = 0;
+    m.longOiCh = ZERO;
+    m.shortOiCh = ZERO;
+    m.volumeCh = ZERO;
+    m.volumeUsdc = ZERO;
+    m.feesUsdc = ZERO;
+    m.tradeCount = 0;
+    m.deliveredCh = ZERO;
+    m.failedDeliveries = 0;
+    m.slashedUsdc = ZERO;
+    m.bountiesCreditedUsdc = ZERO;
+    m.bountiesClaimedUsdc = ZERO;
+    m.vaultNetFlowUsdc = ZERO;
+    m.feeBps = 0;
+    m.penaltyBps = 0;
+    m.maxPremiumBps = 0;
+    m.maxCorrectionBps = 0;
+    m.vaultReserveBps = 0;
+    m.maxLiveSeries = 0;
+    m.electionCutoffSec = ZERO;
+    m.disputeWindowSec = ZERO;
+    m.deliveryWindowSec = ZERO;
+    m.proofWindowSec = ZERO;
+    m.minListingLeadSec = ZERO;
+    m.keeperBountyUsdc = ZERO;
+    m.skewScaleCh = ZERO;
+    m.premiumHorizonSec = ZERO;
+    m.defaultOiCapCh = ZERO;
+  }
+  return m;
+}
+
+function seriesKey(market: Address, seriesId: BigInt): Bytes {
+  return market.concatI32(seriesId.toI32());
+}
+
+function loadSeries(event: ethereum.Event, seriesId: BigInt): FuturesSeries | null {
+  return FuturesSeries.load(seriesKey(event.address, seriesId));
+}
+
+function getPosition(s: FuturesSeries, account: Address, event: ethereum.Event): FuturesPosition {
+  const id = s.id.concat(account);
+  let p = FuturesPosition.load(id);
+  if (p == null) {
+    p = new FuturesPosition(id);
+    p.series = s.id;
+    p.account = getOrCreateAccount(account, event.block).id;
+    p.sizeCh = ZERO;
+    p.entryPriceWad = ZERO;
+    p.tradeCount = 0;
+    p.feesUsdc = ZERO;
+    p.reducedCh = ZERO;
+    p.electedCh = ZERO;
+    p.escrowCh = ZERO;
+    p.proofRequiredCh = ZERO;
+    p.assignedCh = ZERO;
+    p.deliveredCh = ZERO;
+    p.deliveryPaidUsdc = ZERO;
+    p.slashedUsdc = ZERO;
+    p.receivedCh = ZERO;
+    p.receivedPaidUsdc = ZERO;
+    p.compensationUsdc = ZERO;
+    p.cashSettledCh = ZERO;
+    p.realisedPnlUsdc = ZERO;
+    p.settled = false;
+  }
+  p.updatedAt = event.block.timestamp;
+  return p;
+}
+
+function day(m: FuturesMarketState, event: ethereum.Event): FuturesDayData {
+  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
+  const id = m.id.concatI32(n);
+  let d = FuturesDayData.load(id);
+  if (d == null) {
+    d = new FuturesDayData(id);
+    d.market = m.id;
+    d.date = n * SECONDS_PER_DAY;
+    d.longOiCh = m.longOiCh;
+    d.shortOiCh = m.shortOiCh;
+    d.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
+    d.volumeCh = ZERO;
+    d.volumeUsdc = ZERO;
+    d.feesUsdc = ZERO;
+    d.tradeCount = 0;
+    d.deliveredCh = ZERO;
+    d.failedDeliveries = 0;
+  }
+  return d;
+}
+
+function hour(m: FuturesMarketState, event: ethereum.Event): FuturesHourData {
+  const n = event.block.timestamp.toI32() / SECONDS_PER_HOUR;
+  const id = m.id.concatI32(n);
+  let h = FuturesHourData.load(id);
+  if (h == null) {
+    h = new FuturesHourData(id);
+    h.market = m.id;
+    h.date = n * SECONDS_PER_HOUR;
+    h.longOiCh = m.longOiCh;
+    h.shortOiCh = m.shortOiCh;
+    h.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
+    h.volumeCh = ZERO;
+    h.volumeUsdc = ZERO;
+    h.feesUsdc = ZERO;
+    h.tradeCount = 0;
+    h.deliveredCh = ZERO;
+    h.failedDeliveries = 0;
+  }
+  return h;
+}
+
+function aggregate(
+  m: FuturesMarketState,
+  event: ethereum.Event,
+  volumeCh: BigInt,
+  volumeUsdc: BigInt,
+  fees: BigInt,
+  trades: i32,
+  deliveredCh: BigInt,
+  failed: i32,
+): void {
+  const oi = m.longOiCh.plus(m.shortOiCh);
+  const d = day(m, event);
+  d.longOiCh = m.longOiCh;
+  d.shortOiCh = m.shortOiCh;
+  if (oi.gt(d.openInterestHighCh)) d.openInterestHighCh = oi;
+  d.volumeCh = d.volumeCh.plus(volumeCh);
+  d.volumeUsdc = d.volumeUsdc.plus(volumeUsdc);
+  d.feesUsdc = d.feesUsdc.plus(fees);
+  d.tradeCount = d.tradeCount + trades;
+  d.deliveredCh = d.deliveredCh.plus(deliveredCh);
+  d.failedDeliveries = d.failedDeliveries + failed;
+  d.save();
+  const h = hour(m, event);
+  h.longOiCh = m.longOiCh;
+  h.shortOiCh = m.shortOiCh;
+  if (oi.gt(h.openInterestHighCh)) h.openInterestHighCh = oi;
+  h.volumeCh = h.volumeCh.plus(volumeCh);
+  h.volumeUsdc = h.volumeUsdc.plus(volumeUsdc);
+  h.feesUsdc = h.feesUsdc.plus(fees);
+  h.tradeCount = h.tradeCount + trades;
+  h.deliveredCh = h.deliveredCh.plus(deliveredCh);
+  h.failedDeliveries = h.failedDeliveries + failed;
+  h.save();
+}
+
+/** Sets a series' open interest from an event's post-state and moves the market's Σ by the difference. */
+function setOpenInterest(m: FuturesMarketState, s: FuturesSeries, longOi: BigInt, shortOi: BigInt): void {
+  m.longOiCh = m.longOiCh.minus(s.longOiCh).plus(longOi);
+  m.shortOiCh = m.shortOiCh.minus(s.shortOiCh).plus(shortOi);
+  s.longOiCh = longOi;
+  s.shortOiCh = shortOi;
+}
+
+function other(event: ethereum.Event, kind: string, s: FuturesSeries | null, account: Bytes | null): FuturesEvent {
+  const e = new FuturesEvent(eventId(event));
+  e.kind = kind;
+  if (s !== null) e.series = s.id;
+  if (account !== null) e.account = account;
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  return e;
+}
+
+export function handleSeriesListed(event: SeriesListed): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.seriesCount = m.seriesCount + 1;
+  m.liveSeries = p.liveSeries.toI32();
+  m.save();
+  const s = new FuturesSeries(seriesKey(event.address, p.seriesId));
+  s.market = m.id;
+  s.seriesId = p.seriesId;
+  s.tenor = p.tenor < TENORS.length ? TENORS[p.tenor] : "Unknown";
+  s.expiry = p.expiry;
+  s.electionCutoff = p.electionCutoff;
+  s.lister = p.lister;
+  s.status = "Trading";
+  s.oiCapCh = p.oiCapCh;
+  s.longOiCh = ZERO;
+  s.shortOiCh = ZERO;
+  s.volumeCh = ZERO;
+  s.volumeUsdc = ZERO;
+  s.feesUsdc = ZERO;
+  s.tradeCount = 0;
+  s.electedCh = ZERO;
+  s.disputeCount = 0;
+  s.assignableShortCh = ZERO;
+  s.deliverableCh = ZERO;
+  s.shortFractionWad = ZERO;
+  s.deliveredCh = ZERO;
+  s.receivedCh = ZERO;
+  s.failedDeliveries = 0;
+  s.slashedUsdc = ZERO;
+  s.compensatedUsdc = ZERO;
+  s.cashSettledCh = ZERO;
+  s.openPositions = 0;
+  s.settledPositions = 0;
+  s.save();
+}
+
+export function handleFuturesTraded(event: FuturesTraded): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  const absDelta = p.sizeDeltaCh.abs();
+  const notional = notionalUsdc(absDelta, p.priceWad);
+  setOpenInterest(m, s, p.longOiCh, p.shortOiCh);
+  m.volumeCh = m.volumeCh.plus(absDelta);
+  m.volumeUsdc = m.volumeUsdc.plus(notional);
+  m.feesUsdc = m.feesUsdc.plus(p.feeUsdc);
+  m.tradeCount = m.tradeCount + 1;
+  m.save();
+  const pos = getPosition(s, p.account, event);
+  // A position that opens counts as open until it is settled at expiry.
+  if (pos.sizeCh.isZero() && !p.sizeCh.isZero() && !pos.settled && pos.tradeCount == 0)
+    s.openPositions = s.openPositions + 1;
+  pos.sizeCh = p.sizeCh;
+  pos.entryPriceWad = p.entryPriceWad;
+  pos.tradeCount = pos.tradeCount + 1;
+  pos.feesUsdc = pos.feesUsdc.plus(p.feeUsdc);
+  pos.save();
+  s.volumeCh = s.volumeCh.plus(absDelta);
+  s.volumeUsdc = s.volumeUsdc.plus(notional);
+  s.feesUsdc = s.feesUsdc.plus(p.feeUsdc);
+  s.tradeCount = s.tradeCount + 1;
+  s.lastPriceWad = p.priceWad;
+  s.save();
+  const t = new FuturesTrade(eventId(event));
+  t.series = s.id;
+  t.account = p.account;
+  t.sizeDeltaCh = p.sizeDeltaCh;
+  t.priceWad = p.priceWad;
+  t.indexPriceWad = p.indexPriceWad;
+  t.notionalUsdc = notional;
+  t.feeUsdc = p.feeUsdc;
+  t.sizeCh = p.sizeCh;
+  t.entryPriceWad = p.entryPriceWad;
+  t.longOiCh = p.longOiCh;
+  t.shortOiCh = p.shortOiCh;
+  t.blockNumber = event.block.number;
+  t.timestamp = event.block.timestamp;
+  t.transactionHash = event.transaction.hash;
+  t.logIndex = event.logIndex;
+  t.save();
+  aggregate(m, event, absDelta, notional, p.feeUsdc, 1, ZERO, 0);
+}
+
+export function handlePositionReduced(event: PositionReduced): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  setOpenInterest(m, s, p.longOiCh, p.shortOiCh);
+  m.save();
+  s.save();
+  const pos = getPosition(s, p.account, event);
+  pos.sizeCh = p.sizeCh;
+  pos.electedCh = p.electedCh;
+  pos.reducedCh = pos.reducedCh.plus(p.sizeDeltaCh.abs());
+  pos.save();
+  const r = new FuturesReduction(eventId(event));
+  r.series = s.id;
+  r.account = p.account;
+  r.reason = p.reason < REASONS.length ? REASONS[p.reason] : "Unknown";
+  r.sizeDeltaCh = p.sizeDeltaCh;
+  r.priceWad = p.priceWad;
+  r.sizeCh = p.sizeCh;
+  r.electedCh = p.electedCh;
+  r.blockNumber = event.block.number;
+  r.timestamp = event.block.timestamp;
+  r.transactionHash = event.transaction.hash;
+  r.logIndex = event.logIndex;
+  r.save();
+  aggregate(m, event, ZERO, ZERO, ZERO, 0, ZERO, 0);
+}
+
+export function handleDeliveryElected(event: DeliveryElected): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.electedCh = p.seriesElectedCh;
+  s.save();
+  const pos = getPosition(s, p.account, event);
+  pos.electedCh = p.electedCh;
+  pos.save();
+  const e = other(event, "elected", s, p.account);
+  e.value = p.electedCh;
+  e.amount = p.seriesElectedCh;
+  e.save();
+}
+
+export function handleDeliveryEscrowChanged(event: DeliveryEscrowChanged): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const pos = getPosition(s, p.account, event);
+  pos.escrowCh = p.escrowCh;
+  pos.save();
+  const e = other(event, "escrow", s, p.account);
+  e.amount = p.deltaCh;
+  e.value = p.escrowCh;
+  e.save();
+}
+
+export function handleDeliveryProofDemanded(event: DeliveryProofDemanded): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const pos = getPosition(s, p.account, event);
+  pos.proofRequiredCh = p.requiredCh;
+  pos.proofDeadline = p.deadline;
+  pos.guarantor = p.guarantor;
+  pos.save();
+  const e = other(event, "proofDemanded", s, p.account);
+  e.counterparty = p.guarantor;
+  e.amount = p.requiredCh;
+  e.value = p.deadline;
+  e.save();
+}
+
+function priceStep(event: ethereum.Event, s: FuturesSeries, kind: string, price: BigInt): FuturesSettlementPrice {
+  const x = new FuturesSettlementPrice(eventId(event));
+  x.series = s.id;
+  x.kind = kind;
+  x.priceWad = price;
+  x.blockNumber = event.block.number;
+  x.timestamp = event.block.timestamp;
+  x.transactionHash = event.transaction.hash;
+  x.logIndex = event.logIndex;
+  return x;
+}
+
+export function handleSettlementPriceProposed(event: SettlementPriceProposed): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  m.liveSeries = p.liveSeries.toI32();
+  m.save();
+  s.status = "Proposed";
+  s.proposedPriceWad = p.priceWad;
+  s.finalAt = p.finalAt;
+  s.assignableShortCh = p.assignableShortCh;
+  s.save();
+  const x = priceStep(event, s, "proposed", p.priceWad);
+  x.by = p.keeper;
+  x.bountyUsdc = p.bountyUsdc;
+  x.finalAt = p.finalAt;
+  x.save();
+}
+
+export function handleSettlementPriceDisputed(event: SettlementPriceDisputed): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.proposedPriceWad = p.newPriceWad;
+  s.disputeCount = s.disputeCount + 1;
+  s.save();
+  const x = priceStep(event, s, "disputed", p.newPriceWad);
+  x.oldPriceWad = p.oldPriceWad;
+  x.by = p.by;
+  x.save();
+}
+
+export function handleSettlementPriceFinalised(event: SettlementPriceFinalised): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.status = "Final";
+  s.settlementPriceWad = p.priceWad;
+  s.electedCh = p.electedCh;
+  s.assignableShortCh = p.assignableShortCh;
+  s.deliverableCh = p.deliverableCh;
+  s.shortFractionWad = p.shortFractionWad;
+  s.deliveryDeadline = p.deliveryDeadline;
+  s.save();
+  const x = priceStep(event, s, "finalised", p.priceWad);
+  x.by = p.keeper;
+  x.bountyUsdc = p.bountyUsdc;
+  x.deliverableCh = p.deliverableCh;
+  x.shortFractionWad = p.shortFractionWad;
+  x.deliveryDeadline = p.deliveryDeadline;
+  x.save();
+}
+
+export function handleDeliverySettled(event: DeliverySettled): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  const failed = p.deliveredCh.lt(p.assignedCh);
+  s.deliveredCh = s.deliveredCh.plus(p.deliveredCh);
+  s.slashedUsdc = s.slashedUsdc.plus(p.slashedUsdc);
+  if (failed) s.failedDeliveries = s.failedDeliveries + 1;
+  s.save();
+  m.deliveredCh = m.deliveredCh.plus(p.deliveredCh);
+  m.slashedUsdc = m.slashedUsdc.plus(p.slashedUsdc);
+  if (failed) m.failedDeliveries = m.failedDeliveries + 1;
+  m.save();
+  const pos = getPosition(s, p.account, event);
+  pos.assignedCh = p.assignedCh;
+  pos.deliveredCh = p.deliveredCh;
+  pos.deliveryPaidUsdc = p.paidUsdc;
+  pos.slashedUsdc = p.slashedUsdc;
+  pos.save();
+  const x = new FuturesDelivery(eventId(event));
+  x.series = s.id;
+  x.account = p.account;
+  x.assignedCh = p.assignedCh;
+  x.deliveredCh = p.deliveredCh;
+  x.paidUsdc = p.paidUsdc;
+  x.slashedUsdc = p.slashedUsdc;
+  x.collateralUsdc = p.collateralUsdc;
+  x.failed = failed;
+  x.blockNumber = event.block.number;
+  x.timestamp = event.block.timestamp;
+  x.transactionHash = event.transaction.hash;
+  x.logIndex = event.logIndex;
+  x.save();
+  aggregate(m, event, ZERO, ZERO, ZERO, 0, p.deliveredCh, failed ? 1 : 0);
+}
+
+export function handleDeliveryReceived(event: DeliveryReceived): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.receivedCh = s.receivedCh.plus(p.receivedCh);
+  s.compensatedUsdc = s.compensatedUsdc.plus(p.compensationUsdc);
+  s.cashSettledCh = s.cashSettledCh.plus(p.cashSettledCh);
+  s.save();
+  const pos = getPosition(s, p.account, event);
+  pos.receivedCh = p.receivedCh;
+  pos.receivedPaidUsdc = p.paidUsdc;
+  pos.compensationUsdc = p.compensationUsdc;
+  pos.cashSettledCh = p.cashSettledCh;
+  pos.save();
+  const x = new FuturesDeliveryReceipt(eventId(event));
+  x.series = s.id;
+  x.account = p.account;
+  x.electedCh = p.electedCh;
+  x.receivedCh = p.receivedCh;
+  x.paidUsdc = p.paidUsdc;
+  x.compensationUsdc = p.compensationUsdc;
+  x.cashSettledCh = p.cashSettledCh;
+  x.blockNumber = event.block.number;
+  x.timestamp = event.block.timestamp;
+  x.transactionHash = event.transaction.hash;
+  x.logIndex = event.logIndex;
+  x.save();
+}
+
+export function handlePositionSettled(event: PositionSettled): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  // A settled position leaves the series' open interest (the event carries the size closed, not the OI after).
+  const size = p.sizeCh;
+  if (size.gt(ZERO)) setOpenInterest(m, s, s.longOiCh.minus(size), s.shortOiCh);
+  else setOpenInterest(m, s, s.longOiCh, s.shortOiCh.minus(size.neg()));
+  m.save();
+  s.openPositions = p.openPositions.toI32();
+  s.settledPositions = s.settledPositions + 1;
+  if (s.openPositions == 0) s.status = "Settled";
+  s.save();
+  const pos = getPosition(s, p.account, event);
+  pos.sizeCh = ZERO;
+  pos.realisedPnlUsdc = pos.realisedPnlUsdc.plus(p.realisedPnlUsdc);
+  pos.settled = true;
+  pos.save();
+  const e = other(event, "positionSettled", s, p.account);
+  e.counterparty = p.keeper;
+  e.amount = p.realisedPnlUsdc;
+  e.value = p.openPositions;
+  e.save();
+  aggregate(m, event, ZERO, ZERO, ZERO, 0, ZERO, 0);
+}
+
+export function handleBountyCredited(event: BountyCredited): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.bountiesCreditedUsdc = m.bountiesCreditedUsdc.plus(p.amountUsdc);
+  m.save();
+  const e = other(event, "bounty", null, p.keeper);
+  e.amount = p.amountUsdc;
+  e.value = p.owedUsdc;
+  e.save();
+}
+
+export function handleBountiesClaimed(event: BountiesClaimed): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.bountiesClaimedUsdc = m.bountiesClaimedUsdc.plus(p.amountUsdc);
+  m.save();
+  const e = other(event, "bountiesClaimed", null, p.keeper);
+  e.counterparty = p.to;
+  e.amount = p.amountUsdc;
+  e.save();
+}
+
+export function handleVaultFlow(event: VaultFlow): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.vaultNetFlowUsdc = m.vaultNetFlowUsdc.plus(p.amountUsdc);
+  m.save();
+  const e = other(event, "vaultFlow", null, p.vault);
+  e.amount = p.amountUsdc;
+  e.save();
+}
+
+export function handleSeriesOiCapSet(event: SeriesOiCapSet): void {
+  const s = loadSeries(event, event.params.seriesId);
+  if (s == null) return;
+  s.oiCapCh = event.params.oiCapCh;
+  s.save();
+  const e = other(event, "oiCap", s, null);
+  e.value = event.params.oiCapCh;
+  e.save();
+}
+
+export function handleParamsSet(event: ParamsSet): void {
+  const x = event.params.params;
+  const m = getMarket(event.address);
+  m.feeBps = x.feeBps;
+  m.penaltyBps = x.penaltyBps;
+  m.maxPremiumBps = x.maxPremiumBps;
+  m.maxCorrectionBps = x.maxCorrectionBps;
+  m.vaultReserveBps = x.vaultReserveBps;
+  m.maxLiveSeries = x.maxLiveSeries;
+  m.electionCutoffSec = x.electionCutoffSec;
+  m.disputeWindowSec = x.disputeWindowSec;
+  m.deliveryWindowSec = x.deliveryWindowSec;
+  m.proofWindowSec = x.proofWindowSec;
+  m.minListingLeadSec = x.minListingLeadSec;
+  m.keeperBountyUsdc = x.keeperBountyUsdc;
+  m.skewScaleCh = x.skewScaleCh;
+  m.premiumHorizonSec = x.premiumHorizonSec;
+  m.defaultOiCapCh = x.defaultOiCapCh;
+  m.save();
+}
+
+export function handleVaultSet(event: VaultSet): void {
+  const m = getMarket(event.address);
+  m.vault = event.params.vault;
+  m.save();
+}
+
+export function handleDeliveryModuleSet(event: DeliveryModuleSet): void {
+  const m = getMarket(event.address);
+  m.deliveryModule = event.params.module;
+  m.save();
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}

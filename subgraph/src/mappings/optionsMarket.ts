@@ -1,0 +1,555 @@
+// OptionsMarket: series, positions, options written / bought / sold / closed / transferred / exercised into futures,
+// settlement prices (fixed, corrected) and settlements, fees and keeper bounties; hourly and daily volume, premium,
+// fees and open interest. Series open interest comes from the events' post-state (OptionsWritten, OptionsClosed);
+// the market's is their Σ (new − old per series).
+import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import {
+  FeaturePauseSet,
+  FeeRecipientSet,
+  FeesAccrued,
+  FeesWithdrawn,
+  FuturesExercised,
+  FuturesMarketSet,
+  KeeperPaid,
+  LongTransferred,
+  OfferCancelled,
+  OfferFilled,
+  OptionsClosed,
+  OptionsWritten,
+  ParamsSet,
+  PositionSettled,
+  PositionUpdated,
+  SeriesListed,
+  SettlementPriceCorrected,
+  SettlementPriceFixed,
+  SettlementProgressed,
+  Upgraded,
+} from "../../generated/OptionsMarket/OptionsMarket";
+import {
+  OptionEvent,
+  OptionOffer,
+  OptionPosition,
+  OptionsDayData,
+  OptionSeries,
+  OptionsHourData,
+  OptionsMarketState,
+  OptionTrade,
+} from "../../generated/schema";
+import {
+  eventId,
+  getOrCreateAccount,
+  recordFeaturePause,
+  recordUpgrade,
+  SECONDS_PER_DAY,
+  SECONDS_PER_HOUR,
+  ZERO,
+} from "../lib/common";
+import { notionalUsdc } from "../lib/markets";
+
+const NAME = "OptionsMarket";
+
+function getMarket(address: Address): OptionsMarketState {
+  let m = OptionsMarketState.load(address);
+  if (m == null) {
+    m = new OptionsMarketState(address);
+    m.seriesCount = 0;
+    m.liveSeries = 0;
+    m.openInterestCh = ZERO;
+    m.writtenCh = ZERO;
+    m.volumeCh = ZERO;
+    m.premiumUsdc = ZERO;
+    m.tradeCount = 0;
+    m.feesAccruedUsdc = ZERO;
+    m.pendingFeesUsdc = ZERO;
+    m.feesWithdrawnUsdc = ZERO;
+    m.keeperPaidUsdc = ZERO;
+    m.exercisedCh = ZERO;
+    m.payoutUsdc = ZERO;
+    m.makerFeeBps = 0;
+    m.takerFeeBps = 0;
+    m.disputeWindowSec = ZERO;
+    m.expiryGridSec = ZERO;
+    m.expiryOffsetSec = ZERO;
+    m.minTimeToExpirySec = ZERO;
+    m.maxHorizonSec = ZERO;
+    m.maxStrikeDeviationBps = 0;
+    m.callCapBps = 0;
+    m.maxLiveSeries = 0;
+    m.bountyUsdc = ZERO;
+    m.strikeStepWad = ZERO;
+  }
+  return m;
+}
+
+function seriesKey(market: Address, seriesId: BigInt): Bytes {
+  return market.concatI32(seriesId.toI32());
+}
+
+function loadSeries(event: ethereum.Event, seriesId: BigInt): OptionSeries | null {
+  return OptionSeries.load(seriesKey(event.address, seriesId));
+}
+
+function getPosition(s: OptionSeries, account: Address, event: ethereum.Event): OptionPosition {
+  const id = s.id.concat(account);
+  let p = OptionPosition.load(id);
+  if (p == null) {
+    p = new OptionPosition(id);
+    p.series = s.id;
+    p.account = getOrCreateAccount(account, event.block).id;
+    p.longCh = ZERO;
+    p.shortCh = ZERO;
+    p.collateralUsdc = ZERO;
+    p.writtenCh = ZERO;
+    p.boughtCh = ZERO;
+    p.soldCh = ZERO;
+    p.premiumPaidUsdc = ZERO;
+    p.premiumReceivedUsdc = ZERO;
+    p.exercisedCh = ZERO;
+    p.payoutUsdc = ZERO;
+    p.releasedUsdc = ZERO;
+    p.settled = false;
+  }
+  p.updatedAt = event.block.timestamp;
+  return p;
+}
+
+function day(m: OptionsMarketState, event: ethereum.Event): OptionsDayData {
+  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
+  const id = m.id.concatI32(n);
+  let d = OptionsDayData.load(id);
+  if (d == null) {
+    d = new OptionsDayData(id);
+    d.market = m.id;
+    d.date = n * SECONDS_PER_DAY;
+    d.openInterestCh = m.openInterestCh;
+    d.writtenCh = ZERO;
+    d.volumeCh = ZERO;
+    d.premiumUsdc = ZERO;
+    d.feesUsdc = ZERO;
+    d.tradeCount = 0;
+    d.exercisedCh = ZERO;
+    d.payoutUsdc = ZERO;
+  }
+  return d;
+}
+
+function hour(m: OptionsMarketState, event: ethereum.Event): OptionsHourData {
+  const n = event.block.timestamp.toI32() / SECONDS_PER_HOUR;
+  const id = m.id.concatI32(n);
+  let h = OptionsHourData.load(id);
+  if (h == null) {
+    h = new OptionsHourData(id);
+    h.market = m.id;
+    h.date = n * SECONDS_PER_HOUR;
+    h.openInterestCh = m.openInterestCh;
+    h.writtenCh = ZERO;
+    h.volumeCh = ZERO;
+    h.premiumUsdc = ZERO;
+    h.feesUsdc = ZERO;
+    h.tradeCount = 0;
+    h.exercisedCh = ZERO;
+    h.payoutUsdc = ZERO;
+  }
+  return h;
+}
+
+class Flow {
+  written: BigInt = ZERO;
+  volume: BigInt = ZERO;
+  premium: BigInt = ZERO;
+  fees: BigInt = ZERO;
+  trades: i32 = 0;
+  exercised: BigInt = ZERO;
+  payout: BigInt = ZERO;
+}
+
+function aggregate(m: OptionsMarketState, event: ethereum.Event, f: Flow): void {
+  const d = day(m, event);
+  d.openInterestCh = m.openInterestCh;
+  d.writtenCh = d.writtenCh.plus(f.written);
+  d.volumeCh = d.volumeCh.plus(f.volume);
+  d.premiumUsdc = d.premiumUsdc.plus(f.premium);
+  d.feesUsdc = d.feesUsdc.plus(f.fees);
+  d.tradeCount = d.tradeCount + f.trades;
+  d.exercisedCh = d.exercisedCh.plus(f.exercised);
+  d.payoutUsdc = d.payoutUsdc.plus(f.payout);
+  d.save();
+  const h = hour(m, event);
+  h.openInterestCh = m.openInterestCh;
+  h.writtenCh = h.writtenCh.plus(f.written);
+  h.volumeCh = h.volumeCh.plus(f.volume);
+  h.premiumUsdc = h.premiumUsdc.plus(f.premium);
+  h.feesUsdc = h.feesUsdc.plus(f.fees);
+  h.tradeCount = h.tradeCount + f.trades;
+  h.exercisedCh = h.exercisedCh.plus(f.exercised);
+  h.payoutUsdc = h.payoutUsdc.plus(f.payout);
+  h.save();
+}
+
+function setOpenInterest(m: OptionsMarketState, s: OptionSeries, oi: BigInt): void {
+  m.openInterestCh = m.openInterestCh.minus(s.openInterestCh).plus(oi);
+  s.openInterestCh = oi;
+}
+
+function lifecycle(event: ethereum.Event, s: OptionSeries, kind: string): OptionEvent {
+  const e = new OptionEvent(eventId(event));
+  e.series = s.id;
+  e.kind = kind;
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  return e;
+}
+
+export function handleSeriesListed(event: SeriesListed): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.seriesCount = m.seriesCount + 1;
+  m.liveSeries = p.liveSeries.toI32();
+  m.save();
+  const s = new OptionSeries(seriesKey(event.address, p.seriesId));
+  s.market = m.id;
+  s.seriesId = p.seriesId;
+  s.kind = p.kind == 0 ? "Call" : "Put";
+  s.onFutures = p.onFutures;
+  s.futuresSeriesId = p.futuresSeriesId;
+  s.expiry = p.expiry;
+  s.strikeWad = p.strikeWad;
+  s.capWad = p.capWad;
+  s.listedBy = p.listedBy;
+  s.status = "Trading";
+  s.openInterestCh = ZERO;
+  s.writtenCh = ZERO;
+  s.closedCh = ZERO;
+  s.postedUsdc = ZERO;
+  s.releasedUsdc = ZERO;
+  s.paidUsdc = ZERO;
+  s.volumeCh = ZERO;
+  s.premiumUsdc = ZERO;
+  s.tradeCount = 0;
+  s.exercisedCh = ZERO;
+  s.corrections = 0;
+  s.settledPositions = 0;
+  s.settlementCursor = ZERO;
+  s.accountCount = ZERO;
+  s.save();
+}
+
+export function handlePositionUpdated(event: PositionUpdated): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const pos = getPosition(s, p.account, event);
+  pos.longCh = p.longCh;
+  pos.shortCh = p.shortCh;
+  pos.collateralUsdc = p.collateralUsdc;
+  pos.save();
+}
+
+export function handleOptionsWritten(event: OptionsWritten): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  setOpenInterest(m, s, p.openInterestCh);
+  m.writtenCh = m.writtenCh.plus(p.sizeCh);
+  m.save();
+  s.writtenCh = s.writtenCh.plus(p.sizeCh);
+  s.postedUsdc = p.postedUsdc;
+  s.save();
+  const pos = getPosition(s, p.writer, event);
+  pos.writtenCh = pos.writtenCh.plus(p.sizeCh);
+  pos.save();
+  const e = lifecycle(event, s, "written");
+  e.account = p.writer;
+  e.sizeCh = p.sizeCh;
+  e.amountUsdc = p.collateralUsdc;
+  e.save();
+  const f = new Flow();
+  f.written = p.sizeCh;
+  aggregate(m, event, f);
+}
+
+export function handleOptionsClosed(event: OptionsClosed): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  setOpenInterest(m, s, p.openInterestCh);
+  m.save();
+  s.closedCh = s.closedCh.plus(p.sizeCh);
+  s.releasedUsdc = p.seriesReleasedUsdc;
+  s.save();
+  const pos = getPosition(s, p.account, event);
+  pos.releasedUsdc = pos.releasedUsdc.plus(p.releasedUsdc);
+  pos.save();
+  const e = lifecycle(event, s, "closed");
+  e.account = p.account;
+  e.sizeCh = p.sizeCh;
+  e.releasedUsdc = p.releasedUsdc;
+  e.save();
+  aggregate(m, event, new Flow());
+}
+
+export function handleLongTransferred(event: LongTransferred): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const e = lifecycle(event, s, "transferred");
+  e.account = p.from;
+  e.counterparty = p.to;
+  e.sizeCh = p.sizeCh;
+  e.save();
+}
+
+function getOffer(hash: Bytes, maker: Bytes, isBuy: boolean): OptionOffer {
+  let o = OptionOffer.load(hash);
+  if (o == null) {
+    o = new OptionOffer(hash);
+    o.maker = maker;
+    o.isBuy = isBuy;
+    o.filledCh = ZERO;
+    o.cancelled = false;
+    o.fillCount = 0;
+  }
+  return o;
+}
+
+export function handleOfferFilled(event: OfferFilled): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  const premium = notionalUsdc(p.sizeCh, p.premiumWad);
+  const o = getOffer(p.offerHash, p.maker, p.isBuy);
+  o.series = s.id;
+  o.filledCh = p.filledAfterCh;
+  o.fillCount = o.fillCount + 1;
+  o.updatedAt = event.block.timestamp;
+  o.save();
+  const buyer = p.isBuy ? p.maker : p.taker;
+  const seller = p.isBuy ? p.taker : p.maker;
+  const b = getPosition(s, buyer, event);
+  b.boughtCh = b.boughtCh.plus(p.sizeCh);
+  b.premiumPaidUsdc = b.premiumPaidUsdc.plus(p.buyerPaidUsdc);
+  b.save();
+  const sl = getPosition(s, seller, event);
+  sl.soldCh = sl.soldCh.plus(p.sizeCh);
+  sl.premiumReceivedUsdc = sl.premiumReceivedUsdc.plus(p.sellerReceivedUsdc);
+  sl.save();
+  s.volumeCh = s.volumeCh.plus(p.sizeCh);
+  s.premiumUsdc = s.premiumUsdc.plus(premium);
+  s.tradeCount = s.tradeCount + 1;
+  s.lastPremiumWad = p.premiumWad;
+  s.save();
+  m.volumeCh = m.volumeCh.plus(p.sizeCh);
+  m.premiumUsdc = m.premiumUsdc.plus(premium);
+  m.tradeCount = m.tradeCount + 1;
+  m.save();
+  const t = new OptionTrade(eventId(event));
+  t.offer = o.id;
+  t.series = s.id;
+  t.maker = p.maker;
+  t.taker = p.taker;
+  t.buyer = buyer;
+  t.seller = seller;
+  t.sizeCh = p.sizeCh;
+  t.premiumWad = p.premiumWad;
+  t.buyerPaidUsdc = p.buyerPaidUsdc;
+  t.sellerReceivedUsdc = p.sellerReceivedUsdc;
+  t.feesUsdc = p.feesUsdc;
+  t.filledAfterCh = p.filledAfterCh;
+  t.blockNumber = event.block.number;
+  t.timestamp = event.block.timestamp;
+  t.transactionHash = event.transaction.hash;
+  t.logIndex = event.logIndex;
+  t.save();
+  const f = new Flow();
+  f.volume = p.sizeCh;
+  f.premium = premium;
+  f.fees = p.feesUsdc;
+  f.trades = 1;
+  aggregate(m, event, f);
+}
+
+export function handleOfferCancelled(event: OfferCancelled): void {
+  const p = event.params;
+  const o = getOffer(p.offerHash, p.maker, false);
+  o.filledCh = p.filledCh;
+  o.cancelled = true;
+  o.updatedAt = event.block.timestamp;
+  o.save();
+}
+
+export function handleSettlementPriceFixed(event: SettlementPriceFixed): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  m.liveSeries = p.liveSeries.toI32();
+  m.save();
+  s.status = "Fixed";
+  s.settlementPriceWad = p.priceWad;
+  s.payoffPerChWad = p.payoffPerChWad;
+  s.disputeEndsAt = p.disputeEndsAt;
+  s.save();
+  const e = lifecycle(event, s, "priceFixed");
+  e.account = p.fixedBy;
+  e.priceWad = p.priceWad;
+  e.payoffPerChWad = p.payoffPerChWad;
+  e.bountyUsdc = p.bountyUsdc;
+  e.save();
+}
+
+export function handleSettlementPriceCorrected(event: SettlementPriceCorrected): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.settlementPriceWad = p.newPriceWad;
+  s.payoffPerChWad = p.payoffPerChWad;
+  s.disputeEndsAt = p.disputeEndsAt;
+  s.corrections = s.corrections + 1;
+  s.save();
+  const e = lifecycle(event, s, "priceCorrected");
+  e.account = p.correctedBy;
+  e.priceWad = p.newPriceWad;
+  e.payoffPerChWad = p.payoffPerChWad;
+  e.save();
+}
+
+export function handlePositionSettled(event: PositionSettled): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  m.payoutUsdc = m.payoutUsdc.plus(p.payoutUsdc);
+  m.save();
+  s.paidUsdc = p.seriesPaidUsdc;
+  s.releasedUsdc = p.seriesReleasedUsdc;
+  s.settledPositions = s.settledPositions + 1;
+  s.save();
+  const pos = getPosition(s, p.account, event);
+  pos.payoutUsdc = pos.payoutUsdc.plus(p.payoutUsdc);
+  pos.releasedUsdc = pos.releasedUsdc.plus(p.releasedUsdc);
+  pos.settled = true;
+  pos.save();
+  const e = lifecycle(event, s, "settled");
+  e.account = p.account;
+  e.sizeCh = p.longCh.plus(p.shortCh);
+  e.amountUsdc = p.payoutUsdc;
+  e.releasedUsdc = p.releasedUsdc;
+  e.bountyUsdc = p.bountyUsdc;
+  e.save();
+  const f = new Flow();
+  f.payout = p.payoutUsdc;
+  aggregate(m, event, f);
+}
+
+export function handleFuturesExercised(event: FuturesExercised): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  m.exercisedCh = m.exercisedCh.plus(p.sizeCh);
+  m.payoutUsdc = m.payoutUsdc.plus(p.payoutUsdc);
+  m.save();
+  s.exercisedCh = s.exercisedCh.plus(p.sizeCh);
+  s.paidUsdc = p.seriesPaidUsdc;
+  s.releasedUsdc = p.seriesReleasedUsdc;
+  s.save();
+  const h = getPosition(s, p.holder, event);
+  h.exercisedCh = h.exercisedCh.plus(p.sizeCh);
+  h.payoutUsdc = h.payoutUsdc.plus(p.payoutUsdc);
+  h.save();
+  const w = getPosition(s, p.writer, event);
+  w.releasedUsdc = w.releasedUsdc.plus(p.releasedUsdc);
+  w.save();
+  const e = lifecycle(event, s, "exercised");
+  e.account = p.holder;
+  e.counterparty = p.writer;
+  e.sizeCh = p.sizeCh;
+  e.openedFutures = p.openedFutures;
+  e.amountUsdc = p.payoutUsdc;
+  e.releasedUsdc = p.releasedUsdc;
+  e.save();
+  const f = new Flow();
+  f.exercised = p.sizeCh;
+  f.payout = p.payoutUsdc;
+  aggregate(m, event, f);
+}
+
+export function handleSettlementProgressed(event: SettlementProgressed): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.settlementCursor = p.cursor;
+  s.accountCount = p.accountCount;
+  if (p.settled) {
+    s.status = "Settled";
+    // A settled series holds no open interest any more.
+    const m = getMarket(event.address);
+    setOpenInterest(m, s, ZERO);
+    m.save();
+    aggregate(m, event, new Flow());
+  }
+  s.save();
+}
+
+export function handleKeeperPaid(event: KeeperPaid): void {
+  const m = getMarket(event.address);
+  m.keeperPaidUsdc = m.keeperPaidUsdc.plus(event.params.bountyUsdc);
+  m.save();
+}
+
+export function handleFeesAccrued(event: FeesAccrued): void {
+  const m = getMarket(event.address);
+  m.feesAccruedUsdc = m.feesAccruedUsdc.plus(event.params.amountUsdc);
+  m.pendingFeesUsdc = event.params.feesUsdc;
+  m.save();
+}
+
+export function handleFeesWithdrawn(event: FeesWithdrawn): void {
+  const m = getMarket(event.address);
+  m.feesWithdrawnUsdc = m.feesWithdrawnUsdc.plus(event.params.amountUsdc);
+  m.pendingFeesUsdc = m.pendingFeesUsdc.minus(event.params.amountUsdc);
+  m.save();
+}
+
+export function handleParamsSet(event: ParamsSet): void {
+  const x = event.params.params;
+  const m = getMarket(event.address);
+  m.makerFeeBps = x.makerFeeBps;
+  m.takerFeeBps = x.takerFeeBps;
+  m.disputeWindowSec = x.disputeWindowSec;
+  m.expiryGridSec = x.expiryGridSec;
+  m.expiryOffsetSec = x.expiryOffsetSec;
+  m.minTimeToExpirySec = x.minTimeToExpirySec;
+  m.maxHorizonSec = x.maxHorizonSec;
+  m.maxStrikeDeviationBps = x.maxStrikeDeviationBps;
+  m.callCapBps = x.callCapBps;
+  m.maxLiveSeries = x.maxLiveSeries;
+  m.bountyUsdc = x.bountyUsdc;
+  m.strikeStepWad = x.strikeStepWad;
+  m.save();
+}
+
+export function handleFuturesMarketSet(event: FuturesMarketSet): void {
+  const m = getMarket(event.address);
+  m.futuresMarket = event.params.futuresMarket;
+  m.save();
+}
+
+export function handleFeeRecipientSet(event: FeeRecipientSet): void {
+  const m = getMarket(event.address);
+  m.feeRecipient = event.params.feeRecipient;
+  m.save();
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}

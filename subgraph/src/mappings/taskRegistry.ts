@@ -1,0 +1,520 @@
+// TaskRegistry: batch tasks, bids, executors, councils and votes, disputes, verification outcomes, slashes, council
+// fees and CH redemptions through tasks. Per-currency escrow follows the contract's totalEscrow exactly:
+// + maxPayment on submit, − (escrow − reserved fees) on finalisation, − the refund on close, − each claimed fee.
+import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import {
+  BidPlaced,
+  CouncilDrawn,
+  CouncilFeeClaimed,
+  DisputeOpened,
+  ExecutorSelected,
+  FaultSlashed,
+  FeaturePauseSet,
+  ParamsSet,
+  RedemptionFailed,
+  ResultCommitted,
+  TaskClosed,
+  TaskFinalized,
+  TaskSubmitted,
+  Upgraded,
+  Voted,
+} from "../../generated/TaskRegistry/TaskRegistry";
+import {
+  Task,
+  TaskBid,
+  TaskCouncil,
+  TaskCouncilFeeClaim,
+  TaskCouncilMember,
+  TaskEvent,
+  TaskRegistryState,
+  TaskResultCommit,
+  TaskSlash,
+  TaskVote,
+} from "../../generated/schema";
+import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { currencyIndex, currencyName, getCurrencyStats, getTaskDay, idKey, taskStatusName } from "../lib/tasks";
+
+const NAME = "TaskRegistry";
+const BPS = BigInt.fromI32(10000);
+
+function getState(address: Address): TaskRegistryState {
+  let s = TaskRegistryState.load(address);
+  if (s == null) {
+    s = new TaskRegistryState(address);
+    s.councilFeeBps = 0;
+    s.dpsDiscountBps = 0;
+    s.dpsReplenishBps = 0;
+    s.maxCouncil = 0;
+    s.councilWindow = 0;
+    s.verifyWindowSec = ZERO;
+    s.disputeWindowSec = ZERO;
+    s.redemptionGraceSec = ZERO;
+    s.slashDps = ZERO;
+    s.taskCount = 0;
+    s.bidCount = 0;
+    s.voteCount = 0;
+    s.disputeCount = 0;
+    s.accepted = 0;
+    s.rejected = 0;
+    s.expired = 0;
+    s.cancelled = 0;
+    s.slashCount = 0;
+    s.slashedDps = ZERO;
+    s.chRedeemed = ZERO;
+    s.dpsReplenished = ZERO;
+    s.redemptionFailures = 0;
+    s.redemptionCompensationDps = ZERO;
+  }
+  return s;
+}
+
+function memberKey(taskId: BigInt, member: Bytes): Bytes {
+  return idKey(taskId).concat(member);
+}
+
+function councilKey(taskId: BigInt, round: i32): Bytes {
+  return idKey(taskId).concatI32(round);
+}
+
+function taskEvent(event: ethereum.Event, task: Task, kind: string): TaskEvent {
+  const e = new TaskEvent(eventId(event));
+  e.task = task.id;
+  e.kind = kind;
+  e.status = task.status;
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  return e;
+}
+
+export function handleParamsSet(event: ParamsSet): void {
+  const p = event.params.params;
+  const s = getState(event.address);
+  s.councilFeeBps = p.councilFeeBps;
+  s.dpsDiscountBps = p.dpsDiscountBps;
+  s.dpsReplenishBps = p.dpsReplenishBps;
+  s.maxCouncil = p.maxCouncil;
+  s.councilWindow = p.councilWindow;
+  s.verifyWindowSec = p.verifyWindowSec;
+  s.disputeWindowSec = p.disputeWindowSec;
+  s.redemptionGraceSec = p.redemptionGraceSec;
+  s.slashDps = p.slashDps;
+  s.save();
+}
+
+export function handleTaskSubmitted(event: TaskSubmitted): void {
+  const p = event.params;
+  const t = p.terms;
+  const pr = p.prescription;
+  const task = new Task(idKey(p.taskId));
+  task.taskId = p.taskId;
+  task.client = getOrCreateAccount(p.client, event.block).id;
+  task.status = "Bidding";
+  task.currency = currencyName(t.currency);
+  task.responseMode = t.responseMode;
+  task.councilSize = t.councilSize;
+  task.quorum = t.quorum;
+  task.checkpoints = t.checkpoints;
+  task.maxBids = t.maxBids;
+  task.workloadClass = t.workloadClass;
+  task.region = t.region;
+  task.bidWindowSec = t.bidWindowSec;
+  task.deadline = t.deadline;
+  task.maxPayment = t.maxPayment;
+  task.capacityPflopsWad = t.capacityPflopsWad;
+  task.paymentParams = t.paymentParams;
+  task.dataHash = pr.dataHash;
+  task.modelHash = pr.modelHash;
+  task.inputHash = pr.inputHash;
+  task.outputFnHash = pr.outputFnHash;
+  task.evalHash = pr.evalHash;
+  task.uri = pr.uri;
+  task.prescriptionHash = p.prescriptionHash;
+  task.biddingEnds = p.biddingEnds;
+  task.submittedAt = event.block.timestamp;
+  task.bidCount = 0;
+  task.price = ZERO;
+  task.councilFee = ZERO;
+  task.targetBlock = ZERO;
+  task.assignmentId = ZERO;
+  task.commits = 0;
+  task.votingEnds = ZERO;
+  task.round = 0;
+  task.agree = 0;
+  task.disagree = 0;
+  task.escrow = t.maxPayment;
+  task.executorPaid = ZERO;
+  task.councilReserved = ZERO;
+  task.councilClaimed = ZERO;
+  task.refunded = ZERO;
+  task.replenishedDps = ZERO;
+  task.slashedDps = ZERO;
+  task.redemptionFailed = false;
+  task.compensationDps = ZERO;
+  task.save();
+
+  const s = getState(event.address);
+  s.taskCount = s.taskCount + 1;
+  s.save();
+  const c = getCurrencyStats(t.currency);
+  c.escrow = c.escrow.plus(t.maxPayment);
+  c.deposited = c.deposited.plus(t.maxPayment);
+  c.taskCount = c.taskCount + 1;
+  c.save();
+  const d = getTaskDay(event);
+  d.tasksSubmitted = d.tasksSubmitted + 1;
+  d.save();
+}
+
+export function handleBidPlaced(event: BidPlaced): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return; // unreachable: bids need a task in Bidding
+  task.bidCount = p.bidCount.toI32();
+  const low = task.lowestBid;
+  if (low === null || p.price.lt(low)) task.lowestBid = p.price;
+  task.save();
+  const b = new TaskBid(eventId(event));
+  b.task = task.id;
+  b.provider = getOrCreateAccount(p.provider, event.block).id;
+  b.price = p.price;
+  b.bidCount = p.bidCount.toI32();
+  b.blockNumber = event.block.number;
+  b.timestamp = event.block.timestamp;
+  b.transactionHash = event.transaction.hash;
+  b.logIndex = event.logIndex;
+  b.save();
+  const s = getState(event.address);
+  s.bidCount = s.bidCount + 1;
+  s.save();
+  const d = getTaskDay(event);
+  d.bids = d.bids + 1;
+  d.save();
+}
+
+export function handleExecutorSelected(event: ExecutorSelected): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const s = getState(event.address);
+  task.status = "Running";
+  task.executor = getOrCreateAccount(p.executor, event.block).id;
+  task.price = p.price;
+  // As _closeBidding: fee rounded down, capped so every fee of both rounds still fits the deposit.
+  const fee = p.price.times(BigInt.fromI32(s.councilFeeBps)).div(BPS);
+  const cap = task.maxPayment.minus(p.price).div(BigInt.fromI32(3 * task.councilSize + 1));
+  task.councilFee = fee.lt(cap) ? fee : cap;
+  task.targetBlock = p.targetBlock;
+  task.assignmentId = p.assignmentId;
+  if (!p.assignmentId.isZero()) task.redemption = idKey(p.assignmentId);
+  task.save();
+  const e = taskEvent(event, task, "executorSelected");
+  e.account = p.executor;
+  e.price = p.price;
+  e.targetBlock = p.targetBlock;
+  e.assignmentId = p.assignmentId;
+  e.save();
+}
+
+export function handleCouncilDrawn(event: CouncilDrawn): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const round = p.round;
+  const c = new TaskCouncil(councilKey(p.taskId, round));
+  c.task = task.id;
+  c.round = round;
+  const members: Bytes[] = [];
+  for (let i = 0; i < p.members.length; i++) {
+    const a = p.members[i];
+    members.push(a);
+    const m = new TaskCouncilMember(memberKey(p.taskId, a));
+    m.task = task.id;
+    m.member = getOrCreateAccount(a, event.block).id;
+    m.round = round;
+    m.voted = false;
+    m.feeClaimed = ZERO;
+    m.slashedDps = ZERO;
+    m.save();
+  }
+  c.members = members;
+  c.quorum = p.quorum.toI32();
+  c.seed = p.seed;
+  c.blockNumber = event.block.number;
+  c.timestamp = event.block.timestamp;
+  c.transactionHash = event.transaction.hash;
+  c.save();
+}
+
+export function handleResultCommitted(event: ResultCommitted): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  task.commits = p.checkpoint + 1;
+  task.resultHash = p.resultHash;
+  if (p.isFinal) {
+    task.status = "Verifying";
+    task.votingEnds = p.votingEnds;
+  }
+  task.save();
+  const r = new TaskResultCommit(eventId(event));
+  r.task = task.id;
+  r.checkpoint = p.checkpoint;
+  r.resultHash = p.resultHash;
+  r.isFinal = p.isFinal;
+  r.votingEnds = p.votingEnds;
+  r.blockNumber = event.block.number;
+  r.timestamp = event.block.timestamp;
+  r.transactionHash = event.transaction.hash;
+  r.logIndex = event.logIndex;
+  r.save();
+}
+
+export function handleVoted(event: Voted): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  task.agree = p.agreeCount;
+  task.disagree = p.disagreeCount;
+  task.save();
+  const m = TaskCouncilMember.load(memberKey(p.taskId, p.member));
+  if (m != null) {
+    m.voted = true;
+    m.agree = p.agree;
+    m.save();
+  }
+  const v = new TaskVote(eventId(event));
+  v.task = task.id;
+  v.member = getOrCreateAccount(p.member, event.block).id;
+  v.round = p.round;
+  v.agree = p.agree;
+  v.agreeCount = p.agreeCount;
+  v.disagreeCount = p.disagreeCount;
+  v.blockNumber = event.block.number;
+  v.timestamp = event.block.timestamp;
+  v.transactionHash = event.transaction.hash;
+  v.logIndex = event.logIndex;
+  v.save();
+  const s = getState(event.address);
+  s.voteCount = s.voteCount + 1;
+  s.save();
+  const d = getTaskDay(event);
+  d.votes = d.votes + 1;
+  d.save();
+}
+
+export function handleDisputeOpened(event: DisputeOpened): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const s = getState(event.address);
+  task.status = "Disputed";
+  task.round = 1;
+  task.agree = 0;
+  task.disagree = 0;
+  task.targetBlock = p.targetBlock;
+  // Not carried by the event: the contract sets votingEnds = now + disputeWindowSec.
+  task.votingEnds = event.block.timestamp.plus(s.disputeWindowSec);
+  task.disputedBy = p.by;
+  task.save();
+  const e = taskEvent(event, task, "disputeOpened");
+  e.account = p.by;
+  e.targetBlock = p.targetBlock;
+  e.save();
+  s.disputeCount = s.disputeCount + 1;
+  s.save();
+  const d = getTaskDay(event);
+  d.disputes = d.disputes + 1;
+  d.save();
+}
+
+/** Marks each council member who voted with (or against) the verdict; bounded by the council sizes (≤ 3·maxCouncil + 1). */
+function judgeMembers(task: Task, accepted: boolean): void {
+  for (let r = 0; r < 2; r++) {
+    const c = TaskCouncil.load(councilKey(task.taskId, r));
+    if (c == null) continue;
+    const members = c.members;
+    for (let i = 0; i < members.length; i++) {
+      const m = TaskCouncilMember.load(memberKey(task.taskId, members[i]));
+      if (m == null || !m.voted) continue;
+      m.withVerdict = m.agree == accepted;
+      m.save();
+    }
+  }
+}
+
+export function handleTaskFinalized(event: TaskFinalized): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const status = taskStatusName(p.status);
+  const accepted = status == "Accepted";
+  const cur = currencyIndex(task.currency);
+  const c = getCurrencyStats(cur);
+  c.escrow = c.escrow.minus(task.escrow.minus(p.councilPaid));
+  c.executorPaid = c.executorPaid.plus(p.executorPaid);
+  c.councilReserved = c.councilReserved.plus(p.councilPaid);
+  c.refunded = c.refunded.plus(p.refunded);
+  c.replenished = c.replenished.plus(p.replenishedDps);
+  c.save();
+  task.status = status;
+  task.escrow = p.councilPaid;
+  task.executorPaid = p.executorPaid;
+  task.councilReserved = p.councilPaid;
+  task.refunded = p.refunded;
+  task.replenishedDps = p.replenishedDps;
+  task.closedAt = event.block.timestamp;
+  task.save();
+  judgeMembers(task, accepted);
+  const e = taskEvent(event, task, "finalized");
+  e.executorPaid = p.executorPaid;
+  e.councilPaid = p.councilPaid;
+  e.refunded = p.refunded;
+  e.replenishedDps = p.replenishedDps;
+  e.save();
+
+  const s = getState(event.address);
+  const d = getTaskDay(event);
+  if (accepted) {
+    s.accepted = s.accepted + 1;
+    d.tasksAccepted = d.tasksAccepted + 1;
+    if (task.currency == "CH") {
+      s.chRedeemed = s.chRedeemed.plus(p.executorPaid);
+      d.chRedeemed = d.chRedeemed.plus(p.executorPaid);
+    } else if (task.currency == "USDC") d.executorPaidUsdc = d.executorPaidUsdc.plus(p.executorPaid);
+    else d.executorPaidDps = d.executorPaidDps.plus(p.executorPaid);
+  } else {
+    s.rejected = s.rejected + 1;
+    d.tasksRejected = d.tasksRejected + 1;
+  }
+  s.dpsReplenished = s.dpsReplenished.plus(p.replenishedDps);
+  d.dpsReplenished = d.dpsReplenished.plus(p.replenishedDps);
+  s.save();
+  d.save();
+}
+
+export function handleTaskClosed(event: TaskClosed): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const c = getCurrencyStats(currencyIndex(task.currency));
+  c.escrow = c.escrow.minus(p.refunded);
+  c.refunded = c.refunded.plus(p.refunded);
+  c.save();
+  task.status = taskStatusName(p.status);
+  task.escrow = ZERO;
+  task.refunded = p.refunded;
+  task.closedBy = p.by;
+  task.closedAt = event.block.timestamp;
+  task.save();
+  const e = taskEvent(event, task, "closed");
+  e.account = p.by;
+  e.refunded = p.refunded;
+  e.save();
+  const s = getState(event.address);
+  const d = getTaskDay(event);
+  if (task.status == "Expired") {
+    s.expired = s.expired + 1;
+    d.tasksExpired = d.tasksExpired + 1;
+  } else {
+    s.cancelled = s.cancelled + 1;
+    d.tasksCancelled = d.tasksCancelled + 1;
+  }
+  s.save();
+  d.save();
+}
+
+export function handleCouncilFeeClaimed(event: CouncilFeeClaimed): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  task.escrow = p.escrowLeft;
+  task.councilClaimed = task.councilClaimed.plus(p.fee);
+  task.save();
+  const c = getCurrencyStats(currencyIndex(task.currency));
+  c.escrow = c.escrow.minus(p.fee);
+  c.councilClaimed = c.councilClaimed.plus(p.fee);
+  c.save();
+  const m = TaskCouncilMember.load(memberKey(p.taskId, p.member));
+  if (m != null) {
+    m.feeClaimed = m.feeClaimed.plus(p.fee);
+    m.save();
+  }
+  const f = new TaskCouncilFeeClaim(eventId(event));
+  f.task = task.id;
+  f.member = getOrCreateAccount(p.member, event.block).id;
+  f.fee = p.fee;
+  f.escrowLeft = p.escrowLeft;
+  f.blockNumber = event.block.number;
+  f.timestamp = event.block.timestamp;
+  f.transactionHash = event.transaction.hash;
+  f.logIndex = event.logIndex;
+  f.save();
+  const d = getTaskDay(event);
+  if (task.currency == "CH") d.councilFeesClaimedCh = d.councilFeesClaimedCh.plus(p.fee);
+  else if (task.currency == "USDC") d.councilFeesClaimedUsdc = d.councilFeesClaimedUsdc.plus(p.fee);
+  else d.councilFeesClaimedDps = d.councilFeesClaimedDps.plus(p.fee);
+  d.save();
+}
+
+export function handleFaultSlashed(event: FaultSlashed): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  task.slashedDps = task.slashedDps.plus(p.slashedDps);
+  task.save();
+  const executor = task.executor;
+  const isExecutor = executor !== null && executor.equals(p.provider);
+  if (!isExecutor) {
+    const m = TaskCouncilMember.load(memberKey(p.taskId, p.provider));
+    if (m != null) {
+      m.slashedDps = m.slashedDps.plus(p.slashedDps);
+      m.save();
+    }
+  }
+  const x = new TaskSlash(eventId(event));
+  x.task = task.id;
+  x.provider = getOrCreateAccount(p.provider, event.block).id;
+  x.role = isExecutor ? "executor" : "council";
+  x.slashedDps = p.slashedDps;
+  x.blockNumber = event.block.number;
+  x.timestamp = event.block.timestamp;
+  x.transactionHash = event.transaction.hash;
+  x.logIndex = event.logIndex;
+  x.save();
+  const s = getState(event.address);
+  s.slashCount = s.slashCount + 1;
+  s.slashedDps = s.slashedDps.plus(p.slashedDps);
+  s.save();
+  const d = getTaskDay(event);
+  d.slashes = d.slashes + 1;
+  d.slashedDps = d.slashedDps.plus(p.slashedDps);
+  d.save();
+}
+
+export function handleRedemptionFailed(event: RedemptionFailed): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  task.assignmentId = ZERO;
+  task.redemptionFailed = true;
+  task.compensationDps = p.compensationDps;
+  task.save();
+  const e = taskEvent(event, task, "redemptionFailed");
+  e.assignmentId = p.assignmentId;
+  e.compensationDps = p.compensationDps;
+  e.save();
+  const s = getState(event.address);
+  s.redemptionFailures = s.redemptionFailures + 1;
+  s.redemptionCompensationDps = s.redemptionCompensationDps.plus(p.compensationDps);
+  s.save();
+}
+
+export function handleFeaturePauseSet(event: FeaturePauseSet): void {
+  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
+}
+
+export function handleUpgraded(event: Upgraded): void {
+  recordUpgrade(event, NAME, event.params.implementation);
+}
