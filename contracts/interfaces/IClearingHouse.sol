@@ -233,7 +233,9 @@ interface IClearingHouse {
     ///         Realises PnL on the reduced part at `tradePriceWad`, charges `feeUsdc`. When the trade adds risk
     ///         (|size| grows or flips) it is pausable ("clearing.newRisk"), goes through the account's guarantor
     ///         (IGuarantorPool.onExposureChanged: admission and limits) and needs equity ≥ initial margin at the
-    ///         index price afterwards (LIQ-01, ORC-01).
+    ///         index price afterwards (LIQ-01, ORC-01). A risk-reducing trade calls no other contract: the
+    ///         guarantor's recorded exposure stays (conservatively) high until the account's next risk-increasing
+    ///         trade or a permissionless `syncExposure` (SEC-05: a close never depends on the guarantor).
     /// @param account The trader.
     /// @param sizeDeltaCh Signed size change, CH WAD.
     /// @param tradePriceWad Execution price, USDC per CH, WAD.
@@ -245,6 +247,25 @@ interface IClearingHouse {
         uint256 tradePriceWad,
         uint256 feeUsdc
     ) external returns (int256 realisedPnlUsdc);
+
+    /// @notice `settle(account, settleUsdc)` followed by `modifyPosition(account, sizeDeltaCh, tradePriceWad, feeUsdc)`
+    ///         in one call (Roles.MARKET, registered): the same checks, state changes and events (AccountSettled, when
+    ///         `settleUsdc` ≠ 0, then PositionModified), so the margin check sees the cash flow. Saves a market's
+    ///         second call, caller check and account/pool write per trade.
+    /// @param account The trader.
+    /// @param sizeDeltaCh Signed size change, CH WAD.
+    /// @param tradePriceWad Execution price, USDC per CH, WAD.
+    /// @param feeUsdc Fee charged to the account (accrued for the insurance fund).
+    /// @param settleUsdc Signed cash flow credited to the account from the market's pool first (negative: debited).
+    /// @return realisedPnlUsdc PnL realised, rounded down.
+    /// @return position The account's position in the calling market after the trade.
+    function modifyPositionAndSettle(
+        address account,
+        int256 sizeDeltaCh,
+        uint256 tradePriceWad,
+        uint256 feeUsdc,
+        int256 settleUsdc
+    ) external returns (int256 realisedPnlUsdc, Position memory position);
 
     /// @notice A market moves a cash flow (funding, option premium) between `account` and its PnL pool.
     /// @param account The account.

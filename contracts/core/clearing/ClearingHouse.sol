@@ -232,25 +232,53 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         uint256 tradePriceWad,
         uint256 feeUsdc
     ) external nonReentrant returns (int256 realisedPnlUsdc) {
+        (realisedPnlUsdc, ) = _modifyPosition(account, sizeDeltaCh, tradePriceWad, feeUsdc, 0);
+    }
+
+    /// @inheritdoc IClearingHouse
+    function modifyPositionAndSettle(
+        address account,
+        int256 sizeDeltaCh,
+        uint256 tradePriceWad,
+        uint256 feeUsdc,
+        int256 settleUsdc
+    ) external nonReentrant returns (int256 realisedPnlUsdc, Position memory position) {
+        return _modifyPosition(account, sizeDeltaCh, tradePriceWad, feeUsdc, settleUsdc);
+    }
+
+    /// @dev modifyPosition with an optional settle first (one caller check, one account and one pool write).
+    function _modifyPosition(
+        address account,
+        int256 sizeDeltaCh,
+        uint256 tradePriceWad,
+        uint256 feeUsdc,
+        int256 settleUsdc
+    ) private returns (int256 realisedPnlUsdc, Position memory position) {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         Account memory acc = $.accounts[account];
         Traded memory tr;
         tr.market = msg.sender;
         bool increasing;
-        (realisedPnlUsdc, increasing) = _applyMarketTrade($, account, acc, tr, sizeDeltaCh, tradePriceWad, feeUsdc);
-        // One pass over the account's markets gives both the guarantor's exposure and (on new risk) the margin state;
-        // the traded position is taken from memory, the oracle is read once.
-        (MarginState memory s, uint256 grossOpenUsdc) = _scan(
+        (realisedPnlUsdc, increasing) = _applyMarketTrade(
             $,
             account,
             acc,
             tr,
-            increasing,
-            increasing ? $.oracle.indexPrice() : 0
+            sizeDeltaCh,
+            tradePriceWad,
+            feeUsdc,
+            settleUsdc
         );
+        position = tr.position;
+        // A risk-reducing trade calls nothing else (SEC-05): the guarantor keeps the higher exposure recorded by the
+        // last risk-increasing trade until the next one or a permissionless syncExposure (as after a liquidation).
+        if (!increasing) return (realisedPnlUsdc, position);
+        // One pass over the account's markets gives both the guarantor's exposure and the margin state; the traded
+        // position is taken from memory, the oracle is read once.
+        (MarginState memory s, uint256 grossOpenUsdc) = _scan($, account, acc, tr, true, $.oracle.indexPrice());
         // The guarantor's pre-trade gate (admission, customer limit, capacity), then the margin check.
-        $.guarantorPool.onExposureChanged(account, grossOpenUsdc, increasing);
-        if (increasing && s.equityUsdc < s.initialMarginUsdc.toInt256()) {
+        $.guarantorPool.onExposureChanged(account, grossOpenUsdc, true);
+        if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
             revert ClearingInsufficientMargin(account, s.initialMarginUsdc, s.equityUsdc);
         }
     }
@@ -270,16 +298,18 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         Traded memory tr,
         int256 sizeDeltaCh,
         uint256 tradePriceWad,
-        uint256 feeUsdc
+        uint256 feeUsdc,
+        int256 settleUsdc
     ) private returns (int256 pnl, bool increasing) {
         Market memory m = _activeMarket($, tr.market);
         tr.id = m.id;
+        if (settleUsdc != 0) _settle(account, acc, m, tr.market, settleUsdc);
         (pnl, increasing) = _movePosition($, account, acc, tr, sizeDeltaCh, tradePriceWad);
         int256 collateral = int256(acc.collateralUsdc) + pnl - feeUsdc.toInt256();
         acc.collateralUsdc = collateral.toInt96();
         acc.lastMarketId = m.id;
         $.accounts[account] = acc;
-        if (pnl != 0) $.markets[tr.market].poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
+        if (pnl != 0 || settleUsdc != 0) $.markets[tr.market].poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
         // @dev uint96: 7.9e22 USDC between two flushes; beyond it a fee-paying trade reverts (SafeCast).
         if (feeUsdc > 0) $.feesUsdc = (uint256($.feesUsdc) + feeUsdc).toUint96();
         emit PositionModified(
@@ -326,13 +356,20 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     function settle(address account, int256 amountUsdc) external {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         Market memory m = _activeMarket($, msg.sender);
-        Account storage a = $.accounts[account];
-        int256 collateral = int256(a.collateralUsdc) + amountUsdc;
-        a.collateralUsdc = collateral.toInt96();
-        a.lastMarketId = m.id;
+        Account memory acc = $.accounts[account];
+        _settle(account, acc, m, msg.sender, amountUsdc);
+        $.accounts[account] = acc;
+        $.markets[msg.sender].poolUsdc = m.poolUsdc;
+    }
+
+    /// @dev A market's cash flow between the account and its pool, in memory (the caller writes both back).
+    function _settle(address account, Account memory acc, Market memory m, address market, int256 amountUsdc) private {
+        int256 collateral = int256(acc.collateralUsdc) + amountUsdc;
+        acc.collateralUsdc = collateral.toInt96();
+        acc.lastMarketId = m.id;
         int256 pool = int256(m.poolUsdc) - amountUsdc;
-        $.markets[msg.sender].poolUsdc = pool.toInt128();
-        emit AccountSettled(account, msg.sender, amountUsdc, collateral, pool);
+        m.poolUsdc = pool.toInt128();
+        emit AccountSettled(account, market, amountUsdc, collateral, pool);
     }
 
     /// @inheritdoc IClearingHouse

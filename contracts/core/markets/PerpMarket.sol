@@ -162,21 +162,26 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         // effects
         _storeFunding($, v.fundingIndex, v.fundingRate, v.keeperOwed);
         $.oi = OpenInterest(uint96(v.longOi), uint96(v.shortOi), uint64(v.burnReserve));
-        $.accounts[account] = Account(v.newSize.toInt128(), int112(v.fundingIndex), false);
+        // a closed account keeps no snapshot (size 0 owes nothing at any index): its word is cleared (gas refund)
+        if (v.newSize == 0) delete $.accounts[account];
+        else $.accounts[account] = Account(v.newSize.toInt128(), int112(v.fundingIndex), false);
 
-        // interactions: funding and the LP + burn fee shares move between the account and the pool first, so the
-        // ClearingHouse's margin check in modifyPosition sees them; the insurance share is its trade fee.
-        IClearingHouse ch = $.clearingHouse;
-        int256 credit = v.fundingUsdc - int256(v.fee.lpUsdc + v.fee.burnUsdc);
-        if (credit != 0) ch.settle(account, credit);
-        int256 pnl = ch.modifyPosition(account, delta, v.fillPrice, v.fee.insuranceUsdc);
+        // interactions, one ClearingHouse call: funding and the LP + burn fee shares move between the account and
+        // the pool first (settle), so its margin check sees them; the insurance share is its trade fee.
+        (int256 pnl, IClearingHouse.Position memory pos) = $.clearingHouse.modifyPositionAndSettle(
+            account,
+            delta,
+            v.fillPrice,
+            v.fee.insuranceUsdc,
+            v.fundingUsdc - int256(v.fee.lpUsdc + v.fee.burnUsdc)
+        );
 
         Aggregates memory g = $.agg;
         $.agg = Aggregates(
             (g.sumOpenNotionalUsdc + _openNotionalDelta(v.oldSize, delta, v.fillPrice, pnl)).toInt128(),
             (g.fundingOffsetWad + v.offsetDelta).toInt128()
         );
-        _emitTraded(account, v, ch.positionOf(account, address(this)).openNotionalUsdc);
+        _emitTraded(account, v, pos.openNotionalUsdc);
         return v.fillPrice;
     }
 

@@ -88,6 +88,7 @@ export const clearingModule: DeployModule = {
       [
         "modifyPosition(address,int256,uint256,uint256)",
         "settle(address,int256)",
+        "modifyPositionAndSettle(address,int256,uint256,uint256,int256)",
         "fundMarketPool(uint256)",
         "withdrawMarketPool(uint256,address)",
       ],
