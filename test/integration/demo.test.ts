@@ -27,8 +27,18 @@ describe("Demo (the main job) — a short run", function () {
       expect(report.figures["tasks.cheaterSlashed"]).to.equal("true");
       // the seed's worked example: 100 PFLOPS → 99 GFL after a 1-PetaFLOP drop
       expect(report.figures["emission.provider0Gfl"]).to.equal("99.0");
+      // the keeper program (keepers/src) did the upkeep: epoch closes and rebalances, σ updates; nothing failed
+      expect(Number(report.figures["keeper.actions"])).to.be.greaterThan(0);
+      expect(Number(report.figures["keeper.emission.actions"])).to.be.greaterThanOrEqual(2 * 2); // 2 epochs: close + rebalance
+      expect(report.figures["keeper.failures"]).to.equal("0");
+      const keeperLog = (await readFile(path.join(out, "keeper.log"), "utf8")).trim().split("\n");
+      const actions = keeperLog.map((l) => JSON.parse(l) as { job?: string; outcome?: string });
+      expect(actions.filter((a) => a.job === "emission" && a.outcome === "success").length).to.equal(
+        Number(report.figures["keeper.emission.actions"]),
+      );
       const md = await readFile(path.join(out, "report.md"), "utf8");
       expect(md).to.contain("# CHX demo report");
+      expect(md).to.contain("## Keeper");
     } finally {
       await connection.close();
       await rm(out, { recursive: true, force: true });

@@ -1,0 +1,185 @@
+/**
+ * The real keeper program (keepers/src: the same Keeper runner, job registry, config rules, simulation, gas policy,
+ * idempotency memo and pino JSON logs as `npm run keeper`) run in-process against the demo's chain.
+ *
+ * - In-process chain (default): the keeper reaches it through a loopback JSON-RPC bridge (scripts/demo/rpc-bridge.ts)
+ *   in front of the connection's EIP-1193 provider; with `--network localhost` it talks to the node's own URL.
+ * - Jobs: every job of the keeper build whose contracts the deploy record holds (no "jobs" section), exactly as the
+ *   CLI decides; the startup summary (on/off and why) goes into the report.
+ * - Ticks are driven by the demo (after each move of chain time and where a scene waits for upkeep) and wait for
+ *   their receipts, so a seed replays the same chain.
+ * - Its signer is a fresh key derived from the seed, funded by the deployer: it holds no role, like any keeper.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { keccak256, parseEther, toUtf8Bytes, Wallet } from "ethers";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { NetworkConnection } from "hardhat/types/network";
+import { applyConfig, defaultConfig } from "../../keepers/src/config.js";
+import type { DeploymentInfo } from "../../keepers/src/deployments.js";
+import { jobFactories } from "../../keepers/src/jobs/index.js";
+import { Keeper, type ActionResult, type TickReport } from "../../keepers/src/keeper.js";
+import { createLogger } from "../../keepers/src/log.js";
+import type { DeploymentRecord } from "../lib/deployer.js";
+import { startRpcBridge, type RpcBridge } from "./rpc-bridge.js";
+
+/** Outcomes that mean the keeper failed to do due work (the demo test asserts there are none). */
+export const FAILED_OUTCOMES = new Set(["simulation-failed", "reverted", "timeout", "nonce-consumed", "failed"]);
+
+export interface KeeperJobStats {
+  job: string;
+  /** Count per outcome (success, already-done, skipped-gas, …). */
+  outcomes: Record<string, number>;
+  /** Scan errors of this job. */
+  errors: number;
+  /** First few successful actions, for the report. */
+  examples: string[];
+}
+
+export interface DemoKeeperOptions {
+  connection: NetworkConnection;
+  record: DeploymentRecord;
+  deployer: HardhatEthersSigner;
+  seed: number;
+  /** keeper.log goes here. */
+  out: string;
+  /** Called with one line per successful action (the demo's run log). */
+  onAction?: (line: string) => void;
+}
+
+async function endpointOf(connection: NetworkConnection): Promise<{ url: string; bridge?: RpcBridge }> {
+  const cfg = connection.networkConfig as { type: string; url?: unknown };
+  if (cfg.type === "http" && cfg.url !== undefined) {
+    const u = cfg.url as string | { get(): Promise<string> };
+    return { url: typeof u === "string" ? u : await u.get() };
+  }
+  const bridge = await startRpcBridge(connection.provider);
+  return { url: bridge.url, bridge };
+}
+
+export class DemoKeeper {
+  private readonly stats = new Map<string, KeeperJobStats>();
+  private ticks = 0;
+  private tickMs = 0;
+
+  private constructor(
+    readonly keeper: Keeper,
+    readonly logFile: string,
+    private readonly bridge: RpcBridge | undefined,
+    private readonly onAction: (line: string) => void,
+  ) {
+    for (const j of keeper.jobs) this.stats.set(j.name, { job: j.name, outcomes: {}, errors: 0, examples: [] });
+  }
+
+  static async start(o: DemoKeeperOptions): Promise<DemoKeeper> {
+    const { url, bridge } = await endpointOf(o.connection);
+    const chainId = Number((await o.connection.ethers.provider.getNetwork()).chainId);
+    const deployment: DeploymentInfo = {
+      network: o.connection.networkName,
+      chainId,
+      file: `the demo's deploy record (${o.connection.networkName})`,
+      contracts: o.record.contracts,
+    };
+    // The CLI's config rules with local-node defaults; no metrics endpoint (several demos may run at once).
+    const config = applyConfig(defaultConfig("localhost"), {
+      network: o.connection.networkName,
+      rpcUrls: [url],
+      metricsPort: -1,
+      confirmations: 0,
+      replaceAfterMs: 2_000,
+      logLevel: "info",
+    });
+    const wallet = new Wallet(keccak256(toUtf8Bytes(`chx-demo-keeper:${o.seed}`)));
+    await (await o.deployer.sendTransaction({ to: wallet.address, value: parseEther("100") })).wait();
+    const logFile = path.join(o.out, "keeper.log");
+    mkdirSync(o.out, { recursive: true });
+    writeFileSync(logFile, "");
+    // one JSON line per write, appended synchronously: the log is complete even if the demo is interrupted
+    const log = createLogger(config.logLevel, { write: (line: string) => appendFileSync(logFile, line) });
+    const keeper = new Keeper({ config, deployment, wallet, factories: jobFactories, log });
+    for (const line of keeper.summary()) log.info({ summary: true }, line);
+    log.info({ address: keeper.address, jobs: keeper.jobs.map((j) => j.name), rpc: url }, "keeper started (demo)");
+    return new DemoKeeper(keeper, logFile, bridge, o.onAction ?? (() => {}));
+  }
+
+  get address(): string {
+    return this.keeper.address;
+  }
+
+  /** The keeper's startup summary: signer, chain, each job on (what it does) or off (why). */
+  summary(): string[] {
+    return this.keeper.summary();
+  }
+
+  /** One keeper tick: every job scans, plans, simulates and sends its due work; waits for the receipts. */
+  async tick(): Promise<TickReport> {
+    const t0 = Date.now();
+    const report = await this.keeper.tick({ wait: true });
+    this.tickMs += Date.now() - t0;
+    this.ticks++;
+    for (const r of report.results) this.count(r);
+    for (const e of report.errors) {
+      const job = /^Job (\S+)/.exec(e)?.[1] ?? "*";
+      const s = this.statsOf(job);
+      s.errors++;
+    }
+    return report;
+  }
+
+  /** Ticks until a tick has nothing left to send (e.g. a rebalance pass longer than one tick), at most `max` times. */
+  async settle(max = 10): Promise<void> {
+    for (let i = 0; i < max; i++) {
+      const r = await this.tick();
+      if (!r.results.some((x) => x.outcome === "success")) return;
+    }
+  }
+
+  private statsOf(job: string): KeeperJobStats {
+    let s = this.stats.get(job);
+    if (s === undefined) {
+      s = { job, outcomes: {}, errors: 0, examples: [] };
+      this.stats.set(job, s);
+    }
+    return s;
+  }
+
+  private count(r: ActionResult): void {
+    const s = this.statsOf(r.job);
+    s.outcomes[r.outcome] = (s.outcomes[r.outcome] ?? 0) + 1;
+    if (r.outcome === "success") {
+      const line = `${r.key} — ${r.reason ?? "done"}`;
+      if (s.examples.length < 3) s.examples.push(line);
+      this.onAction(`keeper ${r.job}: ${line}`);
+    }
+  }
+
+  /** Successful actions of `job` (all jobs when omitted). */
+  successes(job?: string): number {
+    let n = 0;
+    for (const s of this.stats.values()) if (job === undefined || s.job === job) n += s.outcomes.success ?? 0;
+    return n;
+  }
+
+  /** Actions that failed (simulation, revert, timeout, …) plus scan errors, over all jobs. */
+  failures(): number {
+    let n = 0;
+    for (const s of this.stats.values()) {
+      n += s.errors;
+      for (const [k, v] of Object.entries(s.outcomes)) if (FAILED_OUTCOMES.has(k)) n += v;
+    }
+    return n;
+  }
+
+  jobStats(): KeeperJobStats[] {
+    return [...this.stats.values()];
+  }
+
+  timing(): { ticks: number; seconds: number } {
+    return { ticks: this.ticks, seconds: this.tickMs / 1000 };
+  }
+
+  async close(): Promise<void> {
+    await this.keeper.stop(5_000);
+    await this.bridge?.close();
+  }
+}
