@@ -14,12 +14,14 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { keccak256, parseEther, toUtf8Bytes, Wallet } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
-import { applyConfig, defaultConfig } from "../../keepers/src/config.js";
+import { applyConfig, defaultConfig, type KeeperConfig } from "../../keepers/src/config.js";
 import type { DeploymentInfo } from "../../keepers/src/deployments.js";
 import { jobFactories } from "../../keepers/src/jobs/index.js";
 import { Keeper, type ActionResult, type TickReport } from "../../keepers/src/keeper.js";
 import { createLogger } from "../../keepers/src/log.js";
+import { loadJobs } from "../../keepers/src/scan.js";
 import type { DeploymentRecord } from "../lib/deployer.js";
 import { startRpcBridge, type RpcBridge } from "./rpc-bridge.js";
 
@@ -36,7 +38,15 @@ export interface KeeperJobStats {
   examples: string[];
 }
 
+/**
+ * Markets whose upkeep (funding pokes, expiries, settlement) the generic `checker` job drives through their
+ * IKeeperChecker.checker() when the keeper build has no dedicated job for them — as an operator would list them in
+ * the keeper's config file.
+ */
+export const CHECKER_CANDIDATES = ["PerpMarket", "FuturesMarket", "OptionsMarket", "LiquidityVault"];
+
 export interface DemoKeeperOptions {
+  hre: HardhatRuntimeEnvironment;
   connection: NetworkConnection;
   record: DeploymentRecord;
   deployer: HardhatEthersSigner;
@@ -55,6 +65,26 @@ async function endpointOf(connection: NetworkConnection): Promise<{ url: string;
   }
   const bridge = await startRpcBridge(connection.provider);
   return { url: bridge.url, bridge };
+}
+
+/** Deployed candidates with a checker() that no dedicated job of this keeper build already drives. */
+async function checkerTargets(
+  hre: HardhatRuntimeEnvironment,
+  config: KeeperConfig,
+  deployment: DeploymentInfo,
+): Promise<string[]> {
+  const dedicated = loadJobs(config, deployment, jobFactories)
+    .jobs.map((j) => j.job.summary.toLowerCase())
+    .join(" ");
+  const out: string[] = [];
+  for (const name of CHECKER_CANDIDATES) {
+    const rec = deployment.contracts[name];
+    if (rec === undefined || dedicated.includes(rec.address.toLowerCase())) continue;
+    const { abi } = await hre.artifacts.readArtifact(rec.contract);
+    if ((abi as Array<{ type: string; name?: string }>).some((f) => f.type === "function" && f.name === "checker"))
+      out.push(name);
+  }
+  return out;
 }
 
 export class DemoKeeper {
@@ -89,6 +119,13 @@ export class DemoKeeper {
       replaceAfterMs: 2_000,
       logLevel: "info",
     });
+    const targets = await checkerTargets(o.hre, config, deployment);
+    if (targets.length > 0) {
+      // a "jobs" section runs only the jobs it lists: list every job of the build, plus the checker's targets
+      const jobs: Record<string, unknown> = Object.fromEntries(jobFactories.map((f) => [f.name, {}]));
+      jobs.checker = { targets: targets.map((contract) => ({ contract, priority: true })) };
+      Object.assign(config, applyConfig(config, { jobs }));
+    }
     const wallet = new Wallet(keccak256(toUtf8Bytes(`chx-demo-keeper:${o.seed}`)));
     await (await o.deployer.sendTransaction({ to: wallet.address, value: parseEther("100") })).wait();
     const logFile = path.join(o.out, "keeper.log");
