@@ -214,27 +214,27 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
   if (s("convergence").length > 0)
     specs.push({
       file: "convergence.svg",
-      title: "CH index vs futures price",
+      title: "CH index vs futures price, converging at expiry",
       series: s("convergence"),
-      x: "day",
-      xTitle: "day",
+      x: "hour",
+      xTitle: "hours to expiry",
       y: ["index", "futures"],
       yTitle: "USDC per CH",
     });
   if (s("funding").length > 0)
     specs.push({
       file: "funding.svg",
-      title: "Perp funding rate",
+      title: "Perp funding rate (+: longs pay)",
       series: s("funding"),
       x: "hour",
       xTitle: "hour",
       y: ["fundingRate"],
-      yTitle: "rate per day",
+      yTitle: "% of notional per day",
     });
   if (s("openInterest").length > 0)
     specs.push({
       file: "open-interest.svg",
-      title: "Open interest",
+      title: "Perp open interest",
       series: s("openInterest"),
       x: "hour",
       xTitle: "hour",
@@ -244,12 +244,23 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
   if (s("shock").length > 0)
     specs.push({
       file: "insurance.svg",
-      title: "Insurance fund and guarantor capital through the shock",
+      title: "Insurance fund and guarantor capital through the 40 % shock",
       series: s("shock"),
-      x: "step",
-      xTitle: "step",
-      y: ["insuranceFund", "guarantorCapital"],
+      x: "hour",
+      xTitle: "hours from the shock",
+      y: ["insuranceUsdc", "guarantorsUsdc"],
       yTitle: "USDC",
+      rules: [{ x: 0, label: "−40 %" }],
+    });
+  if (s("index").length > 1)
+    specs.push({
+      file: "index.svg",
+      title: "CH index published by the feed (USDC per CH)",
+      series: s("index"),
+      x: "day",
+      xTitle: "day",
+      y: ["index"],
+      yTitle: "USDC per CH",
     });
   if (s("spot").length > 0)
     specs.push({
