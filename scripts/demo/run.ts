@@ -1,5 +1,6 @@
 /** Runs the scripted market on a connection and writes the report and plots. Used by `npm run demo` and its test. */
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployProtocol } from "../deploy/index.js";
@@ -131,6 +132,8 @@ export async function runDemo(
 
   const plots: string[] = [];
   for (const plot of plotSpecs(series)) plots.push(await renderLinePlot(opts.out, plot));
+  // the plots' data, for anyone who wants to re-plot or check a run
+  await writeFile(path.join(opts.out, "series.json"), JSON.stringify(Object.fromEntries(series), null, 1) + "\n");
 
   const report: Report = {
     opts,
@@ -152,6 +155,7 @@ async function playScenes(
   progress: (done: number, total: number, title: string) => void,
 ): Promise<void> {
   const { deploy, log: write } = ctx;
+  // scenes may move time on their own (the tasks scene's windows): each starts with a fresh index
   const total = scenes.length + pendingScenes.length;
   let i = 0;
   for (const scene of scenes) {
@@ -163,6 +167,7 @@ async function playScenes(
     } else {
       write(`## ${scene.title}`);
       try {
+        await ctx.setIndex(ctx.index());
         await scene.run(ctx);
         results.push({ title: scene.title, status: "done", note: "", seconds: (Date.now() - s0) / 1000 });
       } catch (e) {

@@ -51,7 +51,7 @@ export async function clearingCast(ctx: DemoContext): Promise<ClearingCast> {
 
   const [minDps] = await guarantorPool.params();
   const members: Array<[HardhatEthersSigner, boolean, bigint, bigint]> = [
-    [ctx.actor("grace"), true, usdc6(60_000), usdc6(25_000)],
+    [ctx.actor("grace"), true, usdc6(60_000), usdc6(40_000)],
     [ctx.actor("ivan"), false, usdc6(1_500), 0n],
   ];
   for (const [g, open, capital, defaultLimit] of members) {
@@ -79,7 +79,7 @@ export async function trader(
   ctx: DemoContext,
   name: string,
   marginUsdc: bigint,
-  limitUsdc = usdc6(25_000),
+  limitUsdc = usdc6(40_000),
 ): Promise<HardhatEthersSigner> {
   const { clearingHouse, guarantorPool } = ctx.protocol;
   const c = await clearingCast(ctx);
