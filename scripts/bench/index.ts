@@ -6,6 +6,7 @@ import { oracleBench, insuranceBench } from "./oracle-insurance.js";
 import { clearingBench } from "./clearing.js";
 import { spotBench } from "./spot.js";
 import { tasksBench } from "./tasks.js";
+import { perpsBench } from "./perps.js";
 
 /** Every benchmark suite; a module adds one line. */
 export const suites: BenchSuite[] = [
@@ -17,4 +18,5 @@ export const suites: BenchSuite[] = [
   clearingBench,
   spotBench,
   tasksBench,
+  perpsBench,
 ];

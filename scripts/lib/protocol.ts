@@ -30,6 +30,10 @@ import {
   InsuranceFund__factory,
   MockAggregatorV3__factory,
   SpotMarket__factory,
+  PerpMarket__factory,
+  LiquidityVault__factory,
+  type PerpMarket,
+  type LiquidityVault,
   type ChxAccessManager,
   type ClearingHouse,
   type GuarantorPool,
@@ -77,6 +81,10 @@ export interface Protocol {
   spot: SpotMarket;
   taskRegistry: TaskRegistry;
   streamTasks: StreamTasks;
+  /** CH perpetual against the LP vault. */
+  perpMarket: PerpMarket;
+  /** ERC-4626 USDC vault: the perpetual's (and futures') counterparty. */
+  liquidityVault: LiquidityVault;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -112,5 +120,7 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     spot: SpotMarket__factory.connect(addr(record, "SpotMarket"), runner),
     taskRegistry: TaskRegistry__factory.connect(addr(record, "TaskRegistry"), runner),
     streamTasks: StreamTasks__factory.connect(addr(record, "StreamTasks"), runner),
+    perpMarket: PerpMarket__factory.connect(addr(record, "PerpMarket"), runner),
+    liquidityVault: LiquidityVault__factory.connect(addr(record, "LiquidityVault"), runner),
   };
 }

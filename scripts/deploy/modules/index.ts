@@ -10,6 +10,7 @@ import { emissionModule } from "./emission.js";
 import { clearingModule } from "./clearing.js";
 import { spotModule } from "./spot.js";
 import { tasksModule } from "./tasks.js";
+import { perpsModule } from "./perps.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -26,6 +27,7 @@ export const modules: DeployModule[] = [
   spotModule,
   tasksModule,
   // markets, periphery modules go here
+  perpsModule,
   wiringModule,
   handoverModule,
 ];

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC4626} from "@openzeppelin/contracts/interfaces/IERC4626.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {ERC4626Upgradeable} from "@openzeppelin/contracts-upgradeable/token/ERC20/extensions/ERC4626Upgradeable.sol";
+import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
+import {ILiquidityVault} from "../../interfaces/ILiquidityVault.sol";
+import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
+
+/// @title LiquidityVault
+/// @notice The LPs' ERC-4626 USDC vault behind the perpetual and futures markets. See ILiquidityVault.
+/// @dev deposit / mint / withdraw / redeem read totalAssets() once each (it asks every market for its equity,
+///      which reads the index): the OpenZeppelin flow would read it up to three times.
+contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
+    using SafeERC20 for IERC20;
+    using Math for uint256;
+
+    /// @notice Most markets the vault backs: bounds every loop over markets.
+    uint256 public constant MAX_MARKETS = 8;
+    /// @notice Pause flag of deposits and mints.
+    bytes32 public constant FEATURE_DEPOSIT = keccak256("vault.deposit");
+    /// @notice Pause flag of withdrawals and redemptions (never paused by a new-risk pause).
+    bytes32 public constant FEATURE_WITHDRAW = keccak256("vault.withdraw");
+    /// @dev Shares have 6 more decimals than USDC; 10^6 virtual shares back 1 virtual wei (ACC-04).
+    uint8 internal constant DECIMALS_OFFSET = 6;
+    uint256 internal constant VIRTUAL_SHARES = 10 ** DECIMALS_OFFSET;
+
+    /// @custom:storage-location erc7201:chx.storage.LiquidityVault
+    struct LiquidityVaultStorage {
+        uint256 idleUsdc;
+        address[] markets;
+        mapping(address market => bool) isMarket;
+        uint256 depositCapUsdc;
+        uint32 lockPeriodSec;
+        mapping(address owner => uint256) unlocksAt;
+    }
+
+    // keccak256(abi.encode(uint256(keccak256("chx.storage.LiquidityVault")) - 1)) & ~bytes32(uint256(0xff))
+    bytes32 internal constant LIQUIDITY_VAULT_STORAGE_LOCATION =
+        0x910c5bbc1e9453114af778d4e40b0a8c25fd03885f981404bc1072e33eb84900;
+
+    function _getLiquidityVaultStorage() private pure returns (LiquidityVaultStorage storage $) {
+        assembly {
+            $.slot := LIQUIDITY_VAULT_STORAGE_LOCATION
+        }
+    }
+
+    /// @notice Initialises the proxy.
+    /// @param authority The protocol AccessManager.
+    /// @param usdc The asset.
+    /// @param name_ Share token name.
+    /// @param symbol_ Share token symbol.
+    /// @param depositCapUsdc totalAssets above which deposits stop.
+    /// @param lockPeriodSec Seconds a deposit's shares stay locked.
+    function initialize(
+        address authority,
+        address usdc,
+        string calldata name_,
+        string calldata symbol_,
+        uint256 depositCapUsdc,
+        uint32 lockPeriodSec
+    ) external initializer {
+        __ChxUpgradeable_init(authority);
+        if (usdc == address(0)) revert ChxZeroAddress();
+        __ERC20_init(name_, symbol_);
+        __ERC4626_init(IERC20(usdc));
+        _setLimits(depositCapUsdc, lockPeriodSec);
+    }
+
+    // ───────────────────────────── ERC-4626 ─────────────────────────────
+
+    /// @inheritdoc IERC4626
+    /// @dev max(0, idle + Σ market equity): markets net against each other (one pool of LP capital), and a
+    ///      negative total reads as 0 (shares are then worth nothing until traders' profits reverse).
+    function totalAssets() public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        int256 total = int256($.idleUsdc);
+        address[] storage list = $.markets;
+        uint256 n = list.length;
+        for (uint256 i; i < n; ++i) {
+            total += IVaultMarket(list[i]).vaultEquityUsdc();
+        }
+        return total > 0 ? uint256(total) : 0;
+    }
+
+    /// @inheritdoc IERC4626
+    function deposit(
+        uint256 assets,
+        address receiver
+    ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_DEPOSIT) returns (uint256 shares) {
+        if (assets == 0) revert VaultZeroAmount();
+        uint256 ta = totalAssets();
+        uint256 maxAssets = _maxDepositAt(ta);
+        if (assets > maxAssets) revert ERC4626ExceededMaxDeposit(receiver, assets, maxAssets);
+        // @dev shares minted round down (ACC-05)
+        shares = assets.mulDiv(totalSupply() + VIRTUAL_SHARES, ta + 1, Math.Rounding.Floor);
+        if (shares == 0) revert VaultZeroAmount();
+        _deposit(_msgSender(), receiver, assets, shares);
+        _emitState(ta + assets);
+    }
+
+    /// @inheritdoc IERC4626
+    function mint(
+        uint256 shares,
+        address receiver
+    ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_DEPOSIT) returns (uint256 assets) {
+        if (shares == 0) revert VaultZeroAmount();
+        uint256 ta = totalAssets();
+        // @dev assets paid for minted shares round up (ACC-05)
+        assets = shares.mulDiv(ta + 1, totalSupply() + VIRTUAL_SHARES, Math.Rounding.Ceil);
+        uint256 maxAssets = _maxDepositAt(ta);
+        if (assets > maxAssets) revert ERC4626ExceededMaxMint(receiver, shares, _sharesDown(maxAssets, ta));
+        _deposit(_msgSender(), receiver, assets, shares);
+        _emitState(ta + assets);
+    }
+
+    /// @inheritdoc IERC4626
+    function withdraw(
+        uint256 assets,
+        address receiver,
+        address owner
+    ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_WITHDRAW) returns (uint256 shares) {
+        if (assets == 0) revert VaultZeroAmount();
+        _requireUnlocked(owner);
+        uint256 ta = totalAssets();
+        // @dev shares burned for an exact amount round up (ACC-05)
+        shares = assets.mulDiv(totalSupply() + VIRTUAL_SHARES, ta + 1, Math.Rounding.Ceil);
+        if (shares > balanceOf(owner)) {
+            revert ERC4626ExceededMaxWithdraw(owner, assets, _assetsDown(balanceOf(owner), ta));
+        }
+        _pay(owner, receiver, assets, shares, ta);
+    }
+
+    /// @inheritdoc IERC4626
+    function redeem(
+        uint256 shares,
+        address receiver,
+        address owner
+    ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_WITHDRAW) returns (uint256 assets) {
+        if (shares == 0) revert VaultZeroAmount();
+        _requireUnlocked(owner);
+        uint256 balance = balanceOf(owner);
+        if (shares > balance) revert ERC4626ExceededMaxRedeem(owner, shares, balance);
+        uint256 ta = totalAssets();
+        // @dev assets paid for burned shares round down (ACC-05)
+        assets = _assetsDown(shares, ta);
+        if (assets == 0) revert VaultZeroAmount();
+        _pay(owner, receiver, assets, shares, ta);
+    }
+
+    /// @inheritdoc IERC4626
+    function maxDeposit(address) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
+        if (_isPaused(FEATURE_DEPOSIT)) return 0;
+        return _maxDepositAt(totalAssets());
+    }
+
+    /// @inheritdoc IERC4626
+    function maxMint(address) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
+        if (_isPaused(FEATURE_DEPOSIT)) return 0;
+        uint256 ta = totalAssets();
+        return _sharesDown(_maxDepositAt(ta), ta);
+    }
+
+    /// @inheritdoc IERC4626
+    /// @dev Limited by the lock, by the owner's shares and by the liquidity the vault can raise now.
+    function maxWithdraw(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
+        if (_isPaused(FEATURE_WITHDRAW) || block.timestamp < _getLiquidityVaultStorage().unlocksAt[owner]) return 0;
+        uint256 own = _assetsDown(balanceOf(owner), totalAssets());
+        uint256 liquid = liquidUsdc();
+        return own < liquid ? own : liquid;
+    }
+
+    /// @inheritdoc IERC4626
+    function maxRedeem(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
+        if (_isPaused(FEATURE_WITHDRAW) || block.timestamp < _getLiquidityVaultStorage().unlocksAt[owner]) return 0;
+        uint256 balance = balanceOf(owner);
+        uint256 liquidShares = _sharesDown(liquidUsdc(), totalAssets());
+        return balance < liquidShares ? balance : liquidShares;
+    }
+
+    /// @dev Idle ledger and lock: a deposit locks the receiver's shares for the lock period.
+    function _deposit(address caller, address receiver, uint256 assets, uint256 shares) internal override {
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        $.idleUsdc += assets;
+        uint256 unlock = block.timestamp + $.lockPeriodSec;
+        if (unlock > $.unlocksAt[receiver]) $.unlocksAt[receiver] = unlock;
+        super._deposit(caller, receiver, assets, shares);
+    }
+
+    /// @dev Pays a withdrawal from idle USDC, first pulling any shortfall from the markets (bounded loop).
+    function _pay(address owner, address receiver, uint256 assets, uint256 shares, uint256 ta) private {
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        uint256 idle = $.idleUsdc;
+        if (idle < assets) {
+            idle = _pullFromMarkets($, assets - idle);
+            if (idle < assets) revert ERC4626ExceededMaxWithdraw(owner, assets, idle);
+        }
+        $.idleUsdc = idle - assets;
+        _withdraw(_msgSender(), receiver, owner, assets, shares);
+        _emitState(ta - assets);
+    }
+
+    function _pullFromMarkets(LiquidityVaultStorage storage $, uint256 needUsdc) private returns (uint256 idle) {
+        address[] storage list = $.markets;
+        uint256 n = list.length;
+        for (uint256 i; i < n && needUsdc > 0; ++i) {
+            IVaultMarket m = IVaultMarket(list[i]);
+            uint256 available = m.withdrawableToVaultUsdc();
+            uint256 take = available < needUsdc ? available : needUsdc;
+            if (take == 0) continue;
+            uint256 received = _returnFrom($, address(m), take);
+            needUsdc = received < needUsdc ? needUsdc - received : 0;
+        }
+        return $.idleUsdc;
+    }
+
+    /// @dev Credits idle with what actually arrived (balance difference), not with what was asked.
+    function _returnFrom(
+        LiquidityVaultStorage storage $,
+        address market,
+        uint256 amountUsdc
+    ) private returns (uint256) {
+        IERC20 token = IERC20(asset());
+        uint256 before = token.balanceOf(address(this));
+        IVaultMarket(market).returnToVault(amountUsdc);
+        uint256 received = token.balanceOf(address(this)) - before;
+        uint256 idle = $.idleUsdc + received;
+        $.idleUsdc = idle;
+        emit CapitalReturned(market, received, idle);
+        return received;
+    }
+
+    /// @dev A share transfer carries the sender's lock to the receiver (the lock cannot be shed by moving shares).
+    function _update(address from, address to, uint256 value) internal override {
+        if (from != address(0) && to != address(0)) {
+            LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+            uint256 fromUnlock = $.unlocksAt[from];
+            if (fromUnlock > $.unlocksAt[to]) $.unlocksAt[to] = fromUnlock;
+        }
+        super._update(from, to, value);
+    }
+
+    /// @dev The virtual offset of ACC-04.
+    function _decimalsOffset() internal pure override returns (uint8) {
+        return DECIMALS_OFFSET;
+    }
+
+    // ───────────────────────────── markets ─────────────────────────────
+
+    /// @inheritdoc ILiquidityVault
+    function addMarket(address market) external restricted {
+        if (market == address(0)) revert ChxZeroAddress();
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        if ($.isMarket[market]) revert VaultMarketAlreadyAdded(market);
+        if ($.markets.length >= MAX_MARKETS) revert VaultTooManyMarkets(MAX_MARKETS);
+        $.isMarket[market] = true;
+        $.markets.push(market);
+        emit VaultMarketAdded(market, $.markets.length);
+    }
+
+    /// @inheritdoc ILiquidityVault
+    function removeMarket(address market) external restricted {
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        _requireMarket($, market);
+        int256 equity = IVaultMarket(market).vaultEquityUsdc();
+        if (equity != 0) revert VaultMarketNotEmpty(market, equity);
+        $.isMarket[market] = false;
+        address[] storage list = $.markets;
+        uint256 n = list.length;
+        for (uint256 i; i < n; ++i) {
+            if (list[i] == market) {
+                list[i] = list[n - 1];
+                list.pop();
+                break;
+            }
+        }
+        emit VaultMarketRemoved(market, list.length);
+    }
+
+    /// @inheritdoc ILiquidityVault
+    function allocate(address market, uint256 amountUsdc) external restricted nonReentrant {
+        if (amountUsdc == 0) revert VaultZeroAmount();
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        _requireMarket($, market);
+        uint256 idle = $.idleUsdc;
+        if (amountUsdc > idle) revert VaultInsufficientIdle(amountUsdc, idle);
+        idle -= amountUsdc;
+        $.idleUsdc = idle;
+        emit CapitalAllocated(market, amountUsdc, idle);
+        IERC20(asset()).forceApprove(market, amountUsdc);
+        IVaultMarket(market).fundFromVault(amountUsdc);
+    }
+
+    /// @inheritdoc ILiquidityVault
+    function deallocate(address market, uint256 amountUsdc) external restricted nonReentrant {
+        if (amountUsdc == 0) revert VaultZeroAmount();
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        _requireMarket($, market);
+        _returnFrom($, market, amountUsdc);
+    }
+
+    /// @inheritdoc ILiquidityVault
+    function setLimits(uint256 depositCapUsdc, uint32 lockPeriodSec) external restricted {
+        _setLimits(depositCapUsdc, lockPeriodSec);
+    }
+
+    // ───────────────────────────── views ─────────────────────────────
+
+    /// @inheritdoc ILiquidityVault
+    function idleUsdc() external view returns (uint256) {
+        return _getLiquidityVaultStorage().idleUsdc;
+    }
+
+    /// @inheritdoc ILiquidityVault
+    function markets() external view returns (address[] memory) {
+        return _getLiquidityVaultStorage().markets;
+    }
+
+    /// @inheritdoc ILiquidityVault
+    function liquidUsdc() public view returns (uint256 total) {
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        total = $.idleUsdc;
+        address[] storage list = $.markets;
+        uint256 n = list.length;
+        for (uint256 i; i < n; ++i) {
+            total += IVaultMarket(list[i]).withdrawableToVaultUsdc();
+        }
+    }
+
+    /// @inheritdoc ILiquidityVault
+    function sharePriceWad() external view returns (uint256) {
+        return _sharePrice(totalAssets());
+    }
+
+    /// @inheritdoc ILiquidityVault
+    function unlocksAt(address owner) external view returns (uint256) {
+        return _getLiquidityVaultStorage().unlocksAt[owner];
+    }
+
+    /// @inheritdoc ILiquidityVault
+    function limits() external view returns (uint256 depositCapUsdc, uint32 lockPeriodSec) {
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        return ($.depositCapUsdc, $.lockPeriodSec);
+    }
+
+    // ───────────────────────────── internals ─────────────────────────────
+
+    function _setLimits(uint256 depositCapUsdc, uint32 lockPeriodSec) private {
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        $.depositCapUsdc = depositCapUsdc;
+        $.lockPeriodSec = lockPeriodSec;
+        emit VaultLimitsSet(depositCapUsdc, lockPeriodSec);
+    }
+
+    function _requireMarket(LiquidityVaultStorage storage $, address market) private view {
+        if (!$.isMarket[market]) revert VaultMarketUnknown(market);
+    }
+
+    function _requireUnlocked(address owner) private view {
+        uint256 unlock = _getLiquidityVaultStorage().unlocksAt[owner];
+        if (block.timestamp < unlock) revert VaultSharesLocked(owner, unlock);
+    }
+
+    function _isPaused(bytes32 feature) private view returns (bool) {
+        return this.isFeaturePaused(feature);
+    }
+
+    function _maxDepositAt(uint256 ta) private view returns (uint256) {
+        uint256 cap = _getLiquidityVaultStorage().depositCapUsdc;
+        return cap > ta ? cap - ta : 0;
+    }
+
+    function _assetsDown(uint256 shares, uint256 ta) private view returns (uint256) {
+        return shares.mulDiv(ta + 1, totalSupply() + VIRTUAL_SHARES, Math.Rounding.Floor);
+    }
+
+    function _sharesDown(uint256 assets, uint256 ta) private view returns (uint256) {
+        return assets.mulDiv(totalSupply() + VIRTUAL_SHARES, ta + 1, Math.Rounding.Floor);
+    }
+
+    /// @dev USDC per whole share (10^12 units), WAD: (ta + 1) · 1e18 · 1e12 / (supply + 1e6) / 1e6.
+    function _sharePrice(uint256 ta) private view returns (uint256) {
+        return (ta + 1).mulDiv(1e24, totalSupply() + VIRTUAL_SHARES);
+    }
+
+    function _emitState(uint256 ta) private {
+        emit VaultStateUpdated(ta, totalSupply(), _getLiquidityVaultStorage().idleUsdc, _sharePrice(ta));
+    }
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC4626} from "@openzeppelin/contracts/interfaces/IERC4626.sol";
+
+/// @title ILiquidityVault
+/// @notice The ERC-4626 USDC vault whose LPs are the counterparty of the CHX perpetuals and futures (SPEC
+///         section 6). Deposits stay idle until the keeper allocates them to a market's PnL pool
+///         (IVaultMarket.fundFromVault); withdrawals are paid from idle USDC, topping up from what the markets can
+///         return (IVaultMarket.withdrawableToVaultUsdc, which keeps the traders' net unrealised profit and a
+///         buffer in the pool). totalAssets = max(0, idle + Σ market.vaultEquityUsdc()): LPs' share price moves
+///         with the traders' unrealised PnL, so no LP can withdraw ahead of a loss that is already on the books.
+/// @dev Shares carry a virtual offset (`_decimalsOffset` = 6: shares have 12 decimals and 1e6 virtual shares
+///      back 1 virtual wei of USDC), and idle USDC is an internal ledger, so USDC sent to the vault directly
+///      (a donation) never moves the share price (ACC-04). Shares minted round down, shares burned round up
+///      (OpenZeppelin ERC-4626, ACC-05). A deposit locks the receiver's shares for `lockPeriodSec` (also when
+///      shares are transferred to it), so nobody can deposit just ahead of a known gain and leave right after it.
+///      At most MAX_MARKETS markets: every per-market loop is bounded.
+interface ILiquidityVault is IERC4626 {
+    /// @notice Thrown when an amount of zero is passed.
+    error VaultZeroAmount();
+    /// @notice Thrown when adding a market twice.
+    /// @param market The market.
+    error VaultMarketAlreadyAdded(address market);
+    /// @notice Thrown when a market is not one of the vault's.
+    /// @param market The market.
+    error VaultMarketUnknown(address market);
+    /// @notice Thrown when adding more than MAX_MARKETS markets.
+    /// @param max MAX_MARKETS.
+    error VaultTooManyMarkets(uint256 max);
+    /// @notice Thrown when removing a market that still holds vault capital or owes the vault anything.
+    /// @param market The market.
+    /// @param equityUsdc Its vaultEquityUsdc().
+    error VaultMarketNotEmpty(address market, int256 equityUsdc);
+    /// @notice Thrown when allocating more than the idle USDC.
+    /// @param requestedUsdc Amount asked.
+    /// @param idleUsdc Idle USDC.
+    error VaultInsufficientIdle(uint256 requestedUsdc, uint256 idleUsdc);
+    /// @notice Thrown when withdrawing or redeeming shares still inside their lock period.
+    /// @param owner The share owner.
+    /// @param unlocksAt Unix seconds from which the shares may leave.
+    error VaultSharesLocked(address owner, uint256 unlocksAt);
+
+    /// @notice Emitted when a market is added.
+    /// @param market The market (an IVaultMarket).
+    /// @param marketCount Markets after.
+    event VaultMarketAdded(address indexed market, uint256 marketCount);
+    /// @notice Emitted when a market is removed.
+    /// @param market The market.
+    /// @param marketCount Markets after.
+    event VaultMarketRemoved(address indexed market, uint256 marketCount);
+    /// @notice Emitted when idle USDC is moved into a market's PnL pool.
+    /// @param market The market.
+    /// @param amountUsdc USDC moved.
+    /// @param idleUsdc Idle USDC after.
+    event CapitalAllocated(address indexed market, uint256 amountUsdc, uint256 idleUsdc);
+    /// @notice Emitted when a market returns USDC to the vault (by the keeper, or to pay a withdrawal).
+    /// @param market The market.
+    /// @param amountUsdc USDC returned.
+    /// @param idleUsdc Idle USDC after.
+    event CapitalReturned(address indexed market, uint256 amountUsdc, uint256 idleUsdc);
+    /// @notice Emitted after every deposit, mint, withdrawal and redemption (next to ERC-4626's Deposit /
+    ///         Withdraw), with the post-state an indexer needs.
+    /// @param totalAssetsUsdc totalAssets() after.
+    /// @param totalShares totalSupply() after.
+    /// @param idleUsdc Idle USDC after.
+    /// @param sharePriceWad USDC per whole share (10^decimals() units), WAD, virtual offset included.
+    event VaultStateUpdated(uint256 totalAssetsUsdc, uint256 totalShares, uint256 idleUsdc, uint256 sharePriceWad);
+    /// @notice Emitted when the deposit cap or the lock period changes.
+    /// @param depositCapUsdc totalAssets above which deposits stop (0 = no deposits).
+    /// @param lockPeriodSec Seconds a deposit's shares stay locked.
+    event VaultLimitsSet(uint256 depositCapUsdc, uint32 lockPeriodSec);
+
+    /// @notice Adds a market (ADMIN). The vault can then allocate to it and counts its vaultEquityUsdc().
+    /// @param market An IVaultMarket whose onlyVault entry points accept this vault.
+    function addMarket(address market) external;
+
+    /// @notice Removes a market (ADMIN) whose vaultEquityUsdc() is 0.
+    /// @param market The market.
+    function removeMarket(address market) external;
+
+    /// @notice Moves `amountUsdc` idle USDC into `market`'s PnL pool (KEEPER).
+    /// @param market The market.
+    /// @param amountUsdc USDC.
+    function allocate(address market, uint256 amountUsdc) external;
+
+    /// @notice Takes `amountUsdc` back from `market` (≤ its withdrawableToVaultUsdc()) into idle USDC (KEEPER).
+    /// @param market The market.
+    /// @param amountUsdc USDC.
+    function deallocate(address market, uint256 amountUsdc) external;
+
+    /// @notice Sets the deposit cap and the lock period (ADMIN).
+    /// @param depositCapUsdc totalAssets above which deposits stop.
+    /// @param lockPeriodSec Seconds a deposit's shares stay locked.
+    function setLimits(uint256 depositCapUsdc, uint32 lockPeriodSec) external;
+
+    /// @notice Idle USDC (the internal ledger, not the token balance).
+    /// @return USDC.
+    function idleUsdc() external view returns (uint256);
+
+    /// @notice The markets the vault backs.
+    /// @return Market addresses (≤ MAX_MARKETS).
+    function markets() external view returns (address[] memory);
+
+    /// @notice USDC a withdrawal can be paid now: idle plus Σ market.withdrawableToVaultUsdc().
+    /// @return USDC.
+    function liquidUsdc() external view returns (uint256);
+
+    /// @notice USDC per whole share, WAD (see VaultStateUpdated).
+    /// @return WAD.
+    function sharePriceWad() external view returns (uint256);
+
+    /// @notice When `owner`'s shares unlock, unix seconds.
+    /// @param owner The owner.
+    /// @return Unix seconds.
+    function unlocksAt(address owner) external view returns (uint256);
+
+    /// @notice The deposit cap and the lock period.
+    /// @return depositCapUsdc USDC.
+    /// @return lockPeriodSec Seconds.
+    function limits() external view returns (uint256 depositCapUsdc, uint32 lockPeriodSec);
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {ILiquidatableMarket} from "./ILiquidatableMarket.sol";
+import {IVaultMarket} from "./IVaultMarket.sol";
+import {IKeeperCompatible} from "./IKeeperCompatible.sol";
+
+/// @title IPerpMarket
+/// @notice The CH perpetual (SPEC section 6): traders' positions live in the ClearingHouse (cross margin, cost
+///         basis, PnL realised against this market's PnL pool); the LiquidityVault's capital in that pool is the
+///         counterparty. Trades fill at the index plus a skew-based price impact; funding follows the skew with a
+///         velocity model and is kept as a cumulative index per unit size, so nothing ever loops over positions
+///         (MKT-03); open interest is capped per side; fees are split between LPs, the insurance fund and the DPS
+///         burn reserve.
+/// @dev Units: sizes in CH WAD (signed, + long); prices in USDC per CH, WAD; funding rates in WAD per day
+///      (1e16 = 1 % of notional per day); the funding index in USDC per CH, WAD (signed, + = longs have paid);
+///      USDC amounts 6 decimals.
+///      Fill price: p_fill = index × (1 + (skew_before + skew_after) / (2 · skewScale)), i.e. the average premium
+///      over the trade, so the total impact of a trade depends only on the skew before and after it (splitting a
+///      trade never costs less). Buys round up, sells round down.
+///      Funding: with s = clamp(skew / skewScale, −1, 1) the rate moves at dr/dt = s × maxFundingVelocity (per
+///      day), bounded by ±maxFundingRate; when the rate's sign differs from the skew's (or the skew is 0) it restarts
+///      from 0 (the majority side always pays, MKT-02). The index grows by ∫r dt × index price over each interval.
+///      An account owes size × (index − snapshot); it is settled through ClearingHouse.settle on every trade of the
+///      account, by the permissionless `settleFunding`, and carried as pending funding across a liquidation (the
+///      hook may not call the ClearingHouse). Funding owed by traders rounds up, funding owed to them rounds down.
+interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
+    /// @notice Market parameters (governance). Packed into three storage slots.
+    /// @param skewScaleCh Skew at which the price premium is 100 % and the funding velocity is at its maximum.
+    /// @param maxFundingVelocityWad Funding-rate change per day at |skew| = skewScale, WAD per day per day.
+    /// @param maxFundingRateWad Hard bound on |funding rate|, WAD per day.
+    /// @param makerFeeBps Fee on the part of a trade that reduces |skew|, bps of notional at the fill price.
+    /// @param takerFeeBps Fee on the part of a trade that increases |skew|, bps.
+    /// @param maxOpenInterestCh Cap on each side's open interest, CH WAD.
+    /// @param maxPositionCh Cap on one account's |size|, CH WAD.
+    /// @param insuranceShareBps Share of fees accrued for the insurance fund (ClearingHouse fee), bps.
+    /// @param burnShareBps Share of fees put into the DPS burn reserve, bps (the rest goes to LPs).
+    /// @param lpReserveBps Part of the gross open notional the PnL pool keeps back from the vault, bps.
+    /// @param minTradeCh Smallest |size change| of a trade (a full close of a smaller position is always allowed).
+    /// @param pokeBountyUsdc Bounty credited to whoever pokes a stale funding index, USDC.
+    /// @param pokeIntervalSec Funding counts as stale (poke pays, keepers are asked) after this many seconds.
+    struct PerpParams {
+        uint96 skewScaleCh;
+        uint64 maxFundingVelocityWad;
+        uint64 maxFundingRateWad;
+        uint16 makerFeeBps;
+        uint16 takerFeeBps;
+        uint96 maxOpenInterestCh;
+        uint96 maxPositionCh;
+        uint16 insuranceShareBps;
+        uint16 burnShareBps;
+        uint16 lpReserveBps;
+        uint96 minTradeCh;
+        uint64 pokeBountyUsdc;
+        uint32 pokeIntervalSec;
+    }
+
+    /// @notice The market's aggregate state.
+    /// @param fundingIndexWad Cumulative funding per CH at `lastFundingTime`, USDC WAD (signed).
+    /// @param fundingRateWad Funding rate at `lastFundingTime`, WAD per day (+ longs pay).
+    /// @param lastFundingTime Unix seconds of the last accrual.
+    /// @param longOiCh Σ long sizes, CH WAD.
+    /// @param shortOiCh Σ |short sizes|, CH WAD.
+    /// @param sumOpenNotionalUsdc Σ traders' cost basis (signed), USDC: mirrors the ClearingHouse positions.
+    /// @param fundingOffsetWad Σ size × snapshot − Σ pending funding, USDC WAD: the traders' funding debt is
+    ///        netSize × index − fundingOffset, with no loop.
+    /// @param burnReserveUsdc Fees held in the PnL pool for the DPS burn, not LP capital.
+    /// @param keeperOwedUsdc Poke bounties credited and not yet claimed, not LP capital.
+    struct MarketState {
+        int256 fundingIndexWad;
+        int256 fundingRateWad;
+        uint256 lastFundingTime;
+        uint256 longOiCh;
+        uint256 shortOiCh;
+        int256 sumOpenNotionalUsdc;
+        int256 fundingOffsetWad;
+        uint256 burnReserveUsdc;
+        uint256 keeperOwedUsdc;
+    }
+
+    /// @notice One account's perp bookkeeping (its position itself is in the ClearingHouse).
+    /// @param sizeCh Size, CH WAD (mirrors ClearingHouse.positionOf).
+    /// @param fundingSnapshotWad Funding index at the account's last settlement, USDC WAD.
+    /// @param pendingFundingUsdc Funding carried over a liquidation and not yet settled (+ = owed by the account).
+    struct AccountState {
+        int256 sizeCh;
+        int256 fundingSnapshotWad;
+        int256 pendingFundingUsdc;
+    }
+
+    /// @notice The fee of one trade and its three-way split (lp + insurance + burn = total, exactly).
+    /// @param totalUsdc Total fee, rounded up.
+    /// @param lpUsdc To LPs (the market's PnL pool), the remainder.
+    /// @param insuranceUsdc To the insurance fund (ClearingHouse fee), rounded down.
+    /// @param burnUsdc To the DPS burn reserve, rounded down.
+    struct FeeSplit {
+        uint256 totalUsdc;
+        uint256 lpUsdc;
+        uint256 insuranceUsdc;
+        uint256 burnUsdc;
+    }
+
+    /// @notice Thrown when a trade has size 0.
+    error PerpZeroSize();
+    /// @notice Thrown when |size change| is below the minimum (and the trade is not a full close).
+    /// @param sizeCh |size change|.
+    /// @param minTradeCh The minimum.
+    error PerpTradeTooSmall(uint256 sizeCh, uint256 minTradeCh);
+    /// @notice Thrown when a risk-increasing trade would leave |size| above the per-account cap.
+    /// @param sizeCh |size| after.
+    /// @param maxPositionCh The cap.
+    error PerpPositionTooLarge(uint256 sizeCh, uint256 maxPositionCh);
+    /// @notice Thrown when a trade would raise a side's open interest above its cap.
+    /// @param isLong The side.
+    /// @param openInterestCh That side's open interest after.
+    /// @param maxOpenInterestCh The cap.
+    error PerpOpenInterestCapExceeded(bool isLong, uint256 openInterestCh, uint256 maxOpenInterestCh);
+    /// @notice Thrown when the fill price is worse than the caller's limit.
+    /// @param fillPriceWad The fill price.
+    /// @param acceptablePriceWad The limit (a buy needs fill ≤ limit, a sell fill ≥ limit).
+    error PerpPriceLimitExceeded(uint256 fillPriceWad, uint256 acceptablePriceWad);
+    /// @notice Thrown when the price impact would push a fill price to zero or below (skew far beyond skewScale).
+    /// @param premiumWad The signed premium.
+    error PerpInvalidFillPrice(int256 premiumWad);
+    /// @notice Thrown when closing without a position.
+    /// @param account The account.
+    error PerpNoPosition(address account);
+    /// @notice Thrown when there is nothing to settle, claim or flush.
+    /// @param account The account (or the market for a flush).
+    error PerpNothingToSettle(address account);
+    /// @notice Thrown by `pokeFunding` / `performUpkeep` when the index is not stale yet: another keeper did the
+    ///         work (OPS-01, the checker convention's `<Component>AlreadyDone`).
+    /// @param lastFundingTime Last accrual, unix seconds.
+    /// @param nextDueAt When a poke is due again.
+    error PerpAlreadyDone(uint256 lastFundingTime, uint256 nextDueAt);
+    /// @notice Thrown when the vault asks for more than `withdrawableToVaultUsdc()`.
+    /// @param requestedUsdc Amount asked.
+    /// @param withdrawableUsdc Amount available.
+    error PerpWithdrawableTooLow(uint256 requestedUsdc, uint256 withdrawableUsdc);
+    /// @notice Thrown when the liquidation hook is called by anyone but the ClearingHouse.
+    /// @param caller The caller.
+    error PerpOnlyClearingHouse(address caller);
+    /// @notice Thrown when parameters are inconsistent.
+    /// @param code 1 skewScaleCh = 0, 2 maxFundingRateWad > 1e18, 3 a fee above MAX_FEE_BPS, 4 insurance + burn
+    ///        shares > 100 %, 5 lpReserveBps > 100 %, 6 a zero position or open-interest cap, 7 pokeIntervalSec = 0.
+    error PerpInvalidParams(uint256 code);
+
+    /// @notice Emitted after every trade, with the post-state an indexer needs.
+    /// @param account The trader.
+    /// @param sizeDeltaCh Signed size change.
+    /// @param fillPriceWad Execution price (index plus impact).
+    /// @param indexPriceWad Index price read once for the trade.
+    /// @param sizeCh The account's size after.
+    /// @param openNotionalUsdc The account's cost basis after (entry price = openNotional / size).
+    /// @param fundingUsdc Funding settled to the account with this trade (+ credited, − debited).
+    /// @param lpFeeUsdc Fee share to LPs.
+    /// @param insuranceFeeUsdc Fee share to the insurance fund.
+    /// @param burnFeeUsdc Fee share to the DPS burn reserve.
+    /// @param fundingIndexWad Funding index after.
+    /// @param fundingRateWad Funding rate after, WAD per day.
+    /// @param longOiCh Long open interest after.
+    /// @param shortOiCh Short open interest after.
+    event PerpTraded(
+        address indexed account,
+        int256 sizeDeltaCh,
+        uint256 fillPriceWad,
+        uint256 indexPriceWad,
+        int256 sizeCh,
+        int256 openNotionalUsdc,
+        int256 fundingUsdc,
+        uint256 lpFeeUsdc,
+        uint256 insuranceFeeUsdc,
+        uint256 burnFeeUsdc,
+        int256 fundingIndexWad,
+        int256 fundingRateWad,
+        uint256 longOiCh,
+        uint256 shortOiCh
+    );
+    /// @notice Emitted when an account's funding is settled outside a trade (`settleFunding`).
+    /// @param account The account.
+    /// @param fundingUsdc Amount credited (+) or debited (−).
+    /// @param fundingIndexWad The index it was settled to (the account's new snapshot).
+    event FundingSettled(address indexed account, int256 fundingUsdc, int256 fundingIndexWad);
+    /// @notice Emitted by `pokeFunding` (and `performUpkeep`).
+    /// @param keeper The caller credited with the bounty.
+    /// @param fundingIndexWad Funding index after.
+    /// @param fundingRateWad Funding rate after, WAD per day.
+    /// @param indexPriceWad Index price used.
+    /// @param bountyUsdc Bounty credited.
+    event FundingPoked(
+        address indexed keeper,
+        int256 fundingIndexWad,
+        int256 fundingRateWad,
+        uint256 indexPriceWad,
+        uint256 bountyUsdc
+    );
+    /// @notice Emitted by the liquidation hook: the vault took over the closed size.
+    /// @param account The liquidated account.
+    /// @param sizeDeltaCh Size closed (opposite sign to the position).
+    /// @param priceWad Index price of the liquidation.
+    /// @param sizeCh The account's size after.
+    /// @param pendingFundingUsdc The account's unsettled funding carried after (+ = owed by it).
+    /// @param fundingIndexWad Funding index after.
+    /// @param fundingRateWad Funding rate after.
+    /// @param longOiCh Long open interest after.
+    /// @param shortOiCh Short open interest after.
+    event PerpLiquidated(
+        address indexed account,
+        int256 sizeDeltaCh,
+        uint256 priceWad,
+        int256 sizeCh,
+        int256 pendingFundingUsdc,
+        int256 fundingIndexWad,
+        int256 fundingRateWad,
+        uint256 longOiCh,
+        uint256 shortOiCh
+    );
+    /// @notice Emitted when parameters change.
+    /// @param params The new parameters.
+    event PerpParamsSet(PerpParams params);
+    /// @notice Emitted when the burn sink changes.
+    /// @param burnSink Receives the USDC burn reserve (buys back and burns DPS).
+    event BurnSinkSet(address indexed burnSink);
+    /// @notice Emitted when the burn reserve is sent to the burn sink.
+    /// @param burnSink Recipient.
+    /// @param amountUsdc USDC sent.
+    event BurnReserveFlushed(address indexed burnSink, uint256 amountUsdc);
+    /// @notice Emitted when a keeper claims its poke bounties.
+    /// @param keeper The keeper.
+    /// @param amountUsdc USDC paid from the PnL pool.
+    event KeeperBountyClaimed(address indexed keeper, uint256 amountUsdc);
+    /// @notice Emitted when the vault moves capital into or out of this market's PnL pool.
+    /// @param amountUsdc Signed: + funded from the vault, − returned to it.
+    /// @param poolUsdc The PnL pool after.
+    /// @param vaultEquityUsdc The vault's claim on this market after.
+    event VaultCapitalMoved(int256 amountUsdc, int256 poolUsdc, int256 vaultEquityUsdc);
+
+    /// @notice Trades `sizeDeltaCh` for the caller (opens, increases, reduces or flips). Settles the caller's
+    ///         funding first; charges the fee; the ClearingHouse checks initial margin and the guarantor's gate on
+    ///         a risk-increasing trade. Risk-increasing trades read `riskPrice()` and are pausable ("perp.trade");
+    ///         reductions read `indexPrice()` and are never paused here (SEC-05).
+    /// @param sizeDeltaCh Signed size change, CH WAD.
+    /// @param acceptablePriceWad Worst fill price accepted (buy: fill ≤ it; sell: fill ≥ it); 0 = no limit.
+    /// @return fillPriceWad The fill price.
+    function trade(int256 sizeDeltaCh, uint256 acceptablePriceWad) external returns (uint256 fillPriceWad);
+
+    /// @notice Closes the caller's whole position (always allowed while the index is valid, SEC-05).
+    /// @param acceptablePriceWad Worst fill price accepted; 0 = no limit.
+    /// @return fillPriceWad The fill price.
+    function closePosition(uint256 acceptablePriceWad) external returns (uint256 fillPriceWad);
+
+    /// @notice Settles `account`'s funding (and any pending funding) through ClearingHouse.settle. Permissionless:
+    ///         keepers settle accounts near maintenance so the ClearingHouse's margin state includes their funding.
+    /// @param account The account.
+    /// @return fundingUsdc Amount credited (+) or debited (−).
+    function settleFunding(address account) external returns (int256 fundingUsdc);
+
+    /// @notice Accrues funding to now. Permissionless; reverts with PerpAlreadyDone unless the index is at least
+    ///         `pokeIntervalSec` old; credits the caller `pokeBountyUsdc` (claimed later with `claimKeeperBounty`,
+    ///         paid from the PnL pool). Costs the same with 1 or 10,000 positions (MKT-03).
+    /// @return bountyUsdc The bounty credited.
+    function pokeFunding() external returns (uint256 bountyUsdc);
+
+    /// @notice Pays the caller its credited poke bounties from the PnL pool.
+    /// @return amountUsdc USDC paid.
+    function claimKeeperBounty() external returns (uint256 amountUsdc);
+
+    /// @notice Sends the DPS burn reserve to the burn sink (permissionless).
+    /// @return amountUsdc USDC sent.
+    function flushBurnReserve() external returns (uint256 amountUsdc);
+
+    /// @notice Sets the parameters (ADMIN).
+    /// @param params The parameters.
+    function setParams(PerpParams calldata params) external;
+
+    /// @notice Sets the burn sink (ADMIN).
+    /// @param burnSink The recipient of the burn reserve.
+    function setBurnSink(address burnSink) external;
+
+    /// @notice The fill price and fee of a trade of `sizeDeltaCh` now (at the current index).
+    /// @param sizeDeltaCh Signed size change.
+    /// @return fillPriceWad Fill price.
+    /// @return fee The fee and its split.
+    /// @return indexPriceWad The index used.
+    function quote(
+        int256 sizeDeltaCh
+    ) external view returns (uint256 fillPriceWad, FeeSplit memory fee, uint256 indexPriceWad);
+
+    /// @notice The funding index and rate as they would be accrued now (at the current index).
+    /// @return fundingIndexWad Index, USDC WAD per CH.
+    /// @return fundingRateWad Rate, WAD per day.
+    function currentFunding() external view returns (int256 fundingIndexWad, int256 fundingRateWad);
+
+    /// @notice Funding `account` owes now (+) or is owed (−), including pending funding, USDC (owed rounds up).
+    /// @param account The account.
+    /// @return owedUsdc USDC.
+    function fundingOwedUsdc(address account) external view returns (int256 owedUsdc);
+
+    /// @notice The aggregate state as stored (funding not accrued to now).
+    /// @return state The state.
+    function marketState() external view returns (MarketState memory state);
+
+    /// @notice One account's perp bookkeeping.
+    /// @param account The account.
+    /// @return state The state.
+    function accountState(address account) external view returns (AccountState memory state);
+
+    /// @notice Bounty credited to `keeper` and not yet claimed, USDC.
+    /// @param keeper The keeper.
+    /// @return USDC.
+    function keeperBountyOf(address keeper) external view returns (uint256);
+
+    /// @notice The parameters.
+    /// @return The parameters.
+    function params() external view returns (PerpParams memory);
+
+    /// @notice Connected contracts.
+    /// @return clearingHouse The ClearingHouse.
+    /// @return oracle The index oracle.
+    /// @return vault The LiquidityVault.
+    /// @return usdc USDC.
+    /// @return burnSink The burn reserve's recipient.
+    function modules()
+        external
+        view
+        returns (address clearingHouse, address oracle, address vault, address usdc, address burnSink);
+}

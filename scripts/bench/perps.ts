@@ -1,0 +1,147 @@
+import { parseUnits } from "ethers";
+import type { BenchContext, BenchSuite } from "./lib.js";
+import {
+  MockAggregatorV3__factory,
+  MockClearingMarket__factory,
+  MockPerpCrowd__factory,
+} from "../../types/ethers-contracts/index.js";
+import { Roles } from "../lib/roles.js";
+
+const usdc = (v: string): bigint => parseUnits(v, 6);
+const wad = (v: string): bigint => parseUnits(v, 18);
+
+/** Open positions for the MKT-03 comparison, created by MockPerpCrowd in batches of BATCH accounts per transaction. */
+const CROWD = Number(process.env.CHX_BENCH_PERP_POSITIONS ?? "10000");
+const BATCH = 25;
+
+/**
+ * Perpetuals gas, measured twice on the same deployment: with 1 other open position and with CROWD (10,000) others
+ * (suffix `:n10000`), so the figures show the O(1) paths (MKT-03). `MockClearingMarket.trade:open:perpBench` is the
+ * same new position opened through a bare market that only calls ClearingHouse.modifyPosition at the index: the
+ * ClearingHouse's (and oracle's) share of `PerpMarket.trade:new`.
+ */
+export const perpsBench: BenchSuite = {
+  name: "perps",
+  async run(ctx: BenchContext) {
+    const p = ctx.protocol;
+    const admin = ctx.deployer;
+    const { networkHelpers } = ctx.connection;
+    const feed = MockAggregatorV3__factory.connect(ctx.deploy.address("CHIndexFeed"), admin);
+    const scale = 10n ** (18n - (await feed.decimals()));
+    const setPrice = async (priceWad: bigint) => (await feed.setAnswer(priceWad / scale)).wait();
+    const tick = async (sec: number) => {
+      await networkHelpers.time.increase(sec);
+      await setPrice(wad("10"));
+    };
+    await setPrice(wad("10"));
+    const ch = await p.clearingHouse.getAddress();
+    const market = await p.perpMarket.getAddress();
+    const vault = await p.liquidityVault.getAddress();
+    const poolAddr = await p.guarantorPool.getAddress();
+
+    // an open guarantor with room for 10,000 small accounts
+    const [g, lp, keeper, ...traders] = ctx.users;
+    if (g === undefined || lp === undefined || keeper === undefined || traders.length < 6) {
+      throw new Error("perps bench needs nine users");
+    }
+    const [minDps] = await p.guarantorPool.params();
+    await (await p.dps.transfer(g.address, minDps)).wait();
+    await (await p.guarantorPool.connect(g).registerGuarantor(true, usdc("1000000"))).wait();
+    await (await p.dps.connect(g).approve(poolAddr, minDps)).wait();
+    await (await p.guarantorPool.connect(g).stakeDps(minDps)).wait();
+    await (await p.usdc.mint(g.address, usdc("10000000"))).wait();
+    await (await p.usdc.connect(g).approve(poolAddr, usdc("10000000"))).wait();
+    await (await p.guarantorPool.connect(g).depositCapital(g.address, usdc("10000000"))).wait();
+    for (const t of traders) {
+      await (await p.guarantorPool.connect(t).joinOpenGuarantor(g.address)).wait();
+      await (await p.usdc.mint(t.address, usdc("100000"))).wait();
+      await (await p.usdc.connect(t).approve(ch, usdc("100000"))).wait();
+      await (await p.clearingHouse.connect(t).deposit(usdc("100000"))).wait();
+    }
+    // LP capital, allocated by the keeper
+    await (await p.accessManager.grantRole(Roles.KEEPER, admin.address, 0)).wait();
+    await (await p.usdc.mint(lp.address, usdc("10000000"))).wait();
+    await (await p.usdc.connect(lp).approve(vault, usdc("10000000"))).wait();
+    await (await p.liquidityVault.connect(lp).deposit(usdc("2000000"), lp.address)).wait();
+    await (await p.liquidityVault.allocate(market, usdc("1000000"))).wait();
+
+    const crowd = await new MockPerpCrowd__factory(admin).deploy();
+    await crowd.waitForDeployment();
+    let spawned = 0;
+    const spawn = async (n: number) => {
+      while (n > 0) {
+        const k = Math.min(n, BATCH);
+        await (
+          await crowd.spawn(k, poolAddr, g.address, await p.usdc.getAddress(), ch, market, usdc("10"), wad("1"), {
+            gasLimit: 16_000_000,
+          })
+        ).wait();
+        n -= k;
+        spawned += k;
+      }
+    };
+
+    // the ClearingHouse's share: the same new position through a bare market (modifyPosition at the index)
+    const bare = await new MockClearingMarket__factory(admin).deploy(
+      ch,
+      ctx.deploy.address("ComputePriceOracle"),
+      await p.usdc.getAddress(),
+    );
+    await bare.waitForDeployment();
+    const b = await bare.getAddress();
+    await (await p.clearingHouse.registerMarket(b)).wait();
+    await (
+      await p.riskEngine.setMarketParams(b, {
+        imMultipleWad: wad("3"),
+        mmMultipleWad: wad("1.5"),
+        imFloorWad: wad("0.1"),
+        mmFloorWad: wad("0.05"),
+      })
+    ).wait();
+    await (await p.accessManager.grantRole(Roles.MARKET, b, 0)).wait();
+    await (await bare.setFeeBps(5)).wait();
+
+    // warm-up: the keeper has a bounty credit, the vault has had a deposit, both sides have some interest
+    await spawn(1);
+    await tick(3_600);
+    await (await p.perpMarket.connect(keeper).pokeFunding()).wait();
+
+    const round = async (suffix: string, [opener, closer, other]: typeof traders) => {
+      if (opener === undefined || closer === undefined || other === undefined) throw new Error("need three traders");
+      await (await p.perpMarket.connect(closer).trade(wad("50"), 0)).wait();
+      await tick(600);
+      await ctx.measure(`PerpMarket.trade:new${suffix}`, p.perpMarket.connect(opener).trade(wad("100"), 0));
+      await tick(600);
+      await ctx.measure(`PerpMarket.trade:increase${suffix}`, p.perpMarket.connect(opener).trade(wad("50"), 0));
+      await tick(600);
+      await ctx.measure(`PerpMarket.trade:reduce${suffix}`, p.perpMarket.connect(opener).trade(-wad("30"), 0));
+      await tick(600);
+      await ctx.measure(`PerpMarket.closePosition${suffix}`, p.perpMarket.connect(closer).closePosition(0));
+      await tick(600);
+      await ctx.measure(
+        `PerpMarket.settleFunding${suffix}`,
+        p.perpMarket.connect(keeper).settleFunding(opener.address),
+      );
+      await tick(3_600);
+      await ctx.measure(`PerpMarket.pokeFunding${suffix}`, p.perpMarket.connect(keeper).pokeFunding());
+      await ctx.measure(`MockClearingMarket.trade:open:perpBench${suffix}`, bare.connect(other).trade(wad("100")));
+      await ctx.measure(
+        `LiquidityVault.deposit${suffix}`,
+        p.liquidityVault.connect(lp).deposit(usdc("1000"), lp.address),
+      );
+      await tick(86_400);
+      await ctx.measure(
+        `LiquidityVault.withdraw${suffix}`,
+        p.liquidityVault.connect(lp).withdraw(usdc("1000"), lp.address, lp.address),
+      );
+    };
+
+    await round("", traders.slice(0, 3));
+    await spawn(CROWD - spawned);
+    const st = await p.perpMarket.marketState();
+    console.log(
+      `  (${spawned} crowd positions; OI long ${st.longOiCh / 10n ** 18n} short ${st.shortOiCh / 10n ** 18n} CH)`,
+    );
+    await round(`:n${CROWD}`, traders.slice(3, 6));
+  },
+};

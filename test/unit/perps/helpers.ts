@@ -1,0 +1,57 @@
+/** Shared setup for the perps tests: the protocol from the real deploy script, a guarantor, traders, an LP. */
+import { parseUnits } from "ethers";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { NetworkConnection } from "hardhat/types/network";
+import { deployAll, type Fixture } from "../../helpers/fixture.js";
+import { setupGuarantor, setupTrader } from "../../helpers/clearing.js";
+import { Roles } from "../../../scripts/lib/roles.js";
+import type { MockAggregatorV3 } from "../../../types/ethers-contracts/index.js";
+
+export const WAD = 10n ** 18n;
+export const CH = 10n ** 18n;
+export const USDC = 10n ** 6n;
+export const usdc = (v: string): bigint => parseUnits(v, 6);
+export const wad = (v: string): bigint => parseUnits(v, 18);
+
+export interface PerpFixture extends Fixture {
+  feed: MockAggregatorV3;
+  guarantor: HardhatEthersSigner;
+  traders: HardhatEthersSigner[];
+  lp: HardhatEthersSigner;
+  keeper: HardhatEthersSigner;
+  /** Writes a new CH index round (WAD → the feed's 8 decimals). */
+  setPrice(priceWad: bigint): Promise<void>;
+}
+
+/**
+ * Deploys, sets the index to 10 USDC/CH, registers a guarantor with 1,000,000 USDC capital, admits four traders
+ * with 10,000 USDC collateral each, has the LP deposit 1,000,000 USDC into the vault and the keeper (deployer,
+ * granted KEEPER) allocate 500,000 of it to the perp market's PnL pool.
+ */
+export async function perpSetup(
+  connection: NetworkConnection,
+  collateral = usdc("10000"),
+  lpDepositUsdc = usdc("1000000"),
+): Promise<PerpFixture> {
+  const fx = await deployAll(connection);
+  const p = fx.protocol;
+  const feed = p.chIndexFeed;
+  if (feed === undefined) throw new Error("no mock CH index feed");
+  const setPrice = async (priceWad: bigint) => {
+    await (await feed.setAnswer(priceWad / 10n ** 10n)).wait();
+  };
+  await setPrice(wad("10"));
+  const [guarantor, t1, t2, t3, t4, lp, keeper] = fx.users;
+  if (!guarantor || !t1 || !t2 || !t3 || !t4 || !lp || !keeper) throw new Error("need seven users");
+  await setupGuarantor(p, fx.deployer, guarantor, false, usdc("1000000"));
+  for (const t of [t1, t2, t3, t4]) await setupTrader(p, guarantor, t, collateral);
+  await (await p.accessManager.grantRole(Roles.KEEPER, fx.deployer.address, 0)).wait();
+  const vault = await p.liquidityVault.getAddress();
+  await (await p.usdc.mint(lp.address, usdc("1000000"))).wait();
+  await (await p.usdc.connect(lp).approve(vault, usdc("1000000"))).wait();
+  if (lpDepositUsdc > 0n) {
+    await (await p.liquidityVault.connect(lp).deposit(lpDepositUsdc, lp.address)).wait();
+    await (await p.liquidityVault.allocate(await p.perpMarket.getAddress(), lpDepositUsdc / 2n)).wait();
+  }
+  return { ...fx, feed, guarantor, traders: [t1, t2, t3, t4], lp, keeper, setPrice };
+}
