@@ -34,6 +34,8 @@ import {
   LiquidityVault__factory,
   type PerpMarket,
   type LiquidityVault,
+  FuturesMarket__factory,
+  type FuturesMarket,
   type ChxAccessManager,
   type ClearingHouse,
   type GuarantorPool,
@@ -85,6 +87,8 @@ export interface Protocol {
   perpMarket: PerpMarket;
   /** ERC-4626 USDC vault: the perpetual's (and futures') counterparty. */
   liquidityVault: LiquidityVault;
+  /** Dated CH futures with physical delivery (the FuturesDelivery module runs behind it). */
+  futures: FuturesMarket;
 }
 
 function addr(record: DeploymentRecord, name: string): string {
@@ -122,5 +126,6 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     streamTasks: StreamTasks__factory.connect(addr(record, "StreamTasks"), runner),
     perpMarket: PerpMarket__factory.connect(addr(record, "PerpMarket"), runner),
     liquidityVault: LiquidityVault__factory.connect(addr(record, "LiquidityVault"), runner),
+    futures: FuturesMarket__factory.connect(addr(record, "FuturesMarket"), runner),
   };
 }

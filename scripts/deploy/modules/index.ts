@@ -11,6 +11,7 @@ import { clearingModule } from "./clearing.js";
 import { spotModule } from "./spot.js";
 import { tasksModule } from "./tasks.js";
 import { perpsModule } from "./perps.js";
+import { futuresModule } from "./futures.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -28,6 +29,7 @@ export const modules: DeployModule[] = [
   tasksModule,
   // markets, periphery modules go here
   perpsModule,
+  futuresModule,
   wiringModule,
   handoverModule,
 ];

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {FuturesBase} from "./futures/FuturesBase.sol";
+import {IFuturesMarket} from "../../interfaces/IFuturesMarket.sol";
+import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
+import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
+import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
+import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.sol";
+import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {FuturesMath} from "../../libraries/FuturesMath.sol";
+
+/// @title FuturesMarket
+/// @notice Dated CH futures with physical delivery against the LP vault. See IFuturesMarket and docs/futures.md.
+///         Listing, trading, option exercise, the vault seam, keeper checker and views live here; delivery, expiry,
+///         settlement and the liquidation hook run in the FuturesDelivery module, delegate-called on this storage.
+contract FuturesMarket is FuturesBase, IFuturesMarket {
+    using SafeERC20 for IERC20;
+    using SafeCast for uint256;
+    using SafeCast for int256;
+
+    /// @notice Initialises the proxy.
+    /// @param authority The protocol AccessManager.
+    /// @param clearingHouse The ClearingHouse (USDC is read from it).
+    /// @param oracle The CH index oracle.
+    /// @param ch The CH token (the unit of delivery).
+    /// @param vault The liquidity vault (may be zero until the vault is deployed; set later by governance).
+    /// @param module The FuturesDelivery module.
+    /// @param params_ Parameters.
+    function initialize(
+        address authority,
+        address clearingHouse,
+        address oracle,
+        address ch,
+        address vault,
+        address module,
+        Params calldata params_
+    ) external initializer {
+        __ChxUpgradeable_init(authority);
+        if (clearingHouse == address(0) || oracle == address(0) || ch == address(0) || module == address(0))
+            revert ChxZeroAddress();
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        $.clearingHouse = IClearingHouse(clearingHouse);
+        $.oracle = IComputePriceOracle(oracle);
+        $.ch = IERC20(ch);
+        (address usdc, , , , , ) = IClearingHouse(clearingHouse).modules();
+        $.usdc = IERC20(usdc);
+        $.vault = vault;
+        $.deliveryModule = module;
+        $.firstOpenSeries = 1;
+        _setParams($, params_);
+        emit VaultSet(vault);
+    }
+
+    // ───────────────────────────── listing ─────────────────────────────
+
+    /// @inheritdoc IFuturesMarket
+    function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
+        return _list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        return _list($, _nextStandardExpiry($, tenor), tenor, 0);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function nextStandardExpiry(Tenor tenor) external view returns (uint64) {
+        return _nextStandardExpiry(_getFuturesMarketStorage(), tenor);
+    }
+
+    function _nextStandardExpiry(FuturesMarketStorage storage $, Tenor tenor) internal view returns (uint64) {
+        if (tenor == Tenor.Custom) revert FuturesInvalidParams();
+        return uint64(FuturesMath.nextExpiry(uint256(tenor), block.timestamp + $.params.minListingLeadSec));
+    }
+
+    function _list(
+        FuturesMarketStorage storage $,
+        uint64 expiry,
+        Tenor tenor,
+        uint256 oiCapCh
+    ) internal returns (uint256 id) {
+        uint64 earliest = uint64(block.timestamp) + $.params.minListingLeadSec;
+        if (expiry < earliest) revert FuturesInvalidExpiry(expiry, earliest);
+        uint256 existing = $.seriesByExpiry[expiry];
+        if (existing != 0) revert FuturesSeriesExists(expiry, existing);
+        uint256 live = $.liveSeries + 1;
+        if (live > $.params.maxLiveSeries) revert FuturesTooManyLiveSeries($.params.maxLiveSeries);
+        id = uint256($.seriesCount) + 1;
+        $.seriesCount = uint64(id);
+        $.liveSeries = uint64(live);
+        $.seriesByExpiry[expiry] = id;
+        Series storage s = $.series[id];
+        s.expiry = expiry;
+        s.tenor = tenor;
+        uint256 cap = oiCapCh == 0 ? $.params.defaultOiCapCh : oiCapCh;
+        s.oiCapCh = cap.toUint128();
+        emit SeriesListed(id, expiry, _cutoff($, expiry), tenor, cap, msg.sender, live);
+    }
+
+    // ───────────────────────────── trading ─────────────────────────────
+
+    /// @inheritdoc IFuturesMarket
+    function openPosition(
+        uint256 seriesId,
+        int256 sizeDeltaCh,
+        uint256 limitPriceWad
+    ) external nonReentrant returns (uint256 priceWad) {
+        return _tradeVsVault(seriesId, msg.sender, sizeDeltaCh, limitPriceWad);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function closePosition(uint256 seriesId, uint256 limitPriceWad) external nonReentrant returns (uint256) {
+        int256 size = _getFuturesMarketStorage().positions[seriesId][msg.sender].sizeCh;
+        if (size == 0) revert FuturesZeroAmount();
+        return _tradeVsVault(seriesId, msg.sender, -size, limitPriceWad);
+    }
+
+    /// @inheritdoc IFuturesExercise
+    function openFromExercise(
+        uint256 seriesId,
+        address longAccount,
+        address shortAccount,
+        uint256 sizeCh,
+        uint256 priceWad
+    ) external restricted nonReentrant {
+        if (sizeCh == 0 || priceWad == 0) revert FuturesZeroAmount();
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        _requireActive(FEATURE_TRADE);
+        Series storage s = _trading($, seriesId);
+        uint256 index = $.oracle.riskPrice();
+        int256 size = sizeCh.toInt256();
+        // @dev Trader against trader: the skew and the vault's exposure do not change, so no OI cap applies.
+        _applyTrade($, s, seriesId, longAccount, size, priceWad, index, 0, false);
+        _applyTrade($, s, seriesId, shortAccount, -size, priceWad, index, 0, false);
+    }
+
+    function _tradeVsVault(
+        uint256 seriesId,
+        address account,
+        int256 delta,
+        uint256 limitPriceWad
+    ) internal returns (uint256 priceWad) {
+        if (delta == 0) revert FuturesZeroAmount();
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = _trading($, seriesId);
+        int256 oldSize = $.positions[seriesId][account].sizeCh;
+        bool increasing = _isIncrease(oldSize, oldSize + delta);
+        uint256 index;
+        if (increasing) {
+            _requireActive(FEATURE_TRADE);
+            index = $.oracle.riskPrice();
+        } else {
+            index = $.oracle.indexPrice();
+        }
+        priceWad = _priceFor($, s, index, delta, s.expiry - block.timestamp);
+        if (limitPriceWad != 0 && (delta > 0 ? priceWad > limitPriceWad : priceWad < limitPriceWad)) {
+            revert FuturesSlippage(priceWad, limitPriceWad);
+        }
+        // @dev The fee rounds up (owed by the trader).
+        uint256 fee = (FuturesMath.usdcUp(FuturesMath.abs(delta) * $.params.feeBps, priceWad) + BPS - 1) / BPS;
+        _applyTrade($, s, seriesId, account, delta, priceWad, index, fee, true);
+    }
+
+    /// @dev Series price for a trade of `delta` at `index`: premium from the mid skew (before + after) / 2.
+    function _priceFor(
+        FuturesMarketStorage storage $,
+        Series storage s,
+        uint256 index,
+        int256 delta,
+        uint256 ttx
+    ) internal view returns (uint256) {
+        Params storage pr = $.params;
+        int256 skew = int256(uint256(s.longOiCh)) - int256(uint256(s.shortOiCh));
+        int256 premium = FuturesMath.premiumWad(
+            2 * skew + delta,
+            pr.skewScaleCh,
+            pr.maxPremiumBps,
+            ttx,
+            pr.premiumHorizonSec
+        );
+        return FuturesMath.seriesPrice(index, premium, delta > 0);
+    }
+
+    struct TradeVars {
+        int256 oldSize;
+        int256 newSize;
+        int256 realised;
+        int256 cash;
+        uint256 refundCh;
+    }
+
+    /// @dev One fill: the per-series book here, the net position at the index in the ClearingHouse, and the
+    ///      difference between the trade price and the index settled in cash.
+    function _applyTrade(
+        FuturesMarketStorage storage $,
+        Series storage s,
+        uint256 seriesId,
+        address account,
+        int256 delta,
+        uint256 priceWad,
+        uint256 index,
+        uint256 fee,
+        bool checkCap
+    ) internal {
+        Position storage p = $.positions[seriesId][account];
+        TradeVars memory v;
+        v.oldSize = p.sizeCh;
+        v.newSize = v.oldSize + delta;
+        p.entryPriceWad = FuturesMath.entryAfter(v.oldSize, p.entryPriceWad, delta, priceWad).toUint128();
+        p.sizeCh = v.newSize.toInt128();
+        _moveOi(s, seriesId, v.oldSize, v.newSize, checkCap);
+        _shortCount(s, v.oldSize, v.newSize);
+        // Elections follow the long size (locked after the cut-off).
+        uint256 longSize = v.newSize > 0 ? uint256(v.newSize) : 0;
+        if (p.electedCh > longSize) {
+            if (block.timestamp >= _cutoff($, s.expiry)) {
+                revert FuturesElectionLocked(seriesId, account, p.electedCh, v.newSize);
+            }
+            s.electedCh -= p.electedCh - uint128(longSize);
+            p.electedCh = uint128(longSize);
+            emit DeliveryElected(seriesId, account, longSize, s.electedCh);
+        }
+        // A position that is no longer short gets its escrow back and its proof demand cleared.
+        if (v.newSize >= 0) {
+            v.refundCh = p.escrowCh;
+            if (v.refundCh != 0) {
+                p.escrowCh = 0;
+                emit DeliveryEscrowChanged(seriesId, account, -int256(v.refundCh), 0);
+            }
+            p.proofDeadline = 0;
+        }
+        _openRecord($, s, seriesId, account, p);
+        _closeRecordIfEmpty($, s, seriesId, account, p);
+        _emitTraded(s, p, seriesId, account, Fill(delta, priceWad, index, fee));
+        IClearingHouse house = $.clearingHouse;
+        v.realised = house.modifyPosition(account, delta, index, fee);
+        _mirror($, delta, index, v.realised);
+        if (priceWad != index) {
+            // @dev Credited to the trader: delta × (index − price), rounded toward −∞ (against the trader).
+            v.cash = FuturesMath.valueDown(delta, index) - FuturesMath.valueUp(delta, priceWad);
+            if (v.cash != 0) house.settle(account, v.cash);
+        }
+        if (v.refundCh != 0) $.ch.safeTransfer(account, v.refundCh);
+    }
+
+    struct Fill {
+        int256 delta;
+        uint256 priceWad;
+        uint256 index;
+        uint256 fee;
+    }
+
+    function _emitTraded(
+        Series storage s,
+        Position storage p,
+        uint256 seriesId,
+        address account,
+        Fill memory f
+    ) internal {
+        emit FuturesTraded(
+            seriesId,
+            account,
+            f.delta,
+            f.priceWad,
+            f.index,
+            f.fee,
+            p.sizeCh,
+            p.entryPriceWad,
+            s.longOiCh,
+            s.shortOiCh
+        );
+    }
+
+    // ───────────────────────────── delegated to FuturesDelivery ─────────────────────────────
+
+    /// @inheritdoc IFuturesMarket
+    function electDelivery(uint256, uint256) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function deliver(uint256, uint256) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function withdrawEscrow(uint256, uint256) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function demandDeliveryProof(uint256, address) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function closeUnproven(uint256, address) external returns (uint256) {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function fixSettlementPrice(uint256) external returns (uint256) {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function disputeSettlementPrice(uint256, uint256) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function finalizeSettlement(uint256) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function settlePosition(uint256, address) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function claimBounties(address) external returns (uint256) {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc ILiquidatableMarket
+    function onPositionLiquidated(address, int256, uint256, int256) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IKeeperUpkeep
+    function performUpkeep(bytes calldata) external {
+        _delegateToModule();
+    }
+
+    /// @dev Delegate-calls the FuturesDelivery module with the current calldata and returns or reverts with its
+    ///      result. The module runs on this contract's storage and keeps its own reentrancy and access checks.
+    function _delegateToModule() private {
+        address module = _getFuturesMarketStorage().deliveryModule;
+        assembly ("memory-safe") {
+            calldatacopy(0, 0, calldatasize())
+            let ok := delegatecall(gas(), module, 0, calldatasize(), 0, 0)
+            returndatacopy(0, 0, returndatasize())
+            if iszero(ok) {
+                revert(0, returndatasize())
+            }
+            return(0, returndatasize())
+        }
+    }
+
+    // ───────────────────────────── vault ─────────────────────────────
+
+    /// @inheritdoc IVaultMarket
+    function vaultEquityUsdc() public view returns (int256) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        return pool - _traderPnlUp($, $.oracle.indexPrice()) - int256($.totalBountiesOwedUsdc);
+    }
+
+    /// @inheritdoc IVaultMarket
+    function withdrawableToVaultUsdc() public view returns (uint256) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        uint256 index = $.oracle.indexPrice();
+        int256 pnl = _traderPnlUp($, index);
+        uint256 reserve =
+            (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
+        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256($.totalBountiesOwedUsdc);
+        return free > 0 ? uint256(free) : 0;
+    }
+
+    /// @inheritdoc IVaultMarket
+    function fundFromVault(uint256 amountUsdc) external nonReentrant {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        address vault = $.vault;
+        if (msg.sender != vault || vault == address(0)) revert VaultMarketOnlyVault(msg.sender);
+        if (amountUsdc == 0) revert FuturesZeroAmount();
+        emit VaultFlow(vault, int256(amountUsdc));
+        $.usdc.safeTransferFrom(vault, address(this), amountUsdc);
+        $.usdc.forceApprove(address($.clearingHouse), amountUsdc);
+        $.clearingHouse.fundMarketPool(amountUsdc);
+    }
+
+    /// @inheritdoc IVaultMarket
+    function returnToVault(uint256 amountUsdc) external nonReentrant {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        address vault = $.vault;
+        if (msg.sender != vault || vault == address(0)) revert VaultMarketOnlyVault(msg.sender);
+        if (amountUsdc == 0) revert FuturesZeroAmount();
+        uint256 free = withdrawableToVaultUsdc();
+        if (amountUsdc > free) revert FuturesVaultWithdrawTooLarge(amountUsdc, free);
+        emit VaultFlow(vault, -int256(amountUsdc));
+        $.clearingHouse.withdrawMarketPool(amountUsdc, vault);
+    }
+
+    /// @dev Traders' unrealised PnL at the index against their ClearingHouse cost basis, rounded up (against LPs).
+    function _traderPnlUp(FuturesMarketStorage storage $, uint256 index) internal view returns (int256) {
+        return FuturesMath.valueUp($.traderNetSizeCh, index) - $.traderOpenNotionalUsdc;
+    }
+
+    // ───────────────────────────── keeper ─────────────────────────────
+
+    /// @inheritdoc IKeeperChecker
+    function checker() public view returns (bool canExec, bytes memory execPayload) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        uint256 first = $.firstOpenSeries;
+        uint256 last = $.seriesCount;
+        if (last >= first + SERIES_SCAN) last = first + SERIES_SCAN - 1;
+        for (uint256 id = first; id <= last; ++id) {
+            Series storage s = $.series[id];
+            if (s.finalAt == 0) {
+                if (block.timestamp >= s.expiry) return (true, abi.encodeCall(this.fixSettlementPrice, (id)));
+                continue;
+            }
+            if (s.deliveryDeadline == 0) {
+                if (block.timestamp >= s.finalAt) return (true, abi.encodeCall(this.finalizeSettlement, (id)));
+                continue;
+            }
+            if (s.openPositions == 0) continue;
+            address[] storage accounts = $.seriesAccounts[id];
+            uint256 from = $.settleCursor[id];
+            uint256 to = accounts.length < from + ACCOUNT_SCAN ? accounts.length : from + ACCOUNT_SCAN;
+            for (uint256 i = from; i < to; ++i) {
+                if (_settleable(s, $.positions[id][accounts[i]])) {
+                    return (true, abi.encodeCall(this.settlePosition, (id, accounts[i])));
+                }
+            }
+        }
+        return (false, "");
+    }
+
+    /// @inheritdoc IKeeperUpkeep
+    function checkUpkeep(bytes calldata) external view returns (bool, bytes memory) {
+        return checker();
+    }
+
+    // ───────────────────────────── governance ─────────────────────────────
+
+    /// @inheritdoc IFuturesMarket
+    function setParams(Params calldata params_) external restricted {
+        _setParams(_getFuturesMarketStorage(), params_);
+    }
+
+    function _setParams(FuturesMarketStorage storage $, Params calldata p) internal {
+        if (
+            p.feeBps > 100 ||
+            p.penaltyBps > 5_000 ||
+            p.maxPremiumBps >= 5_000 ||
+            p.maxCorrectionBps > 5_000 ||
+            p.vaultReserveBps > BPS ||
+            p.maxLiveSeries == 0 ||
+            p.maxLiveSeries > SERIES_SCAN ||
+            p.disputeWindowSec == 0 ||
+            p.deliveryWindowSec == 0 ||
+            p.proofWindowSec == 0 ||
+            p.keeperBountyUsdc > 100e6 ||
+            p.skewScaleCh == 0 ||
+            p.premiumHorizonSec == 0
+        ) revert FuturesInvalidParams();
+        $.params = p;
+        emit ParamsSet(p);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function setVault(address vault) external restricted {
+        if (vault == address(0)) revert ChxZeroAddress();
+        _getFuturesMarketStorage().vault = vault;
+        emit VaultSet(vault);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function setDeliveryModule(address module) external restricted {
+        if (module == address(0)) revert ChxZeroAddress();
+        _getFuturesMarketStorage().deliveryModule = module;
+        emit DeliveryModuleSet(module);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function deliveryModule() external view returns (address) {
+        return _getFuturesMarketStorage().deliveryModule;
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
+        Series storage s = _existing(_getFuturesMarketStorage(), seriesId);
+        s.oiCapCh = oiCapCh.toUint128();
+        emit SeriesOiCapSet(seriesId, oiCapCh);
+    }
+
+    // ───────────────────────────── views ─────────────────────────────
+
+    /// @inheritdoc IFuturesExercise
+    function seriesExpiry(uint256 seriesId) external view returns (uint64 expiry, bool trading) {
+        expiry = _getFuturesMarketStorage().series[seriesId].expiry;
+        trading = expiry != 0 && block.timestamp < expiry;
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function seriesInfo(uint256 seriesId) external view returns (Series memory) {
+        return _getFuturesMarketStorage().series[seriesId];
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function positionOf(uint256 seriesId, address account) external view returns (Position memory) {
+        return _getFuturesMarketStorage().positions[seriesId][account];
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function accountSeries(address account) external view returns (uint256[] memory) {
+        return _getFuturesMarketStorage().accountSeries[account];
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function seriesAccounts(
+        uint256 seriesId,
+        uint256 offset,
+        uint256 limit
+    ) external view returns (address[] memory accounts, uint256 total) {
+        address[] storage list = _getFuturesMarketStorage().seriesAccounts[seriesId];
+        total = list.length;
+        uint256 end = offset + limit < total ? offset + limit : total;
+        if (offset >= end) return (new address[](0), total);
+        accounts = new address[](end - offset);
+        for (uint256 i = offset; i < end; ++i) accounts[i - offset] = list[i];
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function quote(
+        uint256 seriesId,
+        int256 sizeDeltaCh
+    ) external view returns (uint256 priceWad, uint256 indexPriceWad, int256 premiumWad) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = _existing($, seriesId);
+        indexPriceWad = $.oracle.indexPrice();
+        int256 skew = int256(uint256(s.longOiCh)) - int256(uint256(s.shortOiCh));
+        uint256 ttx = block.timestamp < s.expiry ? s.expiry - block.timestamp : 0;
+        Params storage pr = $.params;
+        premiumWad = FuturesMath.premiumWad(
+            2 * skew + sizeDeltaCh,
+            pr.skewScaleCh,
+            pr.maxPremiumBps,
+            ttx,
+            pr.premiumHorizonSec
+        );
+        priceWad = FuturesMath.seriesPrice(indexPriceWad, premiumWad, sizeDeltaCh > 0);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function deliveryObligation(
+        uint256 seriesId,
+        address account
+    ) external view returns (uint256 assignedCh, uint256 escrowCh, uint64 deadline) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = $.series[seriesId];
+        Position storage p = $.positions[seriesId][account];
+        escrowCh = p.escrowCh;
+        deadline = s.deliveryDeadline;
+        if (deadline == 0) return (0, escrowCh, 0);
+        uint256 elected = s.electedCh;
+        uint256 assignable = s.assignableShortCh;
+        uint256 deliverable = elected < assignable ? elected : assignable;
+        uint256 base = _shortBase(p);
+        if (base != 0) assignedCh = FuturesMath.assignment(base, deliverable, assignable);
+        else if (elected != 0) assignedCh = (uint256(p.electedCh) * deliverable) / elected;
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function params() external view returns (Params memory) {
+        return _getFuturesMarketStorage().params;
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function seriesCount() external view returns (uint256 count, uint256 live) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        return ($.seriesCount, $.liveSeries);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function bountiesOwed(address keeper) external view returns (uint256 owedUsdc, uint256 totalOwedUsdc) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        return ($.bountiesOwedUsdc[keeper], $.totalBountiesOwedUsdc);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function modules()
+        external
+        view
+        returns (address clearingHouse, address oracle, address ch, address usdc, address vault)
+    {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        return (address($.clearingHouse), address($.oracle), address($.ch), address($.usdc), $.vault);
+    }
+}

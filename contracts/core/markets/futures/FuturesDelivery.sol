@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {FuturesBase} from "./FuturesBase.sol";
+import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
+import {IGuarantorPool} from "../../../interfaces/IGuarantorPool.sol";
+import {FuturesMath} from "../../../libraries/FuturesMath.sol";
+
+/// @title FuturesDelivery
+/// @notice The delivery, expiry, settlement and liquidation-mapping half of the FuturesMarket, delegate-called by
+///         it on the proxy's storage (split for the 24,576-byte limit). Every function here is documented in
+///         IFuturesMarket; called directly (not through the proxy) it sees empty storage and does nothing useful.
+/// @dev Not a proxy and never initialised; its constructor (ChxUpgradeable) disables initializers. Its `restricted`
+///      and `nonReentrant` checks run in the proxy's context (AccessManager target = the FuturesMarket proxy).
+contract FuturesDelivery is FuturesBase {
+    using SafeERC20 for IERC20;
+    using SafeCast for uint256;
+    using SafeCast for int256;
+
+    // ───────────────────────────── delivery ─────────────────────────────
+
+    /// @notice See IFuturesMarket.
+    function electDelivery(uint256 seriesId, uint256 electedCh) external nonReentrant {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = _trading($, seriesId);
+        uint64 cutoff = _cutoff($, s.expiry);
+        if (block.timestamp >= cutoff) revert FuturesElectionClosed(seriesId, cutoff);
+        Position storage p = $.positions[seriesId][msg.sender];
+        int256 size = p.sizeCh;
+        uint256 longSize = size > 0 ? uint256(size) : 0;
+        if (electedCh > longSize) revert FuturesElectionTooLarge(seriesId, msg.sender, electedCh, longSize);
+        uint256 old = p.electedCh;
+        s.electedCh = (uint256(s.electedCh) + electedCh - old).toUint128();
+        p.electedCh = uint128(electedCh);
+        if (electedCh > old) {
+            _requireActive(FEATURE_TRADE);
+            // The payment at expiry must be fundable now: equity ≥ IM + elected × index (rounded up).
+            IClearingHouse.MarginState memory m = $.clearingHouse.marginState(msg.sender);
+            uint256 required = m.initialMarginUsdc + FuturesMath.usdcUp(electedCh, $.oracle.indexPrice());
+            if (m.equityUsdc < required.toInt256()) revert FuturesElectionUnfunded(msg.sender, required, m.equityUsdc);
+        }
+        emit DeliveryElected(seriesId, msg.sender, electedCh, s.electedCh);
+    }
+
+    /// @notice See IFuturesMarket.
+    function deliver(uint256 seriesId, uint256 chAmount) external nonReentrant {
+        if (chAmount == 0) revert FuturesZeroAmount();
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = _existing($, seriesId);
+        Position storage p = $.positions[seriesId][msg.sender];
+        uint256 base = _shortBase(p);
+        if (base == 0 || !p.open) revert FuturesNotShort(seriesId, msg.sender);
+        uint64 deadline = s.deliveryDeadline;
+        if (deadline != 0 && block.timestamp >= deadline) revert FuturesEscrowLocked(seriesId, msg.sender);
+        uint256 escrow = p.escrowCh + chAmount;
+        if (escrow > base) revert FuturesEscrowOutOfRange(seriesId, msg.sender, escrow, base);
+        p.escrowCh = uint128(escrow);
+        emit DeliveryEscrowChanged(seriesId, msg.sender, int256(chAmount), escrow);
+        $.ch.safeTransferFrom(msg.sender, address(this), chAmount);
+    }
+
+    /// @notice See IFuturesMarket.
+    function withdrawEscrow(uint256 seriesId, uint256 chAmount) external nonReentrant {
+        if (chAmount == 0) revert FuturesZeroAmount();
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = _existing($, seriesId);
+        if (block.timestamp >= s.expiry) revert FuturesEscrowLocked(seriesId, msg.sender);
+        Position storage p = $.positions[seriesId][msg.sender];
+        uint256 escrow = p.escrowCh;
+        if (chAmount > escrow) revert FuturesEscrowOutOfRange(seriesId, msg.sender, chAmount, escrow);
+        escrow -= chAmount;
+        uint256 size = p.sizeCh < 0 ? uint256(-int256(p.sizeCh)) : 0;
+        if (p.proofDeadline != 0 && escrow < size) revert FuturesEscrowOutOfRange(seriesId, msg.sender, escrow, size);
+        p.escrowCh = uint128(escrow);
+        emit DeliveryEscrowChanged(seriesId, msg.sender, -int256(chAmount), escrow);
+        _closeRecordIfEmpty($, s, seriesId, msg.sender, p);
+        $.ch.safeTransfer(msg.sender, chAmount);
+    }
+
+    /// @notice See IFuturesMarket.
+    function demandDeliveryProof(uint256 seriesId, address account) external {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        _trading($, seriesId);
+        (, , , address pool, , ) = $.clearingHouse.modules();
+        address guarantor = IGuarantorPool(pool).guarantorOf(account);
+        if (msg.sender != guarantor) revert FuturesNotGuarantor(account, msg.sender, guarantor);
+        Position storage p = $.positions[seriesId][account];
+        if (p.sizeCh >= 0) revert FuturesNotShort(seriesId, account);
+        uint64 deadline = uint64(block.timestamp) + $.params.proofWindowSec;
+        p.proofDeadline = deadline;
+        emit DeliveryProofDemanded(seriesId, account, guarantor, uint256(-int256(p.sizeCh)), deadline);
+    }
+
+    /// @notice See IFuturesMarket.
+    function closeUnproven(uint256 seriesId, address account) external nonReentrant returns (uint256 closedCh) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = _trading($, seriesId);
+        Position storage p = $.positions[seriesId][account];
+        uint64 deadline = p.proofDeadline;
+        if (deadline == 0 || block.timestamp < deadline) revert FuturesDemandNotDue(seriesId, account, deadline);
+        int256 size = p.sizeCh;
+        uint256 escrow = p.escrowCh;
+        if (size >= 0 || uint256(-size) <= escrow) revert FuturesAlreadyDone(seriesId, account);
+        closedCh = uint256(-size) - escrow;
+        uint256 index = $.oracle.indexPrice();
+        p.proofDeadline = 0;
+        int256 delta = int256(closedCh);
+        _reduceLeg($, s, seriesId, account, p, delta, index, ReduceReason.UnprovenShort);
+        _closeRecordIfEmpty($, s, seriesId, account, p);
+        int256 realised = $.clearingHouse.modifyPosition(account, delta, index, 0);
+        _mirror($, delta, index, realised);
+    }
+
+    // ───────────────────────────── expiry and settlement ─────────────────────────────
+
+    /// @notice See IFuturesMarket.
+    function fixSettlementPrice(uint256 seriesId) external nonReentrant returns (uint256) {
+        return _fixPrice(_getFuturesMarketStorage(), seriesId);
+    }
+
+    function _fixPrice(FuturesMarketStorage storage $, uint256 seriesId) private returns (uint256 priceWad) {
+        Series storage s = _existing($, seriesId);
+        if (block.timestamp < s.expiry) revert FuturesSeriesNotExpired(seriesId, s.expiry);
+        if (s.finalAt != 0) revert FuturesAlreadyDone(seriesId, address(0));
+        priceWad = $.oracle.indexPrice();
+        uint64 finalAt = uint64(block.timestamp) + $.params.disputeWindowSec;
+        s.settlementPriceWad = priceWad.toUint128();
+        s.finalAt = finalAt;
+        uint256 assignable = uint256(s.shortOiCh) + s.postExpiryShortCh;
+        s.assignableShortCh = assignable.toUint128();
+        uint256 live = $.liveSeries - 1;
+        $.liveSeries = uint64(live);
+        uint256 bounty = $.params.keeperBountyUsdc;
+        emit SettlementPriceProposed(seriesId, priceWad, finalAt, assignable, msg.sender, bounty, live);
+        _creditBounty($, msg.sender, bounty);
+    }
+
+    /// @notice See IFuturesMarket.
+    function disputeSettlementPrice(uint256 seriesId, uint256 priceWad) external restricted {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = _existing($, seriesId);
+        uint64 finalAt = s.finalAt;
+        if (finalAt == 0) revert FuturesPriceNotFixed(seriesId);
+        if (block.timestamp >= finalAt) revert FuturesDisputeWindowClosed(seriesId, finalAt);
+        uint256 old = s.settlementPriceWad;
+        uint256 diff = priceWad > old ? priceWad - old : old - priceWad;
+        uint256 maxBps = $.params.maxCorrectionBps;
+        if (priceWad == 0 || diff * BPS > old * maxBps) {
+            revert FuturesCorrectionTooLarge(seriesId, old, priceWad, maxBps);
+        }
+        s.settlementPriceWad = priceWad.toUint128();
+        emit SettlementPriceDisputed(seriesId, old, priceWad, msg.sender);
+    }
+
+    /// @notice See IFuturesMarket.
+    function finalizeSettlement(uint256 seriesId) external nonReentrant {
+        _finalize(_getFuturesMarketStorage(), seriesId);
+    }
+
+    function _finalize(FuturesMarketStorage storage $, uint256 seriesId) private {
+        Series storage s = _existing($, seriesId);
+        uint64 finalAt = s.finalAt;
+        if (finalAt == 0) revert FuturesPriceNotFixed(seriesId);
+        if (s.deliveryDeadline != 0) revert FuturesAlreadyDone(seriesId, address(0));
+        if (block.timestamp < finalAt) revert FuturesDisputeWindowOpen(seriesId, finalAt);
+        uint64 deadline = uint64(block.timestamp) + $.params.deliveryWindowSec;
+        s.deliveryDeadline = deadline;
+        uint256 elected = s.electedCh;
+        uint256 assignable = s.assignableShortCh;
+        uint256 deliverable = elected < assignable ? elected : assignable;
+        uint256 fraction = assignable == 0 ? 0 : (deliverable * WAD) / assignable;
+        uint256 bounty = $.params.keeperBountyUsdc;
+        emit SettlementPriceFinalised(
+            seriesId,
+            s.settlementPriceWad,
+            elected,
+            assignable,
+            deliverable,
+            fraction,
+            deadline,
+            msg.sender,
+            bounty
+        );
+        _creditBounty($, msg.sender, bounty);
+        _advanceFirstOpen($);
+    }
+
+    /// @notice See IFuturesMarket.
+    function settlePosition(uint256 seriesId, address account) external nonReentrant {
+        _settle(_getFuturesMarketStorage(), seriesId, account);
+    }
+
+    struct SettleVars {
+        uint256 price;
+        int256 size;
+        int256 cash;
+        int256 realised;
+        uint256 bounty;
+        uint256 chOut;
+    }
+
+    function _settle(FuturesMarketStorage storage $, uint256 seriesId, address account) private {
+        Series storage s = _existing($, seriesId);
+        if (s.deliveryDeadline == 0) {
+            if (s.finalAt == 0) revert FuturesPriceNotFixed(seriesId);
+            revert FuturesNotFinal(seriesId);
+        }
+        Position storage p = $.positions[seriesId][account];
+        if (!p.open) revert FuturesAlreadyDone(seriesId, account);
+        SettleVars memory v;
+        v.price = s.settlementPriceWad;
+        v.size = p.sizeCh;
+        uint256 shortBase = _shortBase(p);
+        if (shortBase != 0) {
+            (v.cash, v.chOut) = _settleShortDelivery($, s, seriesId, account, p);
+        } else if (p.electedCh != 0) {
+            (v.cash, v.chOut) = _settleLongDelivery(s, seriesId, account, p, v.price);
+        }
+        if (v.size > 0) s.longOiCh -= uint128(uint256(v.size));
+        else if (v.size < 0) s.shortOiCh -= uint128(uint256(-v.size));
+        uint256 open = s.openPositions - 1;
+        s.openPositions = uint32(open);
+        p.sizeCh = 0;
+        p.entryPriceWad = 0;
+        p.electedCh = 0;
+        p.escrowCh = 0;
+        p.deliveryBaseCh = 0;
+        p.proofDeadline = 0;
+        p.baseTaken = false;
+        p.open = false;
+        _removeAccountSeries($, account, seriesId);
+        if (msg.sender != account) {
+            v.bounty = $.params.keeperBountyUsdc;
+            v.cash -= int256(v.bounty);
+        }
+        IClearingHouse house = $.clearingHouse;
+        if (v.size != 0) v.realised = _closeAtSettlement($, house, seriesId, account, v.size, v.price);
+        emit PositionSettled(seriesId, account, v.size, v.price, v.realised, msg.sender, v.bounty, open);
+        if (v.cash != 0) house.settle(account, v.cash);
+        if (v.bounty != 0) _creditBounty($, msg.sender, v.bounty);
+        if (v.chOut != 0) $.ch.safeTransfer(account, v.chOut);
+        if (open == 0) _advanceFirstOpen($);
+        _advanceCursor($, seriesId);
+    }
+
+    /// @dev Short: the assigned part of the escrow is delivered (paid at the price), the undelivered assigned part
+    ///      is slashed price × (1 + penalty) after the deadline, the rest of the escrow is returned.
+    function _settleShortDelivery(
+        FuturesMarketStorage storage $,
+        Series storage s,
+        uint256 seriesId,
+        address account,
+        Position storage p
+    ) private returns (int256 cash, uint256 chOut) {
+        uint256 assigned = _assignedOf(s, _shortBase(p));
+        uint256 escrow = p.escrowCh;
+        uint256 delivered = escrow < assigned ? escrow : assigned;
+        if (delivered < assigned && block.timestamp < s.deliveryDeadline) {
+            revert FuturesDeliveryPending(seriesId, account, assigned, escrow, s.deliveryDeadline);
+        }
+        s.shortPositions -= 1;
+        chOut = escrow - delivered;
+        if (assigned != 0) cash = _deliveryCash($, s, seriesId, account, assigned, delivered);
+    }
+
+    /// @dev The payment for delivered CH rounds down, the slash of undelivered CH rounds up (ACC-05).
+    function _deliveryCash(
+        FuturesMarketStorage storage $,
+        Series storage s,
+        uint256 seriesId,
+        address account,
+        uint256 assigned,
+        uint256 delivered
+    ) private returns (int256 cash) {
+        uint256 price = s.settlementPriceWad;
+        uint256 paid = FuturesMath.usdcDown(delivered, price);
+        uint256 slashed = FuturesMath.usdcUp((assigned - delivered) * (BPS + $.params.penaltyBps), price);
+        slashed = (slashed + BPS - 1) / BPS;
+        s.deliveredCh += uint128(delivered);
+        s.slashedUsdc += slashed.toUint128();
+        cash = int256(paid) - int256(slashed);
+        int256 collateral = $.clearingHouse.collateralOf(account) + cash;
+        emit DeliverySettled(seriesId, account, assigned, delivered, paid, slashed, collateral);
+    }
+
+    /// @dev Electing long: receives its pro-rata share of the delivered CH (the last one the remainder, so
+    ///      CH delivered = CH received, MKT-05), pays the price for its deliverable share, and receives its share of
+    ///      the slashes.
+    function _settleLongDelivery(
+        Series storage s,
+        uint256 seriesId,
+        address account,
+        Position storage p,
+        uint256 price
+    ) private returns (int256 cash, uint256 received) {
+        uint256 totalElected = s.electedCh;
+        uint256 assignable = s.assignableShortCh;
+        uint256 deliverable = totalElected < assignable ? totalElected : assignable;
+        if (deliverable != 0 && s.shortPositions != 0) revert FuturesShortsPending(seriesId, s.shortPositions);
+        uint256 e = p.electedCh;
+        uint256 claimed = uint256(s.claimedElectedCh) + e;
+        uint256 comp;
+        if (claimed == totalElected) {
+            received = s.deliveredCh - s.receivedCh;
+            comp = s.slashedUsdc - s.compensatedUsdc;
+        } else {
+            received = (e * s.deliveredCh) / totalElected;
+            comp = (e * s.slashedUsdc) / totalElected;
+        }
+        s.claimedElectedCh = uint128(claimed);
+        s.receivedCh += uint128(received);
+        s.compensatedUsdc += uint128(comp);
+        // @dev The long pays the price for its whole deliverable share (rounded up), delivered or not; the slashes
+        //      of failing shorts give back price × (1 + penalty) per undelivered CH (docs/futures.md).
+        uint256 shareCh = Math.mulDiv(e, deliverable, totalElected, Math.Rounding.Ceil);
+        uint256 paid = FuturesMath.usdcUp(shareCh, price);
+        cash = int256(comp) - int256(paid);
+        emit DeliveryReceived(seriesId, account, e, received, paid, comp, e - shareCh);
+    }
+
+    /// @dev Closes `size` at the settlement price in the ClearingHouse. When removing this leg would ADD to the
+    ///      account's net position (a calendar spread) and the ClearingHouse refuses (margin, guarantor, pause),
+    ///      the account's other legs are closed at the index too (the vault takes them over) and this leg's price
+    ///      difference is settled in cash, so settlement never gets stuck (MKT-04).
+    function _closeAtSettlement(
+        FuturesMarketStorage storage $,
+        IClearingHouse house,
+        uint256 seriesId,
+        address account,
+        int256 size,
+        uint256 price
+    ) private returns (int256 realised) {
+        int256 net = _netSize($, account) + size; // this leg was already removed from the list
+        if (!_isIncrease(net, net - size)) {
+            realised = house.modifyPosition(account, -size, price, 0);
+            _mirror($, -size, price, realised);
+            return realised;
+        }
+        try house.modifyPosition(account, -size, price, 0) returns (int256 r) {
+            _mirror($, -size, price, r);
+            return r;
+        } catch {
+            uint256 index = $.oracle.indexPrice();
+            _flattenOthers($, account, index);
+            realised = house.modifyPosition(account, -net, index, 0);
+            _mirror($, -net, index, realised);
+            int256 adjust = FuturesMath.valueDown(size, price) - FuturesMath.valueUp(size, index);
+            if (adjust != 0) house.settle(account, adjust);
+            emit PositionReduced(seriesId, account, -size, price, 0, 0, 0, 0, ReduceReason.Flatten);
+        }
+    }
+
+    function _flattenOthers(FuturesMarketStorage storage $, address account, uint256 index) private {
+        uint256[] memory ids = $.accountSeries[account];
+        for (uint256 i; i < ids.length; ++i) {
+            Position storage q = $.positions[ids[i]][account];
+            int256 sz = q.sizeCh;
+            if (sz == 0) continue;
+            Series storage t = $.series[ids[i]];
+            _reduceLeg($, t, ids[i], account, q, -sz, index, ReduceReason.Flatten);
+            _closeRecordIfEmpty($, t, ids[i], account, q);
+        }
+    }
+
+    /// @notice See IFuturesMarket.
+    function claimBounties(address to) external nonReentrant returns (uint256 amountUsdc) {
+        if (to == address(0)) revert ChxZeroAddress();
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        amountUsdc = $.bountiesOwedUsdc[msg.sender];
+        if (amountUsdc == 0) revert FuturesNothingToClaim(msg.sender);
+        $.bountiesOwedUsdc[msg.sender] = 0;
+        $.totalBountiesOwedUsdc -= amountUsdc;
+        emit BountiesClaimed(msg.sender, to, amountUsdc);
+        $.clearingHouse.withdrawMarketPool(amountUsdc, to);
+    }
+
+    // ───────────────────────────── liquidation ─────────────────────────────
+
+    /// @notice See ILiquidatableMarket.
+    /// @dev Maps the net reduction onto the account's legs that have the position's sign: live series nearest
+    ///      expiry first, expired-unsettled series last (their delivery obligation is kept: `deliveryBaseCh`).
+    ///      Bounded by MAX_SERIES_PER_ACCOUNT; never reverts for the ClearingHouse.
+    function onPositionLiquidated(
+        address account,
+        int256 sizeDeltaCh,
+        uint256 priceWad,
+        int256 realisedPnlUsdc
+    ) external {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        if (msg.sender != address($.clearingHouse)) revert FuturesOnlyClearingHouse(msg.sender);
+        _mirror($, sizeDeltaCh, priceWad, realisedPnlUsdc);
+        uint256 remaining = FuturesMath.abs(sizeDeltaCh);
+        uint256[] memory ids = $.accountSeries[account];
+        bool[] memory done = new bool[](ids.length);
+        while (remaining != 0) {
+            uint256 best = _pickLeg($, ids, done, account, sizeDeltaCh > 0);
+            if (best == type(uint256).max) break;
+            done[best] = true;
+            remaining -= _liquidateLeg($, ids[best], account, remaining, sizeDeltaCh > 0, priceWad);
+        }
+        for (uint256 i; i < ids.length; ++i) {
+            _closeRecordIfEmpty($, $.series[ids[i]], ids[i], account, $.positions[ids[i]][account]);
+        }
+    }
+
+    /// @dev The next leg to reduce: opposite sign to the delta, earliest live expiry first, expired legs last.
+    function _pickLeg(
+        FuturesMarketStorage storage $,
+        uint256[] memory ids,
+        bool[] memory done,
+        address account,
+        bool deltaLong
+    ) private view returns (uint256 best) {
+        best = type(uint256).max;
+        uint256 bestKey = type(uint256).max;
+        for (uint256 i; i < ids.length; ++i) {
+            if (done[i]) continue;
+            int256 sz = $.positions[ids[i]][account].sizeCh;
+            if (sz == 0 || (sz > 0) == deltaLong) continue;
+            uint256 expiry = $.series[ids[i]].expiry;
+            uint256 key = expiry <= block.timestamp ? (uint256(1) << 128) + expiry : expiry;
+            if (key < bestKey) {
+                bestKey = key;
+                best = i;
+            }
+        }
+    }
+
+    function _liquidateLeg(
+        FuturesMarketStorage storage $,
+        uint256 id,
+        address account,
+        uint256 remaining,
+        bool deltaLong,
+        uint256 priceWad
+    ) private returns (uint256 take) {
+        Position storage p = $.positions[id][account];
+        uint256 legAbs = FuturesMath.abs(p.sizeCh);
+        take = legAbs < remaining ? legAbs : remaining;
+        int256 legDelta = deltaLong ? int256(take) : -int256(take);
+        _reduceLeg($, $.series[id], id, account, p, legDelta, priceWad, ReduceReason.Liquidation);
+    }
+
+    /// @notice See IKeeperUpkeep.
+    function performUpkeep(bytes calldata performData) external nonReentrant {
+        if (performData.length < 36) revert FuturesInvalidPerformData();
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        bytes4 selector = bytes4(performData[:4]);
+        if (selector == FuturesDelivery.fixSettlementPrice.selector) {
+            _fixPrice($, abi.decode(performData[4:], (uint256)));
+        } else if (selector == FuturesDelivery.finalizeSettlement.selector) {
+            _finalize($, abi.decode(performData[4:], (uint256)));
+        } else if (selector == FuturesDelivery.settlePosition.selector) {
+            (uint256 id, address account) = abi.decode(performData[4:], (uint256, address));
+            _settle($, id, account);
+        } else {
+            revert FuturesInvalidPerformData();
+        }
+    }
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IFuturesTypes} from "./IFuturesTypes.sol";
+import {IFuturesExercise} from "./IFuturesExercise.sol";
+import {IVaultMarket} from "./IVaultMarket.sol";
+import {ILiquidatableMarket} from "./ILiquidatableMarket.sol";
+import {IKeeperCompatible} from "./IKeeperCompatible.sol";
+
+/// @title IFuturesMarket
+/// @notice Dated CH futures with physical delivery (SPEC section 6, seed 000 section 8.2 and Fig. 6). One contract,
+///         many series (one per expiry). Traders trade against the LP vault (the counterparty, as for perps) at the
+///         series price `index × (1 + premium)`, where the premium comes from the series' trader skew and shrinks
+///         linearly to zero at expiry (convergence, MKT-04). At expiry anyone fixes the settlement price from the
+///         oracle; after a dispute window it is final. Longs that elected delivery before the cut-off pay the
+///         settlement price and receive CH; trader shorts are assigned delivery pro rata (O(1), lazily) and escrow
+///         CH before the delivery deadline, receiving the settlement price; a short that fails is slashed
+///         `price × undelivered × (1 + penalty)` and the electing longs receive that amount (MKT-05). Everything
+///         else, including the vault's net position, settles in cash at the settlement price.
+/// @dev Clearing: the ClearingHouse holds one position per (account, market), so this market reports an account's
+///      NET size across series, always at the current INDEX price, and settles the difference between the series
+///      trade price and the index in cash at trade time (`ClearingHouse.settle`). Margin is therefore computed on
+///      index exposure and calendar spreads net. Per-series size and entry price live here.
+///      Units: sizes CH WAD (signed, + long); prices USDC per CH WAD; money USDC (6 decimals). Charges to an
+///      account round up, credits round down (ACC-05).
+interface IFuturesMarket is IFuturesTypes, IFuturesExercise, IVaultMarket, ILiquidatableMarket, IKeeperCompatible {
+    // ───────────────────────────── listing ─────────────────────────────
+
+    /// @notice Lists a series with any expiry ≥ now + minListingLeadSec (ADMIN).
+    /// @param expiry Expiry, unix seconds.
+    /// @param oiCapCh Cap per side (0 = Params.defaultOiCapCh).
+    /// @return seriesId The new series.
+    function listSeries(uint64 expiry, uint256 oiCapCh) external returns (uint256 seriesId);
+
+    /// @notice Permissionless listing rule: lists the next standard expiry of `tenor` (see `nextStandardExpiry`)
+    ///         if not listed yet, within the live-series bound.
+    /// @param tenor Daily, Weekly, Monthly or Quarterly.
+    /// @return seriesId The new series.
+    function listStandardSeries(Tenor tenor) external returns (uint256 seriesId);
+
+    /// @notice The next standard expiry of `tenor` at least minListingLeadSec away, on a fixed UTC grid: daily
+    ///         00:00 UTC; weekly Friday 00:00 UTC; monthly the 1st 00:00 UTC; quarterly 1 Jan/Apr/Jul/Oct 00:00 UTC.
+    /// @param tenor A standard tenor (Custom reverts with FuturesInvalidParams).
+    /// @return expiry Unix seconds.
+    function nextStandardExpiry(Tenor tenor) external view returns (uint64 expiry);
+
+    // ───────────────────────────── trading ─────────────────────────────
+
+    /// @notice Trades `sizeDeltaCh` of `seriesId` against the vault at the series price (opens, increases, reduces
+    ///         or flips). Risk-increasing trades are pausable ("futures.trade") and use the oracle's risk price;
+    ///         reductions stay open (SEC-05).
+    /// @param seriesId The series (trading: before expiry).
+    /// @param sizeDeltaCh Signed size, CH WAD (+ buy).
+    /// @param limitPriceWad Worst acceptable price (max for a buy, min for a sell; 0 = none).
+    /// @return priceWad The trade price.
+    function openPosition(
+        uint256 seriesId,
+        int256 sizeDeltaCh,
+        uint256 limitPriceWad
+    ) external returns (uint256 priceWad);
+
+    /// @notice Closes the caller's whole position in `seriesId` at the series price (never paused).
+    /// @param seriesId The series (before expiry; after it, use settlePosition).
+    /// @param limitPriceWad Worst acceptable price (0 = none).
+    /// @return priceWad The trade price.
+    function closePosition(uint256 seriesId, uint256 limitPriceWad) external returns (uint256 priceWad);
+
+    // ───────────────────────────── delivery ─────────────────────────────
+
+    /// @notice A long sets the part of its position it will take delivery of (absolute; 0 revokes), before the
+    ///         cut-off. Needs equity ≥ initial margin + elected × index (the payment at expiry).
+    /// @param seriesId The series.
+    /// @param electedCh Elected CH (≤ long size).
+    function electDelivery(uint256 seriesId, uint256 electedCh) external;
+
+    /// @notice A short escrows `chAmount` CH for delivery (up to its short size; pulled from the caller). Escrow is
+    ///         the delivery: at settlement the assigned part goes to the electing longs and the rest is returned.
+    ///         Allowed until the delivery deadline.
+    /// @param seriesId The series.
+    /// @param chAmount CH, WAD.
+    function deliver(uint256 seriesId, uint256 chAmount) external;
+
+    /// @notice A short takes escrow back before expiry (keeping ≥ its size while a proof demand is pending).
+    /// @param seriesId The series.
+    /// @param chAmount CH, WAD.
+    function withdrawEscrow(uint256 seriesId, uint256 chAmount) external;
+
+    /// @notice The short's guarantor demands proof of deliverable CH: the short must escrow its whole short size
+    ///         within proofWindowSec, before expiry.
+    /// @param seriesId The series (trading).
+    /// @param account The short (the caller must be IGuarantorPool.guarantorOf(account)).
+    function demandDeliveryProof(uint256 seriesId, address account) external;
+
+    /// @notice After a due, unmet proof demand, anyone closes the unescrowed part of the short at the index (the
+    ///         vault takes it over; never pausable; risk-reducing for the account's net position in the usual case).
+    /// @param seriesId The series (trading).
+    /// @param account The short.
+    /// @return closedCh Size closed.
+    function closeUnproven(uint256 seriesId, address account) external returns (uint256 closedCh);
+
+    // ───────────────────────────── expiry and settlement ─────────────────────────────
+
+    /// @notice After expiry, anyone fixes the proposed settlement price from the oracle's index and starts the
+    ///         dispute window; pays the keeper bounty (from the pool, claimable).
+    /// @param seriesId The series.
+    /// @return priceWad The proposed price.
+    function fixSettlementPrice(uint256 seriesId) external returns (uint256 priceWad);
+
+    /// @notice The guardian corrects the proposed price inside the dispute window (by ≤ maxCorrectionBps).
+    /// @param seriesId The series.
+    /// @param priceWad The corrected price.
+    function disputeSettlementPrice(uint256 seriesId, uint256 priceWad) external;
+
+    /// @notice After the dispute window, anyone makes the price final and fixes delivery assignment; pays the bounty.
+    /// @param seriesId The series.
+    function finalizeSettlement(uint256 seriesId) external;
+
+    /// @notice Settles `account`'s position of a finalised series at the settlement price (permissionless; a
+    ///         third party earns the bounty, charged to the account). Shorts: delivered CH paid at the price,
+    ///         undelivered assigned CH slashed (only after the deadline). Electing longs (once every short is
+    ///         settled): pay the price for the CH received, receive their share of the slashes.
+    /// @param seriesId The series.
+    /// @param account The account.
+    function settlePosition(uint256 seriesId, address account) external;
+
+    /// @notice Sends the caller's accrued keeper bounties to `to` from the market's pool.
+    /// @param to Recipient.
+    /// @return amountUsdc Paid.
+    function claimBounties(address to) external returns (uint256 amountUsdc);
+
+    // ───────────────────────────── governance ─────────────────────────────
+
+    /// @notice Sets the parameters (ADMIN).
+    /// @param params The parameters.
+    function setParams(Params calldata params) external;
+
+    /// @notice Sets the liquidity vault that backs this market (ADMIN).
+    /// @param vault The vault.
+    function setVault(address vault) external;
+
+    /// @notice Sets the FuturesDelivery module the delivery, expiry and settlement functions are delegated to
+    ///         (ADMIN; a module holds no state of its own: it runs on this contract's storage).
+    /// @param module The module.
+    function setDeliveryModule(address module) external;
+
+    /// @notice The FuturesDelivery module.
+    /// @return The module address.
+    function deliveryModule() external view returns (address);
+
+    /// @notice Sets a series' open-interest cap per side (ADMIN).
+    /// @param seriesId The series.
+    /// @param oiCapCh Cap, CH WAD.
+    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external;
+
+    // ───────────────────────────── views ─────────────────────────────
+
+    /// @notice A series' state.
+    /// @param seriesId The series.
+    /// @return The series.
+    function seriesInfo(uint256 seriesId) external view returns (Series memory);
+
+    /// @notice An account's position in a series.
+    /// @param seriesId The series.
+    /// @param account The account.
+    /// @return The position.
+    function positionOf(uint256 seriesId, address account) external view returns (Position memory);
+
+    /// @notice Series in which `account` has an unsettled position (≤ MAX_SERIES_PER_ACCOUNT).
+    /// @param account The account.
+    /// @return Series ids.
+    function accountSeries(address account) external view returns (uint256[] memory);
+
+    /// @notice A page of the accounts that ever held a position in a series (keepers enumerate settlements here).
+    /// @param seriesId The series.
+    /// @param offset First index.
+    /// @param limit Most entries.
+    /// @return accounts The page.
+    /// @return total The list's length.
+    function seriesAccounts(
+        uint256 seriesId,
+        uint256 offset,
+        uint256 limit
+    ) external view returns (address[] memory accounts, uint256 total);
+
+    /// @notice The price a trade of `sizeDeltaCh` would get now, with the index and premium used.
+    /// @param seriesId The series.
+    /// @param sizeDeltaCh Signed size (0: the mid price).
+    /// @return priceWad Trade price (rounded up for a buy, down for a sell).
+    /// @return indexPriceWad The index.
+    /// @return premiumWad Signed premium, WAD.
+    function quote(
+        uint256 seriesId,
+        int256 sizeDeltaCh
+    ) external view returns (uint256 priceWad, uint256 indexPriceWad, int256 premiumWad);
+
+    /// @notice An account's delivery state in a finalised series.
+    /// @param seriesId The series.
+    /// @param account The account.
+    /// @return assignedCh Assignment of a short (rounded up), or the deliverable part of a long's election.
+    /// @return escrowCh CH escrowed.
+    /// @return deadline Delivery deadline (0 until finalised).
+    function deliveryObligation(
+        uint256 seriesId,
+        address account
+    ) external view returns (uint256 assignedCh, uint256 escrowCh, uint64 deadline);
+
+    /// @notice The parameters.
+    /// @return The parameters.
+    function params() external view returns (Params memory);
+
+    /// @notice Series counters: ids issued and live (listed, not yet price-fixed) series.
+    /// @return count Highest series id.
+    /// @return live Live series.
+    function seriesCount() external view returns (uint256 count, uint256 live);
+
+    /// @notice A keeper's unclaimed bounties, and the market's total.
+    /// @param keeper The keeper.
+    /// @return owedUsdc The keeper's.
+    /// @return totalOwedUsdc Everyone's.
+    function bountiesOwed(address keeper) external view returns (uint256 owedUsdc, uint256 totalOwedUsdc);
+
+    /// @notice Module addresses.
+    /// @return clearingHouse The ClearingHouse.
+    /// @return oracle The price oracle.
+    /// @return ch The CH token.
+    /// @return usdc USDC.
+    /// @return vault The liquidity vault.
+    function modules()
+        external
+        view
+        returns (address clearingHouse, address oracle, address ch, address usdc, address vault);
+}

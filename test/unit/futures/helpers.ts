@@ -1,0 +1,77 @@
+/**
+ * Futures test fixture: the whole protocol through the deploy script, the index at 10 USDC/CH, a stand-in LP vault
+ * funding the FuturesMarket pool, one guarantor, traders with collateral and CH, and one governance-listed series.
+ */
+import { parseUnits, type Signer } from "ethers";
+import type { NetworkConnection } from "hardhat/types/network";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import { deployAll, type Fixture } from "../../helpers/fixture.js";
+import { setupGuarantor, setupTrader, usdc, wad, type PriceControl } from "../../helpers/clearing.js";
+import {
+  MockAggregatorV3__factory,
+  MockFuturesVault__factory,
+  type MockFuturesVault,
+} from "../../../types/ethers-contracts/index.js";
+import { Roles } from "../../../scripts/lib/roles.js";
+import { futuresParams } from "../../../scripts/deploy/modules/futures.js";
+
+export { usdc, wad };
+export const DAY = 86_400;
+
+export interface FuturesFixture extends Fixture {
+  vault: MockFuturesVault;
+  price: PriceControl;
+  guarantor: HardhatEthersSigner;
+  traders: HardhatEthersSigner[];
+  seriesId: bigint;
+  expiry: bigint;
+}
+
+/** Params with a 30-day premium horizon, so a trade ≥ 30 days before expiry gets premium = mid skew / scale. */
+export const testParams = { ...futuresParams, premiumHorizonSec: 30n * 86_400n };
+
+export async function priceControl(fx: Fixture, admin: Signer): Promise<PriceControl> {
+  const feedAddr = fx.ctx.record.contracts.CHIndexFeed?.address;
+  if (feedAddr === undefined) throw new Error("no CH index feed");
+  const feed = MockAggregatorV3__factory.connect(feedAddr, admin);
+  const decimals = await feed.decimals();
+  return { setPrice: (priceWad: bigint) => feed.setAnswer(priceWad / 10n ** (18n - decimals)) };
+}
+
+/** Deploys, funds the pool with 1M USDC through the stand-in vault and lists one series 60 days out. */
+export async function futuresFixture(connection: NetworkConnection): Promise<FuturesFixture> {
+  const fx = await deployAll(connection);
+  const p = fx.protocol;
+  const admin = fx.deployer;
+  const price = await priceControl(fx, admin);
+  await (await price.setPrice(wad("10"))).wait();
+  await (await p.futures.connect(admin).setParams(testParams)).wait();
+  const vault = await new MockFuturesVault__factory(admin).deploy(await p.usdc.getAddress());
+  await vault.waitForDeployment();
+  await (await p.futures.connect(admin).setVault(await vault.getAddress())).wait();
+  await (await p.usdc.connect(admin).mint(admin.address, usdc("1000000"))).wait();
+  await (await p.usdc.connect(admin).approve(await vault.getAddress(), usdc("1000000"))).wait();
+  await (await vault.connect(admin).fund(await p.futures.getAddress(), usdc("1000000"))).wait();
+
+  const [guarantor, ...traders] = fx.users;
+  if (guarantor === undefined) throw new Error("no signers");
+  await setupGuarantor(p, admin, guarantor, false, usdc("1000000"));
+  await (await p.accessManager.connect(admin).grantRole(Roles.CH_MINTER, admin.address, 0)).wait();
+  for (const t of traders.slice(0, 6)) {
+    await setupTrader(p, guarantor, t, usdc("20000"));
+    await (await p.ch.connect(admin).mint(t.address, wad("10000"))).wait();
+    await (await p.ch.connect(t).approve(await p.futures.getAddress(), wad("10000"))).wait();
+  }
+  const now = BigInt((await connection.ethers.provider.getBlock("latest"))!.timestamp);
+  const expiry = now + 60n * BigInt(DAY);
+  await (await p.futures.connect(admin).listSeries(expiry, 0)).wait();
+  return { ...fx, vault, price, guarantor, traders, seriesId: 1n, expiry };
+}
+
+/** Jumps to `t` and refreshes the index (the mock feed's heartbeat is one day). */
+export async function jumpTo(connection: NetworkConnection, fx: FuturesFixture, t: bigint, priceWad: bigint) {
+  await connection.networkHelpers.time.increaseTo(t);
+  await (await fx.price.setPrice(priceWad)).wait();
+}
+
+export const parse18 = (v: string): bigint => parseUnits(v, 18);
