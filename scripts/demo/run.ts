@@ -1,6 +1,7 @@
 /** Runs the scripted market on a connection and writes the report and plots. Used by `npm run demo` and its test. */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { Interface } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployProtocol } from "../deploy/index.js";
@@ -11,6 +12,9 @@ import { scenes, pendingScenes } from "./scenes/index.js";
 import { renderLinePlot, type LinePlot } from "./plots.js";
 import { writeReport, type Report } from "./report.js";
 import type { DemoContext, DemoOptions, SceneResult, Series } from "./types.js";
+
+/** Routine upkeep, counted in the report's keeper table but not listed line by line in the run log. */
+const ROUTINE = /^keeper volatility:|→ pokeFunding\(\)/;
 
 const ACTORS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"];
 
@@ -42,6 +46,12 @@ export async function runDemo(
   const named = new Map<string, (typeof signers)[number]>();
   const protocol = connectProtocol(deploy.record, deployer);
 
+  // checker payloads by function name in the run log (the keeper logs the selector)
+  const selectors = new Map<string, string>();
+  for (const handle of Object.values(protocol)) {
+    const iface = (handle as { interface?: Interface } | undefined)?.interface;
+    iface?.forEachFunction((f) => selectors.set(f.selector, `→ ${f.name}()`));
+  }
   // The keeper program (keepers/src) runs in-process against this chain; its JSON logs go to <out>/keeper.log.
   const keeper = await DemoKeeper.start({
     hre,
@@ -52,7 +62,8 @@ export async function runDemo(
     out: opts.out,
     // routine upkeep (σ updates) is counted in the report, not listed in the run log
     onAction: (line) => {
-      if (!line.startsWith("keeper volatility:")) write(line);
+      const named = line.replace(/payload (0x[0-9a-f]{8})/, (m, sel: string) => selectors.get(sel) ?? m);
+      if (!ROUTINE.test(named)) write(named);
     },
   });
   for (const line of keeper.summary()) write(line.trim());
@@ -225,6 +236,16 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
       xTitle: "hours to expiry",
       y: ["index", "futures"],
       yTitle: "USDC per CH",
+    });
+  if (s("basis").length > 0)
+    specs.push({
+      file: "basis.svg",
+      title: "Futures basis (futures − index) shrinking to zero at expiry",
+      series: s("basis"),
+      x: "hour",
+      xTitle: "hours to expiry",
+      y: ["basisBps"],
+      yTitle: "bps of the index",
     });
   if (s("funding").length > 0)
     specs.push({

@@ -36,6 +36,31 @@ describe("Demo (the main job) — a short run", function () {
       expect(actions.filter((a) => a.job === "emission" && a.outcome === "success").length).to.equal(
         Number(report.figures["keeper.emission.actions"]),
       );
+      const done = (prefix: string) => report.scenes.some((x) => x.title.startsWith(prefix) && x.status === "done");
+      if (done("Futures")) {
+        // the futures price met the index at expiry; Alice took delivery of Bob's escrowed CH; all settled by the keeper
+        expect(report.figures["futures.converged"]).to.equal("true");
+        expect(Math.abs(Number(report.figures["futures.basisLastHourBps"]))).to.be.lessThan(1);
+        expect(Math.abs(Number(report.figures["futures.basisAtListingBps"]))).to.be.greaterThan(1);
+        expect(report.figures["futures.aliceReceivedCh"]).to.equal("200.0");
+        expect(report.figures["futures.positionsLeftOpen"]).to.equal("0");
+      }
+      if (done("Perps")) {
+        // funding: the majority side pays (MKT-02) at every hour; the keeper poked the index every hour
+        expect(report.figures["perps.fundingSignMatchesSkew"]).to.equal("true");
+        expect(Number(report.figures["perps.trades"])).to.be.greaterThan(0);
+        expect(Number(report.figures["perps.fundingPokes"])).to.be.greaterThanOrEqual(48);
+      }
+      if (done("A 40 % CH price shock")) {
+        // liquidations by the keeper walked the waterfall; no bad debt was left unabsorbed or socialised
+        expect(Number(report.figures["shock.liquidationsByKeeper"])).to.be.greaterThan(0);
+        expect(report.figures["shock.liquidationsByKeeper"]).to.equal(report.figures["shock.liquidations"]);
+        expect(Number(report.figures["shock.absorbedByGuarantorsUsdc"])).to.be.greaterThan(0);
+        expect(Number(report.figures["shock.absorbedByInsuranceUsdc"])).to.be.greaterThan(0);
+        expect(report.figures["shock.noUnabsorbedBadDebt"]).to.equal("true");
+        expect(report.figures["shock.socialisedUsdc"]).to.equal("0.0");
+        expect(report.figures["shock.accountsLeftLiquidatable"]).to.equal("0");
+      }
       const md = await readFile(path.join(out, "report.md"), "utf8");
       expect(md).to.contain("# CHX demo report");
       expect(md).to.contain("## Keeper");
