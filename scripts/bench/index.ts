@@ -7,6 +7,7 @@ import { clearingBench } from "./clearing.js";
 import { spotBench } from "./spot.js";
 import { tasksBench } from "./tasks.js";
 import { perpsBench } from "./perps.js";
+import { optionsBench } from "./options.js";
 
 /** Every benchmark suite; a module adds one line. */
 export const suites: BenchSuite[] = [
@@ -19,4 +20,5 @@ export const suites: BenchSuite[] = [
   spotBench,
   tasksBench,
   perpsBench,
+  optionsBench,
 ];

@@ -36,6 +36,7 @@ import {
   type LiquidityVault,
   FuturesMarket__factory,
   type FuturesMarket,
+  OptionsMarket__factory,
   type ChxAccessManager,
   type ClearingHouse,
   type GuarantorPool,
@@ -52,6 +53,7 @@ import {
   type InsuranceFund,
   type MockAggregatorV3,
   type SpotMarket,
+  type OptionsMarket,
 } from "../../types/ethers-contracts/index.js";
 import type { DeploymentRecord } from "./deployer.js";
 
@@ -81,6 +83,8 @@ export interface Protocol {
   liquidationEngine: LiquidationEngine;
   /** CH/USDC spot market (signed orders, OTC deals, seats, TWAP). */
   spot: SpotMarket;
+  /** European options on the CH index and on futures series (docs/options.md). */
+  options: OptionsMarket;
   taskRegistry: TaskRegistry;
   streamTasks: StreamTasks;
   /** CH perpetual against the LP vault. */
@@ -122,6 +126,7 @@ export function connectProtocol(record: DeploymentRecord, runner: ContractRunner
     riskEngine: RiskEngine__factory.connect(addr(record, "RiskEngine"), runner),
     liquidationEngine: LiquidationEngine__factory.connect(addr(record, "LiquidationEngine"), runner),
     spot: SpotMarket__factory.connect(addr(record, "SpotMarket"), runner),
+    options: OptionsMarket__factory.connect(addr(record, "OptionsMarket"), runner),
     taskRegistry: TaskRegistry__factory.connect(addr(record, "TaskRegistry"), runner),
     streamTasks: StreamTasks__factory.connect(addr(record, "StreamTasks"), runner),
     perpMarket: PerpMarket__factory.connect(addr(record, "PerpMarket"), runner),

@@ -12,6 +12,7 @@ import { spotModule } from "./spot.js";
 import { tasksModule } from "./tasks.js";
 import { perpsModule } from "./perps.js";
 import { futuresModule } from "./futures.js";
+import { optionsModule } from "./options.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -30,6 +31,7 @@ export const modules: DeployModule[] = [
   // markets, periphery modules go here
   perpsModule,
   futuresModule,
+  optionsModule,
   wiringModule,
   handoverModule,
 ];

@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
+import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
+import {OptionsMarketBase} from "./OptionsMarketBase.sol";
+import {IOptionsMarket} from "../../interfaces/IOptionsMarket.sol";
+import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.sol";
+import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
+import {SpotMath} from "../../libraries/SpotMath.sol";
+
+/// @title OptionsMarket
+/// @notice European calls (capped: call spreads) and puts on the CH index, cash-settled, and on futures series,
+///         exercised into futures positions; fully collateralised writers; signed premium offers (docs/options.md).
+/// @dev Holds no tokens: collateral, premiums and fees sit in this market's ClearingHouse PnL pool. The pool must
+///      always hold feesUsdc + reservedUsdc (ACC-01); a series pays out at most what it was posted (MKT-07).
+///      Expiry, settlement, exercise, fee withdrawal, upkeep and setParams run in the settlement module by
+///      delegatecall (same storage, same address for events and roles), to stay under the contract-size limit.
+/// @custom:oz-upgrades-unsafe-allow delegatecall
+contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
+    using SafeCast for uint256;
+
+    /// @notice Initialises the proxy with the default parameters (docs/options.md).
+    /// @param authority The protocol AccessManager.
+    /// @param clearingHouse The ClearingHouse (this market must be registered there and hold Roles.MARKET).
+    /// @param oracle The CH index oracle.
+    /// @param feeRecipient Receives fee income.
+    /// @param settlement The OptionsSettlement logic contract.
+    function initialize(
+        address authority,
+        address clearingHouse,
+        address oracle,
+        address feeRecipient,
+        address settlement
+    ) external initializer {
+        __ChxUpgradeable_init(authority);
+        if (clearingHouse == address(0) || oracle == address(0)) revert ChxZeroAddress();
+        OptionsMarketStorage storage $ = _s();
+        $.clearingHouse = IClearingHouse(clearingHouse);
+        $.oracle = IComputePriceOracle(oracle);
+        _setFeeRecipient($, feeRecipient);
+        _setSettlement($, settlement);
+        // @dev the defaults are within setParams' bounds (checked by a test calling setParams with them)
+        Params memory p = Params({
+            makerFeeBps: 10,
+            takerFeeBps: 30,
+            disputeWindowSec: 1 hours,
+            expiryGridSec: 1 days,
+            expiryOffsetSec: 8 hours,
+            minTimeToExpirySec: 1 hours,
+            maxHorizonSec: 90 days,
+            maxStrikeDeviationBps: 5_000,
+            callCapBps: 10_000,
+            maxLiveSeries: 64,
+            bountyUsdc: 5e5,
+            strikeStepWad: 5e17
+        });
+        $.params = p;
+        emit ParamsSet(p);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function listSeries(SeriesParams calldata p) external restricted returns (uint256 seriesId) {
+        OptionsMarketStorage storage $ = _s();
+        uint64 futuresId;
+        if (p.onFutures) {
+            IFuturesExercise fm = $.futuresMarket;
+            if (address(fm) == address(0)) revert OptionsFuturesMarketNotSet();
+            (uint64 futuresExpiry, bool trading) = fm.seriesExpiry(p.futuresSeriesId);
+            if (!trading || futuresExpiry < p.expiry) {
+                revert OptionsInvalidFuturesSeries(p.futuresSeriesId, futuresExpiry, p.expiry);
+            }
+            futuresId = p.futuresSeriesId;
+        }
+        SeriesParams memory q = p;
+        q.futuresSeriesId = futuresId;
+        if (p.kind == OptionKind.Put) q.capWad = p.strikeWad;
+        seriesId = _list($, q);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function listStandardSeries(
+        OptionKind kind,
+        uint128 strikeWad,
+        uint64 expiry
+    ) external whenActive(FEATURE_LIST) returns (uint256 seriesId) {
+        OptionsMarketStorage storage $ = _s();
+        Params memory pr = $.params;
+        if ($.liveSeries >= pr.maxLiveSeries) revert OptionsTooManyLiveSeries($.liveSeries, pr.maxLiveSeries);
+        if (
+            expiry < block.timestamp + pr.minTimeToExpirySec ||
+            expiry > block.timestamp + pr.maxHorizonSec ||
+            expiry % pr.expiryGridSec != pr.expiryOffsetSec
+        ) revert OptionsInvalidExpiry(expiry);
+        uint256 index = $.oracle.indexPrice();
+        uint256 step = pr.strikeStepWad;
+        uint256 dist = strikeWad > index ? strikeWad - index : index - strikeWad;
+        if (strikeWad == 0 || strikeWad % step != 0 || dist * SpotMath.BPS > index * pr.maxStrikeDeviationBps) {
+            revert OptionsStrikeNotListable(strikeWad, index, step);
+        }
+        // @dev the call cap rounds down: a smaller cap only lowers the writer's collateral and the holder's maximum
+        uint128 cap = kind == OptionKind.Call ? SpotMath.bpsDown(strikeWad, pr.callCapBps).toUint128() : strikeWad;
+        seriesId = _list($, SeriesParams(kind, false, 0, expiry, strikeWad, cap));
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function write(
+        uint256 seriesId,
+        uint256 sizeCh
+    ) external nonReentrant whenActive(FEATURE_WRITE) returns (uint256 collateralUsdc) {
+        OptionsMarketStorage storage $ = _s();
+        Series storage s = _tradable($, seriesId);
+        _checkSize(sizeCh);
+        Position memory p = $.positions[seriesId][msg.sender];
+        bool wasEmpty = _isEmpty(p);
+        collateralUsdc = _addShort($, s, seriesId, msg.sender, p, sizeCh);
+        p.longCh = (p.longCh + sizeCh).toUint96();
+        _store($, s, seriesId, msg.sender, p, wasEmpty);
+        _move($, msg.sender, -collateralUsdc.toInt256());
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function close(uint256 seriesId, uint256 sizeCh) external nonReentrant returns (uint256 releasedUsdc) {
+        OptionsMarketStorage storage $ = _s();
+        Series storage s = _tradable($, seriesId);
+        _checkSize(sizeCh);
+        Position memory p = $.positions[seriesId][msg.sender];
+        if (sizeCh > p.longCh) revert OptionsInsufficientLong(seriesId, msg.sender, sizeCh, p.longCh);
+        if (sizeCh > p.shortCh) revert OptionsInsufficientShort(seriesId, msg.sender, sizeCh, p.shortCh);
+        releasedUsdc = _portion(p, sizeCh);
+        p.longCh -= uint96(sizeCh);
+        p.shortCh -= uint96(sizeCh);
+        p.collateralUsdc -= uint64(releasedUsdc);
+        uint256 oi = s.openInterestCh - sizeCh;
+        s.openInterestCh = uint96(oi);
+        uint256 released = s.releasedUsdc + releasedUsdc;
+        s.releasedUsdc = uint128(released);
+        $.reservedUsdc -= uint128(releasedUsdc);
+        emit OptionsClosed(seriesId, msg.sender, sizeCh, releasedUsdc, oi, released);
+        _store($, s, seriesId, msg.sender, p, false);
+        if (releasedUsdc != 0) $.clearingHouse.settle(msg.sender, releasedUsdc.toInt256());
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function transferLong(
+        uint256 seriesId,
+        address to,
+        uint256 sizeCh
+    ) external nonReentrant whenActive(FEATURE_TRADE) {
+        if (to == address(0)) revert ChxZeroAddress();
+        if (to == msg.sender) revert OptionsSelfTrade(to);
+        OptionsMarketStorage storage $ = _s();
+        Series storage s = _tradable($, seriesId);
+        _checkSize(sizeCh);
+        Position memory from = $.positions[seriesId][msg.sender];
+        if (sizeCh > from.longCh) revert OptionsInsufficientLong(seriesId, msg.sender, sizeCh, from.longCh);
+        from.longCh -= uint96(sizeCh);
+        _store($, s, seriesId, msg.sender, from, false);
+        Position memory dest = $.positions[seriesId][to];
+        bool wasEmpty = _isEmpty(dest);
+        dest.longCh = (dest.longCh + sizeCh).toUint96();
+        _store($, s, seriesId, to, dest, wasEmpty);
+        emit LongTransferred(seriesId, msg.sender, to, sizeCh);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function fillOffer(
+        Offer calldata offer,
+        bytes calldata signature,
+        uint256 sizeCh
+    ) external nonReentrant whenActive(FEATURE_TRADE) returns (uint256) {
+        if (offer.maker == msg.sender) revert OptionsSelfTrade(msg.sender);
+        OptionsMarketStorage storage $ = _s();
+        Fill memory f;
+        f.hash = _offerDigest(offer);
+        if (offer.taker != address(0) && offer.taker != msg.sender) {
+            revert OptionsTakerNotAllowed(f.hash, msg.sender, offer.taker);
+        }
+        _checkSize(sizeCh);
+        f.filledAfterCh = _consume($, offer, f.hash, signature, sizeCh);
+        Series storage s = _tradable($, offer.seriesId);
+        _quoteFill($, offer, sizeCh, f);
+        _deliver($, s, offer.seriesId, f.seller, f.buyer, sizeCh, f);
+        _accrueFees($, f.paidUsdc - f.receivedUsdc);
+        _emitFill(offer, sizeCh, f);
+        _move($, f.buyer, -f.paidUsdc.toInt256());
+        _move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());
+        return f.filledAfterCh;
+    }
+
+    /// @dev Amounts of one fill.
+    struct Fill {
+        bytes32 hash;
+        address buyer;
+        address seller;
+        uint256 paidUsdc;
+        uint256 receivedUsdc;
+        uint256 collateralUsdc;
+        uint256 filledAfterCh;
+    }
+
+    /// @dev Sides and premium legs: the buyer pays the premium rounded up plus its fee, the seller receives it rounded
+    ///      down less its fee; fees round up; the market keeps the difference as fee income (ACC-05).
+    function _quoteFill(
+        OptionsMarketStorage storage $,
+        Offer calldata offer,
+        uint256 sizeCh,
+        Fill memory f
+    ) private view {
+        uint256 up = SpotMath.quoteUsdcUp(sizeCh, offer.premiumWad);
+        uint256 down = SpotMath.quoteUsdcDown(sizeCh, offer.premiumWad);
+        uint256 buyerBps;
+        uint256 sellerBps;
+        if (offer.isBuy) {
+            (f.buyer, f.seller) = (offer.maker, msg.sender);
+            (buyerBps, sellerBps) = ($.params.makerFeeBps, $.params.takerFeeBps);
+        } else {
+            (f.buyer, f.seller) = (msg.sender, offer.maker);
+            (buyerBps, sellerBps) = ($.params.takerFeeBps, $.params.makerFeeBps);
+        }
+        uint256 sellerFee = SpotMath.feeUsdcUp(down, sellerBps, 0);
+        if (down <= sellerFee) revert OptionsFillTooSmall(sizeCh, offer.premiumWad);
+        f.paidUsdc = up + SpotMath.feeUsdcUp(up, buyerBps, 0);
+        f.receivedUsdc = down - sellerFee;
+    }
+
+    /// @dev The seller delivers its longs first and writes the rest; the buyer's longs grow.
+    function _deliver(
+        OptionsMarketStorage storage $,
+        Series storage s,
+        uint256 seriesId,
+        address seller,
+        address buyer,
+        uint256 sizeCh,
+        Fill memory f
+    ) private {
+        Position memory sp = $.positions[seriesId][seller];
+        bool wasEmpty = _isEmpty(sp);
+        uint256 fromLong = Math.min(sp.longCh, sizeCh);
+        sp.longCh -= uint96(fromLong);
+        if (fromLong < sizeCh) {
+            _requireActive(FEATURE_WRITE);
+            f.collateralUsdc = _addShort($, s, seriesId, seller, sp, sizeCh - fromLong);
+        }
+        _store($, s, seriesId, seller, sp, wasEmpty);
+        Position memory bp = $.positions[seriesId][buyer];
+        wasEmpty = _isEmpty(bp);
+        bp.longCh = (bp.longCh + sizeCh).toUint96();
+        _store($, s, seriesId, buyer, bp, wasEmpty);
+    }
+
+    function _emitFill(Offer calldata offer, uint256 sizeCh, Fill memory f) private {
+        emit OfferFilled(
+            f.hash,
+            offer.maker,
+            msg.sender,
+            offer.seriesId,
+            offer.isBuy,
+            sizeCh,
+            offer.premiumWad,
+            f.paidUsdc,
+            f.receivedUsdc,
+            f.paidUsdc - f.receivedUsdc,
+            f.filledAfterCh
+        );
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function cancelOffer(Offer calldata offer) external {
+        if (msg.sender != offer.maker) revert OptionsNotMaker(msg.sender, offer.maker);
+        bytes32 hash = _offerDigest(offer);
+        OfferState storage st = _s().offers[hash];
+        st.cancelled = true;
+        emit OfferCancelled(hash, msg.sender, offer.nonce, st.filledCh);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function raiseMinNonce(uint256 newMinNonce) external {
+        OptionsMarketStorage storage $ = _s();
+        uint256 current = $.minNonce[msg.sender];
+        if (newMinNonce <= current) revert OptionsNonceNotIncreasing(msg.sender, current, newMinNonce);
+        $.minNonce[msg.sender] = newMinNonce;
+        emit MinNonceRaised(msg.sender, newMinNonce);
+    }
+
+    /// @inheritdoc IKeeperChecker
+    function checker() public view returns (bool canExec, bytes memory execPayload) {
+        OptionsMarketStorage storage $ = _s();
+        uint256[] storage pend = $.pending;
+        uint256 n = Math.min(pend.length, CHECKER_SCAN);
+        uint256 window = $.params.disputeWindowSec;
+        for (uint256 i = 0; i < n; ++i) {
+            uint256 id = pend[i];
+            Series storage s = $.series[id];
+            if (block.timestamp < s.expiry) continue;
+            uint256 fixedAt = s.priceFixedAt;
+            if (fixedAt == 0) {
+                try $.oracle.indexPrice() returns (uint256) {
+                    return (true, abi.encodeCall(this.fixSettlementPrice, (id)));
+                } catch {
+                    continue;
+                }
+            }
+            if (block.timestamp < fixedAt + window) continue;
+            uint256 page = s.onFutures ? FUTURES_PAGE : CASH_PAGE;
+            return (true, abi.encodeCall(this.settleSeries, (id, page)));
+        }
+    }
+
+    /// @inheritdoc IKeeperUpkeep
+    function checkUpkeep(bytes calldata) external view returns (bool upkeepNeeded, bytes memory performData) {
+        return checker();
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function setFuturesMarket(address futuresMarket) external restricted {
+        if (futuresMarket == address(0)) revert ChxZeroAddress();
+        _s().futuresMarket = IFuturesExercise(futuresMarket);
+        emit FuturesMarketSet(futuresMarket);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function setFeeRecipient(address feeRecipient) external restricted {
+        _setFeeRecipient(_s(), feeRecipient);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function series(uint256 seriesId) external view returns (Series memory) {
+        return _s().series[seriesId];
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function seriesStatus(uint256 seriesId) public view returns (SeriesStatus) {
+        OptionsMarketStorage storage $ = _s();
+        Series storage s = $.series[seriesId];
+        if (s.expiry == 0) return SeriesStatus.None;
+        if (block.timestamp < s.expiry) return SeriesStatus.Trading;
+        if (s.priceFixedAt == 0) return SeriesStatus.Expired;
+        if (block.timestamp < uint256(s.priceFixedAt) + $.params.disputeWindowSec) return SeriesStatus.Disputable;
+        return s.settled ? SeriesStatus.Settled : SeriesStatus.Final;
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function payoffPerCh(uint256 seriesId, uint256 priceWad) external view returns (uint256) {
+        return _payoff(_series(_s(), seriesId), priceWad);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function collateralFor(uint256 seriesId, uint256 sizeCh) external view returns (uint256) {
+        return SpotMath.quoteUsdcUp(sizeCh, _series(_s(), seriesId).capWad);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function positionOf(uint256 seriesId, address account) external view returns (Position memory) {
+        return _s().positions[seriesId][account];
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function accountAt(uint256 seriesId, uint256 index) external view returns (address) {
+        return _s().accounts[seriesId][index];
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function seriesCount() external view returns (uint256) {
+        return _s().seriesCount;
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function pendingSeries() external view returns (uint256[] memory) {
+        return _s().pending;
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function liveSeries() external view returns (uint256) {
+        return _s().liveSeries;
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function offerState(bytes32 hash) external view returns (uint256 filledCh, bool cancelled) {
+        OfferState storage st = _s().offers[hash];
+        return (st.filledCh, st.cancelled);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function offerHash(Offer calldata offer) external view returns (bytes32) {
+        return _offerDigest(offer);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function minNonce(address maker) external view returns (uint256) {
+        return _s().minNonce[maker];
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function poolClaims() external view returns (uint256 feesUsdc, uint256 reservedUsdc) {
+        OptionsMarketStorage storage $ = _s();
+        return ($.feesUsdc, $.reservedUsdc);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function params() external view returns (Params memory) {
+        return _s().params;
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function modules() external view returns (address, address, address, address) {
+        OptionsMarketStorage storage $ = _s();
+        return (address($.clearingHouse), address($.oracle), address($.futuresMarket), $.feeRecipient);
+    }
+
+    function _list(OptionsMarketStorage storage $, SeriesParams memory p) private returns (uint256 id) {
+        if (p.strikeWad == 0 || p.capWad == 0) revert OptionsInvalidStrike(p.strikeWad, p.capWad);
+        if (p.expiry <= block.timestamp) revert OptionsInvalidExpiry(p.expiry);
+        {
+            bytes32 key = keccak256(abi.encode(p));
+            uint256 existing = $.seriesByKey[key];
+            if (existing != 0) revert OptionsSeriesExists(existing);
+            id = ++$.seriesCount;
+            $.seriesByKey[key] = id;
+        }
+        Series storage s = $.series[id];
+        s.expiry = p.expiry;
+        s.kind = p.kind;
+        s.onFutures = p.onFutures;
+        s.futuresSeriesId = p.futuresSeriesId;
+        s.strikeWad = p.strikeWad;
+        s.capWad = p.capWad;
+        $.pending.push(id);
+        s.pendingIndex = uint32($.pending.length);
+        uint256 live = ++$.liveSeries;
+        emit SeriesListed(
+            id,
+            p.kind,
+            p.onFutures,
+            p.futuresSeriesId,
+            p.expiry,
+            p.strikeWad,
+            p.capWad,
+            msg.sender,
+            live
+        );
+    }
+
+    /// @dev Adds `sizeCh` of shorts (and their collateral, rounded up) to `p` and the series totals.
+    function _addShort(
+        OptionsMarketStorage storage $,
+        Series storage s,
+        uint256 seriesId,
+        address writer,
+        Position memory p,
+        uint256 sizeCh
+    ) private returns (uint256 collateralUsdc) {
+        // @dev collateral rounds up: the writer always posts at least size × cap (MKT-07)
+        collateralUsdc = SpotMath.quoteUsdcUp(sizeCh, s.capWad);
+        p.shortCh = (p.shortCh + sizeCh).toUint96();
+        p.collateralUsdc = (p.collateralUsdc + collateralUsdc).toUint64();
+        uint256 oi = s.openInterestCh + sizeCh;
+        uint256 posted = s.postedUsdc + collateralUsdc;
+        s.openInterestCh = oi.toUint96();
+        s.postedUsdc = posted.toUint128();
+        $.reservedUsdc += collateralUsdc.toUint128();
+        emit OptionsWritten(seriesId, writer, sizeCh, collateralUsdc, oi, posted);
+    }
+
+    /// @dev Moves `amountUsdc` between `account`'s ClearingHouse collateral and this market's pool. A debit needs the
+    ///      collateral and, when the account has open positions elsewhere, equity ≥ initial margin afterwards
+    ///      (`settle` itself checks neither).
+    function _move(OptionsMarketStorage storage $, address account, int256 amountUsdc) private {
+        if (amountUsdc == 0) return;
+        IClearingHouse ch = $.clearingHouse;
+        if (amountUsdc < 0) {
+            int256 collateral = ch.collateralOf(account);
+            if (collateral + amountUsdc < 0) {
+                revert OptionsInsufficientCollateral(account, uint256(-amountUsdc), collateral);
+            }
+            ch.settle(account, amountUsdc);
+            if (ch.marketsOf(account).length != 0) {
+                IClearingHouse.MarginState memory m = ch.marginState(account);
+                if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
+                    revert OptionsInsufficientMargin(account, m.initialMarginUsdc, m.equityUsdc);
+                }
+            }
+        } else {
+            ch.settle(account, amountUsdc);
+        }
+    }
+
+    function _accrueFees(OptionsMarketStorage storage $, uint256 amountUsdc) private {
+        if (amountUsdc == 0) return;
+        uint256 after_ = $.feesUsdc + amountUsdc;
+        $.feesUsdc = after_.toUint128();
+        emit FeesAccrued(amountUsdc, after_);
+    }
+
+    /// @dev Checks an offer and books `sizeCh` against it; the signature is checked on the first fill only (the
+    ///      stored fill proves it was checked).
+    function _consume(
+        OptionsMarketStorage storage $,
+        Offer calldata offer,
+        bytes32 hash,
+        bytes calldata signature,
+        uint256 sizeCh
+    ) private returns (uint256 filledAfter) {
+        OfferState storage st = $.offers[hash];
+        if (st.cancelled) revert OptionsOfferCancelled(hash);
+        if (block.timestamp > offer.expiry) revert OptionsOfferExpired(hash, offer.expiry, block.timestamp);
+        uint256 minimum = $.minNonce[offer.maker];
+        if (offer.nonce < minimum) revert OptionsNonceBelowMinimum(offer.maker, offer.nonce, minimum);
+        uint256 filled = st.filledCh;
+        if (filled == 0 && !SignatureChecker.isValidSignatureNowCalldata(offer.maker, hash, signature)) {
+            revert OptionsInvalidSignature(offer.maker, hash);
+        }
+        filledAfter = filled + sizeCh;
+        if (filledAfter > offer.sizeCh) {
+            revert OptionsOverfill(hash, sizeCh, offer.sizeCh > filled ? offer.sizeCh - filled : 0);
+        }
+        st.filledCh = filledAfter.toUint128();
+    }
+
+    function _offerDigest(Offer calldata o) private view returns (bytes32) {
+        bytes32 structHash = keccak256(
+            abi.encode(OFFER_TYPEHASH, o.maker, o.seriesId, o.isBuy, o.sizeCh, o.premiumWad, o.nonce, o.expiry, o.taker)
+        );
+        bytes32 domain = keccak256(abi.encode(DOMAIN_TYPEHASH, NAME_HASH, VERSION_HASH, block.chainid, address(this)));
+        return MessageHashUtils.toTypedDataHash(domain, structHash);
+    }
+
+    function _setFeeRecipient(OptionsMarketStorage storage $, address feeRecipient) private {
+        if (feeRecipient == address(0)) revert ChxZeroAddress();
+        $.feeRecipient = feeRecipient;
+        emit FeeRecipientSet(feeRecipient);
+    }
+
+    // ================================================================ delegated to the settlement module
+
+    /// @inheritdoc IOptionsMarket
+    function fixSettlementPrice(uint256) external returns (uint256) {
+        _delegate();
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function correctSettlementPrice(uint256, uint256) external {
+        _delegate();
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function exercise(uint256, address) external returns (uint256) {
+        _delegate();
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function settleSeries(uint256, uint256) external returns (uint256, bool) {
+        _delegate();
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function withdrawFees() external returns (uint256) {
+        _delegate();
+    }
+
+    /// @inheritdoc IKeeperUpkeep
+    function performUpkeep(bytes calldata) external {
+        _delegate();
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function setParams(Params calldata) external {
+        _delegate();
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function setSettlementModule(address module) external restricted {
+        _setSettlement(_s(), module);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function settlementModule() external view returns (address) {
+        return _s().settlement;
+    }
+
+    function _setSettlement(OptionsMarketStorage storage $, address module) private {
+        if (module.code.length == 0) revert ChxZeroAddress();
+        $.settlement = module;
+        emit SettlementModuleSet(module);
+    }
+
+    /// @dev Runs the call in the settlement module with this contract's storage and returns or reverts with its data.
+    ///      The module's functions carry their own `nonReentrant` / `restricted` checks (msg.sender, msg.sig and
+    ///      address(this) are preserved by delegatecall).
+    function _delegate() private {
+        address module = _s().settlement;
+        assembly {
+            calldatacopy(0, 0, calldatasize())
+            let ok := delegatecall(gas(), module, 0, calldatasize(), 0, 0)
+            returndatacopy(0, 0, returndatasize())
+            if iszero(ok) {
+                revert(0, returndatasize())
+            }
+            return(0, returndatasize())
+        }
+    }
+}

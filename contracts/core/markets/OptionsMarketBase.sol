@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
+import {IOptionsMarketTypes} from "../../interfaces/IOptionsMarket.sol";
+import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
+import {SpotMath} from "../../libraries/SpotMath.sol";
+
+/// @title OptionsMarketBase
+/// @notice Storage, constants and the position helpers shared by OptionsMarket and its settlement module
+///         (OptionsSettlement runs by delegatecall in the market's storage; docs/options.md).
+abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
+    using SafeCast for uint256;
+
+    /// @notice Upper bound on maker and taker fees (3 % of the premium).
+    uint256 public constant MAX_FEE_BPS = 300;
+    /// @notice Upper bound on the keeper bounty (5 USDC).
+    uint256 public constant MAX_BOUNTY_USDC = 5e6;
+    /// @notice Holder–writer pairs one pull `exercise` of a futures option handles.
+    uint256 public constant MAX_PAIRS_PER_CALL = 8;
+    /// @notice Page sizes the checker proposes: accounts (cash) and pairs (futures).
+    uint256 public constant CASH_PAGE = 100;
+    uint256 public constant FUTURES_PAGE = 20;
+    /// @notice Pending series the checker scans at most.
+    uint256 public constant CHECKER_SCAN = 128;
+
+    bytes32 public constant FEATURE_LIST = keccak256("options.list");
+    bytes32 public constant FEATURE_WRITE = keccak256("options.write");
+    bytes32 public constant FEATURE_TRADE = keccak256("options.trade");
+
+    bytes32 internal constant OFFER_TYPEHASH = keccak256(
+        "Offer(address maker,uint256 seriesId,bool isBuy,uint256 sizeCh,uint256 premiumWad,uint256 nonce,uint64 expiry,address taker)"
+    );
+    bytes32 internal constant DOMAIN_TYPEHASH = keccak256(
+        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
+    );
+    bytes32 internal constant NAME_HASH = keccak256("CHX Options");
+    bytes32 internal constant VERSION_HASH = keccak256("1");
+
+    struct OfferState {
+        uint128 filledCh;
+        bool cancelled;
+    }
+
+    /// @custom:storage-location erc7201:chx.storage.OptionsMarket
+    struct OptionsMarketStorage {
+        IClearingHouse clearingHouse;
+        IComputePriceOracle oracle;
+        IFuturesExercise futuresMarket;
+        address feeRecipient;
+        Params params;
+        uint128 feesUsdc;
+        uint128 reservedUsdc;
+        uint64 seriesCount;
+        uint32 liveSeries;
+        mapping(uint256 seriesId => Series) series;
+        mapping(uint256 seriesId => mapping(address account => Position)) positions;
+        mapping(uint256 seriesId => mapping(uint256 index => address)) accounts;
+        mapping(bytes32 key => uint256 seriesId) seriesByKey;
+        mapping(bytes32 offerHash => OfferState) offers;
+        mapping(address maker => uint256) minNonce;
+        uint256[] pending;
+        address settlement;
+    }
+
+    // keccak256(abi.encode(uint256(keccak256("chx.storage.OptionsMarket")) - 1)) & ~bytes32(uint256(0xff))
+    bytes32 internal constant OPTIONS_MARKET_STORAGE_LOCATION =
+        0xf30a0c82f3974eb849a585daece6e127e8cb04cf79452d5a681b8e491a998a00;
+
+    function _s() internal pure returns (OptionsMarketStorage storage $) {
+        assembly {
+            $.slot := OPTIONS_MARKET_STORAGE_LOCATION
+        }
+    }
+
+    /// @dev Settlement context: the series, its final payoff per CH, the bounty cap per credited account (0 for a
+    ///      pull), and running totals of bounties and cash payouts.
+    struct Ctx {
+        uint256 seriesId;
+        uint256 payoffWad;
+        uint256 bountyCap;
+        uint256 bountyUsdc;
+        uint256 payoutUsdc;
+    }
+
+    /// @dev One holder–writer pair of an in-the-money futures option.
+    struct Pair {
+        address holder;
+        address writer;
+        uint256 take;
+        uint256 portion;
+        uint256 payoutUsdc;
+        bool opened;
+    }
+
+    /// @dev Stores a position, lists the account for settlement when it just became non-empty, emits the post-state.
+    function _store(
+        OptionsMarketStorage storage $,
+        Series storage s,
+        uint256 seriesId,
+        address account,
+        Position memory p,
+        bool wasEmpty
+    ) internal {
+        $.positions[seriesId][account] = p;
+        if (wasEmpty) {
+            uint256 n = s.accountCount;
+            $.accounts[seriesId][n] = account;
+            s.accountCount = uint32(n + 1);
+        }
+        emit PositionUpdated(seriesId, account, p.longCh, p.shortCh, p.collateralUsdc);
+    }
+
+    /// @dev The collateral backing `sizeCh` of `p`'s shorts: all of it for the last piece, else pro rata rounded
+    ///      down, so what stays always covers the remaining shorts × cap (MKT-07).
+    function _portion(Position memory p, uint256 sizeCh) internal pure returns (uint256) {
+        if (sizeCh == p.shortCh) return p.collateralUsdc;
+        return Math.mulDiv(p.collateralUsdc, sizeCh, p.shortCh);
+    }
+
+    function _isEmpty(Position memory p) internal pure returns (bool) {
+        return p.longCh == 0 && p.shortCh == 0 && p.collateralUsdc == 0;
+    }
+
+    function _checkSize(uint256 sizeCh) internal pure {
+        if (sizeCh == 0 || sizeCh > type(uint96).max) revert OptionsInvalidSize(sizeCh);
+    }
+
+    /// @dev Calls: min(max(S − K, 0), cap). Puts: min(max(K − S, 0), cap) with cap = K.
+    function _payoff(Series storage s, uint256 priceWad) internal view returns (uint256 x) {
+        uint256 k = s.strikeWad;
+        if (s.kind == OptionKind.Call) x = priceWad > k ? priceWad - k : 0;
+        else x = k > priceWad ? k - priceWad : 0;
+        uint256 cap = s.capWad;
+        if (x > cap) x = cap;
+    }
+
+    function _series(OptionsMarketStorage storage $, uint256 seriesId) internal view returns (Series storage s) {
+        s = $.series[seriesId];
+        if (s.expiry == 0) revert OptionsUnknownSeries(seriesId);
+    }
+
+    function _tradable(OptionsMarketStorage storage $, uint256 seriesId) internal view returns (Series storage s) {
+        s = _series($, seriesId);
+        if (block.timestamp >= s.expiry) revert OptionsSeriesExpired(seriesId, s.expiry, block.timestamp);
+    }
+
+    function _finalPayoff(
+        OptionsMarketStorage storage $,
+        Series storage s,
+        uint256 seriesId
+    ) internal view returns (uint256) {
+        uint256 fixedAt = s.priceFixedAt;
+        uint256 finalAt = fixedAt + $.params.disputeWindowSec;
+        if (fixedAt == 0 || block.timestamp < finalAt) {
+            revert OptionsSettlementNotFinal(seriesId, fixedAt == 0 ? 0 : finalAt, block.timestamp);
+        }
+        return _payoff(s, s.settlementPriceWad);
+    }
+}

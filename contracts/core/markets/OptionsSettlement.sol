@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {OptionsMarketBase} from "./OptionsMarketBase.sol";
+import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
+import {SpotMath} from "../../libraries/SpotMath.sol";
+
+/// @title OptionsSettlement
+/// @notice The options market's expiry, settlement and exercise logic, and its parameter setter. Stateless: it runs
+///         only by delegatecall from OptionsMarket, in the market's storage (calling it directly finds no series and
+///         no authority). Functions have the same signatures as IOptionsMarket's (see there for NatSpec).
+contract OptionsSettlement is OptionsMarketBase {
+    using SafeCast for uint256;
+
+    /// @notice See IOptionsMarket.fixSettlementPrice.
+    function fixSettlementPrice(uint256 seriesId) external nonReentrant returns (uint256 priceWad) {
+        return _fix(_s(), seriesId);
+    }
+
+    /// @notice See IOptionsMarket.correctSettlementPrice.
+    function correctSettlementPrice(uint256 seriesId, uint256 priceWad) external restricted {
+        OptionsMarketStorage storage $ = _s();
+        Series storage s = _series($, seriesId);
+        uint256 fixedAt = s.priceFixedAt;
+        uint256 endsAt = fixedAt + $.params.disputeWindowSec;
+        if (fixedAt == 0 || block.timestamp >= endsAt) {
+            revert OptionsNotDisputable(seriesId, fixedAt == 0 ? 0 : endsAt, block.timestamp);
+        }
+        if (priceWad == 0 || priceWad > type(uint128).max) revert OptionsInvalidPrice(priceWad);
+        uint256 old = s.settlementPriceWad;
+        s.settlementPriceWad = uint128(priceWad);
+        emit SettlementPriceCorrected(seriesId, old, priceWad, _payoff(s, priceWad), msg.sender, endsAt);
+    }
+
+    /// @notice See IOptionsMarket.exercise.
+    function exercise(uint256 seriesId, address account) external nonReentrant returns (uint256) {
+        OptionsMarketStorage storage $ = _s();
+        Series storage s = _series($, seriesId);
+        if (s.settled) revert OptionsAlreadyDone(seriesId, Work.Settle);
+        Ctx memory c = Ctx(seriesId, _finalPayoff($, s, seriesId), 0, 0, 0);
+        if (s.onFutures && c.payoffWad != 0) _exerciseFutures($, s, c, account, MAX_PAIRS_PER_CALL);
+        else _settleAccount($, s, c, account);
+        emit SettlementProgressed(seriesId, s.cursor, s.writerCursor, s.accountCount, false);
+        return c.payoutUsdc;
+    }
+
+    /// @notice See IOptionsMarket.settleSeries.
+    function settleSeries(uint256 seriesId, uint256 maxSteps) external nonReentrant returns (uint256, bool) {
+        return _settleSeries(_s(), seriesId, maxSteps);
+    }
+
+    /// @notice See IOptionsMarket.withdrawFees.
+    function withdrawFees() external nonReentrant returns (uint256 amountUsdc) {
+        OptionsMarketStorage storage $ = _s();
+        amountUsdc = $.feesUsdc;
+        if (amountUsdc == 0) return 0;
+        $.feesUsdc = 0;
+        address to = $.feeRecipient;
+        emit FeesWithdrawn(to, amountUsdc);
+        $.clearingHouse.withdrawMarketPool(amountUsdc, to);
+    }
+
+    /// @notice See IKeeperUpkeep.performUpkeep.
+    function performUpkeep(bytes calldata performData) external nonReentrant {
+        if (performData.length < 36) revert OptionsInvalidUpkeep();
+        bytes4 selector = bytes4(performData[:4]);
+        OptionsMarketStorage storage $ = _s();
+        if (selector == OptionsSettlement.fixSettlementPrice.selector) {
+            _fix($, abi.decode(performData[4:], (uint256)));
+        } else if (selector == OptionsSettlement.settleSeries.selector) {
+            (uint256 id, uint256 steps) = abi.decode(performData[4:], (uint256, uint256));
+            _settleSeries($, id, Math.min(steps, CASH_PAGE));
+        } else {
+            revert OptionsInvalidUpkeep();
+        }
+    }
+
+    /// @notice See IOptionsMarket.setParams.
+    function setParams(Params calldata p) external restricted {
+        _setParams(_s(), p);
+    }
+
+    function _fix(OptionsMarketStorage storage $, uint256 seriesId) private returns (uint256 priceWad) {
+        Series storage s = _series($, seriesId);
+        if (s.priceFixedAt != 0) revert OptionsAlreadyDone(seriesId, Work.FixPrice);
+        if (block.timestamp < s.expiry) revert OptionsSeriesNotExpired(seriesId, s.expiry, block.timestamp);
+        priceWad = $.oracle.indexPrice();
+        s.settlementPriceWad = priceWad.toUint128();
+        s.priceFixedAt = uint64(block.timestamp);
+        uint256 live = --$.liveSeries;
+        // @dev the bounty comes out of fee income, so a series with no fees yet pays nothing
+        uint256 fees = $.feesUsdc;
+        uint256 bounty = Math.min($.params.bountyUsdc, fees);
+        if (bounty != 0) $.feesUsdc = uint128(fees - bounty);
+        emit SettlementPriceFixed(
+            seriesId,
+            priceWad,
+            _payoff(s, priceWad),
+            msg.sender,
+            block.timestamp + $.params.disputeWindowSec,
+            bounty,
+            live
+        );
+        if (bounty != 0) $.clearingHouse.settle(msg.sender, bounty.toInt256());
+    }
+
+    function _settleSeries(
+        OptionsMarketStorage storage $,
+        uint256 seriesId,
+        uint256 maxSteps
+    ) private returns (uint256 steps, bool done) {
+        Series storage s = _series($, seriesId);
+        if (s.settled) revert OptionsAlreadyDone(seriesId, Work.Settle);
+        Ctx memory c = Ctx(seriesId, _finalPayoff($, s, seriesId), $.params.bountyUsdc, 0, 0);
+        uint256 cursor;
+        (cursor, steps) = _settlePage($, s, c, maxSteps);
+        s.cursor = uint32(cursor);
+        uint256 n = s.accountCount;
+        done = cursor == n;
+        if (done) {
+            s.settled = true;
+            _removePending($, s);
+        }
+        emit SettlementProgressed(seriesId, cursor, s.writerCursor, n, done);
+        uint256 bounty = c.bountyUsdc;
+        if (bounty != 0) {
+            emit KeeperPaid(msg.sender, seriesId, bounty);
+            $.clearingHouse.settle(msg.sender, bounty.toInt256());
+        }
+    }
+
+    /// @dev Settles accounts from the cursor on, at most `maxSteps` steps (an account, or a holder–writer pair).
+    function _settlePage(
+        OptionsMarketStorage storage $,
+        Series storage s,
+        Ctx memory c,
+        uint256 maxSteps
+    ) private returns (uint256 cursor, uint256 steps) {
+        bool pairing = s.onFutures && c.payoffWad != 0;
+        cursor = s.cursor;
+        uint256 n = s.accountCount;
+        while (cursor < n && steps < maxSteps) {
+            address account = $.accounts[c.seriesId][cursor];
+            if (pairing) {
+                (uint256 used, bool finished) = _exerciseFutures($, s, c, account, maxSteps - steps);
+                steps += used == 0 ? 1 : used;
+                if (!finished) break;
+            } else {
+                _settleAccount($, s, c, account);
+                ++steps;
+            }
+            ++cursor;
+        }
+    }
+
+    /// @dev Cash settlement of one account: longs paid payoff × size (rounded down), shorts released collateral −
+    ///      payoff × size (the obligation rounds up). A bounty of at most `c.bountyCap` comes out of the credit.
+    function _settleAccount(OptionsMarketStorage storage $, Series storage s, Ctx memory c, address account) private {
+        uint256 seriesId = c.seriesId;
+        Position memory p = $.positions[seriesId][account];
+        if (_isEmpty(p)) return;
+        uint256 payoutUsdc = SpotMath.quoteUsdcDown(p.longCh, c.payoffWad);
+        // @dev owed ≤ collateral: shortCh · payoff ≤ shortCh · cap ≤ collateral · 1e30 and collateral is whole
+        uint256 releasedUsdc = p.collateralUsdc - SpotMath.quoteUsdcUp(p.shortCh, c.payoffWad);
+        delete $.positions[seriesId][account];
+        s.openInterestCh -= p.shortCh;
+        s.paidUsdc += uint128(payoutUsdc);
+        s.releasedUsdc += uint128(releasedUsdc);
+        uint256 credit = payoutUsdc + releasedUsdc;
+        $.reservedUsdc -= uint128(credit);
+        uint256 bounty = Math.min(c.bountyCap, credit);
+        c.bountyUsdc += bounty;
+        c.payoutUsdc += payoutUsdc;
+        emit PositionUpdated(seriesId, account, 0, 0, 0);
+        _emitSettled(s, c, account, p, payoutUsdc, releasedUsdc, bounty);
+        if (credit > bounty) $.clearingHouse.settle(account, (credit - bounty).toInt256());
+    }
+
+    function _emitSettled(
+        Series storage s,
+        Ctx memory c,
+        address account,
+        Position memory p,
+        uint256 payoutUsdc,
+        uint256 releasedUsdc,
+        uint256 bounty
+    ) private {
+        emit PositionSettled(
+            c.seriesId,
+            account,
+            p.longCh,
+            p.shortCh,
+            payoutUsdc,
+            releasedUsdc,
+            bounty,
+            s.paidUsdc,
+            s.releasedUsdc
+        );
+    }
+
+    /// @dev Exercises `holder`'s longs of an in-the-money futures option against the writers from `writerCursor` on,
+    ///      at most `maxPairs` pairs. A pair releases the writer's collateral for the size, then opens the futures at
+    ///      the strike; when that reverts (margin, series closed) the holder is paid the capped intrinsic value from
+    ///      that collateral instead. A pair of an account with itself just nets (collateral released).
+    function _exerciseFutures(
+        OptionsMarketStorage storage $,
+        Series storage s,
+        Ctx memory c,
+        address holder,
+        uint256 maxPairs
+    ) private returns (uint256 used, bool finished) {
+        uint256 seriesId = c.seriesId;
+        Position memory hp = $.positions[seriesId][holder];
+        uint256 n = s.accountCount;
+        while (hp.longCh != 0 && used < maxPairs) {
+            uint256 wc = s.writerCursor;
+            if (wc >= n) break;
+            ++used;
+            address writer = $.accounts[seriesId][wc];
+            // when writer == holder, wp and hp are the same memory position
+            Position memory wp = writer == holder ? hp : $.positions[seriesId][writer];
+            if (wp.shortCh == 0) {
+                s.writerCursor = uint32(wc + 1);
+                continue;
+            }
+            uint256 take = Math.min(hp.longCh, wp.shortCh);
+            uint256 portion = _portion(wp, take);
+            wp.shortCh -= uint96(take);
+            wp.collateralUsdc -= uint64(portion);
+            hp.longCh -= uint96(take);
+            s.openInterestCh -= uint96(take);
+            if (wp.shortCh == 0) s.writerCursor = uint32(wc + 1);
+            if (writer != holder) _store($, s, seriesId, writer, wp, false);
+            _pair($, s, c, holder, writer, take, portion);
+        }
+        if (used != 0) _store($, s, seriesId, holder, hp, false);
+        finished = hp.longCh == 0;
+    }
+
+    /// @dev One holder–writer pair: see _exerciseFutures. The bounty comes out of the writer's release.
+    function _pair(
+        OptionsMarketStorage storage $,
+        Series storage s,
+        Ctx memory c,
+        address holder,
+        address writer,
+        uint256 take,
+        uint256 portion
+    ) private {
+        Pair memory pr = Pair(holder, writer, take, portion, 0, false);
+        IClearingHouse ch = $.clearingHouse;
+        uint256 bounty;
+        if (writer == holder) {
+            bounty = Math.min(c.bountyCap, portion);
+            if (portion > bounty) ch.settle(writer, (portion - bounty).toInt256());
+        } else {
+            // @dev portion ≥ take · cap / 1e30 ≥ the cash fallback's payout (see _portion), so this never underflows
+            uint256 cashPayout = SpotMath.quoteUsdcDown(take, c.payoffWad);
+            bounty = Math.min(c.bountyCap, portion - cashPayout);
+            // the writer's collateral goes back first, so it counts towards the futures margin check
+            if (portion > bounty) ch.settle(writer, (portion - bounty).toInt256());
+            pr.opened = _openFutures($, s, c.seriesId, holder, writer, take);
+            if (!pr.opened && cashPayout != 0) {
+                pr.payoutUsdc = cashPayout;
+                ch.settle(writer, -cashPayout.toInt256());
+                ch.settle(holder, cashPayout.toInt256());
+            }
+        }
+        s.paidUsdc += uint128(pr.payoutUsdc);
+        s.releasedUsdc += uint128(portion - pr.payoutUsdc);
+        $.reservedUsdc -= uint128(portion);
+        c.bountyUsdc += bounty;
+        c.payoutUsdc += pr.payoutUsdc;
+        _emitExercised(s, c.seriesId, pr);
+    }
+
+    function _emitExercised(Series storage s, uint256 seriesId, Pair memory pr) private {
+        emit FuturesExercised(
+            seriesId,
+            pr.holder,
+            pr.writer,
+            pr.take,
+            pr.opened,
+            pr.payoutUsdc,
+            pr.portion - pr.payoutUsdc,
+            s.paidUsdc,
+            s.releasedUsdc
+        );
+    }
+
+    /// @dev Opens the futures position at the strike: call holder long / writer short, put holder short / writer
+    ///      long. False when the futures market reverts with a reason (margin, series no longer trading).
+    function _openFutures(
+        OptionsMarketStorage storage $,
+        Series storage s,
+        uint256 seriesId,
+        address holder,
+        address writer,
+        uint256 take
+    ) private returns (bool) {
+        address longAcc = holder;
+        address shortAcc = writer;
+        if (s.kind == OptionKind.Put) (longAcc, shortAcc) = (writer, holder);
+        try $.futuresMarket.openFromExercise(s.futuresSeriesId, longAcc, shortAcc, take, s.strikeWad) {
+            return true;
+        } catch (bytes memory reason) {
+            // @dev an empty reason is an out-of-gas (or bare) revert: a keeper must not force cash by starving it
+            if (reason.length == 0) revert OptionsExerciseOutOfGas(seriesId);
+            return false;
+        }
+    }
+
+    function _removePending(OptionsMarketStorage storage $, Series storage s) private {
+        uint256 idx = s.pendingIndex;
+        if (idx == 0) return;
+        uint256[] storage pend = $.pending;
+        uint256 last = pend[pend.length - 1];
+        pend[idx - 1] = last;
+        $.series[last].pendingIndex = uint32(idx);
+        pend.pop();
+        s.pendingIndex = 0;
+    }
+
+    function _setParams(OptionsMarketStorage storage $, Params memory p) private {
+        if (p.makerFeeBps > MAX_FEE_BPS) revert OptionsInvalidParam("makerFeeBps", p.makerFeeBps);
+        if (p.takerFeeBps > MAX_FEE_BPS) revert OptionsInvalidParam("takerFeeBps", p.takerFeeBps);
+        if (p.disputeWindowSec < 10 minutes || p.disputeWindowSec > 3 days) {
+            revert OptionsInvalidParam("disputeWindowSec", p.disputeWindowSec);
+        }
+        if (p.expiryGridSec < 1 hours || p.expiryGridSec > 30 days) {
+            revert OptionsInvalidParam("expiryGridSec", p.expiryGridSec);
+        }
+        if (p.expiryOffsetSec >= p.expiryGridSec) revert OptionsInvalidParam("expiryOffsetSec", p.expiryOffsetSec);
+        if (p.maxHorizonSec > 400 days || p.maxHorizonSec <= p.minTimeToExpirySec) {
+            revert OptionsInvalidParam("maxHorizonSec", p.maxHorizonSec);
+        }
+        if (p.maxStrikeDeviationBps > SpotMath.BPS) {
+            revert OptionsInvalidParam("maxStrikeDeviationBps", p.maxStrikeDeviationBps);
+        }
+        if (p.callCapBps < 100) revert OptionsInvalidParam("callCapBps", p.callCapBps);
+        if (p.maxLiveSeries == 0 || p.maxLiveSeries > 1_000) {
+            revert OptionsInvalidParam("maxLiveSeries", p.maxLiveSeries);
+        }
+        if (p.bountyUsdc > MAX_BOUNTY_USDC) revert OptionsInvalidParam("bountyUsdc", p.bountyUsdc);
+        if (p.strikeStepWad == 0) revert OptionsInvalidParam("strikeStepWad", 0);
+        $.params = p;
+        emit ParamsSet(p);
+    }
+}
