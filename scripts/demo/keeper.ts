@@ -115,6 +115,7 @@ async function checkerTargets(
 
 export class DemoKeeper {
   private readonly stats = new Map<string, KeeperJobStats>();
+  private readonly keys: string[] = [];
   private ticks = 0;
   private tickMs = 0;
 
@@ -210,6 +211,7 @@ export class DemoKeeper {
     const s = this.statsOf(r.job);
     s.outcomes[r.outcome] = (s.outcomes[r.outcome] ?? 0) + 1;
     if (r.outcome === "success") {
+      this.keys.push(r.key);
       const line = `${r.key} — ${r.reason ?? "done"}`;
       if (s.examples.length < 3) s.examples.push(line);
       this.onAction(`keeper ${r.job}: ${line}`);
@@ -221,6 +223,11 @@ export class DemoKeeper {
     let n = 0;
     for (const s of this.stats.values()) if (job === undefined || s.job === job) n += s.outcomes.success ?? 0;
     return n;
+  }
+
+  /** Successful actions whose idempotency key starts with `prefix` (e.g. "checker:OptionsMarket"). */
+  actions(prefix: string): number {
+    return this.keys.filter((k) => k.startsWith(prefix)).length;
   }
 
   /** Actions that failed (simulation, revert, timeout, …) plus scan errors, over all jobs. */

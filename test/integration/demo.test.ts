@@ -45,6 +45,14 @@ describe("Demo (the main job) — a short run", function () {
         expect(report.figures["futures.aliceReceivedCh"]).to.equal("200.0");
         expect(report.figures["futures.positionsLeftOpen"]).to.equal("0");
       }
+      if (done("Options")) {
+        // every series settled by the keeper; no series paid out more than was posted (MKT-07)
+        expect(report.figures["options.seriesSettled"]).to.equal(report.figures["options.series"]);
+        expect(report.figures["options.paidPlusReleasedEqualsPosted"]).to.equal("true");
+        expect(Number(report.figures["options.keeperActions"])).to.be.greaterThanOrEqual(
+          2 * Number(report.figures["options.series"]),
+        );
+      }
       if (done("Perps")) {
         // funding: the majority side pays (MKT-02) at every hour; the keeper poked the index every hour
         expect(report.figures["perps.fundingSignMatchesSkew"]).to.equal("true");
