@@ -55,10 +55,11 @@ export const futuresScene: Scene = {
     const { futures, ch, clearingHouse } = ctx.protocol;
     const market = await futures.getAddress();
     await allocate(ctx, market, "FuturesMarket", usdc6(30_000));
-    // tenor: a quarter of the run, between a week and 90 days (whole hours)
+    // tenor: a quarter of the run, between a week and 90 days
     const tenorDays = Math.min(90, Math.max(7, Math.round(ctx.opts.days / 4)));
     const now = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;
-    const expiry = BigInt(Math.ceil((now + tenorDays * DAY) / HOUR) * HOUR);
+    // relative to the chain's clock only (no rounding to wall-clock hours), so a seed replays the same prices
+    const expiry = BigInt(now + tenorDays * DAY);
     await (await futures.connect(ctx.deployer).listSeries(expiry, 0)).wait();
     const [seriesId] = await futures.seriesCount();
     ctx.log(`governance listed futures series ${seriesId}, expiry in ${tenorDays} days`);
