@@ -105,7 +105,8 @@ async function checkerTargets(
   const out: string[] = [];
   for (const name of CHECKER_CANDIDATES) {
     const rec = deployment.contracts[name];
-    if (rec === undefined || dedicated.includes(rec.address.toLowerCase())) continue;
+    if (rec === undefined) continue;
+    if (dedicated.includes(rec.address.toLowerCase()) || dedicated.includes(name.toLowerCase())) continue;
     const { abi } = await hre.artifacts.readArtifact(rec.contract);
     if ((abi as Array<{ type: string; name?: string }>).some((f) => f.type === "function" && f.name === "checker"))
       out.push(name);
@@ -138,14 +139,19 @@ export class DemoKeeper {
       contracts: o.record.contracts,
     };
     // The CLI's config rules with local-node defaults; no metrics endpoint (several demos may run at once).
-    const config = applyConfig(defaultConfig("localhost"), {
+    const base = defaultConfig("localhost");
+    const raw: Record<string, unknown> = {
       network: o.connection.networkName,
       rpcUrls: [url],
       metricsPort: -1,
       confirmations: 0,
       replaceAfterMs: 2_000,
       logLevel: "info",
-    });
+    };
+    // A keeper build that discovers checker jobs by itself keys their work by payload too (see checkerKeyedByTime):
+    // the demo lists the markets as checker targets instead, so discovery stays off.
+    if ("discoverCheckers" in base) raw.discoverCheckers = false;
+    const config = applyConfig(base, raw);
     const targets = await checkerTargets(o.hre, config, deployment);
     if (targets.length > 0) {
       // a "jobs" section runs only the jobs it lists: list every job of the build, plus the checker's targets
