@@ -11,6 +11,7 @@ import { insuranceTasks } from "./insurance.js";
 import { clearingTasks } from "./clearing.js";
 import { spotTasks } from "./spot.js";
 import { taskTasks } from "./task.js";
+import { perpsTasks } from "./perps.js";
 
 export const chxTasks = [
   ...statusTasks,
@@ -22,4 +23,5 @@ export const chxTasks = [
   ...clearingTasks,
   ...spotTasks,
   ...taskTasks,
+  ...perpsTasks,
 ];

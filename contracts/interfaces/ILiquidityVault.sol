@@ -36,6 +36,10 @@ interface ILiquidityVault is IERC4626 {
     /// @param requestedUsdc Amount asked.
     /// @param idleUsdc Idle USDC.
     error VaultInsufficientIdle(uint256 requestedUsdc, uint256 idleUsdc);
+    /// @notice Thrown when depositing while existing shares are worth nothing or less (idle + Σ market equity ≤ 0):
+    ///         a new deposit would pay for the existing LPs' losses.
+    /// @param equityUsdc idle + Σ market equity, signed.
+    error VaultInsolvent(int256 equityUsdc);
     /// @notice Thrown when withdrawing or redeeming shares still inside their lock period.
     /// @param owner The share owner.
     /// @param unlocksAt Unix seconds from which the shares may leave.

@@ -76,14 +76,27 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     /// @dev max(0, idle + Σ market equity): markets net against each other (one pool of LP capital), and a
     ///      negative total reads as 0 (shares are then worth nothing until traders' profits reverse).
     function totalAssets() public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
+        int256 total = _equity();
+        return total > 0 ? uint256(total) : 0;
+    }
+
+    /// @dev idle + Σ market equity, signed (bounded loop over ≤ MAX_MARKETS markets).
+    function _equity() private view returns (int256 total) {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        int256 total = int256($.idleUsdc);
+        total = int256($.idleUsdc);
         address[] storage list = $.markets;
         uint256 n = list.length;
         for (uint256 i; i < n; ++i) {
             total += IVaultMarket(list[i]).vaultEquityUsdc();
         }
-        return total > 0 ? uint256(total) : 0;
+    }
+
+    /// @dev totalAssets for a deposit: reverts while existing shares are worth nothing (the depositor would pay for
+    ///      the existing LPs' losses); an empty vault (no shares) accepts deposits at any equity ≥ 0.
+    function _depositAssets() private view returns (uint256) {
+        int256 equity = _equity();
+        if (equity <= 0 && (equity < 0 || totalSupply() > 0)) revert VaultInsolvent(equity);
+        return uint256(equity);
     }
 
     /// @inheritdoc IERC4626
@@ -92,7 +105,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         address receiver
     ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_DEPOSIT) returns (uint256 shares) {
         if (assets == 0) revert VaultZeroAmount();
-        uint256 ta = totalAssets();
+        uint256 ta = _depositAssets();
         uint256 maxAssets = _maxDepositAt(ta);
         if (assets > maxAssets) revert ERC4626ExceededMaxDeposit(receiver, assets, maxAssets);
         // @dev shares minted round down (ACC-05)
@@ -108,7 +121,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         address receiver
     ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_DEPOSIT) returns (uint256 assets) {
         if (shares == 0) revert VaultZeroAmount();
-        uint256 ta = totalAssets();
+        uint256 ta = _depositAssets();
         // @dev assets paid for minted shares round up (ACC-05)
         assets = shares.mulDiv(ta + 1, totalSupply() + VIRTUAL_SHARES, Math.Rounding.Ceil);
         uint256 maxAssets = _maxDepositAt(ta);

@@ -427,30 +427,55 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     ) external {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         if (msg.sender != address($.clearingHouse)) revert PerpOnlyClearingHouse(msg.sender);
-        Funding memory f = $.funding;
-        (int256 index, int256 rate) = _accrue($, f, priceWad);
-        _storeFunding($, index, rate, f.keeperOwedUsdc);
+        (int256 index, int256 rate) = _accrueStored($, priceWad);
+        (int256 oldSize, int256 pending) = _liquidateAccount($, account, sizeDeltaCh, index);
+        OpenInterest memory oi = _reduceOpenInterest($, oldSize > 0, PerpMath.abs(sizeDeltaCh));
+        Aggregates storage g = $.agg;
+        g.sumOpenNotionalUsdc += int128(_openNotionalDelta(oldSize, sizeDeltaCh, priceWad, realisedPnlUsdc));
+        emit PerpLiquidated(
+            account,
+            sizeDeltaCh,
+            priceWad,
+            oldSize + sizeDeltaCh,
+            pending,
+            index,
+            rate,
+            oi.longCh,
+            oi.shortCh
+        );
+    }
 
+    /// @dev Moves the account's unsettled funding into pending funding, re-snapshots it and keeps the funding offset
+    ///      consistent (its contribution changes from size·snapshot to size′·index − owed).
+    function _liquidateAccount(
+        PerpMarketStorage storage $,
+        address account,
+        int256 sizeDeltaCh,
+        int256 index
+    ) private returns (int256 oldSize, int256 pending) {
         Account memory a = $.accounts[account];
-        int256 oldSize = a.sizeCh;
+        oldSize = a.sizeCh;
         int256 newSize = oldSize + sizeDeltaCh;
         int256 owed = PerpMath.fundingOwedUsdc(oldSize, a.snapshotWad, index);
-        int256 pending = $.pendingFunding[account] + owed;
+        pending = $.pendingFunding[account] + owed;
         $.pendingFunding[account] = pending;
         $.accounts[account] = Account(int128(newSize), int112(index), pending != 0);
-
-        OpenInterest memory oi = $.oi;
-        if (oldSize > 0) oi.longCh = uint96(uint256(oi.longCh) - PerpMath.abs(sizeDeltaCh));
-        else oi.shortCh = uint96(uint256(oi.shortCh) - PerpMath.abs(sizeDeltaCh));
-        $.oi = oi;
-
-        Aggregates memory g = $.agg;
-        g.sumOpenNotionalUsdc += int128(_openNotionalDelta(oldSize, sizeDeltaCh, priceWad, realisedPnlUsdc));
+        Aggregates storage g = $.agg;
         g.fundingOffsetWad += int128(
             (newSize * index) / PerpMath.WAD - (oldSize * a.snapshotWad) / PerpMath.WAD - owed * 1e12
         );
-        $.agg = g;
-        emit PerpLiquidated(account, sizeDeltaCh, priceWad, newSize, pending, index, rate, oi.longCh, oi.shortCh);
+    }
+
+    /// @dev Saturating: the liquidation hook must not revert even if the size mirror were ever off.
+    function _reduceOpenInterest(
+        PerpMarketStorage storage $,
+        bool isLong,
+        uint256 closedCh
+    ) private returns (OpenInterest memory oi) {
+        oi = $.oi;
+        if (isLong) oi.longCh = oi.longCh > closedCh ? uint96(oi.longCh - closedCh) : 0;
+        else oi.shortCh = oi.shortCh > closedCh ? uint96(oi.shortCh - closedCh) : 0;
+        $.oi = oi;
     }
 
     // ───────────────────────────── vault ─────────────────────────────

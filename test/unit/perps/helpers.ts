@@ -55,3 +55,15 @@ export async function perpSetup(
   }
   return { ...fx, feed, guarantor, traders: [t1, t2, t3, t4], lp, keeper, setPrice };
 }
+
+/** The funded setup on its own chain, shared by every perps test file (one deployment for all of them). */
+export async function perpFixture(): Promise<PerpFixture> {
+  const { connectionFor } = await import("../../helpers/fixture.js");
+  return perpSetup(await connectionFor("perps"));
+}
+
+/** The same without any LP deposit (first-depositor attacks), on a second chain. */
+export async function emptyVaultFixture(): Promise<PerpFixture> {
+  const { connectionFor } = await import("../../helpers/fixture.js");
+  return perpSetup(await connectionFor("perps-empty"), usdc("10000"), 0n);
+}

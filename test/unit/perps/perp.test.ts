@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { connectionFor } from "../../helpers/fixture.js";
-import { perpSetup, usdc, wad, WAD, type PerpFixture } from "./helpers.js";
+import { perpFixture, usdc, wad, WAD, type PerpFixture } from "./helpers.js";
 import { refAccrue, refFee, refFillPrice, refOwed, refSplit } from "./reference.js";
 import { perpParams } from "../../../scripts/deploy/modules/perps.js";
 import { Roles } from "../../../scripts/lib/roles.js";
@@ -20,13 +20,9 @@ const BURN = BigInt(perpParams.burnShareBps);
 describe("PerpMarket", function () {
   let fx: PerpFixture;
 
-  async function setup(): Promise<PerpFixture> {
-    return perpSetup(await connectionFor("perps-market"));
-  }
-
   beforeEach(async function () {
-    const connection = await connectionFor("perps-market");
-    fx = await connection.networkHelpers.loadFixture(setup);
+    const connection = await connectionFor("perps");
+    fx = await connection.networkHelpers.loadFixture(perpFixture);
   });
 
   const time = () => fx.connection.networkHelpers.time;
@@ -240,6 +236,15 @@ describe("PerpMarket", function () {
       .withArgs(feature);
     await (await perpMarket.connect(t).trade(-wad("400"), 0)).wait();
     await (await perpMarket.connect(t).closePosition(0)).wait();
+  });
+
+  it("closing needs only a valid index: it works while the oracle blocks new risk (oracle.risk paused, SEC-05)", async function () {
+    const { perpMarket, oracle } = fx.protocol;
+    const t = fx.traders[0]!;
+    await (await perpMarket.connect(t).trade(wad("1000"), 0)).wait();
+    await (await oracle.pauseFeature(keccak256(toUtf8Bytes("oracle.risk")))).wait();
+    await expect(perpMarket.connect(t).trade(wad("10"), 0)).to.be.revertedWithCustomError(oracle, "ChxFeaturePaused");
+    await expect(perpMarket.connect(t).closePosition(0)).to.emit(perpMarket, "PerpTraded");
   });
 
   it("funding: worked numbers — 1000 CH long alone for one day pays 15 USDC (reference model)", async function () {

@@ -2,26 +2,21 @@ import { expect } from "chai";
 import { keccak256, toUtf8Bytes } from "ethers";
 import { connectionFor } from "../../helpers/fixture.js";
 import { setupTrader } from "../../helpers/clearing.js";
-import { perpSetup, usdc, wad, type PerpFixture } from "./helpers.js";
+import { emptyVaultFixture, perpFixture, usdc, wad, type PerpFixture } from "./helpers.js";
 import { vaultParams } from "../../../scripts/deploy/modules/perps.js";
+import { MockVaultMarket__factory } from "../../../types/ethers-contracts/index.js";
 
 describe("LiquidityVault", function () {
   let fx: PerpFixture;
 
-  async function funded(): Promise<PerpFixture> {
-    return perpSetup(await connectionFor("perps-vault"));
-  }
-  async function empty(): Promise<PerpFixture> {
-    return perpSetup(await connectionFor("perps-vault"), usdc("10000"), 0n);
-  }
-  const load = async (f: () => Promise<PerpFixture>) => {
-    const connection = await connectionFor("perps-vault");
+  const load = async (f: () => Promise<PerpFixture>, key: string) => {
+    const connection = await connectionFor(key);
     fx = await connection.networkHelpers.loadFixture(f);
   };
   const time = () => fx.connection.networkHelpers.time;
 
   describe("share math", function () {
-    beforeEach(async () => load(funded));
+    beforeEach(async () => load(perpFixture, "perps"));
 
     it("mints 10^6 virtual-offset shares per USDC wei at par and reports a share price of 1 (ACC-05)", async function () {
       const { liquidityVault: v } = fx.protocol;
@@ -57,6 +52,33 @@ describe("LiquidityVault", function () {
       await expect(v.connect(x).redeem(usdc("100") * 10n ** 6n - 1n, x.address, x.address)).to.emit(v, "Withdraw");
     });
 
+    it("mint charges assets rounded up, redeem pays assets rounded down; maxRedeem is capped by liquidity (ACC-05)", async function () {
+      const { liquidityVault: v, usdc: token, perpMarket } = fx.protocol;
+      const x = fx.traders[0]!;
+      await (await perpMarket.connect(fx.traders[1]!).trade(wad("1000"), 0)).wait(); // fees make the price > 1
+      await (await token.mint(x.address, usdc("1000"))).wait();
+      await (await token.connect(x).approve(await v.getAddress(), usdc("1000"))).wait();
+      const shares = 123_456_789_000n;
+      const ta = await v.totalAssets();
+      const supply = await v.totalSupply();
+      const expectIn = (shares * (ta + 1n) + (supply + 10n ** 6n) - 1n) / (supply + 10n ** 6n);
+      expect(await v.previewMint(shares)).to.equal(expectIn);
+      const before = await token.balanceOf(x.address);
+      await (await v.connect(x).mint(shares, x.address)).wait();
+      expect(before - (await token.balanceOf(x.address))).to.equal(expectIn);
+      await time().increase(vaultParams.lockPeriodSec);
+      await fx.setPrice(wad("10"));
+      // a day of funding from the long went to LPs meanwhile; the payout is the floor at the current price
+      const ta2 = await v.totalAssets();
+      const out = (shares * (ta2 + 1n)) / ((await v.totalSupply()) + 10n ** 6n);
+      expect(await v.previewRedeem(shares)).to.equal(out);
+      await expect(v.connect(x).redeem(shares, x.address, x.address))
+        .to.emit(v, "Withdraw")
+        .withArgs(x.address, x.address, x.address, out, shares);
+      const lpShares = await v.balanceOf(fx.lp.address);
+      expect(await v.maxRedeem(fx.lp.address)).to.be.lt(lpShares); // the pool keeps the reserve behind open positions
+    });
+
     it("share price follows the traders' unrealised PnL: LPs cannot leave ahead of a loss already on the books", async function () {
       const { liquidityVault: v, perpMarket } = fx.protocol;
       const t = fx.traders[0]!;
@@ -85,6 +107,58 @@ describe("LiquidityVault", function () {
         .withArgs(await fx.protocol.perpMarket.getAddress(), usdc("200000"), usdc("700000"));
       expect((await token.balanceOf(lp.address)) - before).to.equal(usdc("700000"));
       expect(await v.idleUsdc()).to.equal(0n);
+    });
+
+    it("refuses deposits while the traders' profit exceeds LP equity (VaultInsolvent); totalAssets floors at 0", async function () {
+      const { liquidityVault: v, perpMarket, usdc: token } = fx.protocol;
+      await (await perpMarket.connect(fx.traders[0]!).trade(wad("5000"), 0)).wait();
+      await fx.setPrice(wad("300")); // traders' unrealised ≈ 5000 × 290 = 1.45M > the LPs' 1M
+      expect(await v.totalAssets()).to.equal(0n);
+      const x = fx.traders[1]!;
+      await (await token.mint(x.address, usdc("100"))).wait();
+      await (await token.connect(x).approve(await v.getAddress(), usdc("100"))).wait();
+      await expect(v.connect(x).deposit(usdc("100"), x.address)).to.be.revertedWithCustomError(v, "VaultInsolvent");
+    });
+
+    it("backs several markets (IVaultMarket): equity nets across markets, withdrawals pull from each in order", async function () {
+      const { liquidityVault: v, usdc: token, perpMarket } = fx.protocol;
+      const va = await v.getAddress();
+      const other = await new MockVaultMarket__factory(fx.deployer).deploy(await token.getAddress(), va);
+      const o = await other.getAddress();
+      await expect(v.addMarket(o)).to.emit(v, "VaultMarketAdded").withArgs(o, 2n);
+      await (await v.allocate(o, usdc("400000"))).wait();
+      expect(await v.idleUsdc()).to.equal(usdc("100000"));
+      const ta = await v.totalAssets();
+      await (await other.setEquityOffset(-usdc("50000"))).wait(); // that market's traders are up 50,000
+      expect(ta - (await v.totalAssets())).to.equal(usdc("50000"));
+      // a withdrawal beyond idle drains the perp market's withdrawable first, then the other market
+      await time().increase(vaultParams.lockPeriodSec);
+      await fx.setPrice(wad("10"));
+      const perpFree = await perpMarket.withdrawableToVaultUsdc();
+      const want = usdc("100000") + perpFree + usdc("1000");
+      const tx = v.connect(fx.lp).withdraw(want, fx.lp.address, fx.lp.address);
+      await expect(tx)
+        .to.emit(v, "CapitalReturned")
+        .withArgs(await perpMarket.getAddress(), perpFree, usdc("100000") + perpFree);
+      await expect(tx).to.emit(v, "CapitalReturned").withArgs(o, usdc("1000"), want);
+      await (await other.setWithdrawCap(0)).wait();
+      const liquid = await v.liquidUsdc();
+      await expect(v.connect(fx.lp).withdraw(liquid + 1n, fx.lp.address, fx.lp.address)).to.be.revertedWithCustomError(
+        v,
+        "ERC4626ExceededMaxWithdraw",
+      );
+      await expect(v.removeMarket(o)).to.be.revertedWithCustomError(v, "VaultMarketNotEmpty");
+      await (await other.setWithdrawCap(2n ** 255n)).wait();
+      await (await other.setEquityOffset(0)).wait();
+      await (await v.deallocate(o, await other.withdrawableToVaultUsdc())).wait();
+      await expect(v.removeMarket(o)).to.emit(v, "VaultMarketRemoved").withArgs(o, 1n);
+      for (let i = 0; i < 7; i++) {
+        const m = await new MockVaultMarket__factory(fx.deployer).deploy(await token.getAddress(), va);
+        await (await v.addMarket(await m.getAddress())).wait();
+      }
+      await expect(v.addMarket(fx.traders[0]!.address))
+        .to.be.revertedWithCustomError(v, "VaultTooManyMarkets")
+        .withArgs(8n);
     });
 
     it("keeper allocation: allocate/deallocate, idle checks and access control", async function () {
@@ -143,6 +217,8 @@ describe("LiquidityVault", function () {
       await (await p.perpMarket.connect(weak).trade(wad("1000"), 0)).wait();
       await time().increase(3_600);
       await fx.setPrice(wad("9.2")); // equity ≈ 1100 − 5 − 805 < maintenance 460
+      // the hook never reverts: not even with the market's new-risk feature paused (LIQ-05)
+      await (await p.perpMarket.pauseFeature(keccak256(toUtf8Bytes("perp.trade")))).wait();
       const tx = p.liquidationEngine.connect(fx.keeper).liquidate(weak.address);
       await expect(tx).to.emit(p.perpMarket, "PerpLiquidated");
       const m = await p.perpMarket.getAddress();
@@ -160,7 +236,7 @@ describe("LiquidityVault", function () {
   });
 
   describe("attacks", function () {
-    beforeEach(async () => load(empty));
+    beforeEach(async () => load(emptyVaultFixture, "perps-empty"));
 
     it("ACC-04: 1 wei first deposit + 1e24 donation cannot dilute a victim (internal ledger + virtual offset)", async function () {
       const { liquidityVault: v, usdc: token } = fx.protocol;
@@ -213,7 +289,7 @@ describe("LiquidityVault", function () {
       await (await v.connect(x).deposit(usdc("123.456789"), x.address)).wait();
       await (await v.connect(x).redeem(await v.balanceOf(x.address), x.address, x.address)).wait();
       expect(await token.balanceOf(x.address)).to.be.lte(start);
-      for (let i = 0; i < 50; i++) {
+      for (let i = 0; i < 30; i++) {
         await (await v.connect(x).deposit(1n, x.address)).wait();
         const sh = await v.balanceOf(x.address);
         const out = await v.previewRedeem(sh);

@@ -1,0 +1,25 @@
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { ch, limitPrice, parseSlippageBps, px, signerAt, usd } from "./common.js";
+
+export default async function perpClose(
+  args: { slippage: string; signer: string },
+  hre: HardhatRuntimeEnvironment,
+): Promise<void> {
+  await runTask(hre, async () => {
+    const slippage = parseSlippageBps(args.slippage);
+    const { connection, protocol } = await openProtocol(hre);
+    const trader = await signerAt(connection, args.signer);
+    const perp = protocol.perpMarket.connect(trader);
+    const size = (await perp.accountState(trader.address)).sizeCh;
+    if (size === 0n) throw new TaskError(`${trader.address} has no perpetual position to close.`);
+    const q = await perp.quote(-size);
+    const before = await protocol.clearingHouse.collateralOf(trader.address);
+    await (await perp.closePosition(limitPrice(-size, q.fillPriceWad, slippage))).wait();
+    const after = await protocol.clearingHouse.collateralOf(trader.address);
+    console.log(
+      `${trader.address} closed ${ch(size)} CH at ~${px(q.fillPriceWad)} USDC; collateral ${usd(before)} → ${usd(after)} USDC`,
+    );
+    await connection.close();
+  });
+}
