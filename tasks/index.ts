@@ -12,6 +12,7 @@ import { clearingTasks } from "./clearing.js";
 import { spotTasks } from "./spot.js";
 import { taskTasks } from "./task.js";
 import { perpsTasks } from "./perps.js";
+import { futuresTasks } from "./futures.js";
 
 export const chxTasks = [
   ...statusTasks,
@@ -24,4 +25,5 @@ export const chxTasks = [
   ...spotTasks,
   ...taskTasks,
   ...perpsTasks,
+  ...futuresTasks,
 ];

@@ -118,10 +118,18 @@ interface IFuturesMarket is IFuturesTypes, IFuturesExercise, IVaultMarket, ILiqu
     /// @notice Settles `account`'s position of a finalised series at the settlement price (permissionless; a
     ///         third party earns the bounty, charged to the account). Shorts: delivered CH paid at the price,
     ///         undelivered assigned CH slashed (only after the deadline). Electing longs (once every short is
-    ///         settled): pay the price for the CH received, receive their share of the slashes.
+    ///         settled): pay the price for their deliverable share, receive their pro-rata CH and their share of the slashes.
     /// @param seriesId The series.
     /// @param account The account.
     function settlePosition(uint256 seriesId, address account) external;
+
+    /// @notice Settles a caller-chosen page of accounts of a finalised series (≤ MAX_SETTLE_BATCH), skipping those
+    ///         already settled or not settleable yet (a short still inside its delivery window, a long waiting for
+    ///         the shorts); same rules and bounty as `settlePosition` for each one settled.
+    /// @param seriesId The series.
+    /// @param accounts The page (e.g. from `seriesAccounts`).
+    /// @return settled How many were settled (reverts with FuturesAlreadyDone when none).
+    function settlePositions(uint256 seriesId, address[] calldata accounts) external returns (uint256 settled);
 
     /// @notice Sends the caller's accrued keeper bounties to `to` from the market's pool.
     /// @param to Recipient.

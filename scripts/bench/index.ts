@@ -8,6 +8,7 @@ import { spotBench } from "./spot.js";
 import { tasksBench } from "./tasks.js";
 import { perpsBench } from "./perps.js";
 import { optionsBench } from "./options.js";
+import { futuresBench } from "./futures.js";
 
 /** Every benchmark suite; a module adds one line. */
 export const suites: BenchSuite[] = [
@@ -21,4 +22,5 @@ export const suites: BenchSuite[] = [
   tasksBench,
   perpsBench,
   optionsBench,
+  futuresBench,
 ];

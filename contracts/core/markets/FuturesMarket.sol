@@ -325,6 +325,11 @@ contract FuturesMarket is FuturesBase, IFuturesMarket {
     }
 
     /// @inheritdoc IFuturesMarket
+    function settlePositions(uint256, address[] calldata) external returns (uint256) {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
     function claimBounties(address) external returns (uint256) {
         _delegateToModule();
     }

@@ -75,3 +75,18 @@ export async function jumpTo(connection: NetworkConnection, fx: FuturesFixture, 
 }
 
 export const parse18 = (v: string): bigint => parseUnits(v, 18);
+
+const fixtureFns = new Map<NetworkConnection, () => Promise<FuturesFixture>>();
+
+/** `loadFixture` with one fixture function per connection, so every test reuses the same snapshot. */
+export async function loadFutures(connection: NetworkConnection): Promise<FuturesFixture> {
+  let fn = fixtureFns.get(connection);
+  if (fn === undefined) {
+    const c = connection;
+    fn = async function futuresSetup() {
+      return futuresFixture(c);
+    };
+    fixtureFns.set(connection, fn);
+  }
+  return connection.networkHelpers.loadFixture(fn);
+}

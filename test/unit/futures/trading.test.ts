@@ -3,7 +3,7 @@ import { id as keccakId, ZeroAddress } from "ethers";
 import { connectionFor } from "../../helpers/fixture.js";
 import { selectorOf } from "../../../scripts/lib/deployer.js";
 import { Roles } from "../../../scripts/lib/roles.js";
-import { futuresFixture, jumpTo, testParams, usdc, wad, DAY, type FuturesFixture } from "./helpers.js";
+import { loadFutures, jumpTo, testParams, usdc, wad, DAY, type FuturesFixture } from "./helpers.js";
 
 /** Independent reference for the series price: index × (1 + midSkew / scale × min(ttx, horizon) / horizon). */
 function refPrice(indexWad: bigint, skewBefore: bigint, delta: bigint, ttx: bigint, horizon: bigint): bigint {
@@ -22,8 +22,8 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
   let fx: FuturesFixture;
 
   beforeEach(async function () {
-    const connection = await connectionFor("futures-trading");
-    fx = await connection.networkHelpers.loadFixture(futuresFixture.bind(null, connection));
+    const connection = await connectionFor("futures");
+    fx = await loadFutures(connection);
   });
 
   it("wires roles: MARKET for the exercise seam, GUARDIAN for disputes and pauses, registered with risk params", async function () {
@@ -98,7 +98,7 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
   });
 
   it("converges: the premium shrinks linearly inside the horizon and is zero at expiry (MKT-04)", async function () {
-    const connection = await connectionFor("futures-trading");
+    const connection = await connectionFor("futures");
     const p = fx.protocol;
     await (await p.futures.connect(fx.traders[0]!).openPosition(fx.seriesId, wad("2000"), 0)).wait();
     // 15 days before expiry = half the 30-day horizon: mid premium (skew 2,000 / scale 100,000) = 2 % × ~1/2
@@ -116,7 +116,7 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
   it("nets calendar spreads in the ClearingHouse: long one series, short another = one net position at the index", async function () {
     const p = fx.protocol;
     const alice = fx.traders[0]!;
-    const now = BigInt((await (await connectionFor("futures-trading")).ethers.provider.getBlock("latest"))!.timestamp);
+    const now = BigInt((await (await connectionFor("futures")).ethers.provider.getBlock("latest"))!.timestamp);
     await (await p.futures.connect(fx.deployer).listSeries(now + 90n * BigInt(DAY), 0)).wait();
     await (await p.futures.connect(alice).openPosition(1n, wad("400"), 0)).wait();
     await (await p.futures.connect(alice).openPosition(2n, -wad("300"), 0)).wait();
@@ -146,7 +146,7 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
   });
 
   it("stops trading at expiry (FuturesSeriesNotTrading) and lets closes through while new risk is paused", async function () {
-    const connection = await connectionFor("futures-trading");
+    const connection = await connectionFor("futures");
     const p = fx.protocol;
     const alice = fx.traders[0]!;
     await (await p.futures.connect(alice).openPosition(fx.seriesId, wad("100"), 0)).wait();
@@ -164,32 +164,32 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
   });
 
   it("lists the next standard expiries on the UTC grid, bounded, and only once each", async function () {
-    const connection = await connectionFor("futures-trading");
+    const connection = await connectionFor("futures");
     const p = fx.protocol;
-    // Monday 15 March 2027, 12:00 UTC
-    const t = BigInt(Date.UTC(2027, 2, 15, 12) / 1000);
+    // Monday 18 March 2030, 12:00 UTC
+    const t = BigInt(Date.UTC(2030, 2, 18, 12) / 1000);
     await connection.networkHelpers.time.increaseTo(t);
     const ts = (y: number, m: number, d: number) => BigInt(Date.UTC(y, m - 1, d) / 1000);
-    expect(await p.futures.nextStandardExpiry(0)).to.equal(ts(2027, 3, 16)); // daily
-    expect(await p.futures.nextStandardExpiry(1)).to.equal(ts(2027, 3, 19)); // Friday
-    expect(await p.futures.nextStandardExpiry(2)).to.equal(ts(2027, 4, 1)); // monthly
-    expect(await p.futures.nextStandardExpiry(3)).to.equal(ts(2027, 4, 1)); // quarterly
+    expect(await p.futures.nextStandardExpiry(0)).to.equal(ts(2030, 3, 19)); // daily
+    expect(await p.futures.nextStandardExpiry(1)).to.equal(ts(2030, 3, 22)); // Friday
+    expect(await p.futures.nextStandardExpiry(2)).to.equal(ts(2030, 4, 1)); // monthly
+    expect(await p.futures.nextStandardExpiry(3)).to.equal(ts(2030, 4, 1)); // quarterly
     await expect(p.futures.nextStandardExpiry(4)).to.be.revertedWithCustomError(p.futures, "FuturesInvalidParams");
     const anyone = fx.users[9]!;
     await expect(p.futures.connect(anyone).listStandardSeries(1))
       .to.emit(p.futures, "SeriesListed")
-      .withArgs(2n, ts(2027, 3, 19), ts(2027, 3, 18), 1, wad("1000000"), anyone.address, 2n);
+      .withArgs(2n, ts(2030, 3, 22), ts(2030, 3, 21), 1, wad("1000000"), anyone.address, 2n);
     await expect(p.futures.connect(anyone).listStandardSeries(1))
       .to.be.revertedWithCustomError(p.futures, "FuturesSeriesExists")
-      .withArgs(ts(2027, 3, 19), 2n);
+      .withArgs(ts(2030, 3, 22), 2n);
     await (await p.futures.connect(anyone).listStandardSeries(2)).wait(); // 1 April: monthly = quarterly
     await expect(p.futures.connect(anyone).listStandardSeries(3))
       .to.be.revertedWithCustomError(p.futures, "FuturesSeriesExists")
-      .withArgs(ts(2027, 4, 1), 3n);
+      .withArgs(ts(2030, 4, 1), 3n);
     // December → next quarter is January of the next year
-    await connection.networkHelpers.time.increaseTo(BigInt(Date.UTC(2027, 11, 20) / 1000));
-    expect(await p.futures.nextStandardExpiry(3)).to.equal(ts(2028, 1, 1));
-    await expect(p.futures.connect(anyone).listSeries(ts(2028, 6, 1), 0)).to.be.revertedWithCustomError(
+    await connection.networkHelpers.time.increaseTo(BigInt(Date.UTC(2030, 11, 20) / 1000));
+    expect(await p.futures.nextStandardExpiry(3)).to.equal(ts(2031, 1, 1));
+    await expect(p.futures.connect(anyone).listSeries(ts(2031, 6, 1), 0)).to.be.revertedWithCustomError(
       p.futures,
       "AccessManagedUnauthorized",
     );
@@ -206,7 +206,7 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
 
   it("bounds live series (FuturesTooManyLiveSeries)", async function () {
     const p = fx.protocol;
-    const now = BigInt((await (await connectionFor("futures-trading")).ethers.provider.getBlock("latest"))!.timestamp);
+    const now = BigInt((await (await connectionFor("futures")).ethers.provider.getBlock("latest"))!.timestamp);
     for (let i = 1n; i < 12n; ++i) await (await p.futures.listSeries(now + 90n * BigInt(DAY) + i, 0)).wait();
     expect(await p.futures.seriesCount()).to.deep.equal([12n, 12n]);
     await expect(p.futures.listSeries(now + 200n * BigInt(DAY), 0))
@@ -221,11 +221,20 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
       p.futures.connect(mallory!).openFromExercise(fx.seriesId, alice!.address, bob!.address, wad("100"), wad("11")),
     ).to.be.revertedWithCustomError(p.futures, "AccessManagedUnauthorized");
     await (await p.accessManager.grantRole(Roles.MARKET, fx.deployer.address, 0)).wait();
-    await expect(
-      p.futures.openFromExercise(fx.seriesId, alice!.address, bob!.address, wad("100"), wad("11")),
-    )
+    await expect(p.futures.openFromExercise(fx.seriesId, alice!.address, bob!.address, wad("100"), wad("11")))
       .to.emit(p.futures, "FuturesTraded")
-      .withArgs(fx.seriesId, alice!.address, wad("100"), wad("11"), wad("10"), 0n, wad("100"), wad("11"), wad("100"), 0n);
+      .withArgs(
+        fx.seriesId,
+        alice!.address,
+        wad("100"),
+        wad("11"),
+        wad("10"),
+        0n,
+        wad("100"),
+        wad("11"),
+        wad("100"),
+        0n,
+      );
     // the long pays 100 × (11 − 10) to the pool, the short receives it
     expect(await p.clearingHouse.collateralOf(alice!.address)).to.equal(usdc("19900"));
     expect(await p.clearingHouse.collateralOf(bob!.address)).to.equal(usdc("20100"));
@@ -252,7 +261,9 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
     await expect(fx.vault.take(f, free + 1n))
       .to.be.revertedWithCustomError(p.futures, "FuturesVaultWithdrawTooLarge")
       .withArgs(free + 1n, free);
-    await expect(fx.vault.take(f, free)).to.emit(p.futures, "VaultFlow").withArgs(await fx.vault.getAddress(), -free);
+    await expect(fx.vault.take(f, free))
+      .to.emit(p.futures, "VaultFlow")
+      .withArgs(await fx.vault.getAddress(), -free);
     expect(await p.usdc.balanceOf(await fx.vault.getAddress())).to.equal(free);
   });
 

@@ -21,6 +21,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
     uint256 internal constant WAD = 1e18;
     uint256 internal constant BPS = 10_000;
     uint256 internal constant SERIES_SCAN = 16;
+    /// @dev Most accounts one `settlePositions` call settles (keeps a batch far below the 16,777,216 gas cap).
+    uint256 internal constant MAX_SETTLE_BATCH = 64;
     uint256 internal constant ACCOUNT_SCAN = 32;
 
     bytes32 internal constant FEATURE_TRADE = keccak256("futures.trade");

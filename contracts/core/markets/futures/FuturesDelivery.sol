@@ -194,6 +194,26 @@ contract FuturesDelivery is FuturesBase {
         _settle(_getFuturesMarketStorage(), seriesId, account);
     }
 
+    /// @notice See IFuturesMarket.
+    function settlePositions(
+        uint256 seriesId,
+        address[] calldata accounts
+    ) external nonReentrant returns (uint256 settled) {
+        if (accounts.length > MAX_SETTLE_BATCH) revert FuturesInvalidParams();
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        Series storage s = _existing($, seriesId);
+        if (s.deliveryDeadline == 0) {
+            if (s.finalAt == 0) revert FuturesPriceNotFixed(seriesId);
+            revert FuturesNotFinal(seriesId);
+        }
+        for (uint256 i; i < accounts.length; ++i) {
+            if (!_settleable(s, $.positions[seriesId][accounts[i]])) continue;
+            _settle($, seriesId, accounts[i]);
+            ++settled;
+        }
+        if (settled == 0) revert FuturesAlreadyDone(seriesId, address(0));
+    }
+
     struct SettleVars {
         uint256 price;
         int256 size;
@@ -201,6 +221,10 @@ contract FuturesDelivery is FuturesBase {
         int256 realised;
         uint256 bounty;
         uint256 chOut;
+        uint256 assigned;
+        uint256 delivered;
+        uint256 paid;
+        uint256 slashed;
     }
 
     function _settle(FuturesMarketStorage storage $, uint256 seriesId, address account) private {
@@ -216,7 +240,7 @@ contract FuturesDelivery is FuturesBase {
         v.size = p.sizeCh;
         uint256 shortBase = _shortBase(p);
         if (shortBase != 0) {
-            (v.cash, v.chOut) = _settleShortDelivery($, s, seriesId, account, p);
+            _settleShortDelivery($, s, seriesId, account, p, v);
         } else if (p.electedCh != 0) {
             (v.cash, v.chOut) = _settleLongDelivery(s, seriesId, account, p, v.price);
         }
@@ -242,6 +266,10 @@ contract FuturesDelivery is FuturesBase {
         emit PositionSettled(seriesId, account, v.size, v.price, v.realised, msg.sender, v.bounty, open);
         if (v.cash != 0) house.settle(account, v.cash);
         if (v.bounty != 0) _creditBounty($, msg.sender, v.bounty);
+        if (v.assigned != 0) {
+            int256 collateral = house.collateralOf(account);
+            emit DeliverySettled(seriesId, account, v.assigned, v.delivered, v.paid, v.slashed, collateral);
+        }
         if (v.chOut != 0) $.ch.safeTransfer(account, v.chOut);
         if (open == 0) _advanceFirstOpen($);
         _advanceCursor($, seriesId);
@@ -254,8 +282,9 @@ contract FuturesDelivery is FuturesBase {
         Series storage s,
         uint256 seriesId,
         address account,
-        Position storage p
-    ) private returns (int256 cash, uint256 chOut) {
+        Position storage p,
+        SettleVars memory v
+    ) private {
         uint256 assigned = _assignedOf(s, _shortBase(p));
         uint256 escrow = p.escrowCh;
         uint256 delivered = escrow < assigned ? escrow : assigned;
@@ -263,28 +292,19 @@ contract FuturesDelivery is FuturesBase {
             revert FuturesDeliveryPending(seriesId, account, assigned, escrow, s.deliveryDeadline);
         }
         s.shortPositions -= 1;
-        chOut = escrow - delivered;
-        if (assigned != 0) cash = _deliveryCash($, s, seriesId, account, assigned, delivered);
-    }
-
-    /// @dev The payment for delivered CH rounds down, the slash of undelivered CH rounds up (ACC-05).
-    function _deliveryCash(
-        FuturesMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address account,
-        uint256 assigned,
-        uint256 delivered
-    ) private returns (int256 cash) {
-        uint256 price = s.settlementPriceWad;
-        uint256 paid = FuturesMath.usdcDown(delivered, price);
-        uint256 slashed = FuturesMath.usdcUp((assigned - delivered) * (BPS + $.params.penaltyBps), price);
+        v.chOut = escrow - delivered;
+        if (assigned == 0) return;
+        // @dev The payment for delivered CH rounds down, the slash of undelivered CH rounds up (ACC-05).
+        uint256 paid = FuturesMath.usdcDown(delivered, v.price);
+        uint256 slashed = FuturesMath.usdcUp((assigned - delivered) * (BPS + $.params.penaltyBps), v.price);
         slashed = (slashed + BPS - 1) / BPS;
         s.deliveredCh += uint128(delivered);
         s.slashedUsdc += slashed.toUint128();
-        cash = int256(paid) - int256(slashed);
-        int256 collateral = $.clearingHouse.collateralOf(account) + cash;
-        emit DeliverySettled(seriesId, account, assigned, delivered, paid, slashed, collateral);
+        v.cash = int256(paid) - int256(slashed);
+        v.assigned = assigned;
+        v.delivered = delivered;
+        v.paid = paid;
+        v.slashed = slashed;
     }
 
     /// @dev Electing long: receives its pro-rata share of the delivered CH (the last one the remainder, so

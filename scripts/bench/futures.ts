@@ -1,0 +1,126 @@
+import { parseUnits } from "ethers";
+import type { BenchSuite } from "./lib.js";
+import { MockAggregatorV3__factory, MockFuturesVault__factory } from "../../types/ethers-contracts/index.js";
+import { Roles } from "../lib/roles.js";
+
+const usdc = (v: string): bigint => parseUnits(v, 6);
+const wad = (v: string): bigint => parseUnits(v, 18);
+const DAY = 86_400n;
+const BATCH = 10;
+
+/**
+ * Futures gas: open / increase / reduce against the vault, elect delivery, escrow CH (deliver), fix and finalise
+ * the settlement price, and settle one position per case (cash, keeper-settled, delivering short, failing short,
+ * receiving long). Target (issue 8): settle ≤ 100k gas per position.
+ */
+export const futuresBench: BenchSuite = {
+  name: "futures",
+  async run(ctx) {
+    const p = ctx.protocol;
+    const admin = ctx.deployer;
+    const helpers = ctx.connection.networkHelpers;
+    const feed = MockAggregatorV3__factory.connect(ctx.deploy.address("CHIndexFeed"), admin);
+    const scale = 10n ** (18n - (await feed.decimals()));
+    const setPrice = async (priceWad: bigint) => (await feed.setAnswer(priceWad / scale)).wait();
+    await setPrice(wad("10"));
+    const f = await p.futures.getAddress();
+
+    const vault = await new MockFuturesVault__factory(admin).deploy(await p.usdc.getAddress());
+    await vault.waitForDeployment();
+    await (await p.futures.setVault(await vault.getAddress())).wait();
+    await (await p.usdc.mint(admin.address, usdc("10000000"))).wait();
+    await (await p.usdc.approve(await vault.getAddress(), usdc("1000000"))).wait();
+    await (await vault.fund(f, usdc("1000000"))).wait();
+
+    const [g, alice, bob, carol, dave, erin, keeper] = ctx.users;
+    if (g === undefined || alice === undefined || bob === undefined || carol === undefined) throw new Error("users");
+    if (dave === undefined || erin === undefined || keeper === undefined) throw new Error("users");
+    const [minDps] = await p.guarantorPool.params();
+    await (await p.dps.transfer(g.address, minDps)).wait();
+    await (await p.guarantorPool.connect(g).registerGuarantor(false, usdc("1000000"))).wait();
+    await (await p.dps.connect(g).approve(await p.guarantorPool.getAddress(), minDps)).wait();
+    await (await p.guarantorPool.connect(g).stakeDps(minDps)).wait();
+    await (await p.usdc.mint(g.address, usdc("1000000"))).wait();
+    await (await p.usdc.connect(g).approve(await p.guarantorPool.getAddress(), usdc("1000000"))).wait();
+    await (await p.guarantorPool.connect(g).depositCapital(g.address, usdc("1000000"))).wait();
+    await (await p.accessManager.grantRole(Roles.CH_MINTER, admin.address, 0)).wait();
+    for (const t of [alice, bob, carol, dave, erin]) {
+      await (await p.guarantorPool.connect(g).admitCustomer(t.address, usdc("1000000"))).wait();
+      await (await p.usdc.mint(t.address, usdc("50000"))).wait();
+      await (await p.usdc.connect(t).approve(await p.clearingHouse.getAddress(), usdc("50000"))).wait();
+      await (await p.clearingHouse.connect(t).deposit(usdc("50000"))).wait();
+      await (await p.ch.mint(t.address, wad("10000"))).wait();
+      await (await p.ch.connect(t).approve(f, wad("10000"))).wait();
+    }
+    const now = BigInt((await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp);
+    const expiry = now + 60n * DAY;
+    await ctx.measure("FuturesMarket.listSeries", p.futures.listSeries(expiry, 0));
+    await (await p.futures.listSeries(expiry + 3_600n, 0)).wait(); // series 2: the batch-settlement case
+    await ctx.measure("FuturesMarket.listStandardSeries", p.futures.connect(keeper).listStandardSeries(2));
+
+    await ctx.measure("FuturesMarket.openPosition:open", p.futures.connect(alice).openPosition(1n, wad("500"), 0));
+    await ctx.measure("FuturesMarket.openPosition:increase", p.futures.connect(alice).openPosition(1n, wad("100"), 0));
+    await ctx.measure("FuturesMarket.openPosition:reduce", p.futures.connect(alice).openPosition(1n, -wad("100"), 0));
+    await ctx.measure("FuturesMarket.openPosition:openShort", p.futures.connect(bob).openPosition(1n, -wad("300"), 0));
+    await (await p.futures.connect(dave).openPosition(1n, -wad("200"), 0)).wait();
+    await (await p.futures.connect(carol).openPosition(1n, wad("50"), 0)).wait();
+    await (await p.futures.connect(erin).openPosition(1n, wad("40"), 0)).wait();
+    await ctx.measure("FuturesMarket.closePosition", p.futures.connect(erin).closePosition(1n, 0));
+    await (await p.futures.connect(erin).openPosition(1n, wad("40"), 0)).wait();
+    const batch = ctx.users.slice(7, 7 + BATCH);
+    if (batch.length !== BATCH) throw new Error("futures bench needs 17 users");
+    for (const [i, t] of batch.entries()) {
+      await (await p.guarantorPool.connect(g).admitCustomer(t.address, usdc("1000000"))).wait();
+      await (await p.usdc.mint(t.address, usdc("5000"))).wait();
+      await (await p.usdc.connect(t).approve(await p.clearingHouse.getAddress(), usdc("5000"))).wait();
+      await (await p.clearingHouse.connect(t).deposit(usdc("5000"))).wait();
+      await (await p.futures.connect(t).openPosition(2n, i % 2 === 0 ? wad("20") : -wad("15"), 0)).wait();
+    }
+    await ctx.measure("FuturesMarket.electDelivery", p.futures.connect(alice).electDelivery(1n, wad("500")));
+    await ctx.measure("FuturesMarket.deliver", p.futures.connect(bob).deliver(1n, wad("300")));
+    await (await p.accessManager.grantRole(Roles.MARKET, admin.address, 0)).wait();
+    await ctx.measure(
+      "FuturesMarket.openFromExercise",
+      p.futures.openFromExercise(1n, carol.address, erin.address, wad("10"), wad("11")),
+    );
+
+    await helpers.time.increaseTo(expiry);
+    await setPrice(wad("12"));
+    await ctx.measure("FuturesMarket.fixSettlementPrice", p.futures.connect(keeper).fixSettlementPrice(1n));
+    await helpers.time.increase(2n * 3_600n);
+    await setPrice(wad("12"));
+    await ctx.measure("FuturesMarket.finalizeSettlement", p.futures.connect(keeper).finalizeSettlement(1n));
+    await ctx.measure("FuturesMarket.settlePosition:cash", p.futures.connect(carol).settlePosition(1n, carol.address));
+    await ctx.measure(
+      "FuturesMarket.settlePosition:cashByKeeper",
+      p.futures.connect(keeper).settlePosition(1n, erin.address),
+    );
+    await ctx.measure(
+      "FuturesMarket.settlePosition:deliveringShort",
+      p.futures.connect(bob).settlePosition(1n, bob.address),
+    );
+    await helpers.time.increase(DAY);
+    await setPrice(wad("12"));
+    await ctx.measure(
+      "FuturesMarket.settlePosition:failedShortSlashed",
+      p.futures.connect(keeper).settlePosition(1n, dave.address),
+    );
+    await ctx.measure(
+      "FuturesMarket.settlePosition:receivingLong",
+      p.futures.connect(alice).settlePosition(1n, alice.address),
+    );
+    await (await p.futures.connect(keeper).fixSettlementPrice(2n)).wait(); // expired an hour after series 1
+    await helpers.time.increase(2n * 3_600n);
+    await setPrice(wad("12"));
+    await (await p.futures.connect(keeper).finalizeSettlement(2n)).wait();
+    const total = await ctx.measure(
+      `FuturesMarket.settlePositions:batchOf${BATCH}`,
+      p.futures.connect(keeper).settlePositions(
+        2n,
+        batch.map((t) => t.address),
+      ),
+    );
+    ctx.set("FuturesMarket.settlePositions:perPosition", total / BigInt(BATCH));
+    await ctx.measure("FuturesMarket.claimBounties", p.futures.connect(keeper).claimBounties(keeper.address));
+  },
+};

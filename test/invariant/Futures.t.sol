@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {CommonBase} from "forge-std/Base.sol";
+import {StdCheats} from "forge-std/StdCheats.sol";
+import {StdUtils} from "forge-std/StdUtils.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {FuturesSolBase} from "../helpers/FuturesSolBase.sol";
+import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
+import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
+import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
+import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
+import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
+import {MockFuturesIndex} from "../../contracts/mocks/MockFuturesIndex.sol";
+
+/// @notice Traders buy, sell, elect delivery and escrow CH on the live daily series while the index moves and time
+///         passes; `expireAndSettle` walks a series through fix → finalise → delivery deadline → every settlement
+///         and checks, per short and per long, the delivery rules (MKT-05) as they happen.
+contract FuturesHandler is CommonBase, StdCheats, StdUtils {
+    IFuturesMarket internal f;
+    IClearingHouse internal chouse;
+    ILiquidationEngine internal liq;
+    MockPriceIndex internal oracle;
+    MockFuturesIndex internal fIndex;
+    IERC20 internal chToken;
+
+    address[4] public traders;
+    uint256 public series;
+    uint256[] public finished;
+    uint256 public settlements;
+    uint256 public violationsMKT05;
+
+    constructor(address[6] memory m, address[4] memory traders_) {
+        f = IFuturesMarket(m[0]);
+        chouse = IClearingHouse(m[1]);
+        liq = ILiquidationEngine(m[2]);
+        oracle = MockPriceIndex(m[3]);
+        fIndex = MockFuturesIndex(m[4]);
+        chToken = IERC20(m[5]);
+        traders = traders_;
+        series = f.listStandardSeries(IFuturesTypes.Tenor.Daily);
+    }
+
+    function finishedCount() external view returns (uint256) {
+        return finished.length;
+    }
+
+    function _t(uint256 seed) internal view returns (address) {
+        return traders[seed % 4];
+    }
+
+    function trade(uint256 seed, int256 size) external {
+        size = bound(size, -300e18, 300e18);
+        if (size == 0) return;
+        vm.prank(_t(seed));
+        try f.openPosition(series, size, 0) {} catch {}
+    }
+
+    function close(uint256 seed) external {
+        vm.prank(_t(seed));
+        try f.closePosition(series, 0) {} catch {}
+    }
+
+    function elect(uint256 seed, uint256 amount) external {
+        address t = _t(seed);
+        int256 size = f.positionOf(series, t).sizeCh;
+        if (size <= 0) return;
+        amount = bound(amount, 0, uint256(size));
+        vm.prank(t);
+        try f.electDelivery(series, amount) {} catch {}
+    }
+
+    function deliver(uint256 seed, uint256 amount) external {
+        address t = _t(seed);
+        IFuturesTypes.Position memory p = f.positionOf(series, t);
+        if (p.sizeCh >= 0 || uint256(-int256(p.sizeCh)) <= p.escrowCh) return;
+        amount = bound(amount, 1, uint256(-int256(p.sizeCh)) - p.escrowCh);
+        vm.prank(t);
+        try f.deliver(series, amount) {} catch {}
+    }
+
+    function movePrice(uint256 priceWad) external {
+        priceWad = bound(priceWad, 5e18, 20e18);
+        oracle.setPrice(priceWad);
+        fIndex.setPrice(priceWad);
+    }
+
+    function warp(uint256 dt) external {
+        vm.warp(block.timestamp + bound(dt, 10 minutes, 6 hours));
+    }
+
+    function liquidate(uint256 seed) external {
+        try liq.liquidate(_t(seed)) {} catch {}
+    }
+
+    /// @dev Expiry, finalisation and every settlement of the live series, then a new daily series.
+    function expireAndSettle() external {
+        uint256 id = series;
+        (uint64 expiry, ) = f.seriesExpiry(id);
+        if (block.timestamp < expiry) vm.warp(expiry);
+        f.fixSettlementPrice(id);
+        vm.warp(f.seriesInfo(id).finalAt);
+        f.finalizeSettlement(id);
+        vm.warp(f.seriesInfo(id).deliveryDeadline);
+        IFuturesTypes.Series memory s = f.seriesInfo(id);
+        uint256 price = s.settlementPriceWad;
+        // shorts first: each either delivered its assignment or is slashed price × (1 + penalty) on the rest
+        for (uint256 i; i < 4; ++i) {
+            IFuturesTypes.Position memory p = f.positionOf(id, traders[i]);
+            if (p.open && p.sizeCh < 0) _settleShort(id, traders[i], price);
+        }
+        // then everyone else: electing longs receive CH (Σ = delivered) and the slashes
+        uint256 received;
+        for (uint256 i; i < 4; ++i) {
+            address t = traders[i];
+            IFuturesTypes.Position memory p = f.positionOf(id, t);
+            if (!p.open) continue;
+            uint256 chBefore = chToken.balanceOf(t);
+            f.settlePosition(id, t);
+            ++settlements;
+            received += chToken.balanceOf(t) - chBefore;
+        }
+        s = f.seriesInfo(id);
+        if (received != s.deliveredCh || s.receivedCh != s.deliveredCh) ++violationsMKT05;
+        if (s.compensatedUsdc != s.slashedUsdc && s.electedCh != 0) ++violationsMKT05;
+        finished.push(id);
+        series = f.listStandardSeries(IFuturesTypes.Tenor.Daily);
+    }
+
+    function _settleShort(uint256 id, address t, uint256 price) internal {
+        (uint256 assigned, uint256 escrow, ) = f.deliveryObligation(id, t);
+        uint256 delivered = escrow < assigned ? escrow : assigned;
+        uint256 chBefore = chToken.balanceOf(t);
+        IFuturesTypes.Series memory before = f.seriesInfo(id);
+        f.settlePosition(id, t);
+        ++settlements;
+        IFuturesTypes.Series memory after_ = f.seriesInfo(id);
+        if (after_.slashedUsdc - before.slashedUsdc != _slash(assigned - delivered, price)) ++violationsMKT05;
+        if (after_.deliveredCh - before.deliveredCh != delivered) ++violationsMKT05;
+        if (chToken.balanceOf(t) - chBefore != escrow - delivered) ++violationsMKT05;
+    }
+
+    function _slash(uint256 undeliveredCh, uint256 priceWad) internal pure returns (uint256) {
+        uint256 up = (undeliveredCh * 11_000 * priceWad + 1e30 - 1) / 1e30;
+        return (up + 10_000 - 1) / 10_000;
+    }
+}
+
+/// @notice MKT-04 and MKT-05 as handler-based invariants over the FuturesMarket.
+contract FuturesInvariantTest is FuturesSolBase {
+    FuturesHandler internal handler;
+    address[4] internal traders;
+
+    function setUp() public {
+        _deployFutures();
+        _setupGuarantor(guarantor, false, 10_000_000e6);
+        for (uint256 i; i < 4; ++i) {
+            address t = address(uint160(0xF0700 + i));
+            traders[i] = t;
+            _setupTrader(t, guarantor, 50_000e6);
+            _mintCh(t, 100_000e18);
+            vm.prank(t);
+            chToken.approve(address(futures), type(uint256).max);
+        }
+        handler = new FuturesHandler(
+            [address(futures), address(chouse), address(liq), address(oracle), address(fIndex), address(chToken)],
+            traders
+        );
+        targetContract(address(handler));
+    }
+
+    /// @notice MKT-04: every expired series was settled at its final price with no position left open.
+    function invariant_MKT04_settledSeriesHaveNoOpenPosition() public view {
+        uint256 n = handler.finishedCount();
+        for (uint256 k; k < n; ++k) {
+            uint256 id = handler.finished(k);
+            IFuturesTypes.Series memory s = futures.seriesInfo(id);
+            assertEq(s.openPositions, 0, "MKT-04 open positions");
+            assertEq(s.longOiCh + s.shortOiCh, 0, "MKT-04 open interest");
+            for (uint256 i; i < 4; ++i) {
+                IFuturesTypes.Position memory p = futures.positionOf(id, traders[i]);
+                assertFalse(p.open, "MKT-04 position open");
+                assertEq(p.sizeCh, 0, "MKT-04 size");
+            }
+        }
+    }
+
+    /// @notice MKT-04 (and the clearing seam): each account's ClearingHouse position is the net of its series.
+    function invariant_MKT04_clearingPositionIsNetOfSeries() public view {
+        for (uint256 i; i < 4; ++i) {
+            uint256[] memory ids = futures.accountSeries(traders[i]);
+            int256 net;
+            for (uint256 k; k < ids.length; ++k) net += futures.positionOf(ids[k], traders[i]).sizeCh;
+            assertEq(chouse.positionOf(traders[i], address(futures)).sizeCh, net, "net position");
+        }
+    }
+
+    /// @notice ACC-02: the live series' open interest is the sum of the positions per side.
+    function invariant_ACC02_openInterestSums() public view {
+        uint256 id = handler.series();
+        uint256 longs;
+        uint256 shorts;
+        for (uint256 i; i < 4; ++i) {
+            int256 sz = futures.positionOf(id, traders[i]).sizeCh;
+            if (sz > 0) longs += uint256(sz);
+            else shorts += uint256(-sz);
+        }
+        IFuturesTypes.Series memory s = futures.seriesInfo(id);
+        assertEq(s.longOiCh, longs, "long OI");
+        assertEq(s.shortOiCh, shorts, "short OI");
+    }
+
+    /// @notice MKT-05: CH delivered = CH received per settled series, slashes = compensation, every assigned short
+    ///         delivered or was slashed exactly, and the market holds exactly the live escrow.
+    function invariant_MKT05_deliveryConservation() public view {
+        assertEq(handler.violationsMKT05(), 0, "MKT-05 per-account delivery rule");
+        uint256 n = handler.finishedCount();
+        for (uint256 k; k < n; ++k) {
+            IFuturesTypes.Series memory s = futures.seriesInfo(handler.finished(k));
+            assertEq(s.deliveredCh, s.receivedCh, "MKT-05 CH delivered = received");
+        }
+        uint256 escrow;
+        uint256 id = handler.series();
+        for (uint256 i; i < 4; ++i) escrow += futures.positionOf(id, traders[i]).escrowCh;
+        assertEq(chToken.balanceOf(address(futures)), escrow, "MKT-05 CH held = live escrow");
+    }
+}
