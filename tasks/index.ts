@@ -13,6 +13,7 @@ import { spotTasks } from "./spot.js";
 import { taskTasks } from "./task.js";
 import { perpsTasks } from "./perps.js";
 import { futuresTasks } from "./futures.js";
+import { optionsTasks } from "./options.js";
 
 export const chxTasks = [
   ...statusTasks,
@@ -26,4 +27,5 @@ export const chxTasks = [
   ...taskTasks,
   ...perpsTasks,
   ...futuresTasks,
+  ...optionsTasks,
 ];

@@ -8,7 +8,6 @@ import {IOptionsMarketTypes} from "../../interfaces/IOptionsMarket.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
-import {SpotMath} from "../../libraries/SpotMath.sol";
 
 /// @title OptionsMarketBase
 /// @notice Storage, constants and the position helpers shared by OptionsMarket and its settlement module

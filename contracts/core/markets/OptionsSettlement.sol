@@ -5,8 +5,6 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {OptionsMarketBase} from "./OptionsMarketBase.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
 
 /// @title OptionsSettlement
@@ -124,6 +122,14 @@ contract OptionsSettlement is OptionsMarketBase {
         if (done) {
             s.settled = true;
             _removePending($, s);
+            // @dev rounding dust (obligations rounded up − payouts rounded down) left in the series becomes fee income
+            uint256 dust = s.postedUsdc - s.paidUsdc - s.releasedUsdc;
+            if (dust != 0) {
+                $.reservedUsdc -= uint128(dust);
+                uint256 feesAfter = $.feesUsdc + dust;
+                $.feesUsdc = uint128(feesAfter);
+                emit FeesAccrued(dust, feesAfter);
+            }
         }
         emit SettlementProgressed(seriesId, cursor, s.writerCursor, n, done);
         uint256 bounty = c.bountyUsdc;

@@ -111,3 +111,22 @@ export async function toFinal(fx: OptionsFixture, expiry: bigint, priceWad: bigi
   await time.increaseTo(expiry);
   await fx.setPrice(priceWad);
 }
+
+/** The market's parameters as a plain object (to change one field and pass them back to setParams). */
+export async function currentParams(fx: OptionsFixture) {
+  const p = await fx.protocol.options.params();
+  return {
+    makerFeeBps: p.makerFeeBps,
+    takerFeeBps: p.takerFeeBps,
+    disputeWindowSec: p.disputeWindowSec,
+    expiryGridSec: p.expiryGridSec,
+    expiryOffsetSec: p.expiryOffsetSec,
+    minTimeToExpirySec: p.minTimeToExpirySec,
+    maxHorizonSec: p.maxHorizonSec,
+    maxStrikeDeviationBps: p.maxStrikeDeviationBps,
+    callCapBps: p.callCapBps,
+    maxLiveSeries: p.maxLiveSeries,
+    bountyUsdc: p.bountyUsdc,
+    strikeStepWad: p.strikeStepWad,
+  };
+}

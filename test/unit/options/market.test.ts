@@ -1,7 +1,20 @@
 import { expect } from "chai";
 import { connectionFor } from "../../helpers/fixture.js";
-import { fillQuote, payoffWad, usdcDown, usdcUp } from "../../../scripts/lib/options.js";
-import { CH, OptionKind, USDC, WAD, list, optionsSetup, signed, toFinal, type OptionsFixture } from "./helpers.js";
+import { fillQuote, payoffWad, signOffer, usdcDown, usdcUp } from "../../../scripts/lib/options.js";
+import { MockERC1271Wallet__factory } from "../../../types/ethers-contracts/index.js";
+import {
+  CH,
+  OptionKind,
+  USDC,
+  WAD,
+  currentParams,
+  list,
+  offer,
+  optionsSetup,
+  signed,
+  toFinal,
+  type OptionsFixture,
+} from "./helpers.js";
 
 const KEY = "options-market";
 
@@ -101,8 +114,7 @@ describe("OptionsMarket: listing, writing, offers, settlement", function () {
       await expect(options.listStandardSeries(OptionKind.Put, 4n * WAD, e))
         .to.be.revertedWithCustomError(options, "OptionsStrikeNotListable")
         .withArgs(4n * WAD, 10n * WAD, WAD / 2n);
-      const params = await options.params();
-      await options.setParams({ ...params.toObject(), maxLiveSeries: 1 });
+      await options.setParams({ ...(await currentParams(fx)), maxLiveSeries: 1 });
       await expect(options.listStandardSeries(OptionKind.Put, 8n * WAD, e))
         .to.be.revertedWithCustomError(options, "OptionsTooManyLiveSeries")
         .withArgs(1n, 1n);
@@ -234,6 +246,21 @@ describe("OptionsMarket: listing, writing, offers, settlement", function () {
       await options.connect(fx.carol).fillOffer(offer, sig, 5n * CH);
       expect((await options.positionOf(1n, fx.bob.address)).longCh).to.equal(5n * CH);
       expect((await options.positionOf(1n, fx.carol.address)).shortCh).to.equal(5n * CH);
+    });
+
+    it("accepts an ERC-1271 wallet as maker (it sells longs it holds and is credited the premium)", async function () {
+      const { options, clearingHouse } = fx.protocol;
+      await list(fx, OptionKind.Put, 8n * WAD, 0n, expiry);
+      const wallet = await new MockERC1271Wallet__factory(fx.deployer).deploy(fx.bob.address);
+      const w = await wallet.getAddress();
+      await options.connect(fx.carol).write(1n, 5n * CH);
+      await options.connect(fx.carol).transferLong(1n, w, 5n * CH);
+      const o = offer(w, { sizeCh: 5n * CH });
+      const sig = await signOffer(fx.bob, fx.domain, o); // the wallet's owner signs
+      await options.connect(fx.alice).fillOffer(o, sig, 5n * CH);
+      expect((await options.positionOf(1n, fx.alice.address)).longCh).to.equal(5n * CH);
+      // 5 × 0.4 = 2 USDC less the 10 bps maker fee
+      expect(await clearingHouse.collateralOf(w)).to.equal(1_998_000n);
     });
 
     it("reverts by name: overfill, expiry, cancellation, bad signature, minimum nonce, private taker, self-trade", async function () {
@@ -410,7 +437,7 @@ describe("OptionsMarket: listing, writing, offers, settlement", function () {
   describe("governance", function () {
     it("setParams checks bounds and roles; fees are withdrawn to the fee recipient", async function () {
       const { options, usdc } = fx.protocol;
-      const params = (await options.params()).toObject();
+      const params = await currentParams(fx);
       await expect(options.setParams({ ...params, makerFeeBps: 301 }))
         .to.be.revertedWithCustomError(options, "OptionsInvalidParam")
         .withArgs("makerFeeBps", 301n);

@@ -1,0 +1,41 @@
+import { writeFile } from "node:fs/promises";
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+import { ZeroAddress } from "ethers";
+import { openProtocol, runTask } from "../../lib.js";
+import { offerToJson, optionsDomain, signOffer, type OptionsOffer } from "../../../scripts/lib/options.js";
+import { parseAmount, signerAt, usdc } from "./common.js";
+
+export default async function optionsWrite(
+  args: { series: string; size: string; premium: string; expiry: string; out: string; signer: string },
+  hre: HardhatRuntimeEnvironment,
+): Promise<void> {
+  await runTask(hre, async () => {
+    const { connection, protocol } = await openProtocol(hre);
+    const writer = await signerAt(connection, args.signer);
+    const options = protocol.options.connect(writer);
+    const id = BigInt(args.series);
+    const sizeCh = parseAmount("--size", args.size, 18);
+    const collateral = await options.collateralFor(id, sizeCh);
+    await (await options.write(id, sizeCh)).wait();
+    console.log(`wrote ${args.size} CH of series #${id}: ${usdc(collateral)} USDC of collateral posted`);
+    if (args.premium !== "") {
+      const market = await options.getAddress();
+      const { chainId } = await connection.ethers.provider.getNetwork();
+      const now = BigInt((await connection.ethers.provider.getBlock("latest"))!.timestamp);
+      const offer: OptionsOffer = {
+        maker: writer.address,
+        seriesId: id,
+        isBuy: false,
+        sizeCh,
+        premiumWad: parseAmount("--premium", args.premium, 18),
+        nonce: BigInt(Date.now()),
+        expiry: now + BigInt(args.expiry),
+        taker: ZeroAddress,
+      };
+      const signature = await signOffer(writer, optionsDomain(chainId, market), offer);
+      await writeFile(args.out, JSON.stringify(offerToJson(market, chainId, offer, signature), null, 2));
+      console.log(`signed a sell offer for them at ${args.premium} USDC per CH → ${args.out}`);
+    }
+    await connection.close();
+  });
+}
