@@ -5,11 +5,12 @@ import { spotScene } from "./spot.js";
 import { tasksScene } from "./tasks.js";
 import { futuresScene } from "./futures.js";
 import { optionsScene } from "./options.js";
-import { perpsScene } from "./perps.js";
+import { launchScene, perpsScene } from "./perps.js";
 import { shockScene } from "./shock.js";
 
 /** The scripted market, in order. A scene whose modules are not deployed is reported as skipped. */
 export const scenes: Scene[] = [
+  launchScene,
   governanceScene,
   providersScene,
   spotScene,

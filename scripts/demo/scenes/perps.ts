@@ -50,12 +50,25 @@ export async function allocate(ctx: DemoContext, market: string, label: string, 
 }
 
 /**
+ * At launch, before time moves: the keeper pokes the perp's funding from the first hour on and each poke owes a
+ * bounty against the market's equity; with no LP capital behind it yet the vault's equity would go negative and
+ * refuse every deposit (VaultInsolvent). So the LPs come first.
+ */
+export const launchScene: Scene = {
+  title: "Launch: LPs fund the LiquidityVault that backs the perp and futures markets",
+  requires: ["LiquidityVault"],
+  async run(ctx) {
+    await vaultLiquidity(ctx);
+  },
+};
+
+/**
  * Two days of perpetual trading, hour by hour: longs crowd in on day one (funding turns positive, longs pay),
  * Carol turns bearish on day two (the skew flips, the rate restarts from zero and turns negative). The keeper
  * program pokes the funding index through the market's checker() every hour.
  */
 export const perpsScene: Scene = {
-  title: "Perps: LPs fund the vault, traders trade, funding flows",
+  title: "Perps: the LP vault backs the perp, traders trade, funding flows",
   requires: ["PerpMarket", "LiquidityVault", "ClearingHouse", "GuarantorPool"],
   async run(ctx) {
     const { perpMarket: perp, liquidityVault: vault } = ctx.protocol;
