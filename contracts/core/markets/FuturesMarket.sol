@@ -344,6 +344,16 @@ contract FuturesMarket is FuturesBase, IFuturesMarket {
         _delegateToModule();
     }
 
+    /// @inheritdoc IVaultMarket
+    function fundFromVault(uint256) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IVaultMarket
+    function returnToVault(uint256) external {
+        _delegateToModule();
+    }
+
     /// @dev Delegate-calls the FuturesDelivery module with the current calldata and returns or reverts with its
     ///      result. The module runs on this contract's storage and keeps its own reentrancy and access checks.
     function _delegateToModule() private {
@@ -369,44 +379,8 @@ contract FuturesMarket is FuturesBase, IFuturesMarket {
     }
 
     /// @inheritdoc IVaultMarket
-    function withdrawableToVaultUsdc() public view returns (uint256) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        uint256 index = $.oracle.indexPrice();
-        int256 pnl = _traderPnlUp($, index);
-        uint256 reserve =
-            (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
-        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256($.totalBountiesOwedUsdc);
-        return free > 0 ? uint256(free) : 0;
-    }
-
-    /// @inheritdoc IVaultMarket
-    function fundFromVault(uint256 amountUsdc) external nonReentrant {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        address vault = $.vault;
-        if (msg.sender != vault || vault == address(0)) revert VaultMarketOnlyVault(msg.sender);
-        if (amountUsdc == 0) revert FuturesZeroAmount();
-        emit VaultFlow(vault, int256(amountUsdc));
-        $.usdc.safeTransferFrom(vault, address(this), amountUsdc);
-        $.usdc.forceApprove(address($.clearingHouse), amountUsdc);
-        $.clearingHouse.fundMarketPool(amountUsdc);
-    }
-
-    /// @inheritdoc IVaultMarket
-    function returnToVault(uint256 amountUsdc) external nonReentrant {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        address vault = $.vault;
-        if (msg.sender != vault || vault == address(0)) revert VaultMarketOnlyVault(msg.sender);
-        if (amountUsdc == 0) revert FuturesZeroAmount();
-        uint256 free = withdrawableToVaultUsdc();
-        if (amountUsdc > free) revert FuturesVaultWithdrawTooLarge(amountUsdc, free);
-        emit VaultFlow(vault, -int256(amountUsdc));
-        $.clearingHouse.withdrawMarketPool(amountUsdc, vault);
-    }
-
-    /// @dev Traders' unrealised PnL at the index against their ClearingHouse cost basis, rounded up (against LPs).
-    function _traderPnlUp(FuturesMarketStorage storage $, uint256 index) internal view returns (int256) {
-        return FuturesMath.valueUp($.traderNetSizeCh, index) - $.traderOpenNotionalUsdc;
+    function withdrawableToVaultUsdc() external view returns (uint256) {
+        return _withdrawableUsdc(_getFuturesMarketStorage());
     }
 
     // ───────────────────────────── keeper ─────────────────────────────
@@ -431,10 +405,16 @@ contract FuturesMarket is FuturesBase, IFuturesMarket {
             address[] storage accounts = $.seriesAccounts[id];
             uint256 from = $.settleCursor[id];
             uint256 to = accounts.length < from + ACCOUNT_SCAN ? accounts.length : from + ACCOUNT_SCAN;
-            for (uint256 i = from; i < to; ++i) {
-                if (_settleable(s, $.positions[id][accounts[i]])) {
-                    return (true, abi.encodeCall(this.settlePosition, (id, accounts[i])));
+            address[] memory batch = new address[](KEEPER_BATCH);
+            uint256 n;
+            for (uint256 i = from; i < to && n < KEEPER_BATCH; ++i) {
+                if (_settleable(s, $.positions[id][accounts[i]])) batch[n++] = accounts[i];
+            }
+            if (n != 0) {
+                assembly ("memory-safe") {
+                    mstore(batch, n)
                 }
+                return (true, abi.encodeCall(this.settlePositions, (id, batch)));
             }
         }
         return (false, "");

@@ -325,6 +325,17 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
       "FuturesInvalidPerformData",
     );
     await jumpTo(connection, fx, fx.expiry + 2n * HOUR, wad("11"));
+    [can, payload] = await p.futures.checker();
+    expect(payload).to.equal(p.futures.interface.encodeFunctionData("finalizeSettlement", [fx.seriesId]));
+    await (await p.futures.connect(k1).performUpkeep(payload)).wait();
+    // every settleable account of the series in one paged batch
+    [can, payload] = await p.futures.checker();
+    const batch = [alice!, bob!, dave!, erin!].map((t) => t.address);
+    expect(payload).to.equal(p.futures.interface.encodeFunctionData("settlePositions", [fx.seriesId, batch]));
+    await expect(p.futures.connect(k1).performUpkeep(payload)).to.emit(p.futures, "PositionSettled");
+    await expect(k1.sendTransaction({ to: await p.futures.getAddress(), data: payload }))
+      .to.be.revertedWithCustomError(p.futures, "FuturesAlreadyDone")
+      .withArgs(fx.seriesId, ZeroAddress);
     for (let i = 0; i < 10; ++i) {
       [can, payload] = await p.futures.checker();
       if (!can) break;

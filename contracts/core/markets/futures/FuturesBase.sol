@@ -23,7 +23,9 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
     uint256 internal constant SERIES_SCAN = 16;
     /// @dev Most accounts one `settlePositions` call settles (keeps a batch far below the 16,777,216 gas cap).
     uint256 internal constant MAX_SETTLE_BATCH = 64;
-    uint256 internal constant ACCOUNT_SCAN = 32;
+    uint256 internal constant ACCOUNT_SCAN = 64;
+    /// @dev Most accounts one checker payload settles.
+    uint256 internal constant KEEPER_BATCH = 16;
 
     bytes32 internal constant FEATURE_TRADE = keccak256("futures.trade");
     bytes32 internal constant FEATURE_LIST = keccak256("futures.list");
@@ -192,7 +194,7 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         uint256 c = $.settleCursor[seriesId];
         uint256 start = c;
         uint256 n = accounts.length;
-        for (uint256 k; k < 8 && c < n && !$.positions[seriesId][accounts[c]].open; ++k) ++c;
+        for (uint256 k; k < MAX_SETTLE_BATCH && c < n && !$.positions[seriesId][accounts[c]].open; ++k) ++c;
         if (c != start) $.settleCursor[seriesId] = c;
     }
     /// @dev Reduces one leg outside a trade (the vault takes the size): OI, short count, election cap before the
@@ -282,5 +284,21 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         }
         if (p.electedCh != 0 && deliverable != 0) return s.shortPositions == 0;
         return true;
+    }
+
+    /// @dev Traders' unrealised PnL at the index against their ClearingHouse cost basis, rounded up (against LPs).
+    function _traderPnlUp(FuturesMarketStorage storage $, uint256 index) internal view returns (int256) {
+        return FuturesMath.valueUp($.traderNetSizeCh, index) - $.traderOpenNotionalUsdc;
+    }
+
+    /// @dev The pool minus traders' unrealised profit, the vault reserve and unclaimed bounties, floored at 0.
+    function _withdrawableUsdc(FuturesMarketStorage storage $) internal view returns (uint256) {
+        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        uint256 index = $.oracle.indexPrice();
+        int256 pnl = _traderPnlUp($, index);
+        uint256 reserve =
+            (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
+        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256($.totalBountiesOwedUsdc);
+        return free > 0 ? uint256(free) : 0;
     }
 }

@@ -8,6 +8,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FuturesBase} from "./FuturesBase.sol";
 import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IGuarantorPool} from "../../../interfaces/IGuarantorPool.sol";
+import {IVaultMarket} from "../../../interfaces/IVaultMarket.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 
 /// @title FuturesDelivery
@@ -20,6 +21,32 @@ contract FuturesDelivery is FuturesBase {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
     using SafeCast for int256;
+
+    // ───────────────────────────── vault
+
+    /// @notice See IVaultMarket.
+    function fundFromVault(uint256 amountUsdc) external nonReentrant {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        address vault = $.vault;
+        if (msg.sender != vault || vault == address(0)) revert IVaultMarket.VaultMarketOnlyVault(msg.sender);
+        if (amountUsdc == 0) revert FuturesZeroAmount();
+        emit VaultFlow(vault, int256(amountUsdc));
+        $.usdc.safeTransferFrom(vault, address(this), amountUsdc);
+        $.usdc.forceApprove(address($.clearingHouse), amountUsdc);
+        $.clearingHouse.fundMarketPool(amountUsdc);
+    }
+
+    /// @notice See IVaultMarket.
+    function returnToVault(uint256 amountUsdc) external nonReentrant {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        address vault = $.vault;
+        if (msg.sender != vault || vault == address(0)) revert IVaultMarket.VaultMarketOnlyVault(msg.sender);
+        if (amountUsdc == 0) revert FuturesZeroAmount();
+        uint256 free = _withdrawableUsdc($);
+        if (amountUsdc > free) revert FuturesVaultWithdrawTooLarge(amountUsdc, free);
+        emit VaultFlow(vault, -int256(amountUsdc));
+        $.clearingHouse.withdrawMarketPool(amountUsdc, vault);
+    }
 
     // ───────────────────────────── delivery ─────────────────────────────
 
@@ -199,8 +226,16 @@ contract FuturesDelivery is FuturesBase {
         uint256 seriesId,
         address[] calldata accounts
     ) external nonReentrant returns (uint256 settled) {
+        return _settleBatch(_getFuturesMarketStorage(), seriesId, accounts);
+    }
+
+    /// @dev Settles the settleable accounts of the page, then moves the keeper cursor past settled entries.
+    function _settleBatch(
+        FuturesMarketStorage storage $,
+        uint256 seriesId,
+        address[] memory accounts
+    ) private returns (uint256 settled) {
         if (accounts.length > MAX_SETTLE_BATCH) revert FuturesInvalidParams();
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         Series storage s = _existing($, seriesId);
         if (s.deliveryDeadline == 0) {
             if (s.finalAt == 0) revert FuturesPriceNotFixed(seriesId);
@@ -212,6 +247,7 @@ contract FuturesDelivery is FuturesBase {
             ++settled;
         }
         if (settled == 0) revert FuturesAlreadyDone(seriesId, address(0));
+        _advanceCursor($, seriesId);
     }
 
     struct SettleVars {
@@ -272,7 +308,6 @@ contract FuturesDelivery is FuturesBase {
         }
         if (v.chOut != 0) $.ch.safeTransfer(account, v.chOut);
         if (open == 0) _advanceFirstOpen($);
-        _advanceCursor($, seriesId);
     }
 
     /// @dev Short: the assigned part of the escrow is delivered (paid at the price), the undelivered assigned part
@@ -477,6 +512,9 @@ contract FuturesDelivery is FuturesBase {
         } else if (selector == FuturesDelivery.settlePosition.selector) {
             (uint256 id, address account) = abi.decode(performData[4:], (uint256, address));
             _settle($, id, account);
+        } else if (selector == FuturesDelivery.settlePositions.selector) {
+            (uint256 id, address[] memory accounts) = abi.decode(performData[4:], (uint256, address[]));
+            _settleBatch($, id, accounts);
         } else {
             revert FuturesInvalidPerformData();
         }
