@@ -12,8 +12,8 @@ import { clearingTasks } from "./clearing.js";
 import { spotTasks } from "./spot.js";
 import { taskTasks } from "./task.js";
 import { perpsTasks } from "./perps.js";
-import { optionsTasks } from "./options.js";
 import { futuresTasks } from "./futures.js";
+import { optionsTasks } from "./options.js";
 
 export const chxTasks = [
   ...statusTasks,
@@ -26,6 +26,6 @@ export const chxTasks = [
   ...spotTasks,
   ...taskTasks,
   ...perpsTasks,
-  ...optionsTasks,
   ...futuresTasks,
+  ...optionsTasks,
 ];

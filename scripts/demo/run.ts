@@ -1,14 +1,20 @@
 /** Runs the scripted market on a connection and writes the report and plots. Used by `npm run demo` and its test. */
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Interface } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployProtocol } from "../deploy/index.js";
 import { connectProtocol } from "../lib/protocol.js";
+import { DemoKeeper } from "./keeper.js";
 import { Rng } from "./rng.js";
 import { scenes, pendingScenes } from "./scenes/index.js";
 import { renderLinePlot, type LinePlot } from "./plots.js";
 import { writeReport, type Report } from "./report.js";
 import type { DemoContext, DemoOptions, SceneResult, Series } from "./types.js";
+
+/** Routine upkeep, counted in the report's keeper table but not listed line by line in the run log. */
+const ROUTINE = /^keeper volatility:|→ pokeFunding\(\)/;
 
 const ACTORS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"];
 
@@ -24,6 +30,11 @@ export async function runDemo(
   const figures: Record<string, string> = {};
   const series = new Map<string, Series>();
   const write = (line: string) => log.push(line);
+  const addRow = (name: string, row: Record<string, number | string>) => {
+    const s = series.get(name) ?? [];
+    s.push(row);
+    series.set(name, s);
+  };
 
   write(`deploying the protocol with scripts/deploy (network ${connection.networkName})`);
   const deploy = await deployProtocol(hre, connection, {
@@ -33,11 +44,51 @@ export async function runDemo(
   const signers = await connection.ethers.getSigners();
   const deployer = signers[0]!;
   const named = new Map<string, (typeof signers)[number]>();
+  const protocol = connectProtocol(deploy.record, deployer);
+
+  // checker payloads by function name in the run log (the keeper logs the selector)
+  const selectors = new Map<string, string>();
+  for (const handle of Object.values(protocol)) {
+    const iface = (handle as { interface?: Interface } | undefined)?.interface;
+    iface?.forEachFunction((f) => selectors.set(f.selector, `→ ${f.name}()`));
+  }
+  // The keeper program (keepers/src) runs in-process against this chain; its JSON logs go to <out>/keeper.log.
+  const keeper = await DemoKeeper.start({
+    hre,
+    connection,
+    record: deploy.record,
+    deployer,
+    seed: opts.seed,
+    out: opts.out,
+    // routine upkeep (σ updates) is counted in the report, not listed in the run log
+    onAction: (line) => {
+      const named = line.replace(/payload (0x[0-9a-f]{8})/, (m, sel: string) => selectors.get(sel) ?? m);
+      if (!ROUTINE.test(named)) write(named);
+    },
+  });
+  for (const line of keeper.summary()) write(line.trim());
+
+  // The CH index: a seeded walk (2 % a day, pulled back to 2 USDC) published to the mock Chainlink feed whenever
+  // time moves, so the oracle is never stale; scenes may set it (the shock). Its own RNG stream, so scenes draw
+  // the same numbers whether or not time moves in between.
+  const indexRng = new Rng(opts.seed ^ 0x5eed1dec);
+  let indexUsdc = 2;
+  let clock = Number((await connection.ethers.provider.getBlock("latest"))!.timestamp);
+  const startedAt = clock;
+  const publish = async (price: number) => {
+    indexUsdc = price;
+    const feed = protocol.chIndexFeed;
+    if (feed === undefined) return;
+    await (await feed.setAnswer(BigInt(Math.round(price * 1e8)))).wait();
+    addRow("index", { day: Number(((clock - startedAt) / 86_400).toFixed(4)), index: price });
+  };
+
   const ctx: DemoContext = {
     hre,
     connection,
     deploy,
-    protocol: connectProtocol(deploy.record, deployer),
+    protocol,
+    keeper,
     opts,
     rng: new Rng(opts.seed),
     deployer,
@@ -57,17 +108,65 @@ export async function runDemo(
     figure(key, value) {
       figures[key] = typeof value === "bigint" ? value.toString() : String(value);
     },
-    series(name, row) {
-      const s = series.get(name) ?? [];
-      s.push(row);
-      series.set(name, s);
-    },
+    series: addRow,
     async advance(seconds) {
       await connection.networkHelpers.time.increase(seconds);
+      clock = Number((await connection.ethers.provider.getBlock("latest"))!.timestamp);
+      const days = seconds / 86_400;
+      const z = (indexRng.next() - 0.5) * Math.sqrt(12); // unit variance
+      const next = indexUsdc * (1 + 0.02 * Math.sqrt(days) * z) + 0.05 * (2 - indexUsdc) * Math.min(days, 1);
+      await publish(Math.max(0.05, Number(next.toFixed(6))));
+      await keeper.tick();
+    },
+    index: () => indexUsdc,
+    async setIndex(price) {
+      await publish(price);
     },
   };
 
   const results: SceneResult[] = [];
+  try {
+    await playScenes(ctx, results, progress);
+    // a last round of upkeep: a fresh index (scenes may have moved time without it) and whatever is still due
+    await publish(indexUsdc);
+    await keeper.settle();
+  } finally {
+    await keeper.close();
+  }
+  const timing = keeper.timing();
+  figures["keeper.actions"] = String(keeper.successes());
+  figures["keeper.failures"] = String(keeper.failures());
+  for (const j of keeper.jobStats()) figures[`keeper.${j.job}.actions`] = String(j.outcomes.success ?? 0);
+  write(`keeper: ${timing.ticks} ticks in ${timing.seconds.toFixed(1)} s; JSON log ${keeper.logFile}`);
+  const keeperStats = keeper.jobStats();
+  const keeperSummary = keeper.summary();
+
+  const plots: string[] = [];
+  for (const plot of plotSpecs(series)) plots.push(await renderLinePlot(opts.out, plot));
+  // the plots' data, for anyone who wants to re-plot or check a run
+  await writeFile(path.join(opts.out, "series.json"), JSON.stringify(Object.fromEntries(series), null, 1) + "\n");
+
+  const report: Report = {
+    opts,
+    network: connection.networkName,
+    scenes: results,
+    figures,
+    log,
+    plots,
+    keeper: { summary: keeperSummary, jobs: keeperStats, ticks: timing.ticks, seconds: timing.seconds },
+    seconds: (Date.now() - t0) / 1000,
+  };
+  await writeReport(opts.out, report);
+  return report;
+}
+
+async function playScenes(
+  ctx: DemoContext,
+  results: SceneResult[],
+  progress: (done: number, total: number, title: string) => void,
+): Promise<void> {
+  const { deploy, log: write } = ctx;
+  // scenes may move time on their own (the tasks scene's windows): each starts with a fresh index
   const total = scenes.length + pendingScenes.length;
   let i = 0;
   for (const scene of scenes) {
@@ -79,6 +178,7 @@ export async function runDemo(
     } else {
       write(`## ${scene.title}`);
       try {
+        await ctx.setIndex(ctx.index());
         await scene.run(ctx);
         results.push({ title: scene.title, status: "done", note: "", seconds: (Date.now() - s0) / 1000 });
       } catch (e) {
@@ -100,21 +200,6 @@ export async function runDemo(
     i++;
     progress(i, total, p.title);
   }
-
-  const plots: string[] = [];
-  for (const plot of plotSpecs(series)) plots.push(await renderLinePlot(opts.out, plot));
-
-  const report: Report = {
-    opts,
-    network: connection.networkName,
-    scenes: results,
-    figures,
-    log,
-    plots,
-    seconds: (Date.now() - t0) / 1000,
-  };
-  await writeReport(opts.out, report);
-  return report;
 }
 
 /** Which series become which plot; a plot is drawn only when its series has data. */
@@ -145,27 +230,37 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
   if (s("convergence").length > 0)
     specs.push({
       file: "convergence.svg",
-      title: "CH index vs futures price",
+      title: "CH index vs futures price, converging at expiry",
       series: s("convergence"),
-      x: "day",
-      xTitle: "day",
+      x: "hour",
+      xTitle: "hours to expiry",
       y: ["index", "futures"],
       yTitle: "USDC per CH",
+    });
+  if (s("basis").length > 0)
+    specs.push({
+      file: "basis.svg",
+      title: "Futures basis (futures − index) shrinking to zero at expiry",
+      series: s("basis"),
+      x: "hour",
+      xTitle: "hours to expiry",
+      y: ["basisBps"],
+      yTitle: "bps of the index",
     });
   if (s("funding").length > 0)
     specs.push({
       file: "funding.svg",
-      title: "Perp funding rate",
+      title: "Perp funding rate (+: longs pay)",
       series: s("funding"),
       x: "hour",
       xTitle: "hour",
       y: ["fundingRate"],
-      yTitle: "rate per day",
+      yTitle: "% of notional per day",
     });
   if (s("openInterest").length > 0)
     specs.push({
       file: "open-interest.svg",
-      title: "Open interest",
+      title: "Perp open interest",
       series: s("openInterest"),
       x: "hour",
       xTitle: "hour",
@@ -175,12 +270,23 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
   if (s("shock").length > 0)
     specs.push({
       file: "insurance.svg",
-      title: "Insurance fund and guarantor capital through the shock",
+      title: "Insurance fund and guarantor capital through the 40 % shock",
       series: s("shock"),
-      x: "step",
-      xTitle: "step",
-      y: ["insuranceFund", "guarantorCapital"],
+      x: "hour",
+      xTitle: "hours from the shock",
+      y: ["insuranceUsdc", "guarantorsUsdc"],
       yTitle: "USDC",
+      rules: [{ x: 0, label: "−40 %" }],
+    });
+  if (s("index").length > 1)
+    specs.push({
+      file: "index.svg",
+      title: "CH index published by the feed (USDC per CH)",
+      series: s("index"),
+      x: "day",
+      xTitle: "day",
+      y: ["index"],
+      yTitle: "USDC per CH",
     });
   if (s("spot").length > 0)
     specs.push({

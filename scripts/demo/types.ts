@@ -3,6 +3,7 @@ import type { NetworkConnection } from "hardhat/types/network";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { DeployContext } from "../lib/deployer.js";
 import type { Protocol } from "../lib/protocol.js";
+import type { DemoKeeper } from "./keeper.js";
 import type { Rng } from "./rng.js";
 
 export interface DemoOptions {
@@ -31,8 +32,16 @@ export interface DemoContext {
   figure(key: string, value: string | number | bigint | boolean): void;
   /** Appends a row to a named series (plots). */
   series(name: string, row: Record<string, number | string>): void;
-  /** Moves chain time forward (and mines a block). */
+  /**
+   * Moves chain time forward, lets the CH index move (the mock Chainlink feed publishes it, so it is never stale)
+   * and runs one tick of the keeper program.
+   */
   advance(seconds: number): Promise<void>;
+  /** The real keeper program, running in-process against this chain (scripts/demo/keeper.ts). */
+  keeper: DemoKeeper;
+  /** The CH index (USDC per CH) the mock feed publishes; scenes may set it (the shock). */
+  index(): number;
+  setIndex(priceUsdc: number): Promise<void>;
 }
 
 export interface Scene {

@@ -27,8 +27,51 @@ describe("Demo (the main job) — a short run", function () {
       expect(report.figures["tasks.cheaterSlashed"]).to.equal("true");
       // the seed's worked example: 100 PFLOPS → 99 GFL after a 1-PetaFLOP drop
       expect(report.figures["emission.provider0Gfl"]).to.equal("99.0");
+      // the keeper program (keepers/src) did the upkeep: epoch closes and rebalances, σ updates; nothing failed
+      expect(Number(report.figures["keeper.actions"])).to.be.greaterThan(0);
+      expect(Number(report.figures["keeper.emission.actions"])).to.be.greaterThanOrEqual(2 * 2); // 2 epochs: close + rebalance
+      expect(report.figures["keeper.failures"]).to.equal("0");
+      const keeperLog = (await readFile(path.join(out, "keeper.log"), "utf8")).trim().split("\n");
+      const actions = keeperLog.map((l) => JSON.parse(l) as { job?: string; outcome?: string });
+      expect(actions.filter((a) => a.job === "emission" && a.outcome === "success").length).to.equal(
+        Number(report.figures["keeper.emission.actions"]),
+      );
+      const done = (prefix: string) => report.scenes.some((x) => x.title.startsWith(prefix) && x.status === "done");
+      if (done("Futures")) {
+        // the futures price met the index at expiry; Alice took delivery of Bob's escrowed CH; all settled by the keeper
+        expect(report.figures["futures.converged"]).to.equal("true");
+        expect(Math.abs(Number(report.figures["futures.basisLastHourBps"]))).to.be.lessThan(1);
+        expect(Math.abs(Number(report.figures["futures.basisAtListingBps"]))).to.be.greaterThan(1);
+        expect(report.figures["futures.aliceReceivedCh"]).to.equal("200.0");
+        expect(report.figures["futures.positionsLeftOpen"]).to.equal("0");
+      }
+      if (done("Options")) {
+        // every series settled by the keeper; no series paid out more than was posted (MKT-07)
+        expect(report.figures["options.seriesSettled"]).to.equal(report.figures["options.series"]);
+        expect(report.figures["options.paidPlusReleasedEqualsPosted"]).to.equal("true");
+        expect(Number(report.figures["options.keeperActions"])).to.be.greaterThanOrEqual(
+          2 * Number(report.figures["options.series"]),
+        );
+      }
+      if (done("Perps")) {
+        // funding: the majority side pays (MKT-02) at every hour; the keeper poked the index every hour
+        expect(report.figures["perps.fundingSignMatchesSkew"]).to.equal("true");
+        expect(Number(report.figures["perps.trades"])).to.be.greaterThan(0);
+        expect(Number(report.figures["perps.fundingPokes"])).to.be.greaterThanOrEqual(48);
+      }
+      if (done("A 40 % CH price shock")) {
+        // liquidations by the keeper walked the waterfall; no bad debt was left unabsorbed or socialised
+        expect(Number(report.figures["shock.liquidationsByKeeper"])).to.be.greaterThan(0);
+        expect(report.figures["shock.liquidationsByKeeper"]).to.equal(report.figures["shock.liquidations"]);
+        expect(Number(report.figures["shock.absorbedByGuarantorsUsdc"])).to.be.greaterThan(0);
+        expect(Number(report.figures["shock.absorbedByInsuranceUsdc"])).to.be.greaterThan(0);
+        expect(report.figures["shock.noUnabsorbedBadDebt"]).to.equal("true");
+        expect(report.figures["shock.socialisedUsdc"]).to.equal("0.0");
+        expect(report.figures["shock.accountsLeftLiquidatable"]).to.equal("0");
+      }
       const md = await readFile(path.join(out, "report.md"), "utf8");
       expect(md).to.contain("# CHX demo report");
+      expect(md).to.contain("## Keeper");
     } finally {
       await connection.close();
       await rm(out, { recursive: true, force: true });

@@ -3,19 +3,23 @@ import { governanceScene } from "./governance.js";
 import { providersScene } from "./providers.js";
 import { spotScene } from "./spot.js";
 import { tasksScene } from "./tasks.js";
+import { futuresScene } from "./futures.js";
+import { optionsScene } from "./options.js";
+import { launchScene, perpsScene } from "./perps.js";
+import { shockScene } from "./shock.js";
 
 /** The scripted market, in order. A scene whose modules are not deployed is reported as skipped. */
-export const scenes: Scene[] = [governanceScene, providersScene, spotScene, tasksScene];
+export const scenes: Scene[] = [
+  launchScene,
+  governanceScene,
+  providersScene,
+  spotScene,
+  tasksScene,
+  futuresScene,
+  optionsScene,
+  perpsScene,
+  shockScene,
+];
 
 /** Scenes of modules that have not landed yet: listed in the report as skipped, never faked. */
-export const pendingScenes: Array<{ title: string; requires: string[] }> = [
-  { title: "LPs fund the perp vault, traders trade, funding flows", requires: ["PerpMarket"] },
-  {
-    title: "Alice buys futures and takes delivery; Bob sells futures and buys puts; Carol writes strangles",
-    requires: ["FuturesMarket", "OptionsMarket"],
-  },
-  {
-    title: "A 40 % CH price shock: liquidations walk the waterfall (margin → guarantor → insurance)",
-    requires: ["LiquidationEngine", "InsuranceFund", "PerpMarket"],
-  },
-];
+export const pendingScenes: Array<{ title: string; requires: string[] }> = [];

@@ -80,7 +80,7 @@ async function attest(ctx: DemoContext, provider: Signer, i: number): Promise<vo
 
 /**
  * Providers join with different hardware, are attested and graded, mint CH; their daily heartbeats feed the
- * Emission module; every 15 days the keeper closes the epoch and rebalances GFL on the median; providers claim DPS;
+ * Emission module; every 15 days the keeper program closes the epoch and rebalances GFL on the median; providers claim DPS;
  * after a year the reward rate halves.
  */
 export const providersScene: Scene = {
@@ -136,9 +136,10 @@ export const providersScene: Scene = {
     for (const prov of providers) liabilities += await reg.liabilityOf(prov.address);
     ctx.figure("compute.ch.supplyEqualsLiabilities", liabilities === (await ch.totalSupply()));
 
-    // days pass: daily heartbeats (seeded noise, provider0 drops 1 PFLOPS mid-run as in the seed's example)
+    // days pass: daily heartbeats (seeded noise, provider0 drops 1 PFLOPS mid-run as in the seed's example). The
+    // keeper program ticks after each day (ctx.advance): its emission job closes the due epoch (priority) and pages
+    // the GFL median rebalance through every provider — no demo code calls Emission's upkeep.
     let lastEpoch = Number(await emission.currentEpoch());
-    const keeper = ctx.actor("judy");
     for (let day = 1; day <= ctx.opts.days; day++) {
       await ctx.advance(DAY);
       if (day % 25 === 0) for (const [i, prov] of providers.entries()) await attest(ctx, prov, i);
@@ -151,12 +152,6 @@ export const providersScene: Scene = {
       }
       const epoch = Number(await emission.currentEpoch());
       if (epoch !== lastEpoch) {
-        // the keeper's job: close the due epoch(s) and page through the rebalance, using the on-chain checker
-        for (let guard = 0; guard < 50; guard++) {
-          const [canExec, payload] = await emission.checker();
-          if (!canExec) break;
-          await (await keeper.sendTransaction({ to: await emission.getAddress(), data: payload })).wait();
-        }
         for (let e = lastEpoch; e < epoch; e++) {
           const info = await emission.epochInfo(e);
           ctx.series("emission", {

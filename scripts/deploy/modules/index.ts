@@ -11,8 +11,8 @@ import { clearingModule } from "./clearing.js";
 import { spotModule } from "./spot.js";
 import { tasksModule } from "./tasks.js";
 import { perpsModule } from "./perps.js";
-import { optionsModule } from "./options.js";
 import { futuresModule } from "./futures.js";
+import { optionsModule } from "./options.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -30,8 +30,8 @@ export const modules: DeployModule[] = [
   tasksModule,
   // markets, periphery modules go here
   perpsModule,
-  optionsModule,
   futuresModule,
+  optionsModule,
   wiringModule,
   handoverModule,
 ];

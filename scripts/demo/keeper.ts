@@ -1,0 +1,261 @@
+/**
+ * The real keeper program (keepers/src: the same Keeper runner, job registry, config rules, simulation, gas policy,
+ * idempotency memo and pino JSON logs as `npm run keeper`) run in-process against the demo's chain.
+ *
+ * - In-process chain (default): the keeper reaches it through a loopback JSON-RPC bridge (scripts/demo/rpc-bridge.ts)
+ *   in front of the connection's EIP-1193 provider; with `--network localhost` it talks to the node's own URL.
+ * - Jobs: every job of the keeper build whose contracts the deploy record holds (no "jobs" section), exactly as the
+ *   CLI decides; the startup summary (on/off and why) goes into the report.
+ * - Ticks are driven by the demo (after each move of chain time and where a scene waits for upkeep) and wait for
+ *   their receipts, so a seed replays the same chain.
+ * - Its signer is a fresh key derived from the seed, funded by the deployer: it holds no role, like any keeper.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { keccak256, parseEther, toUtf8Bytes, Wallet } from "ethers";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+import type { NetworkConnection } from "hardhat/types/network";
+import { applyConfig, defaultConfig, type KeeperConfig } from "../../keepers/src/config.js";
+import type { DeploymentInfo } from "../../keepers/src/deployments.js";
+import type { JobFactory } from "../../keepers/src/jobs/types.js";
+import { jobFactories } from "../../keepers/src/jobs/index.js";
+import { Keeper, type ActionResult, type TickReport } from "../../keepers/src/keeper.js";
+import { createLogger } from "../../keepers/src/log.js";
+import { loadJobs } from "../../keepers/src/scan.js";
+import type { DeploymentRecord } from "../lib/deployer.js";
+import { startRpcBridge, type RpcBridge } from "./rpc-bridge.js";
+
+/** Outcomes that mean the keeper failed to do due work (the demo test asserts there are none). */
+export const FAILED_OUTCOMES = new Set(["simulation-failed", "reverted", "timeout", "nonce-consumed", "failed"]);
+
+export interface KeeperJobStats {
+  job: string;
+  /** Count per outcome (success, already-done, skipped-gas, …). */
+  outcomes: Record<string, number>;
+  /** Scan errors of this job. */
+  errors: number;
+  /** First few successful actions, for the report. */
+  examples: string[];
+}
+
+/**
+ * Markets whose upkeep (funding pokes, expiries, settlement) the generic `checker` job drives through their
+ * IKeeperChecker.checker() when the keeper build has no dedicated job for them — as an operator would list them in
+ * the keeper's config file.
+ */
+export const CHECKER_CANDIDATES = ["PerpMarket", "FuturesMarket", "OptionsMarket", "LiquidityVault"];
+
+export interface DemoKeeperOptions {
+  hre: HardhatRuntimeEnvironment;
+  connection: NetworkConnection;
+  record: DeploymentRecord;
+  deployer: HardhatEthersSigner;
+  seed: number;
+  /** keeper.log goes here. */
+  out: string;
+  /** Called with one line per successful action (the demo's run log). */
+  onAction?: (line: string) => void;
+}
+
+async function endpointOf(connection: NetworkConnection): Promise<{ url: string; bridge?: RpcBridge }> {
+  const cfg = connection.networkConfig as { type: string; url?: unknown };
+  if (cfg.type === "http" && cfg.url !== undefined) {
+    const u = cfg.url as string | { get(): Promise<string> };
+    return { url: typeof u === "string" ? u : await u.get() };
+  }
+  const bridge = await startRpcBridge(connection.provider);
+  return { url: bridge.url, bridge };
+}
+
+/**
+ * The generic checker job keys its work by the payload alone (epoch "-"), so a payload that repeats — a funding
+ * poke is the same calldata every hour — stays held back by the idempotency memo until the memo forgets mined
+ * work (one hour of wall-clock time). The demo compresses days into seconds, so it keys each checker action by the
+ * block time it was found at. (To fix in keepers/src/jobs/checker-job.ts: reported to the keepers owner.)
+ */
+function checkerKeyedByTime(f: JobFactory): JobFactory {
+  if (f.name !== "checker") return f;
+  return {
+    ...f,
+    create(args) {
+      const job = f.create(args);
+      return {
+        ...job,
+        async scan(ctx) {
+          const found = await job.scan(ctx);
+          return found.map((c) => ({ ...c, key: { ...c.key, epoch: String(ctx.head.timestamp) } }));
+        },
+      };
+    },
+  };
+}
+
+const FACTORIES = jobFactories.map(checkerKeyedByTime);
+
+/** Deployed candidates with a checker() that no dedicated job of this keeper build already drives. */
+async function checkerTargets(
+  hre: HardhatRuntimeEnvironment,
+  config: KeeperConfig,
+  deployment: DeploymentInfo,
+): Promise<string[]> {
+  const dedicated = loadJobs(config, deployment, jobFactories)
+    .jobs.map((j) => j.job.summary.toLowerCase())
+    .join(" ");
+  const out: string[] = [];
+  for (const name of CHECKER_CANDIDATES) {
+    const rec = deployment.contracts[name];
+    if (rec === undefined) continue;
+    if (dedicated.includes(rec.address.toLowerCase()) || dedicated.includes(name.toLowerCase())) continue;
+    const { abi } = await hre.artifacts.readArtifact(rec.contract);
+    if ((abi as Array<{ type: string; name?: string }>).some((f) => f.type === "function" && f.name === "checker"))
+      out.push(name);
+  }
+  return out;
+}
+
+export class DemoKeeper {
+  private readonly stats = new Map<string, KeeperJobStats>();
+  private readonly keys: string[] = [];
+  private ticks = 0;
+  private tickMs = 0;
+
+  private constructor(
+    readonly keeper: Keeper,
+    readonly logFile: string,
+    private readonly bridge: RpcBridge | undefined,
+    private readonly onAction: (line: string) => void,
+  ) {
+    for (const j of keeper.jobs) this.stats.set(j.name, { job: j.name, outcomes: {}, errors: 0, examples: [] });
+  }
+
+  static async start(o: DemoKeeperOptions): Promise<DemoKeeper> {
+    const { url, bridge } = await endpointOf(o.connection);
+    const chainId = Number((await o.connection.ethers.provider.getNetwork()).chainId);
+    const deployment: DeploymentInfo = {
+      network: o.connection.networkName,
+      chainId,
+      file: `the demo's deploy record (${o.connection.networkName})`,
+      contracts: o.record.contracts,
+    };
+    // The CLI's config rules with local-node defaults; no metrics endpoint (several demos may run at once).
+    const base = defaultConfig("localhost");
+    const raw: Record<string, unknown> = {
+      network: o.connection.networkName,
+      rpcUrls: [url],
+      metricsPort: -1,
+      confirmations: 0,
+      replaceAfterMs: 2_000,
+      logLevel: "info",
+    };
+    // A keeper build that discovers checker jobs by itself keys their work by payload too (see checkerKeyedByTime):
+    // the demo lists the markets as checker targets instead, so discovery stays off.
+    if ("discoverCheckers" in base) raw.discoverCheckers = false;
+    const config = applyConfig(base, raw);
+    const targets = await checkerTargets(o.hre, config, deployment);
+    if (targets.length > 0) {
+      // a "jobs" section runs only the jobs it lists: list every job of the build, plus the checker's targets
+      const jobs: Record<string, unknown> = Object.fromEntries(jobFactories.map((f) => [f.name, {}]));
+      jobs.checker = { targets: targets.map((contract) => ({ contract, priority: true })) };
+      Object.assign(config, applyConfig(config, { jobs }));
+    }
+    const wallet = new Wallet(keccak256(toUtf8Bytes(`chx-demo-keeper:${o.seed}`)));
+    await (await o.deployer.sendTransaction({ to: wallet.address, value: parseEther("100") })).wait();
+    const logFile = path.join(o.out, "keeper.log");
+    mkdirSync(o.out, { recursive: true });
+    writeFileSync(logFile, "");
+    // one JSON line per write, appended synchronously: the log is complete even if the demo is interrupted
+    const log = createLogger(config.logLevel, { write: (line: string) => appendFileSync(logFile, line) });
+    const keeper = new Keeper({ config, deployment, wallet, factories: FACTORIES, log });
+    for (const line of keeper.summary()) log.info({ summary: true }, line);
+    log.info({ address: keeper.address, jobs: keeper.jobs.map((j) => j.name), rpc: url }, "keeper started (demo)");
+    return new DemoKeeper(keeper, logFile, bridge, o.onAction ?? (() => {}));
+  }
+
+  get address(): string {
+    return this.keeper.address;
+  }
+
+  /** The keeper's startup summary: signer, chain, each job on (what it does) or off (why). */
+  summary(): string[] {
+    return this.keeper.summary();
+  }
+
+  /** One keeper tick: every job scans, plans, simulates and sends its due work; waits for the receipts. */
+  async tick(): Promise<TickReport> {
+    const t0 = Date.now();
+    const report = await this.keeper.tick({ wait: true });
+    this.tickMs += Date.now() - t0;
+    this.ticks++;
+    for (const r of report.results) this.count(r);
+    for (const e of report.errors) {
+      const job = /^Job (\S+)/.exec(e)?.[1] ?? "*";
+      const s = this.statsOf(job);
+      s.errors++;
+    }
+    return report;
+  }
+
+  /** Ticks until a tick has nothing left to send (e.g. a rebalance pass longer than one tick), at most `max` times. */
+  async settle(max = 10): Promise<void> {
+    for (let i = 0; i < max; i++) {
+      const r = await this.tick();
+      if (!r.results.some((x) => x.outcome === "success")) return;
+    }
+  }
+
+  private statsOf(job: string): KeeperJobStats {
+    let s = this.stats.get(job);
+    if (s === undefined) {
+      s = { job, outcomes: {}, errors: 0, examples: [] };
+      this.stats.set(job, s);
+    }
+    return s;
+  }
+
+  private count(r: ActionResult): void {
+    const s = this.statsOf(r.job);
+    s.outcomes[r.outcome] = (s.outcomes[r.outcome] ?? 0) + 1;
+    if (r.outcome === "success") {
+      this.keys.push(r.key);
+      const line = `${r.key} — ${r.reason ?? "done"}`;
+      if (s.examples.length < 3) s.examples.push(line);
+      this.onAction(`keeper ${r.job}: ${line}`);
+    }
+  }
+
+  /** Successful actions of `job` (all jobs when omitted). */
+  successes(job?: string): number {
+    let n = 0;
+    for (const s of this.stats.values()) if (job === undefined || s.job === job) n += s.outcomes.success ?? 0;
+    return n;
+  }
+
+  /** Successful actions whose idempotency key starts with `prefix` (e.g. "checker:OptionsMarket"). */
+  actions(prefix: string): number {
+    return this.keys.filter((k) => k.startsWith(prefix)).length;
+  }
+
+  /** Actions that failed (simulation, revert, timeout, …) plus scan errors, over all jobs. */
+  failures(): number {
+    let n = 0;
+    for (const s of this.stats.values()) {
+      n += s.errors;
+      for (const [k, v] of Object.entries(s.outcomes)) if (FAILED_OUTCOMES.has(k)) n += v;
+    }
+    return n;
+  }
+
+  jobStats(): KeeperJobStats[] {
+    return [...this.stats.values()];
+  }
+
+  timing(): { ticks: number; seconds: number } {
+    return { ticks: this.ticks, seconds: this.tickMs / 1000 };
+  }
+
+  async close(): Promise<void> {
+    await this.keeper.stop(5_000);
+    await this.bridge?.close();
+  }
+}
