@@ -257,7 +257,8 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
 
     /// @notice Accrues funding to now. Permissionless; reverts with PerpAlreadyDone unless the index is at least
     ///         `pokeIntervalSec` old; credits the caller `pokeBountyUsdc` (claimed later with `claimKeeperBounty`,
-    ///         paid from the PnL pool). Costs the same with 1 or 10,000 positions (MKT-03).
+    ///         paid from the PnL pool) while the market has open interest, nothing otherwise (the checker reports
+    ///         no work for an empty market). Costs the same with 1 or 10,000 positions (MKT-03).
     /// @return bountyUsdc The bounty credited.
     function pokeFunding() external returns (uint256 bountyUsdc);
 

@@ -246,7 +246,7 @@ export class Keeper {
         // Idempotency before planning, so a job batches only work that is not already in flight or mined.
         const admitted = await mapLimit(candidates, SIM_CONCURRENCY, async (c) => {
           const key = keyString(c.key);
-          const ok = await this.memo.admit(key, jlog.child({ key }));
+          const ok = await this.memo.admit(key, jlog.child({ key }), safeBlock);
           if (!ok) {
             const r: ActionResult = {
               job: lj.name,
@@ -379,7 +379,7 @@ export class Keeper {
         return;
       }
       if (o.status === "success") {
-        this.memo.mined(keys, o.txHash, o.blockHash);
+        this.memo.mined(keys, o.txHash, o.blockHash, o.blockNumber);
         if (o.blockNumber !== undefined && o.blockHash !== undefined) this.reorgs.remember(o.blockNumber, o.blockHash);
       } else {
         this.memo.forget(keys);

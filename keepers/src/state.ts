@@ -11,6 +11,7 @@ interface MemoEntry {
   state: "pending" | "mined";
   txHash?: string;
   blockHash?: string;
+  blockNumber?: number;
   at: number;
 }
 
@@ -26,8 +27,8 @@ export class WorkMemo {
     for (const k of keys) this.entries.set(k, { state: "pending", at: Date.now() });
   }
 
-  mined(keys: string[], txHash: string | undefined, blockHash: string | undefined): void {
-    for (const k of keys) this.entries.set(k, { state: "mined", txHash, blockHash, at: Date.now() });
+  mined(keys: string[], txHash: string | undefined, blockHash: string | undefined, blockNumber?: number): void {
+    for (const k of keys) this.entries.set(k, { state: "mined", txHash, blockHash, blockNumber, at: Date.now() });
   }
 
   forget(keys: string[]): void {
@@ -36,12 +37,18 @@ export class WorkMemo {
 
   /**
    * Whether `key` may be acted on now: not while its transaction is in flight, nor while its mined transaction is
-   * still on chain in the same block (the scan lags by `confirmations`); yes again once a reorg removed it.
+   * still on chain in the same block and the scan (which lags by `confirmations`) may not see it yet; yes again
+   * once a reorg removed it, or once the scanned block `scannedBlock` includes it — then the work found is new work
+   * under the same key (a recurring action such as an hourly funding poke, whose payload never changes).
    */
-  async admit(key: string, log: Logger): Promise<boolean> {
+  async admit(key: string, log: Logger, scannedBlock?: number): Promise<boolean> {
     const m = this.entries.get(key);
     if (m === undefined) return true;
     if (m.state === "pending") return false;
+    if (m.blockNumber !== undefined && scannedBlock !== undefined && scannedBlock >= m.blockNumber) {
+      this.entries.delete(key); // the scanned state already includes our transaction: this is the next round
+      return true;
+    }
     if (m.txHash !== undefined) {
       const r = await this.client.read("getTransactionReceipt", (p) => p.getTransactionReceipt(m.txHash as string));
       if (r !== null && r.blockHash === m.blockHash) return false;

@@ -344,10 +344,10 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
     expect(due.code, due.out).to.equal(0);
     const lines = due.out.trim().split("\n");
     expect(lines[0]).to.match(
-      /^keeper status on localhost \(chain 31337, .*localhost\.json\): block \d+, .* 6 action\(s\) due$/,
+      /^keeper status on localhost \(chain 31337, .*localhost\.json\): block \d+, .* 5 action\(s\) due$/,
     );
-    // The markets' checkers are discovered from the deployment: the perp's first funding poke is due.
-    expect(due.out).to.include("job funding: 1 action(s) due");
+    // The markets' checkers are discovered from the deployment; no market has open interest, so nothing is due.
+    expect(due.out).to.include("job funding: nothing due");
     expect(due.out).to.include("job futures-expiry: nothing due");
     expect(due.out).to.include("job options-expiry: nothing due");
     // The clearing jobs are on too: no account has a position; the first volatility update is due.

@@ -68,30 +68,7 @@ async function endpointOf(connection: NetworkConnection): Promise<{ url: string;
   return { url: bridge.url, bridge };
 }
 
-/**
- * The generic checker job keys its work by the payload alone (epoch "-"), so a payload that repeats — a funding
- * poke is the same calldata every hour — stays held back by the idempotency memo until the memo forgets mined
- * work (one hour of wall-clock time). The demo compresses days into seconds, so it keys each checker action by the
- * block time it was found at. (To fix in keepers/src/jobs/checker-job.ts: reported to the keepers owner.)
- */
-function checkerKeyedByTime(f: JobFactory): JobFactory {
-  if (f.name !== "checker") return f;
-  return {
-    ...f,
-    create(args) {
-      const job = f.create(args);
-      return {
-        ...job,
-        async scan(ctx) {
-          const found = await job.scan(ctx);
-          return found.map((c) => ({ ...c, key: { ...c.key, epoch: String(ctx.head.timestamp) } }));
-        },
-      };
-    },
-  };
-}
-
-const FACTORIES = jobFactories.map(checkerKeyedByTime);
+const FACTORIES: JobFactory[] = jobFactories;
 
 /** Deployed candidates with a checker() that no dedicated job of this keeper build already drives. */
 async function checkerTargets(
@@ -148,8 +125,8 @@ export class DemoKeeper {
       replaceAfterMs: 2_000,
       logLevel: "info",
     };
-    // A keeper build that discovers checker jobs by itself keys their work by payload too (see checkerKeyedByTime):
-    // the demo lists the markets as checker targets instead, so discovery stays off.
+    // The demo lists the markets as targets of the one checker job (run as priority work) instead of the keeper's
+    // per-market discovered jobs, so its report groups all market upkeep under "checker".
     if ("discoverCheckers" in base) raw.discoverCheckers = false;
     const config = applyConfig(base, raw);
     const targets = await checkerTargets(o.hre, config, deployment);

@@ -363,7 +363,10 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         if (block.timestamp < f.lastTime + interval) revert PerpAlreadyDone(f.lastTime, f.lastTime + interval);
         uint256 price = $.oracle.indexPrice();
         (int256 index, int256 rate) = _accrue($, f, price);
-        bounty = $.params.pokeBountyUsdc;
+        // @dev no open interest, no funding to keep current: no bounty (an empty market must not owe keepers
+        //      before LPs have funded it, which would leave the vault's equity negative and block deposits)
+        OpenInterest memory oi = $.oi;
+        bounty = oi.longCh == 0 && oi.shortCh == 0 ? 0 : $.params.pokeBountyUsdc;
         uint256 owedAfter = uint256(f.keeperOwedUsdc) + bounty;
         // @dev the bounty stops (never reverts) if unclaimed bounties ever reached the packed field's range
         if (owedAfter > type(uint40).max) {
@@ -415,6 +418,8 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
 
     function _pokeDue() private view returns (bool) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
+        OpenInterest memory oi = $.oi;
+        if (oi.longCh == 0 && oi.shortCh == 0) return false; // nothing accrues to anyone: no keeper work
         return block.timestamp >= uint256($.funding.lastTime) + $.params.pokeIntervalSec;
     }
 

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { anyValue } from "@nomicfoundation/hardhat-ethers-chai-matchers/withArgs";
 import { connectionFor } from "../../helpers/fixture.js";
 import { perpFixture, usdc, wad, WAD, type PerpFixture } from "./helpers.js";
 import { refAccrue, refFee, refFillPrice, refOwed, refSplit } from "./reference.js";
@@ -352,6 +353,15 @@ describe("PerpMarket", function () {
     const [due0] = await perpMarket.checker();
     expect(due0).to.equal(false);
     await expect(perpMarket.connect(k).pokeFunding()).to.be.revertedWithCustomError(perpMarket, "PerpAlreadyDone");
+    // an empty market: stale, but no open interest → no keeper work and no bounty (the vault owes keepers nothing)
+    await time().increase(3_600);
+    await fx.setPrice(wad("10"));
+    expect((await perpMarket.checker())[0]).to.equal(false);
+    await expect(perpMarket.connect(k).pokeFunding())
+      .to.emit(perpMarket, "FundingPoked")
+      .withArgs(k.address, 0n, 0n, wad("10"), 0n);
+    expect(await perpMarket.keeperBountyOf(k.address)).to.equal(0n);
+    await (await perpMarket.connect(fx.traders[0]!).trade(wad("100"), 0)).wait();
     await time().increase(3_600);
     await fx.setPrice(wad("10"));
     const [due, payload] = await perpMarket.checker();
@@ -361,7 +371,7 @@ describe("PerpMarket", function () {
     expect(up[0]).to.equal(true);
     await expect(k.sendTransaction({ to: await perpMarket.getAddress(), data: payload }))
       .to.emit(perpMarket, "FundingPoked")
-      .withArgs(k.address, 0n, 0n, wad("10"), perpParams.pokeBountyUsdc);
+      .withArgs(k.address, anyValue, anyValue, wad("10"), perpParams.pokeBountyUsdc);
     await expect(perpMarket.connect(k).performUpkeep("0x")).to.be.revertedWithCustomError(
       perpMarket,
       "PerpAlreadyDone",
@@ -382,8 +392,10 @@ describe("PerpMarket", function () {
     const { perpMarket } = fx.protocol;
     await time().increase(3_600);
     await fx.setPrice(wad("10"));
-    await (await perpMarket.connect(fx.keeper).pokeFunding()).wait(); // the keeper's bounty slot becomes non-zero
     await (await perpMarket.connect(fx.traders[0]!).trade(wad("100"), 0)).wait();
+    await time().increase(3_600);
+    await fx.setPrice(wad("10"));
+    await (await perpMarket.connect(fx.keeper).pokeFunding()).wait(); // the keeper's bounty slot becomes non-zero
     await time().increase(3_600);
     await fx.setPrice(wad("10"));
     const g1 = (await (await perpMarket.connect(fx.keeper).pokeFunding()).wait())!.gasUsed;
