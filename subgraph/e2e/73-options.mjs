@@ -1,6 +1,7 @@
 // OPS-03 checks for the OptionsMarket (and its delegate-called OptionsSettlement module, whose events come from the
 // market's address). Fresh wallets: carol writes, erin and frank buy, a keeper. Two cash-settled index series
-// expiring together: a put struck at 12 and a call struck at 14 (cap 2). Carol writes 100 of each and sells through
+// expiring together: a put struck at 12 and a call struck at 14 (cap 2), and a futures call (strike 9, cap 2)
+// exercised into a futures series at settlement. Carol writes 100 of each and sells through
 // signed offers (EIP-712, scripts/lib/options.ts's type): 40 + 20 puts to erin and frank, 50 calls to erin; frank's
 // signed buy offer for calls is filled by carol, another is cancelled and frank raises his nonce floor; carol closes
 // 10 puts against her shorts, erin transfers 5 calls to frank. At expiry the index is 10: the put pays 2 per CH (in
@@ -10,6 +11,7 @@
 // (positionOf: longs, shorts, collateral), offers (offerState), nonce floors (minNonce), pending fees (poolClaims),
 // counters (seriesCount, liveSeries), collateral and payout sums with the getters at each checkpoint block.
 import { Contract, Wallet, parseEther } from "ethers";
+import { futuresSeen } from "./72-futures.mjs";
 
 const usdc = (n) => BigInt(Math.round(n * 1e6));
 const has = (ctx) => ["OptionsMarket", "ClearingHouse", "CHIndexFeed"].every((n) => ctx.record.contracts[n]);
@@ -95,6 +97,30 @@ export async function scenario(ctx) {
   const call = await list(0, wad(14), wad(2));
   await send(o(carol).write(put, wad(100)));
   await send(o(carol).write(call, wad(100)));
+  // a futures call (strike 9, cap 2) on a futures series expiring later: carol writes 20 and gives them to erin;
+  // at settlement each holder–writer pair exercises into the futures series (or, if the futures trade is refused,
+  // pays the intrinsic value in cash): FuturesExercised here, FuturesTraded on the FuturesMarket
+  let futOpt;
+  if (ctx.record.contracts.FuturesMarket) {
+    await send(d("FuturesMarket").listSeries(expiry + BigInt(8 * DAY), 0));
+    const [futuresSeriesId] = await d("FuturesMarket").seriesCount();
+    await send(
+      d("OptionsMarket").listSeries({
+        kind: 0,
+        onFutures: true,
+        futuresSeriesId,
+        expiry,
+        strikeWad: wad(9),
+        capWad: wad(2),
+      }),
+    );
+    futOpt = await d("OptionsMarket").seriesCount();
+    // futures positions need a guarantor: the futures part's guarantor admits the pair
+    const g = futuresSeen.wallets.guarantor;
+    if (g) for (const t of [carol, erin]) await send(ctx.as(g)("GuarantorPool").admitCustomer(t.address, usdc(1e9)));
+    await send(o(carol).write(futOpt, wad(20)));
+    await send(o(carol).transferLong(futOpt, erin.address, wad(20)));
+  }
 
   const offer = async (maker, fields) => {
     const off = { maker: maker.address, isBuy: false, expiry: 2n ** 40n, taker: ZERO, ...fields };
@@ -130,6 +156,7 @@ export async function scenario(ctx) {
   await jumpTo(ctx, expiry, wad(10));
   await send(o(keeper).fixSettlementPrice(put));
   await send(o(keeper).fixSettlementPrice(call));
+  if (futOpt) await send(o(keeper).fixSettlementPrice(futOpt));
   await send(d("AccessManager").grantRole(ctx.Roles.GUARDIAN, deployer.address, 0));
   await send(o(deployer).correctSettlementPrice(put, wad("10.5")));
   await send(o(deployer).correctSettlementPrice(put, wad(10)));
@@ -142,6 +169,7 @@ export async function scenario(ctx) {
   await ctx.checkpoint();
   await send(o(keeper).settleSeries(put, 10n));
   await send(o(keeper).settleSeries(call, 10n));
+  if (futOpt) await send(o(keeper).settleSeries(futOpt, 10n));
   await send(o(keeper).withdrawFees());
   await ctx.checkpoint();
 }
