@@ -60,6 +60,29 @@ function findArtifacts(dir, out = new Map()) {
   return out;
 }
 
+/**
+ * Logic contracts a proxy runs by delegatecall (their events are emitted from the proxy's address, so they belong to
+ * the proxy's data source): contract name -> module contract names.
+ */
+export const DELEGATE_MODULES = {
+  FuturesMarket: ["FuturesDelivery"],
+  OptionsMarket: ["OptionsSettlement"],
+};
+
+/** ChxUpgradeable events no data source indexes (the AccessManager's events cover authority; initialisation is the
+ *  deploy): not required of a delegate module's data source either. */
+const UNINDEXED_BASE_EVENTS = new Set(["AuthorityUpdated", "Initialized"]);
+
+const typeOf = (p, withIndexed) => {
+  let t = p.type;
+  if (t.startsWith("tuple")) t = `(${p.components.map((c) => typeOf(c, false)).join(",")})${t.slice(5)}`;
+  return withIndexed && p.indexed ? `indexed ${t}` : t;
+};
+/** `Name(type,...)`: the canonical signature (tuples expanded). */
+const eventSignature = (e) => `${e.name}(${e.inputs.map((p) => typeOf(p, false)).join(",")})`;
+/** The manifest's form: `Name(indexed type,...)`. */
+const manifestEventSignature = (e) => `${e.name}(${e.inputs.map((p) => typeOf(p, true)).join(",")})`;
+
 /** Produces a deployment record on the in-process Hardhat network with the real deploy function. */
 export function deployInProcess(outFile) {
   execFileSync("npx", ["hardhat", "run", "subgraph/scripts/deploy-record.ts"], {
@@ -186,23 +209,44 @@ export function generate(o) {
   fs.mkdirSync(abiDir, { recursive: true });
   const abiNames = [...new Set([...manifest.matchAll(/file:\s*\.\/abis\/([\w-]+)\.json/g)].map((m) => m[1]))];
   const abiHashes = new Map();
-  for (const name of abiNames) {
+  const readAbi = (name) => {
     const found = artifacts.get(name) ?? [];
-    // A market whose branch is not merged yet: its ABI as generated from its interface (abis-pending/, see
-    // docs/subgraph.md). The compiled contract's artifact replaces it as soon as it exists.
-    const pending = path.join(subgraphDir, "abis-pending", `${name}.json`);
-    if (found.length === 0 && fs.existsSync(pending)) {
-      const abi = JSON.parse(fs.readFileSync(pending, "utf8"));
-      abiHashes.set(name, keccak256(toUtf8Bytes(JSON.stringify(abi))));
-      fs.writeFileSync(path.join(abiDir, `${name}.json`), JSON.stringify(abi, null, 2) + "\n");
-      log(`manifest: ${name}: no artifact, using abis-pending/${name}.json (generated from its interface)`);
-      continue;
-    }
     if (found.length === 0) throw new Error(`manifest: no artifact for ABI ${name} (run \`npx hardhat build\`)`);
     if (found.length > 1) throw new Error(`manifest: ABI ${name} is ambiguous: ${found.join(", ")}`);
-    const abi = JSON.parse(fs.readFileSync(found[0], "utf8")).abi;
+    return JSON.parse(fs.readFileSync(found[0], "utf8")).abi;
+  };
+  for (const name of abiNames) {
+    const abi = readAbi(name);
     abiHashes.set(name, keccak256(toUtf8Bytes(JSON.stringify(abi))));
+    // Events a delegate-called module emits come from the proxy's address: they must be in the proxy's ABI (codegen
+    // decodes them from it) and handled. Today the modules share the market's event declarations, so nothing is
+    // added; a module that declares its own event gets it merged here rather than silently unindexed.
+    const events = new Set(abi.filter((x) => x.type === "event").map(eventSignature));
+    for (const module of DELEGATE_MODULES[name] ?? []) {
+      for (const e of readAbi(module).filter((x) => x.type === "event")) {
+        if (events.has(eventSignature(e))) continue;
+        abi.push(e);
+        events.add(eventSignature(e));
+        log(`manifest: ${name}: event ${eventSignature(e)} of its delegate module ${module} added to its ABI`);
+      }
+    }
     fs.writeFileSync(path.join(abiDir, `${name}.json`), JSON.stringify(abi, null, 2) + "\n");
+  }
+  // Every event a delegate module emits must have a handler in the data source of the contract it runs in.
+  for (const [name, mods] of Object.entries(DELEGATE_MODULES)) {
+    const ds = manifest.split(/\n(?=  - kind: )/).find((t) => new RegExp(`^\\s*name: ${name}$`, "m").test(t));
+    if (!ds) continue;
+    const handled = new Set([...ds.matchAll(/- event: (.+)$/gm)].map((m) => m[1].trim()));
+    for (const module of mods) {
+      const missing = readAbi(module)
+        .filter((x) => x.type === "event" && !UNINDEXED_BASE_EVENTS.has(x.name))
+        .map(manifestEventSignature)
+        .filter((sig) => !handled.has(sig));
+      if (missing.length)
+        throw new Error(
+          `manifest: ${name} has no handler for events of its delegate module ${module}: ${missing.join(", ")}`,
+        );
+    }
   }
   // The record's abiHash says which ABI was deployed: a mismatch means the subgraph would decode with a newer
   // (or older) ABI than the chain runs — fine for added events, wrong for changed ones. Warn, do not fail.

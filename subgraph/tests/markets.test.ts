@@ -33,6 +33,8 @@ import {
   DeliveryReceived,
   DeliverySettled,
   FuturesTraded,
+  DeliveryEscrowChanged,
+  PositionReduced,
   PositionSettled as FuturesPositionSettled,
   SeriesListed as FuturesSeriesListed,
   SettlementPriceFinalised,
@@ -43,13 +45,17 @@ import {
   handleDeliveryReceived,
   handleDeliverySettled,
   handleFuturesTraded,
+  handleDeliveryEscrowChanged,
+  handlePositionReduced,
   handlePositionSettled as handleFuturesPositionSettled,
   handleSeriesListed as handleFuturesSeriesListed,
   handleSettlementPriceFinalised,
   handleSettlementPriceProposed,
 } from "../src/mappings/futuresMarket";
 import {
+  FeesAccrued,
   FuturesExercised,
+  MinNonceRaised,
   OfferFilled,
   OptionsWritten,
   PositionSettled as OptionsPositionSettled,
@@ -58,7 +64,9 @@ import {
   SettlementProgressed,
 } from "../generated/OptionsMarket/OptionsMarket";
 import {
+  handleFeesAccrued,
   handleFuturesExercised,
+  handleMinNonceRaised,
   handleOfferFilled,
   handleOptionsWritten,
   handlePositionSettled as handleOptionsPositionSettled,
@@ -475,6 +483,93 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesDayData", bucket(FUT, T0, DAY), "feesUsdc", "220000");
     assert.entityCount("FuturesSettlementPrice", 2);
   });
+
+  test("open records follow the contract; a failed settlement close's Flatten marker does not count twice", () => {
+    handleFuturesSeriesListed(
+      changetype<FuturesSeriesListed>(
+        mockEvent(FUT, T0, [
+          uintParam("seriesId", n(1)),
+          uintParam("expiry", BigInt.fromI64(T0 + 7 * DAY)),
+          uintParam("electionCutoff", BigInt.fromI64(T0 + 6 * DAY)),
+          i32Param("tenor", 4),
+          uintParam("oiCapCh", wad(1000)),
+          addressParam("lister", CAROL),
+          uintParam("liveSeries", n(1)),
+        ]),
+      ),
+    );
+    const s = FUT.concatI32(1).toHexString();
+    futTrade(ALICE, wad(10), wad(10), wad(10), BigInt.zero(), T0 + 10);
+    futTrade(BOB, wad(-4), wad(-4), wad(10), wad(4), T0 + 20);
+    // Bob escrows CH, closes his short (the escrow comes back first), and his record closes empty before expiry
+    handleDeliveryEscrowChanged(
+      changetype<DeliveryEscrowChanged>(
+        mockEvent(FUT, T0 + 30, [
+          uintParam("seriesId", n(1)),
+          addressParam("account", BOB),
+          intParam("deltaCh", wad(4)),
+          uintParam("escrowCh", wad(4)),
+        ]),
+      ),
+    );
+    assert.fieldEquals("FuturesSeries", s, "openPositions", "2");
+    handleDeliveryEscrowChanged(
+      changetype<DeliveryEscrowChanged>(
+        mockEvent(FUT, T0 + 40, [
+          uintParam("seriesId", n(1)),
+          addressParam("account", BOB),
+          intParam("deltaCh", wad(-4)),
+          uintParam("escrowCh", BigInt.zero()),
+        ]),
+      ),
+    );
+    futTrade(BOB, wad(4), BigInt.zero(), wad(10), BigInt.zero(), T0 + 40);
+    assert.fieldEquals("FuturesSeries", s, "openPositions", "1");
+    assert.fieldEquals("FuturesPosition", FUT.concatI32(1).concat(BOB).toHexString(), "open", "false");
+    // reopening counts again
+    futTrade(BOB, wad(-2), wad(-2), wad(10), wad(2), T0 + 50);
+    assert.fieldEquals("FuturesSeries", s, "openPositions", "2");
+    // at settlement Alice's close fails (a calendar spread): her other legs are flattened elsewhere, then this
+    // leg's marker carries an all-zero post-state, then PositionSettled with the size closed
+    handlePositionReduced(
+      changetype<PositionReduced>(
+        mockEvent(FUT, T0 + 9 * DAY, [
+          uintParam("seriesId", n(1)),
+          addressParam("account", ALICE),
+          intParam("sizeDeltaCh", wad(-10)),
+          uintParam("priceWad", wad(12)),
+          intParam("sizeCh", BigInt.zero()),
+          uintParam("electedCh", BigInt.zero()),
+          uintParam("longOiCh", BigInt.zero()),
+          uintParam("shortOiCh", BigInt.zero()),
+          i32Param("reason", 2),
+        ]),
+      ),
+    );
+    assert.fieldEquals("FuturesSeries", s, "longOiCh", "0");
+    assert.fieldEquals("FuturesSeries", s, "shortOiCh", wad(2).toString());
+    handleFuturesPositionSettled(
+      changetype<FuturesPositionSettled>(
+        mockEvent(FUT, T0 + 9 * DAY, [
+          uintParam("seriesId", n(1)),
+          addressParam("account", ALICE),
+          intParam("sizeCh", wad(10)),
+          uintParam("priceWad", wad(12)),
+          intParam("realisedPnlUsdc", usdc(10)),
+          addressParam("keeper", ALICE),
+          uintParam("bountyUsdc", BigInt.zero()),
+          uintParam("openPositions", n(1)),
+        ]),
+      ),
+    );
+    assert.fieldEquals("FuturesSeries", s, "longOiCh", "0");
+    assert.fieldEquals("FuturesSeries", s, "shortOiCh", wad(2).toString());
+    assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "longOiCh", "0");
+    assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "shortOiCh", wad(2).toString());
+    assert.fieldEquals("FuturesSeries", s, "openPositions", "1");
+    assert.fieldEquals("FuturesPosition", FUT.concatI32(1).concat(ALICE).toHexString(), "open", "false");
+    assert.entityCount("FuturesReduction", 1);
+  });
 });
 
 describe("OptionsMarket", () => {
@@ -614,5 +709,116 @@ describe("OptionsMarket", () => {
       usdc(15).toString(),
     );
     assert.entityCount("OptionEvent", 4);
+  });
+  test("settlements take the shorts out of the open interest; the fixer's bounty leaves the pending fees; nonce floors", () => {
+    handleOptionsSeriesListed(
+      changetype<OptionsSeriesListed>(
+        mockEvent(OPT, T0, [
+          uintParam("seriesId", n(1)),
+          i32Param("kind", 1),
+          boolParam("onFutures", false),
+          uintParam("futuresSeriesId", BigInt.zero()),
+          uintParam("expiry", BigInt.fromI64(T0 + 7 * DAY)),
+          uintParam("strikeWad", wad(12)),
+          uintParam("capWad", wad(12)),
+          addressParam("listedBy", CAROL),
+          uintParam("liveSeries", n(1)),
+        ]),
+      ),
+    );
+    handleOptionsWritten(
+      changetype<OptionsWritten>(
+        mockEvent(OPT, T0 + 10, [
+          uintParam("seriesId", n(1)),
+          addressParam("writer", CAROL),
+          uintParam("sizeCh", wad(10)),
+          uintParam("collateralUsdc", usdc(120)),
+          uintParam("openInterestCh", wad(10)),
+          uintParam("postedUsdc", usdc(120)),
+        ]),
+      ),
+    );
+    handleOfferFilled(
+      changetype<OfferFilled>(
+        mockEvent(OPT, T0 + 20, [
+          bytesParam("offerHash", Bytes.fromHexString("0x" + "0e".repeat(32))),
+          addressParam("maker", CAROL),
+          addressParam("taker", ALICE),
+          uintParam("seriesId", n(1)),
+          boolParam("isBuy", false),
+          uintParam("sizeCh", wad(10)),
+          uintParam("premiumWad", wad(1)),
+          uintParam("buyerPaidUsdc", n(10030000)),
+          uintParam("sellerReceivedUsdc", n(9990000)),
+          uintParam("feesUsdc", n(40000)),
+          uintParam("filledAfterCh", wad(10)),
+        ]),
+      ),
+    );
+    const m = OPT.toHexString();
+    // fees accrue 0.04; the fixer takes 0.04 of them (bounty = min(0.5, fees))
+    handleFeesAccrued(
+      changetype<FeesAccrued>(
+        mockEvent(OPT, T0 + 20, [uintParam("amountUsdc", n(40000)), uintParam("feesUsdc", n(40000))]),
+      ),
+    );
+    handleSettlementPriceFixed(
+      changetype<SettlementPriceFixed>(
+        mockEvent(OPT, T0 + 7 * DAY, [
+          uintParam("seriesId", n(1)),
+          uintParam("priceWad", wad(10)),
+          uintParam("payoffPerChWad", wad(2)),
+          addressParam("fixedBy", KEEPER),
+          uintParam("disputeEndsAt", BigInt.fromI64(T0 + 7 * DAY + HOUR)),
+          uintParam("bountyUsdc", n(40000)),
+          uintParam("liveSeries", BigInt.zero()),
+        ]),
+      ),
+    );
+    assert.fieldEquals("OptionsMarketState", m, "pendingFeesUsdc", "0");
+    assert.fieldEquals("OptionsMarketState", m, "keeperPaidUsdc", "40000");
+    // Alice (long only) settles first: no short, the open interest stays; then Carol's 10 shorts leave it
+    handleOptionsPositionSettled(
+      changetype<OptionsPositionSettled>(
+        mockEvent(OPT, T0 + 8 * DAY, [
+          uintParam("seriesId", n(1)),
+          addressParam("account", ALICE),
+          uintParam("longCh", wad(10)),
+          uintParam("shortCh", BigInt.zero()),
+          uintParam("payoutUsdc", usdc(20)),
+          uintParam("releasedUsdc", BigInt.zero()),
+          uintParam("bountyUsdc", BigInt.zero()),
+          uintParam("seriesPaidUsdc", usdc(20)),
+          uintParam("seriesReleasedUsdc", BigInt.zero()),
+        ]),
+      ),
+    );
+    const s = OPT.concatI32(1).toHexString();
+    assert.fieldEquals("OptionSeries", s, "openInterestCh", wad(10).toString());
+    handleOptionsPositionSettled(
+      changetype<OptionsPositionSettled>(
+        mockEvent(OPT, T0 + 8 * DAY + 1, [
+          uintParam("seriesId", n(1)),
+          addressParam("account", CAROL),
+          uintParam("longCh", BigInt.zero()),
+          uintParam("shortCh", wad(10)),
+          uintParam("payoutUsdc", BigInt.zero()),
+          uintParam("releasedUsdc", usdc(100)),
+          uintParam("bountyUsdc", n(500000)),
+          uintParam("seriesPaidUsdc", usdc(20)),
+          uintParam("seriesReleasedUsdc", usdc(100)),
+        ]),
+      ),
+    );
+    assert.fieldEquals("OptionSeries", s, "openInterestCh", "0");
+    assert.fieldEquals("OptionsMarketState", m, "openInterestCh", "0");
+    assert.fieldEquals("OptionsMarketState", m, "payoutUsdc", usdc(20).toString());
+    handleMinNonceRaised(
+      changetype<MinNonceRaised>(
+        mockEvent(OPT, T0 + 9 * DAY, [addressParam("maker", BOB), uintParam("minNonce", n(5))]),
+      ),
+    );
+    assert.fieldEquals("OptionMaker", BOB.toHexString(), "minNonce", "5");
+    assert.fieldEquals("OptionMaker", BOB.toHexString(), "minNonceRaises", "1");
   });
 });

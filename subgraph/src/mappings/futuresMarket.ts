@@ -124,9 +124,32 @@ function getPosition(s: FuturesSeries, account: Address, event: ethereum.Event):
     p.cashSettledCh = ZERO;
     p.realisedPnlUsdc = ZERO;
     p.settled = false;
+    p.open = false;
   }
   p.updatedAt = event.block.timestamp;
   return p;
+}
+
+/**
+ * Mirrors the contract's `Position.open` and the series' `openPositions` (FuturesBase._openRecord /
+ * _closeRecordIfEmpty): a record opens when its size becomes non-zero and, before expiry, closes once it has no
+ * size, escrow or election; after expiry only settlement closes it. `mayClose` where the contract runs the close check.
+ */
+function syncOpen(s: FuturesSeries, pos: FuturesPosition, event: ethereum.Event, mayClose: boolean): void {
+  if (!pos.open && !pos.sizeCh.isZero()) {
+    pos.open = true;
+    s.openPositions = s.openPositions + 1;
+  } else if (
+    mayClose &&
+    pos.open &&
+    pos.sizeCh.isZero() &&
+    pos.escrowCh.isZero() &&
+    pos.electedCh.isZero() &&
+    event.block.timestamp.lt(s.expiry)
+  ) {
+    pos.open = false;
+    s.openPositions = s.openPositions - 1;
+  }
 }
 
 function day(m: FuturesMarketState, event: ethereum.Event): FuturesDayData {
@@ -277,13 +300,11 @@ export function handleFuturesTraded(event: FuturesTraded): void {
   m.tradeCount = m.tradeCount + 1;
   m.save();
   const pos = getPosition(s, p.account, event);
-  // A position that opens counts as open until it is settled at expiry.
-  if (pos.sizeCh.isZero() && !p.sizeCh.isZero() && !pos.settled && pos.tradeCount == 0)
-    s.openPositions = s.openPositions + 1;
   pos.sizeCh = p.sizeCh;
   pos.entryPriceWad = p.entryPriceWad;
   pos.tradeCount = pos.tradeCount + 1;
   pos.feesUsdc = pos.feesUsdc.plus(p.feeUsdc);
+  syncOpen(s, pos, event, true);
   pos.save();
   s.volumeCh = s.volumeCh.plus(absDelta);
   s.volumeUsdc = s.volumeUsdc.plus(notional);
@@ -316,14 +337,26 @@ export function handlePositionReduced(event: PositionReduced): void {
   const s = loadSeries(event, p.seriesId);
   if (s == null) return;
   const m = getMarket(event.address);
-  setOpenInterest(m, s, p.longOiCh, p.shortOiCh);
-  m.save();
-  s.save();
   const pos = getPosition(s, p.account, event);
-  pos.sizeCh = p.sizeCh;
+  if (p.reason == 2) {
+    // Flatten: the open interest moves by the delta on the side the position held. Besides the flattened legs
+    // (real post-state), settling a leg whose close fails emits a marker for that leg with an all-zero post-state
+    // (FuturesDelivery._closeAtSettlement) just before its PositionSettled: applying the delta here and letting
+    // PositionSettled remove only the size still indexed keeps both cases exact.
+    const closed = p.sizeDeltaCh.abs();
+    if (pos.sizeCh.gt(ZERO)) setOpenInterest(m, s, s.longOiCh.minus(closed), s.shortOiCh);
+    else if (pos.sizeCh.lt(ZERO)) setOpenInterest(m, s, s.longOiCh, s.shortOiCh.minus(closed));
+    pos.sizeCh = pos.sizeCh.plus(p.sizeDeltaCh);
+  } else {
+    setOpenInterest(m, s, p.longOiCh, p.shortOiCh);
+    pos.sizeCh = p.sizeCh;
+  }
   pos.electedCh = p.electedCh;
   pos.reducedCh = pos.reducedCh.plus(p.sizeDeltaCh.abs());
+  syncOpen(s, pos, event, true);
   pos.save();
+  m.save();
+  s.save();
   const r = new FuturesReduction(eventId(event));
   r.series = s.id;
   r.account = p.account;
@@ -361,7 +394,9 @@ export function handleDeliveryEscrowChanged(event: DeliveryEscrowChanged): void 
   if (s == null) return;
   const pos = getPosition(s, p.account, event);
   pos.escrowCh = p.escrowCh;
+  syncOpen(s, pos, event, true);
   pos.save();
+  s.save();
   const e = other(event, "escrow", s, p.account);
   e.amount = p.deltaCh;
   e.value = p.escrowCh;
@@ -520,19 +555,23 @@ export function handlePositionSettled(event: PositionSettled): void {
   const s = loadSeries(event, p.seriesId);
   if (s == null) return;
   const m = getMarket(event.address);
-  // A settled position leaves the series' open interest (the event carries the size closed, not the OI after).
-  const size = p.sizeCh;
+  // A settled position leaves the series' open interest (the event carries the size closed, not the OI after):
+  // the size still indexed, which a Flatten marker may already have removed (handlePositionReduced).
+  const pos = getPosition(s, p.account, event);
+  const size = pos.sizeCh;
   if (size.gt(ZERO)) setOpenInterest(m, s, s.longOiCh.minus(size), s.shortOiCh);
-  else setOpenInterest(m, s, s.longOiCh, s.shortOiCh.minus(size.neg()));
+  else if (size.lt(ZERO)) setOpenInterest(m, s, s.longOiCh, s.shortOiCh.minus(size.neg()));
   m.save();
   s.openPositions = p.openPositions.toI32();
   s.settledPositions = s.settledPositions + 1;
   if (s.openPositions == 0) s.status = "Settled";
   s.save();
-  const pos = getPosition(s, p.account, event);
   pos.sizeCh = ZERO;
+  pos.electedCh = ZERO;
+  pos.escrowCh = ZERO;
   pos.realisedPnlUsdc = pos.realisedPnlUsdc.plus(p.realisedPnlUsdc);
   pos.settled = true;
+  pos.open = false;
   pos.save();
   const e = other(event, "positionSettled", s, p.account);
   e.counterparty = p.keeper;

@@ -12,6 +12,7 @@ import {
   FuturesMarketSet,
   KeeperPaid,
   LongTransferred,
+  MinNonceRaised,
   OfferCancelled,
   OfferFilled,
   OptionsClosed,
@@ -21,12 +22,14 @@ import {
   PositionUpdated,
   SeriesListed,
   SettlementPriceCorrected,
+  SettlementModuleSet,
   SettlementPriceFixed,
   SettlementProgressed,
   Upgraded,
 } from "../../generated/OptionsMarket/OptionsMarket";
 import {
   OptionEvent,
+  OptionMaker,
   OptionOffer,
   OptionPosition,
   OptionsDayData,
@@ -388,6 +391,9 @@ export function handleSettlementPriceFixed(event: SettlementPriceFixed): void {
   if (s == null) return;
   const m = getMarket(event.address);
   m.liveSeries = p.liveSeries.toI32();
+  // the fixer's bounty comes out of the pending fee income (OptionsSettlement._fix; no FeesAccrued for it)
+  m.pendingFeesUsdc = m.pendingFeesUsdc.minus(p.bountyUsdc);
+  m.keeperPaidUsdc = m.keeperPaidUsdc.plus(p.bountyUsdc);
   m.save();
   s.status = "Fixed";
   s.settlementPriceWad = p.priceWad;
@@ -424,6 +430,8 @@ export function handlePositionSettled(event: PositionSettled): void {
   if (s == null) return;
   const m = getMarket(event.address);
   m.payoutUsdc = m.payoutUsdc.plus(p.payoutUsdc);
+  // the account's shorts leave the open interest (OptionsSettlement._settleAccount)
+  setOpenInterest(m, s, s.openInterestCh.minus(p.shortCh));
   m.save();
   s.paidUsdc = p.seriesPaidUsdc;
   s.releasedUsdc = p.seriesReleasedUsdc;
@@ -453,6 +461,8 @@ export function handleFuturesExercised(event: FuturesExercised): void {
   const m = getMarket(event.address);
   m.exercisedCh = m.exercisedCh.plus(p.sizeCh);
   m.payoutUsdc = m.payoutUsdc.plus(p.payoutUsdc);
+  // each holder–writer pair takes its size out of the open interest (OptionsSettlement._exerciseFutures)
+  setOpenInterest(m, s, s.openInterestCh.minus(p.sizeCh));
   m.save();
   s.exercisedCh = s.exercisedCh.plus(p.sizeCh);
   s.paidUsdc = p.seriesPaidUsdc;
@@ -487,7 +497,7 @@ export function handleSettlementProgressed(event: SettlementProgressed): void {
   s.accountCount = p.accountCount;
   if (p.settled) {
     s.status = "Settled";
-    // A settled series holds no open interest any more.
+    // A settled series holds no open interest any more (already 0 from the settlements; kept as a guard).
     const m = getMarket(event.address);
     setOpenInterest(m, s, ZERO);
     m.save();
@@ -552,4 +562,23 @@ export function handleFeaturePauseSet(event: FeaturePauseSet): void {
 
 export function handleUpgraded(event: Upgraded): void {
   recordUpgrade(event, NAME, event.params.implementation);
+}
+
+export function handleMinNonceRaised(event: MinNonceRaised): void {
+  let x = OptionMaker.load(event.params.maker);
+  if (x == null) {
+    x = new OptionMaker(event.params.maker);
+    x.market = getMarket(event.address).id;
+    x.minNonceRaises = 0;
+  }
+  x.minNonce = event.params.minNonce;
+  x.minNonceRaises = x.minNonceRaises + 1;
+  x.updatedAt = event.block.timestamp;
+  x.save();
+}
+
+export function handleSettlementModuleSet(event: SettlementModuleSet): void {
+  const m = getMarket(event.address);
+  m.settlementModule = event.params.module;
+  m.save();
 }
