@@ -238,14 +238,12 @@ contract FuturesMarket is FuturesBase, IFuturesMarket {
         _openRecord($, s, seriesId, account, p);
         _closeRecordIfEmpty($, s, seriesId, account, p);
         _emitTraded(s, p, seriesId, account, Fill(delta, priceWad, index, fee));
-        IClearingHouse house = $.clearingHouse;
-        v.realised = house.modifyPosition(account, delta, index, fee);
+        // @dev The basis, credited to the trader: delta × (index − price), rounded toward −∞ (against the trader).
+        //      Settled in the same ClearingHouse call as the trade and before its margin check, so a premium paid
+        //      can never leave a risk-increasing trade below initial margin.
+        if (priceWad != index) v.cash = FuturesMath.valueDown(delta, index) - FuturesMath.valueUp(delta, priceWad);
+        (v.realised, ) = $.clearingHouse.modifyPositionAndSettle(account, delta, index, fee, v.cash);
         _mirror($, delta, index, v.realised);
-        if (priceWad != index) {
-            // @dev Credited to the trader: delta × (index − price), rounded toward −∞ (against the trader).
-            v.cash = FuturesMath.valueDown(delta, index) - FuturesMath.valueUp(delta, priceWad);
-            if (v.cash != 0) house.settle(account, v.cash);
-        }
         if (v.refundCh != 0) $.ch.safeTransfer(account, v.refundCh);
     }
 
