@@ -14,7 +14,6 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { keccak256, parseEther, toUtf8Bytes, Wallet } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
-import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 import { applyConfig, defaultConfig, type KeeperConfig } from "../../keepers/src/config.js";
 import type { DeploymentInfo } from "../../keepers/src/deployments.js";
@@ -22,7 +21,7 @@ import type { JobFactory } from "../../keepers/src/jobs/types.js";
 import { jobFactories } from "../../keepers/src/jobs/index.js";
 import { Keeper, type ActionResult, type TickReport } from "../../keepers/src/keeper.js";
 import { createLogger } from "../../keepers/src/log.js";
-import { loadJobs } from "../../keepers/src/scan.js";
+import { discoverCheckers } from "../../keepers/src/discover.js";
 import type { DeploymentRecord } from "../lib/deployer.js";
 import { startRpcBridge, type RpcBridge } from "./rpc-bridge.js";
 
@@ -39,15 +38,7 @@ export interface KeeperJobStats {
   examples: string[];
 }
 
-/**
- * Markets whose upkeep (funding pokes, expiries, settlement) the generic `checker` job drives through their
- * IKeeperChecker.checker() when the keeper build has no dedicated job for them — as an operator would list them in
- * the keeper's config file.
- */
-export const CHECKER_CANDIDATES = ["PerpMarket", "FuturesMarket", "OptionsMarket", "LiquidityVault"];
-
 export interface DemoKeeperOptions {
-  hre: HardhatRuntimeEnvironment;
   connection: NetworkConnection;
   record: DeploymentRecord;
   deployer: HardhatEthersSigner;
@@ -70,25 +61,16 @@ async function endpointOf(connection: NetworkConnection): Promise<{ url: string;
 
 const FACTORIES: JobFactory[] = jobFactories;
 
-/** Deployed candidates with a checker() that no dedicated job of this keeper build already drives. */
-async function checkerTargets(
-  hre: HardhatRuntimeEnvironment,
-  config: KeeperConfig,
-  deployment: DeploymentInfo,
-): Promise<string[]> {
-  const dedicated = loadJobs(config, deployment, jobFactories)
-    .jobs.map((j) => j.job.summary.toLowerCase())
-    .join(" ");
-  const out: string[] = [];
-  for (const name of CHECKER_CANDIDATES) {
-    const rec = deployment.contracts[name];
-    if (rec === undefined) continue;
-    if (dedicated.includes(rec.address.toLowerCase()) || dedicated.includes(name.toLowerCase())) continue;
-    const { abi } = await hre.artifacts.readArtifact(rec.contract);
-    if ((abi as Array<{ type: string; name?: string }>).some((f) => f.type === "function" && f.name === "checker"))
-      out.push(name);
-  }
-  return out;
+/**
+ * The markets' upkeep (funding pokes, expiries, settlement) for the generic `checker` job: every deployed contract
+ * the keeper's own discovery finds with a checker() (keepers/src/discover.ts) that no dedicated job of this build
+ * covers — as an operator would list them in the keeper's config file.
+ */
+function checkerTargets(config: KeeperConfig, deployment: DeploymentInfo): string[] {
+  const covered = new Set(jobFactories.flatMap((f) => f.covers ?? []));
+  return discoverCheckers(deployment, config.artifactsDir)
+    .filter((d) => !covered.has(d.contract))
+    .map((d) => d.name);
 }
 
 export class DemoKeeper {
@@ -129,7 +111,7 @@ export class DemoKeeper {
     // per-market discovered jobs, so its report groups all market upkeep under "checker".
     if ("discoverCheckers" in base) raw.discoverCheckers = false;
     const config = applyConfig(base, raw);
-    const targets = await checkerTargets(o.hre, config, deployment);
+    const targets = checkerTargets(config, deployment);
     if (targets.length > 0) {
       // a "jobs" section runs only the jobs it lists: list every job of the build, plus the checker's targets
       const jobs: Record<string, unknown> = Object.fromEntries(jobFactories.map((f) => [f.name, {}]));

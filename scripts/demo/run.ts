@@ -54,7 +54,6 @@ export async function runDemo(
   }
   // The keeper program (keepers/src) runs in-process against this chain; its JSON logs go to <out>/keeper.log.
   const keeper = await DemoKeeper.start({
-    hre,
     connection,
     record: deploy.record,
     deployer,
