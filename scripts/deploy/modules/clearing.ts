@@ -85,15 +85,11 @@ export const clearingModule: DeployModule = {
 
     await ctx.setFunctionRole(
       "ClearingHouse",
-      [
-        "modifyPosition(address,int256,uint256,uint256)",
-        "settle(address,int256)",
-        "modifyPositionAndSettle(address,int256,uint256,uint256,int256)",
-        "fundMarketPool(uint256)",
-        "withdrawMarketPool(uint256,address)",
-      ],
+      ["fundMarketPool(uint256)", "withdrawMarketPool(uint256,address)"],
       Roles.MARKET,
     );
+    // modifyPosition/settle/modifyPositionAndSettle are not AccessManaged: the ClearingHouse admits registered
+    // markets itself (pausable per market, docs/clearing.md) — a role mapping for them would be dead configuration.
     // liquidationClose/absorbDeficit (ClearingHouse) and onExposureChanged (GuarantorPool) check their one caller
     // by address (set above / at initialisation): they are on the trade and liquidation hot paths.
     await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);

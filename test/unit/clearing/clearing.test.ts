@@ -23,9 +23,8 @@ describe("Clearing (through the deploy script)", function () {
   it("wires roles: markets, clearing modules and the guardian's pause", async function () {
     const { accessManager, clearingHouse, guarantorPool, liquidationEngine } = fx.protocol;
     const ch = await clearingHouse.getAddress();
-    expect(
-      await accessManager.getTargetFunctionRole(ch, selectorOf("modifyPosition(address,int256,uint256,uint256)")),
-    ).to.equal(Roles.MARKET);
+    // trades and settlements are admitted by the ClearingHouse's registered-market check; pool moves need MARKET
+    expect(await accessManager.getTargetFunctionRole(ch, selectorOf("fundMarketPool(uint256)"))).to.equal(Roles.MARKET);
     expect((await clearingHouse.modules())[5]).to.equal(await liquidationEngine.getAddress());
     expect(
       await accessManager.getTargetFunctionRole(
