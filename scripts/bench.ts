@@ -10,9 +10,11 @@ import { deployProtocol } from "./deploy/index.js";
 import { connectProtocol } from "./lib/protocol.js";
 import type { BenchContext } from "./bench/lib.js";
 import { suites } from "./bench/index.js";
+import { traceGas } from "./bench/trace.js";
 
 const OUT = "bench/gas.json";
 const only = (process.env.CHX_BENCH ?? "").split(",").filter((s) => s.length > 0);
+const trace = process.env.CHX_BENCH_TRACE === undefined ? undefined : new RegExp(process.env.CHX_BENCH_TRACE);
 const results: Record<string, number> =
   existsSync(OUT) && only.length > 0 ? JSON.parse(await readFile(OUT, "utf8")) : {};
 
@@ -34,6 +36,14 @@ for (const suite of suites) {
       if (receipt === null || receipt.status !== 1) throw new Error(`bench ${key}: transaction failed`);
       results[key] = Number(receipt.gasUsed);
       console.log(`  ${key.padEnd(48)} ${receipt.gasUsed.toString().padStart(9)}`);
+      if (trace?.test(key) === true) {
+        const names = new Map<string, string>();
+        for (const [name, rec] of Object.entries(deploy.record.contracts)) {
+          names.set(rec.address.toLowerCase(), name);
+          if (rec.implementation !== rec.address) names.set(rec.implementation.toLowerCase(), `${name} impl`);
+        }
+        await traceGas(connection, receipt.hash, names, receipt.gasUsed);
+      }
       return receipt.gasUsed;
     },
     set(key, gas) {
