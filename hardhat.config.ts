@@ -37,6 +37,11 @@ export default defineConfig({
   paths: {
     tests: { mocha: "test", solidity: "test" },
   },
+  // `npm test` runs the hardhat tests instrumented (scripts/coverage.mjs); test doubles are not instrumented (the
+  // floor is on contracts/core, and uninstrumented mocks compile faster and stay under EIP-170).
+  coverage: {
+    skipFiles: ["contracts/mocks/**"],
+  },
   test: {
     // `default` is the CI profile. `deep` is the long local profile (docs/invariants.md):
     // `HARDHAT_TEST_PROFILE=deep npx hardhat test solidity test/invariant/Protocol.t.sol` (or `npm run test:deep`).
