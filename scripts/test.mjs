@@ -8,7 +8,12 @@ import { existsSync } from "node:fs";
 const steps = [
   { name: "build (solc-js + TypeChain)", cmd: "node", args: ["scripts/build.mjs"], kind: "check" },
   { name: "lint", cmd: "npm", args: ["run", "--silent", "lint"], kind: "check" },
-  { name: "gates (storage layouts vs baseline, contract sizes)", cmd: "npm", args: ["run", "--silent", "gates"], kind: "tests" },
+  {
+    name: "gates (storage layouts vs baseline, contract sizes)",
+    cmd: "npm",
+    args: ["run", "--silent", "gates"],
+    kind: "tests",
+  },
   { name: "hardhat test (solidity + mocha)", cmd: "npx", args: ["hardhat", "test"], kind: "tests" },
 ];
 // The hardhat tests run once, instrumented (Hardhat's built-in coverage): the same solidity + mocha suite, then the
