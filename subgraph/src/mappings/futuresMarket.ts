@@ -340,9 +340,9 @@ export function handlePositionReduced(event: PositionReduced): void {
   const pos = getPosition(s, p.account, event);
   if (p.reason == 2) {
     // Flatten: the open interest moves by the delta on the side the position held. Besides the flattened legs
-    // (real post-state), settling a leg whose close fails emits a marker for that leg with an all-zero post-state
-    // (FuturesDelivery._closeAtSettlement) just before its PositionSettled: applying the delta here and letting
-    // PositionSettled remove only the size still indexed keeps both cases exact.
+    // settling a leg whose close fails emits a marker for that leg (FuturesDelivery._closeAtSettlement) just before
+    // its PositionSettled, carrying the series' open interest after the whole settlement: applying the delta here
+    // and letting PositionSettled remove only the size still indexed keeps both cases exact.
     const closed = p.sizeDeltaCh.abs();
     if (pos.sizeCh.gt(ZERO)) setOpenInterest(m, s, s.longOiCh.minus(closed), s.shortOiCh);
     else if (pos.sizeCh.lt(ZERO)) setOpenInterest(m, s, s.longOiCh, s.shortOiCh.minus(closed));

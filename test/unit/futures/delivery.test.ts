@@ -375,6 +375,10 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await (await p.futures.listSeries(now + 90n * BigInt(DAY), 0)).wait();
     await (await p.futures.connect(t).openPosition(1n, wad("1000"), 0)).wait();
     await (await p.futures.connect(t).openPosition(2n, -wad("1000"), 0)).wait();
+    // another long in the expiring series, so the settled leg's marker carries a non-zero open interest after
+    const other = fx.users[9]!;
+    await setupTrader(p, fx.guarantor, other, usdc("2000"));
+    await (await p.futures.connect(other).openPosition(1n, wad("500"), 0)).wait();
     expect(await chPosition(t.address)).to.equal(0n); // a calendar spread nets to zero
     const collateral = await p.clearingHouse.collateralOf(t.address);
     await (await p.clearingHouse.connect(t).withdraw(collateral - usdc("50"), t.address)).wait();
@@ -384,10 +388,14 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await expect(tx)
       .to.emit(p.futures, "PositionReduced")
       .withArgs(2n, t.address, wad("1000"), wad("10"), 0n, 0n, 0n, 0n, 2);
+    // the settled leg's own marker: no size or election left, the series' open interest after its settlement
+    await expect(tx)
+      .to.emit(p.futures, "PositionReduced")
+      .withArgs(1n, t.address, -wad("1000"), wad("10"), 0n, 0n, wad("500"), 0n, 2);
     await expect(tx).to.emit(p.futures, "PositionSettled");
     expect(await chPosition(t.address)).to.equal(0n);
     expect((await p.futures.positionOf(2n, t.address)).open).to.equal(false);
     expect(await p.futures.accountSeries(t.address)).to.deep.equal([]);
-    expect((await p.futures.seriesInfo(1n)).openPositions).to.equal(0n);
+    expect((await p.futures.seriesInfo(1n)).openPositions).to.equal(1n); // the other trader's long
   });
 });

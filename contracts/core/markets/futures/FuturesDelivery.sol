@@ -405,7 +405,9 @@ contract FuturesDelivery is FuturesBase {
             _mirror($, -net, index, realised);
             int256 adjust = FuturesMath.valueDown(size, price) - FuturesMath.valueUp(size, index);
             if (adjust != 0) house.settle(account, adjust);
-            emit PositionReduced(seriesId, account, -size, price, 0, 0, 0, 0, ReduceReason.Flatten);
+            // the settled leg's post-state: no size, no election, the series' open interest after its settlement
+            Series storage s = $.series[seriesId];
+            emit PositionReduced(seriesId, account, -size, price, 0, 0, s.longOiCh, s.shortOiCh, ReduceReason.Flatten);
         }
     }
 
