@@ -28,6 +28,9 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @notice Upper bound on maker and taker fees (1 %).
     uint256 public constant MAX_FEE_BPS = 100;
     uint256 internal constant BPS = 10_000;
+    /// @notice While positions are open, capital returning to the vault leaves this long a run of poke bounties in
+    ///         the pool, so a keeper's credit stays payable between two allocations.
+    uint256 public constant BOUNTY_RUNWAY_SEC = 7 days;
 
     /// @dev One word: everything funding accrual reads and writes, plus unclaimed keeper bounties.
     struct Funding {
@@ -558,7 +561,13 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         (int256 unrealised, int256 fundingDebt, uint256 gross) = _traderClaims($, price);
         int256 owedToTraders = unrealised - fundingDebt;
         if (owedToTraders < 0) owedToTraders = 0;
-        int256 buffer = int256((gross * $.params.lpReserveBps + BPS - 1) / BPS);
+        PerpParams storage p = $.params;
+        int256 buffer = int256((gross * p.lpReserveBps + BPS - 1) / BPS);
+        // @dev pokes pay bounties only while positions are open (_poke): then keep a runway of them in the pool
+        if (gross != 0) {
+            uint256 interval = p.pokeIntervalSec;
+            buffer += int256(uint256(p.pokeBountyUsdc) * ((BOUNTY_RUNWAY_SEC + interval - 1) / interval));
+        }
         int256 free = pool - _reserved($) - owedToTraders - buffer;
         return free > 0 ? uint256(free) : 0;
     }

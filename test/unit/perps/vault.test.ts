@@ -3,7 +3,7 @@ import { keccak256, toUtf8Bytes } from "ethers";
 import { connectionFor } from "../../helpers/fixture.js";
 import { setupTrader } from "../../helpers/clearing.js";
 import { emptyVaultFixture, perpFixture, usdc, wad, type PerpFixture } from "./helpers.js";
-import { vaultParams } from "../../../scripts/deploy/modules/perps.js";
+import { perpParams, vaultParams } from "../../../scripts/deploy/modules/perps.js";
 import { MockVaultMarket__factory } from "../../../types/ethers-contracts/index.js";
 
 describe("LiquidityVault", function () {
@@ -92,6 +92,34 @@ describe("LiquidityVault", function () {
       const w = await perpMarket.withdrawableToVaultUsdc();
       const [, pool] = await fx.protocol.clearingHouse.marketInfo(await perpMarket.getAddress());
       expect(pool - BigInt(w)).to.be.gte(usdc("1995") + usdc("1200"));
+    });
+
+    it("keeps a week of poke bounties in the pool while positions are open, so a keeper's credit stays payable", async function () {
+      const { liquidityVault: v, perpMarket, perpMarket: m, clearingHouse: ch, usdc: token } = fx.protocol;
+      const market = await m.getAddress();
+      // no open interest: no bounty can accrue, nothing is held back for keepers
+      const [, poolEmpty] = await ch.marketInfo(market);
+      const s0 = await m.marketState();
+      expect(await m.withdrawableToVaultUsdc()).to.equal(poolEmpty - s0.burnReserveUsdc - s0.keeperOwedUsdc);
+      await (await perpMarket.connect(fx.traders[0]!).trade(wad("1"), 0)).wait(); // dust open interest
+      await (await v.deallocate(market, await m.withdrawableToVaultUsdc())).wait();
+      const [, pool] = await ch.marketInfo(market);
+      const st = await m.marketState();
+      const runway =
+        perpParams.pokeBountyUsdc *
+        ((7n * 86_400n + BigInt(perpParams.pokeIntervalSec) - 1n) / BigInt(perpParams.pokeIntervalSec));
+      expect(runway).to.equal(usdc("16.8")); // 168 hourly bounties of 0.1 USDC
+      // what stays: reserves, the runway and the 10 % buffer of the gross notional (10 USDC, rounded up)
+      expect(pool - st.burnReserveUsdc - st.keeperOwedUsdc).to.be.gte(runway + usdc("1"));
+      await time().increase(perpParams.pokeIntervalSec);
+      await fx.setPrice(wad("10"));
+      const k = fx.keeper;
+      await (await m.connect(k).pokeFunding()).wait();
+      const before = await token.balanceOf(k.address);
+      await expect(m.connect(k).claimKeeperBounty())
+        .to.emit(m, "KeeperBountyClaimed")
+        .withArgs(k.address, perpParams.pokeBountyUsdc);
+      expect((await token.balanceOf(k.address)) - before).to.equal(perpParams.pokeBountyUsdc);
     });
 
     it("withdrawals pull the shortfall from the markets, never beyond what they can return", async function () {
