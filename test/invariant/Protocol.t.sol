@@ -650,6 +650,7 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
     uint256 public ghostDonated;
     mapping(bytes32 => uint256) public calls;
     mapping(bytes4 => uint256) public reverts;
+    bytes4[] public revertSelectors;
     uint256 public trades;
     uint256 public closes;
     uint256 public perpLiquidations;
@@ -687,6 +688,7 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
 
     function _revert(bytes memory err) internal {
         bytes4 sel = err.length >= 4 ? bytes4(err) : bytes4(0);
+        if (reverts[sel] == 0) revertSelectors.push(sel);
         ++reverts[sel];
         if (sel == PANIC) ++panics;
     }
@@ -713,10 +715,36 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
 
     // ───────────── traders ─────────────
 
-    function perpTrade(uint256 seed, int256 size) external count("perpTrade") {
-        address t = traders[seed % 3];
-        size = bound(size, -400e18, 400e18);
+    /// A trade of up to ±2,000 USDC notional at the feed's price (sizes follow the price, so positions stay
+    /// meaningful against 500-USDC accounts wherever the random walk takes the price).
+    function perpTrade(uint256 seed, int256 notionalUsdc) external count("perpTrade") {
+        notionalUsdc = bound(notionalUsdc, -2_000e6, 2_000e6);
+        (, int256 answer, , , ) = m.feed.latestRoundData();
+        int256 size = (notionalUsdc * 1e20) / answer; // USDC 6 dp, answer 8 dp → CH WAD
         if (size > -0.01e18 && size < 0.01e18) size = size < 0 ? -0.01e18 : int256(0.01e18);
+        _trade(traders[seed % 3], size);
+    }
+
+    /// Opens or adds to a position using `useBps` of the account's free margin (equity − initial margin) at the
+    /// 10 % initial-margin floor: accounts near initial margin, which the price moves then make liquidatable.
+    function perpTradeLevered(uint256 seed, bool long, uint256 useBps) external count("perpLevered") {
+        address t = traders[seed % 3];
+        (IClearingHouse.MarginState memory s, uint256 priceWad) = _liquidationState(t);
+        if (priceWad == 0 || s.equityUsdc <= int256(s.initialMarginUsdc)) return;
+        uint256 freeUsdc = uint256(s.equityUsdc) - s.initialMarginUsdc;
+        uint256 notionalUsdc = (freeUsdc * 10 * bound(useBps, 5_000, 9_500)) / 10_000;
+        int256 size = int256((notionalUsdc * 1e30) / priceWad);
+        if (size < 0.01e18) return;
+        _trade(t, long ? size : -size);
+    }
+
+    function _liquidationState(address t) internal view returns (IClearingHouse.MarginState memory s, uint256 p) {
+        try m.house.liquidationState(t) returns (IClearingHouse.MarginState memory s_, uint256 p_) {
+            return (s_, p_);
+        } catch {}
+    }
+
+    function _trade(address t, int256 size) internal {
         int256 before = m.perp.accountState(t).sizeCh;
         int256 afterSize = before + size;
         bool increasing = _abs(afterSize) > _abs(before) || (before != 0 && (before > 0) != (afterSize > 0));
@@ -834,6 +862,7 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
     function keeperSettle(uint256 seed) external count("perpSettle") {
         address t = traders[seed % 3];
         (int256 owed, ) = _owed(t);
+        if (owed == 0 && m.perp.accountState(t).sizeCh == 0) return;
         vm.prank(keeper);
         try m.perp.settleFunding(t) returns (int256 credited) {
             ghostFundingSettled += owed;
@@ -847,6 +876,7 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
     /// ACC-03: a bounty claim pays exactly what was credited.
     function keeperClaim() external count("perpClaim") {
         uint256 owed = m.perp.keeperBountyOf(keeper);
+        if (owed == 0) return;
         uint256 bal0 = m.usdc.balanceOf(keeper);
         vm.prank(keeper);
         try m.perp.claimKeeperBounty() returns (uint256 paid) {
@@ -858,6 +888,7 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
     }
 
     function keeperFlushBurn() external count("perpFlush") {
+        if (m.perp.marketState().burnReserveUsdc == 0) return;
         try m.perp.flushBurnReserve() returns (uint256 amount) {
             ghostBurnFlushed += amount;
         } catch (bytes memory err) {
@@ -886,9 +917,18 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
 
     /// Liquidates a trader holding a perp position through ProtocolHandler.liquidate: the same LIQ-01..05 checks and
     /// waterfall ghosts as the test market's positions.
-    function perpLiquidate(uint256 seed) external count("perpLiquidate") {
+    function perpLiquidate(uint256 seed, bool crash) external count("perpLiquidate") {
         uint256 i = seed % 3;
-        if (m.perp.accountState(traders[i]).sizeCh == 0) return;
+        int256 size = m.perp.accountState(traders[i]).sizeCh;
+        if (size == 0) return;
+        if (crash) {
+            // the price moves 20 % against the position first (same feed, so every market and margin sees it)
+            (, int256 answer, , , ) = m.feed.latestRoundData();
+            int256 next = size > 0 ? (answer * 80) / 100 : (answer * 120) / 100;
+            if (next < 1e8) next = 1e8;
+            if (next > 100e8) next = 100e8;
+            m.feed.setAnswer(next);
+        }
         uint256 before = m.main.liquidations();
         m.main.liquidate(i);
         if (m.main.liquidations() > before) ++perpLiquidations;
@@ -896,10 +936,10 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
 
     // ───────────── price, time, governance ─────────────
 
-    /// A move of up to ±8 % on the feed ProtocolHandler moves (the oracle every market and the RiskEngine read).
+    /// A move of up to ±15 % on the feed ProtocolHandler moves (the oracle every market and the RiskEngine read).
     function perpPriceMove(uint256 moveBps, bool up) external count("perpPrice") {
         (, int256 answer, , , ) = m.feed.latestRoundData();
-        int256 step = (answer * int256(bound(moveBps, 1, 800))) / 10_000;
+        int256 step = (answer * int256(bound(moveBps, 1, 1_500))) / 10_000;
         int256 next = up ? answer + step : answer - step;
         if (next < 1e8) next = 1e8;
         if (next > 100e8) next = 100e8;
@@ -923,9 +963,13 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
         if (skew == 0 && after_ != before) ++violationsMKT02;
     }
 
-    /// Governance (this handler holds ADMIN): pause or resume new perp risk.
-    function govPausePerp(bool paused) external count("perpPause") {
-        if (paused) IChxModule(address(m.perp)).pauseFeature(PERP_TRADE);
+    function revertSelectorCount() external view returns (uint256) {
+        return revertSelectors.length;
+    }
+
+    /// Governance (this handler holds ADMIN): pause new perp risk (one call in five) or resume it.
+    function govPausePerp(uint256 seed) external count("perpPause") {
+        if (seed % 5 == 0) IChxModule(address(m.perp)).pauseFeature(PERP_TRADE);
         else IChxModule(address(m.perp)).unpauseFeature(PERP_TRADE);
     }
 }
@@ -1315,8 +1359,8 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     function test_marketHandlerPathsAreLive() public {
         // traders: a long and a smaller short, longs ahead pay funding over a day
-        marketHandler.perpTrade(0, 200e18);
-        marketHandler.perpTrade(1, -100e18);
+        marketHandler.perpTrade(0, 2_000e6); // 200 CH at 10 USDC
+        marketHandler.perpTrade(1, -1_000e6);
         assertEq(marketHandler.trades(), 2, "traded");
         marketHandler.perpTimeJump(1 days);
         assertGt(perp.fundingOwedUsdc(traders[0]), 0, "longs owe");
@@ -1339,18 +1383,18 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         marketHandler.lpRedeem(0, type(uint256).max);
         assertEq(vault.balanceOf(marketHandler.lps(0)), 0, "LP exited");
         // SEC-05: a close works with new perp risk paused
-        marketHandler.govPausePerp(true);
+        marketHandler.govPausePerp(0);
         marketHandler.perpClose(1);
         assertEq(marketHandler.closes(), 1, "closed while paused");
-        marketHandler.govPausePerp(false);
-        // liquidator: a 5x long on the open guarantor's customer (within its 3,000 USDC capacity), price −22 %:
-        // liquidated through the LiquidationEngine, the deficit walks the waterfall
-        marketHandler.perpTrade(2, 250e18);
-        assertEq(marketHandler.trades(), 3, "5x long opened");
+        marketHandler.govPausePerp(1);
+        // liquidator: the long levered up to near initial margin, price −22 %: liquidated through the
+        // LiquidationEngine, the deficit walks the waterfall
+        marketHandler.perpTradeLevered(0, true, 9_000);
+        assertEq(marketHandler.trades(), 3, "long levered up to near initial margin");
         marketHandler.perpPriceMove(800, false);
         marketHandler.perpPriceMove(800, false);
         marketHandler.perpPriceMove(800, false);
-        marketHandler.perpLiquidate(2);
+        marketHandler.perpLiquidate(0, false);
         assertEq(marketHandler.perpLiquidations(), 1, "perp position liquidated");
         invariant_ACC01_clearingHouseLedger();
         invariant_ACC01_LIQ07_guarantorCapitalSegregated();
