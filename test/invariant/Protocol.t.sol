@@ -785,6 +785,29 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
         }
     }
 
+    /// MKT-02: funding is computed from open interest, never from margin balances — a deposit into a trader's
+    /// ClearingHouse margin leaves the funding index and rate unchanged.
+    function perpMarginDeposit(uint256 seed, uint256 amount) external count("perpMargin") {
+        address t = traders[seed % 3];
+        amount = bound(amount, 1, 1_000e6);
+        (int256 index0, int256 rate0) = _currentFunding();
+        m.usdc.mint(t, amount);
+        vm.startPrank(t);
+        m.usdc.approve(address(m.house), amount);
+        try m.house.deposit(amount) {} catch (bytes memory err) {
+            _revert(err);
+        }
+        vm.stopPrank();
+        (int256 index1, int256 rate1) = _currentFunding();
+        if (index1 != index0 || rate1 != rate0) ++violationsMKT02;
+    }
+
+    function _currentFunding() internal view returns (int256 index, int256 rate) {
+        try m.perp.currentFunding() returns (int256 i, int256 r) {
+            return (i, r);
+        } catch {}
+    }
+
     // ───────────── LPs (and a donor) ─────────────
 
     /// ACC-03 / ACC-04: a deposit never lowers the share price and its shares are worth the deposit (≥ V·(1 − 1e-6)
@@ -976,7 +999,11 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
 
 /// @notice Cross-module invariants of the whole deployed core protocol (docs/invariants.md maps each id):
 ///         ACC-01 (every contract's token ledger), ACC-02 (sums), ACC-03, TSK-01/02 (tasks), TSK-04 (CH supply = Σ liabilities),
-///         LIQ-01..07, EMI-01..04, SEC-05.
+///         LIQ-01..07, EMI-01..04, SEC-05; and, on the real PerpMarket + LiquidityVault sharing the ClearingHouse
+///         accounts and oracle feed: ACC-01 (perp pool in the ClearingHouse ledger, vault idle ledger, burn sink,
+///         bounties), ACC-02 (open interest, cost basis, vault shares), ACC-03/04 (vault shares, donations),
+///         MKT-01 (funding conservation, aggregate = positions), MKT-02 (direction, margin-independence), ORC-01,
+///         LIQ-01 and SEC-05 on perp trades and closes, LIQ-01..05 on perp liquidations.
 /// forge-config: default.invariant.runs = 100
 /// forge-config: default.invariant.depth = 101
 /// forge-config: deep.invariant.runs = 1000
@@ -1364,6 +1391,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         assertEq(marketHandler.trades(), 2, "traded");
         marketHandler.perpTimeJump(1 days);
         assertGt(perp.fundingOwedUsdc(traders[0]), 0, "longs owe");
+        marketHandler.perpMarginDeposit(0, 100e6);
         // keeper: poke (bounty), settle, claim, flush the burn reserve, move vault capital
         marketHandler.keeperPoke();
         marketHandler.keeperSettle(0);
