@@ -18,6 +18,8 @@ import {IEmission} from "../../contracts/interfaces/IEmission.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
 
 /// @dev The subset of MockERC20 / MockAggregatorV3 / MockClearingMarket the suite drives (their artifacts are
 ///      deployed with deployCode, so this file never compiles them together with forge-std).
@@ -67,6 +69,8 @@ abstract contract ProtocolSolBase is Test {
     IMarket internal market;
     IProviderMatcher internal matcher;
     ITaskRegistry internal tasks;
+    IPerpMarket internal perp;
+    ILiquidityVault internal vault;
 
     uint256 internal constant GENESIS_DPS = 10_000_000e18;
     uint256 internal constant ATTESTER_PK = 0xA77E57;
@@ -75,6 +79,8 @@ abstract contract ProtocolSolBase is Test {
     uint256 internal constant HALVING_SPAN = 1e18;
     uint256 internal constant MAX_BOUNTY = 50e6;
     uint256 internal constant MIN_GUARANTOR_DPS = 1_000e18;
+    /// Receives the perp market's DPS burn reserve (the treasury in production).
+    address internal constant BURN_SINK = address(0xB0B5);
 
     function _proxy(string memory artifact, bytes memory init) internal returns (address) {
         return address(new ERC1967Proxy(deployCode(artifact), init));
@@ -340,6 +346,71 @@ abstract contract ProtocolSolBase is Test {
         _setRole(address(pool), IGuarantorPool.slashDps.selector, Roles.SLASHER);
         _grant(Roles.MARKET, address(market));
         _grant(Roles.CLEARING, address(liq));
+    }
+
+    /// @dev The perps module as scripts/deploy/modules/perps.ts wires it: a LiquidityVault (production limits: 10M
+    ///      USDC cap, 1-day lock) and a PerpMarket (production parameters) reading the ClearingHouse's oracle — the
+    ///      same ComputePriceOracle and feed the mock market and the RiskEngine read — registered in the
+    ///      ClearingHouse with the production margin multiples, Roles.MARKET, added to the vault, allocate /
+    ///      deallocate behind Roles.KEEPER.
+    function _deployPerpMarket() internal {
+        vault = ILiquidityVault(
+            _proxy(
+                "LiquidityVault.sol:LiquidityVault",
+                abi.encodeWithSignature(
+                    "initialize(address,address,string,string,uint256,uint32)",
+                    address(manager),
+                    address(usdc),
+                    "CHX Perp LP",
+                    "chxLP",
+                    10_000_000e6,
+                    uint32(1 days)
+                )
+            )
+        );
+        IPerpMarket.PerpParams memory p = IPerpMarket.PerpParams({
+            skewScaleCh: 1_000_000e18,
+            maxFundingVelocityWad: 3e18,
+            maxFundingRateWad: 0.1e18,
+            makerFeeBps: 2,
+            takerFeeBps: 5,
+            maxOpenInterestCh: 100_000e18,
+            maxPositionCh: 10_000e18,
+            insuranceShareBps: 2_000,
+            burnShareBps: 1_000,
+            lpReserveBps: 1_000,
+            minTradeCh: 0.01e18,
+            pokeBountyUsdc: 0.1e6,
+            pokeIntervalSec: 1 hours
+        });
+        perp = IPerpMarket(
+            _proxy(
+                "PerpMarket.sol:PerpMarket",
+                abi.encodeWithSignature(
+                    "initialize(address,address,address,address,address,(uint96,uint64,uint64,uint16,uint16,uint96,uint96,uint16,uint16,uint16,uint96,uint64,uint32))",
+                    address(manager),
+                    address(house),
+                    address(oracle),
+                    address(vault),
+                    BURN_SINK,
+                    p
+                )
+            )
+        );
+        house.registerMarket(address(perp));
+        risk.setMarketParams(
+            address(perp),
+            IRiskEngine.MarketRiskParams({
+                imMultipleWad: 3e18,
+                mmMultipleWad: 1.5e18,
+                imFloorWad: 0.1e18,
+                mmFloorWad: 0.05e18
+            })
+        );
+        _grant(Roles.MARKET, address(perp));
+        vault.addMarket(address(perp));
+        _setRole(address(vault), ILiquidityVault.allocate.selector, Roles.KEEPER);
+        _setRole(address(vault), ILiquidityVault.deallocate.selector, Roles.KEEPER);
     }
 
     // ───────────── onboarding helpers ─────────────
