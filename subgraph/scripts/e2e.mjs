@@ -158,7 +158,14 @@ async function rpc(provider, method, params) {
 export async function replayAndCompare(
   url,
   record,
-  { buildDir = path.join(subgraphDir, "build"), checkpoints, log = console.log, dropLog = () => false, checks } = {},
+  {
+    buildDir = path.join(subgraphDir, "build"),
+    checkpoints,
+    log = console.log,
+    dropLog = () => false,
+    checks,
+    stopOnMismatch = false,
+  } = {},
 ) {
   checks ??= await loadChecks();
   const provider = new JsonRpcProvider(url, undefined, { cacheTimeout: -1, staticNetwork: true });
@@ -215,6 +222,8 @@ export async function replayAndCompare(
     if (cps.has(n)) {
       const ctx = { ...ctxBase, at: { blockTag: n }, tag: `@${n}`, block: n };
       for (const c of checks) if (c.compare) await c.compare(ctx);
+      // a run that only has to show a gap is caught stops at the first checkpoint that catches it
+      if (stopOnMismatch && results.some((x) => !x.ok)) break;
     }
   }
   provider.destroy();

@@ -129,6 +129,7 @@ try {
       const dropped = await replayAndCompare(node.url, record, {
         checkpoints,
         log: () => {},
+        stopOnMismatch: true,
         dropLog: (l, i, all) => i === all.findIndex((x) => x.topics[0] === DPS_EMITTED),
       });
       const misses = [...new Set(dropped.results.filter((x) => !x.ok).map((x) => x.name.replace(/ @\d+$/, "")))];
