@@ -232,6 +232,18 @@ contract FuturesEdgesTest is FuturesSolBase {
         assertEq(p.deliveryBaseCh, 100e18);
         assertGt(p.sizeCh, -100e18);
         assertEq(futures.seriesInfo(id).postExpiryShortCh, uint256(int256(100e18) + p.sizeCh));
+        // It may still escrow up to its size at expiry (the delivery base), beyond its reduced size.
+        uint256 beyond = uint256(int256(-p.sizeCh)) + 1e18;
+        _mintCh(carol, 101e18);
+        vm.startPrank(carol);
+        chToken.approve(address(futures), 101e18);
+        futures.deliver(id, beyond);
+        vm.expectRevert(
+            abi.encodeWithSelector(IFuturesTypes.FuturesEscrowOutOfRange.selector, id, carol, 101e18, 100e18)
+        );
+        futures.deliver(id, 101e18 - beyond);
+        vm.stopPrank();
+        assertEq(futures.positionOf(id, carol).escrowCh, beyond);
     }
 }
 

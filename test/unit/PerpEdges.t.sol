@@ -208,4 +208,27 @@ contract PerpEdgesTest is PerpSolBase {
         assertEq(vault.maxRedeem(address(this)), 0);
         assertEq(vault.maxWithdraw(address(this)), 0);
     }
+
+    /// ERC-4626 limits: minting beyond the deposit cap and redeeming more shares than held revert with the
+    /// standard errors and the exact limit.
+    function test_vault_mintCapAndRedeemBalance() public {
+        vault.setLimits(600_000e6, 0); // 500k in: 100k of room
+        uint256 maxShares = vault.maxMint(alice);
+        assertGt(maxShares, 0);
+        uint256 tooMany = maxShares * 2;
+        _mintUsdc(alice, 300_000e6);
+        vm.startPrank(alice);
+        usdcApprove(address(vault), 300_000e6);
+        vm.expectRevert(
+            abi.encodeWithSignature("ERC4626ExceededMaxMint(address,uint256,uint256)", alice, tooMany, maxShares)
+        );
+        vault.mint(tooMany, alice);
+        vm.stopPrank();
+        uint256 held = vault.balanceOf(address(this));
+        vm.expectRevert(
+            abi.encodeWithSignature("ERC4626ExceededMaxRedeem(address,uint256,uint256)", address(this), held + 1, held)
+        );
+        vault.redeem(held + 1, address(this), address(this));
+        assertEq(vault.balanceOf(alice), 0);
+    }
 }
