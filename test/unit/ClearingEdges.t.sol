@@ -8,6 +8,8 @@ import {IInsuranceFund} from "../../contracts/interfaces/IInsuranceFund.sol";
 import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
+import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
+import {MockClearingMarket} from "../../contracts/mocks/MockClearingMarket.sol";
 
 /// @notice Edge paths of the clearing layer (ClearingHouse, GuarantorPool, InsuranceFund, RiskEngine,
 ///         LiquidationEngine) the scenario suites do not reach: zero-address guards, parameter bounds, caps and
@@ -157,6 +159,44 @@ contract ClearingEdgesTest is ClearingUnitBase {
         chouse.flushFees();
         (feesUsdc, ) = chouse.totals();
         assertEq(feesUsdc, 0.5e6);
+    }
+
+    /// An account holds positions in at most MAX_MARKETS_PER_ACCOUNT (8) markets.
+    function test_house_marketsPerAccountCapped() public {
+        _setupTrader(alice, guarantor, 1_000e6);
+        vm.prank(alice);
+        market.trade(1e18);
+        MockClearingMarket next;
+        for (uint256 i = 1; i <= 8; ++i) {
+            next = MockClearingMarket(
+                deployCode(
+                    "MockClearingMarket.sol:MockClearingMarket",
+                    abi.encode(address(chouse), address(oracle), address(usdc))
+                )
+            );
+            chouse.registerMarket(address(next));
+            risk.setMarketParams(
+                address(next),
+                IRiskEngine.MarketRiskParams({
+                    imMultipleWad: 3e18,
+                    mmMultipleWad: 1.5e18,
+                    imFloorWad: 0.1e18,
+                    mmFloorWad: 0.05e18
+                })
+            );
+            _grant(Roles.MARKET, address(next));
+            if (i == 8) break;
+            vm.prank(alice);
+            next.trade(1e18);
+        }
+        assertEq(chouse.marketsOf(alice).length, 8);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingTooManyMarkets.selector, alice, 8));
+        next.trade(1e18);
+        // Reducing in a held market still works.
+        vm.prank(alice);
+        market.trade(-1e18);
+        assertEq(chouse.marketsOf(alice).length, 7);
     }
 
     // ───────────────────────────── GuarantorPool ─────────────────────────────
