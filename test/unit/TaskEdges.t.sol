@@ -298,4 +298,28 @@ contract TaskEdgesTest is TaskSolBase {
         assertTrue(canExec);
         assertEq(payload, abi.encodeCall(ITaskRegistry.drawCouncil, (id)));
     }
+
+    /// With slashing switched off (slashDps = 0) a rejected executor keeps its stake; the keeper finalises the
+    /// rejection once the appeal window is over.
+    function test_task_rejectionWithoutSlashing() public {
+        ITaskRegistry.Params memory p = _params();
+        p.slashDps = 0;
+        tasks.setParams(p);
+        uint256 id = _submit(USDC, 1_000e6, 3, 2);
+        _bid(id, providers[1], 400e6);
+        _closeAndDraw(id);
+        uint256 stakeBefore = registry.providerInfo(providers[1]).stakedDps;
+        _commitAll(id, providers[1], keccak256("fabricated"));
+        _voteAll(id, 0, false, 3);
+        (bool canExec, ) = _keeper().checker();
+        assertFalse(canExec, "appeal window still open");
+        vm.warp(tasks.getTask(id).votingEnds + 1);
+        bytes memory payload;
+        (canExec, payload) = _keeper().checker();
+        assertTrue(canExec);
+        assertEq(payload, abi.encodeCall(ITaskRegistry.finalize, (id)));
+        tasks.finalize(id);
+        assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
+        assertEq(registry.providerInfo(providers[1]).stakedDps, stakeBefore);
+    }
 }
