@@ -95,4 +95,24 @@ contract EmissionEdgesTest is EmissionSolBase {
         assertEq(emission.closeEpoch(), 0.5e18);
         assertEq(dps.balanceOf(keeper), 0.5e18);
     }
+
+    /// A rebalance bounty (per provider × providers rebalanced) above maxBountyDps is cut to the cap.
+    function test_bounty_rebalanceCappedByMaxBounty() public {
+        emission.setKeeperConfig(
+            IEmission.BountyConfig({closeBountyDps: 0, perProviderBountyDps: 5e16, maxBountyDps: 0.06e18}),
+            500,
+            100
+        );
+        dps.approve(address(emission), 10e18);
+        emission.fundKeeperBudget(10e18);
+        _warpTo(0, 1);
+        _record(p1, 100e18);
+        _record(p2, 50e18);
+        vm.warp(emission.epochStart(1));
+        emission.closeEpoch();
+        address keeper = makeAddr("keeper");
+        vm.prank(keeper);
+        assertEq(emission.rebalance(2), 2);
+        assertEq(dps.balanceOf(keeper), 0.06e18); // 2 × 0.05 capped at 0.06
+    }
 }
