@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {OptionsSolBase} from "../helpers/OptionsSolBase.sol";
+import {IOptionsMarket, IOptionsMarketTypes} from "../../contracts/interfaces/IOptionsMarket.sol";
+import {IKeeperCompatible} from "../../contracts/interfaces/IKeeperCompatible.sol";
+
+/// @notice Edge paths of OptionsMarket and its settlement module: every OptionsInvalidParam bound, malformed
+///         upkeep data, an out-of-range price correction, the position guards of close / transferLong, the margin
+///         check of a writer holding positions in another market, the checker over a failing oracle, and the
+///         zero-address guards.
+contract OptionsEdgesTest is OptionsSolBase {
+    bytes4 internal constant ZERO = bytes4(keccak256("ChxZeroAddress()"));
+    address internal writer = makeAddr("writer");
+    address internal holder = makeAddr("holder");
+
+    function setUp() public {
+        _deployOptions();
+        _fundAccount(writer, 1_000e6);
+    }
+
+    function _expectBad(IOptionsMarketTypes.Params memory p, string memory what, uint256 value) internal {
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsInvalidParam.selector, what, value));
+        options.setParams(p);
+    }
+
+    function test_params_everyBound() public {
+        IOptionsMarketTypes.Params memory base = options.params();
+        IOptionsMarketTypes.Params memory p = base;
+        p.makerFeeBps = 301;
+        _expectBad(p, "makerFeeBps", 301);
+        p = options.params();
+        p.takerFeeBps = 301;
+        _expectBad(p, "takerFeeBps", 301);
+        p = options.params();
+        p.disputeWindowSec = 3 days + 1;
+        _expectBad(p, "disputeWindowSec", 3 days + 1);
+        p = options.params();
+        p.expiryGridSec = 30 days + 1;
+        _expectBad(p, "expiryGridSec", 30 days + 1);
+        p = options.params();
+        p.expiryOffsetSec = p.expiryGridSec;
+        _expectBad(p, "expiryOffsetSec", p.expiryGridSec);
+        p = options.params();
+        p.maxHorizonSec = p.minTimeToExpirySec;
+        _expectBad(p, "maxHorizonSec", p.minTimeToExpirySec);
+        p = options.params();
+        p.maxStrikeDeviationBps = 10_001;
+        _expectBad(p, "maxStrikeDeviationBps", 10_001);
+        p = options.params();
+        p.callCapBps = 99;
+        _expectBad(p, "callCapBps", 99);
+        p = options.params();
+        p.maxLiveSeries = 1_001;
+        _expectBad(p, "maxLiveSeries", 1_001);
+        p = options.params();
+        p.bountyUsdc = 5e6 + 1;
+        _expectBad(p, "bountyUsdc", 5e6 + 1);
+        p = options.params();
+        p.strikeStepWad = 0;
+        _expectBad(p, "strikeStepWad", 0);
+        // The defaults themselves are within bounds (and the bounds are inclusive).
+        p = options.params();
+        p.makerFeeBps = 300;
+        p.bountyUsdc = 5e6;
+        vm.expectEmit(address(options));
+        emit IOptionsMarketTypes.ParamsSet(p);
+        options.setParams(p);
+        assertEq(options.params().bountyUsdc, 5e6);
+    }
+
+    function test_upkeep_malformedDataRejected() public {
+        vm.expectRevert(IOptionsMarketTypes.OptionsInvalidUpkeep.selector);
+        IKeeperCompatible(address(options)).performUpkeep(hex"01020304");
+        vm.expectRevert(IOptionsMarketTypes.OptionsInvalidUpkeep.selector);
+        IKeeperCompatible(address(options)).performUpkeep(
+            abi.encodeWithSelector(IOptionsMarket.withdrawFees.selector, 1)
+        );
+    }
+
+    function test_correction_priceOutOfRange() public {
+        vm.warp(expiry);
+        options.fixSettlementPrice(1);
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsInvalidPrice.selector, 0));
+        options.correctSettlementPrice(1, 0);
+        uint256 tooBig = uint256(type(uint128).max) + 1;
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsInvalidPrice.selector, tooBig));
+        options.correctSettlementPrice(1, tooBig);
+        assertEq(options.series(1).settlementPriceWad, PRICE0);
+    }
+
+    function test_positions_closeAndTransferGuards() public {
+        vm.prank(writer);
+        options.write(1, 10e18);
+        vm.startPrank(writer);
+        vm.expectRevert(ZERO);
+        options.transferLong(1, address(0), 1e18);
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsSelfTrade.selector, writer));
+        options.transferLong(1, writer, 1e18);
+        vm.expectRevert(
+            abi.encodeWithSelector(IOptionsMarketTypes.OptionsInsufficientLong.selector, 1, writer, 11e18, 10e18)
+        );
+        options.transferLong(1, holder, 11e18);
+        options.transferLong(1, holder, 4e18);
+        vm.stopPrank();
+        // The holder has longs but no short to net them against.
+        vm.prank(holder);
+        vm.expectRevert(
+            abi.encodeWithSelector(IOptionsMarketTypes.OptionsInsufficientShort.selector, 1, holder, 1e18, 0)
+        );
+        options.close(1, 1e18);
+        assertEq(options.positionOf(1, holder).longCh, 4e18);
+        assertEq(options.positionOf(1, writer).longCh, 6e18);
+        assertEq(options.positionOf(1, writer).shortCh, 10e18);
+    }
+
+    /// A writer with a position in another market may post option collateral only while its equity stays at or
+    /// above its initial margin.
+    function test_write_keepsInitialMarginOfOtherPositions() public {
+        address alice = makeAddr("alice");
+        _setupGuarantor(guarantor, false, 1_000e6);
+        _fundMarket(1_000e6);
+        _setupTrader(alice, guarantor, 100e6);
+        vm.prank(alice);
+        market.trade(50e18); // notional 500 at 10, IM 10 % = 50
+        // a put struck at 8 (cap 8) posts 8 USDC per CH: 8 CH → 64 USDC, leaving equity 36 < IM 50
+        vm.prank(alice);
+        vm.expectRevert(
+            abi.encodeWithSelector(IOptionsMarketTypes.OptionsInsufficientMargin.selector, alice, 50e6, int256(36e6))
+        );
+        options.write(1, 8e18);
+        vm.prank(alice);
+        assertEq(options.write(1, 6e18), 48e6); // equity 52 ≥ 50
+        assertEq(chouse.collateralOf(alice), 52e6);
+    }
+
+    function test_views_payoffPerCh() public view {
+        assertEq(options.payoffPerCh(1, 5e18), 3e18); // put 8 at 5
+        assertEq(options.payoffPerCh(1, 9e18), 0);
+        assertEq(options.payoffPerCh(2, 15e18), 3e18); // call 12 at 15
+        assertEq(options.payoffPerCh(2, 30e18), 6e18); // capped at 6
+    }
+
+    /// The checker skips an expired series whose price cannot be fixed yet (oracle reverting) instead of failing.
+    function test_checker_skipsWhileOracleFails() public {
+        vm.warp(expiry);
+        (bool canExec, ) = options.checker();
+        assertTrue(canExec);
+        oracle.setInvalid(true);
+        bytes memory payload;
+        (canExec, payload) = options.checker();
+        assertFalse(canExec);
+        assertEq(payload.length, 0);
+    }
+
+    function test_zeroAddressesRejected() public {
+        vm.expectRevert(ZERO);
+        options.setFuturesMarket(address(0));
+        vm.expectRevert(ZERO);
+        options.setFeeRecipient(address(0));
+        vm.expectRevert(IOptionsMarketTypes.OptionsFuturesMarketNotSet.selector);
+        options.listSeries(
+            IOptionsMarketTypes.SeriesParams(IOptionsMarketTypes.OptionKind.Put, true, 1, expiry, 8e18, 0)
+        );
+        address impl = deployCode("OptionsMarket.sol:OptionsMarket");
+        address settlement = options.settlementModule();
+        vm.expectRevert(ZERO);
+        _proxy(
+            impl,
+            abi.encodeWithSignature(
+                "initialize(address,address,address,address,address)",
+                address(manager),
+                address(0),
+                address(oracle),
+                address(this),
+                settlement
+            )
+        );
+    }
+}
