@@ -12,6 +12,11 @@ const SOLCJS_PATH = require.resolve("solc/soljson.js");
 
 const optimizer = { enabled: true, runs: 200 };
 
+// CHX_BUILD_DIR: a second build tree (artifacts, cache, TypeChain output) beside the plain one. scripts/coverage.mjs
+// runs the instrumented suite in `.coverage-build/`, so `npm test` can run it alongside the steps that need the
+// plain contracts (subgraph, keepers) without either seeing the other's bytecode.
+const BUILD_DIR = process.env.CHX_BUILD_DIR;
+
 // Remote networks take their URL and key from the environment (see README "Deploying to a real network").
 const remoteAccounts = process.env.CHX_DEPLOYER_KEY !== undefined ? [process.env.CHX_DEPLOYER_KEY] : [];
 
@@ -36,7 +41,9 @@ export default defineConfig({
   },
   paths: {
     tests: { mocha: "test", solidity: "test" },
+    ...(BUILD_DIR === undefined ? {} : { artifacts: `${BUILD_DIR}/artifacts`, cache: `${BUILD_DIR}/cache` }),
   },
+  typechain: { outDir: BUILD_DIR === undefined ? "types" : `${BUILD_DIR}/types` },
   // `npm test` runs the hardhat tests instrumented (scripts/coverage.mjs); test doubles are not instrumented (the
   // floor is on contracts/core, and uninstrumented mocks compile faster and stay under EIP-170).
   coverage: {

@@ -5,8 +5,24 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 
+// The hardhat tests run once, instrumented (Hardhat's built-in coverage): the same solidity + mocha suite, then the
+// contracts/core line-coverage floor of scripts/coverage-floor.json. The instrumented build has its own tree
+// (`.coverage-build/`), so that step starts in the background right after the plain build and runs alongside lint,
+// gates, subgraph and keepers (which use the plain build); its output is printed when it ends. CHX_COVERAGE=0 runs
+// the plain `hardhat test` instead, in line (a quicker local loop; docs/toolchain.md, "Coverage").
+const hardhatTests =
+  process.env.CHX_COVERAGE === "0"
+    ? { name: "hardhat test (solidity + mocha)", cmd: "npx", args: ["hardhat", "test"], kind: "tests" }
+    : {
+        name: "hardhat test --coverage (solidity + mocha) + floor (contracts/core lines)",
+        cmd: "node",
+        args: ["scripts/coverage.mjs"],
+        kind: "tests",
+        background: true,
+      };
 const steps = [
   { name: "build (solc-js + TypeChain)", cmd: "node", args: ["scripts/build.mjs"], kind: "check" },
+  ...(hardhatTests.background === true ? [hardhatTests] : []),
   { name: "lint", cmd: "npm", args: ["run", "--silent", "lint"], kind: "check" },
   {
     name: "gates (storage layouts vs baseline, contract sizes)",
@@ -14,20 +30,8 @@ const steps = [
     args: ["run", "--silent", "gates"],
     kind: "tests",
   },
-  { name: "hardhat test (solidity + mocha)", cmd: "npx", args: ["hardhat", "test"], kind: "tests" },
+  ...(hardhatTests.background === true ? [] : [hardhatTests]),
 ];
-// The hardhat tests run once, instrumented (Hardhat's built-in coverage): the same solidity + mocha suite, then the
-// contracts/core line-coverage floor of scripts/coverage-floor.json. scripts/coverage.mjs keeps the plain build
-// (artifacts/, cache/, types/) aside meanwhile, so the later steps and the demo use plain contracts. CHX_COVERAGE=0
-// runs the plain `hardhat test` instead (a quicker local loop; docs/toolchain.md, "Coverage").
-if (process.env.CHX_COVERAGE !== "0") {
-  steps.splice(steps.length - 1, 1, {
-    name: "hardhat test --coverage (solidity + mocha) + floor (contracts/core lines)",
-    cmd: "node",
-    args: ["scripts/coverage.mjs"],
-    kind: "tests",
-  });
-}
 if (existsSync("subgraph/package.json") || existsSync("subgraph/subgraph.template.yaml")) {
   steps.push({
     name: "subgraph (codegen, build, mapping tests)",
@@ -50,13 +54,13 @@ let passed = 0;
 let failed = 0;
 const started = Date.now();
 
-function run(step) {
+function run(step, quiet = false) {
   return new Promise((resolve) => {
     const child = spawn(step.cmd, step.args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
     let out = "";
     const onData = (stream) => (d) => {
       out += d.toString();
-      stream.write(d);
+      if (!quiet) stream.write(d);
     };
     child.stdout.on("data", onData(process.stdout));
     child.stderr.on("data", onData(process.stderr));
@@ -64,12 +68,7 @@ function run(step) {
   });
 }
 
-for (const step of steps) {
-  if (only.length > 0 && !only.some((o) => step.name.includes(o))) continue;
-  const t0 = Date.now();
-  console.log(`\n=== ${step.name}`);
-  const { code, out } = await run(step);
-  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+function account(step, code, out, secs) {
   if (step.kind === "tests") {
     // mocha: "N passing" / "N failing"; our node runners: "N passed, N failed"
     const clean = out.replace(/\x1b\[[0-9;]*m/g, "");
@@ -95,6 +94,26 @@ for (const step of steps) {
     failed += 1;
     console.log(`=== ${step.name}: FAILED (exit ${code}, ${secs}s)`);
   }
+}
+
+const background = [];
+for (const step of steps) {
+  if (only.length > 0 && !only.some((o) => step.name.includes(o))) continue;
+  const t0 = Date.now();
+  if (step.background === true) {
+    console.log(`\n=== ${step.name}: started in the background (its output follows the last step)`);
+    background.push(run(step, true).then((r) => ({ step, ...r, secs: ((Date.now() - t0) / 1000).toFixed(1) })));
+    continue;
+  }
+  console.log(`\n=== ${step.name}`);
+  const { code, out } = await run(step);
+  account(step, code, out, ((Date.now() - t0) / 1000).toFixed(1));
+}
+for (const pending of background) {
+  const { step, code, out, secs } = await pending;
+  console.log(`\n=== ${step.name} (background)`);
+  process.stdout.write(out);
+  account(step, code, out, secs);
 }
 
 console.log(`\ntotal time ${((Date.now() - started) / 1000).toFixed(1)}s`);
