@@ -43,7 +43,8 @@ export default defineConfig({
     tests: { mocha: "test", solidity: "test" },
     ...(BUILD_DIR === undefined ? {} : { artifacts: `${BUILD_DIR}/artifacts`, cache: `${BUILD_DIR}/cache` }),
   },
-  typechain: { outDir: BUILD_DIR === undefined ? "types" : `${BUILD_DIR}/types` },
+  // TypeChain's own default is types/ethers-contracts (what scripts and tests import)
+  typechain: BUILD_DIR === undefined ? {} : { outDir: `${BUILD_DIR}/types/ethers-contracts` },
   // `npm test` runs the hardhat tests instrumented (scripts/coverage.mjs); test doubles are not instrumented (the
   // floor is on contracts/core, and uninstrumented mocks compile faster and stay under EIP-170).
   coverage: {
