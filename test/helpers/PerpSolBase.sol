@@ -5,6 +5,7 @@ import {ClearingSolBase} from "./ClearingSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
 import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
+import {PerpDefaults} from "./PerpDefaults.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
 import {MockRiskPriceIndex} from "../../contracts/mocks/MockRiskPriceIndex.sol";
 
@@ -34,26 +35,12 @@ abstract contract PerpSolBase is ClearingSolBase {
                 )
             )
         );
-        IPerpMarket.PerpParams memory p = IPerpMarket.PerpParams({
-            skewScaleCh: 1_000_000e18,
-            maxFundingVelocityWad: 3e18,
-            maxFundingRateWad: 0.1e18,
-            makerFeeBps: 2,
-            takerFeeBps: 5,
-            maxOpenInterestCh: 100_000e18,
-            maxPositionCh: 10_000e18,
-            insuranceShareBps: 2_000,
-            burnShareBps: 1_000,
-            lpReserveBps: 1_000,
-            minTradeCh: 0.01e18,
-            pokeBountyUsdc: 0.1e6,
-            pokeIntervalSec: 1 hours
-        });
+        IPerpMarket.PerpParams memory p = PerpDefaults.params();
         perp = IPerpMarket(
             _proxy(
                 deployCode("PerpMarket.sol:PerpMarket"),
                 abi.encodeWithSignature(
-                    "initialize(address,address,address,address,address,(uint96,uint64,uint64,uint16,uint16,uint96,uint96,uint16,uint16,uint16,uint96,uint64,uint32))",
+                    PerpDefaults.INITIALIZE_SIG,
                     address(manager),
                     address(chouse),
                     address(index),

@@ -19,6 +19,7 @@ import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
 import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
+import {PerpDefaults} from "./PerpDefaults.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
 
 /// @dev The subset of MockERC20 / MockAggregatorV3 / MockClearingMarket the suite drives (their artifacts are
@@ -368,26 +369,12 @@ abstract contract ProtocolSolBase is Test {
                 )
             )
         );
-        IPerpMarket.PerpParams memory p = IPerpMarket.PerpParams({
-            skewScaleCh: 1_000_000e18,
-            maxFundingVelocityWad: 3e18,
-            maxFundingRateWad: 0.1e18,
-            makerFeeBps: 2,
-            takerFeeBps: 5,
-            maxOpenInterestCh: 100_000e18,
-            maxPositionCh: 10_000e18,
-            insuranceShareBps: 2_000,
-            burnShareBps: 1_000,
-            lpReserveBps: 1_000,
-            minTradeCh: 0.01e18,
-            pokeBountyUsdc: 0.1e6,
-            pokeIntervalSec: 1 hours
-        });
+        IPerpMarket.PerpParams memory p = PerpDefaults.params();
         perp = IPerpMarket(
             _proxy(
                 "PerpMarket.sol:PerpMarket",
                 abi.encodeWithSignature(
-                    "initialize(address,address,address,address,address,(uint96,uint64,uint64,uint16,uint16,uint96,uint96,uint16,uint16,uint16,uint96,uint64,uint32))",
+                    PerpDefaults.INITIALIZE_SIG,
                     address(manager),
                     address(house),
                     address(oracle),
