@@ -11,6 +11,7 @@ import {IComputeStandard} from "../../contracts/interfaces/IComputeStandard.sol"
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
 import {IKeeperCompatible} from "../../contracts/interfaces/IKeeperCompatible.sol";
 import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
@@ -156,6 +157,24 @@ abstract contract TaskSolBase is Test {
                 redemptionGraceSec: 1 days,
                 slashDps: SLASH
             });
+    }
+
+    /// @dev A StreamTasks proxy on this deployment's manager and matcher, paying in `toks` (CH, USDC, DPS order),
+    ///      with a one-day window.
+    function _deployStreams(address[3] memory toks) internal returns (IStreamTasks) {
+        return
+            IStreamTasks(
+                _proxy(
+                    "StreamTasks.sol:StreamTasks",
+                    abi.encodeWithSignature(
+                        "initialize(address,address,address[3],uint32)",
+                        manager,
+                        matcher,
+                        toks,
+                        uint32(1 days)
+                    )
+                )
+            );
     }
 
     function _deployTasks() internal {

@@ -80,18 +80,7 @@ contract PayoutReentrancyTest is TaskSolBase {
         _grant(Roles.CLEARING, address(rusd));
         _grant(Roles.FEE_SOURCE, address(rusd));
 
-        streams = IStreamTasks(
-            _proxy(
-                "StreamTasks.sol:StreamTasks",
-                abi.encodeWithSignature(
-                    "initialize(address,address,address[3],uint32)",
-                    manager,
-                    matcher,
-                    toks,
-                    uint32(1 days)
-                )
-            )
-        );
+        streams = _deployStreams(toks);
         streamClient = vm.addr(CLIENT_PK);
         rusd.mint(streamClient, 10_000e6);
         vm.prank(streamClient);

@@ -16,18 +16,7 @@ contract StreamReceiptReplayTest is TaskSolBase {
 
     function _streams() internal returns (IStreamTasks s) {
         address[3] memory toks = [address(ch), address(usdc), address(dps)];
-        s = IStreamTasks(
-            _proxy(
-                "StreamTasks.sol:StreamTasks",
-                abi.encodeWithSignature(
-                    "initialize(address,address,address[3],uint32)",
-                    manager,
-                    matcher,
-                    toks,
-                    uint32(1 days)
-                )
-            )
-        );
+        s = _deployStreams(toks);
         vm.prank(streamClient);
         usdc.approve(address(s), type(uint256).max);
     }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
 
@@ -14,21 +13,7 @@ contract StreamTasksTest is TaskSolBase {
 
     function setUp() public {
         _deployTasks();
-        address[3] memory toks = [address(ch), address(usdc), address(dps)];
-        streams = IStreamTasks(
-            address(
-                new ERC1967Proxy(
-                    deployCode("StreamTasks.sol:StreamTasks"),
-                    abi.encodeWithSignature(
-                        "initialize(address,address,address[3],uint32)",
-                        manager,
-                        matcher,
-                        toks,
-                        uint32(1 days)
-                    )
-                )
-            )
-        );
+        streams = _deployStreams([address(ch), address(usdc), address(dps)]);
         streamClient = vm.addr(CLIENT_PK);
         usdc.mint(streamClient, 10_000e6);
         vm.prank(streamClient);

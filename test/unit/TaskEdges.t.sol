@@ -18,21 +18,7 @@ contract TaskEdgesTest is TaskSolBase {
 
     function setUp() public {
         _deployTasks();
-        address[3] memory toks = [address(ch), address(usdc), address(dps)];
-        streams = IStreamTasks(
-            address(
-                new ERC1967Proxy(
-                    deployCode("StreamTasks.sol:StreamTasks"),
-                    abi.encodeWithSignature(
-                        "initialize(address,address,address[3],uint32)",
-                        manager,
-                        matcher,
-                        toks,
-                        uint32(1 days)
-                    )
-                )
-            )
-        );
+        streams = _deployStreams([address(ch), address(usdc), address(dps)]);
         streamClient = vm.addr(CLIENT_PK);
         usdc.mint(streamClient, 10_000e6);
         vm.prank(streamClient);
