@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {Test} from "forge-std/Test.sol";
-import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
+import {ManagedSolBase} from "./ManagedSolBase.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IAccessManager} from "@openzeppelin/contracts/access/manager/IAccessManager.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
@@ -51,8 +50,7 @@ interface IDps is IERC20 {
 ///         with the roles the deploy modules set. This contract is the bootstrap admin (it plays the timelock).
 /// @dev Everything is created with deployCode and driven through interfaces: solc-js (wasm) runs out of memory
 ///      compiling the core contracts together with forge-std in one job (HHE908, see docs/clearing.md).
-abstract contract ProtocolSolBase is Test {
-    IAccessManager internal manager;
+abstract contract ProtocolSolBase is ManagedSolBase {
     IDps internal dps;
     IERC20 internal ch;
     IERC20 internal gfl;
@@ -82,20 +80,6 @@ abstract contract ProtocolSolBase is Test {
     uint256 internal constant MIN_GUARANTOR_DPS = 1_000e18;
     /// Receives the perp market's DPS burn reserve (the treasury in production).
     address internal constant BURN_SINK = address(0xB0B5);
-
-    function _proxy(string memory artifact, bytes memory init) internal returns (address) {
-        return address(new ERC1967Proxy(deployCode(artifact), init));
-    }
-
-    function _setRole(address target, bytes4 selector, uint64 role) internal {
-        bytes4[] memory sels = new bytes4[](1);
-        sels[0] = selector;
-        manager.setTargetFunctionRole(target, sels, role);
-    }
-
-    function _grant(uint64 role, address account) internal {
-        manager.grantRole(role, account, 0);
-    }
 
     function _deployProtocol() internal {
         vm.warp(T0);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {Test} from "forge-std/Test.sol";
-import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
+import {ManagedSolBase} from "./ManagedSolBase.sol";
 import {IAccessManager} from "@openzeppelin/contracts/access/manager/IAccessManager.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IDPSToken} from "../../contracts/interfaces/IDPSToken.sol";
@@ -22,8 +21,7 @@ import {MockRewardPool} from "../../contracts/mocks/MockRewardPool.sol";
 ///         USDC, a mock reward pool and price index, eight onboarded providers and a funded client.
 /// @dev Implementations come from their compiled artifacts (`deployCode`) and are driven through interfaces only:
 ///      compiling them into this job with forge-std exhausts solc-js's wasm memory (HHE908).
-abstract contract TaskSolBase is Test {
-    IAccessManager internal manager;
+abstract contract TaskSolBase is ManagedSolBase {
     IDPSToken internal dps;
     ICHToken internal ch;
     IComputeStandard internal standard;
@@ -41,20 +39,6 @@ abstract contract TaskSolBase is Test {
 
     uint128 internal constant SLASH = 100e18;
     uint16 internal constant FEE_BPS = 100; // 1 % of the price per council member
-
-    function _proxy(string memory artifact, bytes memory init) internal returns (address) {
-        return address(new ERC1967Proxy(deployCode(artifact), init));
-    }
-
-    function _setRole(address target, bytes4 selector, uint64 role) internal {
-        bytes4[] memory sels = new bytes4[](1);
-        sels[0] = selector;
-        manager.setTargetFunctionRole(target, sels, role);
-    }
-
-    function _grant(uint64 role, address account) internal {
-        manager.grantRole(role, account, 0);
-    }
 
     function _deployCompute() internal {
         manager = IAccessManager(
