@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { defineConfig } from "hardhat/config";
+import { configVariable, defineConfig } from "hardhat/config";
 import hardhatToolboxMochaEthers from "@nomicfoundation/hardhat-toolbox-mocha-ethers";
 import hardhatUpgrades from "@openzeppelin/hardhat-upgrades";
 import { chxTasks } from "./tasks/index.js";
@@ -17,8 +17,15 @@ const optimizer = { enabled: true, runs: 200 };
 // plain contracts (subgraph, keepers) without either seeing the other's bytecode.
 const BUILD_DIR = process.env.CHX_BUILD_DIR;
 
-// Remote networks take their URL and key from the environment (see README "Deploying to a real network").
-const remoteAccounts = process.env.CHX_DEPLOYER_KEY !== undefined ? [process.env.CHX_DEPLOYER_KEY] : [];
+// Real networks: the URL and the deployer key are configuration variables, resolved from Hardhat's encrypted keystore
+// (`npx hardhat keystore set CHX_DEPLOYER_KEY`) or else the environment. Nothing falls back to 127.0.0.1: without
+// CHX_RPC_URL the network refuses to start. `chainId` is checked against the node before a deploy sends anything.
+const remote = (chainId: number) => ({
+  type: "http" as const,
+  chainId,
+  url: configVariable("CHX_RPC_URL"),
+  accounts: [configVariable("CHX_DEPLOYER_KEY")],
+});
 
 export default defineConfig({
   plugins: [hardhatToolboxMochaEthers, hardhatUpgrades],
@@ -70,17 +77,11 @@ export default defineConfig({
   networks: {
     hardhatMainnet: { type: "edr-simulated", chainType: "l1" },
     localhost: { type: "http", chainType: "l1", url: process.env.CHX_LOCAL_RPC ?? "http://127.0.0.1:8545" },
-    sepolia: {
-      type: "http",
-      chainType: "l1",
-      url: process.env.CHX_RPC_URL ?? "http://127.0.0.1:8545",
-      accounts: remoteAccounts,
-    },
-    arbitrumSepolia: {
-      type: "http",
-      chainType: "generic",
-      url: process.env.CHX_RPC_URL ?? "http://127.0.0.1:8545",
-      accounts: remoteAccounts,
-    },
+    sepolia: { ...remote(11_155_111), chainType: "l1" },
+    arbitrumSepolia: { ...remote(421_614), chainType: "generic" },
+  },
+  // `npm run verify -- --network <name>`: source verification of every recorded contract (scripts/verify.ts).
+  verify: {
+    etherscan: { apiKey: configVariable("CHX_ETHERSCAN_API_KEY") },
   },
 });

@@ -7,10 +7,10 @@ import hre from "hardhat";
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { deployProtocol } from "./deploy/index.js";
-import { connectProtocol } from "./lib/protocol.js";
 import type { BenchContext } from "./bench/lib.js";
 import { suites } from "./bench/index.js";
 import { traceGas } from "./bench/trace.js";
+import { connectProtocol } from "@chx/sdk";
 
 const OUT = "bench/gas.json";
 const only = (process.env.CHX_BENCH ?? "").split(",").filter((s) => s.length > 0);

@@ -2,8 +2,11 @@
 // `npm run build`: contracts first, then tests (Hardhat caches each root file, so the second job only adds the
 // tests) and TypeChain. If solc-js (wasm) crashes on a large job — HHE908 "memory access out of bounds", seen with
 // solc 0.8.28 when forge-std and the Governor/AccessManager share a job — it falls back to small jobs: contracts in
-// groups, then each test file alone. See docs/toolchain.md.
-import { spawnSync } from "node:child_process";
+// groups, then each test file alone. See docs/toolchain.md. Then the SDK (packages/sdk): ABIs, enums, EIP-712 types and
+// TypeChain handles generated from the artifacts, compiled to packages/sdk/dist (ESM + types), incrementally.
+// Progress: one line per step and, while solc-js works (a first build takes minutes on 2 cores), a line every 20 s.
+// `--sdk-only` rebuilds the SDK from the current artifacts.
+import { spawnSync, spawn } from "node:child_process";
 
 import { walk } from "./lib/walk.mjs";
 
@@ -18,11 +21,29 @@ function chunks(files, size) {
   return out;
 }
 
+const started = Date.now();
+const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+
+/** Runs a command, printing "still working" every 20 s; resolves to { status, out }. */
+function run(cmd, args, label) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const timer = setInterval(() => console.log(`build: ${label} … (${secs()})`), 20_000);
+    child.on("close", (status) => {
+      clearInterval(timer);
+      resolve({ status, out });
+    });
+  });
+}
+
 /** Runs `hardhat build`; returns true on success. Output is shown only when it fails for another reason. */
-function hardhat(args) {
+async function hardhat(args, label) {
   if (verbose) console.log(`build: ${args.join(" ") || "(all)"}`);
-  const r = spawnSync("npx", ["hardhat", "build", "--quiet", ...args], { encoding: "utf8" });
-  const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+  const r = await run("npx", ["hardhat", "build", "--quiet", ...args], label);
+  const out = r.out;
   if (r.status === 0) return true;
   if (/HHE908|memory access out of bounds|Aborted\(\)/.test(out)) {
     console.log(`build: solc-js ran out of memory on ${args.length > 0 ? `${args.length} file(s)` : "the full job"}; splitting`);
@@ -32,10 +53,41 @@ function hardhat(args) {
   process.exit(r.status ?? 1);
 }
 
-if (hardhat(["--no-tests"]) && hardhat([])) process.exit(0);
+async function compile() {
+  console.log("build: compiling contracts (solc-js; a first build takes several minutes, later ones seconds)");
+  if ((await hardhat(["--no-tests"], "compiling contracts")) && (await hardhat([], "compiling tests, TypeChain"))) return;
+  const contracts = sol("contracts").filter((f) => !f.endsWith(".t.sol"));
+  const tests = [...sol("test"), ...sol("contracts").filter((f) => f.endsWith(".t.sol"))];
+  let i = 0;
+  for (const group of chunks(contracts, GROUP)) {
+    i++;
+    if (!(await hardhat(["--no-tests", ...group], `contracts, group ${i}`))) process.exit(1);
+  }
+  i = 0;
+  for (const group of chunks(tests, 1)) {
+    i++;
+    if (!(await hardhat(["--no-contracts", ...group], `test file ${i}/${tests.length}`))) process.exit(1);
+  }
+  if (!(await hardhat([], "TypeChain"))) process.exit(1);
+}
 
-const contracts = sol("contracts").filter((f) => !f.endsWith(".t.sol"));
-const tests = [...sol("test"), ...sol("contracts").filter((f) => f.endsWith(".t.sol"))];
-for (const group of chunks(contracts, GROUP)) if (!hardhat(["--no-tests", ...group])) process.exit(1);
-for (const group of chunks(tests, 1)) if (!hardhat(["--no-contracts", ...group])) process.exit(1);
-if (!hardhat([])) process.exit(1);
+/** packages/sdk: generate from the plain artifacts, then tsc (incremental). Skipped in the coverage tree. */
+async function sdk() {
+  if (process.env.CHX_BUILD_DIR !== undefined) return;
+  console.log(`build: SDK (packages/sdk) (${secs()})`);
+  const gen = spawnSync("node", ["packages/sdk/scripts/generate.mjs"], { encoding: "utf8" });
+  if (gen.status !== 0) {
+    process.stdout.write(`${gen.stdout ?? ""}${gen.stderr ?? ""}`);
+    process.exit(gen.status ?? 1);
+  }
+  if (verbose) process.stdout.write(gen.stdout);
+  const tsc = await run("npx", ["tsc", "-p", "packages/sdk/tsconfig.json"], "compiling the SDK");
+  if (tsc.status !== 0) {
+    process.stdout.write(tsc.out);
+    process.exit(tsc.status ?? 1);
+  }
+}
+
+if (!process.argv.includes("--sdk-only")) await compile();
+await sdk();
+console.log(`build: done (${secs()})`);

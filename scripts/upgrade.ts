@@ -12,9 +12,8 @@
 import hre from "hardhat";
 import { id } from "ethers";
 import { upgrades as upgradesFactory } from "@openzeppelin/hardhat-upgrades";
-import { readDeployment } from "./lib/deployer.js";
-import { connectProtocol } from "./lib/protocol.js";
 import { isLocalNetwork } from "./deploy/config.js";
+import { connectProtocol, readDeployment } from "@chx/sdk";
 
 function pairs(env: string | undefined): Map<string, string> {
   const m = new Map<string, string>();

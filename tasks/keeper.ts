@@ -11,6 +11,7 @@ export const keeperTasks = [
       description: "Keeper config file (job selection and options; default CHX_KEEPER_CONFIG or none)",
       defaultValue: "",
     })
+    .addFlag({ name: "json", description: "Print the report as JSON" })
     .setAction(() => import("./actions/keeper/status.js"))
     .build(),
 ];

@@ -1,9 +1,7 @@
 /** Shared plumbing for task actions: connect to the deployed protocol, or explain clearly why not. */
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
-import { readDeployment, type DeploymentRecord } from "../scripts/lib/deployer.js";
-import { connectProtocol, type Protocol } from "../scripts/lib/protocol.js";
-import { describeError } from "../scripts/lib/errors.js";
+import { connectProtocol, describeError, readDeployment, type DeploymentRecord, type Protocol } from "@chx/sdk";
 
 export class TaskError extends Error {}
 
@@ -40,8 +38,13 @@ export async function runTask(hre: HardhatRuntimeEnvironment, body: () => Promis
   try {
     await body();
   } catch (e) {
-    const msg = e instanceof TaskError ? e.message : await describeError(hre, e);
+    const msg = e instanceof TaskError ? e.message : describeError(e);
     console.error(`✖ ${msg}`);
     process.exitCode = 1;
   }
+}
+
+/** Prints `value` as JSON (bigints as decimal strings) for `--json`. */
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2));
 }

@@ -14,6 +14,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Interface } from "ethers";
+import { abis } from "@chx/sdk";
 import { ConfigError } from "./config.js";
 import type { DeploymentInfo } from "./deployments.js";
 import { checkerJob, type CheckerTarget } from "./jobs/checker-job.js";
@@ -112,12 +113,16 @@ export function kebab(name: string): string {
     .toLowerCase();
 }
 
-/** Every deployed contract whose ABI has `checker()`, with its job name and policy. */
+/**
+ * Every deployed contract whose ABI has `checker()`, with its job name and policy. ABIs come from the SDK by contract
+ * name; a Hardhat artifacts folder (`artifactsDir`, when it exists) is read first, so a build newer than the SDK's
+ * (or a contract the SDK does not know) is seen too.
+ */
 export function discoverCheckers(deployment: DeploymentInfo, artifactsDir: string): DiscoveredChecker[] {
-  const abis = artifactIndex(artifactsDir);
+  const local = artifactIndex(artifactsDir);
   const out: DiscoveredChecker[] = [];
   for (const [name, rec] of Object.entries(deployment.contracts)) {
-    const abi = abis.get(rec.contract);
+    const abi = local.get(rec.contract) ?? (abis as Record<string, readonly unknown[] | undefined>)[rec.contract];
     if (abi === undefined) continue;
     let has = false;
     try {

@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 import { Command } from "commander";
 import { id as selectorOf } from "ethers";
 import { AutomateModule, AutomateSDK, TriggerType, type CreateTaskOptions } from "@gelatonetwork/automate-sdk";
-import { IKeeperChecker__factory } from "../../types/ethers-contracts/index.js";
+import { IKeeperChecker__factory } from "@chx/sdk";
 import { ChainClient } from "./chain/client.js";
 import { ConfigError, deploymentFile, loadConfig } from "./config.js";
 import { loadDeployment, type DeploymentInfo } from "./deployments.js";

@@ -85,7 +85,7 @@ export class Keeper {
   constructor(readonly deps: KeeperDeps) {
     const { config, deployment, wallet } = deps;
     this.metrics = deps.metrics ?? new KeeperMetrics();
-    this.decoder = deps.decoder ?? ErrorDecoder.fromArtifacts(config.artifactsDir);
+    this.decoder = deps.decoder ?? new ErrorDecoder();
     this.client = new ChainClient({
       urls: config.rpcUrls,
       chainId: deployment.chainId,

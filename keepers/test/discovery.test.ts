@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import type { MockKeeperTarget } from "../../types/ethers-contracts/index.js";
-import type { DeploymentInfo } from "../src/deployments.js";
+import { toRecord, type DeploymentInfo } from "../src/deployments.js";
 import { checkerJobFactories, discoverCheckers, kebab, KNOWN_CHECKERS } from "../src/discover.js";
 import { jobFactories } from "../src/jobs/index.js";
 import { FaultProxy } from "./fault-proxy.js";
@@ -55,8 +55,7 @@ describe("checker discovery: every deployed contract with checker() becomes a jo
         USDC: { contract: "MockERC20", address: account(5).address },
       },
     };
-    const { file: _file, ...record } = deployment;
-    writeFileSync(deployment.file, JSON.stringify(record, null, 2));
+    writeFileSync(deployment.file, JSON.stringify(toRecord(deployment), null, 2));
   });
 
   it("names jobs per contract type, with the liveness ones priority; covered contracts and explicit targets are not discovered twice", function () {

@@ -8,8 +8,6 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { expect } from "chai";
 import { getAddress, parseUnits, toBeHex, zeroPadValue, type Wallet } from "ethers";
-import { Roles } from "../../scripts/lib/roles.js";
-import type { Protocol } from "../../scripts/lib/protocol.js";
 import { pino } from "pino";
 import { ChainClient } from "../src/chain/client.js";
 import { ErrorDecoder } from "../src/chain/errors.js";
@@ -20,6 +18,7 @@ import { formatDueWork, scanDueWork } from "../src/scan.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, CHAIN_ID, counts, makeKeeper, node } from "./harness.js";
 import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
+import { Roles, type Protocol } from "@chx/sdk";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const PROVIDERS = 250;

@@ -11,7 +11,7 @@ import path from "node:path";
 import { HDNodeWallet, JsonRpcProvider, Network, Wallet } from "ethers";
 import { MockKeeperTarget__factory, type MockKeeperTarget } from "../../types/ethers-contracts/index.js";
 import { applyConfig, defaultConfig, type KeeperConfig } from "../src/config.js";
-import type { DeploymentInfo } from "../src/deployments.js";
+import { toRecord, type DeploymentInfo } from "../src/deployments.js";
 import { jobFactories } from "../src/jobs/index.js";
 import type { JobFactory } from "../src/jobs/types.js";
 import { Keeper } from "../src/keeper.js";
@@ -132,8 +132,7 @@ export async function deployTarget(
     file: path.join(dir, "keepertest.json"),
     contracts: { MockKeeperTarget: { contract: "MockKeeperTarget", address } },
   };
-  const { file: _file, ...record } = deployment;
-  writeFileSync(deployment.file, JSON.stringify(record, null, 2));
+  writeFileSync(deployment.file, JSON.stringify(toRecord(deployment), null, 2));
   return { target, deployment, dir };
 }
 

@@ -7,7 +7,6 @@
  */
 import { expect } from "chai";
 import { toBeHex, type Wallet } from "ethers";
-import { Roles } from "../../scripts/lib/roles.js";
 import { MockPerpFundingMarket__factory } from "../../types/ethers-contracts/index.js";
 import {
   listTestMarket,
@@ -17,12 +16,12 @@ import {
   wad,
   type ClearingSetup,
 } from "../../test/helpers/clearing.js";
-import type { Protocol } from "../../scripts/lib/protocol.js";
 import { liquidationJob } from "../src/jobs/liquidations.js";
 import { volatilityJob } from "../src/jobs/volatility.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, counts, makeKeeper, node } from "./harness.js";
 import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
+import { Roles, type Protocol } from "@chx/sdk";
 
 /** Accounts beyond the node's 20 funded ones (20/21 are the keepers, as in emission.test.ts; restored after). */
 const KEEPER_A = 20;

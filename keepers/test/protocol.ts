@@ -8,10 +8,9 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { connectProtocol, type Protocol } from "../../scripts/lib/protocol.js";
-import type { DeploymentRecord } from "../../scripts/lib/deployer.js";
 import type { DeploymentInfo } from "../src/deployments.js";
 import { account, node } from "./harness.js";
+import { connectProtocol, type DeploymentRecord, type Protocol } from "@chx/sdk";
 
 export interface DeployedProtocol {
   record: DeploymentRecord;
@@ -29,19 +28,11 @@ const slot = globalThis as { __chxKeeperProtocol?: Promise<DeployedProtocol> };
 async function deploy(): Promise<DeployedProtocol> {
   const t0 = Date.now();
   const { default: hre } = await import("hardhat");
-  const { runDeploy } = await import("../../scripts/lib/deployer.js");
-  const { modules } = await import("../../scripts/deploy/modules/index.js");
-  const { protocolConfig } = await import("../../scripts/deploy/config.js");
+  const { deployProtocol } = await import("../../scripts/deploy/index.js");
   const dir = mkdtempSync(path.join(os.tmpdir(), "chx-keeper-protocol-"));
   const connection = await hre.network.create({ network: "localhost", override: { url: node().url } });
   try {
-    await runDeploy(hre, connection, modules, {
-      networkName: "localhost",
-      config: protocolConfig("localhost"),
-      write: true,
-      dir,
-      log: () => undefined,
-    });
+    await deployProtocol(hre, connection, { networkName: "localhost", write: true, dir, log: () => undefined });
   } finally {
     await connection.close();
   }

@@ -7,13 +7,12 @@
  */
 import { expect } from "chai";
 import { id, parseUnits, toBeHex, type Wallet } from "ethers";
-import { signAttestation, type AttestationMessage } from "../../scripts/lib/attestation.js";
-import type { Protocol } from "../../scripts/lib/protocol.js";
 import { TaskKeeperLens__factory } from "../../types/ethers-contracts/index.js";
 import { tasksJob } from "../src/jobs/tasks.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, CHAIN_ID, counts, makeKeeper, node } from "./harness.js";
 import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
+import { signAttestation, type AttestationMessage, type Protocol, legacyDomain } from "@chx/sdk";
 
 const KEEPER_A = 20;
 const KEEPER_B = 21;
@@ -106,7 +105,7 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
         nonce: await reg.attestationNonce(pr.address),
         deadline: BigInt(await now()) + 3_600n,
       };
-      await (await reg.attest(m, await signAttestation(admin, BigInt(CHAIN_ID), regAddr, m))).wait();
+      await (await reg.attest(m, await signAttestation(admin, legacyDomain("ProviderRegistry", BigInt(CHAIN_ID), regAddr), m))).wait();
     }
     client = account(CLIENT).connect(p);
     await (await token.connect(admin).mint(client.address, usdc("100000"))).wait();

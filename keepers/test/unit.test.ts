@@ -137,8 +137,8 @@ describe("keeper units", function () {
       expect(isRetryable(new Error("Nonce too low. Expected nonce to be 1 but got 0."))).to.equal(false);
       expect(isRetryable(new Error("replacement transaction underpriced"))).to.equal(false);
     });
-    it("decodes custom errors, Error(string) and Panic from the artifacts", function () {
-      const dec = ErrorDecoder.fromArtifacts(path.join(ROOT, "artifacts"));
+    it("decodes custom errors, Error(string) and Panic with the SDK's merged error ABI", function () {
+      const dec = new ErrorDecoder();
       const iface = MockKeeperTarget__factory.createInterface();
       expect(dec.decodeData(iface.encodeErrorResult("KeeperTargetAlreadyDone", [7n]))).to.deep.include({
         name: "KeeperTargetAlreadyDone",
@@ -150,7 +150,7 @@ describe("keeper units", function () {
       expect(
         dec.decodeData("0x08c379a0" + "0".repeat(62) + "20" + "0".repeat(63) + "2" + "6869" + "0".repeat(60)).text,
       ).to.equal('Error("hi")');
-      expect(dec.decodeData("0x4e487b71" + "0".repeat(62) + "11").text).to.equal("Panic(0x11)");
+      expect(dec.decodeData("0x4e487b71" + "0".repeat(62) + "11").text).to.equal("Panic(0x11: arithmetic overflow or underflow)");
       expect(dec.decodeData("0xdeadbeef").text).to.equal("unknown custom error 0xdeadbeef");
       expect(dec.decode(new Error("plain failure\nwith detail")).text).to.equal("plain failure");
     });

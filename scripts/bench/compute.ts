@@ -1,6 +1,6 @@
 import { id, parseUnits, ZeroHash } from "ethers";
 import type { BenchSuite } from "./lib.js";
-import { signAttestation, type AttestationMessage } from "../lib/attestation.js";
+import { signAttestation, type AttestationMessage, legacyDomain } from "@chx/sdk";
 
 const wad = (x: string) => parseUnits(x, 18);
 
@@ -25,7 +25,7 @@ export const computeBench: BenchSuite = {
         nonce: await reg.attestationNonce(who),
         deadline: (await now()) + 3600n,
       };
-      const sig = await signAttestation(ctx.deployer, chainId, regAddr, m);
+      const sig = await signAttestation(ctx.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m);
       return key === "" ? (await reg.attest(m, sig)).wait() : ctx.measure(key, reg.attest(m, sig));
     };
 

@@ -1,6 +1,6 @@
 import { parseUnits, Wallet } from "ethers";
 import type { BenchSuite } from "./lib.js";
-import { Roles } from "../lib/roles.js";
+import { Roles } from "@chx/sdk";
 
 const pf = (x: number) => parseUnits(String(x), 18);
 const DAY = 86_400n;

@@ -1,7 +1,7 @@
 import { parseUnits } from "ethers";
 import type { BenchSuite } from "./lib.js";
 import { MockAggregatorV3__factory, MockFuturesVault__factory } from "../../types/ethers-contracts/index.js";
-import { Roles } from "../lib/roles.js";
+import { Roles } from "@chx/sdk";
 
 const usdc = (v: string): bigint => parseUnits(v, 6);
 const wad = (v: string): bigint => parseUnits(v, 18);

@@ -3,8 +3,8 @@ import type { ContractTransactionResponse, TransactionResponse } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import type { DeployContext } from "../lib/deployer.js";
-import type { Protocol } from "../lib/protocol.js";
+import { type DeployContext } from "../lib/deployer.js";
+import { type Protocol } from "@chx/sdk";
 
 export interface BenchContext {
   hre: HardhatRuntimeEnvironment;

@@ -1,5 +1,5 @@
 import type { BenchSuite } from "./lib.js";
-import { OptionKind, optionsDomain, signOffer, type OptionsOffer } from "../lib/options.js";
+import { OptionKind, legacyDomain, signOffer, type OptionsOffer } from "@chx/sdk";
 
 const WAD = 10n ** 18n;
 const CH = 10n ** 18n;
@@ -48,7 +48,7 @@ export const optionsBench: BenchSuite = {
     await ctx.measure("OptionsMarket.transferLong", options.connect(writer).transferLong(id, buyer.address, 10n * CH));
 
     const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-    const domain = optionsDomain(chainId, await options.getAddress());
+    const domain = legacyDomain("OptionsMarket", chainId, await options.getAddress());
     let nonce = 0n;
     const offer = (maker: string, isBuy: boolean): OptionsOffer => ({
       maker,

@@ -1,6 +1,6 @@
 import { parseUnits } from "ethers";
 import type { BenchSuite } from "./lib.js";
-import { Roles } from "../lib/roles.js";
+import { Roles } from "@chx/sdk";
 
 const usdc = (v: string) => parseUnits(v, 6);
 

@@ -5,7 +5,7 @@ import {
   MockClearingMarket__factory,
   MockPerpCrowd__factory,
 } from "../../types/ethers-contracts/index.js";
-import { Roles } from "../lib/roles.js";
+import { Roles } from "@chx/sdk";
 
 const usdc = (v: string): bigint => parseUnits(v, 6);
 const wad = (v: string): bigint => parseUnits(v, 18);

@@ -1,7 +1,6 @@
 import { MaxUint256, parseUnits } from "ethers";
 import type { BenchSuite } from "./lib.js";
-import { Roles } from "../lib/roles.js";
-import { signDeal, signOrder, spotDomain, type SpotOrder } from "../lib/spot.js";
+import { Roles, signDeal, signOrder, legacyDomain, type SpotOrder } from "@chx/sdk";
 
 const WAD = 10n ** 18n;
 const CH = 10n ** 18n;
@@ -31,7 +30,7 @@ export const spotBench: BenchSuite = {
       await (await dps.connect(u).approve(market, MaxUint256)).wait();
     }
     const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-    const domain = spotDomain(chainId, market);
+    const domain = legacyDomain("SpotMarket", chainId, market);
     let nonce = 0n;
     const order = (isBuy: boolean, priceWad: bigint, signer = maker): SpotOrder => ({
       maker: signer.address,

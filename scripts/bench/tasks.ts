@@ -1,7 +1,7 @@
 import { id, keccak256, parseUnits, toUtf8Bytes, ZeroHash } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { BenchSuite } from "./lib.js";
-import { signAttestation, type AttestationMessage } from "../lib/attestation.js";
+import { signAttestation, type AttestationMessage, legacyDomain } from "@chx/sdk";
 
 const wad = (x: string) => parseUnits(x, 18);
 const usdc = (x: string) => parseUnits(x, 6);
@@ -36,7 +36,7 @@ export const tasksBench: BenchSuite = {
         nonce: await reg.attestationNonce(p.address),
         deadline: (await now()) + 3600n,
       };
-      await (await reg.attest(m, await signAttestation(ctx.deployer, chainId, regAddr, m))).wait();
+      await (await reg.attest(m, await signAttestation(ctx.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m))).wait();
     };
     const [client, ...rest] = ctx.users;
     const provs = rest.slice(0, 7);

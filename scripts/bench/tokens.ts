@@ -1,5 +1,5 @@
-import { signPermit } from "../lib/permit.js";
 import type { BenchSuite } from "./lib.js";
+import { signPermit } from "@chx/sdk";
 
 export const tokensBench: BenchSuite = {
   name: "tokens",
@@ -14,7 +14,7 @@ export const tokensBench: BenchSuite = {
 
     const { chainId } = await ctx.connection.ethers.provider.getNetwork();
     const deadline = 2n ** 40n;
-    const sig = await signPermit(a, dps, chainId, b.address, 5n, deadline);
+    const sig = await signPermit(a, dps, b.address, 5n, deadline, chainId);
     await ctx.measure(
       "DPSToken.permit",
       dps.connect(b).permit(a.address, b.address, 5n, deadline, sig.v, sig.r, sig.s),

@@ -15,15 +15,21 @@ import path from "node:path";
 import { keccak256, parseEther, toUtf8Bytes, Wallet } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
-import { applyConfig, defaultConfig, type KeeperConfig } from "../../keepers/src/config.js";
-import type { DeploymentInfo } from "../../keepers/src/deployments.js";
-import type { JobFactory } from "../../keepers/src/jobs/types.js";
-import { jobFactories } from "../../keepers/src/jobs/index.js";
-import { Keeper, type ActionResult, type TickReport } from "../../keepers/src/keeper.js";
-import { createLogger } from "../../keepers/src/log.js";
-import { discoverCheckers } from "../../keepers/src/discover.js";
-import type { DeploymentRecord } from "../lib/deployer.js";
+import {
+  applyConfig,
+  defaultConfig,
+  discoverCheckers,
+  jobFactories,
+  Keeper,
+  createLogger,
+  type ActionResult,
+  type DeploymentInfo,
+  type JobFactory,
+  type KeeperConfig,
+  type TickReport,
+} from "@chx/keeper";
 import { startRpcBridge, type RpcBridge } from "./rpc-bridge.js";
+import { type DeploymentRecord } from "@chx/sdk";
 
 /** Outcomes that mean the keeper failed to do due work (the demo test asserts there are none). */
 export const FAILED_OUTCOMES = new Set(["simulation-failed", "reverted", "timeout", "nonce-consumed", "failed"]);

@@ -5,13 +5,13 @@ import type { Interface } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployProtocol } from "../deploy/index.js";
-import { connectProtocol } from "../lib/protocol.js";
 import { DemoKeeper } from "./keeper.js";
 import { Rng } from "./rng.js";
 import { scenes, pendingScenes } from "./scenes/index.js";
 import { renderLinePlot, type LinePlot } from "./plots.js";
 import { writeReport, type Report } from "./report.js";
 import type { DemoContext, DemoOptions, SceneResult, Series } from "./types.js";
+import { connectProtocol } from "@chx/sdk";
 
 /** Routine upkeep, counted in the report's keeper table but not listed line by line in the run log. */
 const ROUTINE = /^keeper volatility:|→ pokeFunding\(\)/;

@@ -1,10 +1,10 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
-import type { DeployContext } from "../lib/deployer.js";
-import type { Protocol } from "../lib/protocol.js";
+import { type DeployContext } from "../lib/deployer.js";
 import type { DemoKeeper } from "./keeper.js";
 import type { Rng } from "./rng.js";
+import { type Protocol } from "@chx/sdk";
 
 export interface DemoOptions {
   seed: number;

@@ -1,43 +1,38 @@
 /**
  * The deploy engine behind scripts/deploy.ts: idempotent proxy deployment with OpenZeppelin storage-layout
- * validation, AccessManager wiring, and the deployments/<network>.json record. Every module of the protocol
- * is a DeployModule (scripts/deploy/modules/*) run in order by deployProtocol().
+ * validation, AccessManager wiring, and the deployments/<network>.json record (deployments/deployment.schema.json).
+ * Every module of the protocol is a DeployModule (scripts/deploy/modules/*) run in order by deployProtocol().
+ *
+ * The record is a journal: it is written after every contract the run deploys (`complete: false` until the last
+ * module ran), with the contract's ABI in deployments/<network>/abi/. A run that stopped half way (a crash, a
+ * killed process, an RPC outage) is resumed by running the deploy again: recorded contracts that are live are kept,
+ * and every wiring step checks the chain before it sends anything. At most the one contract whose transaction was in
+ * flight at the crash is deployed again (the orphan holds nothing and is never wired).
  */
-import { readFile, writeFile, mkdir } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { keccak256, toUtf8Bytes, id as selectorHash, type Signer } from "ethers";
+import { AbiCoder, keccak256, toUtf8Bytes, type Signer } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 import { upgrades as upgradesFactory, type HardhatUpgrades } from "@openzeppelin/hardhat-upgrades";
+import {
+  DeploymentError,
+  readDeploymentFile,
+  roleName,
+  selectorOf,
+  type ContractRecord,
+  type DeploymentRecord,
+} from "@chx/sdk";
 import { ChxAccessManager__factory, type ChxAccessManager } from "../../types/ethers-contracts/index.js";
 import type { ProtocolConfig } from "../deploy/config.js";
-import { roleName } from "./roles.js";
 
-export interface ContractRecord {
-  /** Solidity contract name of the implementation (or of the plain contract). */
-  contract: string;
-  kind: "uups" | "plain";
-  /** The address users call: the proxy for "uups", the contract itself for "plain". */
-  address: string;
-  implementation: string;
-  deployBlock: number;
-  /** keccak256 of the implementation ABI JSON: tells an indexer or UI its ABI copy is current. */
-  abiHash: string;
-}
+export type { ContractRecord, DeploymentRecord };
+export { selectorOf };
 
 export interface PendingOperation {
   target: string;
   data: string;
   description: string;
-}
-
-export interface DeploymentRecord {
-  network: string;
-  chainId: number;
-  deployer: string;
-  handover: boolean;
-  contracts: Record<string, ContractRecord>;
 }
 
 export interface DeployModule {
@@ -78,10 +73,6 @@ export function sameCode(
   return mask(a) === mask(b);
 }
 
-export function selectorOf(signature: string): string {
-  return selectorHash(signature).slice(0, 10);
-}
-
 export class DeployContext {
   readonly pending: PendingOperation[] = [];
   /** Number of transactions this run sent: 0 on a no-op re-run. */
@@ -97,6 +88,8 @@ export class DeployContext {
     readonly record: DeploymentRecord,
     readonly config: ProtocolConfig,
     readonly log: Logger,
+    /** Writes the journal (the record so far); a no-op when the run does not write files. */
+    private readonly journal: (contract: string) => Promise<void> = async () => {},
   ) {}
 
   get ethers() {
@@ -121,6 +114,10 @@ export class DeployContext {
   private async abiHash(contract: string): Promise<string> {
     const artifact = await this.hre.artifacts.readArtifact(contract);
     return keccak256(toUtf8Bytes(JSON.stringify(artifact.abi)));
+  }
+
+  private async source(contract: string): Promise<string> {
+    return (await this.hre.artifacts.readArtifact(contract)).sourceName;
   }
 
   private async hasCode(address: string): Promise<boolean> {
@@ -150,17 +147,27 @@ export class DeployContext {
     const proxy = await this.upgrades.deployProxy(factory, args, { kind: "uups", initializer: "initialize" });
     await proxy.waitForDeployment();
     const address = await proxy.getAddress();
-    const receipt = await proxy.deploymentTransaction()?.wait();
+    const tx = proxy.deploymentTransaction();
+    const receipt = await tx?.wait();
     this.txCount += 2;
+    const implementation = await this.upgrades.erc1967.getImplementationAddress(address);
     this.record.contracts[name] = {
       contract,
+      source: await this.source(contract),
       kind: "uups",
       address,
-      implementation: await this.upgrades.erc1967.getImplementationAddress(address),
+      implementation,
       deployBlock: receipt?.blockNumber ?? (await this.ethers.provider.getBlockNumber()),
       abiHash: await this.abiHash(contract),
+      ...(tx?.hash !== undefined ? { txHash: tx.hash } : {}),
+      // ERC1967Proxy(implementation, initializer call): what source verification of the proxy needs
+      constructorArgs: AbiCoder.defaultAbiCoder().encode(
+        ["address", "bytes"],
+        [implementation, factory.interface.encodeFunctionData("initialize", args)],
+      ),
     };
     this.log(`  ${name}: deployed proxy ${address}`);
+    await this.journal(contract);
     return address;
   }
 
@@ -175,17 +182,22 @@ export class DeployContext {
     const c = await factory.deploy(...args);
     await c.waitForDeployment();
     const address = await c.getAddress();
-    const receipt = await c.deploymentTransaction()?.wait();
+    const tx = c.deploymentTransaction();
+    const receipt = await tx?.wait();
     this.txCount += 1;
     this.record.contracts[name] = {
       contract,
+      source: await this.source(contract),
       kind: "plain",
       address,
       implementation: address,
       deployBlock: receipt?.blockNumber ?? (await this.ethers.provider.getBlockNumber()),
       abiHash: await this.abiHash(contract),
+      ...(tx?.hash !== undefined ? { txHash: tx.hash } : {}),
+      constructorArgs: factory.interface.encodeDeploy(args),
     };
     this.log(`  ${name}: deployed ${address}`);
+    await this.journal(contract);
     return address;
   }
 
@@ -193,7 +205,7 @@ export class DeployContext {
   external(name: string, contract: string, address: string): void {
     this.record.contracts[name] ??= {
       contract,
-      kind: "plain",
+      kind: "external",
       address,
       implementation: address,
       deployBlock: 0,
@@ -256,10 +268,9 @@ export function deploymentPath(network: string, dir = "deployments"): string {
   return path.join(dir, `${network}.json`);
 }
 
+/** Reads and validates deployments/<network>.json (undefined when there is none). */
 export async function readDeployment(network: string, dir = "deployments"): Promise<DeploymentRecord | undefined> {
-  const p = deploymentPath(network, dir);
-  if (!existsSync(p)) return undefined;
-  return JSON.parse(await readFile(p, "utf8")) as DeploymentRecord;
+  return readDeploymentFile(deploymentPath(network, dir));
 }
 
 function serialise(record: DeploymentRecord): string {
@@ -267,8 +278,9 @@ function serialise(record: DeploymentRecord): string {
 }
 
 /**
- * Runs every module in order on `connection`. Idempotent: a second run on the same chain sends no
- * transaction and leaves the record file byte-identical.
+ * Runs every module in order on `connection`. Idempotent: a second run on the same chain sends no transaction and
+ * leaves the record byte-identical. With `write`, the record is journaled after every deployed contract and a run
+ * that stopped half way is resumed.
  */
 export async function runDeploy(
   hre: HardhatRuntimeEnvironment,
@@ -282,43 +294,84 @@ export async function runDeploy(
   const deployerAddress = await deployer.getAddress();
   const chainId = Number((await connection.ethers.provider.getNetwork()).chainId);
   const dir = opts.dir ?? "deployments";
+  const file = deploymentPath(opts.networkName, dir);
 
-  let record = opts.write ? await readDeployment(opts.networkName, dir) : undefined;
+  let record: DeploymentRecord | undefined;
+  if (opts.write) {
+    try {
+      record = await readDeployment(opts.networkName, dir);
+    } catch (e) {
+      if (e instanceof DeploymentError) throw new Error(`deploy: ${e.message} (fix or remove it)`);
+      throw e;
+    }
+  }
   if (record !== undefined && record.chainId !== chainId) {
-    throw new Error(
-      `deploy: ${deploymentPath(opts.networkName, dir)} is for chain ${record.chainId}, connected to ${chainId}`,
-    );
+    throw new Error(`deploy: ${file} is for chain ${record.chainId}, connected to ${chainId}`);
   }
   // A record whose contracts no longer exist (a restarted local node) is started afresh.
   if (record !== undefined) {
-    const first = Object.values(record.contracts)[0];
+    const first = Object.values(record.contracts).find((c) => c.kind !== "external");
     if (first !== undefined && (await connection.ethers.provider.getCode(first.address)) === "0x") {
-      log(`deploy: contracts in ${deploymentPath(opts.networkName, dir)} are gone from this chain — deploying afresh`);
+      log(`deploy: contracts in ${file} are gone from this chain — deploying afresh`);
       record = undefined;
+    } else if (!record.complete) {
+      log(`deploy: resuming the interrupted deploy in ${file} (${Object.keys(record.contracts).length} contracts recorded)`);
     }
   }
   record ??= {
+    schemaVersion: 1,
     network: opts.networkName,
     chainId,
     deployer: deployerAddress,
     handover: opts.config.handover,
+    complete: false,
+    abiDir: `${opts.networkName}/abi`,
     contracts: {},
   };
-  const before = serialise(record);
+  const rec: DeploymentRecord = record;
+  const before = serialise(rec);
+  const abiDir = path.join(dir, rec.abiDir);
+
+  const writeAbi = async (contract: string) => {
+    const { abi } = await hre.artifacts.readArtifact(contract);
+    await mkdir(abiDir, { recursive: true });
+    await writeFile(path.join(abiDir, `${contract}.json`), JSON.stringify(abi, null, 2) + "\n");
+  };
+  const journal = async (contract: string) => {
+    if (!opts.write) return;
+    rec.complete = false;
+    await mkdir(dir, { recursive: true });
+    await writeAbi(contract);
+    await writeFile(file, serialise(rec));
+  };
 
   const upgrades = await upgradesFactory(hre, connection);
-  const ctx = new DeployContext(hre, connection, upgrades, deployer, deployerAddress, record, opts.config, log);
+  const ctx = new DeployContext(
+    hre,
+    connection,
+    upgrades,
+    deployer,
+    deployerAddress,
+    record,
+    opts.config,
+    log,
+    journal,
+  );
   for (const m of modules) {
     log(`[${m.name}]`);
     await m.deploy(ctx);
   }
+  record.complete = true;
 
   if (opts.write) {
     const after = serialise(record);
     if (after !== before) {
       await mkdir(dir, { recursive: true });
-      await writeFile(deploymentPath(opts.networkName, dir), after);
-      log(`wrote ${deploymentPath(opts.networkName, dir)}`);
+      for (const c of new Set(Object.values(record.contracts).filter((r) => r.kind !== "external").map((r) => r.contract))) {
+        await writeAbi(c);
+      }
+      await writeFile(file, after);
+      log(`wrote ${file} (ABIs in ${abiDir})`);
     }
     if (ctx.pending.length > 0) {
       const p = path.join(dir, `${opts.networkName}.pending.json`);

@@ -1,7 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
 import { openProtocol, runTask } from "../lib.js";
-import { Roles } from "../../scripts/lib/roles.js";
+import { Roles } from "@chx/sdk";
 
 export default async function status(_args: Record<string, unknown>, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {

@@ -10,9 +10,7 @@ import {
   MockAggregatorV3__factory,
   type MockClearingMarket,
 } from "../../types/ethers-contracts/index.js";
-import type { Protocol } from "../../scripts/lib/protocol.js";
-import type { DeploymentRecord } from "../../scripts/lib/deployer.js";
-import { Roles } from "../../scripts/lib/roles.js";
+import { Roles, type DeploymentRecord, type Protocol } from "@chx/sdk";
 
 export const usdc = (v: string): bigint => parseUnits(v, 6);
 export const wad = (v: string): bigint => parseUnits(v, 18);

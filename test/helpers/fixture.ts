@@ -7,8 +7,8 @@ import type { NetworkConnection } from "hardhat/types/network";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import { deployProtocol } from "../../scripts/deploy/index.js";
 import type { ProtocolConfig } from "../../scripts/deploy/config.js";
-import type { DeployContext } from "../../scripts/lib/deployer.js";
-import { connectProtocol, type Protocol } from "../../scripts/lib/protocol.js";
+import { type DeployContext } from "../../scripts/deploy/index.js";
+import { connectProtocol, type Protocol } from "@chx/sdk";
 
 export interface Fixture {
   connection: NetworkConnection;

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { id } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../helpers/fixture.js";
 import { proposeAndExecute } from "../helpers/governance.js";
-import { Roles } from "../../scripts/lib/roles.js";
+import { Roles } from "@chx/sdk";
 
 describe("Governance: Governor → Timelock → AccessManager", function () {
   let fx: Fixture;

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { erc7201Slot } from "../../scripts/erc7201.mjs";
-import { Roles } from "../../scripts/lib/roles.js";
+import { Roles } from "@chx/sdk";
 
 function solidityFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -43,7 +43,7 @@ describe("ERC-7201 namespaces and role table", function () {
     }
   });
 
-  it("scripts/lib/roles.ts mirrors contracts/core/governance/Roles.sol", function () {
+  it("the SDK's Roles (generated from the AST) mirror contracts/core/governance/Roles.sol", function () {
     const src = readFileSync("contracts/core/governance/Roles.sol", "utf8");
     const sol = new Map<string, bigint>();
     for (const m of src.matchAll(/uint64 internal constant (\w+) = ([^;]+);/g)) {

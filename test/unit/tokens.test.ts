@@ -1,8 +1,7 @@
 import { expect } from "chai";
 import { parseUnits } from "ethers";
-import { signPermit } from "../../scripts/lib/permit.js";
 import { connectionFor, deployAll, type Fixture } from "../helpers/fixture.js";
-import { Roles } from "../../scripts/lib/roles.js";
+import { Roles, signPermit } from "@chx/sdk";
 
 describe("Tokens (DPS, CH, GFL)", function () {
   let fx: Fixture;
@@ -110,7 +109,7 @@ describe("Tokens (DPS, CH, GFL)", function () {
       const [owner, spender] = fx.users;
       const { chainId } = await fx.connection.ethers.provider.getNetwork();
       const deadline = BigInt((await fx.connection.ethers.provider.getBlock("latest"))!.timestamp) + 3600n;
-      const sig = await signPermit(owner!, dps, chainId, spender!.address, 123n, deadline);
+      const sig = await signPermit(owner!, dps, spender!.address, 123n, deadline, chainId);
       await dps.permit(owner!.address, spender!.address, 123n, deadline, sig.v, sig.r, sig.s);
       expect(await dps.allowance(owner!.address, spender!.address)).to.equal(123n);
       await expect(

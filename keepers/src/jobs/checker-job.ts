@@ -6,7 +6,7 @@
  * Options: { "targets": [{ "contract": "Emission", "priority": true, "alreadyDone": ["EmissionEpochAlreadyClosed"] }] }
  */
 import { keccak256 } from "ethers";
-import { IKeeperChecker__factory } from "../../../types/ethers-contracts/index.js";
+import { IKeeperChecker__factory } from "@chx/sdk";
 import { addressOf, JobUnavailable } from "../deployments.js";
 import type { Candidate, JobFactory, KeeperJob } from "./types.js";
 

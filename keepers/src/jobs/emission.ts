@@ -11,7 +11,7 @@
  * are "already done". `rebalance(n)` works from the on-chain cursor, so the batches of one tick are pipelined in
  * nonce order; a keeper losing a race finds the pass further on and its surplus batches read already-done.
  */
-import { Emission__factory } from "../../../types/ethers-contracts/index.js";
+import { Emission__factory } from "@chx/sdk";
 import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable } from "../deployments.js";
 import { mapLimit } from "../util.js";

@@ -27,7 +27,7 @@ import {
   LiquidationEngine__factory,
   LiquidationKeeperLens__factory,
   RiskEngine__factory,
-} from "../../../types/ethers-contracts/index.js";
+} from "@chx/sdk";
 import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable, type DeploymentInfo } from "../deployments.js";
 import { mapLimit } from "../util.js";

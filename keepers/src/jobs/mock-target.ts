@@ -3,7 +3,7 @@
  * enumerable state (`dueItems(start, limit)`), one `execute(id)` per due item, bounty-aware, priority items first.
  * Real module jobs follow the same shape (liquidations: accounts below maintenance; expiries: due series; …).
  */
-import { MockKeeperTarget__factory } from "../../../types/ethers-contracts/index.js";
+import { MockKeeperTarget__factory } from "@chx/sdk";
 import { addressOf } from "../deployments.js";
 import type { Candidate, JobFactory, KeeperJob } from "./types.js";
 

@@ -20,7 +20,7 @@
  * all "already done" for this job (OPS-01).
  */
 import { AbiCoder, concat } from "ethers";
-import { TaskKeeperLens__factory } from "../../../types/ethers-contracts/index.js";
+import { TaskKeeperLens__factory } from "@chx/sdk";
 import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable } from "../deployments.js";
 import { mapLimit } from "../util.js";

@@ -8,7 +8,7 @@
  * block's timestamp. Key: `volatility.update:-:<lastUpdate>` — the next update after a mined one has a new key.
  * Racing keepers: the loser reverts `RiskUpdateTooEarly`: already done.
  */
-import { RiskEngine__factory } from "../../../types/ethers-contracts/index.js";
+import { RiskEngine__factory } from "@chx/sdk";
 import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable } from "../deployments.js";
 import type { Action, Candidate, JobContext, JobFactory, KeeperJob } from "./types.js";

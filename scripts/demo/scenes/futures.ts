@@ -1,9 +1,9 @@
 import { formatUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
-import { signOrder, spotDomain, type SpotOrder } from "../../lib/spot.js";
 import type { DemoContext, Scene } from "../types.js";
 import { fundUsdc, trader, usdc6, wad } from "./clearing.js";
 import { allocate } from "./perps.js";
+import { signOrder, legacyDomain, type SpotOrder } from "@chx/sdk";
 
 const HOUR = 3_600;
 const DAY = 86_400;
@@ -14,7 +14,7 @@ export async function buyChOnSpot(ctx: DemoContext, buyer: HardhatEthersSigner, 
   const { spot, ch, providerRegistry: reg } = ctx.protocol;
   const market = await spot.getAddress();
   const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-  const domain = spotDomain(chainId, market);
+  const domain = legacyDomain("SpotMarket", chainId, market);
   const priceWad = wad(ctx.index().toFixed(6));
   await fundUsdc(ctx, buyer, usdc6(fmt(amountCh) * ctx.index() * 1.01 + 1), market);
   const now = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;

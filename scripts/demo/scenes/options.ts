@@ -1,8 +1,8 @@
 import { formatUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
-import { OptionKind, optionsDomain, signOffer, type OptionsOffer } from "../../lib/options.js";
 import type { DemoContext, Scene } from "../types.js";
 import { trader, usdc6, wad } from "./clearing.js";
+import { OptionKind, legacyDomain, signOffer, type OptionsOffer } from "@chx/sdk";
 
 const DAY = 86_400;
 const HOUR = 3_600;
@@ -56,7 +56,7 @@ export const optionsScene: Scene = {
     const { options, clearingHouse } = ctx.protocol;
     const market = await options.getAddress();
     const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-    const domain = optionsDomain(chainId, market);
+    const domain = legacyDomain("OptionsMarket", chainId, market);
     const carol = await trader(ctx, "carol", usdc6(8_000));
     const bob = await trader(ctx, "bob", usdc6(1_000));
     const alice = await trader(ctx, "alice", usdc6(500));

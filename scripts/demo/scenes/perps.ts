@@ -1,8 +1,8 @@
 import { formatUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
-import { Roles } from "../../lib/roles.js";
 import type { DemoContext, Scene } from "../types.js";
 import { fundUsdc, trader, usdc6, wad } from "./clearing.js";
+import { Roles } from "@chx/sdk";
 
 const HOUR = 3_600;
 const fmt = (x: bigint, d = 18) => Number(formatUnits(x, d));

@@ -1,6 +1,6 @@
 import { formatUnits, parseUnits, ZeroHash, type Signer } from "ethers";
-import { signAttestation } from "../../lib/attestation.js";
 import type { DemoContext, Scene } from "../types.js";
+import { signAttestation, legacyDomain } from "@chx/sdk";
 
 const DAY = 86_400;
 const wad = (x: string) => parseUnits(x, 18);
@@ -74,7 +74,7 @@ async function attest(ctx: DemoContext, provider: Signer, i: number): Promise<vo
     deadline: BigInt(now + DAY),
   };
   // the deployer holds ATTESTER on local networks (the council / oracle signer on a real network)
-  const signature = await signAttestation(ctx.deployer, chainId, await reg.getAddress(), message);
+  const signature = await signAttestation(ctx.deployer, legacyDomain("ProviderRegistry", chainId, await reg.getAddress()), message);
   await (await reg.connect(provider).attest(message, signature)).wait();
 }
 

@@ -1,6 +1,6 @@
 import { formatUnits, parseUnits } from "ethers";
-import { signOrder, spotDomain, type SpotOrder } from "../../lib/spot.js";
 import type { Scene } from "../types.js";
+import { signOrder, legacyDomain, type SpotOrder } from "@chx/sdk";
 
 const HOUR = 3_600;
 
@@ -14,7 +14,7 @@ export const spotScene: Scene = {
   async run(ctx) {
     const { spot, ch, usdc, providerRegistry: reg } = ctx.protocol;
     const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-    const domain = spotDomain(chainId, await spot.getAddress());
+    const domain = legacyDomain("SpotMarket", chainId, await spot.getAddress());
     const market = await spot.getAddress();
     const buyers = ["alice", "erin"].map((n) => ctx.actor(n));
     for (const b of buyers) {

@@ -13,6 +13,7 @@ import { tasksModule } from "./tasks.js";
 import { perpsModule } from "./perps.js";
 import { futuresModule } from "./futures.js";
 import { optionsModule } from "./options.js";
+import { peripheryModule } from "./periphery.js";
 
 /**
  * Every module of the protocol in dependency order (tokens and governance first, markets after clearing).
@@ -32,6 +33,7 @@ export const modules: DeployModule[] = [
   perpsModule,
   futuresModule,
   optionsModule,
+  peripheryModule,
   wiringModule,
   handoverModule,
 ];

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { formatUnits, parseUnits } from "ethers";
 import type { OptionsMarket } from "../../../types/ethers-contracts/index.js";
 import { TaskError } from "../../lib.js";
-import { SeriesStatus, offerFromJson, type OptionsOffer, type SignedOfferJson } from "../../../scripts/lib/options.js";
+import { SeriesStatusNames as SeriesStatus, offerFromJson, type OptionsOffer, type SignedOfferJson } from "@chx/sdk";
 
 export { signerAt } from "../spot/common.js";
 

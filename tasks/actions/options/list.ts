@@ -1,7 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { OptionKind } from "../../../scripts/lib/options.js";
 import { describeSeries, parseAmount, signerAt } from "./common.js";
+import { OptionKind } from "@chx/sdk";
 
 export default async function optionsList(
   args: {

@@ -1,7 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits, ZeroAddress } from "ethers";
 import { openProtocol, runTask } from "../../lib.js";
-import { describeError, errorInterface } from "../../../scripts/lib/errors.js";
+import { describeError, errorDecoder } from "@chx/sdk";
 
 export default async function status(_args: Record<string, unknown>, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
@@ -20,7 +20,7 @@ export default async function status(_args: Record<string, unknown>, hre: Hardha
         `  latest round ${roundId}: ${formatUnits(answer, feed.decimals)} USDC/CH, ${BigInt(now) - updatedAt} s old`,
       );
     } catch (e) {
-      console.log(`  latest round: unreadable (${await describeError(hre, e)})`);
+      console.log(`  latest round: unreadable (${describeError(e)})`);
     }
     console.log(`  bounds ${formatUnits(minWad, 18)} … ${formatUnits(maxWad, 18)} USDC/CH`);
     console.log(
@@ -36,13 +36,13 @@ export default async function status(_args: Record<string, unknown>, hre: Hardha
     try {
       console.log(`\nindex price: ${formatUnits(await oracle.indexPrice(), 18)} USDC/CH (closing, liquidation)`);
     } catch (e) {
-      console.log(`\nindex price: INVALID — ${await describeError(hre, e)}`);
+      console.log(`\nindex price: INVALID — ${describeError(e)}`);
     }
     const [allowed, reason] = await oracle.riskIncreaseAllowed();
     if (allowed) {
       console.log("new risk: allowed");
     } else {
-      const frag = (await errorInterface(hre)).getError(reason);
+      const frag = errorDecoder().iface.getError(reason);
       console.log(`new risk: BLOCKED (${frag?.name ?? reason})`);
     }
     await connection.close();

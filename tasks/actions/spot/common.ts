@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
 import { TaskError } from "../../lib.js";
-import { orderFromJson, type SignedOrderJson, type SpotOrder } from "../../../scripts/lib/spot.js";
+import { orderFromJson, type SignedOrderJson, type SpotOrder } from "@chx/sdk";
 
 export async function signerAt(connection: NetworkConnection, index: string): Promise<HardhatEthersSigner> {
   const i = Number(index);

@@ -2,8 +2,8 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { writeFile } from "node:fs/promises";
 import { isAddress, parseUnits, ZeroAddress } from "ethers";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { orderToJson, signOrder, spotDomain, type SpotOrder } from "../../../scripts/lib/spot.js";
 import { signerAt } from "./common.js";
+import { orderToJson, signOrder, legacyDomain, type SpotOrder } from "@chx/sdk";
 
 interface Args {
   side: string;
@@ -39,7 +39,7 @@ export default async function spotOrder(args: Args, hre: HardhatRuntimeEnvironme
     if (await protocol.spot.nonceUsed(maker.address, order.nonce)) {
       throw new TaskError(`Nonce ${order.nonce} is already used by ${maker.address}; pick another --nonce.`);
     }
-    const signature = await signOrder(maker, spotDomain(chainId, market), order);
+    const signature = await signOrder(maker, legacyDomain("SpotMarket", chainId, market), order);
     const json = JSON.stringify(orderToJson(market, chainId, order, signature), null, 2);
     // the maker's side moves at fill time: warn when the market may not pull it yet
     const token = order.isBuy ? protocol.usdc : protocol.ch;

@@ -1,8 +1,7 @@
 import { expect } from "chai";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
 import { listTestMarket, setupGuarantor, setupTrader, usdc, wad, type ClearingSetup } from "../../helpers/clearing.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { selectorOf } from "../../../scripts/lib/deployer.js";
+import { Roles, selectorOf } from "@chx/sdk";
 
 describe("Clearing (through the deploy script)", function () {
   let fx: Fixture;

@@ -1,10 +1,9 @@
 import { expect } from "chai";
 import { id } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { selectorOf } from "../../../scripts/lib/deployer.js";
 import { genesisReferences } from "../../../scripts/deploy/modules/compute.js";
 import { plain, wad } from "./helpers.js";
+import { Roles, selectorOf } from "@chx/sdk";
 
 describe("compute deploy module", function () {
   let fx: Fixture;

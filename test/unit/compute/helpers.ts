@@ -2,7 +2,7 @@
 import { parseUnits, type Signer } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { Fixture } from "../../helpers/fixture.js";
-import { signAttestation, type AttestationMessage } from "../../../scripts/lib/attestation.js";
+import { signAttestation, type AttestationMessage, legacyDomain } from "@chx/sdk";
 
 export const WAD = 10n ** 18n;
 export const wad = (x: string): bigint => parseUnits(x, 18);
@@ -39,7 +39,7 @@ export async function attestationFor(
 }
 
 export async function sign(fx: Fixture, m: AttestationMessage, signer: Signer = fx.deployer): Promise<string> {
-  return signAttestation(signer, await chainId(fx), await fx.protocol.providerRegistry.getAddress(), m);
+  return signAttestation(signer, legacyDomain("ProviderRegistry", await chainId(fx), await fx.protocol.providerRegistry.getAddress()), m);
 }
 
 /** Registers `p` in region 1 for classes 1–2, stakes `stakeDps` and posts a deployer-signed attestation. */

@@ -1,9 +1,8 @@
 import { expect } from "chai";
 import { Signature, ZeroAddress, ZeroHash } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { signAttestation } from "../../../scripts/lib/attestation.js";
 import { attestationFor, chainId, ML, now, onboard, sign, wad, WAD, plain } from "./helpers.js";
+import { Roles, signAttestation, legacyDomain } from "@chx/sdk";
 
 const HOUR = 3600n;
 const DAY = 86_400n;
@@ -108,9 +107,9 @@ describe("ProviderRegistry", function () {
         .withArgs(a!.address, 2n, 1n);
 
       const m2 = await attestationFor(fx, a!.address);
-      const otherChain = await signAttestation(fx.deployer, (await chainId(fx)) + 1n, await reg.getAddress(), m2);
+      const otherChain = await signAttestation(fx.deployer, legacyDomain("ProviderRegistry", (await chainId(fx)) + 1n, await reg.getAddress()), m2);
       await expect(reg.attest(m2, otherChain)).to.be.revertedWithCustomError(reg, "ProviderInvalidAttester");
-      const otherContract = await signAttestation(fx.deployer, await chainId(fx), fx.users[9]!.address, m2);
+      const otherContract = await signAttestation(fx.deployer, legacyDomain("ProviderRegistry", await chainId(fx), fx.users[9]!.address), m2);
       await expect(reg.attest(m2, otherContract)).to.be.revertedWithCustomError(reg, "ProviderInvalidAttester");
 
       const good = Signature.from(await sign(fx, m2));

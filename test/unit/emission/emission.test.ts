@@ -2,10 +2,10 @@ import { expect } from "chai";
 import { encodeBytes32String, parseUnits, type AbiCoder } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { Roles } from "../../../scripts/lib/roles.js";
 import type { Emission } from "../../../types/ethers-contracts/index.js";
 import { DAY, EPOCH, formatTable, runReference, WAD } from "./reference.js";
 import { minSamplesAt, PROVIDERS, scenario, scenarioParams, YEARS3_EPOCHS, type ProviderKey } from "./scenario.js";
+import { Roles } from "@chx/sdk";
 
 const pf = (x: number | string) => parseUnits(String(x), 18);
 const FILE_KEY = "emission";

@@ -12,8 +12,8 @@ import {
   MockFuturesVault__factory,
   type MockFuturesVault,
 } from "../../../types/ethers-contracts/index.js";
-import { Roles } from "../../../scripts/lib/roles.js";
 import { futuresParams } from "../../../scripts/deploy/modules/futures.js";
+import { Roles } from "@chx/sdk";
 
 export { usdc, wad };
 export const DAY = 86_400;

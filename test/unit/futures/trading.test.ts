@@ -1,9 +1,8 @@
 import { expect } from "chai";
 import { id as keccakId, ZeroAddress } from "ethers";
 import { connectionFor } from "../../helpers/fixture.js";
-import { selectorOf } from "../../../scripts/lib/deployer.js";
-import { Roles } from "../../../scripts/lib/roles.js";
 import { loadFutures, jumpTo, testParams, usdc, wad, DAY, type FuturesFixture } from "./helpers.js";
+import { Roles, selectorOf } from "@chx/sdk";
 
 /** Independent reference for the series price: index × (1 + midSkew / scale × min(ttx, horizon) / horizon). */
 function refPrice(indexWad: bigint, skewBefore: bigint, delta: bigint, ttx: bigint, horizon: bigint): bigint {

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { parseUnits, type Interface } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { Roles } from "../../../scripts/lib/roles.js";
 import { INSURANCE_CLEARING_FUNCTIONS } from "../../../scripts/deploy/modules/insurance.js";
+import { Roles } from "@chx/sdk";
 
 /** Independent reference of the fund's conversions (virtual offset 1e6 shares / 1 unit), rounding down. */
 const VIRTUAL_SHARES = 10n ** 6n;

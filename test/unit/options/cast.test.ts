@@ -2,13 +2,13 @@
  * The seed's cast (seed 000 sections 10.3–10.4) as integration tests through the real deploy script: Carol, a
  * datacenter operator, sells strangles and call strips and keeps the premiums when they expire worthless; Bob
  * (a datacenter building capacity) buys puts and is paid when the index falls; Alice (an AI startup) buys calls and
- * is paid when it rises. Every number is worked by hand (and by the reference in scripts/lib/options.ts).
+ * is paid when it rises. Every number is worked by hand (and by the SDK's reference quotes, packages/sdk/src/quotes.ts).
  */
 import { expect } from "chai";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import { connectionFor } from "../../helpers/fixture.js";
-import { fillQuote } from "../../../scripts/lib/options.js";
 import { CH, OptionKind, USDC, WAD, list, optionsSetup, signed, type OptionsFixture } from "./helpers.js";
+import { optionFillQuote as fillQuote } from "@chx/sdk";
 
 const KEY = "options-cast";
 const WEEK = 7n * 86_400n;

@@ -5,10 +5,10 @@
  */
 import { expect } from "chai";
 import { connectionFor } from "../../helpers/fixture.js";
-import { Roles } from "../../../scripts/lib/roles.js";
 import { setupGuarantor } from "../../helpers/clearing.js";
 import { MockFuturesExercise__factory, type MockFuturesExercise } from "../../../types/ethers-contracts/index.js";
 import { CH, OptionKind, USDC, WAD, ZERO, list, optionsSetup, type OptionsFixture } from "./helpers.js";
+import { Roles } from "@chx/sdk";
 
 const KEY = "options-futures";
 const FUT = 7n;

@@ -3,9 +3,8 @@ import { type TypedDataDomain } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployAll, type Fixture } from "../../helpers/fixture.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { OptionKind, optionsDomain, signOffer, type OptionsOffer } from "../../../scripts/lib/options.js";
 import type { MockAggregatorV3 } from "../../../types/ethers-contracts/index.js";
+import { OptionKind, Roles, legacyDomain, signOffer, type OptionsOffer } from "@chx/sdk";
 
 export const WAD = 10n ** 18n;
 export const CH = 10n ** 18n;
@@ -47,7 +46,7 @@ export async function optionsSetup(connection: NetworkConnection): Promise<Optio
   }
   const market = await options.getAddress();
   const { chainId } = await connection.ethers.provider.getNetwork();
-  return { ...fx, alice, bob, carol, keeper, guardian, feed, setPrice, market, domain: optionsDomain(chainId, market) };
+  return { ...fx, alice, bob, carol, keeper, guardian, feed, setPrice, market, domain: legacyDomain("OptionsMarket", chainId, market) };
 }
 
 /** The next 08:00 UTC at least `minSec` from `now` (a standard expiry of the default grid). */

@@ -1,6 +1,5 @@
 import { expect } from "chai";
 import { connectionFor } from "../../helpers/fixture.js";
-import { fillQuote, payoffWad, signOffer, usdcDown, usdcUp } from "../../../scripts/lib/options.js";
 import { MockERC1271Wallet__factory } from "../../../types/ethers-contracts/index.js";
 import {
   CH,
@@ -15,6 +14,7 @@ import {
   toFinal,
   type OptionsFixture,
 } from "./helpers.js";
+import { optionFillQuote as fillQuote, optionPayoffWad as payoffWad, signOffer, usdcDown, usdcUp } from "@chx/sdk";
 
 const KEY = "options-market";
 

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { parseUnits } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { Roles } from "../../../scripts/lib/roles.js";
 import { MockAggregatorV3 } from "../../../types/ethers-contracts/index.js";
+import { Roles } from "@chx/sdk";
 
 describe("ComputePriceOracle (deployed through the deploy script)", function () {
   let fx: Fixture;

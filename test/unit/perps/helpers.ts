@@ -4,8 +4,8 @@ import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types"
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployAll, type Fixture } from "../../helpers/fixture.js";
 import { setupGuarantor, setupTrader } from "../../helpers/clearing.js";
-import { Roles } from "../../../scripts/lib/roles.js";
 import type { MockAggregatorV3 } from "../../../types/ethers-contracts/index.js";
+import { Roles } from "@chx/sdk";
 
 export const WAD = 10n ** 18n;
 export const CH = 10n ** 18n;

@@ -4,9 +4,8 @@ import { connectionFor } from "../../helpers/fixture.js";
 import { perpFixture, usdc, wad, WAD, type PerpFixture } from "./helpers.js";
 import { refAccrue, refFee, refFillPrice, refOwed, refSplit } from "./reference.js";
 import { perpParams } from "../../../scripts/deploy/modules/perps.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { selectorOf } from "../../../scripts/lib/deployer.js";
 import { keccak256, toUtf8Bytes } from "ethers";
+import { Roles, selectorOf } from "@chx/sdk";
 
 const P = {
   skewScaleCh: perpParams.skewScaleCh,

@@ -6,7 +6,7 @@
 import { AbiCoder, Interface, type FunctionFragment, type ParamType, ZeroAddress } from "ethers";
 import type { NetworkConnection } from "hardhat/types/network";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import type { DeploymentRecord } from "../../../scripts/lib/deployer.js";
+import { type DeploymentRecord } from "@chx/sdk";
 
 /**
  * Revert errors that mean "you may not call this": OpenZeppelin's (AccessManaged, AccessManager, AccessControl,

@@ -12,9 +12,9 @@ import { expect } from "chai";
 import hre from "hardhat";
 import { Interface, Wallet } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { Roles, roleName } from "../../../scripts/lib/roles.js";
 import { PERMISSIONLESS } from "./permissionless.js";
 import { probe, roleMembers, scanRecord, stateChanging, zeroValue, type ScannedFunction } from "./access-scan.js";
+import { Roles, roleName } from "@chx/sdk";
 
 const stateChangingCount = (iface: Interface): number => stateChanging(iface).length;
 

@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import { Signature, type Signer } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { signPermit } from "../../../scripts/lib/permit.js";
+import { signPermit } from "@chx/sdk";
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -45,7 +45,7 @@ describe("Token signatures: replay, chain, contract, deadline, malleability (SEC
       it("accepts once, then rejects the replay", async function () {
         const token = fx.protocol[tokenName];
         const [owner, spender] = fx.users;
-        const sig = await signPermit(owner!, token, chainId, spender!.address, 5n, deadline);
+        const sig = await signPermit(owner!, token, spender!.address, 5n, deadline, chainId);
         await token.permit(owner!.address, spender!.address, 5n, deadline, sig.v, sig.r, sig.s);
         expect(await token.allowance(owner!.address, spender!.address)).to.equal(5n);
         await expect(
@@ -56,7 +56,7 @@ describe("Token signatures: replay, chain, contract, deadline, malleability (SEC
       it("rejects a signature for another chain id", async function () {
         const token = fx.protocol[tokenName];
         const [owner, spender] = fx.users;
-        const sig = await signPermit(owner!, token, chainId + 1n, spender!.address, 5n, deadline);
+        const sig = await signPermit(owner!, token, spender!.address, 5n, deadline, chainId + 1n);
         await expect(
           token.permit(owner!.address, spender!.address, 5n, deadline, sig.v, sig.r, sig.s),
         ).to.be.revertedWithCustomError(token, "ERC2612InvalidSigner");
@@ -67,7 +67,7 @@ describe("Token signatures: replay, chain, contract, deadline, malleability (SEC
         const otherToken = fx.protocol[tokenName === "dps" ? "ch" : "dps"];
         const [owner, spender] = fx.users;
         // same owner, nonce 0 on both, but the domain names another verifying contract
-        const sig = await signPermit(owner!, otherToken, chainId, spender!.address, 5n, deadline);
+        const sig = await signPermit(owner!, otherToken, spender!.address, 5n, deadline, chainId);
         await expect(
           token.permit(owner!.address, spender!.address, 5n, deadline, sig.v, sig.r, sig.s),
         ).to.be.revertedWithCustomError(token, "ERC2612InvalidSigner");
@@ -77,7 +77,7 @@ describe("Token signatures: replay, chain, contract, deadline, malleability (SEC
         const token = fx.protocol[tokenName];
         const [owner, spender] = fx.users;
         const past = deadline - 7200n;
-        const sig = await signPermit(owner!, token, chainId, spender!.address, 5n, past);
+        const sig = await signPermit(owner!, token, spender!.address, 5n, past, chainId);
         await expect(token.permit(owner!.address, spender!.address, 5n, past, sig.v, sig.r, sig.s))
           .to.be.revertedWithCustomError(token, "ERC2612ExpiredSignature")
           .withArgs(past);
@@ -86,7 +86,7 @@ describe("Token signatures: replay, chain, contract, deadline, malleability (SEC
       it("rejects the malleable (high-s) form of a valid signature", async function () {
         const token = fx.protocol[tokenName];
         const [owner, spender] = fx.users;
-        const sig = await signPermit(owner!, token, chainId, spender!.address, 5n, deadline);
+        const sig = await signPermit(owner!, token, spender!.address, 5n, deadline, chainId);
         const m = malleable(sig);
         await expect(token.permit(owner!.address, spender!.address, 5n, deadline, m.v, m.r, m.s))
           .to.be.revertedWithCustomError(token, "ECDSAInvalidSignatureS")

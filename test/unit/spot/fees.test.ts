@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { parseUnits } from "ethers";
 import { connectionFor } from "../../helpers/fixture.js";
-import { settlementRef } from "../../../scripts/lib/spot.js";
 import { CH, USDC, WAD, signed, spotSetup, type SpotFixture } from "./helpers.js";
+import { spotSettlement as settlementRef } from "@chx/sdk";
 
 describe("SpotMarket fees, seats and TWAP", function () {
   let fx: SpotFixture;

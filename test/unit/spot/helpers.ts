@@ -3,9 +3,8 @@ import { MaxUint256, parseUnits, type TypedDataDomain } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployAll, type Fixture } from "../../helpers/fixture.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { signOrder, spotDomain, type SpotOrder } from "../../../scripts/lib/spot.js";
 import { MockInsuranceFund__factory, type MockInsuranceFund } from "../../../types/ethers-contracts/index.js";
+import { Roles, signOrder, legacyDomain, type SpotOrder } from "@chx/sdk";
 
 export const WAD = 10n ** 18n;
 export const CH = 10n ** 18n;
@@ -44,7 +43,7 @@ export async function spotSetup(connection: NetworkConnection): Promise<SpotFixt
     await dps.connect(u).approve(market, MaxUint256);
   }
   const { chainId } = await connection.ethers.provider.getNetwork();
-  return { ...fx, fund, treasury, maker, taker, matcher, other, domain: spotDomain(chainId, market), chainId };
+  return { ...fx, fund, treasury, maker, taker, matcher, other, domain: legacyDomain("SpotMarket", chainId, market), chainId };
 }
 
 export function order(maker: string, o: Partial<SpotOrder> = {}): SpotOrder {

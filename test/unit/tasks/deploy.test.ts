@@ -1,8 +1,7 @@
 import { expect } from "chai";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { Roles } from "../../../scripts/lib/roles.js";
-import { selectorOf } from "../../../scripts/lib/deployer.js";
 import { defaultTaskParams } from "../../../scripts/deploy/modules/tasks.js";
+import { Roles, selectorOf } from "@chx/sdk";
 
 describe("tasks deploy module", function () {
   let fx: Fixture;

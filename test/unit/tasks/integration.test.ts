@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { id, parseUnits, ZeroHash } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { signAttestation, type AttestationMessage } from "../../../scripts/lib/attestation.js";
+import { signAttestation, type AttestationMessage, legacyDomain } from "@chx/sdk";
 
 const wad = (x: string) => parseUnits(x, 18);
 
@@ -36,7 +36,7 @@ describe("tasks integration (real deployment)", function () {
         nonce: await reg.attestationNonce(p.address),
         deadline: now + 3600n,
       };
-      await (await reg.attest(m, await signAttestation(f.deployer, chainId, regAddr, m))).wait();
+      await (await reg.attest(m, await signAttestation(f.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m))).wait();
     }
     return f;
   }

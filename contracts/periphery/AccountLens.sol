@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IAccountLens} from "./IAccountLens.sol";
+import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
+import {IChxModule} from "../interfaces/IChxModule.sol";
+import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
+import {IComputeStandard} from "../interfaces/IComputeStandard.sol";
+import {IFuturesMarket} from "../interfaces/IFuturesMarket.sol";
+import {IFuturesTypes} from "../interfaces/IFuturesTypes.sol";
+import {IGuarantorPool} from "../interfaces/IGuarantorPool.sol";
+import {ILiquidityVault} from "../interfaces/ILiquidityVault.sol";
+import {IOptionsMarket, IOptionsMarketTypes} from "../interfaces/IOptionsMarket.sol";
+import {IPerpMarket} from "../interfaces/IPerpMarket.sol";
+import {IRiskEngine} from "../interfaces/IRiskEngine.sol";
+import {ClearingMath} from "../libraries/ClearingMath.sol";
+
+/// @title AccountLens
+/// @notice Wallet-facing read views (IAccountLens). Periphery: read-only, not upgradeable, holds nothing; redeploy it
+///         to change what it shows. Margin, equity and withdrawable amounts are the ClearingHouse's own views; the
+///         lens only arranges them (and, for the liquidation price, searches `marginStateAt`).
+contract AccountLens is IAccountLens {
+    /// @dev Relative precision of the liquidation-price search: the bracket ends within 1e-9 of each other.
+    uint256 private constant PRICE_PRECISION = 1e9;
+    /// @dev Most bracket widenings / bisection steps of the search (each one `marginStateAt`).
+    uint256 private constant MAX_STEPS = 48;
+    bytes32 private constant FEATURE_CLEARING_WITHDRAW = keccak256("clearing.withdraw");
+
+    IClearingHouse private immutable _house;
+    address private immutable _perp;
+    address private immutable _vault;
+    address private immutable _futures;
+    address private immutable _options;
+    address private immutable _standard;
+
+    /// @param clearingHouse_ The ClearingHouse proxy.
+    /// @param perpMarket_ The PerpMarket proxy (zero if none).
+    /// @param liquidityVault_ The LiquidityVault proxy (zero if none).
+    /// @param futuresMarket_ The FuturesMarket proxy (zero if none).
+    /// @param optionsMarket_ The OptionsMarket proxy (zero if none).
+    /// @param computeStandard_ The ComputeStandard proxy (zero if none).
+    constructor(
+        address clearingHouse_,
+        address perpMarket_,
+        address liquidityVault_,
+        address futuresMarket_,
+        address optionsMarket_,
+        address computeStandard_
+    ) {
+        _house = IClearingHouse(clearingHouse_);
+        _perp = perpMarket_;
+        _vault = liquidityVault_;
+        _futures = futuresMarket_;
+        _options = optionsMarket_;
+        _standard = computeStandard_;
+    }
+
+    /// @inheritdoc IAccountLens
+    function sources() external view returns (address, address, address, address, address, address) {
+        return (address(_house), _perp, _vault, _futures, _options, _standard);
+    }
+
+    // ───────────────────────────── account ─────────────────────────────
+
+    /// @inheritdoc IAccountLens
+    function portfolio(address account) external view returns (Portfolio memory p) {
+        p.account = account;
+        (, address oracle, address riskEngine, address pool, , ) = _house.modules();
+        (p.priceOk, p.margin) = _marginState(account);
+        if (p.priceOk) p.indexPriceWad = IComputePriceOracle(oracle).indexPrice();
+        p.maxWithdrawableUsdc = _maxWithdrawable(account, p.priceOk, p.margin);
+        if (p.priceOk) {
+            int256 mm = int256(p.margin.maintenanceMarginUsdc);
+            p.liquidatable = p.margin.equityUsdc < mm;
+            p.healthWad = p.margin.maintenanceMarginUsdc == 0
+                ? type(uint256).max
+                : p.margin.equityUsdc <= 0
+                    ? 0
+                    : (uint256(p.margin.equityUsdc) * 1e18) / p.margin.maintenanceMarginUsdc;
+            if (p.margin.positionCount != 0) {
+                (p.liquidationPriceWad, p.liquidationBelow) = _liquidationPrice(
+                    account,
+                    p.margin.equityUsdc - mm,
+                    p.indexPriceWad
+                );
+            }
+        }
+        p.positions = _positions(account, p, IRiskEngine(riskEngine));
+        p.collateral = _collateral(account, p.positions);
+        p.guarantor = _guarantor(IGuarantorPool(pool), account);
+    }
+
+    /// @inheritdoc IAccountLens
+    function maxWithdrawable(address account) external view returns (uint256) {
+        (bool ok, IClearingHouse.MarginState memory s) = _marginState(account);
+        return _maxWithdrawable(account, ok, s);
+    }
+
+    /// @dev The ClearingHouse's margin state, or ok = false when the index cannot be read (stale or paused feed).
+    function _marginState(address account) private view returns (bool ok, IClearingHouse.MarginState memory s) {
+        try _house.marginState(account) returns (IClearingHouse.MarginState memory state) {
+            return (true, state);
+        } catch {
+            s.collateralUsdc = _house.collateralOf(account);
+            s.positionCount = _house.marketsOf(account).length;
+            return (false, s);
+        }
+    }
+
+    /// @dev What `ClearingHouse.withdraw` accepts: collateral ≥ amount and, with positions, equity − amount ≥ initial
+    ///      margin at the index (withdrawing moves collateral and equity alike; the requirement does not move).
+    function _maxWithdrawable(
+        address account,
+        bool priceOk,
+        IClearingHouse.MarginState memory s
+    ) private view returns (uint256) {
+        account; // the pause is per feature, not per account
+        if (IChxModule(address(_house)).isFeaturePaused(FEATURE_CLEARING_WITHDRAW)) return 0;
+        if (s.collateralUsdc <= 0) return 0;
+        uint256 collateral = uint256(s.collateralUsdc);
+        if (s.positionCount == 0) return collateral;
+        if (!priceOk) return 0; // withdraw reads the index with positions open: it would revert
+        int256 free = s.equityUsdc - int256(s.initialMarginUsdc);
+        if (free <= 0) return 0;
+        return uint256(free) < collateral ? uint256(free) : collateral;
+    }
+
+    /// @dev f(price) = equity − maintenance margin at `priceWad`, from the ClearingHouse.
+    function _slack(address account, uint256 priceWad) private view returns (int256) {
+        IClearingHouse.MarginState memory s = _house.marginStateAt(account, priceWad);
+        return s.equityUsdc - int256(s.maintenanceMarginUsdc);
+    }
+
+    /// @dev The index at which the account becomes liquidatable. Equity and maintenance margin are both linear in the
+    ///      price (margin rates do not depend on it), so two `marginStateAt` reads give an estimate; a bracket around
+    ///      it is then bisected on `marginStateAt` itself, so the answer holds the ClearingHouse's rounding (and any
+    ///      price-dependent term a market adds, within the bracket's reach). Returns the liquidatable end of the
+    ///      final bracket: the highest liquidatable price below the index, or the lowest one above it.
+    function _liquidationPrice(
+        address account,
+        int256 slack0,
+        uint256 p0
+    ) private view returns (uint256 priceWad, bool below) {
+        if (p0 == 0) return (0, false);
+        int256 slope = _slack(account, p0 * 2) - slack0; // change of the slack over +p0
+        if (slope == 0) return (0, false);
+        below = slope > 0;
+        if (slack0 < 0) return (p0, below); // liquidatable now
+        uint256 move = (uint256(slack0) * p0) / (slope > 0 ? uint256(slope) : uint256(-slope));
+        uint256 estimate;
+        if (below) {
+            if (move >= p0) {
+                // the slack stays ≥ 0 down to a price of (almost) zero: check the smallest price
+                if (_slack(account, 1) >= 0) return (0, true);
+                estimate = 1;
+            } else {
+                estimate = p0 - move;
+            }
+        } else {
+            estimate = p0 + move;
+        }
+        return (_refine(account, estimate, below), below);
+    }
+
+    /// @dev Bisects [liquidatable, healthy] around `estimate` on `marginStateAt`.
+    function _refine(address account, uint256 estimate, bool below) private view returns (uint256) {
+        uint256 delta = estimate / 1e6 + 1;
+        uint256 bad; // liquidatable side
+        uint256 good; // healthy side
+        uint256 steps;
+        for (; steps < MAX_STEPS; ++steps) {
+            if (below) {
+                bad = estimate > delta ? estimate - delta : 1;
+                good = estimate + delta;
+            } else {
+                good = estimate > delta ? estimate - delta : 1;
+                bad = estimate + delta;
+            }
+            bool badOk = _slack(account, bad) < 0 || (below && bad == 1);
+            bool goodOk = _slack(account, good) >= 0;
+            if (badOk && goodOk) break;
+            delta *= 16;
+        }
+        for (; steps < MAX_STEPS; ++steps) {
+            uint256 gap = bad > good ? bad - good : good - bad;
+            uint256 lowEnd = bad < good ? bad : good;
+            if (gap <= lowEnd / PRICE_PRECISION + 1) break;
+            uint256 mid = (bad + good) / 2;
+            if (_slack(account, mid) < 0) bad = mid;
+            else good = mid;
+        }
+        return bad;
+    }
+
+    function _positions(
+        address account,
+        Portfolio memory p,
+        IRiskEngine risk
+    ) private view returns (PositionView[] memory rows) {
+        address[] memory held = _house.marketsOf(account);
+        uint256[] memory futuresIds = _futures == address(0)
+            ? new uint256[](0)
+            : IFuturesMarket(_futures).accountSeries(account);
+        (uint256[] memory optionIds, uint256 optionCount) = _optionSeriesHeld(account);
+        rows = new PositionView[](held.length + futuresIds.length + optionCount);
+        uint256 n;
+        for (uint256 i; i < held.length; ++i) {
+            rows[n++] = _clearingRow(account, held[i], p, risk);
+            if (rows[n - 1].kind == PositionKind.Perp) p.fundingOwedUsdc += rows[n - 1].fundingOwedUsdc;
+        }
+        for (uint256 i; i < futuresIds.length; ++i) {
+            rows[n] = _futuresRow(account, futuresIds[i], p.indexPriceWad);
+            p.pendingDeliveryUsdc += rows[n].pendingDeliveryUsdc;
+            ++n;
+        }
+        for (uint256 i; i < optionCount; ++i) rows[n++] = _optionRow(account, optionIds[i], p.indexPriceWad);
+    }
+
+    function _clearingRow(
+        address account,
+        address market,
+        Portfolio memory p,
+        IRiskEngine risk
+    ) private view returns (PositionView memory r) {
+        IClearingHouse.Position memory pos = _house.positionOf(account, market);
+        r.market = market;
+        r.kind = market == _perp ? PositionKind.Perp : market == _futures ? PositionKind.FuturesNet : PositionKind.Other;
+        r.sizeCh = pos.sizeCh;
+        r.openNotionalUsdc = pos.openNotionalUsdc;
+        uint256 absSize = ClearingMath.abs(pos.sizeCh);
+        if (absSize != 0) r.entryPriceWad = (ClearingMath.abs(pos.openNotionalUsdc) * 1e30) / absSize;
+        if (p.priceOk) {
+            r.unrealisedPnlUsdc = ClearingMath.valueUsdcDown(pos.sizeCh, p.indexPriceWad) - pos.openNotionalUsdc;
+            (uint256 imRate, uint256 mmRate) = risk.marginRates(market);
+            uint256 notional = ClearingMath.notionalUsdcUp(absSize, p.indexPriceWad);
+            r.initialMarginUsdc = ClearingMath.mulWadUp(notional, imRate);
+            r.maintenanceMarginUsdc = ClearingMath.mulWadUp(notional, mmRate);
+            r.liquidationPriceWad = p.liquidationPriceWad;
+        }
+        if (r.kind == PositionKind.Perp) r.fundingOwedUsdc = IPerpMarket(_perp).fundingOwedUsdc(account);
+    }
+
+    function _futuresRow(
+        address account,
+        uint256 seriesId,
+        uint256 indexWad
+    ) private view returns (PositionView memory r) {
+        IFuturesTypes.Position memory pos = IFuturesMarket(_futures).positionOf(seriesId, account);
+        IFuturesTypes.Series memory s = IFuturesMarket(_futures).seriesInfo(seriesId);
+        r.kind = PositionKind.FuturesSeries;
+        r.market = _futures;
+        r.seriesId = seriesId;
+        r.sizeCh = pos.sizeCh;
+        r.entryPriceWad = pos.entryPriceWad;
+        r.openNotionalUsdc = ClearingMath.valueUsdcUp(pos.sizeCh, pos.entryPriceWad);
+        uint256 mark = s.settlementPriceWad != 0 ? s.settlementPriceWad : indexWad;
+        if (mark != 0) r.unrealisedPnlUsdc = ClearingMath.valueUsdcDown(pos.sizeCh, mark) - r.openNotionalUsdc;
+        r.electedCh = pos.electedCh;
+        r.escrowCh = pos.escrowCh;
+        if (pos.electedCh != 0 && mark != 0) r.pendingDeliveryUsdc = ClearingMath.notionalUsdcUp(pos.electedCh, mark);
+    }
+
+    /// @dev Options series (not yet settled) in which `account` holds or wrote options: found by scanning the
+    ///      market's pending series, so a wallet needs no series id.
+    function _optionSeriesHeld(address account) private view returns (uint256[] memory ids, uint256 count) {
+        if (_options == address(0)) return (ids, 0);
+        ids = IOptionsMarket(_options).pendingSeries();
+        for (uint256 i; i < ids.length; ++i) {
+            IOptionsMarketTypes.Position memory pos = IOptionsMarket(_options).positionOf(ids[i], account);
+            if (pos.longCh != 0 || pos.shortCh != 0) ids[count++] = ids[i];
+        }
+    }
+
+    function _optionRow(
+        address account,
+        uint256 seriesId,
+        uint256 indexWad
+    ) private view returns (PositionView memory r) {
+        IOptionsMarket market = IOptionsMarket(_options);
+        IOptionsMarketTypes.Position memory pos = market.positionOf(seriesId, account);
+        IOptionsMarketTypes.Series memory s = market.series(seriesId);
+        r.kind = PositionKind.Option;
+        r.market = _options;
+        r.seriesId = seriesId;
+        r.sizeCh = int256(uint256(pos.longCh)) - int256(uint256(pos.shortCh));
+        r.entryPriceWad = s.strikeWad;
+        uint256 mark = s.settlementPriceWad != 0 ? s.settlementPriceWad : indexWad;
+        if (mark != 0) {
+            uint256 payoff = market.payoffPerCh(seriesId, mark);
+            r.unrealisedPnlUsdc =
+                ClearingMath.valueUsdcDown(int256(uint256(pos.longCh)), payoff) +
+                ClearingMath.valueUsdcDown(-int256(uint256(pos.shortCh)), payoff);
+        }
+        r.electedCh = pos.longCh;
+        r.escrowCh = pos.shortCh;
+        r.pendingDeliveryUsdc = pos.collateralUsdc;
+    }
+
+    function _collateral(
+        address account,
+        PositionView[] memory rows
+    ) private view returns (CollateralView[] memory list) {
+        (address usdc, , , , , ) = _house.modules();
+        uint256 escrowCh;
+        uint256 optionUsdc;
+        for (uint256 i; i < rows.length; ++i) {
+            if (rows[i].kind == PositionKind.FuturesSeries) escrowCh += rows[i].escrowCh;
+            if (rows[i].kind == PositionKind.Option) optionUsdc += rows[i].pendingDeliveryUsdc;
+        }
+        list = new CollateralView[](1 + (escrowCh != 0 ? 1 : 0) + (optionUsdc != 0 ? 1 : 0));
+        list[0] = CollateralView(usdc, address(_house), _house.collateralOf(account));
+        uint256 n = 1;
+        if (escrowCh != 0) {
+            (, , address ch, , ) = IFuturesMarket(_futures).modules();
+            list[n++] = CollateralView(ch, _futures, int256(escrowCh));
+        }
+        if (optionUsdc != 0) list[n] = CollateralView(usdc, _options, int256(optionUsdc));
+    }
+
+    function _guarantor(IGuarantorPool pool, address account) private view returns (GuarantorView memory g) {
+        if (address(pool) == address(0)) return g;
+        g.guarantor = pool.guarantorOf(account);
+        (g.customerLimitUsdc, g.customerExposureUsdc) = pool.customerInfo(account);
+        if (g.guarantor == address(0)) return g;
+        IGuarantorPool.Guarantor memory info = pool.guarantorInfo(g.guarantor);
+        (, uint256 maxLeverageWad) = pool.params();
+        g.open = info.open;
+        g.capitalUsdc = info.capitalUsdc;
+        g.exposureUsdc = info.exposureUsdc;
+        g.capacityUsdc = ClearingMath.mulWadDown(info.capitalUsdc, maxLeverageWad);
+        uint256 poolRoom = g.capacityUsdc > info.exposureUsdc ? g.capacityUsdc - info.exposureUsdc : 0;
+        uint256 customerRoom = g.customerLimitUsdc > g.customerExposureUsdc
+            ? g.customerLimitUsdc - g.customerExposureUsdc
+            : 0;
+        g.remainingUsdc = poolRoom < customerRoom ? poolRoom : customerRoom;
+    }
+
+    // ───────────────────────────── markets ─────────────────────────────
+
+    /// @inheritdoc IAccountLens
+    function markets(uint256 futuresFromId, uint256 futuresLimit) external view returns (MarketsView memory m) {
+        (, address oracle, , , , ) = _house.modules();
+        try IComputePriceOracle(oracle).indexPrice() returns (uint256 price) {
+            m.indexPriceWad = price;
+        } catch {
+            m.indexPriceWad = 0;
+        }
+        if (_perp != address(0)) {
+            (, m.perpPoolUsdc, m.perpLongOiCh, m.perpShortOiCh) = _house.marketInfo(_perp);
+            m.perpSkewCh = int256(m.perpLongOiCh) - int256(m.perpShortOiCh);
+            (m.fundingIndexWad, m.fundingRateWad) = IPerpMarket(_perp).currentFunding();
+        }
+        if (_vault != address(0)) {
+            m.vaultSharePriceWad = ILiquidityVault(_vault).sharePriceWad();
+            m.vaultTotalAssetsUsdc = IERC4626Assets(_vault).totalAssets();
+        }
+        if (_futures != address(0)) m.futuresSeries = _futuresPage(futuresFromId, futuresLimit);
+        if (_options != address(0)) m.optionSeries = _optionsPending();
+    }
+
+    function _futuresPage(uint256 fromId, uint256 limit) private view returns (SeriesView[] memory list) {
+        IFuturesMarket f = IFuturesMarket(_futures);
+        (uint256 count, ) = f.seriesCount();
+        if (fromId == 0) fromId = 1;
+        uint256 end = fromId > count ? fromId : (count - fromId + 1 < limit ? count + 1 : fromId + limit);
+        list = new SeriesView[](end - fromId);
+        uint256 n;
+        for (uint256 id = fromId; id < end; ++id) {
+            IFuturesTypes.Series memory s = f.seriesInfo(id);
+            uint8 status = block.timestamp < s.expiry ? 0 : s.settlementPriceWad == 0
+                ? 1
+                : block.timestamp < s.finalAt
+                    ? 2
+                    : 3;
+            if (status == 3 && s.openPositions == 0) continue; // settled
+            list[n++] = SeriesView({
+                seriesId: id,
+                expiry: s.expiry,
+                isOption: false,
+                optionKind: 0,
+                status: status,
+                strikeWad: 0,
+                capWad: 0,
+                settlementPriceWad: s.settlementPriceWad,
+                longOiCh: s.longOiCh,
+                shortOiCh: s.shortOiCh
+            });
+        }
+        assembly {
+            mstore(list, n)
+        }
+    }
+
+    function _optionsPending() private view returns (SeriesView[] memory list) {
+        IOptionsMarket o = IOptionsMarket(_options);
+        uint256[] memory ids = o.pendingSeries();
+        list = new SeriesView[](ids.length);
+        for (uint256 i; i < ids.length; ++i) {
+            IOptionsMarketTypes.Series memory s = o.series(ids[i]);
+            list[i] = SeriesView({
+                seriesId: ids[i],
+                expiry: s.expiry,
+                isOption: true,
+                optionKind: uint8(s.kind),
+                status: uint8(o.seriesStatus(ids[i])),
+                strikeWad: s.strikeWad,
+                capWad: s.capWad,
+                settlementPriceWad: s.settlementPriceWad,
+                longOiCh: s.openInterestCh,
+                shortOiCh: s.openInterestCh
+            });
+        }
+    }
+
+    // ───────────────────────────── guarantors, compute ─────────────────────────────
+
+    /// @inheritdoc IAccountLens
+    function openGuarantors(address[] calldata candidates) external view returns (OpenGuarantor[] memory list) {
+        (, , , address poolAddress, , ) = _house.modules();
+        IGuarantorPool pool = IGuarantorPool(poolAddress);
+        (uint256 minDps, uint256 maxLeverageWad) = pool.params();
+        list = new OpenGuarantor[](candidates.length);
+        uint256 n;
+        for (uint256 i; i < candidates.length; ++i) {
+            IGuarantorPool.Guarantor memory g = pool.guarantorInfo(candidates[i]);
+            if (!g.registered || !g.open) continue;
+            uint256 capacity = ClearingMath.mulWadDown(g.capitalUsdc, maxLeverageWad);
+            list[n++] = OpenGuarantor({
+                guarantor: candidates[i],
+                defaultLimitUsdc: g.defaultLimitUsdc,
+                capitalUsdc: g.capitalUsdc,
+                exposureUsdc: g.exposureUsdc,
+                remainingCapacityUsdc: capacity > g.exposureUsdc ? capacity - g.exposureUsdc : 0,
+                dpsStaked: g.dpsStaked,
+                stakeOk: g.dpsStaked >= minDps
+            });
+        }
+        assembly {
+            mstore(list, n)
+        }
+    }
+
+    /// @inheritdoc IAccountLens
+    function workloadClasses(uint16 maxClass) external view returns (WorkloadClassView[] memory list) {
+        if (_standard == address(0)) return list;
+        IComputeStandard standard = IComputeStandard(_standard);
+        list = new WorkloadClassView[](maxClass);
+        uint256 n;
+        for (uint256 c = 1; c <= maxClass; ++c) {
+            uint16 version = standard.latestVersion(uint16(c));
+            if (version == 0) continue;
+            IComputeStandard.ReferenceSystem memory r = standard.referenceSystem(uint16(c), version);
+            list[n++] = WorkloadClassView(uint16(c), version, r.refPflopsWad, r.factorCount, r.publishedAt, r.weightsWad);
+        }
+        assembly {
+            mstore(list, n)
+        }
+    }
+}
+
+/// @dev The ERC-4626 total-assets view of the LiquidityVault (ILiquidityVault does not redeclare it).
+interface IERC4626Assets {
+    function totalAssets() external view returns (uint256);
+}
