@@ -237,7 +237,12 @@ contract AccountLens is IAccountLens {
             r.maintenanceMarginUsdc = ClearingMath.mulWadUp(notional, mmRate);
             r.liquidationPriceWad = p.liquidationPriceWad;
         }
-        if (r.kind == PositionKind.Perp) r.fundingOwedUsdc = IPerpMarket(_perp).fundingOwedUsdc(account);
+        if (r.kind == PositionKind.Perp) {
+            // reads the index too: unknown (0) while the index cannot be read
+            try IPerpMarket(_perp).fundingOwedUsdc(account) returns (int256 owed) {
+                r.fundingOwedUsdc = owed;
+            } catch {}
+        }
     }
 
     function _futuresRow(

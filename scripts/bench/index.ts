@@ -9,6 +9,7 @@ import { tasksBench } from "./tasks.js";
 import { perpsBench } from "./perps.js";
 import { optionsBench } from "./options.js";
 import { futuresBench } from "./futures.js";
+import { lensBench } from "./lens.js";
 
 /** Every benchmark suite; a module adds one line. */
 export const suites: BenchSuite[] = [
@@ -23,4 +24,5 @@ export const suites: BenchSuite[] = [
   perpsBench,
   optionsBench,
   futuresBench,
+  lensBench,
 ];
