@@ -18,7 +18,10 @@ if (problems.length > 0) {
 }
 const connection = await hre.network.create();
 try {
-  const ctx = await deployProtocol(hre, connection, { write: connection.networkName !== "default" });
+  const ctx = await deployProtocol(hre, connection, {
+    write: connection.networkName !== "default",
+    dir: process.env.CHX_DEPLOYMENTS_DIR, // default deployments/
+  });
   console.log(
     ctx.txCount === 0
       ? `deploy: nothing to do on ${connection.networkName} — everything is deployed and wired`

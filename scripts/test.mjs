@@ -49,6 +49,15 @@ if (existsSync("keepers/test")) {
   });
 }
 
+if (existsSync("examples/run.mjs")) {
+  steps.push({
+    name: "examples (docs/integrate.md, against a fresh local deployment)",
+    cmd: "node",
+    args: ["examples/run.mjs"],
+    kind: "tests",
+  });
+}
+
 const only = process.argv.slice(2);
 let passed = 0;
 let failed = 0;

@@ -28,7 +28,8 @@ if (record === undefined) {
   console.error(`verify: deployments/${network}.json does not exist — deploy first`);
   process.exit(1);
 }
-if (!record.complete) console.warn(`verify: the deployment on ${network} is incomplete (re-run the deploy to finish it)`);
+if (!record.complete)
+  console.warn(`verify: the deployment on ${network} is incomplete (re-run the deploy to finish it)`);
 
 const jobs: Job[] = [];
 const coder = AbiCoder.defaultAbiCoder();
@@ -38,12 +39,16 @@ for (const [name, c] of Object.entries(record.contracts)) {
   const fq = `${artifact.sourceName}:${artifact.contractName}`;
   if (c.kind === "plain") {
     const ctor = artifact.abi.find((f: { type: string }) => f.type === "constructor") as
-      | { inputs: Array<{ type: string }> }
-      | undefined;
+      { inputs: Array<{ type: string }> } | undefined;
     const args =
       ctor === undefined || c.constructorArgs === undefined || c.constructorArgs === "0x"
         ? []
-        : [...coder.decode(ctor.inputs.map((i) => i.type), c.constructorArgs)];
+        : [
+            ...coder.decode(
+              ctor.inputs.map((i) => i.type),
+              c.constructorArgs,
+            ),
+          ];
     jobs.push({ label: name, address: c.address, contract: fq, constructorArgs: args });
   } else {
     jobs.push({ label: `${name} implementation`, address: c.implementation, contract: fq, constructorArgs: [] });
@@ -55,7 +60,8 @@ for (const [name, c] of Object.entries(record.contracts)) {
 }
 
 if (process.env.CHX_VERIFY_DRY_RUN === "1") {
-  for (const j of jobs) console.log(`${j.label.padEnd(36)} ${j.address}  ${j.contract}  (${j.constructorArgs.length} arg(s))`);
+  for (const j of jobs)
+    console.log(`${j.label.padEnd(36)} ${j.address}  ${j.contract}  (${j.constructorArgs.length} arg(s))`);
   console.log(`verify: ${jobs.length} contract(s) would be verified on ${network} (dry run)`);
   process.exit(0);
 }

@@ -72,11 +72,12 @@ contract AccountLens is IAccountLens {
         if (p.priceOk) {
             int256 mm = int256(p.margin.maintenanceMarginUsdc);
             p.liquidatable = p.margin.equityUsdc < mm;
-            p.healthWad = p.margin.maintenanceMarginUsdc == 0
-                ? type(uint256).max
-                : p.margin.equityUsdc <= 0
-                    ? 0
-                    : (uint256(p.margin.equityUsdc) * 1e18) / p.margin.maintenanceMarginUsdc;
+            p.healthWad =
+                p.margin.maintenanceMarginUsdc == 0
+                    ? type(uint256).max
+                    : p.margin.equityUsdc <= 0
+                        ? 0
+                        : (uint256(p.margin.equityUsdc) * 1e18) / p.margin.maintenanceMarginUsdc;
             if (p.margin.positionCount != 0) {
                 (p.liquidationPriceWad, p.liquidationBelow) = _liquidationPrice(
                     account,
@@ -198,9 +199,8 @@ contract AccountLens is IAccountLens {
         IRiskEngine risk
     ) private view returns (PositionView[] memory rows) {
         address[] memory held = _house.marketsOf(account);
-        uint256[] memory futuresIds = _futures == address(0)
-            ? new uint256[](0)
-            : IFuturesMarket(_futures).accountSeries(account);
+        uint256[] memory futuresIds =
+            _futures == address(0) ? new uint256[](0) : IFuturesMarket(_futures).accountSeries(account);
         (uint256[] memory optionIds, uint256 optionCount) = _optionSeriesHeld(account);
         rows = new PositionView[](held.length + futuresIds.length + optionCount);
         uint256 n;
@@ -224,7 +224,12 @@ contract AccountLens is IAccountLens {
     ) private view returns (PositionView memory r) {
         IClearingHouse.Position memory pos = _house.positionOf(account, market);
         r.market = market;
-        r.kind = market == _perp ? PositionKind.Perp : market == _futures ? PositionKind.FuturesNet : PositionKind.Other;
+        r.kind =
+            market == _perp
+                ? PositionKind.Perp
+                : market == _futures
+                    ? PositionKind.FuturesNet
+                    : PositionKind.Other;
         r.sizeCh = pos.sizeCh;
         r.openNotionalUsdc = pos.openNotionalUsdc;
         uint256 absSize = ClearingMath.abs(pos.sizeCh);
@@ -334,9 +339,8 @@ contract AccountLens is IAccountLens {
         g.exposureUsdc = info.exposureUsdc;
         g.capacityUsdc = ClearingMath.mulWadDown(info.capitalUsdc, maxLeverageWad);
         uint256 poolRoom = g.capacityUsdc > info.exposureUsdc ? g.capacityUsdc - info.exposureUsdc : 0;
-        uint256 customerRoom = g.customerLimitUsdc > g.customerExposureUsdc
-            ? g.customerLimitUsdc - g.customerExposureUsdc
-            : 0;
+        uint256 customerRoom =
+            g.customerLimitUsdc > g.customerExposureUsdc ? g.customerLimitUsdc - g.customerExposureUsdc : 0;
         g.remainingUsdc = poolRoom < customerRoom ? poolRoom : customerRoom;
     }
 
@@ -372,11 +376,14 @@ contract AccountLens is IAccountLens {
         uint256 n;
         for (uint256 id = fromId; id < end; ++id) {
             IFuturesTypes.Series memory s = f.seriesInfo(id);
-            uint8 status = block.timestamp < s.expiry ? 0 : s.settlementPriceWad == 0
-                ? 1
-                : block.timestamp < s.finalAt
-                    ? 2
-                    : 3;
+            uint8 status =
+                block.timestamp < s.expiry
+                    ? 0
+                    : s.settlementPriceWad == 0
+                        ? 1
+                        : block.timestamp < s.finalAt
+                            ? 2
+                            : 3;
             if (status == 3 && s.openPositions == 0) continue; // settled
             list[n++] = SeriesView({
                 seriesId: id,
@@ -455,7 +462,14 @@ contract AccountLens is IAccountLens {
             uint16 version = standard.latestVersion(uint16(c));
             if (version == 0) continue;
             IComputeStandard.ReferenceSystem memory r = standard.referenceSystem(uint16(c), version);
-            list[n++] = WorkloadClassView(uint16(c), version, r.refPflopsWad, r.factorCount, r.publishedAt, r.weightsWad);
+            list[n++] = WorkloadClassView(
+                uint16(c),
+                version,
+                r.refPflopsWad,
+                r.factorCount,
+                r.publishedAt,
+                r.weightsWad
+            );
         }
         assembly {
             mstore(list, n)

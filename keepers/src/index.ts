@@ -63,7 +63,13 @@ export async function dueWork(o: {
   } catch (e) {
     throw new ConfigError((e as Error).message);
   }
-  const client = new ChainClient({ urls: [o.rpcUrl], chainId: deployment.chainId, retries: 2, backoffMs: 200, timeoutMs: cfg.rpcTimeoutMs });
+  const client = new ChainClient({
+    urls: [o.rpcUrl],
+    chainId: deployment.chainId,
+    retries: 2,
+    backoffMs: 200,
+    timeoutMs: cfg.rpcTimeoutMs,
+  });
   try {
     let chainId: number;
     try {
@@ -72,7 +78,9 @@ export async function dueWork(o: {
       throw new ConfigError(`Cannot reach the node of "${o.network}" at ${o.rpcUrl}: is it running (npm run node)?`);
     }
     if (chainId !== deployment.chainId) {
-      throw new ConfigError(`${deployment.file} is for chain ${deployment.chainId}, but "${o.network}" is chain ${chainId}.`);
+      throw new ConfigError(
+        `${deployment.file} is for chain ${deployment.chainId}, but "${o.network}" is chain ${chainId}.`,
+      );
     }
     const report = await scanDueWork({
       client,

@@ -105,7 +105,12 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
         nonce: await reg.attestationNonce(pr.address),
         deadline: BigInt(await now()) + 3_600n,
       };
-      await (await reg.attest(m, await signAttestation(admin, legacyDomain("ProviderRegistry", BigInt(CHAIN_ID), regAddr), m))).wait();
+      await (
+        await reg.attest(
+          m,
+          await signAttestation(admin, legacyDomain("ProviderRegistry", BigInt(CHAIN_ID), regAddr), m),
+        )
+      ).wait();
     }
     client = account(CLIENT).connect(p);
     await (await token.connect(admin).mint(client.address, usdc("100000"))).wait();

@@ -150,7 +150,9 @@ describe("keeper units", function () {
       expect(
         dec.decodeData("0x08c379a0" + "0".repeat(62) + "20" + "0".repeat(63) + "2" + "6869" + "0".repeat(60)).text,
       ).to.equal('Error("hi")');
-      expect(dec.decodeData("0x4e487b71" + "0".repeat(62) + "11").text).to.equal("Panic(0x11: arithmetic overflow or underflow)");
+      expect(dec.decodeData("0x4e487b71" + "0".repeat(62) + "11").text).to.equal(
+        "Panic(0x11: arithmetic overflow or underflow)",
+      );
       expect(dec.decodeData("0xdeadbeef").text).to.equal("unknown custom error 0xdeadbeef");
       expect(dec.decode(new Error("plain failure\nwith detail")).text).to.equal("plain failure");
     });

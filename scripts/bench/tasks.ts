@@ -36,7 +36,9 @@ export const tasksBench: BenchSuite = {
         nonce: await reg.attestationNonce(p.address),
         deadline: (await now()) + 3600n,
       };
-      await (await reg.attest(m, await signAttestation(ctx.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m))).wait();
+      await (
+        await reg.attest(m, await signAttestation(ctx.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m))
+      ).wait();
     };
     const [client, ...rest] = ctx.users;
     const provs = rest.slice(0, 7);

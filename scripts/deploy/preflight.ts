@@ -66,7 +66,8 @@ export function checkSettings(network: string, env: NodeJS.ProcessEnv = process.
     problems.push(`CHX_CH_MIN_PRICE (${lo}) must be below CHX_CH_MAX_PRICE (${hi})`);
   }
   const h = set(env, "CHX_HANDOVER");
-  if (h !== undefined && !["0", "1", "true", "false"].includes(h)) problems.push(`CHX_HANDOVER="${h}" must be 1/0/true/false`);
+  if (h !== undefined && !["0", "1", "true", "false"].includes(h))
+    problems.push(`CHX_HANDOVER="${h}" must be 1/0/true/false`);
   if (!local && (h === "0" || h === "false")) {
     problems.push(`CHX_HANDOVER=${h} on ${network}: a real network must hand every power to governance`);
   }
@@ -96,13 +97,16 @@ export async function checkChain(
     for (const s of ADDRESS_SETTINGS) {
       const v = set(env, s.name);
       if (v === undefined || !isAddress(v) || s.name === "CHX_TREASURY" || s.name === "CHX_GUARDIAN") continue;
-      if ((await provider.getCode(v)) === "0x") problems.push(`${s.name}=${v}: no contract at that address on chain ${chainId}`);
+      if ((await provider.getCode(v)) === "0x")
+        problems.push(`${s.name}=${v}: no contract at that address on chain ${chainId}`);
     }
     let signers;
     try {
       signers = await connection.ethers.getSigners();
     } catch (e) {
-      problems.push(`no deployer key: ${(e as Error).message.split("\n")[0]} (npx hardhat keystore set CHX_DEPLOYER_KEY)`);
+      problems.push(
+        `no deployer key: ${(e as Error).message.split("\n")[0]} (npx hardhat keystore set CHX_DEPLOYER_KEY)`,
+      );
       return problems;
     }
     const deployer = signers[0];

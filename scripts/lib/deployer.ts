@@ -315,7 +315,9 @@ export async function runDeploy(
       log(`deploy: contracts in ${file} are gone from this chain — deploying afresh`);
       record = undefined;
     } else if (!record.complete) {
-      log(`deploy: resuming the interrupted deploy in ${file} (${Object.keys(record.contracts).length} contracts recorded)`);
+      log(
+        `deploy: resuming the interrupted deploy in ${file} (${Object.keys(record.contracts).length} contracts recorded)`,
+      );
     }
   }
   record ??= {
@@ -367,7 +369,11 @@ export async function runDeploy(
     const after = serialise(record);
     if (after !== before) {
       await mkdir(dir, { recursive: true });
-      for (const c of new Set(Object.values(record.contracts).filter((r) => r.kind !== "external").map((r) => r.contract))) {
+      for (const c of new Set(
+        Object.values(record.contracts)
+          .filter((r) => r.kind !== "external")
+          .map((r) => r.contract),
+      )) {
         await writeAbi(c);
       }
       await writeFile(file, after);

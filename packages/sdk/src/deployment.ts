@@ -116,7 +116,9 @@ export function parseDeployment(input: string | unknown, label = "deployment rec
   }
   const problems = validateDeployment(value);
   if (problems.length > 0) {
-    throw new DeploymentError(`${label} does not match deployments/deployment.schema.json: ${problems.slice(0, 5).join("; ")}`);
+    throw new DeploymentError(
+      `${label} does not match deployments/deployment.schema.json: ${problems.slice(0, 5).join("; ")}`,
+    );
   }
   return value as DeploymentRecord;
 }

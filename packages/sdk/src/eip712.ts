@@ -73,7 +73,8 @@ export async function domainOf(
     if (fields & 0x08) domain.verifyingContract = String(r[4]);
     if (fields & 0x10) domain.salt = String(r[5]);
   } catch {
-    if (contract === "ERC20Permit") throw new Error(`domainOf: ${address} has no eip712Domain() (not an ERC-2612 token)`);
+    if (contract === "ERC20Permit")
+      throw new Error(`domainOf: ${address} has no eip712Domain() (not an ERC-2612 token)`);
     domain = legacyDomain(contract, chainId, address);
   }
   domainCache.set(key, domain);
@@ -184,7 +185,11 @@ const mutableTypes = (t: object): Record<string, TypedDataField[]> =>
   JSON.parse(JSON.stringify(t)) as Record<string, TypedDataField[]>;
 
 /** The typed data of `message` for `domain` (take the domain from `domainOf`). */
-export function typedData<P extends PrimaryType>(primaryType: P, domain: TypedDataDomain, message: MessageOf<P>): TypedData<MessageOf<P>> {
+export function typedData<P extends PrimaryType>(
+  primaryType: P,
+  domain: TypedDataDomain,
+  message: MessageOf<P>,
+): TypedData<MessageOf<P>> {
   return { domain, types: mutableTypes(typedMessages[primaryType].types), primaryType, message };
 }
 

@@ -62,7 +62,12 @@ export class ErrorDecoder {
       if (selector === "0x4e487b71") {
         const [code] = AbiCoder.defaultAbiCoder().decode(["uint256"], "0x" + data.slice(10));
         const c = Number(code as bigint);
-        return { name: "Panic", args: { code }, text: `Panic(0x${c.toString(16)}: ${PANIC_REASONS[c] ?? "unknown"})`, data };
+        return {
+          name: "Panic",
+          args: { code },
+          text: `Panic(0x${c.toString(16)}: ${PANIC_REASONS[c] ?? "unknown"})`,
+          data,
+        };
       }
       const desc = this.iface.parseError(data);
       if (desc !== null) {

@@ -24,5 +24,8 @@ export async function openGuarantors(lens: AccountLens, pool: GuarantorPool, fro
 
 /** The gas an `eth_call` of `portfolio(account)` uses (what the bench reports). */
 export async function portfolioGas(lens: AccountLens, provider: Provider, account: string): Promise<bigint> {
-  return provider.estimateGas({ to: await lens.getAddress(), data: lens.interface.encodeFunctionData("portfolio", [account]) });
+  return provider.estimateGas({
+    to: await lens.getAddress(),
+    data: lens.interface.encodeFunctionData("portfolio", [account]),
+  });
 }

@@ -75,4 +75,5 @@ export const valueUsdcDown = (sizeCh: bigint, priceWad: bigint): bigint =>
 export const valueUsdcUp = (sizeCh: bigint, priceWad: bigint): bigint =>
   sizeCh >= 0n ? notionalUsdcUp(sizeCh, priceWad) : -notionalUsdcDown(sizeCh, priceWad);
 /** USDC per CH (WAD) of `usdc` for `sizeCh`, rounded down. */
-export const priceWadDown = (usdc: bigint, sizeCh: bigint): bigint => mulDivDown(abs(usdc), SIZE_PRICE_TO_USDC, abs(sizeCh));
+export const priceWadDown = (usdc: bigint, sizeCh: bigint): bigint =>
+  mulDivDown(abs(usdc), SIZE_PRICE_TO_USDC, abs(sizeCh));

@@ -74,7 +74,11 @@ async function attest(ctx: DemoContext, provider: Signer, i: number): Promise<vo
     deadline: BigInt(now + DAY),
   };
   // the deployer holds ATTESTER on local networks (the council / oracle signer on a real network)
-  const signature = await signAttestation(ctx.deployer, legacyDomain("ProviderRegistry", chainId, await reg.getAddress()), message);
+  const signature = await signAttestation(
+    ctx.deployer,
+    legacyDomain("ProviderRegistry", chainId, await reg.getAddress()),
+    message,
+  );
   await (await reg.connect(provider).attest(message, signature)).wait();
 }
 

@@ -39,7 +39,11 @@ export async function attestationFor(
 }
 
 export async function sign(fx: Fixture, m: AttestationMessage, signer: Signer = fx.deployer): Promise<string> {
-  return signAttestation(signer, legacyDomain("ProviderRegistry", await chainId(fx), await fx.protocol.providerRegistry.getAddress()), m);
+  return signAttestation(
+    signer,
+    legacyDomain("ProviderRegistry", await chainId(fx), await fx.protocol.providerRegistry.getAddress()),
+    m,
+  );
 }
 
 /** Registers `p` in region 1 for classes 1–2, stakes `stakeDps` and posts a deployer-signed attestation. */

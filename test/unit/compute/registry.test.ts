@@ -107,9 +107,17 @@ describe("ProviderRegistry", function () {
         .withArgs(a!.address, 2n, 1n);
 
       const m2 = await attestationFor(fx, a!.address);
-      const otherChain = await signAttestation(fx.deployer, legacyDomain("ProviderRegistry", (await chainId(fx)) + 1n, await reg.getAddress()), m2);
+      const otherChain = await signAttestation(
+        fx.deployer,
+        legacyDomain("ProviderRegistry", (await chainId(fx)) + 1n, await reg.getAddress()),
+        m2,
+      );
       await expect(reg.attest(m2, otherChain)).to.be.revertedWithCustomError(reg, "ProviderInvalidAttester");
-      const otherContract = await signAttestation(fx.deployer, legacyDomain("ProviderRegistry", await chainId(fx), fx.users[9]!.address), m2);
+      const otherContract = await signAttestation(
+        fx.deployer,
+        legacyDomain("ProviderRegistry", await chainId(fx), fx.users[9]!.address),
+        m2,
+      );
       await expect(reg.attest(m2, otherContract)).to.be.revertedWithCustomError(reg, "ProviderInvalidAttester");
 
       const good = Signature.from(await sign(fx, m2));

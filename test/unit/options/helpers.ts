@@ -46,7 +46,18 @@ export async function optionsSetup(connection: NetworkConnection): Promise<Optio
   }
   const market = await options.getAddress();
   const { chainId } = await connection.ethers.provider.getNetwork();
-  return { ...fx, alice, bob, carol, keeper, guardian, feed, setPrice, market, domain: legacyDomain("OptionsMarket", chainId, market) };
+  return {
+    ...fx,
+    alice,
+    bob,
+    carol,
+    keeper,
+    guardian,
+    feed,
+    setPrice,
+    market,
+    domain: legacyDomain("OptionsMarket", chainId, market),
+  };
 }
 
 /** The next 08:00 UTC at least `minSec` from `now` (a standard expiry of the default grid). */

@@ -43,7 +43,17 @@ export async function spotSetup(connection: NetworkConnection): Promise<SpotFixt
     await dps.connect(u).approve(market, MaxUint256);
   }
   const { chainId } = await connection.ethers.provider.getNetwork();
-  return { ...fx, fund, treasury, maker, taker, matcher, other, domain: legacyDomain("SpotMarket", chainId, market), chainId };
+  return {
+    ...fx,
+    fund,
+    treasury,
+    maker,
+    taker,
+    matcher,
+    other,
+    domain: legacyDomain("SpotMarket", chainId, market),
+    chainId,
+  };
 }
 
 export function order(maker: string, o: Partial<SpotOrder> = {}): SpotOrder {

@@ -142,7 +142,11 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const base = await signed(fx, fx.maker);
       const market = await spot.getAddress();
       const otherChain = await signOrder(fx.maker, legacyDomain("SpotMarket", fx.chainId + 1n, market), base.order);
-      const otherContract = await signOrder(fx.maker, legacyDomain("SpotMarket", fx.chainId, fx.other.address), base.order);
+      const otherContract = await signOrder(
+        fx.maker,
+        legacyDomain("SpotMarket", fx.chainId, fx.other.address),
+        base.order,
+      );
       const otherName = await signOrder(fx.maker, { ...fx.domain, name: "CHX Spot v0" }, base.order);
       for (const sig of [otherChain, otherContract, otherName]) {
         await expect(spot.connect(fx.taker).fillOrder(base.order, sig, CH))
@@ -342,7 +346,11 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const now = BigInt(await fx.connection.networkHelpers.time.latest());
       const d = await deal({ expiry: now + 1_000n });
       const sSig = await signDeal(fx.maker, fx.domain, d);
-      const wrongChain = await signDeal(fx.maker, legacyDomain("SpotMarket", fx.chainId + 1n, await spot.getAddress()), d);
+      const wrongChain = await signDeal(
+        fx.maker,
+        legacyDomain("SpotMarket", fx.chainId + 1n, await spot.getAddress()),
+        d,
+      );
       await expect(spot.connect(fx.taker).settleDeal(d, wrongChain, "0x")).to.be.revertedWithCustomError(
         spot,
         "SpotInvalidSignature",

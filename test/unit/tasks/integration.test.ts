@@ -36,7 +36,9 @@ describe("tasks integration (real deployment)", function () {
         nonce: await reg.attestationNonce(p.address),
         deadline: now + 3600n,
       };
-      await (await reg.attest(m, await signAttestation(f.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m))).wait();
+      await (
+        await reg.attest(m, await signAttestation(f.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m))
+      ).wait();
     }
     return f;
   }
