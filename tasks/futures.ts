@@ -1,51 +1,54 @@
 import { task } from "hardhat/config";
+import { SIGNER_HELP } from "./help.js";
 
 export const futuresTasks = [
   task("chx:futures:list", "List a futures series: the next standard expiry (anyone) or any expiry (governance)")
     .addOption({ name: "tenor", description: "daily, weekly, monthly or quarterly", defaultValue: "monthly" })
     .addOption({ name: "expiry", description: "Unix expiry for a governance listing (ADMIN)", defaultValue: "" })
     .addOption({ name: "cap", description: "Open-interest cap per side, CH (governance listing)", defaultValue: "0" })
-    .addOption({ name: "signer", description: "Index of the local account", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/list.js"))
     .build(),
-  task("chx:futures:open", "Buy (+) or sell (−) CH futures of a series against the vault")
-    .addOption({ name: "series", description: "Series id", defaultValue: "1" })
-    .addOption({ name: "size", description: "Signed size in CH (e.g. 500 or -300)", defaultValue: "1" })
+  task("chx:futures:open", "Buy (--side long) or sell (--side short) CH futures of a series against the vault")
+    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
+    .addOption({ name: "side", description: "long (buy) or short (sell) (required)", defaultValue: "" })
+    .addOption({ name: "size", description: "Size in CH, e.g. 500 (required)", defaultValue: "" })
     .addOption({ name: "limit", description: "Worst price, USDC per CH (default: none)", defaultValue: "" })
-    .addOption({ name: "signer", description: "Index of the local account", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/open.js"))
     .build(),
   task("chx:futures:close", "Close your whole position in a series at the series price")
-    .addOption({ name: "series", description: "Series id", defaultValue: "1" })
+    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
     .addOption({ name: "limit", description: "Worst price, USDC per CH (default: none)", defaultValue: "" })
-    .addOption({ name: "signer", description: "Index of the local account", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/close.js"))
     .build(),
   task("chx:futures:elect", "Elect physical delivery of part of a long position (0 revokes), before the cut-off")
-    .addOption({ name: "series", description: "Series id", defaultValue: "1" })
-    .addOption({ name: "amount", description: "CH to take delivery of", defaultValue: "0" })
-    .addOption({ name: "signer", description: "Index of the local account", defaultValue: "0" })
+    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
+    .addOption({ name: "amount", description: "CH to take delivery of (0 revokes; required)", defaultValue: "" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/elect.js"))
     .build(),
   task("chx:futures:deliver", "Escrow CH for delivery against a short position (approves the market first)")
-    .addOption({ name: "series", description: "Series id", defaultValue: "1" })
+    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
     .addOption({
       name: "amount",
       description: "CH to escrow (default: what is still assigned or short)",
       defaultValue: "",
     })
-    .addOption({ name: "signer", description: "Index of the local account", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/deliver.js"))
     .build(),
   task("chx:futures:settle", "Do what an expired series needs next: fix the price, finalise, settle positions")
-    .addOption({ name: "series", description: "Series id", defaultValue: "1" })
+    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
     .addOption({ name: "account", description: "Account to settle (default: every settleable one)", defaultValue: "" })
-    .addOption({ name: "signer", description: "Index of the local account (earns keeper bounties)", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/settle.js"))
     .build(),
   task("chx:futures:status", "Print live series (price, premium, OI, expiry, delivery) and an account's positions")
     .addOption({ name: "series", description: "Only this series (default: all)", defaultValue: "" })
     .addOption({ name: "account", description: "Also show this account's positions", defaultValue: "" })
+    .addFlag({ name: "json", description: "Print the result as JSON (for scripts)" })
     .setAction(() => import("./actions/futures/status.js"))
     .build(),
 ];

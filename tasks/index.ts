@@ -14,6 +14,7 @@ import { taskTasks } from "./task.js";
 import { perpsTasks } from "./perps.js";
 import { futuresTasks } from "./futures.js";
 import { optionsTasks } from "./options.js";
+import { devTasks } from "./dev.js";
 
 export const chxTasks = [
   ...statusTasks,
@@ -28,4 +29,5 @@ export const chxTasks = [
   ...perpsTasks,
   ...futuresTasks,
   ...optionsTasks,
+  ...devTasks,
 ];

@@ -1,4 +1,5 @@
 import { task } from "hardhat/config";
+import { SIGNER_HELP } from "./help.js";
 
 export const optionsTasks = [
   task(
@@ -15,12 +16,12 @@ export const optionsTasks = [
     .addOption({ name: "expiry", description: "Unix seconds, or +<days> from now", defaultValue: "+7" })
     .addOption({ name: "futures", description: "Futures series id (an option on futures)", defaultValue: "" })
     .addFlag({ name: "standard", description: "List by the permissionless rule (standard expiry and strike grid)" })
-    .addOption({ name: "signer", description: "Index of the local account", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/options/list.js"))
     .build(),
   task("chx:options:write", "Write options from your ClearingHouse collateral; optionally sign a sell offer for them")
-    .addOption({ name: "series", description: "Series id", defaultValue: "1" })
-    .addOption({ name: "size", description: "Size, CH", defaultValue: "1" })
+    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
+    .addOption({ name: "size", description: "Size, CH (required)", defaultValue: "" })
     .addOption({
       name: "premium",
       description: "Also sign a sell offer at this premium, USDC per CH",
@@ -28,7 +29,7 @@ export const optionsTasks = [
     })
     .addOption({ name: "expiry", description: "Seconds the offer stays valid", defaultValue: "86400" })
     .addOption({ name: "out", description: "Write the signed offer to this JSON file", defaultValue: "offer.json" })
-    .addOption({ name: "signer", description: "Index of the local account that writes", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/options/write.js"))
     .build(),
   task(
@@ -37,24 +38,25 @@ export const optionsTasks = [
   )
     .addOption({ name: "offer", description: "Signed offer JSON file", defaultValue: "offer.json" })
     .addOption({ name: "size", description: "Size to fill, CH (default: all that remains)", defaultValue: "" })
-    .addOption({ name: "signer", description: "Index of the local account that takes", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/options/buy.js"))
     .build(),
   task("chx:options:exercise", "Settle one account of a series whose price is final (exercise, or collateral release)")
-    .addOption({ name: "series", description: "Series id", defaultValue: "1" })
+    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
     .addOption({ name: "account", description: "Account (default: the signer)", defaultValue: "" })
-    .addOption({ name: "signer", description: "Index of the local account", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/options/exercise.js"))
     .build(),
   task("chx:options:settle", "Fix an expired series' price, or settle one page of it (keeper work, paid a bounty)")
     .addOption({ name: "series", description: "Series id (default: whatever the checker proposes)", defaultValue: "" })
     .addOption({ name: "steps", description: "Accounts (or pairs) per page", defaultValue: "100" })
-    .addOption({ name: "signer", description: "Index of the local account", defaultValue: "0" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/options/settle.js"))
     .build(),
   task("chx:options:status", "Print the options market's parameters, a series and, optionally, an account's position")
     .addOption({ name: "series", description: "Series id", defaultValue: "" })
     .addOption({ name: "account", description: "Account", defaultValue: "" })
+    .addFlag({ name: "json", description: "Print the result as JSON (for scripts)" })
     .setAction(() => import("./actions/options/status.js"))
     .build(),
 ];

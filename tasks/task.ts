@@ -1,9 +1,14 @@
 import { task } from "hardhat/config";
+import { SIGNER_HELP } from "./help.js";
 
 export const taskTasks = [
   task("chx:task:submit", "Submit a batch task and escrow its maximum payment (approves the TaskRegistry first)")
     .addOption({ name: "currency", description: "CH, USDC or DPS", defaultValue: "USDC" })
-    .addOption({ name: "max", description: "Maximum payment (deposit), in the currency's units", defaultValue: "100" })
+    .addOption({
+      name: "max",
+      description: "Maximum payment (deposit), in the currency's units (required)",
+      defaultValue: "",
+    })
     .addOption({ name: "council", description: "Council size n", defaultValue: "3" })
     .addOption({ name: "quorum", description: "Agreeing votes needed (> n/2)", defaultValue: "2" })
     .addOption({ name: "checkpoints", description: "Result-hash commits expected", defaultValue: "1" })
@@ -13,30 +18,36 @@ export const taskTasks = [
     .addOption({ name: "workload", description: "Workload class", defaultValue: "1" })
     .addOption({ name: "capacity", description: "Capacity needed, PFLOPS", defaultValue: "0.1" })
     .addOption({ name: "uri", description: "Prescription URI (D, M, I, f, e documents)", defaultValue: "" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/task/submit.js"))
     .build(),
   task("chx:task:bid", "Bid on a task as a provider")
-    .addOption({ name: "id", description: "Task id", defaultValue: "1" })
-    .addOption({ name: "price", description: "Price, in the task currency's units", defaultValue: "1" })
+    .addOption({ name: "id", description: "Task id (required)", defaultValue: "" })
+    .addOption({ name: "price", description: "Price, in the task currency's units (required)", defaultValue: "" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/task/bid.js"))
     .build(),
   task("chx:task:commit", "Commit a checkpoint result hash as the executor (closes bidding / draws the council if due)")
-    .addOption({ name: "id", description: "Task id", defaultValue: "1" })
+    .addOption({ name: "id", description: "Task id (required)", defaultValue: "" })
     .addOption({ name: "checkpoint", description: "Checkpoint index (0-based)", defaultValue: "0" })
     .addOption({ name: "result", description: "Result hash (0x…) or a string to hash", defaultValue: "" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/task/commit.js"))
     .build(),
   task("chx:task:vote", "Vote as a council member: does your result equal the committed hash?")
-    .addOption({ name: "id", description: "Task id", defaultValue: "1" })
+    .addOption({ name: "id", description: "Task id (required)", defaultValue: "" })
     .addOption({ name: "agree", description: "true (equal) or false", defaultValue: "true" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/task/vote.js"))
     .build(),
   task("chx:task:finalize", "Finalise a task with a quorum (or expire it after a missed deadline)")
-    .addOption({ name: "id", description: "Task id", defaultValue: "1" })
+    .addOption({ name: "id", description: "Task id (required)", defaultValue: "" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/task/finalize.js"))
     .build(),
   task("chx:task:status", "Show a task: status, executor, price, council, votes, escrow")
-    .addOption({ name: "id", description: "Task id", defaultValue: "1" })
+    .addOption({ name: "id", description: "Task id (required)", defaultValue: "" })
+    .addFlag({ name: "json", description: "Print the result as JSON (for scripts)" })
     .setAction(() => import("./actions/task/status.js"))
     .build(),
 ];

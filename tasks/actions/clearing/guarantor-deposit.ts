@@ -1,14 +1,14 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { openProtocol, runTask } from "../../lib.js";
+import { openProtocol, runTask, resolveSigner } from "../../lib.js";
 import { address, fmtUsdc, usdcAmount } from "./common.js";
 
 export default async function guarantorDeposit(
-  args: { guarantor: string; amount: string },
+  args: { guarantor: string; amount: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
-    const [signer] = await connection.ethers.getSigners();
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
+    const signer = await resolveSigner(connection, args.signer);
     const me = signer!.address;
     const guarantor = address(args.guarantor, "--guarantor", me);
     const amount = usdcAmount(args.amount);

@@ -4,11 +4,11 @@ import { fmtUsdc } from "./common.js";
 import { parseUnits } from "ethers";
 
 export default async function guarantorRegister(
-  args: { open: boolean; defaultLimit: string },
+  args: { open: boolean; defaultLimit: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const limit = parseUnits(args.defaultLimit, 6);
     await (await protocol.guarantorPool.registerGuarantor(args.open, limit)).wait();
     console.log(`✔ registered as ${args.open ? "an open" : "a closed"} guarantor (default limit ${fmtUsdc(limit)})`);

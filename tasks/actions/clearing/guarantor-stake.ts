@@ -1,14 +1,17 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits, parseUnits } from "ethers";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, runTask, TaskError, resolveSigner } from "../../lib.js";
 
-export default async function guarantorStake(args: { amount: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+export default async function guarantorStake(
+  args: { amount: string; signer: string },
+  hre: HardhatRuntimeEnvironment,
+): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     if (args.amount === "") throw new TaskError("Pass --amount (DPS).");
     const amount = parseUnits(args.amount, 18);
     const pool = await protocol.guarantorPool.getAddress();
-    const [signer] = await connection.ethers.getSigners();
+    const signer = await resolveSigner(connection, args.signer);
     if ((await protocol.dps.allowance(signer!.address, pool)) < amount) {
       await (await protocol.dps.approve(pool, amount)).wait();
     }

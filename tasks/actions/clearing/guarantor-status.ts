@@ -1,6 +1,6 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, runTask, TaskError, defaultAccount } from "../../lib.js";
 import { address, fmtUsdc } from "./common.js";
 
 export default async function guarantorStatus(
@@ -9,7 +9,7 @@ export default async function guarantorStatus(
 ): Promise<void> {
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre);
-    const [signer] = await connection.ethers.getSigners();
+    const signer = await defaultAccount(connection);
     const guarantor = address(args.guarantor, "--guarantor", signer!.address);
     const pool = protocol.guarantorPool;
     const g = await pool.guarantorInfo(guarantor);

@@ -1,14 +1,14 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, runTask, TaskError, resolveSigner } from "../../lib.js";
 import { address, fmtUsdc } from "./common.js";
 
 export default async function guarantorWithdraw(
-  args: { guarantor: string; shares: string },
+  args: { guarantor: string; shares: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
-    const [signer] = await connection.ethers.getSigners();
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
+    const signer = await resolveSigner(connection, args.signer);
     const me = signer!.address;
     const guarantor = address(args.guarantor, "--guarantor", me);
     const held = await protocol.guarantorPool.sharesOf(guarantor, me);

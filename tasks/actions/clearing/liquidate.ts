@@ -3,9 +3,12 @@ import { formatUnits } from "ethers";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
 import { address, fmtUsdc } from "./common.js";
 
-export default async function liquidate(args: { account: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+export default async function liquidate(
+  args: { account: string; signer: string },
+  hre: HardhatRuntimeEnvironment,
+): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const account = address(args.account, "--account");
     const engine = protocol.liquidationEngine;
     const [liquidatable, equity, maintenance] = await engine.isLiquidatable(account);

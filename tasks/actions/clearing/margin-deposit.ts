@@ -1,12 +1,15 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, runTask, TaskError, resolveSigner } from "../../lib.js";
 import { fmtUsdc, usdcAmount } from "./common.js";
 
-export default async function marginDeposit(args: { amount: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+export default async function marginDeposit(
+  args: { amount: string; signer: string },
+  hre: HardhatRuntimeEnvironment,
+): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const amount = usdcAmount(args.amount);
-    const [signer] = await connection.ethers.getSigners();
+    const signer = await resolveSigner(connection, args.signer);
     const me = signer!.address;
     const { usdc, clearingHouse } = protocol;
     const balance = await usdc.balanceOf(me);

@@ -1,12 +1,12 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits, ZeroAddress } from "ethers";
-import { openProtocol, runTask } from "../../lib.js";
+import { openProtocol, runTask, defaultAccount } from "../../lib.js";
 import { address, fmtUsdc } from "./common.js";
 
 export default async function marginStatus(args: { account: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre);
-    const [signer] = await connection.ethers.getSigners();
+    const signer = await defaultAccount(connection);
     const account = address(args.account, "--account", signer!.address);
     const { clearingHouse, guarantorPool, liquidationEngine } = protocol;
     const guarantor = await guarantorPool.guarantorOf(account);

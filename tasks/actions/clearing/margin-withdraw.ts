@@ -1,15 +1,15 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { openProtocol, runTask } from "../../lib.js";
+import { openProtocol, runTask, resolveSigner } from "../../lib.js";
 import { address, fmtUsdc, usdcAmount } from "./common.js";
 
 export default async function marginWithdraw(
-  args: { amount: string; to: string },
+  args: { amount: string; to: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const amount = usdcAmount(args.amount);
-    const [signer] = await connection.ethers.getSigners();
+    const signer = await resolveSigner(connection, args.signer);
     const me = signer!.address;
     const to = address(args.to, "--to", me);
     await (await protocol.clearingHouse.withdraw(amount, to)).wait();

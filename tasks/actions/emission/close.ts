@@ -1,12 +1,9 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask } from "../../lib.js";
 
-export default async function emissionClose(
-  _args: Record<string, unknown>,
-  hre: HardhatRuntimeEnvironment,
-): Promise<void> {
+export default async function emissionClose(args: { signer: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const { emission } = protocol;
     const before = await emission.currentEpoch();
     if (!(await emission.epochDue())) {

@@ -3,13 +3,13 @@ import cliProgress from "cli-progress";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
 
 export default async function emissionRebalance(
-  args: { batch: number },
+  args: { batch: number; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     if (args.batch < 1 || args.batch > 200)
       throw new TaskError(`--batch must be between 1 and 200 (got ${args.batch}).`);
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const { emission } = protocol;
     if (await emission.epochDue()) throw new TaskError("An epoch is due: run `chx:emission:close` first.");
     let [cursor, total] = await emission.rebalanceProgress();

@@ -8,7 +8,7 @@ export default async function futuresClose(
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const futures = protocol.futures.connect(trader);
     const id = parseSeries(args.series);

@@ -15,11 +15,13 @@ export async function signerAt(connection: NetworkConnection, index: string): Pr
 }
 
 export function parseSeries(v: string): bigint {
+  if (v === "") throw new TaskError("Pass --series <id> (see chx:futures:status).");
   if (!/^[0-9]+$/.test(v) || v === "0") throw new TaskError(`--series ${v}: give a series id (1, 2, …).`);
   return BigInt(v);
 }
 
 export function parseCh(v: string, what: string): bigint {
+  if (v === "") throw new TaskError(`Pass ${what} (CH; no default).`);
   try {
     return parseUnits(v, 18);
   } catch {

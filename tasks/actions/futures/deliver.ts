@@ -7,7 +7,7 @@ export default async function futuresDeliver(
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const short = await signerAt(connection, args.signer);
     const futures = protocol.futures.connect(short);
     const id = parseSeries(args.series);

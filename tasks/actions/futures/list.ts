@@ -7,7 +7,7 @@ export default async function futuresList(
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const futures = protocol.futures.connect(await signerAt(connection, args.signer));
     let receipt;
     if (args.expiry !== "") {

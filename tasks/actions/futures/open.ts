@@ -4,17 +4,21 @@ import { openProtocol, runTask, TaskError } from "../../lib.js";
 import { fmtCh, fmtPrice, parseCh, parseSeries, requireSeries, signerAt } from "./common.js";
 
 export default async function futuresOpen(
-  args: { series: string; size: string; limit: string; signer: string },
+  args: { series: string; side: string; size: string; limit: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const futures = protocol.futures.connect(trader);
     const id = parseSeries(args.series);
     await requireSeries(futures, id);
-    const size = parseCh(args.size, "--size");
-    if (size === 0n) throw new TaskError("--size must not be zero (+ buys, − sells).");
+    if (args.side !== "long" && args.side !== "short") {
+      throw new TaskError(`Pass --side long or --side short (got "${args.side}").`);
+    }
+    const abs = parseCh(args.size, "--size");
+    if (abs <= 0n) throw new TaskError("--size must be positive (the side gives the direction).");
+    const size = args.side === "long" ? abs : -abs;
     const limit = args.limit === "" ? 0n : parseUnits(args.limit, 18);
     const [quote] = await futures.quote(id, size);
     console.log(`${size > 0n ? "buying" : "selling"} ${fmtCh(size < 0n ? -size : size)} at about ${fmtPrice(quote)}`);

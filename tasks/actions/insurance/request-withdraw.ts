@@ -1,16 +1,17 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, runTask, TaskError, resolveSigner } from "../../lib.js";
 import { fmtShares, fmtUsdc, shares, when } from "./common.js";
 
 interface Args {
   shares: string;
+  signer: string;
 }
 
 export default async function requestWithdraw(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const fund = protocol.insuranceFund;
-    const [signer] = await connection.ethers.getSigners();
+    const signer = await resolveSigner(connection, args.signer);
     const me = await signer!.getAddress();
     const held = await fund.sharesOf(me);
     if (held === 0n) throw new TaskError(`${me} holds no insurance shares.`);

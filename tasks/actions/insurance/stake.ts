@@ -1,18 +1,19 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { isAddress } from "ethers";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, runTask, TaskError, resolveSigner } from "../../lib.js";
 import { fmtShares, fmtUsdc, usdc } from "./common.js";
 
 interface Args {
   amount: string;
   for: string;
+  signer: string;
 }
 
 export default async function stake(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const { insuranceFund: fund, usdc: token } = protocol;
-    const [signer] = await connection.ethers.getSigners();
+    const signer = await resolveSigner(connection, args.signer);
     const me = await signer!.getAddress();
     const beneficiary = args.for === "" ? me : args.for;
     if (!isAddress(beneficiary)) throw new TaskError(`--for "${args.for}" is not an address.`);

@@ -1,5 +1,5 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { openProtocol, runTask } from "../../lib.js";
+import { openProtocol, runTask, defaultAccount } from "../../lib.js";
 import { fmtShares, fmtUsdc, when } from "./common.js";
 
 interface Args {
@@ -10,8 +10,8 @@ export default async function status(args: Args, hre: HardhatRuntimeEnvironment)
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre);
     const fund = protocol.insuranceFund;
-    const [signer] = await connection.ethers.getSigners();
-    const who = args.account === "" ? await signer!.getAddress() : args.account;
+    const signer = await defaultAccount(connection);
+    const who = args.account === "" ? signer.address : args.account;
     const [cooldownSec, windowSec] = await fund.cooldown();
     const totalShares = await fund.totalShares();
     console.log(`InsuranceFund ${await fund.getAddress()}`);

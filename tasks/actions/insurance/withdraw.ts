@@ -1,18 +1,19 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { isAddress } from "ethers";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, runTask, TaskError, resolveSigner } from "../../lib.js";
 import { fmtShares, fmtUsdc, shares } from "./common.js";
 
 interface Args {
   shares: string;
   to: string;
+  signer: string;
 }
 
 export default async function withdraw(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const fund = protocol.insuranceFund;
-    const [signer] = await connection.ethers.getSigners();
+    const signer = await resolveSigner(connection, args.signer);
     const me = await signer!.getAddress();
     const to = args.to === "" ? me : args.to;
     if (!isAddress(to)) throw new TaskError(`--to "${args.to}" is not an address.`);

@@ -7,7 +7,7 @@ export default async function optionsBuy(
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const taker = await signerAt(connection, args.signer);
     const options = protocol.options.connect(taker);
     const { offer, signature } = await readOffer(args.offer, await options.getAddress());

@@ -7,7 +7,7 @@ export default async function optionsSettle(
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const signer = await signerAt(connection, args.signer);
     const options = protocol.options.connect(signer);
     if (args.series === "") {

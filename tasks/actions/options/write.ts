@@ -10,7 +10,7 @@ export default async function optionsWrite(
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const writer = await signerAt(connection, args.signer);
     const options = protocol.options.connect(writer);
     const id = BigInt(args.series);

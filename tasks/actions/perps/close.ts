@@ -3,12 +3,12 @@ import { openProtocol, runTask, TaskError } from "../../lib.js";
 import { ch, limitPrice, parseSlippageBps, px, signerAt, usd } from "./common.js";
 
 export default async function perpClose(
-  args: { slippage: string; signer: string },
+  args: { slippage: number; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     const slippage = parseSlippageBps(args.slippage);
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const perp = protocol.perpMarket.connect(trader);
     const size = (await perp.accountState(trader.address)).sizeCh;

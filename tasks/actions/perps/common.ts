@@ -12,6 +12,7 @@ export async function signerAt(connection: NetworkConnection, index: string): Pr
 }
 
 export function parseAmount(value: string, decimals: number, what: string): bigint {
+  if (value === "") throw new TaskError(`Pass ${what} (no default: this moves money).`);
   try {
     return parseUnits(value, decimals);
   } catch {
@@ -19,7 +20,15 @@ export function parseAmount(value: string, decimals: number, what: string): bigi
   }
 }
 
-export function parseSlippageBps(value: string): bigint {
+/** `--side long|short` and a positive `--size` → the signed size (+ long, − short). */
+export function sideSize(side: string, size: string): bigint {
+  if (side !== "long" && side !== "short") throw new TaskError(`Pass --side long or --side short (got "${side}").`);
+  const s = parseAmount(size, 18, "--size");
+  if (s <= 0n) throw new TaskError("--size must be positive (the side gives the direction).");
+  return side === "long" ? s : -s;
+}
+
+export function parseSlippageBps(value: number | string): bigint {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 10_000) throw new TaskError(`--slippage ${value}: give 0..10000 bps.`);
   return BigInt(n);

@@ -10,7 +10,7 @@ export default async function vaultDeposit(
   await runTask(hre, async () => {
     const amount = parseAmount(args.amount, 6, "--amount");
     if (amount === 0n) throw new TaskError("--amount must be more than 0.");
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const lp = await signerAt(connection, args.signer);
     const vault = protocol.liquidityVault.connect(lp);
     const balance = await protocol.usdc.balanceOf(lp.address);

@@ -1,16 +1,15 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { ch, limitPrice, parseAmount, parseSlippageBps, px, signerAt, usd } from "./common.js";
+import { openProtocol, runTask } from "../../lib.js";
+import { ch, limitPrice, parseSlippageBps, px, sideSize, signerAt, usd } from "./common.js";
 
 export default async function perpOpen(
-  args: { size: string; slippage: string; signer: string },
+  args: { side: string; size: string; slippage: number; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const size = parseAmount(args.size, 18, "--size");
-    if (size === 0n) throw new TaskError("--size must not be 0.");
+    const size = sideSize(args.side, args.size);
     const slippage = parseSlippageBps(args.slippage);
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const perp = protocol.perpMarket.connect(trader);
     const q = await perp.quote(size);

@@ -1,6 +1,6 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
-import { openProtocol, runTask } from "../../lib.js";
+import { openProtocol, runTask, defaultAccount } from "../../lib.js";
 import { ch, px, signerAt, usd } from "./common.js";
 
 export default async function perpStatus(
@@ -33,7 +33,7 @@ export default async function perpStatus(
     console.log(
       `  share price        ${px(await vault.sharePriceWad())} USDC per share, supply ${formatUnits(await vault.totalSupply(), 12)}`,
     );
-    const who = args.account !== "" ? args.account : (await signerAt(connection, args.signer)).address;
+    const who = args.account !== "" ? args.account : (await defaultAccount(connection)).address;
     const a = await perp.accountState(who);
     const pos = await protocol.clearingHouse.positionOf(who, m);
     console.log(`Account ${who}`);

@@ -8,7 +8,7 @@ export default async function vaultWithdraw(
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const lp = await signerAt(connection, args.signer);
     const vault = protocol.liquidityVault.connect(lp);
     const shares = await vault.balanceOf(lp.address);

@@ -1,6 +1,6 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
-import { openProtocol, runTask } from "../../lib.js";
+import { openProtocol, runTask, resolveSigner } from "../../lib.js";
 import { PERF, wad } from "./common.js";
 import { signAttestation, legacyDomain } from "@chx/sdk";
 
@@ -11,14 +11,15 @@ interface Args {
   factors: string;
   capacity: string;
   watts: string;
+  signer: string;
 }
 
 /** Signs with the configured account, which must hold the ATTESTER role (the deployer on local networks). */
 export default async function attest(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const { providerRegistry: reg, computeStandard: std } = protocol;
-    const [signer] = await connection.ethers.getSigners();
+    const signer = await resolveSigner(connection, args.signer);
     const provider = args.provider === "" ? await signer!.getAddress() : args.provider;
     const workloadClass = Number(args.workload);
     const block = await connection.ethers.provider.getBlock("latest");

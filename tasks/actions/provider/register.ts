@@ -1,6 +1,6 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { keccak256, toUtf8Bytes } from "ethers";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, runTask, TaskError, resolveSigner } from "../../lib.js";
 import { wad } from "./common.js";
 
 interface Args {
@@ -8,11 +8,12 @@ interface Args {
   classes: string;
   hardware: string;
   price: string;
+  signer: string;
 }
 
 export default async function register(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const reg = protocol.providerRegistry;
     let mask = 0n;
     for (const c of args.classes.split(",").map((s) => s.trim())) {
@@ -22,7 +23,7 @@ export default async function register(args: Args, hre: HardhatRuntimeEnvironmen
     }
     const hash = args.hardware === "" ? "0x" + "00".repeat(32) : keccak256(toUtf8Bytes(args.hardware));
     await (await reg.register(Number(args.region), mask, hash, args.hardware)).wait();
-    const me = await (await connection.ethers.getSigners())[0]!.getAddress();
+    const me = await (await resolveSigner(connection, args.signer)).getAddress();
     console.log(`✔ registered ${me} in region ${args.region} for classes ${args.classes}`);
     if (args.price !== "") {
       await (await reg.setAskPrice(wad(args.price, "price"))).wait();

@@ -1,13 +1,13 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, runTask, TaskError, defaultAccount } from "../../lib.js";
 import { ENERGY, PERF, RELIABILITY, TIERS } from "./common.js";
 
 export default async function status(args: { provider: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre);
     const reg = protocol.providerRegistry;
-    const who = args.provider === "" ? await (await connection.ethers.getSigners())[0]!.getAddress() : args.provider;
+    const who = args.provider === "" ? (await defaultAccount(connection)).address : args.provider;
     const i = await reg.providerInfo(who);
     if (!i.registered) throw new TaskError(`${who} is not a registered provider (run chx:provider:register).`);
     const f = (x: bigint) => formatUnits(x, 18);

@@ -10,7 +10,7 @@ export default async function spotCancel(
     if ((args.order === "") === (args.minNonce === "")) {
       throw new TaskError("Give exactly one of --order <file> or --min-nonce <n>.");
     }
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const maker = await signerAt(connection, args.signer);
     const spot = protocol.spot.connect(maker);
     if (args.minNonce !== "") {

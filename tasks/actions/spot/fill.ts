@@ -8,7 +8,7 @@ export default async function spotFill(
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const taker = await signerAt(connection, args.signer);
     const spot = protocol.spot.connect(taker);
     const market = await spot.getAddress();

@@ -21,7 +21,7 @@ export default async function spotOrder(args: Args, hre: HardhatRuntimeEnvironme
     if (args.side !== "buy" && args.side !== "sell")
       throw new TaskError(`--side must be buy or sell, not "${args.side}".`);
     if (args.taker !== "" && !isAddress(args.taker)) throw new TaskError(`--taker "${args.taker}" is not an address.`);
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const maker = await signerAt(connection, args.signer);
     const market = await protocol.spot.getAddress();
     const { chainId } = await connection.ethers.provider.getNetwork();

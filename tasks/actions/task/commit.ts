@@ -6,11 +6,12 @@ interface Args {
   id: string;
   checkpoint: string;
   result: string;
+  signer: string;
 }
 
 export default async function commit(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
-    const { protocol } = await openProtocol(hre);
+    const { protocol } = await openProtocol(hre, { signer: args.signer });
     const tasks = protocol.taskRegistry;
     if ((await tasks.getTask(args.id)).status === 1n) await (await tasks.closeBidding(args.id)).wait();
     const h = hash32(args.result);

@@ -2,9 +2,12 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask } from "../../lib.js";
 import { STATUSES } from "./common.js";
 
-export default async function finalize(args: { id: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+export default async function finalize(
+  args: { id: string; signer: string },
+  hre: HardhatRuntimeEnvironment,
+): Promise<void> {
   await runTask(hre, async () => {
-    const { protocol } = await openProtocol(hre);
+    const { protocol } = await openProtocol(hre, { signer: args.signer });
     const tasks = protocol.taskRegistry;
     const before = await tasks.getTask(args.id);
     if (before.status === 2n) await (await tasks.expire(args.id)).wait();

@@ -15,11 +15,12 @@ interface Args {
   workload: string;
   capacity: string;
   uri: string;
+  signer: string;
 }
 
 export default async function submit(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
-    const { connection, protocol } = await openProtocol(hre);
+    const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const { taskRegistry: tasks } = protocol;
     const cur = currencyIndex(args.currency);
     const max = amount(args.max, cur);
