@@ -1,34 +1,58 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { formatUnits, ZeroAddress } from "ethers";
-import { openProtocol, runTask, defaultAccount } from "../../lib.js";
-import { address, fmtUsdc } from "./common.js";
+import { ZeroAddress } from "ethers";
+import { formatCh, formatUsdc, formatWad, PositionKindNames } from "@chx/sdk";
+import { defaultAccount, openProtocol, plain, printJson, runTask, TaskError } from "../../lib.js";
+import { address } from "./common.js";
 
-export default async function marginStatus(args: { account: string }, hre: HardhatRuntimeEnvironment): Promise<void> {
+/** An account's whole state through the AccountLens (one call): collateral, positions, margin, liquidation price. */
+export default async function marginStatus(
+  args: { account: string; json: boolean },
+  hre: HardhatRuntimeEnvironment,
+): Promise<void> {
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre);
-    const signer = await defaultAccount(connection);
-    const account = address(args.account, "--account", signer!.address);
-    const { clearingHouse, guarantorPool, liquidationEngine } = protocol;
-    const guarantor = await guarantorPool.guarantorOf(account);
-    const [limit, exposure] = await guarantorPool.customerInfo(account);
-    console.log(`account ${account}`);
-    console.log(`  guarantor   ${guarantor === ZeroAddress ? "none (cannot open positions)" : guarantor}`);
-    console.log(`  limit       ${fmtUsdc(limit)} (exposure ${fmtUsdc(exposure)})`);
-    console.log(`  collateral  ${fmtUsdc(await clearingHouse.collateralOf(account))}`);
-    const markets = await clearingHouse.marketsOf(account);
-    for (const m of markets) {
-      const p = await clearingHouse.positionOf(account, m);
-      console.log(`  position    ${m}: ${formatUnits(p.sizeCh, 18)} CH, basis ${fmtUsdc(p.openNotionalUsdc)}`);
-    }
     try {
-      const s = await clearingHouse.marginState(account);
-      console.log(`  equity      ${fmtUsdc(s.equityUsdc)} (unrealised ${fmtUsdc(s.unrealisedPnlUsdc)})`);
-      console.log(`  initial     ${fmtUsdc(s.initialMarginUsdc)}, maintenance ${fmtUsdc(s.maintenanceMarginUsdc)}`);
-      const [liquidatable] = await liquidationEngine.isLiquidatable(account);
-      console.log(`  status      ${liquidatable ? "LIQUIDATABLE (below maintenance)" : "healthy"}`);
-    } catch {
-      console.log("  equity      unavailable: the price index is not valid right now");
+      const account =
+        args.account === "" ? (await defaultAccount(connection)).address : address(args.account, "--account");
+      const lens = protocol.accountLens;
+      if (lens === undefined) throw new TaskError("This deployment has no AccountLens (re-run the deploy to add it).");
+      const pf = await lens.portfolio(account);
+      if (args.json) {
+        printJson(plain(pf));
+        return;
+      }
+      const g = pf.guarantor;
+      console.log(`account ${account}`);
+      console.log(`  guarantor   ${g.guarantor === ZeroAddress ? "none (cannot open positions)" : g.guarantor}`);
+      console.log(
+        `  limit       ${formatUsdc(g.customerLimitUsdc)} USDC (exposure ${formatUsdc(g.customerExposureUsdc)}, room ${formatUsdc(g.remainingUsdc)})`,
+      );
+      for (const c of pf.collateral) console.log(`  collateral  ${c.amount} of ${c.asset} held by ${c.holder}`);
+      for (const r of pf.positions) {
+        const series = r.seriesId > 0n ? ` #${r.seriesId}` : "";
+        console.log(
+          `  position    ${PositionKindNames[Number(r.kind)]}${series}: ${formatCh(r.sizeCh)} CH, uPnL ${formatUsdc(r.unrealisedPnlUsdc)} USDC`,
+        );
+      }
+      if (!pf.priceOk) {
+        console.log("  equity      unavailable: the price index is not valid right now");
+        return;
+      }
+      console.log(
+        `  equity      ${formatUsdc(pf.margin.equityUsdc)} USDC (unrealised ${formatUsdc(pf.margin.unrealisedPnlUsdc)})`,
+      );
+      console.log(
+        `  initial     ${formatUsdc(pf.margin.initialMarginUsdc)} USDC, maintenance ${formatUsdc(pf.margin.maintenanceMarginUsdc)}`,
+      );
+      console.log(`  withdrawable ${formatUsdc(pf.maxWithdrawableUsdc)} USDC`);
+      if (pf.liquidationPriceWad > 0n) {
+        console.log(
+          `  liquidation if the index ${pf.liquidationBelow ? "falls" : "rises"} to ${formatWad(pf.liquidationPriceWad)} USDC/CH`,
+        );
+      }
+      console.log(`  status      ${pf.liquidatable ? "LIQUIDATABLE (below maintenance)" : "healthy"}`);
+    } finally {
+      await connection.close();
     }
-    await connection.close();
   });
 }
