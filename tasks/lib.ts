@@ -75,7 +75,7 @@ export async function openProtocol(hre: HardhatRuntimeEnvironment, opts: { signe
   const name = connection.networkName;
   let record: DeploymentRecord | undefined;
   try {
-    record = await readDeployment(name);
+    record = await readDeployment(name, process.env.CHX_DEPLOYMENTS_DIR ?? "deployments");
   } catch (e) {
     if (e instanceof DeploymentError) throw new TaskError(e.message);
     throw e;
