@@ -1,12 +1,29 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
-import { openProtocol, runTask } from "../lib.js";
+import { openProtocol, printJson, runTask } from "../lib.js";
 import { Roles } from "@chx/sdk";
 
-export default async function status(_args: Record<string, unknown>, hre: HardhatRuntimeEnvironment): Promise<void> {
+export default async function status(args: { json: boolean }, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
     const { connection, record, protocol } = await openProtocol(hre);
     const block = await connection.ethers.provider.getBlockNumber();
+    if (args.json) {
+      const { governor, timelock, dps, ch, gfl } = protocol;
+      printJson({
+        record,
+        block,
+        governance: {
+          votingDelaySec: await governor.votingDelay(),
+          votingPeriodSec: await governor.votingPeriod(),
+          quorumPercent: await governor["quorumNumerator()"](),
+          proposalThresholdDps: await governor.proposalThreshold(),
+          timelockMinDelaySec: await timelock.getMinDelay(),
+        },
+        supply: { dps: await dps.totalSupply(), ch: await ch.totalSupply(), gfl: await gfl.totalSupply() },
+      });
+      await connection.close();
+      return;
+    }
     console.log(`CHX on ${record.network} (chain ${record.chainId}) at block ${block}`);
     console.log(
       `governance handover: ${record.handover ? "done — the timelock is the only admin" : "no (local bootstrap admin)"}`,

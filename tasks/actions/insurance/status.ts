@@ -1,19 +1,37 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { openProtocol, runTask, defaultAccount } from "../../lib.js";
+import { openProtocol, printJson, runTask, defaultAccount } from "../../lib.js";
 import { fmtShares, fmtUsdc, when } from "./common.js";
 
 interface Args {
   account: string;
+  json: boolean;
 }
 
 export default async function status(args: Args, hre: HardhatRuntimeEnvironment): Promise<void> {
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre);
     const fund = protocol.insuranceFund;
-    const signer = await defaultAccount(connection);
-    const who = args.account === "" ? signer.address : args.account;
+    const who = args.account === "" ? (await defaultAccount(connection)).address : args.account;
     const [cooldownSec, windowSec] = await fund.cooldown();
     const totalShares = await fund.totalShares();
+    if (args.json) {
+      const req = await fund.withdrawRequest(who);
+      printJson({
+        fund: await fund.getAddress(),
+        totalAssetsUsdc: await fund.totalAssets(),
+        totalShares,
+        cooldownSec,
+        windowSec,
+        stakePaused: await fund.isFeaturePaused(await fund.STAKE_FEATURE()),
+        account: who,
+        shares: await fund.sharesOf(who),
+        valueUsdc: await fund.guarantorStake(who),
+        guarantorRequirementUsdc: await fund.guarantorRequirement(who),
+        withdrawRequest: { shares: req.shares, readyAt: req.readyAt, expiresAt: req.expiresAt },
+      });
+      await connection.close();
+      return;
+    }
     console.log(`InsuranceFund ${await fund.getAddress()}`);
     console.log(`  total assets ${fmtUsdc(await fund.totalAssets())}, ${fmtShares(totalShares)}`);
     console.log(`  1 share = ${fmtUsdc(await fund.previewWithdraw(10n ** 12n))}`);
