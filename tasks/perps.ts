@@ -30,7 +30,6 @@ export const perpsTasks = [
     .build(),
   task("chx:perp:status", "Print the perpetual's skew, funding, open interest, vault and, optionally, one account")
     .addOption({ name: "account", description: "Address to show (default: the signer)", defaultValue: "" })
-    .addOption({ name: "signer", description: "Index of the local account", defaultValue: "0" })
     .addFlag({ name: "json", description: "Print the result as JSON (for scripts)" })
     .setAction(() => import("./actions/perps/status.js"))
     .build(),

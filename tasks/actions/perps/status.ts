@@ -1,10 +1,10 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
-import { openProtocol, runTask, defaultAccount } from "../../lib.js";
-import { ch, px, signerAt, usd } from "./common.js";
+import { openProtocol, printJson, runTask, defaultAccount } from "../../lib.js";
+import { ch, px, usd } from "./common.js";
 
 export default async function perpStatus(
-  args: { account: string; signer: string },
+  args: { account: string; json: boolean },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
@@ -16,6 +16,36 @@ export default async function perpStatus(
     const [index, rate] = await perp.currentFunding();
     const price = await protocol.oracle.indexPrice();
     const [, pool] = await protocol.clearingHouse.marketInfo(m);
+    if (args.json) {
+      const who = args.account !== "" ? args.account : undefined;
+      printJson({
+        market: m,
+        indexPriceWad: price,
+        longOiCh: st.longOiCh,
+        shortOiCh: st.shortOiCh,
+        fundingRateWad: rate,
+        fundingIndexWad: index,
+        poolUsdc: pool,
+        burnReserveUsdc: st.burnReserveUsdc,
+        keeperOwedUsdc: st.keeperOwedUsdc,
+        vault: {
+          address: await vault.getAddress(),
+          totalAssetsUsdc: await vault.totalAssets(),
+          idleUsdc: await vault.idleUsdc(),
+          sharePriceWad: await vault.sharePriceWad(),
+        },
+        ...(who === undefined
+          ? {}
+          : {
+              account: who,
+              sizeCh: (await perp.accountState(who)).sizeCh,
+              openNotionalUsdc: (await protocol.clearingHouse.positionOf(who, m)).openNotionalUsdc,
+              fundingOwedUsdc: await perp.fundingOwedUsdc(who),
+            }),
+      });
+      await connection.close();
+      return;
+    }
     console.log(`PerpMarket ${m}`);
     console.log(`  index price        ${px(price)} USDC/CH`);
     console.log(
