@@ -11,11 +11,11 @@ import {
   describeError,
   DeploymentError,
   loadSigner,
+  readDeployment,
   SignerError,
   type DeploymentRecord,
   type Protocol,
 } from "@chx/sdk";
-import { readDeployment } from "../scripts/lib/deployer.js";
 
 export class TaskError extends Error {}
 
