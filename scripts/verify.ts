@@ -23,7 +23,7 @@ interface Job {
 }
 
 const network = hre.globalOptions.network ?? "default";
-const record = await readDeployment(network);
+const record = await readDeployment(network, process.env.CHX_DEPLOYMENTS_DIR ?? "deployments");
 if (record === undefined) {
   console.error(`verify: deployments/${network}.json does not exist — deploy first`);
   process.exit(1);
