@@ -11,7 +11,17 @@ import { deployProtocol } from "./deploy/index.js";
 import { checkSettings, PreflightError } from "./deploy/preflight.js";
 
 const network = hre.globalOptions.network ?? "default";
-const problems = checkSettings(network);
+// The RPC URL may live in the Hardhat keystore rather than the environment: resolve the network's own setting.
+const env = { ...process.env };
+const nc = hre.config.networks[network] as { type?: string; url?: { get(): Promise<string> } } | undefined;
+if (nc?.type === "http" && nc.url !== undefined && typeof nc.url.get === "function" && env.CHX_RPC_URL === undefined) {
+  try {
+    env.CHX_RPC_URL = await nc.url.get();
+  } catch {
+    // unset in both the keystore and the environment: checkSettings reports it
+  }
+}
+const problems = checkSettings(network, env);
 if (problems.length > 0) {
   console.error(new PreflightError(problems).message);
   process.exit(1);
