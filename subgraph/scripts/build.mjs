@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { generate, subgraphDir, repoRoot } from "./manifest.mjs";
+import { entityDefaults } from "../../tools/graph-host/codegen.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -89,6 +90,13 @@ export async function buildSubgraph({
       const r = await run(process.execPath, [graphBin(), "codegen", "subgraph.yaml"]);
       if (r.code === 0) fs.writeFileSync(stamp, hash);
       return { ok: r.code === 0, out: r.out };
+    })) &&
+    (await step("entity defaults", () => {
+      // generated/defaults.ts: initT(id) zero-initialisers from the schema (tools/graph-host/codegen.mjs)
+      const file = path.join(subgraphDir, "generated", "defaults.ts");
+      const text = entityDefaults(fs.readFileSync(path.join(subgraphDir, "schema.graphql"), "utf8"));
+      if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === text) return { note: "unchanged" };
+      fs.writeFileSync(file, text);
     })) &&
     (
       await Promise.all([

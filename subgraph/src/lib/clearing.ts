@@ -2,21 +2,13 @@
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { ClearingConfigChange, ClearingMarket, Guarantor, MarginAccount } from "../../generated/schema";
 import { eventId, getOrCreateAccount, ZERO } from "./common";
+import { initClearingMarket, initGuarantor, initMarginAccount } from "../../generated/defaults";
 
 export function getMarginAccount(address: Bytes, event: ethereum.Event): MarginAccount {
   let a = MarginAccount.load(address);
   if (a == null) {
-    a = new MarginAccount(address);
+    a = initMarginAccount(address);
     a.account = getOrCreateAccount(address, event.block).id;
-    a.collateralUsdc = ZERO;
-    a.depositedUsdc = ZERO;
-    a.withdrawnUsdc = ZERO;
-    a.feesUsdc = ZERO;
-    a.realisedPnlUsdc = ZERO;
-    a.limitUsdc = ZERO;
-    a.exposureUsdc = ZERO;
-    a.liquidationCount = 0;
-    a.deficitUsdc = ZERO;
   }
   a.updatedAt = event.block.timestamp;
   return a;
@@ -25,19 +17,8 @@ export function getMarginAccount(address: Bytes, event: ethereum.Event): MarginA
 export function getGuarantor(address: Bytes, event: ethereum.Event): Guarantor {
   let g = Guarantor.load(address);
   if (g == null) {
-    g = new Guarantor(address);
+    g = initGuarantor(address);
     g.account = getOrCreateAccount(address, event.block).id;
-    g.open = false;
-    g.defaultLimitUsdc = ZERO;
-    g.capitalUsdc = ZERO;
-    g.totalShares = ZERO;
-    g.dpsStaked = ZERO;
-    g.slashedDps = ZERO;
-    g.exposureUsdc = ZERO;
-    g.customerCount = 0;
-    g.incomeUsdc = ZERO;
-    g.lossesAskedUsdc = ZERO;
-    g.lossesPaidUsdc = ZERO;
   }
   return g;
 }
@@ -45,16 +26,7 @@ export function getGuarantor(address: Bytes, event: ethereum.Event): Guarantor {
 export function getMarket(address: Bytes): ClearingMarket {
   let m = ClearingMarket.load(address);
   if (m == null) {
-    m = new ClearingMarket(address);
-    m.registered = false;
-    m.poolUsdc = ZERO;
-    m.longOpenInterestCh = ZERO;
-    m.shortOpenInterestCh = ZERO;
-    m.volumeCh = ZERO;
-    m.feesUsdc = ZERO;
-    m.tradeCount = 0;
-    m.liquidatedCh = ZERO;
-    m.socialisedUsdc = ZERO;
+    m = initClearingMarket(address);
   }
   return m;
 }

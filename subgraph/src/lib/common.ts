@@ -2,6 +2,7 @@
 // No eth_call anywhere: every value comes from the event (CHX events carry their post-state).
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { Account, ChxContract, ContractUpgrade, FeaturePause, FeaturePauseEvent } from "../../generated/schema";
+import { initAccount, initChxContract, initFeaturePause } from "../../generated/defaults";
 
 export const ZERO = BigInt.zero();
 export const ONE = BigInt.fromI32(1);
@@ -28,8 +29,7 @@ export function u64Bytes(value: BigInt): Bytes {
 export function getOrCreateAccount(address: Bytes, block: ethereum.Block): Account {
   let account = Account.load(address);
   if (account == null) {
-    account = new Account(address);
-    account.dpsVotes = ZERO;
+    account = initAccount(address);
     account.firstSeenBlock = block.number;
     account.save();
   }
@@ -40,9 +40,8 @@ export function getOrCreateAccount(address: Bytes, block: ethereum.Block): Accou
 export function getOrCreateContract(address: Address, name: string): ChxContract {
   let c = ChxContract.load(address);
   if (c == null) {
-    c = new ChxContract(address);
+    c = initChxContract(address);
     c.name = name;
-    c.upgradeCount = 0;
     c.save();
   }
   return c;
@@ -71,7 +70,7 @@ export function recordFeaturePause(
   const id = contract.id.concat(feature);
   let state = FeaturePause.load(id);
   if (state == null) {
-    state = new FeaturePause(id);
+    state = initFeaturePause(id);
     state.contract = contract.id;
     state.feature = feature;
   }

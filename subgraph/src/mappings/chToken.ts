@@ -1,10 +1,10 @@
 // CHToken: the compute-hour commodity. Outstanding CH = Token(CH).totalSupply (every CH is a delivery liability).
-import { CHBurned, CHMinted, FeaturePauseSet, Transfer, Upgraded } from "../../generated/CHToken/CHToken";
+import { CHBurned, CHMinted, Transfer } from "../../generated/CHToken/CHToken";
 import { CHBurn, CHMint } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
 import { applySupplyPostState, applyTransfer } from "../lib/tokens";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "CHToken";
 const SYMBOL = "CH";
 
 export function handleTransfer(event: Transfer): void {
@@ -37,12 +37,4 @@ export function handleCHBurned(event: CHBurned): void {
   e.logIndex = event.logIndex;
   e.save();
   applySupplyPostState(event, SYMBOL, event.params.totalSupply, ZERO, null);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

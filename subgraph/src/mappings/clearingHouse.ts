@@ -4,7 +4,6 @@ import { Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
   AccountSettled,
   DeficitAbsorbed,
-  FeaturePauseSet,
   FeesFlushed,
   LiquidationBountyPaid,
   MarginDeposited,
@@ -14,13 +13,13 @@ import {
   ModulesSet,
   PositionLiquidated,
   PositionModified,
-  Upgraded,
 } from "../../generated/ClearingHouse/ClearingHouse";
 import { ClearingEvent, DeficitStep, Position, PositionChange } from "../../generated/schema";
-import { eventId, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, ZERO } from "../lib/common";
 import { configChange, getMarginAccount, getMarket, negative, positive } from "../lib/clearing";
+import { initPosition } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "ClearingHouse";
 const LAYERS = ["account", "guarantor", "insurance", "socialised"];
 
 function clearingEvent(
@@ -45,15 +44,9 @@ function getPosition(account: Bytes, market: Bytes, event: ethereum.Event): Posi
   const id = account.concat(market);
   let p = Position.load(id);
   if (p == null) {
-    p = new Position(id);
+    p = initPosition(id);
     p.marginAccount = account;
     p.market = market;
-    p.sizeCh = ZERO;
-    p.openNotionalUsdc = ZERO;
-    p.realisedPnlUsdc = ZERO;
-    p.feesUsdc = ZERO;
-    p.tradeCount = 0;
-    p.liquidatedCh = ZERO;
   }
   p.updatedAt = event.block.timestamp;
   return p;
@@ -254,12 +247,4 @@ export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
   s.transactionHash = event.transaction.hash;
   s.logIndex = event.logIndex;
   s.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

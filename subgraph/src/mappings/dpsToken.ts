@@ -4,15 +4,13 @@ import {
   DelegateVotesChanged,
   DPSBurned,
   DPSEmitted,
-  FeaturePauseSet,
   Transfer,
-  Upgraded,
 } from "../../generated/DPSToken/DPSToken";
 import { DelegateChange, DelegateVotesChange, DPSBurn, DPSEmission } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
 import { applySupplyPostState, applyTransfer } from "../lib/tokens";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "DPSToken";
 const SYMBOL = "DPS";
 
 export function handleTransfer(event: Transfer): void {
@@ -77,12 +75,4 @@ export function handleDelegateVotesChanged(event: DelegateVotesChanged): void {
   e.transactionHash = event.transaction.hash;
   e.logIndex = event.logIndex;
   e.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

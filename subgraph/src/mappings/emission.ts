@@ -4,7 +4,6 @@
 import {
   CapacityRecorded,
   EpochClosed,
-  FeaturePauseSet,
   Halved,
   HalvingSpanSet,
   KeeperBudgetFunded,
@@ -15,7 +14,6 @@ import {
   Replenished,
   RewardsClaimed,
   RewardsFunded,
-  Upgraded,
 } from "../../generated/Emission/Emission";
 import {
   CapacitySample,
@@ -30,7 +28,7 @@ import {
   RewardClaim,
   RewardsFunding,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade } from "../lib/common";
+import { eventId, getOrCreateAccount } from "../lib/common";
 import {
   EmissionDelta,
   epochKey,
@@ -42,8 +40,7 @@ import {
   updateEmissionAggregates,
 } from "../lib/emission";
 import { ethereum } from "@graphprotocol/graph-ts";
-
-const NAME = "Emission";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 export function handleCapacityRecorded(event: CapacityRecorded): void {
   const state = getOrCreateState(event.address, event.block);
@@ -400,12 +397,4 @@ export function handleKeeperConfigSet(event: KeeperConfigSet): void {
   c.keeperShareBps = event.params.keeperShareBps;
   c.keeperBatchSize = event.params.keeperBatchSize;
   c.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -12,7 +12,6 @@ import {
   DeliveryProofDemanded,
   DeliveryReceived,
   DeliverySettled,
-  FeaturePauseSet,
   FuturesTraded,
   ParamsSet,
   PositionReduced,
@@ -22,16 +21,13 @@ import {
   SettlementPriceDisputed,
   SettlementPriceFinalised,
   SettlementPriceProposed,
-  Upgraded,
   VaultFlow,
   VaultSet,
 } from "../../generated/FuturesMarket/FuturesMarket";
 import {
-  FuturesDayData,
   FuturesDelivery,
   FuturesDeliveryReceipt,
   FuturesEvent,
-  FuturesHourData,
   FuturesMarketState,
   FuturesPosition,
   FuturesReduction,
@@ -42,51 +38,20 @@ import {
 import {
   eventId,
   getOrCreateAccount,
-  recordFeaturePause,
-  recordUpgrade,
-  SECONDS_PER_DAY,
-  SECONDS_PER_HOUR,
   ZERO,
 } from "../lib/common";
 import { notionalUsdc } from "../lib/markets";
+import { Series } from "../lib/buckets";
+import { initFuturesMarketState, initFuturesPosition, initFuturesSeries } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "FuturesMarket";
 const TENORS = ["Daily", "Weekly", "Monthly", "Quarterly", "Custom"];
 const REASONS = ["Liquidation", "UnprovenShort", "Flatten"];
 
 function getMarket(address: Address): FuturesMarketState {
   let m = FuturesMarketState.load(address);
   if (m == null) {
-    m = new FuturesMarketState(address);
-    m.seriesCount = 0;
-    m.liveSeries = 0;
-    m.longOiCh = ZERO;
-    m.shortOiCh = ZERO;
-    m.volumeCh = ZERO;
-    m.volumeUsdc = ZERO;
-    m.feesUsdc = ZERO;
-    m.tradeCount = 0;
-    m.deliveredCh = ZERO;
-    m.failedDeliveries = 0;
-    m.slashedUsdc = ZERO;
-    m.bountiesCreditedUsdc = ZERO;
-    m.bountiesClaimedUsdc = ZERO;
-    m.vaultNetFlowUsdc = ZERO;
-    m.feeBps = 0;
-    m.penaltyBps = 0;
-    m.maxPremiumBps = 0;
-    m.maxCorrectionBps = 0;
-    m.vaultReserveBps = 0;
-    m.maxLiveSeries = 0;
-    m.electionCutoffSec = ZERO;
-    m.disputeWindowSec = ZERO;
-    m.deliveryWindowSec = ZERO;
-    m.proofWindowSec = ZERO;
-    m.minListingLeadSec = ZERO;
-    m.keeperBountyUsdc = ZERO;
-    m.skewScaleCh = ZERO;
-    m.premiumHorizonSec = ZERO;
-    m.defaultOiCapCh = ZERO;
+    m = initFuturesMarketState(address);
   }
   return m;
 }
@@ -103,28 +68,9 @@ function getPosition(s: FuturesSeries, account: Address, event: ethereum.Event):
   const id = s.id.concat(account);
   let p = FuturesPosition.load(id);
   if (p == null) {
-    p = new FuturesPosition(id);
+    p = initFuturesPosition(id);
     p.series = s.id;
     p.account = getOrCreateAccount(account, event.block).id;
-    p.sizeCh = ZERO;
-    p.entryPriceWad = ZERO;
-    p.tradeCount = 0;
-    p.feesUsdc = ZERO;
-    p.reducedCh = ZERO;
-    p.electedCh = ZERO;
-    p.escrowCh = ZERO;
-    p.proofRequiredCh = ZERO;
-    p.assignedCh = ZERO;
-    p.deliveredCh = ZERO;
-    p.deliveryPaidUsdc = ZERO;
-    p.slashedUsdc = ZERO;
-    p.receivedCh = ZERO;
-    p.receivedPaidUsdc = ZERO;
-    p.compensationUsdc = ZERO;
-    p.cashSettledCh = ZERO;
-    p.realisedPnlUsdc = ZERO;
-    p.settled = false;
-    p.open = false;
   }
   p.updatedAt = event.block.timestamp;
   return p;
@@ -152,47 +98,8 @@ function syncOpen(s: FuturesSeries, pos: FuturesPosition, event: ethereum.Event,
   }
 }
 
-function day(m: FuturesMarketState, event: ethereum.Event): FuturesDayData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
-  const id = m.id.concatI32(n);
-  let d = FuturesDayData.load(id);
-  if (d == null) {
-    d = new FuturesDayData(id);
-    d.market = m.id;
-    d.date = n * SECONDS_PER_DAY;
-    d.longOiCh = m.longOiCh;
-    d.shortOiCh = m.shortOiCh;
-    d.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
-    d.volumeCh = ZERO;
-    d.volumeUsdc = ZERO;
-    d.feesUsdc = ZERO;
-    d.tradeCount = 0;
-    d.deliveredCh = ZERO;
-    d.failedDeliveries = 0;
-  }
-  return d;
-}
-
-function hour(m: FuturesMarketState, event: ethereum.Event): FuturesHourData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_HOUR;
-  const id = m.id.concatI32(n);
-  let h = FuturesHourData.load(id);
-  if (h == null) {
-    h = new FuturesHourData(id);
-    h.market = m.id;
-    h.date = n * SECONDS_PER_HOUR;
-    h.longOiCh = m.longOiCh;
-    h.shortOiCh = m.shortOiCh;
-    h.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
-    h.volumeCh = ZERO;
-    h.volumeUsdc = ZERO;
-    h.feesUsdc = ZERO;
-    h.tradeCount = 0;
-    h.deliveredCh = ZERO;
-    h.failedDeliveries = 0;
-  }
-  return h;
-}
+/** FuturesDayData / FuturesHourData */
+const SERIES = new Series("FuturesDayData", "FuturesHourData", "date", "date", "market");
 
 function aggregate(
   m: FuturesMarketState,
@@ -205,28 +112,14 @@ function aggregate(
   failed: i32,
 ): void {
   const oi = m.longOiCh.plus(m.shortOiCh);
-  const d = day(m, event);
-  d.longOiCh = m.longOiCh;
-  d.shortOiCh = m.shortOiCh;
-  if (oi.gt(d.openInterestHighCh)) d.openInterestHighCh = oi;
-  d.volumeCh = d.volumeCh.plus(volumeCh);
-  d.volumeUsdc = d.volumeUsdc.plus(volumeUsdc);
-  d.feesUsdc = d.feesUsdc.plus(fees);
-  d.tradeCount = d.tradeCount + trades;
-  d.deliveredCh = d.deliveredCh.plus(deliveredCh);
-  d.failedDeliveries = d.failedDeliveries + failed;
-  d.save();
-  const h = hour(m, event);
-  h.longOiCh = m.longOiCh;
-  h.shortOiCh = m.shortOiCh;
-  if (oi.gt(h.openInterestHighCh)) h.openInterestHighCh = oi;
-  h.volumeCh = h.volumeCh.plus(volumeCh);
-  h.volumeUsdc = h.volumeUsdc.plus(volumeUsdc);
-  h.feesUsdc = h.feesUsdc.plus(fees);
-  h.tradeCount = h.tradeCount + trades;
-  h.deliveredCh = h.deliveredCh.plus(deliveredCh);
-  h.failedDeliveries = h.failedDeliveries + failed;
-  h.save();
+  const buckets = SERIES.open(m.id, event);
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i];
+    b.set("longOiCh", m.longOiCh).set("shortOiCh", m.shortOiCh).range("openInterestHighCh", "", oi, oi);
+    b.add("volumeCh", volumeCh).add("volumeUsdc", volumeUsdc).add("feesUsdc", fees).add("deliveredCh", deliveredCh);
+    b.count("tradeCount", trades).count("failedDeliveries", failed);
+    b.save();
+  }
 }
 
 /** Sets a series' open interest from an event's post-state and moves the market's Σ by the difference. */
@@ -255,7 +148,7 @@ export function handleSeriesListed(event: SeriesListed): void {
   m.seriesCount = m.seriesCount + 1;
   m.liveSeries = p.liveSeries.toI32();
   m.save();
-  const s = new FuturesSeries(seriesKey(event.address, p.seriesId));
+  const s = initFuturesSeries(seriesKey(event.address, p.seriesId));
   s.market = m.id;
   s.seriesId = p.seriesId;
   s.tenor = p.tenor < TENORS.length ? TENORS[p.tenor] : "Unknown";
@@ -264,25 +157,6 @@ export function handleSeriesListed(event: SeriesListed): void {
   s.lister = p.lister;
   s.status = "Trading";
   s.oiCapCh = p.oiCapCh;
-  s.longOiCh = ZERO;
-  s.shortOiCh = ZERO;
-  s.volumeCh = ZERO;
-  s.volumeUsdc = ZERO;
-  s.feesUsdc = ZERO;
-  s.tradeCount = 0;
-  s.electedCh = ZERO;
-  s.disputeCount = 0;
-  s.assignableShortCh = ZERO;
-  s.deliverableCh = ZERO;
-  s.shortFractionWad = ZERO;
-  s.deliveredCh = ZERO;
-  s.receivedCh = ZERO;
-  s.failedDeliveries = 0;
-  s.slashedUsdc = ZERO;
-  s.compensatedUsdc = ZERO;
-  s.cashSettledCh = ZERO;
-  s.openPositions = 0;
-  s.settledPositions = 0;
   s.save();
 }
 
@@ -654,12 +528,4 @@ export function handleDeliveryModuleSet(event: DeliveryModuleSet): void {
   const m = getMarket(event.address);
   m.deliveryModule = event.params.module;
   m.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

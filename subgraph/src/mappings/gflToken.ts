@@ -1,10 +1,10 @@
 // GFLToken: the non-transferable capacity index (1 GFL = 1 PFLOPS of allocated capacity for the epoch).
-import { FeaturePauseSet, GFLRebalanced, Transfer, Upgraded } from "../../generated/GFLToken/GFLToken";
+import { GFLRebalanced, Transfer } from "../../generated/GFLToken/GFLToken";
 import { GFLRebalance } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
 import { applySupplyPostState, applyTransfer } from "../lib/tokens";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "GFLToken";
 const SYMBOL = "GFL";
 
 export function handleTransfer(event: Transfer): void {
@@ -25,12 +25,4 @@ export function handleGFLRebalanced(event: GFLRebalanced): void {
   e.logIndex = event.logIndex;
   e.save();
   applySupplyPostState(event, SYMBOL, event.params.totalSupply, ZERO, null);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

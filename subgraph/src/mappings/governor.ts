@@ -7,20 +7,19 @@ import {
   ProposalQueued,
   ProposalThresholdSet,
   QuorumNumeratorUpdated,
-  Upgraded,
   VoteCast,
   VoteCastWithParams,
   VotingDelaySet,
   VotingPeriodSet,
 } from "../../generated/Governor/ChxGovernor";
 import { GovernanceParameterChange, Proposal, Vote } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordUpgrade, ZERO } from "../lib/common";
-
-const NAME = "Governor";
+import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
+import { initProposal } from "../../generated/defaults";
+export { handleUpgraded } from "./module";
 
 export function handleProposalCreated(event: ProposalCreated): void {
   getOrCreateAccount(event.params.proposer, event.block);
-  const p = new Proposal(event.params.proposalId.toString());
+  const p = initProposal(event.params.proposalId.toString());
   p.proposalId = event.params.proposalId;
   p.proposer = event.params.proposer;
   const targets = event.params.targets;
@@ -150,8 +149,4 @@ export function handleProposalThresholdSet(event: ProposalThresholdSet): void {
 
 export function handleQuorumNumeratorUpdated(event: QuorumNumeratorUpdated): void {
   recordParameter(event, "quorumNumerator", event.params.oldQuorumNumerator, event.params.newQuorumNumerator);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

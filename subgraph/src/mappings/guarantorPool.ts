@@ -8,18 +8,16 @@ import {
   DpsSlashed,
   DpsStakeChanged,
   ExposureChanged,
-  FeaturePauseSet,
   GuarantorConfigured,
   IncomeCredited,
   LossCovered,
   PoolParamsSet,
-  Upgraded,
 } from "../../generated/GuarantorPool/GuarantorPool";
 import { GuarantorEvent, GuarantorShareholder } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
 import { configChange, getGuarantor, getMarginAccount } from "../lib/clearing";
-
-const NAME = "GuarantorPool";
+import { initGuarantorShareholder } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function record(
   event: ethereum.Event,
@@ -46,12 +44,9 @@ function getHolder(guarantor: Bytes, holder: Bytes): GuarantorShareholder {
   const id = guarantor.concat(holder);
   let h = GuarantorShareholder.load(id);
   if (h == null) {
-    h = new GuarantorShareholder(id);
+    h = initGuarantorShareholder(id);
     h.guarantor = guarantor;
     h.holder = holder;
-    h.shares = ZERO;
-    h.depositedUsdc = ZERO;
-    h.withdrawnUsdc = ZERO;
   }
   return h;
 }
@@ -166,12 +161,4 @@ export function handleLossCovered(event: LossCovered): void {
 
 export function handlePoolParamsSet(event: PoolParamsSet): void {
   configChange(event, "poolParams", null, [], [event.params.minDpsStake, event.params.maxLeverageWad]);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -1,15 +1,12 @@
 // LiquidationEngine: account liquidations (attributed to the account's guarantor at the time) and parameters.
 import {
   AccountLiquidated,
-  FeaturePauseSet,
   LiquidationParamsSet,
-  Upgraded,
 } from "../../generated/LiquidationEngine/LiquidationEngine";
 import { Liquidation } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade } from "../lib/common";
+import { eventId, getOrCreateAccount } from "../lib/common";
 import { configChange, getMarginAccount } from "../lib/clearing";
-
-const NAME = "LiquidationEngine";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 export function handleAccountLiquidated(event: AccountLiquidated): void {
   const p = event.params;
@@ -38,12 +35,4 @@ export function handleAccountLiquidated(event: AccountLiquidated): void {
 export function handleLiquidationParamsSet(event: LiquidationParamsSet): void {
   const p = event.params;
   configChange(event, "liquidationParams", null, [], [p.bountyBps, p.maxBountyUsdc, p.dustNotionalUsdc]);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

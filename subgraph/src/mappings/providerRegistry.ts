@@ -10,7 +10,6 @@ import {
   CHBoughtBack,
   DeliveryConfirmed,
   DeliveryFailed,
-  FeaturePauseSet,
   Heartbeat,
   ParamsSet,
   PriceOracleSet,
@@ -23,7 +22,6 @@ import {
   TaskOutcomeRecorded,
   TierThresholdsSet,
   UnbondRequested,
-  Upgraded,
   Withdrawn,
 } from "../../generated/ProviderRegistry/ProviderRegistry";
 import {
@@ -43,9 +41,8 @@ import {
   StakeChange,
   TaskOutcome,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
 import {
-  appendProvider,
   energyGrade,
   getOrCreateStats,
   getThresholds,
@@ -53,8 +50,7 @@ import {
   newProvider,
   performanceGrade,
   PeriodDelta,
-  providerIds,
-  regrade,
+  gradeAttestation,
   reliabilityGrade,
   setLiability,
   setStake,
@@ -63,8 +59,8 @@ import {
   updateProviderDay,
   WH_CAP,
 } from "../lib/compute";
-
-const NAME = "ProviderRegistry";
+import { initRedemptionAssignment } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function profileChange(
   event: ethereum.Event,
@@ -102,7 +98,6 @@ export function handleProviderRegistered(event: ProviderRegistered): void {
   p.save();
   stats.providerCount += 1;
   stats.save();
-  appendProvider(a.provider);
   profileChange(event, a.provider, "registered", a.region, a.workloadMask, a.hardwareHash, a.hardwareUri);
   const d = new PeriodDelta();
   d.newProviders = 1;
@@ -163,16 +158,14 @@ function stakeChange(
 export function handleStaked(event: Staked): void {
   const stats = getOrCreateStats();
   const p = loadProvider(event.params.provider, event);
-  setStake(p, stats, event.params.stakedDps, p.unbondingDps);
-  p.tier = event.params.tier;
+  setStake(p, stats, event.params.stakedDps, p.unbondingDps, event.params.tier, event);
   stakeChange(event, p, "stake", event.params.amount, null, stats);
 }
 
 export function handleUnbondRequested(event: UnbondRequested): void {
   const stats = getOrCreateStats();
   const p = loadProvider(event.params.provider, event);
-  setStake(p, stats, event.params.stakedDps, event.params.unbondingDps);
-  p.tier = event.params.tier;
+  setStake(p, stats, event.params.stakedDps, event.params.unbondingDps, event.params.tier, event);
   p.unbondReadyAt = event.params.readyAt;
   stakeChange(event, p, "unbond", event.params.amount, event.params.readyAt, stats);
 }
@@ -181,7 +174,7 @@ export function handleUnbondRequested(event: UnbondRequested): void {
 export function handleWithdrawn(event: Withdrawn): void {
   const stats = getOrCreateStats();
   const p = loadProvider(event.params.provider, event);
-  setStake(p, stats, event.params.stakedDps, ZERO);
+  setStake(p, stats, event.params.stakedDps, ZERO, -1, event);
   stakeChange(event, p, "withdraw", event.params.amount, null, stats);
 }
 
@@ -207,7 +200,7 @@ export function handleAttested(event: Attested): void {
   p.attestedAt = event.block.timestamp;
   p.attestationExpiresAt = a.expiresAt;
   p.lastAttester = a.attester;
-  regrade(p, t);
+  gradeAttestation(p, t, event);
   p.save();
   stats.save();
 
@@ -357,7 +350,7 @@ export function handleSlashed(event: Slashed): void {
   const a = event.params;
   const stats = getOrCreateStats();
   const p = loadProvider(a.provider, event);
-  setStake(p, stats, a.stakedDps, a.unbondingDps);
+  setStake(p, stats, a.stakedDps, a.unbondingDps, -1, event);
   p.slashCount = a.slashCount.toI32();
   p.slashedDps = p.slashedDps.plus(a.slashedDps);
   stats.totalSlashedDps = stats.totalSlashedDps.plus(a.slashedDps);
@@ -413,7 +406,7 @@ export function handleRedemptionAssigned(event: RedemptionAssigned): void {
   p.openAssignments = a.openAssignments.toI32();
   p.save();
   stats.save();
-  const r = new RedemptionAssignment(assignmentKey(a.assignmentId));
+  const r = initRedemptionAssignment(assignmentKey(a.assignmentId));
   r.assignmentId = a.assignmentId;
   r.provider = p.id;
   r.chAmount = a.chAmount;
@@ -523,18 +516,15 @@ export function handleParamsSet(event: ParamsSet): void {
   ]);
 }
 
-/** New tier thresholds re-tier every provider (tiers are derived from stake, as the registry derives them). */
+/**
+ * New tier thresholds. No provider is re-tiered here (that would cost one write per provider): the registry's views
+ * re-derive every tier from the stake at once, the indexed tier follows each provider's next stake event (tieredAt).
+ */
 export function handleTierThresholdsSet(event: TierThresholdsSet): void {
   const stats = getOrCreateStats();
   stats.tierThresholdsDps = event.params.thresholdsDps;
+  stats.tierThresholdsUpdatedAt = event.block.timestamp;
   stats.save();
-  const ids = providerIds();
-  for (let i = 0; i < ids.length; i++) {
-    const p = Provider.load(ids[i]);
-    if (p == null) continue;
-    p.tier = tierOf(stats, p.stakedDps);
-    p.save();
-  }
   configChange(event, "tierThresholds", event.params.thresholdsDps);
 }
 
@@ -550,12 +540,4 @@ export function handlePriceOracleSet(event: PriceOracleSet): void {
   stats.priceOracle = event.params.oracle;
   stats.save();
   configChange(event, "priceOracle", [addressValue(event.params.oracle)]);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -1,31 +1,20 @@
 // RiskEngine: EWMA volatility updates (keeper-driven) and risk parameters per market.
 import {
-  FeaturePauseSet,
   MarketRiskParamsSet,
-  Upgraded,
   VolatilityParamsSet,
   VolatilityUpdated,
 } from "../../generated/RiskEngine/RiskEngine";
 import { Address } from "@graphprotocol/graph-ts";
 import { MarketRiskParams, VolatilityState, VolatilityUpdate } from "../../generated/schema";
-import { eventId, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, ZERO } from "../lib/common";
 import { configChange } from "../lib/clearing";
-
-const NAME = "RiskEngine";
+import { initVolatilityState } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): VolatilityState {
   let s = VolatilityState.load(address);
   if (s == null) {
-    s = new VolatilityState(address);
-    s.priceWad = ZERO;
-    s.varianceWad = ZERO;
-    s.sigmaWad = ZERO;
-    s.updateCount = 0;
-    s.bountiesUsdc = ZERO;
-    s.lambdaWad = ZERO;
-    s.minUpdateInterval = ZERO;
-    s.bountyUsdc = ZERO;
-    s.updatedAt = ZERO;
+    s = initVolatilityState(address);
   }
   return s;
 }
@@ -76,12 +65,4 @@ export function handleMarketRiskParamsSet(event: MarketRiskParamsSet): void {
   m.updatedAt = event.block.timestamp;
   m.save();
   configChange(event, "marketRisk", p.market, [], [r.imMultipleWad, r.mmMultipleWad, r.imFloorWad, r.mmFloorWad]);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -3,7 +3,6 @@
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
   ConsensusFailed,
-  FeaturePauseSet,
   ReceiptSettled,
   SpecUpdated,
   StreamFunded,
@@ -12,10 +11,9 @@ import {
   StreamWithdrawn,
   Subscribed,
   Unsubscribed,
-  Upgraded,
 } from "../../generated/StreamTasks/StreamTasks";
 import { Stream, StreamEvent, StreamReceipt, StreamSubscription } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
 import {
   currencyIndex,
   currencyName,
@@ -25,8 +23,8 @@ import {
   streamModeName,
   streamStatusName,
 } from "../lib/tasks";
-
-const NAME = "StreamTasks";
+import { initStream, initStreamSubscription } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function streamEvent(event: ethereum.Event, s: Stream, kind: string): StreamEvent {
   const e = new StreamEvent(eventId(event));
@@ -43,7 +41,7 @@ function streamEvent(event: ethereum.Event, s: Stream, kind: string): StreamEven
 export function handleStreamOpened(event: StreamOpened): void {
   const p = event.params;
   const t = p.terms;
-  const s = new Stream(idKey(p.streamId));
+  const s = initStream(idKey(p.streamId));
   s.streamId = p.streamId;
   s.client = getOrCreateAccount(p.client, event.block).id;
   s.currency = currencyName(t.currency);
@@ -98,11 +96,9 @@ export function handleSubscribed(event: Subscribed): void {
   const id = subKey(s.id, p.provider);
   let sub = StreamSubscription.load(id);
   if (sub == null) {
-    sub = new StreamSubscription(id);
+    sub = initStreamSubscription(id);
     sub.stream = s.id;
     sub.provider = getOrCreateAccount(p.provider, event.block).id;
-    sub.paidRequests = ZERO;
-    sub.amountPaid = ZERO;
   }
   sub.price = p.price;
   sub.active = true;
@@ -242,12 +238,4 @@ export function handleReceiptSettled(event: ReceiptSettled): void {
   else if (s.currency == "USDC") d.streamPaidUsdc = d.streamPaidUsdc.plus(p.amount);
   else d.streamPaidDps = d.streamPaidDps.plus(p.amount);
   d.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

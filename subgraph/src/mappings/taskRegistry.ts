@@ -9,14 +9,12 @@ import {
   DisputeOpened,
   ExecutorSelected,
   FaultSlashed,
-  FeaturePauseSet,
   ParamsSet,
   RedemptionFailed,
   ResultCommitted,
   TaskClosed,
   TaskFinalized,
   TaskSubmitted,
-  Upgraded,
   Voted,
 } from "../../generated/TaskRegistry/TaskRegistry";
 import {
@@ -31,39 +29,17 @@ import {
   TaskSlash,
   TaskVote,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
 import { currencyIndex, currencyName, getCurrencyStats, getTaskDay, idKey, taskStatusName } from "../lib/tasks";
+import { initTask, initTaskCouncilMember, initTaskRegistryState } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "TaskRegistry";
 const BPS = BigInt.fromI32(10000);
 
 function getState(address: Address): TaskRegistryState {
   let s = TaskRegistryState.load(address);
   if (s == null) {
-    s = new TaskRegistryState(address);
-    s.councilFeeBps = 0;
-    s.dpsDiscountBps = 0;
-    s.dpsReplenishBps = 0;
-    s.maxCouncil = 0;
-    s.councilWindow = 0;
-    s.verifyWindowSec = ZERO;
-    s.disputeWindowSec = ZERO;
-    s.redemptionGraceSec = ZERO;
-    s.slashDps = ZERO;
-    s.taskCount = 0;
-    s.bidCount = 0;
-    s.voteCount = 0;
-    s.disputeCount = 0;
-    s.accepted = 0;
-    s.rejected = 0;
-    s.expired = 0;
-    s.cancelled = 0;
-    s.slashCount = 0;
-    s.slashedDps = ZERO;
-    s.chRedeemed = ZERO;
-    s.dpsReplenished = ZERO;
-    s.redemptionFailures = 0;
-    s.redemptionCompensationDps = ZERO;
+    s = initTaskRegistryState(address);
   }
   return s;
 }
@@ -107,7 +83,7 @@ export function handleTaskSubmitted(event: TaskSubmitted): void {
   const p = event.params;
   const t = p.terms;
   const pr = p.prescription;
-  const task = new Task(idKey(p.taskId));
+  const task = initTask(idKey(p.taskId));
   task.taskId = p.taskId;
   task.client = getOrCreateAccount(p.client, event.block).id;
   task.status = "Bidding";
@@ -133,25 +109,7 @@ export function handleTaskSubmitted(event: TaskSubmitted): void {
   task.prescriptionHash = p.prescriptionHash;
   task.biddingEnds = p.biddingEnds;
   task.submittedAt = event.block.timestamp;
-  task.bidCount = 0;
-  task.price = ZERO;
-  task.councilFee = ZERO;
-  task.targetBlock = ZERO;
-  task.assignmentId = ZERO;
-  task.commits = 0;
-  task.votingEnds = ZERO;
-  task.round = 0;
-  task.agree = 0;
-  task.disagree = 0;
   task.escrow = t.maxPayment;
-  task.executorPaid = ZERO;
-  task.councilReserved = ZERO;
-  task.councilClaimed = ZERO;
-  task.refunded = ZERO;
-  task.replenishedDps = ZERO;
-  task.slashedDps = ZERO;
-  task.redemptionFailed = false;
-  task.compensationDps = ZERO;
   task.save();
 
   const s = getState(event.address);
@@ -229,13 +187,10 @@ export function handleCouncilDrawn(event: CouncilDrawn): void {
   for (let i = 0; i < p.members.length; i++) {
     const a = p.members[i];
     members.push(a);
-    const m = new TaskCouncilMember(memberKey(p.taskId, a));
+    const m = initTaskCouncilMember(memberKey(p.taskId, a));
     m.task = task.id;
     m.member = getOrCreateAccount(a, event.block).id;
     m.round = round;
-    m.voted = false;
-    m.feeClaimed = ZERO;
-    m.slashedDps = ZERO;
     m.save();
   }
   c.members = members;
@@ -509,12 +464,4 @@ export function handleRedemptionFailed(event: RedemptionFailed): void {
   s.redemptionFailures = s.redemptionFailures + 1;
   s.redemptionCompensationDps = s.redemptionCompensationDps.plus(p.compensationDps);
   s.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -8,12 +8,11 @@ import {
   MinDelayChange,
   RoleGranted,
   RoleRevoked,
-  Upgraded,
 } from "../../generated/Timelock/ChxTimelock";
 import { GovernanceParameterChange, TimelockCall, TimelockOperation, TimelockRoleMember } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordUpgrade } from "../lib/common";
-
-const NAME = "Timelock";
+import { eventId, getOrCreateAccount } from "../lib/common";
+import { initTimelockCall, initTimelockRoleMember } from "../../generated/defaults";
+export { handleUpgraded } from "./module";
 
 export function handleCallScheduled(event: CallScheduled): void {
   const id = event.params.id;
@@ -34,13 +33,12 @@ export function handleCallScheduled(event: CallScheduled): void {
   }
   op.callCount = op.callCount + 1;
   op.save();
-  const call = new TimelockCall(id.concatI32(event.params.index.toI32()));
+  const call = initTimelockCall(id.concatI32(event.params.index.toI32()));
   call.operation = id;
   call.index = event.params.index;
   call.target = event.params.target;
   call.value = event.params.value;
   call.data = event.params.data;
-  call.executed = false;
   call.save();
 }
 
@@ -91,7 +89,7 @@ function setRole(role: Bytes, account: Bytes, sender: Bytes, active: boolean, ev
   const id = role.concat(account);
   let m = TimelockRoleMember.load(id);
   if (m == null) {
-    m = new TimelockRoleMember(id);
+    m = initTimelockRoleMember(id);
     m.role = role;
     m.account = account;
   }
@@ -107,8 +105,4 @@ export function handleRoleGranted(event: RoleGranted): void {
 
 export function handleRoleRevoked(event: RoleRevoked): void {
   setRole(event.params.role, event.params.account, event.params.sender, false, event);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -79,6 +79,7 @@ export class SubgraphHost {
    * @param {Uint8Array|WebAssembly.Module} o.wasm   compiled mapping (build/<DataSource>/<DataSource>.wasm)
    * @param {string} [o.schema]  schema.graphql text (enables validation, immutability and loadRelated)
    * @param {Map} [o.store]      a store shared with other data sources' hosts (one subgraph = one store)
+   * @param {import("./history.mjs").EntityHistory} [o.history]  records every write by block (for queries at a block)
    * @param {{address?:string, network?:string, context?:Map}} [o.dataSource]
    * @param {(level:string,msg:string)=>void} [o.onLog]
    * @param {object} [o.extraImports]  extra host functions keyed by import name (matchstick's)
@@ -88,7 +89,8 @@ export class SubgraphHost {
     this.schema = typeof o.schema === "string" ? loadSchema(o.schema) : (o.schema ?? null);
     this.store = o.store ?? new Map(); // entityType -> Map(id -> Map(field -> {kind,value}))
     this.blockStore = o.blockStore ?? new Map(); // entities written in the current block (store.get_in_block)
-    this.ops = [];
+    /** store operations so far (the replay reports them per handler): reads, writes, removes, related loads */
+    this.storeOps = { get: 0, set: 0, remove: 0, related: 0 };
     this.logs = [];
     this.createdDataSources = [];
     this.callMocks = new Map();
@@ -485,6 +487,7 @@ export class SubgraphHost {
       );
     };
     const entityFromStore = (type, id, fromBlock) => {
+      h.storeOps.get++;
       const e = (fromBlock ? h.blockStore : h.store).get(type)?.get(id);
       return e ? h.writeEntity(e) : 0;
     };
@@ -514,7 +517,8 @@ export class SubgraphHost {
         if (!h.blockStore.has(type)) h.blockStore.set(type, new Map());
         h.store.get(type).set(id, map);
         h.blockStore.get(type).set(id, map);
-        h.ops.push({ op: "set", type, id });
+        h.o.history?.record(type, id, map);
+        h.storeOps.set++;
       },
       "store.remove"(tp, idp) {
         const type = str(tp);
@@ -523,7 +527,8 @@ export class SubgraphHost {
           fail(`entities of type \`${type}\` can not be removed since they are immutable (id ${id})`);
         h.store.get(type)?.delete(id);
         h.blockStore.get(type)?.delete(id);
-        h.ops.push({ op: "remove", type, id });
+        h.o.history?.record(type, id, null);
+        h.storeOps.remove++;
       },
       "store.loadRelated"(tp, idp, fp) {
         const type = str(tp);
@@ -531,6 +536,7 @@ export class SubgraphHost {
         const field = str(fp);
         const f = h.schema?.[type]?.fields[field];
         if (!f?.derivedFrom) fail(`${type}.${field} is not a derived field`);
+        h.storeOps.related++;
         const matches = [...(h.store.get(f.name)?.values() ?? [])].filter((e) => {
           const v = e.get(f.derivedFrom);
           if (!v) return false;

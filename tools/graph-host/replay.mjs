@@ -1,17 +1,21 @@
-// Replays raw chain logs through the BUILT subgraph (build/subgraph.yaml + build/<DataSource>/*.wasm) the way
+// Replays raw chain logs through a BUILT subgraph (build/subgraph.yaml + build/<DataSource>/*.wasm) the way
 // graph-node would for event handlers: one WASM instance per data source, one shared entity store, triggers in
 // (block, log index) order, a fresh per-block cache at each new block, logs matched by address and topic0, and
 // decoded with the data source's ABI. Inputs are plain JSON-RPC objects (eth_getLogs, eth_getBlockByNumber,
-// eth_getTransactionByHash), so a replay can be recorded and re-run offline.
+// eth_getTransactionByHash), so a replay can be recorded and re-run offline. Every write is kept by block
+// (history.mjs) so the result can be queried at any processed block (query.mjs); every handler call is timed and
+// its store operations counted (stats()).
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { Interface, id as keccakId } from "ethers";
 import { SubgraphHost } from "./host.mjs";
+import { EntityHistory } from "./history.mjs";
+import { StoreKind } from "./asc-memory.mjs";
 
 const require = createRequire(import.meta.url);
 
-function loadYaml(file) {
+export function loadYaml(file) {
   // js-yaml as graph-cli resolves it (graph-cli parses manifests with it)
   const cli = require.resolve("@graphprotocol/graph-cli/package.json", { paths: [path.dirname(file)] });
   const yaml = createRequire(cli)("js-yaml");
@@ -23,59 +27,71 @@ export function topic0(manifestEventSignature) {
   return keccakId(manifestEventSignature.replace(/indexed /g, ""));
 }
 
+/** A manifest data source `context:` ({ key: { type, data } }) as the store values dataSource.context() returns. */
+export function contextEntity(context) {
+  const kinds = { String: StoreKind.String, Bool: StoreKind.Bool, Int: StoreKind.Int, BigInt: StoreKind.BigInt };
+  const out = new Map();
+  for (const [k, v] of Object.entries(context ?? {})) {
+    const kind = kinds[v.type];
+    if (kind === undefined) throw new Error(`replay: context ${k}: type ${v.type} is not supported`);
+    out.set(k, { kind, value: kind === StoreKind.BigInt ? BigInt(v.data) : v.data });
+  }
+  return out;
+}
+
 const big = (x) => (x === null || x === undefined ? null : BigInt(x));
 
 export class SubgraphReplay {
   /**
    * @param {string} buildDir  the `graph build` output directory (holds subgraph.yaml, schema.graphql, *.wasm)
-   * @param {object} [o.record]  a deployment record: each data source takes its address and start block from
-   *   record.contracts[<data source name>] instead of the manifest (the WASM does not depend on them), so one
-   *   build serves any chain the protocol is deployed on.
+   * @param {object} [o]
+   * @param {Object<string,{address:string,startBlock?:number|bigint}>} [o.targets]  per data source name, the
+   *   address and start block to use instead of the manifest's (the WASM does not depend on them, so one build
+   *   serves any chain); data sources missing from `targets` are left inactive.
+   * @param {(level:string, msg:string)=>void} [o.onLog]
    */
-  constructor(buildDir, { onLog, record } = {}) {
+  constructor(buildDir, { onLog, targets } = {}) {
     this.buildDir = buildDir;
-    this.record = record;
+    this.targets = targets;
     this.manifest = loadYaml(path.join(buildDir, "subgraph.yaml"));
     this.schema = fs.readFileSync(path.join(buildDir, "schema.graphql"), "utf8");
     this.store = new Map();
     this.blockStore = new Map();
+    this.history = new EntityHistory();
     this.onLog = onLog ?? (() => {});
     this.sources = [];
     this.handled = 0;
     this.skipped = 0;
+    /** handler name -> { calls, ms, maxMs, maxOps } */
+    this.handlerStats = new Map();
+    this.replayMs = 0;
   }
 
   async init() {
     for (const ds of this.manifest.dataSources) {
-      // Data source names are deployment names; a module this deployment lacks (a market not launched) is inactive.
-      if (this.record && !this.record.contracts?.[ds.name]) continue;
+      if (this.targets && !this.targets[ds.name]) continue; // not deployed on this chain
       const abiEntry = ds.mapping.abis.find((a) => a.name === ds.source.abi);
       const iface = new Interface(JSON.parse(fs.readFileSync(path.join(this.buildDir, abiEntry.file), "utf8")));
       const handlers = new Map();
       for (const h of ds.mapping.eventHandlers ?? []) handlers.set(topic0(h.event), h.handler);
       if ((ds.mapping.blockHandlers ?? []).length || (ds.mapping.callHandlers ?? []).length)
         throw new Error(`replay: ${ds.name} uses block or call handlers, which this host does not run`);
+      const target = this.targets?.[ds.name];
+      const address = target?.address ?? ds.source.address;
       const host = new SubgraphHost({
         wasm: fs.readFileSync(path.join(this.buildDir, ds.mapping.file)),
         schema: this.schema,
         store: this.store,
         blockStore: this.blockStore,
-        dataSource: { address: ds.source.address, network: ds.network },
+        history: this.history,
+        dataSource: { address, network: ds.network, context: contextEntity(ds.context) },
         onLog: this.onLog,
       });
       await host.init();
-      let address = ds.source.address;
-      let startBlock = BigInt(ds.source.startBlock ?? 0);
-      if (this.record) {
-        const c = this.record.contracts[ds.name];
-        address = c.address;
-        startBlock = BigInt(c.deployBlock ?? 0);
-        host.dataSource.address = address;
-      }
       this.sources.push({
         name: ds.name,
         address: address.toLowerCase(),
-        startBlock,
+        startBlock: BigInt(target?.startBlock ?? ds.source.startBlock ?? 0),
         iface,
         handlers,
         host,
@@ -93,6 +109,16 @@ export class SubgraphReplay {
     return this.sources.reduce((m, s) => (s.startBlock < m ? s.startBlock : m), BigInt(Number.MAX_SAFE_INTEGER));
   }
 
+  /** Marks a block without triggers as processed (the query layer's head and block numbers follow it). */
+  advance(block) {
+    this.history.advance({
+      number: BigInt(block.number),
+      hash: block.hash ?? null,
+      timestamp: block.timestamp === undefined ? null : BigInt(block.timestamp),
+      parentHash: block.parentHash ?? null,
+    });
+  }
+
   /**
    * Runs every log of one block through its handler.
    * @param {object} block  eth_getBlockByNumber result
@@ -100,7 +126,9 @@ export class SubgraphReplay {
    * @param {(hash:string)=>object} txOf  eth_getTransactionByHash result by hash
    */
   runBlock(block, logs, txOf) {
+    const t0 = performance.now();
     this.blockStore.clear();
+    this.advance(block);
     const b = {
       hash: block.hash,
       parentHash: block.parentHash,
@@ -156,6 +184,8 @@ export class SubgraphReplay {
         })),
       };
       const ptr = src.host.newEvent(ev);
+      const ops0 = opsOf(src.host);
+      const h0 = performance.now();
       try {
         src.host.run(handler, ptr);
       } catch (e) {
@@ -163,8 +193,33 @@ export class SubgraphReplay {
           `replay: ${src.name}.${handler} failed on ${log.transactionHash}:${BigInt(log.logIndex)}: ${e.message}`,
         );
       }
+      const ms = performance.now() - h0;
+      const ops = opsOf(src.host) - ops0;
+      const key = `${src.name}.${handler}`;
+      const s = this.handlerStats.get(key) ?? { calls: 0, ms: 0, maxMs: 0, maxOps: 0 };
+      s.calls++;
+      s.ms += ms;
+      if (ms > s.maxMs) s.maxMs = ms;
+      if (ops > s.maxOps) s.maxOps = ops;
+      this.handlerStats.set(key, s);
       this.handled++;
     }
+    this.replayMs += performance.now() - t0;
+  }
+
+  /**
+   * Indexing speed: triggers per second over the time spent in runBlock (decoding, building the event, the
+   * handler), and per handler its calls, mean and max time and the most store operations one call made.
+   */
+  stats() {
+    const handlers = [...this.handlerStats].map(([name, s]) => ({ name, ...s, meanMs: s.ms / s.calls }));
+    handlers.sort((a, b) => b.meanMs - a.meanMs);
+    return {
+      events: this.handled,
+      ms: this.replayMs,
+      eventsPerSecond: this.replayMs > 0 ? (this.handled * 1000) / this.replayMs : 0,
+      handlers,
+    };
   }
 
   entity(type, id) {
@@ -177,3 +232,5 @@ export class SubgraphReplay {
     return Object.fromEntries([...this.store].map(([t, m]) => [t, m.size]).sort());
   }
 }
+
+const opsOf = (host) => host.storeOps.get + host.storeOps.set + host.storeOps.remove + host.storeOps.related;
