@@ -1,7 +1,7 @@
 // Code generated from a subgraph's own inputs, next to what `graph codegen` writes (nothing here knows a particular
 // subgraph):
 //   - entityDefaults(schema): `generated/defaults.ts` — for every mutable entity type T a constructor
-//     `initT(id): T` that sets each non-null Int/Int8/BigInt/BigDecimal/Boolean field to 0/false and each non-null
+//     `initT(id): T` (and `loadOrInitT(id)`: the stored one, else a new one) that sets each non-null Int/Int8/BigInt/BigDecimal/Boolean field to 0/false and each non-null
 //     list of scalars to [], and `initEntity(type, id): Entity` for code that works by type name. Zero-initialising
 //     new state entities is then written once, in the schema, instead of once per mapping. Strings, Bytes and
 //     references are left to the mapping (the host's non-null validation reports one it forgets).
@@ -63,6 +63,9 @@ export function entityDefaults(sdl, { source = "schema.graphql" } = {}) {
     lines.push("}", "");
     lines.push(`export function init${e.name}(id: ${ID_TS[e.idType]}): ${e.name} {`);
     lines.push(`  const e = new ${e.name}(id);`, `  zero${e.name}(e);`, "  return e;", "}", "");
+    lines.push(`/** The stored ${e.name}, or a new one from init${e.name}. */`);
+    lines.push(`export function loadOrInit${e.name}(id: ${ID_TS[e.idType]}): ${e.name} {`);
+    lines.push(`  const e = ${e.name}.load(id);`, `  return e == null ? init${e.name}(id) : e;`, "}", "");
   }
   lines.push(
     "/** A new entity of `type` (by name), zero-initialised like initT; the id field set. */",

@@ -1,8 +1,8 @@
 // Shared clearing-layer helpers: margin accounts, guarantors, markets, configuration changes.
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { ClearingConfigChange, ClearingMarket, Guarantor, MarginAccount } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ZERO } from "./common";
-import { initClearingMarket, initGuarantor, initMarginAccount } from "../../generated/defaults";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "./common";
+import { initGuarantor, initMarginAccount, loadOrInitClearingMarket } from "../../generated/defaults";
 
 export function getMarginAccount(address: Bytes, event: ethereum.Event): MarginAccount {
   let a = MarginAccount.load(address);
@@ -24,11 +24,7 @@ export function getGuarantor(address: Bytes, event: ethereum.Event): Guarantor {
 }
 
 export function getMarket(address: Bytes): ClearingMarket {
-  let m = ClearingMarket.load(address);
-  if (m == null) {
-    m = initClearingMarket(address);
-  }
-  return m;
+  return loadOrInitClearingMarket(address);
 }
 
 export function configChange(
@@ -44,10 +40,7 @@ export function configChange(
   e.target = target;
   e.addresses = addresses;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 

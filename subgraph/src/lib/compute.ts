@@ -2,7 +2,7 @@
 // daily/hourly aggregates. Every value comes from event parameters (no eth_call).
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { ComputeStats, GradeThresholds, Provider, ProviderDayData } from "../../generated/schema";
-import { initComputeStats, initGradeThresholds, initProvider } from "../../generated/defaults";
+import { initGradeThresholds, initProvider, loadOrInitComputeStats } from "../../generated/defaults";
 import { Series } from "./buckets";
 import { getOrCreateAccount, ZERO } from "./common";
 
@@ -16,8 +16,7 @@ function wad(milli: i64): BigInt {
 }
 
 export function getOrCreateStats(): ComputeStats {
-  const s = ComputeStats.load(STATS_ID);
-  return s == null ? initComputeStats(STATS_ID) : s;
+  return loadOrInitComputeStats(STATS_ID);
 }
 
 /** The thresholds in force; the ComputeStandard's initialize emits them, the defaults only cover a missing event. */

@@ -4,7 +4,7 @@ import { Address, BigInt, ethereum } from "@graphprotocol/graph-ts";
 import { Token, TokenBalance, TokenTransfer } from "../../generated/schema";
 import { initToken, initTokenBalance } from "../../generated/defaults";
 import { Series } from "./buckets";
-import { eventId, getOrCreateAccount, ONE, ZERO, ZERO_ADDRESS } from "./common";
+import { eventId, getOrCreateAccount, ONE, stamp, ZERO, ZERO_ADDRESS } from "./common";
 
 export function getOrCreateToken(address: Address, symbol: string, block: ethereum.Block): Token {
   let token = Token.load(address);
@@ -43,10 +43,7 @@ export function applyTransfer(event: ethereum.Event, symbol: string, from: Addre
   t.from = from;
   t.to = to;
   t.value = value;
-  t.blockNumber = event.block.number;
-  t.timestamp = event.block.timestamp;
-  t.transactionHash = event.transaction.hash;
-  t.logIndex = event.logIndex;
+  stamp(t, event);
   t.save();
 
   let minted = ZERO;

@@ -23,7 +23,7 @@ import {
   RoleRevokedEvent,
   TargetFunctionRole,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, u64Bytes, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, u64Bytes, ZERO } from "../lib/common";
 import { initAccessManagerOperation, initAccessTarget, initRole, initRoleMember, initTargetFunctionRole } from "../../generated/defaults";
 export { handleUpgraded } from "./module";
 
@@ -79,10 +79,7 @@ export function handleRoleGranted(event: RoleGranted): void {
   e.delay = event.params.delay;
   e.since = event.params.since;
   e.newMember = event.params.newMember;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -99,10 +96,7 @@ export function handleRoleRevoked(event: RoleRevoked): void {
   const e = new RoleRevokedEvent(eventId(event));
   e.role = role.id;
   e.account = event.params.account;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 

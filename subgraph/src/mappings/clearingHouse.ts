@@ -15,7 +15,7 @@ import {
   PositionModified,
 } from "../../generated/ClearingHouse/ClearingHouse";
 import { ClearingEvent, DeficitStep, Position, PositionChange } from "../../generated/schema";
-import { eventId, ZERO } from "../lib/common";
+import { eventId, stamp, ZERO } from "../lib/common";
 import { configChange, getMarginAccount, getMarket, negative, positive } from "../lib/clearing";
 import { initPosition } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
@@ -33,10 +33,7 @@ function clearingEvent(
   e.account = account;
   e.market = market;
   e.amountUsdc = ZERO;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -175,10 +172,7 @@ export function handlePositionModified(event: PositionModified): void {
   c.realisedPnlUsdc = p.realisedPnlUsdc;
   c.feeUsdc = p.feeUsdc;
   c.collateralUsdc = p.collateralUsdc;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 }
 
@@ -214,10 +208,7 @@ export function handlePositionLiquidated(event: PositionLiquidated): void {
   c.realisedPnlUsdc = p.realisedPnlUsdc;
   c.feeUsdc = ZERO;
   c.collateralUsdc = p.collateralUsdc;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 }
 
@@ -242,9 +233,6 @@ export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
     m.poolUsdc = m.poolUsdc.minus(p.amountUsdc);
     m.save();
   }
-  s.blockNumber = event.block.number;
-  s.timestamp = event.block.timestamp;
-  s.transactionHash = event.transaction.hash;
-  s.logIndex = event.logIndex;
+  stamp(s, event);
   s.save();
 }

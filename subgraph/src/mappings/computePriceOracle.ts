@@ -8,16 +8,12 @@ import {
   OracleSpotSourceSet,
 } from "../../generated/ComputePriceOracle/ComputePriceOracle";
 import { OracleConfig, OracleConfigChange, OraclePricePin } from "../../generated/schema";
-import { eventId, ZERO } from "../lib/common";
-import { initOracleConfig } from "../../generated/defaults";
+import { eventId, stamp, ZERO } from "../lib/common";
+import { loadOrInitOracleConfig } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getConfig(address: Address): OracleConfig {
-  let c = OracleConfig.load(address);
-  if (c == null) {
-    c = initOracleConfig(address);
-  }
-  return c;
+  return loadOrInitOracleConfig(address);
 }
 
 function change(event: ethereum.Event, kind: string, target: Bytes | null, values: BigInt[]): void {
@@ -26,10 +22,7 @@ function change(event: ethereum.Event, kind: string, target: Bytes | null, value
   e.kind = kind;
   e.target = target;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 

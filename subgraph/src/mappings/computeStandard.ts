@@ -6,7 +6,7 @@ import {
   ReferencePublished,
 } from "../../generated/ComputeStandard/ComputeStandard";
 import { GradeThresholdsChange, Provider, ReferenceSystem, WorkloadClass } from "../../generated/schema";
-import { eventId } from "../lib/common";
+import { eventId, stamp } from "../lib/common";
 import { getThresholds } from "../lib/compute";
 import { initReferenceSystem, initWorkloadClass } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
@@ -67,10 +67,7 @@ export function handleGradeThresholdsSet(event: GradeThresholdsSet): void {
   e.uptime3Wad = x.uptime3Wad;
   e.energyXWad = x.energyXWad;
   e.energyYWad = x.energyYWad;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 
   // No provider is re-graded here: each keeps the grades of its last attestation/heartbeat (see the schema).

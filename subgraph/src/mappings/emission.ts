@@ -28,7 +28,7 @@ import {
   RewardClaim,
   RewardsFunding,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp } from "../lib/common";
 import {
   EmissionDelta,
   epochKey,
@@ -75,10 +75,7 @@ export function handleCapacityRecorded(event: CapacityRecorded): void {
   s.sampleCount = p.sampleCount;
   s.epochGfl = event.params.epochGfl;
   s.epochTotalGfl = event.params.epochTotalGfl;
-  s.blockNumber = event.block.number;
-  s.timestamp = event.block.timestamp;
-  s.transactionHash = event.transaction.hash;
-  s.logIndex = event.logIndex;
+  stamp(s, event);
   s.save();
 
   state.save();
@@ -127,10 +124,7 @@ export function handleEpochClosed(event: EpochClosed): void {
   c.halvings = halvings;
   c.closedBy = event.params.closedBy;
   c.bountyDps = event.params.bountyDps;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 
   const d = new EmissionDelta();
@@ -160,10 +154,7 @@ export function handleHalved(event: Halved): void {
   h.nextThresholdGfl = event.params.nextThresholdGfl;
   h.nextDueAt = event.params.nextDueAt;
   h.newRateWad = event.params.newRateWad;
-  h.blockNumber = event.block.number;
-  h.timestamp = event.block.timestamp;
-  h.transactionHash = event.transaction.hash;
-  h.logIndex = event.logIndex;
+  stamp(h, event);
   h.save();
 
   const d = new EmissionDelta();
@@ -207,10 +198,7 @@ export function handleProviderRebalanced(event: ProviderRebalanced): void {
   r.gfl = event.params.gfl;
   r.rewardDps = reward;
   r.accruedDps = event.params.accruedDps;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
 
   const d = new EmissionDelta();
@@ -233,10 +221,7 @@ export function handleRebalanceBatch(event: RebalanceBatchEvent): void {
   b.rebalanced = event.params.rebalanced.toI32();
   b.keeper = event.params.keeper;
   b.bountyDps = event.params.bountyDps;
-  b.blockNumber = event.block.number;
-  b.timestamp = event.block.timestamp;
-  b.transactionHash = event.transaction.hash;
-  b.logIndex = event.logIndex;
+  stamp(b, event);
   b.save();
 
   const d = new EmissionDelta();
@@ -259,10 +244,7 @@ export function handleRewardsFunded(event: RewardsFunded): void {
   f.mintedDps = event.params.mintedDps;
   f.rewardPoolDps = event.params.rewardPoolDps;
   f.totalMintedDps = event.params.totalMintedDps;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   f.save();
 
   const d = new EmissionDelta();
@@ -288,10 +270,7 @@ export function handleRewardsClaimed(event: RewardsClaimed): void {
   c.to = event.params.to;
   c.amountDps = event.params.amountDps;
   c.claimedDps = event.params.claimedDps;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 
   const d = new EmissionDelta();
@@ -317,10 +296,7 @@ export function handleReplenished(event: Replenished): void {
   r.cumulativeGfl = event.params.cumulativeGfl;
   r.rewardPoolDps = event.params.rewardPoolDps;
   r.keeperBudgetDps = event.params.keeperBudgetDps;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
 
   const d = new EmissionDelta();
@@ -337,10 +313,7 @@ export function handleKeeperBudgetFunded(event: KeeperBudgetFunded): void {
   k.by = event.params.by;
   k.dpsAmount = event.params.dpsAmount;
   k.keeperBudgetDps = event.params.keeperBudgetDps;
-  k.blockNumber = event.block.number;
-  k.timestamp = event.block.timestamp;
-  k.transactionHash = event.transaction.hash;
-  k.logIndex = event.logIndex;
+  stamp(k, event);
   k.save();
 
   const d = new EmissionDelta();
@@ -351,10 +324,7 @@ export function handleKeeperBudgetFunded(event: KeeperBudgetFunded): void {
 function parameterChange(event: ethereum.Event, parameter: string): EmissionParameterChange {
   const c = new EmissionParameterChange(eventId(event));
   c.parameter = parameter;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   return c;
 }
 

@@ -35,29 +35,17 @@ import {
   FuturesSettlementPrice,
   FuturesTrade,
 } from "../../generated/schema";
-import {
-  eventId,
-  getOrCreateAccount,
-  ZERO,
-} from "../lib/common";
-import { notionalUsdc } from "../lib/markets";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { Series } from "../lib/buckets";
-import { initFuturesMarketState, initFuturesPosition, initFuturesSeries } from "../../generated/defaults";
+import { notionalUsdc, seriesKey, seriesPosition } from "../lib/markets";
+import { initFuturesPosition, initFuturesSeries, loadOrInitFuturesMarketState } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 const TENORS = ["Daily", "Weekly", "Monthly", "Quarterly", "Custom"];
 const REASONS = ["Liquidation", "UnprovenShort", "Flatten"];
 
 function getMarket(address: Address): FuturesMarketState {
-  let m = FuturesMarketState.load(address);
-  if (m == null) {
-    m = initFuturesMarketState(address);
-  }
-  return m;
-}
-
-function seriesKey(market: Address, seriesId: BigInt): Bytes {
-  return market.concatI32(seriesId.toI32());
+  return loadOrInitFuturesMarketState(address);
 }
 
 function loadSeries(event: ethereum.Event, seriesId: BigInt): FuturesSeries | null {
@@ -65,15 +53,7 @@ function loadSeries(event: ethereum.Event, seriesId: BigInt): FuturesSeries | nu
 }
 
 function getPosition(s: FuturesSeries, account: Address, event: ethereum.Event): FuturesPosition {
-  const id = s.id.concat(account);
-  let p = FuturesPosition.load(id);
-  if (p == null) {
-    p = initFuturesPosition(id);
-    p.series = s.id;
-    p.account = getOrCreateAccount(account, event.block).id;
-  }
-  p.updatedAt = event.block.timestamp;
-  return p;
+  return changetype<FuturesPosition>(seriesPosition("FuturesPosition", s.id, account, event));
 }
 
 /**
@@ -135,10 +115,7 @@ function other(event: ethereum.Event, kind: string, s: FuturesSeries | null, acc
   e.kind = kind;
   if (s !== null) e.series = s.id;
   if (account !== null) e.account = account;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -198,10 +175,7 @@ export function handleFuturesTraded(event: FuturesTraded): void {
   t.entryPriceWad = p.entryPriceWad;
   t.longOiCh = p.longOiCh;
   t.shortOiCh = p.shortOiCh;
-  t.blockNumber = event.block.number;
-  t.timestamp = event.block.timestamp;
-  t.transactionHash = event.transaction.hash;
-  t.logIndex = event.logIndex;
+  stamp(t, event);
   t.save();
   aggregate(m, event, absDelta, notional, p.feeUsdc, 1, ZERO, 0);
 }
@@ -239,10 +213,7 @@ export function handlePositionReduced(event: PositionReduced): void {
   r.priceWad = p.priceWad;
   r.sizeCh = p.sizeCh;
   r.electedCh = p.electedCh;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
   aggregate(m, event, ZERO, ZERO, ZERO, 0, ZERO, 0);
 }
@@ -298,10 +269,7 @@ function priceStep(event: ethereum.Event, s: FuturesSeries, kind: string, price:
   x.series = s.id;
   x.kind = kind;
   x.priceWad = price;
-  x.blockNumber = event.block.number;
-  x.timestamp = event.block.timestamp;
-  x.transactionHash = event.transaction.hash;
-  x.logIndex = event.logIndex;
+  stamp(x, event);
   return x;
 }
 
@@ -387,10 +355,7 @@ export function handleDeliverySettled(event: DeliverySettled): void {
   x.slashedUsdc = p.slashedUsdc;
   x.collateralUsdc = p.collateralUsdc;
   x.failed = failed;
-  x.blockNumber = event.block.number;
-  x.timestamp = event.block.timestamp;
-  x.transactionHash = event.transaction.hash;
-  x.logIndex = event.logIndex;
+  stamp(x, event);
   x.save();
   aggregate(m, event, ZERO, ZERO, ZERO, 0, p.deliveredCh, failed ? 1 : 0);
 }
@@ -417,10 +382,7 @@ export function handleDeliveryReceived(event: DeliveryReceived): void {
   x.paidUsdc = p.paidUsdc;
   x.compensationUsdc = p.compensationUsdc;
   x.cashSettledCh = p.cashSettledCh;
-  x.blockNumber = event.block.number;
-  x.timestamp = event.block.timestamp;
-  x.transactionHash = event.transaction.hash;
-  x.logIndex = event.logIndex;
+  stamp(x, event);
   x.save();
 }
 

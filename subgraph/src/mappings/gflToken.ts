@@ -1,7 +1,7 @@
 // GFLToken: the non-transferable capacity index (1 GFL = 1 PFLOPS of allocated capacity for the epoch).
 import { GFLRebalanced, Transfer } from "../../generated/GFLToken/GFLToken";
 import { GFLRebalance } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { applySupplyPostState, applyTransfer } from "../lib/tokens";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
@@ -19,10 +19,7 @@ export function handleGFLRebalanced(event: GFLRebalanced): void {
   e.newBalance = event.params.newBalance;
   e.delta = event.params.newBalance.minus(event.params.oldBalance);
   e.totalSupply = event.params.totalSupply;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   applySupplyPostState(event, SYMBOL, event.params.totalSupply, ZERO, null);
 }

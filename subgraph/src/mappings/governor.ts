@@ -13,7 +13,7 @@ import {
   VotingPeriodSet,
 } from "../../generated/Governor/ChxGovernor";
 import { GovernanceParameterChange, Proposal, Vote } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { initProposal } from "../../generated/defaults";
 export { handleUpgraded } from "./module";
 
@@ -91,10 +91,7 @@ function recordVote(
   v.weight = weight;
   v.reason = reason;
   v.params = params;
-  v.blockNumber = event.block.number;
-  v.timestamp = event.block.timestamp;
-  v.transactionHash = event.transaction.hash;
-  v.logIndex = event.logIndex;
+  stamp(v, event);
   v.save();
 }
 
@@ -128,10 +125,7 @@ export function recordParameter(event: ethereum.Event, parameter: string, oldVal
   c.parameter = parameter;
   c.oldValue = oldValue;
   c.newValue = newValue;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 }
 

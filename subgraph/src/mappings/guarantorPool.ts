@@ -14,7 +14,7 @@ import {
   PoolParamsSet,
 } from "../../generated/GuarantorPool/GuarantorPool";
 import { GuarantorEvent, GuarantorShareholder } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { configChange, getGuarantor, getMarginAccount } from "../lib/clearing";
 import { initGuarantorShareholder } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
@@ -33,10 +33,7 @@ function record(
   e.account = account;
   e.amount = amount;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 

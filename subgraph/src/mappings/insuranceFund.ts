@@ -16,16 +16,12 @@ import {
 } from "../../generated/InsuranceFund/InsuranceFund";
 import { InsuranceFundEvent, InsuranceFundState, InsuranceStaker } from "../../generated/schema";
 import { Series } from "../lib/buckets";
-import { eventId, getOrCreateAccount, ONE, ZERO } from "../lib/common";
-import { initInsuranceFundState, initInsuranceStaker } from "../../generated/defaults";
+import { eventId, getOrCreateAccount, ONE, stamp, ZERO } from "../lib/common";
+import { initInsuranceStaker, loadOrInitInsuranceFundState } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): InsuranceFundState {
-  let s = InsuranceFundState.load(address);
-  if (s == null) {
-    s = initInsuranceFundState(address);
-  }
-  return s;
+  return loadOrInitInsuranceFundState(address);
 }
 
 function getStaker(address: Bytes, event: ethereum.Event): InsuranceStaker {
@@ -44,10 +40,7 @@ function newEvent(event: ethereum.Event, kind: string, account: Bytes | null): I
   e.kind = kind;
   e.account = account;
   e.values = [];
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 

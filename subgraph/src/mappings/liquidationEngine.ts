@@ -4,7 +4,7 @@ import {
   LiquidationParamsSet,
 } from "../../generated/LiquidationEngine/LiquidationEngine";
 import { Liquidation } from "../../generated/schema";
-import { eventId, getOrCreateAccount } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp } from "../lib/common";
 import { configChange, getMarginAccount } from "../lib/clearing";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
@@ -25,10 +25,7 @@ export function handleAccountLiquidated(event: AccountLiquidated): void {
   l.bountyUsdc = p.bountyUsdc;
   l.collateralUsdc = p.collateralUsdc;
   l.positionsLeft = p.positionsLeft;
-  l.blockNumber = event.block.number;
-  l.timestamp = event.block.timestamp;
-  l.transactionHash = event.transaction.hash;
-  l.logIndex = event.logIndex;
+  stamp(l, event);
   l.save();
 }
 

@@ -14,19 +14,13 @@ import {
   Withdraw,
 } from "../../generated/LiquidityVault/LiquidityVault";
 import { LiquidityVaultState, VaultFlowEvent, VaultLP, VaultMarketAllocation } from "../../generated/schema";
-import { initLiquidityVaultState, initVaultLP, initVaultMarketAllocation } from "../../generated/defaults";
+import { initVaultLP, initVaultMarketAllocation, loadOrInitLiquidityVaultState } from "../../generated/defaults";
 import { Series } from "../lib/buckets";
-import {
-  eventId,
-  getOrCreateAccount,
-  ZERO,
-  ZERO_ADDRESS,
-} from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO, ZERO_ADDRESS } from "../lib/common";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getVault(address: Address): LiquidityVaultState {
-  const v = LiquidityVaultState.load(address);
-  return v == null ? initLiquidityVaultState(address) : v;
+  return loadOrInitLiquidityVaultState(address);
 }
 
 function getLP(v: LiquidityVaultState, holder: Address, event: ethereum.Event): VaultLP {
@@ -57,10 +51,7 @@ function flow(event: ethereum.Event, v: LiquidityVaultState, kind: string, asset
   f.vault = v.id;
   f.kind = kind;
   f.assetsUsdc = assets;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   return f;
 }
 

@@ -34,26 +34,20 @@ import {
   OptionsMarketState,
   OptionTrade,
 } from "../../generated/schema";
-import {
-  eventId,
-  getOrCreateAccount,
-  ZERO,
-} from "../lib/common";
-import { notionalUsdc } from "../lib/markets";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { Series } from "../lib/buckets";
-import { initOptionMaker, initOptionOffer, initOptionPosition, initOptionSeries, initOptionsMarketState } from "../../generated/defaults";
+import { notionalUsdc, seriesKey, seriesPosition } from "../lib/markets";
+import {
+  initOptionMaker,
+  initOptionOffer,
+  initOptionPosition,
+  initOptionSeries,
+  loadOrInitOptionsMarketState,
+} from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getMarket(address: Address): OptionsMarketState {
-  let m = OptionsMarketState.load(address);
-  if (m == null) {
-    m = initOptionsMarketState(address);
-  }
-  return m;
-}
-
-function seriesKey(market: Address, seriesId: BigInt): Bytes {
-  return market.concatI32(seriesId.toI32());
+  return loadOrInitOptionsMarketState(address);
 }
 
 function loadSeries(event: ethereum.Event, seriesId: BigInt): OptionSeries | null {
@@ -61,15 +55,7 @@ function loadSeries(event: ethereum.Event, seriesId: BigInt): OptionSeries | nul
 }
 
 function getPosition(s: OptionSeries, account: Address, event: ethereum.Event): OptionPosition {
-  const id = s.id.concat(account);
-  let p = OptionPosition.load(id);
-  if (p == null) {
-    p = initOptionPosition(id);
-    p.series = s.id;
-    p.account = getOrCreateAccount(account, event.block).id;
-  }
-  p.updatedAt = event.block.timestamp;
-  return p;
+  return changetype<OptionPosition>(seriesPosition("OptionPosition", s.id, account, event));
 }
 
 /** OptionsDayData / OptionsHourData */
@@ -105,10 +91,7 @@ function lifecycle(event: ethereum.Event, s: OptionSeries, kind: string): Option
   const e = new OptionEvent(eventId(event));
   e.series = s.id;
   e.kind = kind;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -253,10 +236,7 @@ export function handleOfferFilled(event: OfferFilled): void {
   t.sellerReceivedUsdc = p.sellerReceivedUsdc;
   t.feesUsdc = p.feesUsdc;
   t.filledAfterCh = p.filledAfterCh;
-  t.blockNumber = event.block.number;
-  t.timestamp = event.block.timestamp;
-  t.transactionHash = event.transaction.hash;
-  t.logIndex = event.logIndex;
+  stamp(t, event);
   t.save();
   const f = new Flow();
   f.volume = p.sizeCh;

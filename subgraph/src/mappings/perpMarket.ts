@@ -20,15 +20,14 @@ import {
   PerpPosition,
   PerpTrade,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
-import { initPerpMarket, initPerpPosition } from "../../generated/defaults";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
+import { initPerpPosition, loadOrInitPerpMarket } from "../../generated/defaults";
 import { Series } from "../lib/buckets";
 import { notionalUsdc } from "../lib/markets";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getMarket(address: Address): PerpMarket {
-  const m = PerpMarket.load(address);
-  return m == null ? initPerpMarket(address) : m;
+  return loadOrInitPerpMarket(address);
 }
 
 function getPosition(market: Address, account: Address, event: ethereum.Event): PerpPosition {
@@ -89,10 +88,7 @@ function funding(event: ethereum.Event, m: PerpMarket, kind: string, index: BigI
   f.kind = kind;
   f.fundingIndexWad = index;
   f.fundingRateWad = rate;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   return f;
 }
 
@@ -151,10 +147,7 @@ export function handlePerpTraded(event: PerpTraded): void {
   t.fundingRateWad = p.fundingRateWad;
   t.longOiCh = p.longOiCh;
   t.shortOiCh = p.shortOiCh;
-  t.blockNumber = event.block.number;
-  t.timestamp = event.block.timestamp;
-  t.transactionHash = event.transaction.hash;
-  t.logIndex = event.logIndex;
+  stamp(t, event);
   t.save();
 
   const f = funding(event, m, "trade", p.fundingIndexWad, p.fundingRateWad);
@@ -181,10 +174,7 @@ export function handleFundingSettled(event: FundingSettled): void {
   s.account = p.account;
   s.fundingUsdc = p.fundingUsdc;
   s.fundingIndexWad = p.fundingIndexWad;
-  s.blockNumber = event.block.number;
-  s.timestamp = event.block.timestamp;
-  s.transactionHash = event.transaction.hash;
-  s.logIndex = event.logIndex;
+  stamp(s, event);
   s.save();
 }
 
@@ -239,10 +229,7 @@ export function handlePerpLiquidated(event: PerpLiquidated): void {
   l.pendingFundingUsdc = p.pendingFundingUsdc;
   l.longOiCh = p.longOiCh;
   l.shortOiCh = p.shortOiCh;
-  l.blockNumber = event.block.number;
-  l.timestamp = event.block.timestamp;
-  l.transactionHash = event.transaction.hash;
-  l.logIndex = event.logIndex;
+  stamp(l, event);
   l.save();
   const f = funding(event, m, "liquidation", p.fundingIndexWad, p.fundingRateWad);
   f.indexPriceWad = p.priceWad;

@@ -3,16 +3,12 @@
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { LimitsSet, WeightsSet } from "../../generated/ProviderMatcher/ProviderMatcher";
 import { ComputeConfigChange, MatcherConfig } from "../../generated/schema";
-import { eventId, ZERO } from "../lib/common";
-import { initMatcherConfig } from "../../generated/defaults";
+import { eventId, stamp, ZERO } from "../lib/common";
+import { loadOrInitMatcherConfig } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getConfig(id: Bytes): MatcherConfig {
-  let c = MatcherConfig.load(id);
-  if (c == null) {
-    c = initMatcherConfig(id);
-  }
-  return c;
+  return loadOrInitMatcherConfig(id);
 }
 
 function change(event: ethereum.Event, kind: string, values: BigInt[]): void {
@@ -20,10 +16,7 @@ function change(event: ethereum.Event, kind: string, values: BigInt[]): void {
   e.contract = event.address;
   e.kind = kind;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 

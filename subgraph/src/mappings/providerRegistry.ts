@@ -41,7 +41,7 @@ import {
   StakeChange,
   TaskOutcome,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import {
   energyGrade,
   getOrCreateStats,
@@ -78,10 +78,7 @@ function profileChange(
   e.workloadMask = mask;
   e.hardwareHash = hash;
   e.hardwareUri = uri;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -122,10 +119,7 @@ export function handleAskPriceSet(event: AskPriceSet): void {
   const e = new AskPriceChange(eventId(event));
   e.provider = p.id;
   e.askPriceWad = event.params.askPriceWad;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -145,10 +139,7 @@ function stakeChange(
   e.unbondingDps = p.unbondingDps;
   e.readyAt = readyAt;
   e.tier = p.tier;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   p.save();
   stats.save();
@@ -217,10 +208,7 @@ export function handleAttested(event: Attested): void {
   e.expiresAt = a.expiresAt;
   e.performanceGrade = performanceGrade(t, r.chPerHourWad);
   e.energyGrade = energyGrade(t, wh);
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.attestations = 1;
@@ -250,10 +238,7 @@ export function handleHeartbeat(event: Heartbeat): void {
   e.trackedSeconds = a.trackedSeconds;
   e.uptimeWad = a.uptimeWad;
   e.reliabilityGrade = p.reliabilityGrade;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.heartbeats = 1;
@@ -270,10 +255,7 @@ export function handleCapacityRecordFailed(event: CapacityRecordFailed): void {
   e.provider = p.id;
   e.recorder = event.params.recorder;
   e.samplePflopsWad = event.params.samplePflopsWad;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -292,10 +274,7 @@ export function handleProviderCHMinted(event: ProviderCHMinted): void {
   e.to = a.to;
   e.amount = a.amount;
   e.liabilityCh = a.liabilityCh;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.chMinted = a.amount;
@@ -317,10 +296,7 @@ export function handleCHBoughtBack(event: CHBoughtBack): void {
   e.amount = a.amount;
   e.liabilityCh = a.liabilityCh;
   e.boughtBackCh = a.boughtBackCh;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.chBoughtBack = a.amount;
@@ -339,10 +315,7 @@ export function handleTaskOutcomeRecorded(event: TaskOutcomeRecorded): void {
   e.completed = a.completed;
   e.completedCount = p.completed;
   e.failedCount = p.failed;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -367,10 +340,7 @@ export function handleSlashed(event: Slashed): void {
   e.unbondingDps = a.unbondingDps;
   e.slashCount = p.slashCount;
   e.reason = a.reason;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.slashedDps = a.slashedDps;
@@ -385,10 +355,7 @@ function redemptionEvent(event: ethereum.Event, r: RedemptionAssignment, p: Prov
   e.chAmount = r.chAmount;
   e.liabilityCh = p.liabilityCh;
   e.assignedCh = p.assignedCh;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -474,10 +441,7 @@ function configChange(event: ethereum.Event, kind: string, values: BigInt[]): vo
   e.contract = event.address;
   e.kind = kind;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 

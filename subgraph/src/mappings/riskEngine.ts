@@ -6,17 +6,13 @@ import {
 } from "../../generated/RiskEngine/RiskEngine";
 import { Address } from "@graphprotocol/graph-ts";
 import { MarketRiskParams, VolatilityState, VolatilityUpdate } from "../../generated/schema";
-import { eventId, ZERO } from "../lib/common";
+import { eventId, stamp, ZERO } from "../lib/common";
 import { configChange } from "../lib/clearing";
-import { initVolatilityState } from "../../generated/defaults";
+import { loadOrInitVolatilityState } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): VolatilityState {
-  let s = VolatilityState.load(address);
-  if (s == null) {
-    s = initVolatilityState(address);
-  }
-  return s;
+  return loadOrInitVolatilityState(address);
 }
 
 export function handleVolatilityUpdated(event: VolatilityUpdated): void {
@@ -36,10 +32,7 @@ export function handleVolatilityUpdated(event: VolatilityUpdated): void {
   u.varianceWad = p.varianceWad;
   u.sigmaWad = p.sigmaWad;
   u.bountyUsdc = p.bountyUsdc;
-  u.blockNumber = event.block.number;
-  u.timestamp = event.block.timestamp;
-  u.transactionHash = event.transaction.hash;
-  u.logIndex = event.logIndex;
+  stamp(u, event);
   u.save();
 }
 

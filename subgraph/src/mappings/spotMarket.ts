@@ -31,21 +31,13 @@ import {
   SpotTrader,
   SpotTwapObservation,
 } from "../../generated/schema";
-import {
-  eventId,
-  getOrCreateAccount,
-  ZERO,
-} from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { Bucket, Series } from "../lib/buckets";
-import { initSpotMarketState, initSpotOrder, initSpotTrader } from "../../generated/defaults";
+import { initSpotOrder, initSpotTrader, loadOrInitSpotMarketState } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): SpotMarketState {
-  let s = SpotMarketState.load(address);
-  if (s == null) {
-    s = initSpotMarketState(address);
-  }
-  return s;
+  return loadOrInitSpotMarketState(address);
 }
 
 function getOrder(hash: Bytes, maker: Bytes, price: BigInt): SpotOrder {
@@ -120,10 +112,7 @@ export function handleOrderFilled(event: OrderFilled): void {
   f.remainingCh = p.remainingCh;
   f.makerFeeUsdc = p.makerFeeUsdc;
   f.counterpartyFeeUsdc = p.counterpartyFeeUsdc;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   f.save();
   const s = getState(event.address);
   s.volumeCh = s.volumeCh.plus(p.amountCh);
@@ -142,10 +131,7 @@ export function handleOrdersMatched(event: OrdersMatched): void {
   m.amountCh = p.amountCh;
   m.spreadUsdc = p.spreadUsdc;
   m.midPriceWad = p.twapPriceWad;
-  m.blockNumber = event.block.number;
-  m.timestamp = event.block.timestamp;
-  m.transactionHash = event.transaction.hash;
-  m.logIndex = event.logIndex;
+  stamp(m, event);
   m.save();
   // the two fills counted the match twice
   const s = getState(event.address);
@@ -171,10 +157,7 @@ export function handleDealSettled(event: DealSettled): void {
   d.priceWad = p.priceWad;
   d.buyerPaidUsdc = p.buyerPaidUsdc;
   d.sellerReceivedUsdc = p.sellerReceivedUsdc;
-  d.blockNumber = event.block.number;
-  d.timestamp = event.block.timestamp;
-  d.transactionHash = event.transaction.hash;
-  d.logIndex = event.logIndex;
+  stamp(d, event);
   d.save();
   const s = getState(event.address);
   s.otcVolumeCh = s.otcVolumeCh.plus(p.amountCh);

@@ -13,7 +13,7 @@ import {
   Unsubscribed,
 } from "../../generated/StreamTasks/StreamTasks";
 import { Stream, StreamEvent, StreamReceipt, StreamSubscription } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import {
   currencyIndex,
   currencyName,
@@ -31,10 +31,7 @@ function streamEvent(event: ethereum.Event, s: Stream, kind: string): StreamEven
   e.stream = s.id;
   e.kind = kind;
   e.status = s.status;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -223,10 +220,7 @@ export function handleReceiptSettled(event: ReceiptSettled): void {
   r.newlyPaid = p.newlyPaid;
   r.amount = p.amount;
   r.depositAfter = p.deposit;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
   const c = getCurrencyStats(currencyIndex(s.currency));
   c.streamDeposit = c.streamDeposit.minus(p.amount);

@@ -29,19 +29,15 @@ import {
   TaskSlash,
   TaskVote,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { currencyIndex, currencyName, getCurrencyStats, getTaskDay, idKey, taskStatusName } from "../lib/tasks";
-import { initTask, initTaskCouncilMember, initTaskRegistryState } from "../../generated/defaults";
+import { initTask, initTaskCouncilMember, loadOrInitTaskRegistryState } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 const BPS = BigInt.fromI32(10000);
 
 function getState(address: Address): TaskRegistryState {
-  let s = TaskRegistryState.load(address);
-  if (s == null) {
-    s = initTaskRegistryState(address);
-  }
-  return s;
+  return loadOrInitTaskRegistryState(address);
 }
 
 function memberKey(taskId: BigInt, member: Bytes): Bytes {
@@ -57,10 +53,7 @@ function taskEvent(event: ethereum.Event, task: Task, kind: string): TaskEvent {
   e.task = task.id;
   e.kind = kind;
   e.status = task.status;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -138,10 +131,7 @@ export function handleBidPlaced(event: BidPlaced): void {
   b.provider = getOrCreateAccount(p.provider, event.block).id;
   b.price = p.price;
   b.bidCount = p.bidCount.toI32();
-  b.blockNumber = event.block.number;
-  b.timestamp = event.block.timestamp;
-  b.transactionHash = event.transaction.hash;
-  b.logIndex = event.logIndex;
+  stamp(b, event);
   b.save();
   const s = getState(event.address);
   s.bidCount = s.bidCount + 1;
@@ -219,10 +209,7 @@ export function handleResultCommitted(event: ResultCommitted): void {
   r.resultHash = p.resultHash;
   r.isFinal = p.isFinal;
   r.votingEnds = p.votingEnds;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
 }
 
@@ -246,10 +233,7 @@ export function handleVoted(event: Voted): void {
   v.agree = p.agree;
   v.agreeCount = p.agreeCount;
   v.disagreeCount = p.disagreeCount;
-  v.blockNumber = event.block.number;
-  v.timestamp = event.block.timestamp;
-  v.transactionHash = event.transaction.hash;
-  v.logIndex = event.logIndex;
+  stamp(v, event);
   v.save();
   const s = getState(event.address);
   s.voteCount = s.voteCount + 1;
@@ -401,10 +385,7 @@ export function handleCouncilFeeClaimed(event: CouncilFeeClaimed): void {
   f.member = getOrCreateAccount(p.member, event.block).id;
   f.fee = p.fee;
   f.escrowLeft = p.escrowLeft;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   f.save();
   const d = getTaskDay(event);
   if (task.currency == "CH") d.councilFeesClaimedCh = d.councilFeesClaimedCh.plus(p.fee);
@@ -433,10 +414,7 @@ export function handleFaultSlashed(event: FaultSlashed): void {
   x.provider = getOrCreateAccount(p.provider, event.block).id;
   x.role = isExecutor ? "executor" : "council";
   x.slashedDps = p.slashedDps;
-  x.blockNumber = event.block.number;
-  x.timestamp = event.block.timestamp;
-  x.transactionHash = event.transaction.hash;
-  x.logIndex = event.logIndex;
+  stamp(x, event);
   x.save();
   const s = getState(event.address);
   s.slashCount = s.slashCount + 1;

@@ -10,7 +10,7 @@ import {
   RoleRevoked,
 } from "../../generated/Timelock/ChxTimelock";
 import { GovernanceParameterChange, TimelockCall, TimelockOperation, TimelockRoleMember } from "../../generated/schema";
-import { eventId, getOrCreateAccount } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp } from "../lib/common";
 import { initTimelockCall, initTimelockRoleMember } from "../../generated/defaults";
 export { handleUpgraded } from "./module";
 
@@ -77,10 +77,7 @@ export function handleMinDelayChange(event: MinDelayChange): void {
   c.parameter = "timelockMinDelay";
   c.oldValue = event.params.oldDuration;
   c.newValue = event.params.newDuration;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 }
 
