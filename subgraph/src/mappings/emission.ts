@@ -40,6 +40,7 @@ import {
   updateEmissionAggregates,
 } from "../lib/emission";
 import { ethereum } from "@graphprotocol/graph-ts";
+import { earn } from "../lib/earnings";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 export function handleCapacityRecorded(event: CapacityRecorded): void {
@@ -114,6 +115,11 @@ export function handleEpochClosed(event: EpochClosed): void {
   state.rebalanceCursor = 0;
   state.minSamples = state.minSamplesNext;
   state.save();
+  // schedule vs actual at this close: rewards the schedule owed so far, what providers accrued, DPS minted
+  e.scheduledTotalDps = state.totalEpochRewardsDps;
+  e.accruedTotalDps = state.totalAccruedDps;
+  e.mintedTotalDps = state.totalMintedDps;
+  e.save();
 
   const c = new EpochClose(eventId(event));
   c.epoch = e.id;
@@ -185,6 +191,7 @@ export function handleProviderRebalanced(event: ProviderRebalanced): void {
   p.accruedDps = event.params.accruedDps;
   p.totalRewardDps = p.totalRewardDps.plus(reward);
   p.save();
+  earn(p.id, "rewardsAccruedDps", reward, event);
 
   state.totalGfl = state.totalGfl.plus(event.params.gfl).minus(oldGfl);
   state.totalAccruedDps = state.totalAccruedDps.plus(reward);
@@ -261,6 +268,7 @@ export function handleRewardsClaimed(event: RewardsClaimed): void {
   p.accruedDps = p.accruedDps.minus(event.params.amountDps);
   p.claimedDps = event.params.claimedDps;
   p.save();
+  earn(p.id, "rewardsClaimedDps", event.params.amountDps, event);
   state.fundedDps = state.fundedDps.minus(event.params.amountDps);
   state.totalClaimedDps = state.totalClaimedDps.plus(event.params.amountDps);
   state.save();

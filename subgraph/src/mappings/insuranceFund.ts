@@ -17,11 +17,16 @@ import {
 import { InsuranceFundEvent, InsuranceFundState, InsuranceStaker } from "../../generated/schema";
 import { Series } from "../lib/buckets";
 import { eventId, getOrCreateAccount, ONE, stamp, ZERO } from "../lib/common";
-import { initInsuranceStaker, loadOrInitInsuranceFundState } from "../../generated/defaults";
+import { initInsuranceStaker, initInsuranceFundState } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): InsuranceFundState {
-  return loadOrInitInsuranceFundState(address);
+  let s = InsuranceFundState.load(address);
+  if (s == null) {
+    s = initInsuranceFundState(address);
+    s.sharePriceWad = sharePrice(ZERO, ZERO); // par: an empty fund converts at the virtual offset
+  }
+  return s;
 }
 
 function getStaker(address: Bytes, event: ethereum.Event): InsuranceStaker {
@@ -67,7 +72,7 @@ export function sharePrice(assets: BigInt, shares: BigInt): BigInt {
 /** Sets the state's assets/shares (post-state of the event) and rolls the day and hour buckets. */
 function setAssets(event: ethereum.Event, s: InsuranceFundState, assets: BigInt, shares: BigInt, f: Flow): void {
   const before = s.totalAssetsUsdc;
-  const priceBefore = s.sharePriceWad.isZero() ? sharePrice(before, s.totalShares) : s.sharePriceWad;
+  const priceBefore = s.sharePriceWad;
   s.totalAssetsUsdc = assets;
   s.totalShares = shares;
   s.sharePriceWad = sharePrice(assets, shares);

@@ -3,8 +3,9 @@ import {
   AccountLiquidated,
   LiquidationParamsSet,
 } from "../../generated/LiquidationEngine/LiquidationEngine";
-import { Liquidation } from "../../generated/schema";
-import { eventId, getOrCreateAccount, stamp } from "../lib/common";
+import { store } from "@graphprotocol/graph-ts";
+import { Liquidation, LiquidationDraft } from "../../generated/schema";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { configChange, getMarginAccount } from "../lib/clearing";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
@@ -25,6 +26,17 @@ export function handleAccountLiquidated(event: AccountLiquidated): void {
   l.bountyUsdc = p.bountyUsdc;
   l.collateralUsdc = p.collateralUsdc;
   l.positionsLeft = p.positionsLeft;
+  // the ClearingHouse events of this transaction (they precede AccountLiquidated) gathered the amounts
+  const id = p.account.concat(event.transaction.hash);
+  const d = LiquidationDraft.load(id);
+  l.positionsClosed = d == null ? 0 : d.positionsClosed;
+  l.closedCh = d == null ? ZERO : d.closedCh;
+  l.realisedPnlUsdc = d == null ? ZERO : d.realisedPnlUsdc;
+  l.guarantorUsdc = d == null ? ZERO : d.guarantorUsdc;
+  l.insuranceUsdc = d == null ? ZERO : d.insuranceUsdc;
+  l.socialisedUsdc = d == null ? ZERO : d.socialisedUsdc;
+  l.deficitUsdc = l.guarantorUsdc.plus(l.insuranceUsdc).plus(l.socialisedUsdc);
+  if (d != null) store.remove("LiquidationDraft", id.toHexString());
   stamp(l, event);
   l.save();
 }

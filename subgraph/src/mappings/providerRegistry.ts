@@ -60,6 +60,7 @@ import {
   WH_CAP,
 } from "../lib/compute";
 import { initRedemptionAssignment } from "../../generated/defaults";
+import { count, earn } from "../lib/earnings";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function profileChange(
@@ -310,6 +311,7 @@ export function handleTaskOutcomeRecorded(event: TaskOutcomeRecorded): void {
   p.completed = a.completedCount.toI32();
   p.failed = a.failedCount.toI32();
   p.save();
+  count(p.id, a.completed ? "tasksCompleted" : "tasksFailed", "", ZERO, event);
   const e = new TaskOutcome(eventId(event));
   e.provider = p.id;
   e.completed = a.completed;
@@ -327,6 +329,7 @@ export function handleSlashed(event: Slashed): void {
   p.slashCount = a.slashCount.toI32();
   p.slashedDps = p.slashedDps.plus(a.slashedDps);
   stats.totalSlashedDps = stats.totalSlashedDps.plus(a.slashedDps);
+  count(p.id, "slashCount", "slashedDps", a.slashedDps, event);
   p.save();
   stats.save();
   const e = new Slash(eventId(event));
@@ -408,6 +411,7 @@ export function handleDeliveryConfirmed(event: DeliveryConfirmed): void {
   p.save();
   stats.save();
   redemptionEvent(event, r, p, "delivered");
+  count(p.id, "deliveriesConfirmed", "deliveredCh", a.chAmount, event);
   const d = new PeriodDelta();
   d.chDelivered = a.chAmount;
   updatePeriods(event, stats, d);
@@ -434,6 +438,8 @@ export function handleDeliveryFailed(event: DeliveryFailed): void {
   p.save();
   stats.save();
   redemptionEvent(event, r, p, "failed");
+  count(p.id, "deliveriesFailed", "failedCh", a.chAmount, event);
+  earn(p.id, "compensationPaidDps", a.compensationDps, event);
 }
 
 function configChange(event: ethereum.Event, kind: string, values: BigInt[]): void {

@@ -24,6 +24,7 @@ import {
   streamStatusName,
 } from "../lib/tasks";
 import { initStream, initStreamSubscription } from "../../generated/defaults";
+import { earn, perCurrency } from "../lib/earnings";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function streamEvent(event: ethereum.Event, s: Stream, kind: string): StreamEvent {
@@ -213,6 +214,7 @@ export function handleReceiptSettled(event: ReceiptSettled): void {
     sub.updatedAt = event.block.timestamp;
     sub.save();
   }
+  earn(p.provider, perCurrency("streamPaid", s.currency), p.amount, event);
   const r = new StreamReceipt(eventId(event));
   r.stream = s.id;
   r.provider = getOrCreateAccount(p.provider, event.block).id;

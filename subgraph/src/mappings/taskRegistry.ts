@@ -32,6 +32,7 @@ import {
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { currencyIndex, currencyName, getCurrencyStats, getTaskDay, idKey, taskStatusName } from "../lib/tasks";
 import { initTask, initTaskCouncilMember, loadOrInitTaskRegistryState } from "../../generated/defaults";
+import { earn, perCurrency } from "../lib/earnings";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 const BPS = BigInt.fromI32(10000);
@@ -305,6 +306,9 @@ export function handleTaskFinalized(event: TaskFinalized): void {
   task.replenishedDps = p.replenishedDps;
   task.closedAt = event.block.timestamp;
   task.save();
+  const executor = task.executor;
+  if (executor !== null && !p.executorPaid.isZero())
+    earn(executor, perCurrency("executorPaid", task.currency), p.executorPaid, event);
   judgeMembers(task, accepted);
   const e = taskEvent(event, task, "finalized");
   e.executorPaid = p.executorPaid;
@@ -380,6 +384,7 @@ export function handleCouncilFeeClaimed(event: CouncilFeeClaimed): void {
     m.feeClaimed = m.feeClaimed.plus(p.fee);
     m.save();
   }
+  earn(p.member, perCurrency("councilFees", task.currency), p.fee, event);
   const f = new TaskCouncilFeeClaim(eventId(event));
   f.task = task.id;
   f.member = getOrCreateAccount(p.member, event.block).id;
