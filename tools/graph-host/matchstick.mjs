@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Runs matchstick-as tests (subgraph/tests/*.test.ts) without the matchstick binary: each file is compiled with
+// Runs matchstick-as tests (<subgraph>/tests/*.test.ts) without the matchstick binary: each file is compiled with
 // the AssemblyScript compiler graph-cli itself uses (same flags as matchstick: --explicitStart --exportTable
 // --runtime stub --debug, graph-ts global.ts) and executed on the host in host.mjs, which also implements
 // matchstick's own host functions (_registerTest/_registerDescribe/_registerHook, _assert.*, clearStore,
 // countEntities, mockFunction, dataSourceMock...). The same files run unchanged under real `graph test`.
 //
-//   node subgraph/test-runner/matchstick.mjs [file-filter...]   -> "N passed, N failed", exit 1 on failure
+// The subgraph directory (holding schema.graphql, src/, generated/, tests/) is an argument: nothing here knows one.
+//   node tools/graph-host/matchstick.mjs <subgraph-dir> [file-filter...]   -> "N passed, N failed", exit 1 on failure
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
@@ -14,36 +15,38 @@ import { fileURLToPath } from "node:url";
 import { SubgraphHost, plain, hex } from "./host.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const subgraphRoot = path.resolve(here, "..");
 
 /** The `asc` that graph-cli compiles mappings with (its own dependency, not whichever copy is hoisted). */
-export function graphCliAsc() {
+export function graphCliAsc(from = here) {
   const require = createRequire(import.meta.url);
-  const cliPkg = require.resolve("@graphprotocol/graph-cli/package.json", { paths: [subgraphRoot] });
+  const cliPkg = require.resolve("@graphprotocol/graph-cli/package.json", { paths: [from] });
   const fromCli = createRequire(cliPkg);
   const ascPath = fromCli.resolve("assemblyscript/cli/asc");
   const version = JSON.parse(fs.readFileSync(path.join(path.dirname(ascPath), "..", "package.json"), "utf8")).version;
   return { asc: fromCli(ascPath), ascPath, version };
 }
 
-export function graphTsGlobal() {
+export function graphTsGlobal(from = here) {
   const require = createRequire(import.meta.url);
   return path.join(
-    path.dirname(require.resolve("@graphprotocol/graph-ts/package.json", { paths: [subgraphRoot] })),
+    path.dirname(require.resolve("@graphprotocol/graph-ts/package.json", { paths: [from] })),
     "global/global.ts",
   );
 }
 
-/** Compiles one AssemblyScript test file to WASM bytes; throws with the compiler's diagnostics. */
-export async function compileTest(file, outFile) {
-  const { asc } = graphCliAsc();
+/**
+ * Compiles one AssemblyScript file (a test, or a mapping for a host test) to WASM bytes with matchstick's flags;
+ * throws with the compiler's diagnostics. `root` is the base directory imports resolve from.
+ */
+export async function compileTest(file, outFile, root = path.dirname(file)) {
+  const { asc } = graphCliAsc(root);
   await asc.ready;
   let stderr = "";
   const sink = { write: (c) => (stderr += String(c)) };
-  const nodeModules = nearestNodeModules(subgraphRoot);
+  const nodeModules = nearestNodeModules(root);
   const argv = [
     file,
-    graphTsGlobal(),
+    graphTsGlobal(root),
     "--lib",
     nodeModules,
     "--explicitStart",
@@ -52,7 +55,7 @@ export async function compileTest(file, outFile) {
     "stub",
     "--debug",
     "--baseDir",
-    subgraphRoot,
+    root,
     "--outFile",
     outFile,
   ];
@@ -65,7 +68,7 @@ export async function compileTest(file, outFile) {
     return 0;
   });
   if (code !== 0 || !fs.existsSync(outFile))
-    throw new Error(`asc failed on ${path.relative(subgraphRoot, file)}\n${stderr}`);
+    throw new Error(`asc failed on ${path.relative(root, file)}\n${stderr}`);
   return fs.readFileSync(outFile);
 }
 
@@ -87,7 +90,7 @@ const rep = (_k, v) => (typeof v === "bigint" ? v.toString() : v instanceof Uint
  * @param {Uint8Array} wasm
  * @param {string} schema  schema.graphql text
  */
-export async function runTestModule(wasm, schema, { name = "tests", out = console.log } = {}) {
+export async function runTestModule(wasm, schema, { name = "tests", out = console.log, root = process.cwd() } = {}) {
   const reg = { stack: [{ name: "", tests: [], describes: [], hooks: {} }] };
   const cur = () => reg.stack[reg.stack.length - 1];
   const failures = [];
@@ -146,7 +149,7 @@ export async function runTestModule(wasm, schema, { name = "tests", out = consol
     mockIpfsFile: () => {
       throw new Error("mockIpfsFile is not supported by this runner");
     },
-    readFile: (p) => host.mem.newUint8Array(fs.readFileSync(path.resolve(subgraphRoot, S(p)))),
+    readFile: (p) => host.mem.newUint8Array(fs.readFileSync(path.resolve(root, S(p)))),
     mockFunction: (addr, _fnName, sig, args, ret, reverts) => {
       host.mockCall(
         hex(host.mem.readBytes(addr)),
@@ -239,36 +242,37 @@ function walkTs(dir, out = []) {
 }
 
 /** Hash of everything a test module is compiled from (its file, the helpers, src/, generated/, the compiler). */
-function sourcesHash(file) {
+function sourcesHash(file, root) {
   const require = createRequire(import.meta.url);
-  const h = crypto.createHash("sha256").update(graphCliAsc().version);
+  const h = crypto.createHash("sha256").update(graphCliAsc(root).version);
   for (const p of ["@graphprotocol/graph-ts/package.json", "matchstick-as/package.json"])
-    h.update(JSON.parse(fs.readFileSync(require.resolve(p, { paths: [subgraphRoot] }), "utf8")).version);
-  const shared = [path.join(subgraphRoot, "src"), path.join(subgraphRoot, "generated")].flatMap((d) => walkTs(d));
-  const tests = walkTs(path.join(subgraphRoot, "tests")).filter((f) => !f.endsWith(".test.ts") || f === file);
-  for (const f of [...shared, ...tests]) h.update(path.relative(subgraphRoot, f)).update(fs.readFileSync(f));
+    h.update(JSON.parse(fs.readFileSync(require.resolve(p, { paths: [root] }), "utf8")).version);
+  const shared = [path.join(root, "src"), path.join(root, "generated")].flatMap((d) => walkTs(d));
+  const tests = walkTs(path.join(root, "tests")).filter((f) => !f.endsWith(".test.ts") || f === file);
+  for (const f of [...shared, ...tests]) h.update(path.relative(root, f)).update(fs.readFileSync(f));
   return h.digest("hex");
 }
 
 /** Compiles a test file unless its compiled module is current. */
-async function compileCached(file, outFile) {
+export async function compileCached(file, outFile, root) {
   const stamp = outFile + ".sha256";
-  const hash = sourcesHash(file);
+  const hash = sourcesHash(file, root);
   if (fs.existsSync(outFile) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === hash)
     return { wasm: fs.readFileSync(outFile), cached: true };
   fs.rmSync(stamp, { force: true });
-  const wasm = await compileTest(file, outFile);
+  const wasm = await compileTest(file, outFile, root);
   fs.writeFileSync(stamp, hash);
   return { wasm, cached: false };
 }
 
-/** Compiles and runs every tests/*.test.ts (optionally filtered). */
-export async function runMatchstick({ filters = [], out = console.log } = {}) {
-  const testsDir = path.join(subgraphRoot, "tests");
+/** Compiles and runs every <root>/tests/*.test.ts (optionally filtered); compiled modules in tests/.bin/. */
+export async function runMatchstick({ root, filters = [], out = console.log } = {}) {
+  if (!root) throw new Error("runMatchstick: the subgraph directory (root) is required");
+  const testsDir = path.join(root, "tests");
   const binDir = path.join(testsDir, ".bin");
   fs.mkdirSync(binDir, { recursive: true });
-  const schemaPath = path.join(subgraphRoot, "schema.graphql");
-  if (!fs.existsSync(schemaPath)) throw new Error("subgraph/schema.graphql is missing: run `npm run subgraph:prepare`");
+  const schemaPath = path.join(root, "schema.graphql");
+  if (!fs.existsSync(schemaPath)) throw new Error(`${schemaPath} is missing: generate the manifest first`);
   const schema = fs.readFileSync(schemaPath, "utf8");
   const files = fs
     .readdirSync(testsDir)
@@ -281,7 +285,7 @@ export async function runMatchstick({ filters = [], out = console.log } = {}) {
     const t0 = performance.now();
     let compiled;
     try {
-      compiled = await compileCached(path.join(testsDir, f), path.join(binDir, f.replace(/\.ts$/, ".wasm")));
+      compiled = await compileCached(path.join(testsDir, f), path.join(binDir, f.replace(/\.ts$/, ".wasm")), root);
     } catch (e) {
       out(`${f}: compile error\n${e.message}`);
       failed++;
@@ -290,7 +294,7 @@ export async function runMatchstick({ filters = [], out = console.log } = {}) {
     const ms = (performance.now() - t0).toFixed(0);
     try {
       const label = compiled.cached ? `${f} (unchanged, compiled earlier)` : `${f} (compiled in ${ms} ms)`;
-      const r = await runTestModule(compiled.wasm, schema, { name: label, out });
+      const r = await runTestModule(compiled.wasm, schema, { name: label, out, root });
       passed += r.passed;
       failed += r.failed;
     } catch (e) {
@@ -302,7 +306,12 @@ export async function runMatchstick({ filters = [], out = console.log } = {}) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { passed, failed } = await runMatchstick({ filters: process.argv.slice(2) });
+  const [root, ...filters] = process.argv.slice(2);
+  if (!root) {
+    console.error("usage: node tools/graph-host/matchstick.mjs <subgraph-dir> [file-filter...]");
+    process.exit(2);
+  }
+  const { passed, failed } = await runMatchstick({ root: path.resolve(root), filters });
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }

@@ -1,5 +1,6 @@
 // Shared clearing-layer helpers: margin accounts, guarantors, markets, configuration changes.
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import { Series } from "./buckets";
 import { ClearingConfigChange, ClearingMarket, Guarantor, MarginAccount } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "./common";
 import { initGuarantor, initMarginAccount, loadOrInitClearingMarket } from "../../generated/defaults";
@@ -52,3 +53,24 @@ export function positive(x: BigInt): BigInt {
 export function negative(x: BigInt): BigInt {
   return x.lt(ZERO) ? x.neg() : ZERO;
 }
+
+/** MarginAccountDayData (daily): an account's PnL, fees and settlements per day, closed at its state. */
+const ACCOUNT_DAYS = new Series("MarginAccountDayData", "", "date", "", "marginAccount");
+
+/** Closes the account's day at its state; `realised`, `fees`, `settled`, `trades`, `liquidations` add to the day. */
+export function accountDay(
+  a: MarginAccount,
+  event: ethereum.Event,
+  realised: BigInt,
+  fees: BigInt,
+  settled: BigInt,
+  trades: i32,
+  liquidations: i32,
+): void {
+  const b = ACCOUNT_DAYS.open(a.id, event)[0];
+  b.add("realisedPnlUsdc", realised).add("feesUsdc", fees).add("settledUsdc", settled);
+  b.count("tradeCount", trades).count("liquidationCount", liquidations);
+  b.set("realisedPnlTotalUsdc", a.realisedPnlUsdc).set("unrealisedPnlUsdc", a.unrealisedPnlUsdc);
+  b.set("collateralUsdc", a.collateralUsdc).save();
+}
+

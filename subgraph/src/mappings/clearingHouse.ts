@@ -19,13 +19,12 @@ import {
   ClearingMarket,
   DeficitStep,
   LiquidationDraft,
-  MarginAccount,
   Position,
   PositionChange,
 } from "../../generated/schema";
 import { initPosition, loadOrInitLiquidationDraft } from "../../generated/defaults";
 import { Series } from "../lib/buckets";
-import { configChange, getMarginAccount, getMarket, negative, positive } from "../lib/clearing";
+import { accountDay, configChange, getMarginAccount, getMarket, negative, positive } from "../lib/clearing";
 import { eventId, stamp, ZERO } from "../lib/common";
 import { WAD_WAD_TO_USDC } from "../lib/markets";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
@@ -65,6 +64,7 @@ export function handleMarginDeposited(event: MarginDeposited): void {
   a.collateralUsdc = p.collateralUsdc;
   a.depositedUsdc = a.depositedUsdc.plus(p.amountUsdc);
   a.save();
+  accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
   const e = clearingEvent(event, "deposit", p.account, null);
   e.amountUsdc = p.amountUsdc;
   e.collateralUsdc = p.collateralUsdc;
@@ -77,6 +77,7 @@ export function handleMarginWithdrawn(event: MarginWithdrawn): void {
   a.collateralUsdc = p.collateralUsdc;
   a.withdrawnUsdc = a.withdrawnUsdc.plus(p.amountUsdc);
   a.save();
+  accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
   const e = clearingEvent(event, "withdraw", p.account, null);
   e.counterparty = p.to;
   e.amountUsdc = p.amountUsdc;
@@ -118,6 +119,7 @@ export function handleLiquidationBountyPaid(event: LiquidationBountyPaid): void 
   const a = getMarginAccount(p.account, event);
   a.collateralUsdc = p.collateralUsdc;
   a.save();
+  accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
   const e = clearingEvent(event, "bounty", p.account, null);
   e.counterparty = p.keeper;
   e.amountUsdc = p.bountyUsdc;
@@ -151,25 +153,7 @@ export function handleModulesSet(event: ModulesSet): void {
 }
 
 /** An account's and a market's daily PnL / activity buckets. */
-const ACCOUNT_DAYS = new Series("MarginAccountDayData", "", "date", "", "marginAccount");
 const MARKET_DAYS = new Series("ClearingMarketDayData", "", "date", "", "market");
-
-/** Closes the account's day at its state; `realised`, `fees`, `settled`, `trades`, `liquidations` add to the day. */
-function accountDay(
-  a: MarginAccount,
-  event: ethereum.Event,
-  realised: BigInt,
-  fees: BigInt,
-  settled: BigInt,
-  trades: i32,
-  liquidations: i32,
-): void {
-  const b = ACCOUNT_DAYS.open(a.id, event)[0];
-  b.add("realisedPnlUsdc", realised).add("feesUsdc", fees).add("settledUsdc", settled);
-  b.count("tradeCount", trades).count("liquidationCount", liquidations);
-  b.set("realisedPnlTotalUsdc", a.realisedPnlUsdc).set("unrealisedPnlUsdc", a.unrealisedPnlUsdc);
-  b.set("collateralUsdc", a.collateralUsdc).save();
-}
 
 /** Closes the market's day at its state; the flows add to the day (oiBefore: open interest before the event). */
 function marketDay(
@@ -267,7 +251,7 @@ function changePosition(
   stamp(c, event);
   c.save();
 
-  accountDay(a, event, realised, fee, ZERO, liquidation ? 0 : 1, liquidation ? 1 : 0);
+  accountDay(a, event, realised, fee, ZERO, liquidation ? 0 : 1, 0);
   marketDay(m, event, oiBefore, sizeDelta.abs(), liquidation ? 0 : 1, fee, realised, ZERO,
     liquidation ? sizeDelta.abs() : ZERO, ZERO);
   if (liquidation) {

@@ -6,7 +6,7 @@ import {
 import { store } from "@graphprotocol/graph-ts";
 import { Liquidation, LiquidationDraft } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
-import { configChange, getMarginAccount } from "../lib/clearing";
+import { accountDay, configChange, getMarginAccount } from "../lib/clearing";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 export function handleAccountLiquidated(event: AccountLiquidated): void {
@@ -15,6 +15,7 @@ export function handleAccountLiquidated(event: AccountLiquidated): void {
   a.collateralUsdc = p.collateralUsdc;
   a.liquidationCount = a.liquidationCount + 1;
   a.save();
+  accountDay(a, event, ZERO, ZERO, ZERO, 0, 1);
   getOrCreateAccount(p.keeper, event.block);
   const l = new Liquidation(eventId(event));
   l.marginAccount = a.id;

@@ -1,3 +1,4 @@
+// Mapping tests of the TaskRegistry data source (matchstick-as API; events from generated/factories/TaskRegistry.ts).
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
@@ -16,17 +17,6 @@ import {
   Voted,
 } from "../generated/TaskRegistry/TaskRegistry";
 import {
-  ConsensusFailed,
-  ReceiptSettled,
-  SpecUpdated,
-  StreamFunded,
-  StreamOpened,
-  StreamRetracted,
-  StreamWithdrawn,
-  Subscribed,
-  Unsubscribed,
-} from "../generated/StreamTasks/StreamTasks";
-import {
   handleBidPlaced,
   handleCouncilDrawn,
   handleCouncilFeeClaimed,
@@ -41,35 +31,10 @@ import {
   handleTaskSubmitted,
   handleVoted,
 } from "../src/mappings/taskRegistry";
-import {
-  handleConsensusFailed,
-  handleReceiptSettled,
-  handleSpecUpdated,
-  handleStreamFunded,
-  handleStreamOpened,
-  handleStreamRetracted,
-  handleStreamWithdrawn,
-  handleSubscribed,
-  handleUnsubscribed,
-} from "../src/mappings/streamTasks";
-import {
-  addressParam,
-  ALICE,
-  BOB,
-  boolParam,
-  bytesParam,
-  CAROL,
-  DAY,
-  HOUR,
-  i32Param,
-  mockEvent,
-  T0,
-  uintParam,
-  wad,
-} from "./helpers";
+import { ALICE, BOB, CAROL, DAY, HOUR, T0, wad } from "./helpers";
+import { TaskRegistryEvents } from "../generated/factories/TaskRegistry";
 
 const REG = Address.fromString("0x0000000000000000000000000000000000007a5c");
-const STREAMS = Address.fromString("0x0000000000000000000000000000000000057ea4");
 const EXEC = Address.fromString("0x000000000000000000000000000000000000e8ec");
 const M1 = Address.fromString("0x0000000000000000000000000000000000000c01");
 const M2 = Address.fromString("0x0000000000000000000000000000000000000c02");
@@ -84,8 +49,8 @@ function uv(x: BigInt): ethereum.Value {
 function iv(x: i32): ethereum.Value {
   return ethereum.Value.fromI32(x);
 }
-function tuple(values: Array<ethereum.Value>): ethereum.Value {
-  return ethereum.Value.fromTuple(changetype<ethereum.Tuple>(values));
+function tuple(values: Array<ethereum.Value>): ethereum.Tuple {
+  return changetype<ethereum.Tuple>(values);
 }
 function n(x: i32): BigInt {
   return BigInt.fromI32(x);
@@ -118,7 +83,7 @@ function params(ts: i64): void {
     uv(n(86400)),
     uv(wad(100)),
   ]);
-  handleParamsSet(changetype<ParamsSet>(mockEvent(REG, ts, [new ethereum.EventParam("params", p)])));
+  handleParamsSet(new TaskRegistryEvents(REG).ParamsSet(ts, p));
 }
 
 function submit(id: i32, currency: i32, council: i32, quorum: i32, maxPayment: BigInt, ts: i64): void {
@@ -147,122 +112,55 @@ function submit(id: i32, currency: i32, council: i32, quorum: i32, maxPayment: B
     ethereum.Value.fromString("ipfs://task"),
   ]);
   handleTaskSubmitted(
-    changetype<TaskSubmitted>(
-      mockEvent(REG, ts, [
-        uintParam("taskId", n(id)),
-        addressParam("client", ALICE),
-        new ethereum.EventParam("terms", terms),
-        new ethereum.EventParam("prescription", pr),
-        bytesParam("prescriptionHash", Bytes.fromHexString("0x" + "e2".repeat(32))),
-        uintParam("biddingEnds", BigInt.fromI64(ts + 3600)),
-      ]),
-    ),
+    new TaskRegistryEvents(REG).TaskSubmitted(ts, n(id), ALICE, terms, pr, Bytes.fromHexString("0x" + "e2".repeat(32)), BigInt.fromI64(ts + 3600)),
   );
 }
 
 function bid(id: i32, who: Address, price: BigInt, count: i32, ts: i64): void {
   handleBidPlaced(
-    changetype<BidPlaced>(
-      mockEvent(REG, ts, [
-        uintParam("taskId", n(id)),
-        addressParam("provider", who),
-        uintParam("price", price),
-        uintParam("bidCount", n(count)),
-      ]),
-    ),
+    new TaskRegistryEvents(REG).BidPlaced(ts, n(id), who, price, n(count)),
   );
 }
 
 function select(id: i32, price: BigInt, assignment: i32, ts: i64): void {
   handleExecutorSelected(
-    changetype<ExecutorSelected>(
-      mockEvent(REG, ts, [
-        uintParam("taskId", n(id)),
-        addressParam("executor", EXEC),
-        uintParam("price", price),
-        uintParam("targetBlock", n(2000)),
-        uintParam("assignmentId", n(assignment)),
-      ]),
-    ),
+    new TaskRegistryEvents(REG).ExecutorSelected(ts, n(id), EXEC, price, n(2000), n(assignment)),
   );
 }
 
 function council(id: i32, round: i32, members: Address[], quorum: i32, ts: i64): void {
   handleCouncilDrawn(
-    changetype<CouncilDrawn>(
-      mockEvent(REG, ts, [
-        uintParam("taskId", n(id)),
-        i32Param("round", round),
-        new ethereum.EventParam("members", ethereum.Value.fromAddressArray(members)),
-        uintParam("quorum", n(quorum)),
-        bytesParam("seed", Bytes.fromHexString("0x" + "5e".repeat(32))),
-      ]),
-    ),
+    new TaskRegistryEvents(REG).CouncilDrawn(ts, n(id), round, members, n(quorum), Bytes.fromHexString("0x" + "5e".repeat(32))),
   );
 }
 
 function commitFinal(id: i32, ts: i64): void {
   handleResultCommitted(
-    changetype<ResultCommitted>(
-      mockEvent(REG, ts, [
-        uintParam("taskId", n(id)),
-        i32Param("checkpoint", 0),
-        bytesParam("resultHash", Bytes.fromHexString("0x" + "aa".repeat(32))),
-        boolParam("isFinal", true),
-        uintParam("votingEnds", BigInt.fromI64(ts + DAY)),
-      ]),
-    ),
+    new TaskRegistryEvents(REG).ResultCommitted(ts, n(id), 0, Bytes.fromHexString("0x" + "aa".repeat(32)), true, BigInt.fromI64(ts + DAY)),
   );
 }
 
 function vote(id: i32, who: Address, round: i32, agree: boolean, a: i32, d: i32, ts: i64): void {
   handleVoted(
-    changetype<Voted>(
-      mockEvent(REG, ts, [
-        uintParam("taskId", n(id)),
-        addressParam("member", who),
-        i32Param("round", round),
-        boolParam("agree", agree),
-        i32Param("agreeCount", a),
-        i32Param("disagreeCount", d),
-      ]),
-    ),
+    new TaskRegistryEvents(REG).Voted(ts, n(id), who, round, agree, a, d),
   );
 }
 
 function finalized(id: i32, status: i32, paid: BigInt, council: BigInt, refund: BigInt, repl: BigInt, ts: i64): void {
   handleTaskFinalized(
-    changetype<TaskFinalized>(
-      mockEvent(REG, ts, [
-        uintParam("taskId", n(id)),
-        i32Param("status", status),
-        uintParam("executorPaid", paid),
-        uintParam("councilPaid", council),
-        uintParam("refunded", refund),
-        uintParam("replenishedDps", repl),
-      ]),
-    ),
+    new TaskRegistryEvents(REG).TaskFinalized(ts, n(id), status, paid, council, refund, repl),
   );
 }
 
 function slashed(id: i32, who: Address, amount: BigInt, ts: i64): void {
   handleFaultSlashed(
-    changetype<FaultSlashed>(
-      mockEvent(REG, ts, [uintParam("taskId", n(id)), addressParam("provider", who), uintParam("slashedDps", amount)]),
-    ),
+    new TaskRegistryEvents(REG).FaultSlashed(ts, n(id), who, amount),
   );
 }
 
 function closed(id: i32, status: i32, refund: BigInt, ts: i64): void {
   handleTaskClosed(
-    changetype<TaskClosed>(
-      mockEvent(REG, ts, [
-        uintParam("taskId", n(id)),
-        i32Param("status", status),
-        addressParam("by", CAROL),
-        uintParam("refunded", refund),
-      ]),
-    ),
+    new TaskRegistryEvents(REG).TaskClosed(ts, n(id), status, CAROL, refund),
   );
 }
 
@@ -297,14 +195,7 @@ describe("TaskRegistry", () => {
     assert.fieldEquals("TaskCouncilMember", member(1, M1), "withVerdict", "true");
     assert.fieldEquals("TaskCouncilMember", member(1, M2), "withVerdict", "false");
     handleCouncilFeeClaimed(
-      changetype<CouncilFeeClaimed>(
-        mockEvent(REG, T0 + 5 * HOUR, [
-          uintParam("taskId", n(1)),
-          addressParam("member", M1),
-          uintParam("fee", wad(1).div(n(2))),
-          uintParam("escrowLeft", wad(1).div(n(2))),
-        ]),
-      ),
+      new TaskRegistryEvents(REG).CouncilFeeClaimed(T0 + 5 * HOUR, n(1), M1, wad(1).div(n(2)), wad(1).div(n(2))),
     );
     assert.fieldEquals("TaskCurrencyStats", stats(DPS), "escrow", wad(1).div(n(2)).toString());
     assert.fieldEquals("TaskCurrencyStats", stats(DPS), "councilClaimed", wad(1).div(n(2)).toString());
@@ -331,13 +222,7 @@ describe("TaskRegistry", () => {
     commitFinal(1, T0 + 2 * HOUR);
     vote(1, M1, 0, true, 1, 0, T0 + 2 * HOUR + 1);
     handleDisputeOpened(
-      changetype<DisputeOpened>(
-        mockEvent(REG, T0 + 2 * HOUR + 2, [
-          uintParam("taskId", n(1)),
-          addressParam("by", CAROL),
-          uintParam("targetBlock", n(3000)),
-        ]),
-      ),
+      new TaskRegistryEvents(REG).DisputeOpened(T0 + 2 * HOUR + 2, n(1), CAROL, n(3000)),
     );
     assert.fieldEquals("Task", key(1), "status", "Disputed");
     assert.fieldEquals("Task", key(1), "round", "1");
@@ -357,13 +242,7 @@ describe("TaskRegistry", () => {
     assert.fieldEquals("TaskCouncilMember", member(1, M3), "withVerdict", "true");
     assert.fieldEquals("TaskRegistryState", REG.toHexString(), "chRedeemed", "0");
     handleRedemptionFailed(
-      changetype<RedemptionFailed>(
-        mockEvent(REG, T0 + 3 * DAY, [
-          uintParam("taskId", n(1)),
-          uintParam("assignmentId", n(7)),
-          uintParam("compensationDps", wad(22)),
-        ]),
-      ),
+      new TaskRegistryEvents(REG).RedemptionFailed(T0 + 3 * DAY, n(1), n(7), wad(22)),
     );
     assert.fieldEquals("Task", key(1), "assignmentId", "0");
     assert.fieldEquals("Task", key(1), "redemptionFailed", "true");
@@ -404,138 +283,5 @@ describe("TaskRegistry", () => {
     assert.fieldEquals("TaskDayData", day(T0), "chRedeemed", wad(8).toString());
     assert.fieldEquals("TaskCurrencyStats", stats(CH), "executorPaid", wad(8).toString());
     assert.fieldEquals("TaskCurrencyStats", stats(CH), "escrow", wad(8).div(n(100)).toString());
-  });
-});
-
-function subscribed(id: i32, who: Address, price: BigInt, subs: i32, status: i32, ts: i64): void {
-  handleSubscribed(
-    changetype<Subscribed>(
-      mockEvent(STREAMS, ts, [
-        uintParam("streamId", n(id)),
-        addressParam("provider", who),
-        uintParam("price", price),
-        i32Param("subscribers", subs),
-        i32Param("status", status),
-      ]),
-    ),
-  );
-}
-
-function receipt(id: i32, who: Address, answered: i32, fresh: i32, amount: BigInt, deposit: BigInt, ts: i64): void {
-  handleReceiptSettled(
-    changetype<ReceiptSettled>(
-      mockEvent(STREAMS, ts, [
-        uintParam("streamId", n(id)),
-        addressParam("provider", who),
-        uintParam("answered", n(answered)),
-        uintParam("newlyPaid", n(fresh)),
-        uintParam("amount", amount),
-        uintParam("deposit", deposit),
-      ]),
-    ),
-  );
-}
-
-describe("StreamTasks", () => {
-  beforeEach(() => {
-    clearStore();
-  });
-
-  test("a weighted USDC stream: live, paid receipts, top-up, interruption, retraction and withdrawal", () => {
-    const terms = tuple([
-      iv(USDC),
-      iv(1),
-      iv(2),
-      uv(wad(1).div(n(2))),
-      uv(n(5000000)),
-      iv(2),
-      uv(n(1000000000)),
-      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "01".repeat(32))),
-      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "02".repeat(32))),
-    ]);
-    handleStreamOpened(
-      changetype<StreamOpened>(
-        mockEvent(STREAMS, T0, [
-          uintParam("streamId", n(1)),
-          addressParam("client", ALICE),
-          new ethereum.EventParam("terms", terms),
-        ]),
-      ),
-    );
-    assert.fieldEquals("Stream", key(1), "mode", "Weighted");
-    assert.fieldEquals("Stream", key(1), "status", "Open");
-    subscribed(1, BOB, n(3000000), 1, 1, T0 + 1);
-    subscribed(1, CAROL, n(2000000), 2, 2, T0 + 2);
-    assert.fieldEquals("Stream", key(1), "status", "Live");
-    // Bob answered 10 requests at 3 USDC: 30 USDC; then a replayed-older receipt is not emitted; then 4 more: 12
-    receipt(1, BOB, 10, 10, n(30000000), n(970000000), T0 + HOUR);
-    receipt(1, BOB, 14, 4, n(12000000), n(958000000), T0 + DAY + 1);
-    receipt(1, CAROL, 5, 5, n(10000000), n(948000000), T0 + DAY + 2);
-    assert.fieldEquals("StreamSubscription", Bytes.fromI32(1).concat(BOB).toHexString(), "paidRequests", "14");
-    assert.fieldEquals("StreamSubscription", Bytes.fromI32(1).concat(BOB).toHexString(), "amountPaid", "42000000");
-    assert.fieldEquals("Stream", key(1), "answeredPaid", "19");
-    handleStreamFunded(
-      changetype<StreamFunded>(
-        mockEvent(STREAMS, T0 + DAY + 3, [
-          uintParam("streamId", n(1)),
-          uintParam("amount", n(52000000)),
-          uintParam("deposit", n(1000000000)),
-        ]),
-      ),
-    );
-    handleSpecUpdated(
-      changetype<SpecUpdated>(
-        mockEvent(STREAMS, T0 + DAY + 4, [
-          uintParam("streamId", n(1)),
-          bytesParam("inputHash", Bytes.fromHexString("0x" + "03".repeat(32))),
-          bytesParam("fnHash", Bytes.fromHexString("0x" + "04".repeat(32))),
-          uintParam("specVersion", n(1)),
-        ]),
-      ),
-    );
-    handleConsensusFailed(
-      changetype<ConsensusFailed>(
-        mockEvent(STREAMS, T0 + DAY + 5, [uintParam("streamId", n(1)), i32Param("failures", 1), i32Param("status", 2)]),
-      ),
-    );
-    handleUnsubscribed(
-      changetype<Unsubscribed>(
-        mockEvent(STREAMS, T0 + DAY + 6, [
-          uintParam("streamId", n(1)),
-          addressParam("provider", CAROL),
-          i32Param("subscribers", 1),
-          i32Param("status", 3),
-        ]),
-      ),
-    );
-    assert.fieldEquals("Stream", key(1), "status", "Interrupted");
-    assert.fieldEquals("Stream", key(1), "failures", "1");
-    assert.fieldEquals("StreamSubscription", Bytes.fromI32(1).concat(CAROL).toHexString(), "active", "false");
-    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamDeposit", "1000000000");
-    handleStreamRetracted(
-      changetype<StreamRetracted>(
-        mockEvent(STREAMS, T0 + 2 * DAY, [
-          uintParam("streamId", n(1)),
-          uintParam("closesAt", BigInt.fromI64(T0 + 3 * DAY)),
-        ]),
-      ),
-    );
-    handleStreamWithdrawn(
-      changetype<StreamWithdrawn>(
-        mockEvent(STREAMS, T0 + 3 * DAY + 1, [uintParam("streamId", n(1)), uintParam("amount", n(1000000000))]),
-      ),
-    );
-    assert.fieldEquals("Stream", key(1), "status", "Closed");
-    assert.fieldEquals("Stream", key(1), "deposit", "0");
-    assert.fieldEquals("Stream", key(1), "specVersion", "1");
-    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamDeposit", "0");
-    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamPaid", "52000000");
-    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamFunded", "1052000000");
-    assert.fieldEquals("TaskDayData", day(T0), "streamsOpened", "1");
-    assert.fieldEquals("TaskDayData", day(T0), "streamPaidUsdc", "30000000");
-    assert.fieldEquals("TaskDayData", day(T0 + DAY), "streamReceipts", "2");
-    assert.fieldEquals("TaskDayData", day(T0 + DAY), "streamPaidUsdc", "22000000");
-    assert.entityCount("StreamEvent", 9);
-    assert.entityCount("StreamReceipt", 3);
   });
 });

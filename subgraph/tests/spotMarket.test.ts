@@ -1,3 +1,4 @@
+// Mapping tests of the SpotMarket data source (matchstick-as API; events from generated/factories/SpotMarket.ts).
 import { Address, BigInt, Bytes } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
@@ -24,7 +25,8 @@ import {
   handleSeatWithdrawn,
   handleTwapUpdated,
 } from "../src/mappings/spotMarket";
-import { addressParam, ALICE, BOB, bytesParam, CAROL, DAY, HOUR, mockEvent, T0, uintParam, wad } from "./helpers";
+import { ALICE, BOB, CAROL, DAY, HOUR, T0, wad } from "./helpers";
+import { SpotMarketEvents } from "../generated/factories/SpotMarket";
 
 const SPOT = Address.fromString("0x0000000000000000000000000000000000005907");
 const BUY = Bytes.fromHexString("0x" + "11".repeat(32));
@@ -42,19 +44,7 @@ function fill(
   ts: i64,
 ): void {
   handleOrderFilled(
-    changetype<OrderFilled>(
-      mockEvent(SPOT, ts, [
-        bytesParam("orderHash", hash),
-        addressParam("maker", maker),
-        addressParam("counterparty", cp),
-        uintParam("amountCh", amount),
-        uintParam("priceWad", price),
-        uintParam("filledAfterCh", filled),
-        uintParam("remainingCh", remaining),
-        uintParam("makerFeeUsdc", BigInt.fromI32(1000)),
-        uintParam("counterpartyFeeUsdc", BigInt.zero()),
-      ]),
-    ),
+    new SpotMarketEvents(SPOT).OrderFilled(ts, hash, maker, cp, amount, price, filled, remaining, BigInt.fromI32(1000), BigInt.zero()),
   );
 }
 function candle(n: i64): string {
@@ -73,50 +63,16 @@ describe("SpotMarket", () => {
     fill(BUY, ALICE, BOB, wad(2), wad(12), wad(2), BigInt.zero(), T0 + HOUR + 5);
     fill(SELL, BOB, ALICE, wad(2), wad(11), wad(2), wad(3), T0 + HOUR + 5);
     handleOrdersMatched(
-      changetype<OrdersMatched>(
-        mockEvent(SPOT, T0 + HOUR + 5, [
-          bytesParam("buyHash", BUY),
-          bytesParam("sellHash", SELL),
-          addressParam("matcher", CAROL),
-          uintParam("amountCh", wad(2)),
-          uintParam("spreadUsdc", BigInt.fromI32(2000000)),
-          uintParam("twapPriceWad", wad(23).div(BigInt.fromI32(2))),
-        ]),
-      ),
+      new SpotMarketEvents(SPOT).OrdersMatched(T0 + HOUR + 5, BUY, SELL, CAROL, wad(2), BigInt.fromI32(2000000), wad(23).div(BigInt.fromI32(2))),
     );
     handleTwapUpdated(
-      changetype<TwapUpdated>(
-        mockEvent(SPOT, T0 + HOUR + 5, [
-          uintParam("priceWad", wad(23).div(BigInt.fromI32(2))),
-          uintParam("priceCumulative", wad(1000)),
-          uintParam("timestamp", BigInt.fromI64(T0 + HOUR + 5)),
-          uintParam("observationIndex", BigInt.fromI32(1)),
-          uintParam("observationCount", BigInt.fromI32(2)),
-        ]),
-      ),
+      new SpotMarketEvents(SPOT).TwapUpdated(T0 + HOUR + 5, wad(23).div(BigInt.fromI32(2)), wad(1000), BigInt.fromI64(T0 + HOUR + 5), BigInt.fromI32(1), BigInt.fromI32(2)),
     );
     handleDealSettled(
-      changetype<DealSettled>(
-        mockEvent(SPOT, T0 + DAY + 1, [
-          bytesParam("dealHash", Bytes.fromHexString("0x" + "44".repeat(32))),
-          addressParam("seller", CAROL),
-          addressParam("buyer", ALICE),
-          uintParam("amountCh", wad(100)),
-          uintParam("priceWad", wad(9)),
-          uintParam("buyerPaidUsdc", BigInt.fromI64(900450000)),
-          uintParam("sellerReceivedUsdc", BigInt.fromI64(899550000)),
-        ]),
-      ),
+      new SpotMarketEvents(SPOT).DealSettled(T0 + DAY + 1, Bytes.fromHexString("0x" + "44".repeat(32)), CAROL, ALICE, wad(100), wad(9), BigInt.fromI64(900450000), BigInt.fromI64(899550000)),
     );
     handleCancelled(
-      changetype<Cancelled>(
-        mockEvent(SPOT, T0 + DAY + 2, [
-          bytesParam("hash", ASK),
-          addressParam("by", CAROL),
-          uintParam("nonce", BigInt.fromI32(7)),
-          uintParam("filledCh", wad(4)),
-        ]),
-      ),
+      new SpotMarketEvents(SPOT).Cancelled(T0 + DAY + 2, ASK, CAROL, BigInt.fromI32(7), wad(4)),
     );
     const s = SPOT.toHexString();
     assert.fieldEquals("SpotMarketState", s, "volumeCh", wad(6).toString());
@@ -144,31 +100,13 @@ describe("SpotMarket", () => {
 
   test("seats and fees", () => {
     handleSeatStaked(
-      changetype<SeatStaked>(
-        mockEvent(SPOT, T0, [
-          addressParam("account", ALICE),
-          uintParam("amountDps", wad(1000)),
-          uintParam("stakedAfterDps", wad(1000)),
-          uintParam("discountBps", BigInt.fromI32(1000)),
-        ]),
-      ),
+      new SpotMarketEvents(SPOT).SeatStaked(T0, ALICE, wad(1000), wad(1000), BigInt.fromI32(1000)),
     );
     handleSeatUnstakeRequested(
-      changetype<SeatUnstakeRequested>(
-        mockEvent(SPOT, T0 + 1, [
-          addressParam("account", ALICE),
-          uintParam("amountDps", wad(400)),
-          uintParam("stakedAfterDps", wad(600)),
-          uintParam("pendingAfterDps", wad(400)),
-          uintParam("unlockAt", BigInt.fromI64(T0 + 1 + 7 * DAY)),
-          uintParam("discountBps", BigInt.fromI32(500)),
-        ]),
-      ),
+      new SpotMarketEvents(SPOT).SeatUnstakeRequested(T0 + 1, ALICE, wad(400), wad(600), wad(400), BigInt.fromI64(T0 + 1 + 7 * DAY), BigInt.fromI32(500)),
     );
     handleSeatWithdrawn(
-      changetype<SeatWithdrawn>(
-        mockEvent(SPOT, T0 + 8 * DAY, [addressParam("account", ALICE), uintParam("amountDps", wad(400))]),
-      ),
+      new SpotMarketEvents(SPOT).SeatWithdrawn(T0 + 8 * DAY, ALICE, wad(400)),
     );
     const a = ALICE.toHexString();
     assert.fieldEquals("SpotTrader", a, "seatStakedDps", wad(600).toString());
@@ -176,20 +114,10 @@ describe("SpotMarket", () => {
     assert.fieldEquals("SpotTrader", a, "seatWithdrawnDps", wad(400).toString());
     assert.fieldEquals("SpotTrader", a, "discountBps", "500");
     handleFeesAccrued(
-      changetype<FeesAccrued>(
-        mockEvent(SPOT, T0, [
-          uintParam("amountUsdc", BigInt.fromI32(3000)),
-          uintParam("pendingAfterUsdc", BigInt.fromI32(3000)),
-        ]),
-      ),
+      new SpotMarketEvents(SPOT).FeesAccrued(T0, BigInt.fromI32(3000), BigInt.fromI32(3000)),
     );
     handleFeesDistributed(
-      changetype<FeesDistributed>(
-        mockEvent(SPOT, T0, [
-          uintParam("insuranceUsdc", BigInt.fromI32(600)),
-          uintParam("treasuryUsdc", BigInt.fromI32(2400)),
-        ]),
-      ),
+      new SpotMarketEvents(SPOT).FeesDistributed(T0, BigInt.fromI32(600), BigInt.fromI32(2400)),
     );
     const s = SPOT.toHexString();
     assert.fieldEquals("SpotMarketState", s, "feesAccruedUsdc", "3000");

@@ -1,5 +1,5 @@
-// Compute-layer mappings (ComputeStandard, ProviderRegistry, ProviderMatcher), matchstick-as API. One scenario,
-// replayed before each test, with every number worked by hand in the comments.
+// Mapping tests of the ProviderRegistry data source (matchstick-as API; events from generated/factories/ProviderRegistry.ts).
+// One scenario, replayed before each test, with every number worked by hand in the comments.
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import { GradeThresholdsSet, ReferencePublished } from "../generated/ComputeStandard/ComputeStandard";
@@ -20,7 +20,6 @@ import {
   UnbondRequested,
   Withdrawn,
 } from "../generated/ProviderRegistry/ProviderRegistry";
-import { LimitsSet, WeightsSet } from "../generated/ProviderMatcher/ProviderMatcher";
 import { handleGradeThresholdsSet, handleReferencePublished } from "../src/mappings/computeStandard";
 import {
   handleAttested,
@@ -39,30 +38,13 @@ import {
   handleUnbondRequested,
   handleWithdrawn,
 } from "../src/mappings/providerRegistry";
-import { handleLimitsSet, handleWeightsSet } from "../src/mappings/providerMatcher";
-import {
-  addressParam,
-  ALICE,
-  BOB,
-  boolParam,
-  bytesParam,
-  CAROL,
-  DAY,
-  HOUR,
-  i32Param,
-  lastEventId,
-  mockEvent,
-  stringParam,
-  T0,
-  uintParam,
-  wad,
-} from "./helpers";
+import { ALICE, BOB, CAROL, DAY, HOUR, lastEventId, T0, wad } from "./helpers";
+import { ComputeStandardEvents } from "../generated/factories/ComputeStandard";
+import { ProviderRegistryEvents } from "../generated/factories/ProviderRegistry";
 
 const STANDARD = Address.fromString("0x0000000000000000000000000000000000005d01");
 const REGISTRY = Address.fromString("0x0000000000000000000000000000000000005d02");
-const MATCHER = Address.fromString("0x0000000000000000000000000000000000005d03");
 const STATS = Bytes.fromUTF8("compute").toHexString();
-const GRADES = Bytes.fromUTF8("grades").toHexString();
 const P = ALICE.toHexString();
 
 /** x / 1000 WAD */
@@ -75,8 +57,8 @@ function u(x: i64): ethereum.Value {
 function uv(x: BigInt): ethereum.Value {
   return ethereum.Value.fromUnsignedBigInt(x);
 }
-function tuple(values: Array<ethereum.Value>): ethereum.Value {
-  return ethereum.Value.fromTuple(changetype<ethereum.Tuple>(values));
+function tuple(values: Array<ethereum.Value>): ethereum.Tuple {
+  return changetype<ethereum.Tuple>(values);
 }
 
 function thresholds(perfA: BigInt, ts: i64): void {
@@ -91,23 +73,14 @@ function thresholds(perfA: BigInt, ts: i64): void {
     uv(wad(1000)),
   ]);
   handleGradeThresholdsSet(
-    changetype<GradeThresholdsSet>(mockEvent(STANDARD, ts, [new ethereum.EventParam("thresholds", t)])),
+    new ComputeStandardEvents(STANDARD).GradeThresholdsSet(ts, t),
   );
 }
 
 function reference(version: i32, ts: i64): void {
   const weights: Array<BigInt> = [milli(500), milli(300), milli(200)];
   handleReferencePublished(
-    changetype<ReferencePublished>(
-      mockEvent(STANDARD, ts, [
-        i32Param("workloadClass", 1),
-        i32Param("version", version),
-        uintParam("refPflopsWad", milli(312)),
-        new ethereum.EventParam("weightsWad", ethereum.Value.fromUnsignedBigIntArray(weights)),
-        stringParam("name", "ML training"),
-        bytesParam("specHash", Bytes.fromHexString("0x" + "11".repeat(32))),
-      ]),
-    ),
+    new ComputeStandardEvents(STANDARD).ReferencePublished(ts, 1, version, milli(312), weights, "ML training", Bytes.fromHexString("0x" + "11".repeat(32))),
   );
 }
 
@@ -125,122 +98,55 @@ function genesis(ts: i64): void {
     ethereum.Value.fromI32(1000),
     uv(wad(1)),
   ]);
-  handleParamsSet(changetype<ParamsSet>(mockEvent(REGISTRY, ts, [new ethereum.EventParam("params", params)])));
+  handleParamsSet(new ProviderRegistryEvents(REGISTRY).ParamsSet(ts, params));
   const tiers: Array<BigInt> = [wad(1000), wad(10000), wad(50000), wad(250000)];
   handleTierThresholdsSet(
-    changetype<TierThresholdsSet>(
-      mockEvent(REGISTRY, ts, [
-        new ethereum.EventParam("thresholdsDps", ethereum.Value.fromUnsignedBigIntArray(tiers)),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).TierThresholdsSet(ts, tiers),
   );
   reference(1, ts);
 }
 
 function register(provider: Address, index: i32, ts: i64): void {
   handleProviderRegistered(
-    changetype<ProviderRegistered>(
-      mockEvent(REGISTRY, ts, [
-        addressParam("provider", provider),
-        uintParam("index", BigInt.fromI32(index)),
-        i32Param("region", 3),
-        uintParam("workloadMask", BigInt.fromI32(6)),
-        bytesParam("hardwareHash", Bytes.fromHexString("0x" + "22".repeat(32))),
-        stringParam("hardwareUri", "ipfs://hw"),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).ProviderRegistered(ts, provider, BigInt.fromI32(index), 3, BigInt.fromI32(6), Bytes.fromHexString("0x" + "22".repeat(32)), "ipfs://hw"),
   );
 }
 
 function staked(provider: Address, amount: BigInt, after: BigInt, tier: i32, ts: i64): void {
   handleStaked(
-    changetype<Staked>(
-      mockEvent(REGISTRY, ts, [
-        addressParam("provider", provider),
-        uintParam("amount", amount),
-        uintParam("stakedDps", after),
-        i32Param("tier", tier),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).Staked(ts, provider, amount, after, tier),
   );
 }
 
 function attested(provider: Address, nonce: i32, chPerHour: BigInt, whPerCh: BigInt, capacity: BigInt, ts: i64): void {
   const rating = tuple([ethereum.Value.fromI32(1), uv(milli(500)), uv(chPerHour), uv(whPerCh)]);
   handleAttested(
-    changetype<Attested>(
-      mockEvent(REGISTRY, ts, [
-        addressParam("provider", provider),
-        addressParam("attester", CAROL),
-        i32Param("workloadClass", 1),
-        uintParam("nonce", BigInt.fromI32(nonce)),
-        new ethereum.EventParam("rating", rating),
-        uintParam("capacityPflopsWad", capacity),
-        uintParam("expiresAt", BigInt.fromI64(ts + 30 * DAY)),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).Attested(ts, provider, CAROL, 1, BigInt.fromI32(nonce), rating, capacity, BigInt.fromI64(ts + 30 * DAY)),
   );
 }
 
 function heartbeat(provider: Address, sample: BigInt, up: i64, tracked: i64, uptime: BigInt, ts: i64): void {
   handleHeartbeat(
-    changetype<Heartbeat>(
-      mockEvent(REGISTRY, ts, [
-        addressParam("provider", provider),
-        uintParam("samplePflopsWad", sample),
-        uintParam("upSeconds", BigInt.fromI64(up)),
-        uintParam("trackedSeconds", BigInt.fromI64(tracked)),
-        uintParam("uptimeWad", uptime),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).Heartbeat(ts, provider, sample, BigInt.fromI64(up), BigInt.fromI64(tracked), uptime),
   );
 }
 
 function minted(provider: Address, amount: BigInt, liability: BigInt, ts: i64): void {
   handleProviderCHMinted(
-    changetype<ProviderCHMinted>(
-      mockEvent(REGISTRY, ts, [
-        addressParam("provider", provider),
-        addressParam("to", BOB),
-        uintParam("amount", amount),
-        uintParam("liabilityCh", liability),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).ProviderCHMinted(ts, provider, BOB, amount, liability),
   );
 }
 
 function assigned(id: i32, provider: Address, amount: BigInt, assignedCh: BigInt, open: i32, ts: i64): void {
   handleRedemptionAssigned(
-    changetype<RedemptionAssigned>(
-      mockEvent(REGISTRY, ts, [
-        uintParam("assignmentId", BigInt.fromI32(id)),
-        addressParam("provider", provider),
-        uintParam("chAmount", amount),
-        uintParam("deadline", BigInt.fromI64(ts + DAY)),
-        uintParam("assignedCh", assignedCh),
-        uintParam("openAssignments", BigInt.fromI32(open)),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).RedemptionAssigned(ts, BigInt.fromI32(id), provider, amount, BigInt.fromI64(ts + DAY), assignedCh, BigInt.fromI32(open)),
   );
 }
 
 function slashed(provider: Address, amount: BigInt, stakedAfter: BigInt, count: i32, ts: i64): void {
   const fee = amount.div(BigInt.fromI32(10));
   handleSlashed(
-    changetype<Slashed>(
-      mockEvent(REGISTRY, ts, [
-        addressParam("provider", provider),
-        addressParam("by", CAROL),
-        uintParam("slashedDps", amount),
-        addressParam("finder", BOB),
-        uintParam("finderFeeDps", fee),
-        uintParam("burnedDps", amount.minus(fee)),
-        uintParam("stakedDps", stakedAfter),
-        uintParam("unbondingDps", BigInt.zero()),
-        uintParam("slashCount", BigInt.fromI32(count)),
-        bytesParam("reason", Bytes.fromHexString("0x" + "33".repeat(32))),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).Slashed(ts, provider, CAROL, amount, BOB, fee, amount.minus(fee), stakedAfter, BigInt.zero(), BigInt.fromI32(count), Bytes.fromHexString("0x" + "33".repeat(32))),
   );
 }
 
@@ -262,41 +168,15 @@ function scenario(): void {
   minted(ALICE, wad(100), wad(100), t + 7400);
   minted(ALICE, wad(50), wad(150), t + 7500);
   handleCHBoughtBack(
-    changetype<CHBoughtBack>(
-      mockEvent(REGISTRY, t + 7600, [
-        addressParam("provider", ALICE),
-        uintParam("amount", wad(30)),
-        uintParam("liabilityCh", wad(120)),
-        uintParam("boughtBackCh", wad(30)),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).CHBoughtBack(t + 7600, ALICE, wad(30), wad(120), wad(30)),
   );
   assigned(1, ALICE, wad(20), wad(20), 1, t + 7700);
   handleDeliveryConfirmed(
-    changetype<DeliveryConfirmed>(
-      mockEvent(REGISTRY, t + 7800, [
-        uintParam("assignmentId", BigInt.fromI32(1)),
-        addressParam("provider", ALICE),
-        uintParam("chAmount", wad(20)),
-        uintParam("liabilityCh", wad(100)),
-        uintParam("deliveredCh", wad(20)),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).DeliveryConfirmed(t + 7800, BigInt.fromI32(1), ALICE, wad(20), wad(100), wad(20)),
   );
   assigned(2, ALICE, wad(10), wad(10), 1, t + 7900);
   handleDeliveryFailed(
-    changetype<DeliveryFailed>(
-      mockEvent(REGISTRY, t + 7900 + DAY + 1, [
-        uintParam("assignmentId", BigInt.fromI32(2)),
-        addressParam("provider", ALICE),
-        addressParam("recipient", CAROL),
-        uintParam("chAmount", wad(10)),
-        uintParam("indexPriceWad", wad(1)),
-        uintParam("compensationUsdWad", wad(11)),
-        uintParam("compensationDps", wad(11)),
-        uintParam("failedCount", BigInt.fromI32(1)),
-      ]),
-    ),
+    new ProviderRegistryEvents(REGISTRY).DeliveryFailed(t + 7900 + DAY + 1, BigInt.fromI32(2), ALICE, CAROL, wad(10), wad(1), wad(11), wad(11), BigInt.fromI32(1)),
   );
   slashed(ALICE, wad(11), wad(11989), 1, t + 7900 + DAY + 1);
   slashed(ALICE, wad(2000), wad(9989), 2, t + 7900 + DAY + 2);
@@ -323,7 +203,6 @@ describe("ProviderRegistry", () => {
     assert.fieldEquals("Provider", P, "energyGrade", "X"); // 400 ≤ 500
     assert.fieldEquals("ComputeStats", STATS, "totalAttestedCapacityPflopsWad", wad(2).toString());
     assert.fieldEquals("ComputeStats", STATS, "providerCount", "1");
-    assert.entityCount("ProviderList", 1);
     assert.fieldEquals("ComputeStats", STATS, "minStakeDps", wad(1000).toString());
   });
 
@@ -393,27 +272,12 @@ describe("ProviderRegistry", () => {
   test("unbond and withdraw move stake to unbonding and out", () => {
     const t = T0 + 3 * DAY;
     handleUnbondRequested(
-      changetype<UnbondRequested>(
-        mockEvent(REGISTRY, t, [
-          addressParam("provider", ALICE),
-          uintParam("amount", wad(989)),
-          uintParam("stakedDps", wad(9000)),
-          uintParam("unbondingDps", wad(989)),
-          uintParam("readyAt", BigInt.fromI64(t + 7 * DAY)),
-          i32Param("tier", 1),
-        ]),
-      ),
+      new ProviderRegistryEvents(REGISTRY).UnbondRequested(t, ALICE, wad(989), wad(9000), wad(989), BigInt.fromI64(t + 7 * DAY), 1),
     );
     assert.fieldEquals("Provider", P, "unbondingDps", wad(989).toString());
     assert.fieldEquals("Provider", P, "unbondReadyAt", (t + 7 * DAY).toString());
     assert.fieldEquals("ComputeStats", STATS, "totalUnbondingDps", wad(989).toString());
-    const w = changetype<Withdrawn>(
-      mockEvent(REGISTRY, t + 7 * DAY, [
-        addressParam("provider", ALICE),
-        uintParam("amount", wad(989)),
-        uintParam("stakedDps", wad(9000)),
-      ]),
-    );
+    const w = new ProviderRegistryEvents(REGISTRY).Withdrawn(t + 7 * DAY, ALICE, wad(989), wad(9000));
     handleWithdrawn(w);
     assert.fieldEquals("StakeChange", lastEventId(w), "kind", "withdraw");
     assert.fieldEquals("Provider", P, "unbondingDps", "0");
@@ -422,87 +286,31 @@ describe("ProviderRegistry", () => {
   });
 
   test("task outcomes feed reputation", () => {
-    const e = changetype<TaskOutcomeRecorded>(
-      mockEvent(REGISTRY, T0 + 2 * DAY, [
-        addressParam("provider", ALICE),
-        boolParam("completed", true),
-        uintParam("completedCount", BigInt.fromI32(4)),
-        uintParam("failedCount", BigInt.fromI32(1)),
-      ]),
-    );
+    const e = new ProviderRegistryEvents(REGISTRY).TaskOutcomeRecorded(T0 + 2 * DAY, ALICE, true, BigInt.fromI32(4), BigInt.fromI32(1));
     handleTaskOutcomeRecorded(e);
     assert.fieldEquals("Provider", P, "completed", "4");
     assert.fieldEquals("TaskOutcome", lastEventId(e), "completedCount", "4");
   });
-});
 
-describe("ComputeStandard", () => {
-  beforeEach(() => {
-    clearStore();
-    scenario();
-  });
-
-  test("new thresholds re-grade every provider", () => {
-    thresholds(wad(2), T0 + 2 * DAY);
-    assert.fieldEquals("GradeThresholds", GRADES, "perfAWad", wad(2).toString());
-    assert.fieldEquals("Provider", P, "performanceGrade", "B"); // 1.1 ≤ 1.6 < 2.0
-    assert.entityCount("GradeThresholdsChange", 2);
-  });
-
-  test("a new reference version supersedes the previous one", () => {
-    reference(2, T0 + 2 * DAY);
-    assert.fieldEquals("WorkloadClass", Bytes.fromI32(1).toHexString(), "latestVersion", "2");
-    assert.fieldEquals("ReferenceSystem", Bytes.fromI32((1 << 16) | 1).toHexString(), "superseded", "true");
-    assert.fieldEquals("ReferenceSystem", Bytes.fromI32((1 << 16) | 2).toHexString(), "superseded", "false");
-    assert.fieldEquals(
-      "ReferenceSystem",
-      Bytes.fromI32((1 << 16) | 2).toHexString(),
-      "refPflopsWad",
-      milli(312).toString(),
+  test("earnings: deliveries confirmed and failed, compensation, slashes, task outcomes, per day", () => {
+    const e = ALICE.toHexString();
+    assert.fieldEquals("ProviderEarnings", e, "deliveriesConfirmed", "1");
+    assert.fieldEquals("ProviderEarnings", e, "deliveredCh", wad(20).toString());
+    assert.fieldEquals("ProviderEarnings", e, "deliveriesFailed", "1");
+    assert.fieldEquals("ProviderEarnings", e, "failedCh", wad(10).toString());
+    assert.fieldEquals("ProviderEarnings", e, "compensationPaidDps", wad(11).toString());
+    // the two registry slashes: 11 (the failed delivery's compensation) + 2 000
+    assert.fieldEquals("ProviderEarnings", e, "slashCount", "2");
+    assert.fieldEquals("ProviderEarnings", e, "slashedDps", wad(2011).toString());
+    handleTaskOutcomeRecorded(
+      new ProviderRegistryEvents(REGISTRY).TaskOutcomeRecorded(T0 + 2 * DAY, ALICE, true, BigInt.fromI32(1), BigInt.fromI32(1)),
     );
-  });
-
-  test("tier thresholds re-tier every provider", () => {
-    const tiers: Array<BigInt> = [wad(100), wad(5000), wad(9000), wad(20000)];
-    handleTierThresholdsSet(
-      changetype<TierThresholdsSet>(
-        mockEvent(REGISTRY, T0 + 2 * DAY, [
-          new ethereum.EventParam("thresholdsDps", ethereum.Value.fromUnsignedBigIntArray(tiers)),
-        ]),
-      ),
-    );
-    assert.fieldEquals("Provider", P, "tier", "3"); // 9 000 ≤ 9 989 < 20 000
-  });
-});
-
-describe("ProviderMatcher", () => {
-  beforeEach(() => {
-    clearStore();
-  });
-
-  test("weights and limits", () => {
-    const w = tuple([
-      ethereum.Value.fromI32(1500),
-      ethereum.Value.fromI32(2000),
-      ethereum.Value.fromI32(1500),
-      ethereum.Value.fromI32(1500),
-      ethereum.Value.fromI32(1000),
-      ethereum.Value.fromI32(1000),
-      ethereum.Value.fromI32(500),
-      ethereum.Value.fromI32(1000),
-    ]);
-    handleWeightsSet(changetype<WeightsSet>(mockEvent(MATCHER, T0, [new ethereum.EventParam("weights", w)])));
-    const l = changetype<LimitsSet>(
-      mockEvent(MATCHER, T0, [
-        uintParam("stakeNormDps", wad(50000)),
-        uintParam("maxPage", BigInt.fromI32(100)),
-        uintParam("maxPick", BigInt.fromI32(32)),
-      ]),
-    );
-    handleLimitsSet(l);
-    const id = MATCHER.toHexString();
-    assert.fieldEquals("MatcherConfig", id, "priceBps", "2000");
-    assert.fieldEquals("MatcherConfig", id, "maxPick", "32");
-    assert.fieldEquals("ComputeConfigChange", lastEventId(l), "kind", "matcherLimits");
+    assert.fieldEquals("ProviderEarnings", e, "tasksCompleted", "1");
+    // the failure day holds the failed delivery and both slashes; the first day the confirmed delivery
+    const day1 = ALICE.concatI32(<i32>((T0 + HOUR + 7900 + DAY + 1) / DAY)).toHexString();
+    assert.fieldEquals("ProviderEarningsDayData", day1, "deliveriesFailed", "1");
+    assert.fieldEquals("ProviderEarningsDayData", day1, "slashedDps", wad(2011).toString());
+    const day0 = ALICE.concatI32(<i32>((T0 + HOUR) / DAY)).toHexString();
+    assert.fieldEquals("ProviderEarningsDayData", day0, "deliveriesConfirmed", "1");
   });
 });

@@ -1,3 +1,4 @@
+// Mapping tests of the DPSToken data source (matchstick-as API; events from generated/factories/DPSToken.ts).
 import { BigInt, Bytes } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
@@ -6,10 +7,7 @@ import {
   DPSBurned,
   DPSEmitted,
   FeaturePauseSet,
-  Transfer as DPSTransfer,
 } from "../generated/DPSToken/DPSToken";
-import { CHBurned, CHMinted, Transfer as CHTransfer } from "../generated/CHToken/CHToken";
-import { GFLRebalanced, Transfer as GFLTransfer } from "../generated/GFLToken/GFLToken";
 import {
   handleDelegateChanged,
   handleDelegateVotesChanged,
@@ -18,49 +16,20 @@ import {
   handleFeaturePauseSet,
   handleTransfer as handleDPSTransfer,
 } from "../src/mappings/dpsToken";
-import { handleCHBurned, handleCHMinted, handleTransfer as handleCHTransfer } from "../src/mappings/chToken";
-import { handleGFLRebalanced, handleTransfer as handleGFLTransfer } from "../src/mappings/gflToken";
-import {
-  addressParam,
-  ALICE,
-  BOB,
-  boolParam,
-  bucket,
-  bytesParam,
-  CH,
-  DAY,
-  DPS,
-  GFL,
-  HOUR,
-  key,
-  lastEventId,
-  mockEvent,
-  T0,
-  uintParam,
-  wad,
-  ZERO_ADDRESS,
-} from "./helpers";
+import { ALICE, BOB, bucket, DAY, DPS, HOUR, key, lastEventId, T0, wad, ZERO_ADDRESS, asDataSource } from "./helpers";
 import { Address } from "@graphprotocol/graph-ts";
+import { DPSTokenEvents } from "../generated/factories/DPSToken";
 
 function dpsTransfer(from: Address, to: Address, value: BigInt, ts: i64): void {
   handleDPSTransfer(
-    changetype<DPSTransfer>(
-      mockEvent(DPS, ts, [addressParam("from", from), addressParam("to", to), uintParam("value", value)]),
-    ),
+    new DPSTokenEvents(DPS).Transfer(ts, from, to, value),
   );
 }
 
 /** DPSToken.mint: Transfer(0, to) then DPSEmitted, as the contract emits them. */
 function dpsEmit(to: Address, amount: BigInt, totalEmitted: BigInt, totalSupply: BigInt, ts: i64): DPSEmitted {
   dpsTransfer(ZERO_ADDRESS, to, amount, ts);
-  const e = changetype<DPSEmitted>(
-    mockEvent(DPS, ts, [
-      addressParam("to", to),
-      uintParam("amount", amount),
-      uintParam("totalEmitted", totalEmitted),
-      uintParam("totalSupply", totalSupply),
-    ]),
-  );
+  const e = new DPSTokenEvents(DPS).DPSEmitted(ts, to, amount, totalEmitted, totalSupply);
   handleDPSEmitted(e);
   return e;
 }
@@ -68,14 +37,7 @@ function dpsEmit(to: Address, amount: BigInt, totalEmitted: BigInt, totalSupply:
 /** DPSToken.burn: Transfer(from, 0) then DPSBurned. */
 function dpsBurn(from: Address, amount: BigInt, totalBurned: BigInt, totalSupply: BigInt, ts: i64): DPSBurned {
   dpsTransfer(from, ZERO_ADDRESS, amount, ts);
-  const e = changetype<DPSBurned>(
-    mockEvent(DPS, ts, [
-      addressParam("from", from),
-      uintParam("amount", amount),
-      uintParam("totalBurned", totalBurned),
-      uintParam("totalSupply", totalSupply),
-    ]),
-  );
+  const e = new DPSTokenEvents(DPS).DPSBurned(ts, from, amount, totalBurned, totalSupply);
   handleDPSBurned(e);
   return e;
 }
@@ -145,22 +107,10 @@ describe("DPSToken", () => {
   test("delegation sets the delegate and the delegate's votes", () => {
     dpsTransfer(ZERO_ADDRESS, ALICE, wad(40), T0);
     handleDelegateChanged(
-      changetype<DelegateChanged>(
-        mockEvent(DPS, T0 + 1, [
-          addressParam("delegator", ALICE),
-          addressParam("fromDelegate", ZERO_ADDRESS),
-          addressParam("toDelegate", BOB),
-        ]),
-      ),
+      new DPSTokenEvents(DPS).DelegateChanged(T0 + 1, ALICE, ZERO_ADDRESS, BOB),
     );
     handleDelegateVotesChanged(
-      changetype<DelegateVotesChanged>(
-        mockEvent(DPS, T0 + 1, [
-          addressParam("delegate", BOB),
-          uintParam("previousVotes", BigInt.zero()),
-          uintParam("newVotes", wad(40)),
-        ]),
-      ),
+      new DPSTokenEvents(DPS).DelegateVotesChanged(T0 + 1, BOB, BigInt.zero(), wad(40)),
     );
     assert.fieldEquals("Account", ALICE.toHexString(), "dpsDelegate", BOB.toHexString());
     assert.fieldEquals("Account", BOB.toHexString(), "dpsVotes", wad(40).toString());
@@ -170,111 +120,17 @@ describe("DPSToken", () => {
 
   test("feature pause state follows FeaturePauseSet", () => {
     const feature = Bytes.fromHexString("0x" + "11".repeat(32));
+    asDataSource("DPSToken", DPS);
     handleFeaturePauseSet(
-      changetype<FeaturePauseSet>(
-        mockEvent(DPS, T0, [bytesParam("feature", feature), boolParam("paused", true), addressParam("by", ALICE)]),
-      ),
+      new DPSTokenEvents(DPS).FeaturePauseSet(T0, feature, true, ALICE),
     );
     assert.fieldEquals("FeaturePause", key(DPS, feature), "paused", "true");
     handleFeaturePauseSet(
-      changetype<FeaturePauseSet>(
-        mockEvent(DPS, T0 + 5, [bytesParam("feature", feature), boolParam("paused", false), addressParam("by", BOB)]),
-      ),
+      new DPSTokenEvents(DPS).FeaturePauseSet(T0 + 5, feature, false, BOB),
     );
     assert.fieldEquals("FeaturePause", key(DPS, feature), "paused", "false");
     assert.fieldEquals("FeaturePause", key(DPS, feature), "updatedBy", BOB.toHexString());
     assert.fieldEquals("ChxContract", DPS.toHexString(), "name", "DPSToken");
     assert.entityCount("FeaturePauseEvent", 2);
-  });
-});
-
-describe("CHToken", () => {
-  beforeEach(() => {
-    clearStore();
-  });
-
-  test("outstanding CH follows mints and burns", () => {
-    handleCHTransfer(
-      changetype<CHTransfer>(
-        mockEvent(CH, T0, [addressParam("from", ZERO_ADDRESS), addressParam("to", ALICE), uintParam("value", wad(8))]),
-      ),
-    );
-    handleCHMinted(
-      changetype<CHMinted>(
-        mockEvent(CH, T0, [addressParam("to", ALICE), uintParam("amount", wad(8)), uintParam("totalSupply", wad(8))]),
-      ),
-    );
-    handleCHTransfer(
-      changetype<CHTransfer>(
-        mockEvent(CH, T0 + 60, [
-          addressParam("from", ALICE),
-          addressParam("to", ZERO_ADDRESS),
-          uintParam("value", wad(3)),
-        ]),
-      ),
-    );
-    handleCHBurned(
-      changetype<CHBurned>(
-        mockEvent(CH, T0 + 60, [
-          addressParam("from", ALICE),
-          uintParam("amount", wad(3)),
-          uintParam("totalSupply", wad(5)),
-        ]),
-      ),
-    );
-    assert.fieldEquals("Token", CH.toHexString(), "symbol", "CH");
-    assert.fieldEquals("Token", CH.toHexString(), "totalSupply", wad(5).toString());
-    assert.fieldEquals("Token", CH.toHexString(), "totalBurned", wad(3).toString());
-    assert.fieldEquals("Token", CH.toHexString(), "totalEmitted", "0");
-    assert.fieldEquals("TokenBalance", key(CH, ALICE), "balance", wad(5).toString());
-    assert.fieldEquals("TokenDayData", bucket(CH, T0 / DAY), "supplyHigh", wad(8).toString());
-    assert.entityCount("CHMint", 1);
-    assert.entityCount("CHBurn", 1);
-  });
-});
-
-describe("GFLToken", () => {
-  beforeEach(() => {
-    clearStore();
-  });
-
-  test("rebalancing records old/new balance and the total", () => {
-    handleGFLTransfer(
-      changetype<GFLTransfer>(
-        mockEvent(GFL, T0, [addressParam("from", ZERO_ADDRESS), addressParam("to", BOB), uintParam("value", wad(12))]),
-      ),
-    );
-    const e = changetype<GFLRebalanced>(
-      mockEvent(GFL, T0, [
-        addressParam("account", BOB),
-        uintParam("oldBalance", BigInt.zero()),
-        uintParam("newBalance", wad(12)),
-        uintParam("totalSupply", wad(12)),
-      ]),
-    );
-    handleGFLRebalanced(e);
-    handleGFLTransfer(
-      changetype<GFLTransfer>(
-        mockEvent(GFL, T0 + 1, [
-          addressParam("from", BOB),
-          addressParam("to", ZERO_ADDRESS),
-          uintParam("value", wad(2)),
-        ]),
-      ),
-    );
-    const e2 = changetype<GFLRebalanced>(
-      mockEvent(GFL, T0 + 1, [
-        addressParam("account", BOB),
-        uintParam("oldBalance", wad(12)),
-        uintParam("newBalance", wad(10)),
-        uintParam("totalSupply", wad(10)),
-      ]),
-    );
-    handleGFLRebalanced(e2);
-    assert.fieldEquals("GFLRebalance", lastEventId(e), "delta", wad(12).toString());
-    assert.fieldEquals("GFLRebalance", lastEventId(e2), "delta", wad(-2).toString());
-    assert.fieldEquals("Token", GFL.toHexString(), "totalSupply", wad(10).toString());
-    assert.fieldEquals("TokenBalance", key(GFL, BOB), "balance", wad(10).toString());
-    assert.fieldEquals("Token", GFL.toHexString(), "holderCount", "1");
   });
 });
