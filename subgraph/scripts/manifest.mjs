@@ -150,7 +150,7 @@ export function generate(o) {
   if (o.synthetic) {
     // Compile-and-test mode: every deployment name gets a stand-in address derived from its name and start
     // block 0. The WASM does not depend on addresses; the e2e replay re-targets data sources from the real
-    // record (test-runner/replay.mjs). Never deploy a subgraph generated this way.
+    // record (tools/graph-host/replay.mjs). Never deploy a subgraph generated this way.
     recordPath = "(synthetic addresses)";
     record = {
       network: o.network,

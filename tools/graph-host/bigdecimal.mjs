@@ -7,7 +7,7 @@
 //   * division works on magnitudes to 100 significant digits, rounds the 100th digit half up on the next
 //     digit, re-applies the sign, and is then normalised (so negative quotients truncate at 34 digits);
 //   * Display is plain positional notation, never an exponent.
-// The golden tests in test-runner/selftest.mjs pin each rule.
+// The golden tests in test/run.mjs pin each rule.
 export const MAX_DIGITS = 34;
 const DIV_PRECISION = 100;
 const abs = (n) => (n < 0n ? -n : n);
