@@ -170,6 +170,21 @@ function uptimeAt(p, stats, now) {
   return tracked === 0n ? 0n : (up * WAD) / tracked;
 }
 
+/** IComputeStandard.performanceGrade / energyGrade and ProviderRegistry._tier, from indexed inputs. */
+function perfGrade(t, rate) {
+  const r = BigInt(rate);
+  return r >= BigInt(t.perfAWad) ? "A" : r >= BigInt(t.perfBWad) ? "B" : r >= BigInt(t.perfCWad) ? "C" : "D";
+}
+function energyGrade(t, wh) {
+  const w = BigInt(wh);
+  return w <= BigInt(t.energyXWad) ? "X" : w <= BigInt(t.energyYWad) ? "Y" : "Z";
+}
+function tierOf(thresholds, staked) {
+  let t = 0;
+  while (t < 4 && t < (thresholds ?? []).length && BigInt(staked) >= BigInt(thresholds[t])) t++;
+  return t;
+}
+
 function reliability(t, uptime) {
   if (uptime > BigInt(t.uptime1Wad)) return "R1";
   if (uptime >= BigInt(t.uptime2Wad)) return "R2";
@@ -196,7 +211,11 @@ export async function compare(ctx) {
   const std = contract("ComputeStandard");
   const stats = replay.entity("ComputeStats", STATS) ?? {};
   const grades = replay.entity("GradeThresholds", GRADES) ?? {};
-  const list = replay.entity("ProviderList", STATS) ?? {};
+  // registration order from the providers' own index (no list entity: registering does not rewrite a growing list)
+  const list = replay
+    .entities("Provider")
+    .sort((x, y) => (BigInt(x.index) < BigInt(y.index) ? -1 : 1))
+    .map((x) => x.id);
   const ts = BigInt((await reg.runner.getBlock(at.blockTag)).timestamp);
 
   // providers: list, then every field the registry reports
@@ -205,10 +224,11 @@ export async function compare(ctx) {
   const chainList = count === 0n ? [] : (await reg.providersPage(0, count, at)).map((x) => x.toLowerCase());
   check(
     `compute provider list order ${tag}`,
-    JSON.stringify(list.providers ?? []) === JSON.stringify(chainList),
-    `${list.providers} ≠ ${chainList}`,
+    JSON.stringify(list) === JSON.stringify(chainList),
+    `${list} ≠ ${chainList}`,
   );
   const bad = [];
+  let staleGrades = 0;
   let sumLiability = 0n;
   let sumStaked = 0n;
   let sumUnbonding = 0n;
@@ -234,7 +254,6 @@ export async function compare(ctx) {
       "stakedDps",
       "unbondingDps",
       "unbondReadyAt",
-      "tier",
       "workloadClass",
       "standardVersion",
       "chPerHourWad",
@@ -256,8 +275,20 @@ export async function compare(ctx) {
       "slashedDps",
     ])
       f(p, i, k, i[k]);
-    f(p, i, "performanceGrade", PERF[Number(i.performanceGrade)]);
-    f(p, i, "energyGrade", ENERGY[Number(i.energyGrade)]);
+    // Grades and tier are stored as of the provider's own last event; the registry's views re-derive them under the
+    // thresholds in force. So: the derivation from the indexed inputs and current thresholds equals the view, and
+    // the stored value equals the view unless the thresholds changed after the provider's last event.
+    const gradesCurrent = BigInt(p.gradedAt) >= BigInt(grades.updatedAt ?? 0);
+    const tierCurrent = BigInt(p.tieredAt) >= BigInt(stats.tierThresholdsUpdatedAt ?? 0);
+    f(p, i, "performanceGrade (derived)", PERF[Number(i.performanceGrade)], perfGrade(grades, p.chPerHourWad));
+    f(p, i, "energyGrade (derived)", ENERGY[Number(i.energyGrade)], energyGrade(grades, p.whPerChWad));
+    f(p, i, "tier (derived)", i.tier, tierOf(stats.tierThresholdsDps, p.stakedDps));
+    if (gradesCurrent) {
+      f(p, i, "performanceGrade", PERF[Number(i.performanceGrade)]);
+      f(p, i, "energyGrade", ENERGY[Number(i.energyGrade)]);
+    }
+    if (tierCurrent) f(p, i, "tier", i.tier);
+    if (!gradesCurrent) staleGrades++;
     // reliability: the view decays a silent provider; the indexed counters give the same number and grade
     const uptime = uptimeAt(p, stats, ts);
     f(p, i, "uptimeWad (decayed)", i.uptimeWad, uptime);
@@ -276,6 +307,8 @@ export async function compare(ctx) {
     sumCapacity += i.capacityPflopsWad;
     sumAssigned += i.assignedCh;
   }
+  // the scenario changes the grade thresholds after the providers' attestations: the stale path must be taken
+  if (ctx.block === ctx.lastCheckpoint && staleGrades === 0) bad.push("no provider graded before the last threshold change");
   check(
     `compute providers: stake, tier, grades, uptime, liability, reputation ${tag}`,
     bad.length === 0,

@@ -10,6 +10,8 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { generate, subgraphDir, repoRoot } from "./manifest.mjs";
+import { entityDefaults, eventFactories, mockModule } from "../../tools/graph-host/codegen.mjs";
+import { loadYaml } from "../../tools/graph-host/replay.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -44,7 +46,10 @@ function inputsHash(dirs) {
   const files = [
     path.join(subgraphDir, "subgraph.yaml"),
     path.join(subgraphDir, "schema.graphql"),
-    ...dirs.flatMap((d) => walk(path.join(subgraphDir, d)).filter((f) => !f.endsWith(".sha256"))),
+    // generated/factories/ only serves the mapping tests: it does not change what graph build compiles
+    ...dirs.flatMap((d) =>
+      walk(path.join(subgraphDir, d)).filter((f) => !f.endsWith(".sha256") && !f.includes(`${path.sep}factories${path.sep}`)),
+    ),
   ];
   for (const f of files) h.update(path.relative(subgraphDir, f)).update("\0").update(fs.readFileSync(f)).update("\0");
   for (const p of ["@graphprotocol/graph-cli/package.json", "@graphprotocol/graph-ts/package.json"])
@@ -89,6 +94,31 @@ export async function buildSubgraph({
       const r = await run(process.execPath, [graphBin(), "codegen", "subgraph.yaml"]);
       if (r.code === 0) fs.writeFileSync(stamp, hash);
       return { ok: r.code === 0, out: r.out };
+    })) &&
+    (await step("entity defaults", () => {
+      // generated/defaults.ts: initT(id) zero-initialisers from the schema (tools/graph-host/codegen.mjs)
+      const file = path.join(subgraphDir, "generated", "defaults.ts");
+      const text = entityDefaults(fs.readFileSync(path.join(subgraphDir, "schema.graphql"), "utf8"));
+      if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === text) return { note: "unchanged" };
+      fs.writeFileSync(file, text);
+    })) &&
+    (await step("event factories", () => {
+      // generated/factories/<DataSource>.ts: typed event builders for the mapping tests, from each data source's ABI
+      const dir = path.join(subgraphDir, "generated", "factories");
+      fs.mkdirSync(dir, { recursive: true });
+      const manifest = loadYaml(path.join(subgraphDir, "subgraph.yaml"));
+      const write = (f, text) => {
+        const file = path.join(dir, f);
+        if (!fs.existsSync(file) || fs.readFileSync(file, "utf8") !== text) fs.writeFileSync(file, text);
+      };
+      write("_mock.ts", mockModule());
+      for (const ds of manifest.dataSources) {
+        const abiFile = ds.mapping.abis.find((a) => a.name === ds.source.abi).file;
+        const abi = JSON.parse(fs.readFileSync(path.join(subgraphDir, abiFile), "utf8"));
+        const eventsModule = `../${ds.name}/${ds.source.abi}`;
+        write(`${ds.name}.ts`, eventFactories(ds.name, abi, { eventsModule, abiFile: abiFile.replace(/^\.\//, "") }));
+      }
+      return { note: `${manifest.dataSources.length} data sources` };
     })) &&
     (
       await Promise.all([

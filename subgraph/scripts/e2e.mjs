@@ -9,7 +9,7 @@ import path from "node:path";
 import { spawn, execFile } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Contract, JsonRpcProvider, id as keccakId, parseUnits } from "ethers";
-import { SubgraphReplay } from "../test-runner/replay.mjs";
+import { SubgraphReplay } from "../../tools/graph-host/replay.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const subgraphDir = path.resolve(here, "..");
@@ -151,9 +151,17 @@ async function rpc(provider, method, params) {
   return provider.send(method, params);
 }
 
+/** The replay's data source targets from a deployment record: data source name = deployment name. */
+export function targetsOf(record) {
+  return Object.fromEntries(
+    Object.entries(record.contracts).map(([name, c]) => [name, { address: c.address, startBlock: c.deployBlock ?? 0 }]),
+  );
+}
+
 /**
  * Replays every log from the first start block to the last checkpoint through the built subgraph (re-targeted to
- * the record's addresses), and at each checkpoint block runs every check file's `compare`.
+ * the record's addresses), and at each checkpoint block runs every check file's `compare`. Returns the replay too
+ * (its store and history answer the documented queries afterwards, without indexing again).
  */
 export async function replayAndCompare(
   url,
@@ -169,7 +177,7 @@ export async function replayAndCompare(
 ) {
   checks ??= await loadChecks();
   const provider = new JsonRpcProvider(url, undefined, { cacheTimeout: -1, staticNetwork: true });
-  const replay = await new SubgraphReplay(buildDir, { record }).init();
+  const replay = await new SubgraphReplay(buildDir, { targets: targetsOf(record) }).init();
   const last = checkpoints[checkpoints.length - 1];
   const logs = (
     await rpc(provider, "eth_getLogs", [
@@ -197,6 +205,8 @@ export async function replayAndCompare(
     replay,
     record,
     check,
+    /** the last checkpoint block (the end of the scenario) */
+    lastCheckpoint: last,
     /** eq(label, indexed value (string|bigint|undefined), on-chain value) */
     eq: (name, indexed, onChain) =>
       check(name, BigInt(indexed ?? 0) === BigInt(onChain), `subgraph ${indexed} ≠ chain ${onChain}`),
@@ -215,10 +225,9 @@ export async function replayAndCompare(
   const cps = new Set(checkpoints);
   for (const n of blocks) {
     const blockLogs = byBlock.get(n) ?? [];
-    if (blockLogs.length) {
-      const block = await rpc(provider, "eth_getBlockByNumber", ["0x" + n.toString(16), false]);
-      replay.runBlock(block, blockLogs, (h) => txs.get(h));
-    }
+    const block = await rpc(provider, "eth_getBlockByNumber", ["0x" + n.toString(16), false]);
+    if (blockLogs.length) replay.runBlock(block, blockLogs, (h) => txs.get(h));
+    else replay.advance(block);
     if (cps.has(n)) {
       const ctx = { ...ctxBase, at: { blockTag: n }, tag: `@${n}`, block: n };
       for (const c of checks) if (c.compare) await c.compare(ctx);
@@ -227,7 +236,7 @@ export async function replayAndCompare(
     }
   }
   provider.destroy();
-  return { results, counts: replay.counts(), handled: replay.handled, skipped: replay.skipped };
+  return { results, counts: replay.counts(), handled: replay.handled, skipped: replay.skipped, replay };
 }
 
 /** The whole check with its own node (used when running this file alone; test.mjs composes the phases). */

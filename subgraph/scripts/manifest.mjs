@@ -78,6 +78,53 @@ const typeOf = (p, withIndexed) => {
   if (t.startsWith("tuple")) t = `(${p.components.map((c) => typeOf(c, false)).join(",")})${t.slice(5)}`;
   return withIndexed && p.indexed ? `indexed ${t}` : t;
 };
+/**
+ * Handlers every CHX module shares, written once in src/mappings/module.ts: each data source whose ABI declares the
+ * event gets the handler and its entities here (the data source fragments do not list them); its mapping file must
+ * re-export the handler (`export { handleUpgraded } from "./module";`).
+ */
+const MODULE_HANDLERS = [
+  {
+    event: "FeaturePauseSet(indexed bytes32,bool,indexed address)",
+    handler: "handleFeaturePauseSet",
+    entities: ["ChxContract", "FeaturePause", "FeaturePauseEvent"],
+  },
+  { event: "Upgraded(indexed address)", handler: "handleUpgraded", entities: ["ChxContract", "ContractUpgrade"] },
+];
+
+/**
+ * A data source fragment with the module-wide handlers its ABI needs and `context.name` = the data source name
+ * (the mappings name the contract by it). Throws when the mapping file does not export a handler it needs.
+ */
+function withModuleParts(text, name, abi, where) {
+  const declared = new Set(abi.filter((x) => x.type === "event").map(manifestEventSignature));
+  const needed = MODULE_HANDLERS.filter((m) => declared.has(m.event) && !text.includes(`- event: ${m.event}`));
+  const file = /^\s*file:\s*(\S+\.ts)\s*$/m.exec(text)?.[1];
+  const source = file ? fs.readFileSync(path.join(subgraphDir, file), "utf8") : "";
+  for (const m of needed)
+    if (!new RegExp(`export \\{[^}]*\\b${m.handler}\\b[^}]*\\} from "\\./module"|export function ${m.handler}\\b`).test(source))
+      throw new Error(`manifest: ${where}: ${file} must export ${m.handler} (export { ${m.handler} } from "./module";)`);
+  const lines = text.split("\n");
+  const at = (re) => lines.findIndex((l) => re.test(l));
+  // entities: appended to the list (once each)
+  const entitiesAt = at(/^    entities:\s*$/);
+  const have = new Set(lines.filter((l) => /^      - \w+\s*$/.test(l)).map((l) => l.trim().slice(2)));
+  const extra = [...new Set(needed.flatMap((m) => m.entities))].filter((e) => !have.has(e));
+  let end = entitiesAt + 1;
+  while (end < lines.length && /^      - /.test(lines[end])) end++;
+  lines.splice(end, 0, ...extra.map((e) => `      - ${e}`));
+  // handlers: appended to eventHandlers
+  const handlersAt = at(/^    eventHandlers:\s*$/);
+  if (handlersAt < 0 && needed.length) throw new Error(`manifest: ${where} has no eventHandlers`);
+  end = handlersAt + 1;
+  while (end < lines.length && /^      (- event:|  handler:)/.test(lines[end])) end++;
+  lines.splice(end, 0, ...needed.flatMap((m) => [`      - event: ${m.event}`, `        handler: ${m.handler}`]));
+  // context: the data source name
+  const networkAt = at(/^  network:/);
+  lines.splice(networkAt + 1, 0, "  context:", "    name:", "      type: String", `      data: ${name}`);
+  return lines.join("\n");
+}
+
 /** `Name(type,...)`: the canonical signature (tuples expanded). */
 const eventSignature = (e) => `${e.name}(${e.inputs.map((p) => typeOf(p, false)).join(",")})`;
 /** The manifest's form: `Name(indexed type,...)`. */
@@ -103,7 +150,7 @@ export function generate(o) {
   if (o.synthetic) {
     // Compile-and-test mode: every deployment name gets a stand-in address derived from its name and start
     // block 0. The WASM does not depend on addresses; the e2e replay re-targets data sources from the real
-    // record (test-runner/replay.mjs). Never deploy a subgraph generated this way.
+    // record (tools/graph-host/replay.mjs). Never deploy a subgraph generated this way.
     recordPath = "(synthetic addresses)";
     record = {
       network: o.network,
@@ -142,6 +189,13 @@ export function generate(o) {
   fs.writeFileSync(path.join(subgraphDir, "schema.graphql"), schema);
 
   // 2. manifest: template + data source fragments, placeholders filled from the record
+  const artifacts = findArtifacts(path.join(repoRoot, "artifacts"));
+  const readAbi = (name) => {
+    const found = artifacts.get(name) ?? [];
+    if (found.length === 0) throw new Error(`manifest: no artifact for ABI ${name} (run \`npx hardhat build\`)`);
+    if (found.length > 1) throw new Error(`manifest: ABI ${name} is ambiguous: ${found.join(", ")}`);
+    return JSON.parse(fs.readFileSync(found[0], "utf8")).abi;
+  };
   const used = new Set();
   const fill = (text, where) =>
     text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_m, key) => {
@@ -174,7 +228,8 @@ export function generate(o) {
         skipped.push(name);
         return null;
       }
-      return fill(text, `datasources/${f}`);
+      const abiName = /^\s*abi:\s*(\w+)\s*$/m.exec(text)?.[1];
+      return withModuleParts(fill(text, `datasources/${f}`), name, readAbi(abiName), `datasources/${f}`);
     })
     .filter((t) => t !== null)
     .map((t) =>
@@ -203,18 +258,11 @@ export function generate(o) {
   fs.writeFileSync(path.join(subgraphDir, "subgraph.yaml"), manifest);
 
   // 3. ABIs from the Hardhat artifacts
-  const artifacts = findArtifacts(path.join(repoRoot, "artifacts"));
   const abiDir = path.join(subgraphDir, "abis");
   fs.rmSync(abiDir, { recursive: true, force: true });
   fs.mkdirSync(abiDir, { recursive: true });
   const abiNames = [...new Set([...manifest.matchAll(/file:\s*\.\/abis\/([\w-]+)\.json/g)].map((m) => m[1]))];
   const abiHashes = new Map();
-  const readAbi = (name) => {
-    const found = artifacts.get(name) ?? [];
-    if (found.length === 0) throw new Error(`manifest: no artifact for ABI ${name} (run \`npx hardhat build\`)`);
-    if (found.length > 1) throw new Error(`manifest: ABI ${name} is ambiguous: ${found.join(", ")}`);
-    return JSON.parse(fs.readFileSync(found[0], "utf8")).abi;
-  };
   for (const name of abiNames) {
     const abi = readAbi(name);
     abiHashes.set(name, keccak256(toUtf8Bytes(JSON.stringify(abi))));

@@ -1,3 +1,4 @@
+// Mapping tests of the Emission data source (matchstick-as API; events from generated/factories/Emission.ts).
 import { Address, BigInt, ethereum } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
@@ -28,20 +29,8 @@ import {
   handleRewardsClaimed,
   handleRewardsFunded,
 } from "../src/mappings/emission";
-import {
-  addressParam,
-  ALICE,
-  BOB,
-  boolParam,
-  CAROL,
-  DAY,
-  HOUR,
-  lastEventId,
-  mockEvent,
-  T0,
-  uintParam,
-  wad,
-} from "./helpers";
+import { ALICE, BOB, CAROL, DAY, HOUR, lastEventId, T0, wad } from "./helpers";
+import { EmissionEvents } from "../generated/factories/Emission";
 
 const EMISSION = Address.fromString("0x000000000000000000000000000000000000e111");
 const KEEPER = Address.fromString("0x000000000000000000000000000000000000cee9");
@@ -80,17 +69,7 @@ function sample(
   ts: i64,
 ): void {
   handleCapacityRecorded(
-    changetype<CapacityRecorded>(
-      mockEvent(EMISSION, ts, [
-        addressParam("provider", p),
-        uintParam("epoch", u(epoch)),
-        uintParam("day", u(day)),
-        uintParam("daySamplePflopsWad", value),
-        uintParam("sampleCount", u(count)),
-        uintParam("epochGfl", gfl),
-        uintParam("epochTotalGfl", total),
-      ]),
-    ),
+    new EmissionEvents(EMISSION).CapacityRecorded(ts, p, u(epoch), u(day), value, u(count), gfl, total),
   );
 }
 
@@ -104,110 +83,53 @@ function closed(
   bounty: BigInt,
   ts: i64,
 ): EpochClosed {
-  const e = changetype<EpochClosed>(
-    mockEvent(EMISSION, ts, [
-      uintParam("epoch", u(epoch)),
-      uintParam("totalGfl", total),
-      uintParam("rateWad", rate),
-      uintParam("rewardsDps", rewards),
-      uintParam("cumulativeGfl", cumulative),
-      uintParam("halvings", u(halvings)),
-      addressParam("closedBy", KEEPER),
-      uintParam("bountyDps", bounty),
-    ]),
-  );
+  const e = new EmissionEvents(EMISSION).EpochClosed(ts, u(epoch), total, rate, rewards, cumulative, u(halvings), KEEPER, bounty);
   handleEpochClosed(e);
   return e;
 }
 
 function funded(rewards: BigInt, fromPool: BigInt, minted: BigInt, pool: BigInt, totalMinted: BigInt, ts: i64): void {
   handleRewardsFunded(
-    changetype<RewardsFunded>(
-      mockEvent(EMISSION, ts, [
-        uintParam("rewardsDps", rewards),
-        uintParam("fromPoolDps", fromPool),
-        uintParam("mintedDps", minted),
-        uintParam("rewardPoolDps", pool),
-        uintParam("totalMintedDps", totalMinted),
-      ]),
-    ),
+    new EmissionEvents(EMISSION).RewardsFunded(ts, rewards, fromPool, minted, pool, totalMinted),
   );
 }
 
 function rebalanced(p: Address, epoch: i32, gfl: BigInt, reward: BigInt, accrued: BigInt, ts: i64): void {
   handleProviderRebalanced(
-    changetype<ProviderRebalanced>(
-      mockEvent(EMISSION, ts, [
-        addressParam("provider", p),
-        uintParam("epoch", u(epoch)),
-        uintParam("gfl", gfl),
-        uintParam("rewardDps", reward),
-        uintParam("accruedDps", accrued),
-      ]),
-    ),
+    new EmissionEvents(EMISSION).ProviderRebalanced(ts, p, u(epoch), gfl, reward, accrued),
   );
 }
 
 function batch(epoch: i32, from: i32, to: i32, count: i32, bounty: BigInt, ts: i64): void {
   handleRebalanceBatch(
-    changetype<RebalanceBatch>(
-      mockEvent(EMISSION, ts, [
-        uintParam("epoch", u(epoch)),
-        uintParam("fromIndex", u(from)),
-        uintParam("toIndex", u(to)),
-        uintParam("rebalanced", u(count)),
-        addressParam("keeper", KEEPER),
-        uintParam("bountyDps", bounty),
-      ]),
-    ),
+    new EmissionEvents(EMISSION).RebalanceBatch(ts, u(epoch), u(from), u(to), u(count), KEEPER, bounty),
   );
 }
 
 function claimed(p: Address, amount: BigInt, total: BigInt, ts: i64): RewardsClaimed {
-  const e = changetype<RewardsClaimed>(
-    mockEvent(EMISSION, ts, [
-      addressParam("provider", p),
-      addressParam("to", p),
-      uintParam("amountDps", amount),
-      uintParam("claimedDps", total),
-    ]),
-  );
+  const e = new EmissionEvents(EMISSION).RewardsClaimed(ts, p, p, amount, total);
   handleRewardsClaimed(e);
   return e;
 }
 
 function keeperFunded(amount: BigInt, budget: BigInt, ts: i64): void {
   handleKeeperBudgetFunded(
-    changetype<KeeperBudgetFunded>(
-      mockEvent(EMISSION, ts, [
-        addressParam("by", ALICE),
-        uintParam("dpsAmount", amount),
-        uintParam("keeperBudgetDps", budget),
-      ]),
-    ),
+    new EmissionEvents(EMISSION).KeeperBudgetFunded(ts, ALICE, amount, budget),
   );
 }
 
 /** initialize(): MinSamplesSet(8), HalvingSpanSet(span), KeeperConfigSet(1, 0.05, 10 DPS; 5 %, 100). */
 function init(span: BigInt, ts: i64): void {
-  handleMinSamplesSet(changetype<MinSamplesSet>(mockEvent(EMISSION, ts, [uintParam("minSamples", u(8))])));
+  handleMinSamplesSet(new EmissionEvents(EMISSION).MinSamplesSet(ts, u(8)));
   handleHalvingSpanSet(
-    changetype<HalvingSpanSet>(
-      mockEvent(EMISSION, ts, [uintParam("spanGfl", span), uintParam("nextThresholdGfl", span)]),
-    ),
+    new EmissionEvents(EMISSION).HalvingSpanSet(ts, span, span),
   );
   const bounty = new ethereum.Tuple();
   bounty.push(ethereum.Value.fromUnsignedBigInt(wad(1)));
   bounty.push(ethereum.Value.fromUnsignedBigInt(milli(50)));
   bounty.push(ethereum.Value.fromUnsignedBigInt(wad(10)));
   handleKeeperConfigSet(
-    changetype<KeeperConfigSet>(
-      mockEvent(EMISSION, ts, [
-        new ethereum.EventParam("bounty", ethereum.Value.fromTuple(bounty)),
-        uintParam("keeperShareBps", u(500)),
-        uintParam("keeperBatchSize", u(100)),
-      ]),
-    ),
+    new EmissionEvents(EMISSION).KeeperConfigSet(ts, bounty, u(500), u(100)),
   );
 }
 
@@ -229,7 +151,7 @@ describe("Emission", () => {
     assert.fieldEquals("EmissionState", STATE, "keeperShareBps", "500");
     assert.entityCount("EmissionParameterChange", 3);
 
-    handleMinSamplesSet(changetype<MinSamplesSet>(mockEvent(EMISSION, T0 + DAY, [uintParam("minSamples", u(3))])));
+    handleMinSamplesSet(new EmissionEvents(EMISSION).MinSamplesSet(T0 + DAY, u(3)));
     assert.fieldEquals("EmissionState", STATE, "minSamples", "8");
     assert.fieldEquals("EmissionState", STATE, "minSamplesNext", "3");
     closed(0, wad(0), RATE0, wad(0), wad(0), 0, wad(0), T0 + EPOCH);
@@ -300,23 +222,20 @@ describe("Emission", () => {
     assert.fieldEquals("EmissionState", STATE, "rebalanceCursor", "0");
     assert.fieldEquals("ProviderEpoch", providerEpochId(BOB, 0), "rewardDps", milli(100).toString());
     assert.entityCount("ProviderRebalance", 3);
+    // schedule vs actual at each close: epoch 0 owed 0.31 (all accrued by epoch 1's close), epoch 1 another 0.4
+    assert.fieldEquals("EmissionEpoch", "0x" + hexLE(1), "scheduledTotalDps", milli(710).toString());
+    assert.fieldEquals("EmissionEpoch", "0x" + hexLE(1), "accruedTotalDps", milli(310).toString());
+    // provider earnings: rewards accrued and claimed, per provider
+    assert.fieldEquals("ProviderEarnings", ALICE.toHexString(), "rewardsAccruedDps", milli(210).toString());
+    assert.fieldEquals("ProviderEarnings", ALICE.toHexString(), "rewardsClaimedDps", milli(210).toString());
+    assert.fieldEquals("ProviderEarnings", BOB.toHexString(), "rewardsAccruedDps", milli(100).toString());
   });
 
   test("threshold halving inside an epoch: blended rate, rate in force after, halving timeline", () => {
     init(wad(400), T0);
     sample(CAROL, 0, 0, wad(500), 1, wad(500), wad(500), T0 + HOUR);
     // 400 GFL at 0.002 + 100 at 0.001 = 0.9 DPS → blended rate 0.0018
-    const h = changetype<Halved>(
-      mockEvent(EMISSION, T0 + EPOCH, [
-        uintParam("halvings", u(1)),
-        uintParam("epoch", u(0)),
-        boolParam("byThreshold", true),
-        uintParam("cumulativeGfl", wad(400)),
-        uintParam("nextThresholdGfl", wad(800)),
-        uintParam("nextDueAt", u(T0 + EPOCH + 365 * DAY)),
-        uintParam("newRateWad", RATE1),
-      ]),
-    );
+    const h = new EmissionEvents(EMISSION).Halved(T0 + EPOCH, u(1), u(0), true, wad(400), wad(800), u(T0 + EPOCH + 365 * DAY), RATE1);
     handleHalved(h);
     closed(0, wad(500), BigInt.fromString("1800000000000000"), milli(900), wad(500), 1, wad(0), T0 + EPOCH);
     assert.fieldEquals("Halving", lastEventId(h), "byThreshold", "true");
@@ -342,18 +261,7 @@ describe("Emission", () => {
     init(wad(10000000), T0);
     // 1 DPS returned: 0.05 to the keeper budget, 0.95 to the pool = 475 GFL-epochs at rate 0.002 (capped at 300)
     handleReplenished(
-      changetype<Replenished>(
-        mockEvent(EMISSION, T0 + HOUR, [
-          addressParam("by", REGISTRY),
-          uintParam("dpsAmount", wad(1)),
-          uintParam("toPoolDps", milli(950)),
-          uintParam("toKeeperDps", milli(50)),
-          uintParam("gflEquivalent", wad(300)),
-          uintParam("cumulativeGfl", wad(0)),
-          uintParam("rewardPoolDps", milli(950)),
-          uintParam("keeperBudgetDps", milli(50)),
-        ]),
-      ),
+      new EmissionEvents(EMISSION).Replenished(T0 + HOUR, REGISTRY, wad(1), milli(950), milli(50), wad(300), wad(0), milli(950), milli(50)),
     );
     assert.fieldEquals("EmissionState", STATE, "rewardPoolDps", milli(950).toString());
     assert.fieldEquals("EmissionState", STATE, "keeperBudgetDps", milli(50).toString());

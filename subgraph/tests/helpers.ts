@@ -1,7 +1,10 @@
-// Event builders for the mapping tests (matchstick-as API: runs under `graph test` and under
-// subgraph/test-runner). Every event gets a fresh log index so immutable event ids never collide.
-import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
-import { newMockEvent } from "matchstick-as/assembly/index";
+// Constants and arithmetic shared by the mapping tests (matchstick-as API: runs under `graph test` and under
+// tools/graph-host). Events come from the factories generated from each data source's ABI
+// (generated/factories/<DataSource>.ts, written by `npm run subgraph:build`): `new DPSTokenEvents(DPS).Transfer(ts,
+// from, to, value)` gives every event a fresh transaction hash and log index.
+import { Address, BigInt, Bytes, DataSourceContext, ethereum } from "@graphprotocol/graph-ts";
+import { dataSourceMock } from "matchstick-as/assembly/index";
+import { eventIdOf } from "../generated/factories/_mock";
 
 export const DPS = Address.fromString("0x00000000000000000000000000000000000d0d05");
 export const CH = Address.fromString("0x00000000000000000000000000000000000000c4");
@@ -19,47 +22,9 @@ export const HOUR: i64 = 3600;
 /** 2026-01-01T00:00:00Z, a day boundary */
 export const T0: i64 = 1767225600;
 
-let nextLogIndex: i32 = 0;
-
-/** A mock event from `address` at `timestamp`, with a unique transaction hash + log index. */
-export function mockEvent(address: Address, timestamp: i64, params: Array<ethereum.EventParam>): ethereum.Event {
-  const e = newMockEvent();
-  nextLogIndex++;
-  e.address = address;
-  e.logIndex = BigInt.fromI32(nextLogIndex);
-  e.transactionLogIndex = BigInt.fromI32(nextLogIndex);
-  e.transaction.hash = Bytes.fromHexString("0x" + "ab".repeat(28)).concatI32(nextLogIndex);
-  e.block.timestamp = BigInt.fromI64(timestamp);
-  e.block.number = BigInt.fromI64(1000 + (timestamp - T0) / 12);
-  e.parameters = params;
-  return e;
-}
-
-/** The id of the immutable entity `mockEvent` produced last (tx hash ++ log index), as a hex string. */
+/** The id of the immutable entity an event produced (tx hash ++ log index), as a hex string. */
 export function lastEventId(e: ethereum.Event): string {
-  return e.transaction.hash.concatI32(e.logIndex.toI32()).toHexString();
-}
-
-export function addressParam(name: string, v: Address): ethereum.EventParam {
-  return new ethereum.EventParam(name, ethereum.Value.fromAddress(v));
-}
-export function uintParam(name: string, v: BigInt): ethereum.EventParam {
-  return new ethereum.EventParam(name, ethereum.Value.fromUnsignedBigInt(v));
-}
-export function boolParam(name: string, v: boolean): ethereum.EventParam {
-  return new ethereum.EventParam(name, ethereum.Value.fromBoolean(v));
-}
-export function bytesParam(name: string, v: Bytes): ethereum.EventParam {
-  return new ethereum.EventParam(name, ethereum.Value.fromFixedBytes(v));
-}
-export function dynBytesParam(name: string, v: Bytes): ethereum.EventParam {
-  return new ethereum.EventParam(name, ethereum.Value.fromBytes(v));
-}
-export function stringParam(name: string, v: string): ethereum.EventParam {
-  return new ethereum.EventParam(name, ethereum.Value.fromString(v));
-}
-export function i32Param(name: string, v: i32): ethereum.EventParam {
-  return new ethereum.EventParam(name, ethereum.Value.fromI32(v));
+  return eventIdOf(e);
 }
 
 /** n * 1e18 */
@@ -75,4 +40,17 @@ export function key(a: Bytes, b: Bytes): string {
 /** Hex id of token ++ bucket (day or hour number). */
 export function bucket(token: Address, bucketNumber: i64): string {
   return token.concatI32(<i32>bucketNumber).toHexString();
+}
+
+/** Runs the next handlers as data source `name` at `address` (the manifest puts the name into the context). */
+export function asDataSource(name: string, address: Address): void {
+  const ctx = new DataSourceContext();
+  ctx.setString("name", name);
+  dataSourceMock.setAddressAndContext(address.toHexString(), ctx);
+}
+
+/** `e` as part of transaction `hash` (events of one transaction share it; the factories give each its own). */
+export function inTx<T extends ethereum.Event>(e: T, hash: string): T {
+  e.transaction.hash = Bytes.fromHexString(hash);
+  return e;
 }

@@ -1,22 +1,15 @@
 // Shared clearing-layer helpers: margin accounts, guarantors, markets, configuration changes.
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import { Series } from "./buckets";
 import { ClearingConfigChange, ClearingMarket, Guarantor, MarginAccount } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ZERO } from "./common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "./common";
+import { initGuarantor, initMarginAccount, loadOrInitClearingMarket } from "../../generated/defaults";
 
 export function getMarginAccount(address: Bytes, event: ethereum.Event): MarginAccount {
   let a = MarginAccount.load(address);
   if (a == null) {
-    a = new MarginAccount(address);
+    a = initMarginAccount(address);
     a.account = getOrCreateAccount(address, event.block).id;
-    a.collateralUsdc = ZERO;
-    a.depositedUsdc = ZERO;
-    a.withdrawnUsdc = ZERO;
-    a.feesUsdc = ZERO;
-    a.realisedPnlUsdc = ZERO;
-    a.limitUsdc = ZERO;
-    a.exposureUsdc = ZERO;
-    a.liquidationCount = 0;
-    a.deficitUsdc = ZERO;
   }
   a.updatedAt = event.block.timestamp;
   return a;
@@ -25,38 +18,14 @@ export function getMarginAccount(address: Bytes, event: ethereum.Event): MarginA
 export function getGuarantor(address: Bytes, event: ethereum.Event): Guarantor {
   let g = Guarantor.load(address);
   if (g == null) {
-    g = new Guarantor(address);
+    g = initGuarantor(address);
     g.account = getOrCreateAccount(address, event.block).id;
-    g.open = false;
-    g.defaultLimitUsdc = ZERO;
-    g.capitalUsdc = ZERO;
-    g.totalShares = ZERO;
-    g.dpsStaked = ZERO;
-    g.slashedDps = ZERO;
-    g.exposureUsdc = ZERO;
-    g.customerCount = 0;
-    g.incomeUsdc = ZERO;
-    g.lossesAskedUsdc = ZERO;
-    g.lossesPaidUsdc = ZERO;
   }
   return g;
 }
 
 export function getMarket(address: Bytes): ClearingMarket {
-  let m = ClearingMarket.load(address);
-  if (m == null) {
-    m = new ClearingMarket(address);
-    m.registered = false;
-    m.poolUsdc = ZERO;
-    m.longOpenInterestCh = ZERO;
-    m.shortOpenInterestCh = ZERO;
-    m.volumeCh = ZERO;
-    m.feesUsdc = ZERO;
-    m.tradeCount = 0;
-    m.liquidatedCh = ZERO;
-    m.socialisedUsdc = ZERO;
-  }
-  return m;
+  return loadOrInitClearingMarket(address);
 }
 
 export function configChange(
@@ -72,10 +41,7 @@ export function configChange(
   e.target = target;
   e.addresses = addresses;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -87,3 +53,24 @@ export function positive(x: BigInt): BigInt {
 export function negative(x: BigInt): BigInt {
   return x.lt(ZERO) ? x.neg() : ZERO;
 }
+
+/** MarginAccountDayData (daily): an account's PnL, fees and settlements per day, closed at its state. */
+const ACCOUNT_DAYS = new Series("MarginAccountDayData", "", "date", "", "marginAccount");
+
+/** Closes the account's day at its state; `realised`, `fees`, `settled`, `trades`, `liquidations` add to the day. */
+export function accountDay(
+  a: MarginAccount,
+  event: ethereum.Event,
+  realised: BigInt,
+  fees: BigInt,
+  settled: BigInt,
+  trades: i32,
+  liquidations: i32,
+): void {
+  const b = ACCOUNT_DAYS.open(a.id, event)[0];
+  b.add("realisedPnlUsdc", realised).add("feesUsdc", fees).add("settledUsdc", settled);
+  b.count("tradeCount", trades).count("liquidationCount", liquidations);
+  b.set("realisedPnlTotalUsdc", a.realisedPnlUsdc).set("unrealisedPnlUsdc", a.unrealisedPnlUsdc);
+  b.set("collateralUsdc", a.collateralUsdc).save();
+}
+

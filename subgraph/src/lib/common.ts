@@ -1,7 +1,8 @@
 // Helpers every mapping uses: event ids, accounts, contracts, per-feature pauses, upgrades.
 // No eth_call anywhere: every value comes from the event (CHX events carry their post-state).
-import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import { Address, BigInt, Bytes, Entity, ethereum } from "@graphprotocol/graph-ts";
 import { Account, ChxContract, ContractUpgrade, FeaturePause, FeaturePauseEvent } from "../../generated/schema";
+import { initAccount, initChxContract, initFeaturePause } from "../../generated/defaults";
 
 export const ZERO = BigInt.zero();
 export const ONE = BigInt.fromI32(1);
@@ -12,6 +13,14 @@ export const SECONDS_PER_HOUR = 3600;
 /** Id of an immutable event entity: transaction hash ++ log index (4 bytes little-endian, graph-ts concatI32). */
 export function eventId(event: ethereum.Event): Bytes {
   return event.transaction.hash.concatI32(event.logIndex.toI32());
+}
+
+/** The provenance every event entity carries: block number, timestamp, transaction hash, log index. */
+export function stamp(e: Entity, event: ethereum.Event): void {
+  e.setBigInt("blockNumber", event.block.number);
+  e.setBigInt("timestamp", event.block.timestamp);
+  e.setBytes("transactionHash", event.transaction.hash);
+  e.setBigInt("logIndex", event.logIndex);
 }
 
 /** 8 bytes big-endian of a uint64 (AccessManager role ids in RoleMember ids). */
@@ -28,8 +37,7 @@ export function u64Bytes(value: BigInt): Bytes {
 export function getOrCreateAccount(address: Bytes, block: ethereum.Block): Account {
   let account = Account.load(address);
   if (account == null) {
-    account = new Account(address);
-    account.dpsVotes = ZERO;
+    account = initAccount(address);
     account.firstSeenBlock = block.number;
     account.save();
   }
@@ -40,9 +48,8 @@ export function getOrCreateAccount(address: Bytes, block: ethereum.Block): Accou
 export function getOrCreateContract(address: Address, name: string): ChxContract {
   let c = ChxContract.load(address);
   if (c == null) {
-    c = new ChxContract(address);
+    c = initChxContract(address);
     c.name = name;
-    c.upgradeCount = 0;
     c.save();
   }
   return c;
@@ -62,16 +69,13 @@ export function recordFeaturePause(
   e.feature = feature;
   e.paused = paused;
   e.by = by;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 
   const id = contract.id.concat(feature);
   let state = FeaturePause.load(id);
   if (state == null) {
-    state = new FeaturePause(id);
+    state = initFeaturePause(id);
     state.contract = contract.id;
     state.feature = feature;
   }
@@ -91,9 +95,6 @@ export function recordUpgrade(event: ethereum.Event, name: string, implementatio
   const e = new ContractUpgrade(eventId(event));
   e.contract = contract.id;
   e.implementation = implementation;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }

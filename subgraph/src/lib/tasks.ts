@@ -2,7 +2,9 @@
 // task-layer day aggregate. Every value comes from the events (no eth_call).
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { TaskCurrencyStats, TaskDayData } from "../../generated/schema";
-import { SECONDS_PER_DAY, ZERO } from "./common";
+import { Series } from "./buckets";
+import { ZERO } from "./common";
+import { initTaskCurrencyStats } from "../../generated/defaults";
 
 export const TASKS_ID = Bytes.fromUTF8("tasks");
 /** ITaskRegistry.Currency (StreamTasks uses the same order). */
@@ -49,54 +51,16 @@ export function getCurrencyStats(currency: i32): TaskCurrencyStats {
   const id = TASKS_ID.concatI32(currency);
   let s = TaskCurrencyStats.load(id);
   if (s == null) {
-    s = new TaskCurrencyStats(id);
+    s = initTaskCurrencyStats(id);
     s.currency = currencyName(currency);
-    s.escrow = ZERO;
-    s.deposited = ZERO;
-    s.executorPaid = ZERO;
-    s.councilReserved = ZERO;
-    s.councilClaimed = ZERO;
-    s.refunded = ZERO;
-    s.replenished = ZERO;
-    s.taskCount = 0;
-    s.streamDeposit = ZERO;
-    s.streamFunded = ZERO;
-    s.streamPaid = ZERO;
-    s.streamWithdrawn = ZERO;
-    s.streamCount = 0;
   }
   return s;
 }
 
+/** TaskDayData (daily only, one series for the whole task layer) */
+const SERIES = new Series("TaskDayData", "", "date", "", "");
+
+/** The day bucket of `event` (created zeroed); the caller changes its fields and saves it. */
 export function getTaskDay(event: ethereum.Event): TaskDayData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
-  const id = TASKS_ID.concatI32(n);
-  let d = TaskDayData.load(id);
-  if (d == null) {
-    d = new TaskDayData(id);
-    d.date = n * SECONDS_PER_DAY;
-    d.tasksSubmitted = 0;
-    d.tasksAccepted = 0;
-    d.tasksRejected = 0;
-    d.tasksExpired = 0;
-    d.tasksCancelled = 0;
-    d.bids = 0;
-    d.votes = 0;
-    d.disputes = 0;
-    d.slashes = 0;
-    d.slashedDps = ZERO;
-    d.chRedeemed = ZERO;
-    d.executorPaidUsdc = ZERO;
-    d.executorPaidDps = ZERO;
-    d.dpsReplenished = ZERO;
-    d.councilFeesClaimedCh = ZERO;
-    d.councilFeesClaimedUsdc = ZERO;
-    d.councilFeesClaimedDps = ZERO;
-    d.streamsOpened = 0;
-    d.streamReceipts = 0;
-    d.streamPaidCh = ZERO;
-    d.streamPaidUsdc = ZERO;
-    d.streamPaidDps = ZERO;
-  }
-  return d;
+  return changetype<TaskDayData>(SERIES.open(TASKS_ID, event)[0].e);
 }

@@ -1,21 +1,16 @@
 // Token state shared by the DPS, CH and GFL mappings: balances, supply, holders, and the daily/hourly
 // aggregates, all updated in the handler of the event that changes them.
 import { Address, BigInt, ethereum } from "@graphprotocol/graph-ts";
-import { Token, TokenBalance, TokenDayData, TokenHourData, TokenTransfer } from "../../generated/schema";
-import { eventId, getOrCreateAccount, ONE, SECONDS_PER_DAY, SECONDS_PER_HOUR, ZERO, ZERO_ADDRESS } from "./common";
+import { Token, TokenBalance, TokenTransfer } from "../../generated/schema";
+import { initToken, initTokenBalance } from "../../generated/defaults";
+import { Series } from "./buckets";
+import { eventId, getOrCreateAccount, ONE, stamp, ZERO, ZERO_ADDRESS } from "./common";
 
 export function getOrCreateToken(address: Address, symbol: string, block: ethereum.Block): Token {
   let token = Token.load(address);
   if (token == null) {
-    token = new Token(address);
+    token = initToken(address);
     token.symbol = symbol;
-    token.totalSupply = ZERO;
-    token.totalMinted = ZERO;
-    token.totalBurned = ZERO;
-    token.totalEmitted = ZERO;
-    token.genesisSupply = ZERO;
-    token.holderCount = 0;
-    token.transferCount = ZERO;
     token.lastUpdatedBlock = block.number;
   }
   return token;
@@ -26,10 +21,9 @@ function changeBalance(token: Token, account: Address, delta: BigInt, event: eth
   const id = token.id.concat(account);
   let b = TokenBalance.load(id);
   if (b == null) {
-    b = new TokenBalance(id);
+    b = initTokenBalance(id);
     b.token = token.id;
     b.account = account;
-    b.balance = ZERO;
   }
   const before = b.balance;
   const after = before.plus(delta);
@@ -49,10 +43,7 @@ export function applyTransfer(event: ethereum.Event, symbol: string, from: Addre
   t.from = from;
   t.to = to;
   t.value = value;
-  t.blockNumber = event.block.number;
-  t.timestamp = event.block.timestamp;
-  t.transactionHash = event.transaction.hash;
-  t.logIndex = event.logIndex;
+  stamp(t, event);
   t.save();
 
   let minted = ZERO;
@@ -79,7 +70,7 @@ export function applyTransfer(event: ethereum.Event, symbol: string, from: Addre
   token.lastUpdatedBlock = event.block.number;
   if (symbol == "DPS") token.genesisSupply = token.totalMinted.minus(token.totalEmitted);
   token.save();
-  updateAggregates(token, event.block.timestamp, minted, burned, ZERO, volume, !isMint && !isBurn);
+  updateAggregates(token, event, minted, burned, ZERO, volume, !isMint && !isBurn);
 }
 
 /**
@@ -99,67 +90,28 @@ export function applySupplyPostState(
   if (symbol == "DPS") token.genesisSupply = token.totalMinted.minus(token.totalEmitted);
   token.lastUpdatedBlock = event.block.number;
   token.save();
-  updateAggregates(token, event.block.timestamp, ZERO, ZERO, emitted, ZERO, false);
+  updateAggregates(token, event, ZERO, ZERO, emitted, ZERO, false);
   return token;
 }
 
+/** TokenDayData / TokenHourData: minted, burned, emitted, transfer volume and count; supply close, high, low. */
+const SERIES = new Series("TokenDayData", "TokenHourData", "date", "periodStartUnix", "token");
+
 function updateAggregates(
   token: Token,
-  timestamp: BigInt,
+  event: ethereum.Event,
   minted: BigInt,
   burned: BigInt,
   emitted: BigInt,
   volume: BigInt,
   isTransfer: boolean,
 ): void {
-  const ts = timestamp.toI32();
-  const day = ts / SECONDS_PER_DAY;
-  const dayId = token.id.concatI32(day);
-  let d = TokenDayData.load(dayId);
-  if (d == null) {
-    d = new TokenDayData(dayId);
-    d.token = token.id;
-    d.date = day * SECONDS_PER_DAY;
-    d.minted = ZERO;
-    d.burned = ZERO;
-    d.emitted = ZERO;
-    d.transferVolume = ZERO;
-    d.transferCount = 0;
-    d.supplyHigh = token.totalSupply;
-    d.supplyLow = token.totalSupply;
+  const buckets = SERIES.open(token.id, event);
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i];
+    b.add("minted", minted).add("burned", burned).add("emitted", emitted).add("transferVolume", volume);
+    b.count("transferCount", isTransfer ? 1 : 0);
+    b.set("totalSupply", token.totalSupply).range("supplyHigh", "supplyLow", token.totalSupply, token.totalSupply);
+    b.save();
   }
-  d.minted = d.minted.plus(minted);
-  d.burned = d.burned.plus(burned);
-  d.emitted = d.emitted.plus(emitted);
-  d.transferVolume = d.transferVolume.plus(volume);
-  if (isTransfer) d.transferCount = d.transferCount + 1;
-  d.totalSupply = token.totalSupply;
-  if (token.totalSupply.gt(d.supplyHigh)) d.supplyHigh = token.totalSupply;
-  if (token.totalSupply.lt(d.supplyLow)) d.supplyLow = token.totalSupply;
-  d.save();
-
-  const hour = ts / SECONDS_PER_HOUR;
-  const hourId = token.id.concatI32(hour);
-  let h = TokenHourData.load(hourId);
-  if (h == null) {
-    h = new TokenHourData(hourId);
-    h.token = token.id;
-    h.periodStartUnix = hour * SECONDS_PER_HOUR;
-    h.minted = ZERO;
-    h.burned = ZERO;
-    h.emitted = ZERO;
-    h.transferVolume = ZERO;
-    h.transferCount = 0;
-    h.supplyHigh = token.totalSupply;
-    h.supplyLow = token.totalSupply;
-  }
-  h.minted = h.minted.plus(minted);
-  h.burned = h.burned.plus(burned);
-  h.emitted = h.emitted.plus(emitted);
-  h.transferVolume = h.transferVolume.plus(volume);
-  if (isTransfer) h.transferCount = h.transferCount + 1;
-  h.totalSupply = token.totalSupply;
-  if (token.totalSupply.gt(h.supplyHigh)) h.supplyHigh = token.totalSupply;
-  if (token.totalSupply.lt(h.supplyLow)) h.supplyLow = token.totalSupply;
-  h.save();
 }

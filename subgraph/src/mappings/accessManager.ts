@@ -13,7 +13,6 @@ import {
   TargetAdminDelayUpdated,
   TargetClosed,
   TargetFunctionRoleUpdated,
-  Upgraded,
 } from "../../generated/AccessManager/ChxAccessManager";
 import {
   AccessManagerOperation,
@@ -24,15 +23,15 @@ import {
   RoleRevokedEvent,
   TargetFunctionRole,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordUpgrade, u64Bytes, ZERO } from "../lib/common";
-
-const NAME = "AccessManager";
+import { eventId, getOrCreateAccount, stamp, u64Bytes, ZERO } from "../lib/common";
+import { initAccessManagerOperation, initAccessTarget, initRole, initRoleMember, initTargetFunctionRole } from "../../generated/defaults";
+export { handleUpgraded } from "./module";
 
 function getOrCreateRole(roleId: BigInt): Role {
   const id = roleId.toString();
   let role = Role.load(id);
   if (role == null) {
-    role = new Role(id);
+    role = initRole(id);
     role.roleId = roleId;
     role.admin = ZERO; // ADMIN_ROLE administers every role until RoleAdminChanged
     role.guardian = ZERO;
@@ -46,9 +45,7 @@ function getOrCreateRole(roleId: BigInt): Role {
 function getOrCreateTarget(target: Bytes): AccessTarget {
   let t = AccessTarget.load(target);
   if (t == null) {
-    t = new AccessTarget(target);
-    t.closed = false;
-    t.adminDelay = ZERO;
+    t = initAccessTarget(target);
     t.save();
   }
   return t;
@@ -60,10 +57,9 @@ export function handleRoleGranted(event: RoleGranted): void {
   const id = u64Bytes(event.params.roleId).concat(event.params.account);
   let m = RoleMember.load(id);
   if (m == null) {
-    m = new RoleMember(id);
+    m = initRoleMember(id);
     m.role = role.id;
     m.account = event.params.account;
-    m.active = false;
     m.grantedAt = event.block.timestamp;
   }
   if (!m.active) {
@@ -83,10 +79,7 @@ export function handleRoleGranted(event: RoleGranted): void {
   e.delay = event.params.delay;
   e.since = event.params.since;
   e.newMember = event.params.newMember;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -103,10 +96,7 @@ export function handleRoleRevoked(event: RoleRevoked): void {
   const e = new RoleRevokedEvent(eventId(event));
   e.role = role.id;
   e.account = event.params.account;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -141,7 +131,7 @@ export function handleTargetFunctionRoleUpdated(event: TargetFunctionRoleUpdated
   const id = target.id.concat(event.params.selector);
   let f = TargetFunctionRole.load(id);
   if (f == null) {
-    f = new TargetFunctionRole(id);
+    f = initTargetFunctionRole(id);
     f.target = target.id;
     f.selector = event.params.selector;
   }
@@ -168,7 +158,7 @@ function operationId(operationId: Bytes, nonce: BigInt): Bytes {
 }
 
 export function handleOperationScheduled(event: OperationScheduled): void {
-  const op = new AccessManagerOperation(operationId(event.params.operationId, event.params.nonce));
+  const op = initAccessManagerOperation(operationId(event.params.operationId, event.params.nonce));
   op.operationId = event.params.operationId;
   op.nonce = event.params.nonce;
   op.status = "Scheduled";
@@ -195,8 +185,4 @@ export function handleOperationExecuted(event: OperationExecuted): void {
 
 export function handleOperationCanceled(event: OperationCanceled): void {
   closeOperation(operationId(event.params.operationId, event.params.nonce), "Cancelled", event);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -1,10 +1,10 @@
 // CHToken: the compute-hour commodity. Outstanding CH = Token(CH).totalSupply (every CH is a delivery liability).
-import { CHBurned, CHMinted, FeaturePauseSet, Transfer, Upgraded } from "../../generated/CHToken/CHToken";
+import { CHBurned, CHMinted, Transfer } from "../../generated/CHToken/CHToken";
 import { CHBurn, CHMint } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { applySupplyPostState, applyTransfer } from "../lib/tokens";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "CHToken";
 const SYMBOL = "CH";
 
 export function handleTransfer(event: Transfer): void {
@@ -17,10 +17,7 @@ export function handleCHMinted(event: CHMinted): void {
   e.to = event.params.to;
   e.amount = event.params.amount;
   e.totalSupply = event.params.totalSupply;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   applySupplyPostState(event, SYMBOL, event.params.totalSupply, ZERO, null);
 }
@@ -31,18 +28,7 @@ export function handleCHBurned(event: CHBurned): void {
   e.from = event.params.from;
   e.amount = event.params.amount;
   e.totalSupply = event.params.totalSupply;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   applySupplyPostState(event, SYMBOL, event.params.totalSupply, ZERO, null);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -1,10 +1,9 @@
 // ClearingHouse: margin accounts, positions per market (open interest from the size post-states), market PnL
 // pools, settlements, liquidation bounties, fee flushes and the waterfall steps (DeficitAbsorbed, LIQ-03).
-import { Bytes, ethereum } from "@graphprotocol/graph-ts";
+import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
   AccountSettled,
   DeficitAbsorbed,
-  FeaturePauseSet,
   FeesFlushed,
   LiquidationBountyPaid,
   MarginDeposited,
@@ -14,13 +13,22 @@ import {
   ModulesSet,
   PositionLiquidated,
   PositionModified,
-  Upgraded,
 } from "../../generated/ClearingHouse/ClearingHouse";
-import { ClearingEvent, DeficitStep, Position, PositionChange } from "../../generated/schema";
-import { eventId, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
-import { configChange, getMarginAccount, getMarket, negative, positive } from "../lib/clearing";
+import {
+  ClearingEvent,
+  ClearingMarket,
+  DeficitStep,
+  LiquidationDraft,
+  Position,
+  PositionChange,
+} from "../../generated/schema";
+import { initPosition, loadOrInitLiquidationDraft } from "../../generated/defaults";
+import { Series } from "../lib/buckets";
+import { accountDay, configChange, getMarginAccount, getMarket, negative, positive } from "../lib/clearing";
+import { eventId, stamp, ZERO } from "../lib/common";
+import { WAD_WAD_TO_USDC } from "../lib/markets";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "ClearingHouse";
 const LAYERS = ["account", "guarantor", "insurance", "socialised"];
 
 function clearingEvent(
@@ -34,10 +42,7 @@ function clearingEvent(
   e.account = account;
   e.market = market;
   e.amountUsdc = ZERO;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -45,15 +50,9 @@ function getPosition(account: Bytes, market: Bytes, event: ethereum.Event): Posi
   const id = account.concat(market);
   let p = Position.load(id);
   if (p == null) {
-    p = new Position(id);
+    p = initPosition(id);
     p.marginAccount = account;
     p.market = market;
-    p.sizeCh = ZERO;
-    p.openNotionalUsdc = ZERO;
-    p.realisedPnlUsdc = ZERO;
-    p.feesUsdc = ZERO;
-    p.tradeCount = 0;
-    p.liquidatedCh = ZERO;
   }
   p.updatedAt = event.block.timestamp;
   return p;
@@ -65,6 +64,7 @@ export function handleMarginDeposited(event: MarginDeposited): void {
   a.collateralUsdc = p.collateralUsdc;
   a.depositedUsdc = a.depositedUsdc.plus(p.amountUsdc);
   a.save();
+  accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
   const e = clearingEvent(event, "deposit", p.account, null);
   e.amountUsdc = p.amountUsdc;
   e.collateralUsdc = p.collateralUsdc;
@@ -77,6 +77,7 @@ export function handleMarginWithdrawn(event: MarginWithdrawn): void {
   a.collateralUsdc = p.collateralUsdc;
   a.withdrawnUsdc = a.withdrawnUsdc.plus(p.amountUsdc);
   a.save();
+  accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
   const e = clearingEvent(event, "withdraw", p.account, null);
   e.counterparty = p.to;
   e.amountUsdc = p.amountUsdc;
@@ -92,6 +93,8 @@ export function handleAccountSettled(event: AccountSettled): void {
   const m = getMarket(p.market);
   m.poolUsdc = p.marketPoolUsdc;
   m.save();
+  accountDay(a, event, ZERO, ZERO, p.amountUsdc, 0, 0);
+  marketDay(m, event, m.longOpenInterestCh.plus(m.shortOpenInterestCh), ZERO, 0, ZERO, ZERO, p.amountUsdc, ZERO, ZERO);
   const e = clearingEvent(event, "settled", p.account, p.market);
   e.amountUsdc = p.amountUsdc;
   e.collateralUsdc = p.collateralUsdc;
@@ -104,6 +107,7 @@ export function handleMarketPoolChanged(event: MarketPoolChanged): void {
   const m = getMarket(p.market);
   m.poolUsdc = p.marketPoolUsdc;
   m.save();
+  marketDay(m, event, m.longOpenInterestCh.plus(m.shortOpenInterestCh), ZERO, 0, ZERO, ZERO, ZERO, ZERO, ZERO);
   const e = clearingEvent(event, "marketPool", null, p.market);
   e.amountUsdc = p.amountUsdc;
   e.marketPoolUsdc = p.marketPoolUsdc;
@@ -115,6 +119,7 @@ export function handleLiquidationBountyPaid(event: LiquidationBountyPaid): void 
   const a = getMarginAccount(p.account, event);
   a.collateralUsdc = p.collateralUsdc;
   a.save();
+  accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
   const e = clearingEvent(event, "bounty", p.account, null);
   e.counterparty = p.keeper;
   e.amountUsdc = p.bountyUsdc;
@@ -147,85 +152,150 @@ export function handleModulesSet(event: ModulesSet): void {
   );
 }
 
-export function handlePositionModified(event: PositionModified): void {
-  const p = event.params;
-  const a = getMarginAccount(p.account, event);
-  a.collateralUsdc = p.collateralUsdc;
-  a.feesUsdc = a.feesUsdc.plus(p.feeUsdc);
-  a.realisedPnlUsdc = a.realisedPnlUsdc.plus(p.realisedPnlUsdc);
-  a.save();
-  const m = getMarket(p.market);
-  const pos = getPosition(p.account, p.market, event);
-  m.longOpenInterestCh = m.longOpenInterestCh.minus(positive(pos.sizeCh)).plus(positive(p.sizeCh));
-  m.shortOpenInterestCh = m.shortOpenInterestCh.minus(negative(pos.sizeCh)).plus(negative(p.sizeCh));
-  m.volumeCh = m.volumeCh.plus(p.sizeDeltaCh.abs());
-  m.feesUsdc = m.feesUsdc.plus(p.feeUsdc);
-  m.tradeCount = m.tradeCount + 1;
+/** An account's and a market's daily PnL / activity buckets. */
+const MARKET_DAYS = new Series("ClearingMarketDayData", "", "date", "", "market");
+
+/** Closes the market's day at its state; the flows add to the day (oiBefore: open interest before the event). */
+function marketDay(
+  m: ClearingMarket,
+  event: ethereum.Event,
+  oiBefore: BigInt,
+  volume: BigInt,
+  trades: i32,
+  fees: BigInt,
+  realised: BigInt,
+  settled: BigInt,
+  liquidated: BigInt,
+  socialised: BigInt,
+): void {
+  const b = MARKET_DAYS.open(m.id, event)[0];
+  b.add("volumeCh", volume).count("tradeCount", trades).add("feesUsdc", fees).add("realisedPnlUsdc", realised);
+  b.add("settledUsdc", settled).add("liquidatedCh", liquidated).add("socialisedUsdc", socialised);
+  const oi = m.longOpenInterestCh.plus(m.shortOpenInterestCh);
+  b.set("longOpenInterestCh", m.longOpenInterestCh).set("shortOpenInterestCh", m.shortOpenInterestCh);
+  b.range("openInterestHighCh", "", oiBefore, oi).set("poolUsdc", m.poolUsdc).save();
+}
+
+/** The liquidation being assembled in this transaction (AccountLiquidated, last in the transaction, takes it). */
+export function liquidationDraft(account: Bytes, event: ethereum.Event): LiquidationDraft {
+  return loadOrInitLiquidationDraft(account.concat(event.transaction.hash));
+}
+
+/**
+ * A trade (PositionModified) or a liquidation (PositionLiquidated) of one position: the account's, the market's and
+ * the position's post-state, the PnL snapshot and the day buckets. `openNotional` null: the event does not carry it
+ * (a liquidation keeps the cost basis pro rata to the size left, rounded toward zero).
+ */
+function changePosition(
+  event: ethereum.Event,
+  account: Bytes,
+  market: Bytes,
+  sizeDelta: BigInt,
+  price: BigInt,
+  sizeAfter: BigInt,
+  openNotional: BigInt | null,
+  realised: BigInt,
+  fee: BigInt,
+  collateral: BigInt,
+  liquidation: boolean,
+): void {
+  const a = getMarginAccount(account, event);
+  const m = getMarket(market);
+  const pos = getPosition(account, market, event);
+  const oiBefore = m.longOpenInterestCh.plus(m.shortOpenInterestCh);
+  m.longOpenInterestCh = m.longOpenInterestCh.minus(positive(pos.sizeCh)).plus(positive(sizeAfter));
+  m.shortOpenInterestCh = m.shortOpenInterestCh.minus(negative(pos.sizeCh)).plus(negative(sizeAfter));
+  m.volumeCh = m.volumeCh.plus(sizeDelta.abs());
+  m.feesUsdc = m.feesUsdc.plus(fee);
+  if (liquidation) m.liquidatedCh = m.liquidatedCh.plus(sizeDelta.abs());
+  else m.tradeCount = m.tradeCount + 1;
   // The market's PnL pool is the counterparty of realised PnL (ClearingHouse: pool −= pnl).
-  m.poolUsdc = m.poolUsdc.minus(p.realisedPnlUsdc);
+  m.poolUsdc = m.poolUsdc.minus(realised);
   m.save();
-  pos.sizeCh = p.sizeCh;
-  pos.openNotionalUsdc = p.openNotionalUsdc;
-  pos.realisedPnlUsdc = pos.realisedPnlUsdc.plus(p.realisedPnlUsdc);
-  pos.feesUsdc = pos.feesUsdc.plus(p.feeUsdc);
-  pos.tradeCount = pos.tradeCount + 1;
+
+  if (openNotional !== null) pos.openNotionalUsdc = openNotional;
+  else if (sizeAfter.isZero() || pos.sizeCh.isZero()) pos.openNotionalUsdc = ZERO;
+  else pos.openNotionalUsdc = pos.openNotionalUsdc.times(sizeAfter.abs()).div(pos.sizeCh.abs());
+  pos.sizeCh = sizeAfter;
+  pos.realisedPnlUsdc = pos.realisedPnlUsdc.plus(realised);
+  pos.feesUsdc = pos.feesUsdc.plus(fee);
+  if (liquidation) pos.liquidatedCh = pos.liquidatedCh.plus(sizeDelta.abs());
+  else pos.tradeCount = pos.tradeCount + 1;
+  const unrealisedBefore = pos.unrealisedPnlUsdc;
+  pos.markPriceWad = price;
+  pos.unrealisedPnlUsdc = sizeAfter.times(price).div(WAD_WAD_TO_USDC).minus(pos.openNotionalUsdc);
   pos.save();
+
+  a.collateralUsdc = collateral;
+  a.feesUsdc = a.feesUsdc.plus(fee);
+  a.realisedPnlUsdc = a.realisedPnlUsdc.plus(realised);
+  a.unrealisedPnlUsdc = a.unrealisedPnlUsdc.minus(unrealisedBefore).plus(pos.unrealisedPnlUsdc);
+  a.save();
+
   const c = new PositionChange(eventId(event));
   c.position = pos.id;
-  c.account = p.account;
-  c.market = p.market;
-  c.liquidation = false;
-  c.sizeDeltaCh = p.sizeDeltaCh;
-  c.priceWad = p.tradePriceWad;
-  c.sizeCh = p.sizeCh;
-  c.openNotionalUsdc = p.openNotionalUsdc;
-  c.realisedPnlUsdc = p.realisedPnlUsdc;
-  c.feeUsdc = p.feeUsdc;
-  c.collateralUsdc = p.collateralUsdc;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  c.account = account;
+  c.market = market;
+  c.liquidation = liquidation;
+  c.sizeDeltaCh = sizeDelta;
+  c.priceWad = price;
+  c.sizeCh = sizeAfter;
+  c.openNotionalUsdc = openNotional;
+  c.realisedPnlUsdc = realised;
+  c.positionRealisedPnlUsdc = pos.realisedPnlUsdc;
+  c.unrealisedPnlUsdc = pos.unrealisedPnlUsdc;
+  c.accountRealisedPnlUsdc = a.realisedPnlUsdc;
+  c.accountUnrealisedPnlUsdc = a.unrealisedPnlUsdc;
+  c.feeUsdc = fee;
+  c.collateralUsdc = collateral;
+  stamp(c, event);
   c.save();
+
+  accountDay(a, event, realised, fee, ZERO, liquidation ? 0 : 1, 0);
+  marketDay(m, event, oiBefore, sizeDelta.abs(), liquidation ? 0 : 1, fee, realised, ZERO,
+    liquidation ? sizeDelta.abs() : ZERO, ZERO);
+  if (liquidation) {
+    const d = liquidationDraft(account, event);
+    d.positionsClosed = d.positionsClosed + 1;
+    d.closedCh = d.closedCh.plus(sizeDelta.abs());
+    d.realisedPnlUsdc = d.realisedPnlUsdc.plus(realised);
+    d.save();
+  }
+}
+
+export function handlePositionModified(event: PositionModified): void {
+  const p = event.params;
+  changePosition(
+    event,
+    p.account,
+    p.market,
+    p.sizeDeltaCh,
+    p.tradePriceWad,
+    p.sizeCh,
+    p.openNotionalUsdc,
+    p.realisedPnlUsdc,
+    p.feeUsdc,
+    p.collateralUsdc,
+    false,
+  );
 }
 
 /** PositionLiquidated carries no open notional: the position keeps it pro rata to the size left (rounded down). */
 export function handlePositionLiquidated(event: PositionLiquidated): void {
   const p = event.params;
-  const a = getMarginAccount(p.account, event);
-  a.collateralUsdc = p.collateralUsdc;
-  a.realisedPnlUsdc = a.realisedPnlUsdc.plus(p.realisedPnlUsdc);
-  a.save();
-  const m = getMarket(p.market);
-  const pos = getPosition(p.account, p.market, event);
-  m.longOpenInterestCh = m.longOpenInterestCh.minus(positive(pos.sizeCh)).plus(positive(p.sizeCh));
-  m.shortOpenInterestCh = m.shortOpenInterestCh.minus(negative(pos.sizeCh)).plus(negative(p.sizeCh));
-  m.volumeCh = m.volumeCh.plus(p.sizeDeltaCh.abs());
-  m.liquidatedCh = m.liquidatedCh.plus(p.sizeDeltaCh.abs());
-  m.poolUsdc = m.poolUsdc.minus(p.realisedPnlUsdc);
-  m.save();
-  if (p.sizeCh.isZero() || pos.sizeCh.isZero()) pos.openNotionalUsdc = ZERO;
-  else pos.openNotionalUsdc = pos.openNotionalUsdc.times(p.sizeCh.abs()).div(pos.sizeCh.abs());
-  pos.sizeCh = p.sizeCh;
-  pos.realisedPnlUsdc = pos.realisedPnlUsdc.plus(p.realisedPnlUsdc);
-  pos.liquidatedCh = pos.liquidatedCh.plus(p.sizeDeltaCh.abs());
-  pos.save();
-  const c = new PositionChange(eventId(event));
-  c.position = pos.id;
-  c.account = p.account;
-  c.market = p.market;
-  c.liquidation = true;
-  c.sizeDeltaCh = p.sizeDeltaCh;
-  c.priceWad = p.priceWad;
-  c.sizeCh = p.sizeCh;
-  c.realisedPnlUsdc = p.realisedPnlUsdc;
-  c.feeUsdc = ZERO;
-  c.collateralUsdc = p.collateralUsdc;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
-  c.save();
+  changePosition(
+    event,
+    p.account,
+    p.market,
+    p.sizeDeltaCh,
+    p.priceWad,
+    p.sizeCh,
+    null,
+    p.realisedPnlUsdc,
+    ZERO,
+    p.collateralUsdc,
+    true,
+  );
 }
 
 export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
@@ -244,22 +314,18 @@ export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
   if (p.layer == 3) {
     s.market = p.market;
     const m = getMarket(p.market);
+    const oi = m.longOpenInterestCh.plus(m.shortOpenInterestCh);
     m.socialisedUsdc = m.socialisedUsdc.plus(p.amountUsdc);
     // A socialised loss is paid out of the last market's PnL pool.
     m.poolUsdc = m.poolUsdc.minus(p.amountUsdc);
     m.save();
+    marketDay(m, event, oi, ZERO, 0, ZERO, ZERO, ZERO, ZERO, p.amountUsdc);
   }
-  s.blockNumber = event.block.number;
-  s.timestamp = event.block.timestamp;
-  s.transactionHash = event.transaction.hash;
-  s.logIndex = event.logIndex;
+  stamp(s, event);
   s.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
+  const d = liquidationDraft(p.account, event);
+  if (p.layer == 1) d.guarantorUsdc = d.guarantorUsdc.plus(p.amountUsdc);
+  else if (p.layer == 2) d.insuranceUsdc = d.insuranceUsdc.plus(p.amountUsdc);
+  else if (p.layer == 3) d.socialisedUsdc = d.socialisedUsdc.plus(p.amountUsdc);
+  d.save();
 }

@@ -1,33 +1,19 @@
 // ComputePriceOracle: configuration (feed, bounds, sequencer feed, spot source) and the prices transactions pin.
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
-  FeaturePauseSet,
   OracleBoundsSet,
   OracleFeedSet,
   OraclePricePinned,
   OracleSequencerFeedSet,
   OracleSpotSourceSet,
-  Upgraded,
 } from "../../generated/ComputePriceOracle/ComputePriceOracle";
 import { OracleConfig, OracleConfigChange, OraclePricePin } from "../../generated/schema";
-import { eventId, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
-
-const NAME = "ComputePriceOracle";
+import { eventId, stamp, ZERO } from "../lib/common";
+import { loadOrInitOracleConfig } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getConfig(address: Address): OracleConfig {
-  let c = OracleConfig.load(address);
-  if (c == null) {
-    c = new OracleConfig(address);
-    c.heartbeatSec = ZERO;
-    c.decimals = 0;
-    c.minPriceWad = ZERO;
-    c.maxPriceWad = ZERO;
-    c.gracePeriodSec = ZERO;
-    c.spotWindowSec = ZERO;
-    c.maxDeviationBps = 0;
-    c.pinCount = 0;
-  }
-  return c;
+  return loadOrInitOracleConfig(address);
 }
 
 function change(event: ethereum.Event, kind: string, target: Bytes | null, values: BigInt[]): void {
@@ -36,10 +22,7 @@ function change(event: ethereum.Event, kind: string, target: Bytes | null, value
   e.kind = kind;
   e.target = target;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -96,12 +79,4 @@ export function handleOraclePricePinned(event: OraclePricePinned): void {
   e.timestamp = event.block.timestamp;
   e.transactionHash = event.transaction.hash;
   e.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -2,25 +2,22 @@
 // re-grades every provider (grades are derived from stored rates under the current thresholds, as on chain).
 import { Bytes } from "@graphprotocol/graph-ts";
 import {
-  FeaturePauseSet,
   GradeThresholdsSet,
   ReferencePublished,
-  Upgraded,
 } from "../../generated/ComputeStandard/ComputeStandard";
 import { GradeThresholdsChange, Provider, ReferenceSystem, WorkloadClass } from "../../generated/schema";
-import { eventId, recordFeaturePause, recordUpgrade } from "../lib/common";
-import { getThresholds, providerIds, regrade } from "../lib/compute";
-
-const NAME = "ComputeStandard";
+import { eventId, stamp } from "../lib/common";
+import { getThresholds } from "../lib/compute";
+import { initReferenceSystem, initWorkloadClass } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 export function handleReferencePublished(event: ReferencePublished): void {
   const a = event.params;
   const classId = Bytes.fromI32(a.workloadClass);
   let w = WorkloadClass.load(classId);
   if (w == null) {
-    w = new WorkloadClass(classId);
+    w = initWorkloadClass(classId);
     w.workloadClass = a.workloadClass;
-    w.latestVersion = 0;
   }
   if (w.latestVersion > 0) {
     const prev = ReferenceSystem.load(Bytes.fromI32((a.workloadClass << 16) | w.latestVersion));
@@ -33,7 +30,7 @@ export function handleReferencePublished(event: ReferencePublished): void {
   w.latestVersion = a.version;
   w.save();
 
-  const r = new ReferenceSystem(Bytes.fromI32((a.workloadClass << 16) | a.version));
+  const r = initReferenceSystem(Bytes.fromI32((a.workloadClass << 16) | a.version));
   r.workload = classId;
   r.workloadClass = a.workloadClass;
   r.version = a.version;
@@ -41,7 +38,6 @@ export function handleReferencePublished(event: ReferencePublished): void {
   r.weightsWad = a.weightsWad;
   r.name = a.name;
   r.specHash = a.specHash;
-  r.superseded = false;
   r.publishedAt = event.block.timestamp;
   r.blockNumber = event.block.number;
   r.transactionHash = event.transaction.hash;
@@ -71,26 +67,8 @@ export function handleGradeThresholdsSet(event: GradeThresholdsSet): void {
   e.uptime3Wad = x.uptime3Wad;
   e.energyXWad = x.energyXWad;
   e.energyYWad = x.energyYWad;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 
-  // governance-rare: one pass over the registered providers
-  const ids = providerIds();
-  for (let i = 0; i < ids.length; i++) {
-    const p = Provider.load(ids[i]);
-    if (p == null) continue;
-    regrade(p, t);
-    p.save();
-  }
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
+  // No provider is re-graded here: each keeps the grades of its last attestation/heartbeat (see the schema).
 }

@@ -4,15 +4,13 @@ import {
   DelegateVotesChanged,
   DPSBurned,
   DPSEmitted,
-  FeaturePauseSet,
   Transfer,
-  Upgraded,
 } from "../../generated/DPSToken/DPSToken";
 import { DelegateChange, DelegateVotesChange, DPSBurn, DPSEmission } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { applySupplyPostState, applyTransfer } from "../lib/tokens";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "DPSToken";
 const SYMBOL = "DPS";
 
 export function handleTransfer(event: Transfer): void {
@@ -26,10 +24,7 @@ export function handleDPSEmitted(event: DPSEmitted): void {
   e.amount = event.params.amount;
   e.totalEmitted = event.params.totalEmitted;
   e.totalSupply = event.params.totalSupply;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   applySupplyPostState(event, SYMBOL, event.params.totalSupply, event.params.amount, event.params.totalEmitted);
 }
@@ -41,10 +36,7 @@ export function handleDPSBurned(event: DPSBurned): void {
   e.amount = event.params.amount;
   e.totalBurned = event.params.totalBurned;
   e.totalSupply = event.params.totalSupply;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   applySupplyPostState(event, SYMBOL, event.params.totalSupply, ZERO, null);
 }
@@ -57,10 +49,7 @@ export function handleDelegateChanged(event: DelegateChanged): void {
   e.delegator = event.params.delegator;
   e.fromDelegate = event.params.fromDelegate;
   e.toDelegate = event.params.toDelegate;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -72,17 +61,6 @@ export function handleDelegateVotesChanged(event: DelegateVotesChanged): void {
   e.delegate = event.params.delegate;
   e.previousVotes = event.params.previousVotes;
   e.newVotes = event.params.newVotes;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -4,7 +4,6 @@
 import {
   CapacityRecorded,
   EpochClosed,
-  FeaturePauseSet,
   Halved,
   HalvingSpanSet,
   KeeperBudgetFunded,
@@ -15,7 +14,6 @@ import {
   Replenished,
   RewardsClaimed,
   RewardsFunded,
-  Upgraded,
 } from "../../generated/Emission/Emission";
 import {
   CapacitySample,
@@ -30,7 +28,7 @@ import {
   RewardClaim,
   RewardsFunding,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp } from "../lib/common";
 import {
   EmissionDelta,
   epochKey,
@@ -42,8 +40,8 @@ import {
   updateEmissionAggregates,
 } from "../lib/emission";
 import { ethereum } from "@graphprotocol/graph-ts";
-
-const NAME = "Emission";
+import { earn } from "../lib/earnings";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 export function handleCapacityRecorded(event: CapacityRecorded): void {
   const state = getOrCreateState(event.address, event.block);
@@ -78,10 +76,7 @@ export function handleCapacityRecorded(event: CapacityRecorded): void {
   s.sampleCount = p.sampleCount;
   s.epochGfl = event.params.epochGfl;
   s.epochTotalGfl = event.params.epochTotalGfl;
-  s.blockNumber = event.block.number;
-  s.timestamp = event.block.timestamp;
-  s.transactionHash = event.transaction.hash;
-  s.logIndex = event.logIndex;
+  stamp(s, event);
   s.save();
 
   state.save();
@@ -120,6 +115,11 @@ export function handleEpochClosed(event: EpochClosed): void {
   state.rebalanceCursor = 0;
   state.minSamples = state.minSamplesNext;
   state.save();
+  // schedule vs actual at this close: rewards the schedule owed so far, what providers accrued, DPS minted
+  e.scheduledTotalDps = state.totalEpochRewardsDps;
+  e.accruedTotalDps = state.totalAccruedDps;
+  e.mintedTotalDps = state.totalMintedDps;
+  e.save();
 
   const c = new EpochClose(eventId(event));
   c.epoch = e.id;
@@ -130,10 +130,7 @@ export function handleEpochClosed(event: EpochClosed): void {
   c.halvings = halvings;
   c.closedBy = event.params.closedBy;
   c.bountyDps = event.params.bountyDps;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 
   const d = new EmissionDelta();
@@ -163,10 +160,7 @@ export function handleHalved(event: Halved): void {
   h.nextThresholdGfl = event.params.nextThresholdGfl;
   h.nextDueAt = event.params.nextDueAt;
   h.newRateWad = event.params.newRateWad;
-  h.blockNumber = event.block.number;
-  h.timestamp = event.block.timestamp;
-  h.transactionHash = event.transaction.hash;
-  h.logIndex = event.logIndex;
+  stamp(h, event);
   h.save();
 
   const d = new EmissionDelta();
@@ -197,6 +191,7 @@ export function handleProviderRebalanced(event: ProviderRebalanced): void {
   p.accruedDps = event.params.accruedDps;
   p.totalRewardDps = p.totalRewardDps.plus(reward);
   p.save();
+  earn(p.id, "rewardsAccruedDps", reward, event);
 
   state.totalGfl = state.totalGfl.plus(event.params.gfl).minus(oldGfl);
   state.totalAccruedDps = state.totalAccruedDps.plus(reward);
@@ -210,10 +205,7 @@ export function handleProviderRebalanced(event: ProviderRebalanced): void {
   r.gfl = event.params.gfl;
   r.rewardDps = reward;
   r.accruedDps = event.params.accruedDps;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
 
   const d = new EmissionDelta();
@@ -236,10 +228,7 @@ export function handleRebalanceBatch(event: RebalanceBatchEvent): void {
   b.rebalanced = event.params.rebalanced.toI32();
   b.keeper = event.params.keeper;
   b.bountyDps = event.params.bountyDps;
-  b.blockNumber = event.block.number;
-  b.timestamp = event.block.timestamp;
-  b.transactionHash = event.transaction.hash;
-  b.logIndex = event.logIndex;
+  stamp(b, event);
   b.save();
 
   const d = new EmissionDelta();
@@ -262,10 +251,7 @@ export function handleRewardsFunded(event: RewardsFunded): void {
   f.mintedDps = event.params.mintedDps;
   f.rewardPoolDps = event.params.rewardPoolDps;
   f.totalMintedDps = event.params.totalMintedDps;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   f.save();
 
   const d = new EmissionDelta();
@@ -282,6 +268,7 @@ export function handleRewardsClaimed(event: RewardsClaimed): void {
   p.accruedDps = p.accruedDps.minus(event.params.amountDps);
   p.claimedDps = event.params.claimedDps;
   p.save();
+  earn(p.id, "rewardsClaimedDps", event.params.amountDps, event);
   state.fundedDps = state.fundedDps.minus(event.params.amountDps);
   state.totalClaimedDps = state.totalClaimedDps.plus(event.params.amountDps);
   state.save();
@@ -291,10 +278,7 @@ export function handleRewardsClaimed(event: RewardsClaimed): void {
   c.to = event.params.to;
   c.amountDps = event.params.amountDps;
   c.claimedDps = event.params.claimedDps;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 
   const d = new EmissionDelta();
@@ -320,10 +304,7 @@ export function handleReplenished(event: Replenished): void {
   r.cumulativeGfl = event.params.cumulativeGfl;
   r.rewardPoolDps = event.params.rewardPoolDps;
   r.keeperBudgetDps = event.params.keeperBudgetDps;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
 
   const d = new EmissionDelta();
@@ -340,10 +321,7 @@ export function handleKeeperBudgetFunded(event: KeeperBudgetFunded): void {
   k.by = event.params.by;
   k.dpsAmount = event.params.dpsAmount;
   k.keeperBudgetDps = event.params.keeperBudgetDps;
-  k.blockNumber = event.block.number;
-  k.timestamp = event.block.timestamp;
-  k.transactionHash = event.transaction.hash;
-  k.logIndex = event.logIndex;
+  stamp(k, event);
   k.save();
 
   const d = new EmissionDelta();
@@ -354,10 +332,7 @@ export function handleKeeperBudgetFunded(event: KeeperBudgetFunded): void {
 function parameterChange(event: ethereum.Event, parameter: string): EmissionParameterChange {
   const c = new EmissionParameterChange(eventId(event));
   c.parameter = parameter;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   return c;
 }
 
@@ -400,12 +375,4 @@ export function handleKeeperConfigSet(event: KeeperConfigSet): void {
   c.keeperShareBps = event.params.keeperShareBps;
   c.keeperBatchSize = event.params.keeperBatchSize;
   c.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

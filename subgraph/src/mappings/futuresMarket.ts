@@ -12,7 +12,6 @@ import {
   DeliveryProofDemanded,
   DeliveryReceived,
   DeliverySettled,
-  FeaturePauseSet,
   FuturesTraded,
   ParamsSet,
   PositionReduced,
@@ -22,16 +21,13 @@ import {
   SettlementPriceDisputed,
   SettlementPriceFinalised,
   SettlementPriceProposed,
-  Upgraded,
   VaultFlow,
   VaultSet,
 } from "../../generated/FuturesMarket/FuturesMarket";
 import {
-  FuturesDayData,
   FuturesDelivery,
   FuturesDeliveryReceipt,
   FuturesEvent,
-  FuturesHourData,
   FuturesMarketState,
   FuturesPosition,
   FuturesReduction,
@@ -39,60 +35,17 @@ import {
   FuturesSettlementPrice,
   FuturesTrade,
 } from "../../generated/schema";
-import {
-  eventId,
-  getOrCreateAccount,
-  recordFeaturePause,
-  recordUpgrade,
-  SECONDS_PER_DAY,
-  SECONDS_PER_HOUR,
-  ZERO,
-} from "../lib/common";
-import { notionalUsdc } from "../lib/markets";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
+import { Series } from "../lib/buckets";
+import { notionalUsdc, seriesKey, seriesPosition } from "../lib/markets";
+import { initFuturesPosition, initFuturesSeries, loadOrInitFuturesMarketState } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "FuturesMarket";
 const TENORS = ["Daily", "Weekly", "Monthly", "Quarterly", "Custom"];
 const REASONS = ["Liquidation", "UnprovenShort", "Flatten"];
 
 function getMarket(address: Address): FuturesMarketState {
-  let m = FuturesMarketState.load(address);
-  if (m == null) {
-    m = new FuturesMarketState(address);
-    m.seriesCount = 0;
-    m.liveSeries = 0;
-    m.longOiCh = ZERO;
-    m.shortOiCh = ZERO;
-    m.volumeCh = ZERO;
-    m.volumeUsdc = ZERO;
-    m.feesUsdc = ZERO;
-    m.tradeCount = 0;
-    m.deliveredCh = ZERO;
-    m.failedDeliveries = 0;
-    m.slashedUsdc = ZERO;
-    m.bountiesCreditedUsdc = ZERO;
-    m.bountiesClaimedUsdc = ZERO;
-    m.vaultNetFlowUsdc = ZERO;
-    m.feeBps = 0;
-    m.penaltyBps = 0;
-    m.maxPremiumBps = 0;
-    m.maxCorrectionBps = 0;
-    m.vaultReserveBps = 0;
-    m.maxLiveSeries = 0;
-    m.electionCutoffSec = ZERO;
-    m.disputeWindowSec = ZERO;
-    m.deliveryWindowSec = ZERO;
-    m.proofWindowSec = ZERO;
-    m.minListingLeadSec = ZERO;
-    m.keeperBountyUsdc = ZERO;
-    m.skewScaleCh = ZERO;
-    m.premiumHorizonSec = ZERO;
-    m.defaultOiCapCh = ZERO;
-  }
-  return m;
-}
-
-function seriesKey(market: Address, seriesId: BigInt): Bytes {
-  return market.concatI32(seriesId.toI32());
+  return loadOrInitFuturesMarketState(address);
 }
 
 function loadSeries(event: ethereum.Event, seriesId: BigInt): FuturesSeries | null {
@@ -100,34 +53,7 @@ function loadSeries(event: ethereum.Event, seriesId: BigInt): FuturesSeries | nu
 }
 
 function getPosition(s: FuturesSeries, account: Address, event: ethereum.Event): FuturesPosition {
-  const id = s.id.concat(account);
-  let p = FuturesPosition.load(id);
-  if (p == null) {
-    p = new FuturesPosition(id);
-    p.series = s.id;
-    p.account = getOrCreateAccount(account, event.block).id;
-    p.sizeCh = ZERO;
-    p.entryPriceWad = ZERO;
-    p.tradeCount = 0;
-    p.feesUsdc = ZERO;
-    p.reducedCh = ZERO;
-    p.electedCh = ZERO;
-    p.escrowCh = ZERO;
-    p.proofRequiredCh = ZERO;
-    p.assignedCh = ZERO;
-    p.deliveredCh = ZERO;
-    p.deliveryPaidUsdc = ZERO;
-    p.slashedUsdc = ZERO;
-    p.receivedCh = ZERO;
-    p.receivedPaidUsdc = ZERO;
-    p.compensationUsdc = ZERO;
-    p.cashSettledCh = ZERO;
-    p.realisedPnlUsdc = ZERO;
-    p.settled = false;
-    p.open = false;
-  }
-  p.updatedAt = event.block.timestamp;
-  return p;
+  return changetype<FuturesPosition>(seriesPosition("FuturesPosition", s.id, account, event));
 }
 
 /**
@@ -152,47 +78,8 @@ function syncOpen(s: FuturesSeries, pos: FuturesPosition, event: ethereum.Event,
   }
 }
 
-function day(m: FuturesMarketState, event: ethereum.Event): FuturesDayData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
-  const id = m.id.concatI32(n);
-  let d = FuturesDayData.load(id);
-  if (d == null) {
-    d = new FuturesDayData(id);
-    d.market = m.id;
-    d.date = n * SECONDS_PER_DAY;
-    d.longOiCh = m.longOiCh;
-    d.shortOiCh = m.shortOiCh;
-    d.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
-    d.volumeCh = ZERO;
-    d.volumeUsdc = ZERO;
-    d.feesUsdc = ZERO;
-    d.tradeCount = 0;
-    d.deliveredCh = ZERO;
-    d.failedDeliveries = 0;
-  }
-  return d;
-}
-
-function hour(m: FuturesMarketState, event: ethereum.Event): FuturesHourData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_HOUR;
-  const id = m.id.concatI32(n);
-  let h = FuturesHourData.load(id);
-  if (h == null) {
-    h = new FuturesHourData(id);
-    h.market = m.id;
-    h.date = n * SECONDS_PER_HOUR;
-    h.longOiCh = m.longOiCh;
-    h.shortOiCh = m.shortOiCh;
-    h.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
-    h.volumeCh = ZERO;
-    h.volumeUsdc = ZERO;
-    h.feesUsdc = ZERO;
-    h.tradeCount = 0;
-    h.deliveredCh = ZERO;
-    h.failedDeliveries = 0;
-  }
-  return h;
-}
+/** FuturesDayData / FuturesHourData */
+const SERIES = new Series("FuturesDayData", "FuturesHourData", "date", "date", "market");
 
 function aggregate(
   m: FuturesMarketState,
@@ -205,28 +92,14 @@ function aggregate(
   failed: i32,
 ): void {
   const oi = m.longOiCh.plus(m.shortOiCh);
-  const d = day(m, event);
-  d.longOiCh = m.longOiCh;
-  d.shortOiCh = m.shortOiCh;
-  if (oi.gt(d.openInterestHighCh)) d.openInterestHighCh = oi;
-  d.volumeCh = d.volumeCh.plus(volumeCh);
-  d.volumeUsdc = d.volumeUsdc.plus(volumeUsdc);
-  d.feesUsdc = d.feesUsdc.plus(fees);
-  d.tradeCount = d.tradeCount + trades;
-  d.deliveredCh = d.deliveredCh.plus(deliveredCh);
-  d.failedDeliveries = d.failedDeliveries + failed;
-  d.save();
-  const h = hour(m, event);
-  h.longOiCh = m.longOiCh;
-  h.shortOiCh = m.shortOiCh;
-  if (oi.gt(h.openInterestHighCh)) h.openInterestHighCh = oi;
-  h.volumeCh = h.volumeCh.plus(volumeCh);
-  h.volumeUsdc = h.volumeUsdc.plus(volumeUsdc);
-  h.feesUsdc = h.feesUsdc.plus(fees);
-  h.tradeCount = h.tradeCount + trades;
-  h.deliveredCh = h.deliveredCh.plus(deliveredCh);
-  h.failedDeliveries = h.failedDeliveries + failed;
-  h.save();
+  const buckets = SERIES.open(m.id, event);
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i];
+    b.set("longOiCh", m.longOiCh).set("shortOiCh", m.shortOiCh).range("openInterestHighCh", "", oi, oi);
+    b.add("volumeCh", volumeCh).add("volumeUsdc", volumeUsdc).add("feesUsdc", fees).add("deliveredCh", deliveredCh);
+    b.count("tradeCount", trades).count("failedDeliveries", failed);
+    b.save();
+  }
 }
 
 /** Sets a series' open interest from an event's post-state and moves the market's Σ by the difference. */
@@ -242,10 +115,7 @@ function other(event: ethereum.Event, kind: string, s: FuturesSeries | null, acc
   e.kind = kind;
   if (s !== null) e.series = s.id;
   if (account !== null) e.account = account;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -255,7 +125,7 @@ export function handleSeriesListed(event: SeriesListed): void {
   m.seriesCount = m.seriesCount + 1;
   m.liveSeries = p.liveSeries.toI32();
   m.save();
-  const s = new FuturesSeries(seriesKey(event.address, p.seriesId));
+  const s = initFuturesSeries(seriesKey(event.address, p.seriesId));
   s.market = m.id;
   s.seriesId = p.seriesId;
   s.tenor = p.tenor < TENORS.length ? TENORS[p.tenor] : "Unknown";
@@ -264,25 +134,6 @@ export function handleSeriesListed(event: SeriesListed): void {
   s.lister = p.lister;
   s.status = "Trading";
   s.oiCapCh = p.oiCapCh;
-  s.longOiCh = ZERO;
-  s.shortOiCh = ZERO;
-  s.volumeCh = ZERO;
-  s.volumeUsdc = ZERO;
-  s.feesUsdc = ZERO;
-  s.tradeCount = 0;
-  s.electedCh = ZERO;
-  s.disputeCount = 0;
-  s.assignableShortCh = ZERO;
-  s.deliverableCh = ZERO;
-  s.shortFractionWad = ZERO;
-  s.deliveredCh = ZERO;
-  s.receivedCh = ZERO;
-  s.failedDeliveries = 0;
-  s.slashedUsdc = ZERO;
-  s.compensatedUsdc = ZERO;
-  s.cashSettledCh = ZERO;
-  s.openPositions = 0;
-  s.settledPositions = 0;
   s.save();
 }
 
@@ -324,10 +175,7 @@ export function handleFuturesTraded(event: FuturesTraded): void {
   t.entryPriceWad = p.entryPriceWad;
   t.longOiCh = p.longOiCh;
   t.shortOiCh = p.shortOiCh;
-  t.blockNumber = event.block.number;
-  t.timestamp = event.block.timestamp;
-  t.transactionHash = event.transaction.hash;
-  t.logIndex = event.logIndex;
+  stamp(t, event);
   t.save();
   aggregate(m, event, absDelta, notional, p.feeUsdc, 1, ZERO, 0);
 }
@@ -365,10 +213,7 @@ export function handlePositionReduced(event: PositionReduced): void {
   r.priceWad = p.priceWad;
   r.sizeCh = p.sizeCh;
   r.electedCh = p.electedCh;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
   aggregate(m, event, ZERO, ZERO, ZERO, 0, ZERO, 0);
 }
@@ -424,10 +269,7 @@ function priceStep(event: ethereum.Event, s: FuturesSeries, kind: string, price:
   x.series = s.id;
   x.kind = kind;
   x.priceWad = price;
-  x.blockNumber = event.block.number;
-  x.timestamp = event.block.timestamp;
-  x.transactionHash = event.transaction.hash;
-  x.logIndex = event.logIndex;
+  stamp(x, event);
   return x;
 }
 
@@ -513,10 +355,7 @@ export function handleDeliverySettled(event: DeliverySettled): void {
   x.slashedUsdc = p.slashedUsdc;
   x.collateralUsdc = p.collateralUsdc;
   x.failed = failed;
-  x.blockNumber = event.block.number;
-  x.timestamp = event.block.timestamp;
-  x.transactionHash = event.transaction.hash;
-  x.logIndex = event.logIndex;
+  stamp(x, event);
   x.save();
   aggregate(m, event, ZERO, ZERO, ZERO, 0, p.deliveredCh, failed ? 1 : 0);
 }
@@ -543,10 +382,7 @@ export function handleDeliveryReceived(event: DeliveryReceived): void {
   x.paidUsdc = p.paidUsdc;
   x.compensationUsdc = p.compensationUsdc;
   x.cashSettledCh = p.cashSettledCh;
-  x.blockNumber = event.block.number;
-  x.timestamp = event.block.timestamp;
-  x.transactionHash = event.transaction.hash;
-  x.logIndex = event.logIndex;
+  stamp(x, event);
   x.save();
 }
 
@@ -654,12 +490,4 @@ export function handleDeliveryModuleSet(event: DeliveryModuleSet): void {
   const m = getMarket(event.address);
   m.deliveryModule = event.params.module;
   m.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -1,10 +1,10 @@
 // GFLToken: the non-transferable capacity index (1 GFL = 1 PFLOPS of allocated capacity for the epoch).
-import { FeaturePauseSet, GFLRebalanced, Transfer, Upgraded } from "../../generated/GFLToken/GFLToken";
+import { GFLRebalanced, Transfer } from "../../generated/GFLToken/GFLToken";
 import { GFLRebalance } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { applySupplyPostState, applyTransfer } from "../lib/tokens";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "GFLToken";
 const SYMBOL = "GFL";
 
 export function handleTransfer(event: Transfer): void {
@@ -19,18 +19,7 @@ export function handleGFLRebalanced(event: GFLRebalanced): void {
   e.newBalance = event.params.newBalance;
   e.delta = event.params.newBalance.minus(event.params.oldBalance);
   e.totalSupply = event.params.totalSupply;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   applySupplyPostState(event, SYMBOL, event.params.totalSupply, ZERO, null);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

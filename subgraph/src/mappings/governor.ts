@@ -7,20 +7,19 @@ import {
   ProposalQueued,
   ProposalThresholdSet,
   QuorumNumeratorUpdated,
-  Upgraded,
   VoteCast,
   VoteCastWithParams,
   VotingDelaySet,
   VotingPeriodSet,
 } from "../../generated/Governor/ChxGovernor";
 import { GovernanceParameterChange, Proposal, Vote } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordUpgrade, ZERO } from "../lib/common";
-
-const NAME = "Governor";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
+import { initProposal } from "../../generated/defaults";
+export { handleUpgraded } from "./module";
 
 export function handleProposalCreated(event: ProposalCreated): void {
   getOrCreateAccount(event.params.proposer, event.block);
-  const p = new Proposal(event.params.proposalId.toString());
+  const p = initProposal(event.params.proposalId.toString());
   p.proposalId = event.params.proposalId;
   p.proposer = event.params.proposer;
   const targets = event.params.targets;
@@ -92,10 +91,7 @@ function recordVote(
   v.weight = weight;
   v.reason = reason;
   v.params = params;
-  v.blockNumber = event.block.number;
-  v.timestamp = event.block.timestamp;
-  v.transactionHash = event.transaction.hash;
-  v.logIndex = event.logIndex;
+  stamp(v, event);
   v.save();
 }
 
@@ -129,10 +125,7 @@ export function recordParameter(event: ethereum.Event, parameter: string, oldVal
   c.parameter = parameter;
   c.oldValue = oldValue;
   c.newValue = newValue;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 }
 
@@ -150,8 +143,4 @@ export function handleProposalThresholdSet(event: ProposalThresholdSet): void {
 
 export function handleQuorumNumeratorUpdated(event: QuorumNumeratorUpdated): void {
   recordParameter(event, "quorumNumerator", event.params.oldQuorumNumerator, event.params.newQuorumNumerator);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

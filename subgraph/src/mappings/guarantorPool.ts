@@ -8,18 +8,16 @@ import {
   DpsSlashed,
   DpsStakeChanged,
   ExposureChanged,
-  FeaturePauseSet,
   GuarantorConfigured,
   IncomeCredited,
   LossCovered,
   PoolParamsSet,
-  Upgraded,
 } from "../../generated/GuarantorPool/GuarantorPool";
 import { GuarantorEvent, GuarantorShareholder } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { configChange, getGuarantor, getMarginAccount } from "../lib/clearing";
-
-const NAME = "GuarantorPool";
+import { initGuarantorShareholder } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function record(
   event: ethereum.Event,
@@ -35,10 +33,7 @@ function record(
   e.account = account;
   e.amount = amount;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -46,12 +41,9 @@ function getHolder(guarantor: Bytes, holder: Bytes): GuarantorShareholder {
   const id = guarantor.concat(holder);
   let h = GuarantorShareholder.load(id);
   if (h == null) {
-    h = new GuarantorShareholder(id);
+    h = initGuarantorShareholder(id);
     h.guarantor = guarantor;
     h.holder = holder;
-    h.shares = ZERO;
-    h.depositedUsdc = ZERO;
-    h.withdrawnUsdc = ZERO;
   }
   return h;
 }
@@ -166,12 +158,4 @@ export function handleLossCovered(event: LossCovered): void {
 
 export function handlePoolParamsSet(event: PoolParamsSet): void {
   configChange(event, "poolParams", null, [], [event.params.minDpsStake, event.params.maxLeverageWad]);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

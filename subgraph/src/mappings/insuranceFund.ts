@@ -3,7 +3,6 @@
 // that do not move assets (requests, cancels, requirements, cooldown); no eth_call.
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
-  FeaturePauseSet,
   InsuranceBadDebtCovered,
   InsuranceCooldownSet,
   InsuranceFeesDeposited,
@@ -14,49 +13,18 @@ import {
   InsuranceWithdrawCancelled,
   InsuranceWithdrawn,
   InsuranceWithdrawRequested,
-  Upgraded,
 } from "../../generated/InsuranceFund/InsuranceFund";
-import {
-  InsuranceFundDayData,
-  InsuranceFundEvent,
-  InsuranceFundHourData,
-  InsuranceFundState,
-  InsuranceStaker,
-} from "../../generated/schema";
-import {
-  eventId,
-  getOrCreateAccount,
-  recordFeaturePause,
-  recordUpgrade,
-  SECONDS_PER_DAY,
-  SECONDS_PER_HOUR,
-  ZERO,
-} from "../lib/common";
-
-const NAME = "InsuranceFund";
+import { InsuranceFundEvent, InsuranceFundState, InsuranceStaker } from "../../generated/schema";
+import { Series } from "../lib/buckets";
+import { eventId, getOrCreateAccount, ONE, stamp, ZERO } from "../lib/common";
+import { initInsuranceStaker, initInsuranceFundState } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): InsuranceFundState {
   let s = InsuranceFundState.load(address);
   if (s == null) {
-    s = new InsuranceFundState(address);
-    s.totalAssetsUsdc = ZERO;
-    s.totalShares = ZERO;
-    s.shareEpoch = ZERO;
-    s.cooldownSec = ZERO;
-    s.windowSec = ZERO;
-    s.stakedUsdc = ZERO;
-    s.withdrawnUsdc = ZERO;
-    s.feesUsdc = ZERO;
-    s.badDebtRequestedUsdc = ZERO;
-    s.badDebtCoveredUsdc = ZERO;
-    s.badDebtUncoveredUsdc = ZERO;
-    s.sweptUsdc = ZERO;
-    s.stakeCount = 0;
-    s.withdrawCount = 0;
-    s.badDebtCount = 0;
-    s.sharesResets = 0;
-    s.updatedAt = ZERO;
-    s.updatedAtBlock = ZERO;
+    s = initInsuranceFundState(address);
+    s.sharePriceWad = sharePrice(ZERO, ZERO); // par: an empty fund converts at the virtual offset
   }
   return s;
 }
@@ -64,17 +32,8 @@ function getState(address: Address): InsuranceFundState {
 function getStaker(address: Bytes, event: ethereum.Event): InsuranceStaker {
   let s = InsuranceStaker.load(address);
   if (s == null) {
-    s = new InsuranceStaker(address);
+    s = initInsuranceStaker(address);
     s.account = getOrCreateAccount(address, event.block).id;
-    s.shares = ZERO;
-    s.shareEpoch = ZERO;
-    s.requestShares = ZERO;
-    s.requestReadyAt = ZERO;
-    s.requestExpiresAt = ZERO;
-    s.stakedUsdc = ZERO;
-    s.withdrawnUsdc = ZERO;
-    s.requiredUsdc = ZERO;
-    s.guarantorStakeUsdc = ZERO;
   }
   s.updatedAt = event.block.timestamp;
   return s;
@@ -86,10 +45,7 @@ function newEvent(event: ethereum.Event, kind: string, account: Bytes | null): I
   e.kind = kind;
   e.account = account;
   e.values = [];
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -103,11 +59,23 @@ class Flow {
   swept: BigInt = ZERO;
 }
 
+/** InsuranceFundDayData / InsuranceFundHourData */
+const SERIES = new Series("InsuranceFundDayData", "InsuranceFundHourData", "date", "date", "fund");
+const PAR = BigInt.fromI32(10).pow(24);
+const VIRTUAL_SHARES = BigInt.fromI32(1000000);
+
+/** The fund's share price relative to par (its conversion with the virtual offset: previewWithdraw(1e24)). */
+export function sharePrice(assets: BigInt, shares: BigInt): BigInt {
+  return assets.plus(ONE).times(PAR).div(shares.plus(VIRTUAL_SHARES));
+}
+
 /** Sets the state's assets/shares (post-state of the event) and rolls the day and hour buckets. */
 function setAssets(event: ethereum.Event, s: InsuranceFundState, assets: BigInt, shares: BigInt, f: Flow): void {
   const before = s.totalAssetsUsdc;
+  const priceBefore = s.sharePriceWad;
   s.totalAssetsUsdc = assets;
   s.totalShares = shares;
+  s.sharePriceWad = sharePrice(assets, shares);
   s.stakedUsdc = s.stakedUsdc.plus(f.staked);
   s.withdrawnUsdc = s.withdrawnUsdc.plus(f.withdrawn);
   s.feesUsdc = s.feesUsdc.plus(f.fees);
@@ -118,64 +86,15 @@ function setAssets(event: ethereum.Event, s: InsuranceFundState, assets: BigInt,
   s.updatedAtBlock = event.block.number;
   s.save();
 
-  const ts = event.block.timestamp.toI32();
-  const day = ts / SECONDS_PER_DAY;
-  const dayId = event.address.concatI32(day);
-  let d = InsuranceFundDayData.load(dayId);
-  if (d == null) {
-    d = new InsuranceFundDayData(dayId);
-    d.fund = event.address;
-    d.date = day * SECONDS_PER_DAY;
-    d.openAssetsUsdc = before;
-    d.highAssetsUsdc = before;
-    d.lowAssetsUsdc = before;
-    d.stakedUsdc = ZERO;
-    d.withdrawnUsdc = ZERO;
-    d.feesUsdc = ZERO;
-    d.badDebtCoveredUsdc = ZERO;
-    d.badDebtUncoveredUsdc = ZERO;
-    d.sweptUsdc = ZERO;
+  const buckets = SERIES.open(event.address, event);
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i];
+    b.candle("*AssetsUsdc", before, assets).candle("sharePrice*Wad", priceBefore, s.sharePriceWad);
+    b.set("totalShares", shares).add("stakedUsdc", f.staked).add("withdrawnUsdc", f.withdrawn);
+    b.add("feesUsdc", f.fees).add("badDebtCoveredUsdc", f.covered).add("badDebtUncoveredUsdc", f.uncovered);
+    b.add("sweptUsdc", f.swept);
+    b.save();
   }
-  if (assets.gt(d.highAssetsUsdc)) d.highAssetsUsdc = assets;
-  if (assets.lt(d.lowAssetsUsdc)) d.lowAssetsUsdc = assets;
-  d.closeAssetsUsdc = assets;
-  d.totalShares = shares;
-  d.stakedUsdc = d.stakedUsdc.plus(f.staked);
-  d.withdrawnUsdc = d.withdrawnUsdc.plus(f.withdrawn);
-  d.feesUsdc = d.feesUsdc.plus(f.fees);
-  d.badDebtCoveredUsdc = d.badDebtCoveredUsdc.plus(f.covered);
-  d.badDebtUncoveredUsdc = d.badDebtUncoveredUsdc.plus(f.uncovered);
-  d.sweptUsdc = d.sweptUsdc.plus(f.swept);
-  d.save();
-
-  const hour = ts / SECONDS_PER_HOUR;
-  const hourId = event.address.concatI32(hour);
-  let h = InsuranceFundHourData.load(hourId);
-  if (h == null) {
-    h = new InsuranceFundHourData(hourId);
-    h.fund = event.address;
-    h.date = hour * SECONDS_PER_HOUR;
-    h.openAssetsUsdc = before;
-    h.highAssetsUsdc = before;
-    h.lowAssetsUsdc = before;
-    h.stakedUsdc = ZERO;
-    h.withdrawnUsdc = ZERO;
-    h.feesUsdc = ZERO;
-    h.badDebtCoveredUsdc = ZERO;
-    h.badDebtUncoveredUsdc = ZERO;
-    h.sweptUsdc = ZERO;
-  }
-  if (assets.gt(h.highAssetsUsdc)) h.highAssetsUsdc = assets;
-  if (assets.lt(h.lowAssetsUsdc)) h.lowAssetsUsdc = assets;
-  h.closeAssetsUsdc = assets;
-  h.totalShares = shares;
-  h.stakedUsdc = h.stakedUsdc.plus(f.staked);
-  h.withdrawnUsdc = h.withdrawnUsdc.plus(f.withdrawn);
-  h.feesUsdc = h.feesUsdc.plus(f.fees);
-  h.badDebtCoveredUsdc = h.badDebtCoveredUsdc.plus(f.covered);
-  h.badDebtUncoveredUsdc = h.badDebtUncoveredUsdc.plus(f.uncovered);
-  h.sweptUsdc = h.sweptUsdc.plus(f.swept);
-  h.save();
 }
 
 export function handleInsuranceStaked(event: InsuranceStaked): void {
@@ -330,12 +249,4 @@ export function handleInsuranceSurplusSwept(event: InsuranceSurplusSwept): void 
   const e = newEvent(event, "surplusSwept", p.to);
   e.amountUsdc = p.amountUsdc;
   e.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -1,15 +1,13 @@
 // LiquidationEngine: account liquidations (attributed to the account's guarantor at the time) and parameters.
 import {
   AccountLiquidated,
-  FeaturePauseSet,
   LiquidationParamsSet,
-  Upgraded,
 } from "../../generated/LiquidationEngine/LiquidationEngine";
-import { Liquidation } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade } from "../lib/common";
-import { configChange, getMarginAccount } from "../lib/clearing";
-
-const NAME = "LiquidationEngine";
+import { store } from "@graphprotocol/graph-ts";
+import { Liquidation, LiquidationDraft } from "../../generated/schema";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
+import { accountDay, configChange, getMarginAccount } from "../lib/clearing";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 export function handleAccountLiquidated(event: AccountLiquidated): void {
   const p = event.params;
@@ -17,6 +15,7 @@ export function handleAccountLiquidated(event: AccountLiquidated): void {
   a.collateralUsdc = p.collateralUsdc;
   a.liquidationCount = a.liquidationCount + 1;
   a.save();
+  accountDay(a, event, ZERO, ZERO, ZERO, 0, 1);
   getOrCreateAccount(p.keeper, event.block);
   const l = new Liquidation(eventId(event));
   l.marginAccount = a.id;
@@ -28,22 +27,22 @@ export function handleAccountLiquidated(event: AccountLiquidated): void {
   l.bountyUsdc = p.bountyUsdc;
   l.collateralUsdc = p.collateralUsdc;
   l.positionsLeft = p.positionsLeft;
-  l.blockNumber = event.block.number;
-  l.timestamp = event.block.timestamp;
-  l.transactionHash = event.transaction.hash;
-  l.logIndex = event.logIndex;
+  // the ClearingHouse events of this transaction (they precede AccountLiquidated) gathered the amounts
+  const id = p.account.concat(event.transaction.hash);
+  const d = LiquidationDraft.load(id);
+  l.positionsClosed = d == null ? 0 : d.positionsClosed;
+  l.closedCh = d == null ? ZERO : d.closedCh;
+  l.realisedPnlUsdc = d == null ? ZERO : d.realisedPnlUsdc;
+  l.guarantorUsdc = d == null ? ZERO : d.guarantorUsdc;
+  l.insuranceUsdc = d == null ? ZERO : d.insuranceUsdc;
+  l.socialisedUsdc = d == null ? ZERO : d.socialisedUsdc;
+  l.deficitUsdc = l.guarantorUsdc.plus(l.insuranceUsdc).plus(l.socialisedUsdc);
+  if (d != null) store.remove("LiquidationDraft", id.toHexString());
+  stamp(l, event);
   l.save();
 }
 
 export function handleLiquidationParamsSet(event: LiquidationParamsSet): void {
   const p = event.params;
   configChange(event, "liquidationParams", null, [], [p.bountyBps, p.maxBountyUsdc, p.dustNotionalUsdc]);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -6,68 +6,30 @@ import {
   CapitalAllocated,
   CapitalReturned,
   Deposit,
-  FeaturePauseSet,
   Transfer,
-  Upgraded,
   VaultLimitsSet,
   VaultMarketAdded,
   VaultMarketRemoved,
   VaultStateUpdated,
   Withdraw,
 } from "../../generated/LiquidityVault/LiquidityVault";
-import {
-  LiquidityVaultState,
-  VaultDayData,
-  VaultFlowEvent,
-  VaultHourData,
-  VaultLP,
-  VaultMarketAllocation,
-} from "../../generated/schema";
-import {
-  eventId,
-  getOrCreateAccount,
-  recordFeaturePause,
-  recordUpgrade,
-  SECONDS_PER_DAY,
-  SECONDS_PER_HOUR,
-  ZERO,
-  ZERO_ADDRESS,
-} from "../lib/common";
-
-const NAME = "LiquidityVault";
+import { LiquidityVaultState, VaultFlowEvent, VaultLP, VaultMarketAllocation } from "../../generated/schema";
+import { initVaultLP, initVaultMarketAllocation, loadOrInitLiquidityVaultState } from "../../generated/defaults";
+import { Series } from "../lib/buckets";
+import { eventId, getOrCreateAccount, stamp, ZERO, ZERO_ADDRESS } from "../lib/common";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getVault(address: Address): LiquidityVaultState {
-  let v = LiquidityVaultState.load(address);
-  if (v == null) {
-    v = new LiquidityVaultState(address);
-    v.totalAssetsUsdc = ZERO;
-    v.totalShares = ZERO;
-    v.idleUsdc = ZERO;
-    v.sharePriceWad = ZERO;
-    v.depositCapUsdc = ZERO;
-    v.lockPeriodSec = ZERO;
-    v.marketCount = 0;
-    v.depositedUsdc = ZERO;
-    v.withdrawnUsdc = ZERO;
-    v.depositCount = 0;
-    v.withdrawCount = 0;
-    v.allocatedUsdc = ZERO;
-    v.returnedUsdc = ZERO;
-    v.lpCount = 0;
-  }
-  return v;
+  return loadOrInitLiquidityVaultState(address);
 }
 
 function getLP(v: LiquidityVaultState, holder: Address, event: ethereum.Event): VaultLP {
   const id = v.id.concat(holder);
   let lp = VaultLP.load(id);
   if (lp == null) {
-    lp = new VaultLP(id);
+    lp = initVaultLP(id);
     lp.vault = v.id;
     lp.account = getOrCreateAccount(holder, event.block).id;
-    lp.shares = ZERO;
-    lp.depositedUsdc = ZERO;
-    lp.withdrawnUsdc = ZERO;
   }
   lp.updatedAt = event.block.timestamp;
   return lp;
@@ -77,12 +39,9 @@ function getAllocation(v: LiquidityVaultState, market: Address): VaultMarketAllo
   const id = v.id.concat(market);
   let a = VaultMarketAllocation.load(id);
   if (a == null) {
-    a = new VaultMarketAllocation(id);
+    a = initVaultMarketAllocation(id);
     a.vault = v.id;
     a.market = market;
-    a.active = false;
-    a.allocatedUsdc = ZERO;
-    a.returnedUsdc = ZERO;
   }
   return a;
 }
@@ -92,51 +51,30 @@ function flow(event: ethereum.Event, v: LiquidityVaultState, kind: string, asset
   f.vault = v.id;
   f.kind = kind;
   f.assetsUsdc = assets;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   return f;
 }
 
-function day(v: LiquidityVaultState, event: ethereum.Event): VaultDayData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
-  const id = v.id.concatI32(n);
-  let d = VaultDayData.load(id);
-  if (d == null) {
-    d = new VaultDayData(id);
-    d.vault = v.id;
-    d.date = n * SECONDS_PER_DAY;
-    d.sharePriceOpenWad = v.sharePriceWad;
-    d.sharePriceHighWad = v.sharePriceWad;
-    d.sharePriceLowWad = v.sharePriceWad;
-    d.sharePriceCloseWad = v.sharePriceWad;
-    d.totalAssetsUsdc = v.totalAssetsUsdc;
-    d.totalShares = v.totalShares;
-    d.depositedUsdc = ZERO;
-    d.withdrawnUsdc = ZERO;
-  }
-  return d;
-}
+/** VaultDayData / VaultHourData */
+const SERIES = new Series("VaultDayData", "VaultHourData", "date", "date", "vault");
 
-function hour(v: LiquidityVaultState, event: ethereum.Event): VaultHourData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_HOUR;
-  const id = v.id.concatI32(n);
-  let h = VaultHourData.load(id);
-  if (h == null) {
-    h = new VaultHourData(id);
-    h.vault = v.id;
-    h.date = n * SECONDS_PER_HOUR;
-    h.sharePriceOpenWad = v.sharePriceWad;
-    h.sharePriceHighWad = v.sharePriceWad;
-    h.sharePriceLowWad = v.sharePriceWad;
-    h.sharePriceCloseWad = v.sharePriceWad;
-    h.totalAssetsUsdc = v.totalAssetsUsdc;
-    h.totalShares = v.totalShares;
-    h.depositedUsdc = ZERO;
-    h.withdrawnUsdc = ZERO;
+/**
+ * Adds a deposit/withdrawal to the vault's buckets and closes them at its state. The share-price candle opens at the
+ * first known price of the bucket: a share price of 0 means "no price yet" (no shares), never a price.
+ */
+function aggregate(v: LiquidityVaultState, event: ethereum.Event, depositedUsdc: BigInt, withdrawnUsdc: BigInt): void {
+  const buckets = SERIES.open(v.id, event);
+  const price = v.sharePriceWad;
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i];
+    b.add("depositedUsdc", depositedUsdc).add("withdrawnUsdc", withdrawnUsdc);
+    b.set("totalAssetsUsdc", v.totalAssetsUsdc).set("totalShares", v.totalShares);
+    if (!price.isZero()) {
+      if (b.e.getBigInt("sharePriceOpenWad").isZero()) b.fresh = true;
+      b.candle("sharePrice*Wad", price, price);
+    }
+    b.save();
   }
-  return h;
 }
 
 export function handleDeposit(event: Deposit): void {
@@ -153,12 +91,7 @@ export function handleDeposit(event: Deposit): void {
   f.owner = p.owner;
   f.shares = p.shares;
   f.save();
-  const d = day(v, event);
-  d.depositedUsdc = d.depositedUsdc.plus(p.assets);
-  d.save();
-  const h = hour(v, event);
-  h.depositedUsdc = h.depositedUsdc.plus(p.assets);
-  h.save();
+  aggregate(v, event, p.assets, ZERO);
 }
 
 export function handleWithdraw(event: Withdraw): void {
@@ -176,12 +109,7 @@ export function handleWithdraw(event: Withdraw): void {
   f.receiver = p.receiver;
   f.shares = p.shares;
   f.save();
-  const d = day(v, event);
-  d.withdrawnUsdc = d.withdrawnUsdc.plus(p.assets);
-  d.save();
-  const h = hour(v, event);
-  h.withdrawnUsdc = h.withdrawnUsdc.plus(p.assets);
-  h.save();
+  aggregate(v, event, ZERO, p.assets);
 }
 
 /** Share-token transfers (mint on deposit, burn on withdrawal, LP-to-LP transfers) keep every LP's shares. */
@@ -211,23 +139,7 @@ export function handleVaultStateUpdated(event: VaultStateUpdated): void {
   v.idleUsdc = p.idleUsdc;
   v.sharePriceWad = p.sharePriceWad;
   v.save();
-  const price = p.sharePriceWad;
-  const d = day(v, event);
-  if (price.gt(d.sharePriceHighWad)) d.sharePriceHighWad = price;
-  if (price.lt(d.sharePriceLowWad) || d.sharePriceLowWad.isZero()) d.sharePriceLowWad = price;
-  if (d.sharePriceOpenWad.isZero()) d.sharePriceOpenWad = price;
-  d.sharePriceCloseWad = price;
-  d.totalAssetsUsdc = p.totalAssetsUsdc;
-  d.totalShares = p.totalShares;
-  d.save();
-  const h = hour(v, event);
-  if (price.gt(h.sharePriceHighWad)) h.sharePriceHighWad = price;
-  if (price.lt(h.sharePriceLowWad) || h.sharePriceLowWad.isZero()) h.sharePriceLowWad = price;
-  if (h.sharePriceOpenWad.isZero()) h.sharePriceOpenWad = price;
-  h.sharePriceCloseWad = price;
-  h.totalAssetsUsdc = p.totalAssetsUsdc;
-  h.totalShares = p.totalShares;
-  h.save();
+  aggregate(v, event, ZERO, ZERO);
 }
 
 export function handleVaultMarketAdded(event: VaultMarketAdded): void {
@@ -283,12 +195,4 @@ export function handleVaultLimitsSet(event: VaultLimitsSet): void {
   v.depositCapUsdc = event.params.depositCapUsdc;
   v.lockPeriodSec = event.params.lockPeriodSec;
   v.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -4,7 +4,6 @@
 // the market's is their Σ (new − old per series).
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
-  FeaturePauseSet,
   FeeRecipientSet,
   FeesAccrued,
   FeesWithdrawn,
@@ -25,67 +24,30 @@ import {
   SettlementModuleSet,
   SettlementPriceFixed,
   SettlementProgressed,
-  Upgraded,
 } from "../../generated/OptionsMarket/OptionsMarket";
 import {
   OptionEvent,
   OptionMaker,
   OptionOffer,
   OptionPosition,
-  OptionsDayData,
   OptionSeries,
-  OptionsHourData,
   OptionsMarketState,
   OptionTrade,
 } from "../../generated/schema";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
+import { Series } from "../lib/buckets";
+import { notionalUsdc, seriesKey, seriesPosition } from "../lib/markets";
 import {
-  eventId,
-  getOrCreateAccount,
-  recordFeaturePause,
-  recordUpgrade,
-  SECONDS_PER_DAY,
-  SECONDS_PER_HOUR,
-  ZERO,
-} from "../lib/common";
-import { notionalUsdc } from "../lib/markets";
-
-const NAME = "OptionsMarket";
+  initOptionMaker,
+  initOptionOffer,
+  initOptionPosition,
+  initOptionSeries,
+  loadOrInitOptionsMarketState,
+} from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getMarket(address: Address): OptionsMarketState {
-  let m = OptionsMarketState.load(address);
-  if (m == null) {
-    m = new OptionsMarketState(address);
-    m.seriesCount = 0;
-    m.liveSeries = 0;
-    m.openInterestCh = ZERO;
-    m.writtenCh = ZERO;
-    m.volumeCh = ZERO;
-    m.premiumUsdc = ZERO;
-    m.tradeCount = 0;
-    m.feesAccruedUsdc = ZERO;
-    m.pendingFeesUsdc = ZERO;
-    m.feesWithdrawnUsdc = ZERO;
-    m.keeperPaidUsdc = ZERO;
-    m.exercisedCh = ZERO;
-    m.payoutUsdc = ZERO;
-    m.makerFeeBps = 0;
-    m.takerFeeBps = 0;
-    m.disputeWindowSec = ZERO;
-    m.expiryGridSec = ZERO;
-    m.expiryOffsetSec = ZERO;
-    m.minTimeToExpirySec = ZERO;
-    m.maxHorizonSec = ZERO;
-    m.maxStrikeDeviationBps = 0;
-    m.callCapBps = 0;
-    m.maxLiveSeries = 0;
-    m.bountyUsdc = ZERO;
-    m.strikeStepWad = ZERO;
-  }
-  return m;
-}
-
-function seriesKey(market: Address, seriesId: BigInt): Bytes {
-  return market.concatI32(seriesId.toI32());
+  return loadOrInitOptionsMarketState(address);
 }
 
 function loadSeries(event: ethereum.Event, seriesId: BigInt): OptionSeries | null {
@@ -93,68 +55,11 @@ function loadSeries(event: ethereum.Event, seriesId: BigInt): OptionSeries | nul
 }
 
 function getPosition(s: OptionSeries, account: Address, event: ethereum.Event): OptionPosition {
-  const id = s.id.concat(account);
-  let p = OptionPosition.load(id);
-  if (p == null) {
-    p = new OptionPosition(id);
-    p.series = s.id;
-    p.account = getOrCreateAccount(account, event.block).id;
-    p.longCh = ZERO;
-    p.shortCh = ZERO;
-    p.collateralUsdc = ZERO;
-    p.writtenCh = ZERO;
-    p.boughtCh = ZERO;
-    p.soldCh = ZERO;
-    p.premiumPaidUsdc = ZERO;
-    p.premiumReceivedUsdc = ZERO;
-    p.exercisedCh = ZERO;
-    p.payoutUsdc = ZERO;
-    p.releasedUsdc = ZERO;
-    p.settled = false;
-  }
-  p.updatedAt = event.block.timestamp;
-  return p;
+  return changetype<OptionPosition>(seriesPosition("OptionPosition", s.id, account, event));
 }
 
-function day(m: OptionsMarketState, event: ethereum.Event): OptionsDayData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
-  const id = m.id.concatI32(n);
-  let d = OptionsDayData.load(id);
-  if (d == null) {
-    d = new OptionsDayData(id);
-    d.market = m.id;
-    d.date = n * SECONDS_PER_DAY;
-    d.openInterestCh = m.openInterestCh;
-    d.writtenCh = ZERO;
-    d.volumeCh = ZERO;
-    d.premiumUsdc = ZERO;
-    d.feesUsdc = ZERO;
-    d.tradeCount = 0;
-    d.exercisedCh = ZERO;
-    d.payoutUsdc = ZERO;
-  }
-  return d;
-}
-
-function hour(m: OptionsMarketState, event: ethereum.Event): OptionsHourData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_HOUR;
-  const id = m.id.concatI32(n);
-  let h = OptionsHourData.load(id);
-  if (h == null) {
-    h = new OptionsHourData(id);
-    h.market = m.id;
-    h.date = n * SECONDS_PER_HOUR;
-    h.openInterestCh = m.openInterestCh;
-    h.writtenCh = ZERO;
-    h.volumeCh = ZERO;
-    h.premiumUsdc = ZERO;
-    h.feesUsdc = ZERO;
-    h.tradeCount = 0;
-    h.exercisedCh = ZERO;
-    h.payoutUsdc = ZERO;
-  }
-  return h;
-}
+/** OptionsDayData / OptionsHourData */
+const SERIES = new Series("OptionsDayData", "OptionsHourData", "date", "date", "market");
 
 class Flow {
   written: BigInt = ZERO;
@@ -167,26 +72,14 @@ class Flow {
 }
 
 function aggregate(m: OptionsMarketState, event: ethereum.Event, f: Flow): void {
-  const d = day(m, event);
-  d.openInterestCh = m.openInterestCh;
-  d.writtenCh = d.writtenCh.plus(f.written);
-  d.volumeCh = d.volumeCh.plus(f.volume);
-  d.premiumUsdc = d.premiumUsdc.plus(f.premium);
-  d.feesUsdc = d.feesUsdc.plus(f.fees);
-  d.tradeCount = d.tradeCount + f.trades;
-  d.exercisedCh = d.exercisedCh.plus(f.exercised);
-  d.payoutUsdc = d.payoutUsdc.plus(f.payout);
-  d.save();
-  const h = hour(m, event);
-  h.openInterestCh = m.openInterestCh;
-  h.writtenCh = h.writtenCh.plus(f.written);
-  h.volumeCh = h.volumeCh.plus(f.volume);
-  h.premiumUsdc = h.premiumUsdc.plus(f.premium);
-  h.feesUsdc = h.feesUsdc.plus(f.fees);
-  h.tradeCount = h.tradeCount + f.trades;
-  h.exercisedCh = h.exercisedCh.plus(f.exercised);
-  h.payoutUsdc = h.payoutUsdc.plus(f.payout);
-  h.save();
+  const buckets = SERIES.open(m.id, event);
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i];
+    b.set("openInterestCh", m.openInterestCh);
+    b.add("writtenCh", f.written).add("volumeCh", f.volume).add("premiumUsdc", f.premium).add("feesUsdc", f.fees);
+    b.add("exercisedCh", f.exercised).add("payoutUsdc", f.payout).count("tradeCount", f.trades);
+    b.save();
+  }
 }
 
 function setOpenInterest(m: OptionsMarketState, s: OptionSeries, oi: BigInt): void {
@@ -198,10 +91,7 @@ function lifecycle(event: ethereum.Event, s: OptionSeries, kind: string): Option
   const e = new OptionEvent(eventId(event));
   e.series = s.id;
   e.kind = kind;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -211,7 +101,7 @@ export function handleSeriesListed(event: SeriesListed): void {
   m.seriesCount = m.seriesCount + 1;
   m.liveSeries = p.liveSeries.toI32();
   m.save();
-  const s = new OptionSeries(seriesKey(event.address, p.seriesId));
+  const s = initOptionSeries(seriesKey(event.address, p.seriesId));
   s.market = m.id;
   s.seriesId = p.seriesId;
   s.kind = p.kind == 0 ? "Call" : "Put";
@@ -222,20 +112,6 @@ export function handleSeriesListed(event: SeriesListed): void {
   s.capWad = p.capWad;
   s.listedBy = p.listedBy;
   s.status = "Trading";
-  s.openInterestCh = ZERO;
-  s.writtenCh = ZERO;
-  s.closedCh = ZERO;
-  s.postedUsdc = ZERO;
-  s.releasedUsdc = ZERO;
-  s.paidUsdc = ZERO;
-  s.volumeCh = ZERO;
-  s.premiumUsdc = ZERO;
-  s.tradeCount = 0;
-  s.exercisedCh = ZERO;
-  s.corrections = 0;
-  s.settledPositions = 0;
-  s.settlementCursor = ZERO;
-  s.accountCount = ZERO;
   s.save();
 }
 
@@ -309,12 +185,9 @@ export function handleLongTransferred(event: LongTransferred): void {
 function getOffer(hash: Bytes, maker: Bytes, isBuy: boolean): OptionOffer {
   let o = OptionOffer.load(hash);
   if (o == null) {
-    o = new OptionOffer(hash);
+    o = initOptionOffer(hash);
     o.maker = maker;
     o.isBuy = isBuy;
-    o.filledCh = ZERO;
-    o.cancelled = false;
-    o.fillCount = 0;
   }
   return o;
 }
@@ -363,10 +236,7 @@ export function handleOfferFilled(event: OfferFilled): void {
   t.sellerReceivedUsdc = p.sellerReceivedUsdc;
   t.feesUsdc = p.feesUsdc;
   t.filledAfterCh = p.filledAfterCh;
-  t.blockNumber = event.block.number;
-  t.timestamp = event.block.timestamp;
-  t.transactionHash = event.transaction.hash;
-  t.logIndex = event.logIndex;
+  stamp(t, event);
   t.save();
   const f = new Flow();
   f.volume = p.sizeCh;
@@ -556,20 +426,11 @@ export function handleFeeRecipientSet(event: FeeRecipientSet): void {
   m.save();
 }
 
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
-}
-
 export function handleMinNonceRaised(event: MinNonceRaised): void {
   let x = OptionMaker.load(event.params.maker);
   if (x == null) {
-    x = new OptionMaker(event.params.maker);
+    x = initOptionMaker(event.params.maker);
     x.market = getMarket(event.address).id;
-    x.minNonceRaises = 0;
   }
   x.minNonce = event.params.minNonce;
   x.minNonceRaises = x.minNonceRaises + 1;

@@ -4,14 +4,12 @@ import { Address, BigInt, ethereum } from "@graphprotocol/graph-ts";
 import {
   BurnReserveFlushed,
   BurnSinkSet,
-  FeaturePauseSet,
   FundingPoked,
   FundingSettled,
   KeeperBountyClaimed,
   PerpLiquidated,
   PerpParamsSet,
   PerpTraded,
-  Upgraded,
   VaultCapitalMoved,
 } from "../../generated/PerpMarket/PerpMarket";
 import {
@@ -19,148 +17,51 @@ import {
   PerpFundingSettlement,
   PerpLiquidation,
   PerpMarket,
-  PerpMarketDayData,
-  PerpMarketHourData,
   PerpPosition,
   PerpTrade,
 } from "../../generated/schema";
-import {
-  eventId,
-  getOrCreateAccount,
-  recordFeaturePause,
-  recordUpgrade,
-  SECONDS_PER_DAY,
-  SECONDS_PER_HOUR,
-  ZERO,
-} from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
+import { initPerpPosition, loadOrInitPerpMarket } from "../../generated/defaults";
+import { Series } from "../lib/buckets";
 import { notionalUsdc } from "../lib/markets";
-
-const NAME = "PerpMarket";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getMarket(address: Address): PerpMarket {
-  let m = PerpMarket.load(address);
-  if (m == null) {
-    m = new PerpMarket(address);
-    m.fundingIndexWad = ZERO;
-    m.fundingRateWad = ZERO;
-    m.lastFundingTime = ZERO;
-    m.fundingRateAsOf = ZERO;
-    m.lastIndexPriceWad = ZERO;
-    m.lastFillPriceWad = ZERO;
-    m.longOiCh = ZERO;
-    m.shortOiCh = ZERO;
-    m.volumeCh = ZERO;
-    m.volumeUsdc = ZERO;
-    m.tradeCount = 0;
-    m.liquidationCount = 0;
-    m.liquidatedCh = ZERO;
-    m.feesLpUsdc = ZERO;
-    m.feesInsuranceUsdc = ZERO;
-    m.feesBurnUsdc = ZERO;
-    m.burnReserveUsdc = ZERO;
-    m.burnFlushedUsdc = ZERO;
-    m.keeperBountiesUsdc = ZERO;
-    m.keeperClaimedUsdc = ZERO;
-    m.fundingSettledUsdc = ZERO;
-    m.poolUsdc = ZERO;
-    m.vaultEquityUsdc = ZERO;
-    m.vaultNetFundedUsdc = ZERO;
-    m.skewScaleCh = ZERO;
-    m.maxFundingVelocityWad = ZERO;
-    m.maxFundingRateWad = ZERO;
-    m.makerFeeBps = 0;
-    m.takerFeeBps = 0;
-    m.maxOpenInterestCh = ZERO;
-    m.maxPositionCh = ZERO;
-    m.insuranceShareBps = 0;
-    m.burnShareBps = 0;
-    m.lpReserveBps = 0;
-    m.minTradeCh = ZERO;
-    m.pokeBountyUsdc = ZERO;
-    m.pokeIntervalSec = ZERO;
-  }
-  return m;
+  return loadOrInitPerpMarket(address);
 }
 
 function getPosition(market: Address, account: Address, event: ethereum.Event): PerpPosition {
   const id = market.concat(account);
   let p = PerpPosition.load(id);
   if (p == null) {
-    p = new PerpPosition(id);
+    p = initPerpPosition(id);
     p.market = market;
     p.account = getOrCreateAccount(account, event.block).id;
-    p.sizeCh = ZERO;
-    p.openNotionalUsdc = ZERO;
-    p.fundingUsdc = ZERO;
-    p.pendingFundingUsdc = ZERO;
-    p.fundingSnapshotWad = ZERO;
-    p.feesUsdc = ZERO;
-    p.volumeCh = ZERO;
-    p.tradeCount = 0;
-    p.liquidatedCh = ZERO;
   }
   p.updatedAt = event.block.timestamp;
   return p;
 }
 
-function day(m: PerpMarket, event: ethereum.Event): PerpMarketDayData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
-  const id = m.id.concatI32(n);
-  let d = PerpMarketDayData.load(id);
-  if (d == null) {
-    d = new PerpMarketDayData(id);
-    d.market = m.id;
-    d.date = n * SECONDS_PER_DAY;
-    d.volumeCh = ZERO;
-    d.volumeUsdc = ZERO;
-    d.tradeCount = 0;
-    d.liquidationCount = 0;
-    d.feesUsdc = ZERO;
-    d.fundingRateOpenWad = m.fundingRateWad;
-    d.fundingRateHighWad = m.fundingRateWad;
-    d.fundingRateLowWad = m.fundingRateWad;
-    d.fundingRateCloseWad = m.fundingRateWad;
-    d.fundingIndexWad = m.fundingIndexWad;
-    d.indexPriceWad = m.lastIndexPriceWad;
-    d.longOiCh = m.longOiCh;
-    d.shortOiCh = m.shortOiCh;
-    d.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
-  }
-  return d;
-}
+/** PerpMarketDayData / PerpMarketHourData */
+const SERIES = new Series("PerpMarketDayData", "PerpMarketHourData", "date", "date", "market");
 
-function hour(m: PerpMarket, event: ethereum.Event): PerpMarketHourData {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_HOUR;
-  const id = m.id.concatI32(n);
-  let h = PerpMarketHourData.load(id);
-  if (h == null) {
-    h = new PerpMarketHourData(id);
-    h.market = m.id;
-    h.date = n * SECONDS_PER_HOUR;
-    h.volumeCh = ZERO;
-    h.volumeUsdc = ZERO;
-    h.tradeCount = 0;
-    h.liquidationCount = 0;
-    h.feesUsdc = ZERO;
-    h.fundingRateOpenWad = m.fundingRateWad;
-    h.fundingRateHighWad = m.fundingRateWad;
-    h.fundingRateLowWad = m.fundingRateWad;
-    h.fundingRateCloseWad = m.fundingRateWad;
-    h.fundingIndexWad = m.fundingIndexWad;
-    h.indexPriceWad = m.lastIndexPriceWad;
-    h.longOiCh = m.longOiCh;
-    h.shortOiCh = m.shortOiCh;
-    h.openInterestHighCh = m.longOiCh.plus(m.shortOiCh);
+/** The market as it stood before the event: a new bucket opens at these values. */
+class Before {
+  rate: BigInt;
+  oi: BigInt;
+  constructor(m: PerpMarket) {
+    this.rate = m.fundingRateWad;
+    this.oi = m.longOiCh.plus(m.shortOiCh);
   }
-  return h;
 }
 
 /**
  * Rolls the market's post-state into its day and hour buckets: volume, trades, liquidations and fees given, open
- * interest and the funding rate / index / index price as they stand after the event.
+ * interest and the funding rate / index / index price as they stand after the event (a new bucket opens at `before`).
  */
 function aggregate(
   m: PerpMarket,
+  before: Before,
   event: ethereum.Event,
   volumeCh: BigInt,
   volumeUsdc: BigInt,
@@ -168,38 +69,17 @@ function aggregate(
   liquidations: i32,
   feesUsdc: BigInt,
 ): void {
-  const oi = m.longOiCh.plus(m.shortOiCh);
-  const rate = m.fundingRateWad;
-  const d = day(m, event);
-  d.longOiCh = m.longOiCh;
-  d.shortOiCh = m.shortOiCh;
-  if (oi.gt(d.openInterestHighCh)) d.openInterestHighCh = oi;
-  d.volumeCh = d.volumeCh.plus(volumeCh);
-  d.volumeUsdc = d.volumeUsdc.plus(volumeUsdc);
-  d.tradeCount = d.tradeCount + trades;
-  d.liquidationCount = d.liquidationCount + liquidations;
-  d.feesUsdc = d.feesUsdc.plus(feesUsdc);
-  if (rate.gt(d.fundingRateHighWad)) d.fundingRateHighWad = rate;
-  if (rate.lt(d.fundingRateLowWad)) d.fundingRateLowWad = rate;
-  d.fundingRateCloseWad = rate;
-  d.fundingIndexWad = m.fundingIndexWad;
-  d.indexPriceWad = m.lastIndexPriceWad;
-  d.save();
-  const h = hour(m, event);
-  h.longOiCh = m.longOiCh;
-  h.shortOiCh = m.shortOiCh;
-  if (oi.gt(h.openInterestHighCh)) h.openInterestHighCh = oi;
-  h.volumeCh = h.volumeCh.plus(volumeCh);
-  h.volumeUsdc = h.volumeUsdc.plus(volumeUsdc);
-  h.tradeCount = h.tradeCount + trades;
-  h.liquidationCount = h.liquidationCount + liquidations;
-  h.feesUsdc = h.feesUsdc.plus(feesUsdc);
-  if (rate.gt(h.fundingRateHighWad)) h.fundingRateHighWad = rate;
-  if (rate.lt(h.fundingRateLowWad)) h.fundingRateLowWad = rate;
-  h.fundingRateCloseWad = rate;
-  h.fundingIndexWad = m.fundingIndexWad;
-  h.indexPriceWad = m.lastIndexPriceWad;
-  h.save();
+  const buckets = SERIES.open(m.id, event);
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i];
+    b.set("longOiCh", m.longOiCh).set("shortOiCh", m.shortOiCh);
+    b.range("openInterestHighCh", "", before.oi, m.longOiCh.plus(m.shortOiCh));
+    b.add("volumeCh", volumeCh).add("volumeUsdc", volumeUsdc).add("feesUsdc", feesUsdc);
+    b.count("tradeCount", trades).count("liquidationCount", liquidations);
+    b.candle("fundingRate*Wad", before.rate, m.fundingRateWad);
+    b.set("fundingIndexWad", m.fundingIndexWad).set("indexPriceWad", m.lastIndexPriceWad);
+    b.save();
+  }
 }
 
 function funding(event: ethereum.Event, m: PerpMarket, kind: string, index: BigInt, rate: BigInt): FundingUpdate {
@@ -208,19 +88,15 @@ function funding(event: ethereum.Event, m: PerpMarket, kind: string, index: BigI
   f.kind = kind;
   f.fundingIndexWad = index;
   f.fundingRateWad = rate;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   return f;
 }
 
 export function handlePerpTraded(event: PerpTraded): void {
   const p = event.params;
   const m = getMarket(event.address);
-  // Opening the day/hour buckets before the post-state lands keeps their open funding rate the previous close.
-  day(m, event).save();
-  hour(m, event).save();
+  // A bucket the event opens starts at the previous close (funding rate, open interest).
+  const before = new Before(m);
   const absDelta = p.sizeDeltaCh.abs();
   const notional = notionalUsdc(absDelta, p.fillPriceWad);
   const fees = p.lpFeeUsdc.plus(p.insuranceFeeUsdc).plus(p.burnFeeUsdc);
@@ -271,16 +147,13 @@ export function handlePerpTraded(event: PerpTraded): void {
   t.fundingRateWad = p.fundingRateWad;
   t.longOiCh = p.longOiCh;
   t.shortOiCh = p.shortOiCh;
-  t.blockNumber = event.block.number;
-  t.timestamp = event.block.timestamp;
-  t.transactionHash = event.transaction.hash;
-  t.logIndex = event.logIndex;
+  stamp(t, event);
   t.save();
 
   const f = funding(event, m, "trade", p.fundingIndexWad, p.fundingRateWad);
   f.indexPriceWad = p.indexPriceWad;
   f.save();
-  aggregate(m, event, absDelta, notional, 1, 0, fees);
+  aggregate(m, before, event, absDelta, notional, 1, 0, fees);
 }
 
 export function handleFundingSettled(event: FundingSettled): void {
@@ -301,18 +174,14 @@ export function handleFundingSettled(event: FundingSettled): void {
   s.account = p.account;
   s.fundingUsdc = p.fundingUsdc;
   s.fundingIndexWad = p.fundingIndexWad;
-  s.blockNumber = event.block.number;
-  s.timestamp = event.block.timestamp;
-  s.transactionHash = event.transaction.hash;
-  s.logIndex = event.logIndex;
+  stamp(s, event);
   s.save();
 }
 
 export function handleFundingPoked(event: FundingPoked): void {
   const p = event.params;
   const m = getMarket(event.address);
-  day(m, event).save();
-  hour(m, event).save();
+  const before = new Before(m);
   m.fundingIndexWad = p.fundingIndexWad;
   m.fundingRateWad = p.fundingRateWad;
   m.lastFundingTime = event.block.timestamp;
@@ -325,14 +194,13 @@ export function handleFundingPoked(event: FundingPoked): void {
   f.keeper = p.keeper;
   f.bountyUsdc = p.bountyUsdc;
   f.save();
-  aggregate(m, event, ZERO, ZERO, 0, 0, ZERO);
+  aggregate(m, before, event, ZERO, ZERO, 0, 0, ZERO);
 }
 
 export function handlePerpLiquidated(event: PerpLiquidated): void {
   const p = event.params;
   const m = getMarket(event.address);
-  day(m, event).save();
-  hour(m, event).save();
+  const before = new Before(m);
   const absDelta = p.sizeDeltaCh.abs();
   m.fundingIndexWad = p.fundingIndexWad;
   m.fundingRateWad = p.fundingRateWad;
@@ -361,15 +229,12 @@ export function handlePerpLiquidated(event: PerpLiquidated): void {
   l.pendingFundingUsdc = p.pendingFundingUsdc;
   l.longOiCh = p.longOiCh;
   l.shortOiCh = p.shortOiCh;
-  l.blockNumber = event.block.number;
-  l.timestamp = event.block.timestamp;
-  l.transactionHash = event.transaction.hash;
-  l.logIndex = event.logIndex;
+  stamp(l, event);
   l.save();
   const f = funding(event, m, "liquidation", p.fundingIndexWad, p.fundingRateWad);
   f.indexPriceWad = p.priceWad;
   f.save();
-  aggregate(m, event, ZERO, ZERO, 0, 1, ZERO);
+  aggregate(m, before, event, ZERO, ZERO, 0, 1, ZERO);
 }
 
 export function handlePerpParamsSet(event: PerpParamsSet): void {
@@ -422,12 +287,4 @@ export function handleVaultCapitalMoved(event: VaultCapitalMoved): void {
   m.vaultEquityUsdc = p.vaultEquityUsdc;
   m.vaultNetFundedUsdc = m.vaultNetFundedUsdc.plus(p.amountUsdc);
   m.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

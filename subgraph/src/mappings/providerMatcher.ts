@@ -1,29 +1,14 @@
 // ProviderMatcher: scoring weights and limits. Selections are views (no events): the task registry's events record
 // who was picked.
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
-import { FeaturePauseSet, LimitsSet, Upgraded, WeightsSet } from "../../generated/ProviderMatcher/ProviderMatcher";
+import { LimitsSet, WeightsSet } from "../../generated/ProviderMatcher/ProviderMatcher";
 import { ComputeConfigChange, MatcherConfig } from "../../generated/schema";
-import { eventId, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
-
-const NAME = "ProviderMatcher";
+import { eventId, stamp, ZERO } from "../lib/common";
+import { loadOrInitMatcherConfig } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getConfig(id: Bytes): MatcherConfig {
-  let c = MatcherConfig.load(id);
-  if (c == null) {
-    c = new MatcherConfig(id);
-    c.regionBps = 0;
-    c.priceBps = 0;
-    c.uptimeBps = 0;
-    c.reputationBps = 0;
-    c.capacityBps = 0;
-    c.slashRateBps = 0;
-    c.stakeBps = 0;
-    c.randomnessBps = 0;
-    c.stakeNormDps = ZERO;
-    c.maxPage = ZERO;
-    c.maxPick = ZERO;
-  }
-  return c;
+  return loadOrInitMatcherConfig(id);
 }
 
 function change(event: ethereum.Event, kind: string, values: BigInt[]): void {
@@ -31,10 +16,7 @@ function change(event: ethereum.Event, kind: string, values: BigInt[]): void {
   e.contract = event.address;
   e.kind = kind;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -70,12 +52,4 @@ export function handleLimitsSet(event: LimitsSet): void {
   c.maxPick = a.maxPick;
   c.save();
   change(event, "matcherLimits", [a.stakeNormDps, a.maxPage, a.maxPick]);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

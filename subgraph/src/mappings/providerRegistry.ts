@@ -10,7 +10,6 @@ import {
   CHBoughtBack,
   DeliveryConfirmed,
   DeliveryFailed,
-  FeaturePauseSet,
   Heartbeat,
   ParamsSet,
   PriceOracleSet,
@@ -23,7 +22,6 @@ import {
   TaskOutcomeRecorded,
   TierThresholdsSet,
   UnbondRequested,
-  Upgraded,
   Withdrawn,
 } from "../../generated/ProviderRegistry/ProviderRegistry";
 import {
@@ -43,9 +41,8 @@ import {
   StakeChange,
   TaskOutcome,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import {
-  appendProvider,
   energyGrade,
   getOrCreateStats,
   getThresholds,
@@ -53,8 +50,7 @@ import {
   newProvider,
   performanceGrade,
   PeriodDelta,
-  providerIds,
-  regrade,
+  gradeAttestation,
   reliabilityGrade,
   setLiability,
   setStake,
@@ -63,8 +59,9 @@ import {
   updateProviderDay,
   WH_CAP,
 } from "../lib/compute";
-
-const NAME = "ProviderRegistry";
+import { initRedemptionAssignment } from "../../generated/defaults";
+import { count, earn } from "../lib/earnings";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function profileChange(
   event: ethereum.Event,
@@ -82,10 +79,7 @@ function profileChange(
   e.workloadMask = mask;
   e.hardwareHash = hash;
   e.hardwareUri = uri;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -102,7 +96,6 @@ export function handleProviderRegistered(event: ProviderRegistered): void {
   p.save();
   stats.providerCount += 1;
   stats.save();
-  appendProvider(a.provider);
   profileChange(event, a.provider, "registered", a.region, a.workloadMask, a.hardwareHash, a.hardwareUri);
   const d = new PeriodDelta();
   d.newProviders = 1;
@@ -127,10 +120,7 @@ export function handleAskPriceSet(event: AskPriceSet): void {
   const e = new AskPriceChange(eventId(event));
   e.provider = p.id;
   e.askPriceWad = event.params.askPriceWad;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -150,10 +140,7 @@ function stakeChange(
   e.unbondingDps = p.unbondingDps;
   e.readyAt = readyAt;
   e.tier = p.tier;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   p.save();
   stats.save();
@@ -163,16 +150,14 @@ function stakeChange(
 export function handleStaked(event: Staked): void {
   const stats = getOrCreateStats();
   const p = loadProvider(event.params.provider, event);
-  setStake(p, stats, event.params.stakedDps, p.unbondingDps);
-  p.tier = event.params.tier;
+  setStake(p, stats, event.params.stakedDps, p.unbondingDps, event.params.tier, event);
   stakeChange(event, p, "stake", event.params.amount, null, stats);
 }
 
 export function handleUnbondRequested(event: UnbondRequested): void {
   const stats = getOrCreateStats();
   const p = loadProvider(event.params.provider, event);
-  setStake(p, stats, event.params.stakedDps, event.params.unbondingDps);
-  p.tier = event.params.tier;
+  setStake(p, stats, event.params.stakedDps, event.params.unbondingDps, event.params.tier, event);
   p.unbondReadyAt = event.params.readyAt;
   stakeChange(event, p, "unbond", event.params.amount, event.params.readyAt, stats);
 }
@@ -181,7 +166,7 @@ export function handleUnbondRequested(event: UnbondRequested): void {
 export function handleWithdrawn(event: Withdrawn): void {
   const stats = getOrCreateStats();
   const p = loadProvider(event.params.provider, event);
-  setStake(p, stats, event.params.stakedDps, ZERO);
+  setStake(p, stats, event.params.stakedDps, ZERO, -1, event);
   stakeChange(event, p, "withdraw", event.params.amount, null, stats);
 }
 
@@ -207,7 +192,7 @@ export function handleAttested(event: Attested): void {
   p.attestedAt = event.block.timestamp;
   p.attestationExpiresAt = a.expiresAt;
   p.lastAttester = a.attester;
-  regrade(p, t);
+  gradeAttestation(p, t, event);
   p.save();
   stats.save();
 
@@ -224,10 +209,7 @@ export function handleAttested(event: Attested): void {
   e.expiresAt = a.expiresAt;
   e.performanceGrade = performanceGrade(t, r.chPerHourWad);
   e.energyGrade = energyGrade(t, wh);
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.attestations = 1;
@@ -257,10 +239,7 @@ export function handleHeartbeat(event: Heartbeat): void {
   e.trackedSeconds = a.trackedSeconds;
   e.uptimeWad = a.uptimeWad;
   e.reliabilityGrade = p.reliabilityGrade;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.heartbeats = 1;
@@ -277,10 +256,7 @@ export function handleCapacityRecordFailed(event: CapacityRecordFailed): void {
   e.provider = p.id;
   e.recorder = event.params.recorder;
   e.samplePflopsWad = event.params.samplePflopsWad;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -299,10 +275,7 @@ export function handleProviderCHMinted(event: ProviderCHMinted): void {
   e.to = a.to;
   e.amount = a.amount;
   e.liabilityCh = a.liabilityCh;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.chMinted = a.amount;
@@ -324,10 +297,7 @@ export function handleCHBoughtBack(event: CHBoughtBack): void {
   e.amount = a.amount;
   e.liabilityCh = a.liabilityCh;
   e.boughtBackCh = a.boughtBackCh;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.chBoughtBack = a.amount;
@@ -341,15 +311,13 @@ export function handleTaskOutcomeRecorded(event: TaskOutcomeRecorded): void {
   p.completed = a.completedCount.toI32();
   p.failed = a.failedCount.toI32();
   p.save();
+  count(p.id, a.completed ? "tasksCompleted" : "tasksFailed", "", ZERO, event);
   const e = new TaskOutcome(eventId(event));
   e.provider = p.id;
   e.completed = a.completed;
   e.completedCount = p.completed;
   e.failedCount = p.failed;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -357,10 +325,11 @@ export function handleSlashed(event: Slashed): void {
   const a = event.params;
   const stats = getOrCreateStats();
   const p = loadProvider(a.provider, event);
-  setStake(p, stats, a.stakedDps, a.unbondingDps);
+  setStake(p, stats, a.stakedDps, a.unbondingDps, -1, event);
   p.slashCount = a.slashCount.toI32();
   p.slashedDps = p.slashedDps.plus(a.slashedDps);
   stats.totalSlashedDps = stats.totalSlashedDps.plus(a.slashedDps);
+  count(p.id, "slashCount", "slashedDps", a.slashedDps, event);
   p.save();
   stats.save();
   const e = new Slash(eventId(event));
@@ -374,10 +343,7 @@ export function handleSlashed(event: Slashed): void {
   e.unbondingDps = a.unbondingDps;
   e.slashCount = p.slashCount;
   e.reason = a.reason;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
   const d = new PeriodDelta();
   d.slashedDps = a.slashedDps;
@@ -392,10 +358,7 @@ function redemptionEvent(event: ethereum.Event, r: RedemptionAssignment, p: Prov
   e.chAmount = r.chAmount;
   e.liabilityCh = p.liabilityCh;
   e.assignedCh = p.assignedCh;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -413,7 +376,7 @@ export function handleRedemptionAssigned(event: RedemptionAssigned): void {
   p.openAssignments = a.openAssignments.toI32();
   p.save();
   stats.save();
-  const r = new RedemptionAssignment(assignmentKey(a.assignmentId));
+  const r = initRedemptionAssignment(assignmentKey(a.assignmentId));
   r.assignmentId = a.assignmentId;
   r.provider = p.id;
   r.chAmount = a.chAmount;
@@ -448,6 +411,7 @@ export function handleDeliveryConfirmed(event: DeliveryConfirmed): void {
   p.save();
   stats.save();
   redemptionEvent(event, r, p, "delivered");
+  count(p.id, "deliveriesConfirmed", "deliveredCh", a.chAmount, event);
   const d = new PeriodDelta();
   d.chDelivered = a.chAmount;
   updatePeriods(event, stats, d);
@@ -474,6 +438,8 @@ export function handleDeliveryFailed(event: DeliveryFailed): void {
   p.save();
   stats.save();
   redemptionEvent(event, r, p, "failed");
+  count(p.id, "deliveriesFailed", "failedCh", a.chAmount, event);
+  earn(p.id, "compensationPaidDps", a.compensationDps, event);
 }
 
 function configChange(event: ethereum.Event, kind: string, values: BigInt[]): void {
@@ -481,10 +447,7 @@ function configChange(event: ethereum.Event, kind: string, values: BigInt[]): vo
   e.contract = event.address;
   e.kind = kind;
   e.values = values;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   e.save();
 }
 
@@ -523,18 +486,15 @@ export function handleParamsSet(event: ParamsSet): void {
   ]);
 }
 
-/** New tier thresholds re-tier every provider (tiers are derived from stake, as the registry derives them). */
+/**
+ * New tier thresholds. No provider is re-tiered here (that would cost one write per provider): the registry's views
+ * re-derive every tier from the stake at once, the indexed tier follows each provider's next stake event (tieredAt).
+ */
 export function handleTierThresholdsSet(event: TierThresholdsSet): void {
   const stats = getOrCreateStats();
   stats.tierThresholdsDps = event.params.thresholdsDps;
+  stats.tierThresholdsUpdatedAt = event.block.timestamp;
   stats.save();
-  const ids = providerIds();
-  for (let i = 0; i < ids.length; i++) {
-    const p = Provider.load(ids[i]);
-    if (p == null) continue;
-    p.tier = tierOf(stats, p.stakedDps);
-    p.save();
-  }
   configChange(event, "tierThresholds", event.params.thresholdsDps);
 }
 
@@ -550,12 +510,4 @@ export function handlePriceOracleSet(event: PriceOracleSet): void {
   stats.priceOracle = event.params.oracle;
   stats.save();
   configChange(event, "priceOracle", [addressValue(event.params.oracle)]);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -1,33 +1,18 @@
 // RiskEngine: EWMA volatility updates (keeper-driven) and risk parameters per market.
 import {
-  FeaturePauseSet,
   MarketRiskParamsSet,
-  Upgraded,
   VolatilityParamsSet,
   VolatilityUpdated,
 } from "../../generated/RiskEngine/RiskEngine";
 import { Address } from "@graphprotocol/graph-ts";
 import { MarketRiskParams, VolatilityState, VolatilityUpdate } from "../../generated/schema";
-import { eventId, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, stamp, ZERO } from "../lib/common";
 import { configChange } from "../lib/clearing";
-
-const NAME = "RiskEngine";
+import { loadOrInitVolatilityState } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): VolatilityState {
-  let s = VolatilityState.load(address);
-  if (s == null) {
-    s = new VolatilityState(address);
-    s.priceWad = ZERO;
-    s.varianceWad = ZERO;
-    s.sigmaWad = ZERO;
-    s.updateCount = 0;
-    s.bountiesUsdc = ZERO;
-    s.lambdaWad = ZERO;
-    s.minUpdateInterval = ZERO;
-    s.bountyUsdc = ZERO;
-    s.updatedAt = ZERO;
-  }
-  return s;
+  return loadOrInitVolatilityState(address);
 }
 
 export function handleVolatilityUpdated(event: VolatilityUpdated): void {
@@ -47,10 +32,7 @@ export function handleVolatilityUpdated(event: VolatilityUpdated): void {
   u.varianceWad = p.varianceWad;
   u.sigmaWad = p.sigmaWad;
   u.bountyUsdc = p.bountyUsdc;
-  u.blockNumber = event.block.number;
-  u.timestamp = event.block.timestamp;
-  u.transactionHash = event.transaction.hash;
-  u.logIndex = event.logIndex;
+  stamp(u, event);
   u.save();
 }
 
@@ -76,12 +58,4 @@ export function handleMarketRiskParamsSet(event: MarketRiskParamsSet): void {
   m.updatedAt = event.block.timestamp;
   m.save();
   configChange(event, "marketRisk", p.market, [], [r.imMultipleWad, r.mmMultipleWad, r.imFloorWad, r.mmFloorWad]);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

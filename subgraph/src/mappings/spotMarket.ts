@@ -5,7 +5,6 @@ import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
   Cancelled,
   DealSettled,
-  FeaturePauseSet,
   FeeRecipientsSet,
   FeesAccrued,
   FeesDistributed,
@@ -20,12 +19,9 @@ import {
   TwapParamsSet,
   TwapUpdated,
   UnstakeDelaySet,
-  Upgraded,
 } from "../../generated/SpotMarket/SpotMarket";
 import {
   SpotCancel,
-  SpotCandleDay,
-  SpotCandleHour,
   SpotConfigChange,
   SpotDeal,
   SpotFill,
@@ -35,53 +31,21 @@ import {
   SpotTrader,
   SpotTwapObservation,
 } from "../../generated/schema";
-import {
-  eventId,
-  getOrCreateAccount,
-  recordFeaturePause,
-  recordUpgrade,
-  SECONDS_PER_DAY,
-  SECONDS_PER_HOUR,
-  ZERO,
-} from "../lib/common";
-
-const NAME = "SpotMarket";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
+import { Bucket, Series } from "../lib/buckets";
+import { initSpotOrder, initSpotTrader, loadOrInitSpotMarketState } from "../../generated/defaults";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): SpotMarketState {
-  let s = SpotMarketState.load(address);
-  if (s == null) {
-    s = new SpotMarketState(address);
-    s.makerFeeBps = ZERO;
-    s.takerFeeBps = ZERO;
-    s.insuranceShareBps = ZERO;
-    s.unstakeDelaySec = ZERO;
-    s.twapIntervalSec = ZERO;
-    s.twapMinAmountCh = ZERO;
-    s.feesAccruedUsdc = ZERO;
-    s.pendingFeesUsdc = ZERO;
-    s.feesToInsuranceUsdc = ZERO;
-    s.feesToTreasuryUsdc = ZERO;
-    s.volumeCh = ZERO;
-    s.tradeCount = 0;
-    s.otcVolumeCh = ZERO;
-    s.dealCount = 0;
-    s.twapObservationCount = ZERO;
-  }
-  return s;
+  return loadOrInitSpotMarketState(address);
 }
 
 function getOrder(hash: Bytes, maker: Bytes, price: BigInt): SpotOrder {
   let o = SpotOrder.load(hash);
   if (o == null) {
-    o = new SpotOrder(hash);
+    o = initSpotOrder(hash);
     o.maker = maker;
     o.priceWad = price;
-    o.filledCh = ZERO;
-    o.remainingCh = ZERO;
-    o.makerFeesUsdc = ZERO;
-    o.fillCount = 0;
-    o.cancelled = false;
-    o.updatedAt = ZERO;
   }
   return o;
 }
@@ -89,14 +53,8 @@ function getOrder(hash: Bytes, maker: Bytes, price: BigInt): SpotOrder {
 function getTrader(address: Bytes, event: ethereum.Event): SpotTrader {
   let t = SpotTrader.load(address);
   if (t == null) {
-    t = new SpotTrader(address);
+    t = initSpotTrader(address);
     t.account = getOrCreateAccount(address, event.block).id;
-    t.seatStakedDps = ZERO;
-    t.seatPendingDps = ZERO;
-    t.seatUnlockAt = ZERO;
-    t.seatWithdrawnDps = ZERO;
-    t.discountBps = ZERO;
-    t.minNonce = ZERO;
   }
   t.updatedAt = event.block.timestamp;
   return t;
@@ -114,62 +72,23 @@ function config(event: ethereum.Event, kind: string, addresses: Bytes[], values:
   e.save();
 }
 
-function day(event: ethereum.Event, price: BigInt): SpotCandleDay {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_DAY;
-  const id = event.address.concatI32(n);
-  let c = SpotCandleDay.load(id);
-  if (c == null) {
-    c = new SpotCandleDay(id);
-    c.market = event.address;
-    c.date = n * SECONDS_PER_DAY;
-    c.openPriceWad = price;
-    c.highPriceWad = price;
-    c.lowPriceWad = price;
-    c.closePriceWad = price;
-    c.volumeCh = ZERO;
-    c.tradeCount = 0;
-    c.otcVolumeCh = ZERO;
-  }
-  return c;
-}
+/** SpotCandleDay / SpotCandleHour: a candle opens at the price of the first event in it. */
+const SERIES = new Series("SpotCandleDay", "SpotCandleHour", "date", "date", "market");
 
-function hour(event: ethereum.Event, price: BigInt): SpotCandleHour {
-  const n = event.block.timestamp.toI32() / SECONDS_PER_HOUR;
-  const id = event.address.concatI32(n);
-  let c = SpotCandleHour.load(id);
-  if (c == null) {
-    c = new SpotCandleHour(id);
-    c.market = event.address;
-    c.date = n * SECONDS_PER_HOUR;
-    c.openPriceWad = price;
-    c.highPriceWad = price;
-    c.lowPriceWad = price;
-    c.closePriceWad = price;
-    c.volumeCh = ZERO;
-    c.tradeCount = 0;
-    c.otcVolumeCh = ZERO;
-  }
-  return c;
+function candles(event: ethereum.Event, price: BigInt): Bucket[] {
+  const buckets = SERIES.open(event.address, event);
+  for (let i = 0; i < buckets.length; i++) if (buckets[i].fresh) buckets[i].candle("*PriceWad", price, price);
+  return buckets;
 }
 
 /** A price print (fill or deal) with `volume` added to the order-book (otc = false) or OTC volume. */
 function print(event: ethereum.Event, price: BigInt, volume: BigInt, trades: i32, otc: boolean): void {
-  const d = day(event, price);
-  if (price.gt(d.highPriceWad)) d.highPriceWad = price;
-  if (price.lt(d.lowPriceWad)) d.lowPriceWad = price;
-  d.closePriceWad = price;
-  if (otc) d.otcVolumeCh = d.otcVolumeCh.plus(volume);
-  else d.volumeCh = d.volumeCh.plus(volume);
-  d.tradeCount = d.tradeCount + trades;
-  d.save();
-  const h = hour(event, price);
-  if (price.gt(h.highPriceWad)) h.highPriceWad = price;
-  if (price.lt(h.lowPriceWad)) h.lowPriceWad = price;
-  h.closePriceWad = price;
-  if (otc) h.otcVolumeCh = h.otcVolumeCh.plus(volume);
-  else h.volumeCh = h.volumeCh.plus(volume);
-  h.tradeCount = h.tradeCount + trades;
-  h.save();
+  const buckets = candles(event, price);
+  for (let i = 0; i < buckets.length; i++) {
+    const b = buckets[i];
+    b.candle("*PriceWad", price, price).add(otc ? "otcVolumeCh" : "volumeCh", volume).count("tradeCount", trades);
+    b.save();
+  }
 }
 
 export function handleOrderFilled(event: OrderFilled): void {
@@ -193,10 +112,7 @@ export function handleOrderFilled(event: OrderFilled): void {
   f.remainingCh = p.remainingCh;
   f.makerFeeUsdc = p.makerFeeUsdc;
   f.counterpartyFeeUsdc = p.counterpartyFeeUsdc;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   f.save();
   const s = getState(event.address);
   s.volumeCh = s.volumeCh.plus(p.amountCh);
@@ -215,24 +131,18 @@ export function handleOrdersMatched(event: OrdersMatched): void {
   m.amountCh = p.amountCh;
   m.spreadUsdc = p.spreadUsdc;
   m.midPriceWad = p.twapPriceWad;
-  m.blockNumber = event.block.number;
-  m.timestamp = event.block.timestamp;
-  m.transactionHash = event.transaction.hash;
-  m.logIndex = event.logIndex;
+  stamp(m, event);
   m.save();
   // the two fills counted the match twice
   const s = getState(event.address);
   s.volumeCh = s.volumeCh.minus(p.amountCh);
   s.tradeCount = s.tradeCount - 1;
   s.save();
-  const d = day(event, p.twapPriceWad);
-  d.volumeCh = d.volumeCh.minus(p.amountCh);
-  d.tradeCount = d.tradeCount - 1;
-  d.save();
-  const h = hour(event, p.twapPriceWad);
-  h.volumeCh = h.volumeCh.minus(p.amountCh);
-  h.tradeCount = h.tradeCount - 1;
-  h.save();
+  const buckets = candles(event, p.twapPriceWad);
+  for (let i = 0; i < buckets.length; i++) {
+    buckets[i].add("volumeCh", p.amountCh.neg()).count("tradeCount", -1);
+    buckets[i].save();
+  }
 }
 
 export function handleDealSettled(event: DealSettled): void {
@@ -247,10 +157,7 @@ export function handleDealSettled(event: DealSettled): void {
   d.priceWad = p.priceWad;
   d.buyerPaidUsdc = p.buyerPaidUsdc;
   d.sellerReceivedUsdc = p.sellerReceivedUsdc;
-  d.blockNumber = event.block.number;
-  d.timestamp = event.block.timestamp;
-  d.transactionHash = event.transaction.hash;
-  d.logIndex = event.logIndex;
+  stamp(d, event);
   d.save();
   const s = getState(event.address);
   s.otcVolumeCh = s.otcVolumeCh.plus(p.amountCh);
@@ -334,12 +241,11 @@ export function handleTwapUpdated(event: TwapUpdated): void {
   o.blockNumber = event.block.number;
   o.transactionHash = event.transaction.hash;
   o.save();
-  const d = day(event, p.priceWad);
-  d.twapPriceWad = p.priceWad;
-  d.save();
-  const h = hour(event, p.priceWad);
-  h.twapPriceWad = p.priceWad;
-  h.save();
+  const buckets = candles(event, p.priceWad);
+  for (let i = 0; i < buckets.length; i++) {
+    buckets[i].set("twapPriceWad", p.priceWad);
+    buckets[i].save();
+  }
 }
 
 export function handleFeesAccrued(event: FeesAccrued): void {
@@ -394,12 +300,4 @@ export function handleTwapParamsSet(event: TwapParamsSet): void {
   s.twapMinAmountCh = p.minAmountCh;
   s.save();
   config(event, "twapParams", [], [p.observationIntervalSec, p.minAmountCh], []);
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -3,7 +3,6 @@
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
   ConsensusFailed,
-  FeaturePauseSet,
   ReceiptSettled,
   SpecUpdated,
   StreamFunded,
@@ -12,10 +11,9 @@ import {
   StreamWithdrawn,
   Subscribed,
   Unsubscribed,
-  Upgraded,
 } from "../../generated/StreamTasks/StreamTasks";
 import { Stream, StreamEvent, StreamReceipt, StreamSubscription } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import {
   currencyIndex,
   currencyName,
@@ -25,25 +23,23 @@ import {
   streamModeName,
   streamStatusName,
 } from "../lib/tasks";
-
-const NAME = "StreamTasks";
+import { initStream, initStreamSubscription } from "../../generated/defaults";
+import { earn, perCurrency } from "../lib/earnings";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function streamEvent(event: ethereum.Event, s: Stream, kind: string): StreamEvent {
   const e = new StreamEvent(eventId(event));
   e.stream = s.id;
   e.kind = kind;
   e.status = s.status;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
 export function handleStreamOpened(event: StreamOpened): void {
   const p = event.params;
   const t = p.terms;
-  const s = new Stream(idKey(p.streamId));
+  const s = initStream(idKey(p.streamId));
   s.streamId = p.streamId;
   s.client = getOrCreateAccount(p.client, event.block).id;
   s.currency = currencyName(t.currency);
@@ -98,11 +94,9 @@ export function handleSubscribed(event: Subscribed): void {
   const id = subKey(s.id, p.provider);
   let sub = StreamSubscription.load(id);
   if (sub == null) {
-    sub = new StreamSubscription(id);
+    sub = initStreamSubscription(id);
     sub.stream = s.id;
     sub.provider = getOrCreateAccount(p.provider, event.block).id;
-    sub.paidRequests = ZERO;
-    sub.amountPaid = ZERO;
   }
   sub.price = p.price;
   sub.active = true;
@@ -220,6 +214,7 @@ export function handleReceiptSettled(event: ReceiptSettled): void {
     sub.updatedAt = event.block.timestamp;
     sub.save();
   }
+  earn(p.provider, perCurrency("streamPaid", s.currency), p.amount, event);
   const r = new StreamReceipt(eventId(event));
   r.stream = s.id;
   r.provider = getOrCreateAccount(p.provider, event.block).id;
@@ -227,10 +222,7 @@ export function handleReceiptSettled(event: ReceiptSettled): void {
   r.newlyPaid = p.newlyPaid;
   r.amount = p.amount;
   r.depositAfter = p.deposit;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
   const c = getCurrencyStats(currencyIndex(s.currency));
   c.streamDeposit = c.streamDeposit.minus(p.amount);
@@ -242,12 +234,4 @@ export function handleReceiptSettled(event: ReceiptSettled): void {
   else if (s.currency == "USDC") d.streamPaidUsdc = d.streamPaidUsdc.plus(p.amount);
   else d.streamPaidDps = d.streamPaidDps.plus(p.amount);
   d.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -9,14 +9,12 @@ import {
   DisputeOpened,
   ExecutorSelected,
   FaultSlashed,
-  FeaturePauseSet,
   ParamsSet,
   RedemptionFailed,
   ResultCommitted,
   TaskClosed,
   TaskFinalized,
   TaskSubmitted,
-  Upgraded,
   Voted,
 } from "../../generated/TaskRegistry/TaskRegistry";
 import {
@@ -31,41 +29,16 @@ import {
   TaskSlash,
   TaskVote,
 } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordFeaturePause, recordUpgrade, ZERO } from "../lib/common";
+import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { currencyIndex, currencyName, getCurrencyStats, getTaskDay, idKey, taskStatusName } from "../lib/tasks";
+import { initTask, initTaskCouncilMember, loadOrInitTaskRegistryState } from "../../generated/defaults";
+import { earn, perCurrency } from "../lib/earnings";
+export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const NAME = "TaskRegistry";
 const BPS = BigInt.fromI32(10000);
 
 function getState(address: Address): TaskRegistryState {
-  let s = TaskRegistryState.load(address);
-  if (s == null) {
-    s = new TaskRegistryState(address);
-    s.councilFeeBps = 0;
-    s.dpsDiscountBps = 0;
-    s.dpsReplenishBps = 0;
-    s.maxCouncil = 0;
-    s.councilWindow = 0;
-    s.verifyWindowSec = ZERO;
-    s.disputeWindowSec = ZERO;
-    s.redemptionGraceSec = ZERO;
-    s.slashDps = ZERO;
-    s.taskCount = 0;
-    s.bidCount = 0;
-    s.voteCount = 0;
-    s.disputeCount = 0;
-    s.accepted = 0;
-    s.rejected = 0;
-    s.expired = 0;
-    s.cancelled = 0;
-    s.slashCount = 0;
-    s.slashedDps = ZERO;
-    s.chRedeemed = ZERO;
-    s.dpsReplenished = ZERO;
-    s.redemptionFailures = 0;
-    s.redemptionCompensationDps = ZERO;
-  }
-  return s;
+  return loadOrInitTaskRegistryState(address);
 }
 
 function memberKey(taskId: BigInt, member: Bytes): Bytes {
@@ -81,10 +54,7 @@ function taskEvent(event: ethereum.Event, task: Task, kind: string): TaskEvent {
   e.task = task.id;
   e.kind = kind;
   e.status = task.status;
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  stamp(e, event);
   return e;
 }
 
@@ -107,7 +77,7 @@ export function handleTaskSubmitted(event: TaskSubmitted): void {
   const p = event.params;
   const t = p.terms;
   const pr = p.prescription;
-  const task = new Task(idKey(p.taskId));
+  const task = initTask(idKey(p.taskId));
   task.taskId = p.taskId;
   task.client = getOrCreateAccount(p.client, event.block).id;
   task.status = "Bidding";
@@ -133,25 +103,7 @@ export function handleTaskSubmitted(event: TaskSubmitted): void {
   task.prescriptionHash = p.prescriptionHash;
   task.biddingEnds = p.biddingEnds;
   task.submittedAt = event.block.timestamp;
-  task.bidCount = 0;
-  task.price = ZERO;
-  task.councilFee = ZERO;
-  task.targetBlock = ZERO;
-  task.assignmentId = ZERO;
-  task.commits = 0;
-  task.votingEnds = ZERO;
-  task.round = 0;
-  task.agree = 0;
-  task.disagree = 0;
   task.escrow = t.maxPayment;
-  task.executorPaid = ZERO;
-  task.councilReserved = ZERO;
-  task.councilClaimed = ZERO;
-  task.refunded = ZERO;
-  task.replenishedDps = ZERO;
-  task.slashedDps = ZERO;
-  task.redemptionFailed = false;
-  task.compensationDps = ZERO;
   task.save();
 
   const s = getState(event.address);
@@ -180,10 +132,7 @@ export function handleBidPlaced(event: BidPlaced): void {
   b.provider = getOrCreateAccount(p.provider, event.block).id;
   b.price = p.price;
   b.bidCount = p.bidCount.toI32();
-  b.blockNumber = event.block.number;
-  b.timestamp = event.block.timestamp;
-  b.transactionHash = event.transaction.hash;
-  b.logIndex = event.logIndex;
+  stamp(b, event);
   b.save();
   const s = getState(event.address);
   s.bidCount = s.bidCount + 1;
@@ -229,13 +178,10 @@ export function handleCouncilDrawn(event: CouncilDrawn): void {
   for (let i = 0; i < p.members.length; i++) {
     const a = p.members[i];
     members.push(a);
-    const m = new TaskCouncilMember(memberKey(p.taskId, a));
+    const m = initTaskCouncilMember(memberKey(p.taskId, a));
     m.task = task.id;
     m.member = getOrCreateAccount(a, event.block).id;
     m.round = round;
-    m.voted = false;
-    m.feeClaimed = ZERO;
-    m.slashedDps = ZERO;
     m.save();
   }
   c.members = members;
@@ -264,10 +210,7 @@ export function handleResultCommitted(event: ResultCommitted): void {
   r.resultHash = p.resultHash;
   r.isFinal = p.isFinal;
   r.votingEnds = p.votingEnds;
-  r.blockNumber = event.block.number;
-  r.timestamp = event.block.timestamp;
-  r.transactionHash = event.transaction.hash;
-  r.logIndex = event.logIndex;
+  stamp(r, event);
   r.save();
 }
 
@@ -291,10 +234,7 @@ export function handleVoted(event: Voted): void {
   v.agree = p.agree;
   v.agreeCount = p.agreeCount;
   v.disagreeCount = p.disagreeCount;
-  v.blockNumber = event.block.number;
-  v.timestamp = event.block.timestamp;
-  v.transactionHash = event.transaction.hash;
-  v.logIndex = event.logIndex;
+  stamp(v, event);
   v.save();
   const s = getState(event.address);
   s.voteCount = s.voteCount + 1;
@@ -366,6 +306,9 @@ export function handleTaskFinalized(event: TaskFinalized): void {
   task.replenishedDps = p.replenishedDps;
   task.closedAt = event.block.timestamp;
   task.save();
+  const executor = task.executor;
+  if (executor !== null && !p.executorPaid.isZero())
+    earn(executor, perCurrency("executorPaid", task.currency), p.executorPaid, event);
   judgeMembers(task, accepted);
   const e = taskEvent(event, task, "finalized");
   e.executorPaid = p.executorPaid;
@@ -441,15 +384,13 @@ export function handleCouncilFeeClaimed(event: CouncilFeeClaimed): void {
     m.feeClaimed = m.feeClaimed.plus(p.fee);
     m.save();
   }
+  earn(p.member, perCurrency("councilFees", task.currency), p.fee, event);
   const f = new TaskCouncilFeeClaim(eventId(event));
   f.task = task.id;
   f.member = getOrCreateAccount(p.member, event.block).id;
   f.fee = p.fee;
   f.escrowLeft = p.escrowLeft;
-  f.blockNumber = event.block.number;
-  f.timestamp = event.block.timestamp;
-  f.transactionHash = event.transaction.hash;
-  f.logIndex = event.logIndex;
+  stamp(f, event);
   f.save();
   const d = getTaskDay(event);
   if (task.currency == "CH") d.councilFeesClaimedCh = d.councilFeesClaimedCh.plus(p.fee);
@@ -478,10 +419,7 @@ export function handleFaultSlashed(event: FaultSlashed): void {
   x.provider = getOrCreateAccount(p.provider, event.block).id;
   x.role = isExecutor ? "executor" : "council";
   x.slashedDps = p.slashedDps;
-  x.blockNumber = event.block.number;
-  x.timestamp = event.block.timestamp;
-  x.transactionHash = event.transaction.hash;
-  x.logIndex = event.logIndex;
+  stamp(x, event);
   x.save();
   const s = getState(event.address);
   s.slashCount = s.slashCount + 1;
@@ -509,12 +447,4 @@ export function handleRedemptionFailed(event: RedemptionFailed): void {
   s.redemptionFailures = s.redemptionFailures + 1;
   s.redemptionCompensationDps = s.redemptionCompensationDps.plus(p.compensationDps);
   s.save();
-}
-
-export function handleFeaturePauseSet(event: FeaturePauseSet): void {
-  recordFeaturePause(event, NAME, event.params.feature, event.params.paused, event.params.by);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -8,12 +8,11 @@ import {
   MinDelayChange,
   RoleGranted,
   RoleRevoked,
-  Upgraded,
 } from "../../generated/Timelock/ChxTimelock";
 import { GovernanceParameterChange, TimelockCall, TimelockOperation, TimelockRoleMember } from "../../generated/schema";
-import { eventId, getOrCreateAccount, recordUpgrade } from "../lib/common";
-
-const NAME = "Timelock";
+import { eventId, getOrCreateAccount, stamp } from "../lib/common";
+import { initTimelockCall, initTimelockRoleMember } from "../../generated/defaults";
+export { handleUpgraded } from "./module";
 
 export function handleCallScheduled(event: CallScheduled): void {
   const id = event.params.id;
@@ -34,13 +33,12 @@ export function handleCallScheduled(event: CallScheduled): void {
   }
   op.callCount = op.callCount + 1;
   op.save();
-  const call = new TimelockCall(id.concatI32(event.params.index.toI32()));
+  const call = initTimelockCall(id.concatI32(event.params.index.toI32()));
   call.operation = id;
   call.index = event.params.index;
   call.target = event.params.target;
   call.value = event.params.value;
   call.data = event.params.data;
-  call.executed = false;
   call.save();
 }
 
@@ -79,10 +77,7 @@ export function handleMinDelayChange(event: MinDelayChange): void {
   c.parameter = "timelockMinDelay";
   c.oldValue = event.params.oldDuration;
   c.newValue = event.params.newDuration;
-  c.blockNumber = event.block.number;
-  c.timestamp = event.block.timestamp;
-  c.transactionHash = event.transaction.hash;
-  c.logIndex = event.logIndex;
+  stamp(c, event);
   c.save();
 }
 
@@ -91,7 +86,7 @@ function setRole(role: Bytes, account: Bytes, sender: Bytes, active: boolean, ev
   const id = role.concat(account);
   let m = TimelockRoleMember.load(id);
   if (m == null) {
-    m = new TimelockRoleMember(id);
+    m = initTimelockRoleMember(id);
     m.role = role;
     m.account = account;
   }
@@ -107,8 +102,4 @@ export function handleRoleGranted(event: RoleGranted): void {
 
 export function handleRoleRevoked(event: RoleRevoked): void {
   setRole(event.params.role, event.params.account, event.params.sender, false, event);
-}
-
-export function handleUpgraded(event: Upgraded): void {
-  recordUpgrade(event, NAME, event.params.implementation);
 }

@@ -1,0 +1,49 @@
+// Helpers for the query checks (subgraph/queries/*.mjs). A check gets the query's data and `t`: the run context
+// (t.replay = the indexed store, t.contract(name) with t.at = the last indexed block, t.address(name), t.checkpoints,
+// t.query(text, variables)) and the assertions of scripts/queries.mjs (t.ok, t.eq, t.rows, t.every, t.sorted, t.sum).
+// Checks compare each answer with an independent reading: the contracts' getters where one exists, otherwise the
+// store rows filtered and ordered in plain JavaScript here (so a filter, ordering or range the query layer gets wrong
+// shows up as a difference).
+
+export const big = (x) => BigInt(x ?? 0);
+export const ids = (rows) => rows.map((r) => r.id);
+
+/** Store rows of `type` that satisfy `pred`. */
+export const rowsOf = (t, type, pred = () => true) => t.replay.entities(type).filter(pred);
+
+/** The store row of `type` with the largest key(row). */
+export function maxBy(t, type, key, pred = () => true) {
+  const rows = rowsOf(t, type, pred);
+  if (!rows.length) throw new Error(`no ${type} rows in the indexed scenario`);
+  return rows.reduce((m, r) => (big(key(r)) > big(key(m)) ? r : m));
+}
+
+/** The first store row of `type` (by id) that satisfies `pred`; throws when the scenario produced none. */
+export function pick(t, type, pred = () => true) {
+  const rows = rowsOf(t, type, pred).sort((a, b) => (a.id < b.id ? -1 : 1));
+  if (!rows.length) throw new Error(`no ${type} row for this query in the indexed scenario`);
+  return rows[0];
+}
+
+/** Expected rows: store rows filtered, sorted by key (numeric when the values are integers) then id, limited. */
+export function expected(t, type, { where = () => true, key, dir = "asc", first = 100 }) {
+  const num = (v) => (typeof v === "string" && /^-?\d+$/.test(v) ? BigInt(v) : typeof v === "number" ? BigInt(v) : v);
+  const s = dir === "asc" ? 1 : -1;
+  return rowsOf(t, type, where)
+    .sort((a, b) => {
+      const [x, y] = key ? [num(key(a)), num(key(b))] : [0, 0];
+      if (x < y) return -s;
+      if (x > y) return s;
+      return (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * s;
+    })
+    .slice(0, first);
+}
+
+/** The answer's rows in the same order as `rows` (compared by field `field`, the id by default). */
+export function sameRows(t, answer, rows, what, field = "id", of = (r) => r.id) {
+  return t.eq(
+    answer.map((r) => r[field]).join(","),
+    rows.map(of).join(","),
+    `${what}: the rows and their order`,
+  );
+}

@@ -1,0 +1,123 @@
+// Mapping tests of the ClearingHouse data source (matchstick-as API; events from generated/factories/ClearingHouse.ts):
+// margin, positions and open interest, the PnL snapshots, the per-account and per-market days, the waterfall steps.
+// (The guarantor side is in guarantorPool.test.ts, the liquidation as a whole in liquidationEngine.test.ts.)
+import { Address, BigInt } from "@graphprotocol/graph-ts";
+import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
+import { DeficitAbsorbed } from "../generated/ClearingHouse/ClearingHouse";
+import {
+  handleAccountSettled,
+  handleDeficitAbsorbed,
+  handleMarginDeposited,
+  handleMarketRegistered,
+  handlePositionLiquidated,
+  handlePositionModified,
+} from "../src/mappings/clearingHouse";
+import { ALICE, BOB, DAY, lastEventId, T0, wad } from "./helpers";
+import { ClearingHouseEvents } from "../generated/factories/ClearingHouse";
+
+const HOUSE = Address.fromString("0x000000000000000000000000000000000000c1ea");
+const MARKET = Address.fromString("0x000000000000000000000000000000000000aa01");
+
+function usdc(n: i64): BigInt {
+  return BigInt.fromI64(n * 1000000);
+}
+
+function modified(
+  account: Address,
+  delta: BigInt,
+  price: BigInt,
+  size: BigInt,
+  notional: BigInt,
+  pnl: BigInt,
+  fee: BigInt,
+  collateral: BigInt,
+): void {
+  handlePositionModified(
+    new ClearingHouseEvents(HOUSE).PositionModified(T0 + 100, account, MARKET, delta, price, size, notional, pnl, fee, collateral),
+  );
+}
+
+function deficit(layer: i32, amount: BigInt, remaining: BigInt): DeficitAbsorbed {
+  const e = new ClearingHouseEvents(HOUSE).DeficitAbsorbed(T0 + 500, ALICE, layer, amount, remaining, MARKET);
+  handleDeficitAbsorbed(e);
+  return e;
+}
+
+describe("ClearingHouse", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("positions and open interest, a liquidation of a position, waterfall steps and the pool", () => {
+    handleMarketRegistered(new ClearingHouseEvents(HOUSE).MarketRegistered(T0, MARKET));
+    handleMarginDeposited(new ClearingHouseEvents(HOUSE).MarginDeposited(T0 + 2, ALICE, usdc(100), usdc(100)));
+    // Alice long 10 CH at 10 USDC (fee 0.1), Bob short 10 CH
+    modified(ALICE, wad(10), wad(10), wad(10), usdc(100), BigInt.zero(), BigInt.fromI32(100000), usdc(100).minus(BigInt.fromI32(100000)));
+    modified(BOB, wad(-10), wad(10), wad(-10), usdc(-100), BigInt.zero(), BigInt.fromI32(100000), usdc(50));
+    const m = MARKET.toHexString();
+    assert.fieldEquals("ClearingMarket", m, "registered", "true");
+    assert.fieldEquals("ClearingMarket", m, "longOpenInterestCh", wad(10).toString());
+    assert.fieldEquals("ClearingMarket", m, "shortOpenInterestCh", wad(10).toString());
+    assert.fieldEquals("ClearingMarket", m, "volumeCh", wad(20).toString());
+    assert.fieldEquals("ClearingMarket", m, "feesUsdc", "200000");
+
+    // price falls to 2: Alice's position is liquidated by half (5 CH at 2 USDC: −40 USDC realised)
+    handlePositionLiquidated(
+      new ClearingHouseEvents(HOUSE).PositionLiquidated(T0 + 400, ALICE, MARKET, wad(-5), wad(2), usdc(-40), wad(5), usdc(60).minus(BigInt.fromI32(100000))),
+    );
+    const pos = ALICE.concat(MARKET).toHexString();
+    assert.fieldEquals("Position", pos, "sizeCh", wad(5).toString());
+    assert.fieldEquals("Position", pos, "openNotionalUsdc", usdc(50).toString());
+    assert.fieldEquals("Position", pos, "liquidatedCh", wad(5).toString());
+    assert.fieldEquals("ClearingMarket", m, "longOpenInterestCh", wad(5).toString());
+    assert.fieldEquals("ClearingMarket", m, "liquidatedCh", wad(5).toString());
+    // the pool is the counterparty of realised PnL: Alice's −40 USDC goes into it
+    assert.fieldEquals("ClearingMarket", m, "poolUsdc", usdc(40).toString());
+
+    // 30 USDC deficit: guarantor pays 20, insurance 6, socialised 4
+    const g = deficit(1, usdc(20), usdc(10));
+    deficit(2, usdc(6), usdc(4));
+    const s = deficit(3, usdc(4), BigInt.zero());
+    assert.fieldEquals("DeficitStep", lastEventId(g), "layerName", "guarantor");
+    assert.fieldEquals("DeficitStep", lastEventId(s), "layerName", "socialised");
+    assert.fieldEquals("DeficitStep", lastEventId(s), "market", m);
+    assert.fieldEquals("MarginAccount", ALICE.toHexString(), "deficitUsdc", usdc(30).toString());
+    assert.fieldEquals("ClearingMarket", m, "socialisedUsdc", usdc(4).toString());
+    // the socialised 4 USDC are paid out of the pool: 40 − 4
+    assert.fieldEquals("ClearingMarket", m, "poolUsdc", usdc(36).toString());
+    assert.entityCount("PositionChange", 3);
+    assert.entityCount("DeficitStep", 3);
+  });
+
+  test("PnL snapshots: realised and unrealised after each change, the account's totals and days", () => {
+    handleMarginDeposited(new ClearingHouseEvents(HOUSE).MarginDeposited(T0, ALICE, usdc(100), usdc(100)));
+    // long 10 at 10: cost basis 100, marked at 10 → unrealised 0
+    modified(ALICE, wad(10), wad(10), wad(10), usdc(100), BigInt.zero(), BigInt.zero(), usdc(100));
+    const pos = ALICE.concat(MARKET).toHexString();
+    assert.fieldEquals("Position", pos, "unrealisedPnlUsdc", "0");
+    // sell 4 at 12: realises 4 × (12 − 10) = 8, 6 left at cost 60 marked at 12 → unrealised 72 − 60 = 12
+    handlePositionModified(
+      new ClearingHouseEvents(HOUSE).PositionModified(T0 + DAY, ALICE, MARKET, wad(-4), wad(12), wad(6), usdc(60), usdc(8), BigInt.zero(), usdc(108)),
+    );
+    assert.fieldEquals("Position", pos, "markPriceWad", wad(12).toString());
+    assert.fieldEquals("Position", pos, "unrealisedPnlUsdc", usdc(12).toString());
+    assert.fieldEquals("Position", pos, "realisedPnlUsdc", usdc(8).toString());
+    const a = ALICE.toHexString();
+    assert.fieldEquals("MarginAccount", a, "realisedPnlUsdc", usdc(8).toString());
+    assert.fieldEquals("MarginAccount", a, "unrealisedPnlUsdc", usdc(12).toString());
+    // funding credited: the day's settlements, the collateral at the close
+    handleAccountSettled(new ClearingHouseEvents(HOUSE).AccountSettled(T0 + DAY + 5, ALICE, MARKET, usdc(-3), usdc(105), usdc(3)));
+    const day1 = ALICE.concatI32(<i32>((T0 + DAY) / DAY)).toHexString();
+    assert.fieldEquals("MarginAccountDayData", day1, "realisedPnlUsdc", usdc(8).toString());
+    assert.fieldEquals("MarginAccountDayData", day1, "settledUsdc", usdc(-3).toString());
+    assert.fieldEquals("MarginAccountDayData", day1, "collateralUsdc", usdc(105).toString());
+    assert.fieldEquals("MarginAccountDayData", day1, "unrealisedPnlUsdc", usdc(12).toString());
+    const mday = MARKET.concatI32(<i32>((T0 + DAY) / DAY)).toHexString();
+    assert.fieldEquals("ClearingMarketDayData", mday, "volumeCh", wad(4).toString());
+    assert.fieldEquals("ClearingMarketDayData", mday, "realisedPnlUsdc", usdc(8).toString());
+    assert.fieldEquals("ClearingMarketDayData", mday, "settledUsdc", usdc(-3).toString());
+    assert.fieldEquals("ClearingMarketDayData", mday, "openInterestHighCh", wad(10).toString());
+    assert.fieldEquals("ClearingMarketDayData", mday, "longOpenInterestCh", wad(6).toString());
+    assert.entityCount("MarginAccountDayData", 2);
+  });
+});

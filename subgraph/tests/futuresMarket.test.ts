@@ -1,0 +1,139 @@
+// Mapping tests of the FuturesMarket data source (matchstick-as API; events from generated/factories/FuturesMarket.ts).
+import { Address, BigInt } from "@graphprotocol/graph-ts";
+import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
+import {
+  DeliveryElected,
+  DeliveryReceived,
+  DeliverySettled,
+  FuturesTraded,
+  DeliveryEscrowChanged,
+  PositionReduced,
+  SettlementPriceFinalised,
+  SettlementPriceProposed,
+} from "../generated/FuturesMarket/FuturesMarket";
+import {
+  handleDeliveryElected,
+  handleDeliveryReceived,
+  handleDeliverySettled,
+  handleFuturesTraded,
+  handleDeliveryEscrowChanged,
+  handlePositionReduced,
+  handlePositionSettled as handleFuturesPositionSettled,
+  handleSeriesListed as handleFuturesSeriesListed,
+  handleSettlementPriceFinalised,
+  handleSettlementPriceProposed,
+} from "../src/mappings/futuresMarket";
+import { ALICE, BOB, CAROL, DAY, T0, wad } from "./helpers";
+import { FuturesMarketEvents } from "../generated/factories/FuturesMarket";
+
+const FUT = Address.fromString("0x000000000000000000000000000000000000f075");
+const KEEPER = Address.fromString("0x000000000000000000000000000000000000cee9");
+
+function usdc(n: i64): BigInt {
+  return BigInt.fromI64(n * 1000000);
+}
+function n(x: i32): BigInt {
+  return BigInt.fromI32(x);
+}
+function bucket(market: Address, ts: i64, size: i64): string {
+  return market.concatI32(<i32>(ts / size)).toHexString();
+}
+
+function futTrade(account: Address, delta: BigInt, size: BigInt, longOi: BigInt, shortOi: BigInt, ts: i64): void {
+  handleFuturesTraded(
+    new FuturesMarketEvents(FUT).FuturesTraded(ts, n(1), account, delta, wad(11), wad(10), n(110000), size, wad(11), longOi, shortOi),
+  );
+}
+
+describe("FuturesMarket", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("a series from listing to delivery: trades, election, settlement price, a failed delivery, settlement", () => {
+    handleFuturesSeriesListed(
+      new FuturesMarketEvents(FUT).SeriesListed(T0, n(1), BigInt.fromI64(T0 + 7 * DAY), BigInt.fromI64(T0 + 6 * DAY), 1, wad(1000), CAROL, n(1)),
+    );
+    futTrade(ALICE, wad(10), wad(10), wad(10), BigInt.zero(), T0 + 10);
+    futTrade(BOB, wad(-6), wad(-6), wad(10), wad(6), T0 + 20);
+    const s = FUT.concatI32(1).toHexString();
+    assert.fieldEquals("FuturesSeries", s, "tenor", "Weekly");
+    assert.fieldEquals("FuturesSeries", s, "volumeUsdc", usdc(176).toString());
+    assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "longOiCh", wad(10).toString());
+    assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "shortOiCh", wad(6).toString());
+    handleDeliveryElected(
+      new FuturesMarketEvents(FUT).DeliveryElected(T0 + DAY, n(1), ALICE, wad(8), wad(8)),
+    );
+    handleSettlementPriceProposed(
+      new FuturesMarketEvents(FUT).SettlementPriceProposed(T0 + 7 * DAY, n(1), wad(12), BigInt.fromI64(T0 + 8 * DAY), wad(6), KEEPER, n(1000000), BigInt.zero()),
+    );
+    assert.fieldEquals("FuturesSeries", s, "status", "Proposed");
+    // deliverable = min(8 elected, 6 short) = 6; each short delivers all its size (fraction 1)
+    handleSettlementPriceFinalised(
+      new FuturesMarketEvents(FUT).SettlementPriceFinalised(T0 + 8 * DAY, n(1), wad(12), wad(8), wad(6), wad(6), wad(1), BigInt.fromI64(T0 + 9 * DAY), KEEPER, n(1000000)),
+    );
+    // Bob delivers 4 of 6: paid 4 × 12 = 48, slashed 2 × 12 × 1.1 = 26.4
+    handleDeliverySettled(
+      new FuturesMarketEvents(FUT).DeliverySettled(T0 + 9 * DAY, n(1), BOB, wad(6), wad(4), usdc(48), n(26400000), usdc(100)),
+    );
+    handleDeliveryReceived(
+      new FuturesMarketEvents(FUT).DeliveryReceived(T0 + 9 * DAY, n(1), ALICE, wad(8), wad(4), usdc(48), n(26400000), wad(2)),
+    );
+    handleFuturesPositionSettled(
+      new FuturesMarketEvents(FUT).PositionSettled(T0 + 9 * DAY + 1, n(1), ALICE, wad(10), wad(12), usdc(10), KEEPER, BigInt.zero(), n(1)),
+    );
+    assert.fieldEquals("FuturesSeries", s, "status", "Final");
+    assert.fieldEquals("FuturesSeries", s, "failedDeliveries", "1");
+    assert.fieldEquals("FuturesSeries", s, "deliveredCh", wad(4).toString());
+    assert.fieldEquals("FuturesSeries", s, "slashedUsdc", "26400000");
+    assert.fieldEquals("FuturesSeries", s, "cashSettledCh", wad(2).toString());
+    assert.fieldEquals("FuturesSeries", s, "longOiCh", "0");
+    assert.fieldEquals("FuturesSeries", s, "openPositions", "1");
+    assert.fieldEquals("FuturesPosition", FUT.concatI32(1).concat(BOB).toHexString(), "deliveredCh", wad(4).toString());
+    assert.fieldEquals("FuturesPosition", FUT.concatI32(1).concat(ALICE).toHexString(), "settled", "true");
+    assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "longOiCh", "0");
+    assert.fieldEquals("FuturesDayData", bucket(FUT, T0 + 9 * DAY, DAY), "failedDeliveries", "1");
+    assert.fieldEquals("FuturesDayData", bucket(FUT, T0, DAY), "feesUsdc", "220000");
+    assert.entityCount("FuturesSettlementPrice", 2);
+  });
+
+  test("open records follow the contract; a failed settlement close's Flatten marker does not count twice", () => {
+    handleFuturesSeriesListed(
+      new FuturesMarketEvents(FUT).SeriesListed(T0, n(1), BigInt.fromI64(T0 + 7 * DAY), BigInt.fromI64(T0 + 6 * DAY), 4, wad(1000), CAROL, n(1)),
+    );
+    const s = FUT.concatI32(1).toHexString();
+    futTrade(ALICE, wad(10), wad(10), wad(10), BigInt.zero(), T0 + 10);
+    futTrade(BOB, wad(-4), wad(-4), wad(10), wad(4), T0 + 20);
+    // Bob escrows CH, closes his short (the escrow comes back first), and his record closes empty before expiry
+    handleDeliveryEscrowChanged(
+      new FuturesMarketEvents(FUT).DeliveryEscrowChanged(T0 + 30, n(1), BOB, wad(4), wad(4)),
+    );
+    assert.fieldEquals("FuturesSeries", s, "openPositions", "2");
+    handleDeliveryEscrowChanged(
+      new FuturesMarketEvents(FUT).DeliveryEscrowChanged(T0 + 40, n(1), BOB, wad(-4), BigInt.zero()),
+    );
+    futTrade(BOB, wad(4), BigInt.zero(), wad(10), BigInt.zero(), T0 + 40);
+    assert.fieldEquals("FuturesSeries", s, "openPositions", "1");
+    assert.fieldEquals("FuturesPosition", FUT.concatI32(1).concat(BOB).toHexString(), "open", "false");
+    // reopening counts again
+    futTrade(BOB, wad(-2), wad(-2), wad(10), wad(2), T0 + 50);
+    assert.fieldEquals("FuturesSeries", s, "openPositions", "2");
+    // at settlement Alice's close fails (a calendar spread): her other legs are flattened elsewhere, then this
+    // leg's marker carries an all-zero post-state, then PositionSettled with the size closed
+    handlePositionReduced(
+      new FuturesMarketEvents(FUT).PositionReduced(T0 + 9 * DAY, n(1), ALICE, wad(-10), wad(12), BigInt.zero(), BigInt.zero(), BigInt.zero(), BigInt.zero(), 2),
+    );
+    assert.fieldEquals("FuturesSeries", s, "longOiCh", "0");
+    assert.fieldEquals("FuturesSeries", s, "shortOiCh", wad(2).toString());
+    handleFuturesPositionSettled(
+      new FuturesMarketEvents(FUT).PositionSettled(T0 + 9 * DAY, n(1), ALICE, wad(10), wad(12), usdc(10), ALICE, BigInt.zero(), n(1)),
+    );
+    assert.fieldEquals("FuturesSeries", s, "longOiCh", "0");
+    assert.fieldEquals("FuturesSeries", s, "shortOiCh", wad(2).toString());
+    assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "longOiCh", "0");
+    assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "shortOiCh", wad(2).toString());
+    assert.fieldEquals("FuturesSeries", s, "openPositions", "1");
+    assert.fieldEquals("FuturesPosition", FUT.concatI32(1).concat(ALICE).toHexString(), "open", "false");
+    assert.entityCount("FuturesReduction", 1);
+  });
+});

@@ -1,0 +1,66 @@
+// Mapping tests of the LiquidationEngine data source (matchstick-as API; events from
+// generated/factories/LiquidationEngine.ts). A liquidation transaction emits, in order, the ClearingHouse's
+// PositionLiquidated for each position, the waterfall's DeficitAbsorbed steps, then AccountLiquidated: the
+// Liquidation entity takes the amounts of the events of its own transaction.
+import { Address, BigInt, Bytes } from "@graphprotocol/graph-ts";
+import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
+import { handleDeficitAbsorbed, handlePositionLiquidated } from "../src/mappings/clearingHouse";
+import { handleCustomerAdmitted, handleGuarantorConfigured } from "../src/mappings/guarantorPool";
+import { handleAccountLiquidated } from "../src/mappings/liquidationEngine";
+import { ALICE, BOB, inTx, lastEventId, T0, wad } from "./helpers";
+import { ClearingHouseEvents } from "../generated/factories/ClearingHouse";
+import { GuarantorPoolEvents } from "../generated/factories/GuarantorPool";
+import { LiquidationEngineEvents } from "../generated/factories/LiquidationEngine";
+
+const HOUSE = Address.fromString("0x000000000000000000000000000000000000c1ea");
+const POOL = Address.fromString("0x0000000000000000000000000000000000006001");
+const LIQ = Address.fromString("0x0000000000000000000000000000000000001100");
+const MARKET = Address.fromString("0x000000000000000000000000000000000000aa01");
+const OTHER = Address.fromString("0x000000000000000000000000000000000000aa02");
+const GUARANTOR = Address.fromString("0x0000000000000000000000000000000000009a01");
+const KEEPER = Address.fromString("0x000000000000000000000000000000000000cee9");
+const TX1 = "0x" + "01".repeat(32);
+const TX2 = "0x" + "02".repeat(32);
+
+function usdc(n: i64): BigInt {
+  return BigInt.fromI64(n * 1000000);
+}
+
+describe("LiquidationEngine", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("a liquidation carries its positions and every waterfall layer's amount; drafts do not outlive it", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    handleGuarantorConfigured(new GuarantorPoolEvents(POOL).GuarantorConfigured(T0, GUARANTOR, true, usdc(1000)));
+    handleCustomerAdmitted(new GuarantorPoolEvents(POOL).CustomerAdmitted(T0, ALICE, GUARANTOR, usdc(800)));
+    // transaction 1: two positions closed (−40 and −25 USDC), a 30 USDC deficit: guarantor 20, insurance 6, socialised 4
+    handlePositionLiquidated(inTx(house.PositionLiquidated(T0 + 400, ALICE, MARKET, wad(-5), wad(2), usdc(-40), wad(5), usdc(20)), TX1));
+    handlePositionLiquidated(inTx(house.PositionLiquidated(T0 + 400, ALICE, OTHER, wad(3), wad(4), usdc(-25), BigInt.zero(), usdc(-30)), TX1));
+    handleDeficitAbsorbed(inTx(house.DeficitAbsorbed(T0 + 400, ALICE, 1, usdc(20), usdc(10), Address.zero()), TX1));
+    handleDeficitAbsorbed(inTx(house.DeficitAbsorbed(T0 + 400, ALICE, 2, usdc(6), usdc(4), Address.zero()), TX1));
+    handleDeficitAbsorbed(inTx(house.DeficitAbsorbed(T0 + 400, ALICE, 3, usdc(4), BigInt.zero(), MARKET), TX1));
+    // another account's position liquidated in another transaction: not part of Alice's liquidation
+    handlePositionLiquidated(inTx(house.PositionLiquidated(T0 + 400, BOB, MARKET, wad(-1), wad(2), usdc(-3), wad(1), usdc(5)), TX2));
+    assert.entityCount("LiquidationDraft", 2);
+    const l = inTx(
+      new LiquidationEngineEvents(LIQ).AccountLiquidated(T0 + 400, ALICE, KEEPER, wad(1), wad(2), usdc(1), BigInt.zero(), BigInt.zero()),
+      TX1,
+    );
+    handleAccountLiquidated(l);
+    const id = lastEventId(l);
+    assert.fieldEquals("Liquidation", id, "guarantor", GUARANTOR.toHexString());
+    assert.fieldEquals("Liquidation", id, "positionsClosed", "2");
+    assert.fieldEquals("Liquidation", id, "closedCh", wad(8).toString());
+    assert.fieldEquals("Liquidation", id, "realisedPnlUsdc", usdc(-65).toString());
+    assert.fieldEquals("Liquidation", id, "guarantorUsdc", usdc(20).toString());
+    assert.fieldEquals("Liquidation", id, "insuranceUsdc", usdc(6).toString());
+    assert.fieldEquals("Liquidation", id, "socialisedUsdc", usdc(4).toString());
+    assert.fieldEquals("Liquidation", id, "deficitUsdc", usdc(30).toString());
+    assert.fieldEquals("MarginAccount", ALICE.toHexString(), "liquidationCount", "1");
+    // Alice's draft is consumed; Bob's (no AccountLiquidated yet) remains
+    assert.notInStore("LiquidationDraft", ALICE.concat(Bytes.fromHexString(TX1)).toHexString());
+    assert.entityCount("LiquidationDraft", 1);
+  });
+});

@@ -1,0 +1,316 @@
+// Mapping tests of the ProviderRegistry data source (matchstick-as API; events from generated/factories/ProviderRegistry.ts).
+// One scenario, replayed before each test, with every number worked by hand in the comments.
+import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
+import { GradeThresholdsSet, ReferencePublished } from "../generated/ComputeStandard/ComputeStandard";
+import {
+  Attested,
+  CHBoughtBack,
+  DeliveryConfirmed,
+  DeliveryFailed,
+  Heartbeat,
+  ParamsSet,
+  ProviderCHMinted,
+  ProviderRegistered,
+  RedemptionAssigned,
+  Slashed,
+  Staked,
+  TaskOutcomeRecorded,
+  TierThresholdsSet,
+  UnbondRequested,
+  Withdrawn,
+} from "../generated/ProviderRegistry/ProviderRegistry";
+import { handleGradeThresholdsSet, handleReferencePublished } from "../src/mappings/computeStandard";
+import {
+  handleAttested,
+  handleCHBoughtBack,
+  handleDeliveryConfirmed,
+  handleDeliveryFailed,
+  handleHeartbeat,
+  handleParamsSet,
+  handleProviderCHMinted,
+  handleProviderRegistered,
+  handleRedemptionAssigned,
+  handleSlashed,
+  handleStaked,
+  handleTaskOutcomeRecorded,
+  handleTierThresholdsSet,
+  handleUnbondRequested,
+  handleWithdrawn,
+} from "../src/mappings/providerRegistry";
+import { ALICE, BOB, CAROL, DAY, HOUR, lastEventId, T0, wad } from "./helpers";
+import { ComputeStandardEvents } from "../generated/factories/ComputeStandard";
+import { ProviderRegistryEvents } from "../generated/factories/ProviderRegistry";
+
+const STANDARD = Address.fromString("0x0000000000000000000000000000000000005d01");
+const REGISTRY = Address.fromString("0x0000000000000000000000000000000000005d02");
+const STATS = Bytes.fromUTF8("compute").toHexString();
+const P = ALICE.toHexString();
+
+/** x / 1000 WAD */
+function milli(x: i64): BigInt {
+  return BigInt.fromI64(x).times(BigInt.fromI64(1_000_000_000_000_000));
+}
+function u(x: i64): ethereum.Value {
+  return ethereum.Value.fromUnsignedBigInt(BigInt.fromI64(x));
+}
+function uv(x: BigInt): ethereum.Value {
+  return ethereum.Value.fromUnsignedBigInt(x);
+}
+function tuple(values: Array<ethereum.Value>): ethereum.Tuple {
+  return changetype<ethereum.Tuple>(values);
+}
+
+function thresholds(perfA: BigInt, ts: i64): void {
+  const t = tuple([
+    uv(perfA),
+    uv(milli(1100)),
+    uv(milli(900)),
+    uv(milli(999)),
+    uv(milli(990)),
+    uv(milli(950)),
+    uv(wad(500)),
+    uv(wad(1000)),
+  ]);
+  handleGradeThresholdsSet(
+    new ComputeStandardEvents(STANDARD).GradeThresholdsSet(ts, t),
+  );
+}
+
+function reference(version: i32, ts: i64): void {
+  const weights: Array<BigInt> = [milli(500), milli(300), milli(200)];
+  handleReferencePublished(
+    new ComputeStandardEvents(STANDARD).ReferencePublished(ts, 1, version, milli(312), weights, "ML training", Bytes.fromHexString("0x" + "11".repeat(32))),
+  );
+}
+
+function genesis(ts: i64): void {
+  thresholds(milli(1500), ts);
+  const params = tuple([
+    uv(wad(1000)),
+    uv(milli(500)),
+    u(30 * DAY),
+    u(7 * DAY),
+    u(30 * DAY),
+    u(HOUR),
+    u(30 * DAY),
+    ethereum.Value.fromI32(1000),
+    ethereum.Value.fromI32(1000),
+    uv(wad(1)),
+  ]);
+  handleParamsSet(new ProviderRegistryEvents(REGISTRY).ParamsSet(ts, params));
+  const tiers: Array<BigInt> = [wad(1000), wad(10000), wad(50000), wad(250000)];
+  handleTierThresholdsSet(
+    new ProviderRegistryEvents(REGISTRY).TierThresholdsSet(ts, tiers),
+  );
+  reference(1, ts);
+}
+
+function register(provider: Address, index: i32, ts: i64): void {
+  handleProviderRegistered(
+    new ProviderRegistryEvents(REGISTRY).ProviderRegistered(ts, provider, BigInt.fromI32(index), 3, BigInt.fromI32(6), Bytes.fromHexString("0x" + "22".repeat(32)), "ipfs://hw"),
+  );
+}
+
+function staked(provider: Address, amount: BigInt, after: BigInt, tier: i32, ts: i64): void {
+  handleStaked(
+    new ProviderRegistryEvents(REGISTRY).Staked(ts, provider, amount, after, tier),
+  );
+}
+
+function attested(provider: Address, nonce: i32, chPerHour: BigInt, whPerCh: BigInt, capacity: BigInt, ts: i64): void {
+  const rating = tuple([ethereum.Value.fromI32(1), uv(milli(500)), uv(chPerHour), uv(whPerCh)]);
+  handleAttested(
+    new ProviderRegistryEvents(REGISTRY).Attested(ts, provider, CAROL, 1, BigInt.fromI32(nonce), rating, capacity, BigInt.fromI64(ts + 30 * DAY)),
+  );
+}
+
+function heartbeat(provider: Address, sample: BigInt, up: i64, tracked: i64, uptime: BigInt, ts: i64): void {
+  handleHeartbeat(
+    new ProviderRegistryEvents(REGISTRY).Heartbeat(ts, provider, sample, BigInt.fromI64(up), BigInt.fromI64(tracked), uptime),
+  );
+}
+
+function minted(provider: Address, amount: BigInt, liability: BigInt, ts: i64): void {
+  handleProviderCHMinted(
+    new ProviderRegistryEvents(REGISTRY).ProviderCHMinted(ts, provider, BOB, amount, liability),
+  );
+}
+
+function assigned(id: i32, provider: Address, amount: BigInt, assignedCh: BigInt, open: i32, ts: i64): void {
+  handleRedemptionAssigned(
+    new ProviderRegistryEvents(REGISTRY).RedemptionAssigned(ts, BigInt.fromI32(id), provider, amount, BigInt.fromI64(ts + DAY), assignedCh, BigInt.fromI32(open)),
+  );
+}
+
+function slashed(provider: Address, amount: BigInt, stakedAfter: BigInt, count: i32, ts: i64): void {
+  const fee = amount.div(BigInt.fromI32(10));
+  handleSlashed(
+    new ProviderRegistryEvents(REGISTRY).Slashed(ts, provider, CAROL, amount, BOB, fee, amount.minus(fee), stakedAfter, BigInt.zero(), BigInt.fromI32(count), Bytes.fromHexString("0x" + "33".repeat(32))),
+  );
+}
+
+/**
+ * Day 0 (T0 + 1 h ...): ALICE registers, stakes 12 000 DPS (tier 2), is attested (1.6 CH/h → A, 400 Wh/CH → X,
+ * 2 PFLOPS), beats twice (uptime 1.0 → R1, then 0.98 → R3), mints 100 + 50 CH, buys back 30 (liability 120),
+ * delivers a 20 CH redemption (liability 100, minted 150 = 100 + 20 + 30), fails a 10 CH one (11 DPS compensation
+ * slashed: stake 11 989), is slashed 2 000 DPS (stake 9 989 → tier 1). Day 1: thresholds raise perf A to 2.0 (→ B).
+ */
+function scenario(): void {
+  const t = T0 + HOUR;
+  genesis(T0);
+  register(ALICE, 0, t);
+  staked(ALICE, wad(12000), wad(12000), 2, t);
+  attested(ALICE, 0, milli(1600), wad(400), wad(2), t + 60);
+  heartbeat(ALICE, milli(1500), 0, 0, BigInt.zero(), t + 120);
+  heartbeat(ALICE, milli(1800), 3600, 3600, wad(1), t + 3720);
+  heartbeat(ALICE, milli(2000), 7056, 7200, milli(980), t + 7320);
+  minted(ALICE, wad(100), wad(100), t + 7400);
+  minted(ALICE, wad(50), wad(150), t + 7500);
+  handleCHBoughtBack(
+    new ProviderRegistryEvents(REGISTRY).CHBoughtBack(t + 7600, ALICE, wad(30), wad(120), wad(30)),
+  );
+  assigned(1, ALICE, wad(20), wad(20), 1, t + 7700);
+  handleDeliveryConfirmed(
+    new ProviderRegistryEvents(REGISTRY).DeliveryConfirmed(t + 7800, BigInt.fromI32(1), ALICE, wad(20), wad(100), wad(20)),
+  );
+  assigned(2, ALICE, wad(10), wad(10), 1, t + 7900);
+  handleDeliveryFailed(
+    new ProviderRegistryEvents(REGISTRY).DeliveryFailed(t + 7900 + DAY + 1, BigInt.fromI32(2), ALICE, CAROL, wad(10), wad(1), wad(11), wad(11), BigInt.fromI32(1)),
+  );
+  slashed(ALICE, wad(11), wad(11989), 1, t + 7900 + DAY + 1);
+  slashed(ALICE, wad(2000), wad(9989), 2, t + 7900 + DAY + 2);
+}
+
+describe("ProviderRegistry", () => {
+  beforeEach(() => {
+    clearStore();
+    scenario();
+  });
+
+  test("registration, stake, tier and attestation with grades", () => {
+    assert.fieldEquals("Provider", P, "index", "0");
+    assert.fieldEquals("Provider", P, "region", "3");
+    assert.fieldEquals("Provider", P, "workloadMask", "6");
+    // 12 000 - 11 - 2 000 = 9 989 DPS: 1 000 ≤ 9 989 < 10 000 → tier 1
+    assert.fieldEquals("Provider", P, "stakedDps", wad(9989).toString());
+    assert.fieldEquals("Provider", P, "tier", "1");
+    assert.fieldEquals("Provider", P, "attestationNonce", "1");
+    assert.fieldEquals("Provider", P, "chPerHourWad", milli(1600).toString());
+    assert.fieldEquals("Provider", P, "capacityPflopsWad", wad(2).toString());
+    assert.fieldEquals("Provider", P, "standardVersion", "1");
+    assert.fieldEquals("Provider", P, "performanceGrade", "A"); // 1.6 ≥ 1.5
+    assert.fieldEquals("Provider", P, "energyGrade", "X"); // 400 ≤ 500
+    assert.fieldEquals("ComputeStats", STATS, "totalAttestedCapacityPflopsWad", wad(2).toString());
+    assert.fieldEquals("ComputeStats", STATS, "providerCount", "1");
+    assert.fieldEquals("ComputeStats", STATS, "minStakeDps", wad(1000).toString());
+  });
+
+  test("heartbeats: latest state on the provider, every beat immutable, reliability grade", () => {
+    assert.entityCount("ProviderHeartbeat", 3);
+    assert.fieldEquals("Provider", P, "heartbeatCount", "3");
+    assert.fieldEquals("Provider", P, "upSeconds", "7056");
+    assert.fieldEquals("Provider", P, "trackedSeconds", "7200");
+    assert.fieldEquals("Provider", P, "uptimeWad", milli(980).toString());
+    assert.fieldEquals("Provider", P, "reliabilityGrade", "R3"); // 0.95 ≤ 0.98 < 0.99
+    assert.fieldEquals("Provider", P, "lastSamplePflopsWad", milli(2000).toString());
+    assert.fieldEquals("Provider", P, "lastHeartbeat", (T0 + HOUR + 7320).toString());
+    // one day: 1.5 + 1.8 + 2.0 = 5.3 PFLOPS of samples over 3 beats
+    const day = Bytes.fromUTF8("compute")
+      .concatI32(<i32>(T0 / DAY))
+      .toHexString();
+    assert.fieldEquals("ComputeDayData", day, "heartbeatCount", "3");
+    assert.fieldEquals("ComputeDayData", day, "capacitySampleSumPflopsWad", milli(5300).toString());
+  });
+
+  test("CH liability: mint, buy-back, delivery; Σ liabilities; day aggregate", () => {
+    // liability 150 - 30 - 20 = 100; minted 150 = 100 + 20 delivered + 30 bought back (TSK-04)
+    assert.fieldEquals("Provider", P, "liabilityCh", wad(100).toString());
+    assert.fieldEquals("Provider", P, "mintedCh", wad(150).toString());
+    assert.fieldEquals("Provider", P, "deliveredCh", wad(20).toString());
+    assert.fieldEquals("Provider", P, "boughtBackCh", wad(30).toString());
+    assert.fieldEquals("ComputeStats", STATS, "totalLiabilityCh", wad(100).toString());
+    assert.fieldEquals("ComputeStats", STATS, "totalMintedCh", wad(150).toString());
+    const day = Bytes.fromUTF8("compute")
+      .concatI32(<i32>(T0 / DAY))
+      .toHexString();
+    assert.fieldEquals("ComputeDayData", day, "chMinted", wad(150).toString());
+    assert.fieldEquals("ComputeDayData", day, "chBoughtBack", wad(30).toString());
+    assert.fieldEquals("ComputeDayData", day, "chDelivered", wad(20).toString());
+    assert.fieldEquals("ComputeDayData", day, "liabilityHigh", wad(150).toString());
+    assert.fieldEquals("ComputeDayData", day, "liabilityLow", "0");
+    assert.fieldEquals("ComputeDayData", day, "liabilityCh", wad(100).toString());
+    // the hour of the two mints (T0 + 3 h: t + 7400 and t + 7500 with t = T0 + 1 h)
+    const hour = Bytes.fromUTF8("compute")
+      .concatI32(<i32>((T0 + 3 * HOUR) / HOUR))
+      .toHexString();
+    assert.fieldEquals("ComputeHourData", hour, "chMinted", wad(150).toString());
+    assert.fieldEquals(
+      "ProviderDayData",
+      ALICE.concatI32(<i32>(T0 / DAY)).toHexString(),
+      "chMinted",
+      wad(150).toString(),
+    );
+  });
+
+  test("redemptions: reservation released on delivery and failure; compensation and slash", () => {
+    assert.fieldEquals("RedemptionAssignment", Bytes.fromI32(1).toHexString(), "status", "delivered");
+    assert.fieldEquals("RedemptionAssignment", Bytes.fromI32(2).toHexString(), "status", "failed");
+    assert.fieldEquals("RedemptionAssignment", Bytes.fromI32(2).toHexString(), "compensationDps", wad(11).toString());
+    assert.fieldEquals("Provider", P, "assignedCh", "0");
+    assert.fieldEquals("Provider", P, "openAssignments", "0");
+    assert.fieldEquals("Provider", P, "failed", "1");
+    assert.fieldEquals("Provider", P, "slashCount", "2");
+    assert.fieldEquals("Provider", P, "slashedDps", wad(2011).toString());
+    assert.fieldEquals("Provider", P, "compensationPaidDps", wad(11).toString());
+    assert.fieldEquals("ComputeStats", STATS, "totalSlashedDps", wad(2011).toString());
+    assert.fieldEquals("ComputeStats", STATS, "totalStakedDps", wad(9989).toString());
+    assert.entityCount("RedemptionEvent", 4);
+    assert.entityCount("Slash", 2);
+  });
+
+  test("unbond and withdraw move stake to unbonding and out", () => {
+    const t = T0 + 3 * DAY;
+    handleUnbondRequested(
+      new ProviderRegistryEvents(REGISTRY).UnbondRequested(t, ALICE, wad(989), wad(9000), wad(989), BigInt.fromI64(t + 7 * DAY), 1),
+    );
+    assert.fieldEquals("Provider", P, "unbondingDps", wad(989).toString());
+    assert.fieldEquals("Provider", P, "unbondReadyAt", (t + 7 * DAY).toString());
+    assert.fieldEquals("ComputeStats", STATS, "totalUnbondingDps", wad(989).toString());
+    const w = new ProviderRegistryEvents(REGISTRY).Withdrawn(t + 7 * DAY, ALICE, wad(989), wad(9000));
+    handleWithdrawn(w);
+    assert.fieldEquals("StakeChange", lastEventId(w), "kind", "withdraw");
+    assert.fieldEquals("Provider", P, "unbondingDps", "0");
+    assert.fieldEquals("ComputeStats", STATS, "totalUnbondingDps", "0");
+    assert.fieldEquals("ComputeStats", STATS, "totalStakedDps", wad(9000).toString());
+  });
+
+  test("task outcomes feed reputation", () => {
+    const e = new ProviderRegistryEvents(REGISTRY).TaskOutcomeRecorded(T0 + 2 * DAY, ALICE, true, BigInt.fromI32(4), BigInt.fromI32(1));
+    handleTaskOutcomeRecorded(e);
+    assert.fieldEquals("Provider", P, "completed", "4");
+    assert.fieldEquals("TaskOutcome", lastEventId(e), "completedCount", "4");
+  });
+
+  test("earnings: deliveries confirmed and failed, compensation, slashes, task outcomes, per day", () => {
+    const e = ALICE.toHexString();
+    assert.fieldEquals("ProviderEarnings", e, "deliveriesConfirmed", "1");
+    assert.fieldEquals("ProviderEarnings", e, "deliveredCh", wad(20).toString());
+    assert.fieldEquals("ProviderEarnings", e, "deliveriesFailed", "1");
+    assert.fieldEquals("ProviderEarnings", e, "failedCh", wad(10).toString());
+    assert.fieldEquals("ProviderEarnings", e, "compensationPaidDps", wad(11).toString());
+    // the two registry slashes: 11 (the failed delivery's compensation) + 2 000
+    assert.fieldEquals("ProviderEarnings", e, "slashCount", "2");
+    assert.fieldEquals("ProviderEarnings", e, "slashedDps", wad(2011).toString());
+    handleTaskOutcomeRecorded(
+      new ProviderRegistryEvents(REGISTRY).TaskOutcomeRecorded(T0 + 2 * DAY, ALICE, true, BigInt.fromI32(1), BigInt.fromI32(1)),
+    );
+    assert.fieldEquals("ProviderEarnings", e, "tasksCompleted", "1");
+    // the failure day holds the failed delivery and both slashes; the first day the confirmed delivery
+    const day1 = ALICE.concatI32(<i32>((T0 + HOUR + 7900 + DAY + 1) / DAY)).toHexString();
+    assert.fieldEquals("ProviderEarningsDayData", day1, "deliveriesFailed", "1");
+    assert.fieldEquals("ProviderEarningsDayData", day1, "slashedDps", wad(2011).toString());
+    const day0 = ALICE.concatI32(<i32>((T0 + HOUR) / DAY)).toHexString();
+    assert.fieldEquals("ProviderEarningsDayData", day0, "deliveriesConfirmed", "1");
+  });
+});

@@ -1,0 +1,135 @@
+// Mapping tests of the StreamTasks data source (matchstick-as API; events from generated/factories/StreamTasks.ts).
+import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
+import {
+  ConsensusFailed,
+  ReceiptSettled,
+  SpecUpdated,
+  StreamFunded,
+  StreamOpened,
+  StreamRetracted,
+  StreamWithdrawn,
+  Subscribed,
+  Unsubscribed,
+} from "../generated/StreamTasks/StreamTasks";
+import {
+  handleConsensusFailed,
+  handleReceiptSettled,
+  handleSpecUpdated,
+  handleStreamFunded,
+  handleStreamOpened,
+  handleStreamRetracted,
+  handleStreamWithdrawn,
+  handleSubscribed,
+  handleUnsubscribed,
+} from "../src/mappings/streamTasks";
+import { ALICE, BOB, CAROL, DAY, HOUR, T0, wad } from "./helpers";
+import { StreamTasksEvents } from "../generated/factories/StreamTasks";
+
+const STREAMS = Address.fromString("0x0000000000000000000000000000000000057ea4");
+const USDC = 1;
+
+function uv(x: BigInt): ethereum.Value {
+  return ethereum.Value.fromUnsignedBigInt(x);
+}
+function iv(x: i32): ethereum.Value {
+  return ethereum.Value.fromI32(x);
+}
+function tuple(values: Array<ethereum.Value>): ethereum.Tuple {
+  return changetype<ethereum.Tuple>(values);
+}
+function n(x: i32): BigInt {
+  return BigInt.fromI32(x);
+}
+function key(id: i32): string {
+  return Bytes.fromI32(id).toHexString();
+}
+function stats(currency: i32): string {
+  return Bytes.fromUTF8("tasks").concatI32(currency).toHexString();
+}
+function day(ts: i64): string {
+  return Bytes.fromUTF8("tasks")
+    .concatI32(<i32>(ts / DAY))
+    .toHexString();
+}
+
+function subscribed(id: i32, who: Address, price: BigInt, subs: i32, status: i32, ts: i64): void {
+  handleSubscribed(
+    new StreamTasksEvents(STREAMS).Subscribed(ts, n(id), who, price, subs, status),
+  );
+}
+
+function receipt(id: i32, who: Address, answered: i32, fresh: i32, amount: BigInt, deposit: BigInt, ts: i64): void {
+  handleReceiptSettled(
+    new StreamTasksEvents(STREAMS).ReceiptSettled(ts, n(id), who, n(answered), n(fresh), amount, deposit),
+  );
+}
+
+describe("StreamTasks", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("a weighted USDC stream: live, paid receipts, top-up, interruption, retraction and withdrawal", () => {
+    const terms = tuple([
+      iv(USDC),
+      iv(1),
+      iv(2),
+      uv(wad(1).div(n(2))),
+      uv(n(5000000)),
+      iv(2),
+      uv(n(1000000000)),
+      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "01".repeat(32))),
+      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "02".repeat(32))),
+    ]);
+    handleStreamOpened(
+      new StreamTasksEvents(STREAMS).StreamOpened(T0, n(1), ALICE, terms),
+    );
+    assert.fieldEquals("Stream", key(1), "mode", "Weighted");
+    assert.fieldEquals("Stream", key(1), "status", "Open");
+    subscribed(1, BOB, n(3000000), 1, 1, T0 + 1);
+    subscribed(1, CAROL, n(2000000), 2, 2, T0 + 2);
+    assert.fieldEquals("Stream", key(1), "status", "Live");
+    // Bob answered 10 requests at 3 USDC: 30 USDC; then a replayed-older receipt is not emitted; then 4 more: 12
+    receipt(1, BOB, 10, 10, n(30000000), n(970000000), T0 + HOUR);
+    receipt(1, BOB, 14, 4, n(12000000), n(958000000), T0 + DAY + 1);
+    receipt(1, CAROL, 5, 5, n(10000000), n(948000000), T0 + DAY + 2);
+    assert.fieldEquals("StreamSubscription", Bytes.fromI32(1).concat(BOB).toHexString(), "paidRequests", "14");
+    assert.fieldEquals("StreamSubscription", Bytes.fromI32(1).concat(BOB).toHexString(), "amountPaid", "42000000");
+    assert.fieldEquals("Stream", key(1), "answeredPaid", "19");
+    handleStreamFunded(
+      new StreamTasksEvents(STREAMS).StreamFunded(T0 + DAY + 3, n(1), n(52000000), n(1000000000)),
+    );
+    handleSpecUpdated(
+      new StreamTasksEvents(STREAMS).SpecUpdated(T0 + DAY + 4, n(1), Bytes.fromHexString("0x" + "03".repeat(32)), Bytes.fromHexString("0x" + "04".repeat(32)), n(1)),
+    );
+    handleConsensusFailed(
+      new StreamTasksEvents(STREAMS).ConsensusFailed(T0 + DAY + 5, n(1), 1, 2),
+    );
+    handleUnsubscribed(
+      new StreamTasksEvents(STREAMS).Unsubscribed(T0 + DAY + 6, n(1), CAROL, 1, 3),
+    );
+    assert.fieldEquals("Stream", key(1), "status", "Interrupted");
+    assert.fieldEquals("Stream", key(1), "failures", "1");
+    assert.fieldEquals("StreamSubscription", Bytes.fromI32(1).concat(CAROL).toHexString(), "active", "false");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamDeposit", "1000000000");
+    handleStreamRetracted(
+      new StreamTasksEvents(STREAMS).StreamRetracted(T0 + 2 * DAY, n(1), BigInt.fromI64(T0 + 3 * DAY)),
+    );
+    handleStreamWithdrawn(
+      new StreamTasksEvents(STREAMS).StreamWithdrawn(T0 + 3 * DAY + 1, n(1), n(1000000000)),
+    );
+    assert.fieldEquals("Stream", key(1), "status", "Closed");
+    assert.fieldEquals("Stream", key(1), "deposit", "0");
+    assert.fieldEquals("Stream", key(1), "specVersion", "1");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamDeposit", "0");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamPaid", "52000000");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamFunded", "1052000000");
+    assert.fieldEquals("TaskDayData", day(T0), "streamsOpened", "1");
+    assert.fieldEquals("TaskDayData", day(T0), "streamPaidUsdc", "30000000");
+    assert.fieldEquals("TaskDayData", day(T0 + DAY), "streamReceipts", "2");
+    assert.fieldEquals("TaskDayData", day(T0 + DAY), "streamPaidUsdc", "22000000");
+    assert.entityCount("StreamEvent", 9);
+    assert.entityCount("StreamReceipt", 3);
+  });
+});

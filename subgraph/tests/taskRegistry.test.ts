@@ -1,0 +1,287 @@
+// Mapping tests of the TaskRegistry data source (matchstick-as API; events from generated/factories/TaskRegistry.ts).
+import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
+import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
+import {
+  BidPlaced,
+  CouncilDrawn,
+  CouncilFeeClaimed,
+  DisputeOpened,
+  ExecutorSelected,
+  FaultSlashed,
+  ParamsSet,
+  RedemptionFailed,
+  ResultCommitted,
+  TaskClosed,
+  TaskFinalized,
+  TaskSubmitted,
+  Voted,
+} from "../generated/TaskRegistry/TaskRegistry";
+import {
+  handleBidPlaced,
+  handleCouncilDrawn,
+  handleCouncilFeeClaimed,
+  handleDisputeOpened,
+  handleExecutorSelected,
+  handleFaultSlashed,
+  handleParamsSet,
+  handleRedemptionFailed,
+  handleResultCommitted,
+  handleTaskClosed,
+  handleTaskFinalized,
+  handleTaskSubmitted,
+  handleVoted,
+} from "../src/mappings/taskRegistry";
+import { ALICE, BOB, CAROL, DAY, HOUR, T0, wad } from "./helpers";
+import { TaskRegistryEvents } from "../generated/factories/TaskRegistry";
+
+const REG = Address.fromString("0x0000000000000000000000000000000000007a5c");
+const EXEC = Address.fromString("0x000000000000000000000000000000000000e8ec");
+const M1 = Address.fromString("0x0000000000000000000000000000000000000c01");
+const M2 = Address.fromString("0x0000000000000000000000000000000000000c02");
+const M3 = Address.fromString("0x0000000000000000000000000000000000000c03");
+const CH = 0;
+const USDC = 1;
+const DPS = 2;
+
+function uv(x: BigInt): ethereum.Value {
+  return ethereum.Value.fromUnsignedBigInt(x);
+}
+function iv(x: i32): ethereum.Value {
+  return ethereum.Value.fromI32(x);
+}
+function tuple(values: Array<ethereum.Value>): ethereum.Tuple {
+  return changetype<ethereum.Tuple>(values);
+}
+function n(x: i32): BigInt {
+  return BigInt.fromI32(x);
+}
+function key(id: i32): string {
+  return Bytes.fromI32(id).toHexString();
+}
+function member(id: i32, a: Address): string {
+  return Bytes.fromI32(id).concat(a).toHexString();
+}
+function stats(currency: i32): string {
+  return Bytes.fromUTF8("tasks").concatI32(currency).toHexString();
+}
+function day(ts: i64): string {
+  return Bytes.fromUTF8("tasks")
+    .concatI32(<i32>(ts / DAY))
+    .toHexString();
+}
+
+/** The deployed defaults: fee 1 %, DPS discount 10 %, replenish 20 %, 7 members, 1 day to vote, 3 days to dispute, 100 DPS slash. */
+function params(ts: i64): void {
+  const p = tuple([
+    iv(100),
+    iv(1000),
+    iv(2000),
+    iv(7),
+    iv(64),
+    uv(n(86400)),
+    uv(n(3 * 86400)),
+    uv(n(86400)),
+    uv(wad(100)),
+  ]);
+  handleParamsSet(new TaskRegistryEvents(REG).ParamsSet(ts, p));
+}
+
+function submit(id: i32, currency: i32, council: i32, quorum: i32, maxPayment: BigInt, ts: i64): void {
+  const terms = tuple([
+    iv(currency),
+    iv(0),
+    iv(council),
+    iv(quorum),
+    iv(1),
+    iv(0),
+    iv(1),
+    iv(0),
+    uv(n(3600)),
+    uv(BigInt.fromI64(ts + 2 * DAY)),
+    uv(maxPayment),
+    uv(wad(1)),
+    uv(n(0)),
+  ]);
+  const h = Bytes.fromHexString("0x" + "d1".repeat(32));
+  const pr = tuple([
+    ethereum.Value.fromFixedBytes(h),
+    ethereum.Value.fromFixedBytes(h),
+    ethereum.Value.fromFixedBytes(h),
+    ethereum.Value.fromFixedBytes(h),
+    ethereum.Value.fromFixedBytes(h),
+    ethereum.Value.fromString("ipfs://task"),
+  ]);
+  handleTaskSubmitted(
+    new TaskRegistryEvents(REG).TaskSubmitted(ts, n(id), ALICE, terms, pr, Bytes.fromHexString("0x" + "e2".repeat(32)), BigInt.fromI64(ts + 3600)),
+  );
+}
+
+function bid(id: i32, who: Address, price: BigInt, count: i32, ts: i64): void {
+  handleBidPlaced(
+    new TaskRegistryEvents(REG).BidPlaced(ts, n(id), who, price, n(count)),
+  );
+}
+
+function select(id: i32, price: BigInt, assignment: i32, ts: i64): void {
+  handleExecutorSelected(
+    new TaskRegistryEvents(REG).ExecutorSelected(ts, n(id), EXEC, price, n(2000), n(assignment)),
+  );
+}
+
+function council(id: i32, round: i32, members: Address[], quorum: i32, ts: i64): void {
+  handleCouncilDrawn(
+    new TaskRegistryEvents(REG).CouncilDrawn(ts, n(id), round, members, n(quorum), Bytes.fromHexString("0x" + "5e".repeat(32))),
+  );
+}
+
+function commitFinal(id: i32, ts: i64): void {
+  handleResultCommitted(
+    new TaskRegistryEvents(REG).ResultCommitted(ts, n(id), 0, Bytes.fromHexString("0x" + "aa".repeat(32)), true, BigInt.fromI64(ts + DAY)),
+  );
+}
+
+function vote(id: i32, who: Address, round: i32, agree: boolean, a: i32, d: i32, ts: i64): void {
+  handleVoted(
+    new TaskRegistryEvents(REG).Voted(ts, n(id), who, round, agree, a, d),
+  );
+}
+
+function finalized(id: i32, status: i32, paid: BigInt, council: BigInt, refund: BigInt, repl: BigInt, ts: i64): void {
+  handleTaskFinalized(
+    new TaskRegistryEvents(REG).TaskFinalized(ts, n(id), status, paid, council, refund, repl),
+  );
+}
+
+function slashed(id: i32, who: Address, amount: BigInt, ts: i64): void {
+  handleFaultSlashed(
+    new TaskRegistryEvents(REG).FaultSlashed(ts, n(id), who, amount),
+  );
+}
+
+function closed(id: i32, status: i32, refund: BigInt, ts: i64): void {
+  handleTaskClosed(
+    new TaskRegistryEvents(REG).TaskClosed(ts, n(id), status, CAROL, refund),
+  );
+}
+
+describe("TaskRegistry", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("a DPS task accepted by its council: escrow, executor share, pool share, fees, claims, day data", () => {
+    params(T0);
+    submit(1, DPS, 3, 2, wad(100), T0 + 10);
+    bid(1, EXEC, wad(50), 1, T0 + 20);
+    bid(1, BOB, wad(60), 2, T0 + 30);
+    assert.fieldEquals("Task", key(1), "lowestBid", wad(50).toString());
+    select(1, wad(50), 0, T0 + HOUR + 1);
+    // fee = min(50 × 1 % = 0.5, (100 − 50) / (3·3 + 1) = 5) = 0.5 DPS
+    assert.fieldEquals("Task", key(1), "councilFee", wad(1).div(n(2)).toString());
+    assert.fieldEquals("Task", key(1), "status", "Running");
+    council(1, 0, [M1, M2, M3], 2, T0 + HOUR + 30);
+    commitFinal(1, T0 + 2 * HOUR);
+    assert.fieldEquals("Task", key(1), "status", "Verifying");
+    vote(1, M1, 0, true, 1, 0, T0 + 3 * HOUR);
+    vote(1, M2, 0, false, 1, 1, T0 + 3 * HOUR);
+    vote(1, M3, 0, true, 2, 1, T0 + 3 * HOUR);
+    // cost = ceil(50 × 0.9) = 45, of which 20 % (9) returns to the pool, 36 to the executor; 2 fees of 0.5 reserved;
+    // refund = 100 − 1 − 45 = 54
+    finalized(1, 5, wad(36), wad(1), wad(54), wad(9), T0 + 4 * HOUR);
+    assert.fieldEquals("Task", key(1), "status", "Accepted");
+    assert.fieldEquals("Task", key(1), "escrow", wad(1).toString());
+    assert.fieldEquals("TaskCurrencyStats", stats(DPS), "escrow", wad(1).toString());
+    assert.fieldEquals("TaskCurrencyStats", stats(DPS), "replenished", wad(9).toString());
+    assert.fieldEquals("TaskCouncilMember", member(1, M1), "withVerdict", "true");
+    assert.fieldEquals("TaskCouncilMember", member(1, M2), "withVerdict", "false");
+    handleCouncilFeeClaimed(
+      new TaskRegistryEvents(REG).CouncilFeeClaimed(T0 + 5 * HOUR, n(1), M1, wad(1).div(n(2)), wad(1).div(n(2))),
+    );
+    assert.fieldEquals("TaskCurrencyStats", stats(DPS), "escrow", wad(1).div(n(2)).toString());
+    assert.fieldEquals("TaskCurrencyStats", stats(DPS), "councilClaimed", wad(1).div(n(2)).toString());
+    assert.fieldEquals("TaskCouncilMember", member(1, M1), "feeClaimed", wad(1).div(n(2)).toString());
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "accepted", "1");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "voteCount", "3");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "dpsReplenished", wad(9).toString());
+    assert.fieldEquals("TaskDayData", day(T0), "tasksSubmitted", "1");
+    assert.fieldEquals("TaskDayData", day(T0), "bids", "2");
+    assert.fieldEquals("TaskDayData", day(T0), "executorPaidDps", wad(36).toString());
+    assert.fieldEquals("TaskDayData", day(T0), "councilFeesClaimedDps", wad(1).div(n(2)).toString());
+    assert.entityCount("TaskVote", 3);
+    assert.entityCount("TaskBid", 2);
+  });
+
+  test("a CH redemption disputed and rejected: council slash, failed redemption; cancelled and expired tasks", () => {
+    params(T0);
+    submit(1, CH, 1, 1, wad(10), T0);
+    select(1, wad(8), 7, T0 + HOUR + 1);
+    assert.fieldEquals("Task", key(1), "redemption", Bytes.fromI32(7).toHexString());
+    // fee = min(8 × 1 % = 0.08, (10 − 8) / 4 = 0.5) = 0.08 CH
+    assert.fieldEquals("Task", key(1), "councilFee", wad(8).div(n(100)).toString());
+    council(1, 0, [M1], 1, T0 + HOUR + 20);
+    commitFinal(1, T0 + 2 * HOUR);
+    vote(1, M1, 0, true, 1, 0, T0 + 2 * HOUR + 1);
+    handleDisputeOpened(
+      new TaskRegistryEvents(REG).DisputeOpened(T0 + 2 * HOUR + 2, n(1), CAROL, n(3000)),
+    );
+    assert.fieldEquals("Task", key(1), "status", "Disputed");
+    assert.fieldEquals("Task", key(1), "round", "1");
+    assert.fieldEquals("Task", key(1), "agree", "0");
+    assert.fieldEquals("Task", key(1), "votingEnds", BigInt.fromI64(T0 + 2 * HOUR + 2 + 3 * DAY).toString());
+    council(1, 1, [M2, M3, BOB], 2, T0 + 3 * HOUR);
+    vote(1, M2, 1, false, 0, 1, T0 + 3 * HOUR);
+    vote(1, M3, 1, false, 0, 2, T0 + 3 * HOUR);
+    // the first-round member who agreed is found wrong and slashed before TaskFinalized
+    slashed(1, M1, wad(100), T0 + 4 * HOUR);
+    // rejected: winners 2 × 0.08 reserved, the rest (9.84) refunded
+    finalized(1, 6, BigInt.zero(), wad(16).div(n(100)), wad(984).div(n(100)), BigInt.zero(), T0 + 4 * HOUR);
+    assert.fieldEquals("Task", key(1), "status", "Rejected");
+    assert.fieldEquals("TaskCurrencyStats", stats(CH), "escrow", wad(16).div(n(100)).toString());
+    assert.fieldEquals("TaskCouncilMember", member(1, M1), "slashedDps", wad(100).toString());
+    assert.fieldEquals("TaskCouncilMember", member(1, M1), "withVerdict", "false");
+    assert.fieldEquals("TaskCouncilMember", member(1, M3), "withVerdict", "true");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "chRedeemed", "0");
+    handleRedemptionFailed(
+      new TaskRegistryEvents(REG).RedemptionFailed(T0 + 3 * DAY, n(1), n(7), wad(22)),
+    );
+    assert.fieldEquals("Task", key(1), "assignmentId", "0");
+    assert.fieldEquals("Task", key(1), "redemptionFailed", "true");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "redemptionCompensationDps", wad(22).toString());
+
+    // a USDC task without bids is cancelled, another expires and its executor is slashed
+    submit(2, USDC, 1, 1, n(5000000), T0 + DAY);
+    closed(2, 8, n(5000000), T0 + DAY + HOUR + 1);
+    submit(3, USDC, 1, 1, n(7000000), T0 + DAY);
+    select(3, n(6000000), 0, T0 + DAY + HOUR + 1);
+    closed(3, 7, n(7000000), T0 + 3 * DAY + 1);
+    slashed(3, EXEC, wad(100), T0 + 3 * DAY + 1);
+    assert.fieldEquals("Task", key(2), "status", "Cancelled");
+    assert.fieldEquals("Task", key(3), "status", "Expired");
+    assert.fieldEquals("Task", key(3), "escrow", "0");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", "0");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "refunded", "12000000");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "slashCount", "2");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "slashedDps", wad(200).toString());
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "cancelled", "1");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "expired", "1");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "taskCount", "3");
+    assert.fieldEquals("TaskDayData", day(T0 + 3 * DAY), "tasksExpired", "1");
+    assert.fieldEquals("TaskDayData", day(T0 + 3 * DAY), "slashedDps", wad(100).toString());
+    assert.entityCount("TaskSlash", 2);
+  });
+
+  test("an accepted CH task counts as CH redeemed", () => {
+    params(T0);
+    submit(1, CH, 1, 1, wad(10), T0);
+    select(1, wad(8), 3, T0 + HOUR + 1);
+    council(1, 0, [M1], 1, T0 + HOUR + 20);
+    commitFinal(1, T0 + 2 * HOUR);
+    vote(1, M1, 0, true, 1, 0, T0 + 2 * HOUR + 1);
+    // 8 CH burned against the liability, one fee of 0.08 reserved, 1.92 refunded
+    finalized(1, 5, wad(8), wad(8).div(n(100)), wad(192).div(n(100)), BigInt.zero(), T0 + 3 * HOUR);
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "chRedeemed", wad(8).toString());
+    assert.fieldEquals("TaskDayData", day(T0), "chRedeemed", wad(8).toString());
+    assert.fieldEquals("TaskCurrencyStats", stats(CH), "executorPaid", wad(8).toString());
+    assert.fieldEquals("TaskCurrencyStats", stats(CH), "escrow", wad(8).div(n(100)).toString());
+  });
+});
