@@ -230,11 +230,11 @@ export class Chain {
   }
 
   /** Whether `address` has code (cached: an EOA stays an EOA for the relay's purposes until it posts again). */
-  async isContract(address: string, blockTag: number): Promise<boolean> {
+  async isContract(address: string): Promise<boolean> {
     const key = address.toLowerCase();
     const hit = this.codeCache.get(key);
     if (hit === true) return true;
-    const code = await this.provider.getCode(address, blockTag);
+    const code = await this.provider.getCode(address, "latest");
     const is = code !== "0x";
     if (is) this.codeCache.set(key, true);
     return is;

@@ -276,7 +276,7 @@ export class Engine {
     if (!this.contracts.has(mk)) {
       let isContract: boolean;
       try {
-        isContract = await this.chain.isContract(o.maker, this.chain.head.number);
+        isContract = await this.chain.isContract(o.maker);
       } catch (e) {
         throw new RelayHttpError("CHAIN_UNAVAILABLE", `cannot read the chain: ${(e as Error).message}`);
       }
