@@ -162,6 +162,8 @@ export class Chain {
   options?: OptionsMarketInfo;
   /** The newest head the relay knows (set by the sync loop). */
   head: Head = { number: 0, hash: "", parentHash: "", timestamp: 0 };
+  /** When `head` was last read (ms). */
+  headAt = 0;
   private cacheBlock = -1;
   private cache = new Map<string, Promise<string>>();
   private fees = new Map<number, Promise<{ spotMakerBps: bigint; optionsMakerBps: bigint }>>();
@@ -220,6 +222,7 @@ export class Chain {
   async refreshHead(): Promise<Head> {
     const b = (await this.provider.send("eth_getBlockByNumber", ["latest", false])) as RawBlock;
     this.head = toHead(b);
+    this.headAt = Date.now();
     return this.head;
   }
 

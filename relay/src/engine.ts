@@ -340,6 +340,8 @@ export class Engine {
   }
 
   private async flushBatch(items: Pending[]): Promise<void> {
+    // a maker who funded a moment ago must not be refused for a head the relay read before that
+    if (Date.now() - this.chain.headAt > 100) await this.chain.refreshHead();
     const head = this.chain.head;
     const assessments = await this.chain.assess(
       items.map((p) => p.order),
