@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import {
-  account,
+  acct,
   BACKENDS,
   CH,
   dbUrl,
@@ -31,7 +31,7 @@ import {
 
 type R = Awaited<ReturnType<typeof relay>>;
 
-async function rawPost(url: string, body: BodyInit, contentType = "application/json") {
+async function rawPost(url: string, body: string | ReadableStream<Uint8Array>, contentType = "application/json") {
   const res = await fetch(url, { method: "POST", headers: { "content-type": contentType }, body, duplex: "half" } as RequestInit);
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) as { error: { code: string; message: string } } };
@@ -44,7 +44,7 @@ async function liveCount(r: R): Promise<number> {
 
 for (const backend of BACKENDS) {
   describe(`faults [${backend}]`, function () {
-    const maker = account(50);
+    const maker = acct(50, backend as Backend);
     before(async function () {
       await deployed();
       await fund(maker, { ch: CH(1_000) });
@@ -56,7 +56,7 @@ for (const backend of BACKENDS) {
         const before = await liveCount(r);
         const { json } = await spotOrder(maker, { isBuy: false, amountCh: CH(1), priceWad: PRICE(2) });
         const good = { kind: "spot", ...json };
-        const cases: Array<[string, BodyInit, string?]> = [
+        const cases: Array<[string, string | ReadableStream<Uint8Array>, string?]> = [
           ["not JSON", "{ kind: spot"],
           ["an array", "[]"],
           ["missing signature", JSON.stringify({ ...good, signature: undefined })],
@@ -159,8 +159,8 @@ for (const backend of BACKENDS) {
     it("restart mid-stream: killed (SIGKILL) while orders arrive and fills land, restarted on the same database — nothing acknowledged lost, nothing invalid served", async function () {
       this.timeout(300_000);
       const { protocol, file } = await deployed();
-      const makers = [51, 52, 53, 54, 55].map((i) => account(i));
-      const taker = account(56);
+      const makers = [51, 52, 53, 54, 55].map((i) => acct(i, backend as Backend));
+      const taker = acct(56, backend as Backend);
       for (const m of makers) await fund(m, { ch: CH(100) });
       await fund(taker, { usdc: 1_000_000n * 10n ** 6n });
       const db = dbUrl(backend as Backend, mkdtempSync(path.join(os.tmpdir(), "chx-relay-restart-")));
@@ -222,7 +222,7 @@ for (const backend of BACKENDS) {
         const downFill = ackedList[3]!;
         const downCancel = ackedList[4]!;
         await (await protocol.spot.connect(taker).fillOrder(downFill.order, downFill.signature, CH(1))).wait();
-        await (await protocol.spot.connect(await maker_(downCancel.order.maker)).cancelOrder(downCancel.order)).wait();
+        await (await protocol.spot.connect(makers.find((m) => m.address === downCancel.order.maker)!).cancelOrder(downCancel.order)).wait();
         await mine(5);
         child = start();
         await up();
@@ -252,9 +252,4 @@ for (const backend of BACKENDS) {
       }
     });
   });
-}
-
-function maker_(address: string) {
-  for (const i of [51, 52, 53, 54, 55]) if (account(i).address === address) return Promise.resolve(account(i));
-  throw new Error(`no test account ${address}`);
 }

@@ -121,6 +121,11 @@ export async function startNode(): Promise<LocalNode> {
   return n;
 }
 
+/** Test account `i` of `backend`'s run (the backends share one chain: each gets its own accounts). */
+export function acct(i: number, backend: Backend): Wallet {
+  return account(i + 100 * (BACKENDS.indexOf(backend) + 1));
+}
+
 export function account(i: number): Wallet {
   return new Wallet(HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${i}`).privateKey, node().provider);
 }

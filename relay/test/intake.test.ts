@@ -7,7 +7,7 @@ import { Signature, Wallet, ZeroAddress, getAddress } from "ethers";
 import { domainOf, legacyDomain, signOrder, typedData, hashTypedData, type SpotOrder } from "@chx/sdk";
 import { MockERC1271Wallet__factory } from "../../types/ethers-contracts/index.js";
 import {
-  account,
+  acct,
   BACKENDS,
   CH,
   CHAIN_ID,
@@ -37,10 +37,10 @@ async function expectRefused(r: R, body: unknown, status: number, code: string, 
 for (const backend of BACKENDS) {
   describe(`intake: validation at the door [${backend}]`, function () {
     let r: R;
-    const seller = account(31);
-    const buyer = account(32);
-    const poor = account(33);
-    const unapproved = account(34);
+    const seller = acct(31, backend as Backend);
+    const buyer = acct(32, backend as Backend);
+    const poor = acct(33, backend as Backend);
+    const unapproved = acct(34, backend as Backend);
 
     before(async function () {
       await deployed();
@@ -112,7 +112,7 @@ for (const backend of BACKENDS) {
 
     it("an ERC-1271 wallet maker is accepted when its owner signed, refused otherwise", async function () {
       const { protocol } = await deployed();
-      const owner = account(35);
+      const owner = acct(35, backend as Backend);
       await fund(owner, {});
       const wallet = await new MockERC1271Wallet__factory(owner).deploy(owner.address);
       await wallet.waitForDeployment();
@@ -186,7 +186,7 @@ for (const backend of BACKENDS) {
       await r.engine.chain.refreshHead();
       await expectRefused(r, { kind: "spot", ...c.json }, 409, "CANCELLED");
       // below the minimum nonce
-      const low = account(36);
+      const low = acct(36, backend as Backend);
       await fund(low, { ch: CH(10) });
       await (await protocol.spot.connect(low).raiseMinNonce(1_000n)).wait();
       await r.engine.chain.refreshHead();

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import WebSocket from "ws";
 import { signCancelNotice, type RelayStreamMessage } from "@chx/sdk";
 import {
-  account,
+  acct,
   BACKENDS,
   CH,
   CHAIN_ID,
@@ -38,9 +38,9 @@ async function asks(r: R) {
 for (const backend of BACKENDS) {
   describe(`sync: in step with the chain [${backend}]`, function () {
     let r: R;
-    const maker = account(40);
-    const taker = account(41);
-    const other = account(42);
+    const maker = acct(40, backend as Backend);
+    const taker = acct(41, backend as Backend);
+    const other = acct(42, backend as Backend);
 
     before(async function () {
       await deployed();
@@ -96,7 +96,7 @@ for (const backend of BACKENDS) {
 
     it("a maker who moves its CH away is hidden after one block (unfunded), and served again when funded", async function () {
       const { protocol } = await deployed();
-      const m = account(43);
+      const m = acct(43, backend as Backend);
       await fund(m, { ch: CH(10) });
       const o = await spotOrder(m, { isBuy: false, amountCh: CH(10), priceWad: PRICE(2.2) });
       const res = await post(`${r.url}/v1/orders`, { kind: "spot", ...o.json });
