@@ -8,6 +8,8 @@ pragma solidity ^0.8.28;
 ///         round trip reads many views (order states, nonces, balances, allowances, ERC-1271 checks) consistently,
 ///         and a call that reverts (or a wallet that burns its gas) yields `ok = false` with its revert data instead
 ///         of failing the batch. Holds nothing, writes nothing (STATICCALL, and an `eth_call` commits nothing).
+///         The result is returned as the creation's "runtime code", so EIP-170 caps it at 24,576 bytes (about 150
+///         one-word results): callers page their calls (the SDK's `batchRead` sends 100 per page).
 contract BatchReader {
     /// @notice One call's outcome.
     /// @param ok Whether the call returned (false: it reverted or ran out of its gas).

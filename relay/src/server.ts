@@ -166,7 +166,10 @@ export async function buildServer(engine: Engine | null, cfg: RelayConfig, logge
         version: "1.0.0",
         description:
           "Signed CH/USDC spot orders and option offers, validated at the door and kept in step with the chain " +
-          "(docs/relay.md). Errors: `{ error: { code, message, details? } }` with the codes listed in ErrorCode.",
+          "(docs/relay.md). Errors: `{ error: { code, message, details? } }`; every error response lists the codes in its `code` enum. " +
+          "Stream: WebSocket `GET /v1/stream?books=spot,option:<id>&maker=0x…` sends JSON text frames " +
+          "(SDK `RelayStreamMessage`): `hello`, `book` (top 50 levels after every change), `order`, `fill`, `block`, " +
+          "`reorg`; without `books` or `maker` it sends every book.",
       },
       tags: [
         { name: "orders", description: "post, read, cancel" },

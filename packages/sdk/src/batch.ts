@@ -22,7 +22,10 @@ export interface BatchReadOptions {
   blockTag?: BlockTag;
   /** Gas each call may use (default 150,000: an ERC-1271 wallet cannot burn the batch). */
   gasPerCall?: bigint;
-  /** Calls per `eth_call` (default 250); pages run in parallel. */
+  /**
+   * Calls per `eth_call` (default 100); pages run in parallel. The result comes back as the "code" the creation
+   * returns, which EIP-170 caps at 24,576 bytes: about 150 one-word results (160 bytes each) fit in one page.
+   */
   pageSize?: number;
 }
 
@@ -36,7 +39,7 @@ export async function batchRead(
   opts: BatchReadOptions = {},
 ): Promise<BatchResult[]> {
   if (calls.length === 0) return [];
-  const pageSize = opts.pageSize ?? 250;
+  const pageSize = opts.pageSize ?? 100;
   const gasPerCall = opts.gasPerCall ?? 150_000n;
   const blockTag = opts.blockTag ?? "latest";
   const pages: Promise<BatchResult[]>[] = [];
