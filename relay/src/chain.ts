@@ -319,7 +319,13 @@ export class Chain {
    * the block's timestamp. Maker-level reads (balances, allowances, minimum nonces, collateral) are shared by the
    * orders of one maker and cached for the block; one `eth_call` per page of calls.
    */
-  async assess(orders: RelayOrder[], block: number, timestamp: number, contracts: Set<string>): Promise<Assessment[]> {
+  async assess(
+    orders: RelayOrder[],
+    block: number,
+    timestamp: number,
+    contracts: Set<string>,
+    opts: { lazyState?: boolean } = {},
+  ): Promise<Assessment[]> {
     if (orders.length === 0) return [];
     if (block !== this.cacheBlock) {
       this.cache.clear();
@@ -340,23 +346,34 @@ export class Chain {
       return p;
     };
     const fees = this.feesAt(block);
-    const jobs = orders.map((o) => this.assessOne(o, block, timestamp, contracts, read, fees));
-    // every read of this batch is queued synchronously above; run them in one batch
-    await Promise.resolve();
-    try {
-      const results = calls.length === 0 ? [] : await batchRead(this.provider, calls, { blockTag: block });
-      results.forEach((r, i) => {
-        const p = pending[i]!;
-        if (r.ok) p.resolve(r.data);
-        else p.resolve("0x"); // a reverted view (unknown series, a hostile wallet) reads as zeros / invalid
-      });
-    } catch (e) {
-      for (const p of pending) {
-        if (p.key !== "") this.cache.delete(p.key);
-        p.reject(e);
+    let settled = false;
+    const all = Promise.all(
+      orders.map((o) => this.assessOne(o, block, timestamp, contracts, read, fees, opts.lazyState === true)),
+    ).finally(() => (settled = true));
+    all.catch(() => undefined);
+    // rounds: run every read queued so far in one batch; the answers may queue more (a second phase)
+    while (!settled) {
+      if (calls.length === 0) {
+        await Promise.race([all, new Promise((r) => setTimeout(r, 1))]).catch(() => undefined);
+        continue;
       }
+      const batch = calls.splice(0);
+      const waiting = pending.splice(0);
+      try {
+        const results = await batchRead(this.provider, batch, { blockTag: block });
+        results.forEach((r, i) => {
+          // a reverted view (unknown series, a hostile wallet) reads as zeros / invalid
+          waiting[i]!.resolve(r.ok ? r.data : "0x");
+        });
+      } catch (e) {
+        for (const p of waiting) {
+          if (p.key !== "") this.cache.delete(p.key);
+          p.reject(e);
+        }
+      }
+      await new Promise((r) => setImmediate(r));
     }
-    return Promise.all(jobs);
+    return all;
   }
 
   private async assessOne(
@@ -366,6 +383,7 @@ export class Chain {
     contracts: Set<string>,
     read: (c: BatchCall, cacheKey?: string) => Promise<string>,
     feesP: Promise<{ spotMakerBps: bigint; optionsMakerBps: bigint }>,
+    lazyState: boolean,
   ): Promise<Assessment> {
     const maker = o.maker;
     const mk = maker.toLowerCase();
@@ -373,9 +391,15 @@ export class Chain {
     if (o.kind === "spot") {
       const spot = this.spot!;
       const token = o.side === "sell" ? spot.ch : spot.usdc;
+      // lazyState (intake): the first fill and cancelOrder both claim the nonce, so an unclaimed nonce proves the
+      // order unfilled and not cancelled — its state is read only when the nonce is claimed (a second round)
+      const usedP = read(call(spot.address, SEL.nonceUsed, maker, o.nonce));
+      const stateP = lazyState
+        ? usedP.then((used) => (u(used) === 0n ? "0x" : read(call(spot.address, SEL.orderState, o.hash))))
+        : read(call(spot.address, SEL.orderState, o.hash));
       const [state, used, minNonce, bal, allow, sig, fees] = await Promise.all([
-        read(call(spot.address, SEL.orderState, o.hash)),
-        read(call(spot.address, SEL.nonceUsed, maker, o.nonce)),
+        stateP,
+        usedP,
         read(call(spot.address, SEL.spotMinNonce, maker), `spotMin:${mk}`),
         read(call(token, SEL.balanceOf, maker), `bal:${token}:${mk}`),
         read(call(token, SEL.allowance, maker, spot.address), `allow:${token}:${mk}`),
