@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { pino, type Logger } from "pino";
-import { parseDeployment } from "@chx/sdk";
+import { parseDeployment, type DeploymentRecord } from "@chx/sdk";
 import { Chain } from "./chain.js";
 import { deploymentPath, type RelayConfig } from "./config.js";
 import { openDatabase } from "./db.js";
@@ -29,11 +29,14 @@ export interface RunningRelay {
 
 export async function startRelay(
   cfg: RelayConfig,
-  opts: { logger?: Logger; sync?: boolean; listen?: boolean } = {},
+  opts: { logger?: Logger; sync?: boolean; listen?: boolean; record?: DeploymentRecord } = {},
 ): Promise<RunningRelay> {
   const log = opts.logger ?? pino({ level: cfg.logLevel, base: { svc: "chx-relay" } });
-  const file = deploymentPath(cfg);
-  const record = parseDeployment(readFileSync(file, "utf8"), file);
+  let record = opts.record;
+  if (record === undefined) {
+    const file = deploymentPath(cfg);
+    record = parseDeployment(readFileSync(file, "utf8"), file);
+  }
   const chain = await Chain.connect(cfg.rpcUrl, record);
   const database = await openDatabase(cfg.database);
   const store = new Store(database, chain.chainId);
