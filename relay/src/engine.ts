@@ -356,8 +356,8 @@ export class Engine {
   private async flushBatch(items: Pending[]): Promise<void> {
     const st = this.intakeStats;
     let t = performance.now();
-    // a maker who funded a moment ago must not be refused for a head the relay read before that
-    if (Date.now() - this.chain.headAt > 100) await this.chain.refreshHead();
+    // every batch reads the newest block: a maker who approved a moment ago must not be refused for an older head
+    await this.chain.refreshHead();
     const head = this.chain.head;
     st.headMs += performance.now() - t;
     t = performance.now();
