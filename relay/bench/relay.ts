@@ -22,7 +22,18 @@ import WebSocket from "ws";
 import { pino } from "pino";
 import { orderToJson, type RelayStreamMessage, type SpotOrder } from "@chx/sdk";
 import { startRelay, spotHasher } from "../src/index.js";
-import { account, CH, CHAIN_ID, deployed, fund, headTime, node, PRICE, relayConfig, startNode } from "../test/harness.js";
+import {
+  account,
+  CH,
+  CHAIN_ID,
+  deployed,
+  fund,
+  headTime,
+  node,
+  PRICE,
+  relayConfig,
+  startNode,
+} from "../test/harness.js";
 
 const require = createRequire(import.meta.url);
 const secp = require("secp256k1") as {
@@ -110,15 +121,23 @@ try {
         });
         const body = (await res.json()) as { error?: { code: string } };
         if (res.status === 201) created++;
-        else refused.set(body.error?.code ?? String(res.status), (refused.get(body.error?.code ?? String(res.status)) ?? 0) + 1);
+        else
+          refused.set(
+            body.error?.code ?? String(res.status),
+            (refused.get(body.error?.code ?? String(res.status)) ?? 0) + 1,
+          );
       }
     }),
   );
   const intakeSec = (performance.now() - tIntake) / 1000;
   const ordersPerSec = ORDERS / intakeSec;
-  console.log(`[relay bench] intake: ${created} created in ${intakeSec.toFixed(2)} s → ${ordersPerSec.toFixed(0)} orders/s; refused ${JSON.stringify(Object.fromEntries(refused))}`);
+  console.log(
+    `[relay bench] intake: ${created} created in ${intakeSec.toFixed(2)} s → ${ordersPerSec.toFixed(0)} orders/s; refused ${JSON.stringify(Object.fromEntries(refused))}`,
+  );
   const st = relay.engine.intakeStats;
-  console.log(`[relay bench] intake batches ${st.batches} (avg ${(st.orders / st.batches).toFixed(1)} orders): head ${st.headMs.toFixed(0)} ms, chain reads ${st.assessMs.toFixed(0)} ms, database ${st.dbMs.toFixed(0)} ms`);
+  console.log(
+    `[relay bench] intake batches ${st.batches} (avg ${(st.orders / st.batches).toFixed(1)} orders): head ${st.headMs.toFixed(0)} ms, chain reads ${st.assessMs.toFixed(0)} ms, database ${st.dbMs.toFixed(0)} ms`,
+  );
   if (created !== ORDERS) throw new Error(`intake: ${ORDERS - created} orders refused`);
 
   // ── book snapshots with 10,000 resting orders
@@ -138,7 +157,9 @@ try {
     full.push(performance.now() - t);
     levels = b.bids.length + b.asks.length;
   }
-  console.log(`[relay bench] book (${status.orders.open} resting): p50 ${pct(lat, 50).toFixed(2)} ms, p99 ${pct(lat, 99).toFixed(2)} ms; full depth (${levels} levels) p99 ${pct(full, 99).toFixed(2)} ms`);
+  console.log(
+    `[relay bench] book (${status.orders.open} resting): p50 ${pct(lat, 50).toFixed(2)} ms, p99 ${pct(lat, 99).toFixed(2)} ms; full depth (${levels} levels) p99 ${pct(full, 99).toFixed(2)} ms`,
+  );
 
   // ── sync: a block a second, fills on chain, stream → head
   await n.rpc("evm_setAutomine", [false]);
@@ -168,8 +189,11 @@ try {
   ws.close();
   await n.rpc("evm_setIntervalMining", [0]);
   await n.rpc("evm_setAutomine", [true]);
-  console.log(`[relay bench] sync: ${behind.length}/${SYNC_FILLS} fills streamed; blocks behind p50 ${pct(behind, 50)}, p99 ${pct(behind, 99)}, max ${Math.max(...behind)}`);
-  if (behind.length < SYNC_FILLS) throw new Error(`sync: only ${behind.length} of ${SYNC_FILLS} fills reached the stream`);
+  console.log(
+    `[relay bench] sync: ${behind.length}/${SYNC_FILLS} fills streamed; blocks behind p50 ${pct(behind, 50)}, p99 ${pct(behind, 99)}, max ${Math.max(...behind)}`,
+  );
+  if (behind.length < SYNC_FILLS)
+    throw new Error(`sync: only ${behind.length} of ${SYNC_FILLS} fills reached the stream`);
   await relay.stop();
 
   const out = {

@@ -191,7 +191,9 @@ export class Chain {
       probe.destroy();
     }
     if (chainId !== BigInt(record.chainId)) {
-      throw new Error(`relay: the deployment record is for chain ${record.chainId}, the node at ${rpcUrl} is ${chainId}`);
+      throw new Error(
+        `relay: the deployment record is for chain ${record.chainId}, the node at ${rpcUrl} is ${chainId}`,
+      );
     }
     const chain = new Chain(rpcUrl, chainId, record);
     const p = chain.provider;
@@ -268,7 +270,11 @@ export class Chain {
         if (this.spot !== undefined) {
           const r = spotIface.decodeFunctionResult(
             "fees",
-            await this.provider.call({ to: this.spot.address, data: spotIface.encodeFunctionData("fees"), blockTag: block }),
+            await this.provider.call({
+              to: this.spot.address,
+              data: spotIface.encodeFunctionData("fees"),
+              blockTag: block,
+            }),
           );
           spotMakerBps = r[0] as bigint;
         }

@@ -16,7 +16,14 @@ const program = new Command()
   .option("--rpc <url>", "JSON-RPC endpoint of the node")
   .option("--deployment <file>", "deployment record (default deployments/<network>.json)")
   .parse();
-const o = program.opts<{ network: string; db?: string; port?: string; host?: string; rpc?: string; deployment?: string }>();
+const o = program.opts<{
+  network: string;
+  db?: string;
+  port?: string;
+  host?: string;
+  rpc?: string;
+  deployment?: string;
+}>();
 try {
   const cfg = relayEnv(defaultRelayConfig(o.network));
   if (o.db !== undefined) cfg.database = o.db;

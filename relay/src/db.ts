@@ -146,7 +146,9 @@ export async function openDatabase(url: string): Promise<Database> {
     engine = "postgres";
     label = url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
   } else {
-    throw new Error(`Unknown database URL "${url}" (sqlite:<file>, sqlite::memory:, postgres://…, pglite:<dir>|memory)`);
+    throw new Error(
+      `Unknown database URL "${url}" (sqlite:<file>, sqlite::memory:, postgres://…, pglite:<dir>|memory)`,
+    );
   }
   await migrate(db, engine);
   return { db, engine, label, close: () => db.destroy() };

@@ -232,7 +232,12 @@ export class Engine {
         fail("UNKNOWN_MARKET", `the SpotMarket here is ${spot!.address}, not ${body.market}`);
       if (body.order === undefined) fail("BAD_REQUEST", "a spot order needs `order`");
       const m = spotOrderFromBody(body.order!);
-      order = spotRelayOrder(spot!.address, spot!.hasher.digest(m as unknown as Record<string, unknown>), m, body.signature);
+      order = spotRelayOrder(
+        spot!.address,
+        spot!.hasher.digest(m as unknown as Record<string, unknown>),
+        m,
+        body.signature,
+      );
     } else if (body.kind === "option") {
       const opt = this.chain.options;
       if (opt === undefined) fail("UNKNOWN_MARKET", "no OptionsMarket in this deployment");
@@ -240,7 +245,12 @@ export class Engine {
         fail("UNKNOWN_MARKET", `the OptionsMarket here is ${opt!.address}, not ${body.market}`);
       if (body.offer === undefined) fail("BAD_REQUEST", "an option offer needs `offer`");
       const m = offerFromBody(body.offer!);
-      order = offerRelayOrder(opt!.address, opt!.hasher.digest(m as unknown as Record<string, unknown>), m, body.signature);
+      order = offerRelayOrder(
+        opt!.address,
+        opt!.hasher.digest(m as unknown as Record<string, unknown>),
+        m,
+        body.signature,
+      );
     } else {
       // futures orders slot in here (kind "futures", book "futures:<seriesId>") once the futures market signs orders
       return fail("UNSUPPORTED_KIND", `kind "${body.kind}" is not relayed yet (spot, option)`);
@@ -254,14 +264,20 @@ export class Engine {
       });
     }
     if (order.price === 0n || order.price > this.cfg.maxPriceWad) {
-      fail("INVALID_PRICE", `price must be between 1 and ${this.cfg.maxPriceWad} (WAD)`, { price: order.price.toString() });
+      fail("INVALID_PRICE", `price must be between 1 and ${this.cfg.maxPriceWad} (WAD)`, {
+        price: order.price.toString(),
+      });
     }
     if (order.nonce > UINT256_MAX) fail("INVALID_NONCE", "nonce exceeds uint256");
-    if (order.seriesId !== undefined && order.seriesId > UINT256_MAX) fail("UNKNOWN_SERIES", "seriesId exceeds uint256");
+    if (order.seriesId !== undefined && order.seriesId > UINT256_MAX)
+      fail("UNKNOWN_SERIES", "seriesId exceeds uint256");
     const now = BigInt(this.chain.head.timestamp);
     if (order.expiry > UINT64_MAX) fail("EXPIRY_TOO_FAR", "expiry exceeds uint64");
     if (order.expiry < now + BigInt(this.cfg.minTtlSec)) {
-      fail("EXPIRED", `the order expires at ${order.expiry}, less than ${this.cfg.minTtlSec} s after the head (${now})`);
+      fail(
+        "EXPIRED",
+        `the order expires at ${order.expiry}, less than ${this.cfg.minTtlSec} s after the head (${now})`,
+      );
     }
     if (order.expiry > now + BigInt(this.cfg.maxTtlSec)) {
       fail("EXPIRY_TOO_FAR", `expiry more than ${this.cfg.maxTtlSec} s ahead of the head (${now})`);
@@ -322,7 +338,9 @@ export class Engine {
       void this.flushBatch(items)
         .catch((e) => {
           const err =
-            e instanceof RelayHttpError ? e : new RelayHttpError("CHAIN_UNAVAILABLE", `intake failed: ${(e as Error).message}`);
+            e instanceof RelayHttpError
+              ? e
+              : new RelayHttpError("CHAIN_UNAVAILABLE", `intake failed: ${(e as Error).message}`);
           for (const p of items) p.reject(err);
         })
         .finally(() => {
@@ -337,18 +355,30 @@ export class Engine {
     const d = { hash: o.hash, reason: a.reason };
     if (a.status === "filled") return new RelayHttpError("FILLED", `order ${o.hash} is already filled`, d);
     if (a.status === "expired")
-      return new RelayHttpError(a.reason === "series expired" ? "SERIES_NOT_TRADING" : "EXPIRED", `order ${o.hash} has expired`, d);
+      return new RelayHttpError(
+        a.reason === "series expired" ? "SERIES_NOT_TRADING" : "EXPIRED",
+        `order ${o.hash} has expired`,
+        d,
+      );
     if (a.status === "cancelled") {
       if (a.reason === "minNonce")
         return new RelayHttpError("NONCE_BELOW_MINIMUM", `nonce ${o.nonce} is below the maker's minimum nonce`, d);
       if (a.reason === "nonceUsed")
         return new RelayHttpError("NONCE_USED", `nonce ${o.nonce} is already used by another order of ${o.maker}`, d);
       if (a.reason === "signatureRevoked")
-        return new RelayHttpError("INVALID_SIGNATURE", `the wallet ${o.maker} does not accept the signature (ERC-1271)`, d);
+        return new RelayHttpError(
+          "INVALID_SIGNATURE",
+          `the wallet ${o.maker} does not accept the signature (ERC-1271)`,
+          d,
+        );
       return new RelayHttpError("CANCELLED", `order ${o.hash} is cancelled on chain`, d);
     }
     if (a.status === "unfunded") {
-      return new RelayHttpError("UNFUNDED", `the maker cannot ${o.side === "sell" ? "deliver" : "pay"}: ${a.reason}`, d);
+      return new RelayHttpError(
+        "UNFUNDED",
+        `the maker cannot ${o.side === "sell" ? "deliver" : "pay"}: ${a.reason}`,
+        d,
+      );
     }
     return undefined;
   }
@@ -383,7 +413,10 @@ export class Engine {
       const count = (this.liveByMaker.get(mk)?.size ?? 0) + (perMaker.get(mk) ?? 0);
       if (count >= this.cfg.maxOrdersPerMaker) {
         return p.reject(
-          new RelayHttpError("BOOK_FULL", `maker ${p.order.maker} has ${count} live orders (at most ${this.cfg.maxOrdersPerMaker})`),
+          new RelayHttpError(
+            "BOOK_FULL",
+            `maker ${p.order.maker} has ${count} live orders (at most ${this.cfg.maxOrdersPerMaker})`,
+          ),
         );
       }
       if (total >= this.cfg.maxLiveOrders) {
@@ -552,7 +585,11 @@ export class Engine {
     if (toHead === null) return undefined;
     this.syncTarget = Math.max(this.syncTarget, to);
     const logs = (await this.chain.provider.send("eth_getLogs", [
-      { fromBlock: "0x" + (cursor.number + 1).toString(16), toBlock: "0x" + to.toString(16), address: this.addresses() },
+      {
+        fromBlock: "0x" + (cursor.number + 1).toString(16),
+        toBlock: "0x" + to.toString(16),
+        address: this.addresses(),
+      },
     ])) as RawLog[];
     // logs of a block that is no longer the one we read as `to`: a reorg is under way, read again next round
     if (logs.some((l) => Number(l.blockNumber) === to && l.blockHash !== toHead.hash)) return undefined;
@@ -639,7 +676,10 @@ export class Engine {
         reason,
         updatedBlock: to.number,
       });
-      views.push({ order: l.order, view: { ...l.view, status: "expired", fillable: "0", reason, updatedBlock: to.number } });
+      views.push({
+        order: l.order,
+        view: { ...l.view, status: "expired", fillable: "0", reason, updatedBlock: to.number },
+      });
     };
     for (const l of this.live.values()) {
       if (check.has(l.view.hash)) continue;
@@ -667,7 +707,14 @@ export class Engine {
       ) {
         return;
       }
-      updates.push({ hash: v.hash, status: a.status, filled: a.filled, fillable: a.fillable, reason: a.reason, updatedBlock: to.number });
+      updates.push({
+        hash: v.hash,
+        status: a.status,
+        filled: a.filled,
+        fillable: a.fillable,
+        reason: a.reason,
+        updatedBlock: to.number,
+      });
       views.push({
         order: l.order,
         view: {
@@ -711,7 +758,10 @@ export class Engine {
     this.publishBooks(to.number);
     this.hub.publish({ type: "block", number: to.number, hash: to.hash });
     if (updates.length > 0 || fills.length > 0) {
-      this.log.debug({ from, to: to.number, logs: logs.length, updated: updates.length, fills: fills.length }, "synced");
+      this.log.debug(
+        { from, to: to.number, logs: logs.length, updated: updates.length, fills: fills.length },
+        "synced",
+      );
     }
     return { from, to: to.number, logs: logs.length, updated: updates.length };
   }
@@ -755,7 +805,14 @@ export class Engine {
     const views: Array<{ order: RelayOrder; view: RelayOrderView }> = [];
     list.forEach((l, i) => {
       const a = assessments[i]!;
-      updates.push({ hash: l.view.hash, status: a.status, filled: a.filled, fillable: a.fillable, reason: a.reason, updatedBlock: f.number });
+      updates.push({
+        hash: l.view.hash,
+        status: a.status,
+        filled: a.filled,
+        fillable: a.fillable,
+        reason: a.reason,
+        updatedBlock: f.number,
+      });
       views.push({
         order: l.order,
         view: {
@@ -783,8 +840,17 @@ export class Engine {
     }
     this.hub.publish({ type: "reorg", fromBlock: f.number + 1, toBlock: cursor.number });
     this.publishBooks(f.number);
-    this.log.warn({ fork: f.number, dropped: cursor.number - f.number, rechecked: list.length, deep }, "reorg rolled back");
-    return { from: f.number, to: f.number, logs: 0, updated: updates.length, reorg: { fork: f.number, dropped: cursor.number - f.number } };
+    this.log.warn(
+      { fork: f.number, dropped: cursor.number - f.number, rechecked: list.length, deep },
+      "reorg rolled back",
+    );
+    return {
+      from: f.number,
+      to: f.number,
+      logs: 0,
+      updated: updates.length,
+      reorg: { fork: f.number, dropped: cursor.number - f.number },
+    };
   }
 
   // ───────────────────────────── reads

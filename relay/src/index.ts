@@ -50,7 +50,15 @@ export async function startRelay(
   let url = "";
   if (opts.listen !== false) url = await app.listen({ host: cfg.host, port: cfg.port });
   else await app.ready();
-  log.info({ url, database: database.label, chainId: chain.chainId.toString(), markets: Object.keys(record.contracts).filter((n) => n === "SpotMarket" || n === "OptionsMarket") }, "relay up");
+  log.info(
+    {
+      url,
+      database: database.label,
+      chainId: chain.chainId.toString(),
+      markets: Object.keys(record.contracts).filter((n) => n === "SpotMarket" || n === "OptionsMarket"),
+    },
+    "relay up",
+  );
   let stopped = false;
   return {
     url,

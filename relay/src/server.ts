@@ -30,7 +30,15 @@ const spotOrder = {
   description: "SpotMarket Order, as signed (docs/spot.md)",
   required: ["maker", "isBuy", "amountCh", "priceWad", "nonce", "expiry", "taker"],
   additionalProperties: false,
-  properties: { maker: address, isBuy: { type: "boolean" }, amountCh: uint, priceWad: uint, nonce: uint, expiry: uint, taker: address },
+  properties: {
+    maker: address,
+    isBuy: { type: "boolean" },
+    amountCh: uint,
+    priceWad: uint,
+    nonce: uint,
+    expiry: uint,
+    taker: address,
+  },
 } as const;
 const optionOffer = {
   type: "object",
@@ -54,7 +62,11 @@ const postBody = {
   required: ["kind", "market", "chainId", "signature"],
   additionalProperties: false,
   properties: {
-    kind: { type: "string", enum: ["spot", "option", "futures"], description: "futures: not relayed yet (UNSUPPORTED_KIND)" },
+    kind: {
+      type: "string",
+      enum: ["spot", "option", "futures"],
+      description: "futures: not relayed yet (UNSUPPORTED_KIND)",
+    },
     market: { ...address, description: "the verifying contract (SpotMarket or OptionsMarket proxy)" },
     chainId: uint,
     order: spotOrder,
@@ -82,8 +94,26 @@ const errorBody = {
 const orderView = {
   type: "object",
   required: [
-    "hash", "kind", "book", "market", "chainId", "maker", "side", "price", "amount", "filled", "fillable", "nonce",
-    "expiry", "status", "reason", "softCancelled", "order", "signature", "createdAt", "updatedBlock",
+    "hash",
+    "kind",
+    "book",
+    "market",
+    "chainId",
+    "maker",
+    "side",
+    "price",
+    "amount",
+    "filled",
+    "fillable",
+    "nonce",
+    "expiry",
+    "status",
+    "reason",
+    "softCancelled",
+    "order",
+    "signature",
+    "createdAt",
+    "updatedBlock",
   ],
   properties: {
     hash: hash32,
@@ -146,7 +176,11 @@ const cancel = {
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, errorBody]));
 const bookName = { type: "string", pattern: "^(spot|option:[0-9]{1,78}|futures:[0-9]{1,78})$" } as const;
 
-export async function buildServer(engine: Engine | null, cfg: RelayConfig, logger: Logger | false): Promise<FastifyInstance> {
+export async function buildServer(
+  engine: Engine | null,
+  cfg: RelayConfig,
+  logger: Logger | false,
+): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger === false ? undefined : logger,
     logger: logger === false ? false : undefined,
@@ -184,10 +218,14 @@ export async function buildServer(engine: Engine | null, cfg: RelayConfig, logge
     timeWindow: cfg.ipRateLimit.windowMs,
     keyGenerator: (req) => req.ip,
     errorResponseBuilder: (_req, ctx) =>
-      new RelayHttpError("RATE_LIMITED", `too many requests from this address; retry in ${Math.ceil(ctx.ttl / 1000)} s`, {
-        limit: ctx.max,
-        windowMs: cfg.ipRateLimit.windowMs,
-      }),
+      new RelayHttpError(
+        "RATE_LIMITED",
+        `too many requests from this address; retry in ${Math.ceil(ctx.ttl / 1000)} s`,
+        {
+          limit: ctx.max,
+          windowMs: cfg.ipRateLimit.windowMs,
+        },
+      ),
   });
   await app.register(websocket, { options: { maxPayload: 4096 } });
 
@@ -310,7 +348,10 @@ export async function buildServer(engine: Engine | null, cfg: RelayConfig, logge
             limit: { type: "integer", minimum: 1, maximum: 1000, default: 100 },
           },
         },
-        response: { 200: { type: "object", properties: { orders: { type: "array", items: orderView } } }, ...errors(400) },
+        response: {
+          200: { type: "object", properties: { orders: { type: "array", items: orderView } } },
+          ...errors(400),
+        },
       },
     },
     async (req) => {
@@ -414,7 +455,10 @@ export async function buildServer(engine: Engine | null, cfg: RelayConfig, logge
             limit: { type: "integer", minimum: 1, maximum: 1000, default: 100 },
           },
         },
-        response: { 200: { type: "object", properties: { cancels: { type: "array", items: cancel } } }, ...errors(400) },
+        response: {
+          200: { type: "object", properties: { cancels: { type: "array", items: cancel } } },
+          ...errors(400),
+        },
       },
     },
     async (req) => {
@@ -491,7 +535,8 @@ export async function buildServer(engine: Engine | null, cfg: RelayConfig, logge
     },
     (socket, req) => {
       const q = req.query as { books?: string; maker?: string };
-      const books = q.books === undefined ? (q.maker === undefined ? "all" : []) : q.books.split(",").filter((b) => b !== "");
+      const books =
+        q.books === undefined ? (q.maker === undefined ? "all" : []) : q.books.split(",").filter((b) => b !== "");
       const e = eng();
       const remove = e.hub.add(socket, books, q.maker);
       socket.on("close", remove);

@@ -60,7 +60,16 @@ export class Store {
 
   // ───────────────────────────── orders
 
-  static row(o: RelayOrder, status: RelayOrderStatus, filled: bigint, fillable: bigint, reason: string | null, isContract: boolean, block: number, now: number): OrdersTable {
+  static row(
+    o: RelayOrder,
+    status: RelayOrderStatus,
+    filled: bigint,
+    fillable: bigint,
+    reason: string | null,
+    isContract: boolean,
+    block: number,
+    now: number,
+  ): OrdersTable {
     return {
       hash: o.hash,
       kind: o.kind,
@@ -339,7 +348,10 @@ export class Store {
       .onConflict((oc) => oc.column("number").doUpdateSet((eb) => ({ hash: eb.ref("excluded.hash") })))
       .execute();
     const top = Math.max(...blocks.map((b) => b.number));
-    await tx.deleteFrom("blocks").where("number", "<", top - keep).execute();
+    await tx
+      .deleteFrom("blocks")
+      .where("number", "<", top - keep)
+      .execute();
   }
 
   /** Recorded blocks, newest first. */

@@ -32,7 +32,12 @@ import {
 type R = Awaited<ReturnType<typeof relay>>;
 
 async function rawPost(url: string, body: string | ReadableStream<Uint8Array>, contentType = "application/json") {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": contentType }, body, duplex: "half" } as RequestInit);
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": contentType },
+    body,
+    duplex: "half",
+  } as RequestInit);
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) as { error: { code: string; message: string } } };
 }
@@ -114,12 +119,17 @@ for (const backend of BACKENDS) {
     it("a flood from one IP gets 429 RATE_LIMITED and stores nothing beyond its limit; another IP is still served", async function () {
       const r = await relay(
         backend as Backend,
-        { ipRateLimit: { max: 30, windowMs: 60_000 }, trustProxy: true, makerRateLimit: { perSecond: 1_000, burst: 1_000 } },
+        {
+          ipRateLimit: { max: 30, windowMs: 60_000 },
+          trustProxy: true,
+          makerRateLimit: { perSecond: 1_000, burst: 1_000 },
+        },
         { sync: false },
       );
       try {
         const orders = [];
-        for (let i = 0; i < 120; i++) orders.push((await spotOrder(maker, { isBuy: false, amountCh: CH(1), priceWad: PRICE(3) + BigInt(i) })).json);
+        for (let i = 0; i < 120; i++)
+          orders.push((await spotOrder(maker, { isBuy: false, amountCh: CH(1), priceWad: PRICE(3) + BigInt(i) })).json);
         const results = await Promise.all(
           orders.map((o) => post(`${r.url}/v1/orders`, { kind: "spot", ...o }, { "x-forwarded-for": "203.0.113.7" })),
         );
@@ -130,7 +140,9 @@ for (const backend of BACKENDS) {
         for (const l of limited) expect(l.body.error.code).to.equal("RATE_LIMITED");
         const other = await fetch(`${r.url}/v1/status`, { headers: { "x-forwarded-for": "203.0.113.8" } });
         expect(other.status).to.equal(200);
-        const mine_ = (await get(`${r.url}/v1/makers/${maker.address}/orders?limit=1000`)).body.orders as Array<{ price: string }>;
+        const mine_ = (await get(`${r.url}/v1/makers/${maker.address}/orders?limit=1000`)).body.orders as Array<{
+          price: string;
+        }>;
         const stored = new Set(mine_.map((o) => o.price));
         for (let i = 0; i < 120; i++) {
           const wasCreated = results[i]!.status === 201;
@@ -169,8 +181,25 @@ for (const backend of BACKENDS) {
       const start = (): ChildProcess => {
         const child = spawn(
           process.execPath,
-          ["--disable-warning=ExperimentalWarning", "--import", "tsx", "relay/src/cli.ts", "--db", db, "--port", String(port), "--rpc", node().url, "--deployment", file],
-          { cwd: ROOT, env: { ...process.env, CHX_RELAY_POLL_MS: "50", CHX_RELAY_LOG_LEVEL: "warn" }, stdio: ["ignore", "pipe", "pipe"] },
+          [
+            "--disable-warning=ExperimentalWarning",
+            "--import",
+            "tsx",
+            "relay/src/cli.ts",
+            "--db",
+            db,
+            "--port",
+            String(port),
+            "--rpc",
+            node().url,
+            "--deployment",
+            file,
+          ],
+          {
+            cwd: ROOT,
+            env: { ...process.env, CHX_RELAY_POLL_MS: "50", CHX_RELAY_LOG_LEVEL: "warn" },
+            stdio: ["ignore", "pipe", "pipe"],
+          },
         );
         child.stderr?.on("data", () => undefined);
         child.stdout?.on("data", () => undefined);
@@ -195,7 +224,13 @@ for (const backend of BACKENDS) {
         const acked = new Map<string, Awaited<ReturnType<typeof spotOrder>>>();
         const signed = [];
         for (let i = 0; i < 40; i++) {
-          signed.push(await spotOrder(makers[i % makers.length]!, { isBuy: false, amountCh: CH(2), priceWad: PRICE(5) + BigInt(i) }));
+          signed.push(
+            await spotOrder(makers[i % makers.length]!, {
+              isBuy: false,
+              amountCh: CH(2),
+              priceWad: PRICE(5) + BigInt(i),
+            }),
+          );
         }
         let killed = false;
         const sender = (async () => {
@@ -212,7 +247,8 @@ for (const backend of BACKENDS) {
         await until(() => acked.size >= 10, 30_000, "10 acknowledged orders");
         // fill two acknowledged orders while the relay runs, then kill it with no warning
         const filledLive = [...acked.values()].slice(0, 2);
-        for (const f of filledLive) await (await protocol.spot.connect(taker).fillOrder(f.order, f.signature, CH(2))).wait();
+        for (const f of filledLive)
+          await (await protocol.spot.connect(taker).fillOrder(f.order, f.signature, CH(2))).wait();
         child.kill("SIGKILL");
         killed = true;
         await new Promise((r) => child.once("exit", r));
@@ -222,7 +258,11 @@ for (const backend of BACKENDS) {
         const downFill = ackedList[3]!;
         const downCancel = ackedList[4]!;
         await (await protocol.spot.connect(taker).fillOrder(downFill.order, downFill.signature, CH(1))).wait();
-        await (await protocol.spot.connect(makers.find((m) => m.address === downCancel.order.maker)!).cancelOrder(downCancel.order)).wait();
+        await (
+          await protocol.spot
+            .connect(makers.find((m) => m.address === downCancel.order.maker)!)
+            .cancelOrder(downCancel.order)
+        ).wait();
         await mine(5);
         child = start();
         await up();
@@ -238,10 +278,14 @@ for (const backend of BACKENDS) {
           expect(BigInt(v.fillable) <= BigInt(v.amount) - st.filledCh, v.hash).to.equal(true);
         }
         const served = new Set((book.orders.asks as Array<{ hash: string }>).map((a) => a.hash));
-        for (const f of filledLive) expect(served.has(await protocol.spot.orderDigest(f.order).then((h) => h.toLowerCase()))).to.equal(false);
+        for (const f of filledLive)
+          expect(served.has(await protocol.spot.orderDigest(f.order).then((h) => h.toLowerCase()))).to.equal(false);
         const dfHash = (await protocol.spot.orderDigest(downFill.order)).toLowerCase();
         const dcHash = (await protocol.spot.orderDigest(downCancel.order)).toLowerCase();
-        expect((await get(`${url}/v1/orders/${dfHash}`)).body.order).to.include({ status: "open", filled: CH(1).toString() });
+        expect((await get(`${url}/v1/orders/${dfHash}`)).body.order).to.include({
+          status: "open",
+          filled: CH(1).toString(),
+        });
         expect((await get(`${url}/v1/orders/${dcHash}`)).body.order.status).to.equal("cancelled");
         expect(served.has(dcHash)).to.equal(false);
       } finally {

@@ -67,12 +67,16 @@ export function node(): LocalNode {
 export async function startNode(): Promise<LocalNode> {
   const port = await freePort();
   const bin = path.join(ROOT, "node_modules", ".bin");
-  const child: ChildProcess = spawn(path.join(bin, "hardhat"), ["node", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: ROOT,
-    env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const child: ChildProcess = spawn(
+    path.join(bin, "hardhat"),
+    ["node", "--hostname", "127.0.0.1", "--port", String(port)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
@@ -214,7 +218,9 @@ export async function optionOffer(maker: Signer, offer: OptionsOffer) {
 let dbSeq = 0;
 export function dbUrl(backend: Backend, dir?: string): string {
   const d = dir ?? mkdtempSync(path.join(os.tmpdir(), "chx-relay-db-"));
-  return backend === "sqlite" ? `sqlite:${path.join(d, `relay-${dbSeq++}.sqlite`)}` : `pglite:${path.join(d, `pg-${dbSeq++}`)}`;
+  return backend === "sqlite"
+    ? `sqlite:${path.join(d, `relay-${dbSeq++}.sqlite`)}`
+    : `pglite:${path.join(d, `pg-${dbSeq++}`)}`;
 }
 
 export async function relayConfig(backend: Backend, over: Partial<RelayConfig> = {}): Promise<RelayConfig> {

@@ -98,13 +98,22 @@ for (const backend of BACKENDS) {
     it("a signature for another verifying contract, or a malleable (high-s) one → INVALID_SIGNATURE", async function () {
       const { protocol } = await deployed();
       const market = await protocol.spot.getAddress();
-      const { order, json, signature } = await spotOrder(seller, { isBuy: false, amountCh: CH(2), priceWad: PRICE(3.2) });
-      const other = await signOrder(seller, legacyDomain("SpotMarket", CHAIN_ID, await protocol.options.getAddress()), order);
+      const { order, json, signature } = await spotOrder(seller, {
+        isBuy: false,
+        amountCh: CH(2),
+        priceWad: PRICE(3.2),
+      });
+      const other = await signOrder(
+        seller,
+        legacyDomain("SpotMarket", CHAIN_ID, await protocol.options.getAddress()),
+        order,
+      );
       await expectRefused(r, { kind: "spot", ...json, signature: other }, 422, "INVALID_SIGNATURE");
       // s' = n − s with the other v: ecrecover accepts it, OpenZeppelin (and the relay) do not
       const sig = Signature.from(signature);
       const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-      const highS = "0x" + sig.r.slice(2) + (n - BigInt(sig.s)).toString(16).padStart(64, "0") + (sig.v === 27 ? "1c" : "1b");
+      const highS =
+        "0x" + sig.r.slice(2) + (n - BigInt(sig.s)).toString(16).padStart(64, "0") + (sig.v === 27 ? "1c" : "1b");
       const hash = await protocol.spot.orderDigest(order);
       await expectRefused(r, { kind: "spot", ...json, signature: highS }, 422, "INVALID_SIGNATURE", hash);
       void market;
@@ -132,7 +141,12 @@ for (const backend of BACKENDS) {
       const domain = await domainOf(node().provider, "SpotMarket", market);
       const good = await signOrder(owner, domain, order);
       const bad = await signOrder(Wallet.createRandom(), domain, order);
-      const base = { kind: "spot", market, chainId: CHAIN_ID.toString(), order: Object.fromEntries(Object.entries(order).map(([k, v]) => [k, typeof v === "boolean" ? v : String(v)])) };
+      const base = {
+        kind: "spot",
+        market,
+        chainId: CHAIN_ID.toString(),
+        order: Object.fromEntries(Object.entries(order).map(([k, v]) => [k, typeof v === "boolean" ? v : String(v)])),
+      };
       await r.engine.chain.refreshHead();
       await expectRefused(r, { ...base, signature: bad }, 422, "INVALID_SIGNATURE");
       const ok = await post(`${r.url}/v1/orders`, { ...base, signature: good });
@@ -153,7 +167,12 @@ for (const backend of BACKENDS) {
       await expectRefused(r, { kind: "spot", ...(await mk({ expiry: now - 1n })) }, 422, "EXPIRED");
       await expectRefused(r, { kind: "spot", ...(await mk({ expiry: now + 400n * 86_400n })) }, 422, "EXPIRY_TOO_FAR");
       const j = await mk({});
-      await expectRefused(r, { kind: "spot", ...j, market: await protocol.options.getAddress() }, 422, "UNKNOWN_MARKET");
+      await expectRefused(
+        r,
+        { kind: "spot", ...j, market: await protocol.options.getAddress() },
+        422,
+        "UNKNOWN_MARKET",
+      );
       await expectRefused(r, { kind: "futures", ...j }, 400, "UNSUPPORTED_KIND");
     });
 

@@ -9,7 +9,20 @@ import { pino } from "pino";
 import { applyConfig, defaultConfig, jobFactories, Keeper } from "@chx/keeper";
 import { crossings } from "../../keepers/src/jobs/spot-matcher.js";
 import type { RelayOrderView } from "@chx/sdk";
-import { acct, BACKENDS, CH, deployed, fund, get, post, PRICE, relay, ROOT, spotOrder, type Backend } from "./harness.js";
+import {
+  acct,
+  BACKENDS,
+  CH,
+  deployed,
+  fund,
+  get,
+  post,
+  PRICE,
+  relay,
+  ROOT,
+  spotOrder,
+  type Backend,
+} from "./harness.js";
 
 type R = Awaited<ReturnType<typeof relay>>;
 const USDC = (n: number) => BigInt(n) * 10n ** 6n;
@@ -41,7 +54,11 @@ const view = (hash: string, maker: string, price: bigint, fillable: bigint): Rel
 describe("matcher: crossing pairs (pure)", function () {
   it("walks best bid against best ask, uses each order up to its fillable amount, never matches a maker with itself", function () {
     const bids = [view("b1", "0xa", PRICE(2.5), CH(10)), view("b2", "0xb", PRICE(2.1), CH(5))];
-    const asks = [view("a1", "0xa", PRICE(2.0), CH(3)), view("a2", "0xc", PRICE(2.0), CH(4)), view("a3", "0xd", PRICE(2.2), CH(20))];
+    const asks = [
+      view("a1", "0xa", PRICE(2.0), CH(3)),
+      view("a2", "0xc", PRICE(2.0), CH(4)),
+      view("a3", "0xd", PRICE(2.2), CH(20)),
+    ];
     const got = crossings(bids, asks, 10).map((p) => [p.bid.hash, p.ask.hash, p.amount, p.spreadUsdc]);
     expect(got).to.deep.equal([
       ["b1", "a2", CH(4), USDC(2)], // a1 is b1's own maker
@@ -87,9 +104,14 @@ for (const backend of BACKENDS) {
       const spread = (CH(6) * (PRICE(2.5) - PRICE(2.0)) + CH(4) * (PRICE(2.5) - PRICE(2.2))) / 10n ** 30n;
       expect((await protocol.usdc.balanceOf(keeper.address)) - usdcBefore).to.equal(spread);
       await r.engine.syncToHead();
-      for (const h of [bid, ask1, ask2]) expect((await get(`${r.url}/v1/orders/${h}`)).body.order.status).to.equal("filled");
+      for (const h of [bid, ask1, ask2])
+        expect((await get(`${r.url}/v1/orders/${h}`)).body.order.status).to.equal("filled");
       const book = (await get(`${r.url}/v1/books/spot`)).body;
-      expect(book.bids.concat(book.asks).filter((l: { price: string }) => [PRICE(2.5), PRICE(2.0), PRICE(2.2)].map(String).includes(l.price))).to.deep.equal([]);
+      expect(
+        book.bids
+          .concat(book.asks)
+          .filter((l: { price: string }) => [PRICE(2.5), PRICE(2.0), PRICE(2.2)].map(String).includes(l.price)),
+      ).to.deep.equal([]);
       // a second tick finds nothing
       expect((await keeper.tick({ wait: true })).results).to.deep.equal([]);
     });

@@ -29,7 +29,9 @@ describe("openapi", function () {
         "/health",
       ]);
       expect(doc.info.description).to.contain("/v1/stream");
-      const codes = doc.paths["/v1/orders"].post.responses["422"].content["application/json"].schema.properties.error.properties.code.enum;
+      const codes =
+        doc.paths["/v1/orders"].post.responses["422"].content["application/json"].schema.properties.error.properties
+          .code.enum;
       expect(codes).to.deep.equal([...RELAY_ERROR_CODES]);
     } finally {
       await r.stop();

@@ -7,7 +7,22 @@
 import { expect } from "chai";
 import { ZeroAddress } from "ethers";
 import { OptionKind, type OptionsOffer } from "@chx/sdk";
-import { acct, BACKENDS, CH, deployed, fund, get, headTime, mine, node, optionOffer, post, PRICE, relay, type Backend } from "./harness.js";
+import {
+  acct,
+  BACKENDS,
+  CH,
+  deployed,
+  fund,
+  get,
+  headTime,
+  mine,
+  node,
+  optionOffer,
+  post,
+  PRICE,
+  relay,
+  type Backend,
+} from "./harness.js";
 
 const DAY = 86_400n;
 const USDC = (n: number) => BigInt(n) * 10n ** 6n;
@@ -100,9 +115,16 @@ for (const backend of BACKENDS) {
         expect([a.status, a.body.error.code]).to.deep.equal([422, "UNKNOWN_SERIES"]);
         const poorBuy = await optionOffer(broke, await offer(broke, { isBuy: true }));
         const b = await post(`${r.url}/v1/orders`, { kind: "option", ...poorBuy.json });
-        expect([b.status, b.body.error.code, b.body.error.details.reason]).to.deep.equal([409, "UNFUNDED", "collateral"]);
+        expect([b.status, b.body.error.code, b.body.error.details.reason]).to.deep.equal([
+          409,
+          "UNFUNDED",
+          "collateral",
+        ]);
         // a buy offer the buyer's collateral covers in part: served for what it can pay
-        const big = await optionOffer(buyer, await offer(buyer, { isBuy: true, sizeCh: CH(100_000), premiumWad: PRICE(0.5) }));
+        const big = await optionOffer(
+          buyer,
+          await offer(buyer, { isBuy: true, sizeCh: CH(100_000), premiumWad: PRICE(0.5) }),
+        );
         const c = await post(`${r.url}/v1/orders`, { kind: "option", ...big.json });
         expect(c.status, JSON.stringify(c.body)).to.equal(201);
         expect(BigInt(c.body.order.fillable) < CH(100_000)).to.equal(true);

@@ -34,7 +34,12 @@ class LineReporter extends Mocha.reporters.Base {
     runner.on("pass", (t) => console.log(`${pad()}  ✔ ${t.title} (${t.duration ?? 0}ms)`));
     runner.on("fail", (t, err: Error) => {
       console.log(`${pad()}  ✖ ${t.title}`);
-      console.log(`      ${String(err.stack ?? err.message).split("\n").slice(0, 14).join("\n      ")}`);
+      console.log(
+        `      ${String(err.stack ?? err.message)
+          .split("\n")
+          .slice(0, 14)
+          .join("\n      ")}`,
+      );
     });
   }
 }

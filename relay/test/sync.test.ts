@@ -29,7 +29,10 @@ import {
 type R = Awaited<ReturnType<typeof relay>>;
 
 async function status(r: R, hash: string) {
-  return (await get(`${r.url}/v1/orders/${hash}`)).body as { order: Record<string, any>; fills: Array<Record<string, any>> };
+  return (await get(`${r.url}/v1/orders/${hash}`)).body as {
+    order: Record<string, any>;
+    fills: Array<Record<string, any>>;
+  };
 }
 async function asks(r: R) {
   return (await get(`${r.url}/v1/books/spot?orders=100`)).body.orders.asks as Array<{ hash: string; fillable: string }>;
@@ -89,7 +92,10 @@ for (const backend of BACKENDS) {
       await r.engine.syncToHead();
       const sb = (await status(r, b.hash)).order;
       expect([sb.status, sb.reason]).to.deep.equal(["cancelled", "minNonce"]);
-      const feed = (await get(`${r.url}/v1/cancels?since=${since}`)).body.cancels as Array<{ orderHash: string; via: string }>;
+      const feed = (await get(`${r.url}/v1/cancels?since=${since}`)).body.cancels as Array<{
+        orderHash: string;
+        via: string;
+      }>;
       expect(feed.find((c) => c.orderHash === a.hash)?.via).to.equal("chain");
       expect(feed.find((c) => c.orderHash === b.hash)?.via).to.equal("minNonce");
     });
@@ -117,7 +123,12 @@ for (const backend of BACKENDS) {
     });
 
     it("an order expires with the block that passes its expiry", async function () {
-      const o = await spotOrder(maker, { isBuy: false, amountCh: CH(1), priceWad: PRICE(2.3), expiry: BigInt((await node().provider.getBlock("latest"))!.timestamp) + 60n });
+      const o = await spotOrder(maker, {
+        isBuy: false,
+        amountCh: CH(1),
+        priceWad: PRICE(2.3),
+        expiry: BigInt((await node().provider.getBlock("latest"))!.timestamp) + 60n,
+      });
       const res = await post(`${r.url}/v1/orders`, { kind: "spot", ...o.json });
       await node().rpc("evm_increaseTime", [61]);
       await mine();
@@ -135,7 +146,10 @@ for (const backend of BACKENDS) {
       expect(ok.status).to.equal(200);
       expect(ok.body.order.softCancelled).to.equal(true);
       expect((await asks(r)).some((a) => a.hash === o.hash)).to.equal(false);
-      const feed = (await get(`${r.url}/v1/cancels?since=0&limit=1000`)).body.cancels as Array<{ orderHash: string; via: string }>;
+      const feed = (await get(`${r.url}/v1/cancels?since=0&limit=1000`)).body.cancels as Array<{
+        orderHash: string;
+        via: string;
+      }>;
       expect(feed.find((c) => c.orderHash === o.hash)?.via).to.equal("notice");
       // a fill on chain is still followed (the order stays valid on chain)
       const { protocol } = await deployed();

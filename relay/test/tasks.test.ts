@@ -37,25 +37,59 @@ describe("tasks: chx:spot:* through the relay", function () {
     const r = await relay("sqlite");
     try {
       const posted = await hardhat([
-        "chx:spot:order", "--side", "sell", "--amount", "3", "--price", "2.5", "--signer", "5", "--relay", r.url,
+        "chx:spot:order",
+        "--side",
+        "sell",
+        "--amount",
+        "3",
+        "--price",
+        "2.5",
+        "--signer",
+        "5",
+        "--relay",
+        r.url,
       ]);
       expect(posted.out).to.match(/relay .*: accepted — open, fillable 3\.0 CH/);
       const book = await hardhat(["chx:spot:book", "--relay", r.url, "--json"]);
       expect(book.code, book.out).to.equal(0);
-      const snap = JSON.parse(book.out.slice(book.out.indexOf("{"))) as { asks: Array<{ price: string; amount: string }> };
+      const snap = JSON.parse(book.out.slice(book.out.indexOf("{"))) as {
+        asks: Array<{ price: string; amount: string }>;
+      };
       expect(snap.asks).to.deep.include({ price: (25n * 10n ** 17n).toString(), amount: CH(3).toString(), orders: 1 });
       const orders = await hardhat(["chx:spot:orders", "--relay", r.url, "--maker", maker.address, "--json"]);
       const list = JSON.parse(orders.out.slice(orders.out.indexOf("["))) as Array<{ hash: string }>;
       expect(list).to.have.length(1);
       const hash = list[0]!.hash;
-      const filled = await hardhat(["chx:spot:fill", "--hash", hash, "--amount", "1", "--signer", "6", "--relay", r.url]);
+      const filled = await hardhat([
+        "chx:spot:fill",
+        "--hash",
+        hash,
+        "--amount",
+        "1",
+        "--signer",
+        "6",
+        "--relay",
+        r.url,
+      ]);
       expect(filled.out, filled.out).to.match(/filled 1\.0 CH of/);
-      await until(async () => (await r.engine.store.order(hash))?.filled === CH(1).toString().padStart(78, "0"), 20_000, "the fill on the relay");
+      await until(
+        async () => (await r.engine.store.order(hash))?.filled === CH(1).toString().padStart(78, "0"),
+        20_000,
+        "the fill on the relay",
+      );
       const notice = await hardhat(["chx:spot:cancel", "--hash", hash, "--notice", "--signer", "5", "--relay", r.url]);
       expect(notice.out, notice.out).to.match(/relay no longer serves/);
       const status = await hardhat(["chx:spot:status", "--hash", hash, "--relay", r.url]);
       expect(status.out, status.out).to.match(/open; filled 1\.0, fillable 2\.0; 1 fill\(s\); cancel notice sent/);
-      const wrong = await hardhat(["chx:spot:fill", "--hash", "0x" + "00".repeat(32), "--signer", "6", "--relay", r.url]);
+      const wrong = await hardhat([
+        "chx:spot:fill",
+        "--hash",
+        "0x" + "00".repeat(32),
+        "--signer",
+        "6",
+        "--relay",
+        r.url,
+      ]);
       expect(wrong.out).to.match(/relay refused .*NOT_FOUND/);
     } finally {
       await r.stop();

@@ -70,12 +70,17 @@ describe("units", function () {
     expect(res[3]!.data).to.equal(await protocol.spot.domainSeparator());
     // mismatched lengths revert with the typed error
     const args = AbiCoder.defaultAbiCoder().encode(["address[]", "bytes[]", "uint256"], [[spot], [], 100_000n]);
-    await node().provider.call({ data: BatchReaderBytecode + args.slice(2) }).then(
-      () => expect.fail("should revert"),
-      (e: Error) => expect(String(e.message + JSON.stringify(e))).to.match(/0x[0-9a-f]*/),
-    );
+    await node()
+      .provider.call({ data: BatchReaderBytecode + args.slice(2) })
+      .then(
+        () => expect.fail("should revert"),
+        (e: Error) => expect(String(e.message + JSON.stringify(e))).to.match(/0x[0-9a-f]*/),
+      );
     // many pages
-    const many = Array.from({ length: 600 }, () => ({ target: spot, data: iface.encodeFunctionData("minNonce", [ZeroAddress]) }));
+    const many = Array.from({ length: 600 }, () => ({
+      target: spot,
+      data: iface.encodeFunctionData("minNonce", [ZeroAddress]),
+    }));
     expect((await batchRead(node().provider, many)).length).to.equal(600);
   });
 

@@ -14,7 +14,14 @@
  * Options: relayUrl (default CHX_RELAY_URL, else http://127.0.0.1:8547), nativePriceUsdc (USDC per native token,
  * default 3000), ordersPerSide (default 50), maxMatchesPerTick (default 20).
  */
-import { orderFromJson, parseUsdc, RelayClient, SpotMarket__factory, type RelayOrderView, type SpotOrder } from "@chx/sdk";
+import {
+  orderFromJson,
+  parseUsdc,
+  RelayClient,
+  SpotMarket__factory,
+  type RelayOrderView,
+  type SpotOrder,
+} from "@chx/sdk";
 import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable } from "../deployments.js";
 import type { Action, Candidate, JobContext, JobFactory, KeeperJob } from "./types.js";
@@ -73,13 +80,10 @@ export function crossings(
   return out;
 }
 
-export function spotMatcherJob(
-  market: string,
-  chainId: bigint,
-  opts: SpotMatcherOptions = {},
-): KeeperJob<SpotMatch> {
+export function spotMatcherJob(market: string, chainId: bigint, opts: SpotMatcherOptions = {}): KeeperJob<SpotMatch> {
   for (const k of Object.keys(opts)) {
-    if (!KNOWN.includes(k)) throw new ConfigError(`Unknown option "jobs.spot-matcher.${k}" (known: ${KNOWN.join(", ")}).`);
+    if (!KNOWN.includes(k))
+      throw new ConfigError(`Unknown option "jobs.spot-matcher.${k}" (known: ${KNOWN.join(", ")}).`);
   }
   const relayUrl = opts.relayUrl ?? process.env.CHX_RELAY_URL ?? "http://127.0.0.1:8547";
   const nativePrice = parseUsdc(String(opts.nativePriceUsdc ?? 3000));
@@ -97,7 +101,10 @@ export function spotMatcherJob(
       try {
         book = await client.book("spot", { depth: 1, orders: perSide });
       } catch (e) {
-        ctx.log.warn({ relay: relayUrl, err: (e as Error).message }, "spot-matcher: relay unreachable; nothing to match");
+        ctx.log.warn(
+          { relay: relayUrl, err: (e as Error).message },
+          "spot-matcher: relay unreachable; nothing to match",
+        );
         return [];
       }
       const pairs = crossings(book.orders?.bids ?? [], book.orders?.asks ?? [], maxMatches);
@@ -105,7 +112,11 @@ export function spotMatcherJob(
         const buy = decode(p.bid, market, chainId);
         const sell = decode(p.ask, market, chainId);
         return {
-          key: { action: SPOT_MATCH_ACTION, id: `${p.bid.hash}:${p.ask.hash}`, epoch: `${p.bid.filled}-${p.ask.filled}` },
+          key: {
+            action: SPOT_MATCH_ACTION,
+            id: `${p.bid.hash}:${p.ask.hash}`,
+            epoch: `${p.bid.filled}-${p.ask.filled}`,
+          },
           priority: false,
           rewardWei: (p.spreadUsdc * 10n ** 18n) / nativePrice,
           data: {
@@ -146,7 +157,8 @@ export const spotMatcherFactory: JobFactory = {
   name: "spot-matcher",
   description: "SpotMarket: match crossing orders from the order relay (matchOrders) when the spread pays the gas.",
   create({ deployment, config }) {
-    if (deployment.contracts.SpotMarket === undefined) throw new JobUnavailable(`SpotMarket is not in ${deployment.file}`);
+    if (deployment.contracts.SpotMarket === undefined)
+      throw new JobUnavailable(`SpotMarket is not in ${deployment.file}`);
     const opts = config.options as SpotMatcherOptions;
     if (opts.relayUrl === undefined && process.env.CHX_RELAY_URL === undefined) {
       throw new JobUnavailable("no relay configured (jobs.spot-matcher.relayUrl or CHX_RELAY_URL)");

@@ -6,7 +6,7 @@ const HOUR = 3_600;
 
 /**
  * Providers sell the CH they minted on the spot market: each hour one posts a signed limit sell order to the order
- * relay (relay/), and two clients (Alice, Erin) post buy orders a little above it. Nobody fills by hand: the
+ * relay (relay/), and two clients (Alice, Erin) post buy orders above it. Nobody fills by hand: the
  * keeper's spot-matcher job reads the relay's book, matches the crossing orders through `matchOrders` (it earns the
  * spread), and the relay follows the fills; the matches build the TWAP the oracle uses as its sanity check.
  */
@@ -26,13 +26,18 @@ export const spotScene: Scene = {
       await (await usdc.connect(b).mint(b.address, parseUnits("100000", 6))).wait();
       await (await usdc.connect(b).approve(market, parseUnits("100000", 6))).wait();
     }
-    const sellers = [];
+    const holders = [];
     for (let i = 0; i < Math.max(1, ctx.opts.providers); i++) {
       const p = ctx.actor(`provider${i}`);
       const bal = await ch.balanceOf(p.address);
-      if (bal > 0n && (await reg.liabilityOf(p.address)) > 0n) sellers.push({ p, bal });
+      if (bal > 0n && (await reg.liabilityOf(p.address)) > 0n) holders.push({ p, bal });
     }
-    if (sellers.length === 0) throw new Error("no provider holds CH to sell (the providers scene mints it)");
+    if (holders.length === 0) throw new Error("no provider holds CH to sell (the providers scene mints it)");
+    // the providers with enough CH for lots whose spread pays a match's gas (≥ 480 CH: lots of ≥ 60 CH), else the
+    // richest one
+    holders.sort((a, b) => (a.bal > b.bal ? -1 : a.bal < b.bal ? 1 : 0));
+    const big = holders.filter((h) => h.bal >= parseUnits("480", 18));
+    const sellers = big.length > 0 ? big : holders.slice(0, 1);
     const now = (await provider.getBlock("latest"))!.timestamp;
     const matcher = ctx.keeper.address;
     const spreadBefore = await usdc.balanceOf(matcher);
@@ -42,8 +47,11 @@ export const spotScene: Scene = {
     let nonce = BigInt(now);
     for (let hour = 0; hour < 24; hour++) {
       const { p, bal } = sellers[hour % sellers.length]!;
+      // lots of up to 100 CH, never more than the seller holds over its turns
       const price = 2 + 0.1 * Math.sin(hour / 3) + (ctx.rng.next() - 0.5) * 0.05; // around the 2 USDC index
-      const amountCh = bal / 48n;
+      const turns = BigInt(Math.ceil(24 / sellers.length));
+      const cap = parseUnits("100", 18);
+      const amountCh = bal / turns < cap ? bal / turns : cap;
       const post = async (signer: typeof p, isBuy: boolean, amount: bigint, priceUsdc: number) => {
         const order: SpotOrder = {
           maker: signer.address,
@@ -59,9 +67,10 @@ export const spotScene: Scene = {
       };
       await (await ch.connect(p).approve(market, amountCh)).wait();
       asks.push(await post(p, false, amountCh, price));
-      // two clients bid for half each, 0.5 % and 0.8 % above the ask: the matcher earns the difference
-      await post(buyers[0]!, true, amountCh / 2n, price * 1.005);
-      await post(buyers[1]!, true, amountCh - amountCh / 2n, price * 1.008);
+      // two clients in a hurry bid for half each, 3 % and 4 % above the ask: the matcher earns the difference, which
+      // pays its gas (~250k gas at the node's 1 gwei tip ≈ 1.2 USDC with ETH at the job's 3,000 USDC)
+      await post(buyers[0]!, true, amountCh / 2n, price * 1.03);
+      await post(buyers[1]!, true, amountCh - amountCh / 2n, price * 1.04);
       await relay.engine.syncToHead();
       await ctx.advance(HOUR); // the keeper ticks: its spot-matcher job matches the crossing orders
       await relay.engine.syncToHead();
@@ -76,6 +85,7 @@ export const spotScene: Scene = {
       if (order.status === "open") open++;
     }
     const matches = ctx.keeper.actions("spot.match") - matchesBefore;
+    const skipped = ctx.keeper.jobStats().find((j) => j.job === "spot-matcher")?.outcomes["skipped-gas"] ?? 0;
     const spreadUsdc = (await usdc.balanceOf(matcher)) - spreadBefore;
     let volumeUsdc = 0n;
     for (const [i, b] of buyers.entries()) volumeUsdc += usdcBefore[i]! - (await usdc.balanceOf(b.address));
@@ -90,6 +100,7 @@ export const spotScene: Scene = {
     ctx.figure("spot.volumeUsdc", formatUnits(volumeUsdc, 6));
     ctx.figure("spot.matchedByKeeper", matches);
     ctx.figure("spot.matcherSpreadUsdc", formatUnits(spreadUsdc, 6));
+    ctx.figure("spot.matcherSkippedForGas", skipped);
     ctx.figure("spot.twap12h", formatUnits(twap24, 18));
   },
 };

@@ -13,7 +13,8 @@ export function relayUrl(arg: string): string | undefined {
 /** A relay client, or a TaskError saying how to name one. */
 export function relayClient(arg: string): RelayClient {
   const url = relayUrl(arg);
-  if (url === undefined) throw new TaskError("No relay: pass --relay <url> or set CHX_RELAY_URL (npm run relay serves one).");
+  if (url === undefined)
+    throw new TaskError("No relay: pass --relay <url> or set CHX_RELAY_URL (npm run relay serves one).");
   return new RelayClient(url);
 }
 
@@ -37,7 +38,12 @@ export async function orderFromRelay(
   if (v.kind !== "spot" || v.market.toLowerCase() !== market.toLowerCase()) {
     throw new TaskError(`Order ${hash} on the relay is not an order of this SpotMarket (${market}).`);
   }
-  return orderFromJson({ market, chainId: v.chainId, order: v.order as SignedOrderJson["order"], signature: v.signature });
+  return orderFromJson({
+    market,
+    chainId: v.chainId,
+    order: v.order as SignedOrderJson["order"],
+    signature: v.signature,
+  });
 }
 
 export async function signerAt(connection: NetworkConnection, index: string): Promise<HardhatEthersSigner> {
