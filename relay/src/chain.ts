@@ -170,6 +170,9 @@ export class Chain {
   private series = new Map<string, Promise<SeriesInfo>>();
   private codeCache = new Map<string, boolean>();
 
+  /** Below this an amount is dust (the relay's minimum order amount). */
+  minAmount = 1n;
+
   constructor(
     readonly rpcUrl: string,
     readonly chainId: bigint,
@@ -417,6 +420,9 @@ export class Chain {
       const base = { filled, fillable: 0n };
       if (cancelled) return { ...base, status: "cancelled", reason: "cancelled on chain" };
       if (filled >= o.amount) return { ...base, status: "filled", reason: null };
+      // a remainder below the minimum amount cannot be filled (SpotFillTooSmall): done
+      if (filled > 0n && o.amount - filled < this.minAmount)
+        return { ...base, status: "filled", reason: "dust remainder" };
       if (o.nonce < u(minNonce)) return { ...base, status: "cancelled", reason: "minNonce" };
       if (filled === 0n && u(used) !== 0n) return { ...base, status: "cancelled", reason: "nonceUsed" };
       if (BigInt(timestamp) > o.expiry) return { ...base, status: "expired", reason: null };
@@ -437,7 +443,7 @@ export class Chain {
           return q + mulDivUp(q, fee, BPS);
         });
       }
-      if (cap === 0n) return { ...base, status: "unfunded", reason: short };
+      if (cap < this.minAmount) return { ...base, status: "unfunded", reason: short };
       return { filled, fillable: cap, status: "open", reason: cap < remaining ? `partly funded (${short})` : null };
     }
     if (o.kind === "option") {
@@ -459,6 +465,8 @@ export class Chain {
       const base = { filled, fillable: 0n };
       if (cancelled) return { ...base, status: "cancelled", reason: "cancelled on chain" };
       if (filled >= o.amount) return { ...base, status: "filled", reason: null };
+      if (filled > 0n && o.amount - filled < this.minAmount)
+        return { ...base, status: "filled", reason: "dust remainder" };
       if (o.nonce < u(minNonce)) return { ...base, status: "cancelled", reason: "minNonce" };
       if (BigInt(timestamp) > o.expiry) return { ...base, status: "expired", reason: null };
       if (!series.exists || series.settled || BigInt(timestamp) >= series.expiry) {
@@ -482,7 +490,7 @@ export class Chain {
         const fromLongs = longs < remaining ? longs : remaining;
         cap = fromLongs + maxAffordable(remaining - fromLongs, collateral, (x) => mulDivUp(x, series.capWad, E30));
       }
-      if (cap === 0n) return { ...base, status: "unfunded", reason: "collateral" };
+      if (cap < this.minAmount) return { ...base, status: "unfunded", reason: "collateral" };
       return { filled, fillable: cap, status: "open", reason: cap < remaining ? "partly funded (collateral)" : null };
     }
     return { status: "cancelled", filled: 0n, fillable: 0n, reason: `unsupported kind ${o.kind}` };

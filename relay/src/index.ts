@@ -38,6 +38,7 @@ export async function startRelay(
     record = parseDeployment(readFileSync(file, "utf8"), file);
   }
   const chain = await Chain.connect(cfg.rpcUrl, record);
+  chain.minAmount = cfg.minAmount;
   const database = await openDatabase(cfg.database);
   const store = new Store(database, chain.chainId);
   const engine = new Engine(cfg, chain, store, log);

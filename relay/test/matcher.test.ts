@@ -68,6 +68,19 @@ describe("matcher: crossing pairs (pure)", function () {
   });
 });
 
+describe("matcher: a maker's orders share its funds (regression: test_twoAsksOneAllowance_matchedOnce)", function () {
+  it("two asks of one maker, each fillable for the same 10 CH of allowance, are matched for 10 CH in all, not 20", function () {
+    const bids = [view("b1", "0xb", PRICE(2.5), CH(30))];
+    const asks = [view("a1", "0xa", PRICE(2.0), CH(10)), view("a2", "0xa", PRICE(2.1), CH(10))];
+    const got = crossings(bids, asks, 10);
+    expect(got.map((p) => [p.ask.hash, p.amount])).to.deep.equal([["a1", CH(10)]]);
+  });
+  it("pairs below the minimum are dust and skipped", function () {
+    const got = crossings([view("b1", "0xb", PRICE(2.5), 5n)], [view("a1", "0xa", PRICE(2), 5n)], 10, 10n ** 15n);
+    expect(got).to.deep.equal([]);
+  });
+});
+
 for (const backend of BACKENDS) {
   describe(`matcher: the keeper matches crossing orders from the relay [${backend}]`, function () {
     let r: R;

@@ -12,7 +12,7 @@
  * simulation and is never sent; the relay drops such orders within a block.
  *
  * Options: relayUrl (default CHX_RELAY_URL, else http://127.0.0.1:8547), nativePriceUsdc (USDC per native token,
- * default 3000), ordersPerSide (default 50), maxMatchesPerTick (default 20).
+ * default 3000), minMatchCh (default 10^15), ordersPerSide (default 50), maxMatchesPerTick (default 20).
  */
 import {
   orderFromJson,
@@ -31,6 +31,8 @@ const E30 = 10n ** 30n;
 
 export interface SpotMatcherOptions {
   relayUrl?: string;
+  /** Smallest match, CH wei (default 10^15 = 0.001 CH): smaller pairs are dust. */
+  minMatchCh?: number | string;
   nativePriceUsdc?: number | string;
   ordersPerSide?: number;
   maxMatchesPerTick?: number;
@@ -47,32 +49,55 @@ export interface SpotMatch {
   spreadUsdc: bigint;
 }
 
-const KNOWN = ["relayUrl", "nativePriceUsdc", "ordersPerSide", "maxMatchesPerTick"];
+const KNOWN = ["relayUrl", "minMatchCh", "nativePriceUsdc", "ordersPerSide", "maxMatchesPerTick"];
 
 const decode = (v: RelayOrderView, market: string, chainId: bigint) =>
   orderFromJson({ market, chainId: chainId.toString(), order: v.order as never, signature: v.signature });
 
 /**
- * Crossing pairs of a book, best prices first, each order used up to its fillable amount; a maker is never matched
- * with itself. Pure (exported for tests).
+ * Crossing pairs of a book, best prices first, each order used up to its fillable amount, a maker never matched with
+ * itself, and each maker's pairs together kept within what it can pay or deliver: the relay's `fillable` is per order
+ * (two orders of one maker may count the same balance), so a maker's total per side is capped by the largest
+ * fillable among its orders (in CH for sellers, in USDC at each order's price for buyers). Pairs below `minAmount`
+ * are dust a fill would refuse (SpotFillTooSmall). Pure (exported for tests).
  */
 export function crossings(
   bids: RelayOrderView[],
   asks: RelayOrderView[],
   max: number,
+  minAmount = 0n,
 ): Array<{ bid: RelayOrderView; ask: RelayOrderView; amount: bigint; spreadUsdc: bigint }> {
   const left = new Map<string, bigint>();
   const rem = (v: RelayOrderView) => left.get(v.hash) ?? BigInt(v.fillable);
+  // per maker and side: what it can still pay (buyers, USDC·1e30 units) or deliver (sellers, CH)
+  const cap = new Map<string, bigint>();
+  const usdc = (v: RelayOrderView, amount: bigint) => amount * BigInt(v.price);
+  for (const v of bids) {
+    const k = `b:${v.maker.toLowerCase()}`;
+    const c = usdc(v, BigInt(v.fillable));
+    if ((cap.get(k) ?? 0n) < c) cap.set(k, c);
+  }
+  for (const v of asks) {
+    const k = `s:${v.maker.toLowerCase()}`;
+    if ((cap.get(k) ?? 0n) < BigInt(v.fillable)) cap.set(k, BigInt(v.fillable));
+  }
   const out: Array<{ bid: RelayOrderView; ask: RelayOrderView; amount: bigint; spreadUsdc: bigint }> = [];
   for (const bid of bids) {
     for (const ask of asks) {
       if (out.length >= max) return out;
       if (BigInt(bid.price) < BigInt(ask.price)) break; // asks ascend: no later ask crosses this bid
       if (bid.maker.toLowerCase() === ask.maker.toLowerCase()) continue;
-      const amount = rem(bid) < rem(ask) ? rem(bid) : rem(ask);
-      if (amount === 0n) continue;
+      const bk = `b:${bid.maker.toLowerCase()}`;
+      const sk = `s:${ask.maker.toLowerCase()}`;
+      let amount = rem(bid) < rem(ask) ? rem(bid) : rem(ask);
+      const buyerRoom = cap.get(bk)! / BigInt(bid.price);
+      if (amount > buyerRoom) amount = buyerRoom;
+      if (amount > cap.get(sk)!) amount = cap.get(sk)!;
+      if (amount === 0n || amount < minAmount) continue;
       left.set(bid.hash, rem(bid) - amount);
       left.set(ask.hash, rem(ask) - amount);
+      cap.set(bk, cap.get(bk)! - usdc(bid, amount));
+      cap.set(sk, cap.get(sk)! - amount);
       out.push({ bid, ask, amount, spreadUsdc: (amount * (BigInt(bid.price) - BigInt(ask.price))) / E30 });
       if (rem(bid) === 0n) break;
     }
@@ -90,6 +115,7 @@ export function spotMatcherJob(market: string, chainId: bigint, opts: SpotMatche
   if (nativePrice <= 0n) throw new ConfigError(`jobs.spot-matcher.nativePriceUsdc must be positive.`);
   const perSide = opts.ordersPerSide ?? 50;
   const maxMatches = opts.maxMatchesPerTick ?? 20;
+  const minMatch = BigInt(opts.minMatchCh ?? 10n ** 15n);
   const client = new RelayClient(relayUrl, { timeoutMs: 5_000 });
   const iface = SpotMarket__factory.createInterface();
   return {
@@ -107,7 +133,7 @@ export function spotMatcherJob(market: string, chainId: bigint, opts: SpotMatche
         );
         return [];
       }
-      const pairs = crossings(book.orders?.bids ?? [], book.orders?.asks ?? [], maxMatches);
+      const pairs = crossings(book.orders?.bids ?? [], book.orders?.asks ?? [], maxMatches, minMatch);
       return pairs.map((p) => {
         const buy = decode(p.bid, market, chainId);
         const sell = decode(p.ask, market, chainId);

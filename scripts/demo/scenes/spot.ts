@@ -65,7 +65,8 @@ export const spotScene: Scene = {
         const signature = await signOrder(signer, domain, order);
         return (await client.postOrder(orderToJson(market, chainId, order, signature))).order.hash;
       };
-      await (await ch.connect(p).approve(market, amountCh)).wait();
+      // allowances add up over the seller's open asks (approve replaces the allowance)
+      await (await ch.connect(p).approve(market, (await ch.allowance(p.address, market)) + amountCh)).wait();
       asks.push(await post(p, false, amountCh, price));
       // two clients in a hurry bid for half each, 3 % and 4 % above the ask: the matcher earns the difference, which
       // pays its gas (~250k gas at the node's 1 gwei tip ≈ 1.2 USDC with ETH at the job's 3,000 USDC)
