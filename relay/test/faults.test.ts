@@ -175,7 +175,7 @@ for (const backend of BACKENDS) {
       const taker = acct(56, backend as Backend);
       for (const m of makers) await fund(m, { ch: CH(100) });
       await fund(taker, { usdc: 1_000_000n * 10n ** 6n });
-      const db = dbUrl(backend as Backend, mkdtempSync(path.join(os.tmpdir(), "chx-relay-restart-")));
+      const db = await dbUrl(backend as Backend, mkdtempSync(path.join(os.tmpdir(), "chx-relay-restart-")));
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       const start = (): ChildProcess => {

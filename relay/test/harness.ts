@@ -31,11 +31,15 @@ export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const MNEMONIC = "test test test test test test test test test test test junk";
 export const CHAIN_ID = 31337n;
 
-export type Backend = "sqlite" | "pglite";
-/** Every behavioural test runs against both engines; CHX_RELAY_BACKENDS=sqlite narrows it (a quick loop). */
+export type Backend = "sqlite" | "pglite" | "postgres";
+/**
+ * Every behavioural test runs against both engines; CHX_RELAY_BACKENDS=sqlite narrows it (a quick loop), and
+ * CHX_RELAY_BACKENDS=postgres with CHX_RELAY_PG_URL=postgres://user@host:port/db runs them through the `pg` driver
+ * against a PostgreSQL server (each relay in a fresh database created there).
+ */
 export const BACKENDS: Backend[] = (process.env.CHX_RELAY_BACKENDS ?? "sqlite,pglite")
   .split(",")
-  .filter((b): b is Backend => b === "sqlite" || b === "pglite");
+  .filter((b): b is Backend => b === "sqlite" || b === "pglite" || b === "postgres");
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -216,11 +220,25 @@ export async function optionOffer(maker: Signer, offer: OptionsOffer) {
 }
 
 let dbSeq = 0;
-export function dbUrl(backend: Backend, dir?: string): string {
+/** A fresh database of `backend` (a file, a PGlite directory, or a new database on CHX_RELAY_PG_URL's server). */
+export async function dbUrl(backend: Backend, dir?: string): Promise<string> {
   const d = dir ?? mkdtempSync(path.join(os.tmpdir(), "chx-relay-db-"));
-  return backend === "sqlite"
-    ? `sqlite:${path.join(d, `relay-${dbSeq++}.sqlite`)}`
-    : `pglite:${path.join(d, `pg-${dbSeq++}`)}`;
+  if (backend === "sqlite") return `sqlite:${path.join(d, `relay-${dbSeq++}.sqlite`)}`;
+  if (backend === "pglite") return `pglite:${path.join(d, `pg-${dbSeq++}`)}`;
+  const server = process.env.CHX_RELAY_PG_URL;
+  if (server === undefined) throw new Error("the postgres backend needs CHX_RELAY_PG_URL");
+  const name = `chx_relay_${process.pid}_${dbSeq++}`;
+  const pg = await import("pg");
+  const client = new pg.default.Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return u.toString();
 }
 
 export async function relayConfig(backend: Backend, over: Partial<RelayConfig> = {}): Promise<RelayConfig> {
@@ -229,7 +247,7 @@ export async function relayConfig(backend: Backend, over: Partial<RelayConfig> =
     ...defaultRelayConfig("localhost"),
     rpcUrl: node().url,
     deploymentFile: file,
-    database: dbUrl(backend),
+    database: await dbUrl(backend),
     port: 0,
     pollMs: 50,
     logLevel: "silent",

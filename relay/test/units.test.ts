@@ -86,7 +86,7 @@ describe("units", function () {
 
   for (const backend of BACKENDS) {
     it(`migrations re-run on an existing database; number text sorts numerically [${backend}]`, async function () {
-      const url = dbUrl(backend, mkdtempSync(path.join(os.tmpdir(), "chx-relay-units-")));
+      const url = await dbUrl(backend, mkdtempSync(path.join(os.tmpdir(), "chx-relay-units-")));
       let d = await openDatabase(url);
       await d.close();
       d = await openDatabase(url); // second open: nothing to migrate, no error
