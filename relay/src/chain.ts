@@ -224,11 +224,37 @@ export class Chain {
     return chain;
   }
 
+  private headRead: { started: number; p: Promise<Head> } | undefined;
+  private headStarted = 0;
+
+  /** A head read that started at or after `t` (ms): an in-flight one is shared, a recent enough one reused. */
+  async headSince(t: number): Promise<Head> {
+    if (this.headStarted >= t && this.headRead === undefined) return this.head;
+    if (this.headRead !== undefined && this.headRead.started >= t) return this.headRead.p;
+    return this.refreshHead();
+  }
+
   async refreshHead(): Promise<Head> {
+    const started = Date.now();
+    const p = this.readHead(started);
+    this.headRead = { started, p };
+    try {
+      return await p;
+    } finally {
+      if (this.headRead?.p === p) this.headRead = undefined;
+    }
+  }
+
+  private async readHead(started: number): Promise<Head> {
     const b = (await this.provider.send("eth_getBlockByNumber", ["latest", false])) as RawBlock;
-    this.head = toHead(b);
-    this.headAt = Date.now();
-    return this.head;
+    const h = toHead(b);
+    // reads finish out of order: keep the one that started last
+    if (started >= this.headStarted) {
+      this.head = h;
+      this.headStarted = started;
+      this.headAt = Date.now();
+    }
+    return h;
   }
 
   async block(n: number | "latest"): Promise<Head | null> {

@@ -70,6 +70,8 @@ interface Live {
 
 interface Pending {
   order: RelayOrder;
+  /** When the request arrived (ms). */
+  at: number;
   resolve: (r: RelayPostResult) => void;
   reject: (e: unknown) => void;
 }
@@ -197,8 +199,8 @@ export class Engine {
     if (existing !== undefined) return { created: false, order: existing.view };
     const pending = this.inflight.get(order.hash);
     if (pending !== undefined) return pending.then((r) => ({ ...r, created: false }));
-    const stored = await this.store.order(order.hash);
-    if (stored !== undefined) return { created: false, order: this.store.view(stored) };
+    // an order the relay holds but no longer serves (filled, cancelled, expired) gets the chain's verdict below, or —
+    // should the chain say it is fillable again — the stored view (the insert below does not overwrite it)
     if (!this.makerLimit.take(order.maker.toLowerCase())) {
       fail("RATE_LIMITED", `too many orders from maker ${order.maker}; slow down`, {
         perSecond: this.cfg.makerRateLimit.perSecond,
@@ -207,7 +209,7 @@ export class Engine {
     await this.checkSignature(order);
     if (order.kind === "option") await this.checkSeries(order);
     const p = new Promise<RelayPostResult>((resolve, reject) => {
-      this.batch.push({ order, resolve, reject });
+      this.batch.push({ order, at: Date.now(), resolve, reject });
       this.schedule();
     });
     this.inflight.set(order.hash, p);
@@ -386,8 +388,9 @@ export class Engine {
   private async flushBatch(items: Pending[]): Promise<void> {
     const st = this.intakeStats;
     let t = performance.now();
-    // every batch reads the newest block: a maker who approved a moment ago must not be refused for an older head
-    await this.chain.refreshHead();
+    // a head read after the batch's first request arrived: a maker who approved a moment ago is never refused for an
+    // older head (concurrent batches share one read)
+    await this.chain.headSince(Math.min(...items.map((p) => p.at)));
     const head = this.chain.head;
     st.headMs += performance.now() - t;
     t = performance.now();
@@ -431,14 +434,33 @@ export class Engine {
     });
     if (accepted.length === 0) return;
     t = performance.now();
-    await this.store.write((tx) =>
+    const inserted = await this.store.write((tx) =>
       this.store.insertOrders(
         tx,
         accepted.map((x) => x.row),
       ),
     );
     st.dbMs += performance.now() - t;
+    const known = accepted.filter((x) => !inserted.has(x.row.hash));
+    if (known.length > 0) {
+      const rows = new Map(
+        (
+          await this.store.read((db) =>
+            this.store.existing(
+              db,
+              known.map((x) => x.row.hash),
+            ),
+          )
+        ).map((r) => [r.hash, r]),
+      );
+      for (const { p, row } of known) {
+        const r = rows.get(row.hash);
+        if (r === undefined) p.reject(new RelayHttpError("INTERNAL", `order ${row.hash} vanished`));
+        else p.resolve({ created: false, order: this.store.view(r) });
+      }
+    }
     for (const { p, row } of accepted) {
+      if (!inserted.has(row.hash)) continue;
       const view = this.store.view(row);
       this.track(p.order, view);
       // a sync round already reading past the block we validated at could not know this maker: re-check it

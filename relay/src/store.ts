@@ -120,14 +120,18 @@ export class Store {
   }
 
   /** Inserts new orders (ignores hashes already stored); returns the hashes inserted. */
-  async insertOrders(tx: Db, rows: OrdersTable[]): Promise<void> {
+  async insertOrders(tx: Db, rows: OrdersTable[]): Promise<Set<string>> {
+    const inserted = new Set<string>();
     for (let i = 0; i < rows.length; i += 200) {
-      await tx
+      const r = await tx
         .insertInto("orders")
         .values(rows.slice(i, i + 200))
         .onConflict((oc) => oc.column("hash").doNothing())
+        .returning("hash")
         .execute();
+      for (const x of r) inserted.add(x.hash);
     }
+    return inserted;
   }
 
   async updateOrders(tx: Db, updates: OrderUpdate[]): Promise<void> {
