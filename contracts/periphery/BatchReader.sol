@@ -3,8 +3,9 @@ pragma solidity ^0.8.28;
 
 /// @title BatchReader
 /// @notice Deployless batch of read-only calls (never deployed): `eth_call` the creation code with
-///         `(targets, data, gasPerCall)` and decode the returned bytes as `(bool ok, bytes data)[]`, one entry per
-///         call, in order. Every call is a STATICCALL at the same block with at most `gasPerCall` gas, so one client
+///         `(targets, data, gasPerCall)` and decode the returned bytes as
+///         `(uint256 blockNumber, uint256 timestamp, (bool ok, bytes data)[] results)`, one result per call, in order,
+///         and the block they were read at (so a client reading at "latest" learns which block that was). Every call is a STATICCALL at the same block with at most `gasPerCall` gas, so one client
 ///         round trip reads many views (order states, nonces, balances, allowances, ERC-1271 checks) consistently,
 ///         and a call that reverts (or a wallet that burns its gas) yields `ok = false` with its revert data instead
 ///         of failing the batch. Holds nothing, writes nothing (STATICCALL, and an `eth_call` commits nothing).
@@ -35,7 +36,7 @@ contract BatchReader {
             (bool ok, bytes memory ret) = targets[i].staticcall{gas: gasPerCall}(data[i]);
             out[i] = Result(ok, ret);
         }
-        bytes memory result = abi.encode(out);
+        bytes memory result = abi.encode(block.number, block.timestamp, out);
         assembly ("memory-safe") {
             return(add(result, 32), mload(result))
         }

@@ -19,6 +19,7 @@ import {
 } from "ethers";
 import {
   batchRead,
+  batchReadAt,
   ClearingHouseAbi,
   domainOf,
   MockERC20Abi,
@@ -227,13 +228,6 @@ export class Chain {
   private headRead: { started: number; p: Promise<Head> } | undefined;
   private headStarted = 0;
 
-  /** A head read that started at or after `t` (ms): an in-flight one is shared, a recent enough one reused. */
-  async headSince(t: number): Promise<Head> {
-    if (this.headStarted >= t && this.headRead === undefined) return this.head;
-    if (this.headRead !== undefined && this.headRead.started >= t) return this.headRead.p;
-    return this.refreshHead();
-  }
-
   async refreshHead(): Promise<Head> {
     const started = Date.now();
     const p = this.readHead(started);
@@ -354,39 +348,48 @@ export class Chain {
    * the block's timestamp. Maker-level reads (balances, allowances, minimum nonces, collateral) are shared by the
    * orders of one maker and cached for the block; one `eth_call` per page of calls.
    */
+  /**
+   * Reads, at `at` (a block and its timestamp, or "latest": the block the node answers with, returned in `block`),
+   * everything that decides each order's status and fillable amount, and assesses them against that block's
+   * timestamp. Maker-level reads (balances, allowances, minimum nonces, collateral) are shared by the orders of one
+   * maker, and cached per block when the block is given; one `eth_call` per page of calls, all at one block.
+   */
   async assess(
     orders: RelayOrder[],
-    block: number,
-    timestamp: number,
+    at: { block: number; timestamp: number } | "latest",
     contracts: Set<string>,
     opts: { lazyState?: boolean } = {},
-  ): Promise<Assessment[]> {
-    if (orders.length === 0) return [];
-    if (block !== this.cacheBlock) {
+  ): Promise<{ assessments: Assessment[]; block: number; timestamp: number }> {
+    const clock = at === "latest" ? { block: -1, timestamp: 0 } : { ...at };
+    if (orders.length === 0) return { assessments: [], ...clock };
+    let cache = this.cache;
+    if (at === "latest") cache = new Map();
+    else if (at.block !== this.cacheBlock) {
       this.cache.clear();
-      this.cacheBlock = block;
+      this.cacheBlock = at.block;
     }
     const calls: BatchCall[] = [];
     const pending: Array<{ key: string; resolve: (v: string) => void; reject: (e: unknown) => void }> = [];
     const read = (c: BatchCall, cacheKey?: string): Promise<string> => {
       if (cacheKey !== undefined) {
-        const hit = this.cache.get(cacheKey);
+        const hit = cache.get(cacheKey);
         if (hit !== undefined) return hit;
       }
       const p = new Promise<string>((resolve, reject) => {
         calls.push(c);
         pending.push({ key: cacheKey ?? "", resolve, reject });
       });
-      if (cacheKey !== undefined) this.cache.set(cacheKey, p);
+      if (cacheKey !== undefined) cache.set(cacheKey, p);
       return p;
     };
-    const fees = this.feesAt(block);
+    const fees = this.feesAt(at === "latest" ? this.head.number : at.block);
     let settled = false;
     const all = Promise.all(
-      orders.map((o) => this.assessOne(o, block, timestamp, contracts, read, fees, opts.lazyState === true)),
+      orders.map((o) => this.assessOne(o, clock, contracts, read, fees, opts.lazyState === true)),
     ).finally(() => (settled = true));
     all.catch(() => undefined);
-    // rounds: run every read queued so far in one batch; the answers may queue more (a second phase)
+    // rounds: run every read queued so far in one batch; the answers may queue more (a second phase, at the block
+    // the first one read)
     while (!settled) {
       if (calls.length === 0) {
         await Promise.race([all, new Promise((r) => setTimeout(r, 1))]).catch(() => undefined);
@@ -395,26 +398,29 @@ export class Chain {
       const batch = calls.splice(0);
       const waiting = pending.splice(0);
       try {
-        const results = await batchRead(this.provider, batch, { blockTag: block });
-        results.forEach((r, i) => {
+        const r = await batchReadAt(this.provider, batch, { blockTag: clock.block < 0 ? "latest" : clock.block });
+        if (clock.block < 0) {
+          clock.block = r.blockNumber;
+          clock.timestamp = r.timestamp;
+        }
+        r.results.forEach((x, i) => {
           // a reverted view (unknown series, a hostile wallet) reads as zeros / invalid
-          waiting[i]!.resolve(r.ok ? r.data : "0x");
+          waiting[i]!.resolve(x.ok ? x.data : "0x");
         });
       } catch (e) {
         for (const p of waiting) {
-          if (p.key !== "") this.cache.delete(p.key);
+          if (p.key !== "") cache.delete(p.key);
           p.reject(e);
         }
       }
       await new Promise((r) => setImmediate(r));
     }
-    return all;
+    return { assessments: await all, block: clock.block, timestamp: clock.timestamp };
   }
 
   private async assessOne(
     o: RelayOrder,
-    block: number,
-    timestamp: number,
+    clock: { block: number; timestamp: number },
     contracts: Set<string>,
     read: (c: BatchCall, cacheKey?: string) => Promise<string>,
     feesP: Promise<{ spotMakerBps: bigint; optionsMakerBps: bigint }>,
@@ -451,7 +457,7 @@ export class Chain {
         return { ...base, status: "filled", reason: "dust remainder" };
       if (o.nonce < u(minNonce)) return { ...base, status: "cancelled", reason: "minNonce" };
       if (filled === 0n && u(used) !== 0n) return { ...base, status: "cancelled", reason: "nonceUsed" };
-      if (BigInt(timestamp) > o.expiry) return { ...base, status: "expired", reason: null };
+      if (BigInt(clock.timestamp) > o.expiry) return { ...base, status: "expired", reason: null };
       if (isContract && filled === 0n && sig.slice(0, 10).toLowerCase() !== ERC1271_MAGIC) {
         return { ...base, status: "cancelled", reason: "signatureRevoked" };
       }
@@ -483,7 +489,7 @@ export class Chain {
           ? read(call(opt.address, SEL.positionOf, seriesId, maker), `pos:${seriesId}:${mk}`)
           : Promise.resolve("0x"),
         isContract ? read(this.call1271(maker, o.hash, o.signature)) : Promise.resolve(""),
-        this.seriesAt(seriesId, block),
+        this.seriesAt(seriesId, clock.block < 0 ? this.head.number : clock.block),
         feesP,
       ]);
       const filled = u(state, 0);
@@ -494,8 +500,8 @@ export class Chain {
       if (filled > 0n && o.amount - filled < this.minAmount)
         return { ...base, status: "filled", reason: "dust remainder" };
       if (o.nonce < u(minNonce)) return { ...base, status: "cancelled", reason: "minNonce" };
-      if (BigInt(timestamp) > o.expiry) return { ...base, status: "expired", reason: null };
-      if (!series.exists || series.settled || BigInt(timestamp) >= series.expiry) {
+      if (BigInt(clock.timestamp) > o.expiry) return { ...base, status: "expired", reason: null };
+      if (!series.exists || series.settled || BigInt(clock.timestamp) >= series.expiry) {
         return { ...base, status: "expired", reason: "series expired" };
       }
       if (isContract && filled === 0n && sig.slice(0, 10).toLowerCase() !== ERC1271_MAGIC) {

@@ -387,20 +387,16 @@ export class Engine {
 
   private async flushBatch(items: Pending[]): Promise<void> {
     const st = this.intakeStats;
+    // read at "latest": the node's newest block when the batch arrives (a maker who approved a moment ago is never
+    // refused for an older head); the BatchReader says which block that was
     let t = performance.now();
-    // a head read after the batch's first request arrived: a maker who approved a moment ago is never refused for an
-    // older head (concurrent batches share one read)
-    await this.chain.headSince(Math.min(...items.map((p) => p.at)));
-    const head = this.chain.head;
-    st.headMs += performance.now() - t;
-    t = performance.now();
-    const assessments = await this.chain.assess(
+    const { assessments, block } = await this.chain.assess(
       items.map((p) => p.order),
-      head.number,
-      head.timestamp,
+      "latest",
       this.contracts,
       { lazyState: true },
     );
+    const head = { number: block };
     st.assessMs += performance.now() - t;
     st.batches++;
     st.orders += items.length;
@@ -712,10 +708,9 @@ export class Engine {
       }
     }
     const list = [...check.values()];
-    const assessments = await this.chain.assess(
+    const { assessments } = await this.chain.assess(
       list.map((l) => l.order),
-      to.number,
-      to.timestamp,
+      { block: to.number, timestamp: to.timestamp },
       this.contracts,
     );
     list.forEach((l, i) => {
@@ -817,10 +812,9 @@ export class Engine {
     for (const r of touched) byHash.set(r.hash, { order: this.fromRow(r), view: this.store.view(r) });
     if (deep) for (const [h, l] of this.live) byHash.set(h, l);
     const list = [...byHash.values()];
-    const assessments = await this.chain.assess(
+    const { assessments } = await this.chain.assess(
       list.map((l) => l.order),
-      f.number,
-      f.timestamp,
+      { block: f.number, timestamp: f.timestamp },
       this.contracts,
     );
     const updates: OrderUpdate[] = [];

@@ -30,7 +30,43 @@ export interface BatchReadOptions {
 }
 
 const coder = AbiCoder.defaultAbiCoder();
-const RESULT = ["tuple(bool ok, bytes data)[]"];
+const RESULT = ["uint256", "uint256", "tuple(bool ok, bytes data)[]"];
+
+export interface BatchReadResult {
+  /** The block every call read (with `blockTag` "latest": the head the node used). */
+  blockNumber: number;
+  timestamp: number;
+  results: BatchResult[];
+}
+
+async function page(provider: Provider, calls: readonly BatchCall[], gasPerCall: bigint, blockTag: BlockTag) {
+  const args = coder.encode(
+    ["address[]", "bytes[]", "uint256"],
+    [calls.map((c) => c.target), calls.map((c) => c.data), gasPerCall],
+  );
+  const ret = await provider.call({ data: BatchReaderBytecode + args.slice(2), blockTag });
+  const [n, ts, rows] = coder.decode(RESULT, ret) as unknown as [bigint, bigint, Array<{ ok: boolean; data: string }>];
+  return { blockNumber: Number(n), timestamp: Number(ts), results: rows.map((r) => ({ ok: r.ok, data: r.data })) };
+}
+
+/**
+ * Runs `calls` (read-only) in as few `eth_call`s as the page size allows, all at one block; results in the order of
+ * `calls`, with the block they were read at. At "latest" the first page fixes the block and the others read it.
+ */
+export async function batchReadAt(
+  provider: Provider,
+  calls: readonly BatchCall[],
+  opts: BatchReadOptions = {},
+): Promise<BatchReadResult> {
+  const pageSize = opts.pageSize ?? 100;
+  const gasPerCall = opts.gasPerCall ?? 150_000n;
+  const first = await page(provider, calls.slice(0, pageSize), gasPerCall, opts.blockTag ?? "latest");
+  const rest: Promise<BatchResult[]>[] = [];
+  for (let i = pageSize; i < calls.length; i += pageSize) {
+    rest.push(page(provider, calls.slice(i, i + pageSize), gasPerCall, first.blockNumber).then((p) => p.results));
+  }
+  return { ...first, results: [...first.results, ...(await Promise.all(rest)).flat()] };
+}
 
 /** Runs `calls` (read-only) in as few `eth_call`s as the page size allows; results in the order of `calls`. */
 export async function batchRead(
@@ -39,22 +75,5 @@ export async function batchRead(
   opts: BatchReadOptions = {},
 ): Promise<BatchResult[]> {
   if (calls.length === 0) return [];
-  const pageSize = opts.pageSize ?? 100;
-  const gasPerCall = opts.gasPerCall ?? 150_000n;
-  const blockTag = opts.blockTag ?? "latest";
-  const pages: Promise<BatchResult[]>[] = [];
-  for (let i = 0; i < calls.length; i += pageSize) {
-    const page = calls.slice(i, i + pageSize);
-    const args = coder.encode(
-      ["address[]", "bytes[]", "uint256"],
-      [page.map((c) => c.target), page.map((c) => c.data), gasPerCall],
-    );
-    pages.push(
-      provider.call({ data: BatchReaderBytecode + args.slice(2), blockTag }).then((ret) => {
-        const [rows] = coder.decode(RESULT, ret) as unknown as [Array<{ ok: boolean; data: string }>];
-        return rows.map((r) => ({ ok: r.ok, data: r.data }));
-      }),
-    );
-  }
-  return (await Promise.all(pages)).flat();
+  return (await batchReadAt(provider, calls, opts)).results;
 }
