@@ -274,7 +274,8 @@ export async function buildServer(
           "Validated before anything is stored: chain and market, public orders only, bounds, the EIP-712 signature " +
           "(EOA, or ERC-1271 for a contract maker) against the market's own domain, expiry, the maker's nonces and " +
           "cancel state, and what the maker can pay or deliver (balance and allowance, or ClearingHouse collateral) " +
-          "at the head. Idempotent: posting the same order again answers 200 with `created: false`.",
+          "at the newest block. Idempotent: posting an order the relay holds live answers 200 with `created: false`; a " +
+          "finished one answers its state (FILLED, CANCELLED, EXPIRED).",
         body: postBody,
         response: {
           200: { type: "object", properties: { created: { type: "boolean" }, order: orderView } },
