@@ -92,10 +92,22 @@ export const spotScene: Scene = {
     for (const [i, b] of buyers.entries()) volumeUsdc += usdcBefore[i]! - (await usdc.balanceOf(b.address));
     const [twap24] = await spot.twapPrice(12 * HOUR);
     const book = await client.book("spot", { depth: 5 });
+    // the day is over: everyone voids what is left of its orders on chain (the relay drops them with the block), so
+    // later scenes, which move these accounts' USDC and CH, leave no stale crossing orders for the matcher
+    for (const a of [...buyers, ...sellers.map((x) => x.p)]) {
+      if ((await client.makerOrders(a.address)).orders.length > 0) {
+        await (await spot.connect(a).raiseMinNonce(nonce)).wait();
+      }
+    }
+    await relay.engine.syncToHead();
+    const left =
+      (await client.book("spot", { depth: 1 })).bids.length + (await client.book("spot", { depth: 1 })).asks.length;
+    if (left !== 0) throw new Error(`${left} spot levels still served after every maker raised its minimum nonce`);
     ctx.log(
       `24 sell orders and 48 bids posted to the relay; the keeper matched ${matches} pairs: ${formatUnits(filledCh, 18)} CH ` +
         `for ${formatUnits(volumeUsdc, 6)} USDC (the matcher earned ${formatUnits(spreadUsdc, 6)} USDC of spread); ` +
-        `${open} asks still open, book ${book.bids.length} bid / ${book.asks.length} ask levels; 12 h TWAP ${formatUnits(twap24, 18)} USDC/CH`,
+        `${open} asks were still open (book ${book.bids.length} bid / ${book.asks.length} ask levels) when the makers ` +
+        `voided the rest with raiseMinNonce; 12 h TWAP ${formatUnits(twap24, 18)} USDC/CH`,
     );
     ctx.figure("spot.filledCh", formatUnits(filledCh, 18));
     ctx.figure("spot.volumeUsdc", formatUnits(volumeUsdc, 6));
