@@ -49,6 +49,15 @@ if (existsSync("keepers/test")) {
   });
 }
 
+if (existsSync("relay/test/run.ts")) {
+  steps.push({
+    name: "relay (SQLite and PostgreSQL/PGlite, against a local node)",
+    cmd: "npm",
+    args: ["run", "--silent", "test:relay"],
+    kind: "tests",
+  });
+}
+
 if (existsSync("examples/run.mjs")) {
   steps.push({
     name: "examples (docs/integrate.md, against a fresh local deployment)",

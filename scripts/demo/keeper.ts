@@ -30,6 +30,8 @@ import {
 } from "@chx/keeper";
 import { startRpcBridge, type RpcBridge } from "./rpc-bridge.js";
 import { type DeploymentRecord } from "@chx/sdk";
+import { defaultRelayConfig, startRelay, type RunningRelay } from "@chx/relay";
+import { pino } from "pino";
 
 /** Outcomes that mean the keeper failed to do due work (the demo test asserts there are none). */
 export const FAILED_OUTCOMES = new Set(["simulation-failed", "reverted", "timeout", "nonce-consumed", "failed"]);
@@ -53,6 +55,32 @@ export interface DemoKeeperOptions {
   out: string;
   /** Called with one line per successful action (the demo's run log). */
   onAction?: (line: string) => void;
+}
+
+/**
+ * The order relay (relay/, docs/relay.md) beside the keeper, on the same endpoint, its database in memory: the spot
+ * scene posts orders to it and the keeper's spot-matcher job matches them. SQLite (node:sqlite, Node ≥ 22) when this
+ * Node has it, else PostgreSQL's engine (PGlite).
+ */
+async function startDemoRelay(url: string, record: DeploymentRecord): Promise<RunningRelay> {
+  let database = "sqlite::memory:";
+  try {
+    await import("node:sqlite");
+  } catch {
+    database = "pglite:memory";
+  }
+  const cfg = {
+    ...defaultRelayConfig("localhost"),
+    rpcUrl: url,
+    database,
+    port: 0,
+    pollMs: 200,
+    logLevel: "silent",
+    // the demo's actors post from one process: the per-IP and per-maker limits are for the public
+    ipRateLimit: { max: 1_000_000, windowMs: 60_000 },
+    makerRateLimit: { perSecond: 1_000, burst: 1_000 },
+  };
+  return startRelay(cfg, { record, logger: pino({ level: "silent" }) });
 }
 
 async function endpointOf(connection: NetworkConnection): Promise<{ url: string; bridge?: RpcBridge }> {
@@ -90,6 +118,8 @@ export class DemoKeeper {
     readonly logFile: string,
     private readonly bridge: RpcBridge | undefined,
     private readonly onAction: (line: string) => void,
+    /** The order relay the spot scene posts to (its URL is the spot-matcher job's `relayUrl`). */
+    readonly relay: RunningRelay,
   ) {
     for (const j of keeper.jobs) this.stats.set(j.name, { job: j.name, outcomes: {}, errors: 0, examples: [] });
   }
@@ -117,13 +147,13 @@ export class DemoKeeper {
     // per-market discovered jobs, so its report groups all market upkeep under "checker".
     if ("discoverCheckers" in base) raw.discoverCheckers = false;
     const config = applyConfig(base, raw);
+    const relay = await startDemoRelay(url, o.record);
     const targets = checkerTargets(config, deployment);
-    if (targets.length > 0) {
-      // a "jobs" section runs only the jobs it lists: list every job of the build, plus the checker's targets
-      const jobs: Record<string, unknown> = Object.fromEntries(jobFactories.map((f) => [f.name, {}]));
-      jobs.checker = { targets: targets.map((contract) => ({ contract, priority: true })) };
-      Object.assign(config, applyConfig(config, { jobs }));
-    }
+    // a "jobs" section runs only the jobs it lists: list every job of the build, the checker's targets, the relay
+    const jobs: Record<string, unknown> = Object.fromEntries(jobFactories.map((f) => [f.name, {}]));
+    if (targets.length > 0) jobs.checker = { targets: targets.map((contract) => ({ contract, priority: true })) };
+    jobs["spot-matcher"] = { relayUrl: relay.url, nativePriceUsdc: 3000 };
+    Object.assign(config, applyConfig(config, { jobs }));
     const wallet = new Wallet(keccak256(toUtf8Bytes(`chx-demo-keeper:${o.seed}`)));
     await (await o.deployer.sendTransaction({ to: wallet.address, value: parseEther("100") })).wait();
     const logFile = path.join(o.out, "keeper.log");
@@ -134,7 +164,7 @@ export class DemoKeeper {
     const keeper = new Keeper({ config, deployment, wallet, factories: FACTORIES, log });
     for (const line of keeper.summary()) log.info({ summary: true }, line);
     log.info({ address: keeper.address, jobs: keeper.jobs.map((j) => j.name), rpc: url }, "keeper started (demo)");
-    return new DemoKeeper(keeper, logFile, bridge, o.onAction ?? (() => {}));
+    return new DemoKeeper(keeper, logFile, bridge, o.onAction ?? (() => {}), relay);
   }
 
   get address(): string {
@@ -221,6 +251,7 @@ export class DemoKeeper {
 
   async close(): Promise<void> {
     await this.keeper.stop(5_000);
+    await this.relay.stop();
     await this.bridge?.close();
   }
 }

@@ -23,6 +23,9 @@ describe("Demo (the main job) — a short run", function () {
       expect(report.figures["compute.ch.supplyEqualsLiabilities"]).to.equal("true");
       expect(report.figures["emission.withinBound"]).to.equal("true");
       expect(Number(report.figures["spot.filledCh"])).to.be.greaterThan(0);
+      // spot: the orders went through the relay and the keeper's matcher filled the crossing ones whose spread pays
+      expect(Number(report.figures["spot.matchedByKeeper"])).to.be.greaterThan(0);
+      expect(Number(report.figures["spot.matcherSpreadUsdc"])).to.be.greaterThan(0);
       // the caught cheater: the council disagreed, the task was rejected and the executor slashed
       expect(report.figures["tasks.cheaterSlashed"]).to.equal("true");
       // the seed's worked example: 100 PFLOPS → 99 GFL after a 1-PetaFLOP drop

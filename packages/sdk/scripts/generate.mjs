@@ -54,6 +54,7 @@ export const SDK_CONTRACTS = {
   AccountLens: "contracts/periphery/AccountLens.sol",
   TaskKeeperLens: "contracts/periphery/TaskKeeperLens.sol",
   LiquidationKeeperLens: "contracts/periphery/LiquidationKeeperLens.sol",
+  BatchReader: "contracts/periphery/BatchReader.sol",
   // interfaces a client talks to
   IKeeperChecker: "contracts/interfaces/IKeeperCompatible.sol",
   // local-network stand-ins deployed by the deploy script (and the keeper's reference target)
@@ -65,7 +66,7 @@ export const SDK_CONTRACTS = {
 };
 
 /** Lenses a client may run without deploying them (`eth_call` of the creation code): their bytecode is exported. */
-const DEPLOYLESS = ["LiquidationKeeperLens", "AccountLens"];
+const DEPLOYLESS = ["LiquidationKeeperLens", "AccountLens", "BatchReader"];
 
 function walk(dir, acc = []) {
   if (!existsSync(dir)) return acc;

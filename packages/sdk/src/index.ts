@@ -11,6 +11,8 @@
  *   enums/roles generated from the contracts' AST
  *   signer      signers from encrypted JSON keystores
  *   lens        portfolio and guarantor helpers over the AccountLens
+ *   batch       many view calls in one eth_call (the deployless BatchReader)
+ *   relay       the order relay's client and wire types
  */
 export * from "./deployment.js";
 export * from "./contracts.js";
@@ -22,6 +24,8 @@ export * from "./roles.js";
 export * from "./signer.js";
 export * from "./signed-json.js";
 export * from "./lens.js";
+export * from "./batch.js";
+export * from "./relay.js";
 export * from "./generated/enums.js";
 export * from "./generated/abis.js";
 export * from "./generated/bytecode.js";

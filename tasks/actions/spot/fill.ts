@@ -1,10 +1,10 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits, MaxUint256, parseUnits } from "ethers";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { readOrder, signerAt } from "./common.js";
+import { orderFromRelay, readOrder, signerAt } from "./common.js";
 
 export default async function spotFill(
-  args: { order: string; amount: string; signer: string },
+  args: { order: string; hash: string; relay: string; amount: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
@@ -12,7 +12,9 @@ export default async function spotFill(
     const taker = await signerAt(connection, args.signer);
     const spot = protocol.spot.connect(taker);
     const market = await spot.getAddress();
-    const { order, signature } = await readOrder(args.order, market);
+    // from the relay by hash (--hash), else from a signed-order file (--order)
+    const { order, signature } =
+      args.hash !== "" ? await orderFromRelay(args.relay, args.hash, market) : await readOrder(args.order, market);
     const hash = await spot.orderDigest(order);
     const state = await spot.orderState(hash);
     const remaining = order.amountCh - state.filledCh;

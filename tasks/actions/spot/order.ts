@@ -1,9 +1,9 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { writeFile } from "node:fs/promises";
-import { isAddress, parseUnits, ZeroAddress } from "ethers";
+import { formatUnits, isAddress, parseUnits, ZeroAddress } from "ethers";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { signerAt } from "./common.js";
-import { orderToJson, signOrder, legacyDomain, type SpotOrder } from "@chx/sdk";
+import { relayUrl, signerAt, viaRelay } from "./common.js";
+import { domainOf, orderToJson, RelayClient, signOrder, type SpotOrder } from "@chx/sdk";
 
 interface Args {
   side: string;
@@ -13,6 +13,7 @@ interface Args {
   expiry: string;
   taker: string;
   out: string;
+  relay: string;
   signer: string;
 }
 
@@ -39,8 +40,10 @@ export default async function spotOrder(args: Args, hre: HardhatRuntimeEnvironme
     if (await protocol.spot.nonceUsed(maker.address, order.nonce)) {
       throw new TaskError(`Nonce ${order.nonce} is already used by ${maker.address}; pick another --nonce.`);
     }
-    const signature = await signOrder(maker, legacyDomain("SpotMarket", chainId, market), order);
-    const json = JSON.stringify(orderToJson(market, chainId, order, signature), null, 2);
+    // the domain as the market states it (eip712Domain(), through the SDK's reader)
+    const signature = await signOrder(maker, await domainOf(connection.ethers.provider, "SpotMarket", market), order);
+    const signed = orderToJson(market, chainId, order, signature);
+    const json = JSON.stringify(signed, null, 2);
     // the maker's side moves at fill time: warn when the market may not pull it yet
     const token = order.isBuy ? protocol.usdc : protocol.ch;
     const allowance = await token.allowance(maker.address, market);
@@ -51,6 +54,14 @@ export default async function spotOrder(args: Args, hre: HardhatRuntimeEnvironme
       console.log(json);
     }
     console.log(`order hash ${await protocol.spot.orderDigest(order)}`);
+    const relay = relayUrl(args.relay);
+    if (relay !== undefined) {
+      const r = await viaRelay("the order", () => new RelayClient(relay).postOrder(signed));
+      console.log(
+        `relay ${relay}: ${r.created ? "accepted" : "already had it"} — ${r.order.status}, fillable ` +
+          `${formatUnits(BigInt(r.order.fillable), 18)} CH${r.order.reason === null ? "" : ` (${r.order.reason})`}`,
+      );
+    }
     if (allowance === 0n) {
       console.log(
         `note: approve the market (${market}) for your ${order.isBuy ? "USDC" : "CH"} before it can be filled`,

@@ -1,10 +1,10 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
 import { openProtocol, runTask } from "../../lib.js";
-import { readOrder } from "./common.js";
+import { readOrder, relayClient, viaRelay } from "./common.js";
 
 export default async function spotStatus(
-  args: { order: string; window: string },
+  args: { order: string; hash: string; relay: string; window: string; json: boolean },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
@@ -27,6 +27,15 @@ export default async function spotStatus(
       `  last price ${formatUnits(last, 18)} USDC/CH; TWAP(${args.window}s) ${formatUnits(twap, 18)} ` +
         `(${count} observations since ${since}${mature ? "" : ", immature"})`,
     );
+    if (args.hash !== "") {
+      const { order: v, fills } = await viaRelay(`order ${args.hash}`, () => relayClient(args.relay).order(args.hash));
+      console.log(`order ${v.hash} on the relay (${v.book})`);
+      console.log(
+        `  ${v.side} ${formatUnits(BigInt(v.amount), 18)} CH at ${formatUnits(BigInt(v.price), 18)} USDC by ${v.maker}: ` +
+          `${v.status}${v.reason === null ? "" : ` (${v.reason})`}; filled ${formatUnits(BigInt(v.filled), 18)}, ` +
+          `fillable ${formatUnits(BigInt(v.fillable), 18)}; ${fills.length} fill(s)${v.softCancelled ? "; cancel notice sent" : ""}`,
+      );
+    }
     if (args.order !== "") {
       const { order } = await readOrder(args.order, market);
       const hash = await spot.orderDigest(order);
