@@ -35,7 +35,15 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         mapping(address market => bool) isMarket;
         uint256 depositCapUsdc;
         uint32 lockPeriodSec;
-        mapping(address owner => uint256) unlocksAt;
+        /// @custom:oz-renamed-from unlocksAt
+        mapping(address owner => uint256) __deprecated_unlocksAt;
+        mapping(address owner => Lock) locks;
+    }
+
+    /// @dev One word per owner: how many of its shares are locked, and until when (all of them together).
+    struct Lock {
+        uint192 shares;
+        uint64 unlocksAt;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.LiquidityVault")) - 1)) & ~bytes32(uint256(0xff))
@@ -137,13 +145,13 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         address owner
     ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_WITHDRAW) returns (uint256 shares) {
         if (assets == 0) revert VaultZeroAmount();
-        _requireUnlocked(owner);
         uint256 ta = totalAssets();
         // @dev shares burned for an exact amount round up (ACC-05)
         shares = assets.mulDiv(totalSupply() + VIRTUAL_SHARES, ta + 1, Math.Rounding.Ceil);
         if (shares > balanceOf(owner)) {
             revert ERC4626ExceededMaxWithdraw(owner, assets, _assetsDown(balanceOf(owner), ta));
         }
+        _requireUnlocked(owner, shares);
         _pay(owner, receiver, assets, shares, ta);
     }
 
@@ -154,9 +162,9 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         address owner
     ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_WITHDRAW) returns (uint256 assets) {
         if (shares == 0) revert VaultZeroAmount();
-        _requireUnlocked(owner);
         uint256 balance = balanceOf(owner);
         if (shares > balance) revert ERC4626ExceededMaxRedeem(owner, shares, balance);
+        _requireUnlocked(owner, shares);
         uint256 ta = totalAssets();
         // @dev assets paid for burned shares round down (ACC-05)
         assets = _assetsDown(shares, ta);
@@ -178,29 +186,46 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     }
 
     /// @inheritdoc IERC4626
-    /// @dev Limited by the lock, by the owner's shares and by the liquidity the vault can raise now.
+    /// @dev Limited by the owner's unlocked shares and by the liquidity the vault can raise now.
     function maxWithdraw(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_WITHDRAW) || block.timestamp < _getLiquidityVaultStorage().unlocksAt[owner]) return 0;
-        uint256 own = _assetsDown(balanceOf(owner), totalAssets());
+        if (_isPaused(FEATURE_WITHDRAW)) return 0;
+        uint256 own = _assetsDown(_unlockedShares(owner), totalAssets());
         uint256 liquid = liquidUsdc();
         return own < liquid ? own : liquid;
     }
 
     /// @inheritdoc IERC4626
     function maxRedeem(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_WITHDRAW) || block.timestamp < _getLiquidityVaultStorage().unlocksAt[owner]) return 0;
-        uint256 balance = balanceOf(owner);
+        if (_isPaused(FEATURE_WITHDRAW)) return 0;
+        uint256 balance = _unlockedShares(owner);
         uint256 liquidShares = _sharesDown(liquidUsdc(), totalAssets());
         return balance < liquidShares ? balance : liquidShares;
     }
 
-    /// @dev Idle ledger and lock: a deposit locks the receiver's shares for the lock period.
+    /// @dev Idle ledger and lock: the shares a deposit mints are locked for the lock period (the receiver's other
+    ///      shares are not touched, whoever deposits: issue 17 item 10).
     function _deposit(address caller, address receiver, uint256 assets, uint256 shares) internal override {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
         $.idleUsdc += assets;
-        uint256 unlock = block.timestamp + $.lockPeriodSec;
-        if (unlock > $.unlocksAt[receiver]) $.unlocksAt[receiver] = unlock;
         super._deposit(caller, receiver, assets, shares);
+        uint32 period = $.lockPeriodSec;
+        if (period != 0) _lock($, receiver, shares, block.timestamp + period);
+    }
+
+    /// @dev Adds `shares` locked until `until` to `owner`'s lock. Locked shares share one unlock time: an incoming
+    ///      lock that ends no later than the current one joins it; a later one moves the unlock time to the
+    ///      share-weighted average, rounded up (Aave's staked-token cooldown rule). So nobody can lock someone
+    ///      else's shares for longer at less than the cost of the shares it gives away, and no lock ever ends
+    ///      earlier because shares arrive.
+    function _lock(LiquidityVaultStorage storage $, address owner, uint256 shares, uint256 until) private {
+        Lock memory l = $.locks[owner];
+        uint256 held = block.timestamp < l.unlocksAt ? l.shares : 0;
+        uint256 unlock = until;
+        if (held != 0 && until <= l.unlocksAt) unlock = l.unlocksAt;
+        else if (held != 0) unlock = (held * l.unlocksAt + shares * until).ceilDiv(held + shares);
+        uint256 total = held + shares;
+        $.locks[owner] = Lock(uint192(total), uint64(unlock));
+        emit SharesLocked(owner, total, unlock);
     }
 
     /// @dev Pays a withdrawal from idle USDC, first pulling any shortfall from the markets (bounded loop).
@@ -246,12 +271,21 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         return received;
     }
 
-    /// @dev A share transfer carries the sender's lock to the receiver (the lock cannot be shed by moving shares).
+    /// @dev A transfer moves the sender's unlocked shares first; locked shares it moves stay locked at the receiver
+    ///      until the sender's unlock time (see _lock), so a lock cannot be shed by moving shares. Burns only ever
+    ///      take unlocked shares (withdraw and redeem check first).
     function _update(address from, address to, uint256 value) internal override {
         if (from != address(0) && to != address(0)) {
             LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-            uint256 fromUnlock = $.unlocksAt[from];
-            if (fromUnlock > $.unlocksAt[to]) $.unlocksAt[to] = fromUnlock;
+            Lock memory l = $.locks[from];
+            uint256 held = block.timestamp < l.unlocksAt ? l.shares : 0;
+            uint256 free = balanceOf(from) - held;
+            if (value > free && value <= balanceOf(from)) {
+                uint256 moved = value - free;
+                $.locks[from].shares = uint192(held - moved);
+                emit SharesLocked(from, held - moved, l.unlocksAt);
+                _lock($, to, moved, l.unlocksAt);
+            }
         }
         super._update(from, to, value);
     }
@@ -349,8 +383,9 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     }
 
     /// @inheritdoc ILiquidityVault
-    function unlocksAt(address owner) external view returns (uint256) {
-        return _getLiquidityVaultStorage().unlocksAt[owner];
+    function lockOf(address owner) external view returns (uint256 lockedShares, uint256 unlocksAt) {
+        Lock memory l = _getLiquidityVaultStorage().locks[owner];
+        if (block.timestamp < l.unlocksAt) return (l.shares, l.unlocksAt);
     }
 
     /// @inheritdoc ILiquidityVault
@@ -372,9 +407,19 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         if (!$.isMarket[market]) revert VaultMarketUnknown(market);
     }
 
-    function _requireUnlocked(address owner) private view {
-        uint256 unlock = _getLiquidityVaultStorage().unlocksAt[owner];
-        if (block.timestamp < unlock) revert VaultSharesLocked(owner, unlock);
+    function _requireUnlocked(address owner, uint256 shares) private view {
+        uint256 free = _unlockedShares(owner);
+        if (shares > free) {
+            revert VaultSharesLocked(owner, shares, free, _getLiquidityVaultStorage().locks[owner].unlocksAt);
+        }
+    }
+
+    /// @dev The owner's shares outside its lock (a lock that has ended holds nothing).
+    function _unlockedShares(address owner) private view returns (uint256) {
+        Lock memory l = _getLiquidityVaultStorage().locks[owner];
+        uint256 balance = balanceOf(owner);
+        uint256 held = block.timestamp < l.unlocksAt ? l.shares : 0;
+        return balance > held ? balance - held : 0;
     }
 
     function _isPaused(bytes32 feature) private view returns (bool) {

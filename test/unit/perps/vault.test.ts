@@ -39,14 +39,17 @@ describe("LiquidityVault", function () {
       await expect(tx)
         .to.emit(v, "VaultStateUpdated")
         .withArgs(usdc("1000100"), usdc("1000100") * 10n ** 6n, usdc("500100"), wad("1"));
-      const unlock = await v.unlocksAt(x.address);
+      const [locked, unlock] = await v.lockOf(x.address);
+      expect(locked).to.equal(usdc("100") * 10n ** 6n);
       await expect(v.connect(x).withdraw(usdc("1"), x.address, x.address))
         .to.be.revertedWithCustomError(v, "VaultSharesLocked")
-        .withArgs(x.address, unlock);
+        .withArgs(x.address, usdc("1") * 10n ** 6n, 0n, unlock);
       expect(await v.maxWithdraw(x.address)).to.equal(0n);
       // moving the shares does not shed the lock
-      await (await v.connect(x).transfer(fx.keeper.address, 1n)).wait();
-      expect(await v.unlocksAt(fx.keeper.address)).to.equal(unlock);
+      await expect(v.connect(x).transfer(fx.keeper.address, 1n))
+        .to.emit(v, "SharesLocked")
+        .withArgs(fx.keeper.address, 1n, unlock);
+      expect((await v.lockOf(fx.keeper.address))[1]).to.equal(unlock);
       await time().increase(vaultParams.lockPeriodSec);
       await fx.setPrice(wad("10"));
       await expect(v.connect(x).redeem(usdc("100") * 10n ** 6n - 1n, x.address, x.address)).to.emit(v, "Withdraw");
