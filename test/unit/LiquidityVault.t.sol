@@ -118,4 +118,29 @@ contract LiquidityVaultTest is PerpSolBase {
         assertEq(lockedO + unlockO, 0);
         assertEq(vault.maxRedeem(other), old + fresh / 2);
     }
+
+    // ───────────────────────────── items 27–29: ERC-4626 limits ─────────────────────────────
+
+    /// @dev An LP with 10,000 USDC all in the perp pool; a trader 10,000 CH long at 10; the price to 12: the
+    ///      trader's 20,000 profit exceeds LP equity.
+    function _makeInsolvent() internal {
+        vault.setLimits(1e15, 0);
+        _deposit(victim, 10_000e6, victim);
+        vault.allocate(address(perp), 10_000e6);
+        _setupGuarantor(guarantor, false, 1_000_000e6);
+        _setupTrader(attacker, guarantor, 30_000e6);
+        vm.prank(attacker);
+        perp.trade(10_000e18, 0);
+        index.setPrice(12e18);
+    }
+
+    /// Issue 17 item 27: while the vault is insolvent, deposit and mint revert VaultInsolvent, so the max views
+    /// must say 0 (ERC-4626: max* must not overstate what the action accepts).
+    function test_insolventVault_maxDepositAndMintAreZero() public {
+        _makeInsolvent();
+        assertLt(int256(0), int256(vault.totalSupply()));
+        assertEq(vault.totalAssets(), 0);
+        assertEq(vault.maxDeposit(attacker), 0);
+        assertEq(vault.maxMint(attacker), 0);
+    }
 }

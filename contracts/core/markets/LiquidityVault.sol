@@ -103,7 +103,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     ///      the existing LPs' losses); an empty vault (no shares) accepts deposits at any equity ≥ 0.
     function _depositAssets() private view returns (uint256) {
         int256 equity = _equity();
-        if (equity <= 0 && (equity < 0 || totalSupply() > 0)) revert VaultInsolvent(equity);
+        if (_insolvent(equity)) revert VaultInsolvent(equity);
         return uint256(equity);
     }
 
@@ -173,16 +173,29 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     }
 
     /// @inheritdoc IERC4626
+    /// @dev 0 while deposits would revert: paused, or insolvent (see _depositAssets).
     function maxDeposit(address) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_DEPOSIT)) return 0;
-        return _maxDepositAt(totalAssets());
+        (bool open, uint256 ta) = _depositOpen();
+        return open ? _maxDepositAt(ta) : 0;
     }
 
     /// @inheritdoc IERC4626
     function maxMint(address) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_DEPOSIT)) return 0;
-        uint256 ta = totalAssets();
-        return _sharesDown(_maxDepositAt(ta), ta);
+        (bool open, uint256 ta) = _depositOpen();
+        return open ? _sharesDown(_maxDepositAt(ta), ta) : 0;
+    }
+
+    /// @dev Whether a deposit would be accepted at all now, and the totalAssets it would use.
+    function _depositOpen() private view returns (bool open, uint256 ta) {
+        if (_isPaused(FEATURE_DEPOSIT)) return (false, 0);
+        int256 equity = _equity();
+        if (_insolvent(equity)) return (false, 0);
+        return (true, uint256(equity));
+    }
+
+    /// @dev Existing shares are worth nothing or less: a depositor would pay for the existing LPs' losses.
+    function _insolvent(int256 equity) private view returns (bool) {
+        return equity < 0 || (equity == 0 && totalSupply() > 0);
     }
 
     /// @inheritdoc IERC4626
