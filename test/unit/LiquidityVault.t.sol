@@ -143,4 +143,25 @@ contract LiquidityVaultTest is PerpSolBase {
         assertEq(vault.maxDeposit(attacker), 0);
         assertEq(vault.maxMint(attacker), 0);
     }
+
+    /// Issue 17 item 28: after `withdraw(maxWithdraw)` the shares left are worth 0 assets; maxRedeem must not offer
+    /// them (redeem reverts VaultZeroAmount for shares worth nothing).
+    function test_dustAfterMaxWithdraw_maxRedeemIsZero() public {
+        vault.setLimits(1e15, 0);
+        _deposit(victim, 1_000e6, victim);
+        _deposit(attacker, 1_003e6, attacker);
+        // fees paid into the pool lift the share price above 1: a withdrawal's shares round up, dust is left
+        _setupGuarantor(guarantor, false, 1_000_000e6);
+        _setupTrader(makeAddr("trader"), guarantor, 10_000e6);
+        vm.prank(makeAddr("trader"));
+        perp.trade(1_000e18, 0);
+        assertLt(vault.maxWithdraw(victim), vault.liquidUsdc()); // the owner's value binds, not liquidity
+        vm.startPrank(victim);
+        vault.withdraw(vault.maxWithdraw(victim), victim, victim);
+        vm.stopPrank();
+        uint256 left = vault.balanceOf(victim);
+        assertGt(left, 0);
+        assertEq(vault.previewRedeem(left), 0);
+        assertEq(vault.maxRedeem(victim), 0);
+    }
 }

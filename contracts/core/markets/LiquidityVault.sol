@@ -210,9 +210,12 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     /// @inheritdoc IERC4626
     function maxRedeem(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
         if (_isPaused(FEATURE_WITHDRAW)) return 0;
-        uint256 balance = _unlockedShares(owner);
-        uint256 liquidShares = _sharesDown(liquidUsdc(), totalAssets());
-        return balance < liquidShares ? balance : liquidShares;
+        uint256 ta = totalAssets();
+        uint256 shares = _unlockedShares(owner);
+        uint256 liquidShares = _sharesDown(liquidUsdc(), ta);
+        if (liquidShares < shares) shares = liquidShares;
+        // @dev shares worth 0 assets (dust left by a withdrawal) cannot be redeemed (VaultZeroAmount): not offered
+        return _assetsDown(shares, ta) == 0 ? 0 : shares;
     }
 
     /// @dev Idle ledger and lock: the shares a deposit mints are locked for the lock period (the receiver's other
