@@ -114,7 +114,8 @@ interface ILiquidityVault is IERC4626 {
     /// @return Market addresses (≤ MAX_MARKETS).
     function markets() external view returns (address[] memory);
 
-    /// @notice USDC a withdrawal can be paid now: idle plus Σ market.withdrawableToVaultUsdc().
+    /// @notice USDC a withdrawal can be paid now: idle plus Σ market.withdrawableToVaultUsdc() (a market that cannot
+    ///         say, e.g. with a stale oracle, counts 0).
     /// @return USDC.
     function liquidUsdc() external view returns (uint256);
 

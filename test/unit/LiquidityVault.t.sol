@@ -164,4 +164,27 @@ contract LiquidityVaultTest is PerpSolBase {
         assertEq(vault.previewRedeem(left), 0);
         assertEq(vault.maxRedeem(victim), 0);
     }
+
+    /// Issue 17 item 29: with a stale oracle the ERC-4626 views must not revert: the max views return 0 (every
+    /// action would revert), totalAssets and the conversions count the markets that cannot be valued as 0.
+    function test_staleOracle_viewsDoNotRevert() public {
+        vault.setLimits(1e15, 0);
+        uint256 shares = _deposit(victim, 1_000e6, victim);
+        vault.allocate(address(perp), 600e6);
+        index.setStale(true);
+        assertEq(vault.totalAssets(), 400e6);
+        assertGt(vault.convertToShares(1e6), 0);
+        assertGt(vault.convertToAssets(shares), 0);
+        assertEq(vault.maxDeposit(victim), 0);
+        assertEq(vault.maxMint(victim), 0);
+        assertEq(vault.maxWithdraw(victim), 0);
+        assertEq(vault.maxRedeem(victim), 0);
+        assertGt(vault.sharePriceWad(), 0);
+        // the actions themselves still value every market strictly
+        vm.prank(victim);
+        vm.expectRevert();
+        vault.redeem(shares, victim, victim);
+        index.setStale(false);
+        assertEq(vault.totalAssets(), 1_000e6);
+    }
 }

@@ -12,8 +12,9 @@ import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
 
 /// @title LiquidityVault
 /// @notice The LPs' ERC-4626 USDC vault behind the perpetual and futures markets. See ILiquidityVault.
-/// @dev deposit / mint / withdraw / redeem read totalAssets() once each (it asks every market for its equity,
-///      which reads the index): the OpenZeppelin flow would read it up to three times.
+/// @dev deposit / mint / withdraw / redeem value the markets once each (every market's equity, which reads the
+///      index): the OpenZeppelin flow would read it up to three times. The ERC-4626 views never revert: a market
+///      that cannot be valued (stale oracle) counts 0 in totalAssets and closes the max* views (issue 17 item 29).
 contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     using SafeERC20 for IERC20;
     using Math for uint256;
@@ -82,13 +83,16 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
 
     /// @inheritdoc IERC4626
     /// @dev max(0, idle + Σ market equity): markets net against each other (one pool of LP capital), and a
-    ///      negative total reads as 0 (shares are then worth nothing until traders' profits reverse).
+    ///      negative total reads as 0 (shares are then worth nothing until traders' profits reverse). Never reverts
+    ///      (ERC-4626): a market that cannot be valued now (stale oracle) counts 0 here; deposits and withdrawals
+    ///      value every market strictly and revert instead (issue 17 item 29).
     function totalAssets() public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        int256 total = _equity();
+        (int256 total, ) = _equityView();
         return total > 0 ? uint256(total) : 0;
     }
 
-    /// @dev idle + Σ market equity, signed (bounded loop over ≤ MAX_MARKETS markets).
+    /// @dev idle + Σ market equity, signed (bounded loop over ≤ MAX_MARKETS markets); reverts when a market cannot
+    ///      be valued.
     function _equity() private view returns (int256 total) {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
         total = int256($.idleUsdc);
@@ -97,6 +101,28 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         for (uint256 i; i < n; ++i) {
             total += IVaultMarket(list[i]).vaultEquityUsdc();
         }
+    }
+
+    /// @dev The same for the views: a market whose valuation reverts counts 0 and `valued` is false.
+    function _equityView() private view returns (int256 total, bool valued) {
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        total = int256($.idleUsdc);
+        valued = true;
+        address[] storage list = $.markets;
+        uint256 n = list.length;
+        for (uint256 i; i < n; ++i) {
+            try IVaultMarket(list[i]).vaultEquityUsdc() returns (int256 equity) {
+                total += equity;
+            } catch {
+                valued = false;
+            }
+        }
+    }
+
+    /// @dev totalAssets for a withdrawal: every market valued (reverts with the market's reason otherwise).
+    function _totalAssetsStrict() private view returns (uint256) {
+        int256 total = _equity();
+        return total > 0 ? uint256(total) : 0;
     }
 
     /// @dev totalAssets for a deposit: reverts while existing shares are worth nothing (the depositor would pay for
@@ -145,7 +171,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         address owner
     ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_WITHDRAW) returns (uint256 shares) {
         if (assets == 0) revert VaultZeroAmount();
-        uint256 ta = totalAssets();
+        uint256 ta = _totalAssetsStrict();
         // @dev shares burned for an exact amount round up (ACC-05)
         shares = assets.mulDiv(totalSupply() + VIRTUAL_SHARES, ta + 1, Math.Rounding.Ceil);
         if (shares > balanceOf(owner)) {
@@ -165,7 +191,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         uint256 balance = balanceOf(owner);
         if (shares > balance) revert ERC4626ExceededMaxRedeem(owner, shares, balance);
         _requireUnlocked(owner, shares);
-        uint256 ta = totalAssets();
+        uint256 ta = _totalAssetsStrict();
         // @dev assets paid for burned shares round down (ACC-05)
         assets = _assetsDown(shares, ta);
         if (assets == 0) revert VaultZeroAmount();
@@ -188,8 +214,8 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     /// @dev Whether a deposit would be accepted at all now, and the totalAssets it would use.
     function _depositOpen() private view returns (bool open, uint256 ta) {
         if (_isPaused(FEATURE_DEPOSIT)) return (false, 0);
-        int256 equity = _equity();
-        if (_insolvent(equity)) return (false, 0);
+        (int256 equity, bool valued) = _equityView();
+        if (!valued || _insolvent(equity)) return (false, 0);
         return (true, uint256(equity));
     }
 
@@ -199,23 +225,34 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     }
 
     /// @inheritdoc IERC4626
-    /// @dev Limited by the owner's unlocked shares and by the liquidity the vault can raise now.
+    /// @dev Limited by the owner's unlocked shares and by the liquidity the vault can raise now; 0 while a market
+    ///      cannot be valued (withdrawals revert then).
     function maxWithdraw(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_WITHDRAW)) return 0;
-        uint256 own = _assetsDown(_unlockedShares(owner), totalAssets());
-        uint256 liquid = liquidUsdc();
+        (bool open, uint256 ta, uint256 liquid) = _withdrawOpen();
+        if (!open) return 0;
+        uint256 own = _assetsDown(_unlockedShares(owner), ta);
         return own < liquid ? own : liquid;
     }
 
     /// @inheritdoc IERC4626
     function maxRedeem(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_WITHDRAW)) return 0;
-        uint256 ta = totalAssets();
+        (bool open, uint256 ta, uint256 liquid) = _withdrawOpen();
+        if (!open) return 0;
         uint256 shares = _unlockedShares(owner);
-        uint256 liquidShares = _sharesDown(liquidUsdc(), ta);
+        uint256 liquidShares = _sharesDown(liquid, ta);
         if (liquidShares < shares) shares = liquidShares;
         // @dev shares worth 0 assets (dust left by a withdrawal) cannot be redeemed (VaultZeroAmount): not offered
         return _assetsDown(shares, ta) == 0 ? 0 : shares;
+    }
+
+    /// @dev Whether a withdrawal can go through at all now, the totalAssets it would use and the liquidity.
+    function _withdrawOpen() private view returns (bool open, uint256 ta, uint256 liquid) {
+        if (_isPaused(FEATURE_WITHDRAW)) return (false, 0, 0);
+        (int256 equity, bool valued) = _equityView();
+        bool liquidKnown;
+        (liquid, liquidKnown) = _liquid();
+        if (!valued || !liquidKnown) return (false, 0, 0);
+        return (true, equity > 0 ? uint256(equity) : 0, liquid);
     }
 
     /// @dev Idle ledger and lock: the shares a deposit mints are locked for the lock period (the receiver's other
@@ -383,13 +420,23 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     }
 
     /// @inheritdoc ILiquidityVault
-    function liquidUsdc() public view returns (uint256 total) {
+    /// @dev A market that cannot say what it can return now (stale oracle) counts 0.
+    function liquidUsdc() external view returns (uint256 total) {
+        (total, ) = _liquid();
+    }
+
+    function _liquid() private view returns (uint256 total, bool known) {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
         total = $.idleUsdc;
+        known = true;
         address[] storage list = $.markets;
         uint256 n = list.length;
         for (uint256 i; i < n; ++i) {
-            total += IVaultMarket(list[i]).withdrawableToVaultUsdc();
+            try IVaultMarket(list[i]).withdrawableToVaultUsdc() returns (uint256 amount) {
+                total += amount;
+            } catch {
+                known = false;
+            }
         }
     }
 
