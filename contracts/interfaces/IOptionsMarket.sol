@@ -64,6 +64,8 @@ interface IOptionsMarketTypes {
     /// @param writerCursor Next writer to pair with a holder (in-the-money futures options).
     /// @param pendingIndex Position + 1 in the pending-series list (0 once settled).
     /// @param settled True once every account is settled.
+    /// @param oraclePriceWad The index the price was fixed at (0 until then): corrections stay within maxCorrectionBps
+    ///        of it.
     struct Series {
         uint64 expiry;
         OptionKind kind;
@@ -82,6 +84,7 @@ interface IOptionsMarketTypes {
         uint32 writerCursor;
         uint32 pendingIndex;
         bool settled;
+        uint128 oraclePriceWad;
     }
 
     /// @notice One account's position in one series (one storage word).
@@ -128,6 +131,7 @@ interface IOptionsMarketTypes {
     /// @param maxLiveSeries Series listed and not yet expired-and-fixed, at most (permissionless listing only).
     /// @param bountyUsdc Keeper bounty: per settled account (from its credit) and per fixed price (from fees).
     /// @param strikeStepWad Permissionless listing: strikes are multiples of this.
+    /// @param maxCorrectionBps Largest distance of a guardian's correction from the oracle's fixed price, bps (≤ 5,000).
     struct Params {
         uint16 makerFeeBps;
         uint16 takerFeeBps;
@@ -141,6 +145,7 @@ interface IOptionsMarketTypes {
         uint16 maxLiveSeries;
         uint64 bountyUsdc;
         uint128 strikeStepWad;
+        uint16 maxCorrectionBps;
     }
 
     // ---------------------------------------------------------------- errors
@@ -276,6 +281,12 @@ interface IOptionsMarketTypes {
     /// @notice Thrown when a corrected settlement price is zero or does not fit.
     /// @param priceWad The price.
     error OptionsInvalidPrice(uint256 priceWad);
+    /// @notice Thrown when a correction lies more than maxCorrectionBps from the price the oracle fixed.
+    /// @param seriesId The series.
+    /// @param oraclePriceWad The oracle's fixed price.
+    /// @param correctedWad The correction asked for.
+    /// @param maxBps maxCorrectionBps.
+    error OptionsCorrectionTooLarge(uint256 seriesId, uint256 oraclePriceWad, uint256 correctedWad, uint256 maxBps);
     /// @notice Thrown when `performUpkeep` is given data that is not a due work item.
     error OptionsInvalidUpkeep();
 

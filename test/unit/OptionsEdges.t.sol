@@ -59,6 +59,9 @@ contract OptionsEdgesTest is OptionsSolBase {
         p = options.params();
         p.strikeStepWad = 0;
         _expectBad(p, "strikeStepWad", 0);
+        p = options.params();
+        p.maxCorrectionBps = 5_001;
+        _expectBad(p, "maxCorrectionBps", 5_001);
         // The defaults themselves are within bounds (and the bounds are inclusive).
         p = options.params();
         p.makerFeeBps = 300;
@@ -87,6 +90,35 @@ contract OptionsEdgesTest is OptionsSolBase {
         vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsInvalidPrice.selector, tooBig));
         options.correctSettlementPrice(1, tooBig);
         assertEq(options.series(1).settlementPriceWad, PRICE0);
+    }
+
+    /// Issue 17 item 13: the guardian could set any settlement price. A correction is now bounded by
+    /// maxCorrectionBps (default 10 %, as futures) around the price the oracle fixed, so corrections cannot walk it.
+    function test_guardianCorrection_cannotMoveThePriceBeyondTheBound() public {
+        vm.warp(expiry);
+        options.fixSettlementPrice(1); // the oracle's price: 10
+        bytes memory tooLarge = abi.encodeWithSignature(
+            "OptionsCorrectionTooLarge(uint256,uint256,uint256,uint256)",
+            1,
+            10e18,
+            20e18,
+            1_000
+        );
+        vm.expectRevert(tooLarge);
+        options.correctSettlementPrice(1, 20e18);
+        options.correctSettlementPrice(1, 11e18); // + 10 %: inside the bound
+        options.correctSettlementPrice(1, 9e18); // − 10 % from the oracle's price, not from the correction
+        vm.expectRevert(
+            abi.encodeWithSignature(
+                "OptionsCorrectionTooLarge(uint256,uint256,uint256,uint256)",
+                1,
+                10e18,
+                8.99e18,
+                1_000
+            )
+        );
+        options.correctSettlementPrice(1, 8.99e18);
+        assertEq(options.series(1).settlementPriceWad, 9e18);
     }
 
     function test_positions_closeAndTransferGuards() public {

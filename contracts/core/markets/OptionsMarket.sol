@@ -57,7 +57,8 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
             callCapBps: 10_000,
             maxLiveSeries: 64,
             bountyUsdc: 5e5,
-            strikeStepWad: 5e17
+            strikeStepWad: 5e17,
+            maxCorrectionBps: 1_000
         });
         $.params = p;
         emit ParamsSet(p);

@@ -29,6 +29,11 @@ contract OptionsSettlement is OptionsMarketBase {
             revert OptionsNotDisputable(seriesId, fixedAt == 0 ? 0 : endsAt, block.timestamp);
         }
         if (priceWad == 0 || priceWad > type(uint128).max) revert OptionsInvalidPrice(priceWad);
+        // @dev bounded around the oracle's price (not the last correction), so repeated corrections cannot walk it
+        uint256 ref = s.oraclePriceWad;
+        uint256 diff = priceWad > ref ? priceWad - ref : ref - priceWad;
+        uint256 maxBps = $.params.maxCorrectionBps;
+        if (diff * SpotMath.BPS > ref * maxBps) revert OptionsCorrectionTooLarge(seriesId, ref, priceWad, maxBps);
         uint256 old = s.settlementPriceWad;
         s.settlementPriceWad = uint128(priceWad);
         emit SettlementPriceCorrected(seriesId, old, priceWad, _payoff(s, priceWad), msg.sender, endsAt);
@@ -88,6 +93,7 @@ contract OptionsSettlement is OptionsMarketBase {
         if (block.timestamp < s.expiry) revert OptionsSeriesNotExpired(seriesId, s.expiry, block.timestamp);
         priceWad = $.oracle.indexPrice();
         s.settlementPriceWad = priceWad.toUint128();
+        s.oraclePriceWad = uint128(priceWad);
         s.priceFixedAt = uint64(block.timestamp);
         uint256 live = --$.liveSeries;
         // @dev the bounty comes out of fee income, so a series with no fees yet pays nothing
@@ -353,6 +359,7 @@ contract OptionsSettlement is OptionsMarketBase {
         }
         if (p.bountyUsdc > MAX_BOUNTY_USDC) revert OptionsInvalidParam("bountyUsdc", p.bountyUsdc);
         if (p.strikeStepWad == 0) revert OptionsInvalidParam("strikeStepWad", 0);
+        if (p.maxCorrectionBps > 5_000) revert OptionsInvalidParam("maxCorrectionBps", p.maxCorrectionBps);
         $.params = p;
         emit ParamsSet(p);
     }

@@ -80,6 +80,7 @@ function getMarket(address: Address): OptionsMarketState {
     m.maxLiveSeries = 0;
     m.bountyUsdc = ZERO;
     m.strikeStepWad = ZERO;
+    m.maxCorrectionBps = 0;
   }
   return m;
 }
@@ -541,6 +542,7 @@ export function handleParamsSet(event: ParamsSet): void {
   m.maxLiveSeries = x.maxLiveSeries;
   m.bountyUsdc = x.bountyUsdc;
   m.strikeStepWad = x.strikeStepWad;
+  m.maxCorrectionBps = x.maxCorrectionBps;
   m.save();
 }
 

@@ -128,5 +128,6 @@ export async function currentParams(fx: OptionsFixture) {
     maxLiveSeries: p.maxLiveSeries,
     bountyUsdc: p.bountyUsdc,
     strikeStepWad: p.strikeStepWad,
+    maxCorrectionBps: p.maxCorrectionBps,
   };
 }
