@@ -59,6 +59,7 @@ import {
   OfferFilled,
   OptionsWritten,
   PositionSettled as OptionsPositionSettled,
+  SeriesDelisted,
   SeriesListed as OptionsSeriesListed,
   SettlementPriceFixed,
   SettlementProgressed,
@@ -70,6 +71,7 @@ import {
   handleOfferFilled,
   handleOptionsWritten,
   handlePositionSettled as handleOptionsPositionSettled,
+  handleSeriesDelisted,
   handleSeriesListed as handleOptionsSeriesListed,
   handleSettlementPriceFixed,
   handleSettlementProgressed,
@@ -820,5 +822,38 @@ describe("OptionsMarket", () => {
     );
     assert.fieldEquals("OptionMaker", BOB.toHexString(), "minNonce", "5");
     assert.fieldEquals("OptionMaker", BOB.toHexString(), "minNonceRaises", "1");
+  });
+  test("an unused permissionless listing is delisted: live count, keeper bounty, status", () => {
+    handleOptionsSeriesListed(
+      changetype<OptionsSeriesListed>(
+        mockEvent(OPT, T0, [
+          uintParam("seriesId", n(3)),
+          i32Param("kind", 1),
+          boolParam("onFutures", false),
+          uintParam("futuresSeriesId", BigInt.zero()),
+          uintParam("expiry", BigInt.fromI64(T0 + 89 * DAY)),
+          uintParam("strikeWad", wad(6)),
+          uintParam("capWad", wad(6)),
+          addressParam("listedBy", BOB),
+          uintParam("liveSeries", n(5)),
+        ]),
+      ),
+    );
+    handleSeriesDelisted(
+      changetype<SeriesDelisted>(
+        mockEvent(OPT, T0 + DAY + 1, [
+          uintParam("seriesId", n(3)),
+          addressParam("caller", KEEPER),
+          uintParam("bondUsdc", usdc(45)),
+          uintParam("bountyUsdc", n(500000)),
+          uintParam("liveSeries", n(4)),
+        ]),
+      ),
+    );
+    const s = OPT.concatI32(3).toHexString();
+    assert.fieldEquals("OptionSeries", s, "status", "Delisted");
+    assert.fieldEquals("OptionsMarketState", OPT.toHexString(), "liveSeries", "4");
+    assert.fieldEquals("OptionsMarketState", OPT.toHexString(), "keeperPaidUsdc", "500000");
+    assert.entityCount("OptionEvent", 1);
   });
 });

@@ -129,5 +129,6 @@ export async function currentParams(fx: OptionsFixture) {
     bountyUsdc: p.bountyUsdc,
     strikeStepWad: p.strikeStepWad,
     maxCorrectionBps: p.maxCorrectionBps,
+    listingBondPerDayUsdc: p.listingBondPerDayUsdc,
   };
 }
