@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IPerpMarket} from "../../interfaces/IPerpMarket.sol";
 import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
@@ -533,8 +534,12 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         return _withdrawable($, $.oracle.indexPrice(), pool);
     }
 
-    /// @dev Traders' net unrealised PnL at `price` (rounded up: against LPs) and their funding debt to the pool
-    ///      accrued to now (rounded down), both O(1) from the aggregates.
+    /// @dev Traders' net unrealised PnL (rounded up: against LPs) and their funding debt to the pool accrued to now
+    ///      (rounded down), both O(1) from the aggregates. Positions are valued at what closing them all would pay:
+    ///      the price impact is path-independent, so moving the skew from `net` to 0 pays
+    ///      net · index + index · net² / (2 · skewScale) in any order of closes. Valuing at the bare index would
+    ///      count the premium traders paid to open as LP equity until they close and take it back (issue 17 item 2:
+    ///      an LP opening skew, redeeming at the inflated price, then closing).
     function _traderClaims(
         PerpMarketStorage storage $,
         uint256 price
@@ -542,7 +547,10 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         OpenInterest memory oi = $.oi;
         int256 net = int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
         Aggregates memory g = $.agg;
-        unrealisedUsdc = ClearingMath.valueUsdcUp(net, price) - g.sumOpenNotionalUsdc;
+        uint256 absNet = PerpMath.abs(net);
+        // @dev the impact term is ≥ 0 whatever the side and rounds up (traders' claim, against LPs)
+        uint256 impactUsdc = Math.mulDiv(price, absNet * absNet, 2e30 * uint256($.params.skewScaleCh), Math.Rounding.Ceil);
+        unrealisedUsdc = ClearingMath.valueUsdcUp(net, price) + int256(impactUsdc) - g.sumOpenNotionalUsdc;
         (int256 index, ) = _accrueView($, price);
         fundingDebtUsdc = PerpMath.divDown((net * index) / PerpMath.WAD - g.fundingOffsetWad, 1e12);
         grossNotionalUsdc = ClearingMath.notionalUsdcUp(uint256(oi.longCh) + uint256(oi.shortCh), price);

@@ -88,9 +88,10 @@ describe("LiquidityVault", function () {
       await (await perpMarket.connect(t).trade(wad("1000"), 0)).wait();
       const before = await v.totalAssets();
       await fx.setPrice(wad("12"));
-      // the index move of 1000 × (12 − 10) is already out of LP equity (exactly: the mark moved, nothing else)
+      // the index move is already out of LP equity, exactly: positions are marked at what closing them all would
+      // pay, 1000 × index × (1 + 1000 / (2 · skewScale)), so a move of 2 costs LPs 2000 × 1.0005 = 2001
       const after = await v.totalAssets();
-      expect(before - after).to.equal(usdc("2000"));
+      expect(before - after).to.equal(usdc("2001"));
       // withdrawable keeps the traders' net profit and 10 % of gross notional in the pool
       const w = await perpMarket.withdrawableToVaultUsdc();
       const [, pool] = await fx.protocol.clearingHouse.marketInfo(await perpMarket.getAddress());
