@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {ILiquidatableMarket} from "./ILiquidatableMarket.sol";
 import {IVaultMarket} from "./IVaultMarket.sol";
 import {IKeeperCompatible} from "./IKeeperCompatible.sol";
+import {IMarketAccountRisk} from "./IMarketAccountRisk.sol";
 
 /// @title IPerpMarket
 /// @notice The CH perpetual (SPEC section 6): traders' positions live in the ClearingHouse (cross margin, cost
@@ -24,7 +25,9 @@ import {IKeeperCompatible} from "./IKeeperCompatible.sol";
 ///      An account owes size × (index − snapshot); it is settled through ClearingHouse.settle on every trade of the
 ///      account, by the permissionless `settleFunding`, and carried as pending funding across a liquidation (the
 ///      hook may not call the ClearingHouse). Funding owed by traders rounds up, funding owed to them rounds down.
-interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
+///      Until settled, an account's funding is in its margin through IMarketAccountRisk.accountRisk (the
+///      ClearingHouse adds it to the account's equity in every margin computation, issue 17 item 11).
+interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible, IMarketAccountRisk {
     /// @notice Market parameters (governance). Packed into three storage slots.
     /// @param skewScaleCh Skew at which the price premium is 100 % and the funding velocity is at its maximum.
     /// @param maxFundingVelocityWad Funding-rate change per day at |skew| = skewScale, WAD per day per day.

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
+import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 
 /// @notice PerpMarket security regressions (issue 17): LP equity and open-skew premium.
 contract PerpSecurityTest is PerpSolBase {
@@ -55,5 +56,39 @@ contract PerpSecurityTest is PerpSolBase {
         int256 attackerGain = int256(redeemed) - 500_000e6 + tradersAfter - tradersBefore;
         assertLe(attackerGain, 0, "the round trip must not pay");
         assertGe(vault.convertToAssets(vault.balanceOf(victim)), victimBefore, "the other LP keeps its value");
+    }
+    /// @dev accountRisk through a low-level call (so the scenario also runs against a market without the hook).
+    function _accountRisk(address account) internal view returns (bool ok, int256 equityAdj, uint256 im, uint256 mm) {
+        bytes memory ret;
+        (ok, ret) = address(perp).staticcall(
+            abi.encodeWithSignature("accountRisk(address,uint256)", account, index.priceWad())
+        );
+        if (ok) (equityAdj, im, mm) = abi.decode(ret, (int256, uint256, uint256));
+    }
+
+    /// Issue 17 item 11 (market side): an account opened at its initial margin accrues funding it has not settled;
+    /// the ClearingHouse asks the market (IMarketAccountRisk) and must see that debt in the account's equity.
+    function test_accountAtInitialMargin_accruesFunding_accountRiskShowsTheDebt() public {
+        address trader = makeAddr("atInitialMargin");
+        _setupTrader(trader, guarantor, 1_011e6);
+        _lpDeposit(victim, 500_000e6);
+        vault.allocate(address(perp), 300_000e6);
+        // 1,000 CH long at 10.005: IM 10 % of 10,000 = 1,000; equity after the 5 USDC fee and 5 of impact ≈ 1,001
+        _trade(trader, 1_000e18); // the only skew: longs pay funding
+        vm.warp(block.timestamp + 30 days);
+        int256 owed = perp.fundingOwedUsdc(trader);
+        assertGt(owed, 0);
+        (bool ok, int256 equityAdj, uint256 im, uint256 mm) = _accountRisk(trader);
+        assertTrue(ok, "PerpMarket implements IMarketAccountRisk");
+        assertEq(equityAdj, -owed);
+        // the debt is what takes the account below its initial margin: the ClearingHouse adds it (sec-mkt wiring)
+        IClearingHouse.MarginState memory m = chouse.marginState(trader);
+        assertLt(m.equityUsdc + equityAdj, int256(m.initialMarginUsdc));
+        assertEq(im, 0);
+        assertEq(mm, 0);
+        // an account that holds nothing: no adjustment, no revert
+        (ok, equityAdj, im, mm) = _accountRisk(makeAddr("nobody"));
+        assertTrue(ok);
+        assertEq(equityAdj, 0);
     }
 }

@@ -10,6 +10,7 @@ import {IPerpMarket} from "../../interfaces/IPerpMarket.sol";
 import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
 import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
 import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.sol";
+import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {ClearingMath} from "../../libraries/ClearingMath.sol";
@@ -490,6 +491,18 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         if (isLong) oi.longCh = oi.longCh > closedCh ? uint96(oi.longCh - closedCh) : 0;
         else oi.shortCh = oi.shortCh > closedCh ? uint96(oi.shortCh - closedCh) : 0;
         $.oi = oi;
+    }
+
+    /// @inheritdoc IMarketAccountRisk
+    /// @dev −(funding owed accrued to `priceWad` now + pending funding): what owing rounds up, what is owed to the
+    ///      account rounds down (PerpMath.fundingOwedUsdc rounds toward +∞). No extra requirements.
+    function accountRisk(address account, uint256 priceWad) external view returns (int256, uint256, uint256) {
+        PerpMarketStorage storage $ = _getPerpMarketStorage();
+        Account memory a = $.accounts[account];
+        int256 pending = a.hasPending ? $.pendingFunding[account] : int256(0);
+        if (a.sizeCh == 0) return (-pending, 0, 0);
+        (int256 index, ) = _accrueView($, priceWad);
+        return (-(PerpMath.fundingOwedUsdc(a.sizeCh, a.snapshotWad, index) + pending), 0, 0);
     }
 
     // ───────────────────────────── vault ─────────────────────────────
