@@ -37,6 +37,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         uint256 depositCapUsdc;
         uint32 lockPeriodSec;
         /// @custom:oz-renamed-from unlocksAt
+        // solhint-disable-next-line var-name-mixedcase
         mapping(address owner => uint256) __deprecated_unlocksAt;
         mapping(address owner => Lock) locks;
     }
@@ -271,11 +272,11 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     ///      else's shares for longer at less than the cost of the shares it gives away, and no lock ever ends
     ///      earlier because shares arrive.
     function _lock(LiquidityVaultStorage storage $, address owner, uint256 shares, uint256 until) private {
-        Lock memory l = $.locks[owner];
-        uint256 held = block.timestamp < l.unlocksAt ? l.shares : 0;
+        Lock memory lk = $.locks[owner];
+        uint256 held = block.timestamp < lk.unlocksAt ? lk.shares : 0;
         uint256 unlock = until;
-        if (held != 0 && until <= l.unlocksAt) unlock = l.unlocksAt;
-        else if (held != 0) unlock = (held * l.unlocksAt + shares * until).ceilDiv(held + shares);
+        if (held != 0 && until <= lk.unlocksAt) unlock = lk.unlocksAt;
+        else if (held != 0) unlock = (held * lk.unlocksAt + shares * until).ceilDiv(held + shares);
         uint256 total = held + shares;
         $.locks[owner] = Lock(uint192(total), uint64(unlock));
         emit SharesLocked(owner, total, unlock);
@@ -330,14 +331,14 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     function _update(address from, address to, uint256 value) internal override {
         if (from != address(0) && to != address(0)) {
             LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-            Lock memory l = $.locks[from];
-            uint256 held = block.timestamp < l.unlocksAt ? l.shares : 0;
+            Lock memory lk = $.locks[from];
+            uint256 held = block.timestamp < lk.unlocksAt ? lk.shares : 0;
             uint256 free = balanceOf(from) - held;
             if (value > free && value <= balanceOf(from)) {
                 uint256 moved = value - free;
                 $.locks[from].shares = uint192(held - moved);
-                emit SharesLocked(from, held - moved, l.unlocksAt);
-                _lock($, to, moved, l.unlocksAt);
+                emit SharesLocked(from, held - moved, lk.unlocksAt);
+                _lock($, to, moved, lk.unlocksAt);
             }
         }
         super._update(from, to, value);
@@ -447,8 +448,8 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
 
     /// @inheritdoc ILiquidityVault
     function lockOf(address owner) external view returns (uint256 lockedShares, uint256 unlocksAt) {
-        Lock memory l = _getLiquidityVaultStorage().locks[owner];
-        if (block.timestamp < l.unlocksAt) return (l.shares, l.unlocksAt);
+        Lock memory lk = _getLiquidityVaultStorage().locks[owner];
+        if (block.timestamp < lk.unlocksAt) return (lk.shares, lk.unlocksAt);
     }
 
     /// @inheritdoc ILiquidityVault
@@ -479,9 +480,9 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
 
     /// @dev The owner's shares outside its lock (a lock that has ended holds nothing).
     function _unlockedShares(address owner) private view returns (uint256) {
-        Lock memory l = _getLiquidityVaultStorage().locks[owner];
+        Lock memory lk = _getLiquidityVaultStorage().locks[owner];
         uint256 balance = balanceOf(owner);
-        uint256 held = block.timestamp < l.unlocksAt ? l.shares : 0;
+        uint256 held = block.timestamp < lk.unlocksAt ? lk.shares : 0;
         return balance > held ? balance - held : 0;
     }
 
