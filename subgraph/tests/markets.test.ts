@@ -3,6 +3,9 @@ import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/as
 import {
   BurnSinkSet,
   FundingPoked,
+  OrderCancelled,
+  OrderCommitted,
+  OrderExecuted,
   PerpLiquidated,
   PerpTraded,
   VaultCapitalMoved,
@@ -10,6 +13,9 @@ import {
 import {
   handleBurnSinkSet,
   handleFundingPoked,
+  handleOrderCancelled,
+  handleOrderCommitted,
+  handleOrderExecuted,
   handlePerpLiquidated,
   handlePerpTraded,
   handleVaultCapitalMoved,
@@ -232,6 +238,59 @@ describe("PerpMarket and LiquidityVault", () => {
     );
     assert.fieldEquals("PerpMarket", m, "poolUsdc", usdc(1050).toString());
     assert.fieldEquals("PerpMarket", m, "vaultNetFundedUsdc", usdc(1000).toString());
+  });
+
+  test("delayed orders: committed, executed, cancelled; pending count, fees held and paid", () => {
+    for (let i = 0; i < 2; i++) {
+      handleOrderCommitted(
+        changetype<OrderCommitted>(
+          mockEvent(PERP, T0 + i, [
+            addressParam("account", i == 0 ? ALICE : BOB),
+            intParam("sizeDeltaCh", i == 0 ? wad(10) : wad(-4)),
+            uintParam("acceptablePriceWad", wad(11)),
+            boolParam("closeAll", false),
+            uintParam("priceTime", BigInt.fromI64(T0 + i + 30)),
+            uintParam("expiresAt", BigInt.fromI64(T0 + i + 300)),
+            uintParam("feeUsdc", n(500000)),
+            uintParam("marginUsdc", usdc(10)),
+            uintParam("pendingOrders", n(i + 1)),
+          ]),
+        ),
+      );
+    }
+    const m = PERP.toHexString();
+    assert.fieldEquals("PerpMarket", m, "pendingOrders", "2");
+    assert.fieldEquals("PerpMarket", m, "orderFeesHeldUsdc", "1000000");
+    handleOrderExecuted(
+      changetype<OrderExecuted>(
+        mockEvent(PERP, T0 + 31, [
+          addressParam("account", ALICE),
+          addressParam("executor", KEEPER),
+          uintParam("roundId", n(7)),
+          uintParam("priceWad", wad(10)),
+          uintParam("feeUsdc", n(500000)),
+          uintParam("pendingOrders", n(1)),
+        ]),
+      ),
+    );
+    handleOrderCancelled(
+      changetype<OrderCancelled>(
+        mockEvent(PERP, T0 + 302, [
+          addressParam("account", BOB),
+          addressParam("by", KEEPER),
+          uintParam("feeUsdc", n(500000)),
+          bytesParam("reason", Bytes.fromHexString("0x12345678")),
+          uintParam("pendingOrders", BigInt.zero()),
+        ]),
+      ),
+    );
+    assert.fieldEquals("PerpMarket", m, "pendingOrders", "0");
+    assert.fieldEquals("PerpMarket", m, "orderFeesHeldUsdc", "0");
+    assert.fieldEquals("PerpMarket", m, "ordersCommitted", "2");
+    assert.fieldEquals("PerpMarket", m, "ordersExecuted", "1");
+    assert.fieldEquals("PerpMarket", m, "ordersCancelled", "1");
+    assert.fieldEquals("PerpMarket", m, "executionFeesPaidUsdc", "1000000");
+    assert.entityCount("PerpOrderEvent", 4);
   });
 
   test("vault deposits, share transfers, withdrawals, allocation and share-price candles", () => {

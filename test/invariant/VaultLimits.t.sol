@@ -5,6 +5,7 @@ import {CommonBase} from "forge-std/Base.sol";
 import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
+import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
@@ -123,8 +124,7 @@ contract VaultLimitsHandler is CommonBase, StdCheats, StdUtils {
     function trade(uint256 seed, int256 size) external {
         size = _bound(size, -10_000e18, 10_000e18);
         if (size > -0.01e18 && size < 0.01e18) size = 0.01e18;
-        vm.prank(traders[seed % 2]);
-        try perp.trade(size, 0) {} catch {}
+        PerpOrderSteps.trade(perp, traders[seed % 2], size, 0);
         _observe();
     }
 

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
+import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
 
@@ -129,8 +130,7 @@ contract LiquidityVaultTest is PerpSolBase {
         vault.allocate(address(perp), 10_000e6);
         _setupGuarantor(guarantor, false, 1_000_000e6);
         _setupTrader(attacker, guarantor, 30_000e6);
-        vm.prank(attacker);
-        perp.trade(10_000e18, 0);
+        PerpOrderSteps.mustTrade(perp, attacker, 10_000e18);
         index.setPrice(12e18);
     }
 
@@ -153,8 +153,7 @@ contract LiquidityVaultTest is PerpSolBase {
         // fees paid into the pool lift the share price above 1: a withdrawal's shares round up, dust is left
         _setupGuarantor(guarantor, false, 1_000_000e6);
         _setupTrader(makeAddr("trader"), guarantor, 10_000e6);
-        vm.prank(makeAddr("trader"));
-        perp.trade(1_000e18, 0);
+        PerpOrderSteps.mustTrade(perp, makeAddr("trader"), 1_000e18);
         assertLt(vault.maxWithdraw(victim), vault.liquidUsdc()); // the owner's value binds, not liquidity
         vm.startPrank(victim);
         vault.withdraw(vault.maxWithdraw(victim), victim, victim);
