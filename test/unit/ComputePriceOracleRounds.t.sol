@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
+import {ComputePriceOracle} from "../../contracts/core/oracle/ComputePriceOracle.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
 import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol";
@@ -138,5 +139,17 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
         assertEq(oracle.roundAt(block.timestamp - 20), 0); // before the phase's first round: cannot be shown
         assertEq(oracle.roundAt(block.timestamp - 1), (uint80(2) << 64) | 1);
         assertEq(oracle.priceAtRound((uint80(2) << 64) | 1, block.timestamp - 1), 2e18);
+    }
+
+    /// Without a feed (an implementation nobody initialised) every read says so; roundAt finds nothing.
+    function test_withoutFeed_readsRevertFeedNotSet() public {
+        ComputePriceOracle bare = new ComputePriceOracle();
+        vm.expectRevert(IComputePriceOracle.OracleFeedNotSet.selector);
+        bare.priceAtRound(1, block.timestamp - 1);
+        vm.expectRevert(IComputePriceOracle.OracleFeedNotSet.selector);
+        bare.indexPrice();
+        vm.expectRevert(IComputePriceOracle.OracleFeedNotSet.selector);
+        bare.latestRound();
+        assertEq(bare.roundAt(block.timestamp), 0);
     }
 }

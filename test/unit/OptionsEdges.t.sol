@@ -62,6 +62,9 @@ contract OptionsEdgesTest is OptionsSolBase {
         p = options.params();
         p.maxCorrectionBps = 5_001;
         _expectBad(p, "maxCorrectionBps", 5_001);
+        p = options.params();
+        p.listingBondPerDayUsdc = 1_000e6 + 1;
+        _expectBad(p, "listingBondPerDayUsdc", 1_000e6 + 1);
         // The defaults themselves are within bounds (and the bounds are inclusive).
         p = options.params();
         p.makerFeeBps = 300;

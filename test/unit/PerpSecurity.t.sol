@@ -336,4 +336,23 @@ contract PerpSecurityTest is PerpSolBase {
         perp.performUpkeep(payload);
         assertEq(perp.keeperBountyOf(executor), 0.1e6);
     }
+
+    /// A close order whose position was liquidated in full before its execution is cancelled (nothing left to
+    /// close); liquidations never wait for orders.
+    function test_closeOrderAfterFullLiquidation_cancelled() public {
+        _fund();
+        address t = makeAddr("levered");
+        _setupTrader(t, guarantor, 1_100e6);
+        PerpOrderSteps.mustTrade(perp, t, 1_000e18);
+        vm.prank(t);
+        uint256 priceTime = perp.closePosition(0);
+        index.setPrice(8.8e18); // a loss beyond the collateral: the liquidation closes everything
+        liq.liquidate(t);
+        assertEq(perp.accountState(t).sizeCh, 0);
+        vm.warp(priceTime + 1);
+        bytes memory reason = abi.encodeWithSelector(IPerpMarket.PerpNoPosition.selector, t);
+        vm.expectEmit(address(perp));
+        emit IDelayedOrders.OrderCancelled(t, executor, 0.5e6, reason, 0);
+        _execute(executor, t, priceTime);
+    }
 }
