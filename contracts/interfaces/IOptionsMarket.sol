@@ -64,12 +64,13 @@ interface IOptionsMarketTypes {
     /// @param writerCursor Next writer to pair with a holder (in-the-money futures options).
     /// @param pendingIndex Position + 1 in the pending-series list (0 once settled).
     /// @param settled True once every account is settled.
-    /// @param oraclePriceWad The index the price was fixed at (0 until then): corrections stay within maxCorrectionBps
-    ///        of it.
+    /// @param oraclePriceWad The index the price was fixed at, recorded by the first correction (0 until then; without a
+    ///        correction it is `settlementPriceWad`): corrections stay within maxCorrectionBps of it.
     /// @param lister Who listed it by the permissionless rule (zero for a governance listing).
     /// @param listingBondUsdc The lister's bond still held (refunded or forfeited when the price is fixed).
     /// @param listedAt When it was listed, unix seconds.
-    /// @param feesUsdc Fee income its fills produced (the listing bond is refunded once this reaches it).
+    /// @param feesUsdc Fee income its fills produced while its listing bond was held, up to the first fill that reached
+    ///        the bond (the bond is refunded at the fix if this reached it; not counted for unbonded series).
     struct Series {
         uint64 expiry;
         OptionKind kind;

@@ -115,7 +115,7 @@ library DelayedOrders {
     }
 
     /// @notice The view of `k`'s pending order (all zero when none).
-    function view_(
+    function orderView(
         Book storage b,
         bytes32 k,
         uint256 minDelaySec,

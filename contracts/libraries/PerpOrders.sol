@@ -176,7 +176,7 @@ library PerpOrders {
         IPerpMarket.PerpParams storage p,
         address account
     ) external view returns (IDelayedOrders.OrderView memory) {
-        return book.view_(DelayedOrders.key(account, 0), p.minOrderDelaySec, p.maxOrderDelaySec);
+        return book.orderView(DelayedOrders.key(account, 0), p.minOrderDelaySec, p.maxOrderDelaySec);
     }
 
     /// @notice The keeper payload for the first due order among the first `scan` pending: `cancelOrder` for an

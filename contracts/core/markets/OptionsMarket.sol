@@ -221,9 +221,12 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
         _deliver($, s, offer.seriesId, f.seller, f.buyer, sizeCh, f);
         uint256 fee = f.paidUsdc - f.receivedUsdc;
         _accrueFees($, fee);
-        // @dev saturates: only compared with the listing bond
-        uint256 seriesFees = s.feesUsdc + fee;
-        s.feesUsdc = seriesFees > type(uint64).max ? type(uint64).max : uint64(seriesFees);
+        // @dev counted only while a listing bond waits for them (saturating: only compared with the bond)
+        uint256 bond = s.listingBondUsdc;
+        if (bond != 0 && s.feesUsdc < bond) {
+            uint256 seriesFees = s.feesUsdc + fee;
+            s.feesUsdc = seriesFees > type(uint64).max ? type(uint64).max : uint64(seriesFees);
+        }
         _emitFill(offer, sizeCh, f);
         _move($, f.buyer, -f.paidUsdc.toInt256());
         _move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());

@@ -29,8 +29,13 @@ contract OptionsSettlement is OptionsMarketBase {
             revert OptionsNotDisputable(seriesId, fixedAt == 0 ? 0 : endsAt, block.timestamp);
         }
         if (priceWad == 0 || priceWad > type(uint128).max) revert OptionsInvalidPrice(priceWad);
-        // @dev bounded around the oracle's price (not the last correction), so repeated corrections cannot walk it
+        // @dev bounded around the oracle's price (not the last correction), so repeated corrections cannot walk it;
+        //      the first correction records it (a fix without correction writes no extra slot)
         uint256 ref = s.oraclePriceWad;
+        if (ref == 0) {
+            ref = s.settlementPriceWad;
+            s.oraclePriceWad = uint128(ref);
+        }
         uint256 diff = priceWad > ref ? priceWad - ref : ref - priceWad;
         uint256 maxBps = $.params.maxCorrectionBps;
         if (diff * SpotMath.BPS > ref * maxBps) revert OptionsCorrectionTooLarge(seriesId, ref, priceWad, maxBps);
@@ -93,7 +98,6 @@ contract OptionsSettlement is OptionsMarketBase {
         if (block.timestamp < s.expiry) revert OptionsSeriesNotExpired(seriesId, s.expiry, block.timestamp);
         priceWad = $.oracle.indexPrice();
         s.settlementPriceWad = priceWad.toUint128();
-        s.oraclePriceWad = uint128(priceWad);
         s.priceFixedAt = uint64(block.timestamp);
         uint256 live = --$.liveSeries;
         bool refund = _releaseBond($, s, seriesId);
