@@ -61,11 +61,11 @@ export async function followOrder(
       `${usd(ev.args.feeUsdc as bigint)} USDC`,
   );
   if (!wait) return false;
-  for (;;) {
-    const head = await provider.getBlock("latest");
-    if (BigInt(head!.timestamp) > priceTime || BigInt(Math.floor(Date.now() / 1000)) > priceTime + 1n) break;
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
+  // the chain's clock may run ahead of this machine's (time-travelled local nodes): wait by the chain's clock, which a
+  // new block takes from the wall clock plus that lead
+  const lead = BigInt((await provider.getBlock("latest"))!.timestamp) - BigInt(Math.floor(Date.now() / 1000));
+  const chainNow = () => BigInt(Math.floor(Date.now() / 1000)) + (lead > 0n ? lead : 0n);
+  while (chainNow() <= priceTime + 1n) await new Promise((r) => setTimeout(r, 1_000));
   const from = rc!.blockNumber + 1;
   if ((await perp.pendingOrder(trader.address)).commitTime !== 0n) {
     await (await perp.executeOrder(trader.address, await protocol.oracle.roundAt(priceTime))).wait();
