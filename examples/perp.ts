@@ -1,6 +1,17 @@
 /** Open and close a perpetual position: join a guarantor, deposit margin, trade with a slippage limit, close. */
 import { formatCh, formatUsdc, formatWad, parseCh, parseUsdc, WAD } from "@chx/sdk";
-import { check, exampleEnv, faucetUsdc, guarantorFor, run, setIndexPrice } from "./_env.js";
+import { check, exampleEnv, faucetUsdc, guarantorFor, run, setIndexPrice, timeTravel, type ExampleEnv } from "./_env.js";
+
+/**
+ * Perp orders are two-step (docs/perps.md): the commit fixes a price time a few seconds ahead; once the oracle round in
+ * force at that time exists anyone (a keeper, or the trader) executes the order at that round's price.
+ */
+async function fillWhenDue(env: ExampleEnv, me: ReturnType<ExampleEnv["as"]>, account: string): Promise<void> {
+  const order = await me.perpMarket.pendingOrder(account);
+  const now = BigInt((await env.provider.getBlock("latest"))!.timestamp);
+  if (now <= order.priceTime) await timeTravel(env, Number(order.priceTime - now) + 1);
+  await (await me.perpMarket.executeOrder(account, await me.oracle.roundAt(order.priceTime))).wait();
+}
 
 run("perp", async () => {
   const env = await exampleEnv();
@@ -22,7 +33,8 @@ run("perp", async () => {
   const size = parseCh("20"); // + long, − short
   const q = await me.perpMarket.quote(size);
   const limit = (q.fillPriceWad * 10_100n) / 10_000n; // accept 1 % slippage
-  await (await me.perpMarket.trade(size, limit)).wait();
+  await (await me.perpMarket.commitOrder(size, limit)).wait();
+  await fillWhenDue(env, me, trader.address);
   const s = await me.perpMarket.accountState(trader.address);
   console.log(
     `long ${formatCh(s.sizeCh)} CH at ~${formatWad(q.fillPriceWad)} USDC/CH (fee ${formatUsdc(q.fee.totalUsdc)} USDC)`,
@@ -30,7 +42,8 @@ run("perp", async () => {
   check(s.sizeCh === size, "the position is open");
 
   const q2 = await me.perpMarket.quote(-size);
-  await (await me.perpMarket.closePosition((q2.fillPriceWad * 9_900n) / 10_000n)).wait();
+  await (await me.perpMarket.closePosition((q2.fillPriceWad * 9_900n) / 10_000n)).wait(); // commits the close
+  await fillWhenDue(env, me, trader.address);
   check((await me.perpMarket.accountState(trader.address)).sizeCh === 0n, "the position is closed");
   console.log(`closed; collateral now ${formatUsdc(await me.clearingHouse.collateralOf(trader.address))} USDC`);
 });

@@ -12,6 +12,7 @@
 import hre from "hardhat";
 import { id } from "ethers";
 import { upgrades as upgradesFactory } from "@openzeppelin/hardhat-upgrades";
+import { linkedLibraries, sameCode } from "./lib/deployer.js";
 import { isLocalNetwork } from "./deploy/config.js";
 import { connectProtocol, readDeployment } from "@chx/sdk";
 
@@ -47,25 +48,60 @@ const protocol = connectProtocol(record, signer);
 const targets: string[] = [];
 const datas: string[] = [];
 
+/**
+ * The external libraries `contract` links: the recorded copies when their code is this build's, else fresh copies
+ * (a library holds no state, so a new implementation may link new ones; the old implementation keeps its own).
+ */
+async function libraryLinks(contract: string): Promise<Record<string, string>> {
+  const artifact = await hre.artifacts.readArtifact(contract);
+  const out: Record<string, string> = {};
+  for (const [source, libs] of Object.entries(artifact.linkReferences ?? {})) {
+    for (const lib of Object.keys(libs)) {
+      const fqn = `${source.replace(/^project\//, "")}:${lib}`;
+      const built = await hre.artifacts.readArtifact(fqn);
+      const rec = record!.contracts[lib];
+      if (rec !== undefined) {
+        // a library's code starts with PUSH20 <its own address> (call protection): compare without it
+        const onChain = await connection.ethers.provider.getCode(rec.address);
+        const own = (hex: string) => hex.slice(0, 4) + "0".repeat(40) + hex.slice(44);
+        if (sameCode(own(onChain), own(built.deployedBytecode), built.immutableReferences)) {
+          out[lib] = rec.address;
+          continue;
+        }
+      }
+      const c = await (await connection.ethers.getContractFactory(fqn, signer)).deploy();
+      await c.waitForDeployment();
+      out[lib] = await c.getAddress();
+      console.log(`  library ${lib}: deployed ${out[lib]} for ${contract}`);
+    }
+  }
+  return out;
+}
+
 for (const [name, contract] of wanted) {
   const rec = record.contracts[name];
   if (rec === undefined || rec.kind !== "uups") {
     console.error(`✖ "${name}" is not an upgradeable contract of this deployment`);
     process.exit(1);
   }
-  const factory = await connection.ethers.getContractFactory(contract, signer);
+  const factory = await connection.ethers.getContractFactory(contract, {
+    signer,
+    libraries: await libraryLinks(contract),
+  });
   try {
     // The plugin's manifest (.openzeppelin/) is the layout reference; import the proxy if this machine lacks it.
-    await u.forceImport(rec.address, await connection.ethers.getContractFactory(rec.contract, signer), {
-      kind: "uups",
+    const current = await connection.ethers.getContractFactory(rec.contract, {
+      signer,
+      libraries: await linkedLibraries(hre, record, rec.contract),
     });
+    await u.forceImport(rec.address, current, { kind: "uups" });
   } catch {
     /* already registered */
   }
   console.log(`validating ${name}: ${rec.contract} → ${contract} (storage layout, upgrade safety)`);
   const impl = (await u.prepareUpgrade(rec.address, factory, {
     kind: "uups",
-    unsafeAllow: ["missing-initializer", "missing-initializer-call"],
+    unsafeAllow: ["missing-initializer", "missing-initializer-call", "external-library-linking"],
   })) as string;
   console.log(`  new implementation ${impl}`);
   targets.push(rec.address);

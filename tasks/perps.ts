@@ -5,7 +5,7 @@ import { SIGNER_HELP } from "./help.js";
 export const perpsTasks = [
   task(
     "chx:perp:open",
-    "Trade the CH perpetual: buy (--side long) or sell (--side short) --size CH; opens, increases, reduces or flips",
+    "Order on the CH perpetual: buy (--side long) or sell (--side short) --size CH; opens, increases, reduces or flips after the order delay",
   )
     .addOption({ name: "side", description: "long (buy) or short (sell) (required)", defaultValue: "" })
     .addOption({ name: "size", description: "Size in CH, e.g. 100 or 25.5 (required)", defaultValue: "" })
@@ -16,9 +16,14 @@ export const perpsTasks = [
       defaultValue: 100,
     })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
+    .addOption({
+      name: "wait",
+      description: "Wait for the delay and execute the order yourself unless a keeper did (false: commit only)",
+      defaultValue: "true",
+    })
     .setAction(() => import("./actions/perps/open.js"))
     .build(),
-  task("chx:perp:close", "Close your whole perpetual position at the fill price (allowed while new risk is paused)")
+  task("chx:perp:close", "Close your whole perpetual position after the order delay (allowed while new risk is paused)")
     .addOption({
       name: "slippage",
       description: "Worst accepted fill vs the quote, bps",
@@ -26,6 +31,11 @@ export const perpsTasks = [
       defaultValue: 100,
     })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
+    .addOption({
+      name: "wait",
+      description: "Wait for the delay and execute the order yourself unless a keeper did (false: commit only)",
+      defaultValue: "true",
+    })
     .setAction(() => import("./actions/perps/close.js"))
     .build(),
   task("chx:perp:status", "Print the perpetual's skew, funding, open interest, vault and, optionally, one account")

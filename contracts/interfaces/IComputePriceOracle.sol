@@ -90,6 +90,14 @@ interface IComputePriceOracle {
     /// @param source The spot source.
     error OracleSpotSourceUnavailable(address source);
 
+    /// @notice Thrown by the round reads when `roundId` is not the round in force at `time`: it was published after
+    ///         `time`, a later round was already published by then, or that cannot be shown (a round missing, a feed
+    ///         phase change), or `time` is not in the past.
+    /// @param roundId The round asked for.
+    /// @param boundaryAt The round's own timestamp (> time), the next round's (≤ time), or 0.
+    /// @param time The time asked for.
+    error OracleRoundNotInForce(uint80 roundId, uint256 boundaryAt, uint256 time);
+
     /// @notice Thrown when a configuration value is invalid.
     /// @param what The parameter name.
     error OracleInvalidConfig(string what);
@@ -145,6 +153,28 @@ interface IComputePriceOracle {
     ///         even if the feed is updated meanwhile (ORC-02). Idempotent; permissionless.
     /// @return priceWad The pinned price, WAD.
     function pinIndexPrice() external returns (uint256 priceWad);
+
+    /// @notice The validated index of the feed round in force at a past `time` — the price a delayed order fills at
+    ///         (IPerpMarket): the round must be complete, published at or before `time`, and the last such round
+    ///         (the next one absent or published after `time`), with `time` < now; the price must not have been stale
+    ///         at `time` (heartbeat), be positive and inside the bounds, and the sequencer must be up now (ORC-01).
+    ///         Neither a trader nor an executor can choose the price: only one round passes for a given `time`.
+    /// @param roundId The round (`roundAt(time)` finds it).
+    /// @param time Unix seconds, in the past.
+    /// @return priceWad Price, WAD.
+    function priceAtRound(uint80 roundId, uint256 time) external view returns (uint256 priceWad);
+
+    /// @notice The gates on new risk for a price in force at `time` (the "oracle.risk" pause, the sequencer up for
+    ///         longer than the grace period at `time`, the spot-TWAP deviation now): reverts with their errors.
+    /// @param priceWad The price (from `priceAtRound`).
+    /// @param time Unix seconds the price was in force.
+    function checkRiskAt(uint256 priceWad, uint256 time) external view;
+
+    /// @notice The feed round in force at `time` (the latest round published at or before it), looking back at most
+    ///         MAX_ROUND_LOOKBACK rounds from the latest; 0 when not found (a keeper then waits or lets it expire).
+    /// @param time Unix seconds.
+    /// @return roundId The round id, or 0.
+    function roundAt(uint256 time) external view returns (uint80 roundId);
 
     /// @notice Sets the primary feed and its heartbeat; reads and stores the feed's decimals.
     /// @param feed The AggregatorV3Interface.

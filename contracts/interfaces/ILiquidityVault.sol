@@ -13,8 +13,9 @@ import {IERC4626} from "@openzeppelin/contracts/interfaces/IERC4626.sol";
 /// @dev Shares carry a virtual offset (`_decimalsOffset` = 6: shares have 12 decimals and 1e6 virtual shares
 ///      back 1 virtual wei of USDC), and idle USDC is an internal ledger, so USDC sent to the vault directly
 ///      (a donation) never moves the share price (ACC-04). Shares minted round down, shares burned round up
-///      (OpenZeppelin ERC-4626, ACC-05). A deposit locks the receiver's shares for `lockPeriodSec` (also when
-///      shares are transferred to it), so nobody can deposit just ahead of a known gain and leave right after it.
+///      (OpenZeppelin ERC-4626, ACC-05). The shares a deposit mints are locked for `lockPeriodSec`, so nobody can
+///      deposit just ahead of a known gain and leave right after it; locked shares keep their lock when
+///      transferred, and shares arriving never lock the receiver's other shares (see `lockOf`).
 ///      At most MAX_MARKETS markets: every per-market loop is bounded.
 interface ILiquidityVault is IERC4626 {
     /// @notice Thrown when an amount of zero is passed.
@@ -40,10 +41,12 @@ interface ILiquidityVault is IERC4626 {
     ///         a new deposit would pay for the existing LPs' losses.
     /// @param equityUsdc idle + Σ market equity, signed.
     error VaultInsolvent(int256 equityUsdc);
-    /// @notice Thrown when withdrawing or redeeming shares still inside their lock period.
+    /// @notice Thrown when withdrawing or redeeming more shares than the owner holds outside its lock.
     /// @param owner The share owner.
-    /// @param unlocksAt Unix seconds from which the shares may leave.
-    error VaultSharesLocked(address owner, uint256 unlocksAt);
+    /// @param requestedShares Shares the withdrawal would burn.
+    /// @param unlockedShares Shares the owner may burn now.
+    /// @param unlocksAt Unix seconds from which the locked shares may leave.
+    error VaultSharesLocked(address owner, uint256 requestedShares, uint256 unlockedShares, uint256 unlocksAt);
 
     /// @notice Emitted when a market is added.
     /// @param market The market (an IVaultMarket).
@@ -70,6 +73,11 @@ interface ILiquidityVault is IERC4626 {
     /// @param idleUsdc Idle USDC after.
     /// @param sharePriceWad USDC per whole share (10^decimals() units), WAD, virtual offset included.
     event VaultStateUpdated(uint256 totalAssetsUsdc, uint256 totalShares, uint256 idleUsdc, uint256 sharePriceWad);
+    /// @notice Emitted when an owner's lock changes (a deposit, or locked shares moving with a transfer).
+    /// @param owner The share owner.
+    /// @param lockedShares Its locked shares after.
+    /// @param unlocksAt When they unlock, unix seconds.
+    event SharesLocked(address indexed owner, uint256 lockedShares, uint256 unlocksAt);
     /// @notice Emitted when the deposit cap or the lock period changes.
     /// @param depositCapUsdc totalAssets above which deposits stop (0 = no deposits).
     /// @param lockPeriodSec Seconds a deposit's shares stay locked.
@@ -106,7 +114,8 @@ interface ILiquidityVault is IERC4626 {
     /// @return Market addresses (≤ MAX_MARKETS).
     function markets() external view returns (address[] memory);
 
-    /// @notice USDC a withdrawal can be paid now: idle plus Σ market.withdrawableToVaultUsdc().
+    /// @notice USDC a withdrawal can be paid now: idle plus Σ market.withdrawableToVaultUsdc() (a market that cannot
+    ///         say, e.g. with a stale oracle, counts 0).
     /// @return USDC.
     function liquidUsdc() external view returns (uint256);
 
@@ -114,10 +123,11 @@ interface ILiquidityVault is IERC4626 {
     /// @return WAD.
     function sharePriceWad() external view returns (uint256);
 
-    /// @notice When `owner`'s shares unlock, unix seconds.
+    /// @notice `owner`'s locked shares and when they unlock (0, 0 once the lock has ended).
     /// @param owner The owner.
-    /// @return Unix seconds.
-    function unlocksAt(address owner) external view returns (uint256);
+    /// @return lockedShares Shares that may not leave yet.
+    /// @return unlocksAt Unix seconds.
+    function lockOf(address owner) external view returns (uint256 lockedShares, uint256 unlocksAt);
 
     /// @notice The deposit cap and the lock period.
     /// @return depositCapUsdc USDC.

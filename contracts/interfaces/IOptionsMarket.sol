@@ -64,6 +64,13 @@ interface IOptionsMarketTypes {
     /// @param writerCursor Next writer to pair with a holder (in-the-money futures options).
     /// @param pendingIndex Position + 1 in the pending-series list (0 once settled).
     /// @param settled True once every account is settled.
+    /// @param oraclePriceWad The index the price was fixed at, recorded by the first correction (0 until then; without a
+    ///        correction it is `settlementPriceWad`): corrections stay within maxCorrectionBps of it.
+    /// @param lister Who listed it by the permissionless rule (zero for a governance listing).
+    /// @param listingBondUsdc The lister's bond still held (refunded or forfeited when the price is fixed).
+    /// @param listedAt When it was listed, unix seconds.
+    /// @param feesUsdc Fee income its fills produced while its listing bond was held, up to the first fill that reached
+    ///        the bond (the bond is refunded at the fix if this reached it; not counted for unbonded series).
     struct Series {
         uint64 expiry;
         OptionKind kind;
@@ -82,6 +89,11 @@ interface IOptionsMarketTypes {
         uint32 writerCursor;
         uint32 pendingIndex;
         bool settled;
+        uint128 oraclePriceWad;
+        address lister;
+        uint64 listingBondUsdc;
+        uint32 listedAt;
+        uint64 feesUsdc;
     }
 
     /// @notice One account's position in one series (one storage word).
@@ -128,6 +140,8 @@ interface IOptionsMarketTypes {
     /// @param maxLiveSeries Series listed and not yet expired-and-fixed, at most (permissionless listing only).
     /// @param bountyUsdc Keeper bounty: per settled account (from its credit) and per fixed price (from fees).
     /// @param strikeStepWad Permissionless listing: strikes are multiples of this.
+    /// @param maxCorrectionBps Largest distance of a guardian's correction from the oracle's fixed price, bps (≤ 5,000).
+    /// @param listingBondPerDayUsdc Permissionless listing: bond per started day to expiry, USDC (≤ 1,000 USDC).
     struct Params {
         uint16 makerFeeBps;
         uint16 takerFeeBps;
@@ -141,6 +155,8 @@ interface IOptionsMarketTypes {
         uint16 maxLiveSeries;
         uint64 bountyUsdc;
         uint128 strikeStepWad;
+        uint16 maxCorrectionBps;
+        uint48 listingBondPerDayUsdc;
     }
 
     // ---------------------------------------------------------------- errors
@@ -276,10 +292,48 @@ interface IOptionsMarketTypes {
     /// @notice Thrown when a corrected settlement price is zero or does not fit.
     /// @param priceWad The price.
     error OptionsInvalidPrice(uint256 priceWad);
+    /// @notice Thrown by `delistSeries` for a series that is not an unused permissionless listing past its grace day.
+    /// @param seriesId The series.
+    /// @param accountCount Accounts that have held positions in it (must be 0).
+    /// @param delistableAt When it can be delisted if unused (0: never, a governance listing or a fixed price).
+    error OptionsNotDelistable(uint256 seriesId, uint256 accountCount, uint256 delistableAt);
+    /// @notice Thrown when a correction lies more than maxCorrectionBps from the price the oracle fixed.
+    /// @param seriesId The series.
+    /// @param oraclePriceWad The oracle's fixed price.
+    /// @param correctedWad The correction asked for.
+    /// @param maxBps maxCorrectionBps.
+    error OptionsCorrectionTooLarge(uint256 seriesId, uint256 oraclePriceWad, uint256 correctedWad, uint256 maxBps);
     /// @notice Thrown when `performUpkeep` is given data that is not a due work item.
     error OptionsInvalidUpkeep();
 
     // ---------------------------------------------------------------- events
+
+    /// @notice Emitted when an unused permissionless listing is removed (its slot is free again, its key relistable).
+    /// @param seriesId The series (unknown from now on).
+    /// @param caller Who removed it.
+    /// @param bondUsdc The lister's bond, forfeited: the caller's bounty, the rest fee income.
+    /// @param bountyUsdc Paid to the caller.
+    /// @param liveSeries Live series after.
+    event SeriesDelisted(
+        uint256 indexed seriesId,
+        address indexed caller,
+        uint256 bondUsdc,
+        uint256 bountyUsdc,
+        uint256 liveSeries
+    );
+    /// @notice Emitted when a series' price is fixed and its listing bond is released.
+    /// @param seriesId The series.
+    /// @param lister The lister.
+    /// @param bondUsdc The bond.
+    /// @param refunded True: back to the lister (the series produced at least the bond in fees); false: fee income.
+    /// @param seriesFeesUsdc Fee income the series produced.
+    event ListingBondReleased(
+        uint256 indexed seriesId,
+        address indexed lister,
+        uint256 bondUsdc,
+        bool refunded,
+        uint256 seriesFeesUsdc
+    );
 
     /// @notice Emitted when a series is listed.
     /// @param seriesId The new id (1, 2, …).
@@ -559,12 +613,21 @@ interface IOptionsMarket is IOptionsMarketTypes, IKeeperCompatible {
     /// @notice Lists a cash-settled index series by the permissionless rule: expiry on the standard grid within
     ///         [now + minTimeToExpiry, now + maxHorizon]; strike a multiple of strikeStepWad within
     ///         maxStrikeDeviationBps of the index; calls capped at strike · callCapBps; at most maxLiveSeries live.
-    ///         Pausable ("options.list").
+    ///         The caller posts a bond of listingBondPerDayUsdc per started day to expiry from its ClearingHouse
+    ///         collateral (its initial margin elsewhere must still hold), refunded when the price is fixed if the
+    ///         series produced at least that much fee income, else fee income. Pausable ("options.list").
     /// @param kind Call or put.
     /// @param strikeWad Strike.
     /// @param expiry Expiry.
     /// @return seriesId The new id.
     function listStandardSeries(OptionKind kind, uint128 strikeWad, uint64 expiry) external returns (uint256 seriesId);
+
+    /// @notice Removes a permissionless listing nobody has used (no account ever held a position) once
+    ///         LISTING_GRACE_SEC has passed since it was listed and before its price is fixed: frees its live slot and
+    ///         its key. The lister's bond is forfeited: the caller gets min(bountyUsdc, bond), the rest is fee income.
+    ///         Permissionless (issue 17 item 25: slots cannot be squatted by listings nobody trades).
+    /// @param seriesId The series.
+    function delistSeries(uint256 seriesId) external;
 
     // ---------------------------------------------------------------- trading
 

@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {ILiquidatableMarket} from "./ILiquidatableMarket.sol";
 import {IVaultMarket} from "./IVaultMarket.sol";
 import {IKeeperCompatible} from "./IKeeperCompatible.sol";
+import {IMarketAccountRisk} from "./IMarketAccountRisk.sol";
+import {IDelayedOrders} from "./IDelayedOrders.sol";
 
 /// @title IPerpMarket
 /// @notice The CH perpetual (SPEC section 6): traders' positions live in the ClearingHouse (cross margin, cost
@@ -24,7 +26,12 @@ import {IKeeperCompatible} from "./IKeeperCompatible.sol";
 ///      An account owes size × (index − snapshot); it is settled through ClearingHouse.settle on every trade of the
 ///      account, by the permissionless `settleFunding`, and carried as pending funding across a liquidation (the
 ///      hook may not call the ClearingHouse). Funding owed by traders rounds up, funding owed to them rounds down.
-interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
+///      Until settled, an account's funding is in its margin through IMarketAccountRisk.accountRisk (the
+///      ClearingHouse adds it to the account's equity in every margin computation, issue 17 item 11).
+///      Orders are two-step (IDelayedOrders, issue 17 item 15): `commitOrder` / `closePosition` commit, anyone
+///      `executeOrder`s after minOrderDelaySec at the index of the oracle round in force at commit + minOrderDelaySec;
+///      liquidations stay atomic at the current index (ILiquidatableMarket).
+interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible, IMarketAccountRisk, IDelayedOrders {
     /// @notice Market parameters (governance). Packed into three storage slots.
     /// @param skewScaleCh Skew at which the price premium is 100 % and the funding velocity is at its maximum.
     /// @param maxFundingVelocityWad Funding-rate change per day at |skew| = skewScale, WAD per day per day.
@@ -36,9 +43,13 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
     /// @param insuranceShareBps Share of fees accrued for the insurance fund (ClearingHouse fee), bps.
     /// @param burnShareBps Share of fees put into the DPS burn reserve, bps (the rest goes to LPs).
     /// @param lpReserveBps Part of the gross open notional the PnL pool keeps back from the vault, bps.
+    /// @param minOrderDelaySec An order fills at the oracle round in force this long after it was committed (≥ 1;
+    ///        longer than an oracle update can be seen before it lands: two block times at least).
     /// @param minTradeCh Smallest |size change| of a trade (a full close of a smaller position is always allowed).
     /// @param pokeBountyUsdc Bounty credited to whoever pokes a stale funding index, USDC.
     /// @param pokeIntervalSec Funding counts as stale (poke pays, keepers are asked) after this many seconds.
+    /// @param maxOrderDelaySec After this long a pending order can no longer be executed, only cancelled (> min).
+    /// @param executionFeeUsdc Fee an order holds for whoever executes or cancels it, USDC (≤ MAX_EXECUTION_FEE_USDC).
     struct PerpParams {
         uint96 skewScaleCh;
         uint64 maxFundingVelocityWad;
@@ -50,9 +61,12 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
         uint16 insuranceShareBps;
         uint16 burnShareBps;
         uint16 lpReserveBps;
+        uint16 minOrderDelaySec;
         uint96 minTradeCh;
         uint64 pokeBountyUsdc;
         uint32 pokeIntervalSec;
+        uint32 maxOrderDelaySec;
+        uint32 executionFeeUsdc;
     }
 
     /// @notice The market's aggregate state.
@@ -66,6 +80,8 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
     ///        netSize × index − fundingOffset, with no loop.
     /// @param burnReserveUsdc Fees held in the PnL pool for the DPS burn, not LP capital.
     /// @param keeperOwedUsdc Poke bounties credited and not yet claimed, not LP capital.
+    /// @param orderFeesUsdc Execution fees held by pending orders, not LP capital.
+    /// @param pendingOrders Pending orders.
     struct MarketState {
         int256 fundingIndexWad;
         int256 fundingRateWad;
@@ -76,6 +92,8 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
         int256 fundingOffsetWad;
         uint256 burnReserveUsdc;
         uint256 keeperOwedUsdc;
+        uint256 orderFeesUsdc;
+        uint256 pendingOrders;
     }
 
     /// @notice One account's perp bookkeeping (its position itself is in the ClearingHouse).
@@ -137,12 +155,27 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
     /// @param requestedUsdc Amount asked.
     /// @param withdrawableUsdc Amount available.
     error PerpWithdrawableTooLow(uint256 requestedUsdc, uint256 withdrawableUsdc);
+    /// @notice Thrown when committing an order the account's margin cannot carry: equity − execution fee below its
+    ///         initial margin plus the order's.
+    /// @param account The account.
+    /// @param requiredUsdc Initial margin with the order, USDC.
+    /// @param availableUsdc Equity less the execution fee, USDC.
+    error PerpInsufficientMargin(address account, uint256 requiredUsdc, int256 availableUsdc);
+    /// @notice Thrown when the account's collateral cannot pay an order's execution fee.
+    /// @param account The account.
+    /// @param feeUsdc The fee.
+    /// @param collateralUsdc Its collateral.
+    error PerpInsufficientCollateral(address account, uint256 feeUsdc, int256 collateralUsdc);
+    /// @notice Thrown when the fill step of an execution is called by anyone but the market itself.
+    /// @param caller The caller.
+    error PerpOnlySelf(address caller);
     /// @notice Thrown when the liquidation hook is called by anyone but the ClearingHouse.
     /// @param caller The caller.
     error PerpOnlyClearingHouse(address caller);
     /// @notice Thrown when parameters are inconsistent.
     /// @param code 1 skewScaleCh = 0, 2 maxFundingRateWad > 1e18, 3 a fee above MAX_FEE_BPS, 4 insurance + burn
-    ///        shares > 100 %, 5 lpReserveBps > 100 %, 6 a zero position or open-interest cap, 7 pokeIntervalSec = 0.
+    ///        shares > 100 %, 5 lpReserveBps > 100 %, 6 a zero position or open-interest cap, 7 pokeIntervalSec = 0,
+    ///        8 minOrderDelaySec = 0 or maxOrderDelaySec ≤ minOrderDelaySec, 9 executionFeeUsdc above the maximum.
     error PerpInvalidParams(uint256 code);
 
     /// @notice Emitted after every trade, with the post-state an indexer needs.
@@ -235,19 +268,54 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
     /// @param vaultEquityUsdc The vault's claim on this market after.
     event VaultCapitalMoved(int256 amountUsdc, int256 poolUsdc, int256 vaultEquityUsdc);
 
-    /// @notice Trades `sizeDeltaCh` for the caller (opens, increases, reduces or flips). Settles the caller's
-    ///         funding first; charges the fee; the ClearingHouse checks initial margin and the guarantor's gate on
-    ///         a risk-increasing trade. Risk-increasing trades read `riskPrice()` and are pausable ("perp.trade");
-    ///         reductions read `indexPrice()` and are never paused here (SEC-05).
+    /// @notice Commits an order of `sizeDeltaCh` for the caller (open, increase, reduce or flip), executed by anyone
+    ///         after minOrderDelaySec at the oracle round in force at commit + minOrderDelaySec (IDelayedOrders). One
+    ///         pending order per account; the caller's collateral pays executionFeeUsdc into the order now. A
+    ///         risk-increasing order is checked now (not paused "perp.trade", the position cap, `riskPrice()`'s gates,
+    ///         equity − fee ≥ initial margin with the order's) and holds the order's initial margin until it is executed
+    ///         or cancelled (IMarketAccountRisk.accountRisk). Reductions are never paused (SEC-05).
     /// @param sizeDeltaCh Signed size change, CH WAD.
     /// @param acceptablePriceWad Worst fill price accepted (buy: fill ≤ it; sell: fill ≥ it); 0 = no limit.
-    /// @return fillPriceWad The fill price.
-    function trade(int256 sizeDeltaCh, uint256 acceptablePriceWad) external returns (uint256 fillPriceWad);
+    /// @return priceTime The order fills at the round in force at this time; executable from priceTime + 1.
+    function commitOrder(int256 sizeDeltaCh, uint256 acceptablePriceWad) external returns (uint256 priceTime);
 
-    /// @notice Closes the caller's whole position (always allowed while the index is valid, SEC-05).
+    /// @notice Commits an order that closes the caller's whole position as it is at execution (always accepted while
+    ///         the account has a position, SEC-05; its fee is capped at the account's collateral).
     /// @param acceptablePriceWad Worst fill price accepted; 0 = no limit.
+    /// @return priceTime As `commitOrder`.
+    function closePosition(uint256 acceptablePriceWad) external returns (uint256 priceTime);
+
+    /// @notice Executes `account`'s pending order at `roundId`, which must be the oracle round in force at the order's
+    ///         price time (IComputePriceOracle.priceAtRound; `checker()` and the oracle's `roundAt` find it).
+    ///         Permissionless; pays the executor the order's fee. A user-caused failure of the fill (price limit,
+    ///         margin, pause, caps, the oracle's new-risk gates, no position to close) cancels the order with
+    ///         OrderCancelled instead of reverting. Reverts DelayedOrderAlreadyDone when there is no pending order
+    ///         (another executor won), DelayedOrderNotReady / DelayedOrderExpired outside its window, the oracle's
+    ///         error for a wrong or invalid round, DelayedOrderGasTooLow when sent with less than MIN_EXECUTION_GAS.
+    /// @param account The trader.
+    /// @param roundId The oracle round.
+    function executeOrder(address account, uint80 roundId) external;
+
+    /// @notice Cancels `account`'s pending order after its expiry and pays the caller its fee. Permissionless; before
+    ///         the expiry nobody can cancel it, the trader included (DelayedOrderNotExpired).
+    /// @param account The trader.
+    function cancelOrder(address account) external;
+
+    /// @notice The fill step of `executeOrder`, run by the market in its own call frame so that a user-caused failure
+    ///         rolls back the fill alone. Only the market itself (PerpOnlySelf).
+    /// @param account The trader.
+    /// @param sizeDeltaCh Signed size change (0: close the whole position).
+    /// @param acceptablePriceWad The order's limit.
+    /// @param priceWad The index of the round in force at `priceTime`.
+    /// @param priceTime The order's price time.
     /// @return fillPriceWad The fill price.
-    function closePosition(uint256 acceptablePriceWad) external returns (uint256 fillPriceWad);
+    function fillOrder(
+        address account,
+        int256 sizeDeltaCh,
+        uint256 acceptablePriceWad,
+        uint256 priceWad,
+        uint256 priceTime
+    ) external returns (uint256 fillPriceWad);
 
     /// @notice Settles `account`'s funding (and any pending funding) through ClearingHouse.settle. Permissionless:
     ///         keepers settle accounts near maintenance so the ClearingHouse's margin state includes their funding.
@@ -300,6 +368,16 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible {
     /// @notice The aggregate state as stored (funding not accrued to now).
     /// @return state The state.
     function marketState() external view returns (MarketState memory state);
+
+    /// @notice `account`'s pending order (all zero when none).
+    /// @param account The trader.
+    /// @return order The order.
+    function pendingOrder(address account) external view returns (OrderView memory order);
+
+    /// @notice The account of the `i`-th pending order (0 ≤ i < marketState().pendingOrders).
+    /// @param i Index.
+    /// @return account The trader.
+    function pendingOrderAt(uint256 i) external view returns (address account);
 
     /// @notice One account's perp bookkeeping.
     /// @param account The account.

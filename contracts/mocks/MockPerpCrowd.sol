@@ -12,7 +12,7 @@ interface IMintableUsdc {
 
 /// @title PerpCrowdMember
 /// @notice Bench-only: one throw-away trader that, in its constructor, joins an open guarantor, deposits minted
-///         mock USDC as collateral and opens one perp position.
+///         mock USDC as collateral and commits one perp order (MockPerpCrowd.execute fills it after the delay).
 contract PerpCrowdMember {
     /// @param pool GuarantorPool.
     /// @param guarantor An open guarantor.
@@ -20,7 +20,7 @@ contract PerpCrowdMember {
     /// @param ch ClearingHouse.
     /// @param market PerpMarket.
     /// @param collateralUsdc Collateral to deposit.
-    /// @param sizeCh Position to open.
+    /// @param sizeCh Position to order.
     constructor(
         address pool,
         address guarantor,
@@ -34,15 +34,19 @@ contract PerpCrowdMember {
         IMintableUsdc(usdc).mint(address(this), collateralUsdc);
         IERC20(usdc).approve(ch, collateralUsdc);
         IClearingHouse(ch).deposit(collateralUsdc);
-        IPerpMarket(market).trade(sizeCh, 0);
+        IPerpMarket(market).commitOrder(sizeCh, 0);
     }
 }
 
 /// @title MockPerpCrowd
-/// @notice Bench-only: opens many small perp positions in one transaction (one new account each), alternating
-///         long and short so the skew stays near zero — how the bench reaches 10,000 open positions cheaply.
+/// @notice Bench-only: opens many small perp positions in two transactions per batch (one new account each, orders
+///         committed, then executed after the delay), alternating long and short so the skew stays near zero — how
+///         the bench reaches 10,000 open positions cheaply.
 contract MockPerpCrowd {
-    /// @notice Creates `n` accounts with a position of ±`sizeCh` each.
+    /// @notice Every account created, in order.
+    address[] public members;
+
+    /// @notice Creates `n` accounts, each committing an order of ±`sizeCh`.
     /// @param n Accounts to create.
     /// @param pool GuarantorPool.
     /// @param guarantor An open guarantor.
@@ -62,7 +66,23 @@ contract MockPerpCrowd {
         int256 sizeCh
     ) external {
         for (uint256 i; i < n; ++i) {
-            new PerpCrowdMember(pool, guarantor, usdc, ch, market, collateralUsdc, i % 2 == 0 ? sizeCh : -sizeCh);
+            int256 size = i % 2 == 0 ? sizeCh : -sizeCh;
+            members.push(address(new PerpCrowdMember(pool, guarantor, usdc, ch, market, collateralUsdc, size)));
         }
+    }
+
+    /// @notice Executes the orders of members [from, to) at `roundId`.
+    /// @param market PerpMarket.
+    /// @param from First member.
+    /// @param to One past the last member.
+    /// @param roundId The oracle round in force at their price time.
+    function execute(address market, uint256 from, uint256 to, uint80 roundId) external {
+        for (uint256 i = from; i < to; ++i) IPerpMarket(market).executeOrder(members[i], roundId);
+    }
+
+    /// @notice Accounts created.
+    /// @return The count.
+    function memberCount() external view returns (uint256) {
+        return members.length;
     }
 }

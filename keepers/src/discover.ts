@@ -36,8 +36,10 @@ export const KNOWN_CHECKERS: Record<string, KnownChecker> = {
   PerpMarket: {
     job: "funding",
     priority: false,
-    execFunctions: ["pokeFunding()"],
-    work: "funding index pokes (a late poke accrues the same funding over a longer interval: ordinary work)",
+    execFunctions: ["executeOrder(address,uint80)", "cancelOrder(address)", "pokeFunding()"],
+    work:
+      "delayed orders (execute when due, cancel when expired; each pays its execution fee) and funding index pokes " +
+      "(a late poke accrues the same funding over a longer interval; a trader can execute its own order: ordinary work)",
   },
   FuturesMarket: {
     job: "futures-expiry",

@@ -164,11 +164,13 @@ describe("checker discovery: every deployed contract with checker() becomes a jo
       child.on("exit", (code) => resolve({ code, stdout, stderr }));
     });
     expect(out.code, out.stderr).to.equal(0);
-    expect(out.stderr).to.include("dry run: 4 Gelato task(s) built");
+    expect(out.stderr).to.include("dry run: 6 Gelato task(s) built");
     const json = JSON.parse(out.stdout) as {
       registrations: Array<{ contract: string; job: string; execFunction: string; selectorSource: string }>;
     };
     expect(json.registrations.map((r) => [r.job, r.contract, r.execFunction, r.selectorSource])).to.deep.equal([
+      ["funding", "PerpMarket", "executeOrder(address,uint80)", "contract type"],
+      ["funding", "PerpMarket", "cancelOrder(address)", "contract type"],
       ["funding", "PerpMarket", "pokeFunding()", "contract type"],
       ["futures-expiry", "FuturesMarket", "fixSettlementPrice(uint256)", "contract type"],
       ["futures-expiry", "FuturesMarket", "finalizeSettlement(uint256)", "contract type"],

@@ -4,6 +4,26 @@ import { MockFuturesVault__factory } from "../../types/ethers-contracts/index.js
 import { OptionKind, Roles, type Protocol } from "@chx/sdk";
 import type { BenchSuite } from "./lib.js";
 
+/**
+ * A perp order filled as the market fills them (issue 17 item 15): `signer` commits `sizeCh` with `limitWad`, the
+ * chain's clock passes the order's price time, and `signer` executes it at the oracle round then in force.
+ */
+export async function perpFill(
+  connection: NetworkConnection,
+  p: Protocol,
+  signer: Signer,
+  sizeCh: bigint,
+  limitWad: bigint,
+): Promise<void> {
+  const perp = p.perpMarket.connect(signer);
+  await (await perp.commitOrder(sizeCh, limitWad)).wait();
+  const account = await signer.getAddress();
+  const { priceTime } = await perp.pendingOrder(account);
+  const { time } = connection.networkHelpers;
+  if (BigInt(await time.latest()) <= priceTime) await time.increaseTo(priceTime + 1n);
+  await (await perp.executeOrder(account, await p.oracle.roundAt(priceTime))).wait();
+}
+
 const usdc = (v: string): bigint => parseUnits(v, 6);
 const wad = (v: string): bigint => parseUnits(v, 18);
 const DAY = 86_400n;
@@ -50,7 +70,7 @@ export async function twentyPositionAccount(
   await (await p.usdc.connect(lp).approve(await p.liquidityVault.getAddress(), usdc("1000000"))).wait();
   await (await p.liquidityVault.connect(lp).deposit(usdc("1000000"), await lp.getAddress())).wait();
   await (await p.liquidityVault.connect(admin).allocate(await p.perpMarket.getAddress(), usdc("500000"))).wait();
-  await (await p.perpMarket.connect(trader).trade(wad("10"), wad("11"))).wait();
+  await perpFill(connection, p, trader, wad("10"), wad("11"));
   // futures: a funded stand-in vault, four series, a long in each
   const f = await p.futures.getAddress();
   const vault = await new MockFuturesVault__factory(admin).deploy(await p.usdc.getAddress());

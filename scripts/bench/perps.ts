@@ -16,9 +16,11 @@ const BATCH = 25;
 
 /**
  * Perpetuals gas, measured twice on the same deployment: with 1 other open position and with CROWD (10,000) others
- * (suffix `:n10000`), so the figures show the O(1) paths (MKT-03). `MockClearingMarket.trade:open:perpBench` is the
- * same new position opened through a bare market that only calls ClearingHouse.modifyPosition at the index: the
- * ClearingHouse's (and oracle's) share of `PerpMarket.trade:new`.
+ * (suffix `:n10000`), so the figures show the O(1) paths (MKT-03). Orders are two-step (IDelayedOrders):
+ * `PerpMarket.commitOrder` is the trader's commit of a new position, `PerpMarket.trade:new` / `:increase` / `:reduce`
+ * and `PerpMarket.closePosition` the keeper's `executeOrder` that fills them (the round proof, the fill, the fee).
+ * `MockClearingMarket.trade:open:perpBench` is the same new position opened through a bare market that only calls
+ * ClearingHouse.modifyPosition at the index: the ClearingHouse's (and oracle's) share of `PerpMarket.trade:new`.
  */
 export const perpsBench: BenchSuite = {
   name: "perps",
@@ -68,6 +70,8 @@ export const perpsBench: BenchSuite = {
     const crowd = await new MockPerpCrowd__factory(admin).deploy();
     await crowd.waitForDeployment();
     let spawned = 0;
+    const delay = Number((await p.perpMarket.params()).minOrderDelaySec);
+    // each batch commits its orders in one transaction and executes them in another once they are due
     const spawn = async (n: number) => {
       while (n > 0) {
         const k = Math.min(n, BATCH);
@@ -76,10 +80,27 @@ export const perpsBench: BenchSuite = {
             gasLimit: 16_000_000,
           })
         ).wait();
+        const priceTime = (await p.perpMarket.pendingOrder(await crowd.members(spawned))).priceTime;
+        await tick(delay + 1);
+        const roundId = await p.oracle.roundAt(priceTime);
+        await (await crowd.execute(market, spawned, spawned + k, roundId, { gasLimit: 16_000_000 })).wait();
         n -= k;
         spawned += k;
       }
     };
+    /** Commits `size` for `t`; returns the price time. */
+    const commit = async (t: (typeof traders)[number], size: bigint, key?: string) => {
+      const tx = p.perpMarket.connect(t).commitOrder(size, 0);
+      if (key === undefined) await (await tx).wait();
+      else await ctx.measure(key, tx);
+      return (await p.perpMarket.pendingOrder(t.address)).priceTime;
+    };
+    /** The keeper's execution of `t`'s order once due. */
+    const execute = async (t: (typeof traders)[number], priceTime: bigint) => {
+      await networkHelpers.time.increaseTo(priceTime + 1n);
+      return p.perpMarket.connect(keeper).executeOrder(t.address, await p.oracle.roundAt(priceTime));
+    };
+    const trade = async (t: (typeof traders)[number], size: bigint) => (await execute(t, await commit(t, size))).wait();
 
     // the ClearingHouse's share: the same new position through a bare market (modifyPosition at the index)
     const bare = await new MockClearingMarket__factory(admin).deploy(
@@ -108,15 +129,20 @@ export const perpsBench: BenchSuite = {
 
     const round = async (suffix: string, [opener, closer, other]: typeof traders) => {
       if (opener === undefined || closer === undefined || other === undefined) throw new Error("need three traders");
-      await (await p.perpMarket.connect(closer).trade(wad("50"), 0)).wait();
+      await trade(closer, wad("50"));
       await tick(600);
-      await ctx.measure(`PerpMarket.trade:new${suffix}`, p.perpMarket.connect(opener).trade(wad("100"), 0));
+      let pt = await commit(opener, wad("100"), `PerpMarket.commitOrder${suffix}`);
+      await ctx.measure(`PerpMarket.trade:new${suffix}`, execute(opener, pt));
       await tick(600);
-      await ctx.measure(`PerpMarket.trade:increase${suffix}`, p.perpMarket.connect(opener).trade(wad("50"), 0));
+      pt = await commit(opener, wad("50"));
+      await ctx.measure(`PerpMarket.trade:increase${suffix}`, execute(opener, pt));
       await tick(600);
-      await ctx.measure(`PerpMarket.trade:reduce${suffix}`, p.perpMarket.connect(opener).trade(-wad("30"), 0));
+      pt = await commit(opener, -wad("30"));
+      await ctx.measure(`PerpMarket.trade:reduce${suffix}`, execute(opener, pt));
       await tick(600);
-      await ctx.measure(`PerpMarket.closePosition${suffix}`, p.perpMarket.connect(closer).closePosition(0));
+      await (await p.perpMarket.connect(closer).closePosition(0)).wait();
+      pt = (await p.perpMarket.pendingOrder(closer.address)).priceTime;
+      await ctx.measure(`PerpMarket.closePosition${suffix}`, execute(closer, pt));
       await tick(600);
       await ctx.measure(
         `PerpMarket.settleFunding${suffix}`,

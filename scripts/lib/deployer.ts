@@ -52,18 +52,25 @@ export interface DeployOptions {
   dir?: string;
 }
 
-/** Compares runtime code with an artifact's, ignoring immutable slots (UUPS stores its own address there). */
+type CodeRefs = Record<string, Array<{ start: number; length: number }>>;
+
+/**
+ * Compares runtime code with an artifact's, ignoring immutable slots (UUPS stores its own address there) and the
+ * addresses of linked libraries (`deployedLinkReferences`: placeholders in the artifact).
+ */
 export function sameCode(
   onChain: string,
   built: string,
-  immutables: Record<string, Array<{ start: number; length: number }>> | undefined,
+  immutables: CodeRefs | undefined,
+  links?: Record<string, CodeRefs>,
 ): boolean {
   const a = onChain.toLowerCase().replace(/^0x/, "");
   const b = built.toLowerCase().replace(/^0x/, "");
   if (a.length !== b.length) return false;
+  const slots = [...Object.values(immutables ?? {}), ...Object.values(links ?? {}).flatMap((l) => Object.values(l))];
   const mask = (hex: string) => {
     let out = hex;
-    for (const refs of Object.values(immutables ?? {})) {
+    for (const refs of slots) {
       for (const { start, length } of refs) {
         out = out.slice(0, start * 2) + "0".repeat(length * 2) + out.slice((start + length) * 2);
       }
@@ -71,6 +78,27 @@ export function sameCode(
     return out;
   };
   return mask(a) === mask(b);
+}
+
+/**
+ * The external libraries `contract` links (its artifact's `linkReferences`), as getContractFactory's `libraries`
+ * option, from addresses recorded under each library's name (the deploy records them when it deploys them).
+ */
+export async function linkedLibraries(
+  hre: HardhatRuntimeEnvironment,
+  record: DeploymentRecord,
+  contract: string,
+): Promise<Record<string, string>> {
+  const artifact = await hre.artifacts.readArtifact(contract);
+  const out: Record<string, string> = {};
+  for (const libs of Object.values(artifact.linkReferences ?? {})) {
+    for (const lib of Object.keys(libs)) {
+      const rec = record.contracts[lib];
+      if (rec === undefined) throw new Error(`deploy: ${contract} links ${lib}, which is not deployed`);
+      out[lib] = rec.address;
+    }
+  }
+  return out;
 }
 
 export class DeployContext {
@@ -135,16 +163,24 @@ export class DeployContext {
       const impl = await this.upgrades.erc1967.getImplementationAddress(existing.address);
       const artifact = await this.hre.artifacts.readArtifact(contract);
       const onChain = await this.ethers.provider.getCode(impl);
-      if (!sameCode(onChain, artifact.deployedBytecode, artifact.immutableReferences)) {
+      if (
+        !sameCode(onChain, artifact.deployedBytecode, artifact.immutableReferences, artifact.deployedLinkReferences)
+      ) {
         this.log(`  ${name}: deployed implementation differs from this build — run \`npm run upgrade\``);
       } else {
         this.log(`  ${name}: up to date at ${existing.address}`);
       }
       return existing.address;
     }
-    const factory = await this.ethers.getContractFactory(contract, this.deployer);
+    const libraries = await this.libraries(contract);
+    const factory = await this.ethers.getContractFactory(contract, { signer: this.deployer, libraries });
     const args = await initArgs();
-    const proxy = await this.upgrades.deployProxy(factory, args, { kind: "uups", initializer: "initialize" });
+    const proxy = await this.upgrades.deployProxy(factory, args, {
+      kind: "uups",
+      initializer: "initialize",
+      // linked libraries hold no state and are called by delegatecall only (docs/upgrades.md)
+      ...(Object.keys(libraries).length > 0 ? { unsafeAllow: ["external-library-linking" as const] } : {}),
+    });
     await proxy.waitForDeployment();
     const address = await proxy.getAddress();
     const tx = proxy.deploymentTransaction();
@@ -171,7 +207,19 @@ export class DeployContext {
     return address;
   }
 
-  /** Deploys a non-upgradeable contract (mocks, stateless periphery) unless already recorded and live. */
+  /**
+   * Deploys the external libraries `contract` links (each once, recorded under its name as a plain contract) and
+   * returns them for getContractFactory's `libraries` option.
+   */
+  async libraries(contract: string): Promise<Record<string, string>> {
+    const artifact = await this.hre.artifacts.readArtifact(contract);
+    for (const [source, libs] of Object.entries(artifact.linkReferences ?? {})) {
+      for (const lib of Object.keys(libs)) await this.plain(lib, `${source.replace(/^project\//, "")}:${lib}`);
+    }
+    return linkedLibraries(this.hre, this.record, contract);
+  }
+
+  /** Deploys a non-upgradeable contract (mocks, stateless periphery, linked libraries) unless recorded and live. */
   async plain(name: string, contract: string, args: unknown[] = []): Promise<string> {
     const existing = this.record.contracts[name];
     if (existing !== undefined && (await this.hasCode(existing.address))) {

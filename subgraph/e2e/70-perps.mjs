@@ -1,7 +1,8 @@
 // OPS-03 checks for the perpetuals and their LP vault. Every signer 0-19 belongs to an earlier part, so this part
 // makes fresh wallets (funded with ETH by the deployer): an LP, a guarantor and two traders. The LP deposits, the
-// deployer (given KEEPER) allocates capital to the PerpMarket, trader A goes long 100 CH, trader B short 40, an hour
-// later the funding is poked, A reduces by 30 and B's funding is settled; the LP moves part of its shares to A.
+// deployer (given KEEPER) allocates capital to the PerpMarket, trader A orders long 100 CH, trader B short 40 (delayed
+// orders: committed, executed by the deployer after the delay), an hour later the funding is poked, A reduces by 30
+// and B's funding is settled; the LP moves part of its shares to A; a last order of B expires and is cancelled.
 // compare(): the market (marketState: funding index and rate, last accrual, open interest, burn reserve, keeper
 // bounties owed), every perp position (accountState: size, funding snapshot, pending funding; positionOf: cost
 // basis), the vault's shares, idle USDC and each LP's balance with the getters.
@@ -63,14 +64,25 @@ export async function scenario(ctx) {
     await send(token(t).approve(house, usdc(2_000)));
     await send(ctx.as(t)("ClearingHouse").deposit(usdc(2_000)));
   }
-  await send(ctx.as(a)("PerpMarket").trade(wad(100), wad(11)));
-  await send(ctx.as(b)("PerpMarket").trade(-wad(40), wad(9)));
+  // orders fill at the index in force after their delay; the deployer executes them (and earns the fee)
+  const execute = async (traders) => {
+    await mine(Number((await d("PerpMarket").params()).minOrderDelaySec) + 1);
+    for (const t of traders) {
+      const { priceTime } = await d("PerpMarket").pendingOrder(t.address);
+      await send(d("PerpMarket").executeOrder(t.address, await d("ComputePriceOracle").roundAt(priceTime)));
+    }
+  };
+  await send(ctx.as(a)("PerpMarket").commitOrder(wad(100), wad(11)));
+  await send(ctx.as(b)("PerpMarket").commitOrder(-wad(40), wad(9)));
+  await ctx.checkpoint();
+  await execute([a, b]);
   await ctx.checkpoint();
 
   await mine(3_601);
   await send(feed.setAnswer(wad("10.2") / 10n ** (18n - BigInt(await feed.decimals()))));
   await send(ctx.as(deployer)("PerpMarket").pokeFunding());
-  await send(ctx.as(a)("PerpMarket").trade(-wad(30), wad(9)));
+  await send(ctx.as(a)("PerpMarket").commitOrder(-wad(30), wad(9)));
+  await execute([a]);
   await send(ctx.as(deployer)("PerpMarket").settleFunding(b.address));
   await mine(86_401); // the LP's lock ends
   await send(feed.setAnswer(wad("10.2") / 10n ** (18n - BigInt(await feed.decimals()))));
@@ -80,6 +92,12 @@ export async function scenario(ctx) {
       .transfer(a.address, (await d("LiquidityVault").balanceOf(lp.address)) / 10n),
   );
   await send(ctx.as(lp)("LiquidityVault").withdraw(usdc(1_000), lp.address, lp.address));
+  await ctx.checkpoint();
+  // an order nobody executes: after its expiry the deployer cancels it for the fee
+  await send(ctx.as(b)("PerpMarket").commitOrder(wad(1), 0));
+  await mine(Number((await d("PerpMarket").params()).maxOrderDelaySec) + 1);
+  await send(feed.setAnswer(wad("10.2") / 10n ** (18n - BigInt(await feed.decimals()))));
+  await send(d("PerpMarket").cancelOrder(b.address));
   await ctx.checkpoint();
 }
 
@@ -108,6 +126,8 @@ export async function compare(ctx) {
       ["shortOiCh", m.shortOiCh, s.shortOiCh],
       ["burnReserveUsdc", m.burnReserveUsdc, s.burnReserveUsdc],
       ["keeper bounties owed", big(m.keeperBountiesUsdc) - big(m.keeperClaimedUsdc), s.keeperOwedUsdc],
+      ["pending orders", m.pendingOrders, s.pendingOrders],
+      ["order fees held", m.orderFeesHeldUsdc, s.orderFeesUsdc],
     ];
     for (const [f, x, y] of pairs) if (big(x) !== big(y)) bad.push(`market ${f} ${x} ≠ ${y}`);
     const p = await perp.params(at);

@@ -17,6 +17,7 @@ import {
   handleOfferFilled,
   handleOptionsWritten,
   handlePositionSettled as handleOptionsPositionSettled,
+  handleSeriesDelisted,
   handleSeriesListed as handleOptionsSeriesListed,
   handleSettlementPriceFixed,
   handleSettlementProgressed,
@@ -135,5 +136,16 @@ describe("OptionsMarket", () => {
     );
     assert.fieldEquals("OptionMaker", BOB.toHexString(), "minNonce", "5");
     assert.fieldEquals("OptionMaker", BOB.toHexString(), "minNonceRaises", "1");
+  });
+
+  test("an unused permissionless listing is delisted: live count, keeper bounty, status", () => {
+    const ev = new OptionsMarketEvents(OPT);
+    handleOptionsSeriesListed(ev.SeriesListed(T0, n(3), 1, false, BigInt.zero(), BigInt.fromI64(T0 + 89 * DAY), wad(6), wad(6), BOB, n(5)));
+    handleSeriesDelisted(ev.SeriesDelisted(T0 + DAY + 1, n(3), KEEPER, usdc(45), n(500000), n(4)));
+    const s = OPT.concatI32(3).toHexString();
+    assert.fieldEquals("OptionSeries", s, "status", "Delisted");
+    assert.fieldEquals("OptionsMarketState", OPT.toHexString(), "liveSeries", "4");
+    assert.fieldEquals("OptionsMarketState", OPT.toHexString(), "keeperPaidUsdc", "500000");
+    assert.entityCount("OptionEvent", 1);
   });
 });

@@ -1,5 +1,5 @@
 // Mapping tests of the PerpMarket data source (matchstick-as API; events from generated/factories/PerpMarket.ts).
-import { Address, BigInt } from "@graphprotocol/graph-ts";
+import { Address, BigInt, Bytes } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
   BurnSinkSet,
@@ -11,6 +11,9 @@ import {
 import {
   handleBurnSinkSet,
   handleFundingPoked,
+  handleOrderCancelled,
+  handleOrderCommitted,
+  handleOrderExecuted,
   handlePerpLiquidated,
   handlePerpTraded,
   handleVaultCapitalMoved,
@@ -108,5 +111,26 @@ describe("PerpMarket", () => {
     );
     assert.fieldEquals("PerpMarket", m, "poolUsdc", usdc(1050).toString());
     assert.fieldEquals("PerpMarket", m, "vaultNetFundedUsdc", usdc(1000).toString());
+  });
+
+  test("delayed orders: committed, executed, cancelled; pending count, fees held and paid", () => {
+    const ev = new PerpMarketEvents(PERP);
+    for (let i = 0; i < 2; i++) {
+      handleOrderCommitted(
+        ev.OrderCommitted(T0 + i, i == 0 ? ALICE : BOB, i == 0 ? wad(10) : wad(-4), wad(11), false, BigInt.fromI64(T0 + i + 30), BigInt.fromI64(T0 + i + 300), n(500000), usdc(10), n(i + 1)),
+      );
+    }
+    const m = PERP.toHexString();
+    assert.fieldEquals("PerpMarket", m, "pendingOrders", "2");
+    assert.fieldEquals("PerpMarket", m, "orderFeesHeldUsdc", "1000000");
+    handleOrderExecuted(ev.OrderExecuted(T0 + 31, ALICE, KEEPER, n(7), wad(10), n(500000), n(1)));
+    handleOrderCancelled(ev.OrderCancelled(T0 + 302, BOB, KEEPER, n(500000), Bytes.fromHexString("0x12345678"), BigInt.zero()));
+    assert.fieldEquals("PerpMarket", m, "pendingOrders", "0");
+    assert.fieldEquals("PerpMarket", m, "orderFeesHeldUsdc", "0");
+    assert.fieldEquals("PerpMarket", m, "ordersCommitted", "2");
+    assert.fieldEquals("PerpMarket", m, "ordersExecuted", "1");
+    assert.fieldEquals("PerpMarket", m, "ordersCancelled", "1");
+    assert.fieldEquals("PerpMarket", m, "executionFeesPaidUsdc", "1000000");
+    assert.entityCount("PerpOrderEvent", 4);
   });
 });

@@ -8,7 +8,7 @@ import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
 library PerpDefaults {
     /// @notice The PerpMarket.initialize signature with the PerpParams tuple spelled out (abi.encodeWithSignature).
     string internal constant INITIALIZE_SIG =
-        "initialize(address,address,address,address,address,(uint96,uint64,uint64,uint16,uint16,uint96,uint96,uint16,uint16,uint16,uint96,uint64,uint32))";
+        "initialize(address,address,address,address,address,(uint96,uint64,uint64,uint16,uint16,uint96,uint96,uint16,uint16,uint16,uint16,uint96,uint64,uint32,uint32,uint32))";
 
     function params() internal pure returns (IPerpMarket.PerpParams memory) {
         return
@@ -23,9 +23,12 @@ library PerpDefaults {
                 insuranceShareBps: 2_000,
                 burnShareBps: 1_000,
                 lpReserveBps: 1_000,
+                minOrderDelaySec: 30,
                 minTradeCh: 0.01e18,
                 pokeBountyUsdc: 0.1e6,
-                pokeIntervalSec: 1 hours
+                pokeIntervalSec: 1 hours,
+                maxOrderDelaySec: 300,
+                executionFeeUsdc: 0.5e6
             });
     }
 }

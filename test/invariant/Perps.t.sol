@@ -5,6 +5,7 @@ import {CommonBase} from "forge-std/Base.sol";
 import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
+import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
@@ -66,23 +67,29 @@ contract PerpHandler is CommonBase, StdCheats, StdUtils {
         address t = _trader(seed);
         size = bound(size, -800e18, 800e18);
         if (size > -0.01e18 && size < 0.01e18) size = 0.01e18;
-        int256 owed = _owed(t);
         vm.prank(t);
-        try perp.trade(size, 0) {
-            ghostFundingSettled += owed;
-            ++ghostFundingOps;
-            ++trades;
+        try perp.commitOrder(size, 0) returns (uint256 priceTime) {
+            if (_execute(t, priceTime)) ++trades;
         } catch {}
     }
 
     function close(uint256 seed) external {
         address t = _trader(seed);
-        int256 owed = _owed(t);
         vm.prank(t);
-        try perp.closePosition(0) {
+        try perp.closePosition(0) returns (uint256 priceTime) {
+            _execute(t, priceTime);
+        } catch {}
+    }
+
+    /// @dev Executes (as the keeper-handler) once the order is ready; the funding a fill settles is what is owed then.
+    function _execute(address t, uint256 priceTime) internal returns (bool filled) {
+        vm.warp(priceTime + 1);
+        int256 owed = _owed(t);
+        (filled, ) = PerpOrderSteps.execute(perp, t, priceTime);
+        if (filled) {
             ghostFundingSettled += owed;
             ++ghostFundingOps;
-        } catch {}
+        }
     }
 
     function settleFunding(uint256 seed) external {
@@ -232,7 +239,7 @@ contract PerpsInvariantTest is PerpSolBase {
         (, int256 perpPool, , ) = chouse.marketInfo(address(perp));
         (, int256 mockPool, , ) = chouse.marketInfo(address(market));
         (uint256 fees, ) = chouse.totals();
-        int256 collateral;
+        int256 collateral = chouse.collateralOf(address(handler)); // execution fees earned as the executor
         for (uint256 i; i < 3; ++i) collateral += chouse.collateralOf(traders[i]);
         assertEq(int256(usdc.balanceOf(address(chouse))), collateral + perpPool + mockPool + int256(fees));
         assertEq(usdc.balanceOf(address(perp)), 0);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {CommonBase} from "forge-std/Base.sol";
 import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
@@ -748,10 +749,14 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
         int256 before = m.perp.accountState(t).sizeCh;
         int256 afterSize = before + size;
         bool increasing = _abs(afterSize) > _abs(before) || (before != 0 && (before > 0) != (afterSize > 0));
-        (bool allowed, ) = m.oracle.riskIncreaseAllowed();
-        (int256 owed, ) = _owed(t);
         vm.prank(t);
-        try m.perp.trade(size, 0) {
+        try m.perp.commitOrder(size, 0) returns (uint256 priceTime) {
+            // the order fills after its delay (IDelayedOrders), executed by this handler
+            vm.warp(priceTime + 1);
+            (bool allowed, ) = m.oracle.riskIncreaseAllowed();
+            (int256 owed, ) = _owed(t);
+            (bool filled, bytes memory reason) = PerpOrderSteps.execute(m.perp, t, priceTime);
+            if (!filled) return _revert(reason);
             ++trades;
             ghostFundingSettled += owed;
             ++ghostFundingOps;
@@ -771,17 +776,25 @@ contract ProtocolMarketHandler is CommonBase, StdCheats, StdUtils {
     function perpClose(uint256 seed) external count("perpClose") {
         address t = traders[seed % 3];
         if (m.perp.accountState(t).sizeCh == 0) return;
-        bool valid = _indexValid();
-        (int256 owed, ) = _owed(t);
         vm.prank(t);
-        try m.perp.closePosition(0) {
+        try m.perp.closePosition(0) returns (uint256 priceTime) {
+            vm.warp(priceTime + 1);
+            bool valid = _indexValid();
+            (int256 owed, ) = _owed(t);
+            (bool filled, bytes memory reason) = PerpOrderSteps.execute(m.perp, t, priceTime);
+            if (!filled) {
+                _revert(reason);
+                if (valid) ++violationsSEC05;
+                return;
+            }
             ++closes;
             ghostFundingSettled += owed;
             ++ghostFundingOps;
             if (m.house.positionOf(t, address(m.perp)).sizeCh != 0) ++violationsSEC05;
         } catch (bytes memory err) {
+            // a close is committed whenever there is a position (SEC-05)
             _revert(err);
-            if (valid) ++violationsSEC05;
+            ++violationsSEC05;
         }
     }
 
@@ -1098,6 +1111,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     function _sumCollateral() internal view returns (int256 total) {
         for (uint256 i; i < 3; ++i) total += house.collateralOf(traders[i]);
+        total += house.collateralOf(address(marketHandler)); // perp execution fees it earned as the executor
     }
 
     // ───────────── invariants ─────────────
@@ -1366,8 +1380,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
     /// (`claimKeeperBounty` reverted ClearingMarketPoolTooLow). `withdrawableToVaultUsdc` now leaves a week of poke
     /// bounties (PerpMarket.BOUNTY_RUNWAY_SEC) in the pool while positions are open.
     function test_pokeBountyStaysPayableAfterFullDeallocation() public {
-        vm.prank(traders[0]);
-        perp.trade(0.01e18, 0); // dust open interest
+        PerpOrderSteps.mustTrade(perp, traders[0], 0.01e18); // dust open interest
         vault.deallocate(address(perp), perp.withdrawableToVaultUsdc());
         vm.warp(block.timestamp + 1 hours);
         feed.setAnswer(10e8);

@@ -59,6 +59,12 @@ contract OptionsEdgesTest is OptionsSolBase {
         p = options.params();
         p.strikeStepWad = 0;
         _expectBad(p, "strikeStepWad", 0);
+        p = options.params();
+        p.maxCorrectionBps = 5_001;
+        _expectBad(p, "maxCorrectionBps", 5_001);
+        p = options.params();
+        p.listingBondPerDayUsdc = 1_000e6 + 1;
+        _expectBad(p, "listingBondPerDayUsdc", 1_000e6 + 1);
         // The defaults themselves are within bounds (and the bounds are inclusive).
         p = options.params();
         p.makerFeeBps = 300;
@@ -87,6 +93,140 @@ contract OptionsEdgesTest is OptionsSolBase {
         vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsInvalidPrice.selector, tooBig));
         options.correctSettlementPrice(1, tooBig);
         assertEq(options.series(1).settlementPriceWad, PRICE0);
+    }
+
+    /// Issue 17 item 13: the guardian could set any settlement price. A correction is now bounded by
+    /// maxCorrectionBps (default 10 %, as futures) around the price the oracle fixed, so corrections cannot walk it.
+    function test_guardianCorrection_cannotMoveThePriceBeyondTheBound() public {
+        vm.warp(expiry);
+        options.fixSettlementPrice(1); // the oracle's price: 10
+        bytes memory tooLarge = abi.encodeWithSignature(
+            "OptionsCorrectionTooLarge(uint256,uint256,uint256,uint256)",
+            1,
+            10e18,
+            20e18,
+            1_000
+        );
+        vm.expectRevert(tooLarge);
+        options.correctSettlementPrice(1, 20e18);
+        options.correctSettlementPrice(1, 11e18); // + 10 %: inside the bound
+        options.correctSettlementPrice(1, 9e18); // − 10 % from the oracle's price, not from the correction
+        vm.expectRevert(
+            abi.encodeWithSignature(
+                "OptionsCorrectionTooLarge(uint256,uint256,uint256,uint256)",
+                1,
+                10e18,
+                8.99e18,
+                1_000
+            )
+        );
+        options.correctSettlementPrice(1, 8.99e18);
+        assertEq(options.series(1).settlementPriceWad, 9e18);
+    }
+
+    /// @dev The next grid expiry (08:00) at least `minDays` away.
+    function _gridExpiry(uint256 minDays) internal view returns (uint64) {
+        return uint64(((block.timestamp + minDays * 1 days) / 1 days) * 1 days + 8 hours);
+    }
+
+    /// Issue 17 item 25: an attacker filled the permissionless listing slots with far-dated series nobody uses and
+    /// kept them for the whole 90-day horizon. A listing nobody has used can be removed by anyone after a day.
+    function test_unusedListings_cannotSquatSlotsFor90Days() public {
+        IOptionsMarketTypes.Params memory p = options.params();
+        p.maxLiveSeries = 4; // the base's two governance series + two free slots
+        options.setParams(p);
+        address attacker = makeAddr("attacker");
+        _fundAccount(attacker, 1_000e6);
+        _fundAccount(holder, 100e6);
+        uint64 far = _gridExpiry(89);
+        vm.startPrank(attacker);
+        uint256 a = options.listStandardSeries(IOptionsMarketTypes.OptionKind.Call, 14e18, far);
+        options.listStandardSeries(IOptionsMarketTypes.OptionKind.Put, 6e18, far);
+        vm.stopPrank();
+        vm.prank(holder);
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsTooManyLiveSeries.selector, 4, 4));
+        options.listStandardSeries(IOptionsMarketTypes.OptionKind.Call, 11e18, _gridExpiry(7));
+        vm.warp(block.timestamp + 1 days + 1);
+        vm.prank(holder);
+        (bool ok, ) = address(options).call(abi.encodeWithSignature("delistSeries(uint256)", a));
+        assertTrue(ok, "an unused listing can be removed after a day");
+        vm.prank(holder);
+        options.listStandardSeries(IOptionsMarketTypes.OptionKind.Call, 11e18, _gridExpiry(7));
+        assertEq(options.liveSeries(), 4);
+    }
+
+    /// The listing bond: 0.5 USDC per started day to expiry from the lister's collateral, held in the reserve;
+    /// a delisting pays the caller the keeper bounty from it and the rest becomes fee income; the key is free again.
+    function test_delist_forfeitsTheBondAndFreesTheKey() public {
+        address lister = makeAddr("lister");
+        _fundAccount(lister, 100e6);
+        uint64 e = _gridExpiry(10); // 10 days + up to 8 h: 11 started days
+        uint256 bond = 0.5e6 * ((e - block.timestamp + 1 days - 1) / 1 days);
+        vm.prank(lister);
+        uint256 id = options.listStandardSeries(IOptionsMarketTypes.OptionKind.Put, 9e18, e);
+        assertEq(chouse.collateralOf(lister), int256(100e6 - bond));
+        IOptionsMarketTypes.Series memory sr = options.series(id);
+        assertEq(sr.lister, lister);
+        assertEq(sr.listingBondUsdc, bond);
+        (uint256 fees0, uint256 reserved0) = options.poolClaims();
+        // not yet: inside the grace day
+        vm.expectRevert(
+            abi.encodeWithSelector(
+                IOptionsMarketTypes.OptionsNotDelistable.selector,
+                id,
+                0,
+                block.timestamp + 1 days
+            )
+        );
+        options.delistSeries(id);
+        // governance listings are never delistable
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsNotDelistable.selector, 1, 0, 0));
+        options.delistSeries(1);
+        vm.warp(block.timestamp + 1 days);
+        uint256 live = options.liveSeries();
+        vm.expectEmit(address(options));
+        emit IOptionsMarketTypes.SeriesDelisted(id, holder, bond, 0.5e6, live - 1);
+        vm.prank(holder);
+        options.delistSeries(id);
+        assertEq(options.liveSeries(), live - 1);
+        assertEq(chouse.collateralOf(holder), 0.5e6);
+        (uint256 fees1, uint256 reserved1) = options.poolClaims();
+        assertEq(reserved0 - reserved1, bond);
+        assertEq(fees1 - fees0, bond - 0.5e6);
+        assertEq(uint8(options.seriesStatus(id)), uint8(IOptionsMarketTypes.SeriesStatus.None));
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsUnknownSeries.selector, id));
+        options.delistSeries(id);
+        // the same strike and expiry can be listed again
+        vm.prank(lister);
+        assertGt(options.listStandardSeries(IOptionsMarketTypes.OptionKind.Put, 9e18, e), id);
+    }
+
+    /// A listing somebody used cannot be removed; its bond is forfeited at the fix unless its fills produced at least
+    /// the bond in fees (a squatter who writes dust into its listings keeps the slot but pays the bond).
+    function test_usedListing_bondRefundedOnlyAgainstFees() public {
+        address lister = makeAddr("lister");
+        _fundAccount(lister, 100e6);
+        uint64 e = _gridExpiry(2);
+        vm.prank(lister);
+        uint256 id = options.listStandardSeries(IOptionsMarketTypes.OptionKind.Put, 9e18, e);
+        uint256 bond = options.series(id).listingBondUsdc;
+        vm.prank(lister);
+        options.write(id, 1e12); // dust
+        vm.warp(block.timestamp + 1 days);
+        vm.expectRevert(
+            abi.encodeWithSelector(IOptionsMarketTypes.OptionsNotDelistable.selector, id, 1, block.timestamp)
+        );
+        options.delistSeries(id);
+        vm.warp(e);
+        (uint256 fees0, ) = options.poolClaims();
+        vm.expectEmit(address(options));
+        emit IOptionsMarketTypes.ListingBondReleased(id, lister, bond, false, 0);
+        options.fixSettlementPrice(id);
+        (uint256 fees1, ) = options.poolClaims();
+        // the forfeited bond became fee income and paid the fix bounty (0.5 USDC) out of it
+        assertEq(fees1 + 0.5e6, fees0 + bond);
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsNotDelistable.selector, id, 1, 0));
+        options.delistSeries(id);
     }
 
     function test_positions_closeAndTransferGuards() public {

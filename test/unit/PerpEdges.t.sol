@@ -2,6 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
+import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
+import {PerpDefaults} from "../helpers/PerpDefaults.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
@@ -64,6 +66,15 @@ contract PerpEdgesTest is PerpSolBase {
         p = _params();
         p.pokeIntervalSec = 0;
         _expectBad(p, 7);
+        p = _params();
+        p.minOrderDelaySec = 0;
+        _expectBad(p, 8);
+        p = _params();
+        p.maxOrderDelaySec = p.minOrderDelaySec;
+        _expectBad(p, 8);
+        p = _params();
+        p.executionFeeUsdc = 50e6 + 1;
+        _expectBad(p, 9);
         // The boundaries themselves are accepted.
         p = _params();
         p.maxFundingRateWad = 1e18;
@@ -92,7 +103,7 @@ contract PerpEdgesTest is PerpSolBase {
         _proxy(
             perpImpl,
             abi.encodeWithSignature(
-                "initialize(address,address,address,address,address,(uint96,uint64,uint64,uint16,uint16,uint96,uint96,uint16,uint16,uint16,uint96,uint64,uint32))",
+                PerpDefaults.INITIALIZE_SIG,
                 address(manager),
                 address(chouse),
                 address(index),
@@ -121,13 +132,10 @@ contract PerpEdgesTest is PerpSolBase {
         IPerpMarket.PerpParams memory p = _params();
         p.maxOpenInterestCh = 100e18;
         perp.setParams(p);
-        vm.prank(alice);
-        vm.expectRevert(
-            abi.encodeWithSelector(IPerpMarket.PerpOpenInterestCapExceeded.selector, false, 101e18, 100e18)
-        );
-        perp.trade(-101e18, 0);
-        vm.prank(alice);
-        perp.trade(-100e18, 0);
+        (bool ok, bytes memory reason) = PerpOrderSteps.trade(perp, alice, -101e18, 0);
+        assertFalse(ok);
+        assertEq(reason, abi.encodeWithSelector(IPerpMarket.PerpOpenInterestCapExceeded.selector, false, 101e18, 100e18));
+        PerpOrderSteps.mustTrade(perp, alice, -100e18);
         assertEq(perp.marketState().shortOiCh, 100e18);
     }
 
@@ -137,9 +145,9 @@ contract PerpEdgesTest is PerpSolBase {
         p.skewScaleCh = 100e18;
         perp.setParams(p);
         // premium = (2·0 − 200) / (2·100) = −1 WAD
-        vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IPerpMarket.PerpInvalidFillPrice.selector, -1e18));
-        perp.trade(-200e18, 0);
+        (bool ok, bytes memory reason) = PerpOrderSteps.trade(perp, alice, -200e18, 0);
+        assertFalse(ok);
+        assertEq(reason, abi.encodeWithSelector(IPerpMarket.PerpInvalidFillPrice.selector, -1e18));
         assertEq(chouse.positionOf(alice, address(perp)).sizeCh, 0);
     }
 
@@ -147,10 +155,10 @@ contract PerpEdgesTest is PerpSolBase {
         IPerpMarket.PerpParams memory p = _params();
         p.makerFeeBps = 0;
         p.takerFeeBps = 0;
+        p.executionFeeUsdc = 0;
         perp.setParams(p);
         (uint256 feesBefore, ) = chouse.totals();
-        vm.prank(alice);
-        perp.trade(10e18, 0);
+        PerpOrderSteps.mustTrade(perp, alice, 10e18);
         (uint256 feesAfter, ) = chouse.totals();
         assertEq(feesAfter, feesBefore);
         assertEq(chouse.collateralOf(alice), 20_000e6);
@@ -162,8 +170,7 @@ contract PerpEdgesTest is PerpSolBase {
         IPerpMarket.PerpParams memory p = _params();
         p.pokeBountyUsdc = type(uint40).max;
         perp.setParams(p);
-        vm.prank(alice);
-        perp.trade(10e18, 0);
+        PerpOrderSteps.mustTrade(perp, alice, 10e18);
         vm.warp(block.timestamp + 1 hours);
         vm.prank(keeper);
         assertEq(perp.pokeFunding(), type(uint40).max);
@@ -179,8 +186,7 @@ contract PerpEdgesTest is PerpSolBase {
     function test_liquidatedShort_pendingFundingSettledOnNextTrade() public {
         address bob = makeAddr("bob");
         _setupTrader(bob, guarantor, 1_100e6);
-        vm.prank(bob);
-        perp.trade(-1_000e18, 0); // notional ≈ 10,000 at 10, IM 1,000
+        PerpOrderSteps.mustTrade(perp, bob, -1_000e18); // notional ≈ 10,000 at 10, IM 1,000
         assertEq(perp.marketState().shortOiCh, 1_000e18);
         vm.warp(block.timestamp + 1 days); // a short skew accrues funding
         index.setPrice(10.8e18);
@@ -194,8 +200,7 @@ contract PerpEdgesTest is PerpSolBase {
         assertEq(perp.fundingOwedUsdc(bob), s.pendingFundingUsdc);
         // Reduce further: the pending funding is folded into this trade and cleared.
         index.setPrice(10e18);
-        vm.prank(bob);
-        perp.trade(-sizeAfter / 2, 0);
+        PerpOrderSteps.mustTrade(perp, bob, -sizeAfter / 2);
         assertEq(perp.accountState(bob).pendingFundingUsdc, 0);
     }
 

@@ -12,8 +12,9 @@ import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
 
 /// @title LiquidityVault
 /// @notice The LPs' ERC-4626 USDC vault behind the perpetual and futures markets. See ILiquidityVault.
-/// @dev deposit / mint / withdraw / redeem read totalAssets() once each (it asks every market for its equity,
-///      which reads the index): the OpenZeppelin flow would read it up to three times.
+/// @dev deposit / mint / withdraw / redeem value the markets once each (every market's equity, which reads the
+///      index): the OpenZeppelin flow would read it up to three times. The ERC-4626 views never revert: a market
+///      that cannot be valued (stale oracle) counts 0 in totalAssets and closes the max* views (issue 17 item 29).
 contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     using SafeERC20 for IERC20;
     using Math for uint256;
@@ -35,7 +36,16 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         mapping(address market => bool) isMarket;
         uint256 depositCapUsdc;
         uint32 lockPeriodSec;
-        mapping(address owner => uint256) unlocksAt;
+        /// @custom:oz-renamed-from unlocksAt
+        // solhint-disable-next-line var-name-mixedcase
+        mapping(address owner => uint256) __deprecated_unlocksAt;
+        mapping(address owner => Lock) locks;
+    }
+
+    /// @dev One word per owner: how many of its shares are locked, and until when (all of them together).
+    struct Lock {
+        uint192 shares;
+        uint64 unlocksAt;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.LiquidityVault")) - 1)) & ~bytes32(uint256(0xff))
@@ -74,13 +84,16 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
 
     /// @inheritdoc IERC4626
     /// @dev max(0, idle + Σ market equity): markets net against each other (one pool of LP capital), and a
-    ///      negative total reads as 0 (shares are then worth nothing until traders' profits reverse).
+    ///      negative total reads as 0 (shares are then worth nothing until traders' profits reverse). Never reverts
+    ///      (ERC-4626): a market that cannot be valued now (stale oracle) counts 0 here; deposits and withdrawals
+    ///      value every market strictly and revert instead (issue 17 item 29).
     function totalAssets() public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        int256 total = _equity();
+        (int256 total, ) = _equityView();
         return total > 0 ? uint256(total) : 0;
     }
 
-    /// @dev idle + Σ market equity, signed (bounded loop over ≤ MAX_MARKETS markets).
+    /// @dev idle + Σ market equity, signed (bounded loop over ≤ MAX_MARKETS markets); reverts when a market cannot
+    ///      be valued.
     function _equity() private view returns (int256 total) {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
         total = int256($.idleUsdc);
@@ -91,11 +104,33 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         }
     }
 
+    /// @dev The same for the views: a market whose valuation reverts counts 0 and `valued` is false.
+    function _equityView() private view returns (int256 total, bool valued) {
+        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
+        total = int256($.idleUsdc);
+        valued = true;
+        address[] storage list = $.markets;
+        uint256 n = list.length;
+        for (uint256 i; i < n; ++i) {
+            try IVaultMarket(list[i]).vaultEquityUsdc() returns (int256 equity) {
+                total += equity;
+            } catch {
+                valued = false;
+            }
+        }
+    }
+
+    /// @dev totalAssets for a withdrawal: every market valued (reverts with the market's reason otherwise).
+    function _totalAssetsStrict() private view returns (uint256) {
+        int256 total = _equity();
+        return total > 0 ? uint256(total) : 0;
+    }
+
     /// @dev totalAssets for a deposit: reverts while existing shares are worth nothing (the depositor would pay for
     ///      the existing LPs' losses); an empty vault (no shares) accepts deposits at any equity ≥ 0.
     function _depositAssets() private view returns (uint256) {
         int256 equity = _equity();
-        if (equity <= 0 && (equity < 0 || totalSupply() > 0)) revert VaultInsolvent(equity);
+        if (_insolvent(equity)) revert VaultInsolvent(equity);
         return uint256(equity);
     }
 
@@ -137,13 +172,13 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         address owner
     ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_WITHDRAW) returns (uint256 shares) {
         if (assets == 0) revert VaultZeroAmount();
-        _requireUnlocked(owner);
-        uint256 ta = totalAssets();
+        uint256 ta = _totalAssetsStrict();
         // @dev shares burned for an exact amount round up (ACC-05)
         shares = assets.mulDiv(totalSupply() + VIRTUAL_SHARES, ta + 1, Math.Rounding.Ceil);
         if (shares > balanceOf(owner)) {
             revert ERC4626ExceededMaxWithdraw(owner, assets, _assetsDown(balanceOf(owner), ta));
         }
+        _requireUnlocked(owner, shares);
         _pay(owner, receiver, assets, shares, ta);
     }
 
@@ -154,10 +189,10 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         address owner
     ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_WITHDRAW) returns (uint256 assets) {
         if (shares == 0) revert VaultZeroAmount();
-        _requireUnlocked(owner);
         uint256 balance = balanceOf(owner);
         if (shares > balance) revert ERC4626ExceededMaxRedeem(owner, shares, balance);
-        uint256 ta = totalAssets();
+        _requireUnlocked(owner, shares);
+        uint256 ta = _totalAssetsStrict();
         // @dev assets paid for burned shares round down (ACC-05)
         assets = _assetsDown(shares, ta);
         if (assets == 0) revert VaultZeroAmount();
@@ -165,42 +200,86 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     }
 
     /// @inheritdoc IERC4626
+    /// @dev 0 while deposits would revert: paused, or insolvent (see _depositAssets).
     function maxDeposit(address) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_DEPOSIT)) return 0;
-        return _maxDepositAt(totalAssets());
+        (bool open, uint256 ta) = _depositOpen();
+        return open ? _maxDepositAt(ta) : 0;
     }
 
     /// @inheritdoc IERC4626
     function maxMint(address) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_DEPOSIT)) return 0;
-        uint256 ta = totalAssets();
-        return _sharesDown(_maxDepositAt(ta), ta);
+        (bool open, uint256 ta) = _depositOpen();
+        return open ? _sharesDown(_maxDepositAt(ta), ta) : 0;
+    }
+
+    /// @dev Whether a deposit would be accepted at all now, and the totalAssets it would use.
+    function _depositOpen() private view returns (bool open, uint256 ta) {
+        if (_isPaused(FEATURE_DEPOSIT)) return (false, 0);
+        (int256 equity, bool valued) = _equityView();
+        if (!valued || _insolvent(equity)) return (false, 0);
+        return (true, uint256(equity));
+    }
+
+    /// @dev Existing shares are worth nothing or less: a depositor would pay for the existing LPs' losses.
+    function _insolvent(int256 equity) private view returns (bool) {
+        return equity < 0 || (equity == 0 && totalSupply() > 0);
     }
 
     /// @inheritdoc IERC4626
-    /// @dev Limited by the lock, by the owner's shares and by the liquidity the vault can raise now.
+    /// @dev Limited by the owner's unlocked shares and by the liquidity the vault can raise now; 0 while a market
+    ///      cannot be valued (withdrawals revert then).
     function maxWithdraw(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_WITHDRAW) || block.timestamp < _getLiquidityVaultStorage().unlocksAt[owner]) return 0;
-        uint256 own = _assetsDown(balanceOf(owner), totalAssets());
-        uint256 liquid = liquidUsdc();
+        (bool open, uint256 ta, uint256 liquid) = _withdrawOpen();
+        if (!open) return 0;
+        uint256 own = _assetsDown(_unlockedShares(owner), ta);
         return own < liquid ? own : liquid;
     }
 
     /// @inheritdoc IERC4626
     function maxRedeem(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        if (_isPaused(FEATURE_WITHDRAW) || block.timestamp < _getLiquidityVaultStorage().unlocksAt[owner]) return 0;
-        uint256 balance = balanceOf(owner);
-        uint256 liquidShares = _sharesDown(liquidUsdc(), totalAssets());
-        return balance < liquidShares ? balance : liquidShares;
+        (bool open, uint256 ta, uint256 liquid) = _withdrawOpen();
+        if (!open) return 0;
+        uint256 shares = _unlockedShares(owner);
+        uint256 liquidShares = _sharesDown(liquid, ta);
+        if (liquidShares < shares) shares = liquidShares;
+        // @dev shares worth 0 assets (dust left by a withdrawal) cannot be redeemed (VaultZeroAmount): not offered
+        return _assetsDown(shares, ta) == 0 ? 0 : shares;
     }
 
-    /// @dev Idle ledger and lock: a deposit locks the receiver's shares for the lock period.
+    /// @dev Whether a withdrawal can go through at all now, the totalAssets it would use and the liquidity.
+    function _withdrawOpen() private view returns (bool open, uint256 ta, uint256 liquid) {
+        if (_isPaused(FEATURE_WITHDRAW)) return (false, 0, 0);
+        (int256 equity, bool valued) = _equityView();
+        bool liquidKnown;
+        (liquid, liquidKnown) = _liquid();
+        if (!valued || !liquidKnown) return (false, 0, 0);
+        return (true, equity > 0 ? uint256(equity) : 0, liquid);
+    }
+
+    /// @dev Idle ledger and lock: the shares a deposit mints are locked for the lock period (the receiver's other
+    ///      shares are not touched, whoever deposits: issue 17 item 10).
     function _deposit(address caller, address receiver, uint256 assets, uint256 shares) internal override {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
         $.idleUsdc += assets;
-        uint256 unlock = block.timestamp + $.lockPeriodSec;
-        if (unlock > $.unlocksAt[receiver]) $.unlocksAt[receiver] = unlock;
         super._deposit(caller, receiver, assets, shares);
+        uint32 period = $.lockPeriodSec;
+        if (period != 0) _lock($, receiver, shares, block.timestamp + period);
+    }
+
+    /// @dev Adds `shares` locked until `until` to `owner`'s lock. Locked shares share one unlock time: an incoming
+    ///      lock that ends no later than the current one joins it; a later one moves the unlock time to the
+    ///      share-weighted average, rounded up (Aave's staked-token cooldown rule). So nobody can lock someone
+    ///      else's shares for longer at less than the cost of the shares it gives away, and no lock ever ends
+    ///      earlier because shares arrive.
+    function _lock(LiquidityVaultStorage storage $, address owner, uint256 shares, uint256 until) private {
+        Lock memory lk = $.locks[owner];
+        uint256 held = block.timestamp < lk.unlocksAt ? lk.shares : 0;
+        uint256 unlock = until;
+        if (held != 0 && until <= lk.unlocksAt) unlock = lk.unlocksAt;
+        else if (held != 0) unlock = (held * lk.unlocksAt + shares * until).ceilDiv(held + shares);
+        uint256 total = held + shares;
+        $.locks[owner] = Lock(uint192(total), uint64(unlock));
+        emit SharesLocked(owner, total, unlock);
     }
 
     /// @dev Pays a withdrawal from idle USDC, first pulling any shortfall from the markets (bounded loop).
@@ -246,12 +325,21 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         return received;
     }
 
-    /// @dev A share transfer carries the sender's lock to the receiver (the lock cannot be shed by moving shares).
+    /// @dev A transfer moves the sender's unlocked shares first; locked shares it moves stay locked at the receiver
+    ///      until the sender's unlock time (see _lock), so a lock cannot be shed by moving shares. Burns only ever
+    ///      take unlocked shares (withdraw and redeem check first).
     function _update(address from, address to, uint256 value) internal override {
         if (from != address(0) && to != address(0)) {
             LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-            uint256 fromUnlock = $.unlocksAt[from];
-            if (fromUnlock > $.unlocksAt[to]) $.unlocksAt[to] = fromUnlock;
+            Lock memory lk = $.locks[from];
+            uint256 held = block.timestamp < lk.unlocksAt ? lk.shares : 0;
+            uint256 free = balanceOf(from) - held;
+            if (value > free && value <= balanceOf(from)) {
+                uint256 moved = value - free;
+                $.locks[from].shares = uint192(held - moved);
+                emit SharesLocked(from, held - moved, lk.unlocksAt);
+                _lock($, to, moved, lk.unlocksAt);
+            }
         }
         super._update(from, to, value);
     }
@@ -333,13 +421,23 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     }
 
     /// @inheritdoc ILiquidityVault
-    function liquidUsdc() public view returns (uint256 total) {
+    /// @dev A market that cannot say what it can return now (stale oracle) counts 0.
+    function liquidUsdc() external view returns (uint256 total) {
+        (total, ) = _liquid();
+    }
+
+    function _liquid() private view returns (uint256 total, bool known) {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
         total = $.idleUsdc;
+        known = true;
         address[] storage list = $.markets;
         uint256 n = list.length;
         for (uint256 i; i < n; ++i) {
-            total += IVaultMarket(list[i]).withdrawableToVaultUsdc();
+            try IVaultMarket(list[i]).withdrawableToVaultUsdc() returns (uint256 amount) {
+                total += amount;
+            } catch {
+                known = false;
+            }
         }
     }
 
@@ -349,8 +447,9 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     }
 
     /// @inheritdoc ILiquidityVault
-    function unlocksAt(address owner) external view returns (uint256) {
-        return _getLiquidityVaultStorage().unlocksAt[owner];
+    function lockOf(address owner) external view returns (uint256 lockedShares, uint256 unlocksAt) {
+        Lock memory lk = _getLiquidityVaultStorage().locks[owner];
+        if (block.timestamp < lk.unlocksAt) return (lk.shares, lk.unlocksAt);
     }
 
     /// @inheritdoc ILiquidityVault
@@ -372,9 +471,19 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         if (!$.isMarket[market]) revert VaultMarketUnknown(market);
     }
 
-    function _requireUnlocked(address owner) private view {
-        uint256 unlock = _getLiquidityVaultStorage().unlocksAt[owner];
-        if (block.timestamp < unlock) revert VaultSharesLocked(owner, unlock);
+    function _requireUnlocked(address owner, uint256 shares) private view {
+        uint256 free = _unlockedShares(owner);
+        if (shares > free) {
+            revert VaultSharesLocked(owner, shares, free, _getLiquidityVaultStorage().locks[owner].unlocksAt);
+        }
+    }
+
+    /// @dev The owner's shares outside its lock (a lock that has ended holds nothing).
+    function _unlockedShares(address owner) private view returns (uint256) {
+        Lock memory lk = _getLiquidityVaultStorage().locks[owner];
+        uint256 balance = balanceOf(owner);
+        uint256 held = block.timestamp < lk.unlocksAt ? lk.shares : 0;
+        return balance > held ? balance - held : 0;
     }
 
     function _isPaused(bytes32 feature) private view returns (bool) {

@@ -57,7 +57,9 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
             callCapBps: 10_000,
             maxLiveSeries: 64,
             bountyUsdc: 5e5,
-            strikeStepWad: 5e17
+            strikeStepWad: 5e17,
+            maxCorrectionBps: 1_000,
+            listingBondPerDayUsdc: 0.5e6
         });
         $.params = p;
         emit ParamsSet(p);
@@ -87,7 +89,7 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
         OptionKind kind,
         uint128 strikeWad,
         uint64 expiry
-    ) external whenActive(FEATURE_LIST) returns (uint256 seriesId) {
+    ) external nonReentrant whenActive(FEATURE_LIST) returns (uint256 seriesId) {
         OptionsMarketStorage storage $ = _s();
         Params memory pr = $.params;
         if ($.liveSeries >= pr.maxLiveSeries) revert OptionsTooManyLiveSeries($.liveSeries, pr.maxLiveSeries);
@@ -105,6 +107,38 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
         // @dev the call cap rounds down: a smaller cap only lowers the writer's collateral and the holder's maximum
         uint128 cap = kind == OptionKind.Call ? SpotMath.bpsDown(strikeWad, pr.callCapBps).toUint128() : strikeWad;
         seriesId = _list($, SeriesParams(kind, false, 0, expiry, strikeWad, cap));
+        // @dev the bond: per started day to expiry, so holding a slot costs in proportion to how long it is held
+        uint256 bond = pr.listingBondPerDayUsdc * Math.ceilDiv(expiry - block.timestamp, 1 days);
+        Series storage s = $.series[seriesId];
+        s.lister = msg.sender;
+        s.listedAt = uint32(block.timestamp);
+        if (bond != 0) {
+            s.listingBondUsdc = bond.toUint64();
+            $.reservedUsdc += uint128(bond);
+            _move($, msg.sender, -bond.toInt256());
+        }
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function delistSeries(uint256 seriesId) external nonReentrant {
+        OptionsMarketStorage storage $ = _s();
+        Series storage s = _series($, seriesId);
+        uint256 delistableAt = s.lister == address(0) || s.priceFixedAt != 0 ? 0 : s.listedAt + LISTING_GRACE_SEC;
+        if (delistableAt == 0 || s.accountCount != 0 || block.timestamp < delistableAt) {
+            revert OptionsNotDelistable(seriesId, s.accountCount, delistableAt);
+        }
+        uint256 bond = s.listingBondUsdc;
+        uint256 live = --$.liveSeries;
+        _removePending($, s);
+        delete $.seriesByKey[
+            keccak256(abi.encode(SeriesParams(s.kind, s.onFutures, s.futuresSeriesId, s.expiry, s.strikeWad, s.capWad)))
+        ];
+        delete $.series[seriesId];
+        uint256 bounty = Math.min($.params.bountyUsdc, bond);
+        $.reservedUsdc -= uint128(bond);
+        _accrueFees($, bond - bounty);
+        emit SeriesDelisted(seriesId, msg.sender, bond, bounty, live);
+        if (bounty != 0) $.clearingHouse.settle(msg.sender, bounty.toInt256());
     }
 
     /// @inheritdoc IOptionsMarket
@@ -185,7 +219,14 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
         Series storage s = _tradable($, offer.seriesId);
         _quoteFill($, offer, sizeCh, f);
         _deliver($, s, offer.seriesId, f.seller, f.buyer, sizeCh, f);
-        _accrueFees($, f.paidUsdc - f.receivedUsdc);
+        uint256 fee = f.paidUsdc - f.receivedUsdc;
+        _accrueFees($, fee);
+        // @dev counted only while a listing bond waits for them (saturating: only compared with the bond)
+        uint256 bond = s.listingBondUsdc;
+        if (bond != 0 && s.feesUsdc < bond) {
+            uint256 seriesFees = s.feesUsdc + fee;
+            s.feesUsdc = seriesFees > type(uint64).max ? type(uint64).max : uint64(seriesFees);
+        }
         _emitFill(offer, sizeCh, f);
         _move($, f.buyer, -f.paidUsdc.toInt256());
         _move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());

@@ -26,6 +26,8 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
     uint256 public constant FUTURES_PAGE = 20;
     /// @notice Pending series the checker scans at most.
     uint256 public constant CHECKER_SCAN = 128;
+    /// @notice An unused permissionless listing can be delisted this long after it was listed.
+    uint256 public constant LISTING_GRACE_SEC = 1 days;
 
     bytes32 public constant FEATURE_LIST = keccak256("options.list");
     bytes32 public constant FEATURE_WRITE = keccak256("options.write");
@@ -146,6 +148,18 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
     function _tradable(OptionsMarketStorage storage $, uint256 seriesId) internal view returns (Series storage s) {
         s = _series($, seriesId);
         if (block.timestamp >= s.expiry) revert OptionsSeriesExpired(seriesId, s.expiry, block.timestamp);
+    }
+
+    /// @dev Drops a series from the keeper-enumerable pending list (swap with the last, pop).
+    function _removePending(OptionsMarketStorage storage $, Series storage s) internal {
+        uint256 idx = s.pendingIndex;
+        if (idx == 0) return;
+        uint256[] storage pend = $.pending;
+        uint256 last = pend[pend.length - 1];
+        pend[idx - 1] = last;
+        $.series[last].pendingIndex = uint32(idx);
+        pend.pop();
+        s.pendingIndex = 0;
     }
 
     function _finalPayoff(

@@ -29,6 +29,16 @@ contract OptionsSettlement is OptionsMarketBase {
             revert OptionsNotDisputable(seriesId, fixedAt == 0 ? 0 : endsAt, block.timestamp);
         }
         if (priceWad == 0 || priceWad > type(uint128).max) revert OptionsInvalidPrice(priceWad);
+        // @dev bounded around the oracle's price (not the last correction), so repeated corrections cannot walk it;
+        //      the first correction records it (a fix without correction writes no extra slot)
+        uint256 ref = s.oraclePriceWad;
+        if (ref == 0) {
+            ref = s.settlementPriceWad;
+            s.oraclePriceWad = uint128(ref);
+        }
+        uint256 diff = priceWad > ref ? priceWad - ref : ref - priceWad;
+        uint256 maxBps = $.params.maxCorrectionBps;
+        if (diff * SpotMath.BPS > ref * maxBps) revert OptionsCorrectionTooLarge(seriesId, ref, priceWad, maxBps);
         uint256 old = s.settlementPriceWad;
         s.settlementPriceWad = uint128(priceWad);
         emit SettlementPriceCorrected(seriesId, old, priceWad, _payoff(s, priceWad), msg.sender, endsAt);
@@ -90,6 +100,7 @@ contract OptionsSettlement is OptionsMarketBase {
         s.settlementPriceWad = priceWad.toUint128();
         s.priceFixedAt = uint64(block.timestamp);
         uint256 live = --$.liveSeries;
+        bool refund = _releaseBond($, s, seriesId);
         // @dev the bounty comes out of fee income, so a series with no fees yet pays nothing
         uint256 fees = $.feesUsdc;
         uint256 bounty = Math.min($.params.bountyUsdc, fees);
@@ -104,6 +115,27 @@ contract OptionsSettlement is OptionsMarketBase {
             live
         );
         if (bounty != 0) $.clearingHouse.settle(msg.sender, bounty.toInt256());
+        if (refund) $.clearingHouse.settle(s.lister, uint256(s.listingBondUsdc).toInt256());
+    }
+
+    /// @dev The listing bond leaves the reserve: back to the lister when the series produced at least the bond in
+    ///      fees (returns true; the caller pays it after its other effects), else fee income (it can fund the fix
+    ///      bounty of an unused listing). The bond field is kept for the refund; `reservedUsdc` no longer holds it.
+    function _releaseBond(
+        OptionsMarketStorage storage $,
+        Series storage s,
+        uint256 seriesId
+    ) private returns (bool refund) {
+        uint256 bond = s.listingBondUsdc;
+        if (bond == 0) return false;
+        $.reservedUsdc -= uint128(bond);
+        refund = s.feesUsdc >= bond;
+        if (!refund) {
+            uint256 feesAfter = $.feesUsdc + bond;
+            $.feesUsdc = uint128(feesAfter);
+            emit FeesAccrued(bond, feesAfter);
+        }
+        emit ListingBondReleased(seriesId, s.lister, bond, refund, s.feesUsdc);
     }
 
     function _settleSeries(
@@ -320,17 +352,6 @@ contract OptionsSettlement is OptionsMarketBase {
         }
     }
 
-    function _removePending(OptionsMarketStorage storage $, Series storage s) private {
-        uint256 idx = s.pendingIndex;
-        if (idx == 0) return;
-        uint256[] storage pend = $.pending;
-        uint256 last = pend[pend.length - 1];
-        pend[idx - 1] = last;
-        $.series[last].pendingIndex = uint32(idx);
-        pend.pop();
-        s.pendingIndex = 0;
-    }
-
     function _setParams(OptionsMarketStorage storage $, Params memory p) private {
         if (p.makerFeeBps > MAX_FEE_BPS) revert OptionsInvalidParam("makerFeeBps", p.makerFeeBps);
         if (p.takerFeeBps > MAX_FEE_BPS) revert OptionsInvalidParam("takerFeeBps", p.takerFeeBps);
@@ -353,6 +374,10 @@ contract OptionsSettlement is OptionsMarketBase {
         }
         if (p.bountyUsdc > MAX_BOUNTY_USDC) revert OptionsInvalidParam("bountyUsdc", p.bountyUsdc);
         if (p.strikeStepWad == 0) revert OptionsInvalidParam("strikeStepWad", 0);
+        if (p.maxCorrectionBps > 5_000) revert OptionsInvalidParam("maxCorrectionBps", p.maxCorrectionBps);
+        if (p.listingBondPerDayUsdc > 1_000e6) {
+            revert OptionsInvalidParam("listingBondPerDayUsdc", p.listingBondPerDayUsdc);
+        }
         $.params = p;
         emit ParamsSet(p);
     }

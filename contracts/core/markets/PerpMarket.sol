@@ -9,56 +9,39 @@ import {IPerpMarket} from "../../interfaces/IPerpMarket.sol";
 import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
 import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
 import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.sol";
+import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {ClearingMath} from "../../libraries/ClearingMath.sol";
 import {PerpMath} from "../../libraries/PerpMath.sol";
+import {DelayedOrders} from "../../libraries/DelayedOrders.sol";
+import {PerpOrders} from "../../libraries/PerpOrders.sol";
+import {PerpTrading} from "../../libraries/PerpTrading.sol";
 
 /// @title PerpMarket
 /// @notice The CH perpetual against the LiquidityVault. See IPerpMarket.
-/// @dev Hot-path storage is four packed words (funding, open interest, aggregates, the account) plus three words
-///      of parameters; no function loops over accounts (MKT-03).
+/// @dev Storage, access, keeper entry points and the funding paths here; the mechanisms in linked libraries working on
+///      storage pointers: PerpTrading (fills and the LPs' claim, on `Market`), PerpOrders (order intake, execution and
+///      discovery, on the DelayedOrders book). No function loops over accounts (MKT-03).
+/// @custom:oz-upgrades-unsafe-allow external-library-linking
 contract PerpMarket is ChxUpgradeable, IPerpMarket {
     using SafeERC20 for IERC20;
     using SafeCast for int256;
-    using SafeCast for uint256;
 
-    /// @notice Pause flag of risk-increasing trades (reductions and closes are never paused here, SEC-05).
+    /// @notice Pause flag of risk-increasing orders (reductions and closes are never paused here, SEC-05).
     bytes32 public constant FEATURE_TRADE = keccak256("perp.trade");
     /// @notice Upper bound on maker and taker fees (1 %).
     uint256 public constant MAX_FEE_BPS = 100;
     uint256 internal constant BPS = 10_000;
     /// @notice While positions are open, capital returning to the vault leaves this long a run of poke bounties in
     ///         the pool, so a keeper's credit stays payable between two allocations.
-    uint256 public constant BOUNTY_RUNWAY_SEC = 7 days;
-
-    /// @dev One word: everything funding accrual reads and writes, plus unclaimed keeper bounties.
-    struct Funding {
-        int112 indexWad;
-        int64 rateWad;
-        uint40 lastTime;
-        uint40 keeperOwedUsdc;
-    }
-
-    /// @dev One word: open interest per side and the burn reserve.
-    struct OpenInterest {
-        uint96 longCh;
-        uint96 shortCh;
-        uint64 burnReserveUsdc;
-    }
-
-    /// @dev One word: Σ cost basis and the funding offset (see IPerpMarket.MarketState).
-    struct Aggregates {
-        int128 sumOpenNotionalUsdc;
-        int128 fundingOffsetWad;
-    }
-
-    /// @dev One word per account.
-    struct Account {
-        int128 sizeCh;
-        int112 snapshotWad;
-        bool hasPending;
-    }
+    uint256 public constant BOUNTY_RUNWAY_SEC = PerpTrading.BOUNTY_RUNWAY_SEC;
+    /// @notice Upper bound on the execution fee of an order (50 USDC).
+    uint256 public constant MAX_EXECUTION_FEE_USDC = 50e6;
+    /// @notice Gas an execution must have left before the fill, so a fill that fails for lack of gas cannot be
+    ///         passed off as a user-caused failure that cancels the order (the whole call reverts instead).
+    uint256 public constant MIN_EXECUTION_GAS = PerpOrders.MIN_EXECUTION_GAS;
+    /// @notice Pending orders `checker()` scans at most.
+    uint256 public constant ORDER_SCAN = 32;
 
     /// @custom:storage-location erc7201:chx.storage.PerpMarket
     struct PerpMarketStorage {
@@ -68,12 +51,9 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         IERC20 usdc;
         address burnSink;
         PerpParams params;
-        Funding funding;
-        OpenInterest oi;
-        Aggregates agg;
-        mapping(address account => Account) accounts;
-        mapping(address account => int256 usdc) pendingFunding;
+        PerpTrading.Market m;
         mapping(address keeper => uint256 usdc) keeperBounty;
+        DelayedOrders.Book orders;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.PerpMarket")) - 1)) & ~bytes32(uint256(0xff))
@@ -112,244 +92,90 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         (address usdc, , , , , ) = IClearingHouse(clearingHouse).modules();
         $.usdc = IERC20(usdc);
         $.burnSink = burnSink;
-        $.funding.lastTime = uint40(block.timestamp);
+        $.m.funding.lastTime = uint40(block.timestamp);
         _setParams($, params_);
         emit BurnSinkSet(burnSink);
     }
 
-    // ───────────────────────────── traders ─────────────────────────────
+    // ───────────────────────────── orders ─────────────────────────────
 
     /// @inheritdoc IPerpMarket
-    function trade(int256 sizeDeltaCh, uint256 acceptablePriceWad) external nonReentrant returns (uint256) {
+    function commitOrder(int256 sizeDeltaCh, uint256 acceptablePriceWad) external nonReentrant returns (uint256) {
         if (sizeDeltaCh == 0) revert PerpZeroSize();
-        return _trade(msg.sender, sizeDeltaCh, acceptablePriceWad);
+        return _commit(msg.sender, sizeDeltaCh, acceptablePriceWad, false);
     }
 
     /// @inheritdoc IPerpMarket
     function closePosition(uint256 acceptablePriceWad) external nonReentrant returns (uint256) {
-        int256 size = _getPerpMarketStorage().accounts[msg.sender].sizeCh;
+        int256 size = _getPerpMarketStorage().m.accounts[msg.sender].sizeCh;
         if (size == 0) revert PerpNoPosition(msg.sender);
-        return _trade(msg.sender, -size, acceptablePriceWad);
+        return _commit(msg.sender, -size, acceptablePriceWad, true);
     }
 
-    /// @dev Everything one trade computes, kept in memory (stack depth).
-    struct TradeVars {
-        int256 delta;
-        int256 oldSize;
-        int256 newSize;
-        int256 snapshot;
-        bool hasPending;
-        int256 skew;
-        uint256 indexPrice;
-        uint256 fillPrice;
-        int256 fundingIndex;
-        int256 fundingRate;
-        int256 fundingUsdc;
-        int256 offsetDelta;
-        uint256 longOi;
-        uint256 shortOi;
-        uint256 burnReserve;
-        uint256 keeperOwed;
-        FeeSplit fee;
-    }
-
-    function _trade(address account, int256 delta, uint256 acceptablePriceWad) private returns (uint256) {
+    /// @dev New risk is checked against the pause flag here, the rest in PerpOrders.commit.
+    function _commit(address account, int256 delta, uint256 limit, bool closeAll) private returns (uint256 t) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        PerpParams memory p = $.params;
-        TradeVars memory v;
-        v.delta = delta;
-        _loadAccount($, account, p, v);
-        _priceTrade($, p, v, acceptablePriceWad);
-        _accountFunding($, account, v);
-
-        // effects
-        _storeFunding($, v.fundingIndex, v.fundingRate, v.keeperOwed);
-        $.oi = OpenInterest(uint96(v.longOi), uint96(v.shortOi), uint64(v.burnReserve));
-        // a closed account keeps no snapshot (size 0 owes nothing at any index): its word is cleared (gas refund)
-        if (v.newSize == 0) delete $.accounts[account];
-        else $.accounts[account] = Account(v.newSize.toInt128(), int112(v.fundingIndex), false);
-
-        // interactions, one ClearingHouse call: funding and the LP + burn fee shares move between the account and
-        // the pool first (settle), so its margin check sees them; the insurance share is its trade fee.
-        (int256 pnl, IClearingHouse.Position memory pos) = $.clearingHouse.modifyPositionAndSettle(
-            account,
-            delta,
-            v.fillPrice,
-            v.fee.insuranceUsdc,
-            v.fundingUsdc - int256(v.fee.lpUsdc + v.fee.burnUsdc)
+        int256 oldSize = $.m.accounts[account].sizeCh;
+        bool increasing = PerpTrading.increasing(oldSize, oldSize + delta);
+        if (increasing) _requireActive(FEATURE_TRADE);
+        (, t) = PerpOrders.commit(
+            $.orders,
+            $.params,
+            PerpOrders.CommitArgs($.clearingHouse, $.oracle, account, oldSize, delta, limit, closeAll, increasing)
         );
-
-        Aggregates memory g = $.agg;
-        $.agg = Aggregates(
-            (g.sumOpenNotionalUsdc + _openNotionalDelta(v.oldSize, delta, v.fillPrice, pnl)).toInt128(),
-            (g.fundingOffsetWad + v.offsetDelta).toInt128()
-        );
-        _emitTraded(account, v, pos.openNotionalUsdc);
-        return v.fillPrice;
-    }
-
-    /// @dev Reads the account, checks the size rules and reads the index once (riskPrice for new risk, ORC-01).
-    function _loadAccount(
-        PerpMarketStorage storage $,
-        address account,
-        PerpParams memory p,
-        TradeVars memory v
-    ) private view {
-        Account memory a = $.accounts[account];
-        v.oldSize = a.sizeCh;
-        v.snapshot = a.snapshotWad;
-        v.hasPending = a.hasPending;
-        v.newSize = v.oldSize + v.delta;
-        uint256 absNew = PerpMath.abs(v.newSize);
-        uint256 absDelta = PerpMath.abs(v.delta);
-        // a full close of a position below the minimum stays possible
-        if (absDelta < p.minTradeCh && v.newSize != 0) revert PerpTradeTooSmall(absDelta, p.minTradeCh);
-        bool increasing =
-            absNew > PerpMath.abs(v.oldSize) ||
-                (v.oldSize != 0 && v.newSize != 0 && (v.oldSize > 0) != (v.newSize > 0));
-        if (increasing) {
-            _requireActive(FEATURE_TRADE);
-            if (absNew > p.maxPositionCh) revert PerpPositionTooLarge(absNew, p.maxPositionCh);
-            v.indexPrice = $.oracle.riskPrice();
-        } else {
-            v.indexPrice = $.oracle.indexPrice();
-        }
-    }
-
-    /// @dev Funding to now at the skew before the trade, the fill price and its limit, the fee split and the open
-    ///      interest after (caps bind only on a side that grows).
-    function _priceTrade(
-        PerpMarketStorage storage $,
-        PerpParams memory p,
-        TradeVars memory v,
-        uint256 limit
-    ) private view {
-        OpenInterest memory oi = $.oi;
-        v.skew = int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
-        Funding memory f = $.funding;
-        v.keeperOwed = f.keeperOwedUsdc;
-        (v.fundingIndex, v.fundingRate) = PerpMath.accrue(
-            f.indexWad,
-            f.rateWad,
-            block.timestamp - f.lastTime,
-            v.skew,
-            p.skewScaleCh,
-            p.maxFundingVelocityWad,
-            p.maxFundingRateWad,
-            v.indexPrice
-        );
-        int256 delta = v.delta;
-        int256 premium;
-        (v.fillPrice, premium) = PerpMath.fillPrice(v.indexPrice, v.skew, delta, p.skewScaleCh);
-        if (v.fillPrice == 0) revert PerpInvalidFillPrice(premium);
-        if (limit != 0 && (delta > 0 ? v.fillPrice > limit : v.fillPrice < limit)) {
-            revert PerpPriceLimitExceeded(v.fillPrice, limit);
-        }
-        v.fee = _split(PerpMath.feeUsdc(v.skew, delta, v.fillPrice, p.makerFeeBps, p.takerFeeBps), p);
-        v.burnReserve = uint256(oi.burnReserveUsdc) + v.fee.burnUsdc;
-        if (v.burnReserve > type(uint64).max) {
-            // @dev never block a trade on the packed reserve's range: an unflushed overflow goes to LPs instead
-            v.fee.lpUsdc += v.fee.burnUsdc;
-            v.fee.burnUsdc = 0;
-            v.burnReserve = oi.burnReserveUsdc;
-        }
-        v.longOi = oi.longCh;
-        v.shortOi = oi.shortCh;
-        if (v.oldSize > 0) v.longOi -= uint256(v.oldSize);
-        else v.shortOi -= uint256(-v.oldSize);
-        if (v.newSize > 0) {
-            v.longOi += uint256(v.newSize);
-            if (v.longOi > oi.longCh && v.longOi > p.maxOpenInterestCh) {
-                revert PerpOpenInterestCapExceeded(true, v.longOi, p.maxOpenInterestCh);
-            }
-        } else {
-            v.shortOi += uint256(-v.newSize);
-            if (v.shortOi > oi.shortCh && v.shortOi > p.maxOpenInterestCh) {
-                revert PerpOpenInterestCapExceeded(false, v.shortOi, p.maxOpenInterestCh);
-            }
-        }
-    }
-
-    /// @dev The account's funding since its snapshot plus any carried over a liquidation, and the change of the
-    ///      funding offset when its snapshot moves to the new index.
-    function _accountFunding(PerpMarketStorage storage $, address account, TradeVars memory v) private {
-        int256 owed = PerpMath.fundingOwedUsdc(v.oldSize, v.snapshot, v.fundingIndex);
-        v.offsetDelta = (v.newSize * v.fundingIndex) / PerpMath.WAD - (v.oldSize * v.snapshot) / PerpMath.WAD;
-        if (v.hasPending) {
-            int256 pending = $.pendingFunding[account];
-            owed += pending;
-            v.offsetDelta += pending * 1e12;
-            delete $.pendingFunding[account];
-        }
-        v.fundingUsdc = -owed;
-    }
-
-    function _emitTraded(address account, TradeVars memory v, int256 openNotional) private {
-        emit PerpTraded(
-            account,
-            v.delta,
-            v.fillPrice,
-            v.indexPrice,
-            v.newSize,
-            openNotional,
-            v.fundingUsdc,
-            v.fee.lpUsdc,
-            v.fee.insuranceUsdc,
-            v.fee.burnUsdc,
-            v.fundingIndex,
-            v.fundingRate,
-            v.longOi,
-            v.shortOi
-        );
-    }
-
-    /// @dev The change of the ClearingHouse cost basis, rebuilt from the realised PnL it returned (ClearingMath
-    ///      .applyTrade): an increase adds valueUp(delta); a reduction removes closedBasis = valueDown(closed) − pnl;
-    ///      a flip then adds valueUp(newSize). Exact, so Σ cost basis mirrors the ClearingHouse without a read.
-    function _openNotionalDelta(int256 oldSize, int256 delta, uint256 price, int256 pnl) private pure returns (int256) {
-        if (oldSize == 0 || (oldSize > 0) == (delta > 0)) return ClearingMath.valueUsdcUp(delta, price);
-        uint256 absOld = PerpMath.abs(oldSize);
-        uint256 absDelta = PerpMath.abs(delta);
-        uint256 closeAbs = absDelta < absOld ? absDelta : absOld;
-        int256 closed = oldSize > 0 ? int256(closeAbs) : -int256(closeAbs);
-        int256 change = pnl - ClearingMath.valueUsdcDown(closed, price);
-        if (absDelta > absOld) change += ClearingMath.valueUsdcUp(oldSize + delta, price);
-        return change;
-    }
-
-    function _split(uint256 total, PerpParams memory p) private pure returns (FeeSplit memory s) {
-        s.totalUsdc = total;
-        if (total == 0) return s;
-        // @dev the two named shares round down, LPs take the remainder: the parts always sum to the total
-        s.insuranceUsdc = (total * p.insuranceShareBps) / BPS;
-        s.burnUsdc = (total * p.burnShareBps) / BPS;
-        s.lpUsdc = total - s.insuranceUsdc - s.burnUsdc;
     }
 
     /// @inheritdoc IPerpMarket
-    function settleFunding(address account) external nonReentrant returns (int256 fundingUsdc) {
+    function executeOrder(address account, uint80 roundId) external nonReentrant {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        uint256 price = $.oracle.indexPrice();
-        (int256 index, ) = _accrueStored($, price);
-        Account storage a = $.accounts[account];
-        int256 size = a.sizeCh;
-        int256 snap = a.snapshotWad;
-        int256 owed = PerpMath.fundingOwedUsdc(size, snap, index);
-        int256 offsetDelta = (size * index) / PerpMath.WAD - (size * snap) / PerpMath.WAD;
-        if (a.hasPending) {
-            int256 pending = $.pendingFunding[account];
-            owed += pending;
-            offsetDelta += pending * 1e12;
-            delete $.pendingFunding[account];
-            a.hasPending = false;
+        PerpOrders.execute($.orders, $.clearingHouse, $.oracle, $.params, account, roundId);
+    }
+
+    /// @inheritdoc IPerpMarket
+    function cancelOrder(address account) external nonReentrant {
+        PerpMarketStorage storage $ = _getPerpMarketStorage();
+        PerpOrders.cancel($.orders, $.clearingHouse, $.params.maxOrderDelaySec, account);
+    }
+
+    /// @inheritdoc IPerpMarket
+    /// @dev Runs inside `executeOrder`'s reentrancy lock, called by the market itself.
+    function fillOrder(
+        address account,
+        int256 sizeDeltaCh,
+        uint256 acceptablePriceWad,
+        uint256 priceWad,
+        uint256 priceTime
+    ) external returns (uint256) {
+        if (msg.sender != address(this)) revert PerpOnlySelf(msg.sender);
+        PerpMarketStorage storage $ = _getPerpMarketStorage();
+        int256 size = $.m.accounts[account].sizeCh;
+        if (sizeDeltaCh == 0) {
+            if (size == 0) revert PerpNoPosition(account);
+            sizeDeltaCh = -size;
         }
-        if (owed == 0 && offsetDelta == 0) revert PerpNothingToSettle(account);
-        a.snapshotWad = int112(index);
-        Aggregates storage g = $.agg;
-        g.fundingOffsetWad = (g.fundingOffsetWad + offsetDelta).toInt128();
-        fundingUsdc = -owed;
-        emit FundingSettled(account, fundingUsdc, index);
-        if (fundingUsdc != 0) $.clearingHouse.settle(account, fundingUsdc);
+        if (PerpTrading.increasing(size, size + sizeDeltaCh)) _requireActive(FEATURE_TRADE);
+        return
+            PerpTrading.fill(
+                $.m,
+                $.params,
+                PerpTrading.FillArgs(
+                    $.clearingHouse,
+                    $.oracle,
+                    account,
+                    sizeDeltaCh,
+                    acceptablePriceWad,
+                    priceWad,
+                    priceTime
+                )
+            );
+    }
+
+    // ───────────────────────────── funding ─────────────────────────────
+
+    /// @inheritdoc IPerpMarket
+    function settleFunding(address account) external nonReentrant returns (int256) {
+        PerpMarketStorage storage $ = _getPerpMarketStorage();
+        return PerpTrading.settleFunding($.m, $.params, $.clearingHouse, account, $.oracle.indexPrice());
     }
 
     // ───────────────────────────── keepers ─────────────────────────────
@@ -361,14 +187,14 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
 
     function _poke() private returns (uint256 bounty) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        Funding memory f = $.funding;
+        PerpTrading.Funding memory f = $.m.funding;
         uint256 interval = $.params.pokeIntervalSec;
         if (block.timestamp < f.lastTime + interval) revert PerpAlreadyDone(f.lastTime, f.lastTime + interval);
         uint256 price = $.oracle.indexPrice();
-        (int256 index, int256 rate) = _accrue($, f, price);
+        (int256 index, int256 rate) = PerpTrading.accrued($.m, $.params, price);
         // @dev no open interest, no funding to keep current: no bounty (an empty market must not owe keepers
         //      before LPs have funded it, which would leave the vault's equity negative and block deposits)
-        OpenInterest memory oi = $.oi;
+        PerpTrading.OpenInterest memory oi = $.m.oi;
         bounty = oi.longCh == 0 && oi.shortCh == 0 ? 0 : $.params.pokeBountyUsdc;
         uint256 owedAfter = uint256(f.keeperOwedUsdc) + bounty;
         // @dev the bounty stops (never reverts) if unclaimed bounties ever reached the packed field's range
@@ -376,7 +202,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
             bounty = 0;
             owedAfter = f.keeperOwedUsdc;
         }
-        _storeFunding($, index, rate, owedAfter);
+        $.m.funding = PerpTrading.Funding(index.toInt112(), rate.toInt64(), uint40(block.timestamp), uint40(owedAfter));
         if (bounty > 0) $.keeperBounty[msg.sender] += bounty;
         emit FundingPoked(msg.sender, index, rate, price, bounty);
     }
@@ -387,7 +213,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         amountUsdc = $.keeperBounty[msg.sender];
         if (amountUsdc == 0) revert PerpNothingToSettle(msg.sender);
         $.keeperBounty[msg.sender] = 0;
-        $.funding.keeperOwedUsdc -= uint40(amountUsdc);
+        $.m.funding.keeperOwedUsdc -= uint40(amountUsdc);
         emit KeeperBountyClaimed(msg.sender, amountUsdc);
         $.clearingHouse.withdrawMarketPool(amountUsdc, msg.sender);
     }
@@ -395,35 +221,58 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @inheritdoc IPerpMarket
     function flushBurnReserve() external nonReentrant returns (uint256 amountUsdc) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        amountUsdc = $.oi.burnReserveUsdc;
+        amountUsdc = $.m.oi.burnReserveUsdc;
         if (amountUsdc == 0) revert PerpNothingToSettle(address(this));
-        $.oi.burnReserveUsdc = 0;
+        $.m.oi.burnReserveUsdc = 0;
         address sink = $.burnSink;
         emit BurnReserveFlushed(sink, amountUsdc);
         $.clearingHouse.withdrawMarketPool(amountUsdc, sink);
     }
 
     /// @inheritdoc IKeeperChecker
-    function checker() external view returns (bool canExec, bytes memory execPayload) {
+    /// @dev Orders first (the first due among the first ORDER_SCAN pending: an expired one is cancelled, a ready one
+    ///      executed at the round the oracle finds for its price time), then the funding poke.
+    function checker() public view returns (bool canExec, bytes memory execPayload) {
+        PerpMarketStorage storage $ = _getPerpMarketStorage();
+        PerpParams storage p = $.params;
+        execPayload = PerpOrders.dueWork($.orders, $.oracle, p.minOrderDelaySec, p.maxOrderDelaySec, ORDER_SCAN);
+        if (execPayload.length != 0) return (true, execPayload);
         if (_pokeDue()) return (true, abi.encodeCall(IPerpMarket.pokeFunding, ()));
         return (false, "");
     }
 
     /// @inheritdoc IKeeperUpkeep
+    /// @dev performData is `checker()`'s payload.
     function checkUpkeep(bytes calldata) external view returns (bool upkeepNeeded, bytes memory performData) {
-        return (_pokeDue(), "");
+        return checker();
     }
 
     /// @inheritdoc IKeeperUpkeep
-    function performUpkeep(bytes calldata) external nonReentrant {
-        _poke();
+    /// @dev Re-validated by the function it names (anyone may call it with anything): an order execution or
+    ///      cancellation, else a funding poke.
+    function performUpkeep(bytes calldata performData) external nonReentrant {
+        PerpMarketStorage storage $ = _getPerpMarketStorage();
+        bytes4 sel = performData.length >= 4 ? bytes4(performData[:4]) : bytes4(0);
+        if (sel == IPerpMarket.executeOrder.selector) {
+            (address account, uint80 roundId) = abi.decode(performData[4:], (address, uint80));
+            PerpOrders.execute($.orders, $.clearingHouse, $.oracle, $.params, account, roundId);
+        } else if (sel == IPerpMarket.cancelOrder.selector) {
+            PerpOrders.cancel(
+                $.orders,
+                $.clearingHouse,
+                $.params.maxOrderDelaySec,
+                abi.decode(performData[4:], (address))
+            );
+        } else {
+            _poke();
+        }
     }
 
     function _pokeDue() private view returns (bool) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        OpenInterest memory oi = $.oi;
+        PerpTrading.OpenInterest memory oi = $.m.oi;
         if (oi.longCh == 0 && oi.shortCh == 0) return false; // nothing accrues to anyone: no keeper work
-        return block.timestamp >= uint256($.funding.lastTime) + $.params.pokeIntervalSec;
+        return block.timestamp >= uint256($.m.funding.lastTime) + $.params.pokeIntervalSec;
     }
 
     // ───────────────────────────── clearing house ─────────────────────────────
@@ -431,7 +280,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @inheritdoc ILiquidatableMarket
     /// @dev Never reverts for the ClearingHouse (no oracle read: the liquidation price is given; plain arithmetic on
     ///      bounded values) and never calls back into it: the account's unsettled funding is carried as pending
-    ///      funding, settled by its next trade or `settleFunding`.
+    ///      funding, settled by its next trade or `settleFunding`. Liquidations stay atomic (no delayed order).
     function onPositionLiquidated(
         address account,
         int256 sizeDeltaCh,
@@ -440,55 +289,20 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     ) external {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         if (msg.sender != address($.clearingHouse)) revert PerpOnlyClearingHouse(msg.sender);
-        (int256 index, int256 rate) = _accrueStored($, priceWad);
-        (int256 oldSize, int256 pending) = _liquidateAccount($, account, sizeDeltaCh, index);
-        OpenInterest memory oi = _reduceOpenInterest($, oldSize > 0, PerpMath.abs(sizeDeltaCh));
-        Aggregates storage g = $.agg;
-        g.sumOpenNotionalUsdc += int128(_openNotionalDelta(oldSize, sizeDeltaCh, priceWad, realisedPnlUsdc));
-        emit PerpLiquidated(
-            account,
-            sizeDeltaCh,
-            priceWad,
-            oldSize + sizeDeltaCh,
-            pending,
-            index,
-            rate,
-            oi.longCh,
-            oi.shortCh
-        );
+        PerpTrading.onLiquidated($.m, $.params, account, sizeDeltaCh, priceWad, realisedPnlUsdc);
     }
 
-    /// @dev Moves the account's unsettled funding into pending funding, re-snapshots it and keeps the funding offset
-    ///      consistent (its contribution changes from size·snapshot to size′·index − owed).
-    function _liquidateAccount(
-        PerpMarketStorage storage $,
-        address account,
-        int256 sizeDeltaCh,
-        int256 index
-    ) private returns (int256 oldSize, int256 pending) {
-        Account memory a = $.accounts[account];
-        oldSize = a.sizeCh;
-        int256 newSize = oldSize + sizeDeltaCh;
-        int256 owed = PerpMath.fundingOwedUsdc(oldSize, a.snapshotWad, index);
-        pending = $.pendingFunding[account] + owed;
-        $.pendingFunding[account] = pending;
-        $.accounts[account] = Account(int128(newSize), int112(index), pending != 0);
-        Aggregates storage g = $.agg;
-        g.fundingOffsetWad += int128(
-            (newSize * index) / PerpMath.WAD - (oldSize * a.snapshotWad) / PerpMath.WAD - owed * 1e12
+    /// @inheritdoc IMarketAccountRisk
+    /// @dev −(funding owed accrued to `priceWad` now + pending funding): what owing rounds up, what is owed to the
+    ///      account rounds down (PerpMath.fundingOwedUsdc rounds toward +∞). A pending risk-increasing order adds
+    ///      the initial margin it holds until it is executed or cancelled.
+    function accountRisk(address account, uint256 priceWad) external view returns (int256, uint256, uint256) {
+        PerpMarketStorage storage $ = _getPerpMarketStorage();
+        return (
+            PerpTrading.fundingAdjustment($.m, $.params, account, priceWad),
+            $.orders.orders[DelayedOrders.key(account, 0)].marginUsdc,
+            0
         );
-    }
-
-    /// @dev Saturating: the liquidation hook must not revert even if the size mirror were ever off.
-    function _reduceOpenInterest(
-        PerpMarketStorage storage $,
-        bool isLong,
-        uint256 closedCh
-    ) private returns (OpenInterest memory oi) {
-        oi = $.oi;
-        if (isLong) oi.longCh = oi.longCh > closedCh ? uint96(oi.longCh - closedCh) : 0;
-        else oi.shortCh = oi.shortCh > closedCh ? uint96(oi.shortCh - closedCh) : 0;
-        $.oi = oi;
     }
 
     // ───────────────────────────── vault ─────────────────────────────
@@ -512,7 +326,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         IClearingHouse ch = $.clearingHouse;
         uint256 price = $.oracle.indexPrice();
         (, int256 pool, , ) = ch.marketInfo(address(this));
-        uint256 available = _withdrawable($, price, pool);
+        uint256 available = PerpTrading.withdrawable($.m, $.params, price, pool, _reserved($));
         if (amountUsdc > available) revert PerpWithdrawableTooLow(amountUsdc, available);
         pool -= int256(amountUsdc);
         emit VaultCapitalMoved(-int256(amountUsdc), pool, _vaultEquity($, price, pool));
@@ -530,46 +344,16 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     function withdrawableToVaultUsdc() external view returns (uint256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        return _withdrawable($, $.oracle.indexPrice(), pool);
+        return PerpTrading.withdrawable($.m, $.params, $.oracle.indexPrice(), pool, _reserved($));
     }
 
-    /// @dev Traders' net unrealised PnL at `price` (rounded up: against LPs) and their funding debt to the pool
-    ///      accrued to now (rounded down), both O(1) from the aggregates.
-    function _traderClaims(
-        PerpMarketStorage storage $,
-        uint256 price
-    ) private view returns (int256 unrealisedUsdc, int256 fundingDebtUsdc, uint256 grossNotionalUsdc) {
-        OpenInterest memory oi = $.oi;
-        int256 net = int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
-        Aggregates memory g = $.agg;
-        unrealisedUsdc = ClearingMath.valueUsdcUp(net, price) - g.sumOpenNotionalUsdc;
-        (int256 index, ) = _accrueView($, price);
-        fundingDebtUsdc = PerpMath.divDown((net * index) / PerpMath.WAD - g.fundingOffsetWad, 1e12);
-        grossNotionalUsdc = ClearingMath.notionalUsdcUp(uint256(oi.longCh) + uint256(oi.shortCh), price);
-    }
-
+    /// @dev Pool money that is not LP capital: the burn reserve, unclaimed poke bounties, pending orders' fees.
     function _reserved(PerpMarketStorage storage $) private view returns (int256) {
-        return int256(uint256($.oi.burnReserveUsdc) + uint256($.funding.keeperOwedUsdc));
+        return int256(uint256($.m.oi.burnReserveUsdc) + uint256($.m.funding.keeperOwedUsdc) + $.orders.feesUsdc);
     }
 
     function _vaultEquity(PerpMarketStorage storage $, uint256 price, int256 pool) private view returns (int256) {
-        (int256 unrealised, int256 fundingDebt, ) = _traderClaims($, price);
-        return pool - _reserved($) - unrealised + fundingDebt;
-    }
-
-    function _withdrawable(PerpMarketStorage storage $, uint256 price, int256 pool) private view returns (uint256) {
-        (int256 unrealised, int256 fundingDebt, uint256 gross) = _traderClaims($, price);
-        int256 owedToTraders = unrealised - fundingDebt;
-        if (owedToTraders < 0) owedToTraders = 0;
-        PerpParams storage p = $.params;
-        int256 buffer = int256((gross * p.lpReserveBps + BPS - 1) / BPS);
-        // @dev pokes pay bounties only while positions are open (_poke): then keep a runway of them in the pool
-        if (gross != 0) {
-            uint256 interval = p.pokeIntervalSec;
-            buffer += int256(uint256(p.pokeBountyUsdc) * ((BOUNTY_RUNWAY_SEC + interval - 1) / interval));
-        }
-        int256 free = pool - _reserved($) - owedToTraders - buffer;
-        return free > 0 ? uint256(free) : 0;
+        return PerpTrading.vaultEquity($.m, $.params, price, pool, _reserved($));
     }
 
     // ───────────────────────────── configuration ─────────────────────────────
@@ -578,7 +362,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @dev Funding is accrued to now with the old parameters first (reads the index).
     function setParams(PerpParams calldata params_) external restricted {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        _accrueStored($, $.oracle.indexPrice());
+        PerpTrading.accrueStored($.m, $.params, $.oracle.indexPrice());
         _setParams($, params_);
     }
 
@@ -598,6 +382,8 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         else if (p.lpReserveBps > BPS) bad = 5;
         else if (p.maxPositionCh == 0 || p.maxOpenInterestCh == 0) bad = 6;
         else if (p.pokeIntervalSec == 0) bad = 7;
+        else if (p.minOrderDelaySec == 0 || p.maxOrderDelaySec <= p.minOrderDelaySec) bad = 8;
+        else if (p.executionFeeUsdc > MAX_EXECUTION_FEE_USDC) bad = 9;
         if (bad != 0) revert PerpInvalidParams(bad);
         $.params = p;
         emit PerpParamsSet(p);
@@ -610,48 +396,58 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         int256 sizeDeltaCh
     ) external view returns (uint256 fillPriceWad, FeeSplit memory fee, uint256 indexPriceWad) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        PerpParams memory p = $.params;
         indexPriceWad = $.oracle.indexPrice();
-        int256 skew = int256(uint256($.oi.longCh)) - int256(uint256($.oi.shortCh));
-        (fillPriceWad, ) = PerpMath.fillPrice(indexPriceWad, skew, sizeDeltaCh, p.skewScaleCh);
-        fee = _split(PerpMath.feeUsdc(skew, sizeDeltaCh, fillPriceWad, p.makerFeeBps, p.takerFeeBps), p);
+        (fillPriceWad, fee) = PerpTrading.quote($.m, $.params, sizeDeltaCh, indexPriceWad);
     }
 
     /// @inheritdoc IPerpMarket
     function currentFunding() external view returns (int256 fundingIndexWad, int256 fundingRateWad) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        return _accrueView($, $.oracle.indexPrice());
+        return PerpTrading.accrued($.m, $.params, $.oracle.indexPrice());
     }
 
     /// @inheritdoc IPerpMarket
     function fundingOwedUsdc(address account) external view returns (int256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        (int256 index, ) = _accrueView($, $.oracle.indexPrice());
-        Account memory a = $.accounts[account];
-        return PerpMath.fundingOwedUsdc(a.sizeCh, a.snapshotWad, index) + $.pendingFunding[account];
+        (int256 index, ) = PerpTrading.accrued($.m, $.params, $.oracle.indexPrice());
+        PerpTrading.Account memory a = $.m.accounts[account];
+        return PerpMath.fundingOwedUsdc(a.sizeCh, a.snapshotWad, index) + $.m.pendingFunding[account];
     }
 
     /// @inheritdoc IPerpMarket
     function marketState() external view returns (MarketState memory s) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        Funding memory f = $.funding;
-        OpenInterest memory oi = $.oi;
+        PerpTrading.Funding memory f = $.m.funding;
+        PerpTrading.OpenInterest memory oi = $.m.oi;
         s.fundingIndexWad = f.indexWad;
         s.fundingRateWad = f.rateWad;
         s.lastFundingTime = f.lastTime;
         s.longOiCh = oi.longCh;
         s.shortOiCh = oi.shortCh;
-        s.sumOpenNotionalUsdc = $.agg.sumOpenNotionalUsdc;
-        s.fundingOffsetWad = $.agg.fundingOffsetWad;
+        s.sumOpenNotionalUsdc = $.m.agg.sumOpenNotionalUsdc;
+        s.fundingOffsetWad = $.m.agg.fundingOffsetWad;
         s.burnReserveUsdc = oi.burnReserveUsdc;
         s.keeperOwedUsdc = f.keeperOwedUsdc;
+        s.orderFeesUsdc = $.orders.feesUsdc;
+        s.pendingOrders = $.orders.keys.length;
+    }
+
+    /// @inheritdoc IPerpMarket
+    function pendingOrder(address account) external view returns (OrderView memory) {
+        PerpMarketStorage storage $ = _getPerpMarketStorage();
+        return PerpOrders.orderOf($.orders, $.params, account);
+    }
+
+    /// @inheritdoc IPerpMarket
+    function pendingOrderAt(uint256 i) external view returns (address) {
+        return DelayedOrders.accountOf(_getPerpMarketStorage().orders.keys[i]);
     }
 
     /// @inheritdoc IPerpMarket
     function accountState(address account) external view returns (AccountState memory) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        Account memory a = $.accounts[account];
-        return AccountState(a.sizeCh, a.snapshotWad, $.pendingFunding[account]);
+        PerpTrading.Account memory a = $.m.accounts[account];
+        return AccountState(a.sizeCh, a.snapshotWad, $.m.pendingFunding[account]);
     }
 
     /// @inheritdoc IPerpMarket
@@ -672,48 +468,5 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         return (address($.clearingHouse), address($.oracle), $.vault, address($.usdc), $.burnSink);
-    }
-
-    // ───────────────────────────── internals ─────────────────────────────
-
-    function _skew(PerpMarketStorage storage $) private view returns (int256) {
-        OpenInterest memory oi = $.oi;
-        return int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
-    }
-
-    function _accrue(
-        PerpMarketStorage storage $,
-        Funding memory f,
-        uint256 price
-    ) private view returns (int256, int256) {
-        PerpParams storage p = $.params;
-        return
-            PerpMath.accrue(
-                f.indexWad,
-                f.rateWad,
-                block.timestamp - f.lastTime,
-                _skew($),
-                p.skewScaleCh,
-                p.maxFundingVelocityWad,
-                p.maxFundingRateWad,
-                price
-            );
-    }
-
-    /// @dev Accrues the stored funding to now and writes it (settleFunding).
-    function _accrueStored(PerpMarketStorage storage $, uint256 price) private returns (int256 index, int256 rate) {
-        Funding memory f = $.funding;
-        (index, rate) = _accrue($, f, price);
-        _storeFunding($, index, rate, f.keeperOwedUsdc);
-    }
-
-    /// @dev The index cannot leave int112 (5e15 USDC per CH) nor the rate int64 (maxFundingRateWad ≤ 1e18) in
-    ///      practice; the checked casts keep a corrupted value from ever being stored.
-    function _storeFunding(PerpMarketStorage storage $, int256 index, int256 rate, uint256 keeperOwed) private {
-        $.funding = Funding(index.toInt112(), rate.toInt64(), uint40(block.timestamp), uint40(keeperOwed));
-    }
-
-    function _accrueView(PerpMarketStorage storage $, uint256 price) private view returns (int256, int256) {
-        return _accrue($, $.funding, price);
     }
 }

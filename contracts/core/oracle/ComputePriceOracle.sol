@@ -15,6 +15,8 @@ import {ISpotPriceSource} from "../../interfaces/ISpotPriceSource.sol";
 contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     /// @notice Feature id the guardian pauses to block every risk-increasing read (closing stays open).
     bytes32 public constant RISK_FEATURE = keccak256("oracle.risk");
+    /// @notice Rounds `roundAt` walks back from the latest at most.
+    uint256 public constant MAX_ROUND_LOOKBACK = 32;
 
     /// @dev Sequencer-uptime feed answer meaning "down" (Chainlink L2 sequencer feeds: 0 = up, 1 = down).
     int256 private constant SEQUENCER_DOWN = 1;
@@ -80,7 +82,60 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
         _requireActive(RISK_FEATURE);
         priceWad = _pinned();
         if (priceWad == 0) priceWad = _validatedPrice();
-        _checkRiskGates(priceWad);
+        _checkRiskGates(priceWad, block.timestamp);
+    }
+
+    /// @inheritdoc IComputePriceOracle
+    function priceAtRound(uint80 roundId, uint256 time) external view returns (uint256 priceWad) {
+        ComputePriceOracleStorage storage $ = _getStorage();
+        _checkSequencerUp($.sequencer.feed);
+        FeedConfig memory cfg = $.feed;
+        if (cfg.feed == address(0)) revert OracleFeedNotSet();
+        AggregatorV3Interface feed = AggregatorV3Interface(cfg.feed);
+        if (time >= block.timestamp) revert OracleRoundNotInForce(roundId, 0, time);
+        (int256 answer, uint256 updatedAt) = _round(feed, roundId);
+        if (updatedAt > time) revert OracleRoundNotInForce(roundId, updatedAt, time);
+        (uint80 latestId, , , , ) = feed.latestRoundData();
+        if (latestId != roundId) {
+            // @dev a later round exists: the next one must have come after `time` (a missing next round, e.g. at a
+            //      phase change, cannot be shown to be later: refused)
+            (, uint256 nextAt) = _round(feed, roundId + 1);
+            if (nextAt <= time) revert OracleRoundNotInForce(roundId, nextAt, time);
+        }
+        if (time - updatedAt > cfg.heartbeatSec) revert OracleStalePrice(updatedAt, cfg.heartbeatSec, time);
+        priceWad = _toWad(answer, cfg.decimals);
+        (uint256 lo, uint256 hi) = ($.minPriceWad, $.maxPriceWad);
+        if (priceWad < lo || priceWad > hi) revert OraclePriceOutOfBounds(priceWad, lo, hi);
+    }
+
+    /// @inheritdoc IComputePriceOracle
+    function checkRiskAt(uint256 priceWad, uint256 time) external view {
+        _requireActive(RISK_FEATURE);
+        _checkRiskGates(priceWad, time);
+    }
+
+    /// @inheritdoc IComputePriceOracle
+    function roundAt(uint256 time) external view returns (uint80 roundId) {
+        address feed = _getStorage().feed.feed;
+        if (feed == address(0)) return 0;
+        uint256 updatedAt;
+        (roundId, , , updatedAt, ) = AggregatorV3Interface(feed).latestRoundData();
+        for (uint256 i; i < MAX_ROUND_LOOKBACK && roundId > 1; ++i) {
+            if (updatedAt <= time) return roundId;
+            --roundId;
+            try AggregatorV3Interface(feed).getRoundData(roundId) returns (
+                uint80,
+                int256,
+                uint256,
+                uint256 at,
+                uint80
+            ) {
+                updatedAt = at;
+            } catch {
+                return 0;
+            }
+        }
+        return updatedAt <= time && updatedAt != 0 ? roundId : 0;
     }
 
     /// @inheritdoc IComputePriceOracle
@@ -228,15 +283,28 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
         if (answer == SEQUENCER_DOWN || startedAt == 0) revert OracleSequencerDown(startedAt);
     }
 
-    /// @dev The gates on NEW risk only: sequencer grace period and spot deviation.
-    function _checkRiskGates(uint256 indexWad) private view {
+    /// @dev A complete round of `feed`: its answer and update time (reverts OracleRoundNotInForce when the feed has
+    ///      no such round, OracleRoundIncomplete when it is not complete).
+    function _round(AggregatorV3Interface feed, uint80 roundId) private view returns (int256 answer, uint256 at) {
+        uint80 answeredIn;
+        try feed.getRoundData(roundId) returns (uint80, int256 a, uint256, uint256 u, uint80 inRound) {
+            (answer, at, answeredIn) = (a, u, inRound);
+        } catch {
+            revert OracleRoundNotInForce(roundId, 0, 0);
+        }
+        if (at == 0 || answeredIn < roundId) revert OracleRoundIncomplete(roundId, answeredIn, at);
+    }
+
+    /// @dev The gates on NEW risk only: sequencer grace period (the sequencer up since before `time` − grace) and spot
+    ///      deviation (against the TWAP now).
+    function _checkRiskGates(uint256 indexWad, uint256 time) private view {
         ComputePriceOracleStorage storage $ = _getStorage();
         SequencerConfig memory seq = $.sequencer;
         if (seq.feed != address(0)) {
             (, , uint256 startedAt, , ) = AggregatorV3Interface(seq.feed).latestRoundData();
             uint256 graceEnds = startedAt + seq.gracePeriodSec;
             // Up for exactly the grace period is still inside it: new risk from graceEnds + 1.
-            if (block.timestamp <= graceEnds) revert OracleSequencerGracePeriod(startedAt, graceEnds);
+            if (time <= graceEnds) revert OracleSequencerGracePeriod(startedAt, graceEnds);
         }
         DeviationConfig memory dev = $.deviation;
         if (dev.source == address(0)) return;

@@ -7,13 +7,33 @@ import { Roles } from "@chx/sdk";
 const HOUR = 3_600;
 const fmt = (x: bigint, d = 18) => Number(formatUnits(x, d));
 
-/** Trades `sizeCh` (signed) on the perp with 3 % slippage allowed; returns the fill price. */
-export async function perpTrade(ctx: DemoContext, who: HardhatEthersSigner, sizeCh: bigint): Promise<number> {
+/** Commits an order of `sizeCh` (signed) with 3 % slippage allowed (IDelayedOrders); returns the quoted fill price. */
+export async function perpCommit(ctx: DemoContext, who: HardhatEthersSigner, sizeCh: bigint): Promise<number> {
   const perp = ctx.protocol.perpMarket;
   const [fill] = await perp.quote(sizeCh);
   const limit = sizeCh > 0n ? (fill * 103n) / 100n : (fill * 97n) / 100n;
-  await (await perp.connect(who).trade(sizeCh, limit)).wait();
+  await (await perp.connect(who).commitOrder(sizeCh, limit)).wait();
   return fmt(fill);
+}
+
+/**
+ * Lets the keeper program fill the committed orders: chain time passes the orders' delay (the index moves on as
+ * always), then the keeper ticks until nothing is left to send — its checker job executes one due order per tick at
+ * the oracle round in force at the order's price time (PerpMarket.checker()).
+ */
+export async function executeOrders(ctx: DemoContext): Promise<void> {
+  const perp = ctx.protocol.perpMarket;
+  await ctx.advance(Number((await perp.params()).minOrderDelaySec) + 1);
+  await ctx.keeper.settle();
+  const left = (await perp.marketState()).pendingOrders;
+  if (left !== 0n) throw new Error(`${left} perp order(s) still pending after the keeper settled`);
+}
+
+/** Commits `sizeCh` and waits for the keeper to fill it; returns the quoted fill price. */
+export async function perpTrade(ctx: DemoContext, who: HardhatEthersSigner, sizeCh: bigint): Promise<number> {
+  const fill = await perpCommit(ctx, who, sizeCh);
+  await executeOrders(ctx);
+  return fill;
 }
 
 /** LP capital in the LiquidityVault, once per run: Erin and Judy deposit; Judy manages the allocations. */
@@ -64,8 +84,9 @@ export const launchScene: Scene = {
 
 /**
  * Two days of perpetual trading, hour by hour: longs crowd in on day one (funding turns positive, longs pay),
- * Carol turns bearish on day two (the skew flips, the rate restarts from zero and turns negative). The keeper
- * program pokes the funding index through the market's checker() every hour.
+ * Carol turns bearish on day two (the skew flips, the rate restarts from zero and turns negative). Traders commit
+ * orders; the keeper program executes them through the market's checker() once their delay has passed (at the index
+ * of that moment, so nobody trades ahead of a visible index update) and pokes the funding index every hour.
  */
 export const perpsScene: Scene = {
   title: "Perps: the LP vault backs the perp, traders trade, funding flows",
@@ -77,14 +98,17 @@ export const perpsScene: Scene = {
     const traders = [];
     for (const n of names) traders.push(await trader(ctx, n, usdc6(4_000)));
     const hours = 48;
-    let trades = 0;
+    const startBlock = await ctx.connection.ethers.provider.getBlockNumber();
+    const delay = Number((await perp.params()).minOrderDelaySec);
+    let orders = 0;
     let volumeCh = 0n;
     let mismatches = 0;
-    let pokesBefore = ctx.keeper.successes("checker");
+    const keeperBefore = ctx.keeper.successes("checker");
     // chance a trade is a buy: Alice is a bull, Bob a bear, Carol follows the trend (long on day one, short on
     // day two), Dave is noise; each trades in half of the hours
     const bias = (i: number, hour: number) => [0.75, 0.25, hour < hours / 2 ? 0.8 : 0.15, 0.5][i]!;
     for (let hour = 0; hour < hours; hour++) {
+      let committed = 0;
       for (const [i, t] of traders.entries()) {
         if (ctx.rng.next() < 0.5) continue;
         const long = ctx.rng.next() < bias(i, hour);
@@ -93,11 +117,13 @@ export const perpsScene: Scene = {
         // keep every account within ±5,000 CH (≈ 10,000 USDC notional on 4,000 USDC margin: 2.5× leverage)
         const next = state.sizeCh + (long ? size : -size);
         if (next > wad(5_000) || next < -wad(5_000)) continue;
-        await perpTrade(ctx, t, long ? size : -size);
-        trades++;
+        await perpCommit(ctx, t, long ? size : -size);
+        orders++;
+        committed++;
         volumeCh += size;
       }
-      await ctx.advance(HOUR);
+      if (committed > 0) await executeOrders(ctx);
+      await ctx.advance(HOUR - delay - 1);
       const s = await perp.marketState();
       const [, rate] = await perp.currentFunding();
       const skew = s.longOiCh - s.shortOiCh;
@@ -107,18 +133,25 @@ export const perpsScene: Scene = {
     }
     const s = await perp.marketState();
     const [, rate] = await perp.currentFunding();
-    const pokes = ctx.keeper.successes("checker") - pokesBefore;
+    const trades = (await perp.queryFilter(perp.filters.OrderExecuted(), startBlock)).length;
+    const cancelled = (await perp.queryFilter(perp.filters.OrderCancelled(), startBlock)).length;
+    const pokes = (await perp.queryFilter(perp.filters.FundingPoked(), startBlock)).length;
+    const keeperActions = ctx.keeper.successes("checker") - keeperBefore;
     ctx.log(
       `${trades} trades, ${fmt(volumeCh).toFixed(0)} CH traded over ${hours} h; open interest ${fmt(s.longOiCh).toFixed(0)} long / ` +
-        `${fmt(s.shortOiCh).toFixed(0)} short; funding rate ${(fmt(rate) * 100).toFixed(3)} %/day; keeper poked funding ${pokes}×`,
+        `${fmt(s.shortOiCh).toFixed(0)} short; funding rate ${(fmt(rate) * 100).toFixed(3)} %/day; the keeper executed or ` +
+        `cancelled orders and poked funding ${keeperActions}× (${pokes} pokes, ${cancelled} orders cancelled)`,
     );
+    ctx.figure("perps.orders", orders);
     ctx.figure("perps.trades", trades);
+    ctx.figure("perps.ordersCancelled", cancelled);
     ctx.figure("perps.volumeCh", fmt(volumeCh).toFixed(2));
     ctx.figure("perps.longOiCh", fmt(s.longOiCh).toFixed(2));
     ctx.figure("perps.shortOiCh", fmt(s.shortOiCh).toFixed(2));
     ctx.figure("perps.fundingRatePctPerDay", (fmt(rate) * 100).toFixed(4));
     ctx.figure("perps.fundingSignMatchesSkew", mismatches === 0);
     ctx.figure("perps.fundingPokes", pokes);
+    ctx.figure("perps.keeperActions", keeperActions);
     ctx.figure("perps.vaultSharePrice", fmt(await vault.sharePriceWad()).toFixed(6));
   },
 };

@@ -19,9 +19,15 @@ export const perpParams = {
   insuranceShareBps: 2_000,
   burnShareBps: 1_000,
   lpReserveBps: 1_000,
+  // delayed orders (IDelayedOrders): an order fills at the oracle round in force 30 s after it was committed — longer
+  // than an index update can be seen before it lands (two L1 blocks; far more on an L2) — and can be executed for
+  // 5 minutes; the executor earns 0.5 USDC (several L2 executions' gas). docs/perps.md, "Orders".
+  minOrderDelaySec: 30,
   minTradeCh: parseUnits("0.01", 18),
   pokeBountyUsdc: parseUnits("0.1", 6),
   pokeIntervalSec: 3_600,
+  maxOrderDelaySec: 300,
+  executionFeeUsdc: parseUnits("0.5", 6),
 };
 
 /** LiquidityVault limits and the perp market's margin parameters in the RiskEngine. */
@@ -40,7 +46,8 @@ export const perpRiskParams = {
  * Perpetuals: the LiquidityVault (ERC-4626 USDC, LP counterparty) and the PerpMarket it backs. The market is
  * registered in the ClearingHouse, given its margin parameters in the RiskEngine and Roles.MARKET, and added to
  * the vault. The burn reserve goes to the treasury (CHX_TREASURY, else the Timelock), which buys back and burns
- * DPS. Trading, funding pokes and settlement are permissionless; allocate/deallocate are KEEPER; parameters ADMIN;
+ * DPS. Orders (commit, execute, cancel after expiry), funding pokes and settlement are permissionless; the market links
+ * the PerpTrading and PerpOrders libraries (deployed once, recorded under their names); allocate/deallocate are KEEPER; parameters ADMIN;
  * the guardian may pause "perp.trade", "vault.deposit" and "vault.withdraw".
  */
 export const perpsModule: DeployModule = {

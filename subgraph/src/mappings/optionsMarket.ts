@@ -10,6 +10,7 @@ import {
   FuturesExercised,
   FuturesMarketSet,
   KeeperPaid,
+  ListingBondReleased,
   LongTransferred,
   MinNonceRaised,
   OfferCancelled,
@@ -19,6 +20,7 @@ import {
   ParamsSet,
   PositionSettled,
   PositionUpdated,
+  SeriesDelisted,
   SeriesListed,
   SettlementPriceCorrected,
   SettlementModuleSet,
@@ -255,6 +257,32 @@ export function handleOfferCancelled(event: OfferCancelled): void {
   o.save();
 }
 
+export function handleListingBondReleased(event: ListingBondReleased): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.listingBondUsdc = p.bondUsdc;
+  s.listingBondRefunded = p.refunded;
+  s.save();
+}
+
+export function handleSeriesDelisted(event: SeriesDelisted): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  m.liveSeries = p.liveSeries.toI32();
+  // the bounty comes out of the forfeited listing bond (the rest arrives as FeesAccrued)
+  m.keeperPaidUsdc = m.keeperPaidUsdc.plus(p.bountyUsdc);
+  m.save();
+  s.status = "Delisted";
+  s.save();
+  const e = lifecycle(event, s, "delisted");
+  e.account = p.caller;
+  e.bountyUsdc = p.bountyUsdc;
+  e.save();
+}
+
 export function handleSettlementPriceFixed(event: SettlementPriceFixed): void {
   const p = event.params;
   const s = loadSeries(event, p.seriesId);
@@ -411,6 +439,8 @@ export function handleParamsSet(event: ParamsSet): void {
   m.maxLiveSeries = x.maxLiveSeries;
   m.bountyUsdc = x.bountyUsdc;
   m.strikeStepWad = x.strikeStepWad;
+  m.maxCorrectionBps = x.maxCorrectionBps;
+  m.listingBondPerDayUsdc = x.listingBondPerDayUsdc;
   m.save();
 }
 

@@ -1,5 +1,6 @@
-// PerpMarket: trades, positions, funding (every index update), liquidations the vault took over, fee split, burn
-// reserve, keeper bounties and vault capital; hourly and daily open interest, volume, fees and funding-rate candles.
+// PerpMarket: delayed orders (committed, executed, cancelled), trades, positions, funding (every index update),
+// liquidations the vault took over, fee split, burn reserve, keeper bounties and vault capital; hourly and daily open
+// interest, volume, fees and funding-rate candles.
 import { Address, BigInt, ethereum } from "@graphprotocol/graph-ts";
 import {
   BurnReserveFlushed,
@@ -7,6 +8,9 @@ import {
   FundingPoked,
   FundingSettled,
   KeeperBountyClaimed,
+  OrderCancelled,
+  OrderCommitted,
+  OrderExecuted,
   PerpLiquidated,
   PerpParamsSet,
   PerpTraded,
@@ -17,6 +21,7 @@ import {
   PerpFundingSettlement,
   PerpLiquidation,
   PerpMarket,
+  PerpOrderEvent,
   PerpPosition,
   PerpTrade,
 } from "../../generated/schema";
@@ -253,7 +258,78 @@ export function handlePerpParamsSet(event: PerpParamsSet): void {
   m.minTradeCh = x.minTradeCh;
   m.pokeBountyUsdc = x.pokeBountyUsdc;
   m.pokeIntervalSec = x.pokeIntervalSec;
+  m.minOrderDelaySec = x.minOrderDelaySec;
+  m.maxOrderDelaySec = x.maxOrderDelaySec;
+  m.executionFeeUsdc = x.executionFeeUsdc;
   m.save();
+}
+
+/** The order's event entity with the common fields (the handler adds its own and saves it once: immutable). */
+function orderEvent(
+  event: ethereum.Event,
+  kind: string,
+  account: Address,
+  feeUsdc: BigInt,
+  pending: BigInt,
+): PerpOrderEvent {
+  const e = new PerpOrderEvent(eventId(event));
+  e.market = event.address;
+  e.kind = kind;
+  e.account = account;
+  e.feeUsdc = feeUsdc;
+  e.pendingOrders = pending.toI32();
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  return e;
+}
+
+export function handleOrderCommitted(event: OrderCommitted): void {
+  const p = event.params;
+  getOrCreateAccount(p.account, event.block);
+  const m = getMarket(event.address);
+  m.pendingOrders = p.pendingOrders.toI32();
+  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.plus(p.feeUsdc);
+  m.ordersCommitted = m.ordersCommitted + 1;
+  m.save();
+  const e = orderEvent(event, "committed", p.account, p.feeUsdc, p.pendingOrders);
+  e.sizeDeltaCh = p.sizeDeltaCh;
+  e.acceptablePriceWad = p.acceptablePriceWad;
+  e.closeAll = p.closeAll;
+  e.priceTime = p.priceTime;
+  e.expiresAt = p.expiresAt;
+  e.marginUsdc = p.marginUsdc;
+  e.save();
+}
+
+export function handleOrderExecuted(event: OrderExecuted): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.pendingOrders = p.pendingOrders.toI32();
+  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.minus(p.feeUsdc);
+  m.ordersExecuted = m.ordersExecuted + 1;
+  m.executionFeesPaidUsdc = m.executionFeesPaidUsdc.plus(p.feeUsdc);
+  m.save();
+  const e = orderEvent(event, "executed", p.account, p.feeUsdc, p.pendingOrders);
+  e.by = p.executor;
+  e.roundId = p.roundId;
+  e.priceWad = p.priceWad;
+  e.save();
+}
+
+export function handleOrderCancelled(event: OrderCancelled): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.pendingOrders = p.pendingOrders.toI32();
+  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.minus(p.feeUsdc);
+  m.ordersCancelled = m.ordersCancelled + 1;
+  m.executionFeesPaidUsdc = m.executionFeesPaidUsdc.plus(p.feeUsdc);
+  m.save();
+  const e = orderEvent(event, "cancelled", p.account, p.feeUsdc, p.pendingOrders);
+  e.by = p.by;
+  e.reason = p.reason;
+  e.save();
 }
 
 export function handleBurnSinkSet(event: BurnSinkSet): void {

@@ -1,13 +1,14 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { ch, limitPrice, parseSlippageBps, px, signerAt, usd } from "./common.js";
+import { ch, followOrder, limitPrice, parseSlippageBps, parseWait, px, signerAt, usd } from "./common.js";
 
 export default async function perpClose(
-  args: { slippage: number; signer: string },
+  args: { slippage: number; signer: string; wait: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     const slippage = parseSlippageBps(args.slippage);
+    const wait = parseWait(args.wait);
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const perp = protocol.perpMarket.connect(trader);
@@ -15,7 +16,11 @@ export default async function perpClose(
     if (size === 0n) throw new TaskError(`${trader.address} has no perpetual position to close.`);
     const q = await perp.quote(-size);
     const before = await protocol.clearingHouse.collateralOf(trader.address);
-    await (await perp.closePosition(limitPrice(-size, q.fillPriceWad, slippage))).wait();
+    const commit = await perp.closePosition(limitPrice(-size, q.fillPriceWad, slippage));
+    if (!(await followOrder(protocol, trader, commit, wait))) {
+      await connection.close();
+      return;
+    }
     const after = await protocol.clearingHouse.collateralOf(trader.address);
     console.log(
       `${trader.address} closed ${ch(size)} CH at ~${px(q.fillPriceWad)} USDC; collateral ${usd(before)} → ${usd(after)} USDC`,

@@ -21,7 +21,7 @@ export default async function vaultDeposit(
     const minted = (await vault.balanceOf(lp.address)) - before;
     console.log(
       `${lp.address} deposited ${usd(amount)} USDC for ${formatUnits(minted, 12)} shares at ${px(await vault.sharePriceWad())} ` +
-        `USDC per share; locked until ${await vault.unlocksAt(lp.address)}`,
+        `USDC per share; locked until ${(await vault.lockOf(lp.address))[1]}`,
     );
     await connection.close();
   });

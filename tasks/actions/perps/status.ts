@@ -75,7 +75,7 @@ export default async function perpStatus(
     const shares = await vault.balanceOf(who);
     if (shares > 0n) {
       console.log(
-        `  vault shares       ${formatUnits(shares, 12)} (${usd(await vault.convertToAssets(shares))} USDC), unlocks ${await vault.unlocksAt(who)}`,
+        `  vault shares       ${formatUnits(shares, 12)} (${usd(await vault.convertToAssets(shares))} USDC), locked ${formatUnits((await vault.lockOf(who))[0], 12)} until ${(await vault.lockOf(who))[1]}`,
       );
     }
     await connection.close();

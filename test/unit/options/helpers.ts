@@ -138,5 +138,7 @@ export async function currentParams(fx: OptionsFixture) {
     maxLiveSeries: p.maxLiveSeries,
     bountyUsdc: p.bountyUsdc,
     strikeStepWad: p.strikeStepWad,
+    maxCorrectionBps: p.maxCorrectionBps,
+    listingBondPerDayUsdc: p.listingBondPerDayUsdc,
   };
 }

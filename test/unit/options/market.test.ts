@@ -11,6 +11,7 @@ import {
   offer,
   optionsSetup,
   signed,
+  standardExpiry,
   toFinal,
   type OptionsFixture,
 } from "./helpers.js";
@@ -125,6 +126,33 @@ describe("OptionsMarket: listing, writing, offers, settlement", function () {
         options,
         "ChxFeaturePaused",
       );
+    });
+  });
+
+  describe("listing bond (issue 17 item 25)", function () {
+    it("a permissionless lister posts 0.5 USDC per day to expiry and gets it back when fills paid as much in fees", async function () {
+      const { options, clearingHouse } = fx.protocol;
+      const now = await fx.connection.networkHelpers.time.latest();
+      const e = standardExpiry(now, 3 * 86_400);
+      const days = (e - BigInt(now) - 1n + 86_399n) / 86_400n; // started days from the listing block
+      const before = await clearingHouse.collateralOf(fx.alice.address);
+      await (await options.connect(fx.alice).listStandardSeries(OptionKind.Put, 8n * WAD, e)).wait();
+      const id = await options.seriesCount();
+      const bond = (await options.series(id)).listingBondUsdc;
+      expect(bond).to.equal(days * 500_000n);
+      expect(before - (await clearingHouse.collateralOf(fx.alice.address))).to.equal(bond);
+      // 100 CH at a 5 USDC premium: 40 bps of 500 USDC = 2 USDC of fees ≥ the bond
+      const { offer, sig } = await signed(fx, fx.carol, { seriesId: id, premiumWad: 5n * WAD });
+      await (await options.connect(fx.bob).fillOffer(offer, sig, 100n * CH)).wait();
+      const fees = (await options.series(id)).feesUsdc;
+      expect(fees).to.be.gte(bond);
+      await toFinal(fx, e, 10n * WAD);
+      const mid = await clearingHouse.collateralOf(fx.alice.address);
+      await expect(options.connect(fx.keeper).fixSettlementPrice(id))
+        .to.emit(options, "ListingBondReleased")
+        .withArgs(id, fx.alice.address, bond, true, fees);
+      expect((await clearingHouse.collateralOf(fx.alice.address)) - mid).to.equal(bond);
+      expect((await options.poolClaims())[1]).to.equal(800n * USDC); // only the writer's collateral stays reserved
     });
   });
 

@@ -1,5 +1,5 @@
 /** Shared setup for the perps tests: the protocol from the real deploy script, a guarantor, traders, an LP. */
-import { parseUnits } from "ethers";
+import { parseUnits, type ContractTransactionResponse } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployAll, type Fixture } from "../../helpers/fixture.js";
@@ -21,6 +21,17 @@ export interface PerpFixture extends Fixture {
   keeper: HardhatEthersSigner;
   /** Writes a new CH index round (WAD → the feed's 8 decimals). */
   setPrice(priceWad: bigint): Promise<void>;
+  /** Commits an order as `signer` (IDelayedOrders); resolves to its price time. Rejects with the commit's error. */
+  commit(signer: HardhatEthersSigner, sizeCh: bigint, acceptablePriceWad?: bigint): Promise<bigint>;
+  /**
+   * Executes `account`'s order as the keeper at the round in force at `priceTime`, in a block at `at` (default
+   * priceTime + 1, or the next block if later). Resolves to the execution transaction (for event matchers).
+   */
+  execute(account: string, priceTime: bigint, at?: bigint): Promise<ContractTransactionResponse>;
+  /** commit + execute: a trade the way it happens on chain. Resolves to the execution transaction. */
+  trade(signer: HardhatEthersSigner, sizeCh: bigint, acceptablePriceWad?: bigint): Promise<ContractTransactionResponse>;
+  /** closePosition + execute. */
+  close(signer: HardhatEthersSigner, acceptablePriceWad?: bigint): Promise<ContractTransactionResponse>;
 }
 
 /**
@@ -53,7 +64,29 @@ export async function perpSetup(
     await (await p.liquidityVault.connect(lp).deposit(lpDepositUsdc, lp.address)).wait();
     await (await p.liquidityVault.allocate(await p.perpMarket.getAddress(), lpDepositUsdc / 2n)).wait();
   }
-  return { ...fx, feed, guarantor, traders: [t1, t2, t3, t4], lp, keeper, setPrice };
+  const m = p.perpMarket;
+  const { time } = connection.networkHelpers;
+  const priceTimeOf = async (tx: ContractTransactionResponse): Promise<bigint> => {
+    const rc = await tx.wait();
+    for (const log of rc!.logs) {
+      const ev = m.interface.parseLog(log);
+      if (ev?.name === "OrderCommitted") return ev.args.priceTime as bigint;
+    }
+    throw new Error("no OrderCommitted");
+  };
+  const commit = async (signer: HardhatEthersSigner, sizeCh: bigint, limit = 0n) =>
+    priceTimeOf(await m.connect(signer).commitOrder(sizeCh, limit));
+  const execute = async (account: string, priceTime: bigint, at?: bigint) => {
+    const target = at ?? priceTime + 1n;
+    if (BigInt(await time.latest()) < target) await time.setNextBlockTimestamp(target);
+    const roundId = await p.oracle.roundAt(priceTime);
+    return m.connect(keeper).executeOrder(account, roundId);
+  };
+  const trade = async (signer: HardhatEthersSigner, sizeCh: bigint, limit = 0n) =>
+    execute(signer.address, await commit(signer, sizeCh, limit));
+  const close = async (signer: HardhatEthersSigner, limit = 0n) =>
+    execute(signer.address, await priceTimeOf(await m.connect(signer).closePosition(limit)));
+  return { ...fx, feed, guarantor, traders: [t1, t2, t3, t4], lp, keeper, setPrice, commit, execute, trade, close };
 }
 
 /** The funded setup on its own chain, shared by every perps test file (one deployment for all of them). */

@@ -62,7 +62,7 @@ describe("PerpMarket", function () {
     expect(q.fillPriceWad).to.equal(fill);
     expect(q.fee.totalUsdc).to.equal(fee);
     const before = await clearingHouse.collateralOf(t.address);
-    const tx = perpMarket.connect(t).trade(size, 0);
+    const tx = fx.trade(t, size);
     await expect(tx)
       .to.emit(perpMarket, "PerpTraded")
       .withArgs(
@@ -81,7 +81,8 @@ describe("PerpMarket", function () {
         size,
         0n,
       );
-    expect(before - (await clearingHouse.collateralOf(t.address))).to.equal(fee);
+    // the trade fee and the order's execution fee (paid to the executor)
+    expect(before - (await clearingHouse.collateralOf(t.address))).to.equal(fee + perpParams.executionFeeUsdc);
     const st = await perpMarket.marketState();
     expect(st.longOiCh).to.equal(size);
     expect(st.burnReserveUsdc).to.equal(split.burn);
@@ -92,7 +93,7 @@ describe("PerpMarket", function () {
   it("charges the maker rate on the part that reduces the skew and the taker rate on the rest", async function () {
     const { perpMarket } = fx.protocol;
     const [a, b] = fx.traders;
-    await (await perpMarket.connect(a!).trade(wad("1000"), 0)).wait();
+    await (await fx.trade(a!, wad("1000"))).wait();
     // b sells 1500: 1000 reduce the skew (maker), 500 flip it (taker)
     const fill = refFillPrice(wad("10"), wad("1000"), -wad("1500"), P.skewScaleCh);
     const fee = refFee(wad("1000"), -wad("1500"), fill, MAKER, TAKER);
@@ -108,8 +109,8 @@ describe("PerpMarket", function () {
     const { perpMarket, clearingHouse } = fx.protocol;
     const [a, b] = fx.traders;
     const m = await perpMarket.getAddress();
-    await (await perpMarket.connect(a!).trade(wad("3000"), 0)).wait();
-    for (let i = 0; i < 3; i++) await (await perpMarket.connect(b!).trade(wad("1000"), 0)).wait();
+    await (await fx.trade(a!, wad("3000"))).wait();
+    for (let i = 0; i < 3; i++) await (await fx.trade(b!, wad("1000"))).wait();
     const pa = await clearingHouse.positionOf(a!.address, m);
     const pb = await clearingHouse.positionOf(b!.address, m);
     // one trade from skew 0 to 3000 vs three from 3000 to 6000: cost basis only differs by the skew path
@@ -119,9 +120,9 @@ describe("PerpMarket", function () {
     // the same path in one trade for a fresh trader from 6000 → 9000 vs. another in 3 steps 9000 → 12000
     const c = fx.traders[2]!;
     const d = fx.traders[3]!;
-    await (await perpMarket.connect(c).trade(wad("3000"), 0)).wait();
+    await (await fx.trade(c, wad("3000"))).wait();
     const pc = await clearingHouse.positionOf(c.address, m);
-    for (let i = 0; i < 3; i++) await (await perpMarket.connect(d).trade(wad("1000"), 0)).wait();
+    for (let i = 0; i < 3; i++) await (await fx.trade(d, wad("1000"))).wait();
     const pd = await clearingHouse.positionOf(d.address, m);
     // 6000 → 9000 in one: 3000·10·(1 + 7500/1e6) = 30225; 9000 → 12000 split: ≥ 3000·10·(1 + 10500/1e6) = 30315
     expect(pc.openNotionalUsdc).to.equal(usdc("30225"));
@@ -132,52 +133,59 @@ describe("PerpMarket", function () {
     const { perpMarket, clearingHouse } = fx.protocol;
     const t = fx.traders[0]!;
     const m = await perpMarket.getAddress();
-    await (await perpMarket.connect(t).trade(wad("1000"), 0)).wait();
-    await (await perpMarket.connect(t).trade(wad("500"), 0)).wait();
+    await (await fx.trade(t, wad("1000"))).wait();
+    await (await fx.trade(t, wad("500"))).wait();
     expect((await perpMarket.accountState(t.address)).sizeCh).to.equal(wad("1500"));
     await fx.setPrice(wad("11"));
-    await (await perpMarket.connect(t).trade(-wad("500"), 0)).wait();
+    await (await fx.trade(t, -wad("500"))).wait();
     expect((await clearingHouse.positionOf(t.address, m)).sizeCh).to.equal(wad("1000"));
-    await (await perpMarket.connect(t).trade(-wad("1600"), 0)).wait(); // flip to −600
+    await (await fx.trade(t, -wad("1600"))).wait(); // flip to −600
     expect((await perpMarket.accountState(t.address)).sizeCh).to.equal(-wad("600"));
     let st = await perpMarket.marketState();
     expect(st.longOiCh).to.equal(0n);
     expect(st.shortOiCh).to.equal(wad("600"));
     expect(st.sumOpenNotionalUsdc).to.equal((await clearingHouse.positionOf(t.address, m)).openNotionalUsdc);
-    await expect(perpMarket.connect(t).closePosition(0)).to.emit(perpMarket, "PerpTraded");
+    await expect(fx.close(t)).to.emit(perpMarket, "PerpTraded");
     st = await perpMarket.marketState();
     expect(st.shortOiCh).to.equal(0n);
     expect(st.sumOpenNotionalUsdc).to.equal(0n);
     expect((await clearingHouse.positionOf(t.address, m)).sizeCh).to.equal(0n);
-    await expect(perpMarket.connect(t).closePosition(0))
-      .to.be.revertedWithCustomError(perpMarket, "PerpNoPosition")
-      .withArgs(t.address);
+    await expect(fx.close(t)).to.be.revertedWithCustomError(perpMarket, "PerpNoPosition").withArgs(t.address);
   });
 
   it("reverts by name: zero size, below minimum, above max position, OI cap, price limit", async function () {
     const { perpMarket } = fx.protocol;
     const [a, b] = fx.traders;
-    await expect(perpMarket.connect(a!).trade(0, 0)).to.be.revertedWithCustomError(perpMarket, "PerpZeroSize");
-    await expect(perpMarket.connect(a!).trade(wad("0.001"), 0))
+    await expect(fx.trade(a!, 0n)).to.be.revertedWithCustomError(perpMarket, "PerpZeroSize");
+    await expect(fx.trade(a!, wad("0.001")))
       .to.be.revertedWithCustomError(perpMarket, "PerpTradeTooSmall")
       .withArgs(wad("0.001"), perpParams.minTradeCh);
-    await expect(perpMarket.connect(a!).trade(wad("10001"), 0))
+    await expect(fx.trade(a!, wad("10001")))
       .to.be.revertedWithCustomError(perpMarket, "PerpPositionTooLarge")
       .withArgs(wad("10001"), perpParams.maxPositionCh);
     const fill = refFillPrice(wad("10"), 0n, wad("100"), P.skewScaleCh);
-    await expect(perpMarket.connect(a!).trade(wad("100"), fill - 1n))
-      .to.be.revertedWithCustomError(perpMarket, "PerpPriceLimitExceeded")
-      .withArgs(fill, fill - 1n);
-    await (await perpMarket.connect(a!).trade(wad("100"), fill)).wait();
+    // the price limit and the open-interest cap bind at execution: the order is cancelled with the reason, the
+    // executor paid (IDelayedOrders)
+    const fee = perpParams.executionFeeUsdc;
+    const limitErr = perpMarket.interface.encodeErrorResult("PerpPriceLimitExceeded", [fill, fill - 1n]);
+    await expect(fx.trade(a!, wad("100"), fill - 1n))
+      .to.emit(perpMarket, "OrderCancelled")
+      .withArgs(a!.address, fx.keeper.address, fee, limitErr, 0n);
+    await (await fx.trade(a!, wad("100"), fill)).wait();
     // OI cap: lower it and push the long side over
     const params = { ...(await paramsObj()), maxOpenInterestCh: wad("150") };
     await (await perpMarket.setParams(params)).wait();
-    await expect(perpMarket.connect(b!).trade(wad("60"), 0))
-      .to.be.revertedWithCustomError(perpMarket, "PerpOpenInterestCapExceeded")
-      .withArgs(true, wad("160"), wad("150"));
+    const capErr = perpMarket.interface.encodeErrorResult("PerpOpenInterestCapExceeded", [
+      true,
+      wad("160"),
+      wad("150"),
+    ]);
+    await expect(fx.trade(b!, wad("60")))
+      .to.emit(perpMarket, "OrderCancelled")
+      .withArgs(b!.address, fx.keeper.address, fee, capErr, 0n);
     // reducing and closing stay possible above the cap; a full close below the minimum too
-    await (await perpMarket.connect(a!).trade(-wad("99.995"), 0)).wait();
-    await (await perpMarket.connect(a!).closePosition(0)).wait();
+    await (await fx.trade(a!, -wad("99.995"))).wait();
+    await (await fx.close(a!)).wait();
   });
 
   async function paramsObj() {
@@ -193,9 +201,12 @@ describe("PerpMarket", function () {
       insuranceShareBps: p.insuranceShareBps,
       burnShareBps: p.burnShareBps,
       lpReserveBps: p.lpReserveBps,
+      minOrderDelaySec: p.minOrderDelaySec,
       minTradeCh: p.minTradeCh,
       pokeBountyUsdc: p.pokeBountyUsdc,
       pokeIntervalSec: p.pokeIntervalSec,
+      maxOrderDelaySec: p.maxOrderDelaySec,
+      executionFeeUsdc: p.executionFeeUsdc,
     };
   }
 
@@ -231,29 +242,29 @@ describe("PerpMarket", function () {
   it("pausing perp.trade blocks new risk but never reductions or closes (SEC-05)", async function () {
     const { perpMarket } = fx.protocol;
     const t = fx.traders[0]!;
-    await (await perpMarket.connect(t).trade(wad("1000"), 0)).wait();
+    await (await fx.trade(t, wad("1000"))).wait();
     const feature = keccak256(toUtf8Bytes("perp.trade"));
     await (await perpMarket.pauseFeature(feature)).wait();
-    await expect(perpMarket.connect(t).trade(wad("1"), 0))
+    await expect(fx.trade(t, wad("1")))
       .to.be.revertedWithCustomError(perpMarket, "ChxFeaturePaused")
       .withArgs(feature);
-    await (await perpMarket.connect(t).trade(-wad("400"), 0)).wait();
-    await (await perpMarket.connect(t).closePosition(0)).wait();
+    await (await fx.trade(t, -wad("400"))).wait();
+    await (await fx.close(t)).wait();
   });
 
   it("closing needs only a valid index: it works while the oracle blocks new risk (oracle.risk paused, SEC-05)", async function () {
     const { perpMarket, oracle } = fx.protocol;
     const t = fx.traders[0]!;
-    await (await perpMarket.connect(t).trade(wad("1000"), 0)).wait();
+    await (await fx.trade(t, wad("1000"))).wait();
     await (await oracle.pauseFeature(keccak256(toUtf8Bytes("oracle.risk")))).wait();
-    await expect(perpMarket.connect(t).trade(wad("10"), 0)).to.be.revertedWithCustomError(oracle, "ChxFeaturePaused");
-    await expect(perpMarket.connect(t).closePosition(0)).to.emit(perpMarket, "PerpTraded");
+    await expect(fx.trade(t, wad("10"))).to.be.revertedWithCustomError(oracle, "ChxFeaturePaused");
+    await expect(fx.close(t)).to.emit(perpMarket, "PerpTraded");
   });
 
   it("funding: worked numbers — 1000 CH long alone for one day pays 15 USDC (reference model)", async function () {
     const { perpMarket, clearingHouse } = fx.protocol;
     const t = fx.traders[0]!;
-    await (await perpMarket.connect(t).trade(wad("1000"), 0)).wait();
+    await (await fx.trade(t, wad("1000"))).wait();
     const t0 = BigInt(await time().latest());
     // s = 1000 / 1e6 = 0.001 → velocity 0.003 per day²; after one day r = 0.003 / day and ∫r = 0.0015;
     // Δindex = 0.0015 × 10 = 0.015 USDC per CH → 1000 CH owe 15 USDC
@@ -294,9 +305,14 @@ describe("PerpMarket", function () {
       const wait = 60n + rnd(40_000n);
       price = wad(String(95 + Number(rnd(10n)))) / 10n;
       const at = last + wait;
-      await time().setNextBlockTimestamp(at - 1n);
+      // the price is set before the order is committed, so it is the round in force at the order's price time
+      // (commit + 30 s = at − 1); the order is executed at `at`
+      const delay = BigInt(perpParams.minOrderDelaySec);
+      await time().setNextBlockTimestamp(at - delay - 2n);
       await fx.setPrice(price);
-      await time().setNextBlockTimestamp(at);
+      await time().setNextBlockTimestamp(at - delay - 1n);
+      const priceTime = await fx.commit(t, delta);
+      expect(priceTime).to.equal(at - 1n);
       const skew = long - short;
       const r = refAccrue(index, rate, at - last, skew, P, price);
       // MKT-02: over every interval the index moves with the skew: longs pay when they dominate, shorts otherwise
@@ -307,7 +323,7 @@ describe("PerpMarket", function () {
       last = at;
       const old = size.get(t.address) ?? 0n;
       const owed = refOwed(old, snap.get(t.address) ?? 0n, index);
-      const tx = await perpMarket.connect(t).trade(delta, 0);
+      const tx = await fx.execute(t.address, priceTime, at);
       const rc = await tx.wait();
       const ev = rc!.logs.map((l) => perpMarket.interface.parseLog(l)).find((e) => e?.name === "PerpTraded");
       expect(ev!.args.fundingIndexWad).to.equal(index);
@@ -338,7 +354,7 @@ describe("PerpMarket", function () {
     expect(flipped.rate).to.be.lte(0n);
     const { perpMarket } = fx.protocol;
     const [a] = fx.traders;
-    await (await perpMarket.connect(a!).trade(wad("5000"), 0)).wait();
+    await (await fx.trade(a!, wad("5000"))).wait();
     await time().increase(86_400 * 3);
     await fx.setPrice(wad("10"));
     const [, r] = await perpMarket.currentFunding();
@@ -360,7 +376,7 @@ describe("PerpMarket", function () {
       .to.emit(perpMarket, "FundingPoked")
       .withArgs(k.address, 0n, 0n, wad("10"), 0n);
     expect(await perpMarket.keeperBountyOf(k.address)).to.equal(0n);
-    await (await perpMarket.connect(fx.traders[0]!).trade(wad("100"), 0)).wait();
+    await (await fx.trade(fx.traders[0]!, wad("100"))).wait();
     await time().increase(3_600);
     await fx.setPrice(wad("10"));
     const [due, payload] = await perpMarket.checker();
@@ -391,14 +407,14 @@ describe("PerpMarket", function () {
     const { perpMarket } = fx.protocol;
     await time().increase(3_600);
     await fx.setPrice(wad("10"));
-    await (await perpMarket.connect(fx.traders[0]!).trade(wad("100"), 0)).wait();
+    await (await fx.trade(fx.traders[0]!, wad("100"))).wait();
     await time().increase(3_600);
     await fx.setPrice(wad("10"));
     await (await perpMarket.connect(fx.keeper).pokeFunding()).wait(); // the keeper's bounty slot becomes non-zero
     await time().increase(3_600);
     await fx.setPrice(wad("10"));
     const g1 = (await (await perpMarket.connect(fx.keeper).pokeFunding()).wait())!.gasUsed;
-    for (const t of fx.traders) await (await perpMarket.connect(t).trade(wad("100"), 0)).wait();
+    for (const t of fx.traders) await (await fx.trade(t, wad("100"))).wait();
     await time().increase(3_600);
     await fx.setPrice(wad("10"));
     const g2 = (await (await perpMarket.connect(fx.keeper).pokeFunding()).wait())!.gasUsed;
@@ -409,7 +425,7 @@ describe("PerpMarket", function () {
   it("flushes the burn reserve to the burn sink", async function () {
     const { perpMarket, usdc: token } = fx.protocol;
     await expect(perpMarket.flushBurnReserve()).to.be.revertedWithCustomError(perpMarket, "PerpNothingToSettle");
-    await (await perpMarket.connect(fx.traders[0]!).trade(wad("1000"), 0)).wait();
+    await (await fx.trade(fx.traders[0]!, wad("1000"))).wait();
     const [, , , , sink] = await perpMarket.modules();
     const before = await token.balanceOf(sink);
     await expect(perpMarket.flushBurnReserve())

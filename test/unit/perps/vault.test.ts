@@ -39,14 +39,17 @@ describe("LiquidityVault", function () {
       await expect(tx)
         .to.emit(v, "VaultStateUpdated")
         .withArgs(usdc("1000100"), usdc("1000100") * 10n ** 6n, usdc("500100"), wad("1"));
-      const unlock = await v.unlocksAt(x.address);
+      const [locked, unlock] = await v.lockOf(x.address);
+      expect(locked).to.equal(usdc("100") * 10n ** 6n);
       await expect(v.connect(x).withdraw(usdc("1"), x.address, x.address))
         .to.be.revertedWithCustomError(v, "VaultSharesLocked")
-        .withArgs(x.address, unlock);
+        .withArgs(x.address, usdc("1") * 10n ** 6n, 0n, unlock);
       expect(await v.maxWithdraw(x.address)).to.equal(0n);
       // moving the shares does not shed the lock
-      await (await v.connect(x).transfer(fx.keeper.address, 1n)).wait();
-      expect(await v.unlocksAt(fx.keeper.address)).to.equal(unlock);
+      await expect(v.connect(x).transfer(fx.keeper.address, 1n))
+        .to.emit(v, "SharesLocked")
+        .withArgs(fx.keeper.address, 1n, unlock);
+      expect((await v.lockOf(fx.keeper.address))[1]).to.equal(unlock);
       await time().increase(vaultParams.lockPeriodSec);
       await fx.setPrice(wad("10"));
       await expect(v.connect(x).redeem(usdc("100") * 10n ** 6n - 1n, x.address, x.address)).to.emit(v, "Withdraw");
@@ -55,7 +58,7 @@ describe("LiquidityVault", function () {
     it("mint charges assets rounded up, redeem pays assets rounded down; maxRedeem is capped by liquidity (ACC-05)", async function () {
       const { liquidityVault: v, usdc: token, perpMarket } = fx.protocol;
       const x = fx.traders[0]!;
-      await (await perpMarket.connect(fx.traders[1]!).trade(wad("1000"), 0)).wait(); // fees make the price > 1
+      await (await fx.trade(fx.traders[1]!, wad("1000"))).wait(); // fees make the price > 1
       await (await token.mint(x.address, usdc("1000"))).wait();
       await (await token.connect(x).approve(await v.getAddress(), usdc("1000"))).wait();
       const shares = 123_456_789_000n;
@@ -82,12 +85,13 @@ describe("LiquidityVault", function () {
     it("share price follows the traders' unrealised PnL: LPs cannot leave ahead of a loss already on the books", async function () {
       const { liquidityVault: v, perpMarket } = fx.protocol;
       const t = fx.traders[0]!;
-      await (await perpMarket.connect(t).trade(wad("1000"), 0)).wait();
+      await (await fx.trade(t, wad("1000"))).wait();
       const before = await v.totalAssets();
       await fx.setPrice(wad("12"));
-      // the index move of 1000 × (12 − 10) is already out of LP equity (exactly: the mark moved, nothing else)
+      // the index move is already out of LP equity, exactly: positions are marked at what closing them all would
+      // pay, 1000 × index × (1 + 1000 / (2 · skewScale)), so a move of 2 costs LPs 2000 × 1.0005 = 2001
       const after = await v.totalAssets();
-      expect(before - after).to.equal(usdc("2000"));
+      expect(before - after).to.equal(usdc("2001"));
       // withdrawable keeps the traders' net profit and 10 % of gross notional in the pool
       const w = await perpMarket.withdrawableToVaultUsdc();
       const [, pool] = await fx.protocol.clearingHouse.marketInfo(await perpMarket.getAddress());
@@ -101,7 +105,7 @@ describe("LiquidityVault", function () {
       const [, poolEmpty] = await ch.marketInfo(market);
       const s0 = await m.marketState();
       expect(await m.withdrawableToVaultUsdc()).to.equal(poolEmpty - s0.burnReserveUsdc - s0.keeperOwedUsdc);
-      await (await perpMarket.connect(fx.traders[0]!).trade(wad("1"), 0)).wait(); // dust open interest
+      await (await fx.trade(fx.traders[0]!, wad("1"))).wait(); // dust open interest
       await (await v.deallocate(market, await m.withdrawableToVaultUsdc())).wait();
       const [, pool] = await ch.marketInfo(market);
       const st = await m.marketState();
@@ -139,7 +143,7 @@ describe("LiquidityVault", function () {
 
     it("refuses deposits while the traders' profit exceeds LP equity (VaultInsolvent); totalAssets floors at 0", async function () {
       const { liquidityVault: v, perpMarket, usdc: token } = fx.protocol;
-      await (await perpMarket.connect(fx.traders[0]!).trade(wad("5000"), 0)).wait();
+      await (await fx.trade(fx.traders[0]!, wad("5000"))).wait();
       await fx.setPrice(wad("300")); // traders' unrealised ≈ 5000 × 290 = 1.45M > the LPs' 1M
       expect(await v.totalAssets()).to.equal(0n);
       const x = fx.traders[1]!;
@@ -245,7 +249,7 @@ describe("LiquidityVault", function () {
       const p = fx.protocol;
       const weak = fx.users[7]!;
       await setupTrader(p, fx.guarantor, weak, usdc("1100"));
-      await (await p.perpMarket.connect(weak).trade(wad("1000"), 0)).wait();
+      await (await fx.trade(weak, wad("1000"))).wait();
       await time().increase(3_600);
       await fx.setPrice(wad("9.2")); // equity ≈ 1100 − 5 − 805 < maintenance 460
       // the hook never reverts: not even with the market's new-risk feature paused (LIQ-05)
@@ -294,9 +298,9 @@ describe("LiquidityVault", function () {
       await (await token.mint(attacker!.address, 1n)).wait();
       await (await token.connect(attacker!).approve(va, 1n)).wait();
       await (await v.connect(attacker!).deposit(1n, attacker!.address)).wait();
-      await (await perpMarket.connect(attacker!).trade(wad("1000"), 0)).wait();
+      await (await fx.trade(attacker!, wad("1000"))).wait();
       await fx.setPrice(wad("9"));
-      await (await perpMarket.connect(attacker!).closePosition(0)).wait();
+      await (await fx.close(attacker!)).wait();
       const ta = await v.totalAssets();
       expect(ta).to.be.gt(usdc("1000"));
       const V = usdc("1000");

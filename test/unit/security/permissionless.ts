@@ -286,8 +286,13 @@ open(
 open("LiquidityVault", ERC20, HOLDER);
 open(
   "PerpMarket",
-  ["trade(int256,uint256)", "closePosition(uint256)"],
-  "a trader changes its own position; margin and the guarantor's gate are checked by the ClearingHouse",
+  ["commitOrder(int256,uint256)", "closePosition(uint256)"],
+  "a trader commits an order on its own position (paying its own execution fee); filled later at a price nobody picks",
+);
+open(
+  "PerpMarket",
+  ["executeOrder(address,uint80)", "cancelOrder(address)"],
+  "keeper work on a committed order: fills only at the oracle round in force at its price time, cancels only after expiry",
 );
 open(
   "PerpMarket",
@@ -353,11 +358,12 @@ open(
   "OptionsMarket",
   [
     "listStandardSeries(uint8,uint128,uint64)",
+    "delistSeries(uint256)",
     "fixSettlementPrice(uint256)",
     "settleSeries(uint256,uint256)",
     "performUpkeep(bytes)",
   ],
-  "listing on the standard strike/expiry grid and settlement steps valid only when due, priced by the oracle",
+  "listing on the standard strike/expiry grid (bonded), removing an unused listing after its grace day, and settlement steps valid only when due, priced by the oracle",
 );
 open("OptionsMarket", ["withdrawFees()"], "sends accrued fees to the configured fee recipient only");
 

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
+import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
+import {IPerpMarket} from "../interfaces/IPerpMarket.sol";
+import {ClearingMath} from "./ClearingMath.sol";
+import {PerpMath} from "./PerpMath.sol";
+
+/// @title PerpTrading
+/// @notice The perpetual's trading state and the two mechanisms that read all of it: filling an order (funding to
+///         now, fill price, fee split, open interest, the ClearingHouse call, Σ cost basis) and valuing the LPs'
+///         claim (vault equity, what may return to the vault). An external library run by delegatecall in
+///         PerpMarket's context (linked at deploy, keeps the market under EIP-170) on a storage pointer to the
+///         market's `Market`; it emits the market's events. IPerpMarket documents the model.
+/// @dev Hot-path storage is four packed words (funding, open interest, aggregates, the account); nothing loops over
+///      accounts (MKT-03).
+library PerpTrading {
+    using SafeCast for int256;
+    using SafeCast for uint256;
+
+    uint256 internal constant BPS = 10_000;
+    /// @dev PerpMarket.BOUNTY_RUNWAY_SEC (docs/perps.md).
+    uint256 internal constant BOUNTY_RUNWAY_SEC = 7 days;
+
+    /// @dev One word: everything funding accrual reads and writes, plus unclaimed keeper bounties.
+    struct Funding {
+        int112 indexWad;
+        int64 rateWad;
+        uint40 lastTime;
+        uint40 keeperOwedUsdc;
+    }
+
+    /// @dev One word: open interest per side and the burn reserve.
+    struct OpenInterest {
+        uint96 longCh;
+        uint96 shortCh;
+        uint64 burnReserveUsdc;
+    }
+
+    /// @dev One word: Σ cost basis and the funding offset (see IPerpMarket.MarketState).
+    struct Aggregates {
+        int128 sumOpenNotionalUsdc;
+        int128 fundingOffsetWad;
+    }
+
+    /// @dev One word per account.
+    struct Account {
+        int128 sizeCh;
+        int112 snapshotWad;
+        bool hasPending;
+    }
+
+    /// @dev The trading state, embedded in PerpMarket's ERC-7201 struct (five slots, in this order).
+    struct Market {
+        Funding funding;
+        OpenInterest oi;
+        Aggregates agg;
+        mapping(address account => Account) accounts;
+        mapping(address account => int256 usdc) pendingFunding;
+    }
+
+    /// @dev One fill.
+    struct FillArgs {
+        IClearingHouse clearingHouse;
+        IComputePriceOracle oracle;
+        address account;
+        int256 sizeDeltaCh;
+        uint256 acceptablePriceWad;
+        uint256 priceWad;
+        uint256 priceTime;
+    }
+
+    /// @dev Everything one fill computes, kept in memory (stack depth).
+    struct TradeVars {
+        int256 delta;
+        int256 oldSize;
+        int256 newSize;
+        int256 snapshot;
+        bool hasPending;
+        int256 skew;
+        uint256 indexPrice;
+        uint256 fillPrice;
+        int256 fundingIndex;
+        int256 fundingRate;
+        int256 fundingUsdc;
+        int256 offsetDelta;
+        uint256 longOi;
+        uint256 shortOi;
+        uint256 burnReserve;
+        uint256 keeperOwed;
+        IPerpMarket.FeeSplit fee;
+    }
+
+    // ───────────────────────────── fill ─────────────────────────────
+
+    /// @notice Fills `a.sizeDeltaCh` for `a.account` at the index `a.priceWad` plus the skew impact: settles the
+    ///         account's funding, charges the fee and calls the ClearingHouse once (which checks initial margin and
+    ///         the guarantor's gate on new risk). New risk must pass the position cap and the oracle's new-risk gates
+    ///         for the order's price time (the market checks its pause flag). Emits PerpTraded.
+    /// @return fillPriceWad The fill price.
+    function fill(
+        Market storage m,
+        IPerpMarket.PerpParams storage params,
+        FillArgs memory a
+    ) external returns (uint256 fillPriceWad) {
+        IPerpMarket.PerpParams memory p = params;
+        TradeVars memory v;
+        v.delta = a.sizeDeltaCh;
+        v.indexPrice = a.priceWad;
+        _loadAccount(m, a, p, v);
+        _priceTrade(m, p, v, a.acceptablePriceWad);
+        _accountFunding(m, a.account, v);
+
+        // effects
+        storeFunding(m, v.fundingIndex, v.fundingRate, v.keeperOwed);
+        m.oi = OpenInterest(uint96(v.longOi), uint96(v.shortOi), uint64(v.burnReserve));
+        // a closed account keeps no snapshot (size 0 owes nothing at any index): its word is cleared (gas refund)
+        if (v.newSize == 0) delete m.accounts[a.account];
+        else m.accounts[a.account] = Account(v.newSize.toInt128(), int112(v.fundingIndex), false);
+
+        // interactions, one ClearingHouse call: funding and the LP + burn fee shares move between the account and
+        // the pool first (settle), so its margin check sees them; the insurance share is its trade fee.
+        (int256 pnl, IClearingHouse.Position memory pos) = a.clearingHouse.modifyPositionAndSettle(
+            a.account,
+            v.delta,
+            v.fillPrice,
+            v.fee.insuranceUsdc,
+            v.fundingUsdc - int256(v.fee.lpUsdc + v.fee.burnUsdc)
+        );
+
+        Aggregates memory g = m.agg;
+        m.agg = Aggregates(
+            (g.sumOpenNotionalUsdc + openNotionalDelta(v.oldSize, v.delta, v.fillPrice, pnl)).toInt128(),
+            (g.fundingOffsetWad + v.offsetDelta).toInt128()
+        );
+        _emitTraded(a.account, v, pos.openNotionalUsdc);
+        return v.fillPrice;
+    }
+
+    /// @notice Whether moving from `oldSize` to `newSize` adds risk (|size| grows, or the side flips).
+    function increasing(int256 oldSize, int256 newSize) internal pure returns (bool) {
+        return
+            PerpMath.abs(newSize) > PerpMath.abs(oldSize) ||
+            (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
+    }
+
+    /// @dev Reads the account and checks the size rules; new risk also passes the cap and the oracle's new-risk gates
+    ///      for the order's price (ORC-01).
+    function _loadAccount(
+        Market storage m,
+        FillArgs memory a,
+        IPerpMarket.PerpParams memory p,
+        TradeVars memory v
+    ) private view {
+        Account memory acc = m.accounts[a.account];
+        v.oldSize = acc.sizeCh;
+        v.snapshot = acc.snapshotWad;
+        v.hasPending = acc.hasPending;
+        v.newSize = v.oldSize + v.delta;
+        uint256 absNew = PerpMath.abs(v.newSize);
+        uint256 absDelta = PerpMath.abs(v.delta);
+        // a full close of a position below the minimum stays possible
+        if (absDelta < p.minTradeCh && v.newSize != 0) revert IPerpMarket.PerpTradeTooSmall(absDelta, p.minTradeCh);
+        if (increasing(v.oldSize, v.newSize)) {
+            if (absNew > p.maxPositionCh) revert IPerpMarket.PerpPositionTooLarge(absNew, p.maxPositionCh);
+            a.oracle.checkRiskAt(v.indexPrice, a.priceTime);
+        }
+    }
+
+    /// @dev Funding to now at the skew before the trade, the fill price and its limit, the fee split and the open
+    ///      interest after (caps bind only on a side that grows).
+    function _priceTrade(
+        Market storage m,
+        IPerpMarket.PerpParams memory p,
+        TradeVars memory v,
+        uint256 limit
+    ) private view {
+        OpenInterest memory oi = m.oi;
+        v.skew = int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
+        v.keeperOwed = m.funding.keeperOwedUsdc;
+        (v.fundingIndex, v.fundingRate) = _accrue(
+            m,
+            p.skewScaleCh,
+            p.maxFundingVelocityWad,
+            p.maxFundingRateWad,
+            v.indexPrice
+        );
+        int256 delta = v.delta;
+        int256 premium;
+        (v.fillPrice, premium) = PerpMath.fillPrice(v.indexPrice, v.skew, delta, p.skewScaleCh);
+        if (v.fillPrice == 0) revert IPerpMarket.PerpInvalidFillPrice(premium);
+        if (limit != 0 && (delta > 0 ? v.fillPrice > limit : v.fillPrice < limit)) {
+            revert IPerpMarket.PerpPriceLimitExceeded(v.fillPrice, limit);
+        }
+        v.fee = split(PerpMath.feeUsdc(v.skew, delta, v.fillPrice, p.makerFeeBps, p.takerFeeBps), p);
+        v.burnReserve = uint256(oi.burnReserveUsdc) + v.fee.burnUsdc;
+        if (v.burnReserve > type(uint64).max) {
+            // @dev never block a trade on the packed reserve's range: an unflushed overflow goes to LPs instead
+            v.fee.lpUsdc += v.fee.burnUsdc;
+            v.fee.burnUsdc = 0;
+            v.burnReserve = oi.burnReserveUsdc;
+        }
+        v.longOi = oi.longCh;
+        v.shortOi = oi.shortCh;
+        if (v.oldSize > 0) v.longOi -= uint256(v.oldSize);
+        else v.shortOi -= uint256(-v.oldSize);
+        if (v.newSize > 0) {
+            v.longOi += uint256(v.newSize);
+            if (v.longOi > oi.longCh && v.longOi > p.maxOpenInterestCh) {
+                revert IPerpMarket.PerpOpenInterestCapExceeded(true, v.longOi, p.maxOpenInterestCh);
+            }
+        } else {
+            v.shortOi += uint256(-v.newSize);
+            if (v.shortOi > oi.shortCh && v.shortOi > p.maxOpenInterestCh) {
+                revert IPerpMarket.PerpOpenInterestCapExceeded(false, v.shortOi, p.maxOpenInterestCh);
+            }
+        }
+    }
+
+    /// @dev The account's funding since its snapshot plus any carried over a liquidation, and the change of the
+    ///      funding offset when its snapshot moves to the new index.
+    function _accountFunding(Market storage m, address account, TradeVars memory v) private {
+        int256 owed = PerpMath.fundingOwedUsdc(v.oldSize, v.snapshot, v.fundingIndex);
+        v.offsetDelta = (v.newSize * v.fundingIndex) / PerpMath.WAD - (v.oldSize * v.snapshot) / PerpMath.WAD;
+        if (v.hasPending) {
+            int256 pending = m.pendingFunding[account];
+            owed += pending;
+            v.offsetDelta += pending * 1e12;
+            delete m.pendingFunding[account];
+        }
+        v.fundingUsdc = -owed;
+    }
+
+    function _emitTraded(address account, TradeVars memory v, int256 openNotional) private {
+        emit IPerpMarket.PerpTraded(
+            account,
+            v.delta,
+            v.fillPrice,
+            v.indexPrice,
+            v.newSize,
+            openNotional,
+            v.fundingUsdc,
+            v.fee.lpUsdc,
+            v.fee.insuranceUsdc,
+            v.fee.burnUsdc,
+            v.fundingIndex,
+            v.fundingRate,
+            v.longOi,
+            v.shortOi
+        );
+    }
+
+    /// @notice The change of the ClearingHouse cost basis, rebuilt from the realised PnL it returned (ClearingMath
+    ///         .applyTrade): an increase adds valueUp(delta); a reduction removes closedBasis = valueDown(closed) −
+    ///         pnl; a flip then adds valueUp(newSize). Exact, so Σ cost basis mirrors the ClearingHouse without a read.
+    function openNotionalDelta(int256 oldSize, int256 delta, uint256 price, int256 pnl) internal pure returns (int256) {
+        if (oldSize == 0 || (oldSize > 0) == (delta > 0)) return ClearingMath.valueUsdcUp(delta, price);
+        uint256 absOld = PerpMath.abs(oldSize);
+        uint256 absDelta = PerpMath.abs(delta);
+        uint256 closeAbs = absDelta < absOld ? absDelta : absOld;
+        int256 closed = oldSize > 0 ? int256(closeAbs) : -int256(closeAbs);
+        int256 change = pnl - ClearingMath.valueUsdcDown(closed, price);
+        if (absDelta > absOld) change += ClearingMath.valueUsdcUp(oldSize + delta, price);
+        return change;
+    }
+
+    /// @notice A fee split three ways: the two named shares round down, LPs take the remainder (the parts always sum
+    ///         to the total).
+    function split(
+        uint256 total,
+        IPerpMarket.PerpParams memory p
+    ) internal pure returns (IPerpMarket.FeeSplit memory s) {
+        s.totalUsdc = total;
+        if (total == 0) return s;
+        s.insuranceUsdc = (total * p.insuranceShareBps) / BPS;
+        s.burnUsdc = (total * p.burnShareBps) / BPS;
+        s.lpUsdc = total - s.insuranceUsdc - s.burnUsdc;
+    }
+
+    /// @notice The funding index and rate accrued to now at `price` (the stored state is not written).
+    function accrue(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        uint256 price
+    ) internal view returns (int256 indexWad, int256 rateWad) {
+        return _accrue(m, p.skewScaleCh, p.maxFundingVelocityWad, p.maxFundingRateWad, price);
+    }
+
+    function _accrue(
+        Market storage m,
+        uint256 skewScaleCh,
+        uint256 maxVelocityWad,
+        uint256 maxRateWad,
+        uint256 price
+    ) private view returns (int256 indexWad, int256 rateWad) {
+        Funding memory f = m.funding;
+        OpenInterest memory oi = m.oi;
+        return
+            PerpMath.accrue(
+                f.indexWad,
+                f.rateWad,
+                block.timestamp - f.lastTime,
+                int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh)),
+                skewScaleCh,
+                maxVelocityWad,
+                maxRateWad,
+                price
+            );
+    }
+
+    /// @notice The funding index and rate accrued to now at `price` (external: one copy of the model, in here).
+    function accrued(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        uint256 price
+    ) external view returns (int256 indexWad, int256 rateWad) {
+        return accrue(m, p, price);
+    }
+
+    /// @notice Accrues the stored funding to now at `price` and writes it.
+    function accrueStored(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        uint256 price
+    ) public returns (int256 indexWad, int256 rateWad) {
+        (indexWad, rateWad) = accrue(m, p, price);
+        storeFunding(m, indexWad, rateWad, m.funding.keeperOwedUsdc);
+    }
+
+    /// @notice Writes the funding word. The index cannot leave int112 (5e15 USDC per CH) nor the rate int64
+    ///         (maxFundingRateWad ≤ 1e18) in practice; the checked casts keep a corrupted value from being stored.
+    function storeFunding(Market storage m, int256 indexWad, int256 rateWad, uint256 keeperOwedUsdc) internal {
+        m.funding = Funding(indexWad.toInt112(), rateWad.toInt64(), uint40(block.timestamp), uint40(keeperOwedUsdc));
+    }
+
+    /// @notice Settles `account`'s funding and pending funding through ClearingHouse.settle (IPerpMarket
+    ///         .settleFunding); emits FundingSettled.
+    function settleFunding(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        IClearingHouse clearingHouse,
+        address account,
+        uint256 price
+    ) external returns (int256 fundingUsdc) {
+        (int256 index, ) = accrueStored(m, p, price);
+        Account storage a = m.accounts[account];
+        int256 size = a.sizeCh;
+        int256 snap = a.snapshotWad;
+        int256 owed = PerpMath.fundingOwedUsdc(size, snap, index);
+        int256 offsetDelta = (size * index) / PerpMath.WAD - (size * snap) / PerpMath.WAD;
+        if (a.hasPending) {
+            int256 pending = m.pendingFunding[account];
+            owed += pending;
+            offsetDelta += pending * 1e12;
+            delete m.pendingFunding[account];
+            a.hasPending = false;
+        }
+        if (owed == 0 && offsetDelta == 0) revert IPerpMarket.PerpNothingToSettle(account);
+        a.snapshotWad = int112(index);
+        Aggregates storage g = m.agg;
+        g.fundingOffsetWad = (g.fundingOffsetWad + offsetDelta).toInt128();
+        fundingUsdc = -owed;
+        emit IPerpMarket.FundingSettled(account, fundingUsdc, index);
+        if (fundingUsdc != 0) clearingHouse.settle(account, fundingUsdc);
+    }
+
+    /// @notice The liquidation hook's bookkeeping (ILiquidatableMarket.onPositionLiquidated): funding accrued at the
+    ///         liquidation price, the account's unsettled funding carried as pending funding, its size mirror, open
+    ///         interest (saturating) and Σ cost basis; emits PerpLiquidated. Never reverts on bounded values and
+    ///         never calls the ClearingHouse.
+    function onLiquidated(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        address account,
+        int256 sizeDeltaCh,
+        uint256 priceWad,
+        int256 realisedPnlUsdc
+    ) external {
+        (int256 index, int256 rate) = accrueStored(m, p, priceWad);
+        Account memory a = m.accounts[account];
+        int256 oldSize = a.sizeCh;
+        int256 newSize = oldSize + sizeDeltaCh;
+        int256 owed = PerpMath.fundingOwedUsdc(oldSize, a.snapshotWad, index);
+        int256 pending = m.pendingFunding[account] + owed;
+        m.pendingFunding[account] = pending;
+        m.accounts[account] = Account(int128(newSize), int112(index), pending != 0);
+        // @dev the account's offset contribution changes from size·snapshot to size′·index − owed
+        m.agg.fundingOffsetWad += int128(
+            (newSize * index) / PerpMath.WAD - (oldSize * a.snapshotWad) / PerpMath.WAD - owed * 1e12
+        );
+        OpenInterest memory oi = m.oi;
+        uint256 closedCh = PerpMath.abs(sizeDeltaCh);
+        if (oldSize > 0) oi.longCh = oi.longCh > closedCh ? uint96(oi.longCh - closedCh) : 0;
+        else oi.shortCh = oi.shortCh > closedCh ? uint96(oi.shortCh - closedCh) : 0;
+        m.oi = oi;
+        m.agg.sumOpenNotionalUsdc += int128(openNotionalDelta(oldSize, sizeDeltaCh, priceWad, realisedPnlUsdc));
+        emit IPerpMarket.PerpLiquidated(
+            account,
+            sizeDeltaCh,
+            priceWad,
+            newSize,
+            pending,
+            index,
+            rate,
+            oi.longCh,
+            oi.shortCh
+        );
+    }
+
+    /// @notice −(funding `account` owes accrued to now at `priceWad` + its pending funding): owing rounds up, what
+    ///         it is owed rounds down (IMarketAccountRisk.accountRisk's equity adjustment).
+    function fundingAdjustment(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        address account,
+        uint256 priceWad
+    ) external view returns (int256) {
+        Account memory a = m.accounts[account];
+        int256 pending = a.hasPending ? m.pendingFunding[account] : int256(0);
+        if (a.sizeCh == 0) return -pending;
+        (int256 index, ) = accrue(m, p, priceWad);
+        return -(PerpMath.fundingOwedUsdc(a.sizeCh, a.snapshotWad, index) + pending);
+    }
+
+    /// @notice The fill price and fee of `sizeDeltaCh` now at `indexPriceWad` (IPerpMarket.quote).
+    function quote(
+        Market storage m,
+        IPerpMarket.PerpParams storage params,
+        int256 sizeDeltaCh,
+        uint256 indexPriceWad
+    ) external view returns (uint256 fillPriceWad, IPerpMarket.FeeSplit memory fee) {
+        IPerpMarket.PerpParams memory p = params;
+        OpenInterest memory oi = m.oi;
+        int256 skew = int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
+        (fillPriceWad, ) = PerpMath.fillPrice(indexPriceWad, skew, sizeDeltaCh, p.skewScaleCh);
+        fee = split(PerpMath.feeUsdc(skew, sizeDeltaCh, fillPriceWad, p.makerFeeBps, p.takerFeeBps), p);
+    }
+
+    // ───────────────────────────── the LPs' claim ─────────────────────────────
+
+    /// @notice The vault's claim on the market: pool − reserves − traders' unrealised PnL + their funding debt
+    ///         (IVaultMarket.vaultEquityUsdc).
+    /// @param reservedUsdc Pool money that is not LP capital (burn reserve, bounties, order fees).
+    function vaultEquity(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        uint256 price,
+        int256 pool,
+        int256 reservedUsdc
+    ) external view returns (int256) {
+        (int256 unrealised, int256 fundingDebt, ) = _traderClaims(m, p, price);
+        return pool - reservedUsdc - unrealised + fundingDebt;
+    }
+
+    /// @notice What the vault may take back now (IVaultMarket.withdrawableToVaultUsdc): the pool less reserves, the
+    ///         traders' net claim, lpReserveBps of the gross notional and, while positions are open, a runway of poke
+    ///         bounties.
+    function withdrawable(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        uint256 price,
+        int256 pool,
+        int256 reservedUsdc
+    ) external view returns (uint256) {
+        (int256 unrealised, int256 fundingDebt, uint256 gross) = _traderClaims(m, p, price);
+        int256 owedToTraders = unrealised - fundingDebt;
+        if (owedToTraders < 0) owedToTraders = 0;
+        int256 buffer = int256((gross * p.lpReserveBps + BPS - 1) / BPS);
+        // @dev pokes pay bounties only while positions are open: then keep a runway of them in the pool
+        if (gross != 0) {
+            uint256 interval = p.pokeIntervalSec;
+            buffer += int256(uint256(p.pokeBountyUsdc) * ((BOUNTY_RUNWAY_SEC + interval - 1) / interval));
+        }
+        int256 free = pool - reservedUsdc - owedToTraders - buffer;
+        return free > 0 ? uint256(free) : 0;
+    }
+
+    /// @dev Traders' net unrealised PnL (rounded up: against LPs) and their funding debt to the pool accrued to now
+    ///      (rounded down), both O(1) from the aggregates. Positions are valued at what closing them all would pay:
+    ///      the price impact is path-independent, so moving the skew from `net` to 0 pays
+    ///      net · index + index · net² / (2 · skewScale) in any order of closes. Valuing at the bare index would
+    ///      count the premium traders paid to open as LP equity until they close and take it back (issue 17 item 2:
+    ///      an LP opening skew, redeeming at the inflated price, then closing).
+    function _traderClaims(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        uint256 price
+    ) private view returns (int256 unrealisedUsdc, int256 fundingDebtUsdc, uint256 grossNotionalUsdc) {
+        OpenInterest memory oi = m.oi;
+        int256 net = int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
+        Aggregates memory g = m.agg;
+        uint256 absNet = PerpMath.abs(net);
+        // @dev the impact term is ≥ 0 whatever the side and rounds up (traders' claim, against LPs)
+        uint256 impactUsdc = Math.mulDiv(price, absNet * absNet, 2e30 * uint256(p.skewScaleCh), Math.Rounding.Ceil);
+        unrealisedUsdc = ClearingMath.valueUsdcUp(net, price) + int256(impactUsdc) - g.sumOpenNotionalUsdc;
+        (int256 index, ) = accrue(m, p, price);
+        fundingDebtUsdc = PerpMath.divDown((net * index) / PerpMath.WAD - g.fundingOffsetWad, 1e12);
+        grossNotionalUsdc = ClearingMath.notionalUsdcUp(uint256(oi.longCh) + uint256(oi.shortCh), price);
+    }
+}
