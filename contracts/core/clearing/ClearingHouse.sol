@@ -28,7 +28,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     bytes32 internal constant FEATURE_DEPOSIT = keccak256("clearing.deposit");
     bytes32 internal constant FEATURE_WITHDRAW = keccak256("clearing.withdraw");
     bytes32 internal constant FEATURE_NEW_RISK = keccak256("clearing.newRisk");
-    /// @dev Per-market pause: feature id keccak256(abi.encode(FEATURE_MARKET, market)).
+    /// @dev Per-market pause of new risk: feature id keccak256(abi.encode(FEATURE_MARKET, market)).
     bytes32 internal constant FEATURE_MARKET = keccak256("clearing.market");
 
     /// @dev One slot holds everything a trade, a withdrawal or a liquidation needs about the account: collateral,
@@ -301,7 +301,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         uint256 feeUsdc,
         int256 settleUsdc
     ) private returns (int256 pnl, bool increasing) {
-        Market memory m = _activeMarket($, tr.market);
+        Market memory m = _registeredMarket($, tr.market);
         tr.id = m.id;
         if (settleUsdc != 0) _settle(account, acc, m, tr.market, settleUsdc);
         (pnl, increasing) = _movePosition($, account, acc, tr, sizeDeltaCh, tradePriceWad);
@@ -343,7 +343,12 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         increasing =
             ClearingMath.abs(newSize) > ClearingMath.abs(oldSize) ||
             (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
-        if (increasing) _requireActive(FEATURE_NEW_RISK);
+        if (increasing) {
+            _requireActive(FEATURE_NEW_RISK);
+            // The per-market pause gates new risk only: reductions, closes, cash flows and liquidations stay open
+            // (SEC-05).
+            _requireActive(keccak256(abi.encode(FEATURE_MARKET, tr.market)));
+        }
         // A closed position keeps no residual basis (it was realised in full).
         if (newSize == 0) newOpen = 0;
         tr.position = Position(newSize.toInt128(), newOpen.toInt128());
@@ -355,7 +360,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     /// @inheritdoc IClearingHouse
     function settle(address account, int256 amountUsdc) external {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
-        Market memory m = _activeMarket($, msg.sender);
+        Market memory m = _registeredMarket($, msg.sender);
         Account memory acc = $.accounts[account];
         _settle(account, acc, m, msg.sender, amountUsdc);
         $.accounts[account] = acc;
@@ -623,17 +628,13 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         if (msg.sender != $.liquidationEngine) revert ClearingOnlyLiquidationEngine(msg.sender);
     }
 
+    /// @dev The caller check of the market hot path (modifyPosition, settle) and of the pool functions: a registered
+    ///      market (registration is ADMIN). It replaces the AccessManager round trip (~16k gas per trade). The
+    ///      market's own pause `keccak256(abi.encode(FEATURE_MARKET, market))` (the GUARDIAN freezes one market at
+    ///      once) is checked on risk-increasing trades only (_movePosition), so exits and cash flows stay open.
     function _registeredMarket(ClearingHouseStorage storage $, address market) private view returns (Market memory m) {
         m = $.markets[market];
         if (!m.registered) revert ClearingMarketNotRegistered(market);
-    }
-
-    /// @dev The caller check of the market hot path (modifyPosition, settle): a registered market (registration is
-    ///      ADMIN) whose own pause feature `keccak256(abi.encode(FEATURE_MARKET, market))` is not set (the GUARDIAN
-    ///      can freeze one market at once). It replaces the AccessManager round trip (~16k gas per trade).
-    function _activeMarket(ClearingHouseStorage storage $, address market) private view returns (Market memory m) {
-        m = _registeredMarket($, market);
-        _requireActive(keccak256(abi.encode(FEATURE_MARKET, market)));
     }
 
     /// @dev No traded market: every position is read from storage (market ids start at 1).
