@@ -195,6 +195,20 @@ interface IClearingHouse {
         uint256 remainingDeficitUsdc,
         address market
     );
+    /// @notice Emitted when part of a deficit has no layer left to absorb it: the account keeps it as negative
+    ///         collateral (it never traded a market that absorbs losses). A later liquidation call retries the guarantor
+    ///         and the insurance fund; a deposit by the account repays it.
+    /// @param account The defaulted account.
+    /// @param amountUsdc Deficit left unabsorbed.
+    /// @param collateralUsdc The account's collateral after (−amountUsdc).
+    event DeficitUnabsorbed(address indexed account, uint256 amountUsdc, int256 collateralUsdc);
+    /// @notice Emitted when governance changes a market's flags (post-state of all of them).
+    /// @param market The market.
+    /// @param accountRisk Whether every margin computation asks the market for the account's extra risk
+    ///        (IMarketAccountRisk).
+    /// @param lossAbsorber Whether socialised loss may be charged to the market's PnL pool.
+    /// @param holdsAccounts Whether the market keeps its accounts in their market set until it releases them.
+    event MarketFlagsSet(address indexed market, bool accountRisk, bool lossAbsorber, bool holdsAccounts);
     /// @notice Emitted when accrued fees are sent to the insurance fund.
     /// @param amountUsdc USDC sent.
     /// @param insuranceFund Recipient.
@@ -214,6 +228,13 @@ interface IClearingHouse {
     /// @notice Registers a market (ADMIN). Its risk parameters are set in the RiskEngine.
     /// @param market The market contract (also granted Roles.MARKET by governance).
     function registerMarket(address market) external;
+
+    /// @notice Lets socialised loss be charged to `market`'s PnL pool, or not (ADMIN). Only markets whose pool is LP
+    ///         capital that can absorb a loss (perps, futures); never an options market (its pool is the writers'
+    ///         collateral). Emits MarketFlagsSet.
+    /// @param market A registered market.
+    /// @param enabled The flag after.
+    function setMarketLossAbsorber(address market, bool enabled) external;
 
     /// @notice Sets the oracle, risk engine, guarantor pool, insurance fund and liquidation engine (ADMIN).
     /// @param oracle IComputePriceOracle.
@@ -304,8 +325,9 @@ interface IClearingHouse {
 
     /// @notice Records the waterfall for an account with no positions and negative collateral (Roles.CLEARING).
     ///         `fromGuarantorUsdc` and `fromInsuranceUsdc` must already have been transferred here; the rest is
-    ///         socialised against the PnL pool of the account's last market. Emits one event per layer. Only the
-    ///         LiquidationEngine.
+    ///         socialised against the PnL pool of the loss-absorbing market the account last traded or settled in
+    ///         (never a market without the flag, e.g. options, ACC-01); with none, it stays on the account
+    ///         (`DeficitUnabsorbed`). Emits one event per layer. Only the LiquidationEngine.
     /// @param account The defaulted account.
     /// @param fromGuarantorUsdc Paid in by the guarantor's capital.
     /// @param fromInsuranceUsdc Paid in by the insurance fund.
@@ -322,6 +344,15 @@ interface IClearingHouse {
 
     /// @notice Sends accrued fees to the insurance fund (permissionless).
     function flushFees() external;
+
+    /// @notice A registered market's flags.
+    /// @param market The market.
+    /// @return accountRisk Margin computations ask it for the account's extra risk (IMarketAccountRisk).
+    /// @return lossAbsorber Socialised loss may be charged to its PnL pool.
+    /// @return holdsAccounts It keeps its accounts in their market set until it releases them.
+    function marketFlags(
+        address market
+    ) external view returns (bool accountRisk, bool lossAbsorber, bool holdsAccounts);
 
     /// @notice An account's margin state at the current index price (reads the oracle once).
     /// @param account The account.

@@ -67,6 +67,7 @@ abstract contract FuturesSolBase is ClearingSolBase {
             )
         );
         chouse.registerMarket(address(futures));
+        chouse.setMarketLossAbsorber(address(futures), true);
         risk.setMarketParams(
             address(futures),
             IRiskEngine.MarketRiskParams({

@@ -32,7 +32,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     bytes32 internal constant FEATURE_MARKET = keccak256("clearing.market");
 
     /// @dev One slot holds everything a trade, a withdrawal or a liquidation needs about the account: collateral,
-    ///      the last market it traded (its socialised loss goes there) and the set of markets it holds positions
+    ///      the last loss-absorbing market it traded or settled in (its socialised loss goes there) and the set of markets it holds positions
     ///      in, as up to MAX_MARKETS_PER_ACCOUNT 16-bit market ids (id i at bits [16 i, 16 i + 16) of `marketIds`).
     ///      Opening or closing a position therefore writes no slot of its own (an address[] cost two fresh slots).
     struct Account {
@@ -42,12 +42,20 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         uint128 marketIds;
     }
 
-    /// @dev One slot; `id` (1-based, registration order) is what accounts store.
+    /// @dev One slot; `id` (1-based, registration order) is what accounts store; `flags` FLAG_* bits.
     struct Market {
         bool registered;
         uint16 id;
         int128 poolUsdc;
+        uint8 flags;
     }
+
+    /// @dev Market flag: margin computations call IMarketAccountRisk.accountRisk for the market's accounts.
+    uint8 private constant FLAG_ACCOUNT_RISK = 1;
+    /// @dev Market flag: socialised loss may be charged to its pool (the account's `lastMarketId` only names such).
+    uint8 private constant FLAG_LOSS_ABSORBER = 2;
+    /// @dev Market flag: an account stays in the market's set (at zero size) until the market releases it.
+    uint8 private constant FLAG_HOLDS_ACCOUNTS = 4;
 
     struct OpenInterest {
         uint128 longCh;
@@ -146,6 +154,24 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         m.registered = true;
         m.id = id;
         emit MarketRegistered(market);
+    }
+
+    /// @inheritdoc IClearingHouse
+    function setMarketLossAbsorber(address market, bool enabled) external restricted {
+        _setFlag(market, FLAG_LOSS_ABSORBER, enabled);
+    }
+
+    function _setFlag(address market, uint8 flag, bool enabled) private {
+        Market storage m = _getClearingHouseStorage().markets[market];
+        if (!m.registered) revert ClearingMarketNotRegistered(market);
+        uint8 flags = enabled ? m.flags | flag : m.flags & ~flag;
+        m.flags = flags;
+        emit MarketFlagsSet(
+            market,
+            flags & FLAG_ACCOUNT_RISK != 0,
+            flags & FLAG_LOSS_ABSORBER != 0,
+            flags & FLAG_HOLDS_ACCOUNTS != 0
+        );
     }
 
     /// @inheritdoc IClearingRiskSync
@@ -307,7 +333,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         (pnl, increasing) = _movePosition($, account, acc, tr, sizeDeltaCh, tradePriceWad);
         int256 collateral = int256(acc.collateralUsdc) + pnl - feeUsdc.toInt256();
         acc.collateralUsdc = collateral.toInt96();
-        acc.lastMarketId = m.id;
+        if (m.flags & FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = m.id;
         $.accounts[account] = acc;
         if (pnl != 0 || settleUsdc != 0) $.markets[tr.market].poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
         // @dev uint96: 7.9e22 USDC between two flushes; beyond it a fee-paying trade reverts (SafeCast).
@@ -371,7 +397,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     function _settle(address account, Account memory acc, Market memory m, address market, int256 amountUsdc) private {
         int256 collateral = int256(acc.collateralUsdc) + amountUsdc;
         acc.collateralUsdc = collateral.toInt96();
-        acc.lastMarketId = m.id;
+        if (m.flags & FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = m.id;
         int256 pool = int256(m.poolUsdc) - amountUsdc;
         m.poolUsdc = pool.toInt128();
         emit AccountSettled(account, market, amountUsdc, collateral, pool);
@@ -460,7 +486,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         (pnl, ) = _movePosition($, account, acc, tr, delta, priceWad);
         Market storage m = $.markets[tr.market];
         m.poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
-        acc.lastMarketId = uint16(id);
+        if (m.flags & FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = uint16(id);
         // A closed position leaves the account's market set before the market hears of it; the rest of the account
         // (collateral, last market) is written once by the caller.
         if (tr.position.sizeCh == 0) $.accounts[account] = acc;
@@ -492,18 +518,25 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         uint256 deficit = uint256(-collateral);
         deficit = _absorb(account, Layer.Guarantor, fromGuarantorUsdc, deficit, address(0));
         deficit = _absorb(account, Layer.Insurance, fromInsuranceUsdc, deficit, address(0));
-        socialisedUsdc = deficit;
-        if (socialisedUsdc > 0) {
-            address market = $.marketById[a.lastMarketId];
-            Market storage m = $.markets[market];
-            m.poolUsdc = (int256(m.poolUsdc) - int256(socialisedUsdc)).toInt128();
-            $.socialisedLossUsdc += socialisedUsdc;
-            _absorb(account, Layer.Socialised, socialisedUsdc, socialisedUsdc, market);
-        }
         // Any over-payment by a layer stays with the account (it can only come from a layer paying more than asked).
         uint256 paid = fromGuarantorUsdc + fromInsuranceUsdc;
         uint256 total = uint256(-collateral);
         a.collateralUsdc = paid > total ? (paid - total).toInt256().toInt96() : int96(0);
+        if (deficit == 0) return 0;
+        // Socialised only to a market that can absorb a loss (ACC-01: never an options pool); `lastMarketId` names
+        // only such markets, and one whose flag was removed since is skipped.
+        address market = $.marketById[a.lastMarketId];
+        Market storage m = $.markets[market];
+        if (market == address(0) || m.flags & FLAG_LOSS_ABSORBER == 0) {
+            int256 left = -deficit.toInt256();
+            a.collateralUsdc = left.toInt96();
+            emit DeficitUnabsorbed(account, deficit, left);
+            return 0;
+        }
+        socialisedUsdc = deficit;
+        m.poolUsdc = (int256(m.poolUsdc) - int256(socialisedUsdc)).toInt128();
+        $.socialisedLossUsdc += socialisedUsdc;
+        _absorb(account, Layer.Socialised, socialisedUsdc, socialisedUsdc, market);
     }
 
     function _absorb(
@@ -556,6 +589,14 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     function marginStateAt(address account, uint256 priceWad) external view returns (MarginState memory s) {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         (s, ) = _scan($, account, $.accounts[account], _noTrade(), true, priceWad);
+    }
+
+    /// @inheritdoc IClearingHouse
+    function marketFlags(
+        address market
+    ) external view returns (bool accountRisk, bool lossAbsorber, bool holdsAccounts) {
+        uint8 flags = _getClearingHouseStorage().markets[market].flags;
+        return (flags & FLAG_ACCOUNT_RISK != 0, flags & FLAG_LOSS_ABSORBER != 0, flags & FLAG_HOLDS_ACCOUNTS != 0);
     }
 
     /// @inheritdoc IClearingHouse

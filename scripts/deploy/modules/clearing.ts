@@ -22,6 +22,30 @@ export const clearingParams = {
   mockPriceWad: parseUnits("10", 18),
 };
 
+/** The ClearingHouse market flags governance sets (IClearingHouse.marketFlags / MarketFlagsSet). */
+export type MarketFlag = "lossAbsorber";
+
+const FLAG_SETTERS: Record<MarketFlag, "setMarketLossAbsorber"> = {
+  lossAbsorber: "setMarketLossAbsorber",
+};
+
+/** Sets one ClearingHouse flag of `market` to `enabled` unless it already is (idempotent, ADMIN call). */
+export async function ensureMarketFlag(
+  ctx: DeployContext,
+  market: string,
+  flag: MarketFlag,
+  enabled: boolean,
+  label: string,
+): Promise<void> {
+  const ch = ctx.address("ClearingHouse");
+  const house = ClearingHouse__factory.connect(ch, ctx.deployer);
+  const [, lossAbsorber] = await house.marketFlags(market);
+  const current = lossAbsorber;
+  if (current === enabled) return;
+  const data = house.interface.encodeFunctionData(FLAG_SETTERS[flag], [market, enabled]);
+  await ctx.adminCall(ch, data, `ClearingHouse: ${FLAG_SETTERS[flag]}(${label}, ${enabled})`);
+}
+
 /**
  * Clearing layer: ClearingHouse (customer collateral), GuarantorPool (guarantor capital), RiskEngine (margin),
  * LiquidationEngine (liquidation and waterfall). Uses the ComputePriceOracle and InsuranceFund when their module

@@ -2,6 +2,7 @@ import { parseUnits, ZeroAddress } from "ethers";
 import { ClearingHouse__factory, RiskEngine__factory } from "../../../types/ethers-contracts/index.js";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
+import { ensureMarketFlag } from "./clearing.js";
 
 /**
  * FuturesMarket parameters (docs/futures.md). Governance changes them later through `setParams`.
@@ -62,6 +63,8 @@ export const futuresModule: DeployModule = {
       const data = house.interface.encodeFunctionData("registerMarket", [market]);
       await ctx.adminCall(ch, data, "ClearingHouse: registerMarket(FuturesMarket)");
     }
+    // its pool is LP capital: socialised loss may land there (issue 17 item 14)
+    await ensureMarketFlag(ctx, market, "lossAbsorber", true, "FuturesMarket");
     const risk = RiskEngine__factory.connect(riskEngine, ctx.deployer);
     const current = await risk.marketParams(market);
     if (current.imFloorWad === 0n) {

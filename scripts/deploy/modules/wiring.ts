@@ -1,7 +1,20 @@
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { wireComputeHooks } from "./compute.js";
 import { Roles } from "../../lib/roles.js";
+import { ensureMarketFlag } from "./clearing.js";
 import { LiquidityVault__factory, OptionsMarket__factory } from "../../../types/ethers-contracts/index.js";
+
+/**
+ * ClearingHouse market flags of the markets other modules deploy: the perp market's pool is LP capital and absorbs
+ * socialised loss; the options market's pool is its writers' collateral and never does (issue 17 item 14).
+ */
+async function wireClearingFlags(ctx: DeployContext): Promise<void> {
+  if (!ctx.has("ClearingHouse")) return;
+  if (ctx.has("PerpMarket")) await ensureMarketFlag(ctx, ctx.address("PerpMarket"), "lossAbsorber", true, "PerpMarket");
+  if (ctx.has("OptionsMarket")) {
+    await ensureMarketFlag(ctx, ctx.address("OptionsMarket"), "lossAbsorber", false, "OptionsMarket");
+  }
+}
 
 /** The markets that need each other: the LP vault backs the futures; futures options exercise into the futures. */
 async function wireMarkets(ctx: DeployContext): Promise<void> {
@@ -35,6 +48,7 @@ export const wiringModule: DeployModule = {
   async deploy(ctx: DeployContext) {
     await wireComputeHooks(ctx);
     await wireMarkets(ctx);
+    await wireClearingFlags(ctx);
     // fee payers of the insurance fund
     if (ctx.has("InsuranceFund")) {
       for (const payer of ["ClearingHouse", "SpotMarket"]) {
