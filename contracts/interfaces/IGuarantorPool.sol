@@ -62,6 +62,12 @@ interface IGuarantorPool {
     /// @param account The account.
     /// @param guarantor Its current guarantor.
     error PoolCustomerHasPositions(address account, address guarantor);
+    /// @notice Thrown when an account with negative collateral would leave its guarantor or join another: the guarantor
+    ///         it had when the deficit arose pays first (LIQ-03).
+    /// @param account The account.
+    /// @param guarantor Its guarantor (for a join: the guarantor it asked to join).
+    /// @param collateralUsdc Its ClearingHouse collateral.
+    error PoolCustomerInDeficit(address account, address guarantor, int256 collateralUsdc);
     /// @notice Thrown when redeeming more shares than held.
     /// @param holder The holder.
     /// @param shares Shares asked.
@@ -218,11 +224,13 @@ interface IGuarantorPool {
     /// @param limitUsdc Exposure limit, USDC.
     function admitCustomer(address account, uint256 limitUsdc) external;
 
-    /// @notice The caller joins an open guarantor with its default limit.
+    /// @notice The caller joins an open guarantor with its default limit (not while its collateral is negative).
     /// @param guarantor The guarantor.
     function joinOpenGuarantor(address guarantor) external;
 
-    /// @notice The caller leaves its guarantor (no open positions), or a guarantor removes a customer.
+    /// @notice The caller leaves its guarantor, or a guarantor removes a customer: only with no market in the account's
+    ///         ClearingHouse set (no position, no held obligation) and collateral ≥ 0 (a deficit is the guarantor's
+    ///         first loss, LIQ-03).
     /// @param account The customer.
     function removeCustomer(address account) external;
 

@@ -216,6 +216,9 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
         GuarantorState storage g = _guarantor($, guarantor);
         if (!g.open) revert PoolNotOpen(guarantor);
+        // Self-admission never hands an existing deficit to an open guarantor (a closed one admits knowingly).
+        int256 collateral = $.clearingHouse.collateralOf(msg.sender);
+        if (collateral < 0) revert PoolCustomerInDeficit(msg.sender, guarantor, collateral);
         _admit($, msg.sender, guarantor, g.defaultLimitUsdc);
     }
 
@@ -226,7 +229,12 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         address guarantor = c.guarantor;
         if (guarantor == address(0)) revert PoolNoGuarantor(account);
         if (msg.sender != account && msg.sender != guarantor) revert PoolNotGuarantor(msg.sender);
-        if ($.clearingHouse.marketsOf(account).length != 0) revert PoolCustomerHasPositions(account, guarantor);
+        IClearingHouse house = $.clearingHouse;
+        if (house.marketsOf(account).length != 0) revert PoolCustomerHasPositions(account, guarantor);
+        // LIQ-03: the guarantor of the account when a deficit arose (self-close, funding, futures settlement) pays it
+        // first; it cannot walk away and leave it to the insurance fund.
+        int256 collateral = house.collateralOf(account);
+        if (collateral < 0) revert PoolCustomerInDeficit(account, guarantor, collateral);
         // The recorded exposure stays (as before the repacking): only the membership and the limit go.
         c.guarantor = address(0);
         c.limitUsdc = 0;
