@@ -60,4 +60,35 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         pool.admitCustomer(alice, 100e6);
         assertEq(pool.guarantorOf(alice), og);
     }
+
+    // ───────────── item 5: exposure moves with the customer ─────────────
+
+    /// A customer's exposure stayed recorded at the guarantor it left (locking that guarantor's capital forever) and
+    /// was then subtracted from the next guarantor's aggregate on its first trade (defeating that guarantor's
+    /// capacity check). Leaving takes the customer's recorded exposure off the old guarantor and zeroes it.
+    function test_removeCustomer_exposureMovesWithCustomerAndIsZeroed() public {
+        _setupTrader(alice, guarantor, 100e6);
+        vm.prank(alice);
+        market.trade(50e18); // exposure 500
+        vm.prank(alice);
+        market.trade(-50e18); // a reduction does not call the guarantor: 500 stays recorded
+        assertEq(pool.guarantorInfo(guarantor).exposureUsdc, 500e6);
+        vm.prank(alice);
+        pool.removeCustomer(alice);
+        assertEq(pool.guarantorInfo(guarantor).exposureUsdc, 0, "stale exposure left at the old guarantor");
+        (, uint256 aliceExposure) = pool.customerInfo(alice);
+        assertEq(aliceExposure, 0);
+
+        // the next guarantor's aggregate is the sum of its customers' exposures
+        address g2 = makeAddr("second guarantor");
+        _setupGuarantor(g2, false, 1_000e6);
+        _setupTrader(bob, g2, 100e6);
+        vm.prank(bob);
+        market.trade(40e18); // 400
+        vm.prank(g2);
+        pool.admitCustomer(alice, 1_000e6);
+        vm.prank(alice);
+        market.trade(30e18); // 300
+        assertEq(pool.guarantorInfo(g2).exposureUsdc, 700e6, "stale exposure subtracted from the new guarantor");
+    }
 }

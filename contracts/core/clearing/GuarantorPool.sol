@@ -235,7 +235,18 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         // first; it cannot walk away and leave it to the insurance fund.
         int256 collateral = house.collateralOf(account);
         if (collateral < 0) revert PoolCustomerInDeficit(account, guarantor, collateral);
-        // The recorded exposure stays (as before the repacking): only the membership and the limit go.
+        // The exposure still recorded (a reduction or a liquidation does not refresh it) leaves with the customer:
+        // off the old guarantor's aggregate, and zeroed (the account is flat), so it neither locks the old guarantor's
+        // capital nor is later subtracted from the next guarantor's aggregate.
+        uint256 exposure = c.exposureUsdc;
+        if (exposure != 0) {
+            GuarantorState storage g = $.guarantors[guarantor];
+            uint256 gExposure = g.exposureUsdc;
+            gExposure = gExposure > exposure ? gExposure - exposure : 0;
+            g.exposureUsdc = uint128(gExposure);
+            c.exposureUsdc = 0;
+            emit ExposureChanged(account, guarantor, 0, gExposure);
+        }
         c.guarantor = address(0);
         c.limitUsdc = 0;
         emit CustomerLeft(account, guarantor);
