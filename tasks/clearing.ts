@@ -33,7 +33,7 @@ export const clearingTasks = [
     .addOption({ name: "amount", description: "USDC to deposit", defaultValue: "" })
     .setAction(() => import("./actions/clearing/guarantor-deposit.js"))
     .build(),
-  task("chx:guarantor:withdraw", "Redeem guarantor shares for USDC")
+  task("chx:guarantor:withdraw", "Give notice for, then redeem, guarantor shares for USDC")
     .addOption({ name: "guarantor", description: "Guarantor address (default: you)", defaultValue: "" })
     .addOption({ name: "shares", description: "Shares to redeem (default: all)", defaultValue: "" })
     .setAction(() => import("./actions/clearing/guarantor-withdraw.js"))

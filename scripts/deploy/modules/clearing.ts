@@ -1,5 +1,5 @@
 import { parseUnits, ZeroAddress } from "ethers";
-import { ClearingHouse__factory } from "../../../types/ethers-contracts/index.js";
+import { ClearingHouse__factory, GuarantorPool__factory } from "../../../types/ethers-contracts/index.js";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
 
@@ -15,6 +15,9 @@ export const clearingParams = {
   volBountyUsdc: parseUnits("1", 6),
   guarantorMinDps: parseUnits("1000", 18),
   guarantorMaxLeverageWad: parseUnits("10", 18),
+  /** Guarantor capital leaves by notice (CLR-02): 3 days, then a 2-day window. */
+  guarantorNoticeSec: 3n * 86_400n,
+  guarantorNoticeWindowSec: 2n * 86_400n,
   liquidationBountyBps: 100n,
   liquidationMaxBountyUsdc: parseUnits("50", 6),
   liquidationDustUsdc: parseUnits("10", 6),
@@ -116,6 +119,15 @@ export const clearingModule: DeployModule = {
     // markets itself (pausable per market, docs/clearing.md) — a role mapping for them would be dead configuration.
     // liquidationClose/absorbDeficit (ClearingHouse) and onExposureChanged (GuarantorPool) check their one caller
     // by address (set above / at initialisation): they are on the trade and liquidation hot paths.
+    const guarantors = GuarantorPool__factory.connect(pool, ctx.deployer);
+    const [noticeSec, windowSec] = await guarantors.capitalNotice();
+    if (noticeSec !== p.guarantorNoticeSec || windowSec !== p.guarantorNoticeWindowSec) {
+      const data = guarantors.interface.encodeFunctionData("setCapitalNotice", [
+        p.guarantorNoticeSec,
+        p.guarantorNoticeWindowSec,
+      ]);
+      await ctx.adminCall(pool, data, "GuarantorPool: setCapitalNotice(3 days, 2 days)");
+    }
     await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);
     await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.SLASHER);
     await ctx.grantRole(Roles.CLEARING, ctx.address("LiquidationEngine"), "LiquidationEngine");
