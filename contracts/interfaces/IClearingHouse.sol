@@ -22,12 +22,13 @@ interface IClearingHouse {
 
     /// @notice An account's margin state at one price.
     /// @param collateralUsdc Deposited collateral plus realised PnL, funding and fees (may be < 0 in a default).
-    /// @param unrealisedPnlUsdc Σ over positions of size × price − openNotional, rounded down.
+    /// @param unrealisedPnlUsdc Σ over positions of size × price − openNotional, rounded down, plus the equity
+    ///        adjustments of flagged markets (IMarketAccountRisk: owed funding, delivery payments, …).
     /// @param equityUsdc collateral + unrealised PnL.
-    /// @param initialMarginUsdc Σ |size| × price × initial rate, rounded up.
-    /// @param maintenanceMarginUsdc Σ |size| × price × maintenance rate, rounded up.
+    /// @param initialMarginUsdc Σ |size| × price × initial rate, rounded up, plus flagged markets' extra initial margin.
+    /// @param maintenanceMarginUsdc Σ |size| × price × maintenance rate, rounded up, plus their extra maintenance.
     /// @param grossNotionalUsdc Σ |size| × price, rounded up.
-    /// @param positionCount Markets with a non-zero position.
+    /// @param positionCount Markets in the account's set: a non-zero position, or held by the market at zero size.
     struct MarginState {
         int256 collateralUsdc;
         int256 unrealisedPnlUsdc;
@@ -209,6 +210,11 @@ interface IClearingHouse {
     /// @param lossAbsorber Whether socialised loss may be charged to the market's PnL pool.
     /// @param holdsAccounts Whether the market keeps its accounts in their market set until it releases them.
     event MarketFlagsSet(address indexed market, bool accountRisk, bool lossAbsorber, bool holdsAccounts);
+    /// @notice Emitted when a market that holds its accounts releases one (`releaseAccount`).
+    /// @param account The account.
+    /// @param market The market.
+    /// @param marketCount Markets in the account's set after (the market left it when its position is zero).
+    event AccountReleased(address indexed account, address indexed market, uint256 marketCount);
     /// @notice Emitted when accrued fees are sent to the insurance fund.
     /// @param amountUsdc USDC sent.
     /// @param insuranceFund Recipient.
@@ -235,6 +241,22 @@ interface IClearingHouse {
     /// @param market A registered market.
     /// @param enabled The flag after.
     function setMarketLossAbsorber(address market, bool enabled) external;
+
+    /// @notice Makes every margin computation of `market`'s accounts — trades, withdrawals, marginState /
+    ///         liquidationState, liquidation — ask the market what the account holds there beyond its position
+    ///         (IMarketAccountRisk.accountRisk: owed funding, delivery payments, spreads, bonds) (ADMIN). Emits
+    ///         MarketFlagsSet.
+    /// @param market A registered market implementing IMarketAccountRisk.
+    /// @param enabled The flag after.
+    function setMarketAccountRisk(address market, bool enabled) external;
+
+    /// @notice Lets `market` keep its accounts in their market set at zero size until it releases them (ADMIN): a
+    ///         market whose accounts can hold obligations with no net position (futures calendar spreads, delivery)
+    ///         so their margin keeps being computed, the guarantor cannot let them go and the waterfall waits.
+    ///         Turning it off releases no account already held. Emits MarketFlagsSet.
+    /// @param market A registered market that calls `releaseAccount`.
+    /// @param enabled The flag after.
+    function setMarketHoldsAccounts(address market, bool enabled) external;
 
     /// @notice Sets the oracle, risk engine, guarantor pool, insurance fund and liquidation engine (ADMIN).
     /// @param oracle IComputePriceOracle.
@@ -292,6 +314,12 @@ interface IClearingHouse {
     /// @param account The account.
     /// @param amountUsdc Signed amount credited to the account (negative: debited).
     function settle(address account, int256 amountUsdc) external;
+
+    /// @notice The calling market (registered) no longer holds `account`: it leaves the account's market set now if
+    ///         its position there is zero, else when the position closes. Idempotent; never reverts for a registered
+    ///         market, so it may be called from the liquidation hook (the one ClearingHouse call allowed there).
+    /// @param account The account.
+    function releaseAccount(address account) external;
 
     /// @notice A market adds USDC (pulled from the caller) to its PnL pool: house/LP capital backing payouts.
     /// @param amountUsdc USDC to pull.

@@ -4,8 +4,10 @@ pragma solidity ^0.8.28;
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
 import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
 import {MockClearingMarket} from "../../contracts/mocks/MockClearingMarket.sol";
+import {MockAccountRiskMarket} from "../../contracts/mocks/MockAccountRiskMarket.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";
 
@@ -143,5 +145,175 @@ contract ClearingSecurityTest is ClearingUnitBase {
         vm.prank(alice);
         vm.expectRevert(abi.encodeWithSelector(IAccessManaged.AccessManagedUnauthorized.selector, alice));
         chouse.setMarketLossAbsorber(address(market), true);
+    }
+
+    // ───────────── item 11 (ClearingHouse side): every margin check includes what a market says is owed ─────────────
+
+    /// A perp-like market whose account owes funding it has not settled yet (IMarketAccountRisk: a negative equity
+    /// adjustment), registered and flagged like the deploy flags the perp market.
+    function _fundingMarket() internal returns (MockAccountRiskMarket m) {
+        m = MockAccountRiskMarket(
+            deployCode(
+                "MockAccountRiskMarket.sol:MockAccountRiskMarket",
+                abi.encode(address(chouse), address(oracle), address(usdc))
+            )
+        );
+        chouse.registerMarket(address(m));
+        _grant(Roles.MARKET, address(m));
+        risk.setMarketParams(
+            address(m),
+            IRiskEngine.MarketRiskParams({
+                imMultipleWad: 3e18,
+                mmMultipleWad: 1.5e18,
+                imFloorWad: 0.1e18,
+                mmFloorWad: 0.05e18
+            })
+        );
+        chouse.setMarketLossAbsorber(address(m), true);
+        _mintUsdc(address(this), 1_000e6);
+        usdc.approve(address(m), 1_000e6);
+        m.fund(1_000e6);
+        chouse.setMarketAccountRisk(address(m), true);
+    }
+
+    /// An account at initial margin accrues funding it has not settled; withdrawals ignored it, so it withdrew margin
+    /// the unsettled funding already owed and left the difference as bad debt for LPs (issue 17 item 11).
+    function test_withdraw_includesOwedFunding_cannotLeaveBadDebt() public {
+        MockAccountRiskMarket perp = _fundingMarket();
+        _setupTrader(alice, guarantor, 100e6);
+        vm.prank(alice);
+        perp.trade(50e18); // notional 500, IM 50, MM 25
+        perp.setRisk(alice, -45e6, 0, 0); // 45 of funding owed, not yet settled
+        // equity 100 − 45 = 55: withdrawing 40 would leave 15 < IM 50
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingInsufficientMargin.selector, alice, 50e6, 15e6));
+        chouse.withdraw(40e6, alice);
+        vm.prank(alice);
+        chouse.withdraw(5e6, alice); // 100 − 5 − 45 = 50 ≥ 50
+        IClearingHouse.MarginState memory s = chouse.marginState(alice);
+        assertEq(s.equityUsdc, 50e6);
+        assertEq(s.unrealisedPnlUsdc, -45e6);
+    }
+
+    /// The same unsettled funding makes the account liquidatable once equity net of it falls below maintenance.
+    function test_liquidation_includesOwedFunding() public {
+        MockAccountRiskMarket perp = _fundingMarket();
+        _setupTrader(alice, guarantor, 100e6);
+        vm.prank(alice);
+        perp.trade(50e18);
+        (bool liquidatable, , ) = liq.isLiquidatable(alice);
+        assertFalse(liquidatable);
+        perp.setRisk(alice, -80e6, 0, 0); // equity 20 < MM 25
+        (liquidatable, , ) = liq.isLiquidatable(alice);
+        assertTrue(liquidatable, "owed funding ignored by the liquidation check");
+        vm.prank(keeper);
+        liq.liquidate(alice);
+        assertLt(chouse.positionOf(alice, address(perp)).sizeCh, 50e18);
+    }
+
+    // ───────────── markets that hold their accounts (the futures market's spreads and deliveries) ─────────────
+
+    function _holdingMarket() internal returns (MockAccountRiskMarket m) {
+        m = _fundingMarket();
+        chouse.setMarketHoldsAccounts(address(m), true);
+    }
+
+    /// A holding market keeps a flat account in its set: its extra margin still binds the withdrawal and the
+    /// guarantor cannot let it go, until the market releases it.
+    function test_heldAccount_staysInSetAtZeroSizeUntilReleased() public {
+        MockAccountRiskMarket m = _holdingMarket();
+        _setupTrader(alice, guarantor, 100e6);
+        vm.startPrank(alice);
+        m.trade(10e18);
+        m.trade(-10e18);
+        vm.stopPrank();
+        assertEq(chouse.marketsOf(alice).length, 1);
+        m.setRisk(alice, 0, 30e6, 20e6); // e.g. a calendar spread netting to zero
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingInsufficientMargin.selector, alice, 30e6, 0));
+        chouse.withdraw(100e6, alice);
+        vm.prank(guarantor);
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolCustomerHasPositions.selector, alice, guarantor));
+        pool.removeCustomer(alice);
+        m.setRisk(alice, 0, 0, 0);
+        vm.expectEmit(address(chouse));
+        emit IClearingHouse.AccountReleased(alice, address(m), 0);
+        m.release(alice);
+        assertEq(chouse.marketsOf(alice).length, 0);
+        m.release(alice); // idempotent
+        vm.prank(alice);
+        chouse.withdraw(100e6, alice);
+    }
+
+    /// A held account at zero net size is liquidated through the market's hook (Δ = 0); the waterfall waits until
+    /// the market released it, so a deficit is absorbed only once nothing is held any more.
+    function test_heldAccount_liquidationHearsZeroAndWaterfallWaitsForRelease() public {
+        MockAccountRiskMarket m = _holdingMarket();
+        _setupTrader(alice, guarantor, 100e6);
+        vm.startPrank(alice);
+        m.trade(10e18);
+        m.trade(-10e18);
+        vm.stopPrank();
+        m.settleFunding(alice, -150e6); // collateral −50, still held
+        vm.prank(keeper);
+        liq.liquidate(alice);
+        assertEq(m.lastLiquidationDelta(), 0);
+        assertEq(chouse.collateralOf(alice), -50e6, "waterfall ran while the market still held the account");
+        m.setReleaseOnLiquidation(true);
+        vm.prank(keeper);
+        liq.liquidate(alice); // the hook releases it; the waterfall follows in the same call
+        assertEq(chouse.marketsOf(alice).length, 0);
+        assertEq(chouse.collateralOf(alice), 0);
+    }
+
+    /// The set's held bits follow their markets when an entry is removed (the last entry moves into its place).
+    function test_heldAccount_heldBitMovesWithItsMarket() public {
+        MockAccountRiskMarket m = _holdingMarket();
+        _setupTrader(alice, guarantor, 200e6);
+        vm.startPrank(alice);
+        market.trade(10e18); // place 0: not held
+        m.trade(10e18); // place 1: held
+        m.trade(-10e18); // held at zero size
+        market.trade(-10e18); // place 0 removed: m moves into it, still held
+        vm.stopPrank();
+        address[] memory list = chouse.marketsOf(alice);
+        assertEq(list.length, 1);
+        assertEq(list[0], address(m));
+        vm.startPrank(alice);
+        m.trade(5e18); // back from zero: no second entry
+        market.trade(5e18);
+        vm.stopPrank();
+        assertEq(chouse.marketsOf(alice).length, 2);
+        m.release(alice); // position open: stays until it closes
+        assertEq(chouse.marketsOf(alice).length, 2);
+        vm.prank(alice);
+        m.trade(-5e18);
+        list = chouse.marketsOf(alice);
+        assertEq(list.length, 1);
+        assertEq(list[0], address(market));
+    }
+
+    function test_marketFlagSetters_restrictedRegisteredAndEmitPostState() public {
+        MockAccountRiskMarket m = _fundingMarket();
+        vm.expectEmit(address(chouse));
+        emit IClearingHouse.MarketFlagsSet(address(m), true, true, true);
+        chouse.setMarketHoldsAccounts(address(m), true);
+        vm.expectEmit(address(chouse));
+        emit IClearingHouse.MarketFlagsSet(address(m), false, true, true);
+        chouse.setMarketAccountRisk(address(m), false);
+        (bool accountRisk, bool absorber, bool holds) = chouse.marketFlags(address(m));
+        assertFalse(accountRisk);
+        assertTrue(absorber && holds);
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingMarketNotRegistered.selector, alice));
+        chouse.setMarketAccountRisk(alice, true);
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingMarketNotRegistered.selector, alice));
+        vm.prank(alice);
+        chouse.releaseAccount(bob);
+        vm.startPrank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IAccessManaged.AccessManagedUnauthorized.selector, alice));
+        chouse.setMarketAccountRisk(address(m), true);
+        vm.expectRevert(abi.encodeWithSelector(IAccessManaged.AccessManagedUnauthorized.selector, alice));
+        chouse.setMarketHoldsAccounts(address(m), true);
+        vm.stopPrank();
     }
 }

@@ -1,5 +1,9 @@
 import { parseUnits, ZeroAddress } from "ethers";
-import { ClearingHouse__factory, GuarantorPool__factory } from "../../../types/ethers-contracts/index.js";
+import {
+  ClearingHouse__factory,
+  GuarantorPool__factory,
+  IMarketAccountRisk__factory,
+} from "../../../types/ethers-contracts/index.js";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
 
@@ -26,11 +30,13 @@ export const clearingParams = {
 };
 
 /** The ClearingHouse market flags governance sets (IClearingHouse.marketFlags / MarketFlagsSet). */
-export type MarketFlag = "lossAbsorber";
+export type MarketFlag = "accountRisk" | "lossAbsorber" | "holdsAccounts";
 
-const FLAG_SETTERS: Record<MarketFlag, "setMarketLossAbsorber"> = {
+const FLAG_SETTERS = {
+  accountRisk: "setMarketAccountRisk",
   lossAbsorber: "setMarketLossAbsorber",
-};
+  holdsAccounts: "setMarketHoldsAccounts",
+} as const;
 
 /** Sets one ClearingHouse flag of `market` to `enabled` unless it already is (idempotent, ADMIN call). */
 export async function ensureMarketFlag(
@@ -42,11 +48,34 @@ export async function ensureMarketFlag(
 ): Promise<void> {
   const ch = ctx.address("ClearingHouse");
   const house = ClearingHouse__factory.connect(ch, ctx.deployer);
-  const [, lossAbsorber] = await house.marketFlags(market);
-  const current = lossAbsorber;
+  const [accountRisk, lossAbsorber, holdsAccounts] = await house.marketFlags(market);
+  const current = { accountRisk, lossAbsorber, holdsAccounts }[flag];
   if (current === enabled) return;
-  const data = house.interface.encodeFunctionData(FLAG_SETTERS[flag], [market, enabled]);
-  await ctx.adminCall(ch, data, `ClearingHouse: ${FLAG_SETTERS[flag]}(${label}, ${enabled})`);
+  const setter = FLAG_SETTERS[flag];
+  const data =
+    setter === "setMarketAccountRisk"
+      ? house.interface.encodeFunctionData("setMarketAccountRisk", [market, enabled])
+      : setter === "setMarketLossAbsorber"
+        ? house.interface.encodeFunctionData("setMarketLossAbsorber", [market, enabled])
+        : house.interface.encodeFunctionData("setMarketHoldsAccounts", [market, enabled]);
+  await ctx.adminCall(ch, data, `ClearingHouse: ${setter}(${label}, ${enabled})`);
+}
+
+/**
+ * Whether `market`'s code answers IMarketAccountRisk.accountRisk (a static call for an account that holds nothing
+ * must succeed and return three words). The deploy flags a market for the account-risk hook only then, so a market
+ * without the hook is never asked (its margin checks would revert).
+ */
+export async function answersAccountRisk(ctx: DeployContext, market: string): Promise<boolean> {
+  const iface = IMarketAccountRisk__factory.createInterface();
+  const data = iface.encodeFunctionData("accountRisk", [ZeroAddress, 10n ** 18n]);
+  try {
+    const out = await ctx.deployer.provider!.call({ to: market, data });
+    iface.decodeFunctionResult("accountRisk", out);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
