@@ -264,8 +264,10 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         acc.collateralUsdc = collateral.toInt96();
         $.accounts[msg.sender].collateralUsdc = acc.collateralUsdc;
         if (acc.marketCount != 0) {
-            // Withdrawing against open positions adds risk: equity after must still cover initial margin.
-            (MarginState memory s, ) = _scan($, msg.sender, acc, _noTrade(), true, $.oracle.indexPrice());
+            // Withdrawing against open positions adds risk: equity after must still cover initial margin, at the
+            // price gated like every risk-increasing action (sequencer grace period, spot deviation, the oracle's
+            // risk pause: ORC-01). Without positions the oracle is not read at all (SEC-05).
+            (MarginState memory s, ) = _scan($, msg.sender, acc, _noTrade(), true, $.oracle.riskPrice());
             if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
                 revert ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
             }

@@ -65,9 +65,12 @@ contract FuturesDelivery is FuturesBase {
         p.electedCh = uint128(electedCh);
         if (electedCh > old) {
             _requireActive(FEATURE_TRADE);
-            // The payment at expiry must be fundable now: equity ≥ IM + elected × index (rounded up).
-            IClearingHouse.MarginState memory m = $.clearingHouse.marginState(msg.sender);
-            uint256 required = m.initialMarginUsdc + FuturesMath.usdcUp(electedCh, $.oracle.indexPrice());
+            // Raising an election commits the account to a payment: a risk-increasing action, so it reads the gated
+            // price (sequencer grace, spot deviation, risk pause: ORC-01). The payment at expiry must be fundable
+            // now: equity ≥ IM + elected × price (rounded up).
+            uint256 priceWad = $.oracle.riskPrice();
+            IClearingHouse.MarginState memory m = $.clearingHouse.marginStateAt(msg.sender, priceWad);
+            uint256 required = m.initialMarginUsdc + FuturesMath.usdcUp(electedCh, priceWad);
             if (m.equityUsdc < required.toInt256()) revert FuturesElectionUnfunded(msg.sender, required, m.equityUsdc);
         }
         emit DeliveryElected(seriesId, msg.sender, electedCh, s.electedCh);
