@@ -12,7 +12,7 @@
 import hre from "hardhat";
 import { id } from "ethers";
 import { upgrades as upgradesFactory } from "@openzeppelin/hardhat-upgrades";
-import { readDeployment } from "./lib/deployer.js";
+import { linkedFactory, linkedLibraries, readDeployment, upgradeSafety } from "./lib/deployer.js";
 import { connectProtocol } from "./lib/protocol.js";
 import { isLocalNetwork } from "./deploy/config.js";
 
@@ -54,19 +54,39 @@ for (const [name, contract] of wanted) {
     console.error(`✖ "${name}" is not an upgradeable contract of this deployment`);
     process.exit(1);
   }
-  const factory = await connection.ethers.getContractFactory(contract, signer);
+  // A new implementation that links an external library not deployed yet (a new library) needs it deployed first.
+  for (const lib of await linkedLibraries(hre, contract)) {
+    if (record.contracts[lib] === undefined) {
+      const libFactory = await connection.ethers.getContractFactory(lib, signer);
+      const deployed = await (await libFactory.deploy()).waitForDeployment();
+      const address = await deployed.getAddress();
+      const block = await connection.ethers.provider.getBlockNumber();
+      record.contracts[lib] = {
+        contract: lib,
+        kind: "plain",
+        address,
+        implementation: address,
+        deployBlock: block,
+        abiHash: "",
+      };
+      console.log(`  library ${lib} deployed at ${address}`);
+    }
+  }
+  const factory = await linkedFactory(hre, connection, contract, signer, record);
   try {
     // The plugin's manifest (.openzeppelin/) is the layout reference; import the proxy if this machine lacks it.
-    await u.forceImport(rec.address, await connection.ethers.getContractFactory(rec.contract, signer), {
+    await u.forceImport(rec.address, await linkedFactory(hre, connection, rec.contract, signer, record), {
       kind: "uups",
+      ...(await upgradeSafety(hre, rec.contract)),
     });
   } catch {
     /* already registered */
   }
   console.log(`validating ${name}: ${rec.contract} → ${contract} (storage layout, upgrade safety)`);
+  const safety = await upgradeSafety(hre, contract);
   const impl = (await u.prepareUpgrade(rec.address, factory, {
     kind: "uups",
-    unsafeAllow: ["missing-initializer", "missing-initializer-call"],
+    unsafeAllow: ["missing-initializer", "missing-initializer-call", ...safety.unsafeAllow],
   })) as string;
   console.log(`  new implementation ${impl}`);
   targets.push(rec.address);

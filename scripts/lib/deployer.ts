@@ -57,18 +57,30 @@ export interface DeployOptions {
   dir?: string;
 }
 
-/** Compares runtime code with an artifact's, ignoring immutable slots (UUPS stores its own address there). */
+type ByteRefs = Array<{ start: number; length: number }>;
+/** An artifact's link references: source name → library name → byte ranges of its address in the code. */
+export type LinkReferences = Record<string, Record<string, ByteRefs>>;
+
+/**
+ * Compares runtime code with an artifact's, ignoring immutable slots (UUPS stores its own address there) and the
+ * addresses of linked external libraries (the artifact holds placeholders there).
+ */
 export function sameCode(
   onChain: string,
   built: string,
-  immutables: Record<string, Array<{ start: number; length: number }>> | undefined,
+  immutables: Record<string, ByteRefs> | undefined,
+  links?: LinkReferences,
 ): boolean {
   const a = onChain.toLowerCase().replace(/^0x/, "");
   const b = built.toLowerCase().replace(/^0x/, "");
   if (a.length !== b.length) return false;
+  const ranges = [
+    ...Object.values(immutables ?? {}),
+    ...Object.values(links ?? {}).flatMap((libs) => Object.values(libs)),
+  ];
   const mask = (hex: string) => {
     let out = hex;
-    for (const refs of Object.values(immutables ?? {})) {
+    for (const refs of ranges) {
       for (const { start, length } of refs) {
         out = out.slice(0, start * 2) + "0".repeat(length * 2) + out.slice((start + length) * 2);
       }
@@ -76,6 +88,46 @@ export function sameCode(
     return out;
   };
   return mask(a) === mask(b);
+}
+
+/** The external libraries `contract` links (by library name), from its artifact. */
+export async function linkedLibraries(hre: HardhatRuntimeEnvironment, contract: string): Promise<string[]> {
+  const artifact = (await hre.artifacts.readArtifact(contract)) as { linkReferences?: LinkReferences };
+  return Object.values(artifact.linkReferences ?? {}).flatMap((libs) => Object.keys(libs));
+}
+
+/**
+ * A contract factory with its external libraries linked to the addresses the deployment record holds under each
+ * library's name (the deploy records them as plain contracts). Contracts without libraries get a plain factory.
+ * Upgrades of a linked contract need `unsafeAllow: ["external-library-linking"]` (`upgradeSafety(...)`).
+ */
+export async function linkedFactory(
+  hre: HardhatRuntimeEnvironment,
+  connection: NetworkConnection,
+  contract: string,
+  signer: Signer,
+  record: DeploymentRecord,
+) {
+  const libs = await linkedLibraries(hre, contract);
+  const libraries: Record<string, string> = {};
+  for (const lib of libs) {
+    const rec = record.contracts[lib];
+    if (rec === undefined) throw new Error(`deploy: ${contract} links library ${lib}, which is not deployed`);
+    libraries[lib] = rec.address;
+  }
+  return connection.ethers.getContractFactory(contract, { signer, libraries });
+}
+
+/**
+ * The upgrades plugin's options for `contract`: linked external libraries are allowed (they hold no state and are
+ * called, not delegate-called through a proxy of their own; a new library version is a new implementation).
+ */
+export async function upgradeSafety(
+  hre: HardhatRuntimeEnvironment,
+  contract: string,
+): Promise<{ unsafeAllow: Array<"external-library-linking"> }> {
+  const linked = (await linkedLibraries(hre, contract)).length > 0;
+  return { unsafeAllow: linked ? ["external-library-linking"] : [] };
 }
 
 export function selectorOf(signature: string): string {
@@ -136,18 +188,30 @@ export class DeployContext {
     const existing = this.record.contracts[name];
     if (existing !== undefined && (await this.hasCode(existing.address))) {
       const impl = await this.upgrades.erc1967.getImplementationAddress(existing.address);
-      const artifact = await this.hre.artifacts.readArtifact(contract);
+      const artifact = (await this.hre.artifacts.readArtifact(contract)) as {
+        deployedBytecode: string;
+        immutableReferences?: Record<string, ByteRefs>;
+        deployedLinkReferences?: LinkReferences;
+      };
       const onChain = await this.ethers.provider.getCode(impl);
-      if (!sameCode(onChain, artifact.deployedBytecode, artifact.immutableReferences)) {
+      if (
+        !sameCode(onChain, artifact.deployedBytecode, artifact.immutableReferences, artifact.deployedLinkReferences)
+      ) {
         this.log(`  ${name}: deployed implementation differs from this build — run \`npm run upgrade\``);
       } else {
         this.log(`  ${name}: up to date at ${existing.address}`);
       }
       return existing.address;
     }
-    const factory = await this.ethers.getContractFactory(contract, this.deployer);
+    // External libraries the implementation links are deployed first (plain, recorded under their own names).
+    for (const lib of await linkedLibraries(this.hre, contract)) await this.plain(lib, lib);
+    const factory = await linkedFactory(this.hre, this.connection, contract, this.deployer, this.record);
     const args = await initArgs();
-    const proxy = await this.upgrades.deployProxy(factory, args, { kind: "uups", initializer: "initialize" });
+    const proxy = await this.upgrades.deployProxy(factory, args, {
+      kind: "uups",
+      initializer: "initialize",
+      ...(await upgradeSafety(this.hre, contract)),
+    });
     await proxy.waitForDeployment();
     const address = await proxy.getAddress();
     const receipt = await proxy.deploymentTransaction()?.wait();

@@ -50,4 +50,114 @@ contract FuturesSecurityTest is FuturesSolBase {
         futures.electDelivery(id, 2e18);
         assertEq(futures.positionOf(id, alice).electedCh, 2e18);
     }
+
+    // ───────────── item 1: the delivery payment is held from election to settlement (MKT-08) ─────────────
+
+    /// Expiry → price fixed at the current index → dispute window over → finalised.
+    function _finalise() internal {
+        vm.warp(expiry);
+        futures.fixSettlementPrice(id);
+        vm.warp(block.timestamp + 1 hours);
+        futures.finalizeSettlement(id);
+    }
+
+    /// bob shorts 100 CH and escrows them for delivery; alice is long 100 CH and elects delivery of all of it.
+    function _deliveringPair() internal {
+        _trade(alice, id, 100e18);
+        _trade(bob, id, -100e18);
+        _mintCh(bob, 100e18);
+        vm.startPrank(bob);
+        chToken.approve(address(futures), 100e18);
+        futures.deliver(id, 100e18);
+        vm.stopPrank();
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18); // payment at expiry ≈ 100 × 10 = 1,000
+    }
+
+    /// What `who` can withdraw at most: equity above initial margin, capped by its collateral.
+    function _free(address who) internal view returns (uint256) {
+        IClearingHouse.MarginState memory m = chouse.marginState(who);
+        uint256 free = uint256(m.equityUsdc) - m.initialMarginUsdc;
+        uint256 collateral = uint256(chouse.collateralOf(who));
+        return free < collateral ? free : collateral;
+    }
+
+    /// Nothing the waterfall ever paid: every collateral ≥ 0, guarantor capital and insurance untouched.
+    function _assertNoBadDebt(uint256 capitalBefore) internal view {
+        assertGe(chouse.collateralOf(alice), 0, "alice left bad debt");
+        assertGe(chouse.collateralOf(bob), 0, "bob left bad debt");
+        assertEq(pool.guarantorInfo(guarantor).capitalUsdc, capitalBefore, "guarantor paid");
+    }
+
+    /// The election was margined only when made: the long then withdrew down to initial margin, received the CH at
+    /// settlement and left the payment as bad debt. The payment now stays in its margin until settlement.
+    function test_electThenWithdraw_cannotLeaveBadDebt() public {
+        uint256 capitalBefore = pool.guarantorInfo(guarantor).capitalUsdc;
+        _deliveringPair();
+        uint256 free = _free(alice);
+        vm.prank(alice);
+        chouse.withdraw(free, alice); // everything the margin check lets go
+        _finalise();
+        futures.settlePosition(id, bob);
+        futures.settlePosition(id, alice);
+        assertEq(chToken.balanceOf(alice), 100e18);
+        _assertNoBadDebt(capitalBefore);
+    }
+
+    /// The same after the price rises: the payment grows with the price, the long's gain does not cover a withdrawal
+    /// of it.
+    function test_electThenPriceMoveThenWithdraw_cannotLeaveBadDebt() public {
+        uint256 capitalBefore = pool.guarantorInfo(guarantor).capitalUsdc;
+        _deliveringPair();
+        _setPrice(15e18); // payment 1,500; alice's long gains 500
+        uint256 free = _free(alice);
+        vm.prank(alice);
+        chouse.withdraw(free, alice);
+        _finalise();
+        futures.settlePosition(id, bob);
+        futures.settlePosition(id, alice);
+        assertEq(chToken.balanceOf(alice), 100e18);
+        _assertNoBadDebt(capitalBefore);
+    }
+
+    /// A long whose collateral a loss elsewhere drained after the last margin check gets CH only for what it paid; the
+    /// rest of its CH goes to the vault whose pool paid the short, and no deficit is created (MKT-08).
+    function test_settleLong_handsOverOnlyPaidCh_MKT08() public {
+        _deliveringPair();
+        _finalise();
+        futures.settlePosition(id, bob);
+        int256 drained = chouse.collateralOf(alice) - 400e6;
+        market.settleFunding(alice, -drained); // a realised loss in another market: 400 left for a 1,000 payment
+        vm.expectEmit(address(futures));
+        emit IFuturesTypes.DeliveryForfeited(id, alice, 60e18, 600e6, address(vault));
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(chToken.balanceOf(alice), 40e18);
+        assertEq(chToken.balanceOf(address(vault)), 60e18);
+        assertEq(chouse.collateralOf(alice), 0);
+        IFuturesTypes.Series memory ser = futures.seriesInfo(id);
+        assertEq(ser.deliveredCh, ser.receivedCh); // MKT-05: the forfeited CH left the delivery pot too
+    }
+
+    /// After the cut-off a liquidation still caps the election to what is left of the long (until finalisation): the
+    /// payment it holds shrinks with the position, so the liquidation restores health.
+    function test_liquidationAfterCutoff_capsElectionAndItsPayment() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 1_300e6);
+        _trade(carol, id, 100e18); // IM 100, payment 1,000 once elected
+        vm.prank(carol);
+        futures.electDelivery(id, 100e18);
+        vm.warp(expiry - 30 minutes); // past the one-hour cut-off
+        _setPrice(3e18); // loss ≈ 700, payment 300: equity ≈ 1,300 − 700 − 300 = 300 > MM 15 (the payment fell too)
+        IClearingHouse.MarginState memory m = chouse.marginState(carol);
+        assertGt(m.equityUsdc, int256(m.maintenanceMarginUsdc));
+        market.settleFunding(carol, -290e6); // a loss elsewhere: equity ≈ 10 < MM 15
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        IFuturesTypes.Position memory p = futures.positionOf(id, carol);
+        assertEq(p.electedCh, uint256(int256(p.sizeCh)), "election not capped after the cut-off");
+        assertEq(futures.seriesInfo(id).electedCh, p.electedCh);
+        m = chouse.marginState(carol);
+        assertGe(m.equityUsdc, int256(m.maintenanceMarginUsdc));
+    }
 }

@@ -12,6 +12,7 @@ import { upgrades as upgradesFactory } from "@openzeppelin/hardhat-upgrades";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
 import { onboard } from "../compute/helpers.js";
 import { isMock } from "./access-scan.js";
+import { linkedFactory, upgradeSafety } from "../../../scripts/lib/deployer.js";
 
 /** Getters whose value depends on block.timestamp or block.number (the execute transaction is one block later). */
 const CLOCK_DEPENDENT = new Set<string>([
@@ -96,9 +97,9 @@ describe("Upgrade rehearsal: every proxy, every getter (SEC-02)", function () {
     const upgraded: Array<{ name: string; proxy: string; impl: string }> = [];
     for (const [name, rec] of Object.entries(fx.ctx.record.contracts)) {
       if (rec.kind !== "uups") continue;
-      const factory = await ethers.getContractFactory(rec.contract);
+      const factory = await linkedFactory(hre, fx.connection, rec.contract, fx.deployer, fx.ctx.record);
       const impl = await (await factory.deploy()).getAddress();
-      await u.validateUpgrade(rec.address, factory, { kind: "uups" });
+      await u.validateUpgrade(rec.address, factory, { kind: "uups", ...(await upgradeSafety(hre, rec.contract)) });
       const iface = new Interface((await hre.artifacts.readArtifact(rec.contract)).abi);
       targets.push(rec.address);
       datas.push(iface.encodeFunctionData("upgradeToAndCall", [impl, "0x"]));

@@ -157,6 +157,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         _removeAccountSeries($, account, seriesId);
     }
 
+    /// @dev Drops the series from the account's list; the last one gone, the ClearingHouse stops holding the account
+    ///      in this market (it leaves the set once its net position is zero: `releaseAccount`).
     function _removeAccountSeries(FuturesMarketStorage storage $, address account, uint256 seriesId) internal {
         uint256[] storage list = $.accountSeries[account];
         uint256 n = list.length;
@@ -164,6 +166,7 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
             if (list[i] == seriesId) {
                 list[i] = list[n - 1];
                 list.pop();
+                if (n == 1) $.clearingHouse.releaseAccount(account);
                 return;
             }
         }
@@ -222,11 +225,13 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
             }
         } else {
             _shortCount(s, oldSize, newSize);
-            uint256 longSize = newSize > 0 ? uint256(newSize) : 0;
-            if (p.electedCh > longSize && block.timestamp < _cutoff($, s.expiry)) {
-                s.electedCh -= p.electedCh - uint128(longSize);
-                p.electedCh = uint128(longSize);
-            }
+        }
+        // A forced reduction (liquidation, flattening) caps the election until the series is finalised, after the
+        // cut-off too: it only lowers shorts' assignments, and it releases the payment the election holds (MKT-08).
+        uint256 longSize = newSize > 0 ? uint256(newSize) : 0;
+        if (p.electedCh > longSize && s.deliveryDeadline == 0) {
+            s.electedCh -= p.electedCh - uint128(longSize);
+            p.electedCh = uint128(longSize);
         }
         p.sizeCh = int128(newSize);
         if (newSize == 0) p.entryPriceWad = 0;

@@ -66,11 +66,12 @@ contract FuturesDelivery is FuturesBase {
         if (electedCh > old) {
             _requireActive(FEATURE_TRADE);
             // Raising an election commits the account to a payment: a risk-increasing action, so it reads the gated
-            // price (sequencer grace, spot deviation, risk pause: ORC-01). The payment at expiry must be fundable
-            // now: equity ≥ IM + elected × price (rounded up).
+            // price (sequencer grace, spot deviation, risk pause: ORC-01). The payment is held in the account's
+            // margin from now to settlement (MKT-08): the ClearingHouse's account-risk hook (FuturesRisk) takes
+            // elected × price off its equity in every margin check, so here equity net of it ≥ initial margin.
             uint256 priceWad = $.oracle.riskPrice();
             IClearingHouse.MarginState memory m = $.clearingHouse.marginStateAt(msg.sender, priceWad);
-            uint256 required = m.initialMarginUsdc + FuturesMath.usdcUp(electedCh, priceWad);
+            uint256 required = m.initialMarginUsdc;
             if (m.equityUsdc < required.toInt256()) revert FuturesElectionUnfunded(msg.sender, required, m.equityUsdc);
         }
         emit DeliveryElected(seriesId, msg.sender, electedCh, s.electedCh);
@@ -264,6 +265,9 @@ contract FuturesDelivery is FuturesBase {
         uint256 delivered;
         uint256 paid;
         uint256 slashed;
+        uint256 elected;
+        uint256 comp;
+        uint256 cashSettled;
     }
 
     function _settle(FuturesMarketStorage storage $, uint256 seriesId, address account) private {
@@ -281,7 +285,7 @@ contract FuturesDelivery is FuturesBase {
         if (shortBase != 0) {
             _settleShortDelivery($, s, seriesId, account, p, v);
         } else if (p.electedCh != 0) {
-            (v.cash, v.chOut) = _settleLongDelivery(s, seriesId, account, p, v.price);
+            _settleLongDelivery(s, seriesId, p, v);
         }
         if (v.size > 0) s.longOiCh -= uint128(uint256(v.size));
         else if (v.size < 0) s.shortOiCh -= uint128(uint256(-v.size));
@@ -303,6 +307,7 @@ contract FuturesDelivery is FuturesBase {
         IClearingHouse house = $.clearingHouse;
         if (v.size != 0) v.realised = _closeAtSettlement($, house, seriesId, account, v.size, v.price);
         emit PositionSettled(seriesId, account, v.size, v.price, v.realised, msg.sender, v.bounty, open);
+        if (v.elected != 0) _collectPayment($, house, seriesId, account, v);
         if (v.cash != 0) house.settle(account, v.cash);
         if (v.bounty != 0) _creditBounty($, msg.sender, v.bounty);
         if (v.assigned != 0) {
@@ -345,22 +350,22 @@ contract FuturesDelivery is FuturesBase {
         v.slashed = slashed;
     }
 
-    /// @dev Electing long: receives its pro-rata share of the delivered CH (the last one the remainder, so
-    ///      CH delivered = CH received, MKT-05), pays the price for its deliverable share, and receives its share of
-    ///      the slashes.
+    /// @dev Electing long: its pro-rata share of the delivered CH (the last one the remainder, so CH delivered = CH
+    ///      paid out, MKT-05), the price for its deliverable share, and its share of the slashes. Collected (and the
+    ///      CH handed over) after its position is closed: `_collectPayment`.
     function _settleLongDelivery(
         Series storage s,
         uint256 seriesId,
-        address account,
         Position storage p,
-        uint256 price
-    ) private returns (int256 cash, uint256 received) {
+        SettleVars memory v
+    ) private {
         uint256 totalElected = s.electedCh;
         uint256 assignable = s.assignableShortCh;
         uint256 deliverable = totalElected < assignable ? totalElected : assignable;
         if (deliverable != 0 && s.shortPositions != 0) revert FuturesShortsPending(seriesId, s.shortPositions);
         uint256 e = p.electedCh;
         uint256 claimed = uint256(s.claimedElectedCh) + e;
+        uint256 received;
         uint256 comp;
         if (claimed == totalElected) {
             received = s.deliveredCh - s.receivedCh;
@@ -375,9 +380,41 @@ contract FuturesDelivery is FuturesBase {
         // @dev The long pays the price for its whole deliverable share (rounded up), delivered or not; the slashes
         //      of failing shorts give back price × (1 + penalty) per undelivered CH (docs/futures.md).
         uint256 shareCh = Math.mulDiv(e, deliverable, totalElected, Math.Rounding.Ceil);
-        uint256 paid = FuturesMath.usdcUp(shareCh, price);
-        cash = int256(comp) - int256(paid);
-        emit DeliveryReceived(seriesId, account, e, received, paid, comp, e - shareCh);
+        v.elected = e;
+        v.chOut = received;
+        v.comp = comp;
+        v.paid = FuturesMath.usdcUp(shareCh, v.price);
+        v.cashSettled = e - shareCh;
+        v.cash += int256(comp) - int256(v.paid);
+    }
+
+    /// @dev The payment held since the election, collected from the long's collateral after its position closed at
+    ///      the settlement price. CH is handed over only against payment collected (MKT-08): when the collateral
+    ///      cannot cover the payment (a loss elsewhere after the last margin check), the long pays what it has, gets
+    ///      CH in proportion (rounded down) and the rest of its CH goes to the vault whose pool paid the shorts.
+    function _collectPayment(
+        FuturesMarketStorage storage $,
+        IClearingHouse house,
+        uint256 seriesId,
+        address account,
+        SettleVars memory v
+    ) private {
+        uint256 received = v.chOut;
+        uint256 paid = v.paid;
+        int256 after_ = house.collateralOf(account) + v.cash;
+        if (after_ < 0 && paid != 0) {
+            uint256 uncollected = uint256(-after_) < paid ? uint256(-after_) : paid;
+            uint256 collected = paid - uncollected;
+            uint256 handed = Math.mulDiv(received, collected, paid);
+            uint256 forfeited = received - handed;
+            v.cash += int256(uncollected);
+            v.chOut = handed;
+            (received, paid) = (handed, collected);
+            address vault = $.vault;
+            emit DeliveryForfeited(seriesId, account, forfeited, uncollected, vault);
+            if (forfeited != 0 && vault != address(0)) $.ch.safeTransfer(vault, forfeited);
+        }
+        emit DeliveryReceived(seriesId, account, v.elected, received, paid, v.comp, v.cashSettled);
     }
 
     /// @dev Closes `size` at the settlement price in the ClearingHouse. When removing this leg would ADD to the
