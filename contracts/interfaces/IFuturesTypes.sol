@@ -191,6 +191,13 @@ interface IFuturesTypes {
     /// @param escrowCh Escrow the call would leave (or ask).
     /// @param limitCh The bound.
     error FuturesEscrowOutOfRange(uint256 seriesId, address account, uint256 escrowCh, uint256 limitCh);
+    /// @notice Thrown when taking back escrowed CH would leave an assignable short's margin below its initial margin
+    ///         (the escrow backed its delivery bond).
+    /// @param seriesId The series.
+    /// @param account The short.
+    /// @param requiredUsdc Its initial margin with the bond the withdrawal leaves.
+    /// @param equityUsdc Its equity.
+    error FuturesEscrowNeeded(uint256 seriesId, address account, uint256 requiredUsdc, int256 equityUsdc);
     /// @notice Thrown when withdrawing escrow after expiry (it is returned at settlement).
     /// @param seriesId The series.
     /// @param account The account.

@@ -23,6 +23,7 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
     MockPriceIndex internal oracle;
     MockFuturesIndex internal fIndex;
     IERC20 internal chToken;
+    address internal vault;
 
     address[4] public traders;
     uint256 public series;
@@ -30,13 +31,14 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
     uint256 public settlements;
     uint256 public violationsMKT05;
 
-    constructor(address[6] memory m, address[4] memory traders_) {
+    constructor(address[7] memory m, address[4] memory traders_) {
         f = IFuturesMarket(m[0]);
         chouse = IClearingHouse(m[1]);
         liq = ILiquidationEngine(m[2]);
         oracle = MockPriceIndex(m[3]);
         fIndex = MockFuturesIndex(m[4]);
         chToken = IERC20(m[5]);
+        vault = m[6];
         traders = traders_;
         series = f.listStandardSeries(IFuturesTypes.Tenor.Daily);
     }
@@ -104,12 +106,14 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
         vm.warp(f.seriesInfo(id).deliveryDeadline);
         IFuturesTypes.Series memory s = f.seriesInfo(id);
         uint256 price = s.settlementPriceWad;
-        // shorts first: each either delivered its assignment or is slashed price × (1 + penalty) on the rest
+        // shorts first: each either delivered its assignment or is charged the penalty (price × 10 %) on the rest
         for (uint256 i; i < 4; ++i) {
             IFuturesTypes.Position memory p = f.positionOf(id, traders[i]);
             if (p.open && p.sizeCh < 0) _settleShort(id, traders[i], price);
         }
-        // then everyone else: electing longs receive CH (Σ = delivered) and the slashes
+        // then everyone else: electing longs receive CH (Σ = delivered, with what a long could not pay for forfeited
+        // to the vault, MKT-08) and the slashes
+        uint256 vaultBefore = chToken.balanceOf(vault);
         uint256 received;
         for (uint256 i; i < 4; ++i) {
             address t = traders[i];
@@ -120,6 +124,7 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
             ++settlements;
             received += chToken.balanceOf(t) - chBefore;
         }
+        received += chToken.balanceOf(vault) - vaultBefore;
         s = f.seriesInfo(id);
         if (received != s.deliveredCh || s.receivedCh != s.deliveredCh) ++violationsMKT05;
         if (s.compensatedUsdc != s.slashedUsdc && s.electedCh != 0) ++violationsMKT05;
@@ -141,7 +146,7 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
     }
 
     function _slash(uint256 undeliveredCh, uint256 priceWad) internal pure returns (uint256) {
-        uint256 up = (undeliveredCh * 11_000 * priceWad + 1e30 - 1) / 1e30;
+        uint256 up = (undeliveredCh * 1_000 * priceWad + 1e30 - 1) / 1e30;
         return (up + 10_000 - 1) / 10_000;
     }
 }
@@ -163,7 +168,15 @@ contract FuturesInvariantTest is FuturesSolBase {
             chToken.approve(address(futures), type(uint256).max);
         }
         handler = new FuturesHandler(
-            [address(futures), address(chouse), address(liq), address(oracle), address(fIndex), address(chToken)],
+            [
+                address(futures),
+                address(chouse),
+                address(liq),
+                address(oracle),
+                address(fIndex),
+                address(chToken),
+                address(vault)
+            ],
             traders
         );
         targetContract(address(handler));

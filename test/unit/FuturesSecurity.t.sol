@@ -160,4 +160,152 @@ contract FuturesSecurityTest is FuturesSolBase {
         m = chouse.marginState(carol);
         assertGe(m.equityUsdc, int256(m.maintenanceMarginUsdc));
     }
+
+    // ───────────── item 3: every series and every delivery obligation is margined (MKT-05) ─────────────
+
+    /// carol: long 100 CH of a far series, short 100 CH of the near one: her ClearingHouse position nets to zero.
+    function _calendarSpread(address carol) internal returns (uint256 far) {
+        far = futures.listSeries(uint64(expiry + 30 days), 1_000_000e18);
+        _trade(carol, far, 100e18);
+        _trade(carol, id, -100e18);
+        assertEq(chouse.positionOf(carol, address(futures)).sizeCh, 0);
+    }
+
+    /// A long-far/short-near spread netted to zero in the ClearingHouse and carried no margin: its owner withdrew
+    /// everything, was assigned delivery on the near leg, failed, and the penalty became bad debt (LIQ-03 layers
+    /// paid). Each leg and each delivery obligation is now margined, so the withdrawal keeps enough for the penalty.
+    function test_calendarSpreadNetsToZero_withdrawAll_assignmentFails_noBadDebt() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 2_000e6);
+        _calendarSpread(carol);
+        _trade(alice, id, 100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18); // carol's near short is now assignable
+        uint256 free = _free(carol);
+        vm.prank(carol);
+        chouse.withdraw(free, carol); // everything the margin check lets go
+        uint256 capitalBefore = pool.guarantorInfo(guarantor).capitalUsdc;
+        _finalise();
+        vm.warp(block.timestamp + 1 days); // the delivery deadline passes: carol delivered nothing
+        futures.settlePosition(id, carol);
+        futures.settlePosition(id, alice);
+        assertGe(chouse.collateralOf(carol), 0, "the failed delivery left bad debt");
+        vm.prank(keeper);
+        try liq.liquidate(carol) {} catch {}
+        assertEq(pool.guarantorInfo(guarantor).capitalUsdc, capitalBefore, "the guarantor paid for the spread");
+    }
+
+    /// Only the penalty is charged to a short that does not deliver; its long gets the price back (it pays only for
+    /// CH delivered) plus the penalty. Before, the short was slashed price × (1 + penalty) and the pool kept the long's
+    /// payment for the CH that never came.
+    function test_undeliveredShort_chargedPenaltyOnly_longRefundedPrice() public {
+        _trade(alice, id, 100e18);
+        _trade(bob, id, -100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18);
+        _finalise();
+        vm.warp(block.timestamp + 1 days);
+        (, int256 poolBefore, , ) = chouse.marketInfo(address(futures));
+        int256 bobBefore = chouse.collateralOf(bob);
+        int256 aliceBefore = chouse.collateralOf(alice);
+        vm.prank(bob);
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        // 100 CH undelivered at 10: penalty 10 % = 100 USDC from bob to alice, nothing else (both closed at 10)
+        assertEq(
+            chouse.collateralOf(bob) - bobBefore + chouse.positionOf(bob, address(futures)).openNotionalUsdc,
+            -100e6
+        );
+        assertEq(chouse.collateralOf(alice) - aliceBefore, 100e6 - 1_000e6 + 1_000e6);
+        (, int256 poolAfter, , ) = chouse.marketInfo(address(futures));
+        assertEq(poolAfter, poolBefore, "the pool kept the long's payment for CH never delivered");
+    }
+
+    /// Worked numbers: the spread carries one leg's margin at the market's rates (IM 10 %, MM 5 % of 100 × 10); an
+    /// assignable short adds the penalty on its unescrowed assignment (10 % of 100 × 10), less what it escrows.
+    function test_spreadAndBond_workedNumbers() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 2_000e6);
+        _calendarSpread(carol);
+        IClearingHouse.MarginState memory m = chouse.marginState(carol);
+        assertEq(m.initialMarginUsdc, 100e6);
+        assertEq(m.maintenanceMarginUsdc, 50e6);
+        _trade(alice, id, 100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18);
+        m = chouse.marginState(carol);
+        assertEq(m.initialMarginUsdc, 200e6);
+        assertEq(m.maintenanceMarginUsdc, 150e6);
+        _mintCh(carol, 60e18);
+        vm.startPrank(carol);
+        chToken.approve(address(futures), 60e18);
+        futures.deliver(id, 60e18);
+        vm.stopPrank();
+        assertEq(chouse.marginState(carol).initialMarginUsdc, 140e6);
+        // alice: long 100, IM 100, payment 1,000 held in her equity
+        m = chouse.marginState(alice);
+        assertEq(m.initialMarginUsdc, 100e6);
+        assertEq(m.unrealisedPnlUsdc, -1_000e6);
+    }
+
+    /// A spread that nets to zero is liquidated through the hook (Δ = 0): both legs close at the index, the account
+    /// leaves the market, the net ClearingHouse position stays the net of the series (zero).
+    function test_spreadAtZeroNet_liquidatedWhole() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 140e6);
+        uint256 far = _calendarSpread(carol);
+        _trade(alice, id, 100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18); // carol's bond 100: MM 150 > equity ≈ 139
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        assertEq(futures.positionOf(id, carol).sizeCh, 0);
+        assertEq(futures.positionOf(far, carol).sizeCh, 0);
+        assertEq(chouse.marketsOf(carol).length, 0);
+        assertEq(futures.accountSeries(carol).length, 0);
+    }
+
+    /// With a net position the liquidation closes its fraction of the net and the same fraction of the spread.
+    function test_spreadWithNet_liquidationClosesFractionOfBoth() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 400e6);
+        uint256 far = futures.listSeries(uint64(expiry + 30 days), 1_000_000e18);
+        _trade(carol, far, 150e18);
+        _trade(carol, id, -100e18); // net +50: IM 50 + spread 100, MM 25 + 50
+        market.settleFunding(carol, -340e6); // a loss elsewhere: equity ≈ 59 < MM 75
+        IClearingHouse.MarginState memory m = chouse.marginState(carol);
+        assertLt(m.equityUsdc, int256(m.maintenanceMarginUsdc));
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        int256 nearLeg = futures.positionOf(id, carol).sizeCh;
+        int256 farLeg = futures.positionOf(far, carol).sizeCh;
+        assertGt(nearLeg, -100e18, "spread's short leg untouched");
+        assertLt(farLeg, 150e18);
+        assertEq(chouse.positionOf(carol, address(futures)).sizeCh, nearLeg + farLeg);
+        m = chouse.marginState(carol);
+        assertGe(m.equityUsdc, int256(m.maintenanceMarginUsdc));
+    }
+
+    /// An assignable short whose escrow backs its delivery bond cannot take the escrow back below its margin.
+    function test_withdrawEscrow_backingTheBond_needsMargin() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 120e6); // short 100: IM 100
+        _trade(carol, id, -100e18);
+        _mintCh(carol, 100e18);
+        vm.startPrank(carol);
+        chToken.approve(address(futures), 100e18);
+        futures.deliver(id, 100e18);
+        vm.stopPrank();
+        _trade(alice, id, 100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18); // carol assignable 100, fully escrowed: no bond
+        assertEq(chouse.marginState(carol).initialMarginUsdc, 100e6);
+        vm.prank(carol);
+        futures.withdrawEscrow(id, 10e18); // bond 10: IM 110 ≤ equity ≈ 120
+        int256 equity = chouse.marginState(carol).equityUsdc;
+        vm.prank(carol);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesEscrowNeeded.selector, id, carol, 150e6, equity));
+        futures.withdrawEscrow(id, 40e18);
+    }
 }

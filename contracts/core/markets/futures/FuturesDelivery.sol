@@ -108,6 +108,14 @@ contract FuturesDelivery is FuturesBase {
         if (p.proofDeadline != 0 && escrow < size) revert FuturesEscrowOutOfRange(seriesId, msg.sender, escrow, size);
         p.escrowCh = uint128(escrow);
         emit DeliveryEscrowChanged(seriesId, msg.sender, -int256(chAmount), escrow);
+        // Escrow backs the delivery bond of an assignable short (FuturesRisk): taking it back adds risk, so the
+        // account must still cover its initial margin with the bond it now owes, at the gated price (ORC-01).
+        if (s.electedCh != 0) {
+            IClearingHouse.MarginState memory m = $.clearingHouse.marginStateAt(msg.sender, $.oracle.riskPrice());
+            if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
+                revert FuturesEscrowNeeded(seriesId, msg.sender, m.initialMarginUsdc, m.equityUsdc);
+            }
+        }
         _closeRecordIfEmpty($, s, seriesId, msg.sender, p);
         $.ch.safeTransfer(msg.sender, chAmount);
     }
@@ -319,7 +327,8 @@ contract FuturesDelivery is FuturesBase {
     }
 
     /// @dev Short: the assigned part of the escrow is delivered (paid at the price), the undelivered assigned part
-    ///      is slashed price × (1 + penalty) after the deadline, the rest of the escrow is returned.
+    ///      is charged the penalty (price × penalty) after the deadline — its position was cash-settled at the price
+    ///      like everyone's, so the penalty is all it owes — and the rest of the escrow is returned.
     function _settleShortDelivery(
         FuturesMarketStorage storage $,
         Series storage s,
@@ -337,9 +346,9 @@ contract FuturesDelivery is FuturesBase {
         s.shortPositions -= 1;
         v.chOut = escrow - delivered;
         if (assigned == 0) return;
-        // @dev The payment for delivered CH rounds down, the slash of undelivered CH rounds up (ACC-05).
+        // @dev The payment for delivered CH rounds down, the penalty on undelivered CH rounds up (ACC-05).
         uint256 paid = FuturesMath.usdcDown(delivered, v.price);
-        uint256 slashed = FuturesMath.usdcUp((assigned - delivered) * (BPS + $.params.penaltyBps), v.price);
+        uint256 slashed = FuturesMath.usdcUp((assigned - delivered) * $.params.penaltyBps, v.price);
         slashed = (slashed + BPS - 1) / BPS;
         s.deliveredCh += uint128(delivered);
         s.slashedUsdc += slashed.toUint128();
@@ -353,12 +362,7 @@ contract FuturesDelivery is FuturesBase {
     /// @dev Electing long: its pro-rata share of the delivered CH (the last one the remainder, so CH delivered = CH
     ///      paid out, MKT-05), the price for its deliverable share, and its share of the slashes. Collected (and the
     ///      CH handed over) after its position is closed: `_collectPayment`.
-    function _settleLongDelivery(
-        Series storage s,
-        uint256 seriesId,
-        Position storage p,
-        SettleVars memory v
-    ) private {
+    function _settleLongDelivery(Series storage s, uint256 seriesId, Position storage p, SettleVars memory v) private {
         uint256 totalElected = s.electedCh;
         uint256 assignable = s.assignableShortCh;
         uint256 deliverable = totalElected < assignable ? totalElected : assignable;
@@ -377,13 +381,13 @@ contract FuturesDelivery is FuturesBase {
         s.claimedElectedCh = uint128(claimed);
         s.receivedCh += uint128(received);
         s.compensatedUsdc += uint128(comp);
-        // @dev The long pays the price for its whole deliverable share (rounded up), delivered or not; the slashes
-        //      of failing shorts give back price × (1 + penalty) per undelivered CH (docs/futures.md).
+        // @dev The long pays the price (rounded up) only for the CH it receives: for undelivered CH it keeps the
+        //      price and receives the failing shorts' penalty (docs/futures.md).
         uint256 shareCh = Math.mulDiv(e, deliverable, totalElected, Math.Rounding.Ceil);
         v.elected = e;
         v.chOut = received;
         v.comp = comp;
-        v.paid = FuturesMath.usdcUp(shareCh, v.price);
+        v.paid = FuturesMath.usdcUp(received, v.price);
         v.cashSettled = e - shareCh;
         v.cash += int256(comp) - int256(v.paid);
     }
@@ -479,8 +483,11 @@ contract FuturesDelivery is FuturesBase {
 
     /// @notice See ILiquidatableMarket.
     /// @dev Maps the net reduction onto the account's legs that have the position's sign: live series nearest
-    ///      expiry first, expired-unsettled series last (their delivery obligation is kept: `deliveryBaseCh`).
-    ///      Bounded by MAX_SERIES_PER_ACCOUNT; never reverts for the ClearingHouse.
+    ///      expiry first, expired-unsettled series last (their delivery obligation is kept: `deliveryBaseCh`). Then
+    ///      closes the same fraction of its calendar spreads — long and short live legs in equal amounts, nearest
+    ///      expiry first — which the net position hides: all of them when the net is zero (Δ = 0, the ClearingHouse
+    ///      holds the account). Pairs leave the net, the ClearingHouse and the vault's exposure unchanged. Bounded by
+    ///      MAX_SERIES_PER_ACCOUNT; never reverts for the ClearingHouse.
     function onPositionLiquidated(
         address account,
         int256 sizeDeltaCh,
@@ -490,27 +497,78 @@ contract FuturesDelivery is FuturesBase {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         if (msg.sender != address($.clearingHouse)) revert FuturesOnlyClearingHouse(msg.sender);
         _mirror($, sizeDeltaCh, priceWad, realisedPnlUsdc);
-        uint256 remaining = FuturesMath.abs(sizeDeltaCh);
         uint256[] memory ids = $.accountSeries[account];
-        bool[] memory done = new bool[](ids.length);
-        while (remaining != 0) {
-            uint256 best = _pickLeg($, ids, done, account, sizeDeltaCh > 0);
-            if (best == type(uint256).max) break;
-            done[best] = true;
-            remaining -= _liquidateLeg($, ids[best], account, remaining, sizeDeltaCh > 0, priceWad);
-        }
+        uint256 netBefore = FuturesMath.abs(_netSize($, account));
+        uint256 deltaAbs = FuturesMath.abs(sizeDeltaCh);
+        _reduceSide($, ids, account, deltaAbs, sizeDeltaCh > 0, priceWad, false);
+        _closeSpreads($, ids, account, deltaAbs, netBefore, priceWad);
         for (uint256 i; i < ids.length; ++i) {
             _closeRecordIfEmpty($, $.series[ids[i]], ids[i], account, $.positions[ids[i]][account]);
         }
     }
 
-    /// @dev The next leg to reduce: opposite sign to the delta, earliest live expiry first, expired legs last.
+    /// @dev Closes the fraction Δ / net (all with a zero net) of the account's matched live legs, both sides.
+    function _closeSpreads(
+        FuturesMarketStorage storage $,
+        uint256[] memory ids,
+        address account,
+        uint256 deltaAbs,
+        uint256 netBefore,
+        uint256 priceWad
+    ) private {
+        uint256 pairs = _matchedLive($, ids, account);
+        // @dev The fraction rounds up: a liquidation never leaves more risk than asked.
+        if (netBefore != 0 && deltaAbs < netBefore) pairs = Math.mulDiv(pairs, deltaAbs, netBefore, Math.Rounding.Ceil);
+        if (pairs == 0) return;
+        _reduceSide($, ids, account, pairs, false, priceWad, true);
+        _reduceSide($, ids, account, pairs, true, priceWad, true);
+    }
+
+    /// @dev Reduces the account's legs of one sign (`deltaLong`: the legs are short) by `amountCh` in total.
+    function _reduceSide(
+        FuturesMarketStorage storage $,
+        uint256[] memory ids,
+        address account,
+        uint256 amountCh,
+        bool deltaLong,
+        uint256 priceWad,
+        bool liveOnly
+    ) private {
+        bool[] memory done = new bool[](ids.length);
+        while (amountCh != 0) {
+            uint256 best = _pickLeg($, ids, done, account, deltaLong, liveOnly);
+            if (best == type(uint256).max) break;
+            done[best] = true;
+            amountCh -= _liquidateLeg($, ids[best], account, amountCh, deltaLong, priceWad);
+        }
+    }
+
+    /// @dev min(Σ long, Σ |short|) over the account's legs whose settlement price is not fixed.
+    function _matchedLive(
+        FuturesMarketStorage storage $,
+        uint256[] memory ids,
+        address account
+    ) private view returns (uint256) {
+        uint256 longCh;
+        uint256 shortCh;
+        for (uint256 i; i < ids.length; ++i) {
+            if ($.series[ids[i]].finalAt != 0) continue;
+            int256 sz = $.positions[ids[i]][account].sizeCh;
+            if (sz > 0) longCh += uint256(sz);
+            else shortCh += uint256(-sz);
+        }
+        return longCh < shortCh ? longCh : shortCh;
+    }
+
+    /// @dev The next leg to reduce: opposite sign to the delta, earliest live expiry first, expired legs last (none
+    ///      whose settlement price is fixed with `liveOnly`).
     function _pickLeg(
         FuturesMarketStorage storage $,
         uint256[] memory ids,
         bool[] memory done,
         address account,
-        bool deltaLong
+        bool deltaLong,
+        bool liveOnly
     ) private view returns (uint256 best) {
         best = type(uint256).max;
         uint256 bestKey = type(uint256).max;
@@ -518,7 +576,9 @@ contract FuturesDelivery is FuturesBase {
             if (done[i]) continue;
             int256 sz = $.positions[ids[i]][account].sizeCh;
             if (sz == 0 || (sz > 0) == deltaLong) continue;
-            uint256 expiry = $.series[ids[i]].expiry;
+            Series storage s = $.series[ids[i]];
+            if (liveOnly && s.finalAt != 0) continue;
+            uint256 expiry = s.expiry;
             uint256 key = expiry <= block.timestamp ? (uint256(1) << 128) + expiry : expiry;
             if (key < bestKey) {
                 bestKey = key;
