@@ -308,4 +308,62 @@ contract FuturesSecurityTest is FuturesSolBase {
         vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesEscrowNeeded.selector, id, carol, 150e6, equity));
         futures.withdrawEscrow(id, 40e18);
     }
+
+    // ───────────── item 23: after expiry, marked at the settlement price once fixed ─────────────
+
+    /// Expiry and price fixing at 10, then the index falls to 7 inside the dispute and delivery windows.
+    function _fixedThenIndexFalls() internal {
+        vm.warp(expiry);
+        futures.fixSettlementPrice(id);
+        _setPrice(7e18);
+    }
+
+    /// Once its settlement price was fixed, an expired long was still marked and liquidated at the moving index: a
+    /// fall after the fix made it liquidatable and the liquidation realised the loss at 7 although the leg settles at
+    /// 10. It is now marked at the settlement price.
+    function test_afterPriceFix_notLiquidatedAtMovingIndex() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 150e6);
+        _trade(carol, id, 100e18); // IM 100 at 10
+        _fixedThenIndexFalls(); // at 7: −300 on 150 of margin, but the leg settles at 10
+        (bool liquidatable, int256 equity, ) = liq.isLiquidatable(carol);
+        assertFalse(liquidatable, "marked at the moving index after the price fix");
+        assertGt(equity, 140e6);
+        vm.prank(keeper);
+        vm.expectRevert();
+        liq.liquidate(carol);
+        vm.warp(block.timestamp + 1 hours);
+        futures.finalizeSettlement(id);
+        int256 before = chouse.collateralOf(carol);
+        vm.prank(carol);
+        futures.settlePosition(id, carol);
+        assertEq(chouse.collateralOf(carol), before, "settled at 10 where it was marked");
+    }
+
+    /// When such an account is liquidatable anyway (a loss elsewhere), the price-fixed leg the liquidation closes at
+    /// the index is corrected to its settlement price: the difference is owed to (or by) the account, counted in its
+    /// equity at once and paid at its settlement.
+    function test_afterPriceFix_liquidatedLegCorrectedToSettlementPrice() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 150e6);
+        _trade(carol, id, 100e18);
+        _fixedThenIndexFalls();
+        market.settleFunding(carol, -120e6); // equity at the settlement price ≈ 30 < MM 35 (on the net at 7)
+        int256 equityBefore = chouse.marginState(carol).equityUsdc;
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        // the closed part realised at 7 in the ClearingHouse; its (10 − 7) per CH is owed back to carol, so her
+        // equity lost nothing but the liquidation bounty (none here: her collateral is negative until the
+        // correction is paid, LIQ-04)
+        assertLt(chouse.positionOf(carol, address(futures)).sizeCh, 100e18);
+        IClearingHouse.MarginState memory m = chouse.marginState(carol);
+        int256 bounty = int256(usdc.balanceOf(keeper));
+        assertApproxEqAbs(m.equityUsdc, equityBefore - bounty, 5, "closed at the index, not at the settlement price");
+        vm.warp(block.timestamp + 1 hours);
+        futures.finalizeSettlement(id);
+        vm.prank(carol);
+        futures.settlePosition(id, carol);
+        assertGe(chouse.collateralOf(carol), 0);
+        assertApproxEqAbs(chouse.collateralOf(carol), m.equityUsdc, 5, "the correction was not paid at settlement");
+    }
 }

@@ -385,7 +385,11 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     function vaultEquityUsdc() public view returns (int256) {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        return pool - _traderPnlUp($, $.oracle.indexPrice()) - int256($.totalBountiesOwedUsdc);
+        return
+            pool -
+            _traderPnlUp($, $.oracle.indexPrice()) -
+            $.totalLiquidationCashUsdc -
+            int256($.totalBountiesOwedUsdc);
     }
 
     /// @inheritdoc IVaultMarket

@@ -53,6 +53,10 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         mapping(address account => uint256[]) accountSeries;
         mapping(address keeper => uint256) bountiesOwedUsdc;
         address deliveryModule;
+        // A liquidation closes a price-fixed expired leg at the index; the difference to its settlement price is owed
+        // to (+) or by (−) the account, in its equity at once (FuturesRisk) and paid at its next settlement.
+        mapping(address account => int256) liquidationCashUsdc;
+        int256 totalLiquidationCashUsdc;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.FuturesMarket")) - 1)) & ~bytes32(uint256(0xff))
@@ -296,11 +300,12 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         return FuturesMath.valueUp($.traderNetSizeCh, index) - $.traderOpenNotionalUsdc;
     }
 
-    /// @dev The pool minus traders' unrealised profit, the vault reserve and unclaimed bounties, floored at 0.
+    /// @dev The pool minus traders' unrealised profit (with the settlement-price corrections owed to liquidated
+    ///      accounts), the vault reserve and unclaimed bounties, floored at 0.
     function _withdrawableUsdc(FuturesMarketStorage storage $) internal view returns (uint256) {
         (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
         uint256 index = $.oracle.indexPrice();
-        int256 pnl = _traderPnlUp($, index);
+        int256 pnl = _traderPnlUp($, index) + $.totalLiquidationCashUsdc;
         uint256 reserve =
             (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
         int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256($.totalBountiesOwedUsdc);

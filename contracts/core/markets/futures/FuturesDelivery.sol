@@ -312,6 +312,13 @@ contract FuturesDelivery is FuturesBase {
             v.bounty = $.params.keeperBountyUsdc;
             v.cash -= int256(v.bounty);
         }
+        // settlement-price corrections of legs a liquidation closed at the index are paid with the next settlement
+        int256 owed = $.liquidationCashUsdc[account];
+        if (owed != 0) {
+            delete $.liquidationCashUsdc[account];
+            $.totalLiquidationCashUsdc -= owed;
+            v.cash += owed;
+        }
         IClearingHouse house = $.clearingHouse;
         if (v.size != 0) v.realised = _closeAtSettlement($, house, seriesId, account, v.size, v.price);
         emit PositionSettled(seriesId, account, v.size, v.price, v.realised, msg.sender, v.bounty, open);
@@ -599,7 +606,16 @@ contract FuturesDelivery is FuturesBase {
         uint256 legAbs = FuturesMath.abs(p.sizeCh);
         take = legAbs < remaining ? legAbs : remaining;
         int256 legDelta = deltaLong ? int256(take) : -int256(take);
-        _reduceLeg($, $.series[id], id, account, p, legDelta, priceWad, ReduceReason.Liquidation);
+        Series storage s = $.series[id];
+        _reduceLeg($, s, id, account, p, legDelta, priceWad, ReduceReason.Liquidation);
+        // A leg whose settlement price is fixed settles at that price, not at the moving index (issue 17 item 23):
+        // the ClearingHouse closed it at the index, so the difference is owed to the account, rounded against it.
+        if (s.finalAt != 0) {
+            int256 correction =
+                FuturesMath.valueDown(legDelta, priceWad) - FuturesMath.valueUp(legDelta, s.settlementPriceWad);
+            $.liquidationCashUsdc[account] += correction;
+            $.totalLiquidationCashUsdc += correction;
+        }
     }
 
     /// @notice See IKeeperUpkeep.

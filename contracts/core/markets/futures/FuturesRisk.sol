@@ -11,7 +11,8 @@ import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 /// @notice What a FuturesMarket account holds beyond its one net ClearingHouse position, for the ClearingHouse's
 ///         market-account-risk hook (IMarketAccountRisk, docs/futures.md "Margin beyond the net position"): the
 ///         delivery payment an electing long owes from election to settlement, the delivery bond of an assignable
-///         short, and the margin of the series legs that the net position hides (calendar spreads). An external
+///         short, the margin of the series legs that the net position hides (calendar spreads), and the mark of
+///         expired legs at their fixed settlement price instead of the index. An external
 ///         library on the market's storage (linked, not delegate-called through a selector forwarder).
 library FuturesRisk {
     uint256 private constant BPS = 10_000;
@@ -28,7 +29,8 @@ library FuturesRisk {
     /// @param $ The FuturesMarket storage.
     /// @param account The account.
     /// @param priceWad The index the ClearingHouse values the account at.
-    /// @return equityAdjustmentUsdc Negative: delivery payments held (rounded up).
+    /// @return equityAdjustmentUsdc Delivery payments held (−, rounded up), price-fixed legs' mark from the index to
+    ///         the settlement price and corrections owed for such legs closed at the index (rounded down).
     /// @return extraInitialUsdc Delivery bonds and the initial margin of the legs the net position hides.
     /// @return extraMaintenanceUsdc Delivery bonds and the maintenance margin of those legs.
     function accountRisk(
@@ -39,6 +41,8 @@ library FuturesRisk {
         uint256[] storage ids = $.accountSeries[account];
         uint256 penaltyBps = $.params.penaltyBps;
         Sums memory sum;
+        // settlement-price corrections of legs a liquidation closed at the index, not yet paid
+        equityAdjustmentUsdc = $.liquidationCashUsdc[account];
         for (uint256 i; i < ids.length; ++i) {
             IFuturesTypes.Series storage s = $.series[ids[i]];
             IFuturesTypes.Position storage p = $.positions[ids[i]][account];
@@ -46,7 +50,9 @@ library FuturesRisk {
             sum.netCh += size;
             uint256 markWad = priceWad;
             if (s.finalAt != 0) {
+                // expired and price-fixed: marked at the settlement price, not the moving index (item 23)
                 markWad = s.settlementPriceWad;
+                equityAdjustmentUsdc += FuturesMath.valueDown(size, markWad) - FuturesMath.valueUp(size, priceWad);
             } else if (size > 0) {
                 sum.liveLongCh += uint256(size);
             } else {
