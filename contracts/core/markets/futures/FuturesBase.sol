@@ -207,7 +207,6 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
     /// @dev Reduces one leg outside a trade (the vault takes the size): OI, short count, election cap before the
     ///      cut-off, delivery base after expiry. No ClearingHouse call (the caller does it, or it was done).
     function _reduceLeg(
-        FuturesMarketStorage storage $,
         Series storage s,
         uint256 seriesId,
         address account,

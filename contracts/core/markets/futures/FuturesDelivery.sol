@@ -148,7 +148,7 @@ contract FuturesDelivery is FuturesBase {
         uint256 index = $.oracle.indexPrice();
         p.proofDeadline = 0;
         int256 delta = int256(closedCh);
-        _reduceLeg($, s, seriesId, account, p, delta, index, ReduceReason.UnprovenShort);
+        _reduceLeg(s, seriesId, account, p, delta, index, ReduceReason.UnprovenShort);
         _closeRecordIfEmpty($, s, seriesId, account, p);
         int256 realised = $.clearingHouse.modifyPosition(account, delta, index, 0);
         _mirror($, delta, index, realised);
@@ -312,13 +312,7 @@ contract FuturesDelivery is FuturesBase {
             v.bounty = $.params.keeperBountyUsdc;
             v.cash -= int256(v.bounty);
         }
-        // settlement-price corrections of legs a liquidation closed at the index are paid with the next settlement
-        int256 owed = $.liquidationCashUsdc[account];
-        if (owed != 0) {
-            delete $.liquidationCashUsdc[account];
-            $.totalLiquidationCashUsdc -= owed;
-            v.cash += owed;
-        }
+        v.cash += _takeLiquidationCash($, account);
         IClearingHouse house = $.clearingHouse;
         if (v.size != 0) v.realised = _closeAtSettlement($, house, seriesId, account, v.size, v.price);
         emit PositionSettled(seriesId, account, v.size, v.price, v.realised, msg.sender, v.bounty, open);
@@ -331,6 +325,15 @@ contract FuturesDelivery is FuturesBase {
         }
         if (v.chOut != 0) $.ch.safeTransfer(account, v.chOut);
         if (open == 0) _advanceFirstOpen($);
+    }
+
+    /// @dev Settlement-price corrections of legs a liquidation closed at the index, paid with the account's next
+    ///      settlement (issue 17 item 23).
+    function _takeLiquidationCash(FuturesMarketStorage storage $, address account) private returns (int256 owed) {
+        owed = $.liquidationCashUsdc[account];
+        if (owed == 0) return 0;
+        delete $.liquidationCashUsdc[account];
+        $.totalLiquidationCashUsdc -= owed;
     }
 
     /// @dev Short: the assigned part of the escrow is delivered (paid at the price), the undelivered assigned part
@@ -469,7 +472,7 @@ contract FuturesDelivery is FuturesBase {
             int256 sz = q.sizeCh;
             if (sz == 0) continue;
             Series storage t = $.series[ids[i]];
-            _reduceLeg($, t, ids[i], account, q, -sz, index, ReduceReason.Flatten);
+            _reduceLeg(t, ids[i], account, q, -sz, index, ReduceReason.Flatten);
             _closeRecordIfEmpty($, t, ids[i], account, q);
         }
     }
@@ -607,7 +610,7 @@ contract FuturesDelivery is FuturesBase {
         take = legAbs < remaining ? legAbs : remaining;
         int256 legDelta = deltaLong ? int256(take) : -int256(take);
         Series storage s = $.series[id];
-        _reduceLeg($, s, id, account, p, legDelta, priceWad, ReduceReason.Liquidation);
+        _reduceLeg(s, id, account, p, legDelta, priceWad, ReduceReason.Liquidation);
         // A leg whose settlement price is fixed settles at that price, not at the moving index (issue 17 item 23):
         // the ClearingHouse closed it at the index, so the difference is owed to the account, rounded against it.
         if (s.finalAt != 0) {
