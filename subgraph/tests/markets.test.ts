@@ -30,6 +30,7 @@ import {
 } from "../src/mappings/liquidityVault";
 import {
   DeliveryElected,
+  DeliveryForfeited,
   DeliveryReceived,
   DeliverySettled,
   FuturesTraded,
@@ -42,6 +43,7 @@ import {
 } from "../generated/FuturesMarket/FuturesMarket";
 import {
   handleDeliveryElected,
+  handleDeliveryForfeited,
   handleDeliveryReceived,
   handleDeliverySettled,
   handleFuturesTraded,
@@ -428,7 +430,7 @@ describe("FuturesMarket", () => {
         ]),
       ),
     );
-    // Bob delivers 4 of 6: paid 4 × 12 = 48, slashed 2 × 12 × 1.1 = 26.4
+    // Bob delivers 4 of 6: paid 4 × 12 = 48, charged the penalty 2 × 12 × 10 % = 2.4
     handleDeliverySettled(
       changetype<DeliverySettled>(
         mockEvent(FUT, T0 + 9 * DAY, [
@@ -437,7 +439,7 @@ describe("FuturesMarket", () => {
           uintParam("assignedCh", wad(6)),
           uintParam("deliveredCh", wad(4)),
           uintParam("paidUsdc", usdc(48)),
-          uintParam("slashedUsdc", n(26400000)),
+          uintParam("slashedUsdc", n(2400000)),
           intParam("collateralUsdc", usdc(100)),
         ]),
       ),
@@ -448,10 +450,22 @@ describe("FuturesMarket", () => {
           uintParam("seriesId", n(1)),
           addressParam("account", ALICE),
           uintParam("electedCh", wad(8)),
-          uintParam("receivedCh", wad(4)),
-          uintParam("paidUsdc", usdc(48)),
-          uintParam("compensationUsdc", n(26400000)),
+          uintParam("receivedCh", wad(3)),
+          uintParam("paidUsdc", usdc(36)),
+          uintParam("compensationUsdc", n(2400000)),
           uintParam("cashSettledCh", wad(2)),
+        ]),
+      ),
+    );
+    // Alice could pay for 3 of the 4 CH delivered: the 4th went to the vault (MKT-08)
+    handleDeliveryForfeited(
+      changetype<DeliveryForfeited>(
+        mockEvent(FUT, T0 + 9 * DAY, [
+          uintParam("seriesId", n(1)),
+          addressParam("account", ALICE),
+          uintParam("forfeitedCh", wad(1)),
+          uintParam("uncollectedUsdc", usdc(12)),
+          addressParam("vault", CAROL),
         ]),
       ),
     );
@@ -472,7 +486,10 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesSeries", s, "status", "Final");
     assert.fieldEquals("FuturesSeries", s, "failedDeliveries", "1");
     assert.fieldEquals("FuturesSeries", s, "deliveredCh", wad(4).toString());
-    assert.fieldEquals("FuturesSeries", s, "slashedUsdc", "26400000");
+    assert.fieldEquals("FuturesSeries", s, "slashedUsdc", "2400000");
+    assert.fieldEquals("FuturesSeries", s, "receivedCh", wad(4).toString()); // = delivered (MKT-05)
+    assert.fieldEquals("FuturesSeries", s, "forfeitedCh", wad(1).toString());
+    assert.entityCount("FuturesEvent", 3); // elected, forfeited, positionSettled
     assert.fieldEquals("FuturesSeries", s, "cashSettledCh", wad(2).toString());
     assert.fieldEquals("FuturesSeries", s, "longOiCh", "0");
     assert.fieldEquals("FuturesSeries", s, "openPositions", "1");

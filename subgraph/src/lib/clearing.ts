@@ -38,6 +38,8 @@ export function getGuarantor(address: Bytes, event: ethereum.Event): Guarantor {
     g.incomeUsdc = ZERO;
     g.lossesAskedUsdc = ZERO;
     g.lossesPaidUsdc = ZERO;
+    g.shareEpoch = ZERO;
+    g.sharesResets = 0;
   }
   return g;
 }

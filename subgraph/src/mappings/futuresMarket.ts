@@ -10,6 +10,7 @@ import {
   DeliveryEscrowChanged,
   DeliveryModuleSet,
   DeliveryProofDemanded,
+  DeliveryForfeited,
   DeliveryReceived,
   DeliverySettled,
   FeaturePauseSet,
@@ -277,6 +278,7 @@ export function handleSeriesListed(event: SeriesListed): void {
   s.shortFractionWad = ZERO;
   s.deliveredCh = ZERO;
   s.receivedCh = ZERO;
+  s.forfeitedCh = ZERO;
   s.failedDeliveries = 0;
   s.slashedUsdc = ZERO;
   s.compensatedUsdc = ZERO;
@@ -548,6 +550,21 @@ export function handleDeliveryReceived(event: DeliveryReceived): void {
   x.transactionHash = event.transaction.hash;
   x.logIndex = event.logIndex;
   x.save();
+}
+
+/** A long's CH not paid for at settlement went to the vault: it left the delivery pot like the CH received. */
+export function handleDeliveryForfeited(event: DeliveryForfeited): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.receivedCh = s.receivedCh.plus(p.forfeitedCh);
+  s.forfeitedCh = s.forfeitedCh.plus(p.forfeitedCh);
+  s.save();
+  const e = other(event, "forfeited", s, p.account);
+  e.amount = p.forfeitedCh;
+  e.value = p.uncollectedUsdc;
+  e.counterparty = p.vault;
+  e.save();
 }
 
 export function handlePositionSettled(event: PositionSettled): void {
