@@ -366,4 +366,54 @@ contract FuturesSecurityTest is FuturesSolBase {
         assertGe(chouse.collateralOf(carol), 0);
         assertApproxEqAbs(chouse.collateralOf(carol), m.equityUsdc, 5, "the correction was not paid at settlement");
     }
+
+    /// Worked numbers once the price is fixed at 12 and then finalised: alice's held payment is 100 × 12 (all of her
+    /// election is deliverable), bob's bond the penalty on his unescrowed assignment, 100 × 12 × 10 %; both marked at
+    /// 12 whatever the index does.
+    function test_paymentAndBond_atTheFixedPrice_workedNumbers() public {
+        _trade(alice, id, 100e18);
+        _trade(bob, id, -100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18);
+        vm.warp(expiry);
+        _setPrice(12e18);
+        futures.fixSettlementPrice(id);
+        _setPrice(11e18); // the index moves on; the marks do not
+        IClearingHouse.MarginState memory a = chouse.marginState(alice);
+        IClearingHouse.MarginState memory b = chouse.marginState(bob);
+        assertEq(b.initialMarginUsdc - b.maintenanceMarginUsdc, 55e6); // net margin at 11: IM 110 − MM 55
+        assertEq(b.maintenanceMarginUsdc, 55e6 + 120e6); // + bond 120 at 12
+        vm.warp(block.timestamp + 1 hours);
+        futures.finalizeSettlement(id);
+        IClearingHouse.MarginState memory a2 = chouse.marginState(alice);
+        assertEq(a2.unrealisedPnlUsdc, a.unrealisedPnlUsdc); // share = all 100 CH: the payment did not change
+        // alice: position marked at 12 (the CH marks at 11, +100 back), payment 1,200 held
+        int256 cost = chouse.positionOf(alice, address(futures)).openNotionalUsdc;
+        assertEq(a2.unrealisedPnlUsdc, 1_200e6 - cost - 1_200e6);
+    }
+
+    /// A liquidation closing pairs of live legs never takes a price-fixed leg for one: it is only reduced for the net.
+    function test_liquidation_spreadBesideFixedLeg_pairsStayLive() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 1_000e6);
+        uint256 far = futures.listSeries(uint64(expiry + 30 days), 1_000_000e18);
+        uint256 far2 = futures.listSeries(uint64(expiry + 60 days), 1_000_000e18);
+        _trade(carol, id, 50e18);
+        _trade(carol, far, 100e18);
+        _trade(carol, far2, -100e18);
+        vm.warp(expiry);
+        futures.fixSettlementPrice(id);
+        market.settleFunding(carol, -930e6); // equity ≈ 60 < MM 25 (net) + 50 (spread)
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        int256 fixedLeg = futures.positionOf(id, carol).sizeCh;
+        int256 farLeg = futures.positionOf(far, carol).sizeCh;
+        int256 far2Leg = futures.positionOf(far2, carol).sizeCh;
+        // the net reduction took the live long first and the pairs came from the live legs only: the price-fixed
+        // leg is untouched; the ClearingHouse position is still the sum of the legs
+        assertEq(fixedLeg, 50e18);
+        assertEq(chouse.positionOf(carol, address(futures)).sizeCh, fixedLeg + farLeg + far2Leg);
+        assertLt(farLeg, 100e18);
+        assertGt(far2Leg, -100e18);
+    }
 }
