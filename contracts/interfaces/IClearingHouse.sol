@@ -52,6 +52,10 @@ interface IClearingHouse {
     /// @notice Thrown when `market` is not registered.
     /// @param market The caller or argument.
     error ClearingMarketNotRegistered(address market);
+    /// @notice Thrown when a governance setter names an address that is not a registered market (the caller-side
+    ///         check of the market entry points is ClearingMarketNotRegistered).
+    /// @param market The address.
+    error ClearingUnknownMarket(address market);
     /// @notice Thrown when registering a market twice.
     /// @param market The market.
     error ClearingMarketAlreadyRegistered(address market);

@@ -140,7 +140,7 @@ contract ClearingSecurityTest is ClearingUnitBase {
         chouse.setMarketLossAbsorber(address(market), false);
         (bool accountRisk, bool absorber, bool holds) = chouse.marketFlags(address(market));
         assertFalse(accountRisk || absorber || holds);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingMarketNotRegistered.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingUnknownMarket.selector, alice));
         chouse.setMarketLossAbsorber(alice, true);
         vm.prank(alice);
         vm.expectRevert(abi.encodeWithSelector(IAccessManaged.AccessManagedUnauthorized.selector, alice));
@@ -304,7 +304,7 @@ contract ClearingSecurityTest is ClearingUnitBase {
         (bool accountRisk, bool absorber, bool holds) = chouse.marketFlags(address(m));
         assertFalse(accountRisk);
         assertTrue(absorber && holds);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingMarketNotRegistered.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingUnknownMarket.selector, alice));
         chouse.setMarketAccountRisk(alice, true);
         vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingMarketNotRegistered.selector, alice));
         vm.prank(alice);

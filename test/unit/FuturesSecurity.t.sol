@@ -6,6 +6,7 @@ import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {MockFuturesIndex} from "../../contracts/mocks/MockFuturesIndex.sol";
+import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 
 /// @notice Regression tests of the futures items of the security review (issue 17 items 1, 3, 23, 24), each named
 ///         after the attack it replays. Index 10 USDC/CH, IM 10 %, MM 5 %, penalty 10 %, one guarantor.
@@ -415,5 +416,29 @@ contract FuturesSecurityTest is FuturesSolBase {
         assertEq(chouse.positionOf(carol, address(futures)).sizeCh, fixedLeg + farLeg + far2Leg);
         assertLt(farLeg, 100e18);
         assertGt(far2Leg, -100e18);
+    }
+
+    // ───────────── item 12: the ClearingHouse's per-market pause over the futures market (SEC-05) ─────────────
+
+    /// With the futures market paused in the ClearingHouse, new positions are refused while closes and every
+    /// settlement step (the delivery's cash flows included) still run.
+    function test_marketPause_futuresClosesAndSettlementsStayOpen_SEC05() public {
+        _trade(alice, id, 100e18);
+        _trade(bob, id, -100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18);
+        bytes32 feature = keccak256(abi.encode(keccak256("clearing.market"), address(futures)));
+        IChxModule(address(chouse)).pauseFeature(feature);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IChxModule.ChxFeaturePaused.selector, feature));
+        futures.openPosition(id, 1e18, 0);
+        vm.prank(bob);
+        futures.openPosition(id, 10e18, 0); // bob reduces his short
+        _finalise();
+        vm.warp(block.timestamp + 1 days);
+        futures.settlePosition(id, bob); // undelivered: the penalty cash flow settles
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(futures.seriesInfo(id).openPositions, 0);
     }
 }

@@ -187,7 +187,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     function _setFlag(address market, uint8 flag, bool enabled) private {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         Market storage m = $.markets[market];
-        if (!m.registered) revert ClearingMarketNotRegistered(market);
+        if (!m.registered) revert ClearingUnknownMarket(market);
         uint8 flags = enabled ? m.flags | flag : m.flags & ~flag;
         m.flags = flags;
         $.marketById[m.id].flags = flags;
