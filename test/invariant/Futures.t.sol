@@ -143,7 +143,8 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
         // shorts first: each either delivered its assignment or is charged the penalty (price × 10 %) on the rest
         for (uint256 i; i < 4; ++i) {
             IFuturesTypes.Position memory p = f.positionOf(id, traders[i]);
-            if (p.open && p.sizeCh < 0) _settleShort(id, traders[i], price);
+            // a short liquidated after expiry keeps its delivery base at zero size (baseTaken)
+            if (p.open && (p.sizeCh < 0 || p.baseTaken)) _settleShort(id, traders[i], price);
         }
         // then everyone else: electing longs receive CH (Σ = delivered, with what a long could not pay for forfeited
         // to the vault, MKT-08) and the slashes
@@ -159,8 +160,8 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
             ++settlements;
             uint256 got = chToken.balanceOf(t) - chBefore;
             received += got;
-            // MKT-08: CH is handed over only against payment collected — never into a deficit
-            if (got != 0 && chouse.collateralOf(t) < 0) ++violationsMKT08;
+            // MKT-08: an electing long gets CH only against payment collected — never into a deficit
+            if (p.electedCh != 0 && got != 0 && chouse.collateralOf(t) < 0) ++violationsMKT08;
         }
         received += chToken.balanceOf(vault) - vaultBefore;
         s = f.seriesInfo(id);

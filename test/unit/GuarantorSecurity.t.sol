@@ -161,6 +161,12 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         uint256 out = pool.withdrawCapital(guarantor, all / 4, guarantor);
         assertApproxEqAbs(out, 240e6, 1); // a quarter of 960: the loss was borne
         assertEq(pool.withdrawalNotice(guarantor, guarantor).shares, all / 2 - all / 4);
+        // the rest of the notice, at once: the notice is used up
+        pool.withdrawCapital(guarantor, all / 2 - all / 4, guarantor);
+        assertEq(pool.withdrawalNotice(guarantor, guarantor).shares, 0);
+        pool.requestCapitalWithdrawal(guarantor, 1); // a new notice: its period starts again
+        (readyAt, expiresAt) = (uint64(block.timestamp + 3 days), uint64(block.timestamp + 5 days));
+        assertEq(pool.withdrawalNotice(guarantor, guarantor).readyAt, readyAt);
         vm.warp(uint256(expiresAt) + 1);
         vm.expectRevert(
             abi.encodeWithSelector(IGuarantorPool.PoolNoticeExpired.selector, guarantor, expiresAt, block.timestamp)
