@@ -441,4 +441,27 @@ contract FuturesSecurityTest is FuturesSolBase {
         futures.settlePosition(id, alice);
         assertEq(futures.seriesInfo(id).openPositions, 0);
     }
+
+    /// A short whose escrowed CH backed a leg that a liquidation then closed in full before expiry (a spread closed
+    /// whole, item 3) kept its escrow in the market: the record stayed open and settlement zeroed the escrow without
+    /// paying it back. Settlement now returns it (found by the deep Futures invariant run, MKT-05 "CH held = escrow").
+    function test_shortLiquidatedToZeroBeforeExpiry_getsEscrowBackAtSettlement() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 140e6);
+        _calendarSpread(carol); // short 100 of the near series, long 100 of the far one
+        _mintCh(carol, 30e18);
+        vm.startPrank(carol);
+        chToken.approve(address(futures), 30e18);
+        futures.deliver(id, 30e18);
+        vm.stopPrank();
+        market.settleFunding(carol, -100e6); // equity ≈ 38 < MM 50: the spread is closed whole (Δ = 0)
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        assertEq(futures.positionOf(id, carol).sizeCh, 0);
+        assertEq(futures.positionOf(id, carol).escrowCh, 30e18);
+        _finalise();
+        futures.settlePosition(id, carol);
+        assertEq(chToken.balanceOf(carol), 30e18, "escrow not returned");
+        assertEq(chToken.balanceOf(address(futures)), 0);
+    }
 }

@@ -294,6 +294,9 @@ contract FuturesDelivery is FuturesBase {
             _settleShortDelivery($, s, seriesId, account, p, v);
         } else if (p.electedCh != 0) {
             _settleLongDelivery(s, seriesId, p, v);
+        } else {
+            // escrow of a short leg a liquidation closed in full before expiry (no delivery base): returned
+            v.chOut = p.escrowCh;
         }
         if (v.size > 0) s.longOiCh -= uint128(uint256(v.size));
         else if (v.size < 0) s.shortOiCh -= uint128(uint256(-v.size));
