@@ -40,7 +40,7 @@ export const clearingTasks = [
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/clearing/guarantor-deposit.js"))
     .build(),
-  task("chx:guarantor:withdraw", "Redeem guarantor shares for USDC")
+  task("chx:guarantor:withdraw", "Give notice for, then redeem, guarantor shares for USDC")
     .addOption({ name: "guarantor", description: "Guarantor address (default: you)", defaultValue: "" })
     .addOption({ name: "shares", description: "Shares to redeem (default: all)", defaultValue: "" })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })

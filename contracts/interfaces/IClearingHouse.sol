@@ -22,12 +22,13 @@ interface IClearingHouse {
 
     /// @notice An account's margin state at one price.
     /// @param collateralUsdc Deposited collateral plus realised PnL, funding and fees (may be < 0 in a default).
-    /// @param unrealisedPnlUsdc Σ over positions of size × price − openNotional, rounded down.
+    /// @param unrealisedPnlUsdc Σ over positions of size × price − openNotional, rounded down, plus the equity
+    ///        adjustments of flagged markets (IMarketAccountRisk: owed funding, delivery payments, …).
     /// @param equityUsdc collateral + unrealised PnL.
-    /// @param initialMarginUsdc Σ |size| × price × initial rate, rounded up.
-    /// @param maintenanceMarginUsdc Σ |size| × price × maintenance rate, rounded up.
+    /// @param initialMarginUsdc Σ |size| × price × initial rate, rounded up, plus flagged markets' extra initial margin.
+    /// @param maintenanceMarginUsdc Σ |size| × price × maintenance rate, rounded up, plus their extra maintenance.
     /// @param grossNotionalUsdc Σ |size| × price, rounded up.
-    /// @param positionCount Markets with a non-zero position.
+    /// @param positionCount Markets in the account's set: a non-zero position, or held by the market at zero size.
     struct MarginState {
         int256 collateralUsdc;
         int256 unrealisedPnlUsdc;
@@ -51,6 +52,10 @@ interface IClearingHouse {
     /// @notice Thrown when `market` is not registered.
     /// @param market The caller or argument.
     error ClearingMarketNotRegistered(address market);
+    /// @notice Thrown when a governance setter names an address that is not a registered market (the caller-side
+    ///         check of the market entry points is ClearingMarketNotRegistered).
+    /// @param market The address.
+    error ClearingUnknownMarket(address market);
     /// @notice Thrown when registering a market twice.
     /// @param market The market.
     error ClearingMarketAlreadyRegistered(address market);
@@ -195,6 +200,25 @@ interface IClearingHouse {
         uint256 remainingDeficitUsdc,
         address market
     );
+    /// @notice Emitted when part of a deficit has no layer left to absorb it: the account keeps it as negative
+    ///         collateral (it never traded a market that absorbs losses). A later liquidation call retries the guarantor
+    ///         and the insurance fund; a deposit by the account repays it.
+    /// @param account The defaulted account.
+    /// @param amountUsdc Deficit left unabsorbed.
+    /// @param collateralUsdc The account's collateral after (−amountUsdc).
+    event DeficitUnabsorbed(address indexed account, uint256 amountUsdc, int256 collateralUsdc);
+    /// @notice Emitted when governance changes a market's flags (post-state of all of them).
+    /// @param market The market.
+    /// @param accountRisk Whether every margin computation asks the market for the account's extra risk
+    ///        (IMarketAccountRisk).
+    /// @param lossAbsorber Whether socialised loss may be charged to the market's PnL pool.
+    /// @param holdsAccounts Whether the market keeps its accounts in their market set until it releases them.
+    event MarketFlagsSet(address indexed market, bool accountRisk, bool lossAbsorber, bool holdsAccounts);
+    /// @notice Emitted when a market that holds its accounts releases one (`releaseAccount`).
+    /// @param account The account.
+    /// @param market The market.
+    /// @param marketCount Markets in the account's set after (the market left it when its position is zero).
+    event AccountReleased(address indexed account, address indexed market, uint256 marketCount);
     /// @notice Emitted when accrued fees are sent to the insurance fund.
     /// @param amountUsdc USDC sent.
     /// @param insuranceFund Recipient.
@@ -214,6 +238,29 @@ interface IClearingHouse {
     /// @notice Registers a market (ADMIN). Its risk parameters are set in the RiskEngine.
     /// @param market The market contract (also granted Roles.MARKET by governance).
     function registerMarket(address market) external;
+
+    /// @notice Lets socialised loss be charged to `market`'s PnL pool, or not (ADMIN). Only markets whose pool is LP
+    ///         capital that can absorb a loss (perps, futures); never an options market (its pool is the writers'
+    ///         collateral). Emits MarketFlagsSet.
+    /// @param market A registered market.
+    /// @param enabled The flag after.
+    function setMarketLossAbsorber(address market, bool enabled) external;
+
+    /// @notice Makes every margin computation of `market`'s accounts — trades, withdrawals, marginState /
+    ///         liquidationState, liquidation — ask the market what the account holds there beyond its position
+    ///         (IMarketAccountRisk.accountRisk: owed funding, delivery payments, spreads, bonds) (ADMIN). Emits
+    ///         MarketFlagsSet.
+    /// @param market A registered market implementing IMarketAccountRisk.
+    /// @param enabled The flag after.
+    function setMarketAccountRisk(address market, bool enabled) external;
+
+    /// @notice Lets `market` keep its accounts in their market set at zero size until it releases them (ADMIN): a
+    ///         market whose accounts can hold obligations with no net position (futures calendar spreads, delivery)
+    ///         so their margin keeps being computed, the guarantor cannot let them go and the waterfall waits.
+    ///         Turning it off releases no account already held. Emits MarketFlagsSet.
+    /// @param market A registered market that calls `releaseAccount`.
+    /// @param enabled The flag after.
+    function setMarketHoldsAccounts(address market, bool enabled) external;
 
     /// @notice Sets the oracle, risk engine, guarantor pool, insurance fund and liquidation engine (ADMIN).
     /// @param oracle IComputePriceOracle.
@@ -272,6 +319,12 @@ interface IClearingHouse {
     /// @param amountUsdc Signed amount credited to the account (negative: debited).
     function settle(address account, int256 amountUsdc) external;
 
+    /// @notice The calling market (registered) no longer holds `account`: it leaves the account's market set now if
+    ///         its position there is zero, else when the position closes. Idempotent; never reverts for a registered
+    ///         market, so it may be called from the liquidation hook (the one ClearingHouse call allowed there).
+    /// @param account The account.
+    function releaseAccount(address account) external;
+
     /// @notice A market adds USDC (pulled from the caller) to its PnL pool: house/LP capital backing payouts.
     /// @param amountUsdc USDC to pull.
     function fundMarketPool(uint256 amountUsdc) external;
@@ -304,8 +357,9 @@ interface IClearingHouse {
 
     /// @notice Records the waterfall for an account with no positions and negative collateral (Roles.CLEARING).
     ///         `fromGuarantorUsdc` and `fromInsuranceUsdc` must already have been transferred here; the rest is
-    ///         socialised against the PnL pool of the account's last market. Emits one event per layer. Only the
-    ///         LiquidationEngine.
+    ///         socialised against the PnL pool of the loss-absorbing market the account last traded or settled in
+    ///         (never a market without the flag, e.g. options, ACC-01); with none, it stays on the account
+    ///         (`DeficitUnabsorbed`). Emits one event per layer. Only the LiquidationEngine.
     /// @param account The defaulted account.
     /// @param fromGuarantorUsdc Paid in by the guarantor's capital.
     /// @param fromInsuranceUsdc Paid in by the insurance fund.
@@ -322,6 +376,15 @@ interface IClearingHouse {
 
     /// @notice Sends accrued fees to the insurance fund (permissionless).
     function flushFees() external;
+
+    /// @notice A registered market's flags.
+    /// @param market The market.
+    /// @return accountRisk Margin computations ask it for the account's extra risk (IMarketAccountRisk).
+    /// @return lossAbsorber Socialised loss may be charged to its PnL pool.
+    /// @return holdsAccounts It keeps its accounts in their market set until it releases them.
+    function marketFlags(
+        address market
+    ) external view returns (bool accountRisk, bool lossAbsorber, bool holdsAccounts);
 
     /// @notice An account's margin state at the current index price (reads the oracle once).
     /// @param account The account.

@@ -178,8 +178,8 @@ interface IFuturesTypes {
     error FuturesElectionLocked(uint256 seriesId, address account, uint256 electedCh, int256 newSizeCh);
     /// @notice Thrown when an account's free margin cannot cover the payment for its elected delivery.
     /// @param account The account.
-    /// @param requiredUsdc Initial margin plus elected × index.
-    /// @param equityUsdc The account's equity.
+    /// @param requiredUsdc Its initial margin.
+    /// @param equityUsdc Its equity net of the delivery payments it holds (elected × price, IMarketAccountRisk).
     error FuturesElectionUnfunded(address account, uint256 requiredUsdc, int256 equityUsdc);
     /// @notice Thrown when a short-only action is called for an account that is not short the series.
     /// @param seriesId The series.
@@ -191,6 +191,13 @@ interface IFuturesTypes {
     /// @param escrowCh Escrow the call would leave (or ask).
     /// @param limitCh The bound.
     error FuturesEscrowOutOfRange(uint256 seriesId, address account, uint256 escrowCh, uint256 limitCh);
+    /// @notice Thrown when taking back escrowed CH would leave an assignable short's margin below its initial margin
+    ///         (the escrow backed its delivery bond).
+    /// @param seriesId The series.
+    /// @param account The short.
+    /// @param requiredUsdc Its initial margin with the bond the withdrawal leaves.
+    /// @param equityUsdc Its equity.
+    error FuturesEscrowNeeded(uint256 seriesId, address account, uint256 requiredUsdc, int256 equityUsdc);
     /// @notice Thrown when withdrawing escrow after expiry (it is returned at settlement).
     /// @param seriesId The series.
     /// @param account The account.
@@ -428,6 +435,21 @@ interface IFuturesTypes {
         uint256 paidUsdc,
         uint256 compensationUsdc,
         uint256 cashSettledCh
+    );
+    /// @notice Emitted when an electing long's collateral could not cover its delivery payment at settlement: CH is
+    ///         handed over only against payment collected (MKT-08); the CH not paid for goes to the vault, whose pool
+    ///         paid the delivering shorts.
+    /// @param seriesId The series.
+    /// @param account The long.
+    /// @param forfeitedCh CH not handed over.
+    /// @param uncollectedUsdc Payment not collected.
+    /// @param vault Where the CH went (kept by the market when no vault is set).
+    event DeliveryForfeited(
+        uint256 indexed seriesId,
+        address indexed account,
+        uint256 forfeitedCh,
+        uint256 uncollectedUsdc,
+        address vault
     );
     /// @notice Emitted when a position is settled at the final settlement price (MKT-04).
     /// @param seriesId The series.

@@ -43,6 +43,37 @@ interface IGuarantorPool {
     /// @notice Thrown when a risk-increasing trade comes from an account without a guarantor.
     /// @param account The account.
     error PoolNoGuarantor(address account);
+    /// @notice A capital provider's notice to withdraw shares of one guarantor (CLR-02).
+    /// @param shares Shares that may be withdrawn from `readyAt` to `expiresAt`.
+    /// @param readyAt First second the withdrawal may execute.
+    /// @param expiresAt Last second it may execute.
+    /// @param epoch The guarantor's share epoch the notice belongs to (a wipe-out voids it).
+    struct CapitalNotice {
+        uint256 shares;
+        uint64 readyAt;
+        uint64 expiresAt;
+        uint64 epoch;
+    }
+
+    /// @notice Thrown when withdrawing capital without a notice in force (the notice period is set).
+    /// @param guarantor The guarantor.
+    /// @param holder The holder.
+    error PoolNoticeRequired(address guarantor, address holder);
+    /// @notice Thrown when withdrawing before the notice period has passed.
+    /// @param holder The holder.
+    /// @param readyAt First second the withdrawal may execute.
+    /// @param nowSec The current block timestamp.
+    error PoolNoticeNotElapsed(address holder, uint64 readyAt, uint256 nowSec);
+    /// @notice Thrown when withdrawing after the notice's window closed (a new notice is needed).
+    /// @param holder The holder.
+    /// @param expiresAt Last second it could execute.
+    /// @param nowSec The current block timestamp.
+    error PoolNoticeExpired(address holder, uint64 expiresAt, uint256 nowSec);
+    /// @notice Thrown when withdrawing more shares than the notice covers.
+    /// @param holder The holder.
+    /// @param noticeShares Shares under notice.
+    /// @param shares Shares asked.
+    error PoolExceedsNotice(address holder, uint256 noticeShares, uint256 shares);
     /// @notice Thrown when a guarantor's DPS stake is below the minimum and it gates a new trade.
     /// @param guarantor The guarantor.
     /// @param required Minimum DPS.
@@ -62,6 +93,12 @@ interface IGuarantorPool {
     /// @param account The account.
     /// @param guarantor Its current guarantor.
     error PoolCustomerHasPositions(address account, address guarantor);
+    /// @notice Thrown when an account with negative collateral would leave its guarantor or join another: the guarantor
+    ///         it had when the deficit arose pays first (LIQ-03).
+    /// @param account The account.
+    /// @param guarantor Its guarantor (for a join: the guarantor it asked to join).
+    /// @param collateralUsdc Its ClearingHouse collateral.
+    error PoolCustomerInDeficit(address account, address guarantor, int256 collateralUsdc);
     /// @notice Thrown when redeeming more shares than held.
     /// @param holder The holder.
     /// @param shares Shares asked.
@@ -164,6 +201,35 @@ interface IGuarantorPool {
         uint256 paidUsdc,
         uint256 capitalUsdc
     );
+    /// @notice Emitted when a capital provider gives notice to withdraw (replacing any earlier notice).
+    /// @param guarantor The guarantor.
+    /// @param holder The holder.
+    /// @param shares Shares under notice.
+    /// @param readyAt First second the withdrawal may execute.
+    /// @param expiresAt Last second it may execute.
+    event CapitalWithdrawalRequested(
+        address indexed guarantor,
+        address indexed holder,
+        uint256 shares,
+        uint64 readyAt,
+        uint64 expiresAt
+    );
+    /// @notice Emitted when a capital provider cancels its notice.
+    /// @param guarantor The guarantor.
+    /// @param holder The holder.
+    event CapitalWithdrawalCancelled(address indexed guarantor, address indexed holder);
+    /// @notice Emitted when a loss leaves a guarantor's share price below 1e-6 of its initial value: every share is
+    ///         cancelled at once (O(1): balances of an older epoch read as zero), as the insurance fund does, so
+    ///         repeated wipe-outs can never overflow later deposits' share amounts.
+    /// @param guarantor The guarantor.
+    /// @param epoch The new share epoch.
+    /// @param sharesCancelled Shares outstanding before.
+    /// @param capitalUsdc Capital left (credited to the next depositors).
+    event GuarantorSharesReset(address indexed guarantor, uint64 epoch, uint256 sharesCancelled, uint256 capitalUsdc);
+    /// @notice Emitted when governance sets the capital withdrawal notice.
+    /// @param noticeSec Seconds from a notice to the first possible withdrawal (0 with window 0: no notice).
+    /// @param windowSec Seconds the withdrawal stays possible after that.
+    event CapitalNoticeSet(uint64 noticeSec, uint64 windowSec);
     /// @notice Emitted when governance changes pool parameters.
     /// @param minDpsStake Minimum DPS stake to gate new trades.
     /// @param maxLeverageWad Exposure / capital cap, WAD.
@@ -186,13 +252,51 @@ interface IGuarantorPool {
     /// @return shares Shares minted.
     function depositCapital(address guarantor, uint256 amountUsdc) external returns (uint256 shares);
 
-    /// @notice Redeems shares for USDC (rounded down). The guarantor's capital after must still cover its
-    ///         customers' exposure / max leverage.
+    /// @notice Redeems shares for USDC at the current share price (rounded down). Once governance set a notice
+    ///         period, only shares under a notice whose period has passed and whose window is open (CLR-02): the
+    ///         capital keeps bearing its customers' losses meanwhile. The guarantor's capital after must still
+    ///         cover its customers' exposure / max leverage (the lock while the exposure needs it).
     /// @param guarantor The guarantor.
     /// @param shares Shares to burn.
     /// @param to Recipient.
     /// @return amountUsdc USDC paid.
     function withdrawCapital(address guarantor, uint256 shares, address to) external returns (uint256 amountUsdc);
+
+    /// @notice Gives notice to withdraw `shares` of `guarantor` (replaces an earlier notice). Refused when the
+    ///         guarantor's capital without them would not cover its customers' exposure / max leverage.
+    /// @param guarantor The guarantor.
+    /// @param shares Shares (≤ held).
+    /// @return readyAt First second the withdrawal may execute.
+    /// @return expiresAt Last second it may execute.
+    function requestCapitalWithdrawal(
+        address guarantor,
+        uint256 shares
+    ) external returns (uint64 readyAt, uint64 expiresAt);
+
+    /// @notice Cancels the caller's notice for `guarantor`.
+    /// @param guarantor The guarantor.
+    function cancelCapitalWithdrawal(address guarantor) external;
+
+    /// @notice Sets the capital withdrawal notice (ADMIN). Both 0: no notice (local networks; the deploy sets one).
+    /// @param noticeSec Seconds from a notice to the first possible withdrawal.
+    /// @param windowSec Seconds the withdrawal stays possible after that (> 0 when a notice is set).
+    function setCapitalNotice(uint64 noticeSec, uint64 windowSec) external;
+
+    /// @notice The capital withdrawal notice.
+    /// @return noticeSec Notice period.
+    /// @return windowSec Window after it.
+    function capitalNotice() external view returns (uint64 noticeSec, uint64 windowSec);
+
+    /// @notice A holder's notice for one guarantor (zero when none or voided by a wipe-out).
+    /// @param guarantor The guarantor.
+    /// @param holder The holder.
+    /// @return The notice.
+    function withdrawalNotice(address guarantor, address holder) external view returns (CapitalNotice memory);
+
+    /// @notice A guarantor's share epoch (bumped by every wipe-out, see GuarantorSharesReset).
+    /// @param guarantor The guarantor.
+    /// @return The epoch.
+    function shareEpoch(address guarantor) external view returns (uint64);
 
     /// @notice Adds USDC to a guarantor's capital without minting shares (fee share, donation).
     /// @param guarantor The guarantor.
@@ -218,11 +322,13 @@ interface IGuarantorPool {
     /// @param limitUsdc Exposure limit, USDC.
     function admitCustomer(address account, uint256 limitUsdc) external;
 
-    /// @notice The caller joins an open guarantor with its default limit.
+    /// @notice The caller joins an open guarantor with its default limit (not while its collateral is negative).
     /// @param guarantor The guarantor.
     function joinOpenGuarantor(address guarantor) external;
 
-    /// @notice The caller leaves its guarantor (no open positions), or a guarantor removes a customer.
+    /// @notice The caller leaves its guarantor, or a guarantor removes a customer: only with no market in the account's
+    ///         ClearingHouse set (no position, no held obligation) and collateral ≥ 0 (a deficit is the guarantor's
+    ///         first loss, LIQ-03).
     /// @param account The customer.
     function removeCustomer(address account) external;
 

@@ -6,7 +6,9 @@ pragma solidity ^0.8.28;
 ///         positions during a liquidation. The ClearingHouse has already updated the account's position,
 ///         realised its PnL at `priceWad` and moved it against the market's PnL pool when it calls this hook.
 /// @dev The hook must not revert for a registered market (a revert would block a due liquidation, LIQ-05) and
-///      must not call back into the ClearingHouse (its reentrancy guard is held). The market takes the closed
+///      must not call back into the ClearingHouse (its reentrancy guard is held) except `releaseAccount`. A market
+///      that holds its accounts (ClearingHouse.setMarketHoldsAccounts) is also called with `sizeDeltaCh` = 0 for an
+///      account it holds at zero net size: it then reduces what it holds (e.g. a futures calendar spread). The market takes the closed
 ///      size onto its own book (house/LP) or queues it for auto-deleveraging, and updates its open interest.
 interface ILiquidatableMarket {
     /// @notice Called by the ClearingHouse after it closed `sizeDeltaCh` of `account`'s position at `priceWad`.

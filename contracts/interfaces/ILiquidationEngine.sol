@@ -15,6 +15,14 @@ interface ILiquidationEngine {
     /// @param equityUsdc Its equity.
     /// @param maintenanceMarginUsdc Its maintenance margin.
     error LiquidationAccountHealthy(address account, int256 equityUsdc, uint256 maintenanceMarginUsdc);
+    /// @notice Thrown when a solvent account (equity ≥ 0) would be liquidated inside the sequencer grace period: after
+    ///         an L2 sequencer outage its owner gets the oracle's grace period to top up at the fresh price (Aave's
+    ///         PriceOracleSentinel rule). Insolvent accounts are liquidated at once.
+    /// @param account The account.
+    /// @param upSinceSec When the sequencer came back up.
+    /// @param graceEndsSec Liquidations of solvent accounts resume after this second.
+    /// @param equityUsdc The account's equity.
+    error LiquidationSequencerGracePeriod(address account, uint256 upSinceSec, uint256 graceEndsSec, int256 equityUsdc);
     /// @notice Thrown when a parameter is out of range.
     error LiquidationInvalidParams();
 

@@ -77,7 +77,7 @@ contract MockClearingMarket is ILiquidatableMarket {
     }
 
     /// @inheritdoc ILiquidatableMarket
-    function onPositionLiquidated(address account, int256 sizeDeltaCh, uint256, int256) external {
+    function onPositionLiquidated(address account, int256 sizeDeltaCh, uint256, int256) external virtual {
         // The house takes the opposite side of what the account closed (a real market updates its book here).
         emit HouseTookOver(account, sizeDeltaCh);
     }

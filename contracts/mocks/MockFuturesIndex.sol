@@ -8,6 +8,12 @@ contract MockFuturesIndex {
     /// @notice The price, USDC per CH WAD.
     uint256 public priceWad;
 
+    /// @notice Whether riskPrice reverts (a grace period, a spot deviation or the guardian's risk pause).
+    bool public riskBlocked;
+
+    /// @notice Thrown by riskPrice while new risk is blocked.
+    error MockRiskBlocked();
+
     /// @param priceWad_ Initial price.
     constructor(uint256 priceWad_) {
         priceWad = priceWad_;
@@ -25,9 +31,16 @@ contract MockFuturesIndex {
         return priceWad;
     }
 
-    /// @notice The index for new risk (no extra gate in this mock).
+    /// @notice Blocks riskPrice (or not), as the real oracle's new-risk gates do.
+    /// @param blocked True to revert with MockRiskBlocked.
+    function setRiskBlocked(bool blocked) external {
+        riskBlocked = blocked;
+    }
+
+    /// @notice The index for new risk: reverts while blocked.
     /// @return The price.
     function riskPrice() external view returns (uint256) {
+        if (riskBlocked) revert MockRiskBlocked();
         return priceWad;
     }
 }

@@ -18,6 +18,12 @@ contract MockPriceIndex {
     /// @notice Whether indexPrice reverts.
     bool public invalid;
 
+    /// @notice Whether riskPrice reverts (a grace period, a spot deviation or the guardian's risk pause).
+    bool public riskBlocked;
+
+    /// @notice Thrown by riskPrice while new risk is blocked.
+    error MockRiskBlocked();
+
     /// @param priceWad_ Initial price, USDC per CH WAD.
     constructor(uint256 priceWad_) {
         priceWad = priceWad_;
@@ -33,6 +39,19 @@ contract MockPriceIndex {
     /// @param invalid_ True to revert with MockPriceInvalid.
     function setInvalid(bool invalid_) external {
         invalid = invalid_;
+    }
+
+    /// @notice Blocks riskPrice (or not), as the real oracle's new-risk gates do.
+    /// @param blocked True to revert with MockRiskBlocked.
+    function setRiskBlocked(bool blocked) external {
+        riskBlocked = blocked;
+    }
+
+    /// @notice The price for a risk-increasing action: indexPrice, unless risk is blocked.
+    /// @return The price, USDC per CH WAD.
+    function riskPrice() external view returns (uint256) {
+        if (riskBlocked) revert MockRiskBlocked();
+        return this.indexPrice();
     }
 
     /// @notice The settable price; reverts while invalid or zero.

@@ -56,6 +56,8 @@ async function positions(ctx) {
   const market = (await m.getAddress()).toLowerCase();
   seen.market = market;
   await send(d("ClearingHouse").registerMarket(market));
+  // it stands in for a perp market: its pool is LP capital that absorbs socialised loss (issue 17 item 14)
+  await send(d("ClearingHouse").setMarketLossAbsorber(market, true));
   await send(
     d("RiskEngine").setMarketParams(market, {
       imMultipleWad: wad(3),

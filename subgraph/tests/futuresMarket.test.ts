@@ -3,6 +3,7 @@ import { Address, BigInt } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
   DeliveryElected,
+  DeliveryForfeited,
   DeliveryReceived,
   DeliverySettled,
   FuturesTraded,
@@ -13,6 +14,7 @@ import {
 } from "../generated/FuturesMarket/FuturesMarket";
 import {
   handleDeliveryElected,
+  handleDeliveryForfeited,
   handleDeliveryReceived,
   handleDeliverySettled,
   handleFuturesTraded,
@@ -72,12 +74,16 @@ describe("FuturesMarket", () => {
     handleSettlementPriceFinalised(
       new FuturesMarketEvents(FUT).SettlementPriceFinalised(T0 + 8 * DAY, n(1), wad(12), wad(8), wad(6), wad(6), wad(1), BigInt.fromI64(T0 + 9 * DAY), KEEPER, n(1000000)),
     );
-    // Bob delivers 4 of 6: paid 4 × 12 = 48, slashed 2 × 12 × 1.1 = 26.4
+    // Bob delivers 4 of 6: paid 4 × 12 = 48, charged the penalty 2 × 12 × 10 % = 2.4
     handleDeliverySettled(
-      new FuturesMarketEvents(FUT).DeliverySettled(T0 + 9 * DAY, n(1), BOB, wad(6), wad(4), usdc(48), n(26400000), usdc(100)),
+      new FuturesMarketEvents(FUT).DeliverySettled(T0 + 9 * DAY, n(1), BOB, wad(6), wad(4), usdc(48), n(2400000), usdc(100)),
     );
     handleDeliveryReceived(
-      new FuturesMarketEvents(FUT).DeliveryReceived(T0 + 9 * DAY, n(1), ALICE, wad(8), wad(4), usdc(48), n(26400000), wad(2)),
+      new FuturesMarketEvents(FUT).DeliveryReceived(T0 + 9 * DAY, n(1), ALICE, wad(8), wad(3), usdc(36), n(2400000), wad(2)),
+    );
+    // Alice could pay for 3 of the 4 CH delivered: the 4th went to the vault (MKT-08)
+    handleDeliveryForfeited(
+      new FuturesMarketEvents(FUT).DeliveryForfeited(T0 + 9 * DAY, n(1), ALICE, wad(1), usdc(12), CAROL),
     );
     handleFuturesPositionSettled(
       new FuturesMarketEvents(FUT).PositionSettled(T0 + 9 * DAY + 1, n(1), ALICE, wad(10), wad(12), usdc(10), KEEPER, BigInt.zero(), n(1)),
@@ -85,7 +91,10 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesSeries", s, "status", "Final");
     assert.fieldEquals("FuturesSeries", s, "failedDeliveries", "1");
     assert.fieldEquals("FuturesSeries", s, "deliveredCh", wad(4).toString());
-    assert.fieldEquals("FuturesSeries", s, "slashedUsdc", "26400000");
+    assert.fieldEquals("FuturesSeries", s, "slashedUsdc", "2400000");
+    assert.fieldEquals("FuturesSeries", s, "receivedCh", wad(4).toString()); // = delivered (MKT-05)
+    assert.fieldEquals("FuturesSeries", s, "forfeitedCh", wad(1).toString());
+    assert.entityCount("FuturesEvent", 3); // elected, forfeited, positionSettled
     assert.fieldEquals("FuturesSeries", s, "cashSettledCh", wad(2).toString());
     assert.fieldEquals("FuturesSeries", s, "longOiCh", "0");
     assert.fieldEquals("FuturesSeries", s, "openPositions", "1");

@@ -124,6 +124,7 @@ abstract contract ClearingSolBase is ChxSolBase {
             deployCode("MockClearingMarket.sol:MockClearingMarket", abi.encode(address(chouse), address(oracle), token))
         );
         chouse.registerMarket(address(market));
+        chouse.setMarketLossAbsorber(address(market), true); // stands in for a perp market (LP pool)
         risk.setMarketParams(
             address(market),
             IRiskEngine.MarketRiskParams({

@@ -17,7 +17,7 @@ abstract contract ClearingUnitBase is ClearingSolBase {
     address internal bob = makeAddr("bob");
     address internal keeper = makeAddr("keeper");
 
-    function setUp() public {
+    function setUp() public virtual {
         _deployClearing();
         _setupGuarantor(guarantor, false, 1_000e6);
         _fundMarket(1_000e6);

@@ -67,6 +67,9 @@ abstract contract FuturesSolBase is ClearingSolBase {
             )
         );
         chouse.registerMarket(address(futures));
+        chouse.setMarketLossAbsorber(address(futures), true);
+        chouse.setMarketAccountRisk(address(futures), true);
+        chouse.setMarketHoldsAccounts(address(futures), true);
         risk.setMarketParams(
             address(futures),
             IRiskEngine.MarketRiskParams({

@@ -51,6 +51,7 @@ abstract contract PerpSolBase is ClearingSolBase {
             )
         );
         chouse.registerMarket(address(perp));
+        chouse.setMarketLossAbsorber(address(perp), true); // as the deploy's wiring module
         risk.setMarketParams(
             address(perp),
             IRiskEngine.MarketRiskParams({

@@ -314,6 +314,7 @@ abstract contract ProtocolSolBase is ManagedSolBase {
             )
         );
         house.registerMarket(address(market));
+        house.setMarketLossAbsorber(address(market), true); // stands in for a perp market (LP pool)
         risk.setMarketParams(
             address(market),
             IRiskEngine.MarketRiskParams({
@@ -369,6 +370,7 @@ abstract contract ProtocolSolBase is ManagedSolBase {
             )
         );
         house.registerMarket(address(perp));
+        house.setMarketLossAbsorber(address(perp), true); // as the deploy's wiring module
         risk.setMarketParams(
             address(perp),
             IRiskEngine.MarketRiskParams({

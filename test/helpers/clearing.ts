@@ -50,6 +50,8 @@ export async function listTestMarket(
   await market.waitForDeployment();
   const m = await market.getAddress();
   await (await p.clearingHouse.connect(admin).registerMarket(m)).wait();
+  // stands in for a perp market: its pool is LP capital that absorbs socialised loss (docs/clearing.md)
+  await (await p.clearingHouse.connect(admin).setMarketLossAbsorber(m, true)).wait();
   await (
     await p.riskEngine.connect(admin).setMarketParams(m, {
       imMultipleWad: wad("3"),

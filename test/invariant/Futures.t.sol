@@ -13,9 +13,11 @@ import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
 import {MockFuturesIndex} from "../../contracts/mocks/MockFuturesIndex.sol";
 
-/// @notice Traders buy, sell, elect delivery and escrow CH on the live daily series while the index moves and time
-///         passes; `expireAndSettle` walks a series through fix → finalise → delivery deadline → every settlement
-///         and checks, per short and per long, the delivery rules (MKT-05) as they happen.
+/// @notice Traders buy, sell, elect delivery and escrow CH on the live daily series — and hold calendar spreads
+///         against a far series — while the index moves and time passes, and withdraw everything the margin check
+///         lets go (issue 17 items 1 and 3: election + withdraw, spreads netting to zero); `expireAndSettle` walks a
+///         series through fix → finalise → delivery deadline → every settlement and checks, per short and per long,
+///         the delivery rules (MKT-05, MKT-08) as they happen.
 contract FuturesHandler is CommonBase, StdCheats, StdUtils {
     IFuturesMarket internal f;
     IClearingHouse internal chouse;
@@ -23,21 +25,27 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
     MockPriceIndex internal oracle;
     MockFuturesIndex internal fIndex;
     IERC20 internal chToken;
+    address internal vault;
 
     address[4] public traders;
     uint256 public series;
+    uint256 public far;
     uint256[] public finished;
     uint256 public settlements;
     uint256 public violationsMKT05;
+    uint256 public violationsMKT08;
+    uint256 public withdrawals;
 
-    constructor(address[6] memory m, address[4] memory traders_) {
+    constructor(address[7] memory m, address[4] memory traders_, uint256 far_) {
         f = IFuturesMarket(m[0]);
         chouse = IClearingHouse(m[1]);
         liq = ILiquidationEngine(m[2]);
         oracle = MockPriceIndex(m[3]);
         fIndex = MockFuturesIndex(m[4]);
         chToken = IERC20(m[5]);
+        vault = m[6];
         traders = traders_;
+        far = far_;
         series = f.listStandardSeries(IFuturesTypes.Tenor.Daily);
     }
 
@@ -56,6 +64,31 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
         try f.openPosition(series, size, 0) {} catch {}
     }
 
+    /// A leg in the far series (with the daily one: calendar spreads that may net to zero).
+    function tradeFar(uint256 seed, int256 size) external {
+        size = bound(size, -300e18, 300e18);
+        if (size == 0) return;
+        vm.prank(_t(seed));
+        try f.openPosition(far, size, 0) {} catch {}
+    }
+
+    /// Election + withdraw (issue 17 items 1, 3): withdraw everything the margin check lets go. MKT-08: what is left
+    /// still covers initial margin with every delivery payment held and every leg and bond margined.
+    function withdrawMax(uint256 seed) external {
+        address t = _t(seed);
+        IClearingHouse.MarginState memory m = chouse.marginState(t);
+        int256 free = m.equityUsdc - int256(m.initialMarginUsdc);
+        int256 c = chouse.collateralOf(t);
+        if (free > c) free = c;
+        if (free <= 0) return;
+        vm.prank(t);
+        try chouse.withdraw(uint256(free), t) {
+            ++withdrawals;
+            m = chouse.marginState(t);
+            if (m.equityUsdc < int256(m.initialMarginUsdc)) ++violationsMKT08;
+        } catch {}
+    }
+
     function close(uint256 seed) external {
         vm.prank(_t(seed));
         try f.closePosition(series, 0) {} catch {}
@@ -67,7 +100,10 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
         if (size <= 0) return;
         amount = bound(amount, 0, uint256(size));
         vm.prank(t);
-        try f.electDelivery(series, amount) {} catch {}
+        try f.electDelivery(series, amount) {
+            IClearingHouse.MarginState memory m = chouse.marginState(t);
+            if (amount != 0 && m.equityUsdc < int256(m.initialMarginUsdc)) ++violationsMKT08;
+        } catch {}
     }
 
     function deliver(uint256 seed, uint256 amount) external {
@@ -104,22 +140,30 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
         vm.warp(f.seriesInfo(id).deliveryDeadline);
         IFuturesTypes.Series memory s = f.seriesInfo(id);
         uint256 price = s.settlementPriceWad;
-        // shorts first: each either delivered its assignment or is slashed price × (1 + penalty) on the rest
+        // shorts first: each either delivered its assignment or is charged the penalty (price × 10 %) on the rest
         for (uint256 i; i < 4; ++i) {
             IFuturesTypes.Position memory p = f.positionOf(id, traders[i]);
-            if (p.open && p.sizeCh < 0) _settleShort(id, traders[i], price);
+            // a short liquidated after expiry keeps its delivery base at zero size (baseTaken)
+            if (p.open && (p.sizeCh < 0 || p.baseTaken)) _settleShort(id, traders[i], price);
         }
-        // then everyone else: electing longs receive CH (Σ = delivered) and the slashes
+        // then everyone else: electing longs receive CH (Σ = delivered, with what a long could not pay for forfeited
+        // to the vault, MKT-08) and the slashes
+        uint256 vaultBefore = chToken.balanceOf(vault);
         uint256 received;
         for (uint256 i; i < 4; ++i) {
             address t = traders[i];
             IFuturesTypes.Position memory p = f.positionOf(id, t);
             if (!p.open) continue;
             uint256 chBefore = chToken.balanceOf(t);
+            vm.prank(t);
             f.settlePosition(id, t);
             ++settlements;
-            received += chToken.balanceOf(t) - chBefore;
+            uint256 got = chToken.balanceOf(t) - chBefore;
+            received += got;
+            // MKT-08: an electing long gets CH only against payment collected — never into a deficit
+            if (p.electedCh != 0 && got != 0 && chouse.collateralOf(t) < 0) ++violationsMKT08;
         }
+        received += chToken.balanceOf(vault) - vaultBefore;
         s = f.seriesInfo(id);
         if (received != s.deliveredCh || s.receivedCh != s.deliveredCh) ++violationsMKT05;
         if (s.compensatedUsdc != s.slashedUsdc && s.electedCh != 0) ++violationsMKT05;
@@ -141,7 +185,7 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
     }
 
     function _slash(uint256 undeliveredCh, uint256 priceWad) internal pure returns (uint256) {
-        uint256 up = (undeliveredCh * 11_000 * priceWad + 1e30 - 1) / 1e30;
+        uint256 up = (undeliveredCh * 1_000 * priceWad + 1e30 - 1) / 1e30;
         return (up + 10_000 - 1) / 10_000;
     }
 }
@@ -163,8 +207,17 @@ contract FuturesInvariantTest is FuturesSolBase {
             chToken.approve(address(futures), type(uint256).max);
         }
         handler = new FuturesHandler(
-            [address(futures), address(chouse), address(liq), address(oracle), address(fIndex), address(chToken)],
-            traders
+            [
+                address(futures),
+                address(chouse),
+                address(liq),
+                address(oracle),
+                address(fIndex),
+                address(chToken),
+                address(vault)
+            ],
+            traders,
+            futures.listSeries(uint64(block.timestamp + 365 days), 0)
         );
         targetContract(address(handler));
     }
@@ -224,4 +277,43 @@ contract FuturesInvariantTest is FuturesSolBase {
         for (uint256 i; i < 4; ++i) escrow += futures.positionOf(id, traders[i]).escrowCh;
         assertEq(chToken.balanceOf(address(futures)), escrow, "MKT-05 CH held = live escrow");
     }
+
+    /// The handler's election + withdraw and spread paths are live: an electing long and a spread that nets to zero
+    /// withdraw what the margin check allows and the series settles without a violation.
+    function test_handlerElectWithdrawSpreadPathsAreLive() public {
+        handler.trade(0, 100e18); // trader 0 long the daily
+        handler.trade(1, -100e18); // trader 1 short the daily ...
+        handler.tradeFar(1, 100e18); // ... and long the far series: nets to zero
+        handler.elect(0, 100e18);
+        handler.withdrawMax(0);
+        handler.withdrawMax(1);
+        assertEq(handler.withdrawals(), 2);
+        assertEq(chouse.positionOf(traders[1], address(futures)).sizeCh, 0);
+        assertGt(chouse.marginState(traders[1]).initialMarginUsdc, 0); // the spread and the bond stay margined
+        handler.expireAndSettle();
+        assertEq(handler.violationsMKT05() + handler.violationsMKT08(), 0);
+        invariant_MKT08_deliveryPaymentHeld();
+    }
+
+    /// @notice MKT-08: an electing long's delivery payment is held from election to settlement — every margin
+    ///         computation takes elected × index off its equity (FuturesRisk through the account-risk hook); and no
+    ///         withdrawal or election left an account below initial margin, no long got CH into a deficit.
+    function invariant_MKT08_deliveryPaymentHeld() public view {
+        assertEq(handler.violationsMKT08(), 0, "MKT-08 observed in calls");
+        uint256 price = fIndex.priceWad();
+        for (uint256 i; i < 4; ++i) {
+            uint256[] memory ids = futures.accountSeries(traders[i]);
+            uint256 held;
+            for (uint256 k; k < ids.length; ++k) {
+                uint256 e = futures.positionOf(ids[k], traders[i]).electedCh;
+                held += (e * price + 1e30 - 1) / 1e30;
+            }
+            (int256 adjustment, , ) = IMarketAccountRiskView(address(futures)).accountRisk(traders[i], price);
+            assertEq(adjustment, -int256(held), "MKT-08 payment held");
+        }
+    }
+}
+
+interface IMarketAccountRiskView {
+    function accountRisk(address account, uint256 priceWad) external view returns (int256, uint256, uint256);
 }

@@ -210,7 +210,8 @@ contract ClearingAccountsTest is ClearingUnitBase {
         vm.stopPrank();
     }
 
-    /// The GUARDIAN freezes one market at once: its trades and cash flows stop, liquidations do not (LIQ-05).
+    /// The GUARDIAN freezes one market's new risk at once; its exits and cash flows stay open (SEC-05, issue 17 item 12;
+    /// the full attack is ClearingSecurity.t.sol).
     function test_marketPause_freezesOneMarket() public {
         _setupTrader(alice, guarantor, 100e6);
         vm.prank(alice);
@@ -218,8 +219,7 @@ contract ClearingAccountsTest is ClearingUnitBase {
         bytes32 feature = keccak256(abi.encode(keccak256("clearing.market"), address(market)));
         IChxModule(address(chouse)).pauseFeature(feature);
         vm.expectRevert(abi.encodeWithSelector(IChxModule.ChxFeaturePaused.selector, feature));
-        market.tradeAt(alice, -5e18, 10e18);
-        vm.expectRevert(abi.encodeWithSelector(IChxModule.ChxFeaturePaused.selector, feature));
+        market.tradeAt(alice, 5e18, 10e18);
         market.settleFunding(alice, 1);
         IChxModule(address(chouse)).unpauseFeature(feature);
         market.tradeAt(alice, -5e18, 10e18);

@@ -12,6 +12,7 @@ import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
 import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
 import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
 import {IClearingRiskSync} from "../../interfaces/IClearingRiskSync.sol";
+import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
 import {ClearingMath} from "../../libraries/ClearingMath.sol";
 import {RiskMath} from "../../libraries/RiskMath.sol";
 
@@ -28,25 +29,44 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     bytes32 internal constant FEATURE_DEPOSIT = keccak256("clearing.deposit");
     bytes32 internal constant FEATURE_WITHDRAW = keccak256("clearing.withdraw");
     bytes32 internal constant FEATURE_NEW_RISK = keccak256("clearing.newRisk");
-    /// @dev Per-market pause: feature id keccak256(abi.encode(FEATURE_MARKET, market)).
+    /// @dev Per-market pause of new risk: feature id keccak256(abi.encode(FEATURE_MARKET, market)).
     bytes32 internal constant FEATURE_MARKET = keccak256("clearing.market");
 
     /// @dev One slot holds everything a trade, a withdrawal or a liquidation needs about the account: collateral,
-    ///      the last market it traded (its socialised loss goes there) and the set of markets it holds positions
+    ///      the last loss-absorbing market it traded or settled in (its socialised loss goes there) and the set of markets it holds positions
     ///      in, as up to MAX_MARKETS_PER_ACCOUNT 16-bit market ids (id i at bits [16 i, 16 i + 16) of `marketIds`).
     ///      Opening or closing a position therefore writes no slot of its own (an address[] cost two fresh slots).
+    ///      `heldMask` bit i: the market at place i holds the account (FLAG_HOLDS_ACCOUNTS): it stays in the set at
+    ///      zero size until that market releases it (`releaseAccount`).
     struct Account {
         int96 collateralUsdc;
         uint16 lastMarketId;
         uint8 marketCount;
         uint128 marketIds;
+        uint8 heldMask;
     }
 
-    /// @dev One slot; `id` (1-based, registration order) is what accounts store.
+    /// @dev One slot; `id` (1-based, registration order) is what accounts store; `flags` FLAG_* bits.
     struct Market {
         bool registered;
         uint16 id;
         int128 poolUsdc;
+        uint8 flags;
+    }
+
+    /// @dev Market flag: margin computations call IMarketAccountRisk.accountRisk for the market's accounts.
+    uint8 private constant FLAG_ACCOUNT_RISK = 1;
+    /// @dev Market flag: socialised loss may be charged to its pool (the account's `lastMarketId` only names such).
+    uint8 private constant FLAG_LOSS_ABSORBER = 2;
+    /// @dev Market flag: an account stays in the market's set (at zero size) until the market releases it.
+    uint8 private constant FLAG_HOLDS_ACCOUNTS = 4;
+    /// @dev `_placeOf` result for a market not in the account's set.
+    uint256 private constant NOT_IN_SET = type(uint256).max;
+
+    /// @dev What the account scan reads per market id: the address and its flags (one slot).
+    struct MarketRef {
+        address market;
+        uint8 flags;
     }
 
     struct OpenInterest {
@@ -67,7 +87,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         mapping(address account => mapping(address market => Position)) positions;
         mapping(address market => Market) markets;
         mapping(address market => OpenInterest) openInterest;
-        mapping(uint256 id => address market) marketById;
+        mapping(uint256 id => MarketRef) marketById;
         uint256 socialisedLossUsdc;
         // One slot, read by every margin check and every liquidation: the liquidation engine, the market count and
         // the pushed copy of σ (IClearingRiskSync) as σ + 1 (0: no copy, the RiskEngine is called), valid for the
@@ -142,10 +162,41 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         if (m.registered) revert ClearingMarketAlreadyRegistered(market);
         uint16 id = (uint256($.marketCount) + 1).toUint16();
         $.marketCount = id;
-        $.marketById[id] = market;
+        $.marketById[id].market = market;
         m.registered = true;
         m.id = id;
         emit MarketRegistered(market);
+    }
+
+    /// @inheritdoc IClearingHouse
+    function setMarketLossAbsorber(address market, bool enabled) external restricted {
+        _setFlag(market, FLAG_LOSS_ABSORBER, enabled);
+    }
+
+    /// @inheritdoc IClearingHouse
+    function setMarketAccountRisk(address market, bool enabled) external restricted {
+        _setFlag(market, FLAG_ACCOUNT_RISK, enabled);
+    }
+
+    /// @inheritdoc IClearingHouse
+    function setMarketHoldsAccounts(address market, bool enabled) external restricted {
+        _setFlag(market, FLAG_HOLDS_ACCOUNTS, enabled);
+    }
+
+    /// @dev Writes the flag in the market's slot and in its id's slot (read by the account scan).
+    function _setFlag(address market, uint8 flag, bool enabled) private {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        Market storage m = $.markets[market];
+        if (!m.registered) revert ClearingUnknownMarket(market);
+        uint8 flags = enabled ? m.flags | flag : m.flags & ~flag;
+        m.flags = flags;
+        $.marketById[m.id].flags = flags;
+        emit MarketFlagsSet(
+            market,
+            flags & FLAG_ACCOUNT_RISK != 0,
+            flags & FLAG_LOSS_ABSORBER != 0,
+            flags & FLAG_HOLDS_ACCOUNTS != 0
+        );
     }
 
     /// @inheritdoc IClearingRiskSync
@@ -213,8 +264,10 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         acc.collateralUsdc = collateral.toInt96();
         $.accounts[msg.sender].collateralUsdc = acc.collateralUsdc;
         if (acc.marketCount != 0) {
-            // Withdrawing against open positions adds risk: equity after must still cover initial margin.
-            (MarginState memory s, ) = _scan($, msg.sender, acc, _noTrade(), true, $.oracle.indexPrice());
+            // Withdrawing against open positions adds risk: equity after must still cover initial margin, at the
+            // price gated like every risk-increasing action (sequencer grace period, spot deviation, the oracle's
+            // risk pause: ORC-01). Without positions the oracle is not read at all (SEC-05).
+            (MarginState memory s, ) = _scan($, msg.sender, acc, _noTrade(), true, $.oracle.riskPrice());
             if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
                 revert ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
             }
@@ -289,6 +342,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         address market;
         uint256 id;
         Position position;
+        uint8 flags;
     }
 
     function _applyMarketTrade(
@@ -301,13 +355,14 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         uint256 feeUsdc,
         int256 settleUsdc
     ) private returns (int256 pnl, bool increasing) {
-        Market memory m = _activeMarket($, tr.market);
+        Market memory m = _registeredMarket($, tr.market);
         tr.id = m.id;
+        tr.flags = m.flags;
         if (settleUsdc != 0) _settle(account, acc, m, tr.market, settleUsdc);
         (pnl, increasing) = _movePosition($, account, acc, tr, sizeDeltaCh, tradePriceWad);
         int256 collateral = int256(acc.collateralUsdc) + pnl - feeUsdc.toInt256();
         acc.collateralUsdc = collateral.toInt96();
-        acc.lastMarketId = m.id;
+        if (m.flags & FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = m.id;
         $.accounts[account] = acc;
         if (pnl != 0 || settleUsdc != 0) $.markets[tr.market].poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
         // @dev uint96: 7.9e22 USDC between two flushes; beyond it a fee-paying trade reverts (SafeCast).
@@ -343,30 +398,50 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         increasing =
             ClearingMath.abs(newSize) > ClearingMath.abs(oldSize) ||
             (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
-        if (increasing) _requireActive(FEATURE_NEW_RISK);
+        if (increasing) {
+            _requireActive(FEATURE_NEW_RISK);
+            // The per-market pause gates new risk only: reductions, closes, cash flows and liquidations stay open
+            // (SEC-05).
+            _requireActive(keccak256(abi.encode(FEATURE_MARKET, tr.market)));
+        }
         // A closed position keeps no residual basis (it was realised in full).
         if (newSize == 0) newOpen = 0;
         tr.position = Position(newSize.toInt128(), newOpen.toInt128());
         $.positions[account][tr.market] = tr.position;
-        _updateMembership(acc, account, tr.id, oldSize, newSize);
+        _updateMembership(acc, account, tr.id, oldSize, newSize, tr.flags & FLAG_HOLDS_ACCOUNTS != 0);
         _updateOpenInterest($, tr.market, oldSize, newSize);
     }
 
     /// @inheritdoc IClearingHouse
     function settle(address account, int256 amountUsdc) external {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
-        Market memory m = _activeMarket($, msg.sender);
+        Market memory m = _registeredMarket($, msg.sender);
         Account memory acc = $.accounts[account];
         _settle(account, acc, m, msg.sender, amountUsdc);
         $.accounts[account] = acc;
         $.markets[msg.sender].poolUsdc = m.poolUsdc;
     }
 
+    /// @inheritdoc IClearingHouse
+    function releaseAccount(address account) external {
+        ClearingHouseStorage storage $ = _getClearingHouseStorage();
+        Market memory m = _registeredMarket($, msg.sender);
+        Account memory acc = $.accounts[account];
+        uint256 place = _placeOf(acc, m.id);
+        if (place == NOT_IN_SET) return;
+        acc.heldMask &= ~uint8(1 << place);
+        // Idempotent and never reverting (a market may call it from its liquidation hook, where the ClearingHouse
+        // re-reads the account's set afterwards): a position still open keeps the market in the set until it closes.
+        if ($.positions[account][msg.sender].sizeCh == 0) _removeAt(acc, place);
+        $.accounts[account] = acc;
+        emit AccountReleased(account, msg.sender, acc.marketCount);
+    }
+
     /// @dev A market's cash flow between the account and its pool, in memory (the caller writes both back).
     function _settle(address account, Account memory acc, Market memory m, address market, int256 amountUsdc) private {
         int256 collateral = int256(acc.collateralUsdc) + amountUsdc;
         acc.collateralUsdc = collateral.toInt96();
-        acc.lastMarketId = m.id;
+        if (m.flags & FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = m.id;
         int256 pool = int256(m.poolUsdc) - amountUsdc;
         m.poolUsdc = pool.toInt128();
         emit AccountSettled(account, market, amountUsdc, collateral, pool);
@@ -448,19 +523,35 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         int256 collateralBefore
     ) private returns (int256 pnl) {
         Traded memory tr;
-        tr.market = $.marketById[id];
-        tr.id = id;
+        MarketRef memory ref = $.marketById[id];
+        (tr.market, tr.id, tr.flags) = (ref.market, id, ref.flags);
         int256 delta = _closeDelta($.positions[account][tr.market].sizeCh, fractionWad);
-        // A close is never new risk, so the new-risk pause does not apply (LIQ-05).
-        (pnl, ) = _movePosition($, account, acc, tr, delta, priceWad);
-        Market storage m = $.markets[tr.market];
-        m.poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
-        acc.lastMarketId = uint16(id);
-        // A closed position leaves the account's market set before the market hears of it; the rest of the account
-        // (collateral, last market) is written once by the caller.
-        if (tr.position.sizeCh == 0) $.accounts[account] = acc;
-        emit PositionLiquidated(account, tr.market, delta, priceWad, pnl, tr.position.sizeCh, collateralBefore + pnl);
+        // A market holding the account at zero size (FLAG_HOLDS_ACCOUNTS) hears Δ = 0: it reduces what it holds.
+        if (delta != 0) {
+            // A close is never new risk, so the new-risk pause does not apply (LIQ-05).
+            (pnl, ) = _movePosition($, account, acc, tr, delta, priceWad);
+            Market storage m = $.markets[tr.market];
+            m.poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
+            if (tr.flags & FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = uint16(id);
+            // A closed position leaves the account's market set before the market hears of it; the rest of the
+            // account (collateral, last market) is written once by the caller.
+            if (tr.position.sizeCh == 0) $.accounts[account] = acc;
+            emit PositionLiquidated(
+                account,
+                tr.market,
+                delta,
+                priceWad,
+                pnl,
+                tr.position.sizeCh,
+                collateralBefore + pnl
+            );
+        }
         ILiquidatableMarket(tr.market).onPositionLiquidated(account, delta, priceWad, pnl);
+        // A market that holds the account may release it from the hook: take the set back from storage.
+        if (tr.flags & FLAG_HOLDS_ACCOUNTS != 0) {
+            Account storage stored = $.accounts[account];
+            (acc.marketIds, acc.marketCount, acc.heldMask) = (stored.marketIds, stored.marketCount, stored.heldMask);
+        }
     }
 
     /// @dev The signed size a liquidation of `fractionWad` closes. The closed size rounds up, so a partial liquidation
@@ -487,18 +578,25 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         uint256 deficit = uint256(-collateral);
         deficit = _absorb(account, Layer.Guarantor, fromGuarantorUsdc, deficit, address(0));
         deficit = _absorb(account, Layer.Insurance, fromInsuranceUsdc, deficit, address(0));
-        socialisedUsdc = deficit;
-        if (socialisedUsdc > 0) {
-            address market = $.marketById[a.lastMarketId];
-            Market storage m = $.markets[market];
-            m.poolUsdc = (int256(m.poolUsdc) - int256(socialisedUsdc)).toInt128();
-            $.socialisedLossUsdc += socialisedUsdc;
-            _absorb(account, Layer.Socialised, socialisedUsdc, socialisedUsdc, market);
-        }
         // Any over-payment by a layer stays with the account (it can only come from a layer paying more than asked).
         uint256 paid = fromGuarantorUsdc + fromInsuranceUsdc;
         uint256 total = uint256(-collateral);
         a.collateralUsdc = paid > total ? (paid - total).toInt256().toInt96() : int96(0);
+        if (deficit == 0) return 0;
+        // Socialised only to a market that can absorb a loss (ACC-01: never an options pool); `lastMarketId` names
+        // only such markets, and one whose flag was removed since is skipped.
+        address market = $.marketById[a.lastMarketId].market;
+        Market storage m = $.markets[market];
+        if (market == address(0) || m.flags & FLAG_LOSS_ABSORBER == 0) {
+            int256 left = -deficit.toInt256();
+            a.collateralUsdc = left.toInt96();
+            emit DeficitUnabsorbed(account, deficit, left);
+            return 0;
+        }
+        socialisedUsdc = deficit;
+        m.poolUsdc = (int256(m.poolUsdc) - int256(socialisedUsdc)).toInt128();
+        $.socialisedLossUsdc += socialisedUsdc;
+        _absorb(account, Layer.Socialised, socialisedUsdc, socialisedUsdc, market);
     }
 
     function _absorb(
@@ -554,6 +652,14 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     }
 
     /// @inheritdoc IClearingHouse
+    function marketFlags(
+        address market
+    ) external view returns (bool accountRisk, bool lossAbsorber, bool holdsAccounts) {
+        uint8 flags = _getClearingHouseStorage().markets[market].flags;
+        return (flags & FLAG_ACCOUNT_RISK != 0, flags & FLAG_LOSS_ABSORBER != 0, flags & FLAG_HOLDS_ACCOUNTS != 0);
+    }
+
+    /// @inheritdoc IClearingHouse
     function collateralOf(address account) external view returns (int256) {
         return _getClearingHouseStorage().accounts[account].collateralUsdc;
     }
@@ -568,7 +674,7 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         ClearingHouseStorage storage $ = _getClearingHouseStorage();
         Account memory acc = $.accounts[account];
         list = new address[](acc.marketCount);
-        for (uint256 i; i < list.length; ++i) list[i] = $.marketById[_marketIdAt(acc.marketIds, i)];
+        for (uint256 i; i < list.length; ++i) list[i] = $.marketById[_marketIdAt(acc.marketIds, i)].market;
     }
 
     /// @inheritdoc IClearingHouse
@@ -623,17 +729,13 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         if (msg.sender != $.liquidationEngine) revert ClearingOnlyLiquidationEngine(msg.sender);
     }
 
+    /// @dev The caller check of the market hot path (modifyPosition, settle) and of the pool functions: a registered
+    ///      market (registration is ADMIN). It replaces the AccessManager round trip (~16k gas per trade). The
+    ///      market's own pause `keccak256(abi.encode(FEATURE_MARKET, market))` (the GUARDIAN freezes one market at
+    ///      once) is checked on risk-increasing trades only (_movePosition), so exits and cash flows stay open.
     function _registeredMarket(ClearingHouseStorage storage $, address market) private view returns (Market memory m) {
         m = $.markets[market];
         if (!m.registered) revert ClearingMarketNotRegistered(market);
-    }
-
-    /// @dev The caller check of the market hot path (modifyPosition, settle): a registered market (registration is
-    ///      ADMIN) whose own pause feature `keccak256(abi.encode(FEATURE_MARKET, market))` is not set (the GUARDIAN
-    ///      can freeze one market at once). It replaces the AccessManager round trip (~16k gas per trade).
-    function _activeMarket(ClearingHouseStorage storage $, address market) private view returns (Market memory m) {
-        m = _registeredMarket($, market);
-        _requireActive(keccak256(abi.encode(FEATURE_MARKET, market)));
     }
 
     /// @dev No traded market: every position is read from storage (market ids start at 1).
@@ -645,7 +747,8 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
 
     /// @dev One pass over the account's markets (bounded by MAX_MARKETS_PER_ACCOUNT): the gross open notional
     ///      Σ |cost basis| (the exposure guarantors limit, independent of the oracle) and, with `withMargin`, the margin
-    ///      state at `priceWad` (one RiskEngine read per market). The position of `tr.id` is taken from `tr`.
+    ///      state at `priceWad` (one RiskEngine read per market, one IMarketAccountRisk call per flagged market). The
+    ///      position of `tr.id` is taken from `tr`.
     function _scan(
         ClearingHouseStorage storage $,
         address account,
@@ -660,11 +763,23 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         MarginInputs memory m;
         if (withMargin) (m.generation, m.sigmaPlusOneWad, m.priceWad) = ($.riskGeneration, $.sigmaPlusOneWad, priceWad);
         for (uint256 i; i < n; ++i) {
-            (address market, Position memory p) = _positionAt($, account, tr, _marketIdAt(acc.marketIds, i));
+            (MarketRef memory ref, Position memory p) = _positionAt($, account, tr, _marketIdAt(acc.marketIds, i));
             grossOpenUsdc += ClearingMath.abs(p.openNotionalUsdc);
-            if (withMargin) _addMargin($, s, m, market, p);
+            if (!withMargin) continue;
+            if (p.sizeCh != 0) _addMargin($, s, m, ref.market, p);
+            if (ref.flags & FLAG_ACCOUNT_RISK != 0) _addAccountRisk(s, ref.market, account, priceWad);
         }
         s.equityUsdc = s.collateralUsdc + s.unrealisedPnlUsdc;
+    }
+
+    /// @dev What the account holds in a flagged market beyond its position (IMarketAccountRisk): the equity
+    ///      adjustment joins the unrealised PnL (so equity includes it), the extras join the requirements.
+    function _addAccountRisk(MarginState memory s, address market, address account, uint256 priceWad) private view {
+        (int256 adjustmentUsdc, uint256 extraInitialUsdc, uint256 extraMaintenanceUsdc) = IMarketAccountRisk(market)
+            .accountRisk(account, priceWad);
+        s.unrealisedPnlUsdc += adjustmentUsdc;
+        s.initialMarginUsdc += extraInitialUsdc;
+        s.maintenanceMarginUsdc += extraMaintenanceUsdc;
     }
 
     /// @dev What a margin computation needs besides the position: the copy's generation and σ + 1, the price.
@@ -679,10 +794,10 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
         address account,
         Traded memory tr,
         uint256 id
-    ) private view returns (address market, Position memory p) {
-        if (id == tr.id) return (tr.market, tr.position);
-        market = $.marketById[id];
-        p = $.positions[account][market];
+    ) private view returns (MarketRef memory ref, Position memory p) {
+        if (id == tr.id) return (MarketRef(tr.market, tr.flags), tr.position);
+        ref = $.marketById[id];
+        p = $.positions[account][ref.market];
     }
 
     /// @dev Adds one position to the margin state. The rates come from the pushed copy of the RiskEngine's inputs
@@ -719,34 +834,53 @@ contract ClearingHouse is ChxUpgradeable, IClearingHouse, IClearingRiskSync {
     }
 
     /// @dev Adds or removes `id` in the account's packed market set (in memory; the caller stores the account).
-    ///      Removal swaps the last id into the freed place, as the liquidation loop (last to first) expects.
+    ///      Removal swaps the last id into the freed place, as the liquidation loop (last to first) expects. A market
+    ///      that holds its accounts (`holds`) marks the place held when it adds it; a held place stays at zero size.
     function _updateMembership(
         Account memory acc,
         address account,
         uint256 id,
         int256 oldSize,
-        int256 newSize
+        int256 newSize,
+        bool holds
     ) private pure {
         if (oldSize == 0 && newSize != 0) {
+            if (holds && _placeOf(acc, id) != NOT_IN_SET) return; // held at zero size: already in the set
             uint256 n = acc.marketCount;
             if (n >= MAX_MARKETS_PER_ACCOUNT) revert ClearingTooManyMarkets(account, MAX_MARKETS_PER_ACCOUNT);
             acc.marketIds |= uint128(id << (16 * n));
             acc.marketCount = uint8(n + 1);
+            if (holds) acc.heldMask |= uint8(1 << n);
         } else if (oldSize != 0 && newSize == 0) {
-            uint256 n = acc.marketCount;
-            uint128 ids = acc.marketIds;
-            for (uint256 i; i < n; ++i) {
-                if (_marketIdAt(ids, i) == id) {
-                    uint256 last = _marketIdAt(ids, n - 1);
-                    ids &= ~uint128(0xffff << (16 * i));
-                    ids |= uint128(last << (16 * i));
-                    ids &= ~uint128(0xffff << (16 * (n - 1)));
-                    break;
-                }
-            }
-            acc.marketIds = ids;
-            acc.marketCount = uint8(n - 1);
+            uint256 place = _placeOf(acc, id);
+            if (acc.heldMask & (1 << place) == 0) _removeAt(acc, place);
         }
+    }
+
+    /// @dev The place of `id` in the account's set, or NOT_IN_SET.
+    function _placeOf(Account memory acc, uint256 id) private pure returns (uint256) {
+        uint256 n = acc.marketCount;
+        uint128 ids = acc.marketIds;
+        for (uint256 i; i < n; ++i) if (_marketIdAt(ids, i) == id) return i;
+        return NOT_IN_SET;
+    }
+
+    /// @dev Removes the set's entry at `place`: the last entry (id and held bit) moves into it.
+    function _removeAt(Account memory acc, uint256 place) private pure {
+        uint256 last = uint256(acc.marketCount) - 1;
+        uint128 ids = acc.marketIds;
+        uint256 lastId = _marketIdAt(ids, last);
+        ids &= ~uint128(0xffff << (16 * place));
+        ids |= uint128(lastId << (16 * place));
+        ids &= ~uint128(0xffff << (16 * last));
+        uint8 mask = acc.heldMask;
+        bool lastHeld = mask & (1 << last) != 0;
+        mask &= ~uint8(1 << place);
+        if (lastHeld) mask |= uint8(1 << place);
+        mask &= ~uint8(1 << last);
+        acc.marketIds = ids;
+        acc.marketCount = uint8(last);
+        acc.heldMask = mask;
     }
 
     function _updateOpenInterest(

@@ -21,6 +21,13 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     ///         at least donation / 1e18.
     uint256 public constant VIRTUAL_SHARES = 1e24;
     uint256 public constant VIRTUAL_ASSETS = 1;
+    /// @dev A loss that leaves less than 1 unit of capital per 1e30 shares (the share price under 1e-6 of its initial
+    ///      1 unit per 1e24 shares) cancels every share (GuarantorSharesReset), as the insurance fund does: without it,
+    ///      each near-total loss multiplies what later deposits mint until they overflow. Keeps
+    ///      totalShares ≤ 1e30 × capital + a deposit's own shares.
+    uint256 private constant MIN_ASSETS_PER_SHARE_INV = 1e30;
+    /// @dev Longest notice governance may set (a typo must not lock capital for years).
+    uint64 private constant MAX_NOTICE_SEC = 90 days;
 
     bytes32 internal constant FEATURE_DEPOSIT = keccak256("guarantor.deposit");
 
@@ -34,15 +41,22 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     }
 
     /// @dev The storage form of IGuarantorPool.Guarantor: capital and exposure (read on every gate and written
-    ///      on every exposure change) share slot 0; the DPS bond and flags slot 1 (read on new risk).
+    ///      on every exposure change) share slot 0; the DPS bond, flags and share epoch slot 1 (read on new risk).
     struct GuarantorState {
         uint128 capitalUsdc;
         uint128 exposureUsdc;
         uint128 dpsStaked;
         bool registered;
         bool open;
+        uint64 shareEpoch;
         uint256 totalShares;
         uint256 defaultLimitUsdc;
+    }
+
+    /// @dev A holder's shares of one guarantor and the share epoch they belong to (older epochs read as zero).
+    struct Holding {
+        uint192 shares;
+        uint64 epoch;
     }
 
     /// @custom:storage-location erc7201:chx.storage.GuarantorPool
@@ -53,8 +67,11 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         uint96 minDpsStake;
         uint256 maxLeverageWad;
         mapping(address guarantor => GuarantorState) guarantors;
-        mapping(address guarantor => mapping(address holder => uint256)) shares;
+        mapping(address guarantor => mapping(address holder => Holding)) shares;
         mapping(address account => Customer) customers;
+        uint64 noticeSec;
+        uint64 windowSec;
+        mapping(address guarantor => mapping(address holder => CapitalNotice)) notices;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.GuarantorPool")) - 1)) & ~bytes32(uint256(0xff))
@@ -125,7 +142,11 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         if (shares == 0) revert PoolZeroAmount();
         g.capitalUsdc = (g.capitalUsdc + amountUsdc).toUint128();
         g.totalShares += shares;
-        $.shares[guarantor][msg.sender] += shares;
+        Holding storage h = $.shares[guarantor][msg.sender];
+        uint64 epoch = g.shareEpoch;
+        uint256 held = h.epoch == epoch ? h.shares : 0;
+        h.shares = (held + shares).toUint192();
+        h.epoch = epoch;
         emit CapitalDeposited(guarantor, msg.sender, amountUsdc, shares, g.capitalUsdc, g.totalShares);
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
@@ -140,20 +161,77 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         if (to == address(0)) revert ChxZeroAddress();
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
         GuarantorState storage g = _guarantor($, guarantor);
-        uint256 held = $.shares[guarantor][msg.sender];
+        uint256 held = _held($, g, guarantor, msg.sender);
         if (shares > held) revert PoolInsufficientShares(msg.sender, shares, held);
-        // @dev USDC paid rounds down (ACC-05).
+        if ($.windowSec != 0) _spendNotice($, g, guarantor, shares);
+        // @dev USDC paid rounds down (ACC-05), at the share price of now: losses during the notice are borne.
         amountUsdc = Math.mulDiv(shares, g.capitalUsdc + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
         if (amountUsdc > g.capitalUsdc) amountUsdc = g.capitalUsdc;
-        $.shares[guarantor][msg.sender] = held - shares;
+        // Safe downcast: held − shares ≤ the stored uint192.
+        $.shares[guarantor][msg.sender].shares = uint192(held - shares);
         g.totalShares -= shares;
         g.capitalUsdc -= uint128(amountUsdc);
-        if (g.exposureUsdc > 0) {
-            uint256 capacity = Math.mulDiv(g.capitalUsdc, $.maxLeverageWad, 1e18);
-            if (g.exposureUsdc > capacity) revert PoolCapacityExceeded(guarantor, capacity, g.exposureUsdc);
-        }
+        _checkCapacity($, g, guarantor, g.capitalUsdc);
         emit CapitalWithdrawn(guarantor, msg.sender, amountUsdc, shares, g.capitalUsdc, g.totalShares);
         $.usdc.safeTransfer(to, amountUsdc);
+    }
+
+    /// @dev Consumes `shares` of the caller's notice: in force (this epoch), period passed, window open (CLR-02).
+    function _spendNotice(
+        GuarantorPoolStorage storage $,
+        GuarantorState storage g,
+        address guarantor,
+        uint256 shares
+    ) private {
+        CapitalNotice storage n = $.notices[guarantor][msg.sender];
+        uint256 noticed = n.shares;
+        if (noticed == 0 || n.epoch != g.shareEpoch) revert PoolNoticeRequired(guarantor, msg.sender);
+        if (block.timestamp < n.readyAt) revert PoolNoticeNotElapsed(msg.sender, n.readyAt, block.timestamp);
+        if (block.timestamp > n.expiresAt) revert PoolNoticeExpired(msg.sender, n.expiresAt, block.timestamp);
+        if (shares > noticed) revert PoolExceedsNotice(msg.sender, noticed, shares);
+        if (shares == noticed) delete $.notices[guarantor][msg.sender];
+        else n.shares = noticed - shares;
+    }
+
+    /// @dev The lock while the exposure needs the capital: customers' exposure ≤ capital after × max leverage.
+    function _checkCapacity(
+        GuarantorPoolStorage storage $,
+        GuarantorState storage g,
+        address guarantor,
+        uint256 capitalAfterUsdc
+    ) private view {
+        uint256 exposure = g.exposureUsdc;
+        if (exposure == 0) return;
+        uint256 capacity = Math.mulDiv(capitalAfterUsdc, $.maxLeverageWad, 1e18);
+        if (exposure > capacity) revert PoolCapacityExceeded(guarantor, capacity, exposure);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function requestCapitalWithdrawal(
+        address guarantor,
+        uint256 shares
+    ) external returns (uint64 readyAt, uint64 expiresAt) {
+        if (shares == 0) revert PoolZeroAmount();
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        GuarantorState storage g = _guarantor($, guarantor);
+        uint256 held = _held($, g, guarantor, msg.sender);
+        if (shares > held) revert PoolInsufficientShares(msg.sender, shares, held);
+        // Refused up front when the exposure needs that capital (checked again at the withdrawal).
+        uint256 capital = g.capitalUsdc;
+        uint256 value = Math.mulDiv(shares, capital + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
+        _checkCapacity($, g, guarantor, value < capital ? capital - value : 0);
+        readyAt = uint64(block.timestamp) + $.noticeSec;
+        expiresAt = readyAt + $.windowSec;
+        $.notices[guarantor][msg.sender] = CapitalNotice(shares, readyAt, expiresAt, g.shareEpoch);
+        emit CapitalWithdrawalRequested(guarantor, msg.sender, shares, readyAt, expiresAt);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function cancelCapitalWithdrawal(address guarantor) external {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        if ($.notices[guarantor][msg.sender].shares == 0) revert PoolNoticeRequired(guarantor, msg.sender);
+        delete $.notices[guarantor][msg.sender];
+        emit CapitalWithdrawalCancelled(guarantor, msg.sender);
     }
 
     /// @inheritdoc IGuarantorPool
@@ -216,6 +294,9 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
         GuarantorState storage g = _guarantor($, guarantor);
         if (!g.open) revert PoolNotOpen(guarantor);
+        // Self-admission never hands an existing deficit to an open guarantor (a closed one admits knowingly).
+        int256 collateral = $.clearingHouse.collateralOf(msg.sender);
+        if (collateral < 0) revert PoolCustomerInDeficit(msg.sender, guarantor, collateral);
         _admit($, msg.sender, guarantor, g.defaultLimitUsdc);
     }
 
@@ -226,8 +307,24 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         address guarantor = c.guarantor;
         if (guarantor == address(0)) revert PoolNoGuarantor(account);
         if (msg.sender != account && msg.sender != guarantor) revert PoolNotGuarantor(msg.sender);
-        if ($.clearingHouse.marketsOf(account).length != 0) revert PoolCustomerHasPositions(account, guarantor);
-        // The recorded exposure stays (as before the repacking): only the membership and the limit go.
+        IClearingHouse house = $.clearingHouse;
+        if (house.marketsOf(account).length != 0) revert PoolCustomerHasPositions(account, guarantor);
+        // LIQ-03: the guarantor of the account when a deficit arose (self-close, funding, futures settlement) pays it
+        // first; it cannot walk away and leave it to the insurance fund.
+        int256 collateral = house.collateralOf(account);
+        if (collateral < 0) revert PoolCustomerInDeficit(account, guarantor, collateral);
+        // The exposure still recorded (a reduction or a liquidation does not refresh it) leaves with the customer:
+        // off the old guarantor's aggregate, and zeroed (the account is flat), so it neither locks the old guarantor's
+        // capital nor is later subtracted from the next guarantor's aggregate.
+        uint256 exposure = c.exposureUsdc;
+        if (exposure != 0) {
+            GuarantorState storage g = $.guarantors[guarantor];
+            uint256 gExposure = g.exposureUsdc;
+            gExposure = gExposure > exposure ? gExposure - exposure : 0;
+            g.exposureUsdc = uint128(gExposure);
+            c.exposureUsdc = 0;
+            emit ExposureChanged(account, guarantor, 0, gExposure);
+        }
         c.guarantor = address(0);
         c.limitUsdc = 0;
         emit CustomerLeft(account, guarantor);
@@ -290,8 +387,17 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         GuarantorState storage g = $.guarantors[guarantor];
         uint256 capital = g.capitalUsdc;
         paidUsdc = amountUsdc < capital ? amountUsdc : capital;
-        g.capitalUsdc = uint128(capital - paidUsdc);
-        emit LossCovered(guarantor, account, amountUsdc, paidUsdc, capital - paidUsdc);
+        uint256 capitalAfter = capital - paidUsdc;
+        g.capitalUsdc = uint128(capitalAfter);
+        emit LossCovered(guarantor, account, amountUsdc, paidUsdc, capitalAfter);
+        uint256 sharesOutstanding = g.totalShares;
+        if (sharesOutstanding != 0 && capitalAfter * MIN_ASSETS_PER_SHARE_INV < sharesOutstanding) {
+            // Every share is cancelled at once (O(1): holdings of an older epoch read as zero).
+            uint64 epoch = g.shareEpoch + 1;
+            g.shareEpoch = epoch;
+            g.totalShares = 0;
+            emit GuarantorSharesReset(guarantor, epoch, sharesOutstanding, capitalAfter);
+        }
         if (paidUsdc > 0) $.usdc.safeTransfer(recipient, paidUsdc);
     }
 
@@ -309,7 +415,36 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         emit PoolParamsSet(minDpsStake, maxLeverageWad);
     }
 
+    /// @inheritdoc IGuarantorPool
+    function setCapitalNotice(uint64 noticeSec, uint64 windowSec) external restricted {
+        if (noticeSec > MAX_NOTICE_SEC || windowSec > MAX_NOTICE_SEC || (noticeSec != 0 && windowSec == 0)) {
+            revert PoolInvalidParams();
+        }
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        $.noticeSec = noticeSec;
+        $.windowSec = windowSec;
+        emit CapitalNoticeSet(noticeSec, windowSec);
+    }
+
     // ───────────────────────────── views ─────────────────────────────
+
+    /// @inheritdoc IGuarantorPool
+    function capitalNotice() external view returns (uint64 noticeSec, uint64 windowSec) {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        return ($.noticeSec, $.windowSec);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function withdrawalNotice(address guarantor, address holder) external view returns (CapitalNotice memory n) {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        n = $.notices[guarantor][holder];
+        if (n.epoch != $.guarantors[guarantor].shareEpoch) delete n;
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function shareEpoch(address guarantor) external view returns (uint64) {
+        return _getGuarantorPoolStorage().guarantors[guarantor].shareEpoch;
+    }
 
     /// @inheritdoc IGuarantorPool
     function guarantorInfo(address guarantor) external view returns (Guarantor memory) {
@@ -340,7 +475,19 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function sharesOf(address guarantor, address holder) external view returns (uint256) {
-        return _getGuarantorPoolStorage().shares[guarantor][holder];
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        return _held($, $.guarantors[guarantor], guarantor, holder);
+    }
+
+    /// @dev A holder's shares in the guarantor's current epoch.
+    function _held(
+        GuarantorPoolStorage storage $,
+        GuarantorState storage g,
+        address guarantor,
+        address holder
+    ) private view returns (uint256) {
+        Holding storage h = $.shares[guarantor][holder];
+        return h.epoch == g.shareEpoch ? h.shares : 0;
     }
 
     /// @inheritdoc IGuarantorPool

@@ -7,6 +7,8 @@ import {ILiquidationEngine} from "../../interfaces/ILiquidationEngine.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
 import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
+import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {AggregatorV3Interface} from "@chainlink/contracts/src/v0.8/shared/interfaces/AggregatorV3Interface.sol";
 
 /// @title LiquidationEngine
 /// @notice Permissionless partial liquidation and the default waterfall. See ILiquidationEngine.
@@ -65,16 +67,38 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         if (s.equityUsdc >= int256(s.maintenanceMarginUsdc)) {
             revert LiquidationAccountHealthy(account, s.equityUsdc, s.maintenanceMarginUsdc);
         }
+        (, address oracle, , address pool, address fund, ) = ch.modules();
+        // A solvent account gets the sequencer grace period to top up; an insolvent one is liquidated at once.
+        if (s.equityUsdc >= 0) _checkSequencerGrace(oracle, account, s.equityUsdc);
         int256 collateral = s.collateralUsdc;
         uint256 positionsLeft;
         if (s.positionCount > 0) {
             (fractionWad, collateral, positionsLeft, bountyUsdc) = _close($, ch, account, s, priceWad);
         }
         if (positionsLeft == 0 && collateral < 0) {
-            (, , , address pool, address fund, ) = ch.modules();
             collateral = _waterfall(ch, IGuarantorPool(pool), IInsuranceFund(fund), account, uint256(-collateral));
         }
         emit AccountLiquidated(account, msg.sender, fractionWad, priceWad, bountyUsdc, collateral, positionsLeft);
+    }
+
+    /// @dev Aave's PriceOracleSentinel rule on the oracle's own sequencer configuration: after an L2 sequencer outage,
+    ///      liquidations of solvent accounts wait until the grace period that gates new risk is over (the same
+    ///      boundary: up for exactly the grace period is still inside it), so owners can react to the fresh price
+    ///      first. The index read before already proved the sequencer is up. An oracle without a sequencer feed (L1),
+    ///      or one that does not expose its configuration, imposes no wait.
+    function _checkSequencerGrace(address oracle, address account, int256 equityUsdc) private view {
+        IComputePriceOracle.SequencerConfig memory cfg;
+        try IComputePriceOracle(oracle).sequencerConfig() returns (IComputePriceOracle.SequencerConfig memory c) {
+            cfg = c;
+        } catch {
+            return;
+        }
+        if (cfg.feed == address(0)) return;
+        (, , uint256 upSince, , ) = AggregatorV3Interface(cfg.feed).latestRoundData();
+        uint256 graceEnds = upSince + cfg.gracePeriodSec;
+        if (block.timestamp <= graceEnds) {
+            revert LiquidationSequencerGracePeriod(account, upSince, graceEnds, equityUsdc);
+        }
     }
 
     function _close(

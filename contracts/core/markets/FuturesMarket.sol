@@ -13,12 +13,14 @@ import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {FuturesMath} from "../../libraries/FuturesMath.sol";
+import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
+import {FuturesRisk} from "./futures/FuturesRisk.sol";
 
 /// @title FuturesMarket
 /// @notice Dated CH futures with physical delivery against the LP vault. See IFuturesMarket and docs/futures.md.
 ///         Listing, trading, option exercise, the vault seam, keeper checker and views live here; delivery, expiry,
 ///         settlement and the liquidation hook run in the FuturesDelivery module, delegate-called on this storage.
-contract FuturesMarket is FuturesBase, IFuturesMarket {
+contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
     using SafeCast for int256;
@@ -367,13 +369,27 @@ contract FuturesMarket is FuturesBase, IFuturesMarket {
         }
     }
 
+    // ───────────────────────────── clearing hook ─────────────────────────────
+
+    /// @inheritdoc IMarketAccountRisk
+    function accountRisk(
+        address account,
+        uint256 priceWad
+    ) external view returns (int256 equityAdjustmentUsdc, uint256 extraInitialUsdc, uint256 extraMaintenanceUsdc) {
+        return FuturesRisk.accountRisk(_getFuturesMarketStorage(), account, priceWad);
+    }
+
     // ───────────────────────────── vault ─────────────────────────────
 
     /// @inheritdoc IVaultMarket
     function vaultEquityUsdc() public view returns (int256) {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        return pool - _traderPnlUp($, $.oracle.indexPrice()) - int256($.totalBountiesOwedUsdc);
+        return
+            pool -
+            _traderPnlUp($, $.oracle.indexPrice()) -
+            $.totalLiquidationCashUsdc -
+            int256($.totalBountiesOwedUsdc);
     }
 
     /// @inheritdoc IVaultMarket

@@ -1,5 +1,9 @@
 import { parseUnits, ZeroAddress } from "ethers";
-import { ClearingHouse__factory } from "../../../types/ethers-contracts/index.js";
+import {
+  ClearingHouse__factory,
+  GuarantorPool__factory,
+  IMarketAccountRisk__factory,
+} from "../../../types/ethers-contracts/index.js";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
 
@@ -15,12 +19,64 @@ export const clearingParams = {
   volBountyUsdc: parseUnits("1", 6),
   guarantorMinDps: parseUnits("1000", 18),
   guarantorMaxLeverageWad: parseUnits("10", 18),
+  /** Guarantor capital leaves by notice (CLR-02): 3 days, then a 2-day window. */
+  guarantorNoticeSec: 3n * 86_400n,
+  guarantorNoticeWindowSec: 2n * 86_400n,
   liquidationBountyBps: 100n,
   liquidationMaxBountyUsdc: parseUnits("50", 6),
   liquidationDustUsdc: parseUnits("10", 6),
   /** Mock index price on local networks when no ComputePriceOracle is deployed: 10 USDC per CH. */
   mockPriceWad: parseUnits("10", 18),
 };
+
+/** The ClearingHouse market flags governance sets (IClearingHouse.marketFlags / MarketFlagsSet). */
+export type MarketFlag = "accountRisk" | "lossAbsorber" | "holdsAccounts";
+
+const FLAG_SETTERS = {
+  accountRisk: "setMarketAccountRisk",
+  lossAbsorber: "setMarketLossAbsorber",
+  holdsAccounts: "setMarketHoldsAccounts",
+} as const;
+
+/** Sets one ClearingHouse flag of `market` to `enabled` unless it already is (idempotent, ADMIN call). */
+export async function ensureMarketFlag(
+  ctx: DeployContext,
+  market: string,
+  flag: MarketFlag,
+  enabled: boolean,
+  label: string,
+): Promise<void> {
+  const ch = ctx.address("ClearingHouse");
+  const house = ClearingHouse__factory.connect(ch, ctx.deployer);
+  const [accountRisk, lossAbsorber, holdsAccounts] = await house.marketFlags(market);
+  const current = { accountRisk, lossAbsorber, holdsAccounts }[flag];
+  if (current === enabled) return;
+  const setter = FLAG_SETTERS[flag];
+  const data =
+    setter === "setMarketAccountRisk"
+      ? house.interface.encodeFunctionData("setMarketAccountRisk", [market, enabled])
+      : setter === "setMarketLossAbsorber"
+        ? house.interface.encodeFunctionData("setMarketLossAbsorber", [market, enabled])
+        : house.interface.encodeFunctionData("setMarketHoldsAccounts", [market, enabled]);
+  await ctx.adminCall(ch, data, `ClearingHouse: ${setter}(${label}, ${enabled})`);
+}
+
+/**
+ * Whether `market`'s code answers IMarketAccountRisk.accountRisk (a static call for an account that holds nothing
+ * must succeed and return three words). The deploy flags a market for the account-risk hook only then, so a market
+ * without the hook is never asked (its margin checks would revert).
+ */
+export async function answersAccountRisk(ctx: DeployContext, market: string): Promise<boolean> {
+  const iface = IMarketAccountRisk__factory.createInterface();
+  const data = iface.encodeFunctionData("accountRisk", [ZeroAddress, 10n ** 18n]);
+  try {
+    const out = await ctx.deployer.provider!.call({ to: market, data });
+    iface.decodeFunctionResult("accountRisk", out);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Clearing layer: ClearingHouse (customer collateral), GuarantorPool (guarantor capital), RiskEngine (margin),
@@ -92,6 +148,15 @@ export const clearingModule: DeployModule = {
     // markets itself (pausable per market, docs/clearing.md) — a role mapping for them would be dead configuration.
     // liquidationClose/absorbDeficit (ClearingHouse) and onExposureChanged (GuarantorPool) check their one caller
     // by address (set above / at initialisation): they are on the trade and liquidation hot paths.
+    const guarantors = GuarantorPool__factory.connect(pool, ctx.deployer);
+    const [noticeSec, windowSec] = await guarantors.capitalNotice();
+    if (noticeSec !== p.guarantorNoticeSec || windowSec !== p.guarantorNoticeWindowSec) {
+      const data = guarantors.interface.encodeFunctionData("setCapitalNotice", [
+        p.guarantorNoticeSec,
+        p.guarantorNoticeWindowSec,
+      ]);
+      await ctx.adminCall(pool, data, "GuarantorPool: setCapitalNotice(3 days, 2 days)");
+    }
     await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);
     await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.SLASHER);
     await ctx.grantRole(Roles.CLEARING, ctx.address("LiquidationEngine"), "LiquidationEngine");

@@ -2,6 +2,7 @@ import { parseUnits, ZeroAddress } from "ethers";
 import { ClearingHouse__factory, RiskEngine__factory } from "../../../types/ethers-contracts/index.js";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
+import { ensureMarketFlag } from "./clearing.js";
 
 /**
  * FuturesMarket parameters (docs/futures.md). Governance changes them later through `setParams`.
@@ -34,7 +35,7 @@ export const futuresRisk = {
 };
 
 /**
- * FuturesMarket (proxy) + FuturesDelivery (its delegate-called module). Registered in the ClearingHouse with risk
+ * FuturesMarket (proxy, linking the FuturesRisk library, deployed first) + FuturesDelivery (its delegate-called module). Registered in the ClearingHouse with risk
  * parameters, granted Roles.MARKET. `openFromExercise` is mapped to Roles.MARKET: the OptionsMarket holds that role
  * already as a ClearingHouse market, so no extra grant is needed for it. The liquidity vault is wired when its
  * module (name "LiquidityVault") ran first, else later by governance (`setVault`).
@@ -62,6 +63,12 @@ export const futuresModule: DeployModule = {
       const data = house.interface.encodeFunctionData("registerMarket", [market]);
       await ctx.adminCall(ch, data, "ClearingHouse: registerMarket(FuturesMarket)");
     }
+    // its pool is LP capital: socialised loss may land there (issue 17 item 14); every margin check asks it for
+    // what an account holds beyond its net position (delivery payments, spreads, bonds: IMarketAccountRisk), and
+    // it keeps its accounts in their ClearingHouse market set until their last series is settled (docs/futures.md)
+    await ensureMarketFlag(ctx, market, "lossAbsorber", true, "FuturesMarket");
+    await ensureMarketFlag(ctx, market, "accountRisk", true, "FuturesMarket");
+    await ensureMarketFlag(ctx, market, "holdsAccounts", true, "FuturesMarket");
     const risk = RiskEngine__factory.connect(riskEngine, ctx.deployer);
     const current = await risk.marketParams(market);
     if (current.imFloorWad === 0n) {

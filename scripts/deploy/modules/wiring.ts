@@ -1,7 +1,27 @@
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { wireComputeHooks } from "./compute.js";
 import { Roles } from "../../lib/roles.js";
+import { answersAccountRisk, ensureMarketFlag } from "./clearing.js";
 import { LiquidityVault__factory, OptionsMarket__factory } from "../../../types/ethers-contracts/index.js";
+
+/**
+ * ClearingHouse market flags of the markets other modules deploy: the perp market's pool is LP capital and absorbs
+ * socialised loss; the options market's pool is its writers' collateral and never does (issue 17 item 14). The perp
+ * market joins the account-risk hook (owed funding in every margin check, issue 17 item 11) as soon as its code
+ * answers `accountRisk`: the probe is a static call, so a later upgrade of the perp market switches it on on the next
+ * deploy run.
+ */
+async function wireClearingFlags(ctx: DeployContext): Promise<void> {
+  if (!ctx.has("ClearingHouse")) return;
+  if (ctx.has("PerpMarket")) {
+    const perp = ctx.address("PerpMarket");
+    await ensureMarketFlag(ctx, perp, "lossAbsorber", true, "PerpMarket");
+    if (await answersAccountRisk(ctx, perp)) await ensureMarketFlag(ctx, perp, "accountRisk", true, "PerpMarket");
+  }
+  if (ctx.has("OptionsMarket")) {
+    await ensureMarketFlag(ctx, ctx.address("OptionsMarket"), "lossAbsorber", false, "OptionsMarket");
+  }
+}
 
 /** The markets that need each other: the LP vault backs the futures; futures options exercise into the futures. */
 async function wireMarkets(ctx: DeployContext): Promise<void> {
@@ -35,6 +55,7 @@ export const wiringModule: DeployModule = {
   async deploy(ctx: DeployContext) {
     await wireComputeHooks(ctx);
     await wireMarkets(ctx);
+    await wireClearingFlags(ctx);
     // fee payers of the insurance fund
     if (ctx.has("InsuranceFund")) {
       for (const payer of ["ClearingHouse", "SpotMarket"]) {

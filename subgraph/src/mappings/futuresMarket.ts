@@ -10,6 +10,7 @@ import {
   DeliveryEscrowChanged,
   DeliveryModuleSet,
   DeliveryProofDemanded,
+  DeliveryForfeited,
   DeliveryReceived,
   DeliverySettled,
   FuturesTraded,
@@ -384,6 +385,21 @@ export function handleDeliveryReceived(event: DeliveryReceived): void {
   x.cashSettledCh = p.cashSettledCh;
   stamp(x, event);
   x.save();
+}
+
+/** A long's CH not paid for at settlement went to the vault: it left the delivery pot like the CH received. */
+export function handleDeliveryForfeited(event: DeliveryForfeited): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.receivedCh = s.receivedCh.plus(p.forfeitedCh);
+  s.forfeitedCh = s.forfeitedCh.plus(p.forfeitedCh);
+  s.save();
+  const e = other(event, "forfeited", s, p.account);
+  e.amount = p.forfeitedCh;
+  e.value = p.uncollectedUsdc;
+  e.counterparty = p.vault;
+  e.save();
 }
 
 export function handlePositionSettled(event: PositionSettled): void {

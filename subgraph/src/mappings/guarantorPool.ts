@@ -2,6 +2,9 @@
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
   CapitalDeposited,
+  CapitalNoticeSet,
+  CapitalWithdrawalCancelled,
+  CapitalWithdrawalRequested,
   CapitalWithdrawn,
   CustomerAdmitted,
   CustomerLeft,
@@ -9,6 +12,7 @@ import {
   DpsStakeChanged,
   ExposureChanged,
   GuarantorConfigured,
+  GuarantorSharesReset,
   IncomeCredited,
   LossCovered,
   PoolParamsSet,
@@ -154,6 +158,40 @@ export function handleLossCovered(event: LossCovered): void {
   g.lossesPaidUsdc = g.lossesPaidUsdc.plus(p.paidUsdc);
   g.save();
   record(event, g.id, "lossCovered", p.account, p.paidUsdc, [p.askedUsdc, p.capitalUsdc]);
+}
+
+/** A wipe-out cancelled every share of the guarantor (O(1) on chain: an epoch); the index zeroes its holders. */
+export function handleGuarantorSharesReset(event: GuarantorSharesReset): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.totalShares = ZERO;
+  g.shareEpoch = p.epoch;
+  g.sharesResets = g.sharesResets + 1;
+  g.capitalUsdc = p.capitalUsdc;
+  g.save();
+  const holders = g.shareholders.load();
+  for (let i = 0; i < holders.length; i++) {
+    const h = holders[i];
+    h.shares = ZERO;
+    h.save();
+  }
+  record(event, g.id, "sharesReset", null, p.sharesCancelled, [p.epoch, p.capitalUsdc]);
+}
+
+export function handleCapitalWithdrawalRequested(event: CapitalWithdrawalRequested): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  record(event, g.id, "withdrawalRequested", p.holder, p.shares, [p.readyAt, p.expiresAt]);
+}
+
+export function handleCapitalWithdrawalCancelled(event: CapitalWithdrawalCancelled): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  record(event, g.id, "withdrawalCancelled", p.holder, null, []);
+}
+
+export function handleCapitalNoticeSet(event: CapitalNoticeSet): void {
+  configChange(event, "capitalNotice", null, [], [event.params.noticeSec, event.params.windowSec]);
 }
 
 export function handlePoolParamsSet(event: PoolParamsSet): void {

@@ -75,7 +75,7 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     ]); // MKT-04, MKT-05
   });
 
-  it("slashes a short that fails delivery (margin, price × 1.1) and makes the electing long whole (MKT-05)", async function () {
+  it("charges a short that fails delivery the penalty (price × 10 %) and makes the electing long whole (MKT-05)", async function () {
     const p = fx.protocol;
     const [alice, bob, dave] = fx.traders;
     const keeper = fx.users[9]!;
@@ -94,24 +94,25 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
       .withArgs(fx.seriesId, 2n);
     await (await p.futures.connect(bob!).settlePosition(fx.seriesId, bob!.address)).wait();
     await jumpTo(connection, fx, deadline, wad("12"));
-    // Dave: 20,000 − fee 1.001 + premium 2 − loss 400 − slash 200 × 12 × 1.1 = 2,640 − keeper bounty 1
+    // Dave: 20,000 − fee 1.001 + premium 2 − loss 400 − penalty 200 × 12 × 10 % = 240 − keeper bounty 1 (his
+    // position was cash-settled at 12 like everyone's: the penalty is all a failed delivery costs, issue 17 item 3)
     await expect(p.futures.connect(keeper).settlePosition(fx.seriesId, dave!.address))
       .to.emit(p.futures, "DeliverySettled")
-      .withArgs(fx.seriesId, dave!.address, wad("200"), 0n, 0n, usdc("2640"), usdc("16959.999"));
-    // Alice: 300 CH delivered, pays 12 × 500 for her deliverable share, receives the 2,640 slash
+      .withArgs(fx.seriesId, dave!.address, wad("200"), 0n, 0n, usdc("240"), usdc("19359.999"));
+    // Alice: 300 CH delivered, pays 12 × 300 for the CH she receives, receives the 240 penalty
     await expect(p.futures.connect(alice!).settlePosition(fx.seriesId, alice!.address))
       .to.emit(p.futures, "DeliveryReceived")
-      .withArgs(fx.seriesId, alice!.address, wad("500"), wad("300"), usdc("6000"), usdc("2640"), 0n);
+      .withArgs(fx.seriesId, alice!.address, wad("500"), wad("300"), usdc("3600"), usdc("240"), 0n);
     expect(await p.clearingHouse.collateralOf(alice!.address)).to.equal(
-      usdc("20000") - usdc("2.50625") - usdc("12.5") + usdc("1000") - usdc("6000") + usdc("2640"),
+      usdc("20000") - usdc("2.50625") - usdc("12.5") + usdc("1000") - usdc("3600") + usdc("240"),
     );
-    // net on the 200 undelivered: paid 2,400, got 2,640 = settlement value + 10 % penalty, plus her 400 futures gain
+    // net on the 200 undelivered: paid nothing, got the 240 penalty, on top of her 400 futures gain: made whole
     const s = await p.futures.seriesInfo(fx.seriesId);
     expect([s.deliveredCh, s.receivedCh, s.slashedUsdc, s.compensatedUsdc, s.openPositions]).to.deep.equal([
       wad("300"),
       wad("300"),
-      usdc("2640"),
-      usdc("2640"),
+      usdc("240"),
+      usdc("240"),
       0n,
     ]);
     expect(await p.futures.bountiesOwed(keeper.address)).to.deep.equal([usdc("3"), usdc("3")]); // fix, finalise, Dave
@@ -123,17 +124,19 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
       .withArgs(keeper.address);
   });
 
-  it("sends a defaulted short whose slash exceeds its margin down the waterfall (guarantor pays)", async function () {
+  it("sends a defaulted short whose penalty exceeds its margin down the waterfall (guarantor pays)", async function () {
     const p = fx.protocol;
     const [alice] = fx.traders;
     const poor = fx.users[8]!;
-    await setupTrader(p, fx.guarantor, poor, usdc("300"));
+    // 500 USDC: IM 200 + its delivery bond 200 once Alice elects (issue 17 item 3)
+    await setupTrader(p, fx.guarantor, poor, usdc("500"));
     await (await p.futures.connect(alice!).openPosition(fx.seriesId, wad("200"), 0)).wait();
     await (await p.futures.connect(poor).openPosition(fx.seriesId, -wad("200"), 0)).wait();
     await (await p.futures.connect(alice!).electDelivery(fx.seriesId, wad("200"))).wait();
-    const deadline = await expireAndFinalise(wad("10"));
-    await jumpTo(connection, fx, deadline, wad("10"));
-    await (await p.futures.settlePosition(fx.seriesId, poor.address)).wait(); // slash 2,200 > ~300 of margin
+    // the price jumps to 11.5 at expiry and nobody liquidates poor before settlement: −300 on its short
+    const deadline = await expireAndFinalise(wad("11.5"));
+    await jumpTo(connection, fx, deadline, wad("11.5"));
+    await (await p.futures.settlePosition(fx.seriesId, poor.address)).wait(); // penalty 230 > ~199 left
     const collateral = await p.clearingHouse.collateralOf(poor.address);
     expect(collateral < 0n).to.equal(true);
     const capitalBefore = (await p.guarantorPool.guarantorInfo(fx.guarantor.address)).capitalUsdc;
@@ -143,7 +146,7 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
       capitalBefore + collateral,
     );
     await (await p.futures.connect(alice!).settlePosition(fx.seriesId, alice!.address)).wait();
-    expect((await p.futures.seriesInfo(fx.seriesId)).compensatedUsdc).to.equal(usdc("2200"));
+    expect((await p.futures.seriesInfo(fx.seriesId)).compensatedUsdc).to.equal(usdc("230"));
   });
 
   it("assigns shorts pro rata with obligations rounded up, and gives the last long the remainder (CH delivered = received)", async function () {
@@ -380,14 +383,21 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await setupTrader(p, fx.guarantor, other, usdc("2000"));
     await (await p.futures.connect(other).openPosition(1n, wad("500"), 0)).wait();
     expect(await chPosition(t.address)).to.equal(0n); // a calendar spread nets to zero
+    // ... but carries one leg's margin (issue 17 item 3): IM 1,000 at 10, so it cannot withdraw below that
     const collateral = await p.clearingHouse.collateralOf(t.address);
-    await (await p.clearingHouse.connect(t).withdraw(collateral - usdc("50"), t.address)).wait();
+    await expect(p.clearingHouse.connect(t).withdraw(collateral - usdc("50"), t.address)).to.be.revertedWithCustomError(
+      p.clearingHouse,
+      "ClearingInsufficientMargin",
+    );
+    await (await p.clearingHouse.connect(t).withdraw(collateral - usdc("1010"), t.address)).wait();
     await expireAndFinalise(wad("10"));
-    // removing the long leg would leave a 1,000 CH short needing 1,000 USDC of initial margin: flattened instead
+    // the index rises to 10.5 before the expired long leg settles at 10: the 1,000 CH short left alone would need
+    // 1,050 USDC of initial margin against ≈ 510 of equity, so the other legs are flattened at the index instead
+    await jumpTo(connection, fx, fx.expiry + 3n * HOUR, wad("10.5"));
     const tx = p.futures.settlePosition(1n, t.address);
     await expect(tx)
       .to.emit(p.futures, "PositionReduced")
-      .withArgs(2n, t.address, wad("1000"), wad("10"), 0n, 0n, 0n, 0n, 2);
+      .withArgs(2n, t.address, wad("1000"), wad("10.5"), 0n, 0n, 0n, 0n, 2);
     // the settled leg's own marker: no size or election left, the series' open interest after its settlement
     await expect(tx)
       .to.emit(p.futures, "PositionReduced")
@@ -397,5 +407,7 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     expect((await p.futures.positionOf(2n, t.address)).open).to.equal(false);
     expect(await p.futures.accountSeries(t.address)).to.deep.equal([]);
     expect((await p.futures.seriesInfo(1n)).openPositions).to.equal(1n); // the other trader's long
+    // the spread's loss (1,000 × 0.5) came out of its margin: no deficit
+    expect((await p.clearingHouse.collateralOf(t.address)) >= 0n).to.equal(true);
   });
 });

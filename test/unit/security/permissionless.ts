@@ -181,6 +181,8 @@ open(
     "unstakeDps(uint256)",
     "depositCapital(address,uint256)",
     "withdrawCapital(address,uint256,address)",
+    "requestCapitalWithdrawal(address,uint256)",
+    "cancelCapitalWithdrawal(address)",
     "admitCustomer(address,uint256)",
     "removeCustomer(address)",
     "joinOpenGuarantor(address)",

@@ -53,6 +53,10 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         mapping(address account => uint256[]) accountSeries;
         mapping(address keeper => uint256) bountiesOwedUsdc;
         address deliveryModule;
+        // A liquidation closes a price-fixed expired leg at the index; the difference to its settlement price is owed
+        // to (+) or by (−) the account, in its equity at once (FuturesRisk) and paid at its next settlement.
+        mapping(address account => int256) liquidationCashUsdc;
+        int256 totalLiquidationCashUsdc;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.FuturesMarket")) - 1)) & ~bytes32(uint256(0xff))
@@ -157,6 +161,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         _removeAccountSeries($, account, seriesId);
     }
 
+    /// @dev Drops the series from the account's list; the last one gone, the ClearingHouse stops holding the account
+    ///      in this market (it leaves the set once its net position is zero: `releaseAccount`).
     function _removeAccountSeries(FuturesMarketStorage storage $, address account, uint256 seriesId) internal {
         uint256[] storage list = $.accountSeries[account];
         uint256 n = list.length;
@@ -164,6 +170,7 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
             if (list[i] == seriesId) {
                 list[i] = list[n - 1];
                 list.pop();
+                if (n == 1) $.clearingHouse.releaseAccount(account);
                 return;
             }
         }
@@ -200,7 +207,6 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
     /// @dev Reduces one leg outside a trade (the vault takes the size): OI, short count, election cap before the
     ///      cut-off, delivery base after expiry. No ClearingHouse call (the caller does it, or it was done).
     function _reduceLeg(
-        FuturesMarketStorage storage $,
         Series storage s,
         uint256 seriesId,
         address account,
@@ -222,11 +228,13 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
             }
         } else {
             _shortCount(s, oldSize, newSize);
-            uint256 longSize = newSize > 0 ? uint256(newSize) : 0;
-            if (p.electedCh > longSize && block.timestamp < _cutoff($, s.expiry)) {
-                s.electedCh -= p.electedCh - uint128(longSize);
-                p.electedCh = uint128(longSize);
-            }
+        }
+        // A forced reduction (liquidation, flattening) caps the election until the series is finalised, after the
+        // cut-off too: it only lowers shorts' assignments, and it releases the payment the election holds (MKT-08).
+        uint256 longSize = newSize > 0 ? uint256(newSize) : 0;
+        if (p.electedCh > longSize && s.deliveryDeadline == 0) {
+            s.electedCh -= p.electedCh - uint128(longSize);
+            p.electedCh = uint128(longSize);
         }
         p.sizeCh = int128(newSize);
         if (newSize == 0) p.entryPriceWad = 0;
@@ -291,11 +299,12 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         return FuturesMath.valueUp($.traderNetSizeCh, index) - $.traderOpenNotionalUsdc;
     }
 
-    /// @dev The pool minus traders' unrealised profit, the vault reserve and unclaimed bounties, floored at 0.
+    /// @dev The pool minus traders' unrealised profit (with the settlement-price corrections owed to liquidated
+    ///      accounts), the vault reserve and unclaimed bounties, floored at 0.
     function _withdrawableUsdc(FuturesMarketStorage storage $) internal view returns (uint256) {
         (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
         uint256 index = $.oracle.indexPrice();
-        int256 pnl = _traderPnlUp($, index);
+        int256 pnl = _traderPnlUp($, index) + $.totalLiquidationCashUsdc;
         uint256 reserve =
             (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
         int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256($.totalBountiesOwedUsdc);

@@ -65,9 +65,13 @@ contract FuturesDelivery is FuturesBase {
         p.electedCh = uint128(electedCh);
         if (electedCh > old) {
             _requireActive(FEATURE_TRADE);
-            // The payment at expiry must be fundable now: equity ≥ IM + elected × index (rounded up).
-            IClearingHouse.MarginState memory m = $.clearingHouse.marginState(msg.sender);
-            uint256 required = m.initialMarginUsdc + FuturesMath.usdcUp(electedCh, $.oracle.indexPrice());
+            // Raising an election commits the account to a payment: a risk-increasing action, so it reads the gated
+            // price (sequencer grace, spot deviation, risk pause: ORC-01). The payment is held in the account's
+            // margin from now to settlement (MKT-08): the ClearingHouse's account-risk hook (FuturesRisk) takes
+            // elected × price off its equity in every margin check, so here equity net of it ≥ initial margin.
+            uint256 priceWad = $.oracle.riskPrice();
+            IClearingHouse.MarginState memory m = $.clearingHouse.marginStateAt(msg.sender, priceWad);
+            uint256 required = m.initialMarginUsdc;
             if (m.equityUsdc < required.toInt256()) revert FuturesElectionUnfunded(msg.sender, required, m.equityUsdc);
         }
         emit DeliveryElected(seriesId, msg.sender, electedCh, s.electedCh);
@@ -104,6 +108,14 @@ contract FuturesDelivery is FuturesBase {
         if (p.proofDeadline != 0 && escrow < size) revert FuturesEscrowOutOfRange(seriesId, msg.sender, escrow, size);
         p.escrowCh = uint128(escrow);
         emit DeliveryEscrowChanged(seriesId, msg.sender, -int256(chAmount), escrow);
+        // Escrow backs the delivery bond of an assignable short (FuturesRisk): taking it back adds risk, so the
+        // account must still cover its initial margin with the bond it now owes, at the gated price (ORC-01).
+        if (s.electedCh != 0) {
+            IClearingHouse.MarginState memory m = $.clearingHouse.marginStateAt(msg.sender, $.oracle.riskPrice());
+            if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
+                revert FuturesEscrowNeeded(seriesId, msg.sender, m.initialMarginUsdc, m.equityUsdc);
+            }
+        }
         _closeRecordIfEmpty($, s, seriesId, msg.sender, p);
         $.ch.safeTransfer(msg.sender, chAmount);
     }
@@ -136,7 +148,7 @@ contract FuturesDelivery is FuturesBase {
         uint256 index = $.oracle.indexPrice();
         p.proofDeadline = 0;
         int256 delta = int256(closedCh);
-        _reduceLeg($, s, seriesId, account, p, delta, index, ReduceReason.UnprovenShort);
+        _reduceLeg(s, seriesId, account, p, delta, index, ReduceReason.UnprovenShort);
         _closeRecordIfEmpty($, s, seriesId, account, p);
         int256 realised = $.clearingHouse.modifyPosition(account, delta, index, 0);
         _mirror($, delta, index, realised);
@@ -261,6 +273,9 @@ contract FuturesDelivery is FuturesBase {
         uint256 delivered;
         uint256 paid;
         uint256 slashed;
+        uint256 elected;
+        uint256 comp;
+        uint256 cashSettled;
     }
 
     function _settle(FuturesMarketStorage storage $, uint256 seriesId, address account) private {
@@ -278,7 +293,10 @@ contract FuturesDelivery is FuturesBase {
         if (shortBase != 0) {
             _settleShortDelivery($, s, seriesId, account, p, v);
         } else if (p.electedCh != 0) {
-            (v.cash, v.chOut) = _settleLongDelivery(s, seriesId, account, p, v.price);
+            _settleLongDelivery(s, seriesId, p, v);
+        } else {
+            // escrow of a short leg a liquidation closed in full before expiry (no delivery base): returned
+            v.chOut = p.escrowCh;
         }
         if (v.size > 0) s.longOiCh -= uint128(uint256(v.size));
         else if (v.size < 0) s.shortOiCh -= uint128(uint256(-v.size));
@@ -297,9 +315,11 @@ contract FuturesDelivery is FuturesBase {
             v.bounty = $.params.keeperBountyUsdc;
             v.cash -= int256(v.bounty);
         }
+        v.cash += _takeLiquidationCash($, account);
         IClearingHouse house = $.clearingHouse;
         if (v.size != 0) v.realised = _closeAtSettlement($, house, seriesId, account, v.size, v.price);
         emit PositionSettled(seriesId, account, v.size, v.price, v.realised, msg.sender, v.bounty, open);
+        if (v.elected != 0) _collectPayment($, house, seriesId, account, v);
         if (v.cash != 0) house.settle(account, v.cash);
         if (v.bounty != 0) _creditBounty($, msg.sender, v.bounty);
         if (v.assigned != 0) {
@@ -310,8 +330,18 @@ contract FuturesDelivery is FuturesBase {
         if (open == 0) _advanceFirstOpen($);
     }
 
+    /// @dev Settlement-price corrections of legs a liquidation closed at the index, paid with the account's next
+    ///      settlement (issue 17 item 23).
+    function _takeLiquidationCash(FuturesMarketStorage storage $, address account) private returns (int256 owed) {
+        owed = $.liquidationCashUsdc[account];
+        if (owed == 0) return 0;
+        delete $.liquidationCashUsdc[account];
+        $.totalLiquidationCashUsdc -= owed;
+    }
+
     /// @dev Short: the assigned part of the escrow is delivered (paid at the price), the undelivered assigned part
-    ///      is slashed price × (1 + penalty) after the deadline, the rest of the escrow is returned.
+    ///      is charged the penalty (price × penalty) after the deadline — its position was cash-settled at the price
+    ///      like everyone's, so the penalty is all it owes — and the rest of the escrow is returned.
     function _settleShortDelivery(
         FuturesMarketStorage storage $,
         Series storage s,
@@ -329,9 +359,9 @@ contract FuturesDelivery is FuturesBase {
         s.shortPositions -= 1;
         v.chOut = escrow - delivered;
         if (assigned == 0) return;
-        // @dev The payment for delivered CH rounds down, the slash of undelivered CH rounds up (ACC-05).
+        // @dev The payment for delivered CH rounds down, the penalty on undelivered CH rounds up (ACC-05).
         uint256 paid = FuturesMath.usdcDown(delivered, v.price);
-        uint256 slashed = FuturesMath.usdcUp((assigned - delivered) * (BPS + $.params.penaltyBps), v.price);
+        uint256 slashed = FuturesMath.usdcUp((assigned - delivered) * $.params.penaltyBps, v.price);
         slashed = (slashed + BPS - 1) / BPS;
         s.deliveredCh += uint128(delivered);
         s.slashedUsdc += slashed.toUint128();
@@ -342,22 +372,17 @@ contract FuturesDelivery is FuturesBase {
         v.slashed = slashed;
     }
 
-    /// @dev Electing long: receives its pro-rata share of the delivered CH (the last one the remainder, so
-    ///      CH delivered = CH received, MKT-05), pays the price for its deliverable share, and receives its share of
-    ///      the slashes.
-    function _settleLongDelivery(
-        Series storage s,
-        uint256 seriesId,
-        address account,
-        Position storage p,
-        uint256 price
-    ) private returns (int256 cash, uint256 received) {
+    /// @dev Electing long: its pro-rata share of the delivered CH (the last one the remainder, so CH delivered = CH
+    ///      paid out, MKT-05), the price for its deliverable share, and its share of the slashes. Collected (and the
+    ///      CH handed over) after its position is closed: `_collectPayment`.
+    function _settleLongDelivery(Series storage s, uint256 seriesId, Position storage p, SettleVars memory v) private {
         uint256 totalElected = s.electedCh;
         uint256 assignable = s.assignableShortCh;
         uint256 deliverable = totalElected < assignable ? totalElected : assignable;
         if (deliverable != 0 && s.shortPositions != 0) revert FuturesShortsPending(seriesId, s.shortPositions);
         uint256 e = p.electedCh;
         uint256 claimed = uint256(s.claimedElectedCh) + e;
+        uint256 received;
         uint256 comp;
         if (claimed == totalElected) {
             received = s.deliveredCh - s.receivedCh;
@@ -369,12 +394,44 @@ contract FuturesDelivery is FuturesBase {
         s.claimedElectedCh = uint128(claimed);
         s.receivedCh += uint128(received);
         s.compensatedUsdc += uint128(comp);
-        // @dev The long pays the price for its whole deliverable share (rounded up), delivered or not; the slashes
-        //      of failing shorts give back price × (1 + penalty) per undelivered CH (docs/futures.md).
+        // @dev The long pays the price (rounded up) only for the CH it receives: for undelivered CH it keeps the
+        //      price and receives the failing shorts' penalty (docs/futures.md).
         uint256 shareCh = Math.mulDiv(e, deliverable, totalElected, Math.Rounding.Ceil);
-        uint256 paid = FuturesMath.usdcUp(shareCh, price);
-        cash = int256(comp) - int256(paid);
-        emit DeliveryReceived(seriesId, account, e, received, paid, comp, e - shareCh);
+        v.elected = e;
+        v.chOut = received;
+        v.comp = comp;
+        v.paid = FuturesMath.usdcUp(received, v.price);
+        v.cashSettled = e - shareCh;
+        v.cash += int256(comp) - int256(v.paid);
+    }
+
+    /// @dev The payment held since the election, collected from the long's collateral after its position closed at
+    ///      the settlement price. CH is handed over only against payment collected (MKT-08): when the collateral
+    ///      cannot cover the payment (a loss elsewhere after the last margin check), the long pays what it has, gets
+    ///      CH in proportion (rounded down) and the rest of its CH goes to the vault whose pool paid the shorts.
+    function _collectPayment(
+        FuturesMarketStorage storage $,
+        IClearingHouse house,
+        uint256 seriesId,
+        address account,
+        SettleVars memory v
+    ) private {
+        uint256 received = v.chOut;
+        uint256 paid = v.paid;
+        int256 after_ = house.collateralOf(account) + v.cash;
+        if (after_ < 0 && paid != 0) {
+            uint256 uncollected = uint256(-after_) < paid ? uint256(-after_) : paid;
+            uint256 collected = paid - uncollected;
+            uint256 handed = Math.mulDiv(received, collected, paid);
+            uint256 forfeited = received - handed;
+            v.cash += int256(uncollected);
+            v.chOut = handed;
+            (received, paid) = (handed, collected);
+            address vault = $.vault;
+            emit DeliveryForfeited(seriesId, account, forfeited, uncollected, vault);
+            if (forfeited != 0 && vault != address(0)) $.ch.safeTransfer(vault, forfeited);
+        }
+        emit DeliveryReceived(seriesId, account, v.elected, received, paid, v.comp, v.cashSettled);
     }
 
     /// @dev Closes `size` at the settlement price in the ClearingHouse. When removing this leg would ADD to the
@@ -418,7 +475,7 @@ contract FuturesDelivery is FuturesBase {
             int256 sz = q.sizeCh;
             if (sz == 0) continue;
             Series storage t = $.series[ids[i]];
-            _reduceLeg($, t, ids[i], account, q, -sz, index, ReduceReason.Flatten);
+            _reduceLeg(t, ids[i], account, q, -sz, index, ReduceReason.Flatten);
             _closeRecordIfEmpty($, t, ids[i], account, q);
         }
     }
@@ -439,8 +496,11 @@ contract FuturesDelivery is FuturesBase {
 
     /// @notice See ILiquidatableMarket.
     /// @dev Maps the net reduction onto the account's legs that have the position's sign: live series nearest
-    ///      expiry first, expired-unsettled series last (their delivery obligation is kept: `deliveryBaseCh`).
-    ///      Bounded by MAX_SERIES_PER_ACCOUNT; never reverts for the ClearingHouse.
+    ///      expiry first, expired-unsettled series last (their delivery obligation is kept: `deliveryBaseCh`). Then
+    ///      closes the same fraction of its calendar spreads — long and short live legs in equal amounts, nearest
+    ///      expiry first — which the net position hides: all of them when the net is zero (Δ = 0, the ClearingHouse
+    ///      holds the account). Pairs leave the net, the ClearingHouse and the vault's exposure unchanged. Bounded by
+    ///      MAX_SERIES_PER_ACCOUNT; never reverts for the ClearingHouse.
     function onPositionLiquidated(
         address account,
         int256 sizeDeltaCh,
@@ -450,27 +510,78 @@ contract FuturesDelivery is FuturesBase {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         if (msg.sender != address($.clearingHouse)) revert FuturesOnlyClearingHouse(msg.sender);
         _mirror($, sizeDeltaCh, priceWad, realisedPnlUsdc);
-        uint256 remaining = FuturesMath.abs(sizeDeltaCh);
         uint256[] memory ids = $.accountSeries[account];
-        bool[] memory done = new bool[](ids.length);
-        while (remaining != 0) {
-            uint256 best = _pickLeg($, ids, done, account, sizeDeltaCh > 0);
-            if (best == type(uint256).max) break;
-            done[best] = true;
-            remaining -= _liquidateLeg($, ids[best], account, remaining, sizeDeltaCh > 0, priceWad);
-        }
+        uint256 netBefore = FuturesMath.abs(_netSize($, account));
+        uint256 deltaAbs = FuturesMath.abs(sizeDeltaCh);
+        _reduceSide($, ids, account, deltaAbs, sizeDeltaCh > 0, priceWad, false);
+        _closeSpreads($, ids, account, deltaAbs, netBefore, priceWad);
         for (uint256 i; i < ids.length; ++i) {
             _closeRecordIfEmpty($, $.series[ids[i]], ids[i], account, $.positions[ids[i]][account]);
         }
     }
 
-    /// @dev The next leg to reduce: opposite sign to the delta, earliest live expiry first, expired legs last.
+    /// @dev Closes the fraction Δ / net (all with a zero net) of the account's matched live legs, both sides.
+    function _closeSpreads(
+        FuturesMarketStorage storage $,
+        uint256[] memory ids,
+        address account,
+        uint256 deltaAbs,
+        uint256 netBefore,
+        uint256 priceWad
+    ) private {
+        uint256 pairs = _matchedLive($, ids, account);
+        // @dev The fraction rounds up: a liquidation never leaves more risk than asked.
+        if (netBefore != 0 && deltaAbs < netBefore) pairs = Math.mulDiv(pairs, deltaAbs, netBefore, Math.Rounding.Ceil);
+        if (pairs == 0) return;
+        _reduceSide($, ids, account, pairs, false, priceWad, true);
+        _reduceSide($, ids, account, pairs, true, priceWad, true);
+    }
+
+    /// @dev Reduces the account's legs of one sign (`deltaLong`: the legs are short) by `amountCh` in total.
+    function _reduceSide(
+        FuturesMarketStorage storage $,
+        uint256[] memory ids,
+        address account,
+        uint256 amountCh,
+        bool deltaLong,
+        uint256 priceWad,
+        bool liveOnly
+    ) private {
+        bool[] memory done = new bool[](ids.length);
+        while (amountCh != 0) {
+            uint256 best = _pickLeg($, ids, done, account, deltaLong, liveOnly);
+            if (best == type(uint256).max) break;
+            done[best] = true;
+            amountCh -= _liquidateLeg($, ids[best], account, amountCh, deltaLong, priceWad);
+        }
+    }
+
+    /// @dev min(Σ long, Σ |short|) over the account's legs whose settlement price is not fixed.
+    function _matchedLive(
+        FuturesMarketStorage storage $,
+        uint256[] memory ids,
+        address account
+    ) private view returns (uint256) {
+        uint256 longCh;
+        uint256 shortCh;
+        for (uint256 i; i < ids.length; ++i) {
+            if ($.series[ids[i]].finalAt != 0) continue;
+            int256 sz = $.positions[ids[i]][account].sizeCh;
+            if (sz > 0) longCh += uint256(sz);
+            else shortCh += uint256(-sz);
+        }
+        return longCh < shortCh ? longCh : shortCh;
+    }
+
+    /// @dev The next leg to reduce: opposite sign to the delta, earliest live expiry first, expired legs last (none
+    ///      whose settlement price is fixed with `liveOnly`).
     function _pickLeg(
         FuturesMarketStorage storage $,
         uint256[] memory ids,
         bool[] memory done,
         address account,
-        bool deltaLong
+        bool deltaLong,
+        bool liveOnly
     ) private view returns (uint256 best) {
         best = type(uint256).max;
         uint256 bestKey = type(uint256).max;
@@ -478,7 +589,9 @@ contract FuturesDelivery is FuturesBase {
             if (done[i]) continue;
             int256 sz = $.positions[ids[i]][account].sizeCh;
             if (sz == 0 || (sz > 0) == deltaLong) continue;
-            uint256 expiry = $.series[ids[i]].expiry;
+            Series storage s = $.series[ids[i]];
+            if (liveOnly && s.finalAt != 0) continue;
+            uint256 expiry = s.expiry;
             uint256 key = expiry <= block.timestamp ? (uint256(1) << 128) + expiry : expiry;
             if (key < bestKey) {
                 bestKey = key;
@@ -499,7 +612,16 @@ contract FuturesDelivery is FuturesBase {
         uint256 legAbs = FuturesMath.abs(p.sizeCh);
         take = legAbs < remaining ? legAbs : remaining;
         int256 legDelta = deltaLong ? int256(take) : -int256(take);
-        _reduceLeg($, $.series[id], id, account, p, legDelta, priceWad, ReduceReason.Liquidation);
+        Series storage s = $.series[id];
+        _reduceLeg(s, id, account, p, legDelta, priceWad, ReduceReason.Liquidation);
+        // A leg whose settlement price is fixed settles at that price, not at the moving index (issue 17 item 23):
+        // the ClearingHouse closed it at the index, so the difference is owed to the account, rounded against it.
+        if (s.finalAt != 0) {
+            int256 correction =
+                FuturesMath.valueDown(legDelta, priceWad) - FuturesMath.valueUp(legDelta, s.settlementPriceWad);
+            $.liquidationCashUsdc[account] += correction;
+            $.totalLiquidationCashUsdc += correction;
+        }
     }
 
     /// @notice See IKeeperUpkeep.

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {FuturesSolBase} from "../helpers/FuturesSolBase.sol";
+import {Roles} from "../../contracts/core/governance/Roles.sol";
+import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
+import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
+import {MockFuturesIndex} from "../../contracts/mocks/MockFuturesIndex.sol";
+import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+
+/// @notice Regression tests of the futures items of the security review (issue 17 items 1, 3, 23, 24), each named
+///         after the attack it replays. Index 10 USDC/CH, IM 10 %, MM 5 %, penalty 10 %, one guarantor.
+contract FuturesSecurityTest is FuturesSolBase {
+    address internal alice = makeAddr("alice");
+    address internal bob = makeAddr("bob");
+    address internal keeper = makeAddr("keeper");
+    uint64 internal expiry;
+    uint256 internal id;
+
+    function setUp() public {
+        _deployFutures();
+        _setupGuarantor(guarantor, false, 1_000_000e6);
+        _setupTrader(alice, guarantor, 10_000e6);
+        _setupTrader(bob, guarantor, 10_000e6);
+        _grant(Roles.GUARDIAN, address(this));
+        expiry = uint64(block.timestamp + 10 days);
+        id = futures.listSeries(expiry, 1_000_000e18);
+    }
+
+    function _trade(address who, uint256 seriesId, int256 size) internal {
+        vm.prank(who);
+        futures.openPosition(seriesId, size, 0);
+    }
+
+    // ───────────── item 24: elections read the gated price (ORC-01) ─────────────
+
+    /// Raising a delivery election commits the account to a payment: a risk-increasing action, refused while the
+    /// oracle gates new risk (sequencer grace period, spot deviation, risk pause), as trades are.
+    function test_electDelivery_whileNewRiskGated_reverts_ORC01() public {
+        _trade(alice, id, 10e18);
+        fIndex.setRiskBlocked(true);
+        vm.prank(alice);
+        vm.expectRevert(MockFuturesIndex.MockRiskBlocked.selector);
+        futures.electDelivery(id, 5e18);
+        // lowering an election takes risk off and stays open
+        fIndex.setRiskBlocked(false);
+        vm.prank(alice);
+        futures.electDelivery(id, 5e18);
+        fIndex.setRiskBlocked(true);
+        vm.prank(alice);
+        futures.electDelivery(id, 2e18);
+        assertEq(futures.positionOf(id, alice).electedCh, 2e18);
+    }
+
+    // ───────────── item 1: the delivery payment is held from election to settlement (MKT-08) ─────────────
+
+    /// Expiry → price fixed at the current index → dispute window over → finalised.
+    function _finalise() internal {
+        vm.warp(expiry);
+        futures.fixSettlementPrice(id);
+        vm.warp(block.timestamp + 1 hours);
+        futures.finalizeSettlement(id);
+    }
+
+    /// bob shorts 100 CH and escrows them for delivery; alice is long 100 CH and elects delivery of all of it.
+    function _deliveringPair() internal {
+        _trade(alice, id, 100e18);
+        _trade(bob, id, -100e18);
+        _mintCh(bob, 100e18);
+        vm.startPrank(bob);
+        chToken.approve(address(futures), 100e18);
+        futures.deliver(id, 100e18);
+        vm.stopPrank();
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18); // payment at expiry ≈ 100 × 10 = 1,000
+    }
+
+    /// What `who` can withdraw at most: equity above initial margin, capped by its collateral.
+    function _free(address who) internal view returns (uint256) {
+        IClearingHouse.MarginState memory m = chouse.marginState(who);
+        uint256 free = uint256(m.equityUsdc) - m.initialMarginUsdc;
+        uint256 collateral = uint256(chouse.collateralOf(who));
+        return free < collateral ? free : collateral;
+    }
+
+    /// Nothing the waterfall ever paid: every collateral ≥ 0, guarantor capital and insurance untouched.
+    function _assertNoBadDebt(uint256 capitalBefore) internal view {
+        assertGe(chouse.collateralOf(alice), 0, "alice left bad debt");
+        assertGe(chouse.collateralOf(bob), 0, "bob left bad debt");
+        assertEq(pool.guarantorInfo(guarantor).capitalUsdc, capitalBefore, "guarantor paid");
+    }
+
+    /// The election was margined only when made: the long then withdrew down to initial margin, received the CH at
+    /// settlement and left the payment as bad debt. The payment now stays in its margin until settlement.
+    function test_electThenWithdraw_cannotLeaveBadDebt() public {
+        uint256 capitalBefore = pool.guarantorInfo(guarantor).capitalUsdc;
+        _deliveringPair();
+        uint256 free = _free(alice);
+        vm.prank(alice);
+        chouse.withdraw(free, alice); // everything the margin check lets go
+        _finalise();
+        futures.settlePosition(id, bob);
+        futures.settlePosition(id, alice);
+        assertEq(chToken.balanceOf(alice), 100e18);
+        _assertNoBadDebt(capitalBefore);
+    }
+
+    /// The same after the price rises: the payment grows with the price, the long's gain does not cover a withdrawal
+    /// of it.
+    function test_electThenPriceMoveThenWithdraw_cannotLeaveBadDebt() public {
+        uint256 capitalBefore = pool.guarantorInfo(guarantor).capitalUsdc;
+        _deliveringPair();
+        _setPrice(15e18); // payment 1,500; alice's long gains 500
+        uint256 free = _free(alice);
+        vm.prank(alice);
+        chouse.withdraw(free, alice);
+        _finalise();
+        futures.settlePosition(id, bob);
+        futures.settlePosition(id, alice);
+        assertEq(chToken.balanceOf(alice), 100e18);
+        _assertNoBadDebt(capitalBefore);
+    }
+
+    /// A long whose collateral a loss elsewhere drained after the last margin check gets CH only for what it paid; the
+    /// rest of its CH goes to the vault whose pool paid the short, and no deficit is created (MKT-08).
+    function test_settleLong_handsOverOnlyPaidCh_MKT08() public {
+        _deliveringPair();
+        _finalise();
+        futures.settlePosition(id, bob);
+        int256 drained = chouse.collateralOf(alice) - 400e6;
+        market.settleFunding(alice, -drained); // a realised loss in another market: 400 left for a 1,000 payment
+        vm.expectEmit(address(futures));
+        emit IFuturesTypes.DeliveryForfeited(id, alice, 60e18, 600e6, address(vault));
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(chToken.balanceOf(alice), 40e18);
+        assertEq(chToken.balanceOf(address(vault)), 60e18);
+        assertEq(chouse.collateralOf(alice), 0);
+        IFuturesTypes.Series memory ser = futures.seriesInfo(id);
+        assertEq(ser.deliveredCh, ser.receivedCh); // MKT-05: the forfeited CH left the delivery pot too
+    }
+
+    /// After the cut-off a liquidation still caps the election to what is left of the long (until finalisation): the
+    /// payment it holds shrinks with the position, so the liquidation restores health.
+    function test_liquidationAfterCutoff_capsElectionAndItsPayment() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 1_300e6);
+        _trade(carol, id, 100e18); // IM 100, payment 1,000 once elected
+        vm.prank(carol);
+        futures.electDelivery(id, 100e18);
+        vm.warp(expiry - 30 minutes); // past the one-hour cut-off
+        _setPrice(3e18); // loss ≈ 700, payment 300: equity ≈ 1,300 − 700 − 300 = 300 > MM 15 (the payment fell too)
+        IClearingHouse.MarginState memory m = chouse.marginState(carol);
+        assertGt(m.equityUsdc, int256(m.maintenanceMarginUsdc));
+        market.settleFunding(carol, -290e6); // a loss elsewhere: equity ≈ 10 < MM 15
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        IFuturesTypes.Position memory p = futures.positionOf(id, carol);
+        assertEq(p.electedCh, uint256(int256(p.sizeCh)), "election not capped after the cut-off");
+        assertEq(futures.seriesInfo(id).electedCh, p.electedCh);
+        m = chouse.marginState(carol);
+        assertGe(m.equityUsdc, int256(m.maintenanceMarginUsdc));
+    }
+
+    // ───────────── item 3: every series and every delivery obligation is margined (MKT-05) ─────────────
+
+    /// carol: long 100 CH of a far series, short 100 CH of the near one: her ClearingHouse position nets to zero.
+    function _calendarSpread(address carol) internal returns (uint256 far) {
+        far = futures.listSeries(uint64(expiry + 30 days), 1_000_000e18);
+        _trade(carol, far, 100e18);
+        _trade(carol, id, -100e18);
+        assertEq(chouse.positionOf(carol, address(futures)).sizeCh, 0);
+    }
+
+    /// A long-far/short-near spread netted to zero in the ClearingHouse and carried no margin: its owner withdrew
+    /// everything, was assigned delivery on the near leg, failed, and the penalty became bad debt (LIQ-03 layers
+    /// paid). Each leg and each delivery obligation is now margined, so the withdrawal keeps enough for the penalty.
+    function test_calendarSpreadNetsToZero_withdrawAll_assignmentFails_noBadDebt() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 2_000e6);
+        _calendarSpread(carol);
+        _trade(alice, id, 100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18); // carol's near short is now assignable
+        uint256 free = _free(carol);
+        vm.prank(carol);
+        chouse.withdraw(free, carol); // everything the margin check lets go
+        uint256 capitalBefore = pool.guarantorInfo(guarantor).capitalUsdc;
+        _finalise();
+        vm.warp(block.timestamp + 1 days); // the delivery deadline passes: carol delivered nothing
+        futures.settlePosition(id, carol);
+        futures.settlePosition(id, alice);
+        assertGe(chouse.collateralOf(carol), 0, "the failed delivery left bad debt");
+        vm.prank(keeper);
+        try liq.liquidate(carol) {} catch {}
+        assertEq(pool.guarantorInfo(guarantor).capitalUsdc, capitalBefore, "the guarantor paid for the spread");
+    }
+
+    /// Only the penalty is charged to a short that does not deliver; its long gets the price back (it pays only for
+    /// CH delivered) plus the penalty. Before, the short was slashed price × (1 + penalty) and the pool kept the long's
+    /// payment for the CH that never came.
+    function test_undeliveredShort_chargedPenaltyOnly_longRefundedPrice() public {
+        _trade(alice, id, 100e18);
+        _trade(bob, id, -100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18);
+        _finalise();
+        vm.warp(block.timestamp + 1 days);
+        (, int256 poolBefore, , ) = chouse.marketInfo(address(futures));
+        int256 bobBefore = chouse.collateralOf(bob);
+        int256 aliceBefore = chouse.collateralOf(alice);
+        vm.prank(bob);
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        // 100 CH undelivered at 10: penalty 10 % = 100 USDC from bob to alice, nothing else (both closed at 10)
+        assertEq(
+            chouse.collateralOf(bob) - bobBefore + chouse.positionOf(bob, address(futures)).openNotionalUsdc,
+            -100e6
+        );
+        assertEq(chouse.collateralOf(alice) - aliceBefore, 100e6 - 1_000e6 + 1_000e6);
+        (, int256 poolAfter, , ) = chouse.marketInfo(address(futures));
+        assertEq(poolAfter, poolBefore, "the pool kept the long's payment for CH never delivered");
+    }
+
+    /// Worked numbers: the spread carries one leg's margin at the market's rates (IM 10 %, MM 5 % of 100 × 10); an
+    /// assignable short adds the penalty on its unescrowed assignment (10 % of 100 × 10), less what it escrows.
+    function test_spreadAndBond_workedNumbers() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 2_000e6);
+        _calendarSpread(carol);
+        IClearingHouse.MarginState memory m = chouse.marginState(carol);
+        assertEq(m.initialMarginUsdc, 100e6);
+        assertEq(m.maintenanceMarginUsdc, 50e6);
+        _trade(alice, id, 100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18);
+        m = chouse.marginState(carol);
+        assertEq(m.initialMarginUsdc, 200e6);
+        assertEq(m.maintenanceMarginUsdc, 150e6);
+        _mintCh(carol, 60e18);
+        vm.startPrank(carol);
+        chToken.approve(address(futures), 60e18);
+        futures.deliver(id, 60e18);
+        vm.stopPrank();
+        assertEq(chouse.marginState(carol).initialMarginUsdc, 140e6);
+        // alice: long 100, IM 100, payment 1,000 held in her equity
+        m = chouse.marginState(alice);
+        assertEq(m.initialMarginUsdc, 100e6);
+        assertEq(m.unrealisedPnlUsdc, -1_000e6);
+    }
+
+    /// A spread that nets to zero is liquidated through the hook (Δ = 0): both legs close at the index, the account
+    /// leaves the market, the net ClearingHouse position stays the net of the series (zero).
+    function test_spreadAtZeroNet_liquidatedWhole() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 140e6);
+        uint256 far = _calendarSpread(carol);
+        _trade(alice, id, 100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18); // carol's bond 100: MM 150 > equity ≈ 139
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        assertEq(futures.positionOf(id, carol).sizeCh, 0);
+        assertEq(futures.positionOf(far, carol).sizeCh, 0);
+        assertEq(chouse.marketsOf(carol).length, 0);
+        assertEq(futures.accountSeries(carol).length, 0);
+    }
+
+    /// With a net position the liquidation closes its fraction of the net and the same fraction of the spread.
+    function test_spreadWithNet_liquidationClosesFractionOfBoth() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 400e6);
+        uint256 far = futures.listSeries(uint64(expiry + 30 days), 1_000_000e18);
+        _trade(carol, far, 150e18);
+        _trade(carol, id, -100e18); // net +50: IM 50 + spread 100, MM 25 + 50
+        market.settleFunding(carol, -340e6); // a loss elsewhere: equity ≈ 59 < MM 75
+        IClearingHouse.MarginState memory m = chouse.marginState(carol);
+        assertLt(m.equityUsdc, int256(m.maintenanceMarginUsdc));
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        int256 nearLeg = futures.positionOf(id, carol).sizeCh;
+        int256 farLeg = futures.positionOf(far, carol).sizeCh;
+        assertGt(nearLeg, -100e18, "spread's short leg untouched");
+        assertLt(farLeg, 150e18);
+        assertEq(chouse.positionOf(carol, address(futures)).sizeCh, nearLeg + farLeg);
+        m = chouse.marginState(carol);
+        assertGe(m.equityUsdc, int256(m.maintenanceMarginUsdc));
+    }
+
+    /// An assignable short whose escrow backs its delivery bond cannot take the escrow back below its margin.
+    function test_withdrawEscrow_backingTheBond_needsMargin() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 120e6); // short 100: IM 100
+        _trade(carol, id, -100e18);
+        _mintCh(carol, 100e18);
+        vm.startPrank(carol);
+        chToken.approve(address(futures), 100e18);
+        futures.deliver(id, 100e18);
+        vm.stopPrank();
+        _trade(alice, id, 100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18); // carol assignable 100, fully escrowed: no bond
+        assertEq(chouse.marginState(carol).initialMarginUsdc, 100e6);
+        vm.prank(carol);
+        futures.withdrawEscrow(id, 10e18); // bond 10: IM 110 ≤ equity ≈ 120
+        int256 equity = chouse.marginState(carol).equityUsdc;
+        vm.prank(carol);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesEscrowNeeded.selector, id, carol, 150e6, equity));
+        futures.withdrawEscrow(id, 40e18);
+    }
+
+    // ───────────── item 23: after expiry, marked at the settlement price once fixed ─────────────
+
+    /// Expiry and price fixing at 10, then the index falls to 7 inside the dispute and delivery windows.
+    function _fixedThenIndexFalls() internal {
+        vm.warp(expiry);
+        futures.fixSettlementPrice(id);
+        _setPrice(7e18);
+    }
+
+    /// Once its settlement price was fixed, an expired long was still marked and liquidated at the moving index: a
+    /// fall after the fix made it liquidatable and the liquidation realised the loss at 7 although the leg settles at
+    /// 10. It is now marked at the settlement price.
+    function test_afterPriceFix_notLiquidatedAtMovingIndex() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 150e6);
+        _trade(carol, id, 100e18); // IM 100 at 10
+        _fixedThenIndexFalls(); // at 7: −300 on 150 of margin, but the leg settles at 10
+        (bool liquidatable, int256 equity, ) = liq.isLiquidatable(carol);
+        assertFalse(liquidatable, "marked at the moving index after the price fix");
+        assertGt(equity, 140e6);
+        vm.prank(keeper);
+        vm.expectRevert();
+        liq.liquidate(carol);
+        vm.warp(block.timestamp + 1 hours);
+        futures.finalizeSettlement(id);
+        int256 before = chouse.collateralOf(carol);
+        vm.prank(carol);
+        futures.settlePosition(id, carol);
+        assertEq(chouse.collateralOf(carol), before, "settled at 10 where it was marked");
+    }
+
+    /// When such an account is liquidatable anyway (a loss elsewhere), the price-fixed leg the liquidation closes at
+    /// the index is corrected to its settlement price: the difference is owed to (or by) the account, counted in its
+    /// equity at once and paid at its settlement.
+    function test_afterPriceFix_liquidatedLegCorrectedToSettlementPrice() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 150e6);
+        _trade(carol, id, 100e18);
+        _fixedThenIndexFalls();
+        market.settleFunding(carol, -120e6); // equity at the settlement price ≈ 30 < MM 35 (on the net at 7)
+        int256 equityBefore = chouse.marginState(carol).equityUsdc;
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        // the closed part realised at 7 in the ClearingHouse; its (10 − 7) per CH is owed back to carol, so her
+        // equity lost nothing but the liquidation bounty (none here: her collateral is negative until the
+        // correction is paid, LIQ-04)
+        assertLt(chouse.positionOf(carol, address(futures)).sizeCh, 100e18);
+        IClearingHouse.MarginState memory m = chouse.marginState(carol);
+        int256 bounty = int256(usdc.balanceOf(keeper));
+        assertApproxEqAbs(m.equityUsdc, equityBefore - bounty, 5, "closed at the index, not at the settlement price");
+        vm.warp(block.timestamp + 1 hours);
+        futures.finalizeSettlement(id);
+        vm.prank(carol);
+        futures.settlePosition(id, carol);
+        assertGe(chouse.collateralOf(carol), 0);
+        assertApproxEqAbs(chouse.collateralOf(carol), m.equityUsdc, 5, "the correction was not paid at settlement");
+    }
+
+    /// Worked numbers once the price is fixed at 12 and then finalised: alice's held payment is 100 × 12 (all of her
+    /// election is deliverable), bob's bond the penalty on his unescrowed assignment, 100 × 12 × 10 %; both marked at
+    /// 12 whatever the index does.
+    function test_paymentAndBond_atTheFixedPrice_workedNumbers() public {
+        _trade(alice, id, 100e18);
+        _trade(bob, id, -100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18);
+        vm.warp(expiry);
+        _setPrice(12e18);
+        futures.fixSettlementPrice(id);
+        _setPrice(11e18); // the index moves on; the marks do not
+        IClearingHouse.MarginState memory a = chouse.marginState(alice);
+        IClearingHouse.MarginState memory b = chouse.marginState(bob);
+        assertEq(b.initialMarginUsdc - b.maintenanceMarginUsdc, 55e6); // net margin at 11: IM 110 − MM 55
+        assertEq(b.maintenanceMarginUsdc, 55e6 + 120e6); // + bond 120 at 12
+        vm.warp(block.timestamp + 1 hours);
+        futures.finalizeSettlement(id);
+        IClearingHouse.MarginState memory a2 = chouse.marginState(alice);
+        assertEq(a2.unrealisedPnlUsdc, a.unrealisedPnlUsdc); // share = all 100 CH: the payment did not change
+        // alice: position marked at 12 (the CH marks at 11, +100 back), payment 1,200 held
+        int256 cost = chouse.positionOf(alice, address(futures)).openNotionalUsdc;
+        assertEq(a2.unrealisedPnlUsdc, 1_200e6 - cost - 1_200e6);
+    }
+
+    /// A liquidation closing pairs of live legs never takes a price-fixed leg for one: it is only reduced for the net.
+    function test_liquidation_spreadBesideFixedLeg_pairsStayLive() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 1_000e6);
+        uint256 far = futures.listSeries(uint64(expiry + 30 days), 1_000_000e18);
+        uint256 far2 = futures.listSeries(uint64(expiry + 60 days), 1_000_000e18);
+        _trade(carol, id, 50e18);
+        _trade(carol, far, 100e18);
+        _trade(carol, far2, -100e18);
+        vm.warp(expiry);
+        futures.fixSettlementPrice(id);
+        market.settleFunding(carol, -930e6); // equity ≈ 60 < MM 25 (net) + 50 (spread)
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        int256 fixedLeg = futures.positionOf(id, carol).sizeCh;
+        int256 farLeg = futures.positionOf(far, carol).sizeCh;
+        int256 far2Leg = futures.positionOf(far2, carol).sizeCh;
+        // the net reduction took the live long first and the pairs came from the live legs only: the price-fixed
+        // leg is untouched; the ClearingHouse position is still the sum of the legs
+        assertEq(fixedLeg, 50e18);
+        assertEq(chouse.positionOf(carol, address(futures)).sizeCh, fixedLeg + farLeg + far2Leg);
+        assertLt(farLeg, 100e18);
+        assertGt(far2Leg, -100e18);
+    }
+
+    // ───────────── item 12: the ClearingHouse's per-market pause over the futures market (SEC-05) ─────────────
+
+    /// With the futures market paused in the ClearingHouse, new positions are refused while closes and every
+    /// settlement step (the delivery's cash flows included) still run.
+    function test_marketPause_futuresClosesAndSettlementsStayOpen_SEC05() public {
+        _trade(alice, id, 100e18);
+        _trade(bob, id, -100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 100e18);
+        bytes32 feature = keccak256(abi.encode(keccak256("clearing.market"), address(futures)));
+        IChxModule(address(chouse)).pauseFeature(feature);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IChxModule.ChxFeaturePaused.selector, feature));
+        futures.openPosition(id, 1e18, 0);
+        vm.prank(bob);
+        futures.openPosition(id, 10e18, 0); // bob reduces his short
+        _finalise();
+        vm.warp(block.timestamp + 1 days);
+        futures.settlePosition(id, bob); // undelivered: the penalty cash flow settles
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(futures.seriesInfo(id).openPositions, 0);
+    }
+
+    /// A short whose escrowed CH backed a leg that a liquidation then closed in full before expiry (a spread closed
+    /// whole, item 3) kept its escrow in the market: the record stayed open and settlement zeroed the escrow without
+    /// paying it back. Settlement now returns it (found by the deep Futures invariant run, MKT-05 "CH held = escrow").
+    function test_shortLiquidatedToZeroBeforeExpiry_getsEscrowBackAtSettlement() public {
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 140e6);
+        _calendarSpread(carol); // short 100 of the near series, long 100 of the far one
+        _mintCh(carol, 30e18);
+        vm.startPrank(carol);
+        chToken.approve(address(futures), 30e18);
+        futures.deliver(id, 30e18);
+        vm.stopPrank();
+        market.settleFunding(carol, -100e6); // equity ≈ 38 < MM 50: the spread is closed whole (Δ = 0)
+        vm.prank(keeper);
+        liq.liquidate(carol);
+        assertEq(futures.positionOf(id, carol).sizeCh, 0);
+        assertEq(futures.positionOf(id, carol).escrowCh, 30e18);
+        _finalise();
+        futures.settlePosition(id, carol);
+        assertEq(chToken.balanceOf(carol), 30e18, "escrow not returned");
+        assertEq(chToken.balanceOf(address(futures)), 0);
+    }
+}
