@@ -12,7 +12,7 @@
 import hre from "hardhat";
 import { id } from "ethers";
 import { upgrades as upgradesFactory } from "@openzeppelin/hardhat-upgrades";
-import { readDeployment } from "./lib/deployer.js";
+import { linkedFactory, readDeployment } from "./lib/deployer.js";
 import { connectProtocol } from "./lib/protocol.js";
 import { isLocalNetwork } from "./deploy/config.js";
 
@@ -54,11 +54,14 @@ for (const [name, contract] of wanted) {
     console.error(`✖ "${name}" is not an upgradeable contract of this deployment`);
     process.exit(1);
   }
-  const factory = await connection.ethers.getContractFactory(contract, signer);
+  // External libraries (ProviderRegistry's, TaskRegistry's) are deployed once per build and linked.
+  const { factory, linked } = await linkedFactory(hre, connection, contract, signer, record, console.log);
   try {
     // The plugin's manifest (.openzeppelin/) is the layout reference; import the proxy if this machine lacks it.
-    await u.forceImport(rec.address, await connection.ethers.getContractFactory(rec.contract, signer), {
+    const current = await linkedFactory(hre, connection, rec.contract, signer, record, console.log);
+    await u.forceImport(rec.address, current.factory, {
       kind: "uups",
+      ...(current.linked ? { unsafeAllow: ["external-library-linking" as const] } : {}),
     });
   } catch {
     /* already registered */
@@ -66,7 +69,11 @@ for (const [name, contract] of wanted) {
   console.log(`validating ${name}: ${rec.contract} → ${contract} (storage layout, upgrade safety)`);
   const impl = (await u.prepareUpgrade(rec.address, factory, {
     kind: "uups",
-    unsafeAllow: ["missing-initializer", "missing-initializer-call"],
+    unsafeAllow: [
+      "missing-initializer",
+      "missing-initializer-call",
+      ...(linked ? (["external-library-linking"] as const) : []),
+    ],
   })) as string;
   console.log(`  new implementation ${impl}`);
   targets.push(rec.address);

@@ -38,6 +38,11 @@ export interface DeploymentRecord {
   deployer: string;
   handover: boolean;
   contracts: Record<string, ContractRecord>;
+  /**
+   * External libraries linked into implementations (fully qualified name → address), e.g. ProviderRegistry's
+   * `ProviderStake`. Stateless code run by delegatecall from the proxies; deployed once per build of the library.
+   */
+  libraries?: Record<string, string>;
 }
 
 export interface DeployModule {
@@ -57,18 +62,26 @@ export interface DeployOptions {
   dir?: string;
 }
 
-/** Compares runtime code with an artifact's, ignoring immutable slots (UUPS stores its own address there). */
+type CodeRanges = Record<string, Array<{ start: number; length: number }>>;
+type LinkReferences = Record<string, Record<string, Array<{ start: number; length: number }>>>;
+
+/**
+ * Compares runtime code with an artifact's, ignoring immutable slots (UUPS stores its own address there) and
+ * linked-library addresses (`links`: the artifact's deployedLinkReferences).
+ */
 export function sameCode(
   onChain: string,
   built: string,
-  immutables: Record<string, Array<{ start: number; length: number }>> | undefined,
+  immutables: CodeRanges | undefined,
+  links: LinkReferences = {},
 ): boolean {
   const a = onChain.toLowerCase().replace(/^0x/, "");
   const b = built.toLowerCase().replace(/^0x/, "");
   if (a.length !== b.length) return false;
+  const ranges = [...Object.values(immutables ?? {}), ...Object.values(links).flatMap((l) => Object.values(l))];
   const mask = (hex: string) => {
     let out = hex;
-    for (const refs of Object.values(immutables ?? {})) {
+    for (const refs of ranges) {
       for (const { start, length } of refs) {
         out = out.slice(0, start * 2) + "0".repeat(length * 2) + out.slice((start + length) * 2);
       }
@@ -76,6 +89,66 @@ export function sameCode(
     return out;
   };
   return mask(a) === mask(b);
+}
+
+/**
+ * A contract factory with its external libraries linked: each library `contract` links against is deployed once
+ * per build (reused while the recorded address still runs the same code) and recorded in `record.libraries`.
+ * Returns the factory and whether anything is linked (upgrades validation then needs
+ * `unsafeAllow: ["external-library-linking"]`: the libraries are stateless code the proxy delegatecalls).
+ */
+export async function linkedFactory(
+  hre: HardhatRuntimeEnvironment,
+  connection: NetworkConnection,
+  contract: string,
+  signer: Signer,
+  record: DeploymentRecord,
+  log: Logger = () => {},
+  onDeploy: () => void = () => {},
+): Promise<{ factory: Awaited<ReturnType<NetworkConnection["ethers"]["getContractFactory"]>>; linked: boolean }> {
+  const artifact = await hre.artifacts.readArtifact(contract);
+  const libraries: Record<string, string> = {};
+  for (const [source, libs] of Object.entries(artifact.linkReferences ?? {})) {
+    for (const lib of Object.keys(libs)) {
+      // link references name sources as Hardhat 3 does internally ("project/contracts/…"); artifacts drop the prefix
+      const fqn = `${source.replace(/^project\//, "")}:${lib}`;
+      libraries[lib] = await deployLibrary(hre, connection, fqn, signer, record, log, onDeploy);
+    }
+  }
+  const linked = Object.keys(libraries).length > 0;
+  const factory = linked
+    ? await connection.ethers.getContractFactory(contract, { signer, libraries })
+    : await connection.ethers.getContractFactory(contract, signer);
+  return { factory, linked };
+}
+
+async function deployLibrary(
+  hre: HardhatRuntimeEnvironment,
+  connection: NetworkConnection,
+  fqn: string,
+  signer: Signer,
+  record: DeploymentRecord,
+  log: Logger,
+  onDeploy: () => void,
+): Promise<string> {
+  const known = record.libraries?.[fqn];
+  const artifact = await hre.artifacts.readArtifact(fqn);
+  if (known !== undefined) {
+    // A library's runtime code starts with PUSH20 <its own address> (the delegatecall guard): not compared.
+    const guard = { self: [{ start: 1, length: 20 }] };
+    const code = await connection.ethers.provider.getCode(known);
+    if (code !== "0x" && sameCode(code, artifact.deployedBytecode, guard, artifact.deployedLinkReferences)) {
+      return known;
+    }
+  }
+  const { factory } = await linkedFactory(hre, connection, fqn, signer, record, log, onDeploy);
+  const lib = await factory.deploy();
+  await lib.waitForDeployment();
+  onDeploy();
+  const address = await lib.getAddress();
+  record.libraries = { ...record.libraries, [fqn]: address };
+  log(`  library ${artifact.contractName}: deployed ${address}`);
+  return address;
 }
 
 export function selectorOf(signature: string): string {
@@ -138,16 +211,22 @@ export class DeployContext {
       const impl = await this.upgrades.erc1967.getImplementationAddress(existing.address);
       const artifact = await this.hre.artifacts.readArtifact(contract);
       const onChain = await this.ethers.provider.getCode(impl);
-      if (!sameCode(onChain, artifact.deployedBytecode, artifact.immutableReferences)) {
+      if (
+        !sameCode(onChain, artifact.deployedBytecode, artifact.immutableReferences, artifact.deployedLinkReferences)
+      ) {
         this.log(`  ${name}: deployed implementation differs from this build — run \`npm run upgrade\``);
       } else {
         this.log(`  ${name}: up to date at ${existing.address}`);
       }
       return existing.address;
     }
-    const factory = await this.ethers.getContractFactory(contract, this.deployer);
+    const { factory, linked } = await this.factory(contract);
     const args = await initArgs();
-    const proxy = await this.upgrades.deployProxy(factory, args, { kind: "uups", initializer: "initialize" });
+    const proxy = await this.upgrades.deployProxy(factory, args, {
+      kind: "uups",
+      initializer: "initialize",
+      ...(linked ? { unsafeAllow: ["external-library-linking" as const] } : {}),
+    });
     await proxy.waitForDeployment();
     const address = await proxy.getAddress();
     const receipt = await proxy.deploymentTransaction()?.wait();
@@ -162,6 +241,13 @@ export class DeployContext {
     };
     this.log(`  ${name}: deployed proxy ${address}`);
     return address;
+  }
+
+  /** `contract`'s factory with its external libraries deployed (once) and linked; see linkedFactory. */
+  async factory(contract: string): ReturnType<typeof linkedFactory> {
+    return linkedFactory(this.hre, this.connection, contract, this.deployer, this.record, this.log, () => {
+      this.txCount += 1;
+    });
   }
 
   /** Deploys a non-upgradeable contract (mocks, stateless periphery) unless already recorded and live. */

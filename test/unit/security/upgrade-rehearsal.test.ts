@@ -96,9 +96,13 @@ describe("Upgrade rehearsal: every proxy, every getter (SEC-02)", function () {
     const upgraded: Array<{ name: string; proxy: string; impl: string }> = [];
     for (const [name, rec] of Object.entries(fx.ctx.record.contracts)) {
       if (rec.kind !== "uups") continue;
-      const factory = await ethers.getContractFactory(rec.contract);
+      // implementations with external libraries (ProviderRegistry, TaskRegistry) link the deployed ones
+      const { factory, linked } = await fx.ctx.factory(rec.contract);
       const impl = await (await factory.deploy()).getAddress();
-      await u.validateUpgrade(rec.address, factory, { kind: "uups" });
+      await u.validateUpgrade(rec.address, factory, {
+        kind: "uups",
+        ...(linked ? { unsafeAllow: ["external-library-linking" as const] } : {}),
+      });
       const iface = new Interface((await hre.artifacts.readArtifact(rec.contract)).abi);
       targets.push(rec.address);
       datas.push(iface.encodeFunctionData("upgradeToAndCall", [impl, "0x"]));

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
+import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
+import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
+import {TaskCommon} from "./TaskCommon.sol";
+
+/// @title TaskBidding
+/// @notice The TaskRegistry's market: submitting a task (escrow), bids under the halting rule, and closing bidding
+///         (executor selection, council fee, seed block, CH redemption assignment). Linked as an external library.
+library TaskBidding {
+    using SafeERC20 for IERC20;
+
+    uint256 private constant BPS = 10_000;
+    uint256 private constant MAX_CHECKPOINTS = 32;
+    uint256 private constant MAX_BIDS = 32;
+
+    /// @notice Validates the terms, records the task and escrows `maxPayment` from the caller.
+    function submit(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Terms calldata t,
+        ITaskRegistry.Prescription calldata pr
+    ) external returns (uint256 taskId) {
+        _validateTerms($, t);
+        taskId = ++$.taskCount;
+        bytes32 prHash = keccak256(abi.encode(pr));
+        uint40 ends = uint40(block.timestamp + t.bidWindowSec);
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        k.client = msg.sender;
+        k.status = ITaskRegistry.Status.Bidding;
+        k.currency = t.currency;
+        k.councilSize = t.councilSize;
+        k.quorum = t.quorum;
+        k.checkpoints = t.checkpoints;
+        k.maxBids = t.maxBids;
+        k.biddingEnds = ends;
+        k.deadline = t.deadline;
+        k.escrow = t.maxPayment;
+        k.workloadClass = t.workloadClass;
+        k.region = t.region;
+        k.maxPayment = t.maxPayment;
+        k.capacityPflopsWad = t.capacityPflopsWad;
+        k.prescriptionHash = prHash;
+        $.totalEscrow[uint8(t.currency)] += t.maxPayment;
+        emit ITaskRegistry.TaskSubmitted(taskId, msg.sender, t, pr, prHash, ends);
+        IERC20($.tokens[uint8(t.currency)]).safeTransferFrom(msg.sender, address(this), t.maxPayment);
+    }
+
+    function _validateTerms(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Terms calldata t
+    ) private view {
+        uint256 n = t.councilSize;
+        if (n == 0 || n > $.params.maxCouncil) revert ITaskRegistry.TaskInvalidTerms("councilSize");
+        if (t.quorum <= n / 2 || t.quorum > n) revert ITaskRegistry.TaskInvalidTerms("quorum");
+        if (t.checkpoints == 0 || t.checkpoints > MAX_CHECKPOINTS) revert ITaskRegistry.TaskInvalidTerms("checkpoints");
+        if (t.maxBids > MAX_BIDS) revert ITaskRegistry.TaskInvalidTerms("maxBids");
+        if (t.bidWindowSec == 0 || t.deadline <= block.timestamp + t.bidWindowSec) {
+            revert ITaskRegistry.TaskInvalidTerms("deadline");
+        }
+        if (t.maxPayment == 0) revert ITaskRegistry.TaskInvalidTerms("maxPayment");
+    }
+
+    /// @notice Records a bid of the caller while the halting rule is open.
+    function bid(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId, uint128 price) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        if (k.status != ITaskRegistry.Status.Bidding) TaskCommon.revertStatus(taskId, k.status);
+        uint32 count = k.bidCount;
+        uint256 cap = k.maxBids == 0 ? MAX_BIDS : k.maxBids;
+        if (block.timestamp > k.biddingEnds || count >= cap) {
+            revert ITaskRegistry.TaskBiddingClosed(taskId, k.biddingEnds);
+        }
+        if (msg.sender == k.client) revert ITaskRegistry.TaskClientCannotBid(taskId);
+        uint256 maxPrice = maxBid($, k);
+        // @dev ≤ 2^96 so the price packs beside its bidder in one slot.
+        if (price == 0 || price > maxPrice || price > type(uint96).max) {
+            revert ITaskRegistry.TaskBidTooHigh(price, maxPrice);
+        }
+        // @dev Eligibility is checked once for all bids when bidding closes (one matcher call), keeping bids O(1).
+        // @dev Indexed by the bid count (already in the task's slot): no separate array length to write.
+        $.bids[taskId][count] = (uint256(price) << 160) | uint160(msg.sender);
+        k.bidCount = ++count;
+        emit ITaskRegistry.BidPlaced(taskId, msg.sender, price, count);
+    }
+
+    /// @notice Closes bidding: the executor (or a cancellation and refund), council fee, seed block, CH assignment.
+    function closeBidding(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        if (k.status != ITaskRegistry.Status.Bidding) TaskCommon.revertStatus(taskId, k.status);
+        if (block.timestamp <= k.biddingEnds && (k.maxBids == 0 || k.bidCount < k.maxBids)) {
+            revert ITaskRegistry.TaskBiddingOpen(taskId, k.biddingEnds);
+        }
+        (address executor, uint256 price, ) = _bestBid($, taskId, k);
+        if (executor == address(0) || block.timestamp >= k.deadline) {
+            k.status = ITaskRegistry.Status.Cancelled;
+            uint256 refund = TaskCommon.release($, k);
+            emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Cancelled, msg.sender, refund);
+            TaskCommon.pay($, k.currency, k.client, refund);
+            return;
+        }
+        k.status = ITaskRegistry.Status.Running;
+        k.executor = executor;
+        k.price = uint128(price);
+        // @dev Fee fixed at close (rounded down), capped so every fee of both rounds still fits the deposit.
+        uint256 fee = (price * $.params.councilFeeBps) / BPS;
+        uint256 cap = (uint256(k.maxPayment) - price) / (3 * uint256(k.councilSize) + 1);
+        k.councilFee = uint128(fee < cap ? fee : cap);
+        uint64 target = uint64(block.number + 1);
+        k.targetBlock = target;
+        uint256 assignmentId;
+        if (k.currency == ITaskRegistry.Currency.CH) {
+            assignmentId = IProviderRegistry($.registry).assignRedemption(
+                executor,
+                k.price,
+                uint256(k.deadline) + $.params.redemptionGraceSec
+            );
+            k.assignmentId = uint64(assignmentId);
+        }
+        emit ITaskRegistry.ExecutorSelected(taskId, executor, k.price, target, assignmentId);
+    }
+
+    /// @dev Lowest valid bid: the matcher's hard filters (Executor mode; CH tasks also need outstanding CH ≥ price),
+    ///      equal prices to the higher score, then to the earlier bid.
+    function _bestBid(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k
+    ) private view returns (address best, uint256 bestPrice, uint256 bestScore) {
+        mapping(uint256 => uint256) storage list = $.bids[taskId];
+        uint256 n = k.bidCount;
+        if (n == 0) return (address(0), 0, 0);
+        address[] memory who = new address[](n);
+        for (uint256 i; i < n; ++i) who[i] = address(uint160(list[i]));
+        (bool[] memory ok, uint256[] memory scores) = IProviderMatcher($.matcher).scoreCandidates(
+            TaskCommon.query(k, IProviderMatcher.Mode.Executor),
+            who,
+            bytes32(0)
+        );
+        bool isCh = k.currency == ITaskRegistry.Currency.CH;
+        for (uint256 i; i < n; ++i) {
+            uint256 price = list[i] >> 160;
+            if (
+                !ok[i] || (best != address(0) && (price > bestPrice || (price == bestPrice && scores[i] <= bestScore)))
+            ) {
+                continue;
+            }
+            if (isCh && IProviderRegistry($.registry).matchingProfile(who[i]).outstandingCh < price) continue;
+            (best, bestPrice, bestScore) = (who[i], price, scores[i]);
+        }
+    }
+
+    /// @dev Largest price whose fees for both councils (n + 2n + 1 members) fit the deposit; rounds down.
+    function maxBid(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Task storage k
+    ) internal view returns (uint256) {
+        uint256 feeBps = (3 * uint256(k.councilSize) + 1) * $.params.councilFeeBps;
+        return (uint256(k.maxPayment) * BPS) / (BPS + feeBps);
+    }
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
+import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
+import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
+
+/// @title TaskCommon
+/// @notice Internal helpers the TaskRegistry's libraries share: status errors, quorum, matcher queries, escrow
+///         release, payments and slashing.
+library TaskCommon {
+    using SafeERC20 for IERC20;
+
+    uint256 internal constant BPS = 10_000;
+
+    /// @dev Reverts TaskAlreadyDone for a finished task (keepers treat it as success), TaskWrongStatus otherwise.
+    function revertStatus(uint256 taskId, ITaskRegistry.Status st) internal pure {
+        if (st >= ITaskRegistry.Status.Accepted) revert ITaskRegistry.TaskAlreadyDone(taskId, st);
+        revert ITaskRegistry.TaskWrongStatus(taskId, st);
+    }
+
+    /// @dev Votes needed in the current round: q, or n + 1 of the 2n + 1 dispute council.
+    function quorum(ITaskRegistry.Task storage k) internal view returns (uint256) {
+        return k.round == 0 ? k.quorum : uint256(k.councilSize) + 1;
+    }
+
+    /// @dev Executor or Council query for a task (class, region preference, capacity; price ignored).
+    function query(
+        ITaskRegistry.Task storage k,
+        IProviderMatcher.Mode mode
+    ) internal view returns (IProviderMatcher.Query memory) {
+        return IProviderMatcher.Query(mode, k.workloadClass, k.region, false, 0, k.capacityPflopsWad, 0);
+    }
+
+    /// @dev Releases the whole remaining escrow of `k` (returned amount goes to the client).
+    function release(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Task storage k
+    ) internal returns (uint256 amount) {
+        amount = k.escrow;
+        k.escrow = 0;
+        $.totalEscrow[uint8(k.currency)] -= amount;
+    }
+
+    function pay(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Currency cur,
+        address to,
+        uint256 amount
+    ) internal {
+        if (amount != 0) IERC20($.tokens[uint8(cur)]).safeTransfer(to, amount);
+    }
+
+    /// @dev Slashes `provider` the task fault amount through the ProviderRegistry (finder fee to `finder`).
+    function slash(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        address provider,
+        address finder
+    ) internal {
+        uint256 amount = $.params.slashDps;
+        if (amount == 0) return;
+        uint256 slashed = IProviderRegistry($.registry).slash(
+            provider,
+            amount,
+            finder,
+            keccak256(abi.encode("chx.task", taskId))
+        );
+        emit ITaskRegistry.FaultSlashed(taskId, provider, slashed);
+    }
+}
