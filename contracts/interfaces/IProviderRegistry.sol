@@ -16,7 +16,7 @@ import {IComputeStandard} from "./IComputeStandard.sol";
 ///
 ///      Hooks for the task registry (Roles.COMPUTE): `recordTaskOutcome`, `assignRedemption`, `confirmDelivery`,
 ///      `reportDeliveryFailure`. Slashing for other reasons (lying in a dispute, futures delivery failure) is
-///      `slash`, Roles.SLASHER, with a finder fee. Redemption flow, as the task registry drives it:
+///      `slash`, Roles.PROVIDER_SLASHER, with a finder fee. Redemption flow, as the task registry drives it:
 ///        1. a client pays a task in CH, escrowed by the task registry;
 ///        2. the task registry picks a provider with outstanding liability (ProviderMatcher, Delivery mode) and
 ///           calls `assignRedemption(provider, chAmount, deadline)` → assignment id (reserves that much liability);
@@ -490,7 +490,7 @@ interface IProviderRegistry {
     /// @param chAmount CH to burn (≤ liability not reserved by open redemptions).
     function buyBack(uint256 chAmount) external;
 
-    // ─── hooks for the task registry (Roles.COMPUTE) and slashers (Roles.SLASHER) ─────────────────────────
+    // ─── hooks for the task registry (Roles.COMPUTE) and slashers (Roles.PROVIDER_SLASHER) ────────────────
 
     /// @notice Records a task outcome in the provider's reputation. Roles.COMPUTE (task registry) only.
     /// @param provider The executor.
@@ -523,7 +523,7 @@ interface IProviderRegistry {
     /// @return compensationDps DPS paid to the recipient.
     function reportDeliveryFailure(uint256 assignmentId, address recipient) external returns (uint256 compensationDps);
 
-    /// @notice Slashes up to `amountDps` of stake (staked first, then unbonding). Roles.SLASHER only.
+    /// @notice Slashes up to `amountDps` of stake (staked first, then unbonding). Roles.PROVIDER_SLASHER only.
     ///         `finderFeeBps` of the slashed amount goes to `finder` (if non-zero); the rest is burned.
     /// @param provider The provider.
     /// @param amountDps DPS to slash.

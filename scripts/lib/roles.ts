@@ -8,13 +8,16 @@ export const Roles = {
   ATTESTER: 2n,
   CH_MINTER: 3n,
   EMISSION: 4n,
-  SLASHER: 5n,
+  PROVIDER_SLASHER: 5n,
   KEEPER: 6n,
   MARKET: 7n,
   CLEARING: 8n,
   COMPUTE: 9n,
   TREASURY: 10n,
   FEE_SOURCE: 11n,
+  GUARANTOR_SLASHER: 12n,
+  CAPACITY_RECORDER: 13n,
+  REWARD_SOURCE: 14n,
   PUBLIC: 2n ** 64n - 1n,
 } as const;
 

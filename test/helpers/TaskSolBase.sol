@@ -89,7 +89,7 @@ abstract contract TaskSolBase is ManagedSolBase {
         _setRole(address(registry), IProviderRegistry.assignRedemption.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.confirmDelivery.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
-        _setRole(address(registry), IProviderRegistry.slash.selector, Roles.SLASHER);
+        _setRole(address(registry), IProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
         _grant(Roles.ATTESTER, vm.addr(ATTESTER_PK));
         uint64[] memory w = new uint64[](3);
         (w[0], w[1], w[2]) = (0.5e18, 0.3e18, 0.2e18);
@@ -187,7 +187,7 @@ abstract contract TaskSolBase is ManagedSolBase {
             )
         );
         _grant(Roles.COMPUTE, address(tasks));
-        _grant(Roles.SLASHER, address(tasks));
+        _grant(Roles.PROVIDER_SLASHER, address(tasks));
         for (uint256 i; i < 8; ++i) {
             address p = address(uint160(0xB000 + i));
             providers.push(p);

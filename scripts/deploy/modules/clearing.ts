@@ -93,7 +93,7 @@ export const clearingModule: DeployModule = {
     // liquidationClose/absorbDeficit (ClearingHouse) and onExposureChanged (GuarantorPool) check their one caller
     // by address (set above / at initialisation): they are on the trade and liquidation hot paths.
     await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);
-    await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.SLASHER);
+    await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.GUARANTOR_SLASHER);
     await ctx.grantRole(Roles.CLEARING, ctx.address("LiquidationEngine"), "LiquidationEngine");
     for (const name of ["ClearingHouse", "GuarantorPool", "RiskEngine", "LiquidationEngine"]) {
       await ctx.guardianMayPause(name, Roles.GUARDIAN);

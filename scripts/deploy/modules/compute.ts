@@ -30,7 +30,8 @@ export const genesisReferences: Array<{ workloadClass: number; name: string; ref
 
 /**
  * Compute layer: ComputeStandard, ProviderRegistry (stake, attestations, heartbeats, CH liability, slashing) and
- * ProviderMatcher. The registry mints and burns CH (CH_MINTER) and reports capacity to Emission (COMPUTE).
+ * ProviderMatcher. The registry mints and burns CH (CH_MINTER) and reports capacity to Emission (CAPACITY_RECORDER);
+ * its task hooks are COMPUTE and `slash` PROVIDER_SLASHER (held by the TaskRegistry, tasks module).
  */
 export const computeModule: DeployModule = {
   name: "compute",
@@ -48,7 +49,7 @@ export const computeModule: DeployModule = {
 
     const registry = ctx.address("ProviderRegistry");
     await ctx.grantRole(Roles.CH_MINTER, registry, "ProviderRegistry");
-    await ctx.grantRole(Roles.COMPUTE, registry, "ProviderRegistry");
+    await ctx.grantRole(Roles.CAPACITY_RECORDER, registry, "ProviderRegistry");
     await ctx.setFunctionRole(
       "ProviderRegistry",
       [
@@ -59,7 +60,7 @@ export const computeModule: DeployModule = {
       ],
       Roles.COMPUTE,
     );
-    await ctx.setFunctionRole("ProviderRegistry", ["slash(address,uint256,address,bytes32)"], Roles.SLASHER);
+    await ctx.setFunctionRole("ProviderRegistry", ["slash(address,uint256,address,bytes32)"], Roles.PROVIDER_SLASHER);
     for (const name of ["ComputeStandard", "ProviderRegistry", "ProviderMatcher"]) {
       await ctx.guardianMayPause(name, Roles.GUARDIAN);
     }

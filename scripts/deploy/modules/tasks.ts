@@ -23,8 +23,9 @@ export const STREAM_SETTLE_GRACE_SEC = 86_400n;
 
 /**
  * Task layer: the TaskRegistry (batch tasks, councils, disputes, CH redemption) and StreamTasks
- * (subscriptions, batched receipt settlement; holds no role), plus the keepers' read-only TaskKeeperLens. The registry holds COMPUTE (the registry's
- * outcome and redemption hooks, Emission.replenish) and SLASHER (ProviderRegistry.slash for the side found wrong).
+ * (subscriptions, batched receipt settlement; holds no role), plus the keepers' read-only TaskKeeperLens. The registry
+ * holds COMPUTE (the ProviderRegistry's outcome and redemption hooks), PROVIDER_SLASHER (ProviderRegistry.slash for
+ * the side found wrong) and REWARD_SOURCE (Emission.replenish) — one role per capability (issue 17 item 19).
  */
 export const tasksModule: DeployModule = {
   name: "tasks",
@@ -47,7 +48,8 @@ export const tasksModule: DeployModule = {
     // Keeper scan of every task (periphery, read-only, not upgradeable): docs/keepers.md, job `tasks`.
     await ctx.plain("TaskKeeperLens", "TaskKeeperLens", [tasks, ctx.address("ProviderRegistry")]);
     await ctx.grantRole(Roles.COMPUTE, tasks, "TaskRegistry");
-    await ctx.grantRole(Roles.SLASHER, tasks, "TaskRegistry");
+    await ctx.grantRole(Roles.PROVIDER_SLASHER, tasks, "TaskRegistry");
+    await ctx.grantRole(Roles.REWARD_SOURCE, tasks, "TaskRegistry");
     await ctx.guardianMayPause("TaskRegistry", Roles.GUARDIAN);
     await ctx.guardianMayPause("StreamTasks", Roles.GUARDIAN);
   },

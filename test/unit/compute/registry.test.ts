@@ -307,7 +307,7 @@ describe("ProviderRegistry", function () {
         reg,
         "AccessManagedUnauthorized",
       );
-      await accessManager.grantRole(Roles.SLASHER, slasher!.address, 0);
+      await accessManager.grantRole(Roles.PROVIDER_SLASHER, slasher!.address, 0);
       await reg.connect(a!).requestUnbond(wad("1000"));
       const burnedBefore = await dps.totalBurned();
       const reason = "0x" + "ab".repeat(32);
