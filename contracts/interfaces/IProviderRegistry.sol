@@ -111,6 +111,7 @@ interface IProviderRegistry {
         uint32 slashCount;
         uint128 slashedDps;
         uint256 mintableCh;
+        uint128 dutyLockedDps;
     }
 
     /// @notice The compact profile the matcher scores.
@@ -426,6 +427,18 @@ interface IProviderRegistry {
     /// @notice Emitted when the CH price oracle changes.
     /// @param oracle New oracle.
     event PriceOracleSet(address oracle);
+    /// @notice Emitted when a duty (executor, council seat, stream subscription) locks stake (TSK-08).
+    /// @param provider The provider.
+    /// @param by The module holding the duty (TaskRegistry, StreamTasks).
+    /// @param amountDps DPS locked for this duty.
+    /// @param lockedDps The provider's duty-locked DPS after.
+    event StakeLocked(address indexed provider, address indexed by, uint256 amountDps, uint256 lockedDps);
+    /// @notice Emitted when a duty ends and releases its lock.
+    /// @param provider The provider.
+    /// @param by The module that held the duty.
+    /// @param amountDps DPS released.
+    /// @param lockedDps The provider's duty-locked DPS after.
+    event StakeReleased(address indexed provider, address indexed by, uint256 amountDps, uint256 lockedDps);
 
     // ─── provider actions ──────────────────────────────────────────────────────────────────────────────────
 
@@ -459,11 +472,14 @@ interface IProviderRegistry {
     /// @notice Moves `amount` of stake to unbonding; the whole unbonding balance becomes withdrawable
     ///         `unbondingDelaySec` after this call. Stays open when features are paused (exit).
     /// @dev Locked stake = max(liability / collateral factor (rounded up), min stake if any liability or open
-    ///      assignment). A provider with no liability and no open assignment may unbond everything.
+    ///      assignment) + the duty locks (TSK-08: each open executor, council or stream duty locks the DPS its
+    ///      fault may slash). A provider with no liability, assignment or duty may unbond everything.
     /// @param amount DPS.
     function requestUnbond(uint256 amount) external;
 
-    /// @notice Withdraws the whole unbonding balance once ready. Stays open when features are paused.
+    /// @notice Withdraws the unbonding balance once ready. Stays open when features are paused.
+    /// @dev Duty locks not covered by the remaining stake (after a slash) stay in unbonding, still slashable
+    ///      (TSK-08); reverts ProviderStakeLocked when nothing is withdrawable.
     function withdrawUnbonded() external;
 
     /// @notice Accepts an ATTESTER-signed benchmark attestation (anyone may submit it). Feature "registry.attest".
@@ -536,6 +552,19 @@ interface IProviderRegistry {
         address finder,
         bytes32 reason
     ) external returns (uint256 slashedDps);
+
+    /// @notice Locks `amountDps` of each provider's stake for a duty it just took (TSK-08): unbonding cannot take
+    ///         it until `releaseStake`. Never reverts for lack of stake (slashes take what is there).
+    ///         Roles.STAKE_LOCKER (TaskRegistry, StreamTasks) only.
+    /// @param providers The providers (each registered).
+    /// @param amountDps DPS per provider.
+    function lockStake(address[] calldata providers, uint256 amountDps) external;
+
+    /// @notice Releases a lock taken with `lockStake` when the duty ends (saturating: an ending path never
+    ///         reverts). Roles.STAKE_LOCKER only.
+    /// @param providers The providers.
+    /// @param amountDps DPS per provider.
+    function releaseStake(address[] calldata providers, uint256 amountDps) external;
 
     // ─── governance ────────────────────────────────────────────────────────────────────────────────────────
 

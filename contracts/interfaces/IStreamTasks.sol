@@ -144,17 +144,31 @@ interface IStreamTasks {
     event StreamRetracted(uint256 indexed streamId, uint40 closesAt);
     /// @notice Emitted when the remaining deposit is withdrawn.
     event StreamWithdrawn(uint256 indexed streamId, uint256 amount);
+    /// @notice Emitted when governance sets the stake a subscription locks (TSK-08).
+    /// @param lockDps DPS each new subscription locks in the ProviderRegistry until it ends.
+    /// @param registry The ProviderRegistry holding the locks (the matcher's).
+    event SubscriptionLockSet(uint96 lockDps, address registry);
 
     /// @notice Opens a stream and escrows `deposit` (approve first).
     /// @param t The terms.
     /// @return streamId The id.
     function open(StreamTerms calldata t) external returns (uint256 streamId);
 
-    /// @notice Subscribes the caller at `price` per answered request (must pass the matcher's filters).
+    /// @notice Subscribes the caller at `price` per answered request (must pass the matcher's filters). The
+    ///         subscription locks `subscriptionLock()` DPS of the caller's stake until it unsubscribes (TSK-08).
     function subscribe(uint256 streamId, uint128 price) external;
 
-    /// @notice Leaves the stream; below c subscribers a live stream is interrupted.
+    /// @notice Leaves the stream (releasing the subscription's stake lock); below c subscribers a live stream is
+    ///         interrupted.
     function unsubscribe(uint256 streamId) external;
+
+    /// @notice Sets the DPS each new subscription locks (0: none); existing subscriptions keep their lock. ADMIN only.
+    /// @param lockDps DPS per subscription.
+    function setSubscriptionLock(uint96 lockDps) external;
+
+    /// @notice The DPS each new subscription locks.
+    /// @return lockDps The amount.
+    function subscriptionLock() external view returns (uint96 lockDps);
 
     /// @notice Client changes I and f (bumps the spec version).
     function updateSpec(uint256 streamId, bytes32 inputHash, bytes32 fnHash) external;

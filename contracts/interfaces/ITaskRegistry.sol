@@ -83,7 +83,9 @@ interface ITaskRegistry {
         uint256 paymentParams;
     }
 
-    /// @notice Stored task state (packed). `executor`, `price` and `councilFee` (per member who votes with the verdict) are set when bidding closes.
+    /// @notice Stored task state (packed). `executor`, `price`, `councilFee` (per member who votes with the verdict)
+    ///         and `faultDps` (the DPS each duty of this task locks and each fault slashes, `params.slashDps` then)
+    ///         are set when bidding closes.
     struct Task {
         address client;
         Status status;
@@ -112,6 +114,7 @@ interface ITaskRegistry {
         uint64 assignmentId;
         bytes32 resultHash;
         bytes32 prescriptionHash;
+        uint96 faultDps;
     }
 
     /// @notice Governance parameters.
@@ -123,7 +126,8 @@ interface ITaskRegistry {
     /// @param verifyWindowSec Time the council has to vote after the final commit (also the executor's appeal window).
     /// @param disputeWindowSec Time the enlarged council has to vote before governance may resolve.
     /// @param redemptionGraceSec Delivery deadline of a CH redemption beyond the task deadline.
-    /// @param slashDps DPS slashed from the side found wrong (executor or council member), per fault.
+    /// @param slashDps DPS slashed from the side found wrong (executor or council member), per fault; also the stake
+    ///        each executor and council seat locks until its task ends (TSK-08). ≤ 2^96.
     struct Params {
         uint16 councilFeeBps;
         uint16 dpsDiscountBps;

@@ -18,6 +18,7 @@ export const Roles = {
   GUARANTOR_SLASHER: 12n,
   CAPACITY_RECORDER: 13n,
   REWARD_SOURCE: 14n,
+  STAKE_LOCKER: 15n,
   PUBLIC: 2n ** 64n - 1n,
 } as const;
 

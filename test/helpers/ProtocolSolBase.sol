@@ -192,6 +192,8 @@ abstract contract ProtocolSolBase is ManagedSolBase {
         _setRole(address(registry), IProviderRegistry.confirmDelivery.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
+        _setRole(address(registry), IProviderRegistry.lockStake.selector, Roles.STAKE_LOCKER);
+        _setRole(address(registry), IProviderRegistry.releaseStake.selector, Roles.STAKE_LOCKER);
         _grant(Roles.ATTESTER, vm.addr(ATTESTER_PK));
         uint64[] memory w = new uint64[](3);
         (w[0], w[1], w[2]) = (0.5e18, 0.3e18, 0.2e18);
@@ -235,6 +237,7 @@ abstract contract ProtocolSolBase is ManagedSolBase {
         _grant(Roles.COMPUTE, address(tasks));
         _grant(Roles.REWARD_SOURCE, address(tasks));
         _grant(Roles.PROVIDER_SLASHER, address(tasks));
+        _grant(Roles.STAKE_LOCKER, address(tasks));
     }
 
     function _deployEmission() private {

@@ -90,6 +90,8 @@ abstract contract TaskSolBase is ManagedSolBase {
         _setRole(address(registry), IProviderRegistry.confirmDelivery.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
+        _setRole(address(registry), IProviderRegistry.lockStake.selector, Roles.STAKE_LOCKER);
+        _setRole(address(registry), IProviderRegistry.releaseStake.selector, Roles.STAKE_LOCKER);
         _grant(Roles.ATTESTER, vm.addr(ATTESTER_PK));
         uint64[] memory w = new uint64[](3);
         (w[0], w[1], w[2]) = (0.5e18, 0.3e18, 0.2e18);
@@ -144,10 +146,9 @@ abstract contract TaskSolBase is ManagedSolBase {
     }
 
     /// @dev A StreamTasks proxy on this deployment's manager and matcher, paying in `toks` (CH, USDC, DPS order),
-    ///      with a one-day window.
-    function _deployStreams(address[3] memory toks) internal returns (IStreamTasks) {
-        return
-            IStreamTasks(
+    ///      with a one-day window; it may lock subscribers' stake (STAKE_LOCKER; the lock itself starts at 0).
+    function _deployStreams(address[3] memory toks) internal returns (IStreamTasks s) {
+        s = IStreamTasks(
                 _proxy(
                     "StreamTasks.sol:StreamTasks",
                     abi.encodeWithSignature(
@@ -159,6 +160,7 @@ abstract contract TaskSolBase is ManagedSolBase {
                     )
                 )
             );
+        _grant(Roles.STAKE_LOCKER, address(s));
     }
 
     function _deployTasks() internal {
@@ -188,6 +190,7 @@ abstract contract TaskSolBase is ManagedSolBase {
         );
         _grant(Roles.COMPUTE, address(tasks));
         _grant(Roles.PROVIDER_SLASHER, address(tasks));
+        _grant(Roles.STAKE_LOCKER, address(tasks));
         for (uint256 i; i < 8; ++i) {
             address p = address(uint160(0xB000 + i));
             providers.push(p);

@@ -53,6 +53,7 @@ contract PayoutReentrancyTest is TaskSolBase {
         );
         _grant(Roles.COMPUTE, address(tasks));
         _grant(Roles.PROVIDER_SLASHER, address(tasks));
+        _grant(Roles.STAKE_LOCKER, address(tasks));
         rusd.mint(client, 1_000_000e6);
         vm.prank(client);
         rusd.approve(address(tasks), type(uint256).max);

@@ -227,6 +227,16 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
         return ProviderStake.slash(_s(), _registered(provider), provider, amountDps, finder, reason);
     }
 
+    /// @inheritdoc IProviderRegistry
+    function lockStake(address[] calldata providers, uint256 amountDps) external restricted {
+        ProviderStake.lock(_s(), providers, amountDps);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function releaseStake(address[] calldata providers, uint256 amountDps) external restricted {
+        ProviderStake.release(_s(), providers, amountDps);
+    }
+
     // ─── governance ────────────────────────────────────────────────────────────────────────────────────────
 
     /// @inheritdoc IProviderRegistry

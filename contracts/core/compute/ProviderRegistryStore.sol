@@ -50,6 +50,8 @@ abstract contract ProviderRegistryStore {
         uint32 completed;
         uint32 failed;
         uint32 slashCount;
+        /// @dev TSK-08: Σ DPS locked by open duties (executor, council, stream), packed into slot 8.
+        uint96 dutyLockedDps;
     }
 
     /// @custom:storage-location erc7201:chx.storage.ProviderRegistry

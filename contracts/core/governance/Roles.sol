@@ -42,6 +42,9 @@ library Roles {
     uint64 internal constant CAPACITY_RECORDER = 13;
     /// @notice Returns compute payments to the reward pool (`Emission.replenish`): the TaskRegistry.
     uint64 internal constant REWARD_SOURCE = 14;
+    /// @notice Locks and releases provider stake for open duties (`ProviderRegistry.lockStake` / `releaseStake`,
+    ///         TSK-08): the TaskRegistry (executors, councils) and StreamTasks (subscriptions).
+    uint64 internal constant STAKE_LOCKER = 15;
     /// @notice Anyone.
     uint64 internal constant PUBLIC = type(uint64).max;
 }

@@ -7,6 +7,7 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IStreamTasks} from "../../interfaces/IStreamTasks.sol";
 import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
+import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 
 /// @title StreamTasks
 /// @notice Subscriptions, live/interrupted streams and batched receipt settlement. See IStreamTasks.
@@ -17,6 +18,8 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         uint128 price;
         uint64 paid;
         bool active;
+        /// @dev TSK-08: DPS this subscription locked in the ProviderRegistry (released on unsubscribe).
+        uint96 lockedDps;
     }
 
     /// @custom:storage-location erc7201:chx.storage.StreamTasks
@@ -27,6 +30,9 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         uint256 streamCount;
         mapping(uint256 streamId => Stream) streams;
         mapping(uint256 streamId => mapping(address provider => Sub)) subs;
+        /// @dev The matcher's ProviderRegistry (cached by setSubscriptionLock) and the DPS a subscription locks.
+        address registry;
+        uint96 subscriptionLockDps;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.StreamTasks")) - 1)) & ~bytes32(uint256(0xff))
@@ -114,7 +120,11 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
             s.status = st;
             s.failures = 0;
         }
+        uint96 lockDps = $.subscriptionLockDps;
+        if (lockDps != 0) sub.lockedDps = lockDps;
         emit Subscribed(id, msg.sender, price, n, st);
+        // @dev TSK-08: the subscription holds stake until it ends (the registry is a protocol module).
+        if (lockDps != 0) IProviderRegistry($.registry).lockStake(_one(msg.sender), lockDps);
     }
 
     function _checkEligible(StreamTasksStorage storage $, address provider) private view {
@@ -127,9 +137,7 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
             requiredCapacityPflopsWad: 0,
             requiredCh: 0
         });
-        address[] memory one = new address[](1);
-        one[0] = provider;
-        (bool[] memory ok, ) = IProviderMatcher($.matcher).scoreCandidates(q, one, bytes32(0));
+        (bool[] memory ok, ) = IProviderMatcher($.matcher).scoreCandidates(q, _one(provider), bytes32(0));
         if (!ok[0]) revert StreamIneligible(provider);
     }
 
@@ -141,6 +149,8 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         if (!sub.active) revert StreamSubscription(msg.sender);
         // @dev The price stays recorded so receipts for requests already answered still settle.
         sub.active = false;
+        uint96 locked = sub.lockedDps;
+        sub.lockedDps = 0;
         uint8 n = s.subscribers - 1;
         s.subscribers = n;
         Status st = s.status;
@@ -149,6 +159,7 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
             s.status = st;
         }
         emit Unsubscribed(id, msg.sender, n, st);
+        if (locked != 0) IProviderRegistry($.registry).releaseStake(_one(msg.sender), locked);
     }
 
     /// @inheritdoc IStreamTasks
@@ -235,6 +246,24 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         sub.paid = r.answered;
         emit ReceiptSettled(r.streamId, r.provider, r.answered, fresh, amount, d);
         IERC20($.tokens[s.currency]).safeTransfer(r.provider, amount);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function setSubscriptionLock(uint96 lockDps) external restricted {
+        StreamTasksStorage storage $ = _s();
+        address reg = IProviderMatcher($.matcher).registry();
+        ($.registry, $.subscriptionLockDps) = (reg, lockDps);
+        emit SubscriptionLockSet(lockDps, reg);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function subscriptionLock() external view returns (uint96) {
+        return _s().subscriptionLockDps;
+    }
+
+    function _one(address who) private pure returns (address[] memory list) {
+        list = new address[](1);
+        list[0] = who;
     }
 
     function _client(uint256 id) private view returns (Stream storage s) {

@@ -140,7 +140,8 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
             p.dpsDiscountBps + uint256(p.dpsReplenishBps) > TaskCommon.BPS ||
             p.councilFeeBps > 1_000 ||
             p.verifyWindowSec == 0 ||
-            p.disputeWindowSec == 0
+            p.disputeWindowSec == 0 ||
+            p.slashDps > type(uint96).max
         ) revert TaskInvalidParams();
         _s().params = p;
         emit ParamsSet(p);

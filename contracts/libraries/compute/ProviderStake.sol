@@ -36,7 +36,7 @@ library ProviderStake {
         uint256 amount
     ) external {
         uint256 staked = p.stakedDps;
-        uint256 locked = lockedStake($, p);
+        uint256 locked = lockedStake($, p) + p.dutyLockedDps;
         uint256 unlockable = staked > locked ? staked - locked : 0;
         if (amount > unlockable) revert IProviderRegistry.ProviderStakeLocked(msg.sender, amount, unlockable);
         staked -= amount;
@@ -48,19 +48,60 @@ library ProviderStake {
         emit IProviderRegistry.UnbondRequested(msg.sender, amount, staked, unbonding, readyAt, tier($, staked));
     }
 
-    /// @notice Pays out the caller's matured unbonding stake.
+    /// @notice Pays out the caller's matured unbonding stake, keeping back what open duties lock beyond the stake.
     function withdrawUnbonded(
         ProviderRegistryStore.ProviderRegistryStorage storage $,
         ProviderRegistryStore.ProviderData storage p
     ) external {
-        uint256 amount = p.unbondingDps;
-        if (amount == 0) revert IProviderRegistry.ProviderNothingToWithdraw(msg.sender);
+        uint256 unbonding = p.unbondingDps;
+        if (unbonding == 0) revert IProviderRegistry.ProviderNothingToWithdraw(msg.sender);
         if (block.timestamp < p.unbondReadyAt) {
             revert IProviderRegistry.ProviderUnbondingNotReady(msg.sender, p.unbondReadyAt);
         }
-        p.unbondingDps = 0;
-        emit IProviderRegistry.Withdrawn(msg.sender, amount, p.stakedDps);
+        // @dev TSK-08: duty locks are covered by stake first; the uncovered rest (after a slash) stays unbonding.
+        uint256 staked = p.stakedDps;
+        uint256 duty = p.dutyLockedDps;
+        uint256 held = duty > staked ? duty - staked : 0;
+        if (held > unbonding) held = unbonding;
+        uint256 amount = unbonding - held;
+        if (amount == 0) revert IProviderRegistry.ProviderStakeLocked(msg.sender, unbonding, 0);
+        p.unbondingDps = uint128(held);
+        emit IProviderRegistry.Withdrawn(msg.sender, amount, staked);
         IERC20($.dps).safeTransfer(msg.sender, amount);
+    }
+
+    /// @notice Locks `amount` of each provider's stake for a duty of the caller (TSK-08).
+    function lock(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address[] calldata providers,
+        uint256 amount
+    ) external {
+        for (uint256 i; i < providers.length; ++i) {
+            address who = providers[i];
+            ProviderRegistryStore.ProviderData storage p = $.providers[who];
+            if (p.index1 == 0) revert IProviderRegistry.ProviderNotRegistered(who);
+            uint256 locked = p.dutyLockedDps + amount;
+            if (locked > type(uint96).max) revert IProviderRegistry.ProviderValueTooLarge();
+            p.dutyLockedDps = uint96(locked);
+            emit IProviderRegistry.StakeLocked(who, msg.sender, amount, locked);
+        }
+    }
+
+    /// @notice Releases `amount` of each provider's duty lock; saturating, so an ending path never reverts.
+    function release(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address[] calldata providers,
+        uint256 amount
+    ) external {
+        for (uint256 i; i < providers.length; ++i) {
+            address who = providers[i];
+            ProviderRegistryStore.ProviderData storage p = $.providers[who];
+            uint256 locked = p.dutyLockedDps;
+            uint256 released = amount < locked ? amount : locked;
+            locked -= released;
+            p.dutyLockedDps = uint96(locked);
+            emit IProviderRegistry.StakeReleased(who, msg.sender, released, locked);
+        }
     }
 
     /// @notice Slashes up to `amountDps` (stake first, then unbonding); the finder gets its fee, the rest burns.

@@ -56,6 +56,7 @@ library ProviderViews {
         i.slashCount = p.slashCount;
         i.slashedDps = p.slashedDps;
         i.mintableCh = mintable($, p, provider, false);
+        i.dutyLockedDps = p.dutyLockedDps;
     }
 
     /// @dev Credits an interval: a beat within 1.25 intervals of the previous one credits the whole gap as up

@@ -109,6 +109,9 @@ library TaskBidding {
         uint256 fee = (price * $.params.councilFeeBps) / BPS;
         uint256 cap = (uint256(k.maxPayment) - price) / (3 * uint256(k.councilSize) + 1);
         k.councilFee = uint128(fee < cap ? fee : cap);
+        // @dev TSK-08: the fault amount is fixed now; the executor's duty locks it until the task ends.
+        k.faultDps = uint96($.params.slashDps);
+        TaskCommon.lockDuty($, k, TaskCommon.one(executor));
         uint64 target = uint64(block.number + 1);
         k.targetBlock = target;
         uint256 assignmentId;

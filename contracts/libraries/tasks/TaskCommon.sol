@@ -54,14 +54,15 @@ library TaskCommon {
         if (amount != 0) IERC20($.tokens[uint8(cur)]).safeTransfer(to, amount);
     }
 
-    /// @dev Slashes `provider` the task fault amount through the ProviderRegistry (finder fee to `finder`).
+    /// @dev Slashes `provider` the task's fault amount (fixed when bidding closed) through the ProviderRegistry (finder fee to `finder`).
     function slash(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
+        ITaskRegistry.Task storage k,
         address provider,
         address finder
     ) internal {
-        uint256 amount = $.params.slashDps;
+        uint256 amount = k.faultDps;
         if (amount == 0) return;
         uint256 slashed = IProviderRegistry($.registry).slash(
             provider,
@@ -70,5 +71,37 @@ library TaskCommon {
             keccak256(abi.encode("chx.task", taskId))
         );
         emit ITaskRegistry.FaultSlashed(taskId, provider, slashed);
+    }
+
+    /// @dev TSK-08: locks the task's fault amount of each provider taking a duty (executor or council seat).
+    function lockDuty(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Task storage k,
+        address[] memory who
+    ) internal {
+        uint256 amount = k.faultDps;
+        if (amount != 0) IProviderRegistry($.registry).lockStake(who, amount);
+    }
+
+    /// @dev Releases every duty lock of an ending task: the executor and the members of both rounds. Called on
+    ///      every ending path (verdict, governance resolution, expiry, stalled-dispute refund) before any slash.
+    function releaseDuties(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k
+    ) internal {
+        uint256 amount = k.faultDps;
+        if (amount == 0) return;
+        IProviderRegistry reg = IProviderRegistry($.registry);
+        reg.releaseStake(one(k.executor), amount);
+        for (uint8 r; r < 2; ++r) {
+            address[] memory members = $.councils[taskId][r];
+            if (members.length != 0) reg.releaseStake(members, amount);
+        }
+    }
+
+    function one(address who) internal pure returns (address[] memory list) {
+        list = new address[](1);
+        list[0] = who;
     }
 }

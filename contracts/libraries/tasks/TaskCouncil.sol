@@ -43,6 +43,7 @@ library TaskCouncil {
         uint8 flag = uint8(1 << round);
         for (uint256 i; i < size; ++i) bits[picked[i]] |= flag;
         $.councils[taskId][round] = picked;
+        TaskCommon.lockDuty($, k, picked);
         emit ITaskRegistry.CouncilDrawn(taskId, round, picked, TaskCommon.quorum(k), seed);
     }
 

@@ -55,10 +55,11 @@ library TaskSettlement {
         k.status = ITaskRegistry.Status.Expired;
         uint256 refund = TaskCommon.release($, k);
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Expired, msg.sender, refund);
+        TaskCommon.releaseDuties($, taskId, k);
         // @dev TSK-03: the executor accepted this deadline and missed it. CH tasks are compensated by the registry
         //      through reportRedemptionFailure once the delivery deadline passes.
         if (k.currency != ITaskRegistry.Currency.CH) {
-            TaskCommon.slash($, taskId, k.executor, msg.sender);
+            TaskCommon.slash($, taskId, k, k.executor, msg.sender);
             IProviderRegistry($.registry).recordTaskOutcome(k.executor, false);
         }
         TaskCommon.pay($, k.currency, k.client, refund);
@@ -118,11 +119,12 @@ library TaskSettlement {
         k.escrow = uint128(reserved);
         $.totalEscrow[uint8(k.currency)] -= escrow - reserved;
         emit ITaskRegistry.TaskFinalized(taskId, outcome, executorPaid, reserved, refund, replenished);
+        TaskCommon.releaseDuties($, taskId, k);
         if (executorCorrect) {
             _payExecutor($, k, executorPaid, replenished);
             IProviderRegistry($.registry).recordTaskOutcome(k.executor, true);
         } else if (k.currency != ITaskRegistry.Currency.CH) {
-            TaskCommon.slash($, taskId, k.executor, address(0));
+            TaskCommon.slash($, taskId, k, k.executor, address(0));
             IProviderRegistry($.registry).recordTaskOutcome(k.executor, false);
         }
         TaskCommon.pay($, k.currency, k.client, refund);
@@ -177,7 +179,7 @@ library TaskSettlement {
             uint8 b = bits[m];
             if (b & 4 == 0) continue; // did not vote
             if ((b & 16 != 0) == executorCorrect) ++right;
-            else TaskCommon.slash($, taskId, m, address(0));
+            else TaskCommon.slash($, taskId, $.tasks[taskId], m, address(0));
         }
     }
 }

@@ -61,6 +61,12 @@ export const computeModule: DeployModule = {
       Roles.COMPUTE,
     );
     await ctx.setFunctionRole("ProviderRegistry", ["slash(address,uint256,address,bytes32)"], Roles.PROVIDER_SLASHER);
+    // TSK-08: the modules holding executor, council and stream duties lock the stake those duties may slash.
+    await ctx.setFunctionRole(
+      "ProviderRegistry",
+      ["lockStake(address[],uint256)", "releaseStake(address[],uint256)"],
+      Roles.STAKE_LOCKER,
+    );
     for (const name of ["ComputeStandard", "ProviderRegistry", "ProviderMatcher"]) {
       await ctx.guardianMayPause(name, Roles.GUARDIAN);
     }

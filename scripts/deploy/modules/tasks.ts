@@ -1,6 +1,7 @@
 import { parseUnits, ZeroAddress } from "ethers";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
+import { StreamTasks__factory } from "../../../types/ethers-contracts/index.js";
 
 /** Default TaskRegistry parameters (docs/tasks.md explains each choice). */
 export const defaultTaskParams = {
@@ -20,6 +21,9 @@ export const defaultTaskParams = {
 
 /** Receipts of a retracted stream may still settle for this long. */
 export const STREAM_SETTLE_GRACE_SEC = 86_400n;
+
+/** DPS a stream subscription locks until the subscriber leaves (TSK-08): the batch fault amount. */
+export const STREAM_SUBSCRIPTION_LOCK_DPS = defaultTaskParams.slashDps;
 
 /**
  * Task layer: the TaskRegistry (batch tasks, councils, disputes, CH redemption) and StreamTasks
@@ -50,6 +54,14 @@ export const tasksModule: DeployModule = {
     await ctx.grantRole(Roles.COMPUTE, tasks, "TaskRegistry");
     await ctx.grantRole(Roles.PROVIDER_SLASHER, tasks, "TaskRegistry");
     await ctx.grantRole(Roles.REWARD_SOURCE, tasks, "TaskRegistry");
+    // TSK-08: executor and council seats (TaskRegistry) and subscriptions (StreamTasks) lock the stake they may slash.
+    await ctx.grantRole(Roles.STAKE_LOCKER, tasks, "TaskRegistry");
+    await ctx.grantRole(Roles.STAKE_LOCKER, ctx.address("StreamTasks"), "StreamTasks");
+    const streams = StreamTasks__factory.connect(ctx.address("StreamTasks"), ctx.deployer);
+    if ((await streams.subscriptionLock()) !== STREAM_SUBSCRIPTION_LOCK_DPS) {
+      const data = streams.interface.encodeFunctionData("setSubscriptionLock", [STREAM_SUBSCRIPTION_LOCK_DPS]);
+      await ctx.adminCall(ctx.address("StreamTasks"), data, "StreamTasks: subscription stake lock");
+    }
     await ctx.guardianMayPause("TaskRegistry", Roles.GUARDIAN);
     await ctx.guardianMayPause("StreamTasks", Roles.GUARDIAN);
   },
