@@ -394,7 +394,8 @@ interface ITaskRegistry {
     function claimCouncilFee(uint256 taskId) external returns (uint256 fee);
 
     /// @notice Enforces a missed deadline: slashes the executor (the caller gets the registry's finder fee as a
-    ///         bounded bounty; CH tasks: the registry compensates the client instead) and refunds the client.
+    ///         bounded bounty — none when the caller is the executor itself; CH tasks: the registry compensates the
+    ///         client instead) and refunds the client.
     /// @param taskId The task.
     function expire(uint256 taskId) external;
 

@@ -59,7 +59,9 @@ library TaskSettlement {
         // @dev TSK-03: the executor accepted this deadline and missed it. CH tasks are compensated by the registry
         //      through reportRedemptionFailure once the delivery deadline passes.
         if (k.currency != ITaskRegistry.Currency.CH) {
-            TaskCommon.slash($, taskId, k, k.executor, msg.sender);
+            // @dev Item 16: an executor expiring its own task earns no finder fee on its own slash.
+            address finder = msg.sender == k.executor ? address(0) : msg.sender;
+            TaskCommon.slash($, taskId, k, k.executor, finder);
             IProviderRegistry($.registry).recordTaskOutcome(k.executor, false);
         }
         TaskCommon.pay($, k.currency, k.client, refund);

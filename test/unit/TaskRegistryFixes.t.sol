@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {TaskSolBase} from "../helpers/TaskSolBase.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+
+/// @notice Regression tests of the security review (issue 17) for the TaskRegistry's lifecycle: items 9, 16, 17,
+///         20 and 22. Each test is the attack or failure, named after its scenario.
+contract TaskRegistryFixesTest is TaskSolBase {
+    ITaskRegistry.Currency internal constant USDC = ITaskRegistry.Currency.USDC;
+    ITaskRegistry.Currency internal constant DPSC = ITaskRegistry.Currency.DPS;
+    bytes32 internal constant GOOD = keccak256("correct result");
+
+    function setUp() public {
+        _deployTasks();
+    }
+
+    /// @dev A task (currency, n = 3, q = 2) with one bid of `price` by providers[1], closed and its council drawn.
+    function _running(ITaskRegistry.Currency cur, uint128 maxPayment, uint128 price) internal returns (uint256 id) {
+        id = _submit(cur, maxPayment, 3, 2);
+        _bid(id, providers[1], price);
+        _closeAndDraw(id);
+    }
+
+    // ─── item 16 ────────────────────────────────────────────────────────────────────────────────────────
+
+    /// An executor that misses its deadline and expires its own task collects no finder fee on its own slash.
+    function test_executorExpiresItself_getsNoFinderFee() public {
+        uint256 id = _running(USDC, 1_000e6, 400e6);
+        address exec = providers[1];
+        vm.warp(tasks.getTask(id).deadline + 1);
+        uint256 before = dps.balanceOf(exec);
+        vm.expectEmit(address(registry));
+        emit IProviderRegistry.Slashed(
+            exec,
+            address(tasks),
+            SLASH,
+            address(0),
+            0,
+            SLASH,
+            4_900e18,
+            0,
+            1,
+            keccak256(abi.encode("chx.task", id))
+        );
+        vm.prank(exec);
+        tasks.expire(id);
+        assertEq(dps.balanceOf(exec), before, "no bounty on its own fault");
+        assertEq(registry.providerInfo(exec).slashedDps, SLASH);
+    }
+
+    // ─── item 17 ────────────────────────────────────────────────────────────────────────────────────────
+
+    /// @dev A DPS task accepted by two agreeing members: price 500 → cost 450, 90 to the pool, 360 to the executor.
+    function _acceptDps() internal returns (uint256 id) {
+        id = _running(DPSC, 1_000e18, 500e18);
+        _commitAll(id, providers[1], GOOD);
+        _voteAll(id, 0, true, 2);
+        tasks.finalize(id);
+    }
+
+    /// A failing reward pool (paused, or Emission far behind) does not block an accepting DPS finalize: the
+    /// executor is paid, the pool's share is deferred and delivered by the next acceptance.
+    function test_failingReplenish_doesNotBlockAcceptingFinalize() public {
+        pool.setFailing(true);
+        uint256 id = _acceptDps();
+        assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Accepted));
+        assertEq(dps.balanceOf(providers[1]), 360e18 + 0, "executor paid");
+        assertEq(dps.balanceOf(address(pool)), 90e18, "the share reached the pool, unaccounted");
+        assertEq(pool.replenished(), 0);
+        pool.setFailing(false);
+        _acceptDps();
+        assertEq(pool.replenished(), 180e18, "the deferred share is accounted with the next one");
+    }
+}
