@@ -223,6 +223,8 @@ interface ITaskRegistry {
     error TaskInvalidParams();
     /// @notice Thrown when `performUpkeep` data names no due action.
     error TaskUnknownUpkeep();
+    /// @notice Thrown when `flushReplenishment` finds no deferred DPS.
+    error TaskNothingToFlush();
 
     // ─── events ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -340,6 +342,14 @@ interface ITaskRegistry {
     /// @notice Emitted when governance sets the parameters.
     /// @param params The parameters.
     event ParamsSet(Params params);
+    /// @notice Emitted when the reward pool's `replenish` failed (paused, or Emission far behind): the DPS was
+    ///         transferred to the pool and is accounted later, so the verdict is not blocked (issue 17 item 17).
+    /// @param amountDps This settlement's share.
+    /// @param backlogDps DPS at the pool awaiting `replenish` after this one.
+    event ReplenishmentDeferred(uint256 amountDps, uint256 backlogDps);
+    /// @notice Emitted when the deferred DPS is accounted by `flushReplenishment`.
+    /// @param amountDps DPS accounted.
+    event ReplenishmentFlushed(uint256 amountDps);
 
     // ─── client and provider actions ───────────────────────────────────────────────────────────────────────
 
@@ -403,6 +413,15 @@ interface ITaskRegistry {
     ///         the executor and compensates the client at the index price plus the penalty). Permissionless.
     /// @param taskId The task.
     function reportRedemptionFailure(uint256 taskId) external;
+
+    /// @notice Accounts the DPS whose replenishment failed at the reward pool (see ReplenishmentDeferred); the next
+    ///         accepted DPS task retries it anyway. Permissionless; reverts while the pool still fails.
+    /// @return amountDps DPS accounted.
+    function flushReplenishment() external returns (uint256 amountDps);
+
+    /// @notice DPS transferred to the reward pool whose `replenish` is still pending.
+    /// @return The amount.
+    function replenishBacklog() external view returns (uint256);
 
     // ─── governance ────────────────────────────────────────────────────────────────────────────────────────
 

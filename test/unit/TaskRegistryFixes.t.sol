@@ -54,10 +54,14 @@ contract TaskRegistryFixesTest is TaskSolBase {
 
     /// @dev A DPS task accepted by two agreeing members: price 500 → cost 450, 90 to the pool, 360 to the executor.
     function _acceptDps() internal returns (uint256 id) {
+        id = _agreedDps();
+        tasks.finalize(id);
+    }
+
+    function _agreedDps() internal returns (uint256 id) {
         id = _running(DPSC, 1_000e18, 500e18);
         _commitAll(id, providers[1], GOOD);
         _voteAll(id, 0, true, 2);
-        tasks.finalize(id);
     }
 
     /// A failing reward pool (paused, or Emission far behind) does not block an accepting DPS finalize: the
@@ -69,8 +73,29 @@ contract TaskRegistryFixesTest is TaskSolBase {
         assertEq(dps.balanceOf(providers[1]), 360e18 + 0, "executor paid");
         assertEq(dps.balanceOf(address(pool)), 90e18, "the share reached the pool, unaccounted");
         assertEq(pool.replenished(), 0);
+        assertEq(tasks.replenishBacklog(), 90e18);
         pool.setFailing(false);
         _acceptDps();
         assertEq(pool.replenished(), 180e18, "the deferred share is accounted with the next one");
+        assertEq(tasks.replenishBacklog(), 0);
+        vm.expectRevert(ITaskRegistry.TaskNothingToFlush.selector);
+        tasks.flushReplenishment();
+    }
+
+    function test_flushReplenishment_accountsTheBacklogOnceThePoolWorks() public {
+        pool.setFailing(true);
+        uint256 id = _agreedDps();
+        vm.expectEmit(address(tasks));
+        emit ITaskRegistry.ReplenishmentDeferred(90e18, 90e18);
+        tasks.finalize(id);
+        vm.expectRevert(); // the pool still fails: nothing changes
+        tasks.flushReplenishment();
+        assertEq(tasks.replenishBacklog(), 90e18);
+        pool.setFailing(false);
+        vm.expectEmit(address(tasks));
+        emit ITaskRegistry.ReplenishmentFlushed(90e18);
+        assertEq(tasks.flushReplenishment(), 90e18);
+        assertEq(pool.replenished(), 90e18);
+        assertEq(tasks.replenishBacklog(), 0);
     }
 }

@@ -120,6 +120,11 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         return TaskSettlement.claimCouncilFee(_s(), taskId);
     }
 
+    /// @inheritdoc ITaskRegistry
+    function flushReplenishment() external nonReentrant returns (uint256) {
+        return TaskSettlement.flushReplenishment(_s());
+    }
+
     // ─── governance ────────────────────────────────────────────────────────────────────────────────────────
 
     /// @inheritdoc ITaskRegistry
@@ -225,6 +230,11 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     /// @inheritdoc ITaskRegistry
     function totalEscrow(Currency currency) external view returns (uint256) {
         return _s().totalEscrow[uint8(currency)];
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function replenishBacklog() external view returns (uint256) {
+        return _s().replenishBacklogDps;
     }
 
     /// @inheritdoc ITaskRegistry

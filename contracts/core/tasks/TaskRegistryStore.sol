@@ -22,6 +22,9 @@ abstract contract TaskRegistryStore {
         mapping(uint256 taskId => mapping(uint8 round => address[])) councils;
         /// @dev bit r: member of round r; bit 2 + r: voted in round r; bit 4 + r: voted "equal" in round r.
         mapping(uint256 taskId => mapping(address member => uint8 bits)) members;
+        /// @dev DPS already transferred to the reward pool whose `replenish` failed (item 17); retried with the next
+        ///      replenishment or `flushReplenishment`.
+        uint256 replenishBacklogDps;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.TaskRegistry")) - 1)) & ~bytes32(uint256(0xff))

@@ -162,8 +162,25 @@ library TaskSettlement {
         TaskCommon.pay($, cur, k.executor, paid);
         if (replenished != 0) {
             IERC20($.tokens[2]).safeTransfer($.emission, replenished);
-            IRewardPool($.emission).replenish(replenished);
+            // @dev Item 17: a failing pool (paused, epochs far behind) must not block the verdict. The DPS is
+            //      already at the pool (unaccounted there); the amount is retried with the next replenishment.
+            uint256 due = $.replenishBacklogDps + replenished;
+            try IRewardPool($.emission).replenish(due) {
+                if (due != replenished) $.replenishBacklogDps = 0;
+            } catch {
+                $.replenishBacklogDps = due;
+                emit ITaskRegistry.ReplenishmentDeferred(replenished, due);
+            }
         }
+    }
+
+    /// @notice Accounts the deferred DPS at the reward pool (reverts with the pool's error if it still fails).
+    function flushReplenishment(TaskRegistryStore.TaskRegistryStorage storage $) external returns (uint256 amount) {
+        amount = $.replenishBacklogDps;
+        if (amount == 0) revert ITaskRegistry.TaskNothingToFlush();
+        $.replenishBacklogDps = 0;
+        emit ITaskRegistry.ReplenishmentFlushed(amount);
+        IRewardPool($.emission).replenish(amount);
     }
 
     /// @dev After a dispute: slashes first-round members who voted against the verdict (the side found wrong,

@@ -244,6 +244,11 @@ open(
   "permissionless state-machine steps, valid only when due (TSK-01/02); no caller-chosen outcome",
 );
 open(
+  "TaskRegistry",
+  ["flushReplenishment()"],
+  "accounts DPS already at the reward pool whose replenish failed (item 17); the amount is the stored backlog",
+);
+open(
   "StreamTasks",
   [
     "open((uint8,uint8,uint8,uint64,uint128,uint8,uint128,bytes32,bytes32))",
