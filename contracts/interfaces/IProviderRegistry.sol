@@ -427,6 +427,11 @@ interface IProviderRegistry {
     /// @notice Emitted when the CH price oracle changes.
     /// @param oracle New oracle.
     event PriceOracleSet(address oracle);
+    /// @notice Emitted when a provider first becomes draw-eligible (minimum stake and a live attestation) and joins
+    ///         the append-only list that council draws sample (TSK-07).
+    /// @param provider The provider.
+    /// @param index Its index in the draw list.
+    event DrawCandidateListed(address indexed provider, uint256 index);
     /// @notice Emitted when a duty (executor, council seat, stream subscription) locks stake (TSK-08).
     /// @param provider The provider.
     /// @param by The module holding the duty (TaskRegistry, StreamTasks).
@@ -553,6 +558,11 @@ interface IProviderRegistry {
         bytes32 reason
     ) external returns (uint256 slashedDps);
 
+    /// @notice Re-records `provider`'s draw profile from its current state (e.g. after governance changed the
+    ///         minimum stake). Permissionless: it only writes the present, never a past block's profile (TSK-07).
+    /// @param provider A registered provider.
+    function refreshDrawProfile(address provider) external;
+
     /// @notice Locks `amountDps` of each provider's stake for a duty it just took (TSK-08): unbonding cannot take
     ///         it until `releaseStake`. Never reverts for lack of stake (slashes take what is there).
     ///         Roles.STAKE_LOCKER (TaskRegistry, StreamTasks) only.
@@ -585,6 +595,26 @@ interface IProviderRegistry {
     function setPriceOracle(address oracle) external;
 
     // ─── views ─────────────────────────────────────────────────────────────────────────────────────────────
+
+    /// @notice Number of providers ever draw-eligible: draws committed now sample indices below this (TSK-07).
+    /// @return The length of the append-only draw list.
+    function drawCount() external view returns (uint256);
+
+    /// @notice A draw-list entry and its DrawProfile word as of the end of block `atBlock` (0: no profile then).
+    /// @param index Index in the draw list (< drawCount()).
+    /// @param atBlock The draw's commit block.
+    /// @return provider The provider.
+    /// @return word Its DrawProfile word (contracts/libraries/compute/DrawProfile.sol).
+    function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word);
+
+    /// @notice DrawProfile words of `providers` as of the end of block `atBlock` (executor selection, TSK-07).
+    /// @param providers The providers (unregistered ones read 0).
+    /// @param atBlock The commit block.
+    /// @return words Their words.
+    function drawProfilesAt(
+        address[] calldata providers,
+        uint256 atBlock
+    ) external view returns (uint256[] memory words);
 
     /// @notice Number of registered providers.
     /// @return The count.

@@ -85,7 +85,9 @@ interface ITaskRegistry {
 
     /// @notice Stored task state (packed). `executor`, `price`, `councilFee` (per member who votes with the verdict)
     ///         and `faultDps` (the DPS each duty of this task locks and each fault slashes, `params.slashDps` then)
-    ///         are set when bidding closes.
+    ///         are set when bidding closes. `targetBlock` is the seed block of the next draw; the draw reads the
+    ///         ProviderRegistry's snapshot as of block `targetBlock − 1` (its commit), with `candidates` the draw
+    ///         list's length and `seedTime` the timestamp then (TSK-07).
     struct Task {
         address client;
         Status status;
@@ -115,6 +117,8 @@ interface ITaskRegistry {
         bytes32 resultHash;
         bytes32 prescriptionHash;
         uint96 faultDps;
+        uint32 candidates;
+        uint40 seedTime;
     }
 
     /// @notice Governance parameters.
@@ -122,7 +126,8 @@ interface ITaskRegistry {
     /// @param dpsDiscountBps Discount a DPS-paying client gets on the executor's price.
     /// @param dpsReplenishBps Share of a DPS payment returned to the Emission reward pool.
     /// @param maxCouncil Largest first-round council (the dispute council is 2n + 1).
-    /// @param councilWindow Registry window the matcher scans for a council (≤ matcher maxPage).
+    /// @param councilWindow Draw samples a council draw may reject (ineligible, excluded or repeated candidates)
+    ///        beyond one per seat before it gives up (`TaskCouncilUnavailable`); bounds the draw's gas.
     /// @param verifyWindowSec Time the council has to vote after the final commit (also the executor's appeal window).
     /// @param disputeWindowSec Time the enlarged council has to vote before governance may resolve.
     /// @param redemptionGraceSec Delivery deadline of a CH redemption beyond the task deadline.
@@ -371,8 +376,9 @@ interface ITaskRegistry {
     /// @param taskId The task.
     function closeBidding(uint256 taskId) external;
 
-    /// @notice Draws the current round's council with the matcher from the committed seed block (re-commits a new
-    ///         block when the old hash is out of reach). Permissionless; the caller is excluded from the council.
+    /// @notice Draws the current round's council with the matcher from the committed seed block and the
+    ///         registry's snapshot at the commit (TSK-07: nothing done after the commit, nor who calls, changes who
+    ///         is drawn); re-commits a new block when the old hash is out of reach. Permissionless.
     /// @param taskId The task.
     function drawCouncil(uint256 taskId) external;
 

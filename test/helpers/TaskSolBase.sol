@@ -255,8 +255,19 @@ abstract contract TaskSolBase is ManagedSolBase {
     /// @dev Closes bidding after the window and draws the council from a mined seed block.
     function _closeAndDraw(uint256 id) internal {
         vm.warp(block.timestamp + 1 hours + 1);
-        tasks.closeBidding(id);
+        _close(id);
         _draw(id);
+    }
+
+    /// @dev Closes bidding: the first call seals the bids and commits the seed block; once that block is mined
+    ///      (its hash set here) the second selects the executor.
+    function _close(uint256 id) internal {
+        tasks.closeBidding(id);
+        if (tasks.getTask(id).status != ITaskRegistry.Status.Bidding) return;
+        uint256 target = tasks.getTask(id).targetBlock;
+        vm.roll(target + 1);
+        vm.setBlockhash(target, keccak256(abi.encode("block", target)));
+        tasks.closeBidding(id);
     }
 
     function _draw(uint256 id) internal {

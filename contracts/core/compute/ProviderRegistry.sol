@@ -11,6 +11,7 @@ import {ProviderStake} from "../../libraries/compute/ProviderStake.sol";
 import {ProviderAttestation} from "../../libraries/compute/ProviderAttestation.sol";
 import {ProviderRedemption} from "../../libraries/compute/ProviderRedemption.sol";
 import {ProviderViews} from "../../libraries/compute/ProviderViews.sol";
+import {ProviderDraw} from "../../libraries/compute/ProviderDraw.sol";
 
 /// @title ProviderRegistry
 /// @notice Providers, their stake, attestations, heartbeats, reputation, slashing and CH liability.
@@ -228,6 +229,11 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
     }
 
     /// @inheritdoc IProviderRegistry
+    function refreshDrawProfile(address provider) external {
+        ProviderStake.refreshDraw(_s(), _registered(provider), provider);
+    }
+
+    /// @inheritdoc IProviderRegistry
     function lockStake(address[] calldata providers, uint256 amountDps) external restricted {
         ProviderStake.lock(_s(), providers, amountDps);
     }
@@ -308,6 +314,28 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
     /// @inheritdoc IProviderRegistry
     function domainSeparator() external view returns (bytes32) {
         return ProviderAttestation.domainSeparator();
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function drawCount() external view returns (uint256) {
+        return _s().drawList.length;
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word) {
+        ProviderRegistryStorage storage $ = _s();
+        provider = $.drawList[index];
+        word = ProviderDraw.wordAt($.providers[provider], atBlock);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function drawProfilesAt(
+        address[] calldata providers,
+        uint256 atBlock
+    ) external view returns (uint256[] memory words) {
+        ProviderRegistryStorage storage $ = _s();
+        words = new uint256[](providers.length);
+        for (uint256 i; i < providers.length; ++i) words[i] = ProviderDraw.wordAt($.providers[providers[i]], atBlock);
     }
 
     /// @inheritdoc IProviderRegistry

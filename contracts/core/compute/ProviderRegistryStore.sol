@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {Checkpoints} from "@openzeppelin/contracts/utils/structs/Checkpoints.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 
 /// @title ProviderRegistryStore
@@ -52,6 +53,10 @@ abstract contract ProviderRegistryStore {
         uint32 slashCount;
         /// @dev TSK-08: Σ DPS locked by open duties (executor, council, stream), packed into slot 8.
         uint96 dutyLockedDps;
+        // slot 9 — TSK-07: 1-based index in `drawList` (0: never eligible yet)
+        uint32 drawIndex1;
+        // slot 10 — TSK-07: DrawProfile words by block number (what a draw committed at a block reads)
+        Checkpoints.Trace208 drawTrace;
     }
 
     /// @custom:storage-location erc7201:chx.storage.ProviderRegistry
@@ -71,6 +76,9 @@ abstract contract ProviderRegistryStore {
         address[] list;
         mapping(address provider => ProviderData) providers;
         mapping(uint256 id => IProviderRegistry.Assignment) assignments;
+        /// @dev TSK-07: append-only list of providers that were ever draw-eligible (min stake and a live
+        ///      attestation); draws sample indices below the length at their commit block.
+        address[] drawList;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ProviderRegistry")) - 1)) & ~bytes32(uint256(0xff))

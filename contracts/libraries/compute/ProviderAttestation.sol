@@ -8,6 +8,7 @@ import {Roles} from "../../core/governance/Roles.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {IComputeStandard} from "../../interfaces/IComputeStandard.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
+import {ProviderDraw} from "./ProviderDraw.sol";
 
 /// @title ProviderAttestation
 /// @notice The ProviderRegistry's benchmark attestations: EIP-712 digest, ATTESTER signature check, rating by the
@@ -47,6 +48,7 @@ library ProviderAttestation {
         p.attestationNonce = uint32(nonce + 1);
         p.attestedAt = uint40(block.timestamp);
         p.whPerChWad = r.whPerChWad > type(uint96).max ? type(uint96).max : uint96(r.whPerChWad);
+        ProviderDraw.record($, p, a.provider);
         emit IProviderRegistry.Attested(a.provider, signer, a.workloadClass, nonce, r, a.capacityPflopsWad, expiresAt);
     }
 

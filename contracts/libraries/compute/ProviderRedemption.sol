@@ -8,6 +8,7 @@ import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderStake} from "./ProviderStake.sol";
+import {ProviderDraw} from "./ProviderDraw.sol";
 
 /// @title ProviderRedemption
 /// @notice The ProviderRegistry's CH redemption assignments (TSK-04): reserving liability for a redemption,
@@ -82,6 +83,7 @@ library ProviderRedemption {
         {
             (uint256 priceWad, uint256 owedUsdWad, uint256 owedDps) = _compensation($, a.chAmount);
             compensationDps = ProviderStake.takeStake(p, owedDps);
+            ProviderDraw.record($, p, provider);
             emit IProviderRegistry.DeliveryFailed(
                 id,
                 provider,

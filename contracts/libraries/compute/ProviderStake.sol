@@ -6,6 +6,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {IDPSToken} from "../../interfaces/IDPSToken.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
+import {ProviderDraw} from "./ProviderDraw.sol";
 
 /// @title ProviderStake
 /// @notice The ProviderRegistry's stake mechanism: staking, unbonding with a delay, withdrawal, slashing, and the
@@ -25,6 +26,7 @@ library ProviderStake {
     ) external {
         uint256 staked = p.stakedDps + amount;
         p.stakedDps = toU128(staked);
+        ProviderDraw.record($, p, msg.sender);
         emit IProviderRegistry.Staked(msg.sender, amount, staked, tier($, staked));
         IERC20($.dps).safeTransferFrom(msg.sender, address(this), amount);
     }
@@ -45,6 +47,7 @@ library ProviderStake {
         p.stakedDps = uint128(staked);
         p.unbondingDps = uint128(unbonding);
         p.unbondReadyAt = uint40(readyAt);
+        ProviderDraw.record($, p, msg.sender);
         emit IProviderRegistry.UnbondRequested(msg.sender, amount, staked, unbonding, readyAt, tier($, staked));
     }
 
@@ -68,6 +71,15 @@ library ProviderStake {
         p.unbondingDps = uint128(held);
         emit IProviderRegistry.Withdrawn(msg.sender, amount, staked);
         IERC20($.dps).safeTransfer(msg.sender, amount);
+    }
+
+    /// @notice Re-records `provider`'s draw profile from its current state (TSK-07; writes only the present block).
+    function refreshDraw(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p,
+        address provider
+    ) external {
+        ProviderDraw.record($, p, provider);
     }
 
     /// @notice Locks `amount` of each provider's stake for a duty of the caller (TSK-08).
@@ -114,6 +126,7 @@ library ProviderStake {
         bytes32 reason
     ) external returns (uint256 slashedDps) {
         slashedDps = takeStake(p, amountDps);
+        ProviderDraw.record($, p, provider);
         // @dev Finder fee rounds down; the burned remainder takes the dust.
         uint256 fee = finder == address(0) ? 0 : (slashedDps * $.params.finderFeeBps) / BPS;
         uint256 burned = slashedDps - fee;

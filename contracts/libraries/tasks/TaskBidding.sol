@@ -112,8 +112,7 @@ library TaskBidding {
         // @dev TSK-08: the fault amount is fixed now; the executor's duty locks it until the task ends.
         k.faultDps = uint96($.params.slashDps);
         TaskCommon.lockDuty($, k, TaskCommon.one(executor));
-        uint64 target = uint64(block.number + 1);
-        k.targetBlock = target;
+        uint64 target = TaskCommon.commitSeed($, k);
         uint256 assignmentId;
         if (k.currency == ITaskRegistry.Currency.CH) {
             assignmentId = IProviderRegistry($.registry).assignRedemption(

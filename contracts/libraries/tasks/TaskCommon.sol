@@ -54,6 +54,18 @@ library TaskCommon {
         if (amount != 0) IERC20($.tokens[uint8(cur)]).safeTransfer(to, amount);
     }
 
+    /// @dev Commits the next block as the seed block of the next draw and fixes what the draw reads (TSK-07): the
+    ///      registry's snapshot as of this block, the draw list's length now and this block's timestamp.
+    function commitSeed(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Task storage k
+    ) internal returns (uint64 target) {
+        target = uint64(block.number + 1);
+        k.targetBlock = target;
+        k.seedTime = uint40(block.timestamp);
+        k.candidates = uint32(IProviderRegistry($.registry).drawCount());
+    }
+
     /// @dev Slashes `provider` the task's fault amount (fixed when bidding closed) through the ProviderRegistry (finder fee to `finder`).
     function slash(
         TaskRegistryStore.TaskRegistryStorage storage $,

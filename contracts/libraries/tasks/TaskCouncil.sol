@@ -23,7 +23,7 @@ library TaskCouncil {
         }
         if (block.number > target + 256) {
             // @dev The committed hash is out of reach: commit a fresh future block (nobody chose the old outcome).
-            k.targetBlock = uint64(block.number + 1);
+            TaskCommon.commitSeed($, k);
             return;
         }
         bytes32 seed = IProviderMatcher($.matcher).blockSeed(
@@ -31,13 +31,16 @@ library TaskCouncil {
             target
         );
         uint256 size = round == 0 ? k.councilSize : 2 * uint256(k.councilSize) + 1;
-        address[] memory picked = IProviderMatcher($.matcher).selectFromRegistry(
-            TaskCommon.query(k, IProviderMatcher.Mode.Council),
-            $.params.councilWindow,
-            _excluded($, taskId, k),
-            seed,
-            size
-        );
+        // @dev TSK-07: the snapshot at the commit block (target − 1), fixed before the seed existed.
+        IProviderMatcher.DrawQuery memory q = IProviderMatcher.DrawQuery({
+            workloadClass: k.workloadClass,
+            requiredCapacityPflopsWad: k.capacityPflopsWad,
+            atBlock: uint64(target - 1),
+            atTime: k.seedTime,
+            candidates: k.candidates,
+            extraSamples: $.params.councilWindow
+        });
+        address[] memory picked = IProviderMatcher($.matcher).drawFromSnapshot(q, _excluded($, taskId, k), seed, size);
         if (picked.length < size) revert ITaskRegistry.TaskCouncilUnavailable(size, picked.length);
         mapping(address => uint8) storage bits = $.members[taskId];
         uint8 flag = uint8(1 << round);
@@ -47,7 +50,8 @@ library TaskCouncil {
         emit ITaskRegistry.CouncilDrawn(taskId, round, picked, TaskCommon.quorum(k), seed);
     }
 
-    /// @dev Client, executor and caller never sit on the council; a dispute council excludes the first council.
+    /// @dev Client and executor never sit on the council; a dispute council excludes the first council. The caller is
+    ///      not excluded: who calls must not change the draw (TSK-07).
     function _excluded(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
@@ -55,9 +59,9 @@ library TaskCouncil {
     ) private view returns (address[] memory ex) {
         address[] storage first = $.councils[taskId][0];
         uint256 extra = k.round == 0 ? 0 : first.length;
-        ex = new address[](3 + extra);
-        (ex[0], ex[1], ex[2]) = (k.client, k.executor, msg.sender);
-        for (uint256 i; i < extra; ++i) ex[3 + i] = first[i];
+        ex = new address[](2 + extra);
+        (ex[0], ex[1]) = (k.client, k.executor);
+        for (uint256 i; i < extra; ++i) ex[2 + i] = first[i];
     }
 
     /// @notice Records the caller's vote as a current council member (once per round).
@@ -105,8 +109,7 @@ library TaskCouncil {
         k.round = 1;
         k.agree = 0;
         k.disagree = 0;
-        uint64 target = uint64(block.number + 1);
-        k.targetBlock = target;
+        uint64 target = TaskCommon.commitSeed($, k);
         k.votingEnds = uint40(block.timestamp + $.params.disputeWindowSec);
         emit ITaskRegistry.DisputeOpened(taskId, msg.sender, target);
     }
