@@ -183,6 +183,10 @@ interface ITaskRegistry {
     /// @notice Thrown when a deadline-enforcement call (or governance's dispute resolution) comes too early.
     /// @param deadline The deadline.
     error TaskDeadlineNotPassed(uint256 deadline);
+    /// @notice Thrown when the executor is selected before the seed block committed at the seal is mined.
+    /// @param taskId The task.
+    /// @param targetBlock The seed block.
+    error TaskSeedPending(uint256 taskId, uint256 targetBlock);
     /// @notice Thrown when the council is drawn before its seed block is mined or when already drawn.
     /// @param taskId The task.
     /// @param targetBlock The seed block.
@@ -254,6 +258,12 @@ interface ITaskRegistry {
     /// @param price The bid.
     /// @param bidCount Bids after.
     event BidPlaced(uint256 indexed taskId, address indexed provider, uint256 price, uint32 bidCount);
+    /// @notice Emitted when bidding is sealed after the halting rule (or re-sealed when the seed aged out): the
+    ///         executor is selected once `targetBlock` is mined, from its hash and the registry snapshot at the seal.
+    /// @param taskId The task.
+    /// @param targetBlock The seed block.
+    /// @param candidates The draw list's length at the seal (what the council draw samples).
+    event BiddingSealed(uint256 indexed taskId, uint256 targetBlock, uint256 candidates);
     /// @notice Emitted when bidding closes with an executor.
     /// @param taskId The task.
     /// @param executor The executor (lowest valid bid).
@@ -365,14 +375,16 @@ interface ITaskRegistry {
     function submit(Terms calldata terms, Prescription calldata prescription) external returns (uint256 taskId);
 
     /// @notice Bids `price` (task currency) while the halting rule is open (at most 32 bids per task). Eligibility
-    ///         is checked when bidding closes: the executor is the lowest bid among bidders passing the matcher's
-    ///         hard filters (CH tasks: owing ≥ price CH), equal prices to the higher matcher score, then the earlier.
+    ///         is checked when bidding closes (see `closeBidding`).
     /// @param taskId The task.
     /// @param price Total executor payment asked.
     function bid(uint256 taskId, uint128 price) external;
 
-    /// @notice Closes bidding once the window ended or N bids arrived: selects the executor (or cancels and refunds
-    ///         when there is none) and commits the next block as the council seed block. Permissionless.
+    /// @notice Closes bidding once the window ended or N bids arrived, in two calls (permissionless): the first
+    ///         seals the bids and commits the next block as the seed block (no bids: cancels and refunds); once that
+    ///         block is mined the second selects the executor — the lowest bid eligible by its registry snapshot at
+    ///         the seal, equal prices to the higher keccak256(seed, bidder) (TSK-07, issue 17 item 20) — or cancels
+    ///         and refunds when there is none. The council then draws from the same seed block, at once.
     /// @param taskId The task.
     function closeBidding(uint256 taskId) external;
 

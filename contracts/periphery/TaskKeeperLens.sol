@@ -66,6 +66,10 @@ contract TaskKeeperLens is ITaskKeeperLens {
     ) private view returns (Action, uint64 marker, bool open) {
         ITaskRegistry.Status st = k.status;
         if (st == ITaskRegistry.Status.Bidding) {
+            // sealed (seed block committed): select once the seed block is mined; marker = the seed block
+            if (k.targetBlock != 0) {
+                return (block.number > k.targetBlock ? Action.CloseBidding : Action.None, k.targetBlock, true);
+            }
             bool closable = block.timestamp > k.biddingEnds || (k.maxBids != 0 && k.bidCount >= k.maxBids);
             return (closable ? Action.CloseBidding : Action.None, 0, true);
         }

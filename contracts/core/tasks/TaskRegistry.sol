@@ -189,9 +189,9 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
             Task storage k = $.tasks[id];
             Status st = k.status;
             if (st == Status.Bidding) {
-                if (block.timestamp > k.biddingEnds || (k.maxBids != 0 && k.bidCount >= k.maxBids)) {
-                    return (this.closeBidding.selector, id);
-                }
+                uint256 target = k.targetBlock;
+                bool halted = block.timestamp > k.biddingEnds || (k.maxBids != 0 && k.bidCount >= k.maxBids);
+                if (target == 0 ? halted : block.number > target) return (this.closeBidding.selector, id);
             } else if (st == Status.Running && block.timestamp > k.deadline) {
                 return (this.expire.selector, id);
             } else if (st >= Status.Running && st <= Status.Disputed) {

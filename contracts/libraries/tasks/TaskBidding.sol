@@ -8,6 +8,7 @@ import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 import {TaskCommon} from "./TaskCommon.sol";
+import {DrawProfile} from "../compute/DrawProfile.sol";
 
 /// @title TaskBidding
 /// @notice The TaskRegistry's market: submitting a task (escrow), bids under the halting rule, and closing bidding
@@ -71,7 +72,7 @@ library TaskBidding {
         if (k.status != ITaskRegistry.Status.Bidding) TaskCommon.revertStatus(taskId, k.status);
         uint32 count = k.bidCount;
         uint256 cap = k.maxBids == 0 ? MAX_BIDS : k.maxBids;
-        if (block.timestamp > k.biddingEnds || count >= cap) {
+        if (block.timestamp > k.biddingEnds || count >= cap || k.targetBlock != 0) {
             revert ITaskRegistry.TaskBiddingClosed(taskId, k.biddingEnds);
         }
         if (msg.sender == k.client) revert ITaskRegistry.TaskClientCannotBid(taskId);
@@ -87,21 +88,26 @@ library TaskBidding {
         emit ITaskRegistry.BidPlaced(taskId, msg.sender, price, count);
     }
 
-    /// @notice Closes bidding: the executor (or a cancellation and refund), council fee, seed block, CH assignment.
+    /// @notice Closes bidding in two steps. After the halting rule, the first call seals the bids and commits the
+    ///         next block as the seed block (no bids: cancels at once); once that block is mined, the second call
+    ///         selects the executor with the committed seed and the registry snapshot (TSK-07, issue 17 item 20).
     function closeBidding(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         if (k.status != ITaskRegistry.Status.Bidding) TaskCommon.revertStatus(taskId, k.status);
-        if (block.timestamp <= k.biddingEnds && (k.maxBids == 0 || k.bidCount < k.maxBids)) {
-            revert ITaskRegistry.TaskBiddingOpen(taskId, k.biddingEnds);
+        uint256 target = k.targetBlock;
+        if (target == 0) {
+            if (block.timestamp <= k.biddingEnds && (k.maxBids == 0 || k.bidCount < k.maxBids)) {
+                revert ITaskRegistry.TaskBiddingOpen(taskId, k.biddingEnds);
+            }
+            if (k.bidCount == 0) return _cancel($, taskId, k);
+            return _seal($, taskId, k);
         }
-        (address executor, uint256 price, ) = _bestBid($, taskId, k);
-        if (executor == address(0) || block.timestamp >= k.deadline) {
-            k.status = ITaskRegistry.Status.Cancelled;
-            uint256 refund = TaskCommon.release($, k);
-            emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Cancelled, msg.sender, refund);
-            TaskCommon.pay($, k.currency, k.client, refund);
-            return;
-        }
+        if (block.number <= target) revert ITaskRegistry.TaskSeedPending(taskId, target);
+        // @dev The committed hash is out of reach: commit a fresh block (nobody saw the old outcome acted on).
+        if (block.number > target + 256) return _seal($, taskId, k);
+        bytes32 seed = IProviderMatcher($.matcher).blockSeed(keccak256(abi.encode(taskId, "executor")), target);
+        (address executor, uint256 price) = _bestBid($, taskId, k, seed);
+        if (executor == address(0) || block.timestamp >= k.deadline) return _cancel($, taskId, k);
         k.status = ITaskRegistry.Status.Running;
         k.executor = executor;
         k.price = uint128(price);
@@ -112,7 +118,6 @@ library TaskBidding {
         // @dev TSK-08: the fault amount is fixed now; the executor's duty locks it until the task ends.
         k.faultDps = uint96($.params.slashDps);
         TaskCommon.lockDuty($, k, TaskCommon.one(executor));
-        uint64 target = TaskCommon.commitSeed($, k);
         uint256 assignmentId;
         if (k.currency == ITaskRegistry.Currency.CH) {
             assignmentId = IProviderRegistry($.registry).assignRedemption(
@@ -122,36 +127,54 @@ library TaskBidding {
             );
             k.assignmentId = uint64(assignmentId);
         }
+        // @dev The council draws from the same (already mined) seed block and snapshot: drawable at once.
         emit ITaskRegistry.ExecutorSelected(taskId, executor, k.price, target, assignmentId);
     }
 
-    /// @dev Lowest valid bid: the matcher's hard filters (Executor mode; CH tasks also need outstanding CH ≥ price),
-    ///      equal prices to the higher score, then to the earlier bid.
-    function _bestBid(
+    /// @dev Seals the bids: commits the seed block and the registry snapshot the selection and council read.
+    function _seal(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
         ITaskRegistry.Task storage k
-    ) private view returns (address best, uint256 bestPrice, uint256 bestScore) {
+    ) private {
+        uint64 target = TaskCommon.commitSeed($, k);
+        emit ITaskRegistry.BiddingSealed(taskId, target, k.candidates);
+    }
+
+    function _cancel(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k
+    ) private {
+        k.status = ITaskRegistry.Status.Cancelled;
+        uint256 refund = TaskCommon.release($, k);
+        emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Cancelled, msg.sender, refund);
+        TaskCommon.pay($, k.currency, k.client, refund);
+    }
+
+    /// @dev Lowest valid bid: eligible by the bidder's registry snapshot at the seal (attested class and capacity,
+    ///      live attestation, minimum stake; CH tasks also need outstanding CH ≥ price now); equal prices to the
+    ///      higher keccak256(seed, bidder) with the seed committed at the seal — not grindable by address (item 20).
+    function _bestBid(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        bytes32 seed
+    ) private view returns (address best, uint256 bestPrice) {
         mapping(uint256 => uint256) storage list = $.bids[taskId];
         uint256 n = k.bidCount;
-        if (n == 0) return (address(0), 0, 0);
         address[] memory who = new address[](n);
         for (uint256 i; i < n; ++i) who[i] = address(uint160(list[i]));
-        (bool[] memory ok, uint256[] memory scores) = IProviderMatcher($.matcher).scoreCandidates(
-            TaskCommon.query(k, IProviderMatcher.Mode.Executor),
-            who,
-            bytes32(0)
-        );
+        uint256[] memory words = IProviderRegistry($.registry).drawProfilesAt(who, k.targetBlock - 1);
         bool isCh = k.currency == ITaskRegistry.Currency.CH;
+        uint256 bestKey;
         for (uint256 i; i < n; ++i) {
             uint256 price = list[i] >> 160;
-            if (
-                !ok[i] || (best != address(0) && (price > bestPrice || (price == bestPrice && scores[i] <= bestScore)))
-            ) {
-                continue;
-            }
+            if (!DrawProfile.eligible(words[i], k.workloadClass, k.capacityPflopsWad, k.seedTime)) continue;
+            uint256 key = uint256(keccak256(abi.encode(seed, who[i])));
+            if (best != address(0) && (price > bestPrice || (price == bestPrice && key <= bestKey))) continue;
             if (isCh && IProviderRegistry($.registry).matchingProfile(who[i]).outstandingCh < price) continue;
-            (best, bestPrice, bestScore) = (who[i], price, scores[i]);
+            (best, bestPrice, bestKey) = (who[i], price, key);
         }
     }
 

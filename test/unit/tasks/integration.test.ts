@@ -87,8 +87,9 @@ describe("tasks integration (real deployment)", function () {
     ).wait();
     await (await tasks.connect(provs[0]!).bid(1, wad("500"))).wait();
     await helpers.time.increase(3601);
-    await (await tasks.closeBidding(1)).wait();
+    await (await tasks.closeBidding(1)).wait(); // seal: commits the seed block
     await helpers.mine(1);
+    await (await tasks.closeBidding(1)).wait(); // select
     await (await tasks.drawCouncil(1)).wait();
     await (await tasks.connect(provs[0]!).commit(1, 0, id("result"))).wait();
     const council = await tasks.councilOf(1, 0);
