@@ -166,6 +166,11 @@ interface ITaskRegistry {
     /// @param price The bid.
     /// @param maxPrice The largest valid bid.
     error TaskBidTooHigh(uint256 price, uint256 maxPrice);
+    /// @notice Thrown when a bid is withdrawn by someone other than its bidder (or the index holds no bid).
+    /// @param taskId The task.
+    /// @param index The bid index.
+    /// @param caller The caller.
+    error TaskNotBidder(uint256 taskId, uint256 index, address caller);
     /// @notice Thrown when the client bids on its own task.
     /// @param taskId The task.
     error TaskClientCannotBid(uint256 taskId);
@@ -258,6 +263,11 @@ interface ITaskRegistry {
     /// @param price The bid.
     /// @param bidCount Bids after.
     event BidPlaced(uint256 indexed taskId, address indexed provider, uint256 price, uint32 bidCount);
+    /// @notice Emitted when a bidder withdraws its bid while bidding is open.
+    /// @param taskId The task.
+    /// @param provider The bidder.
+    /// @param index The bid's index (its `BidPlaced.bidCount` − 1).
+    event BidWithdrawn(uint256 indexed taskId, address indexed provider, uint32 index);
     /// @notice Emitted when bidding is sealed after the halting rule (or re-sealed when the seed aged out): the
     ///         executor is selected once `targetBlock` is mined, from its hash and the registry snapshot at the seal.
     /// @param taskId The task.
@@ -380,11 +390,19 @@ interface ITaskRegistry {
     /// @param price Total executor payment asked.
     function bid(uint256 taskId, uint128 price) external;
 
+    /// @notice Withdraws the caller's bid at `index` (its `BidPlaced.bidCount` − 1) while the halting rule is open
+    ///         (issue 17 item 22). The slot still counts toward `maxBids`. Never paused.
+    /// @param taskId The task.
+    /// @param index The bid's index.
+    function withdrawBid(uint256 taskId, uint32 index) external;
+
     /// @notice Closes bidding once the window ended or N bids arrived, in two calls (permissionless): the first
     ///         seals the bids and commits the next block as the seed block (no bids: cancels and refunds); once that
     ///         block is mined the second selects the executor — the lowest bid eligible by its registry snapshot at
     ///         the seal, equal prices to the higher keccak256(seed, bidder) (TSK-07, issue 17 item 20) — or cancels
-    ///         and refunds when there is none. The council then draws from the same seed block, at once.
+    ///         and refunds when there is none. Either call after half the promised run time (deadline − end of the
+    ///         bid window) has passed cancels and refunds instead (item 22: no executor gets a deadline it cannot
+    ///         meet). The council then draws from the same seed block, at once.
     /// @param taskId The task.
     function closeBidding(uint256 taskId) external;
 

@@ -98,4 +98,80 @@ contract TaskRegistryFixesTest is TaskSolBase {
         assertEq(pool.replenished(), 90e18);
         assertEq(tasks.replenishBacklog(), 0);
     }
+
+    // ─── item 22 ────────────────────────────────────────────────────────────────────────────────────────
+
+    /// Nobody closes bidding until a minute before the deadline: selecting an executor now would hand it an
+    /// impossible deadline (and a slash at expiry). The task is cancelled and refunded instead.
+    function test_lateCloseBidding_cancelsInsteadOfAssigningAnImpossibleDeadline() public {
+        uint256 id = _submit(USDC, 1_000e6, 3, 2);
+        _bid(id, providers[1], 400e6);
+        vm.warp(tasks.getTask(id).deadline - 60);
+        _close(id);
+        assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Cancelled));
+        assertEq(tasks.getTask(id).executor, address(0));
+        assertEq(usdc.balanceOf(client), 1_000_000e6, "full refund");
+        assertEq(registry.providerInfo(providers[1]).dutyLockedDps, 0);
+    }
+
+    /// Sealed in time, but the selecting call comes after half the promised run time: cancelled too.
+    function test_lateSelection_cancels() public {
+        uint256 id = _submit(USDC, 1_000e6, 3, 2);
+        _bid(id, providers[1], 400e6);
+        vm.warp(block.timestamp + 1 hours + 1);
+        tasks.closeBidding(id); // sealed at once
+        uint256 target = tasks.getTask(id).targetBlock;
+        vm.roll(target + 1);
+        vm.setBlockhash(target, keccak256("late"));
+        ITaskRegistry.Task memory t = tasks.getTask(id);
+        vm.warp(uint256(t.biddingEnds) + (uint256(t.deadline) - t.biddingEnds) / 2 + 1);
+        vm.expectEmit(address(tasks));
+        emit ITaskRegistry.TaskClosed(id, ITaskRegistry.Status.Cancelled, address(this), 1_000e6);
+        tasks.closeBidding(id);
+    }
+
+    /// A bidder withdraws while bidding is open; its bid never wins. Only the bidder may, and only while open.
+    function test_withdrawnBid_isNeverSelected() public {
+        uint256 id = _submit(USDC, 1_000e6, 3, 2);
+        _bid(id, providers[1], 300e6); // index 0
+        _bid(id, providers[2], 400e6); // index 1
+        vm.prank(providers[2]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNotBidder.selector, id, 0, providers[2]));
+        tasks.withdrawBid(id, 0);
+        vm.prank(providers[1]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNotBidder.selector, id, 5, providers[1]));
+        tasks.withdrawBid(id, 5);
+        vm.expectEmit(address(tasks));
+        emit ITaskRegistry.BidWithdrawn(id, providers[1], 0);
+        vm.prank(providers[1]);
+        tasks.withdrawBid(id, 0);
+        vm.prank(providers[1]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNotBidder.selector, id, 0, providers[1]));
+        tasks.withdrawBid(id, 0); // already withdrawn
+        vm.warp(block.timestamp + 1 hours + 1);
+        vm.prank(providers[2]);
+        vm.expectRevert(
+            abi.encodeWithSelector(ITaskRegistry.TaskBiddingClosed.selector, id, tasks.getTask(id).biddingEnds)
+        );
+        tasks.withdrawBid(id, 1); // the halting rule closed bidding
+        _close(id);
+        assertEq(tasks.getTask(id).executor, providers[2], "the withdrawn lower bid did not win");
+        vm.prank(providers[2]);
+        vm.expectRevert(
+            abi.encodeWithSelector(ITaskRegistry.TaskWrongStatus.selector, id, ITaskRegistry.Status.Running)
+        );
+        tasks.withdrawBid(id, 1);
+    }
+
+    /// Every bid withdrawn: selection finds nobody and cancels.
+    function test_allBidsWithdrawn_cancels() public {
+        uint256 id = _submit(USDC, 1_000e6, 3, 2);
+        _bid(id, providers[1], 300e6);
+        vm.prank(providers[1]);
+        tasks.withdrawBid(id, 0);
+        vm.warp(block.timestamp + 1 hours + 1);
+        _close(id);
+        assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Cancelled));
+        assertEq(usdc.balanceOf(client), 1_000_000e6);
+    }
 }

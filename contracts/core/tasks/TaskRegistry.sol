@@ -59,6 +59,11 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     }
 
     /// @inheritdoc ITaskRegistry
+    function withdrawBid(uint256 taskId, uint32 index) external {
+        TaskBidding.withdrawBid(_s(), taskId, index);
+    }
+
+    /// @inheritdoc ITaskRegistry
     function closeBidding(uint256 taskId) external nonReentrant {
         TaskBidding.closeBidding(_s(), taskId);
     }

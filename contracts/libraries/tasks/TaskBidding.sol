@@ -99,7 +99,7 @@ library TaskBidding {
             if (block.timestamp <= k.biddingEnds && (k.maxBids == 0 || k.bidCount < k.maxBids)) {
                 revert ITaskRegistry.TaskBiddingOpen(taskId, k.biddingEnds);
             }
-            if (k.bidCount == 0) return _cancel($, taskId, k);
+            if (k.bidCount == 0 || block.timestamp > _lateCutoff(k)) return _cancel($, taskId, k);
             return _seal($, taskId, k);
         }
         if (block.number <= target) revert ITaskRegistry.TaskSeedPending(taskId, target);
@@ -107,7 +107,8 @@ library TaskBidding {
         if (block.number > target + 256) return _seal($, taskId, k);
         bytes32 seed = IProviderMatcher($.matcher).blockSeed(keccak256(abi.encode(taskId, "executor")), target);
         (address executor, uint256 price) = _bestBid($, taskId, k, seed);
-        if (executor == address(0) || block.timestamp >= k.deadline) return _cancel($, taskId, k);
+        // @dev Item 22: an executor selected after half the promised run time would get a deadline it may not meet.
+        if (executor == address(0) || block.timestamp > _lateCutoff(k)) return _cancel($, taskId, k);
         k.status = ITaskRegistry.Status.Running;
         k.executor = executor;
         k.price = uint128(price);
@@ -129,6 +130,30 @@ library TaskBidding {
         }
         // @dev The council draws from the same (already mined) seed block and snapshot: drawable at once.
         emit ITaskRegistry.ExecutorSelected(taskId, executor, k.price, target, assignmentId);
+    }
+
+    /// @dev Latest selection time: half the run time the terms promise (deadline − end of the bid window) must
+    ///      remain; rounds down (earlier cut-off). A task whose bidding closes later is cancelled and refunded.
+    function _lateCutoff(ITaskRegistry.Task storage k) private view returns (uint256) {
+        uint256 ends = k.biddingEnds;
+        return ends + (uint256(k.deadline) - ends) / 2;
+    }
+
+    /// @notice Withdraws the caller's bid at `index` while the halting rule is still open.
+    function withdrawBid(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId, uint32 index) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        if (k.status != ITaskRegistry.Status.Bidding) TaskCommon.revertStatus(taskId, k.status);
+        uint256 cap = k.maxBids == 0 ? MAX_BIDS : k.maxBids;
+        if (block.timestamp > k.biddingEnds || k.bidCount >= cap || k.targetBlock != 0) {
+            revert ITaskRegistry.TaskBiddingClosed(taskId, k.biddingEnds);
+        }
+        mapping(uint256 => uint256) storage list = $.bids[taskId];
+        if (index >= k.bidCount || address(uint160(list[index])) != msg.sender) {
+            revert ITaskRegistry.TaskNotBidder(taskId, index, msg.sender);
+        }
+        // @dev The slot keeps its index (bidCount still counts it toward maxBids); an empty slot never wins.
+        list[index] = 0;
+        emit ITaskRegistry.BidWithdrawn(taskId, msg.sender, index);
     }
 
     /// @dev Seals the bids: commits the seed block and the registry snapshot the selection and council read.
@@ -170,6 +195,7 @@ library TaskBidding {
         uint256 bestKey;
         for (uint256 i; i < n; ++i) {
             uint256 price = list[i] >> 160;
+            if (price == 0) continue; // withdrawn
             if (!DrawProfile.eligible(words[i], k.workloadClass, k.capacityPflopsWad, k.seedTime)) continue;
             uint256 key = uint256(keccak256(abi.encode(seed, who[i])));
             if (best != address(0) && (price > bestPrice || (price == bestPrice && key <= bestKey))) continue;

@@ -230,6 +230,7 @@ open(
   [
     "submit((uint8,uint8,uint8,uint8,uint8,uint8,uint16,uint16,uint32,uint40,uint128,uint128,uint256),(bytes32,bytes32,bytes32,bytes32,bytes32,string))",
     "bid(uint256,uint128)",
+    "withdrawBid(uint256,uint32)",
     "commit(uint256,uint8,bytes32)",
     "vote(uint256,bool)",
     "openDispute(uint256)",
