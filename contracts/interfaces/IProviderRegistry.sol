@@ -132,7 +132,7 @@ interface IProviderRegistry {
     /// @notice A redemption assigned to a provider.
     /// @param provider Provider that must deliver.
     /// @param deadline Delivery deadline.
-    /// @param status 0 none, 1 open, 2 delivered, 3 failed.
+    /// @param status 0 none, 1 open, 2 delivered, 3 failed, 4 released (task ended without a verdict).
     /// @param chAmount CH to deliver.
     struct Assignment {
         address provider;
@@ -427,6 +427,19 @@ interface IProviderRegistry {
     /// @notice Emitted when the CH price oracle changes.
     /// @param oracle New oracle.
     event PriceOracleSet(address oracle);
+    /// @notice Emitted when an assignment is released without delivery or penalty (its task ended undecided).
+    /// @param assignmentId The assignment.
+    /// @param provider The provider.
+    /// @param chAmount CH no longer reserved.
+    /// @param assignedCh The provider's reserved liability after.
+    /// @param openAssignments Its open assignments after.
+    event RedemptionReleased(
+        uint256 indexed assignmentId,
+        address indexed provider,
+        uint256 chAmount,
+        uint256 assignedCh,
+        uint32 openAssignments
+    );
     /// @notice Emitted when a provider first becomes draw-eligible (minimum stake and a live attestation) and joins
     ///         the append-only list that council draws sample (TSK-07).
     /// @param provider The provider.
@@ -535,6 +548,12 @@ interface IProviderRegistry {
     ///         transfers it first) and lowers the provider's liability. Roles.COMPUTE only.
     /// @param assignmentId The assignment.
     function confirmDelivery(uint256 assignmentId) external;
+
+    /// @notice Releases an open assignment without delivery or penalty: its task ended with no verdict (a dispute
+    ///         left undecided, TSK-05), so nothing is proven against the provider. The reservation is freed; the
+    ///         liability is unchanged (the client keeps its CH). Roles.COMPUTE only.
+    /// @param assignmentId The assignment.
+    function releaseRedemption(uint256 assignmentId) external;
 
     /// @notice Reports that an assigned provider missed its deadline: slashes DPS worth
     ///         chAmount × index price × (1 + penalty) (capped by its stake) to `recipient`. Roles.COMPUTE only.

@@ -20,8 +20,9 @@ interface ITaskRegistry {
     }
 
     /// @notice Lifecycle. Bidding → Running (executor chosen) → Verifying (final result committed) → Accepted or
-    ///         Rejected; Verifying → Disputed (enlarged council) → Accepted or Rejected; Running → Expired (missed
-    ///         deadline); Bidding → Cancelled (no valid bid).
+    ///         Rejected; Verifying → Disputed (enlarged council) → Accepted or Rejected, or Unresolved (no quorum and
+    ///         no governance verdict by the end of the grace: refunded, nobody paid or slashed — TSK-05); Running →
+    ///         Expired (missed deadline); Bidding → Cancelled (no valid bid, or bidding closed too late).
     enum Status {
         None,
         Bidding,
@@ -31,7 +32,8 @@ interface ITaskRegistry {
         Accepted,
         Rejected,
         Expired,
-        Cancelled
+        Cancelled,
+        Unresolved
     }
 
     /// @notice The off-chain part of a prescription T = {D, M, I, f(I'), e(r, r'), H}: content hashes of the data
@@ -129,7 +131,8 @@ interface ITaskRegistry {
     /// @param councilWindow Draw samples a council draw may reject (ineligible, excluded or repeated candidates)
     ///        beyond one per seat before it gives up (`TaskCouncilUnavailable`); bounds the draw's gas.
     /// @param verifyWindowSec Time the council has to vote after the final commit (also the executor's appeal window).
-    /// @param disputeWindowSec Time the enlarged council has to vote before governance may resolve.
+    /// @param disputeWindowSec Time the enlarged council has to vote before governance may resolve; after as long
+    ///        again without a verdict anyone may end the dispute with a refund (`finalize`, TSK-05).
     /// @param redemptionGraceSec Delivery deadline of a CH redemption beyond the task deadline.
     /// @param slashDps DPS slashed from the side found wrong (executor or council member), per fault; also the stake
     ///        each executor and council seat locks until its task ends (TSK-08). ≤ 2^96.
@@ -353,9 +356,10 @@ interface ITaskRegistry {
     /// @param provider The provider slashed.
     /// @param slashedDps DPS slashed.
     event FaultSlashed(uint256 indexed taskId, address indexed provider, uint256 slashedDps);
-    /// @notice Emitted when a task is closed without an executor or after a missed deadline.
+    /// @notice Emitted when a task is closed without a verdict: no executor, a missed deadline, or a dispute left
+    ///         without a quorum or governance verdict past its grace.
     /// @param taskId The task.
-    /// @param status Cancelled or Expired.
+    /// @param status Cancelled, Expired or Unresolved.
     /// @param by The caller.
     /// @param refunded Refunded to the client.
     event TaskClosed(uint256 indexed taskId, Status status, address indexed by, uint256 refunded);
@@ -430,7 +434,11 @@ interface ITaskRegistry {
     function openDispute(uint256 taskId) external;
 
     /// @notice Finalises on a quorum: pays the executor, reserves the fees of the members who voted with the
-    ///         outcome (pull: `claimCouncilFee`), slashes the side found wrong, refunds the rest. Permissionless; a second call reverts with TaskAlreadyDone.
+    ///         outcome (pull: `claimCouncilFee`), slashes the side found wrong, refunds the rest. A dispute still
+    ///         without a quorum `disputeWindowSec` after its vote window (governance's grace) ends Unresolved: the
+    ///         client is refunded in full, nobody is paid or slashed, every duty lock and a CH redemption's
+    ///         assignment are released (TSK-05, issue 17 item 9). Permissionless; a second call reverts with
+    ///         TaskAlreadyDone.
     /// @param taskId The task.
     function finalize(uint256 taskId) external;
 
@@ -461,7 +469,8 @@ interface ITaskRegistry {
 
     // ─── governance ────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @notice Resolves a dispute the enlarged council left without a quorum. ADMIN only (last resort).
+    /// @notice Resolves a dispute the enlarged council left without a quorum, after its vote window and until
+    ///         anyone ends it Unresolved (`finalize`, after the grace). ADMIN only.
     /// @param taskId The task.
     /// @param executorCorrect The verdict.
     function resolveDispute(uint256 taskId, bool executorCorrect) external;

@@ -89,6 +89,7 @@ abstract contract TaskSolBase is ManagedSolBase {
         _setRole(address(registry), IProviderRegistry.assignRedemption.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.confirmDelivery.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
+        _setRole(address(registry), IProviderRegistry.releaseRedemption.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
         _setRole(address(registry), IProviderRegistry.lockStake.selector, Roles.STAKE_LOCKER);
         _setRole(address(registry), IProviderRegistry.releaseStake.selector, Roles.STAKE_LOCKER);
@@ -149,17 +150,17 @@ abstract contract TaskSolBase is ManagedSolBase {
     ///      with a one-day window; it may lock subscribers' stake (STAKE_LOCKER; the lock itself starts at 0).
     function _deployStreams(address[3] memory toks) internal returns (IStreamTasks s) {
         s = IStreamTasks(
-                _proxy(
-                    "StreamTasks.sol:StreamTasks",
-                    abi.encodeWithSignature(
-                        "initialize(address,address,address[3],uint32)",
-                        manager,
-                        matcher,
-                        toks,
-                        uint32(1 days)
-                    )
+            _proxy(
+                "StreamTasks.sol:StreamTasks",
+                abi.encodeWithSignature(
+                    "initialize(address,address,address[3],uint32)",
+                    manager,
+                    matcher,
+                    toks,
+                    uint32(1 days)
                 )
-            );
+            )
+        );
         _grant(Roles.STAKE_LOCKER, address(s));
     }
 

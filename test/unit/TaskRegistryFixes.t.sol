@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {ITaskKeeperLens} from "../../contracts/interfaces/ITaskKeeperLens.sol";
+import {TaskKeeperLens} from "../../contracts/periphery/TaskKeeperLens.sol";
 
 /// @notice Regression tests of the security review (issue 17) for the TaskRegistry's lifecycle: items 9, 16, 17,
 ///         20 and 22. Each test is the attack or failure, named after its scenario.
@@ -173,5 +175,94 @@ contract TaskRegistryFixesTest is TaskSolBase {
         _close(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Cancelled));
         assertEq(usdc.balanceOf(client), 1_000_000e6);
+    }
+
+    // ─── item 9 ─────────────────────────────────────────────────────────────────────────────────────────
+
+    /// @dev An n = 2 task whose first council splits 1–1 (providers[1] executes); the dispute is opened.
+    function _disputed(ITaskRegistry.Currency cur, uint128 maxPayment, uint128 price) internal returns (uint256 id) {
+        id = _submit(cur, maxPayment, 2, 2);
+        _bid(id, providers[1], price);
+        _closeAndDraw(id);
+        _commitAll(id, providers[1], GOOD);
+        address[] memory c0 = tasks.councilOf(id, 0);
+        vm.prank(c0[0]);
+        tasks.vote(id, true);
+        vm.prank(c0[1]);
+        tasks.vote(id, false);
+        tasks.openDispute(id);
+    }
+
+    /// The enlarged council abstains (no quorum) and governance never acts: after the dispute window and a grace
+    /// of the same length anyone ends the dispute — the client is refunded, nobody is paid or slashed (TSK-05).
+    function test_stalledDispute_refundsWithoutGovernance() public {
+        uint256 id = _disputed(USDC, 1_000e6, 400e6);
+        _draw(id);
+        _voteAll(id, 1, true, 2); // 2 of the 3 needed
+        uint256 ends = tasks.getTask(id).votingEnds;
+        vm.warp(ends + 2 days); // inside the grace: governance's turn only
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoQuorum.selector, id, 2, 0, 3));
+        tasks.finalize(id);
+        vm.warp(ends + 2 days + 1);
+        vm.prank(address(0xA11CE)); // anyone
+        tasks.finalize(id);
+        assertEq(uint8(tasks.getTask(id).status), 9, "Unresolved");
+        assertEq(usdc.balanceOf(client), 1_000_000e6, "full refund");
+        assertEq(usdc.balanceOf(address(tasks)), 0);
+        assertEq(tasks.totalEscrow(USDC), 0);
+        assertEq(usdc.balanceOf(providers[1]), 0, "executor unpaid");
+        for (uint256 i; i < providers.length; ++i) {
+            assertEq(registry.providerInfo(providers[i]).slashedDps, 0, "no verdict, no slash");
+            assertEq(registry.providerInfo(providers[i]).dutyLockedDps, 0, "every duty released");
+        }
+    }
+
+    /// No dispute council was ever drawn (nobody called, or too few eligible providers): the task still ends
+    /// without governance.
+    function test_undrawnDisputeCouncil_refundsWithoutGovernance() public {
+        uint256 id = _disputed(USDC, 1_000e6, 400e6);
+        vm.warp(tasks.getTask(id).votingEnds + 2 days + 1);
+        tasks.finalize(id);
+        assertEq(uint8(tasks.getTask(id).status), 9);
+        assertEq(usdc.balanceOf(client), 1_000_000e6);
+    }
+
+    /// A stalled CH redemption: the client's CH comes back and the executor's assignment is released (no
+    /// compensation: nobody was found wrong); its liability is free to redeem again.
+    function test_stalledChDispute_releasesTheRedemption() public {
+        vm.prank(providers[1]);
+        registry.mintCH(100e18, client);
+        uint256 id = _disputed(ITaskRegistry.Currency.CH, 50e18, 40e18);
+        assertEq(registry.providerInfo(providers[1]).assignedCh, 40e18);
+        vm.warp(tasks.getTask(id).votingEnds + 2 days + 1);
+        tasks.finalize(id);
+        assertEq(ch.balanceOf(client), 100e18);
+        assertEq(registry.providerInfo(providers[1]).assignedCh, 0);
+        assertEq(registry.providerInfo(providers[1]).openAssignments, 0);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoOpenRedemption.selector, id));
+        tasks.reportRedemptionFailure(id);
+    }
+
+    /// Keepers see the fallback: the registry's checker and the lens both name `finalize` once the grace is over.
+    function test_stalledDispute_keepersFinalizeAfterTheGrace() public {
+        uint256 id = _disputed(USDC, 1_000e6, 400e6);
+        TaskKeeperLens lens = new TaskKeeperLens(address(tasks), address(registry));
+        vm.roll(block.number + 2); // the dispute's seed block is mined: the draw is due first
+        (ITaskKeeperLens.DueTask[] memory due, , , ) = lens.dueTasks(1, 10);
+        assertEq(uint8(due[0].action), uint8(ITaskKeeperLens.Action.DrawCouncil));
+        _draw(id);
+        uint256 ends = tasks.getTask(id).votingEnds;
+        vm.warp(ends + 2 days);
+        (due, , , ) = lens.dueTasks(1, 10);
+        assertEq(due.length, 0, "governance's grace");
+        (bool can, ) = _keeper().checker();
+        assertFalse(can);
+        vm.warp(ends + 2 days + 1);
+        (due, , , ) = lens.dueTasks(1, 10);
+        assertEq(uint8(due[0].action), uint8(ITaskKeeperLens.Action.Finalize));
+        bytes memory payload;
+        (can, payload) = _keeper().checker();
+        assertTrue(can);
+        assertEq(payload, abi.encodeCall(ITaskRegistry.finalize, (id)));
     }
 }

@@ -210,6 +210,11 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
     }
 
     /// @inheritdoc IProviderRegistry
+    function releaseRedemption(uint256 id) external restricted {
+        ProviderRedemption.releaseAssignment(_s(), id);
+    }
+
+    /// @inheritdoc IProviderRegistry
     function reportDeliveryFailure(
         uint256 id,
         address recipient

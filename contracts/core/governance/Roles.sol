@@ -27,7 +27,7 @@ library Roles {
     /// @notice Clearing modules (LiquidationEngine, ClearingHouse) that move guarantor / insurance capital.
     uint64 internal constant CLEARING = 8;
     /// @notice The task registry's hooks into the ProviderRegistry (`recordTaskOutcome`, `assignRedemption`,
-    ///         `confirmDelivery`, `reportDeliveryFailure`): the TaskRegistry.
+    ///         `confirmDelivery`, `reportDeliveryFailure`, `releaseRedemption`): the TaskRegistry.
     uint64 internal constant COMPUTE = 9;
     /// @notice Treasury operations (fee withdrawals to the treasury).
     uint64 internal constant TREASURY = 10;

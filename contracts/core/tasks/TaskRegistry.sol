@@ -203,16 +203,19 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
                 if ($.councils[id][k.round].length == 0 && block.number > k.targetBlock) {
                     return (this.drawCouncil.selector, id);
                 }
-                if (st != Status.Running && _finalizable(k)) return (this.finalize.selector, id);
+                if (st != Status.Running && _finalizable($, k)) return (this.finalize.selector, id);
             }
         }
         return (bytes4(0), 0);
     }
 
-    function _finalizable(Task storage k) private view returns (bool) {
+    function _finalizable(TaskRegistryStorage storage $, Task storage k) private view returns (bool) {
         uint256 q = TaskCommon.quorum(k);
         if (k.agree >= q) return true;
-        return k.disagree >= q && (k.status == Status.Disputed || block.timestamp > k.votingEnds);
+        bool disputed = k.status == Status.Disputed;
+        if (k.disagree >= q) return disputed || block.timestamp > k.votingEnds;
+        // a dispute undecided past governance's grace ends Unresolved (TSK-05)
+        return disputed && block.timestamp > uint256(k.votingEnds) + $.params.disputeWindowSec;
     }
 
     // ─── views ─────────────────────────────────────────────────────────────────────────────────────────────

@@ -22,6 +22,7 @@ library ProviderRedemption {
     uint8 private constant ASSIGNMENT_OPEN = 1;
     uint8 private constant ASSIGNMENT_DELIVERED = 2;
     uint8 private constant ASSIGNMENT_FAILED = 3;
+    uint8 private constant ASSIGNMENT_RELEASED = 4;
 
     /// @notice Reserves `chAmount` of `provider`'s outstanding liability for a redemption due by `deadline`.
     function assign(
@@ -66,6 +67,15 @@ library ProviderRedemption {
         p.deliveredCh = uint128(delivered);
         emit IProviderRegistry.DeliveryConfirmed(id, provider, amount, liability, delivered);
         ICHToken($.ch).burn(address(this), amount);
+    }
+
+    /// @notice Closes an assignment whose task ended without a verdict: reservation freed, no penalty.
+    function releaseAssignment(ProviderRegistryStore.ProviderRegistryStorage storage $, uint256 id) external {
+        IProviderRegistry.Assignment storage a = _openAssignment($, id);
+        address provider = a.provider;
+        ProviderRegistryStore.ProviderData storage p = $.providers[provider];
+        _close(p, a, ASSIGNMENT_RELEASED);
+        emit IProviderRegistry.RedemptionReleased(id, provider, a.chAmount, p.assignedCh, p.openAssignments);
     }
 
     /// @notice Closes a late assignment as failed and pays `recipient` its compensation out of the stake.

@@ -32,7 +32,31 @@ library TaskSettlement {
             }
             return _settle($, taskId, false);
         }
+        // @dev TSK-05 (item 9): a dispute without a verdict past the window and governance's grace ends with a
+        //      refund, so no escrow waits on governance.
+        if (
+            st == ITaskRegistry.Status.Disputed && block.timestamp > uint256(k.votingEnds) + $.params.disputeWindowSec
+        ) {
+            return _unresolved($, taskId, k);
+        }
         revert ITaskRegistry.TaskNoQuorum(taskId, k.agree, k.disagree, q);
+    }
+
+    /// @dev Ends a dispute nobody decided: full refund, no payment, no slash (no recorded fault), every duty and a CH
+    ///      redemption's reservation released.
+    function _unresolved(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k
+    ) private {
+        k.status = ITaskRegistry.Status.Unresolved;
+        uint256 refund = TaskCommon.release($, k);
+        uint256 assignmentId = k.assignmentId;
+        k.assignmentId = 0;
+        emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Unresolved, msg.sender, refund);
+        TaskCommon.releaseDuties($, taskId, k);
+        if (assignmentId != 0) IProviderRegistry($.registry).releaseRedemption(assignmentId);
+        TaskCommon.pay($, k.currency, k.client, refund);
     }
 
     /// @notice Governance's verdict on a dispute the enlarged council left without a quorum.

@@ -64,7 +64,18 @@ export interface TaskWork {
   marker: bigint;
 }
 
-const STATUS = ["None", "Bidding", "Running", "Verifying", "Disputed", "Accepted", "Rejected", "Expired", "Cancelled"];
+const STATUS = [
+  "None",
+  "Bidding",
+  "Running",
+  "Verifying",
+  "Disputed",
+  "Accepted",
+  "Rejected",
+  "Expired",
+  "Cancelled",
+  "Unresolved",
+];
 
 function intOption(name: string, v: unknown, dflt: number, lo: number, hi: number): number {
   const x = v ?? dflt;

@@ -57,6 +57,7 @@ export const computeModule: DeployModule = {
         "assignRedemption(address,uint256,uint256)",
         "confirmDelivery(uint256)",
         "reportDeliveryFailure(uint256,address)",
+        "releaseRedemption(uint256)",
       ],
       Roles.COMPUTE,
     );
