@@ -127,6 +127,8 @@ interface IProviderRegistry {
         uint128 capacityPflopsWad;
         uint128 outstandingCh;
         uint128 stakedDps;
+        /// @dev The workload class of the live attestation (what the provider proved, not what it declares).
+        uint16 workloadClass;
     }
 
     /// @notice A redemption assigned to a provider.
@@ -510,7 +512,8 @@ interface IProviderRegistry {
 
     /// @notice Heartbeat of the caller: updates uptime and records a capacity sample (reported capacity capped at
     ///         the attested one) with the capacity recorder (Emission), if set. Feature "registry.heartbeat".
-    /// @dev If the recorder reverts, the heartbeat still succeeds and emits CapacityRecordFailed.
+    /// @dev If the recorder reverts, the heartbeat still succeeds and emits CapacityRecordFailed. Below the minimum
+    ///      stake the sample is 0 (issue 17 item 18): uptime still counts, but unbonded capacity earns nothing.
     /// @param capacityPflopsWad Capacity currently available, PFLOPS WAD.
     function heartbeat(uint256 capacityPflopsWad) external;
 

@@ -120,6 +120,8 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
         if (expiresAt < block.timestamp) revert ProviderNoValidAttestation(msg.sender, expiresAt);
         uint256 attested = p.capacityPflopsWad;
         uint256 sample = capacityPflopsWad < attested ? capacityPflopsWad : attested;
+        // @dev Item 18: capacity no stake backs earns no GFL/DPS (Emission keeps the day's lowest sample).
+        if (p.stakedDps < $.params.minStakeDps) sample = 0;
 
         uint256 last = p.lastHeartbeat;
         uint256 up = p.upSeconds;
@@ -383,6 +385,7 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
         m.capacityPflopsWad = p.lastHeartbeat == 0 ? p.capacityPflopsWad : p.lastSamplePflopsWad;
         m.outstandingCh = p.liabilityCh - p.assignedCh;
         m.stakedDps = p.stakedDps;
+        m.workloadClass = p.workloadClass;
     }
 
     /// @inheritdoc IProviderRegistry
