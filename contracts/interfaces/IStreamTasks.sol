@@ -6,8 +6,10 @@ pragma solidity ^0.8.28;
 ///         with a deposit; providers subscribe with a per-request price; the stream is live while c subscribers
 ///         exist. Requests are answered off chain in one of three response modes — optimistic (one answer counts),
 ///         weighted (ceil(w·c) matching answers) or unanimous (all c) — and paid per answered request from the
-///         deposit by batched settlement of client-signed EIP-712 receipts carrying a cumulative answered count
-///         per provider (replay-safe: a receipt only ever pays the increase over what was settled).
+///         deposit by batched settlement of client-signed EIP-712 receipts carrying, per provider, the cumulative
+///         answered count and the cumulative amount owed for them (replay-safe: a receipt only ever pays the
+///         increase over what was settled; the price of an answered request is fixed in the signed amount, so a
+///         later re-subscription at another price cannot re-price it — issue 17 item 7).
 /// @dev Units: prices and deposits in the currency's smallest unit; weights WAD. See docs/tasks.md.
 interface IStreamTasks {
     /// @notice Response mode.
@@ -69,11 +71,13 @@ interface IStreamTasks {
         bytes32 fnHash;
     }
 
-    /// @notice A client-signed receipt: `provider` has answered `answered` requests of `streamId` in total.
+    /// @notice A client-signed receipt: `provider` has answered `answered` requests of `streamId` in total, worth
+    ///         `amount` in total at the prices in force when each was answered (≤ answered × maxPrice).
     struct Receipt {
         uint256 streamId;
         address provider;
         uint64 answered;
+        uint128 amount;
     }
 
     /// @notice Thrown on invalid stream terms.
@@ -109,6 +113,10 @@ interface IStreamTasks {
     /// @param owed Amount owed.
     /// @param deposit Deposit left.
     error StreamDepositExhausted(uint256 owed, uint256 deposit);
+    /// @notice Thrown when a receipt's cumulative amount exceeds its answered count at the stream's maximum price.
+    /// @param amount The receipt's amount.
+    /// @param cap answered × maxPrice.
+    error StreamReceiptAboveMaxPrice(uint256 amount, uint256 cap);
     /// @notice Thrown when the remaining deposit is withdrawn before the settlement grace ends.
     /// @param closesAt End of the grace.
     error StreamStillSettling(uint256 closesAt);
@@ -185,8 +193,8 @@ interface IStreamTasks {
     /// @notice Client withdraws the remaining deposit after retraction and the grace.
     function withdraw(uint256 streamId) external;
 
-    /// @notice Settles a batch of client-signed receipts (anyone may submit): each pays
-    ///         (answered − already paid) × the provider's price from the deposit.
+    /// @notice Settles a batch of client-signed receipts (anyone may submit): each pays its cumulative amount minus
+    ///         what was already paid to that provider for the stream, from the deposit.
     function settle(Receipt[] calldata receipts, bytes[] calldata signatures) external;
 
     /// @notice EIP-712 digest the client signs for a receipt (domain "CHX StreamTasks", version "1").
@@ -195,8 +203,12 @@ interface IStreamTasks {
     /// @notice A stream.
     function getStream(uint256 streamId) external view returns (Stream memory);
 
-    /// @notice A subscriber's price (0: not subscribed) and requests already paid.
-    function subscription(uint256 streamId, address provider) external view returns (uint128 price, uint64 paid);
+    /// @notice A subscriber's latest price (0: never subscribed), requests and amount already paid, and the stake its
+    ///         subscription locks (0 when not subscribed).
+    function subscription(
+        uint256 streamId,
+        address provider
+    ) external view returns (uint128 price, uint64 paid, uint128 paidAmount, uint96 lockedDps);
 
     /// @notice Answers needed per request under the stream's mode: 1, ceil(w·c) or c.
     function answersPerRequest(uint256 streamId) external view returns (uint256);

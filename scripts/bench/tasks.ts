@@ -145,10 +145,14 @@ export const tasksBench: BenchSuite = {
         { name: "streamId", type: "uint256" },
         { name: "provider", type: "address" },
         { name: "answered", type: "uint64" },
+        { name: "amount", type: "uint128" },
       ],
     };
+    // cumulative amounts at the subscribers' price (item 7: the price of an answer is fixed in the signed receipt)
     const batch = async (answered: bigint) => {
-      const rs = provs.slice(0, 5).map((p) => ({ streamId: sid, provider: p.address, answered }));
+      const rs = provs
+        .slice(0, 5)
+        .map((p) => ({ streamId: sid, provider: p.address, answered, amount: answered * usdc("0.01") }));
       const sigs = await Promise.all(rs.map((r) => client.signTypedData(domain, types, r)));
       return { rs, sigs };
     };

@@ -91,7 +91,7 @@ contract TaskEdgesTest is TaskSolBase {
         vm.prank(stranger);
         vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamIneligible.selector, stranger));
         streams.subscribe(id, 1e6);
-        (uint128 price, uint64 paid) = streams.subscription(id, providers[0]);
+        (uint128 price, uint64 paid, , ) = streams.subscription(id, providers[0]);
         assertEq(price, 1.5e6);
         assertEq(paid, 0);
         // Only a live stream can report a failed consensus (one subscriber of two: still open).
@@ -130,7 +130,7 @@ contract TaskEdgesTest is TaskSolBase {
         // After the settle grace, receipts are refused.
         vm.warp(block.timestamp + 1 days + 1);
         IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
-        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 1});
+        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 1, amount: 1e6});
         bytes[] memory sigs = new bytes[](1);
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
         sigs[0] = abi.encodePacked(r, s, v);

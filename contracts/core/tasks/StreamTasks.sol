@@ -20,6 +20,8 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         bool active;
         /// @dev TSK-08: DPS this subscription locked in the ProviderRegistry (released on unsubscribe).
         uint96 lockedDps;
+        /// @dev Cumulative amount paid (item 7: receipts carry the cumulative amount, so prices are fixed in them).
+        uint128 paidAmount;
     }
 
     /// @custom:storage-location erc7201:chx.storage.StreamTasks
@@ -42,7 +44,9 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
     bytes32 private constant DOMAIN_TYPEHASH = keccak256(
         "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
     );
-    bytes32 private constant RECEIPT_TYPEHASH = keccak256("Receipt(uint256 streamId,address provider,uint64 answered)");
+    bytes32 private constant RECEIPT_TYPEHASH = keccak256(
+        "Receipt(uint256 streamId,address provider,uint64 answered,uint128 amount)"
+    );
     bytes32 private constant OPEN = keccak256("stream.open");
     bytes32 private constant SUBSCRIBE = keccak256("stream.subscribe");
     uint256 private constant WAD = 1e18;
@@ -226,26 +230,39 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         for (uint256 i; i < n; ++i) _settleOne($, receipts[i], signatures[i]);
     }
 
-    /// @dev Pays the increase of a cumulative receipt: a replayed or older receipt pays nothing (idempotent).
+    /// @dev Pays the increase of a cumulative receipt: a replayed or older receipt pays nothing (idempotent). The
+    ///      amount is the client's signed total, so what an answered request is worth never follows a later price.
     function _settleOne(StreamTasksStorage storage $, Receipt calldata r, bytes calldata sig) private {
         Stream storage s = $.streams[r.streamId];
+        _checkReceipt(s, r, sig);
+        Sub storage sub = $.subs[r.streamId][r.provider];
+        if (sub.price == 0) revert StreamNotSubscriber(r.provider);
+        uint128 settled = sub.paidAmount;
+        if (r.amount <= settled) return;
+        uint256 amount = r.amount - settled;
+        uint128 d = _debit(s, amount);
+        uint64 paid = sub.paid;
+        uint64 fresh = r.answered > paid ? r.answered - paid : 0;
+        if (fresh != 0) sub.paid = r.answered;
+        sub.paidAmount = r.amount;
+        emit ReceiptSettled(r.streamId, r.provider, r.answered, fresh, amount, d);
+        IERC20($.tokens[s.currency]).safeTransfer(r.provider, amount);
+    }
+
+    /// @dev The stream still settles, the client signed, and the amount is at most answered × maxPrice.
+    function _checkReceipt(Stream storage s, Receipt calldata r, bytes calldata sig) private view {
         if (s.status == Status.Closed && block.timestamp > s.closesAt) revert StreamWrongStatus(r.streamId, s.status);
         (address signer, ECDSA.RecoverError err, ) = ECDSA.tryRecoverCalldata(_digest(r), sig);
         if (err != ECDSA.RecoverError.NoError || signer != s.client) revert StreamBadSignature(signer);
-        Sub storage sub = $.subs[r.streamId][r.provider];
-        uint128 price = sub.price;
-        if (price == 0) revert StreamNotSubscriber(r.provider);
-        uint64 paid = sub.paid;
-        if (r.answered <= paid) return;
-        uint64 fresh = r.answered - paid;
-        uint256 amount = uint256(fresh) * price;
-        uint128 d = s.deposit;
+        uint256 cap = uint256(r.answered) * s.maxPrice;
+        if (r.amount > cap) revert StreamReceiptAboveMaxPrice(r.amount, cap);
+    }
+
+    function _debit(Stream storage s, uint256 amount) private returns (uint128 d) {
+        d = s.deposit;
         if (amount > d) revert StreamDepositExhausted(amount, d);
         d -= uint128(amount);
         s.deposit = d;
-        sub.paid = r.answered;
-        emit ReceiptSettled(r.streamId, r.provider, r.answered, fresh, amount, d);
-        IERC20($.tokens[s.currency]).safeTransfer(r.provider, amount);
     }
 
     /// @inheritdoc IStreamTasks
@@ -275,7 +292,7 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         bytes32 domain = keccak256(
             abi.encode(DOMAIN_TYPEHASH, keccak256("CHX StreamTasks"), keccak256("1"), block.chainid, address(this))
         );
-        bytes32 structHash = keccak256(abi.encode(RECEIPT_TYPEHASH, r.streamId, r.provider, r.answered));
+        bytes32 structHash = keccak256(abi.encode(RECEIPT_TYPEHASH, r.streamId, r.provider, r.answered, r.amount));
         return keccak256(abi.encodePacked("\x19\x01", domain, structHash));
     }
 
@@ -290,9 +307,12 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
     }
 
     /// @inheritdoc IStreamTasks
-    function subscription(uint256 id, address provider) external view returns (uint128 price, uint64 paid) {
+    function subscription(
+        uint256 id,
+        address provider
+    ) external view returns (uint128 price, uint64 paid, uint128 paidAmount, uint96 lockedDps) {
         Sub storage sub = _s().subs[id][provider];
-        return (sub.price, sub.paid);
+        return (sub.price, sub.paid, sub.paidAmount, sub.lockedDps);
     }
 
     /// @inheritdoc IStreamTasks
