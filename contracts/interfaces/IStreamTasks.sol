@@ -20,8 +20,8 @@ interface IStreamTasks {
     }
 
     /// @notice Stream status: Open (collecting subscribers) → Live (c subscribers) → Interrupted (fewer than c, or
-    ///         too many failed consensus reports) → Live again, or Closed (client retracted; final settlement until
-    ///         `closesAt`).
+    ///         too many failed consensus reports) → Live again (c subscribers and, after failed consensus, the
+    ///         client's `resume`), or Closed (client retracted; final settlement until `closesAt`).
     enum Status {
         None,
         Open,
@@ -135,6 +135,10 @@ interface IStreamTasks {
     event Unsubscribed(uint256 indexed streamId, address indexed provider, uint8 subscribers, Status status);
     /// @notice Emitted when the client changes I and f.
     event SpecUpdated(uint256 indexed streamId, bytes32 inputHash, bytes32 fnHash, uint32 specVersion);
+    /// @notice Emitted when the client resumes a stream its failed-consensus reports interrupted.
+    /// @param streamId The stream.
+    /// @param status Live when c subscribers are there, otherwise Interrupted (with a fresh count).
+    event StreamResumed(uint256 indexed streamId, Status status);
     /// @notice Emitted when the client reports a failed consensus.
     event ConsensusFailed(uint256 indexed streamId, uint8 failures, Status status);
     /// @notice Emitted per settled receipt.
@@ -181,8 +185,13 @@ interface IStreamTasks {
     /// @notice Client changes I and f (bumps the spec version).
     function updateSpec(uint256 streamId, bytes32 inputHash, bytes32 fnHash) external;
 
-    /// @notice Client reports a request whose consensus failed under the mode; `maxFailures` interrupt the stream.
+    /// @notice Client reports a request whose consensus failed under the mode; `maxFailures` interrupt the stream
+    ///         until the client `resume`s it (subscribers leaving and re-joining do not: issue 17 item 21).
     function reportFailedConsensus(uint256 streamId) external;
+
+    /// @notice Client resets the failed-consensus count of its interrupted stream: live again with c subscribers.
+    /// @param streamId The stream.
+    function resume(uint256 streamId) external;
 
     /// @notice Client adds to the deposit.
     function fund(uint256 streamId, uint128 amount) external;

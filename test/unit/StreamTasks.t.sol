@@ -263,4 +263,38 @@ contract StreamTasksTest is TaskSolBase {
         assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Interrupted), "still interrupted");
         assertEq(streams.getStream(id).failures, 3, "the count is the client's to reset");
     }
+
+    /// The client resumes its interrupted stream: the count resets and, with c subscribers, it is live again.
+    function test_clientResume_resetsTheCountAndGoesLive() public {
+        uint256 id = _open(IStreamTasks.Mode.Unanimous, 2, 0);
+        _sub(id, 0, 1e6);
+        _sub(id, 1, 1e6);
+        vm.prank(streamClient);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Live));
+        streams.resume(id);
+        for (uint256 i; i < 3; ++i) {
+            vm.prank(streamClient);
+            streams.reportFailedConsensus(id);
+        }
+        vm.prank(providers[0]);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamNotClient.selector, providers[0]));
+        streams.resume(id);
+        vm.prank(providers[1]);
+        streams.unsubscribe(id);
+        vm.prank(streamClient);
+        vm.expectEmit(address(streams));
+        emit IStreamTasks.StreamResumed(id, IStreamTasks.Status.Interrupted); // one subscriber short
+        streams.resume(id);
+        assertEq(streams.getStream(id).failures, 0);
+        _sub(id, 1, 1e6);
+        assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Live));
+        // an interruption by a missing subscriber alone is not the client's to resume
+        vm.prank(providers[1]);
+        streams.unsubscribe(id);
+        vm.prank(streamClient);
+        vm.expectRevert(
+            abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Interrupted)
+        );
+        streams.resume(id);
+    }
 }

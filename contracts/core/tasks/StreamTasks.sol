@@ -118,11 +118,11 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         (sub.price, sub.active) = (price, true);
         uint8 n = s.subscribers + 1;
         s.subscribers = n;
-        // @dev Live at c subscribers; a stream interrupted by failed consensus resumes with a fresh count.
-        if (n >= s.executors) {
+        // @dev Live at c subscribers — unless failed consensus interrupted it: only the client's `resume` resets that
+        //      count (item 21: a subscriber leaving and re-joining must not clear the client's verdict).
+        if (n >= s.executors && !_consensusHalted(s)) {
             st = Status.Live;
             s.status = st;
-            s.failures = 0;
         }
         uint96 lockDps = $.subscriptionLockDps;
         if (lockDps != 0) sub.lockedDps = lockDps;
@@ -187,6 +187,24 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
             s.status = st;
         }
         emit ConsensusFailed(id, f, st);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function resume(uint256 id) external {
+        Stream storage s = _client(id);
+        Status st = s.status;
+        if (st != Status.Interrupted || !_consensusHalted(s)) revert StreamWrongStatus(id, st);
+        s.failures = 0;
+        if (s.subscribers >= s.executors) {
+            st = Status.Live;
+            s.status = st;
+        }
+        emit StreamResumed(id, st);
+    }
+
+    function _consensusHalted(Stream storage s) private view returns (bool) {
+        uint8 max = s.maxFailures;
+        return max != 0 && s.failures >= max;
     }
 
     /// @inheritdoc IStreamTasks

@@ -258,6 +258,7 @@ open(
     "updateSpec(uint256,bytes32,bytes32)",
     "withdraw(uint256)",
     "reportFailedConsensus(uint256)",
+    "resume(uint256)",
   ],
   "a stream's client managing its own stream (StreamNotClient otherwise)",
 );
