@@ -146,6 +146,11 @@ open(
 );
 open(
   "ProviderRegistry",
+  ["refreshDrawProfile(address)"],
+  "re-records a provider's draw profile from its own current state, at the current block only (TSK-07)",
+);
+open(
+  "ProviderRegistry",
   ["heartbeat(uint256)"],
   "a provider's own liveness proof (msg.sender must hold a valid attestation)",
 );
@@ -269,7 +274,7 @@ open(
 );
 open(
   "StreamTasks",
-  ["settle((uint256,address,uint64)[],bytes[])"],
+  ["settle((uint256,address,uint64,uint128)[],bytes[])"],
   "settles receipts signed by the stream's client (EIP-712, SEC-03): the signatures authorise payment",
 );
 
