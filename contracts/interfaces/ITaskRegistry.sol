@@ -376,7 +376,7 @@ interface ITaskRegistry {
     /// @param amountDps This settlement's share.
     /// @param backlogDps DPS at the pool awaiting `replenish` after this one.
     event ReplenishmentDeferred(uint256 amountDps, uint256 backlogDps);
-    /// @notice Emitted when the deferred DPS is accounted by `flushReplenishment`.
+    /// @notice Emitted when the deferred DPS is accounted (by `flushReplenishment` or the next replenishment).
     /// @param amountDps DPS accounted.
     event ReplenishmentFlushed(uint256 amountDps);
 

@@ -8,12 +8,16 @@ import {
   CHBoughtBack,
   DeliveryConfirmed,
   DeliveryFailed,
+  DrawCandidateListed,
   Heartbeat,
   ParamsSet,
   ProviderCHMinted,
   ProviderRegistered,
   RedemptionAssigned,
+  RedemptionReleased,
   Slashed,
+  StakeLocked,
+  StakeReleased,
   Staked,
   TaskOutcomeRecorded,
   TierThresholdsSet,
@@ -27,12 +31,16 @@ import {
   handleCHBoughtBack,
   handleDeliveryConfirmed,
   handleDeliveryFailed,
+  handleDrawCandidateListed,
   handleHeartbeat,
   handleParamsSet,
   handleProviderCHMinted,
   handleProviderRegistered,
   handleRedemptionAssigned,
+  handleRedemptionReleased,
   handleSlashed,
+  handleStakeLocked,
+  handleStakeReleased,
   handleStaked,
   handleTaskOutcomeRecorded,
   handleTierThresholdsSet,
@@ -433,6 +441,55 @@ describe("ProviderRegistry", () => {
     handleTaskOutcomeRecorded(e);
     assert.fieldEquals("Provider", P, "completed", "4");
     assert.fieldEquals("TaskOutcome", lastEventId(e), "completedCount", "4");
+  });
+});
+
+describe("ProviderRegistry: issue 17 events", () => {
+  beforeEach(() => {
+    clearStore();
+    scenario();
+  });
+
+  test("duty locks follow StakeLocked / StakeReleased; the draw index; a released redemption", () => {
+    const lock = (ev: string, amount: BigInt, after: BigInt, ts: i64): void => {
+      const params = [
+        addressParam("provider", ALICE),
+        addressParam("by", BOB),
+        uintParam("amountDps", amount),
+        uintParam("lockedDps", after),
+      ];
+      if (ev == "lock") handleStakeLocked(changetype<StakeLocked>(mockEvent(REGISTRY, ts, params)));
+      else handleStakeReleased(changetype<StakeReleased>(mockEvent(REGISTRY, ts, params)));
+    };
+    assert.fieldEquals("Provider", P, "dutyLockedDps", "0");
+    lock("lock", wad(100), wad(100), T0 + 3 * DAY);
+    lock("lock", wad(100), wad(200), T0 + 3 * DAY + 1);
+    assert.fieldEquals("Provider", P, "dutyLockedDps", wad(200).toString());
+    lock("release", wad(100), wad(100), T0 + 3 * DAY + 2);
+    assert.fieldEquals("Provider", P, "dutyLockedDps", wad(100).toString());
+    handleDrawCandidateListed(
+      changetype<DrawCandidateListed>(
+        mockEvent(REGISTRY, T0 + 3 * DAY + 3, [addressParam("provider", ALICE), uintParam("index", BigInt.fromI32(4))]),
+      ),
+    );
+    assert.fieldEquals("Provider", P, "drawIndex", "4");
+    // assignment 3 (5 CH) opened, then released with no penalty: reservation back to 0, liability unchanged
+    assigned(3, ALICE, wad(5), wad(5), 1, T0 + 3 * DAY + 4);
+    handleRedemptionReleased(
+      changetype<RedemptionReleased>(
+        mockEvent(REGISTRY, T0 + 3 * DAY + 5, [
+          uintParam("assignmentId", BigInt.fromI32(3)),
+          addressParam("provider", ALICE),
+          uintParam("chAmount", wad(5)),
+          uintParam("assignedCh", BigInt.zero()),
+          uintParam("openAssignments", BigInt.zero()),
+        ]),
+      ),
+    );
+    assert.fieldEquals("RedemptionAssignment", Bytes.fromI32(3).toHexString(), "status", "released");
+    assert.fieldEquals("Provider", P, "assignedCh", "0");
+    assert.fieldEquals("Provider", P, "openAssignments", "0");
+    assert.fieldEquals("Provider", P, "liabilityCh", wad(100).toString());
   });
 });
 

@@ -1,7 +1,9 @@
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
+  BiddingSealed,
   BidPlaced,
+  BidWithdrawn,
   CouncilDrawn,
   CouncilFeeClaimed,
   DisputeOpened,
@@ -9,6 +11,8 @@ import {
   FaultSlashed,
   ParamsSet,
   RedemptionFailed,
+  ReplenishmentDeferred,
+  ReplenishmentFlushed,
   ResultCommitted,
   TaskClosed,
   TaskFinalized,
@@ -21,13 +25,17 @@ import {
   SpecUpdated,
   StreamFunded,
   StreamOpened,
+  StreamResumed,
   StreamRetracted,
   StreamWithdrawn,
   Subscribed,
+  SubscriptionLockSet,
   Unsubscribed,
 } from "../generated/StreamTasks/StreamTasks";
 import {
+  handleBiddingSealed,
   handleBidPlaced,
+  handleBidWithdrawn,
   handleCouncilDrawn,
   handleCouncilFeeClaimed,
   handleDisputeOpened,
@@ -35,6 +43,8 @@ import {
   handleFaultSlashed,
   handleParamsSet,
   handleRedemptionFailed,
+  handleReplenishmentDeferred,
+  handleReplenishmentFlushed,
   handleResultCommitted,
   handleTaskClosed,
   handleTaskFinalized,
@@ -47,9 +57,11 @@ import {
   handleSpecUpdated,
   handleStreamFunded,
   handleStreamOpened,
+  handleStreamResumed,
   handleStreamRetracted,
   handleStreamWithdrawn,
   handleSubscribed,
+  handleSubscriptionLockSet,
   handleUnsubscribed,
 } from "../src/mappings/streamTasks";
 import {
@@ -407,6 +419,51 @@ describe("TaskRegistry", () => {
   });
 });
 
+describe("TaskRegistry: issue 17 events", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("sealing, a withdrawn bid, a deferred and flushed replenishment, and an unresolved dispute", () => {
+    params(T0);
+    submit(7, USDC, 1, 1, n(100000000), T0);
+    bid(7, BOB, n(60000000), 1, T0 + 1);
+    handleBidWithdrawn(
+      changetype<BidWithdrawn>(
+        mockEvent(REG, T0 + 2, [uintParam("taskId", n(7)), addressParam("provider", BOB), i32Param("index", 0)]),
+      ),
+    );
+    handleBiddingSealed(
+      changetype<BiddingSealed>(
+        mockEvent(REG, T0 + 3601, [
+          uintParam("taskId", n(7)),
+          uintParam("targetBlock", n(1234)),
+          uintParam("candidates", n(9)),
+        ]),
+      ),
+    );
+    assert.fieldEquals("Task", key(7), "targetBlock", "1234");
+    assert.fieldEquals("Task", key(7), "status", "Bidding");
+    assert.entityCount("TaskEvent", 2);
+    handleReplenishmentDeferred(
+      changetype<ReplenishmentDeferred>(
+        mockEvent(REG, T0 + 3602, [uintParam("amountDps", wad(9)), uintParam("backlogDps", wad(12))]),
+      ),
+    );
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "replenishBacklog", wad(12).toString());
+    handleReplenishmentFlushed(
+      changetype<ReplenishmentFlushed>(mockEvent(REG, T0 + 3603, [uintParam("amountDps", wad(12))])),
+    );
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "replenishBacklog", "0");
+    // a disputed task nobody decided: status 9 Unresolved, full refund, counted apart from cancellations
+    submit(8, USDC, 1, 1, n(50000000), T0 + 3604);
+    closed(8, 9, n(50000000), T0 + 10 * DAY);
+    assert.fieldEquals("Task", key(8), "status", "Unresolved");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "unresolved", "1");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "cancelled", "0");
+  });
+});
+
 function subscribed(id: i32, who: Address, price: BigInt, subs: i32, status: i32, ts: i64): void {
   handleSubscribed(
     changetype<Subscribed>(
@@ -537,5 +594,66 @@ describe("StreamTasks", () => {
     assert.fieldEquals("TaskDayData", day(T0 + DAY), "streamPaidUsdc", "22000000");
     assert.entityCount("StreamEvent", 9);
     assert.entityCount("StreamReceipt", 3);
+  });
+
+  test("a subscription's stake lock, and the client's resume after failed consensus", () => {
+    handleSubscriptionLockSet(
+      changetype<SubscriptionLockSet>(
+        mockEvent(STREAMS, T0, [uintParam("lockDps", wad(100)), addressParam("registry", CAROL)]),
+      ),
+    );
+    const terms = tuple([
+      iv(USDC),
+      iv(2),
+      iv(1),
+      uv(n(0)),
+      uv(n(5000000)),
+      iv(1),
+      uv(n(1000000)),
+      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "01".repeat(32))),
+      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "02".repeat(32))),
+    ]);
+    handleStreamOpened(
+      changetype<StreamOpened>(
+        mockEvent(STREAMS, T0, [
+          uintParam("streamId", n(2)),
+          addressParam("client", ALICE),
+          new ethereum.EventParam("terms", terms),
+        ]),
+      ),
+    );
+    subscribed(2, BOB, n(1000000), 1, 2, T0 + 1);
+    const sub = Bytes.fromI32(2).concat(BOB).toHexString();
+    assert.fieldEquals("StreamSubscription", sub, "lockedDps", wad(100).toString());
+    handleConsensusFailed(
+      changetype<ConsensusFailed>(
+        mockEvent(STREAMS, T0 + 2, [uintParam("streamId", n(2)), i32Param("failures", 1), i32Param("status", 3)]),
+      ),
+    );
+    // leaving and re-joining keeps the count (the contract no longer resets it)
+    handleUnsubscribed(
+      changetype<Unsubscribed>(
+        mockEvent(STREAMS, T0 + 3, [
+          uintParam("streamId", n(2)),
+          addressParam("provider", BOB),
+          i32Param("subscribers", 0),
+          i32Param("status", 3),
+        ]),
+      ),
+    );
+    assert.fieldEquals("StreamSubscription", sub, "lockedDps", "0");
+    subscribed(2, BOB, n(1000000), 1, 3, T0 + 4);
+    assert.fieldEquals("Stream", key(2), "failures", "1");
+    assert.fieldEquals("Stream", key(2), "status", "Interrupted");
+    handleStreamResumed(
+      changetype<StreamResumed>(mockEvent(STREAMS, T0 + 5, [uintParam("streamId", n(2)), i32Param("status", 2)])),
+    );
+    assert.fieldEquals("Stream", key(2), "failures", "0");
+    assert.fieldEquals("Stream", key(2), "status", "Live");
+    // a receipt with a higher amount but no new answers keeps the paid count
+    receipt(2, BOB, 3, 3, n(3000000), n(997000000), T0 + 6);
+    receipt(2, BOB, 3, 0, n(500000), n(996500000), T0 + 7);
+    assert.fieldEquals("StreamSubscription", sub, "paidRequests", "3");
+    assert.fieldEquals("StreamSubscription", sub, "amountPaid", "3500000");
   });
 });

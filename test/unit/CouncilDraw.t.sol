@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
 
 /// @notice TSK-07 (issue 17 items 6 and 20): once the seed is known, no action — registering, staking, unbonding,
 ///         updating a profile, heartbeating, choosing who calls — changes who is drawn for a council (either round)
@@ -173,5 +174,43 @@ contract CouncilDrawTest is TaskSolBase {
         assertEq(winsA + winsB, 8);
         assertGt(winsA, 0, "the seed never favoured the first bidder");
         assertGt(winsB, 0, "the seed never favoured the second bidder");
+    }
+
+    // ─── the snapshot itself ───────────────────────────────────────────────────────────────────────────
+
+    /// A provider below the minimum stake is not listed; after governance lowers the minimum, anyone's
+    /// refreshDrawProfile records its present profile (and lists it) — profiles at earlier blocks stay as they were.
+    function test_refreshDrawProfile_recordsThePresentOnly() public {
+        address p = address(0xF00D);
+        vm.prank(p);
+        registry.register(1, 0x2, bytes32(0), "");
+        dps.transfer(p, 800e18);
+        vm.startPrank(p);
+        dps.approve(address(registry), 800e18);
+        registry.stake(800e18);
+        vm.stopPrank();
+        IProviderRegistry.Attestation memory a = _attestation(p);
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
+        registry.attest(a, abi.encodePacked(r, s, v));
+        uint256 count = registry.drawCount();
+        uint256 before = block.number;
+        address[] memory one = new address[](1);
+        one[0] = p;
+        uint256 oldWord = registry.drawProfilesAt(one, before)[0];
+        assertEq(oldWord >> 207, 0, "below the minimum stake: flag clear");
+        IProviderRegistry.Params memory rp = registry.params();
+        rp.minStakeDps = 500e18;
+        registry.setParams(rp);
+        vm.roll(block.number + 1);
+        vm.expectEmit(address(registry));
+        emit IProviderRegistry.DrawCandidateListed(p, count);
+        registry.refreshDrawProfile(p);
+        assertEq(registry.drawCount(), count + 1);
+        (address listed, uint256 word) = registry.drawCandidate(count, block.number);
+        assertEq(listed, p);
+        assertEq(word >> 207, 1, "now eligible");
+        assertEq(registry.drawProfilesAt(one, before)[0], oldWord, "the past is unchanged");
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderNotRegistered.selector, address(0xBAD)));
+        registry.refreshDrawProfile(address(0xBAD));
     }
 }

@@ -136,7 +136,13 @@ contract TaskDutiesTest is TaskSolBase {
     /// @dev The stream lock is a governance setting of StreamTasks (0 on a bare deployment; the deploy module sets
     ///      the task slash amount).
     function _setStreamLock() internal {
+        vm.expectEmit(address(streams));
+        emit IStreamTasks.SubscriptionLockSet(uint96(SLASH), address(registry));
         streams.setSubscriptionLock(uint96(SLASH));
+        assertEq(streams.subscriptionLock(), SLASH);
+        vm.prank(providers[0]);
+        vm.expectRevert(abi.encodeWithSelector(IAccessManaged.AccessManagedUnauthorized.selector, providers[0]));
+        streams.setSubscriptionLock(1);
     }
 
     // ─── every ending path releases the lock ──────────────────────────────────────────────────────────────

@@ -190,7 +190,10 @@ library TaskSettlement {
             //      already at the pool (unaccounted there); the amount is retried with the next replenishment.
             uint256 due = $.replenishBacklogDps + replenished;
             try IRewardPool($.emission).replenish(due) {
-                if (due != replenished) $.replenishBacklogDps = 0;
+                if (due != replenished) {
+                    $.replenishBacklogDps = 0;
+                    emit ITaskRegistry.ReplenishmentFlushed(due - replenished);
+                }
             } catch {
                 $.replenishBacklogDps = due;
                 emit ITaskRegistry.ReplenishmentDeferred(replenished, due);

@@ -170,6 +170,7 @@ export function newProvider(address: Bytes, event: ethereum.Event): Provider {
   p.slashCount = 0;
   p.slashedDps = ZERO;
   p.compensationPaidDps = ZERO;
+  p.dutyLockedDps = ZERO;
   regrade(p, getThresholds());
   return p;
 }
