@@ -95,8 +95,9 @@ library TaskCommon {
         if (amount != 0) IProviderRegistry($.registry).lockStake(who, amount);
     }
 
-    /// @dev Releases every duty lock of an ending task: the executor and the members of both rounds. Called on
-    ///      every ending path (verdict, governance resolution, expiry, stalled-dispute refund) before any slash.
+    /// @dev Releases every duty lock of an ending task — the executor and the members of both rounds — in one
+    ///      registry call. Called on every ending path (verdict, governance resolution, expiry, stalled-dispute
+    ///      refund) before any slash.
     function releaseDuties(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
@@ -104,12 +105,15 @@ library TaskCommon {
     ) internal {
         uint256 amount = k.faultDps;
         if (amount == 0) return;
-        IProviderRegistry reg = IProviderRegistry($.registry);
-        reg.releaseStake(one(k.executor), amount);
-        for (uint8 r; r < 2; ++r) {
-            address[] memory members = $.councils[taskId][r];
-            if (members.length != 0) reg.releaseStake(members, amount);
-        }
+        address[] storage c0 = $.councils[taskId][0];
+        address[] storage c1 = $.councils[taskId][1];
+        uint256 n0 = c0.length;
+        uint256 n1 = k.round == 0 ? 0 : c1.length;
+        address[] memory all = new address[](1 + n0 + n1);
+        all[0] = k.executor;
+        for (uint256 i; i < n0; ++i) all[1 + i] = c0[i];
+        for (uint256 i; i < n1; ++i) all[1 + n0 + i] = c1[i];
+        IProviderRegistry($.registry).releaseStake(all, amount);
     }
 
     function one(address who) internal pure returns (address[] memory list) {
