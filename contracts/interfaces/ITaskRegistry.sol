@@ -6,9 +6,10 @@ pragma solidity ^0.8.28;
 ///         the halting rule is open, the lowest valid bid executes, a council drawn by the ProviderMatcher from a
 ///         future block hash verifies the committed result hash, a quorum of distinct current members finalises
 ///         (TSK-01), the executor and the council are paid and the unused deposit refunded (TSK-02). Disagreement
-///         opens a dispute judged by an enlarged council (governance as last resort); the side found wrong is
-///         slashed through ProviderRegistry.slash (TSK-03). Tasks paid in CH are CH redemptions: the executor must
-///         owe CH, and accepted delivery burns the CH against its liability (TSK-04).
+///         opens a dispute judged by an enlarged council (then governance, then anyone's refund: TSK-05); the side
+///         found wrong is slashed through ProviderRegistry.slash (TSK-03). Tasks paid in CH are CH redemptions: the
+///         executor must owe CH, and accepted delivery burns the CH against its liability (TSK-04). Draws cannot be
+///         steered once the seed is known (TSK-07) and open duties hold the stake their slash may take (TSK-08).
 /// @dev Units: payment amounts in the task currency's smallest unit (CH and DPS 18 decimals, USDC 6); bps for
 ///      configuration; capacity PFLOPS WAD. See docs/tasks.md.
 interface ITaskRegistry {

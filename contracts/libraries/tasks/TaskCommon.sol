@@ -4,13 +4,12 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
-import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 
 /// @title TaskCommon
-/// @notice Internal helpers the TaskRegistry's libraries share: status errors, quorum, matcher queries, escrow
-///         release, payments and slashing.
+/// @notice Internal helpers the TaskRegistry's libraries share: status errors, quorum, the seed commit, escrow
+///         release, payments, slashing and the duty locks (TSK-08).
 library TaskCommon {
     using SafeERC20 for IERC20;
 
@@ -25,14 +24,6 @@ library TaskCommon {
     /// @dev Votes needed in the current round: q, or n + 1 of the 2n + 1 dispute council.
     function quorum(ITaskRegistry.Task storage k) internal view returns (uint256) {
         return k.round == 0 ? k.quorum : uint256(k.councilSize) + 1;
-    }
-
-    /// @dev Executor or Council query for a task (class, region preference, capacity; price ignored).
-    function query(
-        ITaskRegistry.Task storage k,
-        IProviderMatcher.Mode mode
-    ) internal view returns (IProviderMatcher.Query memory) {
-        return IProviderMatcher.Query(mode, k.workloadClass, k.region, false, 0, k.capacityPflopsWad, 0);
     }
 
     /// @dev Releases the whole remaining escrow of `k` (returned amount goes to the client).
