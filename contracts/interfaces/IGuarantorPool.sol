@@ -311,7 +311,7 @@ interface IGuarantorPool {
     /// @param amount DPS.
     function unstakeDps(uint256 amount) external;
 
-    /// @notice Slashes a guarantor's DPS (Roles.SLASHER).
+    /// @notice Slashes a guarantor's DPS (Roles.GUARANTOR_SLASHER).
     /// @param guarantor The guarantor.
     /// @param amount DPS.
     /// @param to Recipient.

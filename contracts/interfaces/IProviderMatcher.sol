@@ -8,9 +8,11 @@ pragma solidity ^0.8.28;
 /// @dev Randomness: callers pass a `seed` that no single party controls. `blockSeed(salt, targetBlock)` derives one
 ///      from the hash of a block that did not exist when the salt (e.g. the task id and the bids) was fixed; the
 ///      task registry commits `targetBlock` when bidding closes and selects once it is mined (within 256 blocks).
-///      Limits per chain are in docs/compute.md. A provider cannot pick itself: `selectFromRegistry` chooses the
-///      candidate window from the seed, every selection drops the `excluded` addresses (client, executor,
-///      caller), and ties are broken by keccak256(seed, provider).
+///      Limits per chain are in docs/compute.md. Draws (TSK-07) are unmovable once the seed is known:
+///      `drawFromSnapshot` samples the ProviderRegistry's append-only draw list at indices keccak256(seed, k) mod
+///      the list length at the commit block, accepting a candidate on its DrawProfile as of that block — nothing
+///      done after the commit (registering, staking, unbonding, profiles, heartbeats, who calls) moves it. Ties of
+///      the scoring functions are broken by keccak256(seed, provider).
 interface IProviderMatcher {
     /// @notice What the selection is for. Executor: price vs budget counts and capacity is required; Council:
     ///         capacity required, price ignored; Delivery: outstanding CH liability ≥ requiredCh is required.
@@ -36,6 +38,23 @@ interface IProviderMatcher {
         uint128 budgetPriceWad;
         uint128 requiredCapacityPflopsWad;
         uint128 requiredCh;
+    }
+
+    /// @notice A draw from the registry's snapshot (TSK-07): everything it reads is fixed at the commit block.
+    /// @param workloadClass Attested class required (type(uint16).max: any).
+    /// @param requiredCapacityPflopsWad Attested capacity required, PFLOPS WAD.
+    /// @param atBlock The commit block: candidates' DrawProfiles are read as of its end.
+    /// @param atTime The commit block's timestamp: attestations must be live then.
+    /// @param candidates The draw list's length at the commit: indices sampled are below it.
+    /// @param extraSamples Samples the draw may reject (ineligible, excluded, repeated) beyond one per seat before
+    ///        it gives up and returns fewer.
+    struct DrawQuery {
+        uint16 workloadClass;
+        uint128 requiredCapacityPflopsWad;
+        uint64 atBlock;
+        uint40 atTime;
+        uint32 candidates;
+        uint32 extraSamples;
     }
 
     /// @notice Scoring weights in basis points (sum 10 000).
@@ -115,21 +134,22 @@ interface IProviderMatcher {
         uint256 count
     ) external view returns (address[] memory picked);
 
-    /// @notice Picks the best `count` eligible providers of a window of the registry's list chosen by the seed
-    ///         (start = seed mod providerCount, `windowSize` entries, wrapping), best first.
-    /// @param q The query.
-    /// @param windowSize Window length (≤ maxPage; capped at providerCount).
-    /// @param excluded Addresses never picked.
+    /// @notice Draws `count` distinct providers from the registry's snapshot: sample k is the draw-list entry at
+    ///         keccak256(seed, k) mod `q.candidates`, accepted when its DrawProfile as of `q.atBlock` is eligible
+    ///         for `q` and it is neither excluded nor already drawn; at most count + `q.extraSamples` samples, then
+    ///         (seats still empty) a sweep of as many consecutive entries from a seeded start. In draw order; fewer
+    ///         when both run out. Unmovable once the seed is known (TSK-07).
+    /// @param q The draw (snapshot block, time, list length, filters, sample budget).
+    /// @param excluded Addresses never drawn (client, executor, an earlier council).
     /// @param seed The selection seed.
-    /// @param count How many to pick (≤ maxPick).
-    /// @return picked The selection.
-    function selectFromRegistry(
-        Query calldata q,
-        uint256 windowSize,
+    /// @param count How many to draw (≤ maxPick).
+    /// @return drawn The providers drawn.
+    function drawFromSnapshot(
+        DrawQuery calldata q,
         address[] calldata excluded,
         bytes32 seed,
         uint256 count
-    ) external view returns (address[] memory picked);
+    ) external view returns (address[] memory drawn);
 
     /// @notice A seed from a committed future block: keccak256(blockhash(targetBlock), salt, chain id).
     /// @param salt Data fixed before targetBlock (task id, bids root).

@@ -16,7 +16,7 @@ import {IComputeStandard} from "./IComputeStandard.sol";
 ///
 ///      Hooks for the task registry (Roles.COMPUTE): `recordTaskOutcome`, `assignRedemption`, `confirmDelivery`,
 ///      `reportDeliveryFailure`. Slashing for other reasons (lying in a dispute, futures delivery failure) is
-///      `slash`, Roles.SLASHER, with a finder fee. Redemption flow, as the task registry drives it:
+///      `slash`, Roles.PROVIDER_SLASHER, with a finder fee. Redemption flow, as the task registry drives it:
 ///        1. a client pays a task in CH, escrowed by the task registry;
 ///        2. the task registry picks a provider with outstanding liability (ProviderMatcher, Delivery mode) and
 ///           calls `assignRedemption(provider, chAmount, deadline)` → assignment id (reserves that much liability);
@@ -111,6 +111,7 @@ interface IProviderRegistry {
         uint32 slashCount;
         uint128 slashedDps;
         uint256 mintableCh;
+        uint128 dutyLockedDps;
     }
 
     /// @notice The compact profile the matcher scores.
@@ -126,12 +127,14 @@ interface IProviderRegistry {
         uint128 capacityPflopsWad;
         uint128 outstandingCh;
         uint128 stakedDps;
+        /// @dev The workload class of the live attestation (what the provider proved, not what it declares).
+        uint16 workloadClass;
     }
 
     /// @notice A redemption assigned to a provider.
     /// @param provider Provider that must deliver.
     /// @param deadline Delivery deadline.
-    /// @param status 0 none, 1 open, 2 delivered, 3 failed.
+    /// @param status 0 none, 1 open, 2 delivered, 3 failed, 4 released (task ended without a verdict).
     /// @param chAmount CH to deliver.
     struct Assignment {
         address provider;
@@ -426,6 +429,36 @@ interface IProviderRegistry {
     /// @notice Emitted when the CH price oracle changes.
     /// @param oracle New oracle.
     event PriceOracleSet(address oracle);
+    /// @notice Emitted when an assignment is released without delivery or penalty (its task ended undecided).
+    /// @param assignmentId The assignment.
+    /// @param provider The provider.
+    /// @param chAmount CH no longer reserved.
+    /// @param assignedCh The provider's reserved liability after.
+    /// @param openAssignments Its open assignments after.
+    event RedemptionReleased(
+        uint256 indexed assignmentId,
+        address indexed provider,
+        uint256 chAmount,
+        uint256 assignedCh,
+        uint32 openAssignments
+    );
+    /// @notice Emitted when a provider first becomes draw-eligible (minimum stake and a live attestation) and joins
+    ///         the append-only list that council draws sample (TSK-07).
+    /// @param provider The provider.
+    /// @param index Its index in the draw list.
+    event DrawCandidateListed(address indexed provider, uint256 index);
+    /// @notice Emitted when a duty (executor, council seat, stream subscription) locks stake (TSK-08).
+    /// @param provider The provider.
+    /// @param by The module holding the duty (TaskRegistry, StreamTasks).
+    /// @param amountDps DPS locked for this duty.
+    /// @param lockedDps The provider's duty-locked DPS after.
+    event StakeLocked(address indexed provider, address indexed by, uint256 amountDps, uint256 lockedDps);
+    /// @notice Emitted when a duty ends and releases its lock.
+    /// @param provider The provider.
+    /// @param by The module that held the duty.
+    /// @param amountDps DPS released.
+    /// @param lockedDps The provider's duty-locked DPS after.
+    event StakeReleased(address indexed provider, address indexed by, uint256 amountDps, uint256 lockedDps);
 
     // ─── provider actions ──────────────────────────────────────────────────────────────────────────────────
 
@@ -459,11 +492,14 @@ interface IProviderRegistry {
     /// @notice Moves `amount` of stake to unbonding; the whole unbonding balance becomes withdrawable
     ///         `unbondingDelaySec` after this call. Stays open when features are paused (exit).
     /// @dev Locked stake = max(liability / collateral factor (rounded up), min stake if any liability or open
-    ///      assignment). A provider with no liability and no open assignment may unbond everything.
+    ///      assignment) + the duty locks (TSK-08: each open executor, council or stream duty locks the DPS its
+    ///      fault may slash). A provider with no liability, assignment or duty may unbond everything.
     /// @param amount DPS.
     function requestUnbond(uint256 amount) external;
 
-    /// @notice Withdraws the whole unbonding balance once ready. Stays open when features are paused.
+    /// @notice Withdraws the unbonding balance once ready. Stays open when features are paused.
+    /// @dev Duty locks not covered by the remaining stake (after a slash) stay in unbonding, still slashable
+    ///      (TSK-08); reverts ProviderStakeLocked when nothing is withdrawable.
     function withdrawUnbonded() external;
 
     /// @notice Accepts an ATTESTER-signed benchmark attestation (anyone may submit it). Feature "registry.attest".
@@ -476,7 +512,8 @@ interface IProviderRegistry {
 
     /// @notice Heartbeat of the caller: updates uptime and records a capacity sample (reported capacity capped at
     ///         the attested one) with the capacity recorder (Emission), if set. Feature "registry.heartbeat".
-    /// @dev If the recorder reverts, the heartbeat still succeeds and emits CapacityRecordFailed.
+    /// @dev If the recorder reverts, the heartbeat still succeeds and emits CapacityRecordFailed. Below the minimum
+    ///      stake the sample is 0 (issue 17 item 18): uptime still counts, but unbonded capacity earns nothing.
     /// @param capacityPflopsWad Capacity currently available, PFLOPS WAD.
     function heartbeat(uint256 capacityPflopsWad) external;
 
@@ -490,7 +527,7 @@ interface IProviderRegistry {
     /// @param chAmount CH to burn (≤ liability not reserved by open redemptions).
     function buyBack(uint256 chAmount) external;
 
-    // ─── hooks for the task registry (Roles.COMPUTE) and slashers (Roles.SLASHER) ─────────────────────────
+    // ─── hooks for the task registry (Roles.COMPUTE) and slashers (Roles.PROVIDER_SLASHER) ────────────────
 
     /// @notice Records a task outcome in the provider's reputation. Roles.COMPUTE (task registry) only.
     /// @param provider The executor.
@@ -515,6 +552,12 @@ interface IProviderRegistry {
     /// @param assignmentId The assignment.
     function confirmDelivery(uint256 assignmentId) external;
 
+    /// @notice Releases an open assignment without delivery or penalty: its task ended with no verdict (a dispute
+    ///         left undecided, TSK-05), so nothing is proven against the provider. The reservation is freed; the
+    ///         liability is unchanged (the client keeps its CH). Roles.COMPUTE only.
+    /// @param assignmentId The assignment.
+    function releaseRedemption(uint256 assignmentId) external;
+
     /// @notice Reports that an assigned provider missed its deadline: slashes DPS worth
     ///         chAmount × index price × (1 + penalty) (capped by its stake) to `recipient`. Roles.COMPUTE only.
     /// @dev Reverts before the deadline (TSK-03). Liability is unchanged: the CH is still outstanding.
@@ -523,7 +566,7 @@ interface IProviderRegistry {
     /// @return compensationDps DPS paid to the recipient.
     function reportDeliveryFailure(uint256 assignmentId, address recipient) external returns (uint256 compensationDps);
 
-    /// @notice Slashes up to `amountDps` of stake (staked first, then unbonding). Roles.SLASHER only.
+    /// @notice Slashes up to `amountDps` of stake (staked first, then unbonding). Roles.PROVIDER_SLASHER only.
     ///         `finderFeeBps` of the slashed amount goes to `finder` (if non-zero); the rest is burned.
     /// @param provider The provider.
     /// @param amountDps DPS to slash.
@@ -536,6 +579,24 @@ interface IProviderRegistry {
         address finder,
         bytes32 reason
     ) external returns (uint256 slashedDps);
+
+    /// @notice Re-records `provider`'s draw profile from its current state (e.g. after governance changed the
+    ///         minimum stake). Permissionless: it only writes the present, never a past block's profile (TSK-07).
+    /// @param provider A registered provider.
+    function refreshDrawProfile(address provider) external;
+
+    /// @notice Locks `amountDps` of each provider's stake for a duty it just took (TSK-08): unbonding cannot take
+    ///         it until `releaseStake`. Never reverts for lack of stake (slashes take what is there).
+    ///         Roles.STAKE_LOCKER (TaskRegistry, StreamTasks) only.
+    /// @param providers The providers (each registered).
+    /// @param amountDps DPS per provider.
+    function lockStake(address[] calldata providers, uint256 amountDps) external;
+
+    /// @notice Releases a lock taken with `lockStake` when the duty ends (saturating: an ending path never
+    ///         reverts). Roles.STAKE_LOCKER only.
+    /// @param providers The providers.
+    /// @param amountDps DPS per provider.
+    function releaseStake(address[] calldata providers, uint256 amountDps) external;
 
     // ─── governance ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -556,6 +617,26 @@ interface IProviderRegistry {
     function setPriceOracle(address oracle) external;
 
     // ─── views ─────────────────────────────────────────────────────────────────────────────────────────────
+
+    /// @notice Number of providers ever draw-eligible: draws committed now sample indices below this (TSK-07).
+    /// @return The length of the append-only draw list.
+    function drawCount() external view returns (uint256);
+
+    /// @notice A draw-list entry and its DrawProfile word as of the end of block `atBlock` (0: no profile then).
+    /// @param index Index in the draw list (< drawCount()).
+    /// @param atBlock The draw's commit block.
+    /// @return provider The provider.
+    /// @return word Its DrawProfile word (contracts/libraries/compute/DrawProfile.sol).
+    function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word);
+
+    /// @notice DrawProfile words of `providers` as of the end of block `atBlock` (executor selection, TSK-07).
+    /// @param providers The providers (unregistered ones read 0).
+    /// @param atBlock The commit block.
+    /// @return words Their words.
+    function drawProfilesAt(
+        address[] calldata providers,
+        uint256 atBlock
+    ) external view returns (uint256[] memory words);
 
     /// @notice Number of registered providers.
     /// @return The count.

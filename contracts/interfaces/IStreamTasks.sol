@@ -6,8 +6,10 @@ pragma solidity ^0.8.28;
 ///         with a deposit; providers subscribe with a per-request price; the stream is live while c subscribers
 ///         exist. Requests are answered off chain in one of three response modes — optimistic (one answer counts),
 ///         weighted (ceil(w·c) matching answers) or unanimous (all c) — and paid per answered request from the
-///         deposit by batched settlement of client-signed EIP-712 receipts carrying a cumulative answered count
-///         per provider (replay-safe: a receipt only ever pays the increase over what was settled).
+///         deposit by batched settlement of client-signed EIP-712 receipts carrying, per provider, the cumulative
+///         answered count and the cumulative amount owed for them (replay-safe: a receipt only ever pays the
+///         increase over what was settled; the price of an answered request is fixed in the signed amount, so a
+///         later re-subscription at another price cannot re-price it — issue 17 item 7).
 /// @dev Units: prices and deposits in the currency's smallest unit; weights WAD. See docs/tasks.md.
 interface IStreamTasks {
     /// @notice Response mode.
@@ -18,8 +20,8 @@ interface IStreamTasks {
     }
 
     /// @notice Stream status: Open (collecting subscribers) → Live (c subscribers) → Interrupted (fewer than c, or
-    ///         too many failed consensus reports) → Live again, or Closed (client retracted; final settlement until
-    ///         `closesAt`).
+    ///         too many failed consensus reports) → Live again (c subscribers and, after failed consensus, the
+    ///         client's `resume`), or Closed (client retracted; final settlement until `closesAt`).
     enum Status {
         None,
         Open,
@@ -69,11 +71,13 @@ interface IStreamTasks {
         bytes32 fnHash;
     }
 
-    /// @notice A client-signed receipt: `provider` has answered `answered` requests of `streamId` in total.
+    /// @notice A client-signed receipt: `provider` has answered `answered` requests of `streamId` in total, worth
+    ///         `amount` in total at the prices in force when each was answered (≤ answered × maxPrice).
     struct Receipt {
         uint256 streamId;
         address provider;
         uint64 answered;
+        uint128 amount;
     }
 
     /// @notice Thrown on invalid stream terms.
@@ -109,6 +113,10 @@ interface IStreamTasks {
     /// @param owed Amount owed.
     /// @param deposit Deposit left.
     error StreamDepositExhausted(uint256 owed, uint256 deposit);
+    /// @notice Thrown when a receipt's cumulative amount exceeds its answered count at the stream's maximum price.
+    /// @param amount The receipt's amount.
+    /// @param cap answered × maxPrice.
+    error StreamReceiptAboveMaxPrice(uint256 amount, uint256 cap);
     /// @notice Thrown when the remaining deposit is withdrawn before the settlement grace ends.
     /// @param closesAt End of the grace.
     error StreamStillSettling(uint256 closesAt);
@@ -127,6 +135,10 @@ interface IStreamTasks {
     event Unsubscribed(uint256 indexed streamId, address indexed provider, uint8 subscribers, Status status);
     /// @notice Emitted when the client changes I and f.
     event SpecUpdated(uint256 indexed streamId, bytes32 inputHash, bytes32 fnHash, uint32 specVersion);
+    /// @notice Emitted when the client resumes a stream its failed-consensus reports interrupted.
+    /// @param streamId The stream.
+    /// @param status Live when c subscribers are there, otherwise Interrupted (with a fresh count).
+    event StreamResumed(uint256 indexed streamId, Status status);
     /// @notice Emitted when the client reports a failed consensus.
     event ConsensusFailed(uint256 indexed streamId, uint8 failures, Status status);
     /// @notice Emitted per settled receipt.
@@ -144,23 +156,42 @@ interface IStreamTasks {
     event StreamRetracted(uint256 indexed streamId, uint40 closesAt);
     /// @notice Emitted when the remaining deposit is withdrawn.
     event StreamWithdrawn(uint256 indexed streamId, uint256 amount);
+    /// @notice Emitted when governance sets the stake a subscription locks (TSK-08).
+    /// @param lockDps DPS each new subscription locks in the ProviderRegistry until it ends.
+    /// @param registry The ProviderRegistry holding the locks (the matcher's).
+    event SubscriptionLockSet(uint96 lockDps, address registry);
 
     /// @notice Opens a stream and escrows `deposit` (approve first).
     /// @param t The terms.
     /// @return streamId The id.
     function open(StreamTerms calldata t) external returns (uint256 streamId);
 
-    /// @notice Subscribes the caller at `price` per answered request (must pass the matcher's filters).
+    /// @notice Subscribes the caller at `price` per answered request (must pass the matcher's filters). The
+    ///         subscription locks `subscriptionLock()` DPS of the caller's stake until it unsubscribes (TSK-08).
     function subscribe(uint256 streamId, uint128 price) external;
 
-    /// @notice Leaves the stream; below c subscribers a live stream is interrupted.
+    /// @notice Leaves the stream (releasing the subscription's stake lock); below c subscribers a live stream is
+    ///         interrupted.
     function unsubscribe(uint256 streamId) external;
+
+    /// @notice Sets the DPS each new subscription locks (0: none); existing subscriptions keep their lock. ADMIN only.
+    /// @param lockDps DPS per subscription.
+    function setSubscriptionLock(uint96 lockDps) external;
+
+    /// @notice The DPS each new subscription locks.
+    /// @return lockDps The amount.
+    function subscriptionLock() external view returns (uint96 lockDps);
 
     /// @notice Client changes I and f (bumps the spec version).
     function updateSpec(uint256 streamId, bytes32 inputHash, bytes32 fnHash) external;
 
-    /// @notice Client reports a request whose consensus failed under the mode; `maxFailures` interrupt the stream.
+    /// @notice Client reports a request whose consensus failed under the mode; `maxFailures` interrupt the stream
+    ///         until the client `resume`s it (subscribers leaving and re-joining do not: issue 17 item 21).
     function reportFailedConsensus(uint256 streamId) external;
+
+    /// @notice Client resets the failed-consensus count of its interrupted stream: live again with c subscribers.
+    /// @param streamId The stream.
+    function resume(uint256 streamId) external;
 
     /// @notice Client adds to the deposit.
     function fund(uint256 streamId, uint128 amount) external;
@@ -171,8 +202,8 @@ interface IStreamTasks {
     /// @notice Client withdraws the remaining deposit after retraction and the grace.
     function withdraw(uint256 streamId) external;
 
-    /// @notice Settles a batch of client-signed receipts (anyone may submit): each pays
-    ///         (answered − already paid) × the provider's price from the deposit.
+    /// @notice Settles a batch of client-signed receipts (anyone may submit): each pays its cumulative amount minus
+    ///         what was already paid to that provider for the stream, from the deposit.
     function settle(Receipt[] calldata receipts, bytes[] calldata signatures) external;
 
     /// @notice EIP-712 digest the client signs for a receipt (domain "CHX StreamTasks", version "1").
@@ -181,8 +212,12 @@ interface IStreamTasks {
     /// @notice A stream.
     function getStream(uint256 streamId) external view returns (Stream memory);
 
-    /// @notice A subscriber's price (0: not subscribed) and requests already paid.
-    function subscription(uint256 streamId, address provider) external view returns (uint128 price, uint64 paid);
+    /// @notice A subscriber's latest price (0: never subscribed), requests and amount already paid, and the stake its
+    ///         subscription locks (0 when not subscribed).
+    function subscription(
+        uint256 streamId,
+        address provider
+    ) external view returns (uint128 price, uint64 paid, uint128 paidAmount, uint96 lockedDps);
 
     /// @notice Answers needed per request under the stream's mode: 1, ceil(w·c) or c.
     function answersPerRequest(uint256 streamId) external view returns (uint256);

@@ -29,8 +29,9 @@ interface ITaskKeeperLens {
     /// @param selector The registry function's selector (calldata = selector + abi.encode(taskId)).
     /// @param status The task's status now (`ITaskRegistry.Status` as uint8).
     /// @param round The task's council round (0, or 1 in a dispute).
-    /// @param marker Distinguishes repeated work of the same kind: the seed block for DrawCouncil, the assignment id
-    ///        for ReportRedemptionFailure, 0 otherwise.
+    /// @param marker Distinguishes repeated work of the same kind: the seed block for DrawCouncil and for the
+    ///        second (selecting) CloseBidding call (0 for the first, sealing one), the assignment id for
+    ///        ReportRedemptionFailure, 0 otherwise.
     struct DueTask {
         uint256 taskId;
         Action action;

@@ -6,9 +6,10 @@ pragma solidity ^0.8.28;
 ///         the halting rule is open, the lowest valid bid executes, a council drawn by the ProviderMatcher from a
 ///         future block hash verifies the committed result hash, a quorum of distinct current members finalises
 ///         (TSK-01), the executor and the council are paid and the unused deposit refunded (TSK-02). Disagreement
-///         opens a dispute judged by an enlarged council (governance as last resort); the side found wrong is
-///         slashed through ProviderRegistry.slash (TSK-03). Tasks paid in CH are CH redemptions: the executor must
-///         owe CH, and accepted delivery burns the CH against its liability (TSK-04).
+///         opens a dispute judged by an enlarged council (then governance, then anyone's refund: TSK-05); the side
+///         found wrong is slashed through ProviderRegistry.slash (TSK-03). Tasks paid in CH are CH redemptions: the
+///         executor must owe CH, and accepted delivery burns the CH against its liability (TSK-04). Draws cannot be
+///         steered once the seed is known (TSK-07) and open duties hold the stake their slash may take (TSK-08).
 /// @dev Units: payment amounts in the task currency's smallest unit (CH and DPS 18 decimals, USDC 6); bps for
 ///      configuration; capacity PFLOPS WAD. See docs/tasks.md.
 interface ITaskRegistry {
@@ -20,8 +21,9 @@ interface ITaskRegistry {
     }
 
     /// @notice Lifecycle. Bidding → Running (executor chosen) → Verifying (final result committed) → Accepted or
-    ///         Rejected; Verifying → Disputed (enlarged council) → Accepted or Rejected; Running → Expired (missed
-    ///         deadline); Bidding → Cancelled (no valid bid).
+    ///         Rejected; Verifying → Disputed (enlarged council) → Accepted or Rejected, or Unresolved (no quorum and
+    ///         no governance verdict by the end of the grace: refunded, nobody paid or slashed — TSK-05); Running →
+    ///         Expired (missed deadline); Bidding → Cancelled (no valid bid, or bidding closed too late).
     enum Status {
         None,
         Bidding,
@@ -31,7 +33,8 @@ interface ITaskRegistry {
         Accepted,
         Rejected,
         Expired,
-        Cancelled
+        Cancelled,
+        Unresolved
     }
 
     /// @notice The off-chain part of a prescription T = {D, M, I, f(I'), e(r, r'), H}: content hashes of the data
@@ -83,7 +86,11 @@ interface ITaskRegistry {
         uint256 paymentParams;
     }
 
-    /// @notice Stored task state (packed). `executor`, `price` and `councilFee` (per member who votes with the verdict) are set when bidding closes.
+    /// @notice Stored task state (packed). `executor`, `price`, `councilFee` (per member who votes with the verdict)
+    ///         and `faultDps` (the DPS each duty of this task locks and each fault slashes, `params.slashDps` then)
+    ///         are set when bidding closes. `targetBlock` is the seed block of the next draw; the draw reads the
+    ///         ProviderRegistry's snapshot as of block `targetBlock − 1` (its commit), with `candidates` the draw
+    ///         list's length and `seedTime` the timestamp then (TSK-07).
     struct Task {
         address client;
         Status status;
@@ -112,6 +119,9 @@ interface ITaskRegistry {
         uint64 assignmentId;
         bytes32 resultHash;
         bytes32 prescriptionHash;
+        uint96 faultDps;
+        uint32 candidates;
+        uint40 seedTime;
     }
 
     /// @notice Governance parameters.
@@ -119,11 +129,14 @@ interface ITaskRegistry {
     /// @param dpsDiscountBps Discount a DPS-paying client gets on the executor's price.
     /// @param dpsReplenishBps Share of a DPS payment returned to the Emission reward pool.
     /// @param maxCouncil Largest first-round council (the dispute council is 2n + 1).
-    /// @param councilWindow Registry window the matcher scans for a council (≤ matcher maxPage).
+    /// @param councilWindow Draw samples a council draw may reject (ineligible, excluded or repeated candidates)
+    ///        beyond one per seat before it gives up (`TaskCouncilUnavailable`); bounds the draw's gas.
     /// @param verifyWindowSec Time the council has to vote after the final commit (also the executor's appeal window).
-    /// @param disputeWindowSec Time the enlarged council has to vote before governance may resolve.
+    /// @param disputeWindowSec Time the enlarged council has to vote before governance may resolve; after as long
+    ///        again without a verdict anyone may end the dispute with a refund (`finalize`, TSK-05).
     /// @param redemptionGraceSec Delivery deadline of a CH redemption beyond the task deadline.
-    /// @param slashDps DPS slashed from the side found wrong (executor or council member), per fault.
+    /// @param slashDps DPS slashed from the side found wrong (executor or council member), per fault; also the stake
+    ///        each executor and council seat locks until its task ends (TSK-08). ≤ 2^96.
     struct Params {
         uint16 councilFeeBps;
         uint16 dpsDiscountBps;
@@ -157,6 +170,11 @@ interface ITaskRegistry {
     /// @param price The bid.
     /// @param maxPrice The largest valid bid.
     error TaskBidTooHigh(uint256 price, uint256 maxPrice);
+    /// @notice Thrown when a bid is withdrawn by someone other than its bidder (or the index holds no bid).
+    /// @param taskId The task.
+    /// @param index The bid index.
+    /// @param caller The caller.
+    error TaskNotBidder(uint256 taskId, uint256 index, address caller);
     /// @notice Thrown when the client bids on its own task.
     /// @param taskId The task.
     error TaskClientCannotBid(uint256 taskId);
@@ -174,6 +192,10 @@ interface ITaskRegistry {
     /// @notice Thrown when a deadline-enforcement call (or governance's dispute resolution) comes too early.
     /// @param deadline The deadline.
     error TaskDeadlineNotPassed(uint256 deadline);
+    /// @notice Thrown when the executor is selected before the seed block committed at the seal is mined.
+    /// @param taskId The task.
+    /// @param targetBlock The seed block.
+    error TaskSeedPending(uint256 taskId, uint256 targetBlock);
     /// @notice Thrown when the council is drawn before its seed block is mined or when already drawn.
     /// @param taskId The task.
     /// @param targetBlock The seed block.
@@ -219,6 +241,8 @@ interface ITaskRegistry {
     error TaskInvalidParams();
     /// @notice Thrown when `performUpkeep` data names no due action.
     error TaskUnknownUpkeep();
+    /// @notice Thrown when `flushReplenishment` finds no deferred DPS.
+    error TaskNothingToFlush();
 
     // ─── events ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -243,6 +267,17 @@ interface ITaskRegistry {
     /// @param price The bid.
     /// @param bidCount Bids after.
     event BidPlaced(uint256 indexed taskId, address indexed provider, uint256 price, uint32 bidCount);
+    /// @notice Emitted when a bidder withdraws its bid while bidding is open.
+    /// @param taskId The task.
+    /// @param provider The bidder.
+    /// @param index The bid's index (its `BidPlaced.bidCount` − 1).
+    event BidWithdrawn(uint256 indexed taskId, address indexed provider, uint32 index);
+    /// @notice Emitted when bidding is sealed after the halting rule (or re-sealed when the seed aged out): the
+    ///         executor is selected once `targetBlock` is mined, from its hash and the registry snapshot at the seal.
+    /// @param taskId The task.
+    /// @param targetBlock The seed block.
+    /// @param candidates The draw list's length at the seal (what the council draw samples).
+    event BiddingSealed(uint256 indexed taskId, uint256 targetBlock, uint256 candidates);
     /// @notice Emitted when bidding closes with an executor.
     /// @param taskId The task.
     /// @param executor The executor (lowest valid bid).
@@ -322,9 +357,10 @@ interface ITaskRegistry {
     /// @param provider The provider slashed.
     /// @param slashedDps DPS slashed.
     event FaultSlashed(uint256 indexed taskId, address indexed provider, uint256 slashedDps);
-    /// @notice Emitted when a task is closed without an executor or after a missed deadline.
+    /// @notice Emitted when a task is closed without a verdict: no executor, a missed deadline, or a dispute left
+    ///         without a quorum or governance verdict past its grace.
     /// @param taskId The task.
-    /// @param status Cancelled or Expired.
+    /// @param status Cancelled, Expired or Unresolved.
     /// @param by The caller.
     /// @param refunded Refunded to the client.
     event TaskClosed(uint256 indexed taskId, Status status, address indexed by, uint256 refunded);
@@ -336,6 +372,14 @@ interface ITaskRegistry {
     /// @notice Emitted when governance sets the parameters.
     /// @param params The parameters.
     event ParamsSet(Params params);
+    /// @notice Emitted when the reward pool's `replenish` failed (paused, or Emission far behind): the DPS was
+    ///         transferred to the pool and is accounted later, so the verdict is not blocked (issue 17 item 17).
+    /// @param amountDps This settlement's share.
+    /// @param backlogDps DPS at the pool awaiting `replenish` after this one.
+    event ReplenishmentDeferred(uint256 amountDps, uint256 backlogDps);
+    /// @notice Emitted when the deferred DPS is accounted (by `flushReplenishment` or the next replenishment).
+    /// @param amountDps DPS accounted.
+    event ReplenishmentFlushed(uint256 amountDps);
 
     // ─── client and provider actions ───────────────────────────────────────────────────────────────────────
 
@@ -346,19 +390,30 @@ interface ITaskRegistry {
     function submit(Terms calldata terms, Prescription calldata prescription) external returns (uint256 taskId);
 
     /// @notice Bids `price` (task currency) while the halting rule is open (at most 32 bids per task). Eligibility
-    ///         is checked when bidding closes: the executor is the lowest bid among bidders passing the matcher's
-    ///         hard filters (CH tasks: owing ≥ price CH), equal prices to the higher matcher score, then the earlier.
+    ///         is checked when bidding closes (see `closeBidding`).
     /// @param taskId The task.
     /// @param price Total executor payment asked.
     function bid(uint256 taskId, uint128 price) external;
 
-    /// @notice Closes bidding once the window ended or N bids arrived: selects the executor (or cancels and refunds
-    ///         when there is none) and commits the next block as the council seed block. Permissionless.
+    /// @notice Withdraws the caller's bid at `index` (its `BidPlaced.bidCount` − 1) while the halting rule is open
+    ///         (issue 17 item 22). The slot still counts toward `maxBids`. Never paused.
+    /// @param taskId The task.
+    /// @param index The bid's index.
+    function withdrawBid(uint256 taskId, uint32 index) external;
+
+    /// @notice Closes bidding once the window ended or N bids arrived, in two calls (permissionless): the first
+    ///         seals the bids and commits the next block as the seed block (no bids: cancels and refunds); once that
+    ///         block is mined the second selects the executor — the lowest bid eligible by its registry snapshot at
+    ///         the seal, equal prices to the higher keccak256(seed, bidder) (TSK-07, issue 17 item 20) — or cancels
+    ///         and refunds when there is none. Either call after half the promised run time (deadline − end of the
+    ///         bid window) has passed cancels and refunds instead (item 22: no executor gets a deadline it cannot
+    ///         meet). The council then draws from the same seed block, at once.
     /// @param taskId The task.
     function closeBidding(uint256 taskId) external;
 
-    /// @notice Draws the current round's council with the matcher from the committed seed block (re-commits a new
-    ///         block when the old hash is out of reach). Permissionless; the caller is excluded from the council.
+    /// @notice Draws the current round's council with the matcher from the committed seed block and the
+    ///         registry's snapshot at the commit (TSK-07: nothing done after the commit, nor who calls, changes who
+    ///         is drawn); re-commits a new block when the old hash is out of reach. Permissionless.
     /// @param taskId The task.
     function drawCouncil(uint256 taskId) external;
 
@@ -380,7 +435,11 @@ interface ITaskRegistry {
     function openDispute(uint256 taskId) external;
 
     /// @notice Finalises on a quorum: pays the executor, reserves the fees of the members who voted with the
-    ///         outcome (pull: `claimCouncilFee`), slashes the side found wrong, refunds the rest. Permissionless; a second call reverts with TaskAlreadyDone.
+    ///         outcome (pull: `claimCouncilFee`), slashes the side found wrong, refunds the rest. A dispute still
+    ///         without a quorum `disputeWindowSec` after its vote window (governance's grace) ends Unresolved: the
+    ///         client is refunded in full, nobody is paid or slashed, every duty lock and a CH redemption's
+    ///         assignment are released (TSK-05, issue 17 item 9). Permissionless; a second call reverts with
+    ///         TaskAlreadyDone.
     /// @param taskId The task.
     function finalize(uint256 taskId) external;
 
@@ -390,7 +449,8 @@ interface ITaskRegistry {
     function claimCouncilFee(uint256 taskId) external returns (uint256 fee);
 
     /// @notice Enforces a missed deadline: slashes the executor (the caller gets the registry's finder fee as a
-    ///         bounded bounty; CH tasks: the registry compensates the client instead) and refunds the client.
+    ///         bounded bounty — none when the caller is the executor itself; CH tasks: the registry compensates the
+    ///         client instead) and refunds the client.
     /// @param taskId The task.
     function expire(uint256 taskId) external;
 
@@ -399,9 +459,19 @@ interface ITaskRegistry {
     /// @param taskId The task.
     function reportRedemptionFailure(uint256 taskId) external;
 
+    /// @notice Accounts the DPS whose replenishment failed at the reward pool (see ReplenishmentDeferred); the next
+    ///         accepted DPS task retries it anyway. Permissionless; reverts while the pool still fails.
+    /// @return amountDps DPS accounted.
+    function flushReplenishment() external returns (uint256 amountDps);
+
+    /// @notice DPS transferred to the reward pool whose `replenish` is still pending.
+    /// @return The amount.
+    function replenishBacklog() external view returns (uint256);
+
     // ─── governance ────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @notice Resolves a dispute the enlarged council left without a quorum. ADMIN only (last resort).
+    /// @notice Resolves a dispute the enlarged council left without a quorum, after its vote window and until
+    ///         anyone ends it Unresolved (`finalize`, after the grace). ADMIN only.
     /// @param taskId The task.
     /// @param executorCorrect The verdict.
     function resolveDispute(uint256 taskId, bool executorCorrect) external;

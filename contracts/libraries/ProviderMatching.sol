@@ -34,7 +34,7 @@ library ProviderMatching {
     /// @param w Weights (bps, sum 10 000).
     /// @param stakeNormDps Stake giving the full stake factor.
     /// @param key drawKey(seed, provider).
-    /// @return eligible False when a hard filter fails (not eligible, class, strict region, over budget,
+    /// @return eligible False when a hard filter fails (not eligible, attested class, strict region, over budget,
     ///         not enough capacity or outstanding CH).
     /// @return scoreWad The score, WAD (0 when not eligible).
     function score(
@@ -45,9 +45,8 @@ library ProviderMatching {
         uint256 key
     ) internal pure returns (bool eligible, uint256 scoreWad) {
         if (!m.eligible) return (false, 0);
-        if (q.workloadClass != ANY_CLASS && (q.workloadClass >= 64 || (m.workloadMask >> q.workloadClass) & 1 == 0)) {
-            return (false, 0);
-        }
+        // @dev Item 18: the class the provider was benchmarked for (its attestation), not its self-declared mask.
+        if (q.workloadClass != ANY_CLASS && m.workloadClass != q.workloadClass) return (false, 0);
         bool sameRegion = q.region == 0 || m.region == q.region;
         if (q.regionStrict && !sameRegion) return (false, 0);
         (bool ok, uint256 fPrice, uint256 fCapacity) = _fit(m, q);

@@ -66,6 +66,10 @@ contract TaskKeeperLens is ITaskKeeperLens {
     ) private view returns (Action, uint64 marker, bool open) {
         ITaskRegistry.Status st = k.status;
         if (st == ITaskRegistry.Status.Bidding) {
+            // sealed (seed block committed): select once the seed block is mined; marker = the seed block
+            if (k.targetBlock != 0) {
+                return (block.number > k.targetBlock ? Action.CloseBidding : Action.None, k.targetBlock, true);
+            }
             bool closable = block.timestamp > k.biddingEnds || (k.maxBids != 0 && k.bidCount >= k.maxBids);
             return (closable ? Action.CloseBidding : Action.None, 0, true);
         }
@@ -94,10 +98,15 @@ contract TaskKeeperLens is ITaskKeeperLens {
         bool disputed = k.status == ITaskRegistry.Status.Disputed;
         if (k.agree >= q) return Action.Finalize;
         if (k.disagree >= q) return disputed || windowOver ? Action.Finalize : Action.None;
-        if (disputed) return Action.None; // no quorum in the dispute round: governance's resolveDispute
+        // no quorum in the dispute round: governance's resolveDispute, then anyone's finalize (refund, TSK-05)
+        if (disputed) return block.timestamp > uint256(k.votingEnds) + _disputeGrace() ? Action.Finalize : Action.None;
         uint256 left = uint256(k.councilSize) - k.agree - k.disagree;
         if (windowOver || (k.agree + left < q && k.disagree + left < q)) return Action.OpenDispute;
         return Action.None;
+    }
+
+    function _disputeGrace() private view returns (uint256) {
+        return _tasks.params().disputeWindowSec;
     }
 
     function _selector(Action a) private pure returns (bytes4) {

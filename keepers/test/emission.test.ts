@@ -123,7 +123,7 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
       await node().rpc("hardhat_setBalance", [account(i).address, toBeHex(10n ** 22n)]);
     }
     // Governance on a local network: the deployer keeps ADMIN_ROLE. The recorder stands in for the ProviderRegistry.
-    await (await accessManager.grantRole(Roles.COMPUTE, recorder.address, 0)).wait();
+    await (await accessManager.grantRole(Roles.CAPACITY_RECORDER, recorder.address, 0)).wait();
     await (await emission.setMinSamples(1)).wait(); // from epoch 1: one sample gives a GFL
     await (await dps.approve(emissionAddress, KEEPER_BUDGET)).wait();
     await (await emission.fundKeeperBudget(KEEPER_BUDGET)).wait();

@@ -71,6 +71,13 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
     return taskId;
   }
   const status = async (taskId: bigint) => (await protocol.taskRegistry.getTask(taskId)).status;
+  /** Seals the bids, mines the seed block, selects the executor (closeBidding's two calls). */
+  const closeFully = async (taskId: bigint) => {
+    const tr = protocol.taskRegistry.connect(client);
+    await (await tr.closeBidding(taskId)).wait();
+    await node().rpc("evm_mine", []);
+    await (await tr.closeBidding(taskId)).wait();
+  };
   const byAddress = (a: string) => providers.find((p) => p.address === a)!;
   const tasksConfig = (extra: Record<string, unknown> = {}) => ({
     jobs: { tasks: { gasCeilingGwei: 1_000, pageSize: 25, ...extra } },
@@ -144,16 +151,23 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
       const close = await k.tick();
       expect(close.errors).to.deep.equal([]);
       expect(close.results.map((r) => [r.key, r.outcome, r.priority])).to.have.deep.members([
-        [`tasks.closeBidding:${accepted}:-`, "success", true],
-        [`tasks.closeBidding:${expired}:-`, "success", true],
-        [`tasks.closeBidding:${cancelled}:-`, "success", true],
+        [`tasks.closeBidding:${accepted}:seal`, "success", true],
+        [`tasks.closeBidding:${expired}:seal`, "success", true],
+        [`tasks.closeBidding:${cancelled}:seal`, "success", true],
       ]);
       expect([await status(accepted), await status(expired), await status(cancelled)]).to.deep.equal([
-        S.Running,
-        S.Running,
+        S.Bidding,
+        S.Bidding,
         S.Cancelled,
       ]);
       await node().rpc("evm_mine", []); // every seed block is now mined
+      const seeds = await Promise.all([accepted, expired].map(async (t) => (await tr.getTask(t)).targetBlock));
+      const select = await k.tick();
+      expect(select.results.map((r) => [r.key, r.outcome, r.priority])).to.have.deep.members([
+        [`tasks.closeBidding:${accepted}:${seeds[0]}`, "success", true],
+        [`tasks.closeBidding:${expired}:${seeds[1]}`, "success", true],
+      ]);
+      expect([await status(accepted), await status(expired)]).to.deep.equal([S.Running, S.Running]);
 
       const draw = await k.tick();
       const targets = await Promise.all([accepted, expired].map(async (t) => (await tr.getTask(t)).targetBlock));
@@ -199,7 +213,7 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
     const tr = protocol.taskRegistry;
     const t = await submit(providers[2]);
     await advance(HOUR + 1);
-    await (await tr.connect(client).closeBidding(t)).wait();
+    await closeFully(t);
     await advance(2 * DAY);
     const from = (await node().provider.getBlockNumber()) + 1;
     const cfg = { ...tasksConfig(), replaceAfterMs: 20_000 };
@@ -238,9 +252,9 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
     const late = await submit(providers[0]);
     const fresh = await submit(providers[1], HOUR, 10 * DAY);
     await advance(HOUR + 1);
-    await (await tr.connect(client).closeBidding(late)).wait();
+    await closeFully(late);
     await advance(2 * DAY);
-    await (await tr.connect(client).closeBidding(fresh)).wait();
+    await closeFully(fresh);
     await node().rpc("evm_mine", []);
     await node().rpc("hardhat_setNextBlockBaseFeePerGas", ["0x3b9aca00"]); // 1 gwei
     await node().rpc("evm_mine", []);

@@ -84,9 +84,16 @@ export const computeBench: BenchSuite = {
       "ProviderMatcher.selectFromCandidates:50",
       await matcher.selectFromCandidates.estimateGas(q, wallets, [], id("seed"), 5),
     );
-    ctx.set(
-      "ProviderMatcher.selectFromRegistry:50",
-      await matcher.selectFromRegistry.estimateGas(q, 50, [], id("seed"), 5),
-    );
+    // TSK-07: the unmovable council draw from the registry snapshot (5 seats, 56 listed providers)
+    const head = (await provider.getBlock("latest"))!;
+    const dq = {
+      workloadClass: 1,
+      requiredCapacityPflopsWad: wad("0.1"),
+      atBlock: BigInt(head.number),
+      atTime: BigInt(head.timestamp),
+      candidates: await reg.drawCount(),
+      extraSamples: 64n,
+    };
+    ctx.set("ProviderMatcher.drawFromSnapshot:5", await matcher.drawFromSnapshot.estimateGas(dq, [], id("seed"), 5));
   },
 };

@@ -15,7 +15,8 @@ export const emissionBench: BenchSuite = {
   async run(ctx) {
     const { emission, accessManager, dps } = ctx.protocol;
     const { networkHelpers } = ctx.connection;
-    await (await accessManager.grantRole(Roles.COMPUTE, ctx.deployer.address, 0)).wait();
+    await (await accessManager.grantRole(Roles.CAPACITY_RECORDER, ctx.deployer.address, 0)).wait();
+    await (await accessManager.grantRole(Roles.REWARD_SOURCE, ctx.deployer.address, 0)).wait();
     await (await emission.setMinSamples(1)).wait(); // from epoch 1: one heartbeat is enough for a bench provider
     const users = ctx.users.slice(0, 3);
     const providers = [

@@ -111,7 +111,7 @@ export async function scenario(ctx) {
 
   await mine(86_400);
   await send(d("AccessManager").grantRole(Roles.COMPUTE ?? 9n, deployer.address, 0));
-  await send(d("AccessManager").grantRole(Roles.SLASHER, deployer.address, 0));
+  await send(d("AccessManager").grantRole(Roles.PROVIDER_SLASHER, deployer.address, 0));
   await send(a("ProviderRegistry").heartbeat(wad(2)));
   await send(a("ProviderRegistry").buyBack(wad(30)));
   const now = (await ctx.provider.getBlock("latest")).timestamp;

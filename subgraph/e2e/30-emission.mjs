@@ -1,9 +1,10 @@
 // OPS-03 checks for the Emission module. Loaded by scripts/e2e.mjs after the token and governance parts.
 // Signers: 0 deployer (ADMIN on local networks, genesis DPS), 4 stands in for the ProviderRegistry/TaskRegistry
-// (COMPUTE), 5-7 providers, 8 keeper. Epochs are 15 days from the Emission deployment; the earlier parts advance
+// (CAPACITY_RECORDER, REWARD_SOURCE), 5-7 providers, 8 keeper. Epochs are 15 days from the Emission deployment; the earlier parts advance
 // the clock ≈ 4 days, so the scenario starts inside epoch 0 (e0 below; the phases count from it).
 
-const COMPUTE = 9n;
+const CAPACITY_RECORDER = 13n; // Emission.recordCapacity (the ProviderRegistry's role)
+const REWARD_SOURCE = 14n; // Emission.replenish (the TaskRegistry's role)
 const DAY = 86_400;
 
 /** Advances the clock to `seconds` past the start of `epoch`. */
@@ -26,7 +27,8 @@ export async function scenario(ctx) {
   const e0 = Number(await k.currentEpoch());
 
   // phase 1 (epoch e0): wiring and parameters; one sample each, below the 8-day minimum → GFL 0
-  await send(d("AccessManager").grantRole(COMPUTE, registry.address, 0));
+  await send(d("AccessManager").grantRole(CAPACITY_RECORDER, registry.address, 0));
+  await send(d("AccessManager").grantRole(REWARD_SOURCE, registry.address, 0));
   await send(d("Emission").setMinSamples(3)); // from epoch 1
   await send(d("Emission").setHalvingSpan(wad(400))); // a threshold halving within the scenario
   await send(d("DPSToken").approve(emission, wad(10)));

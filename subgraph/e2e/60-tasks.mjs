@@ -14,7 +14,18 @@ const CH = 0;
 const USDC = 1;
 const DPS = 2;
 const usdc = (n) => BigInt(Math.round(n * 1e6));
-const STATUS = ["None", "Bidding", "Running", "Verifying", "Disputed", "Accepted", "Rejected", "Expired", "Cancelled"];
+const STATUS = [
+  "None",
+  "Bidding",
+  "Running",
+  "Verifying",
+  "Disputed",
+  "Accepted",
+  "Rejected",
+  "Expired",
+  "Cancelled",
+  "Unresolved",
+];
 const STREAM_STATUS = ["None", "Open", "Live", "Interrupted", "Closed"];
 
 const has = (ctx) => ctx.record.contracts.TaskRegistry && ctx.record.contracts.StreamTasks;
@@ -108,6 +119,13 @@ export async function scenario(ctx) {
     );
     return tasks(client).taskCount();
   };
+  // closeBidding seals the bids (commits the seed block); once that block is mined it selects the executor
+  const close = async (taskId) => {
+    await send(tasks(deployer).closeBidding(taskId));
+    if ((await tasks(deployer).getTask(taskId)).status !== 1n) return; // cancelled at the seal (no bid)
+    await mine(1);
+    await send(tasks(deployer).closeBidding(taskId));
+  };
   const draw = async (taskId) => {
     await mine(1); // the seed block must be mined
     await send(tasks(deployer).drawCouncil(taskId));
@@ -126,7 +144,7 @@ export async function scenario(ctx) {
   const t1 = await submit(DPS, 3, 2, 2, wad(1000), 1);
   await send(tasks(providers[0]).bid(t1, wad(480)));
   await send(tasks(providers[1]).bid(t1, wad(500)));
-  await send(tasks(deployer).closeBidding(t1));
+  await close(t1);
   const c1 = await draw(t1);
   await execute(t1, "right");
   for (const [i, m] of c1.entries()) await send(tasks(signerOf(m)).vote(t1, i !== 1));
@@ -139,7 +157,7 @@ export async function scenario(ctx) {
   // Task 3 (CH, council 1): provider 10 owes 20 CH and redeems 8 through the task.
   const t3 = await submit(CH, 1, 1, 1, wad(10), 3);
   await send(tasks(providers[0]).bid(t3, wad(8)));
-  await send(tasks(deployer).closeBidding(t3));
+  await close(t3);
   const c3 = await draw(t3);
   await execute(t3, "ch");
   await send(tasks(signerOf(c3[0])).vote(t3, true));
@@ -149,7 +167,7 @@ export async function scenario(ctx) {
   // council of 3; the first-round member is slashed, the winners claim.
   const t4 = await submit(USDC, 1, 1, 1, usdc(100), 4);
   await send(tasks(providers[2]).bid(t4, usdc(60)));
-  await send(tasks(deployer).closeBidding(t4));
+  await close(t4);
   const c4 = await draw(t4);
   const ex4 = await execute(t4, "disputed");
   await send(tasks(signerOf(c4[0])).vote(t4, false));
@@ -162,7 +180,7 @@ export async function scenario(ctx) {
   // Task 5 (USDC): the executor never commits (expired in phase 2).
   const t5 = await submit(USDC, 1, 1, 1, usdc(30), 5);
   await send(tasks(providers[3]).bid(t5, usdc(20)));
-  await send(tasks(deployer).closeBidding(t5));
+  await close(t5);
 
   // Stream 1 (USDC, weighted ½ of 2): two subscribers, receipts, top-up, one leaves, a failed consensus.
   const streams = (s) => ctx.as(s)("StreamTasks");
@@ -188,10 +206,13 @@ export async function scenario(ctx) {
       { name: "streamId", type: "uint256" },
       { name: "provider", type: "address" },
       { name: "answered", type: "uint64" },
+      { name: "amount", type: "uint128" },
     ],
   };
+  // cumulative count and amount (at the subscriber's price: the price of an answer is fixed in the receipt)
   const receipt = async (streamId, provider, answered) => {
-    const r = { streamId, provider: provider.address, answered };
+    const [price] = await streams(deployer).subscription(streamId, provider.address);
+    const r = { streamId, provider: provider.address, answered, amount: answered * price };
     return [r, await client.signTypedData(domain, types, r)];
   };
   const r1 = await receipt(s1, providers[0], 10n);
@@ -207,7 +228,7 @@ export async function scenario(ctx) {
 
   // Phase 2: two days later the cancel, the expiry, the stream's retraction and withdrawal; a DPS stream opens.
   await mine(2 * 86_400);
-  await send(tasks(deployer).closeBidding(t2));
+  await close(t2);
   await send(tasks(providers[4]).expire(t5));
   await send(streams(client).retract(s1));
   await mine(86_401);
@@ -278,9 +299,11 @@ export async function compare(ctx) {
       if (indexed.join() !== members.map(low).join())
         bad.push(`task ${t.taskId} council ${round}: ${indexed.length} indexed ≠ ${members.length} on chain`);
     }
-    if (["Accepted", "Rejected", "Expired", "Cancelled"].includes(t.status)) closedCount++;
+    if (["Accepted", "Rejected", "Expired", "Cancelled", "Unresolved"].includes(t.status)) closedCount++;
   }
-  const stateClosed = state ? state.accepted + state.rejected + state.expired + state.cancelled : 0;
+  const stateClosed = state
+    ? state.accepted + state.rejected + state.expired + state.cancelled + (state.unresolved ?? 0)
+    : 0;
   if (stateClosed !== closedCount) bad.push(`closed tasks ${stateClosed} ≠ ${closedCount}`);
 
   // TSK-02: per-currency escrow = totalEscrow(currency) = the registry's token balance; stream deposits = StreamTasks'.
@@ -320,9 +343,11 @@ export async function compare(ctx) {
   }
   for (const sub of replay.entities("StreamSubscription")) {
     const s = streamEntities.find((x) => x.id === sub.stream);
-    const [price, paid] = await str.subscription(big(s.streamId), sub.provider, at);
+    const [price, paid, paidAmount, lockedDps] = await str.subscription(big(s.streamId), sub.provider, at);
     if (big(sub.price) !== price || big(sub.paidRequests) !== paid)
       bad.push(`subscription ${sub.id} price/paid ${sub.price}/${sub.paidRequests} ≠ ${price}/${paid}`);
+    if (big(sub.amountPaid) !== paidAmount || big(sub.lockedDps) !== lockedDps)
+      bad.push(`subscription ${sub.id} amount/lock ${sub.amountPaid}/${sub.lockedDps} ≠ ${paidAmount}/${lockedDps}`);
   }
 
   // Daily aggregates sum to the totals.

@@ -8,12 +8,16 @@ import {
   CHBoughtBack,
   DeliveryConfirmed,
   DeliveryFailed,
+  DrawCandidateListed,
   Heartbeat,
   ParamsSet,
   ProviderCHMinted,
   ProviderRegistered,
   RedemptionAssigned,
+  RedemptionReleased,
   Slashed,
+  StakeLocked,
+  StakeReleased,
   Staked,
   TaskOutcomeRecorded,
   TierThresholdsSet,
@@ -26,12 +30,16 @@ import {
   handleCHBoughtBack,
   handleDeliveryConfirmed,
   handleDeliveryFailed,
+  handleDrawCandidateListed,
   handleHeartbeat,
   handleParamsSet,
   handleProviderCHMinted,
   handleProviderRegistered,
   handleRedemptionAssigned,
+  handleRedemptionReleased,
   handleSlashed,
+  handleStakeLocked,
+  handleStakeReleased,
   handleStaked,
   handleTaskOutcomeRecorded,
   handleTierThresholdsSet,
@@ -312,5 +320,31 @@ describe("ProviderRegistry", () => {
     assert.fieldEquals("ProviderEarningsDayData", day1, "slashedDps", wad(2011).toString());
     const day0 = ALICE.concatI32(<i32>((T0 + HOUR) / DAY)).toHexString();
     assert.fieldEquals("ProviderEarningsDayData", day0, "deliveriesConfirmed", "1");
+  });
+});
+
+describe("ProviderRegistry: issue 17 events", () => {
+  beforeEach(() => {
+    clearStore();
+    scenario();
+  });
+
+  test("duty locks follow StakeLocked / StakeReleased; the draw index; a released redemption", () => {
+    const ev = new ProviderRegistryEvents(REGISTRY);
+    assert.fieldEquals("Provider", P, "dutyLockedDps", "0");
+    handleStakeLocked(changetype<StakeLocked>(ev.StakeLocked(T0 + 3 * DAY, ALICE, BOB, wad(100), wad(100))));
+    handleStakeLocked(changetype<StakeLocked>(ev.StakeLocked(T0 + 3 * DAY + 1, ALICE, BOB, wad(100), wad(200))));
+    assert.fieldEquals("Provider", P, "dutyLockedDps", wad(200).toString());
+    handleStakeReleased(changetype<StakeReleased>(ev.StakeReleased(T0 + 3 * DAY + 2, ALICE, BOB, wad(100), wad(100))));
+    assert.fieldEquals("Provider", P, "dutyLockedDps", wad(100).toString());
+    handleDrawCandidateListed(ev.DrawCandidateListed(T0 + 3 * DAY + 3, ALICE, BigInt.fromI32(4)));
+    assert.fieldEquals("Provider", P, "drawIndex", "4");
+    // assignment 3 (5 CH) opened, then released with no penalty: reservation back to 0, liability unchanged
+    assigned(3, ALICE, wad(5), wad(5), 1, T0 + 3 * DAY + 4);
+    handleRedemptionReleased(ev.RedemptionReleased(T0 + 3 * DAY + 5, BigInt.fromI32(3), ALICE, wad(5), BigInt.zero(), BigInt.zero()));
+    assert.fieldEquals("RedemptionAssignment", Bytes.fromI32(3).toHexString(), "status", "released");
+    assert.fieldEquals("Provider", P, "assignedCh", "0");
+    assert.fieldEquals("Provider", P, "openAssignments", "0");
+    assert.fieldEquals("Provider", P, "liabilityCh", wad(100).toString());
   });
 });

@@ -7,9 +7,11 @@ import {
   SpecUpdated,
   StreamFunded,
   StreamOpened,
+  StreamResumed,
   StreamRetracted,
   StreamWithdrawn,
   Subscribed,
+  SubscriptionLockSet,
   Unsubscribed,
 } from "../generated/StreamTasks/StreamTasks";
 import {
@@ -18,9 +20,11 @@ import {
   handleSpecUpdated,
   handleStreamFunded,
   handleStreamOpened,
+  handleStreamResumed,
   handleStreamRetracted,
   handleStreamWithdrawn,
   handleSubscribed,
+  handleSubscriptionLockSet,
   handleUnsubscribed,
 } from "../src/mappings/streamTasks";
 import { ALICE, BOB, CAROL, DAY, HOUR, T0, wad } from "./helpers";
@@ -131,5 +135,40 @@ describe("StreamTasks", () => {
     assert.fieldEquals("TaskDayData", day(T0 + DAY), "streamPaidUsdc", "22000000");
     assert.entityCount("StreamEvent", 9);
     assert.entityCount("StreamReceipt", 3);
+  });
+
+  test("a subscription's stake lock, and the client's resume after failed consensus", () => {
+    const ev = new StreamTasksEvents(STREAMS);
+    handleSubscriptionLockSet(changetype<SubscriptionLockSet>(ev.SubscriptionLockSet(T0, wad(100), CAROL)));
+    const terms = tuple([
+      iv(USDC),
+      iv(2),
+      iv(1),
+      uv(n(0)),
+      uv(n(5000000)),
+      iv(1),
+      uv(n(1000000)),
+      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "01".repeat(32))),
+      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "02".repeat(32))),
+    ]);
+    handleStreamOpened(ev.StreamOpened(T0, n(2), ALICE, terms));
+    subscribed(2, BOB, n(1000000), 1, 2, T0 + 1);
+    const sub = Bytes.fromI32(2).concat(BOB).toHexString();
+    assert.fieldEquals("StreamSubscription", sub, "lockedDps", wad(100).toString());
+    handleConsensusFailed(ev.ConsensusFailed(T0 + 2, n(2), 1, 3));
+    // leaving and re-joining keeps the count (the contract no longer resets it)
+    handleUnsubscribed(ev.Unsubscribed(T0 + 3, n(2), BOB, 0, 3));
+    assert.fieldEquals("StreamSubscription", sub, "lockedDps", "0");
+    subscribed(2, BOB, n(1000000), 1, 3, T0 + 4);
+    assert.fieldEquals("Stream", key(2), "failures", "1");
+    assert.fieldEquals("Stream", key(2), "status", "Interrupted");
+    handleStreamResumed(changetype<StreamResumed>(ev.StreamResumed(T0 + 5, n(2), 2)));
+    assert.fieldEquals("Stream", key(2), "failures", "0");
+    assert.fieldEquals("Stream", key(2), "status", "Live");
+    // a receipt with a higher amount but no new answers keeps the paid count
+    receipt(2, BOB, 3, 3, n(3000000), n(997000000), T0 + 6);
+    receipt(2, BOB, 3, 0, n(500000), n(996500000), T0 + 7);
+    assert.fieldEquals("StreamSubscription", sub, "paidRequests", "3");
+    assert.fieldEquals("StreamSubscription", sub, "amountPaid", "3500000");
   });
 });

@@ -2,7 +2,9 @@
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
+  BiddingSealed,
   BidPlaced,
+  BidWithdrawn,
   CouncilDrawn,
   CouncilFeeClaimed,
   DisputeOpened,
@@ -10,6 +12,8 @@ import {
   FaultSlashed,
   ParamsSet,
   RedemptionFailed,
+  ReplenishmentDeferred,
+  ReplenishmentFlushed,
   ResultCommitted,
   TaskClosed,
   TaskFinalized,
@@ -17,7 +21,9 @@ import {
   Voted,
 } from "../generated/TaskRegistry/TaskRegistry";
 import {
+  handleBiddingSealed,
   handleBidPlaced,
+  handleBidWithdrawn,
   handleCouncilDrawn,
   handleCouncilFeeClaimed,
   handleDisputeOpened,
@@ -25,6 +31,8 @@ import {
   handleFaultSlashed,
   handleParamsSet,
   handleRedemptionFailed,
+  handleReplenishmentDeferred,
+  handleReplenishmentFlushed,
   handleResultCommitted,
   handleTaskClosed,
   handleTaskFinalized,
@@ -283,5 +291,33 @@ describe("TaskRegistry", () => {
     assert.fieldEquals("TaskDayData", day(T0), "chRedeemed", wad(8).toString());
     assert.fieldEquals("TaskCurrencyStats", stats(CH), "executorPaid", wad(8).toString());
     assert.fieldEquals("TaskCurrencyStats", stats(CH), "escrow", wad(8).div(n(100)).toString());
+  });
+});
+
+describe("TaskRegistry: issue 17 events", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("sealing, a withdrawn bid, a deferred and flushed replenishment, and an unresolved dispute", () => {
+    const ev = new TaskRegistryEvents(REG);
+    params(T0);
+    submit(7, USDC, 1, 1, n(100000000), T0);
+    bid(7, BOB, n(60000000), 1, T0 + 1);
+    handleBidWithdrawn(changetype<BidWithdrawn>(ev.BidWithdrawn(T0 + 2, n(7), BOB, 0)));
+    handleBiddingSealed(changetype<BiddingSealed>(ev.BiddingSealed(T0 + 3601, n(7), n(1234), n(9))));
+    assert.fieldEquals("Task", key(7), "targetBlock", "1234");
+    assert.fieldEquals("Task", key(7), "status", "Bidding");
+    assert.entityCount("TaskEvent", 2);
+    handleReplenishmentDeferred(changetype<ReplenishmentDeferred>(ev.ReplenishmentDeferred(T0 + 3602, wad(9), wad(12))));
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "replenishBacklog", wad(12).toString());
+    handleReplenishmentFlushed(changetype<ReplenishmentFlushed>(ev.ReplenishmentFlushed(T0 + 3603, wad(12))));
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "replenishBacklog", "0");
+    // a disputed task nobody decided: status 9 Unresolved, full refund, counted apart from cancellations
+    submit(8, USDC, 1, 1, n(50000000), T0 + 3604);
+    closed(8, 9, n(50000000), T0 + 10 * DAY);
+    assert.fieldEquals("Task", key(8), "status", "Unresolved");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "unresolved", "1");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "cancelled", "0");
   });
 });

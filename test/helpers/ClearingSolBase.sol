@@ -140,7 +140,7 @@ abstract contract ClearingSolBase is ChxSolBase {
         _setRole(address(chouse), IClearingHouse.fundMarketPool.selector, Roles.MARKET);
         _setRole(address(chouse), IClearingHouse.withdrawMarketPool.selector, Roles.MARKET);
         _setRole(address(pool), IGuarantorPool.coverLoss.selector, Roles.CLEARING);
-        _setRole(address(pool), IGuarantorPool.slashDps.selector, Roles.SLASHER);
+        _setRole(address(pool), IGuarantorPool.slashDps.selector, Roles.GUARANTOR_SLASHER);
         _grant(Roles.MARKET, address(market));
         _grant(Roles.CLEARING, address(liq));
     }

@@ -84,7 +84,10 @@ abstract contract ComputeSolBase is Test {
         _setRole(address(registry), ProviderRegistry.assignRedemption.selector, Roles.COMPUTE);
         _setRole(address(registry), ProviderRegistry.confirmDelivery.selector, Roles.COMPUTE);
         _setRole(address(registry), ProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
-        _setRole(address(registry), ProviderRegistry.slash.selector, Roles.SLASHER);
+        _setRole(address(registry), ProviderRegistry.releaseRedemption.selector, Roles.COMPUTE);
+        _setRole(address(registry), ProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
+        _setRole(address(registry), ProviderRegistry.lockStake.selector, Roles.STAKE_LOCKER);
+        _setRole(address(registry), ProviderRegistry.releaseStake.selector, Roles.STAKE_LOCKER);
         attester = vm.addr(ATTESTER_PK);
         _grant(Roles.ATTESTER, attester);
         uint64[] memory w = new uint64[](3);

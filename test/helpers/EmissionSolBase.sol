@@ -37,11 +37,12 @@ abstract contract EmissionSolBase is ChxSolBase {
                 abi.encodeCall(Emission.initialize, (address(manager), _params(spanGfl, minSamples)))
             )
         );
-        _setRole(address(emission), Emission.recordCapacity.selector, Roles.COMPUTE);
-        _setRole(address(emission), Emission.replenish.selector, Roles.COMPUTE);
+        _setRole(address(emission), Emission.recordCapacity.selector, Roles.CAPACITY_RECORDER);
+        _setRole(address(emission), Emission.replenish.selector, Roles.REWARD_SOURCE);
         _setRole(address(emission), IChxModule.pauseFeature.selector, Roles.GUARDIAN);
         _grant(Roles.EMISSION, address(emission));
-        _grant(Roles.COMPUTE, registry);
+        _grant(Roles.CAPACITY_RECORDER, registry);
+        _grant(Roles.REWARD_SOURCE, registry);
     }
 
     function _record(address provider, uint256 capacityWad) internal {

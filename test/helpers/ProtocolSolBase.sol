@@ -186,12 +186,15 @@ abstract contract ProtocolSolBase is ManagedSolBase {
             )
         );
         _grant(Roles.CH_MINTER, address(registry));
-        _grant(Roles.COMPUTE, address(registry));
+        _grant(Roles.CAPACITY_RECORDER, address(registry));
         _setRole(address(registry), IProviderRegistry.recordTaskOutcome.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.assignRedemption.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.confirmDelivery.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
-        _setRole(address(registry), IProviderRegistry.slash.selector, Roles.SLASHER);
+        _setRole(address(registry), IProviderRegistry.releaseRedemption.selector, Roles.COMPUTE);
+        _setRole(address(registry), IProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
+        _setRole(address(registry), IProviderRegistry.lockStake.selector, Roles.STAKE_LOCKER);
+        _setRole(address(registry), IProviderRegistry.releaseStake.selector, Roles.STAKE_LOCKER);
         _grant(Roles.ATTESTER, vm.addr(ATTESTER_PK));
         uint64[] memory w = new uint64[](3);
         (w[0], w[1], w[2]) = (0.5e18, 0.3e18, 0.2e18);
@@ -233,7 +236,9 @@ abstract contract ProtocolSolBase is ManagedSolBase {
             )
         );
         _grant(Roles.COMPUTE, address(tasks));
-        _grant(Roles.SLASHER, address(tasks));
+        _grant(Roles.REWARD_SOURCE, address(tasks));
+        _grant(Roles.PROVIDER_SLASHER, address(tasks));
+        _grant(Roles.STAKE_LOCKER, address(tasks));
     }
 
     function _deployEmission() private {
@@ -251,8 +256,8 @@ abstract contract ProtocolSolBase is ManagedSolBase {
         emission = IEmission(
             _proxy("Emission.sol:Emission", abi.encodeCall(EmissionInit.initialize, (address(manager), e)))
         );
-        _setRole(address(emission), bytes4(keccak256("recordCapacity(address,uint256)")), Roles.COMPUTE);
-        _setRole(address(emission), bytes4(keccak256("replenish(uint256)")), Roles.COMPUTE);
+        _setRole(address(emission), bytes4(keccak256("recordCapacity(address,uint256)")), Roles.CAPACITY_RECORDER);
+        _setRole(address(emission), bytes4(keccak256("replenish(uint256)")), Roles.REWARD_SOURCE);
         _grant(Roles.EMISSION, address(emission));
     }
 
@@ -329,7 +334,7 @@ abstract contract ProtocolSolBase is ManagedSolBase {
         _setRole(address(house), IClearingHouse.fundMarketPool.selector, Roles.MARKET);
         _setRole(address(house), IClearingHouse.withdrawMarketPool.selector, Roles.MARKET);
         _setRole(address(pool), IGuarantorPool.coverLoss.selector, Roles.CLEARING);
-        _setRole(address(pool), IGuarantorPool.slashDps.selector, Roles.SLASHER);
+        _setRole(address(pool), IGuarantorPool.slashDps.selector, Roles.GUARANTOR_SLASHER);
         _grant(Roles.MARKET, address(market));
         _grant(Roles.CLEARING, address(liq));
     }

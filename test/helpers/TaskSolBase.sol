@@ -89,7 +89,10 @@ abstract contract TaskSolBase is ManagedSolBase {
         _setRole(address(registry), IProviderRegistry.assignRedemption.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.confirmDelivery.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
-        _setRole(address(registry), IProviderRegistry.slash.selector, Roles.SLASHER);
+        _setRole(address(registry), IProviderRegistry.releaseRedemption.selector, Roles.COMPUTE);
+        _setRole(address(registry), IProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
+        _setRole(address(registry), IProviderRegistry.lockStake.selector, Roles.STAKE_LOCKER);
+        _setRole(address(registry), IProviderRegistry.releaseStake.selector, Roles.STAKE_LOCKER);
         _grant(Roles.ATTESTER, vm.addr(ATTESTER_PK));
         uint64[] memory w = new uint64[](3);
         (w[0], w[1], w[2]) = (0.5e18, 0.3e18, 0.2e18);
@@ -144,21 +147,21 @@ abstract contract TaskSolBase is ManagedSolBase {
     }
 
     /// @dev A StreamTasks proxy on this deployment's manager and matcher, paying in `toks` (CH, USDC, DPS order),
-    ///      with a one-day window.
-    function _deployStreams(address[3] memory toks) internal returns (IStreamTasks) {
-        return
-            IStreamTasks(
-                _proxy(
-                    "StreamTasks.sol:StreamTasks",
-                    abi.encodeWithSignature(
-                        "initialize(address,address,address[3],uint32)",
-                        manager,
-                        matcher,
-                        toks,
-                        uint32(1 days)
-                    )
+    ///      with a one-day window; it may lock subscribers' stake (STAKE_LOCKER; the lock itself starts at 0).
+    function _deployStreams(address[3] memory toks) internal returns (IStreamTasks s) {
+        s = IStreamTasks(
+            _proxy(
+                "StreamTasks.sol:StreamTasks",
+                abi.encodeWithSignature(
+                    "initialize(address,address,address[3],uint32)",
+                    manager,
+                    matcher,
+                    toks,
+                    uint32(1 days)
                 )
-            );
+            )
+        );
+        _grant(Roles.STAKE_LOCKER, address(s));
     }
 
     function _deployTasks() internal {
@@ -187,7 +190,8 @@ abstract contract TaskSolBase is ManagedSolBase {
             )
         );
         _grant(Roles.COMPUTE, address(tasks));
-        _grant(Roles.SLASHER, address(tasks));
+        _grant(Roles.PROVIDER_SLASHER, address(tasks));
+        _grant(Roles.STAKE_LOCKER, address(tasks));
         for (uint256 i; i < 8; ++i) {
             address p = address(uint160(0xB000 + i));
             providers.push(p);
@@ -252,8 +256,19 @@ abstract contract TaskSolBase is ManagedSolBase {
     /// @dev Closes bidding after the window and draws the council from a mined seed block.
     function _closeAndDraw(uint256 id) internal {
         vm.warp(block.timestamp + 1 hours + 1);
-        tasks.closeBidding(id);
+        _close(id);
         _draw(id);
+    }
+
+    /// @dev Closes bidding: the first call seals the bids and commits the seed block; once that block is mined
+    ///      (its hash set here) the second selects the executor.
+    function _close(uint256 id) internal {
+        tasks.closeBidding(id);
+        if (tasks.getTask(id).status != ITaskRegistry.Status.Bidding) return;
+        uint256 target = tasks.getTask(id).targetBlock;
+        vm.roll(target + 1);
+        vm.setBlockhash(target, keccak256(abi.encode("block", target)));
+        tasks.closeBidding(id);
     }
 
     function _draw(uint256 id) internal {

@@ -132,7 +132,7 @@ contract ProviderRegistryInvariantTest is ComputeSolBase {
         }
         handler = new RegistryHandler(registry, ch, dps, ps);
         _grant(Roles.COMPUTE, address(handler));
-        _grant(Roles.SLASHER, address(handler));
+        _grant(Roles.PROVIDER_SLASHER, address(handler));
         targetContract(address(handler));
     }
 

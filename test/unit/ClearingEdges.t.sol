@@ -265,7 +265,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
     }
 
     function test_pool_slashIsCappedAtTheBond() public {
-        _grant(Roles.SLASHER, address(this));
+        _grant(Roles.GUARANTOR_SLASHER, address(this));
         address sink = makeAddr("sink");
         vm.expectRevert(ZERO);
         pool.slashDps(guarantor, 1, address(0));

@@ -130,7 +130,7 @@ contract ComputeEdgesTest is TaskSolBase {
         assertEq(matcher.selectFromCandidates(_query(), four, new address[](0), bytes32(0), 2).length, 2);
     }
 
-    /// A registry without providers yields an empty selection rather than a modulo-by-zero revert.
+    /// A draw over an empty snapshot yields an empty selection rather than a modulo-by-zero revert.
     function test_matcher_emptyRegistry() public {
         IProviderRegistry.Params memory p = registry.params();
         address emptyRegistry = address(
@@ -154,6 +154,16 @@ contract ComputeEdgesTest is TaskSolBase {
                 )
             )
         );
-        assertEq(m.selectFromRegistry(_query(), 8, new address[](0), keccak256("seed"), 3).length, 0);
+        IProviderMatcher.DrawQuery memory q = IProviderMatcher.DrawQuery({
+            workloadClass: 1,
+            requiredCapacityPflopsWad: 0,
+            atBlock: uint64(block.number),
+            atTime: uint40(block.timestamp),
+            candidates: 0,
+            extraSamples: 8
+        });
+        assertEq(m.drawFromSnapshot(q, new address[](0), keccak256("seed"), 3).length, 0);
+        vm.expectRevert(abi.encodeWithSelector(IProviderMatcher.MatcherCountTooLarge.selector, 33, 32));
+        m.drawFromSnapshot(q, new address[](0), keccak256("seed"), 33);
     }
 }

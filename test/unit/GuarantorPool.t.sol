@@ -112,7 +112,7 @@ contract GuarantorPoolTest is ClearingUnitBase {
     }
 
     function test_pool_slashDps() public {
-        _grant(Roles.SLASHER, address(this));
+        _grant(Roles.GUARANTOR_SLASHER, address(this));
         pool.slashDps(guarantor, 400e18, bob);
         assertEq(dps.balanceOf(bob), 400e18);
         assertEq(pool.guarantorInfo(guarantor).dpsStaked, MIN_DPS - 400e18);

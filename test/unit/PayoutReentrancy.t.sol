@@ -52,7 +52,8 @@ contract PayoutReentrancyTest is TaskSolBase {
             )
         );
         _grant(Roles.COMPUTE, address(tasks));
-        _grant(Roles.SLASHER, address(tasks));
+        _grant(Roles.PROVIDER_SLASHER, address(tasks));
+        _grant(Roles.STAKE_LOCKER, address(tasks));
         rusd.mint(client, 1_000_000e6);
         vm.prank(client);
         rusd.approve(address(tasks), type(uint256).max);
@@ -204,7 +205,7 @@ contract PayoutReentrancyTest is TaskSolBase {
         uint256 id = _stream();
         IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
         bytes[] memory sigs = new bytes[](1);
-        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 10});
+        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 10, amount: 10e6});
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
         sigs[0] = abi.encodePacked(r, s, v);
         rusd.arm(address(streams), abi.encodeCall(IStreamTasks.settle, (rs, sigs)));

@@ -13,7 +13,7 @@ contract ProviderRegistryFuzzTest is ComputeSolBase {
 
     function setUp() public {
         _deployCompute();
-        _grant(Roles.SLASHER, slasher);
+        _grant(Roles.PROVIDER_SLASHER, slasher);
     }
 
     function testFuzz_mintNeverExceedsEitherCap(uint96 stakeDps, uint96 amount) public {

@@ -59,7 +59,13 @@ contract StreamReceiptReplayTest is TaskSolBase {
     }
 
     function _receipt(uint256 answered) internal view returns (IStreamTasks.Receipt memory) {
-        return IStreamTasks.Receipt({streamId: 1, provider: providers[0], answered: uint64(answered)});
+        return
+            IStreamTasks.Receipt({
+                streamId: 1,
+                provider: providers[0],
+                answered: uint64(answered),
+                amount: uint128(answered * 1e6) // the subscription's price, 1 USDC per answered request
+            });
     }
 
     function test_receipt_otherChain_rejected_SEC03() public {

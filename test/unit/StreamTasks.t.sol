@@ -45,12 +45,15 @@ contract StreamTasksTest is TaskSolBase {
         streams.subscribe(id, price);
     }
 
+    /// @dev The client's receipt: `answered` in total at the subscriber's current price (what an honest client signs
+    ///      while the price does not change).
     function _receipt(
         uint256 id,
         address p,
         uint64 answered
     ) internal view returns (IStreamTasks.Receipt memory r, bytes memory sig) {
-        r = IStreamTasks.Receipt({streamId: id, provider: p, answered: answered});
+        (uint128 price, , , ) = streams.subscription(id, p);
+        r = IStreamTasks.Receipt({streamId: id, provider: p, answered: answered, amount: uint128(answered) * price});
         (uint8 v, bytes32 rr, bytes32 s) = vm.sign(CLIENT_PK, streams.receiptDigest(r));
         sig = abi.encodePacked(rr, s, v);
     }
@@ -159,7 +162,7 @@ contract StreamTasksTest is TaskSolBase {
         _sub(id, 0, 1e6);
         IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
         bytes[] memory sigs = new bytes[](1);
-        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 10});
+        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 10, amount: 10e6});
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(0xBAD, streams.receiptDigest(rs[0]));
         sigs[0] = abi.encodePacked(r, s, v);
         vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamBadSignature.selector, vm.addr(0xBAD)));
@@ -192,5 +195,106 @@ contract StreamTasksTest is TaskSolBase {
         streams.settle(rs, sigs);
         assertEq(usdc.balanceOf(providers[0]) + usdc.balanceOf(providers[1]) + streams.getStream(id).deposit, 1_000e6);
         assertEq(usdc.balanceOf(address(streams)), streams.getStream(id).deposit);
+    }
+
+    // ─── issue 17 items 7 and 21 ─────────────────────────────────────────────────────────────────────────
+
+    /// Item 7: a subscriber answers 10 requests at 0.2, leaves, re-subscribes at the stream's maximum price and then
+    /// settles the receipts for the old answers: it must be paid what it was owed for them, not the new price.
+    function test_resubscribeAtMaxPrice_cannotRepriceAnsweredRequests() public {
+        uint256 id = _open(IStreamTasks.Mode.Optimistic, 1, 0);
+        _sub(id, 0, 0.2e6);
+        (IStreamTasks.Receipt memory r, bytes memory sig) = _receipt(id, providers[0], 10);
+        vm.startPrank(providers[0]);
+        streams.unsubscribe(id);
+        streams.subscribe(id, 2e6); // the stream's maxPrice
+        vm.stopPrank();
+        IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
+        bytes[] memory sigs = new bytes[](1);
+        (rs[0], sigs[0]) = (r, sig);
+        streams.settle(rs, sigs);
+        assertEq(usdc.balanceOf(providers[0]), 2e6, "10 answers at the agreed 0.2, not 10 x 2");
+    }
+
+    /// Answers after a re-subscription are paid at the new price, in the client's cumulative amount; a receipt above
+    /// answered × maxPrice is refused.
+    function test_cumulativeAmount_paysEachAnswerAtItsPrice_cappedByMaxPrice() public {
+        uint256 id = _open(IStreamTasks.Mode.Optimistic, 1, 0);
+        _sub(id, 0, 0.2e6);
+        vm.startPrank(providers[0]);
+        streams.unsubscribe(id);
+        streams.subscribe(id, 1e6);
+        vm.stopPrank();
+        // 10 answers at 0.2 then 5 at 1: 7 in total
+        IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
+        bytes[] memory sigs = new bytes[](1);
+        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 15, amount: 7e6});
+        (uint8 v, bytes32 r, bytes32 s_) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
+        sigs[0] = abi.encodePacked(r, s_, v);
+        vm.expectEmit(address(streams));
+        emit IStreamTasks.ReceiptSettled(id, providers[0], 15, 15, 7e6, 993e6);
+        streams.settle(rs, sigs);
+        (, uint64 paid, uint128 paidAmount, ) = streams.subscription(id, providers[0]);
+        assertEq(paid, 15);
+        assertEq(paidAmount, 7e6);
+        rs[0].answered = 16; // 16 answers are worth at most 16 x maxPrice 2 = 32
+        rs[0].amount = 33e6;
+        (v, r, s_) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
+        sigs[0] = abi.encodePacked(r, s_, v);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamReceiptAboveMaxPrice.selector, 33e6, 32e6));
+        streams.settle(rs, sigs);
+    }
+
+    /// Item 21: a stream interrupted by failed consensus stays interrupted when a subscriber leaves and comes back;
+    /// only the client resumes it.
+    function test_resubscribe_doesNotResetFailedConsensusInterruption() public {
+        uint256 id = _open(IStreamTasks.Mode.Unanimous, 2, 0);
+        _sub(id, 0, 1e6);
+        _sub(id, 1, 1e6);
+        for (uint256 i; i < 3; ++i) {
+            vm.prank(streamClient);
+            streams.reportFailedConsensus(id);
+        }
+        assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Interrupted));
+        vm.startPrank(providers[1]);
+        streams.unsubscribe(id);
+        streams.subscribe(id, 1e6);
+        vm.stopPrank();
+        assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Interrupted), "still interrupted");
+        assertEq(streams.getStream(id).failures, 3, "the count is the client's to reset");
+    }
+
+    /// The client resumes its interrupted stream: the count resets and, with c subscribers, it is live again.
+    function test_clientResume_resetsTheCountAndGoesLive() public {
+        uint256 id = _open(IStreamTasks.Mode.Unanimous, 2, 0);
+        _sub(id, 0, 1e6);
+        _sub(id, 1, 1e6);
+        vm.prank(streamClient);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Live));
+        streams.resume(id);
+        for (uint256 i; i < 3; ++i) {
+            vm.prank(streamClient);
+            streams.reportFailedConsensus(id);
+        }
+        vm.prank(providers[0]);
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamNotClient.selector, providers[0]));
+        streams.resume(id);
+        vm.prank(providers[1]);
+        streams.unsubscribe(id);
+        vm.prank(streamClient);
+        vm.expectEmit(address(streams));
+        emit IStreamTasks.StreamResumed(id, IStreamTasks.Status.Interrupted); // one subscriber short
+        streams.resume(id);
+        assertEq(streams.getStream(id).failures, 0);
+        _sub(id, 1, 1e6);
+        assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Live));
+        // an interruption by a missing subscriber alone is not the client's to resume
+        vm.prank(providers[1]);
+        streams.unsubscribe(id);
+        vm.prank(streamClient);
+        vm.expectRevert(
+            abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Interrupted)
+        );
+        streams.resume(id);
     }
 }

@@ -91,7 +91,7 @@ contract TaskEdgesTest is TaskSolBase {
         vm.prank(stranger);
         vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamIneligible.selector, stranger));
         streams.subscribe(id, 1e6);
-        (uint128 price, uint64 paid) = streams.subscription(id, providers[0]);
+        (uint128 price, uint64 paid, , ) = streams.subscription(id, providers[0]);
         assertEq(price, 1.5e6);
         assertEq(paid, 0);
         // Only a live stream can report a failed consensus (one subscriber of two: still open).
@@ -130,7 +130,7 @@ contract TaskEdgesTest is TaskSolBase {
         // After the settle grace, receipts are refused.
         vm.warp(block.timestamp + 1 days + 1);
         IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
-        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 1});
+        rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 1, amount: 1e6});
         bytes[] memory sigs = new bytes[](1);
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
         sigs[0] = abi.encodePacked(r, s, v);
@@ -215,14 +215,41 @@ contract TaskEdgesTest is TaskSolBase {
         uint256 id = _submit(USDC, 1_000e6, 3, 2);
         _bid(id, providers[1], 400e6);
         vm.warp(block.timestamp + 1 hours + 1);
-        tasks.closeBidding(id);
+        tasks.closeBidding(id); // seal
         uint256 target = tasks.getTask(id).targetBlock;
+        vm.roll(target + 257);
+        vm.expectEmit(address(tasks));
+        emit ITaskRegistry.BiddingSealed(id, target + 258, registry.drawCount());
+        tasks.closeBidding(id); // the seal's seed aged out: re-seal
+        assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Bidding));
+        target = tasks.getTask(id).targetBlock;
+        vm.roll(target + 1);
+        vm.setBlockhash(target, keccak256(abi.encode("block", target)));
+        tasks.closeBidding(id); // select
+        assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Running));
         vm.roll(target + 257);
         tasks.drawCouncil(id);
         assertEq(tasks.getTask(id).targetBlock, target + 258);
         assertEq(tasks.councilOf(id, 0).length, 0);
         _draw(id);
         assertEq(tasks.councilOf(id, 0).length, 3);
+    }
+
+    /// The second closeBidding call waits for the seed block; bids are refused once sealed.
+    function test_task_selectionWaitsForTheSeedBlock() public {
+        uint256 id = _submit(USDC, 1_000e6, 3, 2);
+        _bid(id, providers[1], 400e6);
+        vm.warp(block.timestamp + 1 hours + 1);
+        tasks.closeBidding(id);
+        uint256 target = tasks.getTask(id).targetBlock;
+        assertEq(target, block.number + 1);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskSeedPending.selector, id, target));
+        tasks.closeBidding(id);
+        vm.prank(providers[2]);
+        vm.expectRevert(
+            abi.encodeWithSelector(ITaskRegistry.TaskBiddingClosed.selector, id, tasks.getTask(id).biddingEnds)
+        );
+        tasks.bid(id, 1e6);
     }
 
     /// A dispute council (2n + 1, excluding the executor and the first council) the provider set cannot staff.
@@ -276,10 +303,16 @@ contract TaskEdgesTest is TaskSolBase {
         (canExec, payload) = _keeper().checker();
         assertTrue(canExec);
         assertEq(payload, abi.encodeCall(ITaskRegistry.closeBidding, (id)));
-        tasks.closeBidding(id);
+        tasks.closeBidding(id); // seal
+        (canExec, ) = _keeper().checker();
+        assertFalse(canExec, "nothing due until the seed block is mined");
         uint256 target = tasks.getTask(id).targetBlock;
         vm.roll(target + 1);
         vm.setBlockhash(target, keccak256(abi.encode("block", target)));
+        (canExec, payload) = _keeper().checker();
+        assertTrue(canExec);
+        assertEq(payload, abi.encodeCall(ITaskRegistry.closeBidding, (id)));
+        tasks.closeBidding(id); // select
         (canExec, payload) = _keeper().checker();
         assertTrue(canExec);
         assertEq(payload, abi.encodeCall(ITaskRegistry.drawCouncil, (id)));

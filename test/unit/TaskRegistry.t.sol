@@ -138,7 +138,13 @@ contract TaskRegistryTest is TaskSolBase {
         _bid(id, address(0xDEAD), 1e6);
         vm.warp(block.timestamp + 1 hours + 1);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.ExecutorSelected(id, providers[1], 300e6, block.number + 1, 0);
+        emit ITaskRegistry.BiddingSealed(id, block.number + 1, registry.drawCount());
+        tasks.closeBidding(id);
+        uint256 target = block.number + 1;
+        vm.roll(target + 1);
+        vm.setBlockhash(target, keccak256("seed"));
+        vm.expectEmit(address(tasks));
+        emit ITaskRegistry.ExecutorSelected(id, providers[1], 300e6, target, 0);
         tasks.closeBidding(id);
         assertEq(tasks.getTask(id).price, 300e6);
     }
@@ -155,7 +161,7 @@ contract TaskRegistryTest is TaskSolBase {
             abi.encodeWithSelector(ITaskRegistry.TaskBiddingClosed.selector, id, block.timestamp + 1 hours)
         );
         tasks.bid(id, 100e6);
-        tasks.closeBidding(id); // no need to wait for the window
+        _close(id); // no need to wait for the window
         assertEq(tasks.getTask(id).executor, providers[1]);
     }
 

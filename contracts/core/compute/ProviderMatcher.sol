@@ -5,9 +5,11 @@ import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {ProviderMatching} from "../../libraries/ProviderMatching.sol";
+import {DrawProfile} from "../../libraries/compute/DrawProfile.sol";
 
 /// @title ProviderMatcher
-/// @notice Governance-weighted provider matching over bounded pages (executors, councils, delivery assignment).
+/// @notice Governance-weighted provider matching over bounded pages (executors, delivery assignment) and
+///         unmovable council draws from the ProviderRegistry's snapshot (TSK-07).
 /// @dev Stateless apart from its configuration; reads profiles from the ProviderRegistry.
 contract ProviderMatcher is ChxUpgradeable, IProviderMatcher {
     /// @custom:storage-location erc7201:chx.storage.ProviderMatcher
@@ -129,25 +131,73 @@ contract ProviderMatcher is ChxUpgradeable, IProviderMatcher {
     }
 
     /// @inheritdoc IProviderMatcher
-    function selectFromRegistry(
-        Query calldata q,
-        uint256 windowSize,
+    function drawFromSnapshot(
+        DrawQuery calldata q,
         address[] calldata excluded,
         bytes32 seed,
         uint256 count
-    ) external view returns (address[] memory) {
+    ) external view returns (address[] memory drawn) {
         ProviderMatcherStorage storage $ = _s();
-        if (windowSize > $.maxPage) revert MatcherPageTooLarge(windowSize, $.maxPage);
-        IProviderRegistry reg = IProviderRegistry($.registry);
-        uint256 total = reg.providerCount();
-        if (windowSize > total) windowSize = total;
-        Selection memory sel = _begin($, count);
-        if (total == 0) return _finish(sel);
-        uint256 start = uint256(seed) % total;
-        for (uint256 i; i < windowSize; ++i) {
-            _consider($, sel, q, reg.providerAt((start + i) % total), excluded, seed);
+        if (count > $.maxPick) revert MatcherCountTooLarge(count, $.maxPick);
+        drawn = new address[](count);
+        uint256 filled = q.candidates == 0 ? 0 : _sample(IProviderRegistry($.registry), q, excluded, seed, drawn);
+        return _trim(drawn, filled);
+    }
+
+    /// @dev Rejection sampling over a fixed index sequence: sample k is index keccak256(seed, k) mod candidates,
+    ///      whatever happened to earlier samples, so the outcome depends on the seed and the snapshot only. If the
+    ///      count + extraSamples samples leave seats empty (a small or sparse list), a sweep of as many consecutive
+    ///      entries from a seeded start fills them — as fixed as the samples, and the whole list when it is small.
+    function _sample(
+        IProviderRegistry reg,
+        DrawQuery calldata q,
+        address[] calldata excluded,
+        bytes32 seed,
+        address[] memory drawn
+    ) private view returns (uint256 filled) {
+        uint256 n = q.candidates;
+        uint256 budget = drawn.length + q.extraSamples;
+        for (uint256 k; k < budget && filled < drawn.length; ++k) {
+            filled = _offer(reg, q, excluded, drawn, filled, uint256(keccak256(abi.encode(seed, k))) % n);
         }
-        return _finish(sel);
+        uint256 start = uint256(keccak256(abi.encode(seed, "sweep")));
+        uint256 sweep = budget < n ? budget : n;
+        for (uint256 i; i < sweep && filled < drawn.length; ++i) {
+            filled = _offer(reg, q, excluded, drawn, filled, (start + i) % n);
+        }
+    }
+
+    /// @dev Draws the entry at `index` when its snapshot profile is eligible and it is neither excluded nor drawn.
+    function _offer(
+        IProviderRegistry reg,
+        DrawQuery calldata q,
+        address[] calldata excluded,
+        address[] memory drawn,
+        uint256 filled,
+        uint256 index
+    ) private view returns (uint256) {
+        (address who, uint256 word) = reg.drawCandidate(index, q.atBlock);
+        if (!DrawProfile.eligible(word, q.workloadClass, q.requiredCapacityPflopsWad, q.atTime)) return filled;
+        if (_contains(excluded, who) || _containsMem(drawn, filled, who)) return filled;
+        drawn[filled] = who;
+        return filled + 1;
+    }
+
+    function _contains(address[] calldata list, address who) private pure returns (bool) {
+        for (uint256 j; j < list.length; ++j) if (list[j] == who) return true;
+        return false;
+    }
+
+    function _containsMem(address[] memory list, uint256 len, address who) private pure returns (bool) {
+        for (uint256 j; j < len; ++j) if (list[j] == who) return true;
+        return false;
+    }
+
+    function _trim(address[] memory list, uint256 len) private pure returns (address[] memory) {
+        assembly {
+            mstore(list, len)
+        }
+        return list;
     }
 
     /// @inheritdoc IProviderMatcher

@@ -7,6 +7,7 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IStreamTasks} from "../../interfaces/IStreamTasks.sol";
 import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
+import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 
 /// @title StreamTasks
 /// @notice Subscriptions, live/interrupted streams and batched receipt settlement. See IStreamTasks.
@@ -17,6 +18,10 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         uint128 price;
         uint64 paid;
         bool active;
+        /// @dev TSK-08: DPS this subscription locked in the ProviderRegistry (released on unsubscribe).
+        uint96 lockedDps;
+        /// @dev Cumulative amount paid (item 7: receipts carry the cumulative amount, so prices are fixed in them).
+        uint128 paidAmount;
     }
 
     /// @custom:storage-location erc7201:chx.storage.StreamTasks
@@ -27,6 +32,9 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         uint256 streamCount;
         mapping(uint256 streamId => Stream) streams;
         mapping(uint256 streamId => mapping(address provider => Sub)) subs;
+        /// @dev The matcher's ProviderRegistry (cached by setSubscriptionLock) and the DPS a subscription locks.
+        address registry;
+        uint96 subscriptionLockDps;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.StreamTasks")) - 1)) & ~bytes32(uint256(0xff))
@@ -36,7 +44,9 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
     bytes32 private constant DOMAIN_TYPEHASH = keccak256(
         "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
     );
-    bytes32 private constant RECEIPT_TYPEHASH = keccak256("Receipt(uint256 streamId,address provider,uint64 answered)");
+    bytes32 private constant RECEIPT_TYPEHASH = keccak256(
+        "Receipt(uint256 streamId,address provider,uint64 answered,uint128 amount)"
+    );
     bytes32 private constant OPEN = keccak256("stream.open");
     bytes32 private constant SUBSCRIBE = keccak256("stream.subscribe");
     uint256 private constant WAD = 1e18;
@@ -108,13 +118,17 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         (sub.price, sub.active) = (price, true);
         uint8 n = s.subscribers + 1;
         s.subscribers = n;
-        // @dev Live at c subscribers; a stream interrupted by failed consensus resumes with a fresh count.
-        if (n >= s.executors) {
+        // @dev Live at c subscribers — unless failed consensus interrupted it: only the client's `resume` resets that
+        //      count (item 21: a subscriber leaving and re-joining must not clear the client's verdict).
+        if (n >= s.executors && !_consensusHalted(s)) {
             st = Status.Live;
             s.status = st;
-            s.failures = 0;
         }
+        uint96 lockDps = $.subscriptionLockDps;
+        if (lockDps != 0) sub.lockedDps = lockDps;
         emit Subscribed(id, msg.sender, price, n, st);
+        // @dev TSK-08: the subscription holds stake until it ends (the registry is a protocol module).
+        if (lockDps != 0) IProviderRegistry($.registry).lockStake(_one(msg.sender), lockDps);
     }
 
     function _checkEligible(StreamTasksStorage storage $, address provider) private view {
@@ -127,9 +141,7 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
             requiredCapacityPflopsWad: 0,
             requiredCh: 0
         });
-        address[] memory one = new address[](1);
-        one[0] = provider;
-        (bool[] memory ok, ) = IProviderMatcher($.matcher).scoreCandidates(q, one, bytes32(0));
+        (bool[] memory ok, ) = IProviderMatcher($.matcher).scoreCandidates(q, _one(provider), bytes32(0));
         if (!ok[0]) revert StreamIneligible(provider);
     }
 
@@ -141,6 +153,8 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         if (!sub.active) revert StreamSubscription(msg.sender);
         // @dev The price stays recorded so receipts for requests already answered still settle.
         sub.active = false;
+        uint96 locked = sub.lockedDps;
+        sub.lockedDps = 0;
         uint8 n = s.subscribers - 1;
         s.subscribers = n;
         Status st = s.status;
@@ -149,6 +163,7 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
             s.status = st;
         }
         emit Unsubscribed(id, msg.sender, n, st);
+        if (locked != 0) IProviderRegistry($.registry).releaseStake(_one(msg.sender), locked);
     }
 
     /// @inheritdoc IStreamTasks
@@ -172,6 +187,24 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
             s.status = st;
         }
         emit ConsensusFailed(id, f, st);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function resume(uint256 id) external {
+        Stream storage s = _client(id);
+        Status st = s.status;
+        if (st != Status.Interrupted || !_consensusHalted(s)) revert StreamWrongStatus(id, st);
+        s.failures = 0;
+        if (s.subscribers >= s.executors) {
+            st = Status.Live;
+            s.status = st;
+        }
+        emit StreamResumed(id, st);
+    }
+
+    function _consensusHalted(Stream storage s) private view returns (bool) {
+        uint8 max = s.maxFailures;
+        return max != 0 && s.failures >= max;
     }
 
     /// @inheritdoc IStreamTasks
@@ -215,26 +248,57 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         for (uint256 i; i < n; ++i) _settleOne($, receipts[i], signatures[i]);
     }
 
-    /// @dev Pays the increase of a cumulative receipt: a replayed or older receipt pays nothing (idempotent).
+    /// @dev Pays the increase of a cumulative receipt: a replayed or older receipt pays nothing (idempotent). The
+    ///      amount is the client's signed total, so what an answered request is worth never follows a later price.
     function _settleOne(StreamTasksStorage storage $, Receipt calldata r, bytes calldata sig) private {
         Stream storage s = $.streams[r.streamId];
+        _checkReceipt(s, r, sig);
+        Sub storage sub = $.subs[r.streamId][r.provider];
+        if (sub.price == 0) revert StreamNotSubscriber(r.provider);
+        uint128 settled = sub.paidAmount;
+        if (r.amount <= settled) return;
+        uint256 amount = r.amount - settled;
+        uint128 d = _debit(s, amount);
+        uint64 paid = sub.paid;
+        uint64 fresh = r.answered > paid ? r.answered - paid : 0;
+        if (fresh != 0) sub.paid = r.answered;
+        sub.paidAmount = r.amount;
+        emit ReceiptSettled(r.streamId, r.provider, r.answered, fresh, amount, d);
+        IERC20($.tokens[s.currency]).safeTransfer(r.provider, amount);
+    }
+
+    /// @dev The stream still settles, the client signed, and the amount is at most answered × maxPrice.
+    function _checkReceipt(Stream storage s, Receipt calldata r, bytes calldata sig) private view {
         if (s.status == Status.Closed && block.timestamp > s.closesAt) revert StreamWrongStatus(r.streamId, s.status);
         (address signer, ECDSA.RecoverError err, ) = ECDSA.tryRecoverCalldata(_digest(r), sig);
         if (err != ECDSA.RecoverError.NoError || signer != s.client) revert StreamBadSignature(signer);
-        Sub storage sub = $.subs[r.streamId][r.provider];
-        uint128 price = sub.price;
-        if (price == 0) revert StreamNotSubscriber(r.provider);
-        uint64 paid = sub.paid;
-        if (r.answered <= paid) return;
-        uint64 fresh = r.answered - paid;
-        uint256 amount = uint256(fresh) * price;
-        uint128 d = s.deposit;
+        uint256 cap = uint256(r.answered) * s.maxPrice;
+        if (r.amount > cap) revert StreamReceiptAboveMaxPrice(r.amount, cap);
+    }
+
+    function _debit(Stream storage s, uint256 amount) private returns (uint128 d) {
+        d = s.deposit;
         if (amount > d) revert StreamDepositExhausted(amount, d);
         d -= uint128(amount);
         s.deposit = d;
-        sub.paid = r.answered;
-        emit ReceiptSettled(r.streamId, r.provider, r.answered, fresh, amount, d);
-        IERC20($.tokens[s.currency]).safeTransfer(r.provider, amount);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function setSubscriptionLock(uint96 lockDps) external restricted {
+        StreamTasksStorage storage $ = _s();
+        address reg = IProviderMatcher($.matcher).registry();
+        ($.registry, $.subscriptionLockDps) = (reg, lockDps);
+        emit SubscriptionLockSet(lockDps, reg);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function subscriptionLock() external view returns (uint96) {
+        return _s().subscriptionLockDps;
+    }
+
+    function _one(address who) private pure returns (address[] memory list) {
+        list = new address[](1);
+        list[0] = who;
     }
 
     function _client(uint256 id) private view returns (Stream storage s) {
@@ -246,7 +310,7 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         bytes32 domain = keccak256(
             abi.encode(DOMAIN_TYPEHASH, keccak256("CHX StreamTasks"), keccak256("1"), block.chainid, address(this))
         );
-        bytes32 structHash = keccak256(abi.encode(RECEIPT_TYPEHASH, r.streamId, r.provider, r.answered));
+        bytes32 structHash = keccak256(abi.encode(RECEIPT_TYPEHASH, r.streamId, r.provider, r.answered, r.amount));
         return keccak256(abi.encodePacked("\x19\x01", domain, structHash));
     }
 
@@ -261,9 +325,12 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
     }
 
     /// @inheritdoc IStreamTasks
-    function subscription(uint256 id, address provider) external view returns (uint128 price, uint64 paid) {
+    function subscription(
+        uint256 id,
+        address provider
+    ) external view returns (uint128 price, uint64 paid, uint128 paidAmount, uint96 lockedDps) {
         Sub storage sub = _s().subs[id][provider];
-        return (sub.price, sub.paid);
+        return (sub.price, sub.paid, sub.paidAmount, sub.lockedDps);
     }
 
     /// @inheritdoc IStreamTasks

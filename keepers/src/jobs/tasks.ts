@@ -10,8 +10,10 @@
  * registry's own `checker()` only looks at the newest 64 tasks and returns one action at a time (it had to fit the
  * registry under EIP-170); the lens covers every task.
  *
- * Keys: `tasks.<action>:<taskId>:<epoch>` with epoch "-" (closeBidding, expire, openDispute), the round (finalize),
- * `<round>.<seed block>` (drawCouncil: a re-committed seed block is new work) or the assignment id (redemption).
+ * Keys: `tasks.<action>:<taskId>:<epoch>` with epoch "-" (expire, openDispute), the round (finalize),
+ * `<round>.<seed block>` (drawCouncil: a re-committed seed block is new work), "seal" then the seed block
+ * (closeBidding: it seals the bids first, then selects the executor once the seed block is mined) or the assignment
+ * id (redemption).
  * Priority (never skipped on a gas spike): the deadline and settlement work — expire, closeBidding, finalize,
  * openDispute, reportRedemptionFailure — which releases escrow or enforces a deadline. `drawCouncil` is ordinary by
  * default (450k gas of matcher work; a late draw only re-commits the seed block); the `ordinary` option changes the
@@ -62,7 +64,18 @@ export interface TaskWork {
   marker: bigint;
 }
 
-const STATUS = ["None", "Bidding", "Running", "Verifying", "Disputed", "Accepted", "Rejected", "Expired", "Cancelled"];
+const STATUS = [
+  "None",
+  "Bidding",
+  "Running",
+  "Verifying",
+  "Disputed",
+  "Accepted",
+  "Rejected",
+  "Expired",
+  "Cancelled",
+  "Unresolved",
+];
 
 function intOption(name: string, v: unknown, dflt: number, lo: number, hi: number): number {
   const x = v ?? dflt;
@@ -74,6 +87,9 @@ function intOption(name: string, v: unknown, dflt: number, lo: number, hi: numbe
 
 function epochOf(w: TaskWork): string {
   switch (w.action) {
+    case "closeBidding":
+      // two calls per task: the seal (marker 0), then the selection once the seed block (marker) is mined
+      return w.marker === 0n ? "seal" : String(w.marker);
     case "drawCouncil":
       return `${w.round}.${w.marker}`;
     case "finalize":
@@ -118,7 +134,13 @@ export function tasksJob(
   return {
     name: "tasks",
     summary: `close bidding, expire missed deadlines, draw councils, open disputes and finalise quorums on TaskRegistry ${registry} (scan: TaskKeeperLens ${lens}, ${pageSize} tasks/call; ${[...ordinary].join(", ") || "nothing"} ordinary, the rest priority)`,
-    alreadyDoneErrors: ["TaskAlreadyDone", "TaskWrongStatus", "TaskCouncilNotDrawable", "TaskNoOpenRedemption"],
+    alreadyDoneErrors: [
+      "TaskAlreadyDone",
+      "TaskWrongStatus",
+      "TaskCouncilNotDrawable",
+      "TaskNoOpenRedemption",
+      "TaskSeedPending",
+    ],
     cursor: () => cursor,
     async scan(ctx) {
       if (ctx.safeBlock < lastSafe) {

@@ -37,8 +37,10 @@ async function runTask(ctx: DemoContext, honest: boolean, providers: HardhatEthe
   await (await tasks.connect(providers[0]!).bid(taskId, wad(honest ? "480" : "450"))).wait();
   await (await tasks.connect(providers[1]!).bid(taskId, wad(honest ? "500" : "520"))).wait();
   await helpers.time.increase(3601);
+  // closing seals the bids and commits the next block as the seed; once it is mined the executor is selected
   await (await tasks.closeBidding(taskId)).wait();
   await helpers.mine(1);
+  await (await tasks.closeBidding(taskId)).wait();
   await (await tasks.drawCouncil(taskId)).wait();
   const t = await tasks.getTask(taskId);
   const executor = providers.find((p) => p.address === t.executor)!;

@@ -158,7 +158,7 @@ export const clearingModule: DeployModule = {
       await ctx.adminCall(pool, data, "GuarantorPool: setCapitalNotice(3 days, 2 days)");
     }
     await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);
-    await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.SLASHER);
+    await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.GUARANTOR_SLASHER);
     await ctx.grantRole(Roles.CLEARING, ctx.address("LiquidationEngine"), "LiquidationEngine");
     for (const name of ["ClearingHouse", "GuarantorPool", "RiskEngine", "LiquidationEngine"]) {
       await ctx.guardianMayPause(name, Roles.GUARDIAN);

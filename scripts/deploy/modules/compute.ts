@@ -30,7 +30,8 @@ export const genesisReferences: Array<{ workloadClass: number; name: string; ref
 
 /**
  * Compute layer: ComputeStandard, ProviderRegistry (stake, attestations, heartbeats, CH liability, slashing) and
- * ProviderMatcher. The registry mints and burns CH (CH_MINTER) and reports capacity to Emission (COMPUTE).
+ * ProviderMatcher. The registry mints and burns CH (CH_MINTER) and reports capacity to Emission (CAPACITY_RECORDER);
+ * its task hooks are COMPUTE and `slash` PROVIDER_SLASHER (held by the TaskRegistry, tasks module).
  */
 export const computeModule: DeployModule = {
   name: "compute",
@@ -48,7 +49,7 @@ export const computeModule: DeployModule = {
 
     const registry = ctx.address("ProviderRegistry");
     await ctx.grantRole(Roles.CH_MINTER, registry, "ProviderRegistry");
-    await ctx.grantRole(Roles.COMPUTE, registry, "ProviderRegistry");
+    await ctx.grantRole(Roles.CAPACITY_RECORDER, registry, "ProviderRegistry");
     await ctx.setFunctionRole(
       "ProviderRegistry",
       [
@@ -56,10 +57,17 @@ export const computeModule: DeployModule = {
         "assignRedemption(address,uint256,uint256)",
         "confirmDelivery(uint256)",
         "reportDeliveryFailure(uint256,address)",
+        "releaseRedemption(uint256)",
       ],
       Roles.COMPUTE,
     );
-    await ctx.setFunctionRole("ProviderRegistry", ["slash(address,uint256,address,bytes32)"], Roles.SLASHER);
+    await ctx.setFunctionRole("ProviderRegistry", ["slash(address,uint256,address,bytes32)"], Roles.PROVIDER_SLASHER);
+    // TSK-08: the modules holding executor, council and stream duties lock the stake those duties may slash.
+    await ctx.setFunctionRole(
+      "ProviderRegistry",
+      ["lockStake(address[],uint256)", "releaseStake(address[],uint256)"],
+      Roles.STAKE_LOCKER,
+    );
     for (const name of ["ComputeStandard", "ProviderRegistry", "ProviderMatcher"]) {
       await ctx.guardianMayPause(name, Roles.GUARDIAN);
     }

@@ -45,8 +45,10 @@ export const emissionModule: DeployModule = {
         keeperBatchSize: p.keeperBatchSize,
       },
     ]);
-    // The ProviderRegistry (heartbeats) and the TaskRegistry (replenishment) hold COMPUTE.
-    await ctx.setFunctionRole("Emission", ["recordCapacity(address,uint256)", "replenish(uint256)"], Roles.COMPUTE);
+    // One role per capability: capacity samples come from the ProviderRegistry's heartbeats only
+    // (CAPACITY_RECORDER); compute payments return to the pool from the TaskRegistry (REWARD_SOURCE).
+    await ctx.setFunctionRole("Emission", ["recordCapacity(address,uint256)"], Roles.CAPACITY_RECORDER);
+    await ctx.setFunctionRole("Emission", ["replenish(uint256)"], Roles.REWARD_SOURCE);
     await ctx.grantRole(Roles.EMISSION, ctx.address("Emission"), "Emission");
     await ctx.guardianMayPause("Emission", Roles.GUARDIAN);
   },

@@ -1,6 +1,7 @@
 import { parseUnits, ZeroAddress } from "ethers";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
+import { StreamTasks__factory } from "../../../types/ethers-contracts/index.js";
 
 /** Default TaskRegistry parameters (docs/tasks.md explains each choice). */
 export const defaultTaskParams = {
@@ -21,10 +22,14 @@ export const defaultTaskParams = {
 /** Receipts of a retracted stream may still settle for this long. */
 export const STREAM_SETTLE_GRACE_SEC = 86_400n;
 
+/** DPS a stream subscription locks until the subscriber leaves (TSK-08): the batch fault amount. */
+export const STREAM_SUBSCRIPTION_LOCK_DPS = defaultTaskParams.slashDps;
+
 /**
  * Task layer: the TaskRegistry (batch tasks, councils, disputes, CH redemption) and StreamTasks
- * (subscriptions, batched receipt settlement; holds no role), plus the keepers' read-only TaskKeeperLens. The registry holds COMPUTE (the registry's
- * outcome and redemption hooks, Emission.replenish) and SLASHER (ProviderRegistry.slash for the side found wrong).
+ * (subscriptions, batched receipt settlement; holds no role), plus the keepers' read-only TaskKeeperLens. The registry
+ * holds COMPUTE (the ProviderRegistry's outcome and redemption hooks), PROVIDER_SLASHER (ProviderRegistry.slash for
+ * the side found wrong) and REWARD_SOURCE (Emission.replenish) — one role per capability (issue 17 item 19).
  */
 export const tasksModule: DeployModule = {
   name: "tasks",
@@ -47,7 +52,16 @@ export const tasksModule: DeployModule = {
     // Keeper scan of every task (periphery, read-only, not upgradeable): docs/keepers.md, job `tasks`.
     await ctx.plain("TaskKeeperLens", "TaskKeeperLens", [tasks, ctx.address("ProviderRegistry")]);
     await ctx.grantRole(Roles.COMPUTE, tasks, "TaskRegistry");
-    await ctx.grantRole(Roles.SLASHER, tasks, "TaskRegistry");
+    await ctx.grantRole(Roles.PROVIDER_SLASHER, tasks, "TaskRegistry");
+    await ctx.grantRole(Roles.REWARD_SOURCE, tasks, "TaskRegistry");
+    // TSK-08: executor and council seats (TaskRegistry) and subscriptions (StreamTasks) lock the stake they may slash.
+    await ctx.grantRole(Roles.STAKE_LOCKER, tasks, "TaskRegistry");
+    await ctx.grantRole(Roles.STAKE_LOCKER, ctx.address("StreamTasks"), "StreamTasks");
+    const streams = StreamTasks__factory.connect(ctx.address("StreamTasks"), ctx.deployer);
+    if ((await streams.subscriptionLock()) !== STREAM_SUBSCRIPTION_LOCK_DPS) {
+      const data = streams.interface.encodeFunctionData("setSubscriptionLock", [STREAM_SUBSCRIPTION_LOCK_DPS]);
+      await ctx.adminCall(ctx.address("StreamTasks"), data, "StreamTasks: subscription stake lock");
+    }
     await ctx.guardianMayPause("TaskRegistry", Roles.GUARDIAN);
     await ctx.guardianMayPause("StreamTasks", Roles.GUARDIAN);
   },

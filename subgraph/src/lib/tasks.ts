@@ -20,6 +20,7 @@ export const TASK_STATUS = [
   "Rejected",
   "Expired",
   "Cancelled",
+  "Unresolved",
 ];
 /** IStreamTasks.Status and Mode. */
 export const STREAM_STATUS = ["None", "Open", "Live", "Interrupted", "Closed"];

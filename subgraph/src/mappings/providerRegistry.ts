@@ -18,6 +18,10 @@ import {
   ProviderRegistered,
   RedemptionAssigned,
   Slashed,
+  DrawCandidateListed,
+  RedemptionReleased,
+  StakeLocked,
+  StakeReleased,
   Staked,
   TaskOutcomeRecorded,
   TierThresholdsSet,
@@ -440,6 +444,40 @@ export function handleDeliveryFailed(event: DeliveryFailed): void {
   redemptionEvent(event, r, p, "failed");
   count(p.id, "deliveriesFailed", "failedCh", a.chAmount, event);
   earn(p.id, "compensationPaidDps", a.compensationDps, event);
+}
+
+/** A task ended without a verdict (TSK-05): the reservation is freed with no penalty; liability unchanged. */
+export function handleRedemptionReleased(event: RedemptionReleased): void {
+  const a = event.params;
+  const stats = getOrCreateStats();
+  const p = loadProvider(a.provider, event);
+  const r = RedemptionAssignment.load(assignmentKey(a.assignmentId));
+  if (r == null) return; // unreachable: releaseRedemption requires an open assignment
+  closeAssignment(r, p, stats, "released", event.block.timestamp);
+  r.save();
+  p.save();
+  stats.save();
+  redemptionEvent(event, r, p, "released");
+}
+
+/** TSK-08: a duty (executor, council seat, stream subscription) locked stake; the event carries the total. */
+export function handleStakeLocked(event: StakeLocked): void {
+  const p = loadProvider(event.params.provider, event);
+  p.dutyLockedDps = event.params.lockedDps;
+  p.save();
+}
+
+export function handleStakeReleased(event: StakeReleased): void {
+  const p = loadProvider(event.params.provider, event);
+  p.dutyLockedDps = event.params.lockedDps;
+  p.save();
+}
+
+/** TSK-07: the provider joined the append-only list council draws sample. */
+export function handleDrawCandidateListed(event: DrawCandidateListed): void {
+  const p = loadProvider(event.params.provider, event);
+  p.drawIndex = event.params.index;
+  p.save();
 }
 
 function configChange(event: ethereum.Event, kind: string, values: BigInt[]): void {

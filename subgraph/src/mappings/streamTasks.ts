@@ -7,12 +7,14 @@ import {
   SpecUpdated,
   StreamFunded,
   StreamOpened,
+  StreamResumed,
   StreamRetracted,
   StreamWithdrawn,
   Subscribed,
+  SubscriptionLockSet,
   Unsubscribed,
 } from "../../generated/StreamTasks/StreamTasks";
-import { Stream, StreamEvent, StreamReceipt, StreamSubscription } from "../../generated/schema";
+import { Stream, StreamEvent, StreamReceipt, StreamSubscription, StreamTasksConfig } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import {
   currencyIndex,
@@ -86,10 +88,8 @@ export function handleSubscribed(event: Subscribed): void {
   const s = Stream.load(idKey(p.streamId));
   if (s == null) return;
   s.subscribers = p.subscribers;
-  const status = streamStatusName(p.status);
-  // A stream that goes live starts a fresh failure count (the contract resets it).
-  if (status == "Live") s.failures = 0;
-  s.status = status;
+  // Subscribing never resets the failed-consensus count (only the client's resume does, issue 17 item 21).
+  s.status = streamStatusName(p.status);
   s.save();
   const id = subKey(s.id, p.provider);
   let sub = StreamSubscription.load(id);
@@ -98,6 +98,8 @@ export function handleSubscribed(event: Subscribed): void {
     sub.stream = s.id;
     sub.provider = getOrCreateAccount(p.provider, event.block).id;
   }
+  const cfg = StreamTasksConfig.load(event.address);
+  sub.lockedDps = cfg == null ? ZERO : cfg.subscriptionLockDps;
   sub.price = p.price;
   sub.active = true;
   sub.subscribedAt = event.block.timestamp;
@@ -120,6 +122,7 @@ export function handleUnsubscribed(event: Unsubscribed): void {
   const sub = StreamSubscription.load(subKey(s.id, p.provider));
   if (sub != null) {
     sub.active = false;
+    sub.lockedDps = ZERO;
     sub.updatedAt = event.block.timestamp;
     sub.save();
   }
@@ -209,7 +212,8 @@ export function handleReceiptSettled(event: ReceiptSettled): void {
   s.save();
   const sub = StreamSubscription.load(subKey(s.id, p.provider));
   if (sub != null) {
-    sub.paidRequests = p.answered;
+    // as the contract: the paid count only moves up with the receipt's count
+    if (!p.newlyPaid.isZero()) sub.paidRequests = p.answered;
     sub.amountPaid = sub.amountPaid.plus(p.amount);
     sub.updatedAt = event.block.timestamp;
     sub.save();
@@ -234,4 +238,25 @@ export function handleReceiptSettled(event: ReceiptSettled): void {
   else if (s.currency == "USDC") d.streamPaidUsdc = d.streamPaidUsdc.plus(p.amount);
   else d.streamPaidDps = d.streamPaidDps.plus(p.amount);
   d.save();
+}
+
+/** The client reset its stream's failed-consensus count (live again with c subscribers). */
+export function handleStreamResumed(event: StreamResumed): void {
+  const p = event.params;
+  const s = Stream.load(idKey(p.streamId));
+  if (s == null) return;
+  s.failures = 0;
+  s.status = streamStatusName(p.status);
+  s.save();
+  const e = streamEvent(event, s, "resumed");
+  e.save();
+}
+
+/** Governance set the stake each new subscription locks (TSK-08). */
+export function handleSubscriptionLockSet(event: SubscriptionLockSet): void {
+  let c = StreamTasksConfig.load(event.address);
+  if (c == null) c = new StreamTasksConfig(event.address);
+  c.subscriptionLockDps = event.params.lockDps;
+  c.registry = event.params.registry;
+  c.save();
 }

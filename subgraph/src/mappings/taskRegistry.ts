@@ -3,7 +3,9 @@
 // + maxPayment on submit, − (escrow − reserved fees) on finalisation, − the refund on close, − each claimed fee.
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
+  BiddingSealed,
   BidPlaced,
+  BidWithdrawn,
   CouncilDrawn,
   CouncilFeeClaimed,
   DisputeOpened,
@@ -11,6 +13,8 @@ import {
   FaultSlashed,
   ParamsSet,
   RedemptionFailed,
+  ReplenishmentDeferred,
+  ReplenishmentFlushed,
   ResultCommitted,
   TaskClosed,
   TaskFinalized,
@@ -360,6 +364,11 @@ export function handleTaskClosed(event: TaskClosed): void {
   if (task.status == "Expired") {
     s.expired = s.expired + 1;
     d.tasksExpired = d.tasksExpired + 1;
+  } else if (task.status == "Unresolved") {
+    // TSK-05: a dispute nobody decided; a CH redemption's assignment is released (RedemptionReleased)
+    s.unresolved = s.unresolved + 1;
+    task.assignmentId = ZERO;
+    task.save();
   } else {
     s.cancelled = s.cancelled + 1;
     d.tasksCancelled = d.tasksCancelled + 1;
@@ -446,5 +455,42 @@ export function handleRedemptionFailed(event: RedemptionFailed): void {
   const s = getState(event.address);
   s.redemptionFailures = s.redemptionFailures + 1;
   s.redemptionCompensationDps = s.redemptionCompensationDps.plus(p.compensationDps);
+  s.save();
+}
+
+/** First closeBidding call (or a re-seal): bids sealed, the seed block and the draw snapshot committed. */
+export function handleBiddingSealed(event: BiddingSealed): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  task.targetBlock = p.targetBlock;
+  task.save();
+  const e = taskEvent(event, task, "biddingSealed");
+  e.targetBlock = p.targetBlock;
+  e.candidates = p.candidates;
+  e.save();
+}
+
+/** A bidder withdrew its bid while bidding was open (the slot still counts toward maxBids). */
+export function handleBidWithdrawn(event: BidWithdrawn): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const e = taskEvent(event, task, "bidWithdrawn");
+  e.account = p.provider;
+  e.bidIndex = p.index.toI32();
+  e.save();
+}
+
+/** The reward pool's replenish failed: the DPS waits at Emission (the verdict went through). */
+export function handleReplenishmentDeferred(event: ReplenishmentDeferred): void {
+  const s = getState(event.address);
+  s.replenishBacklog = event.params.backlogDps;
+  s.save();
+}
+
+export function handleReplenishmentFlushed(event: ReplenishmentFlushed): void {
+  const s = getState(event.address);
+  s.replenishBacklog = ZERO;
   s.save();
 }

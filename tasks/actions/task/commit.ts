@@ -13,7 +13,14 @@ export default async function commit(args: Args, hre: HardhatRuntimeEnvironment)
   await runTask(hre, async () => {
     const { protocol } = await openProtocol(hre, { signer: args.signer });
     const tasks = protocol.taskRegistry;
-    if ((await tasks.getTask(args.id)).status === 1n) await (await tasks.closeBidding(args.id)).wait();
+    // Closing takes two calls (seal, then select once the seed block is mined): try both, the second may wait.
+    for (let i = 0; i < 2 && (await tasks.getTask(args.id)).status === 1n; i++) {
+      try {
+        await (await tasks.closeBidding(args.id)).wait();
+      } catch {
+        break; // seed block not mined yet: selection happens on a later call (or by a keeper)
+      }
+    }
     const h = hash32(args.result);
     await (await tasks.commit(args.id, Number(args.checkpoint), h)).wait();
     if ((await tasks.councilOf(args.id, 0)).length === 0) {

@@ -16,11 +16,12 @@ describe("compute deploy module", function () {
     fx = await (await connectionFor("compute-deploy")).networkHelpers.loadFixture(setup);
   });
 
-  it("wires roles: registry mints CH and reports capacity; hooks map to COMPUTE, slash to SLASHER", async function () {
+  it("wires roles: registry mints CH and reports capacity; hooks map to COMPUTE, slash to PROVIDER_SLASHER", async function () {
     const { accessManager: am, providerRegistry: reg, providerMatcher, computeStandard } = fx.protocol;
     const r = await reg.getAddress();
     expect((await am.hasRole(Roles.CH_MINTER, r))[0]).to.equal(true);
-    expect((await am.hasRole(Roles.COMPUTE, r))[0]).to.equal(true);
+    expect((await am.hasRole(Roles.CAPACITY_RECORDER, r))[0]).to.equal(true);
+    expect((await am.hasRole(Roles.COMPUTE, r))[0], "task hooks are the TaskRegistry's").to.equal(false);
     for (const sig of [
       "recordTaskOutcome(address,bool)",
       "assignRedemption(address,uint256,uint256)",
@@ -30,7 +31,7 @@ describe("compute deploy module", function () {
       expect(await am.getTargetFunctionRole(r, selectorOf(sig))).to.equal(Roles.COMPUTE);
     }
     expect(await am.getTargetFunctionRole(r, selectorOf("slash(address,uint256,address,bytes32)"))).to.equal(
-      Roles.SLASHER,
+      Roles.PROVIDER_SLASHER,
     );
     for (const c of [reg, providerMatcher, computeStandard]) {
       expect(await am.getTargetFunctionRole(await c.getAddress(), selectorOf("pauseFeature(bytes32)"))).to.equal(

@@ -20,6 +20,19 @@ const query = (over: Partial<Record<string, unknown>> = {}) => ({
   requiredCh: 0n,
   ...over,
 });
+/** A draw from the registry's snapshot as of the latest block (TSK-07). */
+async function drawQuery(fx: Fixture, over: Partial<Record<string, unknown>> = {}) {
+  const b = (await fx.connection.ethers.provider.getBlock("latest"))!;
+  return {
+    workloadClass: 1,
+    requiredCapacityPflopsWad: 0n,
+    atBlock: BigInt(b.number),
+    atTime: BigInt(b.timestamp),
+    candidates: await fx.protocol.providerRegistry.drawCount(),
+    extraSamples: 16n,
+    ...over,
+  };
+}
 const only = (field: string) => ({
   region: 0,
   price: 0,
@@ -51,13 +64,15 @@ describe("ProviderMatcher", function () {
     ps = fx.users.slice(0, 6);
   });
 
-  it("is deterministic for the same seed and state", async function () {
+  it("is deterministic for the same seed and snapshot", async function () {
     const m = fx.protocol.providerMatcher;
     const seed = id("task-1");
-    const a = await m.selectFromRegistry(query(), 50, [], seed, 3);
-    const b = await m.selectFromRegistry(query(), 50, [], seed, 3);
+    const q = await drawQuery(fx);
+    const a = await m.drawFromSnapshot(q, [], seed, 3);
+    const b = await m.drawFromSnapshot(q, [], seed, 3);
     expect(a).to.deep.equal(b);
     expect(a.length).to.equal(3);
+    expect(new Set(a).size).to.equal(3);
   });
 
   it("scores price vs budget by worked numbers and filters asks over budget", async function () {
@@ -83,28 +98,68 @@ describe("ProviderMatcher", function () {
     expect(r[0]).to.equal(wad("0.5")); // (0 + 1) / (0 + 2)
   });
 
-  it("never picks an excluded address, whatever the seed (fairness: a provider cannot pick itself)", async function () {
+  it("never draws an excluded address, whatever the seed (a provider cannot draw itself)", async function () {
     const m = fx.protocol.providerMatcher;
-    await m.setWeights(only("randomness"));
     const self = ps[2]!.address;
+    const q = await drawQuery(fx);
     const winners = new Set<string>();
     for (let i = 0; i < 12; i++) {
-      const picked = await m.selectFromRegistry(query({ mode: Mode.Council }), 6, [self], id(`seed-${i}`), 1);
+      const picked = await m.drawFromSnapshot(q, [self], id(`seed-${i}`), 1);
       expect(picked).to.not.include(self);
       winners.add(picked[0]!);
     }
-    // Randomness moves the winner across seeds.
+    // The seed moves the draw.
     expect(winners.size).to.be.greaterThan(1);
   });
 
-  it("windows the registry from the seed, so the caller does not choose the candidates", async function () {
+  it("samples the draw list at keccak256(seed, k) mod length, so nobody chooses the candidates", async function () {
     const m = fx.protocol.providerMatcher;
-    await m.setWeights(only("uptime")); // all zero uptime: ties broken by keccak(seed, provider)
-    const seed = "0x" + "00".repeat(31) + "04"; // start = 4 mod 6
-    const picked = await m.selectFromRegistry(query({ mode: Mode.Council }), 2, [], seed, 2);
-    expect([...picked].sort()).to.deep.equal([ps[4]!.address, ps[5]!.address].sort());
-    const key = (a: string) => BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(["bytes32", "address"], [seed, a])));
-    expect(picked[0]).to.equal(key(ps[4]!.address) > key(ps[5]!.address) ? ps[4]!.address : ps[5]!.address);
+    const reg = fx.protocol.providerRegistry;
+    const q = await drawQuery(fx);
+    expect(q.candidates).to.equal(6n); // every onboarded provider listed once
+    const seed = id("worked");
+    const coder = AbiCoder.defaultAbiCoder();
+    // Independent reference: the first samples that are new entries, in order.
+    const expected: string[] = [];
+    for (let k = 0n; expected.length < 2; k++) {
+      const idx = BigInt(keccak256(coder.encode(["bytes32", "uint256"], [seed, k]))) % q.candidates;
+      const [who] = await reg.drawCandidate(idx, q.atBlock);
+      if (!expected.includes(who)) expected.push(who);
+    }
+    expect(await m.drawFromSnapshot(q, [], seed, 2)).to.deep.equal(expected);
+  });
+
+  it("reads profiles as of the commit block: a later unbond or a later registration changes nothing", async function () {
+    const m = fx.protocol.providerMatcher;
+    const reg = fx.protocol.providerRegistry;
+    const q = await drawQuery(fx);
+    const seed = id("commit");
+    const before = await m.drawFromSnapshot(q, [], seed, 4);
+    for (const who of before) {
+      const p = ps.find((x) => x.address === who)!;
+      await reg.connect(p).requestUnbond((await reg.providerInfo(who)).stakedDps);
+    }
+    expect(await m.drawFromSnapshot(q, [], seed, 4)).to.deep.equal(before);
+    // a fresh query (commit now) sees the unbonded providers as ineligible
+    const now = await m.drawFromSnapshot(await drawQuery(fx), [], seed, 4);
+    for (const who of now) expect(before).to.not.include(who);
+  });
+
+  it("fills the seats by a seeded sweep when the samples run out", async function () {
+    const m = fx.protocol.providerMatcher;
+    const q = await drawQuery(fx, { extraSamples: 0n });
+    // 6 listed, 1 excluded: all 5 others are drawn even with no spare samples
+    const drawn = await m.drawFromSnapshot(q, [ps[0]!.address], id("sweep"), 5);
+    expect([...drawn].sort()).to.deep.equal(
+      ps
+        .slice(1, 6)
+        .map((p) => p.address)
+        .sort(),
+    );
+    // capacity and class filters apply to the snapshot profile
+    expect(await m.drawFromSnapshot({ ...q, workloadClass: 3 }, [], id("x"), 2)).to.deep.equal([]);
+    expect(await m.drawFromSnapshot({ ...q, requiredCapacityPflopsWad: wad("100") }, [], id("x"), 2)).to.deep.equal([]);
+    expect(await m.drawFromSnapshot({ ...q, atTime: 2n ** 39n }, [], id("x"), 2)).to.deep.equal([]);
   });
 
   it("assigns deliveries only to providers with enough outstanding CH", async function () {
@@ -112,7 +167,8 @@ describe("ProviderMatcher", function () {
     await reg.connect(ps[1]!).mintCH(wad("50"), ps[1]!.address);
     await reg.connect(ps[3]!).mintCH(wad("5"), ps[3]!.address);
     const q = query({ mode: Mode.Delivery, workloadClass: ANY, requiredCh: wad("10") });
-    expect(await m.selectFromRegistry(q, 6, [], id("d"), 3)).to.deep.equal([ps[1]!.address]);
+    const page = ps.map((p) => p.address);
+    expect(await m.selectFromCandidates(q, page, [], id("d"), 3)).to.deep.equal([ps[1]!.address]);
   });
 
   it("filters by workload class, strict region and capacity", async function () {
@@ -146,10 +202,11 @@ describe("ProviderMatcher", function () {
 
   it("bounds pages and picks, and keeps configuration admin-only", async function () {
     const m = fx.protocol.providerMatcher;
-    await expect(m.selectFromRegistry(query(), 101, [], ZeroHash, 1))
+    const big = Array.from({ length: 101 }, () => ps[0]!.address);
+    await expect(m.scoreCandidates(query(), big, ZeroHash))
       .to.be.revertedWithCustomError(m, "MatcherPageTooLarge")
       .withArgs(101, 100);
-    await expect(m.selectFromRegistry(query(), 10, [], ZeroHash, 33))
+    await expect(m.drawFromSnapshot(await drawQuery(fx), [], ZeroHash, 33))
       .to.be.revertedWithCustomError(m, "MatcherCountTooLarge")
       .withArgs(33, 32);
     await expect(m.setWeights({ ...only("price"), stake: 1 }))

@@ -174,6 +174,10 @@ describe("ProviderRegistry", function () {
       await expect(reg.setCapacityRecorder(await recorder.getAddress()))
         .to.emit(reg, "CapacityRecorderSet")
         .withArgs(await recorder.getAddress());
+      // Start just after a UTC midnight (the mock recorder has no epochs: its days are UTC days), so the first
+      // four hours below stay in one recorder day whatever the wall clock the network started from.
+      const now = BigInt(await time().latest());
+      await time().increaseTo(now - (now % DAY) + DAY + 60n);
       await onboard(fx, a!);
       await reg.connect(a!).heartbeat(wad("9"));
       expect(await recorder.lastSample(a!.address)).to.equal(wad("0.5"));
@@ -314,7 +318,7 @@ describe("ProviderRegistry", function () {
         reg,
         "AccessManagedUnauthorized",
       );
-      await accessManager.grantRole(Roles.SLASHER, slasher!.address, 0);
+      await accessManager.grantRole(Roles.PROVIDER_SLASHER, slasher!.address, 0);
       await reg.connect(a!).requestUnbond(wad("1000"));
       const burnedBefore = await dps.totalBurned();
       const reason = "0x" + "ab".repeat(32);

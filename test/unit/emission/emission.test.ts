@@ -22,8 +22,9 @@ describe("Emission", function () {
     const connection = await connectionFor(FILE_KEY);
     const f = await deployAll(connection);
     const [reg] = f.users;
-    // The ProviderRegistry's stand-in: COMPUTE lets it record samples and replenish.
-    await f.protocol.accessManager.grantRole(Roles.COMPUTE, reg!.address, 0);
+    // The ProviderRegistry's and TaskRegistry's stand-in: it records samples and replenishes.
+    await f.protocol.accessManager.grantRole(Roles.CAPACITY_RECORDER, reg!.address, 0);
+    await f.protocol.accessManager.grantRole(Roles.REWARD_SOURCE, reg!.address, 0);
     return f;
   }
 
@@ -64,13 +65,14 @@ describe("Emission", function () {
   const ALL_DAYS = Array.from({ length: 15 }, (_, i) => i);
 
   describe("deployment wiring", function () {
-    it("grants EMISSION to the module and maps the hooks to COMPUTE, pause to GUARDIAN", async function () {
+    it("grants EMISSION to the module and maps the hooks to CAPACITY_RECORDER / REWARD_SOURCE, pause to GUARDIAN", async function () {
       const { accessManager } = fx.protocol;
       const address = await emission.getAddress();
       expect((await accessManager.hasRole(Roles.EMISSION, address))[0]).to.equal(true);
-      for (const fn of ["recordCapacity", "replenish"] as const) {
+      const hooks = { recordCapacity: Roles.CAPACITY_RECORDER, replenish: Roles.REWARD_SOURCE } as const;
+      for (const [fn, role] of Object.entries(hooks) as Array<["recordCapacity" | "replenish", bigint]>) {
         const selector = emission.interface.getFunction(fn).selector;
-        expect(await accessManager.getTargetFunctionRole(address, selector)).to.equal(Roles.COMPUTE);
+        expect(await accessManager.getTargetFunctionRole(address, selector)).to.equal(role);
       }
       const pause = emission.interface.getFunction("pauseFeature").selector;
       expect(await accessManager.getTargetFunctionRole(address, pause)).to.equal(Roles.GUARDIAN);
@@ -260,7 +262,7 @@ describe("Emission", function () {
       expect((await emission.halvingState()).cumulativeGfl).to.equal(pf(525));
     });
 
-    it("rejects an unfunded replenishment and callers without COMPUTE (SEC-01)", async function () {
+    it("rejects an unfunded replenishment and callers without REWARD_SOURCE (SEC-01)", async function () {
       const [a] = providers;
       await expect(emission.connect(registry).replenish(pf(1)))
         .to.be.revertedWithCustomError(emission, "EmissionReplenishNotFunded")

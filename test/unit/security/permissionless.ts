@@ -146,6 +146,11 @@ open(
 );
 open(
   "ProviderRegistry",
+  ["refreshDrawProfile(address)"],
+  "re-records a provider's draw profile from its own current state, at the current block only (TSK-07)",
+);
+open(
+  "ProviderRegistry",
   ["heartbeat(uint256)"],
   "a provider's own liveness proof (msg.sender must hold a valid attestation)",
 );
@@ -232,6 +237,7 @@ open(
   [
     "submit((uint8,uint8,uint8,uint8,uint8,uint8,uint16,uint16,uint32,uint40,uint128,uint128,uint256),(bytes32,bytes32,bytes32,bytes32,bytes32,string))",
     "bid(uint256,uint128)",
+    "withdrawBid(uint256,uint32)",
     "commit(uint256,uint8,bytes32)",
     "vote(uint256,bool)",
     "openDispute(uint256)",
@@ -246,6 +252,11 @@ open(
   "permissionless state-machine steps, valid only when due (TSK-01/02); no caller-chosen outcome",
 );
 open(
+  "TaskRegistry",
+  ["flushReplenishment()"],
+  "accounts DPS already at the reward pool whose replenish failed (item 17); the amount is the stored backlog",
+);
+open(
   "StreamTasks",
   [
     "open((uint8,uint8,uint8,uint64,uint128,uint8,uint128,bytes32,bytes32))",
@@ -254,6 +265,7 @@ open(
     "updateSpec(uint256,bytes32,bytes32)",
     "withdraw(uint256)",
     "reportFailedConsensus(uint256)",
+    "resume(uint256)",
   ],
   "a stream's client managing its own stream (StreamNotClient otherwise)",
 );
@@ -264,7 +276,7 @@ open(
 );
 open(
   "StreamTasks",
-  ["settle((uint256,address,uint64)[],bytes[])"],
+  ["settle((uint256,address,uint64,uint128)[],bytes[])"],
   "settles receipts signed by the stream's client (EIP-712, SEC-03): the signatures authorise payment",
 );
 

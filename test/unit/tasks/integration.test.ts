@@ -47,8 +47,13 @@ describe("tasks integration (real deployment)", function () {
     fx = await (await connectionFor("tasks-integration")).networkHelpers.loadFixture(setup);
   });
 
-  it("runs a DPS task end to end and replenishes the Emission reward pool", async function () {
-    const { taskRegistry: tasks, dps, emission } = fx.protocol;
+  /** Submits a DPS task (n = 3, q = 2), provs[0] bids 500, closes, draws, commits, two members agree. */
+  async function agreedDpsTask(): Promise<{
+    taskId: bigint;
+    council: string[];
+    byAddr: (a: string) => HardhatEthersSigner;
+  }> {
+    const { taskRegistry: tasks, dps } = fx.protocol;
     const helpers = fx.connection.networkHelpers;
     const client = fx.users[0]!;
     const provs = fx.users.slice(1, 7);
@@ -84,13 +89,21 @@ describe("tasks integration (real deployment)", function () {
     ).wait();
     await (await tasks.connect(provs[0]!).bid(1, wad("500"))).wait();
     await helpers.time.increase(3601);
-    await (await tasks.closeBidding(1)).wait();
+    await (await tasks.closeBidding(1)).wait(); // seal: commits the seed block
     await helpers.mine(1);
+    await (await tasks.closeBidding(1)).wait(); // select
     await (await tasks.drawCouncil(1)).wait();
     await (await tasks.connect(provs[0]!).commit(1, 0, id("result"))).wait();
     const council = await tasks.councilOf(1, 0);
     const byAddr = (a: string) => provs.find((p) => p.address === a) as HardhatEthersSigner;
     for (const m of council.slice(0, 2)) await (await tasks.connect(byAddr(m)).vote(1, true)).wait();
+    return { taskId: 1n, council: [...council], byAddr };
+  }
+
+  it("runs a DPS task end to end and replenishes the Emission reward pool", async function () {
+    const { taskRegistry: tasks, dps, emission } = fx.protocol;
+    const provs = fx.users.slice(1, 7);
+    const { council, byAddr } = await agreedDpsTask();
     const poolBefore = await dps.balanceOf(await emission.getAddress());
     // Independent reference: cost = 500 × (1 − 10 %) = 450; pool 20 % = 90; executor 360.
     await expect(tasks.finalize(1))
@@ -102,5 +115,22 @@ describe("tasks integration (real deployment)", function () {
     await (await tasks.connect(byAddr(council[1]!)).claimCouncilFee(1)).wait();
     expect(await tasks.totalEscrow(2)).to.equal(0n);
     expect((await fx.protocol.providerRegistry.providerInfo(provs[0]!.address)).completed).to.equal(1n);
+  });
+
+  // Issue 17 item 17: a paused (or far-behind) Emission made `replenish` revert, and with it every accepting DPS
+  // finalize. The verdict now goes through; the pool's share waits at Emission and is accounted by a flush.
+  it("test_emissionReplenishPaused_dpsAcceptanceStillFinalizes", async function () {
+    const { taskRegistry: tasks, dps, emission } = fx.protocol;
+    const provs = fx.users.slice(1, 7);
+    await (await emission.pauseFeature(await emission.FEATURE_REPLENISH())).wait();
+    await agreedDpsTask();
+    await expect(tasks.finalize(1)).to.emit(tasks, "ReplenishmentDeferred").withArgs(wad("90"), wad("90"));
+    expect((await tasks.getTask(1)).status).to.equal(5n); // Accepted
+    expect(await dps.balanceOf(provs[0]!.address)).to.equal(wad("360"));
+    expect(await tasks.replenishBacklog()).to.equal(wad("90"));
+    await expect(tasks.flushReplenishment()).to.be.revertedWithCustomError(emission, "ChxFeaturePaused");
+    await (await emission.unpauseFeature(await emission.FEATURE_REPLENISH())).wait();
+    await expect(tasks.flushReplenishment()).to.emit(emission, "Replenished");
+    expect(await tasks.replenishBacklog()).to.equal(0n);
   });
 });

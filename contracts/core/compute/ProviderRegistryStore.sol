@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Checkpoints} from "@openzeppelin/contracts/utils/structs/Checkpoints.sol";
+import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+
+/// @title ProviderRegistryStore
+/// @notice The ProviderRegistry's ERC-7201 namespace and the per-provider record, shared by the registry and the
+///         libraries that hold its mechanisms (`contracts/libraries/compute/`): stake, attestation, redemption.
+/// @dev Per-provider state is packed so the hot paths touch few slots: a heartbeat reads the attestation slot and
+///      rewrites the heartbeat slot; a mint reads the attestation and stake slots and rewrites the liability slot.
+abstract contract ProviderRegistryStore {
+    /// @dev Slot layout is deliberate (see contract @dev); fields are append-only.
+    struct ProviderData {
+        // slot 0 — identity (written at registration)
+        uint32 index1;
+        uint16 region;
+        uint40 registeredAt;
+        uint32 openAssignments;
+        uint128 askPriceWad;
+        // slot 1 — attestation core (read by heartbeat and mint)
+        uint88 chPerHourWad;
+        uint88 capacityPflopsWad;
+        uint40 attestationExpiresAt;
+        uint16 workloadClass;
+        uint16 standardVersion;
+        // slot 2 — profile and attestation detail (non-zero from registration: cheap first attestation)
+        uint64 workloadMask;
+        uint32 attestationNonce;
+        uint40 attestedAt;
+        uint96 whPerChWad;
+        // slot 3 — heartbeat
+        uint40 lastHeartbeat;
+        uint48 upSeconds;
+        uint48 trackedSeconds;
+        uint88 lastSamplePflopsWad;
+        uint32 recordedDay;
+        // slot 4 — stake and liability together: a mint reads and writes this one slot
+        uint128 stakedDps;
+        uint128 liabilityCh;
+        // slot 5
+        uint128 unbondingDps;
+        uint128 assignedCh;
+        // slot 6 — TSK-04: minted = liability + delivered + boughtBack (derived, not stored)
+        uint128 deliveredCh;
+        uint128 boughtBackCh;
+        // slot 7
+        uint128 slashedDps;
+        // slot 8
+        uint40 unbondReadyAt;
+        uint32 completed;
+        uint32 failed;
+        uint32 slashCount;
+        /// @dev TSK-08: Σ DPS locked by open duties (executor, council, stream), packed into slot 8.
+        uint96 dutyLockedDps;
+        // slot 9 — TSK-07: 1-based index in `drawList` (0: never eligible yet)
+        uint32 drawIndex1;
+        // slot 10 — TSK-07: DrawProfile words by block number (what a draw committed at a block reads)
+        Checkpoints.Trace208 drawTrace;
+    }
+
+    /// @custom:storage-location erc7201:chx.storage.ProviderRegistry
+    struct ProviderRegistryStorage {
+        IProviderRegistry.Params params;
+        uint128[4] tierThresholdsDps;
+        address ch;
+        address dps;
+        address standard;
+        /// @dev Copy of params.attestationValiditySec packed beside `standard`: attest reads one slot for both.
+        uint64 attestationValiditySec;
+        address recorder;
+        /// @dev The recorder's day boundary (Emission: genesis mod 1 day), packed beside `recorder`.
+        uint32 recorderDayOffset;
+        address oracle;
+        uint256 assignmentCount;
+        address[] list;
+        mapping(address provider => ProviderData) providers;
+        mapping(uint256 id => IProviderRegistry.Assignment) assignments;
+        /// @dev TSK-07: append-only list of providers that were ever draw-eligible (min stake and a live
+        ///      attestation); draws sample indices below the length at their commit block.
+        address[] drawList;
+    }
+
+    // keccak256(abi.encode(uint256(keccak256("chx.storage.ProviderRegistry")) - 1)) & ~bytes32(uint256(0xff))
+    bytes32 internal constant PROVIDER_REGISTRY_STORAGE_LOCATION =
+        0x57910e868696b19b0f1bc6634dc4c53f36fe0c37f0a005cc52dcb79aa46e4f00;
+
+    uint256 internal constant WAD = 1e18;
+    uint256 internal constant BPS = 10_000;
+
+    uint8 internal constant ASSIGNMENT_OPEN = 1;
+    uint8 internal constant ASSIGNMENT_DELIVERED = 2;
+    uint8 internal constant ASSIGNMENT_FAILED = 3;
+
+    function _s() internal pure returns (ProviderRegistryStorage storage $) {
+        assembly {
+            $.slot := PROVIDER_REGISTRY_STORAGE_LOCATION
+        }
+    }
+}

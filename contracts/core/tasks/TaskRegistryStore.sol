@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
+
+/// @title TaskRegistryStore
+/// @notice The TaskRegistry's ERC-7201 namespace, shared by the registry and the libraries that hold its mechanisms
+///         (`contracts/libraries/tasks/`: bidding, council, settlement).
+abstract contract TaskRegistryStore {
+    /// @custom:storage-location erc7201:chx.storage.TaskRegistry
+    struct TaskRegistryStorage {
+        address registry;
+        address matcher;
+        address emission;
+        address[3] tokens;
+        ITaskRegistry.Params params;
+        uint256 taskCount;
+        uint256[3] totalEscrow;
+        mapping(uint256 taskId => ITaskRegistry.Task) tasks;
+        /// @dev Packed bids: price << 160 | bidder, in arrival order (≤ MAX_BIDS per task).
+        mapping(uint256 taskId => mapping(uint256 index => uint256 bid)) bids;
+        mapping(uint256 taskId => mapping(uint8 round => address[])) councils;
+        /// @dev bit r: member of round r; bit 2 + r: voted in round r; bit 4 + r: voted "equal" in round r.
+        mapping(uint256 taskId => mapping(address member => uint8 bits)) members;
+        /// @dev DPS already transferred to the reward pool whose `replenish` failed (item 17); retried with the next
+        ///      replenishment or `flushReplenishment`.
+        uint256 replenishBacklogDps;
+    }
+
+    // keccak256(abi.encode(uint256(keccak256("chx.storage.TaskRegistry")) - 1)) & ~bytes32(uint256(0xff))
+    bytes32 internal constant TASK_REGISTRY_STORAGE_LOCATION =
+        0x594014470d997d78f129109bd55ca25d1bac153c594e77036730af191a075300;
+
+    function _s() internal pure returns (TaskRegistryStorage storage $) {
+        assembly {
+            $.slot := TASK_REGISTRY_STORAGE_LOCATION
+        }
+    }
+}

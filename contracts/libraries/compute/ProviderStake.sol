@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {IDPSToken} from "../../interfaces/IDPSToken.sol";
+import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
+import {ProviderDraw} from "./ProviderDraw.sol";
+
+/// @title ProviderStake
+/// @notice The ProviderRegistry's stake mechanism: staking, unbonding with a delay, withdrawal, slashing, and the
+///         stake that obligations lock. Linked as an external library (delegatecall: the registry's storage,
+///         `msg.sender` and address); the registry keeps access control, pauses and the reentrancy guard.
+library ProviderStake {
+    using SafeERC20 for IERC20;
+
+    uint256 private constant WAD = 1e18;
+    uint256 private constant BPS = 10_000;
+
+    /// @notice Adds `amount` (> 0, checked by the registry) to the caller's stake, transferred from the caller.
+    function stake(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p,
+        uint256 amount
+    ) external {
+        uint256 staked = p.stakedDps + amount;
+        p.stakedDps = toU128(staked);
+        ProviderDraw.record($, p, msg.sender);
+        emit IProviderRegistry.Staked(msg.sender, amount, staked, tier($, staked));
+        IERC20($.dps).safeTransferFrom(msg.sender, address(this), amount);
+    }
+
+    /// @notice Moves `amount` (> 0) of the caller's unlocked stake into unbonding (withdrawable after the delay).
+    function requestUnbond(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p,
+        uint256 amount
+    ) external {
+        uint256 staked = p.stakedDps;
+        uint256 locked = lockedStake($, p) + p.dutyLockedDps;
+        uint256 unlockable = staked > locked ? staked - locked : 0;
+        if (amount > unlockable) revert IProviderRegistry.ProviderStakeLocked(msg.sender, amount, unlockable);
+        staked -= amount;
+        uint256 unbonding = p.unbondingDps + amount;
+        uint256 readyAt = block.timestamp + $.params.unbondingDelaySec;
+        p.stakedDps = uint128(staked);
+        p.unbondingDps = uint128(unbonding);
+        p.unbondReadyAt = uint40(readyAt);
+        ProviderDraw.record($, p, msg.sender);
+        emit IProviderRegistry.UnbondRequested(msg.sender, amount, staked, unbonding, readyAt, tier($, staked));
+    }
+
+    /// @notice Pays out the caller's matured unbonding stake, keeping back what open duties lock beyond the stake.
+    function withdrawUnbonded(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p
+    ) external {
+        uint256 unbonding = p.unbondingDps;
+        if (unbonding == 0) revert IProviderRegistry.ProviderNothingToWithdraw(msg.sender);
+        if (block.timestamp < p.unbondReadyAt) {
+            revert IProviderRegistry.ProviderUnbondingNotReady(msg.sender, p.unbondReadyAt);
+        }
+        // @dev TSK-08: duty locks are covered by stake first; the uncovered rest (after a slash) stays unbonding.
+        uint256 staked = p.stakedDps;
+        uint256 duty = p.dutyLockedDps;
+        uint256 held = duty > staked ? duty - staked : 0;
+        if (held > unbonding) held = unbonding;
+        uint256 amount = unbonding - held;
+        if (amount == 0) revert IProviderRegistry.ProviderStakeLocked(msg.sender, unbonding, 0);
+        p.unbondingDps = uint128(held);
+        emit IProviderRegistry.Withdrawn(msg.sender, amount, staked);
+        IERC20($.dps).safeTransfer(msg.sender, amount);
+    }
+
+    /// @notice Re-records `provider`'s draw profile from its current state (TSK-07; writes only the present block).
+    function refreshDraw(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p,
+        address provider
+    ) external {
+        ProviderDraw.record($, p, provider);
+    }
+
+    /// @notice Locks `amount` of each provider's stake for a duty of the caller (TSK-08).
+    function lock(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address[] calldata providers,
+        uint256 amount
+    ) external {
+        for (uint256 i; i < providers.length; ++i) {
+            address who = providers[i];
+            ProviderRegistryStore.ProviderData storage p = $.providers[who];
+            if (p.index1 == 0) revert IProviderRegistry.ProviderNotRegistered(who);
+            uint256 locked = p.dutyLockedDps + amount;
+            if (locked > type(uint96).max) revert IProviderRegistry.ProviderValueTooLarge();
+            p.dutyLockedDps = uint96(locked);
+            emit IProviderRegistry.StakeLocked(who, msg.sender, amount, locked);
+        }
+    }
+
+    /// @notice Releases `amount` of each provider's duty lock; saturating, so an ending path never reverts.
+    function release(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address[] calldata providers,
+        uint256 amount
+    ) external {
+        for (uint256 i; i < providers.length; ++i) {
+            address who = providers[i];
+            ProviderRegistryStore.ProviderData storage p = $.providers[who];
+            uint256 locked = p.dutyLockedDps;
+            uint256 released = amount < locked ? amount : locked;
+            locked -= released;
+            p.dutyLockedDps = uint96(locked);
+            emit IProviderRegistry.StakeReleased(who, msg.sender, released, locked);
+        }
+    }
+
+    /// @notice Slashes up to `amountDps` (stake first, then unbonding); the finder gets its fee, the rest burns.
+    function slash(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p,
+        address provider,
+        uint256 amountDps,
+        address finder,
+        bytes32 reason
+    ) external returns (uint256 slashedDps) {
+        slashedDps = takeStake(p, amountDps);
+        ProviderDraw.record($, p, provider);
+        // @dev Finder fee rounds down; the burned remainder takes the dust.
+        uint256 fee = finder == address(0) ? 0 : (slashedDps * $.params.finderFeeBps) / BPS;
+        uint256 burned = slashedDps - fee;
+        emitSlashed(p, provider, slashedDps, finder, fee, burned, reason);
+        if (fee != 0) IERC20($.dps).safeTransfer(finder, fee);
+        if (burned != 0) IDPSToken($.dps).burn(burned);
+    }
+
+    /// @dev Takes up to `amount` from stake, then from unbonding; counts the slash.
+    function takeStake(ProviderRegistryStore.ProviderData storage p, uint256 amount) internal returns (uint256 taken) {
+        uint256 staked = p.stakedDps;
+        uint256 unbonding = p.unbondingDps;
+        uint256 fromStake = amount < staked ? amount : staked;
+        uint256 rest = amount - fromStake;
+        uint256 fromUnbonding = rest < unbonding ? rest : unbonding;
+        taken = fromStake + fromUnbonding;
+        p.stakedDps = uint128(staked - fromStake);
+        p.unbondingDps = uint128(unbonding - fromUnbonding);
+        p.slashedDps += uint128(taken);
+        p.slashCount += 1;
+    }
+
+    function emitSlashed(
+        ProviderRegistryStore.ProviderData storage p,
+        address provider,
+        uint256 slashed,
+        address finder,
+        uint256 fee,
+        uint256 burned,
+        bytes32 reason
+    ) internal {
+        emit IProviderRegistry.Slashed(
+            provider,
+            msg.sender,
+            slashed,
+            finder,
+            fee,
+            burned,
+            p.stakedDps,
+            p.unbondingDps,
+            p.slashCount,
+            reason
+        );
+    }
+
+    /// @dev Stake locked by obligations: the collateral behind the liability (rounded up, protocol-favouring) and
+    ///      at least the minimum stake while any liability or assignment is open.
+    function lockedStake(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p
+    ) internal view returns (uint256) {
+        uint256 liability = p.liabilityCh;
+        if (liability == 0 && p.openAssignments == 0) return 0;
+        uint256 collateral = divUp(liability * WAD, $.params.collateralFactorWad);
+        uint256 minStake = $.params.minStakeDps;
+        return collateral > minStake ? collateral : minStake;
+    }
+
+    /// @dev Tier of a stake: the number of thresholds it reaches (0..4).
+    function tier(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        uint256 staked
+    ) internal view returns (uint8 t) {
+        uint128[4] memory th = $.tierThresholdsDps;
+        while (t < 4 && staked >= th[t]) ++t;
+    }
+
+    /// @dev Division rounding up (checked arithmetic upstream: absurd inputs revert rather than wrap).
+    function divUp(uint256 a, uint256 b) internal pure returns (uint256) {
+        return a == 0 ? 0 : (a - 1) / b + 1;
+    }
+
+    function toU128(uint256 x) internal pure returns (uint128) {
+        if (x > type(uint128).max) revert IProviderRegistry.ProviderValueTooLarge();
+        return uint128(x);
+    }
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IComputeStandard} from "../../interfaces/IComputeStandard.sol";
+import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
+import {ProviderStake} from "./ProviderStake.sol";
+
+/// @title ProviderViews
+/// @notice The ProviderRegistry's derived figures — uptime (decayed while silent), mintable CH — and the full
+///         `providerInfo` record. `info` is linked as an external library (it is large and read-only); the
+///         internal helpers are shared with the registry's heartbeat and mint paths.
+library ProviderViews {
+    uint256 private constant WAD = 1e18;
+
+    /// @notice Everything known about `provider` (zero record when not registered).
+    function info(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address provider
+    ) external view returns (IProviderRegistry.ProviderInfo memory i) {
+        ProviderRegistryStore.ProviderData storage p = $.providers[provider];
+        if (p.index1 == 0) return i;
+        i.registered = true;
+        i.index = p.index1 - 1;
+        i.region = p.region;
+        i.workloadMask = p.workloadMask;
+        i.registeredAt = p.registeredAt;
+        i.attestationNonce = p.attestationNonce;
+        i.askPriceWad = p.askPriceWad;
+        i.stakedDps = p.stakedDps;
+        i.unbondingDps = p.unbondingDps;
+        i.unbondReadyAt = p.unbondReadyAt;
+        i.tier = ProviderStake.tier($, p.stakedDps);
+        i.workloadClass = p.workloadClass;
+        i.standardVersion = p.standardVersion;
+        i.chPerHourWad = p.chPerHourWad;
+        i.capacityPflopsWad = p.capacityPflopsWad;
+        i.attestedAt = p.attestedAt;
+        i.attestationExpiresAt = p.attestationExpiresAt;
+        IComputeStandard std = IComputeStandard($.standard);
+        i.performanceGrade = uint8(std.performanceGrade(p.chPerHourWad));
+        i.energyGrade = uint8(std.energyGrade(p.whPerChWad));
+        i.whPerChWad = p.whPerChWad;
+        i.lastHeartbeat = p.lastHeartbeat;
+        i.lastSamplePflopsWad = p.lastSamplePflopsWad;
+        i.uptimeWad = uptime($, p);
+        i.reliabilityGrade = uint8(std.reliabilityGrade(i.uptimeWad));
+        i.liabilityCh = p.liabilityCh;
+        i.mintedCh = p.liabilityCh + p.deliveredCh + p.boughtBackCh;
+        i.deliveredCh = p.deliveredCh;
+        i.boughtBackCh = p.boughtBackCh;
+        i.assignedCh = p.assignedCh;
+        i.openAssignments = p.openAssignments;
+        i.completed = p.completed;
+        i.failed = p.failed;
+        i.slashCount = p.slashCount;
+        i.slashedDps = p.slashedDps;
+        i.mintableCh = mintable($, p, provider, false);
+        i.dutyLockedDps = p.dutyLockedDps;
+    }
+
+    /// @dev Credits an interval: a beat within 1.25 intervals of the previous one credits the whole gap as up
+    ///      time; a later beat credits one interval (the machine was up when it last beat) and the rest is down.
+    ///      Once tracked time exceeds the window both counters halve, so recent history weighs most.
+    function accrue(
+        uint256 up,
+        uint256 tracked,
+        uint256 elapsed,
+        uint256 interval,
+        uint256 window
+    ) internal pure returns (uint256, uint256) {
+        up += elapsed <= interval + interval / 4 ? elapsed : interval;
+        tracked += elapsed;
+        while (tracked > window && window != 0) {
+            up /= 2;
+            tracked /= 2;
+        }
+        return (up, tracked);
+    }
+
+    /// @dev Uptime WAD, decayed in views while the provider is silent; rounds down (never overstated).
+    function uptime(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p
+    ) internal view returns (uint256) {
+        uint256 up = p.upSeconds;
+        uint256 tracked = p.trackedSeconds;
+        uint256 last = p.lastHeartbeat;
+        if (last != 0) {
+            uint256 interval = $.params.heartbeatIntervalSec;
+            uint256 gap = block.timestamp - last;
+            // A silent provider's uptime decays in views; a beat within tolerance is not yet due.
+            if (gap > interval + interval / 4)
+                (up, tracked) = accrue(up, tracked, gap, interval, $.params.uptimeWindowSec);
+        }
+        // @dev Rounds down: uptime is never overstated.
+        return tracked == 0 ? 0 : (up * WAD) / tracked;
+    }
+
+    /// @dev min(rate × horizon, stake × factor) − liability, both caps rounded down. With `strict`, reverts with
+    ///      the reason minting is impossible instead of returning 0.
+    function mintable(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p,
+        address provider,
+        bool strict
+    ) internal view returns (uint256) {
+        uint256 expiresAt = p.attestationExpiresAt;
+        if (expiresAt < block.timestamp) {
+            if (strict) revert IProviderRegistry.ProviderNoValidAttestation(provider, expiresAt);
+            return 0;
+        }
+        uint256 staked = p.stakedDps;
+        uint256 minStake = $.params.minStakeDps;
+        if (staked < minStake) {
+            if (strict) revert IProviderRegistry.ProviderStakeTooLow(provider, minStake, staked);
+            return 0;
+        }
+        uint256 rateCap = (uint256(p.chPerHourWad) * $.params.mintHorizonSec) / 1 hours;
+        uint256 collateralCap = (staked * $.params.collateralFactorWad) / WAD;
+        uint256 cap = rateCap < collateralCap ? rateCap : collateralCap;
+        uint256 liability = p.liabilityCh;
+        return cap > liability ? cap - liability : 0;
+    }
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
+import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
+import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
+import {TaskCommon} from "./TaskCommon.sol";
+
+/// @title TaskCouncil
+/// @notice The TaskRegistry's verification: drawing the council of each round from the committed seed block,
+///         members' votes (TSK-01) and opening a dispute. Linked as an external library.
+library TaskCouncil {
+    /// @notice Draws the current round's council (or re-commits a seed block whose hash aged out).
+    function drawCouncil(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        ITaskRegistry.Status st = k.status;
+        if (st < ITaskRegistry.Status.Running || st > ITaskRegistry.Status.Disputed)
+            TaskCommon.revertStatus(taskId, st);
+        uint8 round = k.round;
+        uint256 target = k.targetBlock;
+        if (target == 0 || block.number <= target || $.councils[taskId][round].length != 0) {
+            revert ITaskRegistry.TaskCouncilNotDrawable(taskId, target);
+        }
+        if (block.number > target + 256) {
+            // @dev The committed hash is out of reach: commit a fresh future block (nobody chose the old outcome).
+            TaskCommon.commitSeed($, k);
+            return;
+        }
+        bytes32 seed = IProviderMatcher($.matcher).blockSeed(
+            keccak256(abi.encode(taskId, k.executor, k.price, round)),
+            target
+        );
+        uint256 size = round == 0 ? k.councilSize : 2 * uint256(k.councilSize) + 1;
+        // @dev TSK-07: the snapshot at the commit block (target − 1), fixed before the seed existed.
+        IProviderMatcher.DrawQuery memory q = IProviderMatcher.DrawQuery({
+            workloadClass: k.workloadClass,
+            requiredCapacityPflopsWad: k.capacityPflopsWad,
+            atBlock: uint64(target - 1),
+            atTime: k.seedTime,
+            candidates: k.candidates,
+            extraSamples: $.params.councilWindow
+        });
+        address[] memory picked = IProviderMatcher($.matcher).drawFromSnapshot(q, _excluded($, taskId, k), seed, size);
+        if (picked.length < size) revert ITaskRegistry.TaskCouncilUnavailable(size, picked.length);
+        mapping(address => uint8) storage bits = $.members[taskId];
+        uint8 flag = uint8(1 << round);
+        for (uint256 i; i < size; ++i) bits[picked[i]] |= flag;
+        $.councils[taskId][round] = picked;
+        TaskCommon.lockDuty($, k, picked);
+        emit ITaskRegistry.CouncilDrawn(taskId, round, picked, TaskCommon.quorum(k), seed);
+    }
+
+    /// @dev Client and executor never sit on the council; a dispute council excludes the first council. The caller is
+    ///      not excluded: who calls must not change the draw (TSK-07).
+    function _excluded(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k
+    ) private view returns (address[] memory ex) {
+        address[] storage first = $.councils[taskId][0];
+        uint256 extra = k.round == 0 ? 0 : first.length;
+        ex = new address[](2 + extra);
+        (ex[0], ex[1]) = (k.client, k.executor);
+        for (uint256 i; i < extra; ++i) ex[2 + i] = first[i];
+    }
+
+    /// @notice Records the caller's vote as a current council member (once per round).
+    function vote(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId, bool agree) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        ITaskRegistry.Status st = k.status;
+        if (st < ITaskRegistry.Status.Verifying || st > ITaskRegistry.Status.Disputed)
+            TaskCommon.revertStatus(taskId, st);
+        if (block.timestamp > k.votingEnds) revert ITaskRegistry.TaskDeadlinePassed(k.votingEnds);
+        uint8 round = k.round;
+        uint8 b = $.members[taskId][msg.sender];
+        // @dev TSK-01: only current members count, and each at most once.
+        if (b & (1 << round) == 0) revert ITaskRegistry.TaskNotCouncilMember(taskId, msg.sender);
+        if (b & (4 << round) != 0) revert ITaskRegistry.TaskAlreadyVoted(taskId, msg.sender);
+        b |= uint8(4 << round);
+        uint8 a = k.agree;
+        uint8 d = k.disagree;
+        if (agree) {
+            b |= uint8(16 << round);
+            k.agree = ++a;
+        } else {
+            k.disagree = ++d;
+        }
+        $.members[taskId][msg.sender] = b;
+        emit ITaskRegistry.Voted(taskId, msg.sender, round, agree, a, d);
+    }
+
+    /// @notice Opens the dispute round (enlarged council from a fresh seed block).
+    function openDispute(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        if (k.status != ITaskRegistry.Status.Verifying) TaskCommon.revertStatus(taskId, k.status);
+        uint256 q = k.quorum;
+        uint256 a = k.agree;
+        uint256 d = k.disagree;
+        bool windowOver = block.timestamp > k.votingEnds;
+        if (a >= q) revert ITaskRegistry.TaskNoDisagreement(taskId);
+        if (d >= q) {
+            // @dev A rejection may only be appealed by the executor, inside the window.
+            if (msg.sender != k.executor || windowOver) revert ITaskRegistry.TaskNoDisagreement(taskId);
+        } else {
+            uint256 left = uint256(k.councilSize) - a - d;
+            if (!windowOver && (a + left >= q || d + left >= q)) revert ITaskRegistry.TaskNoDisagreement(taskId);
+        }
+        k.status = ITaskRegistry.Status.Disputed;
+        k.round = 1;
+        k.agree = 0;
+        k.disagree = 0;
+        uint64 target = TaskCommon.commitSeed($, k);
+        k.votingEnds = uint40(block.timestamp + $.params.disputeWindowSec);
+        emit ITaskRegistry.DisputeOpened(taskId, msg.sender, target);
+    }
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
+import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IRewardPool} from "../../interfaces/IEmissionHooks.sol";
+import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
+import {TaskCommon} from "./TaskCommon.sol";
+
+/// @title TaskSettlement
+/// @notice The TaskRegistry's endings: verdicts (pay, slash the side found wrong, reserve council fees, refund),
+///         expiry of a missed deadline, council fee claims and CH redemption failures. Linked as an external
+///         library; the registry holds the reentrancy guard and access control.
+library TaskSettlement {
+    using SafeERC20 for IERC20;
+
+    uint256 private constant BPS = 10_000;
+
+    /// @notice Finalises on a quorum (a round-0 rejection only after the appeal window).
+    function finalize(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        ITaskRegistry.Status st = k.status;
+        if (st < ITaskRegistry.Status.Verifying || st > ITaskRegistry.Status.Disputed)
+            TaskCommon.revertStatus(taskId, st);
+        uint256 q = TaskCommon.quorum(k);
+        if (k.agree >= q) return _settle($, taskId, true);
+        if (k.disagree >= q) {
+            if (st == ITaskRegistry.Status.Verifying && block.timestamp <= k.votingEnds) {
+                revert ITaskRegistry.TaskAppealWindowOpen(taskId, k.votingEnds);
+            }
+            return _settle($, taskId, false);
+        }
+        // @dev TSK-05 (item 9): a dispute without a verdict past the window and governance's grace ends with a
+        //      refund, so no escrow waits on governance.
+        if (
+            st == ITaskRegistry.Status.Disputed && block.timestamp > uint256(k.votingEnds) + $.params.disputeWindowSec
+        ) {
+            return _unresolved($, taskId, k);
+        }
+        revert ITaskRegistry.TaskNoQuorum(taskId, k.agree, k.disagree, q);
+    }
+
+    /// @dev Ends a dispute nobody decided: full refund, no payment, no slash (no recorded fault), every duty and a CH
+    ///      redemption's reservation released.
+    function _unresolved(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k
+    ) private {
+        k.status = ITaskRegistry.Status.Unresolved;
+        uint256 refund = TaskCommon.release($, k);
+        uint256 assignmentId = k.assignmentId;
+        k.assignmentId = 0;
+        emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Unresolved, msg.sender, refund);
+        TaskCommon.releaseDuties($, taskId, k);
+        if (assignmentId != 0) IProviderRegistry($.registry).releaseRedemption(assignmentId);
+        TaskCommon.pay($, k.currency, k.client, refund);
+    }
+
+    /// @notice Governance's verdict on a dispute the enlarged council left without a quorum.
+    function resolveDispute(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        bool executorCorrect
+    ) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        if (k.status != ITaskRegistry.Status.Disputed) TaskCommon.revertStatus(taskId, k.status);
+        if (block.timestamp <= k.votingEnds) revert ITaskRegistry.TaskDeadlineNotPassed(k.votingEnds);
+        _settle($, taskId, executorCorrect);
+    }
+
+    /// @notice Enforces a missed deadline: refund, and the executor slashed (finder: the caller).
+    function expire(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        if (k.status != ITaskRegistry.Status.Running) TaskCommon.revertStatus(taskId, k.status);
+        if (block.timestamp <= k.deadline) revert ITaskRegistry.TaskDeadlineNotPassed(k.deadline);
+        k.status = ITaskRegistry.Status.Expired;
+        uint256 refund = TaskCommon.release($, k);
+        emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Expired, msg.sender, refund);
+        TaskCommon.releaseDuties($, taskId, k);
+        // @dev TSK-03: the executor accepted this deadline and missed it. CH tasks are compensated by the registry
+        //      through reportRedemptionFailure once the delivery deadline passes.
+        if (k.currency != ITaskRegistry.Currency.CH) {
+            // @dev Item 16: an executor expiring its own task earns no finder fee on its own slash.
+            address finder = msg.sender == k.executor ? address(0) : msg.sender;
+            TaskCommon.slash($, taskId, k, k.executor, finder);
+            IProviderRegistry($.registry).recordTaskOutcome(k.executor, false);
+        }
+        TaskCommon.pay($, k.currency, k.client, refund);
+    }
+
+    /// @notice Reports a rejected or expired CH redemption as failed (the registry compensates the client).
+    function reportRedemptionFailure(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        uint256 id = k.assignmentId;
+        // @dev Only Rejected and Expired tasks (Cancelled ones never had an assignment) may report a failure.
+        if (id == 0 || k.status < ITaskRegistry.Status.Rejected) revert ITaskRegistry.TaskNoOpenRedemption(taskId);
+        k.assignmentId = 0;
+        uint256 comp = IProviderRegistry($.registry).reportDeliveryFailure(id, k.client);
+        emit ITaskRegistry.RedemptionFailed(taskId, id, comp);
+    }
+
+    /// @notice Pays the caller its council fee (voted with the verdict, once).
+    function claimCouncilFee(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId
+    ) external returns (uint256 fee) {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        ITaskRegistry.Status st = k.status;
+        if (st != ITaskRegistry.Status.Accepted && st != ITaskRegistry.Status.Rejected)
+            TaskCommon.revertStatus(taskId, st);
+        bool correct = st == ITaskRegistry.Status.Accepted;
+        uint8 b = $.members[taskId][msg.sender];
+        // @dev A member sits in one round only (the dispute council excludes round 0); bit 6 marks a claim.
+        uint8 r = b & 2 != 0 ? 1 : 0;
+        if (b & 64 != 0 || b & (4 << r) == 0 || (b & (16 << r) != 0) != correct) {
+            revert ITaskRegistry.TaskNothingToClaim(taskId, msg.sender);
+        }
+        $.members[taskId][msg.sender] = b | 64;
+        fee = k.councilFee;
+        uint128 left = k.escrow - uint128(fee);
+        k.escrow = left;
+        $.totalEscrow[uint8(k.currency)] -= fee;
+        emit ITaskRegistry.CouncilFeeClaimed(taskId, msg.sender, fee, left);
+        TaskCommon.pay($, k.currency, msg.sender, fee);
+    }
+
+    /// @dev Pays the executor, slashes the side found wrong, reserves the fees of the members who voted with the
+    ///      verdict (claimed with `claimCouncilFee`) and refunds the rest. Effects first, then transfers.
+    function _settle(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId, bool executorCorrect) private {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        ITaskRegistry.Status outcome = executorCorrect ? ITaskRegistry.Status.Accepted : ITaskRegistry.Status.Rejected;
+        k.status = outcome;
+        uint256 winners = executorCorrect ? k.agree : k.disagree;
+        if (k.round == 1) winners += _judgeFirstRound($, taskId, executorCorrect);
+        uint256 reserved = winners * k.councilFee;
+        uint256 executorCost;
+        uint256 executorPaid;
+        uint256 replenished;
+        if (executorCorrect) (executorCost, executorPaid, replenished) = _executorShare($, k.currency, k.price);
+        uint256 escrow = k.escrow;
+        uint256 refund = escrow - reserved - executorCost;
+        k.escrow = uint128(reserved);
+        $.totalEscrow[uint8(k.currency)] -= escrow - reserved;
+        emit ITaskRegistry.TaskFinalized(taskId, outcome, executorPaid, reserved, refund, replenished);
+        TaskCommon.releaseDuties($, taskId, k);
+        if (executorCorrect) {
+            _payExecutor($, k, executorPaid, replenished);
+            IProviderRegistry($.registry).recordTaskOutcome(k.executor, true);
+        } else if (k.currency != ITaskRegistry.Currency.CH) {
+            TaskCommon.slash($, taskId, k, k.executor, address(0));
+            IProviderRegistry($.registry).recordTaskOutcome(k.executor, false);
+        }
+        TaskCommon.pay($, k.currency, k.client, refund);
+    }
+
+    /// @dev Executor's share: CH and USDC get the price; DPS clients pay price × (1 − discount) (rounded up, the
+    ///      executor is not short-changed by rounding), of which `dpsReplenishBps` (rounded down) returns to the
+    ///      reward pool.
+    function _executorShare(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Currency cur,
+        uint256 price
+    ) private view returns (uint256 cost, uint256 paid, uint256 replenished) {
+        if (cur != ITaskRegistry.Currency.DPS) return (price, price, 0);
+        cost = (price * (BPS - $.params.dpsDiscountBps) + BPS - 1) / BPS;
+        if ($.emission != address(0)) replenished = (cost * $.params.dpsReplenishBps) / BPS;
+        paid = cost - replenished;
+    }
+
+    function _payExecutor(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Task storage k,
+        uint256 paid,
+        uint256 replenished
+    ) private {
+        ITaskRegistry.Currency cur = k.currency;
+        if (cur == ITaskRegistry.Currency.CH) {
+            // @dev Redemption: the CH goes to the registry, which burns it against the executor's liability.
+            IERC20($.tokens[0]).safeTransfer($.registry, paid);
+            IProviderRegistry($.registry).confirmDelivery(k.assignmentId);
+            return;
+        }
+        TaskCommon.pay($, cur, k.executor, paid);
+        if (replenished != 0) {
+            IERC20($.tokens[2]).safeTransfer($.emission, replenished);
+            // @dev Item 17: a failing pool (paused, epochs far behind) must not block the verdict. The DPS is
+            //      already at the pool (unaccounted there); the amount is retried with the next replenishment.
+            uint256 due = $.replenishBacklogDps + replenished;
+            try IRewardPool($.emission).replenish(due) {
+                if (due != replenished) {
+                    $.replenishBacklogDps = 0;
+                    emit ITaskRegistry.ReplenishmentFlushed(due - replenished);
+                }
+            } catch {
+                $.replenishBacklogDps = due;
+                emit ITaskRegistry.ReplenishmentDeferred(replenished, due);
+            }
+        }
+    }
+
+    /// @notice Accounts the deferred DPS at the reward pool (reverts with the pool's error if it still fails).
+    function flushReplenishment(TaskRegistryStore.TaskRegistryStorage storage $) external returns (uint256 amount) {
+        amount = $.replenishBacklogDps;
+        if (amount == 0) revert ITaskRegistry.TaskNothingToFlush();
+        $.replenishBacklogDps = 0;
+        emit ITaskRegistry.ReplenishmentFlushed(amount);
+        IRewardPool($.emission).replenish(amount);
+    }
+
+    /// @dev After a dispute: slashes first-round members who voted against the verdict (the side found wrong,
+    ///      TSK-03) and counts those who voted with it. Bounded by maxCouncil members.
+    function _judgeFirstRound(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        bool executorCorrect
+    ) private returns (uint256 right) {
+        mapping(address => uint8) storage bits = $.members[taskId];
+        address[] storage c = $.councils[taskId][0];
+        uint256 n = c.length;
+        for (uint256 i; i < n; ++i) {
+            address m = c[i];
+            uint8 b = bits[m];
+            if (b & 4 == 0) continue; // did not vote
+            if ((b & 16 != 0) == executorCorrect) ++right;
+            else TaskCommon.slash($, taskId, $.tasks[taskId], m, address(0));
+        }
+    }
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {TaskSolBase} from "../helpers/TaskSolBase.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+
+/// @notice TSK-07 (issue 17 items 6 and 20): once the seed is known, no action — registering, staking, unbonding,
+///         updating a profile, heartbeating, choosing who calls — changes who is drawn for a council (either round)
+///         or who wins the executor auction. Each test draws once, rewinds, lets an attacker act after the seed is
+///         public, draws again, and requires the same result.
+contract CouncilDrawTest is TaskSolBase {
+    ITaskRegistry.Currency internal constant USDC = ITaskRegistry.Currency.USDC;
+    bytes32 internal constant GOOD = keccak256("correct result");
+    address[] internal attackers;
+
+    function setUp() public {
+        _deployTasks();
+        for (uint256 i; i < 4; ++i) {
+            address a = address(uint160(0xA77A0 + i));
+            attackers.push(a);
+            _onboard(a, 5_000e18);
+        }
+    }
+
+    function _same(address[] memory a, address[] memory b) internal pure returns (bool) {
+        if (a.length != b.length) return false;
+        for (uint256 i; i < a.length; ++i) if (a[i] != b[i]) return false;
+        return true;
+    }
+
+    /// @dev A USDC task (n, q) with providers[0] the only bidder, bidding closed and the seed block mined.
+    function _closed(uint8 n, uint8 q) internal returns (uint256 id) {
+        id = _submit(USDC, 1_000e6, n, q);
+        _bid(id, providers[0], 400e6);
+        vm.warp(block.timestamp + 1 hours + 1);
+        _close(id);
+        _mineSeed(id);
+    }
+
+    function _mineSeed(uint256 id) internal {
+        uint256 target = tasks.getTask(id).targetBlock;
+        if (block.number <= target) vm.roll(target + 1);
+        vm.setBlockhash(target, keccak256(abi.encode("block", target)));
+    }
+
+    function _drawnBy(uint256 id, address caller) internal returns (address[] memory) {
+        vm.prank(caller);
+        tasks.drawCouncil(id);
+        return tasks.councilOf(id, tasks.getTask(id).round);
+    }
+
+    /// The attack of item 6: with the seed public, register (free, stake-less) addresses until the window the old
+    /// draw scanned (seed mod providerCount) starts on the attacker's providers, then draw in the same block.
+    function test_registerAfterSeed_cannotSteerCouncilOntoAttacker() public {
+        ITaskRegistry.Params memory p = _params();
+        p.councilWindow = 3; // the old draw scanned a 3-provider window of the registry list
+        tasks.setParams(p);
+        uint256 id = _closed(3, 2);
+        uint256 snap = vm.snapshotState();
+        address[] memory honest = _drawnBy(id, address(this));
+        vm.revertToState(snap);
+
+        ITaskRegistry.Task memory t = tasks.getTask(id);
+        bytes32 seed = matcher.blockSeed(keccak256(abi.encode(id, t.executor, t.price, uint8(0))), t.targetBlock);
+        // attackers sit at list indices 8..11: a window starting at 8 or 9 is all theirs
+        for (uint256 j; j < 400 && (uint256(seed) % registry.providerCount()) / 2 != 4; ++j) {
+            vm.prank(address(uint160(0x5EED0000 + j)));
+            registry.register(1, 0x2, bytes32(0), "");
+        }
+        address[] memory steered = _drawnBy(id, address(this));
+        assertTrue(_same(honest, steered), "post-seed registrations changed the council");
+        uint256 captured;
+        for (uint256 i; i < steered.length; ++i) if (_isIn(steered[i], attackers)) ++captured;
+        assertLt(captured, 3, "the attacker holds the whole council");
+    }
+
+    /// Members unbond (ineligible now), outsiders stake more or heartbeat a low capacity, profiles change: none of
+    /// it, after the seed, moves the draw.
+    function test_postSeedStakeProfileAndHeartbeat_doNotChangeCouncil() public {
+        uint256 id = _closed(3, 2);
+        uint256 snap = vm.snapshotState();
+        address[] memory before = _drawnBy(id, address(this));
+        vm.revertToState(snap);
+        for (uint256 i; i < before.length; ++i) {
+            address m = before[i];
+            uint256 s = registry.providerInfo(m).stakedDps;
+            vm.startPrank(m);
+            registry.requestUnbond(s); // below the minimum stake: ineligible for a live draw
+            registry.updateProfile(9, 0x4, bytes32(0), "");
+            vm.stopPrank();
+        }
+        for (uint256 i; i < providers.length; ++i) {
+            address o = providers[i];
+            if (_isIn(o, before) || o == providers[0]) continue;
+            dps.transfer(o, 50_000e18);
+            vm.startPrank(o);
+            dps.approve(address(registry), 50_000e18);
+            registry.stake(50_000e18);
+            registry.heartbeat(0.05e18);
+            vm.stopPrank();
+        }
+        address[] memory afterActions = _drawnBy(id, address(this));
+        assertTrue(_same(before, afterActions), "post-seed actions changed the council");
+    }
+
+    /// Who calls drawCouncil does not matter (the old draw excluded the caller: a member could drop out).
+    function test_drawCaller_cannotExcludeItself() public {
+        uint256 id = _closed(3, 2);
+        uint256 snap = vm.snapshotState();
+        address[] memory before = _drawnBy(id, address(this));
+        vm.revertToState(snap);
+        address[] memory byMember = _drawnBy(id, before[0]);
+        assertTrue(_same(before, byMember), "the caller changed the council");
+    }
+
+    /// The 2n + 1 dispute council is as unmovable as the first one.
+    function test_disputeCouncil_postSeedActionsDoNotChangeIt() public {
+        uint256 id = _submit(USDC, 1_000e6, 2, 2);
+        _bid(id, providers[0], 400e6);
+        _closeAndDraw(id);
+        vm.prank(providers[0]);
+        tasks.commit(id, 0, keccak256("c0"));
+        vm.prank(providers[0]);
+        tasks.commit(id, 1, GOOD);
+        address[] memory c0 = tasks.councilOf(id, 0);
+        vm.prank(c0[0]);
+        tasks.vote(id, true);
+        vm.prank(c0[1]);
+        tasks.vote(id, false);
+        tasks.openDispute(id);
+        _mineSeed(id);
+        uint256 snap = vm.snapshotState();
+        address[] memory before = _drawnBy(id, address(this));
+        vm.revertToState(snap);
+        for (uint256 i; i < before.length; ++i) {
+            uint256 s = registry.providerInfo(before[i]).stakedDps;
+            vm.prank(before[i]);
+            registry.requestUnbond(s);
+        }
+        for (uint256 j; j < 40; ++j) {
+            vm.prank(address(uint160(0xD15B0000 + j)));
+            registry.register(1, 0x2, bytes32(0), "");
+        }
+        address[] memory afterActions = _drawnBy(id, before[1]);
+        assertTrue(_same(before, afterActions), "post-seed actions changed the dispute council");
+    }
+
+    // ─── item 20: the executor auction's tie-break ─────────────────────────────────────────────────────────
+
+    /// Two equal bids from identical profiles: the old tie-break used seed 0, so the winner was a fixed function of
+    /// the addresses (grindable before bidding). With the seed committed when bidding closes, both can win.
+    function test_equalBids_winnerSetByCommittedSeed_notByAddress() public {
+        uint256 winsA;
+        uint256 winsB;
+        for (uint256 k; k < 8; ++k) {
+            uint256 snap = vm.snapshotState();
+            uint256 id = _submit(USDC, 1_000e6, 3, 2);
+            _bid(id, providers[1], 400e6);
+            _bid(id, providers[2], 400e6);
+            vm.warp(block.timestamp + 1 hours + 1);
+            tasks.closeBidding(id);
+            if (tasks.getTask(id).status == ITaskRegistry.Status.Bidding) {
+                uint256 target = tasks.getTask(id).targetBlock;
+                vm.roll(target + 1);
+                vm.setBlockhash(target, keccak256(abi.encode("trial", k)));
+                tasks.closeBidding(id);
+            }
+            address winner = tasks.getTask(id).executor;
+            if (winner == providers[1]) ++winsA;
+            else if (winner == providers[2]) ++winsB;
+            vm.revertToState(snap);
+        }
+        assertEq(winsA + winsB, 8);
+        assertGt(winsA, 0, "the seed never favoured the first bidder");
+        assertGt(winsB, 0, "the seed never favoured the second bidder");
+    }
+
+    // ─── the snapshot itself ───────────────────────────────────────────────────────────────────────────
+
+    /// A provider below the minimum stake is not listed; after governance lowers the minimum, anyone's
+    /// refreshDrawProfile records its present profile (and lists it) — profiles at earlier blocks stay as they were.
+    function test_refreshDrawProfile_recordsThePresentOnly() public {
+        address p = address(0xF00D);
+        vm.prank(p);
+        registry.register(1, 0x2, bytes32(0), "");
+        dps.transfer(p, 800e18);
+        vm.startPrank(p);
+        dps.approve(address(registry), 800e18);
+        registry.stake(800e18);
+        vm.stopPrank();
+        IProviderRegistry.Attestation memory a = _attestation(p);
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
+        registry.attest(a, abi.encodePacked(r, s, v));
+        uint256 count = registry.drawCount();
+        uint256 before = block.number;
+        address[] memory one = new address[](1);
+        one[0] = p;
+        uint256 oldWord = registry.drawProfilesAt(one, before)[0];
+        assertEq(oldWord >> 207, 0, "below the minimum stake: flag clear");
+        IProviderRegistry.Params memory rp = registry.params();
+        rp.minStakeDps = 500e18;
+        registry.setParams(rp);
+        vm.roll(block.number + 1);
+        vm.expectEmit(address(registry));
+        emit IProviderRegistry.DrawCandidateListed(p, count);
+        registry.refreshDrawProfile(p);
+        assertEq(registry.drawCount(), count + 1);
+        (address listed, uint256 word) = registry.drawCandidate(count, block.number);
+        assertEq(listed, p);
+        assertEq(word >> 207, 1, "now eligible");
+        assertEq(registry.drawProfilesAt(one, before)[0], oldWord, "the past is unchanged");
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderNotRegistered.selector, address(0xBAD)));
+        registry.refreshDrawProfile(address(0xBAD));
+    }
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {TaskSolBase} from "../helpers/TaskSolBase.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
+import {MockCapacityRecorder} from "../../contracts/mocks/MockCapacityRecorder.sol";
+
+/// @notice Issue 17 item 18: matching trusts the attested workload class, not the self-declared mask; a provider
+///         below the minimum stake earns no capacity (GFL, DPS) from its heartbeats.
+contract ProviderFixesTest is TaskSolBase {
+    function setUp() public {
+        _deployTasks();
+    }
+
+    function _q(uint16 workloadClass) internal pure returns (IProviderMatcher.Query memory) {
+        return IProviderMatcher.Query(IProviderMatcher.Mode.Executor, workloadClass, 0, false, 0, 0, 0);
+    }
+
+    /// A provider declares classes 1 and 2 but was benchmarked (attested) for class 1 only: it must not be matched
+    /// for class-2 work it never proved it can do.
+    function test_matching_filtersOnAttestedClassNotDeclaredMask() public {
+        address p = address(0xC1A55);
+        vm.prank(p);
+        registry.register(1, 0x6, bytes32(0), ""); // classes 1 and 2 declared
+        dps.transfer(p, 5_000e18);
+        vm.startPrank(p);
+        dps.approve(address(registry), 5_000e18);
+        registry.stake(5_000e18);
+        vm.stopPrank();
+        IProviderRegistry.Attestation memory a = _attestation(p); // class 1
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
+        registry.attest(a, abi.encodePacked(r, s, v));
+        address[] memory one = new address[](1);
+        one[0] = p;
+        (bool[] memory ok, ) = matcher.scoreCandidates(_q(1), one, bytes32(0));
+        assertTrue(ok[0], "attested class");
+        (ok, ) = matcher.scoreCandidates(_q(2), one, bytes32(0));
+        assertFalse(ok[0], "declared but never attested");
+        (ok, ) = matcher.scoreCandidates(_q(type(uint16).max), one, bytes32(0));
+        assertTrue(ok[0], "any class");
+        assertEq(registry.matchingProfile(p).workloadClass, 1);
+    }
+
+    /// An attested provider that unbonded below the minimum stake keeps heartbeating: its samples count zero, so it
+    /// earns no GFL or DPS for the day; staking again brings the samples back from the next recorder day.
+    function test_unbondedProvider_heartbeatEarnsNoCapacity() public {
+        MockCapacityRecorder rec = new MockCapacityRecorder();
+        registry.setCapacityRecorder(address(rec));
+        address p = providers[3];
+        vm.prank(p);
+        registry.heartbeat(0.4e18);
+        assertEq(rec.lastSample(p), 0.4e18);
+        vm.startPrank(p);
+        registry.requestUnbond(registry.providerInfo(p).stakedDps);
+        vm.warp(block.timestamp + 1 hours);
+        vm.expectEmit(address(registry));
+        emit IProviderRegistry.Heartbeat(p, 0, 1 hours, 1 hours, 1e18);
+        registry.heartbeat(0.4e18);
+        vm.stopPrank();
+        assertEq(rec.lastSample(p), 0, "below the minimum stake: a zero sample");
+        assertEq(registry.providerInfo(p).lastSamplePflopsWad, 0);
+        dps.transfer(p, 5_000e18);
+        vm.startPrank(p);
+        dps.approve(address(registry), 5_000e18);
+        registry.stake(5_000e18);
+        vm.warp(block.timestamp + 1 days);
+        registry.heartbeat(0.4e18);
+        vm.stopPrank();
+        assertEq(rec.lastSample(p), 0.4e18, "staked again: samples count");
+    }
+}
