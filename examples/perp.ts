@@ -1,6 +1,15 @@
 /** Open and close a perpetual position: join a guarantor, deposit margin, trade with a slippage limit, close. */
 import { formatCh, formatUsdc, formatWad, parseCh, parseUsdc, WAD } from "@chx/sdk";
-import { check, exampleEnv, faucetUsdc, guarantorFor, run, setIndexPrice, timeTravel, type ExampleEnv } from "./_env.js";
+import {
+  check,
+  exampleEnv,
+  faucetUsdc,
+  guarantorFor,
+  run,
+  setIndexPrice,
+  timeTravel,
+  type ExampleEnv,
+} from "./_env.js";
 
 /**
  * Perp orders are two-step (docs/perps.md): the commit fixes a price time a few seconds ahead; once the oracle round in
