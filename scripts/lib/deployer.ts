@@ -214,7 +214,13 @@ export class DeployContext {
   async libraries(contract: string): Promise<Record<string, string>> {
     const artifact = await this.hre.artifacts.readArtifact(contract);
     for (const [source, libs] of Object.entries(artifact.linkReferences ?? {})) {
-      for (const lib of Object.keys(libs)) await this.plain(lib, `${source.replace(/^project\//, "")}:${lib}`);
+      for (const lib of Object.keys(libs)) {
+        // recorded under the bare name when it is unique in the build (the ABI file is then abi/<name>.json, as for
+        // every other contract), else under its fully qualified name
+        const fqn = `${source.replace(/^project\//, "")}:${lib}`;
+        const unique = await this.hre.artifacts.artifactExists(lib).catch(() => false);
+        await this.plain(lib, unique ? lib : fqn);
+      }
     }
     return linkedLibraries(this.hre, this.record, contract);
   }
@@ -384,8 +390,9 @@ export async function runDeploy(
 
   const writeAbi = async (contract: string) => {
     const { abi } = await hre.artifacts.readArtifact(contract);
-    await mkdir(abiDir, { recursive: true });
-    await writeFile(path.join(abiDir, `${contract}.json`), JSON.stringify(abi, null, 2) + "\n");
+    const target = path.join(abiDir, `${contract}.json`);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, JSON.stringify(abi, null, 2) + "\n");
   };
   const journal = async (contract: string) => {
     if (!opts.write) return;
