@@ -179,8 +179,19 @@ export function makeKeeper(o: MakeKeeperOptions): Keeper {
     replaceAfterMs: 2_000,
     txTimeoutMs: 30_000,
     jobs: { "mock-target": { gasCeilingGwei: 20 } },
+    dataDir: ":memory:",
+    breakerBaseMs: 200,
+    breakerMaxMs: 2_000,
     ...o.config,
   });
+  // A test's "jobs" section names the jobs it exercises: run just those (the keeper itself runs every deployed job
+  // and treats the section as overrides; `only` is the explicit allow-list, as `--jobs` on the CLI).
+  if (config.only === undefined) {
+    const named = Object.entries(config.jobs)
+      .filter(([, j]) => j.enabled)
+      .map(([n]) => n);
+    if (named.length > 0) config.only = named;
+  }
   const level = process.env.CHX_KEEPER_TEST_LOG ?? "silent";
   const log = level === "silent" ? pino({ level: "silent" }) : createLogger(level, destination(2));
   return new Keeper({

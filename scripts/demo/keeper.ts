@@ -112,6 +112,7 @@ export class DemoKeeper {
       confirmations: 0,
       replaceAfterMs: 2_000,
       logLevel: "info",
+      dataDir: ":memory:",
     };
     // The demo lists the markets as targets of the one checker job (run as priority work) instead of the keeper's
     // per-market discovered jobs, so its report groups all market upkeep under "checker".
