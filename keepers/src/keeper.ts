@@ -15,7 +15,7 @@ import { SendError, Sender, type KeeperSigner, type Simulation, type TxOutcome }
 import { ConfigError, type KeeperConfig } from "./config.js";
 import type { DeploymentInfo } from "./deployments.js";
 import { KeeperMetrics, startMetricsServer, type MetricsServer } from "./metrics.js";
-import { bountiesIn, units, valueWei, type Bounty } from "./profit.js";
+import { bountiesIn, claimsIn, units, valueWei, type Bounty } from "./profit.js";
 import { loadJobs, type LoadedJob } from "./scan.js";
 import { ReorgDetector, WorkMemo } from "./state.js";
 import { KeeperStore } from "./store.js";
@@ -418,6 +418,10 @@ export class Keeper {
     }
     this.profitWei.set(job, profit);
     this.metrics.profit.set({ job }, Number(profit));
+    if (o.logs !== undefined && o.status === "success") {
+      const claimed = claimsIn(o.logs, this.address);
+      if (claimed > 0n) this.metrics.claimed.inc({ asset: "USDC" }, Number(claimed) / 1e6);
+    }
     return bounties;
   }
 

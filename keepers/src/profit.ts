@@ -93,3 +93,26 @@ export function valueWei(b: Bounty, prices: Record<string, bigint>): bigint | un
 export function units(b: Bounty): number {
   return Number(b.amount) / 10 ** DECIMALS[b.asset];
 }
+
+/** USDC the keeper claimed to its wallet in a transaction (bounty claims and margin withdrawals), 6 decimals. */
+export function claimsIn(
+  logs: ReadonlyArray<{ address: string; topics: ReadonlyArray<string>; data: string }>,
+  keeper: string,
+): bigint {
+  const me = keeper.toLowerCase();
+  let total = 0n;
+  for (const l of logs) {
+    let ev;
+    try {
+      ev = events().parseLog({ topics: [...l.topics], data: l.data });
+    } catch {
+      continue;
+    }
+    if (ev === null) continue;
+    const who = ev.name === "MarginWithdrawn" ? ev.args.account : /Claimed$/.test(ev.name) ? ev.args.keeper : undefined;
+    if (typeof who !== "string" || who.toLowerCase() !== me) continue;
+    const amount = ev.args.amountUsdc as bigint | undefined;
+    if (typeof amount === "bigint") total += amount;
+  }
+  return total;
+}

@@ -9,6 +9,7 @@ import { emissionFactory } from "./emission.js";
 import { liquidationsFactory } from "./liquidations.js";
 import { volatilityFactory } from "./volatility.js";
 import { tasksFactory } from "./tasks.js";
+import { bountiesFactory } from "./bounties.js";
 
 export const jobFactories: JobFactory[] = [
   checkerFactory,
@@ -17,4 +18,5 @@ export const jobFactories: JobFactory[] = [
   liquidationsFactory,
   volatilityFactory,
   tasksFactory,
+  bountiesFactory,
 ];

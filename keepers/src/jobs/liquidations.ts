@@ -566,6 +566,7 @@ function deployBlockOf(d: DeploymentInfo, name: string): number {
 export const liquidationsFactory: JobFactory = {
   name: "liquidations",
   description: "LiquidationEngine: liquidate accounts below maintenance margin (priority), accounts from events.",
+  covers: ["LiquidationChecker"],
   create({ deployment, config }) {
     const opts = config.options as LiquidationJobOptions;
     const ch = opts.clearingHouse ?? "ClearingHouse";

@@ -74,6 +74,7 @@ export function volatilityJob(address: string, opts: VolatilityJobOptions = {}):
 export const volatilityFactory: JobFactory = {
   name: "volatility",
   description: "RiskEngine: the permissionless EWMA volatility update when due.",
+  covers: ["VolatilityChecker"],
   create({ deployment, config }) {
     const opts = config.options as VolatilityJobOptions;
     const contract = opts.contract ?? "RiskEngine";
