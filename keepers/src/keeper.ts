@@ -89,7 +89,8 @@ type Planned = { job: LoadedJob; ctx: JobContext; action: Action; log: Logger };
 interface KeyBackoff {
   until: number;
   delayMs: number;
-  text: string;
+  /** The error's name (its text when unnamed): the same failure again is not news. */
+  error: string;
 }
 
 export class Keeper {
@@ -340,7 +341,7 @@ export class Keeper {
   async adoptedSettled(): Promise<ActionResult[]> {
     await this.startup();
     await Promise.allSettled([...this.background]);
-    return [...this.adoptedResults];
+    return this.adoptedResults.splice(0);
   }
 
   private async readHead(): Promise<HeadInfo> {
@@ -441,6 +442,10 @@ export class Keeper {
       this.memo.forget(keys);
     }
     const bounties = this.account(job, o);
+    if (this.stopping && o.status === "timeout") {
+      log.info({ nonce: o.nonce }, `${description}: still in flight at shutdown; the next run adopts it`);
+      return { ...base, outcome: "timeout", nonce: o.nonce, reason: "left in flight at shutdown" };
+    }
     const reason =
       o.status === "success"
         ? `${description}: done in block ${o.blockNumber}`
@@ -634,13 +639,14 @@ export class Keeper {
           prev === undefined
             ? cfg.breakerBaseMs
             : Math.min(cfg.breakerMaxMs, Math.max(cfg.breakerBaseMs, 2 * prev.delayMs));
-        this.keyBackoff.set(key, { until: Date.now() + delayMs, delayMs, text: sim.error.text });
+        const error = sim.error.name ?? sim.error.text;
+        this.keyBackoff.set(key, { until: Date.now() + delayMs, delayMs, error });
         const outcome: Outcome = expected ? "deferred" : "simulation-failed";
         const reason = expected
           ? `${p.action.description} waits: ${sim.error.text} (expected; retrying in ${Math.round(delayMs / 1000)} s)`
           : `${p.action.description} would fail: ${sim.error.text}.`;
         // The same failure again after a back-off is not news: one line at debug, counted in the metrics.
-        if (prev !== undefined && prev.text === sim.error.text) {
+        if (prev !== undefined && prev.error === error) {
           this.metrics.outcomes.inc({ job: name, outcome });
           p.log.debug({ outcome, retryInMs: delayMs }, reason);
           report.results.push({ ...base, outcome, reason });
@@ -814,6 +820,8 @@ export class Keeper {
     })();
     await Promise.race([settled, grace]);
     clearTimeout(timer);
+    // Whatever is still in flight stays in the state database for the next run to adopt.
+    this.sender.abandon();
     await this.server?.close();
     this.sender.destroy();
     this.client.destroy();

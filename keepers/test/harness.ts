@@ -161,6 +161,8 @@ export interface MakeKeeperOptions {
   urls?: string[];
   config?: Record<string, unknown>;
   factories?: JobFactory[];
+  /** A logger (default: silent, or CHX_KEEPER_TEST_LOG). */
+  log?: import("pino").Logger;
 }
 
 /** A keeper on `urls` (default: the node directly) with quiet logs (CHX_KEEPER_TEST_LOG=debug to see them). */
@@ -193,7 +195,7 @@ export function makeKeeper(o: MakeKeeperOptions): Keeper {
     if (named.length > 0) config.only = named;
   }
   const level = process.env.CHX_KEEPER_TEST_LOG ?? "silent";
-  const log = level === "silent" ? pino({ level: "silent" }) : createLogger(level, destination(2));
+  const log = o.log ?? (level === "silent" ? pino({ level: "silent" }) : createLogger(level, destination(2)));
   return new Keeper({
     config,
     deployment: o.deployment,

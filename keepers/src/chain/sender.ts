@@ -131,6 +131,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class Sender {
   private readonly flights = new Map<number, Flight>();
+  /** Set by `abandon()`: watchers stop where they are (the process is going away; the store keeps the flights). */
+  private abandoned = false;
   private readonly protectedProvider: JsonRpcProvider | undefined;
 
   constructor(
@@ -172,6 +174,11 @@ export class Sender {
 
   destroy(): void {
     this.protectedProvider?.destroy();
+  }
+
+  /** Stops every watcher at once, leaving the flights in the store for the next run to adopt (a hard stop). */
+  abandon(): void {
+    this.abandoned = true;
   }
 
   /** eth_estimateGas at `latest`: the gas, or the decoded reason it would revert. */
@@ -272,7 +279,7 @@ export class Sender {
   }
 
   private release(f: Flight, owner: symbol): void {
-    if (f.owner !== owner) return; // taken over: the new owner releases
+    if (f.owner !== owner || this.abandoned) return; // taken over: the new owner releases; abandoned: kept
     this.flights.delete(f.nonce);
     this.store?.deleteFlight(f.nonce);
     this.nonces.release();
@@ -448,6 +455,7 @@ export class Sender {
     let fundsWarned = false;
     const pollMs = Math.min(1_000, Math.max(50, Math.floor(s.replaceAfterMs / 10)));
     for (;;) {
+      if (this.abandoned) return { status: "timeout", nonce, replacements, hashes: f.hashes };
       if (f.owner !== owner) {
         return { status: "preempted", nonce, replacements, hashes: f.foreign, preemptedBy: f.description };
       }
