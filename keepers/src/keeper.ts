@@ -293,6 +293,7 @@ export class Keeper {
       for (const r of this.store.memo()) {
         if (r.state === "pending" && !inFlightKeys.has(r.key)) this.memo.forget([r.key]);
       }
+      for (const f of flights) if (f.keys.length > 0) this.memo.pending(f.keys); // held back until settled
       const pendingOnChain = await this.client.read("getTransactionCount", (p) =>
         p.getTransactionCount(this.address, "pending"),
       );
@@ -435,6 +436,11 @@ export class Keeper {
     log: Logger,
     base: Omit<ActionResult, "outcome">,
   ): ActionResult {
+    if (this.stopping && o.status === "timeout") {
+      // A hard stop left it in flight: its keys and its flight stay in the state database for the next run.
+      log.info({ nonce: o.nonce }, `${description}: still in flight at shutdown; the next run adopts it`);
+      return { ...base, outcome: "timeout", nonce: o.nonce, reason: "left in flight at shutdown" };
+    }
     if (o.status === "success") {
       this.memo.mined(keys, o.txHash, o.blockHash, o.blockNumber);
       if (o.blockNumber !== undefined && o.blockHash !== undefined) this.reorgs.remember(o.blockNumber, o.blockHash);
@@ -442,10 +448,6 @@ export class Keeper {
       this.memo.forget(keys);
     }
     const bounties = this.account(job, o);
-    if (this.stopping && o.status === "timeout") {
-      log.info({ nonce: o.nonce }, `${description}: still in flight at shutdown; the next run adopts it`);
-      return { ...base, outcome: "timeout", nonce: o.nonce, reason: "left in flight at shutdown" };
-    }
     const reason =
       o.status === "success"
         ? `${description}: done in block ${o.blockNumber}`
