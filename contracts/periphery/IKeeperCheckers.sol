@@ -9,7 +9,7 @@ import {IKeeperChecker, IKeeperUpkeep} from "../interfaces/IKeeperCompatible.sol
 ///         resolver data is `checker(accounts)` and Chainlink's `checkData` is `abi.encode(accounts)`, one
 ///         registration per shard of accounts (`npm run keeper:gelato` builds them from the ClearingHouse's events).
 ///         The checks are the LiquidationEngine's own `isLiquidatable` views; `performUpkeep` liquidates through the
-///         engine and forwards the bounty (credited to this contract's ClearingHouse margin) to `beneficiary`.
+///         engine and forwards the bounty (USDC the ClearingHouse pays the caller) to `beneficiary`.
 ///         Periphery: not upgradeable, no storage, holds nothing between calls.
 interface ILiquidationChecker is IKeeperUpkeep {
     /// @notice Thrown when every account of a `performUpkeep` was healthy or already liquidated (a racing keeper or
@@ -33,8 +33,7 @@ interface ILiquidationChecker is IKeeperUpkeep {
     /// @return execPayload `performUpkeep(abi.encode(liquidatable))` for this contract; empty when `canExec` is false.
     function checker(address[] calldata accounts) external view returns (bool canExec, bytes memory execPayload);
 
-    /// @notice Sends the ClearingHouse margin this contract holds (bounties a paused withdrawal left behind) to the
-    ///         beneficiary. Permissionless.
+    /// @notice Sends any USDC this contract holds (e.g. sent to it by mistake) to the beneficiary. Permissionless.
     /// @return amountUsdc Forwarded.
     function sweep() external returns (uint256 amountUsdc);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ILiquidationEngine} from "../interfaces/ILiquidationEngine.sol";
 import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
 import {ILiquidationChecker} from "./IKeeperCheckers.sol";
@@ -9,6 +11,8 @@ import {ILiquidationChecker} from "./IKeeperCheckers.sol";
 /// @notice Gelato `checker(accounts)` and Chainlink `checkUpkeep(abi.encode(accounts))` / `performUpkeep` for
 ///         liquidations, on the LiquidationEngine's own views (see ILiquidationChecker). Not upgradeable, no storage.
 contract LiquidationChecker is ILiquidationChecker {
+    using SafeERC20 for IERC20;
+
     /// @notice Most candidate accounts per view (≈ 15k gas each: far under a node's eth_call cap).
     uint256 public constant MAX_ACCOUNTS = 500;
     /// @notice Most liquidations per `performUpkeep` (≈ 300k gas each: far under the 16,777,216 cap).
@@ -19,7 +23,7 @@ contract LiquidationChecker is ILiquidationChecker {
     address private immutable _beneficiary;
 
     /// @param engine_ The LiquidationEngine.
-    /// @param clearingHouse_ The ClearingHouse (where the bounties are credited).
+    /// @param clearingHouse_ The ClearingHouse (it pays the bounties in its USDC, named by its `modules()`).
     /// @param beneficiary_ Receives the bounties (the treasury, or the operator who registers the upkeeps).
     constructor(address engine_, address clearingHouse_, address beneficiary_) {
         _engine = ILiquidationEngine(engine_);
@@ -95,15 +99,10 @@ contract LiquidationChecker is ILiquidationChecker {
         }
     }
 
-    /// @dev Withdraws this contract's ClearingHouse margin (the bounties) to the beneficiary; 0 when there is none or
-    ///      withdrawals are paused (a later `sweep` sends it).
+    /// @dev Sends the USDC this contract holds (the bounties the ClearingHouse paid it) to the beneficiary.
     function _forward() private returns (uint256 amountUsdc) {
-        int256 collateral = _clearingHouse.collateralOf(address(this));
-        if (collateral <= 0) return 0;
-        // forge-lint: disable-next-line(unsafe-typecast)
-        amountUsdc = uint256(collateral);
-        try _clearingHouse.withdraw(amountUsdc, _beneficiary) {} catch {
-            amountUsdc = 0;
-        }
+        (address usdc, , , , , ) = _clearingHouse.modules();
+        amountUsdc = IERC20(usdc).balanceOf(address(this));
+        if (amountUsdc > 0) IERC20(usdc).safeTransfer(_beneficiary, amountUsdc);
     }
 }
