@@ -9,7 +9,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { keccak256 } from "ethers";
+import { keccak256, Transaction } from "ethers";
 
 interface RpcRequest {
   jsonrpc: "2.0";
@@ -25,6 +25,8 @@ export class FaultProxy {
   private drops = 0;
   private multiplier = 1n;
   private logCap = 0;
+  /** Raw transactions to this address are swallowed (a node that never propagates them: a stuck transaction). */
+  dropTo: string | undefined;
   /** Delay (ms) added before forwarding every request (a slow endpoint). */
   latencyMs = 0;
   /** Raw transactions the proxy swallowed. */
@@ -68,6 +70,7 @@ export class FaultProxy {
     this.multiplier = 1n;
     this.logCap = 0;
     this.latencyMs = 0;
+    this.dropTo = undefined;
     this.dropped.length = 0;
   }
 
@@ -129,6 +132,13 @@ export class FaultProxy {
       }
     }
     if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+    if (req.method === "eth_sendRawTransaction" && this.dropTo !== undefined) {
+      const raw = String(req.params?.[0]);
+      if (Transaction.from(raw).to?.toLowerCase() === this.dropTo.toLowerCase()) {
+        this.dropped.push(raw);
+        return { jsonrpc: "2.0", id: req.id, result: keccak256(raw) };
+      }
+    }
     if (req.method === "eth_sendRawTransaction" && this.drops > 0) {
       this.drops--;
       const raw = String(req.params?.[0]);
