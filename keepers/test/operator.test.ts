@@ -36,7 +36,7 @@ function capture(): { log: Logger; lines: Array<Record<string, unknown>> } {
   return { log: pino({ level: "debug" }, sink) as unknown as Logger, lines };
 }
 
-describe("issue 25: operator-grade keeper (real node)", function () {
+describe("issue 25 / OPS-02: operator-grade keeper (real node)", function () {
   const proxies: FaultProxy[] = [];
   async function proxy(): Promise<FaultProxy> {
     const p = await new FaultProxy(node().url).start();
