@@ -43,7 +43,7 @@ const TRADERS = Number(process.env.CHX_SOAK_ACCOUNTS ?? 1_000);
 const BLOCKS = 360;
 const BLOCK_SEC = 20;
 const MOVE_EVERY = 30;
-const CALM_MS = 300;
+const CALM_MS = 250;
 const BUSY_MS = 2_000;
 /** The index path (USDC per CH) at each move; each step liquidates a band of the longs. */
 const PATH = ["9.4", "9.3", "9.2", "9.3", "9.1", "9.0", "8.9", "8.8", "8.7", "8.6", "8.5"];
@@ -141,7 +141,7 @@ export async function soak(): Promise<Record<string, unknown>> {
   const reports: TickReport[] = [];
   const keeperConfig = (dataDir: string) => ({
     dataDir,
-    pollIntervalMs: 150,
+    pollIntervalMs: 400,
     replaceAfterMs: 3_000,
     preemptAfterMs: 1_000,
     maxInFlight: 256,
@@ -149,7 +149,7 @@ export async function soak(): Promise<Record<string, unknown>> {
     rpcBackoffMs: 20,
     breakerBaseMs: 300,
     breakerMaxMs: 2_000,
-    jobs: { liquidations: { concurrency: 16 }, volatility: { gasCeilingGwei: 1_000 } },
+    jobs: { liquidations: { concurrency: 8, revalidatePerTick: 10 }, volatility: { gasCeilingGwei: 1_000 } },
   });
   let firstTickAt: number | undefined;
   const start = (idx: number, url: string, dataDir: string): { k: Keeper; loop: Promise<void>; created: number } => {
