@@ -255,6 +255,7 @@ export async function soak(): Promise<Record<string, unknown>> {
     if (busy > 0) busy--;
   }
   // settle: no faults, a few more blocks
+  const droppedSends = pa.dropped.length + pb.dropped.length;
   [pa, pb].forEach((x) => x.reset());
   for (let i = 0; i < 6; i++) {
     await mine();
@@ -276,6 +277,7 @@ export async function soak(): Promise<Record<string, unknown>> {
   const moveOf = (block: number) => moveBlocks.filter((m) => m <= block).length - 1;
   let missed = 0;
   let maxDelay = 0;
+  let maxRawDelay = 0;
   const delays: number[] = [];
   for (const d of dues) {
     const next = moveBlocks[d.move + 1] ?? endBlock + 1;
@@ -296,15 +298,23 @@ export async function soak(): Promise<Record<string, unknown>> {
     for (const blk of blocks) perMove.set(moveOf(blk), (perMove.get(moveOf(blk)) ?? 0) + 1);
     for (const c of perMove.values()) if (c > 1) doubles += c - 1;
   }
-  const successes = new Map<string, number>();
+  // Successes per idempotency key that are still on the canonical chain (a success the reorg orphaned and the
+  // keepers redid is one action, not two).
+  const successes = new Map<string, string>();
   for (const r of reports)
-    for (const x of r.results) if (x.outcome === "success") successes.set(`${x.job}|${x.key}|${x.txHash}`, 1);
+    for (const x of r.results)
+      if (x.outcome === "success" && x.txHash !== undefined) successes.set(x.txHash, `${x.job}|${x.key}`);
   const perKey = new Map<string, number>();
-  for (const k of successes.keys()) {
-    const key = k.split("|").slice(0, 2).join("|");
+  let orphaned = 0;
+  for (const [hash, key] of successes) {
+    const receipt = await provider.getTransactionReceipt(hash);
+    if (receipt === null || receipt.status !== 1) {
+      orphaned++;
+      continue;
+    }
     perKey.set(key, (perKey.get(key) ?? 0) + 1);
   }
-  const keyDoubles = [...perKey.values()].filter((c) => c > 1).length;
+  const keyDoubles = [...perKey.values()].filter((c) => c > 1).reduce((a, c) => a + c - 1, 0);
   const outcomes: Record<string, number> = {};
   for (const r of reports) for (const x of r.results) outcomes[x.outcome] = (outcomes[x.outcome] ?? 0) + 1;
   const metric = async (f: (k: Keeper) => Promise<number>) =>
@@ -315,8 +325,10 @@ export async function soak(): Promise<Record<string, unknown>> {
     doubleActions: doubles + keyDoubles,
     missedLiquidations: missed,
     maxLiquidationDelayBlocks: maxDelay,
+    maxLiquidationDelayBlocksFromTheMoveEvenAcrossTheReorg: maxRawDelay,
     restartRecoveryMs,
-    actions: successes.size,
+    actions: successes.size - orphaned,
+    orphanedByReorgAndRedone: orphaned,
     accounts: TRADERS,
     simulatedSeconds: BLOCKS * BLOCK_SEC,
     blocks: endBlock - startBlock,
@@ -329,7 +341,7 @@ export async function soak(): Promise<Record<string, unknown>> {
     outcomes,
     faults: {
       rpcBursts: BURSTS.length,
-      droppedSends: pa.dropped.length + pb.dropped.length,
+      droppedSends,
       gasSpikeX10Blocks: SPIKE[1] - SPIKE[0],
       reorgDepth: 3,
       stuckOrdinary: "A's volatility updates never propagate",

@@ -34,6 +34,7 @@ export type Outcome =
   | "nonce-consumed"
   | "preempted"
   | "deferred"
+  | "abandoned"
   | "failed";
 
 export interface ActionResult {
@@ -439,7 +440,7 @@ export class Keeper {
     if (this.stopping && o.status === "timeout") {
       // A hard stop left it in flight: its keys and its flight stay in the state database for the next run.
       log.info({ nonce: o.nonce }, `${description}: still in flight at shutdown; the next run adopts it`);
-      return { ...base, outcome: "timeout", nonce: o.nonce, reason: "left in flight at shutdown" };
+      return { ...base, outcome: "abandoned", nonce: o.nonce, reason: "left in flight at shutdown" };
     }
     if (o.status === "success") {
       this.memo.mined(keys, o.txHash, o.blockHash, o.blockNumber);
