@@ -278,6 +278,7 @@ export async function soak(): Promise<Record<string, unknown>> {
   let missed = 0;
   let maxDelay = 0;
   let maxRawDelay = 0;
+  const perMove: Record<string, number> = {};
   const delays: number[] = [];
   for (const d of dues) {
     const next = moveBlocks[d.move + 1] ?? endBlock + 1;
@@ -286,11 +287,15 @@ export async function soak(): Promise<Record<string, unknown>> {
       missed++;
       continue;
     }
-    const from =
-      reorgBranchStart > 0 && d.block < reorgBranchStart && liq >= reorgBranchStart ? reorgBranchStart - 1 : d.block;
-    const delay = liq - from;
+    // A due the reorg orphaned (its move block is the fork point, its liquidations were in the orphaned blocks) can
+    // be liquidated again only once the new branch exists: its delay counts from the branch's first block.
+    const acrossReorg = reorgBranchStart > 0 && d.block < reorgBranchStart && liq >= reorgBranchStart;
+    const delay = liq - (acrossReorg ? reorgBranchStart : d.block);
     delays.push(delay);
     maxDelay = Math.max(maxDelay, delay);
+    maxRawDelay = Math.max(maxRawDelay, liq - d.block);
+    const m = `move ${d.move} (block ${moveBlocks[d.move]})${acrossReorg ? " across the reorg" : ""}`;
+    perMove[m] = Math.max(perMove[m] ?? 0, delay);
   }
   let doubles = 0;
   for (const blocks of byAccount.values()) {
@@ -334,6 +339,7 @@ export async function soak(): Promise<Record<string, unknown>> {
     blocks: endBlock - startBlock,
     liquidationsDue: dues.length,
     liquidations: logs.length,
+    maxDelayBlocksPerMove: perMove,
     delayBlocksHistogram: delays.reduce<Record<string, number>>((h, d) => ({ ...h, [d]: (h[d] ?? 0) + 1 }), {}),
     preemptions: await metric((k) => sum(k, "preemptions")),
     replacements: await metric((k) => sum(k, "replacements")),
