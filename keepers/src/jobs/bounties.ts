@@ -70,6 +70,7 @@ export function bountiesJob(sources: Source[], opts: BountiesJobOptions = {}, lo
   const wanted = new Set(opts.sources ?? ["perps", "futures", "clearing"]);
   const active = sources.filter((s) => wanted.has(s.kind));
   let lastCheckMem = 0;
+  const unreadable = new Set<string>();
   return {
     name: "bounties",
     summary: `claim accrued bounties (≥ ${min} USDC units) every ${Math.round(interval / 1000)} s from ${active.map((s) => s.name).join(", ")}`,
@@ -78,7 +79,19 @@ export function bountiesJob(sources: Source[], opts: BountiesJobOptions = {}, lo
       const last = Number(ctx.store?.get("lastCheck") ?? lastCheckMem);
       if (Date.now() - last < interval) return [];
       const blockTag = ctx.safeBlock;
-      const owed = await mapLimit(active, 4, async (s): Promise<bigint> => {
+      const owed = await mapLimit(active, 4, (s) =>
+        readOwed(s).catch((e: unknown) => {
+          // A source that cannot answer (not the contract its record says, paused…) is skipped, said once.
+          if (!unreadable.has(s.name))
+            ctx.log.warn(
+              { source: s.name, err: String(e).slice(0, 200) },
+              "bounties: cannot read what is owed; skipping this source",
+            );
+          unreadable.add(s.name);
+          return 0n;
+        }),
+      );
+      async function readOwed(s: Source): Promise<bigint> {
         if (s.kind === "perps") {
           return ctx.client.read("keeperBountyOf", (p) =>
             new Contract(s.address, PERP, p).getFunction("keeperBountyOf")(ctx.keeper, { blockTag }),
@@ -97,7 +110,7 @@ export function bountiesJob(sources: Source[], opts: BountiesJobOptions = {}, lo
           ctx.client.read("marketsOf", (p) => ch(p).marketsOf(ctx.keeper, { blockTag })),
         ]);
         return markets.length === 0 && collateral > 0n ? collateral : 0n;
-      });
+      }
       lastCheckMem = Date.now();
       ctx.store?.set("lastCheck", String(lastCheckMem));
       const out: Candidate<ClaimWork>[] = [];
