@@ -60,3 +60,12 @@ await mkdir("bench", { recursive: true });
 const sorted = Object.fromEntries(Object.entries(results).sort(([a], [b]) => a.localeCompare(b)));
 await writeFile(OUT, JSON.stringify(sorted, null, 2) + "\n");
 console.log(`wrote ${OUT} (${Object.keys(sorted).length} figures)`);
+
+// The keeper soak under faults (issue 25): its own local node and keepers, section `soak` of bench/keepers.json (the
+// file's other sections — scan, latency — come from `npm run bench:keepers` and are kept).
+if (only.length === 0 || only.includes("soak")) {
+  const { spawnSync } = await import("node:child_process");
+  console.log("[soak] keepers under faults (keepers/bench/soak.ts)");
+  const r = spawnSync("npx", ["tsx", "keepers/bench/soak.ts"], { stdio: "inherit" });
+  if (r.status !== 0) process.exitCode = 1;
+}

@@ -22,7 +22,9 @@ const SMALL = wad("10");
 const LARGE = wad("95");
 
 /** Signs and sends every transaction with automine off, then mines until none is pending (hundreds per block). */
-async function sendBulk(txs: Array<{ from: Wallet; to: string; data: string; gasLimit?: bigint }>): Promise<void> {
+export async function sendBulk(
+  txs: Array<{ from: Wallet; to: string; data: string; gasLimit?: bigint }>,
+): Promise<void> {
   const p = node().provider;
   const nonces = new Map<string, number>();
   await node().rpc("evm_setAutomine", [false]);

@@ -14,9 +14,8 @@ import { jobFactories } from "./jobs/index.js";
 import { Keeper } from "./keeper.js";
 import { createLogger } from "./log.js";
 import { allFactories } from "./scan.js";
-import { loadWallet } from "./signer.js";
-
-const FAILED = new Set(["simulation-failed", "reverted", "timeout", "nonce-consumed", "failed"]);
+import { signerFor } from "./signer.js";
+import { FAILED_OUTCOMES } from "./keeper.js";
 
 function port(v: string): number {
   const n = Number(v);
@@ -34,7 +33,9 @@ async function main(argv: string[]): Promise<number> {
     .option("--once", "run one tick and exit")
     .option("--jobs <names>", "comma-separated jobs to run (overrides the config's selection)")
     .option("--log-level <level>", "pino level: trace, debug, info, warn, error")
-    .option("--metrics-port <port>", "127.0.0.1 port for /health and /metrics (-1 disables)", port)
+    .option("--metrics-port <port>", "port for /health and /metrics (-1 disables, 0 picks a free one)", port)
+    .option("--metrics-host <address>", "address the metrics server binds (default 127.0.0.1; 0.0.0.0 in a container)")
+    .option("--data-dir <dir>", "state database directory (default .chx-keeper/<network>)")
     .option("--list-jobs", "print the jobs this build knows and exit")
     .showHelpAfterError();
   program.parse(argv);
@@ -46,6 +47,8 @@ async function main(argv: string[]): Promise<number> {
     jobs?: string;
     logLevel?: string;
     metricsPort?: number;
+    metricsHost?: string;
+    dataDir?: string;
     listJobs?: boolean;
   }>();
   if (o.listJobs) {
@@ -72,14 +75,31 @@ async function main(argv: string[]): Promise<number> {
     jobs: o.jobs?.split(",").map((s) => s.trim()),
     logLevel: o.logLevel,
     metricsPort: o.metricsPort,
+    metricsHost: o.metricsHost,
+    dataDir: o.dataDir,
   });
   const deployment = loadDeployment(deploymentFile(cfg));
-  const wallet = await loadWallet(cfg);
+  const wallet = await signerFor(cfg);
   const log = createLogger(cfg.logLevel);
   const keeper = new Keeper({ config: cfg, deployment, wallet, factories: jobFactories, log });
+  if (keeper.jobs.length === 0) {
+    const why = keeper.unavailable.map((u) => `${u.name}: ${u.reason}`).join("; ");
+    await keeper.stop(0);
+    throw new ConfigError(
+      `No job is enabled on ${cfg.network}, so this keeper would do nothing${why === "" ? "" : ` (${why})`}.`,
+    );
+  }
+  let warnings: string[];
+  try {
+    warnings = await keeper.preflight();
+  } catch (e) {
+    await keeper.stop(0);
+    throw e;
+  }
   const metricsPort = await keeper.startMetrics();
   if (metricsPort !== undefined) cfg.metricsPort = metricsPort;
   for (const line of keeper.summary()) process.stderr.write(line + "\n");
+  for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
   log.info({ address: keeper.address, jobs: keeper.jobs.map((j) => j.name), dryRun: cfg.dryRun }, "keeper started");
 
   let signals = 0;
@@ -95,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
   if (cfg.once) {
     try {
       const report = await keeper.tick();
-      const failed = report.results.filter((r) => FAILED.has(r.outcome)).length + report.errors.length;
+      const failed = report.results.filter((r) => FAILED_OUTCOMES.has(r.outcome)).length + report.errors.length;
       const counts: Record<string, number> = {};
       for (const r of report.results) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
       process.stderr.write(

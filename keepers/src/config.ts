@@ -8,6 +8,11 @@ import path from "node:path";
 /** Per-job settings; unknown keys are passed through to the job (`options`). */
 export interface JobConfig {
   enabled: boolean;
+  /**
+   * Send this job's transactions through `protectedRpcUrl` (a private / MEV-protected submission endpoint) when one is
+   * configured (default: true for contested work — liquidations — false otherwise; undefined = the job's default).
+   */
+  protectedSubmit?: boolean;
   /** Max fee per gas (gwei) this job will pay for non-priority work; priority work ignores it. */
   gasCeilingGwei: number;
   /** Skip non-priority work whose expected bounty is below cost × this factor (1 = break-even). */
@@ -31,8 +36,38 @@ export interface KeeperConfig {
   /** Blocks behind head that event scans stop at (0 on an automining local node). */
   confirmations: number;
   pollIntervalMs: number;
-  /** 127.0.0.1 port for /health and /metrics; 0 picks a free port; -1 disables. */
+  /** Port for /health and /metrics; 0 picks a free port; -1 disables. */
   metricsPort: number;
+  /** Address the metrics/health server binds (default 127.0.0.1; 0.0.0.0 in a container). */
+  metricsHost: string;
+  /**
+   * Directory of the keeper's state database (SQLite: idempotency keys, in-flight transactions, scan cursors, last
+   * actions), one file per chain and signer. ":memory:" keeps it in memory (tests; a restart forgets everything).
+   */
+  dataDir: string;
+  /**
+   * Optional private / protected submission endpoint (e.g. a builder or MEV-protect RPC) for contested actions (jobs
+   * with `protectedSubmit`); raw transactions go there first and fall back to the public endpoints if it fails.
+   */
+  protectedRpcUrl?: string;
+  /** `--jobs`: run only these jobs (an allow-list; every name must be a job of this build or a discovered one). */
+  only?: string[];
+  /** Address to simulate from in a dry run without a key (default: the zero address). */
+  dryRunFrom?: string;
+  /** Below this balance (wei) the start-up check warns (zero always fails a live keeper). */
+  minBalanceWei: bigint;
+  /** A job's scan/plan taking longer than this fails that job's pass (its circuit breaker counts it). */
+  jobTimeoutMs: number;
+  /** Circuit breakers (per job and per RPC endpoint): first back-off and its cap, doubling per failure. */
+  breakerBaseMs: number;
+  breakerMaxMs: number;
+  /**
+   * An ordinary transaction pending this long (or priced below the current base fee) is preempted by urgent work:
+   * its nonce is re-signed with the urgent action, or cancelled by replacement (default: replaceAfterMs).
+   */
+  preemptAfterMs?: number;
+  /** Native-token prices of the bounty assets, for per-job profit (bounties − gas): wei per whole unit. */
+  prices: Record<string, bigint>;
   dryRun: boolean;
   once: boolean;
   logLevel: string;
@@ -70,6 +105,13 @@ export function defaultConfig(network: string): KeeperConfig {
     confirmations: local ? 0 : 2,
     pollIntervalMs: local ? 2_000 : 12_000,
     metricsPort: 9464,
+    metricsHost: "127.0.0.1",
+    dataDir: path.join(".chx-keeper", network),
+    minBalanceWei: 10n ** 16n,
+    jobTimeoutMs: local ? 30_000 : 60_000,
+    breakerBaseMs: local ? 1_000 : 5_000,
+    breakerMaxMs: local ? 30_000 : 300_000,
+    prices: {},
     dryRun: false,
     once: false,
     logLevel: "info",
@@ -95,6 +137,8 @@ export interface CliOverrides {
   jobs?: string[];
   logLevel?: string;
   metricsPort?: number;
+  metricsHost?: string;
+  dataDir?: string;
 }
 
 function num(name: string, v: unknown, min = 0): number {
@@ -107,9 +151,16 @@ function num(name: string, v: unknown, min = 0): number {
 
 function mergeJob(base: JobConfig, raw: unknown, name: string): JobConfig {
   if (typeof raw !== "object" || raw === null) throw new ConfigError(`Config "jobs.${name}" must be an object.`);
-  const { enabled, gasCeilingGwei, minProfitFactor, ...options } = raw as Record<string, unknown>;
+  const { enabled, gasCeilingGwei, minProfitFactor, protectedSubmit, ...options } = raw as Record<string, unknown>;
+  if (enabled !== undefined && typeof enabled !== "boolean") {
+    throw new ConfigError(`Config "jobs.${name}.enabled" must be true or false.`);
+  }
+  if (protectedSubmit !== undefined && typeof protectedSubmit !== "boolean") {
+    throw new ConfigError(`Config "jobs.${name}.protectedSubmit" must be true or false.`);
+  }
   return {
-    enabled: enabled === undefined ? base.enabled : Boolean(enabled),
+    enabled: enabled === undefined ? base.enabled : enabled,
+    protectedSubmit: protectedSubmit === undefined ? base.protectedSubmit : protectedSubmit,
     gasCeilingGwei:
       gasCeilingGwei === undefined ? base.gasCeilingGwei : num(`jobs.${name}.gasCeilingGwei`, gasCeilingGwei),
     minProfitFactor:
@@ -131,6 +182,9 @@ export function applyConfig(cfg: KeeperConfig, raw: Record<string, unknown>): Ke
         out.rpcUrls = v as string[];
         break;
       case "jobs":
+        if (typeof v !== "object" || v === null || Array.isArray(v)) {
+          throw new ConfigError(`Config "jobs" must be an object of per-job overrides.`);
+        }
         for (const [name, j] of Object.entries(v as Record<string, unknown>)) {
           out.jobs[name] = mergeJob(out.jobs[name] ?? DEFAULT_JOB, j, name);
         }
@@ -141,7 +195,33 @@ export function applyConfig(cfg: KeeperConfig, raw: Record<string, unknown>): Ke
       case "artifactsDir":
       case "logLevel":
       case "network":
+      case "metricsHost":
+      case "dataDir":
+      case "protectedRpcUrl":
+      case "dryRunFrom":
         out[k] = String(v);
+        break;
+      case "minBalanceWei":
+        if (!/^\d+$/.test(String(v))) throw new ConfigError(`Config "minBalanceWei" must be a decimal string of wei.`);
+        out.minBalanceWei = BigInt(String(v));
+        break;
+      case "prices":
+        if (typeof v !== "object" || v === null || Array.isArray(v)) {
+          throw new ConfigError(`Config "prices" must map an asset (USDC, DPS) to wei per whole unit.`);
+        }
+        out.prices = {};
+        for (const [asset, wei] of Object.entries(v as Record<string, unknown>)) {
+          if (!/^\d+$/.test(String(wei))) {
+            throw new ConfigError(`Config "prices.${asset}" must be a decimal string of wei per whole ${asset}.`);
+          }
+          out.prices[asset] = BigInt(String(wei));
+        }
+        break;
+      case "only":
+        if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) {
+          throw new ConfigError(`Config "only" must be a list of job names.`);
+        }
+        out.only = v as string[];
         break;
       case "dryRun":
       case "once":
@@ -159,6 +239,10 @@ export function applyConfig(cfg: KeeperConfig, raw: Record<string, unknown>): Ke
       case "txTimeoutMs":
       case "defaultPriorityFeeGwei":
       case "maxInFlight":
+      case "jobTimeoutMs":
+      case "breakerBaseMs":
+      case "breakerMaxMs":
+      case "preemptAfterMs":
         out[k] = num(k, v);
         break;
       case "metricsPort":
@@ -189,6 +273,9 @@ export function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
     metricsPort: env.CHX_KEEPER_METRICS_PORT,
     logLevel: env.CHX_KEEPER_LOG_LEVEL,
     deploymentsDir: env.CHX_KEEPER_DEPLOYMENTS_DIR,
+    metricsHost: env.CHX_KEEPER_METRICS_HOST,
+    dataDir: env.CHX_KEEPER_DATA_DIR,
+    protectedRpcUrl: env.CHX_KEEPER_PROTECTED_RPC_URL,
   };
 }
 
@@ -213,12 +300,11 @@ export function loadConfig(cli: CliOverrides, env: NodeJS.ProcessEnv = process.e
     once: cli.once || undefined,
     logLevel: cli.logLevel,
     metricsPort: cli.metricsPort,
+    metricsHost: cli.metricsHost,
+    dataDir: cli.dataDir,
   });
-  if (cli.jobs !== undefined && cli.jobs.length > 0) {
-    const selected = new Set(cli.jobs);
-    for (const name of selected) cfg.jobs[name] = cfg.jobs[name] ?? { ...DEFAULT_JOB };
-    for (const [name, j] of Object.entries(cfg.jobs)) cfg.jobs[name] = { ...j, enabled: selected.has(name) };
-  }
+  // `--jobs a,b` is an allow-list; the config's "jobs" section only ever overrides settings (never selects).
+  if (cli.jobs !== undefined && cli.jobs.length > 0) cfg.only = [...new Set(cli.jobs)];
   validate(cfg);
   return cfg;
 }
@@ -232,6 +318,10 @@ export function validate(cfg: KeeperConfig): void {
   for (const u of cfg.rpcUrls) {
     if (!/^https?:\/\//.test(u)) throw new ConfigError(`RPC URL "${u}" must start with http:// or https://.`);
   }
+  if (cfg.protectedRpcUrl !== undefined && !/^https?:\/\//.test(cfg.protectedRpcUrl)) {
+    throw new ConfigError(`protectedRpcUrl "${cfg.protectedRpcUrl}" must start with http:// or https://.`);
+  }
+  if (cfg.breakerMaxMs < cfg.breakerBaseMs) throw new ConfigError(`breakerMaxMs must be at least breakerBaseMs.`);
   if (cfg.replaceBumpPercent < 10) {
     throw new ConfigError(`replaceBumpPercent must be at least 10 (nodes reject smaller replacement bumps).`);
   }

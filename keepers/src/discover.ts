@@ -59,6 +59,12 @@ export const KNOWN_CHECKERS: Record<string, KnownChecker> = {
     execFunctions: ["closeBidding(uint256)", "expire(uint256)", "drawCouncil(uint256)", "finalize(uint256)"],
     work: "task deadlines and council finalisation (newest 64 tasks; the tasks job scans them all)",
   },
+  VolatilityChecker: {
+    job: "volatility",
+    priority: false,
+    execFunctions: ["performUpkeep(bytes)"],
+    work: "the EWMA volatility update for vendors (the volatility job does it directly)",
+  },
   Emission: {
     job: "emission",
     priority: true,

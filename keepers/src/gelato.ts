@@ -18,7 +18,10 @@ import { pathToFileURL } from "node:url";
 import { Command } from "commander";
 import { id as selectorOf } from "ethers";
 import { AutomateModule, AutomateSDK, TriggerType, type CreateTaskOptions } from "@gelatonetwork/automate-sdk";
-import { IKeeperChecker__factory } from "@chx/sdk";
+import { ClearingHouse__factory, IKeeperChecker__factory, LiquidationChecker__factory } from "@chx/sdk";
+import { getAddress } from "ethers";
+import { LogScanner } from "./chain/logs.js";
+import { AccountSet } from "./jobs/liquidations.js";
 import { ChainClient } from "./chain/client.js";
 import { ConfigError, deploymentFile, loadConfig } from "./config.js";
 import { loadDeployment, type DeploymentInfo } from "./deployments.js";
@@ -34,6 +37,10 @@ interface GelatoTarget extends CheckerTarget {
   job?: string;
   /** Gelato time-trigger interval (ms), default 60,000. */
   intervalMs?: number;
+  /** Resolver calldata other than `checker()` (the LiquidationChecker's `checker(accounts)` of one shard). */
+  resolverData?: string;
+  /** Label of the shard (task name). */
+  shard?: string;
 }
 
 export interface Registration {
@@ -51,11 +58,12 @@ export async function buildRegistrations(
   targets: GelatoTarget[],
   client: ChainClient | undefined,
 ): Promise<{ registrations: Registration[]; problems: string[] }> {
-  const checkerData = IKeeperChecker__factory.createInterface().encodeFunctionData("checker");
+  const defaultChecker = IKeeperChecker__factory.createInterface().encodeFunctionData("checker");
   const module = new AutomateModule();
   const registrations: Registration[] = [];
   const problems: string[] = [];
   for (const t of targets) {
+    const checkerData = t.resolverData ?? defaultChecker;
     const rec = deployment.contracts[t.contract];
     if (rec === undefined) {
       problems.push(`${t.contract} is not in ${deployment.file}.`);
@@ -97,7 +105,9 @@ export async function buildRegistrations(
     });
     for (const { fn, selector } of fns) {
       const options: CreateTaskOptions = {
-        name: fns.length > 1 ? `CHX ${t.contract} keeper: ${fn.split("(")[0]}` : `CHX ${t.contract} keeper`,
+        name:
+          (fns.length > 1 ? `CHX ${t.contract} keeper: ${fn.split("(")[0]}` : `CHX ${t.contract} keeper`) +
+          (t.shard === undefined ? "" : ` (${t.shard})`),
         execAddress: rec.address,
         execSelector: selector,
         resolverAddress: rec.address,
@@ -118,6 +128,55 @@ export async function buildRegistrations(
   return { registrations, problems };
 }
 
+/**
+ * The LiquidationChecker's tasks: the ClearingHouse keeps no account list, so each task's resolver data is
+ * `checker(accounts)` for one shard of the accounts with a position now (from the ClearingHouse's events, read as the
+ * liquidations job reads them). Accounts that open positions later need a re-registration (or the keeper itself).
+ */
+export async function liquidationShards(
+  deployment: DeploymentInfo,
+  client: ChainClient,
+  shardSize = 100,
+): Promise<GelatoTarget[]> {
+  const ch = deployment.contracts.ClearingHouse;
+  const checker = deployment.contracts.LiquidationChecker;
+  if (ch === undefined || checker === undefined) return [];
+  const set = new AccountSet();
+  const iface = ClearingHouse__factory.createInterface();
+  const topics = (["PositionModified", "PositionLiquidated", "AccountSettled"] as const).map(
+    (n) => iface.getEvent(n).topicHash,
+  );
+  const head = await client.read("getBlockNumber", (p) => p.getBlockNumber());
+  await new LogScanner().scan(client, { address: ch.address, topics: [topics] }, ch.deployBlock ?? 0, head, (logs) => {
+    for (const l of logs) {
+      const ev = iface.parseLog(l);
+      if (ev === null) continue;
+      set.apply(
+        ev.args.account as string,
+        ev.args.market as string,
+        ev.name === "AccountSettled" ? undefined : (ev.args.sizeCh as bigint),
+        l.blockNumber,
+      );
+    }
+  });
+  const accounts = set.open().map((a) => getAddress(a.account));
+  const lc = LiquidationChecker__factory.createInterface();
+  const size = Math.max(1, Math.min(500, Math.floor(shardSize)));
+  const out: GelatoTarget[] = [];
+  for (let i = 0; i < accounts.length; i += size) {
+    const shard = accounts.slice(i, i + size);
+    out.push({
+      contract: "LiquidationChecker",
+      job: "liquidations",
+      priority: true,
+      execFunctions: ["performUpkeep(bytes)"],
+      resolverData: lc.encodeFunctionData("checker", [shard]),
+      shard: `accounts ${i}-${i + shard.length - 1} of ${accounts.length}`,
+    });
+  }
+  return out;
+}
+
 function describe(e: unknown): string {
   if (e instanceof Error && e.message !== "") return e.message.split("\n")[0] as string;
   if (e instanceof TypeError) return "no response from Gelato's API";
@@ -131,8 +190,9 @@ async function main(argv: string[]): Promise<number> {
     .requiredOption("-n, --network <name>", "network name (reads deployments/<name>.json)")
     .option("-c, --config <file>", "keeper JSON config (its jobs.checker.targets)")
     .option("--execute", "register with Gelato (needs CHX_GELATO_KEY and Gelato's API; not reachable offline)")
+    .option("--shard-size <n>", "accounts per LiquidationChecker task (default 100)", (v) => Number(v), 100)
     .parse(argv)
-    .opts<{ network: string; config?: string; execute?: boolean }>();
+    .opts<{ network: string; config?: string; execute?: boolean; shardSize: number }>();
   const cfg = loadConfig({ network: o.network, config: o.config });
   const deployment = loadDeployment(deploymentFile(cfg));
   const configured = (cfg.jobs.checker?.options.targets as GelatoTarget[] | undefined) ?? [];
@@ -142,10 +202,6 @@ async function main(argv: string[]): Promise<number> {
       .filter((d) => !configured.some((t) => t.contract === d.name))
       .map((d) => ({ contract: d.name, job: d.job, execFunctions: d.execFunctions })),
   ];
-  if (targets.length === 0) {
-    process.stderr.write(`No contract with checker() in ${deployment.file}: nothing to register.\n`);
-    return 0;
-  }
   const client = new ChainClient({
     urls: cfg.rpcUrls,
     chainId: deployment.chainId,
@@ -154,6 +210,17 @@ async function main(argv: string[]): Promise<number> {
     timeoutMs: 5_000,
   });
   try {
+    if (deployment.contracts.LiquidationChecker !== undefined) {
+      try {
+        targets.push(...(await liquidationShards(deployment, client, o.shardSize)));
+      } catch (e) {
+        process.stderr.write(`skipped: LiquidationChecker shards (the accounts come from the node: ${describe(e)})\n`);
+      }
+    }
+    if (targets.length === 0) {
+      process.stderr.write(`No contract with checker() in ${deployment.file}: nothing to register.\n`);
+      return 0;
+    }
     const { registrations, problems } = await buildRegistrations(deployment, targets, client);
     for (const p of problems) process.stderr.write(`skipped: ${p}\n`);
     process.stdout.write(

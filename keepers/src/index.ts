@@ -11,7 +11,19 @@ import { jobFactories } from "./jobs/index.js";
 import { formatDueWork, scanDueWork, type JobDue } from "./scan.js";
 import type { HeadInfo } from "./jobs/types.js";
 
-export { Keeper, type ActionResult, type Outcome, type TickReport, type KeeperDeps } from "./keeper.js";
+export {
+  Keeper,
+  FAILED_OUTCOMES,
+  type ActionResult,
+  type Outcome,
+  type TickReport,
+  type KeeperDeps,
+} from "./keeper.js";
+export { KeeperStore, memoryJobStore, type JobStore } from "./store.js";
+export { LogScanner, isRangeError, type LogScannerOptions } from "./chain/logs.js";
+export { classifySendError, describeSendError, type SendCause } from "./chain/errors.js";
+export { bountiesIn, claimsIn, valueWei, type Bounty } from "./profit.js";
+export type { KeeperSigner } from "./chain/sender.js";
 export {
   applyConfig,
   ConfigError,
@@ -29,7 +41,7 @@ export { discoverCheckers, checkerJobFactories, KNOWN_CHECKERS, type DiscoveredC
 export { scanDueWork, formatDueWork, type JobDue, type DueAction } from "./scan.js";
 export { ChainClient, type ClientOptions } from "./chain/client.js";
 export { createLogger, type Logger } from "./log.js";
-export { loadWallet } from "./signer.js";
+export { loadWallet, signerFor, dryRunSigner } from "./signer.js";
 
 export interface DueWorkReport {
   network: string;

@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics (prom-client, a private registry per keeper so several can share a process) and the
- * `/health` + `/metrics` HTTP endpoints, bound to 127.0.0.1 only.
+ * `/health` + `/metrics` HTTP endpoints, bound to `metricsHost` (127.0.0.1 unless configured).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -72,6 +72,48 @@ export class KeeperMetrics {
     registers: [this.registry],
   });
 
+  readonly jobBackoff = new Gauge({
+    name: "chx_keeper_job_backoff",
+    help: "1 while a job's circuit breaker is open (its scans are paused after errors or timeouts)",
+    labelNames: ["job"] as const,
+    registers: [this.registry],
+  });
+  readonly endpointOpen = new Gauge({
+    name: "chx_keeper_rpc_endpoint_open",
+    help: "1 while an RPC endpoint's circuit breaker is open",
+    labelNames: ["url"] as const,
+    registers: [this.registry],
+  });
+  readonly preemptions = new Counter({
+    name: "chx_keeper_preemptions_total",
+    help: "Stuck ordinary transactions whose nonce urgent work took over",
+    registers: [this.registry],
+  });
+  readonly gasSpent = new Counter({
+    name: "chx_keeper_gas_spent_wei_total",
+    help: "Gas paid by the keeper's mined transactions (wei), by job",
+    labelNames: ["job"] as const,
+    registers: [this.registry],
+  });
+  readonly bounties = new Counter({
+    name: "chx_keeper_bounty_earned_total",
+    help: "Bounties earned by the keeper's transactions, in whole units of the asset (USDC, DPS, ETH), by job",
+    labelNames: ["job", "asset"] as const,
+    registers: [this.registry],
+  });
+  readonly profit = new Gauge({
+    name: "chx_keeper_profit_wei",
+    help: "Per-job profit: bounties valued at the configured prices minus gas (wei); priced assets only",
+    labelNames: ["job"] as const,
+    registers: [this.registry],
+  });
+  readonly claimed = new Counter({
+    name: "chx_keeper_bounty_claimed_total",
+    help: "Accrued bounties claimed to the keeper's wallet, in whole units, by asset",
+    labelNames: ["asset"] as const,
+    registers: [this.registry],
+  });
+
   constructor(defaults = false) {
     if (defaults) collectDefaultMetrics({ register: this.registry, prefix: "chx_keeper_" });
   }
@@ -94,11 +136,12 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-/** Serves GET /health (200 when the last tick is fresh, else 503) and GET /metrics on 127.0.0.1:`port`. */
+/** Serves GET /health (200 when the last tick is fresh, else 503) and GET /metrics on `host`:`port`. */
 export async function startMetricsServer(
   metrics: KeeperMetrics,
   health: HealthSource,
   port: number,
+  host = "127.0.0.1",
 ): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -118,7 +161,7 @@ export async function startMetricsServer(
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
+    server.listen(port, host, () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,

@@ -6,7 +6,7 @@
 import type { Logger } from "pino";
 import type { ChainClient } from "./chain/client.js";
 import type { ErrorDecoder } from "./chain/errors.js";
-import { DEFAULT_JOB, type JobConfig, type KeeperConfig } from "./config.js";
+import { ConfigError, DEFAULT_JOB, type JobConfig, type KeeperConfig } from "./config.js";
 import { JobUnavailable, type DeploymentInfo } from "./deployments.js";
 import { checkerJobFactories } from "./discover.js";
 import { keyString, type HeadInfo, type JobContext, type JobFactory, type KeeperJob } from "./jobs/types.js";
@@ -30,9 +30,11 @@ export function allFactories(config: KeeperConfig, deployment: DeploymentInfo, f
 }
 
 /**
- * The jobs a config runs: with no "jobs" section every job of this build whose contracts are deployed (and every
- * discovered checker job) runs with defaults; otherwise the listed, enabled ones. Jobs whose contracts are missing
- * (JobUnavailable) and names no job answers to are returned in `unavailable` with the reason.
+ * The jobs a config runs: every job of this build whose contracts are deployed, and every discovered checker job,
+ * with the config's `jobs.<name>` section as overrides (never an allow-list: a section for one job does not turn the
+ * others off); `enabled: false` turns one off and `only` (`--jobs a,b`) keeps just the named ones. A name in `jobs`
+ * or `only` that no job answers to fails at start-up (a typo must not silently run nothing). Jobs whose contracts are
+ * missing (JobUnavailable) are returned in `unavailable` with the reason.
  */
 export function loadJobs(
   config: KeeperConfig,
@@ -40,25 +42,35 @@ export function loadJobs(
   builtIn: JobFactory[],
 ): { jobs: LoadedJob[]; unavailable: Array<{ name: string; reason: string }> } {
   const factories = allFactories(config, deployment, builtIn);
+  const names = new Set(factories.map((f) => f.name));
+  const known = () => [...names].sort().join(", ");
+  for (const name of Object.keys(config.jobs)) {
+    if (!names.has(name)) {
+      throw new ConfigError(
+        `Config "jobs.${name}" names no job of this keeper on ${deployment.file} (known: ${known()}).`,
+      );
+    }
+  }
+  for (const name of config.only ?? []) {
+    if (!names.has(name)) {
+      throw new ConfigError(`--jobs names "${name}", which is no job of this keeper (known: ${known()}).`);
+    }
+  }
+  const only = config.only === undefined || config.only.length === 0 ? undefined : new Set(config.only);
   const jobs: LoadedJob[] = [];
   const unavailable: Array<{ name: string; reason: string }> = [];
-  const all = Object.keys(config.jobs).length === 0;
   for (const f of factories) {
-    const jc = config.jobs[f.name] ?? (all ? DEFAULT_JOB : undefined);
-    if (jc === undefined || !jc.enabled) continue;
+    const jc = config.jobs[f.name] ?? DEFAULT_JOB;
+    if (only !== undefined && !only.has(f.name)) continue;
+    if (!jc.enabled) {
+      unavailable.push({ name: f.name, reason: `disabled in the config (jobs.${f.name}.enabled = false)` });
+      continue;
+    }
     try {
       jobs.push({ name: f.name, config: jc, job: f.create({ deployment, config: jc }) });
     } catch (e) {
       if (!(e instanceof JobUnavailable)) throw e;
       unavailable.push({ name: f.name, reason: e.message });
-    }
-  }
-  for (const name of Object.keys(config.jobs)) {
-    if (config.jobs[name]?.enabled && !factories.some((f) => f.name === name)) {
-      unavailable.push({
-        name,
-        reason: "no such job in this keeper build, and no deployed contract with checker() is named so",
-      });
     }
   }
   return { jobs, unavailable };

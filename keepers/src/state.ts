@@ -6,6 +6,7 @@
 import type { Logger } from "pino";
 import type { ChainClient } from "./chain/client.js";
 import type { HeadInfo } from "./jobs/types.js";
+import type { KeeperStore } from "./store.js";
 
 interface MemoEntry {
   state: "pending" | "mined";
@@ -21,18 +22,41 @@ const HASH_WINDOW = 128;
 export class WorkMemo {
   private readonly entries = new Map<string, MemoEntry>();
 
-  constructor(private readonly client: ChainClient) {}
+  /** With a store, every change is written through and the memo a previous run left is loaded. */
+  constructor(
+    private readonly client: ChainClient,
+    private readonly store?: KeeperStore,
+  ) {
+    for (const r of store?.memo() ?? []) {
+      const { key, ...entry } = r;
+      this.entries.set(key, entry);
+    }
+  }
+
+  /** Keys held back (in flight or mined and still awaiting the scan), for tests and the status report. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  state(key: string): "pending" | "mined" | undefined {
+    return this.entries.get(key)?.state;
+  }
 
   pending(keys: string[]): void {
-    for (const k of keys) this.entries.set(k, { state: "pending", at: Date.now() });
+    const at = Date.now();
+    for (const k of keys) this.entries.set(k, { state: "pending", at });
+    this.store?.putMemo(keys.map((key) => ({ key, state: "pending", at })));
   }
 
   mined(keys: string[], txHash: string | undefined, blockHash: string | undefined, blockNumber?: number): void {
-    for (const k of keys) this.entries.set(k, { state: "mined", txHash, blockHash, blockNumber, at: Date.now() });
+    const at = Date.now();
+    for (const k of keys) this.entries.set(k, { state: "mined", txHash, blockHash, blockNumber, at });
+    this.store?.putMemo(keys.map((key) => ({ key, state: "mined", txHash, blockHash, blockNumber, at })));
   }
 
   forget(keys: string[]): void {
     for (const k of keys) this.entries.delete(k);
+    this.store?.deleteMemo(keys);
   }
 
   /**
@@ -46,14 +70,14 @@ export class WorkMemo {
     if (m === undefined) return true;
     if (m.state === "pending") return false;
     if (m.blockNumber !== undefined && scannedBlock !== undefined && scannedBlock >= m.blockNumber) {
-      this.entries.delete(key); // the scanned state already includes our transaction: this is the next round
+      this.forget([key]); // the scanned state already includes our transaction: this is the next round
       return true;
     }
     if (m.txHash !== undefined) {
       const r = await this.client.read("getTransactionReceipt", (p) => p.getTransactionReceipt(m.txHash as string));
       if (r !== null && r.blockHash === m.blockHash) return false;
     }
-    this.entries.delete(key);
+    this.forget([key]);
     log.warn({ txHash: m.txHash }, "our mined transaction is gone (reorg): re-submitting");
     return true;
   }
@@ -61,6 +85,7 @@ export class WorkMemo {
   prune(): void {
     const cutoff = Date.now() - MEMO_TTL_MS;
     for (const [k, m] of this.entries) if (m.state === "mined" && m.at < cutoff) this.entries.delete(k);
+    this.store?.pruneMemo(cutoff);
   }
 }
 
@@ -76,16 +101,19 @@ export class ReorgDetector {
   }
 
   /**
-   * True when the chain got shorter than a block we remember, or the highest remembered block at or below the new
-   * head has a different hash now. Remembers the new head either way.
+   * True when a block we remember has another hash now: the highest remembered block at or below the new head is
+   * compared with the chain's. A head below blocks we saw is NOT a reorg by itself — a restarted or lagging node
+   * serves an older head of the same chain — only when the blocks it still has differ (or it has none we know:
+   * the chain was replaced, e.g. a reset test node). Remembers the new head either way.
    */
-  async check(head: HeadInfo): Promise<boolean> {
+  async check(head: HeadInfo): Promise<{ reorg: boolean; behind: boolean }> {
     let reorg = false;
     const known = [...this.hashes.keys()];
+    const behind = known.length > 0 && Math.max(...known) > head.number;
     if (known.length > 0) {
       const below = known.filter((n) => n <= head.number);
-      if (Math.max(...known) > head.number) reorg = true;
-      if (!reorg && below.length > 0) {
+      if (below.length === 0) reorg = true;
+      else {
         const h = Math.max(...below);
         const now =
           h === head.number
@@ -95,7 +123,7 @@ export class ReorgDetector {
       }
     }
     if (reorg) this.hashes.clear();
-    this.remember(head.number, head.hash);
-    return reorg;
+    if (!behind || reorg) this.remember(head.number, head.hash);
+    return { reorg, behind: behind && !reorg };
   }
 }

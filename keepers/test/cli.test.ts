@@ -1,6 +1,7 @@
 /** The CLI as an operator runs it: a child process against the real node, --once, graceful SIGTERM, one-sentence failures. */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { account, addItems, deployTarget, node } from "./harness.js";
@@ -22,7 +23,7 @@ function cli(
   return new Promise<Run>((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, CHX_KEEPER_DATA_DIR: env.CHX_KEEPER_DEPLOYMENTS_DIR ?? os.tmpdir(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -67,14 +68,14 @@ describe("chx-keeper CLI (child process, real node)", function () {
     expect(await target.executedCount()).to.equal(2n);
   });
 
-  it("stops gracefully on SIGTERM and serves /health meanwhile", async function () {
+  it("stops gracefully on SIGTERM and serves /health meanwhile on the configured bind address (--metrics-host)", async function () {
     const { target, dir } = await deployTarget("cli-signal");
     await addItems(target, 1);
     let port: number | undefined;
     let healthStatus: number | undefined;
     let signalled = false;
     const r = await cli(
-      ["--network", "keepertest", "--metrics-port", "0"],
+      ["--network", "keepertest", "--metrics-port", "0", "--metrics-host", "127.0.0.2"],
       {
         CHX_KEEPER_DEPLOYMENTS_DIR: dir,
         CHX_KEEPER_RPC_URLS: node().url,
@@ -83,14 +84,14 @@ describe("chx-keeper CLI (child process, real node)", function () {
         CHX_KEEPER_CONFIRMATIONS: "0",
       },
       (out, kill) => {
-        const m = /http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(out);
+        const m = /http:\/\/127\.0\.0\.2:(\d+)\/metrics/.exec(out);
         if (m !== null) port = Number(m[1]);
         if (!signalled && port !== undefined && out.includes("execute item 0: done")) {
           signalled = true;
           // the tick that sent the transaction may still be finishing: poll /health briefly
           void (async () => {
             for (let i = 0; i < 20 && healthStatus !== 200; i++) {
-              healthStatus = (await fetch(`http://127.0.0.1:${port}/health`)).status;
+              healthStatus = (await fetch(`http://127.0.0.2:${port}/health`)).status;
               if (healthStatus !== 200) await new Promise((r) => setTimeout(r, 100));
             }
           })().finally(() => kill("SIGTERM"));
@@ -132,6 +133,148 @@ describe("chx-keeper CLI (child process, real node)", function () {
     expect(noDeploy.stderr.trim()).to.equal(
       "chx-keeper: No deployment record at deployments/nowhere.json: deploy first (npm run deploy -- --network <name>).",
     );
+  });
+});
+
+describe("issue 25: what an operator hit, through the CLI (child process, real node)", function () {
+  const base = (dir: string, key = account(3).privateKey) => ({
+    CHX_KEEPER_DEPLOYMENTS_DIR: dir,
+    CHX_KEEPER_RPC_URLS: node().url,
+    CHX_KEEPER_KEY: key,
+    CHX_KEEPER_CONFIRMATIONS: "0",
+  });
+
+  it("test_jobsSectionIsAnOverride_notAnAllowList: the README's one-job section leaves the other jobs on", async function () {
+    const { target, dir } = await deployTarget("cli-override");
+    await addItems(target, 2);
+    const file = path.join(dir, "k.json");
+    writeFileSync(file, JSON.stringify({ jobs: { checker: { gasCeilingGwei: 30 } } }));
+    const r = await cli(["--network", "keepertest", "--config", file, "--once", "--metrics-port", "-1"], base(dir));
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr).to.include("job mock-target: execute due items");
+    expect(r.stderr).to.match(/tick at block \d+: 2 success/);
+    expect(await target.executedCount()).to.equal(2n);
+  });
+
+  it("test_unknownJobName_failsAtStartup: a typo in --jobs or in the config is one sentence and exit 1", async function () {
+    const { dir } = await deployTarget("cli-typo");
+    const flag = await cli(["--network", "keepertest", "--jobs", "mock-targt", "--once"], base(dir));
+    expect(flag.code).to.equal(1);
+    expect(flag.stderr.trim()).to.match(
+      /^chx-keeper: --jobs names "mock-targt", which is no job of this keeper \(known: .*mock-target.*\)\.$/,
+    );
+    const file = path.join(dir, "typo.json");
+    writeFileSync(file, JSON.stringify({ jobs: { "mock-targt": { gasCeilingGwei: 30 } } }));
+    const cfg = await cli(["--network", "keepertest", "--config", file, "--once"], base(dir));
+    expect(cfg.code).to.equal(1);
+    expect(cfg.stderr.trim()).to.match(
+      /^chx-keeper: Config "jobs\.mock-targt" names no job of this keeper on .*keepertest\.json \(known: .*\)\.$/,
+    );
+  });
+
+  it("test_noEnabledJob_failsAtStartup: a keeper that would do nothing exits 1 (and /health is never 200)", async function () {
+    const { dir } = await deployTarget("cli-nojob");
+    const r = await cli(["--network", "keepertest", "--jobs", "checker", "--once"], base(dir));
+    expect(r.code).to.equal(1);
+    expect(r.stderr.trim()).to.equal(
+      'chx-keeper: No job is enabled on keepertest, so this keeper would do nothing (checker: no "targets" configured for the checker job).',
+    );
+  });
+
+  it("test_dryRunNeedsNoKey: --dry-run simulates from no key at all", async function () {
+    const { target, dir } = await deployTarget("cli-dry");
+    await addItems(target, 1);
+    const r = await cli(["--network", "keepertest", "--dry-run", "--once", "--metrics-port", "-1"], base(dir, ""));
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr).to.match(/CHX keeper 0x0{40} \(no key: dry run\)/);
+    expect(r.stdout).to.include("would send: execute item 0");
+    expect(await target.executedCount()).to.equal(0n);
+  });
+
+  it("test_startupChecks_chainIdCodeBalance: each problem is one sentence naming what is wrong", async function () {
+    const { dir, deployment } = await deployTarget("cli-checks");
+    const record = JSON.parse(readFileSync(deployment.file, "utf8")) as {
+      chainId: number;
+      contracts: Record<string, { address: string }>;
+    };
+    const wrongChain = path.join(dir, "wrongchain");
+    const noCode = path.join(dir, "nocode");
+    for (const d of [wrongChain, noCode]) (await import("node:fs")).mkdirSync(d);
+    writeFileSync(path.join(wrongChain, "keepertest.json"), JSON.stringify({ ...record, chainId: 1 }));
+    const ghost = "0x000000000000000000000000000000000000dEaD";
+    writeFileSync(
+      path.join(noCode, "keepertest.json"),
+      JSON.stringify({
+        ...record,
+        contracts: { MockKeeperTarget: { ...record.contracts.MockKeeperTarget, address: ghost } },
+      }),
+    );
+    const chain = await cli(["--network", "keepertest", "--once"], base(wrongChain));
+    expect(chain.code).to.equal(1);
+    expect(chain.stderr.trim()).to.match(
+      /keepertest\.json is for chain 1, but the node at http:\/\/127\.0\.0\.1:\d+ is chain 31337: wrong network or RPC URL\.$/,
+    );
+    const code = await cli(["--network", "keepertest", "--once"], base(noCode));
+    expect(code.code).to.equal(1);
+    expect(code.stderr.trim()).to.match(
+      /names contracts with no code on chain 31337: MockKeeperTarget \(0x000000000000000000000000000000000000dEaD\) — a reset node or a stale record \(redeploy\)\.$/,
+    );
+    const poor = account(70);
+    await node().rpc("hardhat_setBalance", [poor.address, "0x0"]);
+    const broke = await cli(["--network", "keepertest", "--once"], base(dir, poor.privateKey));
+    expect(broke.code).to.equal(1);
+    expect(broke.stderr.trim()).to.equal(
+      `chx-keeper: The keeper ${poor.address} has no ETH on chain 31337: fund it before starting (liquidations and deadlines need gas).`,
+    );
+  });
+
+  it("test_npmRunKeeper_SIGTERM_reachesTheKeeper: a supervisor stopping `npm run keeper` leaves no orphan", async function () {
+    const { target, dir } = await deployTarget("cli-npm");
+    await addItems(target, 1);
+    const child = spawn("npm", ["run", "--silent", "keeper", "--", "--network", "keepertest", "--metrics-port", "-1"], {
+      cwd: ROOT,
+      env: { ...process.env, ...base(dir, account(4).privateKey), CHX_KEEPER_DATA_DIR: dir, CHX_KEEPER_POLL_MS: "300" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let keeperPid: number | undefined;
+    const started = new Promise<void>((resolve) => {
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        const m = /"pid":(\d+),[^\n]*"msg":"keeper started"/.exec(out);
+        if (m !== null && keeperPid === undefined) {
+          keeperPid = Number(m[1]);
+          resolve();
+        }
+      });
+    });
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 40_000);
+    try {
+      await started;
+      child.kill("SIGTERM"); // what systemd / docker / a supervisor sends to the process it started
+      await exited;
+      const alive = () => {
+        try {
+          process.kill(keeperPid!, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(), `keeper pid ${keeperPid} still running after npm exited`).to.equal(false);
+      expect(out).to.include('"msg":"keeper stopped"');
+    } finally {
+      clearTimeout(timer);
+      if (keeperPid !== undefined) {
+        try {
+          process.kill(keeperPid, "SIGKILL");
+        } catch {
+          // gone
+        }
+      }
+    }
   });
 });
 

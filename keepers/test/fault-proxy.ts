@@ -9,7 +9,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { keccak256 } from "ethers";
+import { keccak256, Transaction } from "ethers";
 
 interface RpcRequest {
   jsonrpc: "2.0";
@@ -24,6 +24,11 @@ export class FaultProxy {
   private outage = false;
   private drops = 0;
   private multiplier = 1n;
+  private logCap = 0;
+  /** Raw transactions to this address are swallowed (a node that never propagates them: a stuck transaction). */
+  dropTo: string | undefined;
+  /** Delay (ms) added before forwarding every request (a slow endpoint). */
+  latencyMs = 0;
   /** Raw transactions the proxy swallowed. */
   readonly dropped: string[] = [];
   /** Requests seen per method. */
@@ -49,6 +54,11 @@ export class FaultProxy {
     this.drops = n;
   }
 
+  /** eth_getLogs over more than `blocks` blocks fails like a public RPC's cap (0: no cap). */
+  logRangeCap(blocks: number): void {
+    this.logCap = blocks;
+  }
+
   gasMultiplier(k: number): void {
     this.multiplier = BigInt(k);
   }
@@ -58,6 +68,9 @@ export class FaultProxy {
     this.outage = false;
     this.drops = 0;
     this.multiplier = 1n;
+    this.logCap = 0;
+    this.latencyMs = 0;
+    this.dropTo = undefined;
     this.dropped.length = 0;
   }
 
@@ -101,6 +114,30 @@ export class FaultProxy {
       this.injectedErrors++;
       if (this.outage || this.injectedErrors % 2 === 1) return "http-error";
       return { jsonrpc: "2.0", id: req.id, error: { code: -32603, message: "fault-proxy: injected internal error" } };
+    }
+    if (req.method === "eth_getLogs" && this.logCap > 0) {
+      const f = (req.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+      const from = Number(f.fromBlock ?? "0x0");
+      const to = f.toBlock === undefined || f.toBlock === "latest" ? Number.MAX_SAFE_INTEGER : Number(f.toBlock);
+      if (to - from + 1 > this.logCap) {
+        this.seen.set("eth_getLogs:capped", (this.seen.get("eth_getLogs:capped") ?? 0) + 1);
+        return {
+          jsonrpc: "2.0",
+          id: req.id,
+          error: {
+            code: -32005,
+            message: `query returned more than 10000 results; limit the range to ${this.logCap} blocks`,
+          },
+        };
+      }
+    }
+    if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+    if (req.method === "eth_sendRawTransaction" && this.dropTo !== undefined) {
+      const raw = String(req.params?.[0]);
+      if (Transaction.from(raw).to?.toLowerCase() === this.dropTo.toLowerCase()) {
+        this.dropped.push(raw);
+        return { jsonrpc: "2.0", id: req.id, result: keccak256(raw) };
+      }
     }
     if (req.method === "eth_sendRawTransaction" && this.drops > 0) {
       this.drops--;

@@ -161,6 +161,8 @@ export interface MakeKeeperOptions {
   urls?: string[];
   config?: Record<string, unknown>;
   factories?: JobFactory[];
+  /** A logger (default: silent, or CHX_KEEPER_TEST_LOG). */
+  log?: import("pino").Logger;
 }
 
 /** A keeper on `urls` (default: the node directly) with quiet logs (CHX_KEEPER_TEST_LOG=debug to see them). */
@@ -179,10 +181,21 @@ export function makeKeeper(o: MakeKeeperOptions): Keeper {
     replaceAfterMs: 2_000,
     txTimeoutMs: 30_000,
     jobs: { "mock-target": { gasCeilingGwei: 20 } },
+    dataDir: ":memory:",
+    breakerBaseMs: 200,
+    breakerMaxMs: 2_000,
     ...o.config,
   });
+  // A test's "jobs" section names the jobs it exercises: run just those (the keeper itself runs every deployed job
+  // and treats the section as overrides; `only` is the explicit allow-list, as `--jobs` on the CLI).
+  if (config.only === undefined) {
+    const named = Object.entries(config.jobs)
+      .filter(([, j]) => j.enabled)
+      .map(([n]) => n);
+    if (named.length > 0) config.only = named;
+  }
   const level = process.env.CHX_KEEPER_TEST_LOG ?? "silent";
-  const log = level === "silent" ? pino({ level: "silent" }) : createLogger(level, destination(2));
+  const log = o.log ?? (level === "silent" ? pino({ level: "silent" }) : createLogger(level, destination(2)));
   return new Keeper({
     config,
     deployment: o.deployment,

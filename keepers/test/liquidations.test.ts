@@ -21,7 +21,24 @@ import { volatilityJob } from "../src/jobs/volatility.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, counts, makeKeeper, node } from "./harness.js";
 import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
-import { Roles, type Protocol } from "@chx/sdk";
+import {
+  LiquidationChecker__factory,
+  MockAggregatorV3__factory,
+  VolatilityChecker__factory,
+  ErrorDecoder,
+  Roles,
+  type Protocol,
+} from "@chx/sdk";
+import { AbiCoder } from "ethers";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { applyConfig, defaultConfig } from "../src/config.js";
+import { loadJobs } from "../src/scan.js";
+import { jobFactories } from "../src/jobs/index.js";
+import { buildRegistrations, liquidationShards } from "../src/gelato.js";
+import { discoverCheckers } from "../src/discover.js";
+import { ChainClient } from "../src/chain/client.js";
 
 /** Accounts beyond the node's 20 funded ones (20/21 are the keepers, as in emission.test.ts; restored after). */
 const KEEPER_A = 20;
@@ -317,6 +334,228 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
       expect((await k.tick()).results).to.deep.equal([]);
     } finally {
       await k.stop(0);
+    }
+  });
+
+  it("test_readmeExample_aFundingSectionKeepsLiquidationsOn: a jobs section overrides, it never selects", function () {
+    const cfg = applyConfig(defaultConfig("localhost"), { jobs: { funding: { gasCeilingGwei: 30 } } });
+    const { jobs } = loadJobs(cfg, deployed.deployment, jobFactories);
+    const names = jobs.map((j) => j.name);
+    expect(names).to.include.members(["funding", "liquidations", "volatility", "emission", "tasks", "bounties"]);
+    expect(jobs.find((j) => j.name === "funding")?.config.gasCeilingGwei).to.equal(30);
+    expect(jobs.find((j) => j.name === "liquidations")?.config.gasCeilingGwei).to.equal(50);
+  });
+
+  it("test_bountiesClaimedOnSchedule_andProfitPerJob: bounties in the metrics as bounty − gas; margin credited to the keeper is claimed to its wallet", async function () {
+    const k = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      config: {
+        ...config({ bounties: { intervalMs: 0, minUsdc: "1" } }),
+        prices: { USDC: "1000000000000000" }, // 1 USDC = 0.001 ETH
+      },
+    });
+    const me = k.address;
+    try {
+      await (await cs.oracle.setPrice(wad("9"))).wait();
+      const from = (await node().provider.getBlockNumber()) + 1;
+      const first = await k.tick();
+      expect(counts(first.results.filter((r) => r.job === "liquidations"))).to.deep.equal({ success: 3 });
+      const le = protocol.liquidationEngine;
+      const paid = (await le.queryFilter(le.filters.AccountLiquidated(undefined, me), from, "latest")).reduce(
+        (a, l) => a + l.args.bountyUsdc,
+        0n,
+      );
+      expect(paid > 0n).to.equal(true);
+      const earned = (await k.metrics.bounties.get()).values.find(
+        (v) => v.labels.job === "liquidations" && v.labels.asset === "USDC",
+      );
+      expect(Math.abs(earned!.value - Number(paid) / 1e6) < 1e-9).to.equal(true);
+      const gas = first.results.filter((r) => r.job === "liquidations").reduce((a, r) => a + (r.gasCostWei ?? 0n), 0n);
+      const profit = (await k.metrics.profit.get()).values.find((v) => v.labels.job === "liquidations")?.value;
+      expect(Math.abs(profit! - Number(paid * 10n ** 9n - gas)) < 1e6).to.equal(true); // 1e15 wei per 1e6 units
+      // The liquidation bounty is paid to the wallet; options settlement bounties are credited to the keeper's
+      // ClearingHouse margin instead — stand in for them with a deposit of what it earned: the bounties job claims it.
+      const signer = account(KEEPER_A).connect(node().provider);
+      await (await protocol.usdc.connect(signer).approve(await protocol.clearingHouse.getAddress(), paid)).wait();
+      await (await protocol.clearingHouse.connect(signer).deposit(paid)).wait();
+      expect(await protocol.clearingHouse.collateralOf(me)).to.equal(paid);
+      const before = await protocol.usdc.balanceOf(me);
+      const second = await k.tick();
+      expect(
+        second.results.filter((r) => r.job === "bounties").map((r) => [r.key.split(":")[1], r.outcome]),
+      ).to.deep.equal([["ClearingHouse", "success"]]);
+      expect((await protocol.usdc.balanceOf(me)) - before).to.equal(paid);
+      expect(await protocol.clearingHouse.collateralOf(me)).to.equal(0n);
+      expect(Math.abs((await k.metrics.claimed.get()).values[0]!.value - Number(paid) / 1e6) < 1e-9).to.equal(true);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("test_vendorCheckers_liquidationAndVolatility: Gelato checker() / Chainlink checkUpkeep find the work, performUpkeep does it once, bounties go to the beneficiary", async function () {
+    const p = node().provider;
+    const vendor = account(45).connect(p);
+    await node().rpc("hardhat_setBalance", [vendor.address, toBeHex(10n ** 21n)]);
+    const lc = LiquidationChecker__factory.connect(deployed.record.contracts.LiquidationChecker!.address, vendor);
+    const vc = VolatilityChecker__factory.connect(deployed.record.contracts.VolatilityChecker!.address, vendor);
+    const all = traders.map((t) => t.address);
+    const coder = AbiCoder.defaultAbiCoder();
+    expect((await lc.checker(all))[0]).to.equal(false);
+    await (await cs.oracle.setPrice(wad("9"))).wait();
+    const [canExec, payload] = await lc.checker(all);
+    expect(canExec).to.equal(true);
+    const [needed, performData] = await lc.checkUpkeep.staticCall(coder.encode(["address[]"], [all]));
+    expect(needed).to.equal(true);
+    expect(payload).to.equal(lc.interface.encodeFunctionData("performUpkeep", [performData]));
+    const due = coder.decode(["address[]"], performData)[0] as string[];
+    expect(due.map((a) => a.toLowerCase()).sort()).to.deep.equal(underwater());
+    const beneficiary = await lc.beneficiary();
+    const before = await protocol.usdc.balanceOf(beneficiary);
+    const from = (await p.getBlockNumber()) + 1;
+    await (await vendor.sendTransaction({ to: await lc.getAddress(), data: payload })).wait();
+    const done = await liquidatedSince(from);
+    expect(done.map(([a]) => a).sort()).to.deep.equal(underwater());
+    const le = protocol.liquidationEngine;
+    const paid = (await le.queryFilter(le.filters.AccountLiquidated(), from, "latest")).reduce(
+      (a, l) => a + l.args.bountyUsdc,
+      0n,
+    );
+    expect((await protocol.usdc.balanceOf(beneficiary)) - before).to.equal(paid);
+    expect(await protocol.usdc.balanceOf(await lc.getAddress())).to.equal(0n);
+    expect(await failure(lc.performUpkeep.staticCall(performData))).to.equal("LiquidationCheckerAlreadyDone");
+    expect((await lc.checker(all))[0]).to.equal(false);
+
+    // volatility: due (never updated) → done once → not due; a stale oracle is "not now", not a revert to pay for
+    const [vDue, vPayload] = await vc.checker();
+    expect(vDue).to.equal(true);
+    await (await vendor.sendTransaction({ to: await vc.getAddress(), data: vPayload })).wait();
+    expect((await vc.checker())[0]).to.equal(false);
+    expect((await vc.checkUpkeep.staticCall("0x"))[0]).to.equal(false);
+    expect(await failure(vc.performUpkeep.staticCall("0x"))).to.equal("VolatilityCheckerAlreadyDone");
+    const [, interval] = await protocol.riskEngine.volatilityParams();
+    await node().rpc("evm_increaseTime", [Number(interval) + 1]);
+    await node().rpc("evm_mine", []);
+    expect((await vc.status()).due).to.equal(true);
+    const feed = MockAggregatorV3__factory.connect(
+      deployed.record.contracts.CHIndexFeed!.address,
+      account(0).connect(p),
+    );
+    await (await feed.setRound(9n * 10n ** 8n, 1n, 1n)).wait(); // a round from 1970: stale
+    const st = await vc.status();
+    expect([st.due, st.oracleOk]).to.deep.equal([false, false]);
+    expect((await vc.checker())[0]).to.equal(false);
+
+    // the Gelato registration covers both: the volatility checker and one task per shard of accounts
+    const client = new ChainClient({
+      urls: [node().url],
+      chainId: 31337,
+      retries: 1,
+      backoffMs: 50,
+      timeoutMs: 10_000,
+    });
+    try {
+      const shards = await liquidationShards(deployed.deployment, client, 4);
+      expect(shards.length).to.equal(Math.ceil((await lensOpen()) / 4));
+      const targets = [
+        ...discoverCheckers(deployed.deployment, "artifacts")
+          .filter((d) => d.contract === "VolatilityChecker")
+          .map((d) => ({ contract: d.name, job: d.job, execFunctions: d.execFunctions })),
+        ...shards,
+      ];
+      const { registrations, problems } = await buildRegistrations(deployed.deployment, targets, client);
+      expect(problems).to.deep.equal([]);
+      const vol = registrations.find((r) => r.contract === "VolatilityChecker");
+      expect(vol?.job).to.equal("volatility");
+      expect(vol?.options.execSelector).to.equal(vc.interface.getFunction("performUpkeep").selector);
+      const liq = registrations.filter((r) => r.contract === "LiquidationChecker");
+      expect(liq.length).to.equal(shards.length);
+      expect(String(liq[0]?.options.resolverData).slice(0, 10)).to.equal(lc.interface.getFunction("checker").selector);
+      expect(liq.every((r) => r.job === "liquidations")).to.equal(true);
+    } finally {
+      client.destroy();
+    }
+  });
+
+  /** The decoded custom error a call reverts with ("ok" if it does not). */
+  const failure = (call: Promise<unknown>) =>
+    call.then(
+      () => "ok",
+      (e: unknown) => new ErrorDecoder().decode(e).name ?? "unknown",
+    );
+
+  /** Accounts with an open position now (the shards cover exactly those). */
+  async function lensOpen(): Promise<number> {
+    let n = 0;
+    for (const t of traders) if ((await protocol.clearingHouse.marketsOf(t.address)).length > 0) n++;
+    const other = await protocol.clearingHouse.marketsOf(account(GUARANTOR).address);
+    return n + (other.length > 0 ? 1 : 0);
+  }
+
+  it("test_staleOracle_volatilityIsDeferredWithBackoff: a warning once, not an error every tick", async function () {
+    const feed = MockAggregatorV3__factory.connect(
+      deployed.record.contracts.CHIndexFeed!.address,
+      account(0).connect(node().provider),
+    );
+    await (await feed.setRound(10n * 10n ** 8n, 1n, 1n)).wait();
+    const k = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      config: { jobs: { volatility: {} }, breakerBaseMs: 10_000 },
+    });
+    try {
+      const r = await k.tick();
+      expect(r.results.map((x) => [x.key, x.outcome])).to.deep.equal([["volatility.update:-:0", "deferred"]]);
+      expect(r.results[0]?.reason).to.match(/waits: OracleStalePrice\(updatedAt=1, .*\(expected; retrying in 10 s\)/);
+      for (let i = 0; i < 3; i++) expect((await k.tick()).results).to.deep.equal([]);
+      expect(await k.metrics.count("volatility", "simulation-failed")).to.equal(0);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("test_adaptiveGetLogs_splitsOnRangeCaps_andResumesFromCheckpoint", async function () {
+    const px = await new FaultProxy(node().url).start();
+    const dir = mkdtempSync(path.join(os.tmpdir(), "chx-keeper-logs-"));
+    const cfg = { jobs: { liquidations: { gasCeilingGwei: 20, logPageBlocks: 1_000, model: false } }, dataDir: dir };
+    try {
+      px.logRangeCap(100); // a public RPC capping eth_getLogs at 100 blocks
+      const a = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, urls: [px.url], config: cfg });
+      const ja = a.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+      try {
+        const r = await a.tick();
+        expect(r.errors).to.deep.equal([]);
+        expect(ja.set.open().length).to.equal(SIZES.length + 0);
+        expect(ja.scanner.splits).to.be.greaterThan(0);
+        expect(ja.scanner.range).to.be.at.most(100);
+        expect(px.seen.get("eth_getLogs:capped")).to.be.greaterThan(0);
+        expect(await a.metrics.count("liquidations", "failed")).to.equal(0);
+      } finally {
+        await a.stop(0);
+      }
+      // a restart resumes from the checkpoint: one short getLogs from the saved block, not the whole history again
+      const callsBefore = px.seen.get("eth_getLogs") ?? 0;
+      const b = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, urls: [px.url], config: cfg });
+      const jb = b.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+      try {
+        await b.tick();
+        expect(
+          jb.set
+            .open()
+            .map((o) => o.account)
+            .sort(),
+        ).to.deep.equal(
+          ja.set
+            .open()
+            .map((o) => o.account)
+            .sort(),
+        );
+        expect((px.seen.get("eth_getLogs") ?? 0) - callsBefore).to.be.at.most(1);
+      } finally {
+        await b.stop(0);
+      }
+    } finally {
+      await px.stop();
     }
   });
 

@@ -28,7 +28,7 @@ function quote(baseGwei: number, tipGwei: number): FeeQuote {
 
 describe("keeper units", function () {
   describe("config", function () {
-    it("layers defaults ← file ← env ← flags, and --jobs selects jobs", function () {
+    it("layers defaults ← file ← env ← flags; --jobs is an allow-list, the jobs section only overrides", function () {
       const dir = mkdtempSync(path.join(os.tmpdir(), "chx-keeper-cfg-"));
       const file = path.join(dir, "k.json");
       writeFileSync(
@@ -47,9 +47,9 @@ describe("keeper units", function () {
       expect(cfg.pollIntervalMs).to.equal(999);
       expect(cfg.confirmations).to.equal(2); // remote default
       expect(cfg.dryRun).to.equal(true);
-      expect(cfg.jobs.checker?.enabled).to.equal(false);
+      expect(cfg.only).to.deep.equal(["mock-target"]);
+      expect(cfg.jobs.checker?.enabled).to.equal(true); // a section is an override, never a selection
       expect(cfg.jobs.checker?.gasCeilingGwei).to.equal(7);
-      expect(cfg.jobs["mock-target"]?.enabled).to.equal(true);
     });
 
     it("rejects unknown keys, bad numbers, missing endpoints and small fee bumps with one sentence", function () {

@@ -142,6 +142,7 @@ export class DemoKeeper {
       confirmations: 0,
       replaceAfterMs: 2_000,
       logLevel: "info",
+      dataDir: ":memory:",
     };
     // The demo lists the markets as targets of the one checker job (run as priority work) instead of the keeper's
     // per-market discovered jobs, so its report groups all market upkeep under "checker".
@@ -149,10 +150,13 @@ export class DemoKeeper {
     const config = applyConfig(base, raw);
     const relay = await startDemoRelay(url, o.record);
     const targets = checkerTargets(config, deployment);
-    // a "jobs" section runs only the jobs it lists: list every job of the build, the checker's targets, the relay
+    // per-job overrides (every job of the build runs): the checker job gets the markets as its targets, the spot
+    // matcher the demo's relay; the demo's report counts upkeep, bounty claims (the bounties job) are shown by
+    // keepers/test instead
     const jobs: Record<string, unknown> = Object.fromEntries(jobFactories.map((f) => [f.name, {}]));
     if (targets.length > 0) jobs.checker = { targets: targets.map((contract) => ({ contract, priority: true })) };
     jobs["spot-matcher"] = { relayUrl: relay.url, nativePriceUsdc: 3000 };
+    if ("bounties" in jobs) jobs.bounties = { enabled: false };
     Object.assign(config, applyConfig(config, { jobs }));
     const wallet = new Wallet(keccak256(toUtf8Bytes(`chx-demo-keeper:${o.seed}`)));
     await (await o.deployer.sendTransaction({ to: wallet.address, value: parseEther("100") })).wait();

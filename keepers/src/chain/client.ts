@@ -5,7 +5,7 @@
  * batching (one failed request never takes others down with it).
  */
 import { FetchRequest, JsonRpcProvider, Network } from "ethers";
-import { revertData, shortMessage } from "./errors.js";
+import { classifySendError, revertData, shortMessage } from "./errors.js";
 
 export interface ClientOptions {
   urls: string[];
@@ -15,6 +15,11 @@ export interface ClientOptions {
   timeoutMs: number;
   onError?: (url: string, method: string, error: unknown) => void;
   onFailover?: (from: string, to: string) => void;
+  /** Per-endpoint circuit breaker: an endpoint that exhausted its retries is skipped for this long, doubling per
+   *  consecutive failure up to `breakerMaxMs`; then it gets one attempt (half-open). Default 1 s / 30 s. */
+  breakerBaseMs?: number;
+  breakerMaxMs?: number;
+  onBreaker?: (url: string, state: "open" | "closed", cooldownMs?: number) => void;
   /** Test hook: replaces setTimeout-based sleeping. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -37,15 +42,23 @@ export function isRetryable(e: unknown): boolean {
   if (revertData(e) !== undefined) return false;
   const code = (e as { code?: unknown })?.code;
   if (typeof code === "string" && NON_RETRYABLE_CODES.has(code)) return false;
-  return !NON_RETRYABLE_TEXT.test(shortMessage(e));
+  if (NON_RETRYABLE_TEXT.test(shortMessage(e))) return false;
+  // ethers reports some node answers as "could not coalesce error": look at the node's own message inside
+  return classifySendError(e) === "rpc";
 }
 
 export class RpcUnavailableError extends Error {}
+
+interface Breaker {
+  failures: number;
+  openUntil: number;
+}
 
 export class ChainClient {
   readonly providers: JsonRpcProvider[];
   private current = 0;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly breakers: Breaker[];
 
   constructor(readonly opts: ClientOptions) {
     const network = Network.from(opts.chainId);
@@ -54,6 +67,7 @@ export class ChainClient {
       req.timeout = opts.timeoutMs;
       return new JsonRpcProvider(req, network, { staticNetwork: network, cacheTimeout: -1, batchMaxCount: 1 });
     });
+    this.breakers = opts.urls.map(() => ({ failures: 0, openUntil: 0 }));
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
@@ -66,35 +80,82 @@ export class ChainClient {
     return this.providers[this.current] as JsonRpcProvider;
   }
 
+  /** Endpoints whose breaker is open now (for /health and the logs). */
+  openEndpoints(): string[] {
+    const now = Date.now();
+    return this.opts.urls.filter((_, i) => (this.breakers[i]?.openUntil ?? 0) > now);
+  }
+
   /**
-   * Runs `fn` against the preferred endpoint; on a retryable error retries with jittered doubling backoff, then
-   * fails over to the next endpoint. Non-retryable errors (reverts, nonce answers) are rethrown at once.
+   * The order to try endpoints in: by preference, those with a closed (or half-open: cooldown over) breaker first,
+   * then the open ones (so a call is never refused without trying: every endpoint may have recovered).
    */
-  async read<T>(label: string, fn: (p: JsonRpcProvider) => Promise<T>): Promise<T> {
+  private order(): number[] {
+    const now = Date.now();
+    const idx = this.opts.urls.map((_, i) => i);
+    const ready = idx.filter((i) => (this.breakers[i]?.openUntil ?? 0) <= now);
+    const open = idx.filter((i) => (this.breakers[i]?.openUntil ?? 0) > now);
+    return [...ready, ...open];
+  }
+
+  private trip(i: number): void {
+    const b = this.breakers[i]!;
+    b.failures++;
+    const base = this.opts.breakerBaseMs ?? 1_000;
+    const cooldown = Math.min(this.opts.breakerMaxMs ?? 30_000, base * 2 ** (b.failures - 1));
+    b.openUntil = Date.now() + cooldown;
+    this.opts.onBreaker?.(this.opts.urls[i] ?? "", "open", cooldown);
+  }
+
+  private heal(i: number): void {
+    const b = this.breakers[i]!;
+    if (b.failures > 0) this.opts.onBreaker?.(this.opts.urls[i] ?? "", "closed");
+    b.failures = 0;
+    b.openUntil = 0;
+  }
+
+  /**
+   * Runs `fn` against the most preferred endpoint whose circuit breaker is closed; on a retryable error retries with
+   * jittered doubling backoff, then trips that endpoint's breaker and fails over to the next. An endpoint whose
+   * cooldown is over gets one attempt (half-open) before its retries. Non-retryable errors (reverts, nonce answers)
+   * and those `passThrough` claims are rethrown at once.
+   */
+  async read<T>(
+    label: string,
+    fn: (p: JsonRpcProvider) => Promise<T>,
+    o: { passThrough?: (e: unknown) => boolean } = {},
+  ): Promise<T> {
     const n = this.providers.length;
     let last: unknown;
-    for (let k = 0; k < n; k++) {
-      const idx = (this.current + k) % n;
+    for (const idx of this.order()) {
       const provider = this.providers[idx] as JsonRpcProvider;
       const url = this.opts.urls[idx] ?? "";
-      for (let attempt = 0; attempt <= this.opts.retries; attempt++) {
+      const halfOpen = (this.breakers[idx]?.failures ?? 0) > 0;
+      const retries = halfOpen ? 0 : this.opts.retries;
+      for (let attempt = 0; attempt <= retries; attempt++) {
         try {
           const out = await fn(provider);
+          this.heal(idx);
           if (idx !== this.current) {
             this.opts.onFailover?.(this.opts.urls[this.current] ?? "", url);
             this.current = idx;
           }
           return out;
         } catch (e) {
-          if (!isRetryable(e)) throw e;
+          // An answer the caller handles itself (a getLogs range cap): no retry, and the endpoint is fine.
+          if (!isRetryable(e) || o.passThrough?.(e) === true) {
+            this.heal(idx);
+            throw e;
+          }
           last = e;
           this.opts.onError?.(url, label, e);
-          if (attempt < this.opts.retries) {
+          if (attempt < retries) {
             const base = this.opts.backoffMs * 2 ** attempt;
             await this.sleep(Math.round(base * (0.5 + Math.random())));
           }
         }
       }
+      this.trip(idx);
     }
     throw new RpcUnavailableError(
       `Every RPC endpoint failed for ${label} (${n} endpoint(s), last error: ${shortMessage(last)}).`,

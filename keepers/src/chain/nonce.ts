@@ -8,6 +8,8 @@ import type { ChainClient } from "./client.js";
 export class NonceManager {
   private next: number | undefined;
   private inFlight = 0;
+  /** Lowest nonce `take` may hand out (above every adopted nonce). */
+  private floor = 0;
   private lock: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -28,10 +30,20 @@ export class NonceManager {
   /** Reserves the next nonce (call `release` when its transaction is settled, mined or abandoned). */
   take(): Promise<number> {
     return this.serial(async () => {
-      if (this.next === undefined) this.next = await this.chainPending();
+      if (this.next === undefined) this.next = Math.max(await this.chainPending(), this.floor);
       this.inFlight++;
       return this.next++;
     });
+  }
+
+  /**
+   * Counts a nonce a previous run left in flight (adopted at start-up) as in flight, and never hands it out again:
+   * the next fresh nonce is above it even if the node dropped that transaction.
+   */
+  adopt(nonce: number): void {
+    this.inFlight++;
+    this.floor = Math.max(this.floor, nonce + 1);
+    if (this.next !== undefined && this.next < this.floor) this.next = this.floor;
   }
 
   release(): void {
@@ -51,6 +63,7 @@ export class NonceManager {
     return this.serial(async () => {
       if (this.inFlight > 0) return undefined;
       const chain = await this.chainPending();
+      this.floor = 0; // nothing in flight: the chain's count is the truth again
       const before = this.next;
       this.next = chain;
       return before !== undefined && before !== chain ? { from: before, to: chain } : undefined;

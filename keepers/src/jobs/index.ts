@@ -10,6 +10,7 @@ import { liquidationsFactory } from "./liquidations.js";
 import { volatilityFactory } from "./volatility.js";
 import { tasksFactory } from "./tasks.js";
 import { spotMatcherFactory } from "./spot-matcher.js";
+import { bountiesFactory } from "./bounties.js";
 
 export const jobFactories: JobFactory[] = [
   checkerFactory,
@@ -19,4 +20,5 @@ export const jobFactories: JobFactory[] = [
   volatilityFactory,
   tasksFactory,
   spotMatcherFactory,
+  bountiesFactory,
 ];

@@ -31,6 +31,8 @@ import {
 import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable, type DeploymentInfo } from "../deployments.js";
 import { mapLimit } from "../util.js";
+import { LogScanner } from "../chain/logs.js";
+import type { JobStore } from "../store.js";
 import { keyString, type Action, type Candidate, type JobContext, type JobFactory, type KeeperJob } from "./types.js";
 
 export interface LiquidationJobOptions {
@@ -40,8 +42,13 @@ export interface LiquidationJobOptions {
   contract?: string;
   /** First block of the event scan (default: the ClearingHouse's deploy block, else 0). */
   fromBlock?: number;
-  /** Blocks per `eth_getLogs` page (default 5,000; 1 to 100,000). */
+  /**
+   * Blocks of the first `eth_getLogs` page (default 2,000; 1 to 100,000): the range adapts — halved on "too many
+   * results"/range caps/timeouts, doubled back after a run of good pages, up to `maxLogPageBlocks`.
+   */
   logPageBlocks?: number;
+  /** Largest `eth_getLogs` range (default 10,000; at least logPageBlocks). */
+  maxLogPageBlocks?: number;
   /** Parallel checks: probe pages or `isLiquidatable` calls (default 8; 1 to 64). */
   concurrency?: number;
   /** Check with the deployless LiquidationKeeperLens probe (default true) or `isLiquidatable` per account. */
@@ -66,6 +73,7 @@ const OPTION_KEYS = [
   "contract",
   "fromBlock",
   "logPageBlocks",
+  "maxLogPageBlocks",
   "concurrency",
   "probe",
   "probePage",
@@ -176,14 +184,20 @@ export function liquidationJob(
   opts: LiquidationJobOptions = {},
   deployBlock = 0,
   perpMarketAddresses: string[] = [],
-): KeeperJob<LiquidationWork> & { readonly set: AccountSet; readonly modelCount: () => number } {
+): KeeperJob<LiquidationWork> & {
+  readonly set: AccountSet;
+  readonly modelCount: () => number;
+  readonly scanner: LogScanner;
+} {
   for (const k of Object.keys(opts)) {
     if (!OPTION_KEYS.includes(k)) {
       throw new ConfigError(`Unknown option "jobs.liquidations.${k}" (known: ${OPTION_KEYS.join(", ")}).`);
     }
   }
   const fromBlock = intOption("fromBlock", opts.fromBlock, deployBlock, 0, Number.MAX_SAFE_INTEGER);
-  const page = intOption("logPageBlocks", opts.logPageBlocks, 5_000, 1, 100_000);
+  const page = intOption("logPageBlocks", opts.logPageBlocks, 2_000, 1, 100_000);
+  const maxPage = intOption("maxLogPageBlocks", opts.maxLogPageBlocks, Math.max(10_000, page), page, 100_000);
+  const scanner = new LogScanner({ initialRange: page, maxRange: maxPage });
   const concurrency = intOption("concurrency", opts.concurrency, 8, 1, 64);
   const probePage = intOption("probePage", opts.probePage, 50, 1, 200);
   if (opts.probe !== undefined && typeof opts.probe !== "boolean") {
@@ -219,28 +233,87 @@ export function liquidationJob(
   ];
   const set = new AccountSet();
 
+  /** The checkpoint the store holds (scanned block, its hash, every tracked account) was loaded / checked. */
+  let restored = false;
+
+  const saveAccounts = (store: JobStore, accounts: Iterable<string>, cursor: { block: number; hash: string }) => {
+    const rows: Array<[string, string]> = [];
+    const del: string[] = [];
+    for (const a of accounts) {
+      const t = set.accounts.get(a);
+      if (t === undefined) continue;
+      if (t.sizes.size === 0) {
+        del.push(`acct:${a}`);
+        continue;
+      }
+      rows.push([
+        `acct:${a}`,
+        JSON.stringify({ b: t.lastBlock, s: Object.fromEntries([...t.sizes].map(([m, v]) => [m, String(v)])) }),
+      ]);
+    }
+    rows.push(["cursor", JSON.stringify(cursor)]);
+    store.batch(rows, del);
+  };
+
+  /**
+   * A restarted keeper resumes from its checkpoint: the account set and the block it was scanned to, if that block is
+   * still on the chain with the same hash (otherwise — a reorg past it, another chain — it rebuilds from scratch).
+   */
+  async function restore(ctx: JobContext): Promise<void> {
+    restored = true;
+    const store = ctx.store;
+    if (store === undefined || set.scannedTo >= 0) return;
+    const raw = store.get("cursor");
+    if (raw === undefined) return;
+    const cursor = JSON.parse(raw) as { block: number; hash: string };
+    const block = await ctx.client.read("getBlock", (p) => p.getBlock(cursor.block));
+    if (block?.hash !== cursor.hash) {
+      ctx.log.warn({ checkpoint: cursor.block }, "account-scan checkpoint is not on this chain any more: rebuilding");
+      store.clear();
+      return;
+    }
+    for (const [k, v] of store.entries("acct:")) {
+      const a = JSON.parse(v) as { b: number; s: Record<string, string> };
+      set.accounts.set(k.slice(5), {
+        lastBlock: a.b,
+        sizes: new Map(Object.entries(a.s).map(([m, x]) => [m, BigInt(x)])),
+      });
+    }
+    set.scannedTo = cursor.block;
+    ctx.log.info({ from: cursor.block, accounts: set.accounts.size }, "account scan resumed from its checkpoint");
+  }
+
   async function sync(ctx: JobContext): Promise<void> {
+    if (!restored) await restore(ctx);
     const to = ctx.safeBlock;
     if (to < set.scannedTo) {
       ctx.log.warn({ scannedTo: set.scannedTo, safeBlock: to }, "chain behind the account scan: rebuilding the set");
       set.reset();
       models.clear();
       suspects.clear();
+      ctx.store?.clear();
     }
-    for (let from = Math.max(fromBlock, set.scannedTo + 1); from <= to; from += page) {
-      const end = Math.min(to, from + page - 1);
-      const logs = await ctx.client.read("getLogs", (p) =>
-        p.getLogs({ address: clearingHouse, topics: [topics], fromBlock: from, toBlock: end }),
-      );
-      const sorted = [...logs].sort((a, b) => a.blockNumber - b.blockNumber || a.index - b.index);
-      for (const l of sorted) {
+    const start = Math.max(fromBlock, set.scannedTo + 1);
+    if (start > to) return;
+    await scanner.scan(ctx.client, { address: clearingHouse, topics: [topics] }, start, to, async (logs, end) => {
+      const touched = new Set<string>();
+      for (const l of logs) {
         const ev = chIface.parseLog(l);
         if (ev === null) continue;
         const sizeCh = ev.name === "AccountSettled" ? undefined : (ev.args.sizeCh as bigint);
         set.apply(ev.args.account as string, ev.args.market as string, sizeCh, l.blockNumber);
+        touched.add((ev.args.account as string).toLowerCase());
       }
       set.scannedTo = end;
-    }
+      if (ctx.store !== undefined) {
+        // The checkpoint names the page's last block by hash, so a restart can tell whether it is still canonical.
+        const hash =
+          end === ctx.head.number
+            ? ctx.head.hash
+            : ((await ctx.client.read("getBlock", (p) => p.getBlock(end)))?.hash ?? "");
+        saveAccounts(ctx.store, touched, { block: end, hash });
+      }
+    });
   }
 
   async function volatilityAt(ctx: JobContext): Promise<bigint> {
@@ -377,7 +450,10 @@ export function liquidationJob(
     name: "liquidations",
     summary: `liquidate accounts below maintenance margin (priority) through ${engine}, accounts from ClearingHouse ${clearingHouse} events`,
     alreadyDoneErrors: ["LiquidationAccountHealthy"],
+    expectedErrors: [/^Oracle/],
+    contested: true,
     set,
+    scanner,
     modelCount: () => models.size,
     async scan(ctx: JobContext): Promise<Candidate<LiquidationWork>[]> {
       await sync(ctx);
@@ -490,6 +566,7 @@ function deployBlockOf(d: DeploymentInfo, name: string): number {
 export const liquidationsFactory: JobFactory = {
   name: "liquidations",
   description: "LiquidationEngine: liquidate accounts below maintenance margin (priority), accounts from events.",
+  covers: ["LiquidationChecker"],
   create({ deployment, config }) {
     const opts = config.options as LiquidationJobOptions;
     const ch = opts.clearingHouse ?? "ClearingHouse";

@@ -15,6 +15,7 @@ import type { ChainClient } from "../chain/client.js";
 import type { JobConfig } from "../config.js";
 import type { DeploymentInfo } from "../deployments.js";
 import type { Simulation, TxRequest } from "../chain/sender.js";
+import type { JobStore } from "../store.js";
 
 /** Idempotency key: the same (action, id, epoch) is never sent twice while a transaction for it is live. */
 export interface JobKey {
@@ -62,6 +63,11 @@ export interface JobContext {
   head: HeadInfo;
   /** Highest block event scans may read (head − confirmations). */
   safeBlock: number;
+  /**
+   * This job's checkpoints, persisted in the keeper's state database across restarts (scan cursors, derived sets).
+   * Absent in read-only passes (`chx:keeper:status`): a job must work without it (from scratch).
+   */
+  store?: JobStore;
 }
 
 export interface KeeperJob<T = unknown> {
@@ -70,6 +76,16 @@ export interface KeeperJob<T = unknown> {
   readonly summary: string;
   /** Custom error names that mean "someone already did this": counted as success, not failure. */
   readonly alreadyDoneErrors: ReadonlyArray<string | RegExp>;
+  /**
+   * Errors a simulation may expect while the work waits on something outside the keeper (a stale oracle, a paused
+   * market): logged as a warning once and the action retried with back-off ("deferred"), not an error every tick.
+   */
+  readonly expectedErrors?: ReadonlyArray<string | RegExp>;
+  /**
+   * Contested work (others race for it: liquidations): sent through the protected submission endpoint when one is
+   * configured (`protectedRpcUrl`; `jobs.<name>.protectedSubmit` overrides).
+   */
+  readonly contested?: boolean;
   scan(ctx: JobContext): Promise<Candidate<T>[]>;
   plan(ctx: JobContext, candidates: Candidate<T>[]): Promise<Action[]>;
   /** Optional custom simulation; undefined falls back to the default (eth_estimateGas of the action at latest). */

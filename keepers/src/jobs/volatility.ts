@@ -34,6 +34,9 @@ export function volatilityJob(address: string, opts: VolatilityJobOptions = {}):
     name: "volatility",
     summary: `update the EWMA volatility when due on ${opts.contract ?? "RiskEngine"} at ${address}`,
     alreadyDoneErrors: ["RiskUpdateTooEarly"],
+    // A stale / out-of-bounds / sequencer-down oracle makes the update revert until the feed recovers: a warning
+    // with back-off, not an error every tick (issue 25).
+    expectedErrors: [/^Oracle/],
     async scan(ctx: JobContext): Promise<Candidate<VolatilityWork>[]> {
       const blockTag = ctx.safeBlock;
       const [[, , , lastUpdate], [, interval], ts] = await Promise.all([
@@ -71,6 +74,7 @@ export function volatilityJob(address: string, opts: VolatilityJobOptions = {}):
 export const volatilityFactory: JobFactory = {
   name: "volatility",
   description: "RiskEngine: the permissionless EWMA volatility update when due.",
+  covers: ["VolatilityChecker"],
   create({ deployment, config }) {
     const opts = config.options as VolatilityJobOptions;
     const contract = opts.contract ?? "RiskEngine";

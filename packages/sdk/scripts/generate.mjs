@@ -55,6 +55,10 @@ export const SDK_CONTRACTS = {
   TaskKeeperLens: "contracts/periphery/TaskKeeperLens.sol",
   LiquidationKeeperLens: "contracts/periphery/LiquidationKeeperLens.sol",
   BatchReader: "contracts/periphery/BatchReader.sol",
+  // vendor automation (Gelato checker(), Chainlink checkUpkeep/performUpkeep) for the keeper's liquidation and
+  // volatility work
+  LiquidationChecker: "contracts/periphery/LiquidationChecker.sol",
+  VolatilityChecker: "contracts/periphery/VolatilityChecker.sol",
   // interfaces a client talks to
   IKeeperChecker: "contracts/interfaces/IKeeperCompatible.sol",
   // local-network stand-ins deployed by the deploy script (and the keeper's reference target)

@@ -381,6 +381,19 @@ open(
 );
 open("OptionsMarket", ["withdrawFees()"], "sends accrued fees to the configured fee recipient only");
 
+// Vendor automation periphery (contracts/periphery: no storage, no roles, holds nothing between calls)
+open(
+  "LiquidationChecker",
+  ["performUpkeep(bytes)"],
+  "liquidates through the permissionless LiquidationEngine, which re-checks each account; forwards the bounty to the fixed beneficiary",
+);
+open("LiquidationChecker", ["sweep()"], "sends any USDC the checker holds to its fixed beneficiary only");
+open(
+  "VolatilityChecker",
+  ["performUpkeep(bytes)"],
+  "calls the permissionless RiskEngine.updateVolatility (reverts before the interval); forwards the bounty to the fixed beneficiary",
+);
+
 export const PERMISSIONLESS: Record<string, string> = Object.fromEntries(
   entries.flatMap(([keys, reason]) => keys.map((k) => [k, reason])),
 );
