@@ -288,6 +288,13 @@ export class Keeper {
    */
   private startup(): Promise<void> {
     this.started ??= (async () => {
+      // a chain restarted from genesis under the same id (a local node, a devnet reset): the state of the old one
+      // would read its work as done
+      const genesis = await this.client.read("getBlock", (p) => p.getBlock(0));
+      if (genesis?.hash != null && this.store.bindToChain(genesis.hash)) {
+        this.memo.reset();
+        this.deps.log.warn({ genesis: genesis.hash }, "new chain under the same id: the keeper's state was reset");
+      }
       if (this.deps.config.dryRun) return;
       const flights = this.store.flights();
       const inFlightKeys = new Set(flights.flatMap((f) => f.keys));

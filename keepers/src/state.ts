@@ -33,6 +33,11 @@ export class WorkMemo {
     }
   }
 
+  /** Forgets every key (the state database was emptied: KeeperStore.bindToChain). */
+  reset(): void {
+    this.entries.clear();
+  }
+
   /** Keys held back (in flight or mined and still awaiting the scan), for tests and the status report. */
   get size(): number {
     return this.entries.size;

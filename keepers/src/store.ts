@@ -193,6 +193,23 @@ export class KeeperStore {
     return store;
   }
 
+  /**
+   * Binds the database to the chain whose genesis block hash is `genesisHash`. A database made on another chain
+   * with the same id (a local node restarted from genesis, a devnet reset) holds idempotency keys, flights and
+   * checkpoints of a history that no longer exists: it is emptied, and true is returned.
+   */
+  bindToChain(genesisHash: string): boolean {
+    const seen = this.meta("genesis");
+    if (seen === genesisHash) return false;
+    let reset = false;
+    if (seen !== undefined) {
+      this.db.exec("DELETE FROM memo; DELETE FROM flights; DELETE FROM kv; DELETE FROM actions;");
+      reset = true;
+    }
+    this.setMeta("genesis", genesisHash);
+    return reset;
+  }
+
   meta(k: string): string | undefined {
     return (this.st.metaGet!.get(k) as { v: string } | undefined)?.v;
   }

@@ -385,6 +385,24 @@ describe("issue 25 / OPS-02: operator-grade keeper (real node)", function () {
     expect(() => KeeperStore.open(dir, 1, a)).to.not.throw(); // another chain: another file
   });
 
+  it("a chain restarted from genesis under the same id empties the state database (old work is not read as done)", async function () {
+    const dir = tmp("genesis");
+    const a = account(69).address;
+    const s1 = KeeperStore.open(dir, 31337, a);
+    expect(s1.bindToChain("0x" + "11".repeat(32))).to.equal(false); // first sight: bound, nothing to drop
+    s1.putMemo([{ key: "spot-match:0xabc", state: "mined", txHash: "0x01", blockNumber: 5, at: 1 }]);
+    s1.jobStore("liquidations").batch([["cursor", "{}"]]);
+    expect(s1.bindToChain("0x" + "11".repeat(32))).to.equal(false); // same chain: kept
+    expect(s1.memo()).to.have.length(1);
+    s1.close();
+    const s2 = KeeperStore.open(dir, 31337, a);
+    expect(s2.bindToChain("0x" + "22".repeat(32))).to.equal(true); // a new genesis: emptied
+    expect(s2.memo()).to.deep.equal([]);
+    expect(s2.jobStore("liquidations").entries()).to.deep.equal([]);
+    expect(s2.flights()).to.deep.equal([]);
+    s2.close();
+  });
+
   it("a restarted or lagging node serving an older head of the same chain is not a reorg", async function () {
     const hashes = new Map([
       [10, "0xa"],

@@ -37,6 +37,8 @@ async function keeperFor(r: R, index: number, backend: Backend, opts: Record<str
     artifactsDir: path.join(ROOT, "artifacts"),
     confirmations: 0,
     metricsPort: -1,
+    dataDir: ":memory:",
+    discoverCheckers: false, // only the matcher: no vendor checkers found in the deployment
     jobs: { "spot-matcher": { relayUrl: r.url, nativePriceUsdc: 3000, gasCeilingGwei: 1000, ...opts } },
   });
   return new Keeper({
@@ -113,7 +115,10 @@ for (const backend of BACKENDS) {
       const usdcBefore = await protocol.usdc.balanceOf(keeper.address);
       const report = await keeper.tick({ wait: true });
       const outcomes = report.results.map((x) => x.outcome);
-      expect(outcomes, JSON.stringify(report)).to.deep.equal(["success", "success"]);
+      expect(
+        outcomes,
+        JSON.stringify(report, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)),
+      ).to.deep.equal(["success", "success"]);
       const spread = (CH(6) * (PRICE(2.5) - PRICE(2.0)) + CH(4) * (PRICE(2.5) - PRICE(2.2))) / 10n ** 30n;
       expect((await protocol.usdc.balanceOf(keeper.address)) - usdcBefore).to.equal(spread);
       await r.engine.syncToHead();
