@@ -9,7 +9,7 @@ export default async function optionsList(
     strike: string;
     cap: string;
     expiry: string;
-    futures: string;
+    futures: bigint;
     standard: boolean;
     signer: string;
   },
@@ -43,8 +43,8 @@ export default async function optionsList(
       await (
         await options.listSeries({
           kind,
-          onFutures: args.futures !== "",
-          futuresSeriesId: args.futures === "" ? 0n : BigInt(args.futures),
+          onFutures: args.futures !== 0n,
+          futuresSeriesId: args.futures,
           expiry,
           strikeWad,
           capWad,
