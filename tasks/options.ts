@@ -22,6 +22,7 @@ export const optionsTasks = [
       defaultValue: 0n,
     })
     .addFlag({ name: "standard", description: "List by the permissionless rule (standard expiry and strike grid)" })
+    .addFlag({ name: "json", description: "Print the listed series as JSON (for scripts; without --strike)" })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/options/list.js"))
     .build(),

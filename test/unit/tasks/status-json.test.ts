@@ -188,6 +188,15 @@ describe("tasks: --json of the read tasks, typed ids, unknown ids (issue 22 item
     expect((j.params as { makerFeeBps: string }).makerFeeBps).to.equal((await options.params()).makerFeeBps.toString());
   });
 
+  it("chx:options:list --json (no --strike): every listed series, read without a signer", async function () {
+    const r = await run("chx:options:list", { json: true, signer: "99" }); // a read never resolves the signer
+    expect(r.failed, r.err).to.equal(false);
+    const list = JSON.parse(r.out) as Array<Record<string, unknown>>;
+    expect(list).to.have.length(1);
+    expect(list[0]).to.include({ id: "1", kind: "1", strikeWad: wad("3").toString() });
+    expect(list[0]!.status).to.be.a("string");
+  });
+
   it("chx:options:status: an unknown series is an error, and --series is a typed id", async function () {
     const r = await run("chx:options:status", { series: 7n, json: true });
     expect(r.failed).to.equal(true);
@@ -219,5 +228,33 @@ describe("tasks: --json of the read tasks, typed ids, unknown ids (issue 22 item
     const none = await run("chx:task:status", {});
     expect(none.failed).to.equal(true);
     expect(none.err).to.match(/Pass --id/);
+  });
+  it("signing tasks: unknown ids are errors before any transaction; booleans and counts are typed", async function () {
+    const provider = fx.connection.ethers.provider;
+    const nonce = await provider.getTransactionCount(fx.users[2]!.address);
+    for (const [name, args, message] of [
+      ["chx:task:vote", { id: 5n, signer: "3" }, /Task 5 does not exist/],
+      ["chx:task:bid", { id: 0n, price: "1", signer: "3" }, /Pass --id/],
+      ["chx:options:exercise", { series: 9n, signer: "3" }, /Series 9 does not exist/],
+      ["chx:options:write", { size: "1", signer: "3" }, /Pass --series/],
+    ] as const) {
+      const r = await run(name, args);
+      expect(r.failed, name).to.equal(true);
+      expect(r.err, name).to.match(message);
+    }
+    expect(await provider.getTransactionCount(fx.users[2]!.address)).to.equal(nonce);
+    for (const [name, args] of [
+      ["chx:perp:open", { side: "long", size: "1", wait: "no" }],
+      ["chx:task:submit", { max: "1", council: "3" }],
+      ["chx:spot:order", { side: "buy", amount: "1", price: "1", nonce: "12" }],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        await hre.tasks.getTask(name).run(args);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(String(thrown), name).to.match(/HHE414: Invalid value/);
+    }
   });
 });
