@@ -10,7 +10,6 @@ export default async function spotBook(
 ): Promise<void> {
   await runTask(hre, async () => {
     const depth = args.depth;
-    if (depth <= 0) throw new TaskError(`--depth ${depth}: give the number of levels per side (> 0).`);
     if (!Number.isInteger(depth) || depth < 1 || depth > 10_000) throw new TaskError("--depth must be 1 … 10000.");
     const client = relayClient(args.relay);
     const book = await viaRelay(`the book ${args.book}`, () => client.book(args.book, { depth }));
