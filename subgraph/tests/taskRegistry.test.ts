@@ -304,7 +304,7 @@ describe("TaskRegistry: issue 17 events", () => {
     params(T0);
     submit(7, USDC, 1, 1, n(100000000), T0);
     bid(7, BOB, n(60000000), 1, T0 + 1);
-    handleBidWithdrawn(changetype<BidWithdrawn>(ev.BidWithdrawn(T0 + 2, n(7), BOB, n(0))));
+    handleBidWithdrawn(changetype<BidWithdrawn>(ev.BidWithdrawn(T0 + 2, n(7), BOB, BigInt.zero())));
     handleBiddingSealed(changetype<BiddingSealed>(ev.BiddingSealed(T0 + 3601, n(7), n(1234), n(9))));
     assert.fieldEquals("Task", key(7), "targetBlock", "1234");
     assert.fieldEquals("Task", key(7), "status", "Bidding");
