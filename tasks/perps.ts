@@ -19,7 +19,8 @@ export const perpsTasks = [
     .addOption({
       name: "wait",
       description: "Wait for the delay and execute the order yourself unless a keeper did (false: commit only)",
-      defaultValue: "true",
+      type: ArgumentType.BOOLEAN,
+      defaultValue: true,
     })
     .setAction(() => import("./actions/perps/open.js"))
     .build(),
@@ -34,7 +35,8 @@ export const perpsTasks = [
     .addOption({
       name: "wait",
       description: "Wait for the delay and execute the order yourself unless a keeper did (false: commit only)",
-      defaultValue: "true",
+      type: ArgumentType.BOOLEAN,
+      defaultValue: true,
     })
     .setAction(() => import("./actions/perps/close.js"))
     .build(),

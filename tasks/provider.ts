@@ -1,9 +1,10 @@
 import { task } from "hardhat/config";
+import { ArgumentType } from "hardhat/types/arguments";
 import { SIGNER_HELP } from "./help.js";
 
 export const providerTasks = [
   task("chx:provider:register", "Register the configured account as a compute provider")
-    .addOption({ name: "region", description: "Region code", defaultValue: "1" })
+    .addOption({ name: "region", description: "Region code", type: ArgumentType.INT, defaultValue: 1 })
     .addOption({ name: "classes", description: "Workload classes, comma-separated (e.g. 1,2)", defaultValue: "1" })
     .addOption({ name: "hardware", description: "Hardware description URI", defaultValue: "" })
     .addOption({ name: "price", description: "Ask price, USDC per CH (optional)", defaultValue: "" })
@@ -21,7 +22,7 @@ export const providerTasks = [
       description: "Provider address (default: the configured account)",
       defaultValue: "",
     })
-    .addOption({ name: "workload", description: "Workload class", defaultValue: "1" })
+    .addOption({ name: "workload", description: "Workload class", type: ArgumentType.INT, defaultValue: 1 })
     .addOption({ name: "pflops", description: "Measured average PFLOPS", defaultValue: "0.5" })
     .addOption({ name: "factors", description: "Normalised factors, comma-separated", defaultValue: "1,1,1" })
     .addOption({ name: "capacity", description: "Capacity, PFLOPS (default: pflops)", defaultValue: "" })

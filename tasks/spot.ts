@@ -1,4 +1,5 @@
 import { task } from "hardhat/config";
+import { ArgumentType } from "hardhat/types/arguments";
 import { SIGNER_HELP } from "./help.js";
 
 export const spotTasks = [
@@ -6,8 +7,18 @@ export const spotTasks = [
     .addOption({ name: "side", description: "buy or sell (CH) (required)", defaultValue: "" })
     .addOption({ name: "amount", description: "CH amount (required)", defaultValue: "" })
     .addOption({ name: "price", description: "Limit price, USDC per CH (required)", defaultValue: "" })
-    .addOption({ name: "nonce", description: "Order nonce (default: current unix time in ms)", defaultValue: "" })
-    .addOption({ name: "expiry", description: "Seconds until the order expires", defaultValue: "86400" })
+    .addOption({
+      name: "nonce",
+      description: "Order nonce (0: the current unix time in ms)",
+      type: ArgumentType.BIGINT,
+      defaultValue: 0n,
+    })
+    .addOption({
+      name: "expiry",
+      description: "Seconds until the order expires",
+      type: ArgumentType.INT,
+      defaultValue: 86400,
+    })
     .addOption({ name: "taker", description: "Only this address may fill (default: anyone)", defaultValue: "" })
     .addOption({ name: "out", description: "Write the signed order to this JSON file", defaultValue: "" })
     .addOption({
@@ -31,7 +42,12 @@ export const spotTasks = [
     .addOption({ name: "hash", description: "Order hash on the relay", defaultValue: "" })
     .addFlag({ name: "notice", description: "Only ask the relay to stop serving it (off chain; needs --hash)" })
     .addOption({ name: "relay", description: "Order relay URL (default: CHX_RELAY_URL)", defaultValue: "" })
-    .addOption({ name: "minNonce", description: "Void every nonce below this instead", defaultValue: "" })
+    .addOption({
+      name: "minNonce",
+      description: "Void every nonce below this instead (0: not this)",
+      type: ArgumentType.BIGINT,
+      defaultValue: 0n,
+    })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/spot/cancel.js"))
     .build(),
@@ -39,14 +55,14 @@ export const spotTasks = [
     .addOption({ name: "order", description: "Signed order JSON file", defaultValue: "" })
     .addOption({ name: "hash", description: "Order hash: its status on the relay", defaultValue: "" })
     .addOption({ name: "relay", description: "Order relay URL (default: CHX_RELAY_URL)", defaultValue: "" })
-    .addOption({ name: "window", description: "TWAP window, seconds", defaultValue: "3600" })
+    .addOption({ name: "window", description: "TWAP window, seconds", type: ArgumentType.INT, defaultValue: 3600 })
     .addFlag({ name: "json", description: "Print the result as JSON (for scripts)" })
     .setAction(() => import("./actions/spot/status.js"))
     .build(),
   task("chx:spot:book", "The order relay's book: price levels, best first")
     .addOption({ name: "relay", description: "Order relay URL (default: CHX_RELAY_URL)", defaultValue: "" })
     .addOption({ name: "book", description: "spot, or option:<seriesId>", defaultValue: "spot" })
-    .addOption({ name: "depth", description: "Levels per side", defaultValue: "20" })
+    .addOption({ name: "depth", description: "Levels per side", type: ArgumentType.INT, defaultValue: 20 })
     .addFlag({ name: "json", description: "Print the book as JSON (for scripts)" })
     .setAction(() => import("./actions/spot/book.js"))
     .build(),

@@ -3,6 +3,7 @@
 // module, useMocks) and ADMIN, and grants itself COMPUTE and SLASHER to drive the task-registry hooks.
 import fs from "node:fs";
 import { Contract, ContractFactory, ZeroAddress } from "ethers";
+import { domainOf, signAttestation } from "@chx/sdk";
 
 const STATS = "0x" + Buffer.from("compute").toString("hex");
 const GRADES = "0x" + Buffer.from("grades").toString("hex");
@@ -11,25 +12,9 @@ const PERF = ["A", "B", "C", "D"];
 const REL = ["R1", "R2", "R3", "R4"];
 const ENERGY = ["X", "Y", "Z"];
 
-// EIP-712 shape of scripts/lib/attestation.ts (kept in step with it; the registry rejects any other digest).
-const ATTESTATION_TYPES = {
-  Attestation: [
-    { name: "provider", type: "address" },
-    { name: "workloadClass", type: "uint16" },
-    { name: "standardVersion", type: "uint16" },
-    { name: "avgPflopsWad", type: "uint256" },
-    { name: "factorsWad", type: "uint256[]" },
-    { name: "capacityPflopsWad", type: "uint256" },
-    { name: "powerWattsWad", type: "uint256" },
-    { name: "nonce", type: "uint256" },
-    { name: "deadline", type: "uint256" },
-  ],
-};
-
 export async function attest(ctx, attester, provider, { avg, capacity, power }) {
   const reg = ctx.as(attester)("ProviderRegistry");
   const std = ctx.as(attester)("ComputeStandard");
-  const { chainId } = await ctx.provider.getNetwork();
   const block = await ctx.provider.getBlock("latest");
   const message = {
     provider: provider.address,
@@ -42,13 +27,8 @@ export async function attest(ctx, attester, provider, { avg, capacity, power }) 
     nonce: await reg.attestationNonce(provider.address),
     deadline: BigInt(block.timestamp) + 3600n,
   };
-  const domain = {
-    name: "CHX ProviderRegistry",
-    version: "1",
-    chainId,
-    verifyingContract: await reg.getAddress(),
-  };
-  const signature = await attester.signTypedData(domain, ATTESTATION_TYPES, message);
+  const domain = await domainOf(ctx.provider, "ProviderRegistry", await reg.getAddress());
+  const signature = await signAttestation(attester, domain, message);
   await ctx.send(reg.attest(message, signature));
 }
 
@@ -110,7 +90,7 @@ export async function scenario(ctx) {
   await checkpoint();
 
   await mine(86_400);
-  await send(d("AccessManager").grantRole(Roles.COMPUTE ?? 9n, deployer.address, 0));
+  await send(d("AccessManager").grantRole(Roles.COMPUTE, deployer.address, 0));
   await send(d("AccessManager").grantRole(Roles.PROVIDER_SLASHER, deployer.address, 0));
   await send(a("ProviderRegistry").heartbeat(wad(2)));
   await send(a("ProviderRegistry").buyBack(wad(30)));

@@ -10,6 +10,7 @@
 // waterfall-step counts against the receipts' events, and every spot order's fill (orderState) and pending fees.
 import fs from "node:fs";
 import { Contract, ContractFactory, MaxUint256, id } from "ethers";
+import { domainOf, signOrder } from "@chx/sdk";
 
 const usdc = (n) => BigInt(Math.round(n * 1e6));
 const WAD = 10n ** 18n;
@@ -66,7 +67,7 @@ async function positions(ctx) {
       mmFloorWad: wad("0.05"),
     }),
   );
-  await send(d("AccessManager").grantRole(7n /* Roles.MARKET */, market, 0));
+  await send(d("AccessManager").grantRole(ctx.Roles.MARKET, market, 0));
   await send(m.setFeeBps(10)); // 0.1 % of notional per trade
   await send(token(deployer).mint(deployer.address, usdc(5000)));
   await send(token(deployer).approve(market, usdc(5000)));
@@ -139,19 +140,7 @@ async function spot(ctx) {
     await send(usdcToken(b).approve(spotAddr, MaxUint256));
   }
   await send(ctx.as(seller)("CHToken").approve(spotAddr, MaxUint256));
-  const { chainId } = await ctx.provider.getNetwork();
-  const domain = { name: "CHX Spot", version: "1", chainId, verifyingContract: spotAddr };
-  const types = {
-    Order: [
-      { name: "maker", type: "address" },
-      { name: "isBuy", type: "bool" },
-      { name: "amountCh", type: "uint256" },
-      { name: "priceWad", type: "uint256" },
-      { name: "nonce", type: "uint256" },
-      { name: "expiry", type: "uint64" },
-      { name: "taker", type: "address" },
-    ],
-  };
+  const domain = await domainOf(ctx.provider, "SpotMarket", spotAddr);
   const zero = "0x0000000000000000000000000000000000000000";
   const order = (maker, isBuy, amount, price, nonce) => ({
     maker: maker.address,
@@ -163,7 +152,7 @@ async function spot(ctx) {
     taker: zero,
   });
   const ask = order(seller, false, wad(10), wad("2.5"), 1);
-  const askSig = await seller.signTypedData(domain, types, ask);
+  const askSig = await signOrder(seller, domain, ask);
   await send(ctx.as(buyer)("SpotMarket").fillOrder(ask, askSig, wad(4)));
   const bid = order(buyer2, true, wad(3), wad(3), 2);
   const sell = order(seller, false, wad(5), wad("2.6"), 3);
@@ -172,9 +161,9 @@ async function spot(ctx) {
       .as(matcher)("SpotMarket")
       .matchOrders(
         bid,
-        await buyer2.signTypedData(domain, types, bid),
+        await signOrder(buyer2, domain, bid),
         sell,
-        await seller.signTypedData(domain, types, sell),
+        await signOrder(seller, domain, sell),
         wad(3),
       ),
   );

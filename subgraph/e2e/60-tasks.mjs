@@ -8,6 +8,7 @@
 // withdrawn, a DPS stream stays open. compare() checks every task and stream with getTask/councilOf/getStream/
 // subscription, taskCount, totalEscrow and the token balances (TSK-02), and the daily sums against the totals.
 import { Contract, id } from "ethers";
+import { domainOf, signReceipt } from "@chx/sdk";
 import { attest } from "./30-compute.mjs";
 
 const CH = 0;
@@ -199,21 +200,12 @@ export async function scenario(ctx) {
   const s1 = 1n;
   await send(streams(providers[0]).subscribe(s1, usdc(3)));
   await send(streams(providers[1]).subscribe(s1, usdc(2)));
-  const { chainId } = await ctx.provider.getNetwork();
-  const domain = { name: "CHX StreamTasks", version: "1", chainId, verifyingContract: streamsAddr };
-  const types = {
-    Receipt: [
-      { name: "streamId", type: "uint256" },
-      { name: "provider", type: "address" },
-      { name: "answered", type: "uint64" },
-      { name: "amount", type: "uint128" },
-    ],
-  };
+  const domain = await domainOf(ctx.provider, "StreamTasks", streamsAddr);
   // cumulative count and amount (at the subscriber's price: the price of an answer is fixed in the receipt)
   const receipt = async (streamId, provider, answered) => {
     const [price] = await streams(deployer).subscription(streamId, provider.address);
     const r = { streamId, provider: provider.address, answered, amount: answered * price };
-    return [r, await client.signTypedData(domain, types, r)];
+    return [r, await signReceipt(client, domain, r)];
   };
   const r1 = await receipt(s1, providers[0], 10n);
   const r2 = await receipt(s1, providers[1], 4n);

@@ -2,7 +2,7 @@
 // market's address). Fresh wallets: carol writes, erin and frank buy, a keeper. Two cash-settled index series
 // expiring together: a put struck at 12 and a call struck at 14 (cap 2), and a futures call (strike 9, cap 2)
 // exercised into a futures series at settlement. Carol writes 100 of each and sells through
-// signed offers (EIP-712, scripts/lib/options.ts's type): 40 + 20 puts to erin and frank, 50 calls to erin; frank's
+// signed offers (EIP-712, signed with the SDK's signOffer): 40 + 20 puts to erin and frank, 50 calls to erin; frank's
 // signed buy offer for calls is filled by carol, another is cancelled and frank raises his nonce floor; carol closes
 // 10 puts against her shorts, erin transfers 5 calls to frank. At expiry the index is 10: the put pays 2 per CH (in
 // the money), the call is worthless. The keeper fixes both prices (bounty from the fees), the guardian corrects the
@@ -11,6 +11,7 @@
 // (positionOf: longs, shorts, collateral), offers (offerState), nonce floors (minNonce), pending fees (poolClaims),
 // counters (seriesCount, liveSeries), collateral and payout sums with the getters at each checkpoint block.
 import { Contract, Wallet, parseEther } from "ethers";
+import { domainOf, signOffer } from "@chx/sdk";
 import { futuresSeen } from "./72-futures.mjs";
 
 const usdc = (n) => BigInt(Math.round(n * 1e6));
@@ -18,19 +19,6 @@ const has = (ctx) => ["OptionsMarket", "ClearingHouse", "CHIndexFeed"].every((n)
 const ERC20 = ["function mint(address,uint256)", "function approve(address,uint256) returns (bool)"];
 const HOUR = 3_600;
 const DAY = 86_400;
-// the EIP-712 type of IOptionsMarketTypes.Offer (as scripts/lib/options.ts declares it)
-const OFFER_TYPES = {
-  Offer: [
-    { name: "maker", type: "address" },
-    { name: "seriesId", type: "uint256" },
-    { name: "isBuy", type: "bool" },
-    { name: "sizeCh", type: "uint256" },
-    { name: "premiumWad", type: "uint256" },
-    { name: "nonce", type: "uint256" },
-    { name: "expiry", type: "uint64" },
-    { name: "taker", type: "address" },
-  ],
-};
 const ZERO = "0x0000000000000000000000000000000000000000";
 // Filled in by the scenario, read by compare (same process).
 export const optionsSeen = { offers: [], makers: [] };
@@ -68,8 +56,7 @@ export async function scenario(ctx) {
   const market = ctx.record.contracts.OptionsMarket.address;
   const house = ctx.record.contracts.ClearingHouse.address;
   const token = (s) => new Contract(ctx.record.contracts.USDC.address, ERC20, s);
-  const { chainId } = await ctx.provider.getNetwork();
-  const domain = { name: "CHX Options", version: "1", chainId, verifyingContract: market };
+  const domain = await domainOf(ctx.provider, "OptionsMarket", market);
   await setIndex(ctx, wad(10));
   for (const t of [carol, erin, frank]) {
     await send(token(t).mint(t.address, usdc(50_000)));
@@ -124,7 +111,7 @@ export async function scenario(ctx) {
 
   const offer = async (maker, fields) => {
     const off = { maker: maker.address, isBuy: false, expiry: 2n ** 40n, taker: ZERO, ...fields };
-    const sig = await maker.signTypedData(domain, OFFER_TYPES, off);
+    const sig = await signOffer(maker, domain, off);
     optionsSeen.offers.push(await d("OptionsMarket").offerHash(off));
     return { off, sig };
   };

@@ -9,6 +9,7 @@ import path from "node:path";
 import { spawn, execFile } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Contract, JsonRpcProvider, id as keccakId, parseUnits } from "ethers";
+import { parseDeployment, Roles } from "@chx/sdk";
 import { SubgraphReplay } from "../../tools/graph-host/replay.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -84,27 +85,13 @@ export async function deployTo(url, recordFile) {
         err ? reject(new Error(`deploy failed: ${err.message}\n${stdout}\n${stderr}`)) : resolve(),
     );
   });
-  return JSON.parse(fs.readFileSync(recordFile, "utf8"));
+  return parseDeployment(fs.readFileSync(recordFile, "utf8"), recordFile);
 }
 
 // ------------------------------------------------------------------------------------------------ checks
 // Each protocol area contributes subgraph/e2e/<nn>-<area>.mjs exporting `scenario(ctx)` (actions on the chain,
 // calling ctx.checkpoint() at the end of each phase) and `compare(ctx)` (indexed values vs getters at
 // ctx.at = { blockTag }). They run in file-name order; a module adds its file and touches nothing here.
-const Roles = {
-  ADMIN: 0n,
-  GUARDIAN: 1n,
-  ATTESTER: 2n,
-  CH_MINTER: 3n,
-  EMISSION: 4n,
-  PROVIDER_SLASHER: 5n,
-  KEEPER: 6n,
-  COMPUTE: 9n,
-  GUARANTOR_SLASHER: 12n,
-  CAPACITY_RECORDER: 13n,
-  REWARD_SOURCE: 14n,
-  STAKE_LOCKER: 15n,
-};
 
 export async function loadChecks() {
   const dir = path.join(subgraphDir, "e2e");

@@ -128,7 +128,10 @@ export interface AttestationMessage {
 export interface StreamReceipt {
   streamId: bigint;
   provider: string;
+  /** Answers delivered so far (cumulative). */
   answered: bigint;
+  /** Owed for them so far, in the stream's currency (cumulative: answers × the subscriber's price). */
+  amount: bigint;
 }
 
 export interface PermitMessage {

@@ -9,6 +9,13 @@ export { signerAt } from "../spot/common.js";
 export const usdc = (v: bigint): string => formatUnits(v, 6);
 export const wad = (v: bigint): string => formatUnits(v, 18);
 
+/** A count or a duration from a typed INT option that must be positive. */
+export function positiveInt(what: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new TaskError(`${what} ${value}: give a positive whole number.`);
+  return value;
+}
+
 export function parseAmount(what: string, value: string, decimals: number): bigint {
   try {
     const v = parseUnits(value, decimals);
@@ -45,4 +52,13 @@ export async function describeSeries(options: OptionsMarket, id: bigint): Promis
     `[${status}] OI ${wad(s.openInterestCh)} CH, posted ${usdc(s.postedUsdc)} paid ${usdc(s.paidUsdc)} ` +
     `released ${usdc(s.releasedUsdc)} USDC${price}`
   );
+}
+
+/** Throws a clear sentence when the series does not exist (ids are 1..seriesCount). */
+export async function requireSeries(options: OptionsMarket, id: bigint): Promise<void> {
+  if (id === 0n) throw new TaskError("Pass --series <id> (1, 2, …; see chx:options:list).");
+  const count = await options.seriesCount();
+  if (id < 1n || id > count) {
+    throw new TaskError(`Series ${id} does not exist (${count} listed; see chx:options:list).`);
+  }
 }

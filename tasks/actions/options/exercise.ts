@@ -1,16 +1,17 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask } from "../../lib.js";
-import { signerAt, usdc } from "./common.js";
+import { requireSeries, signerAt, usdc } from "./common.js";
 
 export default async function optionsExercise(
-  args: { series: string; account: string; signer: string },
+  args: { series: bigint; account: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const signer = await signerAt(connection, args.signer);
     const options = protocol.options.connect(signer);
-    const id = BigInt(args.series);
+    const id = args.series;
+    await requireSeries(options, id);
     const account = args.account === "" ? signer.address : args.account;
     const payout = await options.exercise.staticCall(id, account);
     await (await options.exercise(id, account)).wait();

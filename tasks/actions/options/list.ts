@@ -1,7 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { openProtocol, runTask, TaskError } from "../../lib.js";
+import { openProtocol, plain, printJson, runTask, TaskError } from "../../lib.js";
 import { describeSeries, parseAmount, signerAt } from "./common.js";
-import { OptionKind } from "@chx/sdk";
+import { OptionKind, SeriesStatusNames } from "@chx/sdk";
 
 export default async function optionsList(
   args: {
@@ -9,23 +9,39 @@ export default async function optionsList(
     strike: string;
     cap: string;
     expiry: string;
-    futures: string;
+    futures: bigint;
     standard: boolean;
+    json: boolean;
     signer: string;
   },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
+    if (args.strike === "") {
+      // a read: no key needed
+      const { connection, protocol } = await openProtocol(hre);
+      try {
+        const options = protocol.options;
+        const n = await options.seriesCount();
+        if (args.json) {
+          const list = [];
+          for (let id = 1n; id <= n; id++) {
+            const status = SeriesStatusNames[Number(await options.seriesStatus(id))] ?? null;
+            list.push({ id, status, ...(plain(await options.series(id)) as object) });
+          }
+          printJson(list);
+          return;
+        }
+        if (n === 0n) console.log("no option series listed yet");
+        for (let id = 1n; id <= n; id++) console.log(await describeSeries(options, id));
+      } finally {
+        await connection.close();
+      }
+      return;
+    }
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const signer = await signerAt(connection, args.signer);
     const options = protocol.options.connect(signer);
-    if (args.strike === "") {
-      const n = await options.seriesCount();
-      if (n === 0n) console.log("no option series listed yet");
-      for (let id = 1n; id <= n; id++) console.log(await describeSeries(options, id));
-      await connection.close();
-      return;
-    }
     if (args.kind !== "call" && args.kind !== "put")
       throw new TaskError(`--kind must be call or put, not "${args.kind}".`);
     const kind = args.kind === "call" ? OptionKind.Call : OptionKind.Put;
@@ -43,8 +59,8 @@ export default async function optionsList(
       await (
         await options.listSeries({
           kind,
-          onFutures: args.futures !== "",
-          futuresSeriesId: args.futures === "" ? 0n : BigInt(args.futures),
+          onFutures: args.futures !== 0n,
+          futuresSeriesId: args.futures,
           expiry,
           strikeWad,
           capWad,

@@ -1,16 +1,17 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask } from "../../lib.js";
-import { signerAt, wad } from "./common.js";
+import { positiveInt, requireSeries, signerAt, wad } from "./common.js";
 
 export default async function optionsSettle(
-  args: { series: string; steps: string; signer: string },
+  args: { series: bigint; steps: number; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const signer = await signerAt(connection, args.signer);
     const options = protocol.options.connect(signer);
-    if (args.series === "") {
+    const steps = BigInt(positiveInt("--steps", args.steps));
+    if (args.series === 0n) {
       const [canExec, payload] = await options.checker();
       if (!canExec) {
         console.log("nothing to do: no series is waiting for its price or its settlement");
@@ -22,7 +23,8 @@ export default async function optionsSettle(
       await connection.close();
       return;
     }
-    const id = BigInt(args.series);
+    const id = args.series;
+    await requireSeries(options, id);
     const s = await options.series(id);
     if (s.priceFixedAt === 0n) {
       const price = await options.fixSettlementPrice.staticCall(id);
@@ -31,9 +33,11 @@ export default async function optionsSettle(
         `series #${id}: settlement price fixed at ${wad(price)} USDC per CH (final after the dispute window)`,
       );
     } else {
-      const [steps, done] = await options.settleSeries.staticCall(id, BigInt(args.steps));
-      await (await options.settleSeries(id, BigInt(args.steps))).wait();
-      console.log(`series #${id}: settled ${steps} step(s)${done ? ", series fully settled" : ", more pages remain"}`);
+      const [settled, done] = await options.settleSeries.staticCall(id, steps);
+      await (await options.settleSeries(id, steps)).wait();
+      console.log(
+        `series #${id}: settled ${settled} step(s)${done ? ", series fully settled" : ", more pages remain"}`,
+      );
     }
     await connection.close();
   });

@@ -2,18 +2,19 @@ import { writeFile } from "node:fs/promises";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { ZeroAddress } from "ethers";
 import { openProtocol, runTask } from "../../lib.js";
-import { parseAmount, signerAt, usdc } from "./common.js";
+import { parseAmount, positiveInt, requireSeries, signerAt, usdc } from "./common.js";
 import { offerToJson, legacyDomain, signOffer, type OptionsOffer } from "@chx/sdk";
 
 export default async function optionsWrite(
-  args: { series: string; size: string; premium: string; expiry: string; out: string; signer: string },
+  args: { series: bigint; size: string; premium: string; expiry: number; out: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const writer = await signerAt(connection, args.signer);
     const options = protocol.options.connect(writer);
-    const id = BigInt(args.series);
+    const id = args.series;
+    await requireSeries(protocol.options, id);
     const sizeCh = parseAmount("--size", args.size, 18);
     const collateral = await options.collateralFor(id, sizeCh);
     await (await options.write(id, sizeCh)).wait();
@@ -29,7 +30,7 @@ export default async function optionsWrite(
         sizeCh,
         premiumWad: parseAmount("--premium", args.premium, 18),
         nonce: BigInt(Date.now()),
-        expiry: now + BigInt(args.expiry),
+        expiry: now + BigInt(positiveInt("--expiry", args.expiry)),
         taker: ZeroAddress,
       };
       const signature = await signOffer(writer, legacyDomain("OptionsMarket", chainId, market), offer);

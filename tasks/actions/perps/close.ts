@@ -1,14 +1,13 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { ch, followOrder, limitPrice, parseSlippageBps, parseWait, px, signerAt, usd } from "./common.js";
+import { ch, followOrder, limitPrice, parseSlippageBps, px, signerAt, usd } from "./common.js";
 
 export default async function perpClose(
-  args: { slippage: number; signer: string; wait: string },
+  args: { slippage: number; signer: string; wait: boolean },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     const slippage = parseSlippageBps(args.slippage);
-    const wait = parseWait(args.wait);
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const perp = protocol.perpMarket.connect(trader);
@@ -17,7 +16,7 @@ export default async function perpClose(
     const q = await perp.quote(-size);
     const before = await protocol.clearingHouse.collateralOf(trader.address);
     const commit = await perp.closePosition(limitPrice(-size, q.fillPriceWad, slippage));
-    if (!(await followOrder(protocol, trader, commit, wait))) {
+    if (!(await followOrder(protocol, trader, commit, args.wait))) {
       await connection.close();
       return;
     }

@@ -40,12 +40,6 @@ export function limitPrice(size: bigint, fillWad: bigint, slippageBps: bigint): 
   return size > 0n ? (fillWad * (10_000n + slippageBps)) / 10_000n : (fillWad * (10_000n - slippageBps)) / 10_000n;
 }
 
-export function parseWait(value: string): boolean {
-  if (value === "true" || value === "yes") return true;
-  if (value === "false" || value === "no") return false;
-  throw new TaskError(`--wait ${value}: give true or false.`);
-}
-
 /**
  * After a commit (IDelayedOrders): prints when the order fills; with `wait`, waits until it is executable and, unless a
  * keeper executed it meanwhile, executes it with `trader` (at the oracle round in force at its price time; the

@@ -1,21 +1,20 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask } from "../../lib.js";
-import { ch, followOrder, limitPrice, parseSlippageBps, parseWait, px, sideSize, signerAt, usd } from "./common.js";
+import { ch, followOrder, limitPrice, parseSlippageBps, px, sideSize, signerAt, usd } from "./common.js";
 
 export default async function perpOpen(
-  args: { side: string; size: string; slippage: number; signer: string; wait: string },
+  args: { side: string; size: string; slippage: number; signer: string; wait: boolean },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     const size = sideSize(args.side, args.size);
     const slippage = parseSlippageBps(args.slippage);
-    const wait = parseWait(args.wait);
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const perp = protocol.perpMarket.connect(trader);
     const q = await perp.quote(size);
     const limit = limitPrice(size, q.fillPriceWad, slippage);
-    const filled = await followOrder(protocol, trader, await perp.commitOrder(size, limit), wait);
+    const filled = await followOrder(protocol, trader, await perp.commitOrder(size, limit), args.wait);
     if (!filled) {
       await connection.close();
       return;

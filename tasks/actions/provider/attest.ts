@@ -6,7 +6,7 @@ import { signAttestation, legacyDomain } from "@chx/sdk";
 
 interface Args {
   provider: string;
-  workload: string;
+  workload: number;
   pflops: string;
   factors: string;
   capacity: string;
@@ -21,7 +21,7 @@ export default async function attest(args: Args, hre: HardhatRuntimeEnvironment)
     const { providerRegistry: reg, computeStandard: std } = protocol;
     const signer = await resolveSigner(connection, args.signer);
     const provider = args.provider === "" ? await signer!.getAddress() : args.provider;
-    const workloadClass = Number(args.workload);
+    const workloadClass = args.workload;
     const block = await connection.ethers.provider.getBlock("latest");
     const m = {
       provider,

@@ -4,7 +4,7 @@ import { openProtocol, runTask, TaskError, resolveSigner } from "../../lib.js";
 import { wad } from "./common.js";
 
 interface Args {
-  region: string;
+  region: number;
   classes: string;
   hardware: string;
   price: string;
@@ -22,7 +22,7 @@ export default async function register(args: Args, hre: HardhatRuntimeEnvironmen
       mask |= 1n << BigInt(n);
     }
     const hash = args.hardware === "" ? "0x" + "00".repeat(32) : keccak256(toUtf8Bytes(args.hardware));
-    await (await reg.register(Number(args.region), mask, hash, args.hardware)).wait();
+    await (await reg.register(args.region, mask, hash, args.hardware)).wait();
     const me = await (await resolveSigner(connection, args.signer)).getAddress();
     console.log(`✔ registered ${me} in region ${args.region} for classes ${args.classes}`);
     if (args.price !== "") {

@@ -5,11 +5,11 @@ import { relayClient, viaRelay } from "./common.js";
 
 /** The relay's CH/USDC book (or an option series' with --book option:<id>): levels best first. */
 export default async function spotBook(
-  args: { relay: string; book: string; depth: string; json: boolean },
+  args: { relay: string; book: string; depth: number; json: boolean },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const depth = Number(args.depth);
+    const depth = args.depth;
     if (!Number.isInteger(depth) || depth < 1 || depth > 10_000) throw new TaskError("--depth must be 1 … 10000.");
     const client = relayClient(args.relay);
     const book = await viaRelay(`the book ${args.book}`, () => client.book(args.book, { depth }));

@@ -4,19 +4,19 @@ import { orderFromRelay, readOrder, relayClient, signerAt, viaRelay } from "./co
 import { signCancelNotice } from "@chx/sdk";
 
 export default async function spotCancel(
-  args: { order: string; hash: string; minNonce: string; notice: boolean; relay: string; signer: string },
+  args: { order: string; hash: string; minNonce: bigint; notice: boolean; relay: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    if ([args.order, args.hash, args.minNonce].filter((x) => x !== "").length !== 1) {
+    if ([args.order !== "", args.hash !== "", args.minNonce !== 0n].filter((x) => x).length !== 1) {
       throw new TaskError("Give exactly one of --order <file>, --hash <order hash on the relay> or --min-nonce <n>.");
     }
     if (args.notice && args.hash === "") throw new TaskError("--notice needs --hash (the order on the relay).");
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const maker = await signerAt(connection, args.signer);
     const spot = protocol.spot.connect(maker);
-    if (args.minNonce !== "") {
-      await (await spot.raiseMinNonce(BigInt(args.minNonce))).wait();
+    if (args.minNonce !== 0n) {
+      await (await spot.raiseMinNonce(args.minNonce)).wait();
       console.log(`every order and deal of ${maker.address} with a nonce below ${args.minNonce} is now void`);
     } else if (args.notice) {
       // off chain only: the relay stops serving it; it stays valid on chain for anyone who copied it

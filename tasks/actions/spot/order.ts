@@ -9,8 +9,8 @@ interface Args {
   side: string;
   amount: string;
   price: string;
-  nonce: string;
-  expiry: string;
+  nonce: bigint;
+  expiry: number;
   taker: string;
   out: string;
   relay: string;
@@ -21,6 +21,7 @@ export default async function spotOrder(args: Args, hre: HardhatRuntimeEnvironme
   await runTask(hre, async () => {
     if (args.side !== "buy" && args.side !== "sell")
       throw new TaskError(`--side must be buy or sell, not "${args.side}".`);
+    if (args.expiry <= 0) throw new TaskError(`--expiry ${args.expiry}: give the order's lifetime in seconds (> 0).`);
     if (args.taker !== "" && !isAddress(args.taker)) throw new TaskError(`--taker "${args.taker}" is not an address.`);
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const maker = await signerAt(connection, args.signer);
@@ -32,7 +33,7 @@ export default async function spotOrder(args: Args, hre: HardhatRuntimeEnvironme
       isBuy: args.side === "buy",
       amountCh: parseUnits(args.amount, 18),
       priceWad: parseUnits(args.price, 18),
-      nonce: args.nonce === "" ? BigInt(Date.now()) : BigInt(args.nonce),
+      nonce: args.nonce === 0n ? BigInt(Date.now()) : args.nonce,
       expiry: now + BigInt(args.expiry),
       taker: args.taker === "" ? ZeroAddress : args.taker,
     };

@@ -1,10 +1,10 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask } from "../../lib.js";
-import { hash32 } from "./common.js";
+import { hash32, requireTask } from "./common.js";
 
 interface Args {
-  id: string;
-  checkpoint: string;
+  id: bigint;
+  checkpoint: number;
   result: string;
   signer: string;
 }
@@ -13,6 +13,7 @@ export default async function commit(args: Args, hre: HardhatRuntimeEnvironment)
   await runTask(hre, async () => {
     const { protocol } = await openProtocol(hre, { signer: args.signer });
     const tasks = protocol.taskRegistry;
+    await requireTask(tasks, args.id);
     // Closing takes two calls (seal, then select once the seed block is mined): try both, the second may wait.
     for (let i = 0; i < 2 && (await tasks.getTask(args.id)).status === 1n; i++) {
       try {
@@ -22,7 +23,7 @@ export default async function commit(args: Args, hre: HardhatRuntimeEnvironment)
       }
     }
     const h = hash32(args.result);
-    await (await tasks.commit(args.id, Number(args.checkpoint), h)).wait();
+    await (await tasks.commit(args.id, args.checkpoint, h)).wait();
     if ((await tasks.councilOf(args.id, 0)).length === 0) {
       try {
         await (await tasks.drawCouncil(args.id)).wait();

@@ -1,14 +1,15 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask } from "../../lib.js";
-import { STATUSES } from "./common.js";
+import { requireTask, STATUSES } from "./common.js";
 
 export default async function finalize(
-  args: { id: string; signer: string },
+  args: { id: bigint; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     const { protocol } = await openProtocol(hre, { signer: args.signer });
     const tasks = protocol.taskRegistry;
+    await requireTask(tasks, args.id);
     const before = await tasks.getTask(args.id);
     if (before.status === 2n) await (await tasks.expire(args.id)).wait();
     else await (await tasks.finalize(args.id)).wait();

@@ -1,19 +1,17 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
-import { openProtocol, plain, printJson, runTask, TaskError } from "../../lib.js";
-import { CURRENCIES, STATUSES, decimalsOf } from "./common.js";
+import { openProtocol, plain, printJson, runTask } from "../../lib.js";
+import { CURRENCIES, STATUSES, decimalsOf, requireTask } from "./common.js";
 
 export default async function status(
-  args: { id: string; json: boolean },
+  args: { id: bigint; json: boolean },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre);
     try {
       const tasks = protocol.taskRegistry;
-      if (!/^[1-9][0-9]*$/.test(args.id)) throw new TaskError(`Pass --id <task id> (1, 2, …; got "${args.id}").`);
-      const count = await tasks.taskCount();
-      if (BigInt(args.id) > count) throw new TaskError(`Task ${args.id} does not exist (${count} task(s) submitted).`);
+      await requireTask(tasks, args.id);
       const t = await tasks.getTask(args.id);
       const councils = [await tasks.councilOf(args.id, 0), await tasks.councilOf(args.id, 1)];
       if (args.json) {

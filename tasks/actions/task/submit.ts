@@ -1,18 +1,18 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { ZeroHash } from "ethers";
-import { openProtocol, runTask } from "../../lib.js";
+import { openProtocol, runTask, TaskError } from "../../lib.js";
 import { amount, currencyIndex } from "./common.js";
 
 interface Args {
   currency: string;
   max: string;
-  council: string;
-  quorum: string;
-  checkpoints: string;
-  window: string;
-  maxBids: string;
-  hours: string;
-  workload: string;
+  council: number;
+  quorum: number;
+  checkpoints: number;
+  window: number;
+  maxBids: number;
+  hours: number;
+  workload: number;
   capacity: string;
   uri: string;
   signer: string;
@@ -22,6 +22,7 @@ export default async function submit(args: Args, hre: HardhatRuntimeEnvironment)
   await runTask(hre, async () => {
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const { taskRegistry: tasks } = protocol;
+    if (!(args.hours > 0)) throw new TaskError(`--hours ${args.hours}: give the deadline in hours from now (> 0).`);
     const cur = currencyIndex(args.currency);
     const max = amount(args.max, cur);
     const token = [protocol.ch, protocol.usdc, protocol.dps][cur]!;
@@ -29,15 +30,15 @@ export default async function submit(args: Args, hre: HardhatRuntimeEnvironment)
     const block = await connection.ethers.provider.getBlock("latest");
     const terms = {
       currency: cur,
-      responseMode: Number(args.checkpoints) > 1 ? 1 : 0,
-      councilSize: Number(args.council),
-      quorum: Number(args.quorum),
-      checkpoints: Number(args.checkpoints),
-      maxBids: Number(args.maxBids),
-      workloadClass: Number(args.workload),
+      responseMode: args.checkpoints > 1 ? 1 : 0,
+      councilSize: args.council,
+      quorum: args.quorum,
+      checkpoints: args.checkpoints,
+      maxBids: args.maxBids,
+      workloadClass: args.workload,
       region: 0,
-      bidWindowSec: Number(args.window),
-      deadline: BigInt(block!.timestamp) + BigInt(Math.round(Number(args.hours) * 3600)),
+      bidWindowSec: args.window,
+      deadline: BigInt(block!.timestamp) + BigInt(Math.round(args.hours * 3600)),
       maxPayment: max,
       capacityPflopsWad: amount(args.capacity, 0),
       paymentParams: 0n,
