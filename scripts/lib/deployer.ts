@@ -389,8 +389,10 @@ export async function runDeploy(
 
   const writeAbi = async (contract: string) => {
     const { abi } = await hre.artifacts.readArtifact(contract);
-    await mkdir(abiDir, { recursive: true });
-    await writeFile(path.join(abiDir, `${contract}.json`), JSON.stringify(abi, null, 2) + "\n");
+    // a linked library is recorded by its fully qualified name (`contracts/…/X.sol:X`): its folder is made too
+    const target = path.join(abiDir, `${contract}.json`);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, JSON.stringify(abi, null, 2) + "\n");
   };
   const journal = async (contract: string) => {
     if (!opts.write) return;
