@@ -521,9 +521,14 @@ contract FuturesSecurityTest is FuturesSolBase {
         _setupTrader(poor, guarantor, 1_000e6);
         vm.prank(poor);
         vm.expectRevert(
-            abi.encodeWithSelector(IFuturesTypes.FuturesInsufficientMargin.selector, poor, 1_010e6, int256(999.5e6))
+            abi.encodeWithSelector(
+                IFuturesTypes.FuturesInsufficientCollateral.selector,
+                poor,
+                1_010.5e6,
+                int256(1_000e6)
+            )
         );
-        futures.commitOrder(id, 1_010e18, 0); // 10,100 notional: IM 10 % = 1,010
+        futures.commitOrder(id, 1_010e18, 0); // 10,100 notional: IM 10 % = 1,010, + the fee
         uint256 priceTime = _commit(poor, 900e18); // IM 900
         (, uint256 held, ) = IMarketAccountRiskView(address(futures)).accountRisk(poor, 10e18);
         assertEq(held, 900e6);
@@ -539,6 +544,13 @@ contract FuturesSecurityTest is FuturesSolBase {
         assertEq(futures.positionOf(id, poor).sizeCh, 900e18, "the held margin backs the fill");
         (, held, ) = IMarketAccountRiskView(address(futures)).accountRisk(poor, 10e18);
         assertEq(held, 0);
+        // collateral for 50 CH more, but not the margin: the account already uses 900 of its ≈ 931 equity
+        vm.prank(poor);
+        try futures.commitOrder(id, 50e18, 0) {
+            fail();
+        } catch (bytes memory err) {
+            assertEq(bytes4(err), IFuturesTypes.FuturesInsufficientMargin.selector);
+        }
     }
 
     /// The trade pause lands between commit and execution: the risk-increasing order is cancelled with the pause's
@@ -600,6 +612,56 @@ contract FuturesSecurityTest is FuturesSolBase {
         vm.prank(bob);
         vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesOrderPastExpiry.selector, id, expiry, expiry));
         futures.commitOrder(id, 1e18, 0);
+    }
+
+    /// SEC-05: a close is committed and filled even when the account's collateral cannot pay the execution fee (the
+    /// fee is what the collateral holds); a risk-increasing order whose fee and margin the collateral cannot escrow
+    /// is refused at commit.
+    function test_closeWithoutCollateralForTheFee_fillsAndNewRiskNeedsCollateral() public {
+        address thin = makeAddr("thin");
+        _setupTrader(thin, guarantor, 120e6);
+        _trade(thin, id, 100e18); // IM 100 escrowed, then back at the fill
+        _setPrice(8.7e18); // −130: more than the collateral once realised
+        FuturesOrderSteps.mustTrade(futures, thin, id, -99e18);
+        assertLt(chouse.collateralOf(thin), 0.5e6);
+        vm.prank(thin);
+        futures.closePosition(id, 0);
+        IDelayedOrders.OrderView memory o = futures.pendingOrder(id, thin);
+        assertLt(o.feeUsdc, 0.5e6, "the fee is capped at the collateral");
+        FuturesOrderSteps.execute(futures, thin, id, o.priceTime);
+        assertEq(futures.positionOf(id, thin).sizeCh, 0);
+        address broke = makeAddr("broke");
+        _setupTrader(broke, guarantor, 0.1e6);
+        vm.prank(broke);
+        vm.expectRevert(
+            abi.encodeWithSelector(IFuturesTypes.FuturesInsufficientCollateral.selector, broke, 1.37e6, int256(0.1e6))
+        );
+        futures.commitOrder(id, 1e18, 0); // fee 0.5 + IM 10 % of 8.7
+    }
+
+    /// An executor cannot starve the fill to turn it into a cancellation: too little gas reverts everything; the fill
+    /// is the market's own (FuturesOnlySelf); bad order parameters are refused.
+    function test_starvedExecution_revertsInsteadOfCancelling() public {
+        uint256 priceTime = _commit(alice, 100e18);
+        vm.warp(priceTime + 1);
+        uint80 roundId = fIndex.roundAt(priceTime);
+        vm.prank(executor);
+        (bool ok, bytes memory err) = address(futures).call{gas: 600_000}(
+            abi.encodeCall(IFuturesMarket.executeOrder, (alice, id, roundId))
+        );
+        assertFalse(ok);
+        assertEq(bytes4(err), IDelayedOrders.DelayedOrderGasTooLow.selector);
+        assertEq(futures.pendingOrder(id, alice).commitTime, priceTime - 30); // still pending
+        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesOnlySelf.selector, address(this)));
+        futures.fillOrder(alice, id, 100e18, 0, 10e18, priceTime);
+        IFuturesTypes.Params memory p = _params();
+        p.maxOrderDelaySec = p.minOrderDelaySec;
+        vm.expectRevert(IFuturesTypes.FuturesInvalidParams.selector);
+        futures.setParams(p);
+        p = _params();
+        p.executionFeeUsdc = 50e6 + 1;
+        vm.expectRevert(IFuturesTypes.FuturesInvalidParams.selector);
+        futures.setParams(p);
     }
 
     /// A short whose escrowed CH backed a leg that a liquidation then closed in full before expiry (a spread closed

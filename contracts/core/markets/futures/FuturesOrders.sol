@@ -82,10 +82,11 @@ library FuturesOrders {
         fee = $.params.executionFeeUsdc;
         int256 collateral = $.clearingHouse.collateralOf(account);
         if (_increasing(oldSize, oldSize + delta)) {
-            margin = _checkMargin($, account, _growthCh($, account, seriesId, delta), fee);
+            margin = _orderMargin($, _growthCh($, account, seriesId, delta));
             if (collateral < int256(fee + margin)) {
                 revert IFuturesTypes.FuturesInsufficientCollateral(account, fee + margin, collateral);
             }
+            _checkMargin($.clearingHouse, account, margin, fee);
             if (margin != 0) {
                 $.orderMarginUsdc[account] += margin;
                 $.totalOrderMarginUsdc += margin;
@@ -151,20 +152,17 @@ library FuturesOrders {
         if (held != 0) $.clearingHouse.settle(account, -int256(held));
     }
 
-    /// @dev The order's initial margin (the RiskEngine's IM rate on `growCh` at the risk price now, which also applies
-    ///      the oracle's new-risk gates at commit, rounded up); reverts unless equity − fee covers the account's
-    ///      initial margin plus it.
-    function _checkMargin(
-        FuturesBase.FuturesMarketStorage storage $,
-        address account,
-        uint256 growCh,
-        uint256 fee
-    ) private view returns (uint256 margin) {
-        IClearingHouse ch = $.clearingHouse;
+    /// @dev The order's initial margin: the RiskEngine's IM rate on `growCh` at the risk price now (which also applies
+    ///      the oracle's new-risk gates at commit), rounded up.
+    function _orderMargin(FuturesBase.FuturesMarketStorage storage $, uint256 growCh) private view returns (uint256) {
         uint256 price = $.oracle.riskPrice();
-        (, , address risk, , , ) = ch.modules();
+        (, , address risk, , , ) = $.clearingHouse.modules();
         (uint256 imRate, ) = IRiskEngine(risk).marginRates(address(this));
-        margin = Math.mulDiv(FuturesMath.usdcUp(growCh, price), imRate, 1e18, Math.Rounding.Ceil);
+        return Math.mulDiv(FuturesMath.usdcUp(growCh, price), imRate, 1e18, Math.Rounding.Ceil);
+    }
+
+    /// @dev Reverts unless equity − fee covers the account's initial margin plus the order's.
+    function _checkMargin(IClearingHouse ch, address account, uint256 margin, uint256 fee) private view {
         IClearingHouse.MarginState memory m = ch.marginState(account);
         uint256 required = m.initialMarginUsdc + margin;
         int256 available = m.equityUsdc - int256(fee);
