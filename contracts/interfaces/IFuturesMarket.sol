@@ -52,11 +52,13 @@ interface IFuturesMarket is IFuturesTypes, IFuturesExercise, IVaultMarket, ILiqu
     ///         index of the oracle round in force at commit + minOrderDelaySec, plus the series premium of the skew at
     ///         execution. One pending order per account and series; the caller's collateral pays executionFeeUsdc
     ///         into the order now. A risk-increasing order is pausable ("futures.trade"), reads the oracle's risk
-    ///         price, and must leave equity − fee at or above the initial margin plus its own (the RiskEngine's IM
-    ///         rate on the growth of |size| in the series, rounded up), which the account then holds (accountRisk)
-    ///         until the order is executed or cancelled. Reductions are never paused (SEC-05). Slippage, the OI cap,
-    ///         the account's margin and the pause are checked again at execution: a failure there cancels the
-    ///         order (the fee goes to the executor).
+    ///         price, and escrows its own initial margin (the RiskEngine's IM rate on the growth of the account's
+    ///         max(Σ live longs, Σ live shorts), rounded up) from the collateral with the fee: the collateral must hold
+    ///         both (FuturesInsufficientCollateral) and equity − fee must cover the initial margin plus the order's
+    ///         (FuturesInsufficientMargin). The escrow goes back just before the fill (or at cancellation) and shows in
+    ///         accountRisk meanwhile. Reductions are never paused nor refused for the fee (SEC-05: capped at the
+    ///         collateral). Slippage, the OI cap, the series count, the account's margin and the pause are checked
+    ///         again at execution: a failure there cancels the order (the fee goes to the executor).
     /// @param seriesId The series (trading, and the order executable before its expiry).
     /// @param sizeDeltaCh Signed size, CH WAD (+ buy).
     /// @param limitPriceWad Worst acceptable series price at execution (max for a buy, min for a sell; 0 = none).
