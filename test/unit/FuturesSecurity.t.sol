@@ -463,7 +463,7 @@ contract FuturesSecurityTest is FuturesSolBase {
 
     /// The index update to 10.2 is visible before it lands; alice commits a 500 CH buy, the update lands, the order
     /// executes at the round in force 30 s after the commit (10.2, not 10), alice closes. On the instant-fill market
-    /// she bought at 10 and sold at 10.2: +100 less fees. Now the round trip must not pay.
+    /// she bought at 10 and sold at 10.2: the same round trip earned 95.03 USDC. Now it must not pay.
     function test_knownNextPriceTrade_doesNotProfit() public {
         int256 before = chouse.collateralOf(alice);
         uint256 priceTime = _commit(alice, 500e18);
