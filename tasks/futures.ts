@@ -9,18 +9,31 @@ export const futuresTasks = [
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/list.js"))
     .build(),
-  task("chx:futures:open", "Buy (--side long) or sell (--side short) CH futures of a series against the vault")
+  task(
+    "chx:futures:open",
+    "Commit an order to buy (--side long) or sell (--side short) CH futures of a series against the vault; it fills after the order delay",
+  )
     .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
     .addOption({ name: "side", description: "long (buy) or short (sell) (required)", defaultValue: "" })
     .addOption({ name: "size", description: "Size in CH, e.g. 500 (required)", defaultValue: "" })
     .addOption({ name: "limit", description: "Worst price, USDC per CH (default: none)", defaultValue: "" })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
+    .addOption({
+      name: "wait",
+      description: "Wait for the delay and execute the order yourself unless a keeper did (false: commit only)",
+      defaultValue: "true",
+    })
     .setAction(() => import("./actions/futures/open.js"))
     .build(),
-  task("chx:futures:close", "Close your whole position in a series at the series price")
+  task("chx:futures:close", "Commit an order closing your whole position in a series; it fills after the order delay")
     .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
     .addOption({ name: "limit", description: "Worst price, USDC per CH (default: none)", defaultValue: "" })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
+    .addOption({
+      name: "wait",
+      description: "Wait for the delay and execute the order yourself unless a keeper did (false: commit only)",
+      defaultValue: "true",
+    })
     .setAction(() => import("./actions/futures/close.js"))
     .build(),
   task("chx:futures:elect", "Elect physical delivery of part of a long position (0 revokes), before the cut-off")

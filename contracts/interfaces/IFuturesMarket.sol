@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IFuturesTypes} from "./IFuturesTypes.sol";
+import {IDelayedOrders} from "./IDelayedOrders.sol";
 import {IFuturesExercise} from "./IFuturesExercise.sol";
 import {IVaultMarket} from "./IVaultMarket.sol";
 import {ILiquidatableMarket} from "./ILiquidatableMarket.sol";
@@ -46,24 +47,78 @@ interface IFuturesMarket is IFuturesTypes, IFuturesExercise, IVaultMarket, ILiqu
 
     // ───────────────────────────── trading ─────────────────────────────
 
-    /// @notice Trades `sizeDeltaCh` of `seriesId` against the vault at the series price (opens, increases, reduces
-    ///         or flips). Risk-increasing trades are pausable ("futures.trade") and use the oracle's risk price;
-    ///         reductions stay open (SEC-05).
-    /// @param seriesId The series (trading: before expiry).
+    /// @notice Commits an order to trade `sizeDeltaCh` of `seriesId` against the vault (opens, increases, reduces or
+    ///         flips; IDelayedOrders). It does not fill now: after minOrderDelaySec anyone `executeOrder`s it at the
+    ///         index of the oracle round in force at commit + minOrderDelaySec, plus the series premium of the skew at
+    ///         execution. One pending order per account and series; the caller's collateral pays executionFeeUsdc
+    ///         into the order now. A risk-increasing order is pausable ("futures.trade"), reads the oracle's risk
+    ///         price, and escrows its own initial margin (the RiskEngine's IM rate on the growth of the account's
+    ///         max(Σ live longs, Σ live shorts), rounded up) from the collateral with the fee: the collateral must hold
+    ///         both (FuturesInsufficientCollateral) and equity − fee must cover the initial margin plus the order's
+    ///         (FuturesInsufficientMargin). The escrow goes back just before the fill (or at cancellation) and shows in
+    ///         accountRisk meanwhile. Reductions are never paused nor refused for the fee (SEC-05: capped at the
+    ///         collateral). Slippage, the OI cap, the series count, the account's margin and the pause are checked
+    ///         again at execution: a failure there cancels the order (the fee goes to the executor).
+    /// @param seriesId The series (trading, and the order executable before its expiry).
     /// @param sizeDeltaCh Signed size, CH WAD (+ buy).
-    /// @param limitPriceWad Worst acceptable price (max for a buy, min for a sell; 0 = none).
-    /// @return priceWad The trade price.
-    function openPosition(
+    /// @param limitPriceWad Worst acceptable series price at execution (max for a buy, min for a sell; 0 = none).
+    /// @return priceTime The order fills at the round in force at this time; executable from priceTime + 1.
+    function commitOrder(
         uint256 seriesId,
         int256 sizeDeltaCh,
         uint256 limitPriceWad
-    ) external returns (uint256 priceWad);
+    ) external returns (uint256 priceTime);
 
-    /// @notice Closes the caller's whole position in `seriesId` at the series price (never paused).
+    /// @notice Commits an order closing the caller's whole position in `seriesId` (whatever it is at execution);
+    ///         never paused. Executed like `commitOrder`'s.
     /// @param seriesId The series (before expiry; after it, use settlePosition).
     /// @param limitPriceWad Worst acceptable price (0 = none).
+    /// @return priceTime The order's price time.
+    function closePosition(uint256 seriesId, uint256 limitPriceWad) external returns (uint256 priceTime);
+
+    /// @notice Executes `account`'s pending order on `seriesId` (anyone; keepers): fills it at the index of oracle
+    ///         round `roundId`, which must be the round in force at the order's price time (the oracle proves it,
+    ///         OracleRoundNotInForce otherwise), from priceTime + 1 to its expiry. A user-caused failure of the fill
+    ///         cancels the order instead of reverting; either way the caller is paid the order's execution fee.
+    ///         Sent with less than 1,000,000 gas left before the fill (FuturesOrders.MIN_EXECUTION_GAS) it reverts (DelayedOrderGasTooLow).
+    /// @param account The trader.
+    /// @param seriesId The series.
+    /// @param roundId The oracle round in force at the price time (`oracle.roundAt(priceTime)`).
+    function executeOrder(address account, uint256 seriesId, uint80 roundId) external;
+
+    /// @notice Cancels `account`'s pending order on `seriesId` after its expiry (anyone, the trader too; not before:
+    ///         DelayedOrderNotExpired) and pays the caller its execution fee.
+    /// @param account The trader.
+    /// @param seriesId The series.
+    function cancelOrder(address account, uint256 seriesId) external;
+
+    /// @notice The fill of an order, called by the market on itself from `executeOrder` (FuturesOnlySelf otherwise).
+    /// @param account The trader.
+    /// @param seriesId The series.
+    /// @param sizeDeltaCh Signed size (0: close the whole position).
+    /// @param limitPriceWad Worst acceptable price (0 = none).
+    /// @param indexPriceWad The index of the order's round.
+    /// @param priceTime The order's price time (the oracle's new-risk gates are checked for it).
     /// @return priceWad The trade price.
-    function closePosition(uint256 seriesId, uint256 limitPriceWad) external returns (uint256 priceWad);
+    function fillOrder(
+        address account,
+        uint256 seriesId,
+        int256 sizeDeltaCh,
+        uint256 limitPriceWad,
+        uint256 indexPriceWad,
+        uint256 priceTime
+    ) external returns (uint256 priceWad);
+
+    /// @notice `account`'s pending order on `seriesId` (all zero when none).
+    /// @param seriesId The series.
+    /// @param account The trader.
+    /// @return order The order.
+    function pendingOrder(uint256 seriesId, address account) external view returns (IDelayedOrders.OrderView memory);
+
+    /// @notice Pending orders in the market and the execution fees they hold (pool money that is not LP capital).
+    /// @return count Pending orders.
+    /// @return feesUsdc Σ their execution fees.
+    function pendingOrders() external view returns (uint256 count, uint256 feesUsdc);
 
     // ───────────────────────────── delivery ─────────────────────────────
 

@@ -37,6 +37,10 @@ interface IFuturesTypes {
     /// @param skewScaleCh Trader skew that moves the premium by 100 % at full horizon, CH WAD.
     /// @param premiumHorizonSec Time to expiry at which the premium reaches its full skew value.
     /// @param defaultOiCapCh Open-interest cap per side of a newly listed series, CH WAD.
+    /// @param minOrderDelaySec A trade order fills at the oracle round in force this long after it was committed
+    ///        (≥ 1; IDelayedOrders).
+    /// @param maxOrderDelaySec After this long a pending order can only be cancelled (> minOrderDelaySec).
+    /// @param executionFeeUsdc Fee an order holds for whoever executes or cancels it, USDC (≤ 50 USDC).
     struct Params {
         uint16 feeBps;
         uint16 penaltyBps;
@@ -53,6 +57,9 @@ interface IFuturesTypes {
         uint128 skewScaleCh;
         uint64 premiumHorizonSec;
         uint128 defaultOiCapCh;
+        uint32 minOrderDelaySec;
+        uint32 maxOrderDelaySec;
+        uint64 executionFeeUsdc;
     }
 
     /// @notice One series' state.
@@ -263,6 +270,50 @@ interface IFuturesTypes {
     /// @notice Thrown when the liquidation hook is called by anyone but the ClearingHouse.
     /// @param caller The caller.
     error FuturesOnlyClearingHouse(address caller);
+    /// @notice Thrown when `fillOrder` is called by anyone but the market itself (from `executeOrder`).
+    /// @param caller The caller.
+    error FuturesOnlySelf(address caller);
+    /// @notice Thrown when a risk-increasing order's margin (on top of the account's initial margin) and its
+    ///         execution fee are not covered by the account's equity at commit.
+    /// @param account The account.
+    /// @param requiredUsdc Initial margin with the order's.
+    /// @param availableUsdc Equity less the execution fee.
+    error FuturesInsufficientMargin(address account, uint256 requiredUsdc, int256 availableUsdc);
+    /// @notice Thrown when a risk-increasing order's execution fee exceeds the account's collateral.
+    /// @param account The account.
+    /// @param feeUsdc The fee.
+    /// @param collateralUsdc Its collateral.
+    error FuturesInsufficientCollateral(address account, uint256 feeUsdc, int256 collateralUsdc);
+    /// @notice Thrown when committing an order that could not be executed before the series expires (its price
+    ///         time + 1 is at or after expiry).
+    /// @param seriesId The series.
+    /// @param executableAt First second the order could be executed.
+    /// @param expiry The series' expiry.
+    error FuturesOrderPastExpiry(uint256 seriesId, uint256 executableAt, uint64 expiry);
+    // The order book's errors are IDelayedOrders' (same selectors), declared here too so the market's ABI carries them.
+    /// @notice Thrown when committing while the account already has a pending order on the series.
+    /// @param account The account.
+    /// @param commitTime When the pending order was committed.
+    error DelayedOrderPending(address account, uint256 commitTime);
+    /// @notice Thrown when executing or cancelling an order that is not pending (another executor was first).
+    /// @param account The account.
+    error DelayedOrderAlreadyDone(address account);
+    /// @notice Thrown when executing before the order's price time has passed.
+    /// @param account The account.
+    /// @param executableAt First second at which it can be executed (price time + 1).
+    error DelayedOrderNotReady(address account, uint256 executableAt);
+    /// @notice Thrown when executing an order after its expiry (cancel it instead).
+    /// @param account The account.
+    /// @param expiresAt Its expiry.
+    error DelayedOrderExpired(address account, uint256 expiresAt);
+    /// @notice Thrown when cancelling an order before its expiry (nobody, the trader included, may).
+    /// @param account The account.
+    /// @param expiresAt From when it can be cancelled (exclusive).
+    error DelayedOrderNotExpired(address account, uint256 expiresAt);
+    /// @notice Thrown when an execution is sent with too little gas to tell a failing fill from a starved one.
+    /// @param gasLeft Gas left before the fill.
+    /// @param minimum The minimum.
+    error DelayedOrderGasTooLow(uint256 gasLeft, uint256 minimum);
 
     // ───────────────────────────── events ─────────────────────────────
 
@@ -469,6 +520,63 @@ interface IFuturesTypes {
         address indexed keeper,
         uint256 bountyUsdc,
         uint256 openPositions
+    );
+    /// @notice Emitted when a trade order against the vault is committed (IDelayedOrders, per series).
+    /// @param seriesId The series.
+    /// @param account The trader.
+    /// @param sizeDeltaCh Signed size change (a close order: minus the size when committed).
+    /// @param limitPriceWad Worst series price accepted; 0 = none.
+    /// @param closeAll True for a close order (the position at execution is closed).
+    /// @param priceTime It fills at the oracle round in force at this time; executable from priceTime + 1.
+    /// @param expiresAt After this anyone may cancel it.
+    /// @param feeUsdc Execution fee held.
+    /// @param marginUsdc Initial margin held for it (in the account's `accountRisk`).
+    /// @param pendingOrders Pending orders in the market after.
+    event OrderCommitted(
+        uint256 indexed seriesId,
+        address indexed account,
+        int256 sizeDeltaCh,
+        uint256 limitPriceWad,
+        bool closeAll,
+        uint256 priceTime,
+        uint256 expiresAt,
+        uint256 feeUsdc,
+        uint256 marginUsdc,
+        uint256 pendingOrders
+    );
+    /// @notice Emitted when an order is filled (FuturesTraded carries the fill).
+    /// @param seriesId The series.
+    /// @param account The trader.
+    /// @param executor Who executed it (paid the fee).
+    /// @param roundId The oracle round used.
+    /// @param indexPriceWad Its index price.
+    /// @param feeUsdc Fee paid to the executor.
+    /// @param pendingOrders Pending orders after.
+    event OrderExecuted(
+        uint256 indexed seriesId,
+        address indexed account,
+        address indexed executor,
+        uint80 roundId,
+        uint256 indexPriceWad,
+        uint256 feeUsdc,
+        uint256 pendingOrders
+    );
+    /// @notice Emitted when an order is cancelled: at execution for a user-caused failure (the reason is the fill's
+    ///         revert data: price limit, margin, pause, caps, expiry of the series), or after its expiry
+    ///         (DelayedOrderExpired).
+    /// @param seriesId The series.
+    /// @param account The trader.
+    /// @param by Who executed or cancelled it (paid the fee).
+    /// @param feeUsdc Fee paid to `by`.
+    /// @param reason ABI-encoded error.
+    /// @param pendingOrders Pending orders after.
+    event OrderCancelled(
+        uint256 indexed seriesId,
+        address indexed account,
+        address indexed by,
+        uint256 feeUsdc,
+        bytes reason,
+        uint256 pendingOrders
     );
     /// @notice Emitted when a keeper's bounty is credited.
     /// @param keeper The keeper.

@@ -44,8 +44,16 @@ export const KNOWN_CHECKERS: Record<string, KnownChecker> = {
   FuturesMarket: {
     job: "futures-expiry",
     priority: true,
-    execFunctions: ["fixSettlementPrice(uint256)", "finalizeSettlement(uint256)", "settlePosition(uint256,address)"],
-    work: "futures expiry: fix the settlement price, finalise it after the dispute window, settle positions (liveness)",
+    execFunctions: [
+      "executeOrder(address,uint256,uint80)",
+      "cancelOrder(address,uint256)",
+      "fixSettlementPrice(uint256)",
+      "finalizeSettlement(uint256)",
+      "settlePosition(uint256,address)",
+    ],
+    work:
+      "futures orders (execute when due, cancel when expired; each pays its execution fee) and expiry: fix the " +
+      "settlement price, finalise it after the dispute window, settle positions (liveness)",
   },
   OptionsMarket: {
     job: "options-expiry",

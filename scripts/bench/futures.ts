@@ -9,7 +9,8 @@ const DAY = 86_400n;
 const BATCH = 10;
 
 /**
- * Futures gas: open / increase / reduce against the vault, elect delivery, escrow CH (deliver), fix and finalise
+ * Futures gas: open / increase / reduce against the vault (each a two-step order: `…:commit` is the trader's commit, the
+ * key itself the keeper's execution, the fill), elect delivery, escrow CH (deliver), fix and finalise
  * the settlement price, and settle one position per case (cash, keeper-settled, delivering short, failing short,
  * receiving long). Target (issue 8): settle ≤ 100k gas per position.
  */
@@ -58,15 +59,31 @@ export const futuresBench: BenchSuite = {
     await (await p.futures.listSeries(expiry + 3_600n, 0)).wait(); // series 2: the batch-settlement case
     await ctx.measure("FuturesMarket.listStandardSeries", p.futures.connect(keeper).listStandardSeries(2));
 
-    await ctx.measure("FuturesMarket.openPosition:open", p.futures.connect(alice).openPosition(1n, wad("500"), 0));
-    await ctx.measure("FuturesMarket.openPosition:increase", p.futures.connect(alice).openPosition(1n, wad("100"), 0));
-    await ctx.measure("FuturesMarket.openPosition:reduce", p.futures.connect(alice).openPosition(1n, -wad("100"), 0));
-    await ctx.measure("FuturesMarket.openPosition:openShort", p.futures.connect(bob).openPosition(1n, -wad("300"), 0));
-    await (await p.futures.connect(dave).openPosition(1n, -wad("200"), 0)).wait();
-    await (await p.futures.connect(carol).openPosition(1n, wad("50"), 0)).wait();
-    await (await p.futures.connect(erin).openPosition(1n, wad("40"), 0)).wait();
-    await ctx.measure("FuturesMarket.closePosition", p.futures.connect(erin).closePosition(1n, 0));
-    await (await p.futures.connect(erin).openPosition(1n, wad("40"), 0)).wait();
+    type Trader = (typeof ctx.users)[number];
+    /**
+     * A trade the way it happens on chain: `t` commits (`key`:commit measured), the keeper executes at the round in
+     * force once due (`key` measured: the fill). `size` 0 commits `closePosition`.
+     */
+    const trade = async (t: Trader, seriesId: bigint, size: bigint, key?: string) => {
+      const fm = p.futures.connect(t);
+      const commit = size === 0n ? fm.closePosition(seriesId, 0) : fm.commitOrder(seriesId, size, 0);
+      if (key === undefined) await (await commit).wait();
+      else await ctx.measure(`${key}:commit`, commit);
+      const { priceTime } = await p.futures.pendingOrder(seriesId, t.address);
+      if (BigInt(await helpers.time.latest()) <= priceTime) await helpers.time.increaseTo(priceTime + 1n);
+      const exec = p.futures.connect(keeper).executeOrder(t.address, seriesId, await p.oracle.roundAt(priceTime));
+      if (key === undefined) await (await exec).wait();
+      else await ctx.measure(key, exec);
+    };
+    await trade(alice, 1n, wad("500"), "FuturesMarket.openPosition:open");
+    await trade(alice, 1n, wad("100"), "FuturesMarket.openPosition:increase");
+    await trade(alice, 1n, -wad("100"), "FuturesMarket.openPosition:reduce");
+    await trade(bob, 1n, -wad("300"), "FuturesMarket.openPosition:openShort");
+    await trade(dave, 1n, -wad("200"));
+    await trade(carol, 1n, wad("50"));
+    await trade(erin, 1n, wad("40"));
+    await trade(erin, 1n, 0n, "FuturesMarket.closePosition");
+    await trade(erin, 1n, wad("40"));
     const batch = ctx.users.slice(7, 7 + BATCH);
     if (batch.length !== BATCH) throw new Error("futures bench needs 17 users");
     for (const [i, t] of batch.entries()) {
@@ -74,7 +91,7 @@ export const futuresBench: BenchSuite = {
       await (await p.usdc.mint(t.address, usdc("5000"))).wait();
       await (await p.usdc.connect(t).approve(await p.clearingHouse.getAddress(), usdc("5000"))).wait();
       await (await p.clearingHouse.connect(t).deposit(usdc("5000"))).wait();
-      await (await p.futures.connect(t).openPosition(2n, i % 2 === 0 ? wad("20") : -wad("15"), 0)).wait();
+      await trade(t, 2n, i % 2 === 0 ? wad("20") : -wad("15"));
     }
     await ctx.measure("FuturesMarket.electDelivery", p.futures.connect(alice).electDelivery(1n, wad("500")));
     await ctx.measure("FuturesMarket.deliver", p.futures.connect(bob).deliver(1n, wad("300")));

@@ -24,6 +24,28 @@ export async function perpFill(
   await (await perp.executeOrder(account, await p.oracle.roundAt(priceTime))).wait();
 }
 
+/**
+ * A futures trade against the vault the way it happens on chain (two-step order, docs/futures.md): commits `sizeCh` of
+ * `seriesId` (0: closes the position), waits to the price time + 1 and executes at the round in force.
+ */
+export async function futuresFill(
+  connection: NetworkConnection,
+  p: Protocol,
+  signer: Signer,
+  seriesId: bigint,
+  sizeCh: bigint,
+  limitWad: bigint,
+): Promise<void> {
+  const futures = p.futures.connect(signer);
+  if (sizeCh === 0n) await (await futures.closePosition(seriesId, limitWad)).wait();
+  else await (await futures.commitOrder(seriesId, sizeCh, limitWad)).wait();
+  const account = await signer.getAddress();
+  const { priceTime } = await futures.pendingOrder(seriesId, account);
+  const { time } = connection.networkHelpers;
+  if (BigInt(await time.latest()) <= priceTime) await time.increaseTo(priceTime + 1n);
+  await (await futures.executeOrder(account, seriesId, await p.oracle.roundAt(priceTime))).wait();
+}
+
 const usdc = (v: string): bigint => parseUnits(v, 6);
 const wad = (v: string): bigint => parseUnits(v, 18);
 const DAY = 86_400n;
@@ -83,7 +105,7 @@ export async function twentyPositionAccount(
   for (let i = 0n; i < 4n; i++) {
     await (await p.futures.connect(admin).listSeries(now + 60n * DAY + i * 3_600n, 0)).wait();
     const [id] = await p.futures.seriesCount();
-    await (await p.futures.connect(trader).openPosition(id, wad("5"), wad("20"))).wait();
+    await futuresFill(connection, p, trader, id, wad("5"), wad("20"));
   }
   // options: fourteen cash-settled puts, one CH written in each
   for (let i = 0n; i < 14n; i++) {

@@ -225,14 +225,19 @@ export class DeployContext {
     return linkedLibraries(this.hre, this.record, contract);
   }
 
-  /** Deploys a non-upgradeable contract (mocks, stateless periphery, linked libraries) unless recorded and live. */
+  /**
+   * Deploys a non-upgradeable contract (mocks, stateless periphery, modules, linked libraries) unless recorded and
+   * live, linking (and first deploying) the external libraries it links.
+   */
   async plain(name: string, contract: string, args: unknown[] = []): Promise<string> {
     const existing = this.record.contracts[name];
     if (existing !== undefined && (await this.hasCode(existing.address))) {
       this.log(`  ${name}: up to date at ${existing.address}`);
       return existing.address;
     }
-    const factory = await this.ethers.getContractFactory(contract, this.deployer);
+    // a delegate-called module may link external libraries too (FuturesDelivery: FuturesRisk, FuturesOrders)
+    const libraries = await this.libraries(contract);
+    const factory = await this.ethers.getContractFactory(contract, { signer: this.deployer, libraries });
     const c = await factory.deploy(...args);
     await c.waitForDeployment();
     const address = await c.getAddress();

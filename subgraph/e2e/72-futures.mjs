@@ -93,18 +93,26 @@ export async function scenario(ctx) {
   await send(d("FuturesMarket").listSeries(expiry, 0));
   const [seriesId] = await d("FuturesMarket").seriesCount();
   const f = (s) => ctx.as(s)("FuturesMarket");
-  await send(f(alice).openPosition(seriesId, wad(500), 0));
-  await send(f(bob).openPosition(seriesId, -wad(300), 0));
-  await send(f(dave).openPosition(seriesId, -wad(200), 0));
-  await send(f(erin).openPosition(seriesId, wad(50), 0));
-  await send(f(erin).closePosition(seriesId, 0));
+  // two-step orders (docs/futures.md): commit, then after the delay the keeper executes at the round in force
+  const trade = async (t, size) => {
+    await send(size === 0n ? f(t).closePosition(seriesId, 0) : f(t).commitOrder(seriesId, size, 0));
+    await ctx.mine(Number((await d("FuturesMarket").params()).minOrderDelaySec) + 1);
+    const { priceTime } = await d("FuturesMarket").pendingOrder(seriesId, t.address);
+    const roundId = await d("ComputePriceOracle").roundAt(priceTime);
+    await send(f(keeper).executeOrder(t.address, seriesId, roundId));
+  };
+  await trade(alice, wad(500));
+  await trade(bob, -wad(300));
+  await trade(dave, -wad(200));
+  await trade(erin, wad(50));
+  await trade(erin, 0n);
   await send(f(alice).electDelivery(seriesId, wad(500)));
   await send(f(bob).deliver(seriesId, wad(300)));
   await send(f(dave).deliver(seriesId, wad(50)));
   await send(f(dave).withdrawEscrow(seriesId, wad(50))); // dave takes his CH back: he will fail
   // gus shorts 100; his guarantor demands proof, he escrows nothing, and after the window the keeper closes the
   // unproven short (PositionReduced UnprovenShort: the vault takes it over, gus's record closes empty)
-  await send(f(gus).openPosition(seriesId, -wad(100), 0));
+  await trade(gus, -wad(100));
   await send(f(guarantor).demandDeliveryProof(seriesId, gus.address));
   await ctx.checkpoint();
   await ctx.mine(DAY + 1);
@@ -223,6 +231,9 @@ export async function compare(ctx) {
       .reduce((a, e) => a + (e.kind === "bounty" ? big(e.amount) : -big(e.amount)), 0n);
     eq(`futures keeper bounties owed ${tag}`, credited, owed);
   }
+  const [pending, feesHeld] = await fm.pendingOrders(at);
+  eq(`futures pending orders ${tag}`, big(m.pendingOrders), pending);
+  eq(`futures order fees held ${tag}`, big(m.orderFeesHeldUsdc), feesHeld);
   const days = replay.entities("FuturesDayData");
   eq(
     `futures Σ daily trades ${tag}`,

@@ -1,5 +1,5 @@
 // Mapping tests of the FuturesMarket data source (matchstick-as API; events from generated/factories/FuturesMarket.ts).
-import { Address, BigInt } from "@graphprotocol/graph-ts";
+import { Address, BigInt, Bytes } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
   DeliveryElected,
@@ -19,6 +19,9 @@ import {
   handleDeliverySettled,
   handleFuturesTraded,
   handleDeliveryEscrowChanged,
+  handleOrderCancelled,
+  handleOrderCommitted,
+  handleOrderExecuted,
   handlePositionReduced,
   handlePositionSettled as handleFuturesPositionSettled,
   handleSeriesListed as handleFuturesSeriesListed,
@@ -144,5 +147,26 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesSeries", s, "openPositions", "1");
     assert.fieldEquals("FuturesPosition", FUT.concatI32(1).concat(ALICE).toHexString(), "open", "false");
     assert.entityCount("FuturesReduction", 1);
+  });
+
+  test("two-step orders: committed on two series, executed, cancelled; pending count, fees held and paid", () => {
+    const ev = new FuturesMarketEvents(FUT);
+    for (let i = 0; i < 2; i++) {
+      handleOrderCommitted(
+        ev.OrderCommitted(T0 + i, n(i + 1), i == 0 ? ALICE : BOB, i == 0 ? wad(10) : wad(-4), wad(11), i == 1, BigInt.fromI64(T0 + i + 30), BigInt.fromI64(T0 + i + 300), n(500000), usdc(10), n(i + 1)),
+      );
+    }
+    const m = FUT.toHexString();
+    assert.fieldEquals("FuturesMarketState", m, "pendingOrders", "2");
+    assert.fieldEquals("FuturesMarketState", m, "orderFeesHeldUsdc", "1000000");
+    handleOrderExecuted(ev.OrderExecuted(T0 + 31, n(1), ALICE, KEEPER, n(7), wad(10), n(500000), n(1)));
+    handleOrderCancelled(ev.OrderCancelled(T0 + 302, n(2), BOB, KEEPER, n(500000), Bytes.fromHexString("0x12345678"), BigInt.zero()));
+    assert.fieldEquals("FuturesMarketState", m, "pendingOrders", "0");
+    assert.fieldEquals("FuturesMarketState", m, "orderFeesHeldUsdc", "0");
+    assert.fieldEquals("FuturesMarketState", m, "ordersCommitted", "2");
+    assert.fieldEquals("FuturesMarketState", m, "ordersExecuted", "1");
+    assert.fieldEquals("FuturesMarketState", m, "ordersCancelled", "1");
+    assert.fieldEquals("FuturesMarketState", m, "executionFeesPaidUsdc", "1000000");
+    assert.entityCount("FuturesOrderEvent", 4);
   });
 });

@@ -38,11 +38,24 @@ abstract contract FuturesSolBase is ClearingSolBase {
                 keeperBountyUsdc: 1e6,
                 skewScaleCh: 100_000e18,
                 premiumHorizonSec: 30 days,
-                defaultOiCapCh: 1_000_000e18
+                defaultOiCapCh: 1_000_000e18,
+                minOrderDelaySec: 30,
+                maxOrderDelaySec: 300,
+                executionFeeUsdc: 0.5e6
             });
     }
 
     function _deployFutures() internal {
+        _deployFuturesMarket();
+        vault = MockFuturesVault(deployCode("MockFuturesVault.sol:MockFuturesVault", abi.encode(address(usdc))));
+        futures.setVault(address(vault));
+        _mintUsdc(address(this), 10_000_000e6);
+        usdcApprove(address(vault), 10_000_000e6);
+        vault.fund(address(futures), 10_000_000e6);
+    }
+
+    /// @dev The clearing layer, the CH token, the index and the FuturesMarket with its module, without a vault.
+    function _deployFuturesMarket() internal {
         _deployClearing();
         chToken = IERC20(
             _proxy(deployCode("CHToken.sol:CHToken"), abi.encodeWithSignature("initialize(address)", address(manager)))
@@ -84,11 +97,6 @@ abstract contract FuturesSolBase is ClearingSolBase {
         _setRole(address(futures), IFuturesMarket.disputeSettlementPrice.selector, Roles.GUARDIAN);
         _setRole(address(chToken), bytes4(keccak256("mint(address,uint256)")), Roles.CH_MINTER);
         _grant(Roles.CH_MINTER, address(this));
-        vault = MockFuturesVault(deployCode("MockFuturesVault.sol:MockFuturesVault", abi.encode(address(usdc))));
-        futures.setVault(address(vault));
-        _mintUsdc(address(this), 10_000_000e6);
-        usdcApprove(address(vault), 10_000_000e6);
-        vault.fund(address(futures), 10_000_000e6);
     }
 
     /// @dev Moves both the clearing layer's index and the futures market's index.

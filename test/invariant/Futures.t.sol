@@ -6,6 +6,7 @@ import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {FuturesSolBase} from "../helpers/FuturesSolBase.sol";
+import {FuturesOrderSteps} from "../helpers/FuturesOrderSteps.sol";
 import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
 import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
@@ -60,16 +61,14 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
     function trade(uint256 seed, int256 size) external {
         size = bound(size, -300e18, 300e18);
         if (size == 0) return;
-        vm.prank(_t(seed));
-        try f.openPosition(series, size, 0) {} catch {}
+        FuturesOrderSteps.trade(f, _t(seed), series, size, 0);
     }
 
     /// A leg in the far series (with the daily one: calendar spreads that may net to zero).
     function tradeFar(uint256 seed, int256 size) external {
         size = bound(size, -300e18, 300e18);
         if (size == 0) return;
-        vm.prank(_t(seed));
-        try f.openPosition(far, size, 0) {} catch {}
+        FuturesOrderSteps.trade(f, _t(seed), far, size, 0);
     }
 
     /// Election + withdraw (issue 17 items 1, 3): withdraw everything the margin check lets go. MKT-08: what is left
@@ -90,8 +89,7 @@ contract FuturesHandler is CommonBase, StdCheats, StdUtils {
     }
 
     function close(uint256 seed) external {
-        vm.prank(_t(seed));
-        try f.closePosition(series, 0) {} catch {}
+        FuturesOrderSteps.close(f, _t(seed), series, 0);
     }
 
     function elect(uint256 seed, uint256 amount) external {

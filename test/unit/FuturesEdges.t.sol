@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {FuturesSolBase, IFuturesMarketInit} from "../helpers/FuturesSolBase.sol";
+import {FuturesOrderSteps} from "../helpers/FuturesOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
 import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
@@ -29,8 +30,7 @@ contract FuturesEdgesTest is FuturesSolBase {
     }
 
     function _trade(address who, int256 size) internal {
-        vm.prank(who);
-        futures.openPosition(id, size, 0);
+        FuturesOrderSteps.mustTrade(futures, who, id, size);
     }
 
     /// Expiry → price fixed → dispute window over → finalised.
@@ -184,20 +184,20 @@ contract FuturesEdgesTest is FuturesSolBase {
 
     function test_trade_shortOiCapAndSeriesLimit() public {
         futures.setSeriesOiCap(id, 5e18);
-        vm.prank(bob);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesOiCapExceeded.selector, id, 6e18, 5e18));
-        futures.openPosition(id, -6e18, 0);
+        // checked at execution: the order is cancelled with the cap's error
+        (bool ok, bytes memory why) = FuturesOrderSteps.trade(futures, bob, id, -6e18, 0);
+        assertFalse(ok);
+        assertEq(why, abi.encodeWithSelector(IFuturesTypes.FuturesOiCapExceeded.selector, id, 6e18, 5e18));
         // at most four series per account
         for (uint256 i = 1; i <= 3; ++i) {
             uint256 other = futures.listSeries(uint64(expiry + i * 1 days), 1_000e18);
-            vm.prank(alice);
-            futures.openPosition(other, 1e18, 0);
+            FuturesOrderSteps.mustTrade(futures, alice, other, 1e18);
         }
         _trade(alice, 1e18);
         uint256 fifth = futures.listSeries(uint64(expiry + 5 days), 1_000e18);
-        vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesTooManySeries.selector, alice, 4));
-        futures.openPosition(fifth, 1e18, 0);
+        (ok, why) = FuturesOrderSteps.trade(futures, alice, fifth, 1e18, 0);
+        assertFalse(ok);
+        assertEq(why, abi.encodeWithSelector(IFuturesTypes.FuturesTooManySeries.selector, alice, 4));
         assertEq(futures.accountSeries(alice).length, 4);
     }
 

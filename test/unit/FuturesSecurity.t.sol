@@ -7,6 +7,11 @@ import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {MockFuturesIndex} from "../../contracts/mocks/MockFuturesIndex.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
+import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
+import {IDelayedOrders} from "../../contracts/interfaces/IDelayedOrders.sol";
+import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {FuturesOrderSteps} from "../helpers/FuturesOrderSteps.sol";
 
 /// @notice Regression tests of the futures items of the security review (issue 17 items 1, 3, 23, 24), each named
 ///         after the attack it replays. Index 10 USDC/CH, IM 10 %, MM 5 %, penalty 10 %, one guarantor.
@@ -28,8 +33,7 @@ contract FuturesSecurityTest is FuturesSolBase {
     }
 
     function _trade(address who, uint256 seriesId, int256 size) internal {
-        vm.prank(who);
-        futures.openPosition(seriesId, size, 0);
+        FuturesOrderSteps.mustTrade(futures, who, seriesId, size);
     }
 
     // ───────────── item 24: elections read the gated price (ORC-01) ─────────────
@@ -429,17 +433,235 @@ contract FuturesSecurityTest is FuturesSolBase {
         futures.electDelivery(id, 100e18);
         bytes32 feature = keccak256(abi.encode(keccak256("clearing.market"), address(futures)));
         IChxModule(address(chouse)).pauseFeature(feature);
-        vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IChxModule.ChxFeaturePaused.selector, feature));
-        futures.openPosition(id, 1e18, 0);
-        vm.prank(bob);
-        futures.openPosition(id, 10e18, 0); // bob reduces his short
+        (bool ok, bytes memory why) = FuturesOrderSteps.trade(futures, alice, id, 1e18, 0);
+        assertFalse(ok, "new risk is refused at execution");
+        assertEq(why, abi.encodeWithSelector(IChxModule.ChxFeaturePaused.selector, feature));
+        _trade(bob, id, 10e18); // bob reduces his short
         _finalise();
         vm.warp(block.timestamp + 1 days);
         futures.settlePosition(id, bob); // undelivered: the penalty cash flow settles
         vm.prank(alice);
         futures.settlePosition(id, alice);
         assertEq(futures.seriesInfo(id).openPositions, 0);
+    }
+
+    // ───────────── item 15: trades against the vault are delayed orders ─────────────
+
+    address internal executor = makeAddr("executor");
+
+    function _commit(address who, int256 size) internal returns (uint256 priceTime) {
+        vm.prank(who);
+        return futures.commitOrder(id, size, 0);
+    }
+
+    function _execute(address who, uint256 priceTime) internal {
+        if (block.timestamp <= priceTime) vm.warp(priceTime + 1);
+        uint80 roundId = fIndex.roundAt(priceTime);
+        vm.prank(executor);
+        futures.executeOrder(who, id, roundId);
+    }
+
+    /// The index update to 10.2 is visible before it lands; alice commits a 500 CH buy, the update lands, the order
+    /// executes at the round in force 30 s after the commit (10.2, not 10), alice closes. On the instant-fill market
+    /// she bought at 10 and sold at 10.2: the same round trip earned 95.03 USDC. Now it must not pay.
+    function test_knownNextPriceTrade_doesNotProfit() public {
+        int256 before = chouse.collateralOf(alice);
+        uint256 priceTime = _commit(alice, 500e18);
+        vm.warp(block.timestamp + 1);
+        _setPrice(10.2e18); // the pending update lands right after the commit
+        _execute(alice, priceTime);
+        assertEq(futures.positionOf(id, alice).sizeCh, 500e18);
+        // the ClearingHouse position is at the round's index, 500 × 10.2
+        assertEq(chouse.positionOf(alice, address(futures)).openNotionalUsdc, 5_100e6);
+        vm.prank(alice);
+        priceTime = futures.closePosition(id, 0);
+        _execute(alice, priceTime);
+        assertEq(futures.positionOf(id, alice).sizeCh, 0);
+        assertLe(chouse.collateralOf(alice), before, "trading ahead of a known index update must not pay");
+    }
+
+    /// The executor names the round, the oracle proves it: a later or an earlier round than the one in force at the
+    /// price time reverts (neither the executor nor the trader chooses the price); the right one fills.
+    function test_executeAtAnotherRound_reverts_OracleRoundNotInForce() public {
+        uint256 priceTime = _commit(alice, 100e18);
+        vm.warp(priceTime - 10);
+        _setPrice(10.1e18); // in force at the price time
+        uint80 inForce = fIndex.latestRoundId();
+        vm.warp(priceTime + 5);
+        _setPrice(11e18); // after it
+        vm.prank(executor);
+        vm.expectRevert(
+            abi.encodeWithSelector(
+                IComputePriceOracle.OracleRoundNotInForce.selector,
+                inForce + 1,
+                priceTime + 5,
+                priceTime
+            )
+        );
+        futures.executeOrder(alice, id, inForce + 1);
+        vm.prank(executor);
+        vm.expectRevert(
+            abi.encodeWithSelector(
+                IComputePriceOracle.OracleRoundNotInForce.selector,
+                inForce - 1,
+                priceTime - 10,
+                priceTime
+            )
+        );
+        futures.executeOrder(alice, id, inForce - 1);
+        vm.prank(executor);
+        futures.executeOrder(alice, id, inForce);
+        assertEq(chouse.positionOf(alice, address(futures)).openNotionalUsdc, 1_010e6); // 100 × 10.1
+    }
+
+    /// Commit, then withdraw the margin the order needs: the order's initial margin is escrowed from commit to
+    /// execution (and shown in accountRisk), so the ClearingHouse refuses the withdrawal; the order then fills.
+    function test_commitThenWithdraw_cannotWithdrawTheOrdersMargin() public {
+        address poor = makeAddr("poor");
+        _setupTrader(poor, guarantor, 1_000e6);
+        vm.prank(poor);
+        vm.expectRevert(
+            abi.encodeWithSelector(
+                IFuturesTypes.FuturesInsufficientCollateral.selector,
+                poor,
+                1_010.5e6,
+                int256(1_000e6)
+            )
+        );
+        futures.commitOrder(id, 1_010e18, 0); // 10,100 notional: IM 10 % = 1,010, + the fee
+        uint256 priceTime = _commit(poor, 900e18); // IM 900
+        (, uint256 held, ) = IMarketAccountRiskView(address(futures)).accountRisk(poor, 10e18);
+        assertEq(held, 900e6);
+        assertEq(futures.pendingOrder(id, poor).marginUsdc, 900e6);
+        // escrowed: an account without a futures position is not one the ClearingHouse asks this market about
+        assertEq(chouse.collateralOf(poor), 99.5e6);
+        vm.prank(poor);
+        vm.expectRevert();
+        chouse.withdraw(100e6, poor); // 1,000 − fee 0.5 − margin 900 leaves 99.5
+        vm.prank(poor);
+        chouse.withdraw(50e6, poor);
+        _execute(poor, priceTime);
+        assertEq(futures.positionOf(id, poor).sizeCh, 900e18, "the held margin backs the fill");
+        (, held, ) = IMarketAccountRiskView(address(futures)).accountRisk(poor, 10e18);
+        assertEq(held, 0);
+        // collateral for 50 CH more, but not the margin: the account already uses 900 of its ≈ 931 equity
+        vm.prank(poor);
+        try futures.commitOrder(id, 50e18, 0) {
+            fail();
+        } catch (bytes memory err) {
+            assertEq(bytes4(err), IFuturesTypes.FuturesInsufficientMargin.selector);
+        }
+    }
+
+    /// The trade pause lands between commit and execution: the risk-increasing order is cancelled with the pause's
+    /// reason (the executor is still paid), a close committed under the pause fills.
+    function test_pausedAfterCommit_cancelsWithReason_closesStillFill() public {
+        _trade(bob, id, -50e18);
+        uint256 priceTime = _commit(alice, 100e18);
+        bytes32 feature = keccak256("futures.trade");
+        IChxModule(address(futures)).pauseFeature(feature);
+        (bool ok, bytes memory why) = FuturesOrderSteps.execute(futures, alice, id, priceTime);
+        assertFalse(ok);
+        assertEq(why, abi.encodeWithSelector(IChxModule.ChxFeaturePaused.selector, feature));
+        assertEq(futures.positionOf(id, alice).sizeCh, 0);
+        assertEq(chouse.collateralOf(address(this)), 1e6, "paid for bob's fill and alice's cancellation");
+        FuturesOrderSteps.mustClose(futures, bob, id);
+        assertEq(futures.positionOf(id, bob).sizeCh, 0);
+        (uint256 n, uint256 fees) = futures.pendingOrders();
+        assertEq(n + fees, 0);
+    }
+
+    /// Nobody, the trader included, cancels before the expiry; after it a keeper finds the cancellation in
+    /// `checker()` and is paid the fee; a ready order is found the same way, at the round in force.
+    function test_orderLeftToExpire_cancelledByKeeper_paidTheFee() public {
+        uint256 pt = _commit(alice, 100e18);
+        _commit(bob, -50e18);
+        (bool due, ) = futures.checker();
+        assertFalse(due);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderNotExpired.selector, alice, pt - 30 + 300));
+        futures.cancelOrder(alice, id);
+        vm.warp(pt + 1);
+        bytes memory payload;
+        (due, payload) = futures.checkUpkeep("");
+        assertTrue(due);
+        assertEq(payload, abi.encodeCall(IFuturesMarket.executeOrder, (alice, id, fIndex.roundAt(pt))));
+        vm.prank(executor);
+        futures.performUpkeep(payload);
+        assertEq(futures.positionOf(id, alice).sizeCh, 100e18);
+        vm.warp(pt - 30 + 301);
+        (due, payload) = futures.checker();
+        assertEq(payload, abi.encodeCall(IFuturesMarket.cancelOrder, (bob, id)));
+        vm.prank(executor);
+        futures.performUpkeep(payload);
+        assertEq(futures.positionOf(id, bob).sizeCh, 0);
+        (uint256 n, uint256 fees) = futures.pendingOrders();
+        assertEq(n + fees, 0);
+        assertEq(chouse.collateralOf(executor), 1e6, "two fees of 0.5");
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderAlreadyDone.selector, bob));
+        futures.cancelOrder(bob, id);
+    }
+
+    /// The LPs' equity never counts the fees pending orders hold, and an order cannot be committed too close to
+    /// expiry to be executed before it.
+    function test_orderFeesAreNotLpEquity_andNoOrderPastExpiry() public {
+        int256 equity = futures.vaultEquityUsdc();
+        _commit(alice, 100e18);
+        assertEq(futures.vaultEquityUsdc(), equity, "the fee is the executor's");
+        vm.warp(expiry - 31);
+        vm.prank(bob);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesOrderPastExpiry.selector, id, expiry, expiry));
+        futures.commitOrder(id, 1e18, 0);
+    }
+
+    /// SEC-05: a close is committed and filled even when the account's collateral cannot pay the execution fee (the
+    /// fee is what the collateral holds); a risk-increasing order whose fee and margin the collateral cannot escrow
+    /// is refused at commit.
+    function test_closeWithoutCollateralForTheFee_fillsAndNewRiskNeedsCollateral() public {
+        address thin = makeAddr("thin");
+        _setupTrader(thin, guarantor, 120e6);
+        _trade(thin, id, 100e18); // IM 100 escrowed, then back at the fill
+        _setPrice(8.7e18); // −130: more than the collateral once realised
+        FuturesOrderSteps.mustTrade(futures, thin, id, -99e18);
+        assertLt(chouse.collateralOf(thin), 0.5e6);
+        vm.prank(thin);
+        futures.closePosition(id, 0);
+        IDelayedOrders.OrderView memory o = futures.pendingOrder(id, thin);
+        assertLt(o.feeUsdc, 0.5e6, "the fee is capped at the collateral");
+        FuturesOrderSteps.execute(futures, thin, id, o.priceTime);
+        assertEq(futures.positionOf(id, thin).sizeCh, 0);
+        address broke = makeAddr("broke");
+        _setupTrader(broke, guarantor, 0.1e6);
+        vm.prank(broke);
+        vm.expectRevert(
+            abi.encodeWithSelector(IFuturesTypes.FuturesInsufficientCollateral.selector, broke, 1.37e6, int256(0.1e6))
+        );
+        futures.commitOrder(id, 1e18, 0); // fee 0.5 + IM 10 % of 8.7
+    }
+
+    /// An executor cannot starve the fill to turn it into a cancellation: too little gas reverts everything; the fill
+    /// is the market's own (FuturesOnlySelf); bad order parameters are refused.
+    function test_starvedExecution_revertsInsteadOfCancelling() public {
+        uint256 priceTime = _commit(alice, 100e18);
+        vm.warp(priceTime + 1);
+        uint80 roundId = fIndex.roundAt(priceTime);
+        vm.prank(executor);
+        (bool ok, bytes memory err) = address(futures).call{gas: 600_000}(
+            abi.encodeCall(IFuturesMarket.executeOrder, (alice, id, roundId))
+        );
+        assertFalse(ok);
+        assertEq(bytes4(err), IDelayedOrders.DelayedOrderGasTooLow.selector);
+        assertEq(futures.pendingOrder(id, alice).commitTime, priceTime - 30); // still pending
+        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesOnlySelf.selector, address(this)));
+        futures.fillOrder(alice, id, 100e18, 0, 10e18, priceTime);
+        IFuturesTypes.Params memory p = _params();
+        p.maxOrderDelaySec = p.minOrderDelaySec;
+        vm.expectRevert(IFuturesTypes.FuturesInvalidParams.selector);
+        futures.setParams(p);
+        p = _params();
+        p.executionFeeUsdc = 50e6 + 1;
+        vm.expectRevert(IFuturesTypes.FuturesInvalidParams.selector);
+        futures.setParams(p);
     }
 
     /// A short whose escrowed CH backed a leg that a liquidation then closed in full before expiry (a spread closed
@@ -464,4 +686,84 @@ contract FuturesSecurityTest is FuturesSolBase {
         assertEq(chToken.balanceOf(carol), 30e18, "escrow not returned");
         assertEq(chToken.balanceOf(address(futures)), 0);
     }
+}
+
+/// @notice Issue 17 item 2 on the futures side: the LP vault's equity must not count the skew premium traders paid
+///         into the pool while closing the skew would pay it back. A real LiquidityVault, two LPs, five traders.
+contract FuturesLpSecurityTest is FuturesSolBase {
+    ILiquidityVault internal lpVault;
+    address internal victim = makeAddr("victimLp");
+    address internal attacker = makeAddr("attackerLp");
+    address[5] internal traders;
+    uint256 internal id;
+
+    function setUp() public {
+        _deployFuturesMarket();
+        lpVault = ILiquidityVault(
+            _proxy(
+                deployCode("LiquidityVault.sol:LiquidityVault"),
+                abi.encodeWithSignature(
+                    "initialize(address,address,string,string,uint256,uint32)",
+                    address(manager),
+                    address(usdc),
+                    "CHX LP",
+                    "chxLP",
+                    1e15,
+                    uint32(0)
+                )
+            )
+        );
+        futures.setVault(address(lpVault));
+        lpVault.addMarket(address(futures));
+        _setRole(address(lpVault), ILiquidityVault.allocate.selector, Roles.KEEPER);
+        _grant(Roles.KEEPER, address(this));
+        _setupGuarantor(guarantor, false, 1_000_000e6);
+        for (uint256 i; i < 5; ++i) {
+            traders[i] = makeAddr(string.concat("skewTrader", vm.toString(i)));
+            _setupTrader(traders[i], guarantor, 20_000e6);
+        }
+        // 60 days out: the premium is at its full skew value (30-day horizon)
+        id = futures.listSeries(uint64(block.timestamp + 60 days), 1_000_000e18);
+    }
+
+    function _lpDeposit(address lp, uint256 amountUsdc) internal returns (uint256 shares) {
+        _mintUsdc(lp, amountUsdc);
+        vm.startPrank(lp);
+        usdcApprove(address(lpVault), amountUsdc);
+        shares = lpVault.deposit(amountUsdc, lp);
+        vm.stopPrank();
+    }
+
+    function _trade(address who, int256 size) internal {
+        FuturesOrderSteps.mustTrade(futures, who, id, size);
+    }
+
+    /// A 50 % LP's traders open 10,000 CH of long skew (mid premium up to 5 %: ≈ 5,000 USDC of premium into the
+    /// pool), the LP redeems at the share price that counted that premium, the traders close (the premium comes
+    /// back). On the old valuation the LP took ≈ 2,400 USDC of the other LP's value; now the round trip must not pay.
+    function test_lpOpensFuturesSkewRedeemsCloses_cannotTakeOtherLpsValue() public {
+        _lpDeposit(victim, 500_000e6);
+        uint256 attackerShares = _lpDeposit(attacker, 500_000e6);
+        lpVault.allocate(address(futures), 300_000e6);
+        uint256 victimBefore = lpVault.convertToAssets(lpVault.balanceOf(victim));
+        int256 tradersBefore;
+        for (uint256 i; i < 5; ++i) tradersBefore += chouse.collateralOf(traders[i]);
+
+        for (uint256 i; i < 5; ++i) _trade(traders[i], 2_000e18);
+        (uint256 quoted, , ) = futures.quote(id, 1e18);
+        assertGt(quoted, 10.5e18, "the skew carries a premium");
+        vm.prank(attacker);
+        uint256 redeemed = lpVault.redeem(attackerShares, attacker, attacker);
+        for (uint256 i; i < 5; ++i) _trade(traders[i], -2_000e18);
+
+        int256 tradersAfter;
+        for (uint256 i; i < 5; ++i) tradersAfter += chouse.collateralOf(traders[i]);
+        int256 attackerGain = int256(redeemed) - 500_000e6 + tradersAfter - tradersBefore;
+        assertLe(attackerGain, 0, "the round trip must not pay");
+        assertGe(lpVault.convertToAssets(lpVault.balanceOf(victim)), victimBefore, "the other LP keeps its value");
+    }
+}
+
+interface IMarketAccountRiskView {
+    function accountRisk(address account, uint256 priceWad) external view returns (int256, uint256, uint256);
 }

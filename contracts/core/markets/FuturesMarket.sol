@@ -15,11 +15,15 @@ import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {FuturesMath} from "../../libraries/FuturesMath.sol";
 import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
 import {FuturesRisk} from "./futures/FuturesRisk.sol";
+import {FuturesOrders} from "./futures/FuturesOrders.sol";
+import {IDelayedOrders} from "../../interfaces/IDelayedOrders.sol";
 
 /// @title FuturesMarket
 /// @notice Dated CH futures with physical delivery against the LP vault. See IFuturesMarket and docs/futures.md.
 ///         Listing, trading, option exercise, the vault seam, keeper checker and views live here; delivery, expiry,
 ///         settlement and the liquidation hook run in the FuturesDelivery module, delegate-called on this storage.
+///         Trades against the vault are two-step orders (FuturesOrders, linked): commit, then a keeper executes.
+/// @custom:oz-upgrades-unsafe-allow external-library-linking
 contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
@@ -78,7 +82,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     function _nextStandardExpiry(FuturesMarketStorage storage $, Tenor tenor) internal view returns (uint64) {
         if (tenor == Tenor.Custom) revert FuturesInvalidParams();
-        return uint64(FuturesMath.nextExpiry(uint256(tenor), block.timestamp + $.params.minListingLeadSec));
+        return FuturesRisk.nextExpiry(uint256(tenor), block.timestamp + $.params.minListingLeadSec);
     }
 
     function _list(
@@ -108,19 +112,58 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     // ───────────────────────────── trading ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
-    function openPosition(
+    function commitOrder(
         uint256 seriesId,
         int256 sizeDeltaCh,
         uint256 limitPriceWad
-    ) external nonReentrant returns (uint256 priceWad) {
-        return _tradeVsVault(seriesId, msg.sender, sizeDeltaCh, limitPriceWad);
+    ) external nonReentrant returns (uint256) {
+        if (sizeDeltaCh == 0) revert FuturesZeroAmount();
+        return _commit(seriesId, sizeDeltaCh, limitPriceWad, false);
     }
 
     /// @inheritdoc IFuturesMarket
     function closePosition(uint256 seriesId, uint256 limitPriceWad) external nonReentrant returns (uint256) {
         int256 size = _getFuturesMarketStorage().positions[seriesId][msg.sender].sizeCh;
         if (size == 0) revert FuturesZeroAmount();
-        return _tradeVsVault(seriesId, msg.sender, -size, limitPriceWad);
+        return _commit(seriesId, -size, limitPriceWad, true);
+    }
+
+    /// @dev The series must be trading and new risk not paused; the rest in FuturesOrders.commit.
+    function _commit(uint256 seriesId, int256 delta, uint256 limit, bool closeAll) private returns (uint256) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        _trading($, seriesId);
+        int256 oldSize = $.positions[seriesId][msg.sender].sizeCh;
+        if (_isIncrease(oldSize, oldSize + delta)) _requireActive(FEATURE_TRADE);
+        return FuturesOrders.commit($, msg.sender, seriesId, delta, limit, closeAll);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function executeOrder(address account, uint256 seriesId, uint80 roundId) external nonReentrant {
+        FuturesOrders.execute(_getFuturesMarketStorage(), account, seriesId, roundId);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function cancelOrder(address account, uint256 seriesId) external nonReentrant {
+        FuturesOrders.cancel(_getFuturesMarketStorage(), account, seriesId);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    /// @dev Runs inside `executeOrder`'s (or `performUpkeep`'s) reentrancy lock, called by the market itself.
+    function fillOrder(
+        address account,
+        uint256 seriesId,
+        int256 sizeDeltaCh,
+        uint256 limitPriceWad,
+        uint256 indexPriceWad,
+        uint256 priceTime
+    ) external returns (uint256) {
+        if (msg.sender != address(this)) revert FuturesOnlySelf(msg.sender);
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        if (sizeDeltaCh == 0) {
+            sizeDeltaCh = -$.positions[seriesId][account].sizeCh;
+            if (sizeDeltaCh == 0) revert FuturesZeroAmount();
+        }
+        return _tradeVsVault($, seriesId, account, sizeDeltaCh, limitPriceWad, indexPriceWad, priceTime);
     }
 
     /// @inheritdoc IFuturesExercise
@@ -142,23 +185,22 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         _applyTrade($, s, seriesId, shortAccount, -size, priceWad, index, 0, false);
     }
 
+    /// @dev A fill against the vault at the order round's index `index` plus the premium of the skew now. New risk
+    ///      passes the pause flag and the oracle's new-risk gates for the order's price time (ORC-01).
     function _tradeVsVault(
+        FuturesMarketStorage storage $,
         uint256 seriesId,
         address account,
         int256 delta,
-        uint256 limitPriceWad
+        uint256 limitPriceWad,
+        uint256 index,
+        uint256 priceTime
     ) internal returns (uint256 priceWad) {
-        if (delta == 0) revert FuturesZeroAmount();
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         Series storage s = _trading($, seriesId);
         int256 oldSize = $.positions[seriesId][account].sizeCh;
-        bool increasing = _isIncrease(oldSize, oldSize + delta);
-        uint256 index;
-        if (increasing) {
+        if (_isIncrease(oldSize, oldSize + delta)) {
             _requireActive(FEATURE_TRADE);
-            index = $.oracle.riskPrice();
-        } else {
-            index = $.oracle.indexPrice();
+            $.oracle.checkRiskAt(index, priceTime);
         }
         priceWad = _priceFor($, s, index, delta, s.expiry - block.timestamp);
         if (limitPriceWad != 0 && (delta > 0 ? priceWad > limitPriceWad : priceWad < limitPriceWad)) {
@@ -382,14 +424,19 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     // ───────────────────────────── vault ─────────────────────────────
 
     /// @inheritdoc IVaultMarket
+    /// @dev Traders' positions at what closing them would pay: their PnL at the index plus the basis cash the closing
+    ///      trades of every live series' skew would credit them (FuturesRisk.skewCloseCostUsdc, issue 17 item 2).
+    ///      What pending orders hold in the pool (execution fees, escrowed margins) is not LP capital.
     function vaultEquityUsdc() public view returns (int256) {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        uint256 index = $.oracle.indexPrice();
         return
             pool -
-            _traderPnlUp($, $.oracle.indexPrice()) -
+            _traderPnlUp($, index) -
+            int256(FuturesRisk.skewCloseCostUsdc($, index)) -
             $.totalLiquidationCashUsdc -
-            int256($.totalBountiesOwedUsdc);
+            int256(_heldForOrders($));
     }
 
     /// @inheritdoc IVaultMarket
@@ -400,38 +447,11 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     // ───────────────────────────── keeper ─────────────────────────────
 
     /// @inheritdoc IKeeperChecker
+    /// @dev Orders first (the first due among the first FuturesOrders.ORDER_SCAN pending: an expired one is
+    ///      cancelled, a ready one executed at the round the oracle finds for its price time), then expiry work.
     function checker() public view returns (bool canExec, bytes memory execPayload) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        uint256 first = $.firstOpenSeries;
-        uint256 last = $.seriesCount;
-        if (last >= first + SERIES_SCAN) last = first + SERIES_SCAN - 1;
-        for (uint256 id = first; id <= last; ++id) {
-            Series storage s = $.series[id];
-            if (s.finalAt == 0) {
-                if (block.timestamp >= s.expiry) return (true, abi.encodeCall(this.fixSettlementPrice, (id)));
-                continue;
-            }
-            if (s.deliveryDeadline == 0) {
-                if (block.timestamp >= s.finalAt) return (true, abi.encodeCall(this.finalizeSettlement, (id)));
-                continue;
-            }
-            if (s.openPositions == 0) continue;
-            address[] storage accounts = $.seriesAccounts[id];
-            uint256 from = $.settleCursor[id];
-            uint256 to = accounts.length < from + ACCOUNT_SCAN ? accounts.length : from + ACCOUNT_SCAN;
-            address[] memory batch = new address[](KEEPER_BATCH);
-            uint256 n;
-            for (uint256 i = from; i < to && n < KEEPER_BATCH; ++i) {
-                if (_settleable(s, $.positions[id][accounts[i]])) batch[n++] = accounts[i];
-            }
-            if (n != 0) {
-                assembly ("memory-safe") {
-                    mstore(batch, n)
-                }
-                return (true, abi.encodeCall(this.settlePositions, (id, batch)));
-            }
-        }
-        return (false, "");
+        execPayload = FuturesOrders.keeperWork(_getFuturesMarketStorage());
+        canExec = execPayload.length != 0;
     }
 
     /// @inheritdoc IKeeperUpkeep
@@ -460,7 +480,10 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
             p.proofWindowSec == 0 ||
             p.keeperBountyUsdc > 100e6 ||
             p.skewScaleCh == 0 ||
-            p.premiumHorizonSec == 0
+            p.premiumHorizonSec == 0 ||
+            p.minOrderDelaySec == 0 ||
+            p.maxOrderDelaySec <= p.minOrderDelaySec ||
+            p.executionFeeUsdc > 50e6
         ) revert FuturesInvalidParams();
         $.params = p;
         emit ParamsSet(p);
@@ -521,12 +544,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         uint256 offset,
         uint256 limit
     ) external view returns (address[] memory accounts, uint256 total) {
-        address[] storage list = _getFuturesMarketStorage().seriesAccounts[seriesId];
-        total = list.length;
-        uint256 end = offset + limit < total ? offset + limit : total;
-        if (offset >= end) return (new address[](0), total);
-        accounts = new address[](end - offset);
-        for (uint256 i = offset; i < end; ++i) accounts[i - offset] = list[i];
+        return FuturesRisk.seriesAccounts(_getFuturesMarketStorage(), seriesId, offset, limit);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -534,20 +552,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         uint256 seriesId,
         int256 sizeDeltaCh
     ) external view returns (uint256 priceWad, uint256 indexPriceWad, int256 premiumWad) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        Series storage s = _existing($, seriesId);
-        indexPriceWad = $.oracle.indexPrice();
-        int256 skew = int256(uint256(s.longOiCh)) - int256(uint256(s.shortOiCh));
-        uint256 ttx = block.timestamp < s.expiry ? s.expiry - block.timestamp : 0;
-        Params storage pr = $.params;
-        premiumWad = FuturesMath.premiumWad(
-            2 * skew + sizeDeltaCh,
-            pr.skewScaleCh,
-            pr.maxPremiumBps,
-            ttx,
-            pr.premiumHorizonSec
-        );
-        priceWad = FuturesMath.seriesPrice(indexPriceWad, premiumWad, sizeDeltaCh > 0);
+        return FuturesOrders.quote(_getFuturesMarketStorage(), seriesId, sizeDeltaCh);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -555,18 +560,18 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         uint256 seriesId,
         address account
     ) external view returns (uint256 assignedCh, uint256 escrowCh, uint64 deadline) {
+        return FuturesRisk.deliveryObligation(_getFuturesMarketStorage(), seriesId, account);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function pendingOrder(uint256 seriesId, address account) external view returns (IDelayedOrders.OrderView memory) {
+        return FuturesOrders.orderOf(_getFuturesMarketStorage(), seriesId, account);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function pendingOrders() external view returns (uint256 count, uint256 feesUsdc) {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        Series storage s = $.series[seriesId];
-        Position storage p = $.positions[seriesId][account];
-        escrowCh = p.escrowCh;
-        deadline = s.deliveryDeadline;
-        if (deadline == 0) return (0, escrowCh, 0);
-        uint256 elected = s.electedCh;
-        uint256 assignable = s.assignableShortCh;
-        uint256 deliverable = elected < assignable ? elected : assignable;
-        uint256 base = _shortBase(p);
-        if (base != 0) assignedCh = FuturesMath.assignment(base, deliverable, assignable);
-        else if (elected != 0) assignedCh = (uint256(p.electedCh) * deliverable) / elected;
+        return ($.orders.keys.length, $.orders.feesUsdc);
     }
 
     /// @inheritdoc IFuturesMarket

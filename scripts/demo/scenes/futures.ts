@@ -41,7 +41,21 @@ export async function buyChOnSpot(ctx: DemoContext, buyer: HardhatEthersSigner, 
 }
 
 /**
- * A dated CH future from listing to physical delivery. Governance lists a series; Erin speculates long and Dave
+ * Lets the keeper program fill the committed futures orders (two-step, docs/futures.md): chain time passes the
+ * orders' delay, then the keeper ticks until nothing is left — the futures-expiry job's checker() payloads execute one
+ * due order per tick at the oracle round in force at the order's price time.
+ */
+async function executeFuturesOrders(ctx: DemoContext): Promise<void> {
+  const { futures } = ctx.protocol;
+  await ctx.advance(Number((await futures.params()).minOrderDelaySec) + 1);
+  await ctx.keeper.settle();
+  const [left] = await futures.pendingOrders();
+  if (left !== 0n) throw new Error(`${left} futures order(s) still pending after the keeper settled`);
+}
+
+/**
+ * A dated CH future from listing to physical delivery (every trade a two-step order the keeper executes). Governance
+ * lists a series; Erin speculates long and Dave
  * short (the skew sets the premium; Dave closes two days before expiry); Alice buys 200 CH and elects delivery — she wants compute, not cash; Bob, who
  * bought CH on the spot market, sells 200 CH and escrows them for delivery. Time runs to expiry: the premium
  * shrinks to zero and the futures price meets the index. The keeper program fixes the settlement price,
@@ -67,7 +81,8 @@ export const futuresScene: Scene = {
     const trade = async (who: HardhatEthersSigner, sizeCh: bigint) => {
       const [price] = await futures.quote(seriesId, sizeCh);
       const limit = sizeCh > 0n ? (price * 102n) / 100n : (price * 98n) / 100n;
-      await (await futures.connect(who).openPosition(seriesId, sizeCh, limit)).wait();
+      await (await futures.connect(who).commitOrder(seriesId, sizeCh, limit)).wait();
+      await executeFuturesOrders(ctx);
       return fmt(price);
     };
     const erin = await trader(ctx, "erin", usdc6(5_000));
@@ -113,6 +128,7 @@ export const futuresScene: Scene = {
         // a speculator closes before expiry: a short still open at expiry is assigned delivery (pro rata)
         const [price] = await futures.quote(seriesId, wad(1_500));
         await (await futures.connect(dave).closePosition(seriesId, (price * 102n) / 100n)).wait();
+        await executeFuturesOrders(ctx);
         ctx.log(
           `two days before expiry Dave closed his short at ${fmt(price).toFixed(4)}: only Bob is left to deliver`,
         );

@@ -24,6 +24,11 @@ export const futuresParams = {
   skewScaleCh: parseUnits("100000", 18), // 100k CH of skew = 100 % premium at full horizon (before the cap)
   premiumHorizonSec: 365n * 86_400n,
   defaultOiCapCh: parseUnits("1000000", 18),
+  // two-step orders against the vault (issue 17 item 15, as perps): an order fills at the oracle round in force 30 s
+  // after its commit, executable for 5 minutes; 0.5 USDC pays whoever executes or cancels it
+  minOrderDelaySec: 30,
+  maxOrderDelaySec: 300,
+  executionFeeUsdc: parseUnits("0.5", 6),
 };
 
 /** Risk multiples of the futures market in the RiskEngine (same as the clearing tests' reference market). */

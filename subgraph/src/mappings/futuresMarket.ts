@@ -14,6 +14,9 @@ import {
   DeliveryReceived,
   DeliverySettled,
   FuturesTraded,
+  OrderCancelled,
+  OrderCommitted,
+  OrderExecuted,
   ParamsSet,
   PositionReduced,
   PositionSettled,
@@ -30,6 +33,7 @@ import {
   FuturesDeliveryReceipt,
   FuturesEvent,
   FuturesMarketState,
+  FuturesOrderEvent,
   FuturesPosition,
   FuturesReduction,
   FuturesSeries,
@@ -493,7 +497,80 @@ export function handleParamsSet(event: ParamsSet): void {
   m.skewScaleCh = x.skewScaleCh;
   m.premiumHorizonSec = x.premiumHorizonSec;
   m.defaultOiCapCh = x.defaultOiCapCh;
+  m.minOrderDelaySec = x.minOrderDelaySec;
+  m.maxOrderDelaySec = x.maxOrderDelaySec;
+  m.executionFeeUsdc = x.executionFeeUsdc;
   m.save();
+}
+
+// ───────────── two-step orders (OrderCommitted / OrderExecuted / OrderCancelled) ─────────────
+
+function orderEvent(
+  event: ethereum.Event,
+  kind: string,
+  seriesId: BigInt,
+  account: Address,
+  feeUsdc: BigInt,
+  pending: BigInt,
+): FuturesOrderEvent {
+  const e = new FuturesOrderEvent(eventId(event));
+  e.series = seriesKey(event.address, seriesId);
+  e.kind = kind;
+  e.account = account;
+  e.feeUsdc = feeUsdc;
+  e.pendingOrders = pending.toI32();
+  e.blockNumber = event.block.number;
+  e.timestamp = event.block.timestamp;
+  e.transactionHash = event.transaction.hash;
+  e.logIndex = event.logIndex;
+  return e;
+}
+
+export function handleOrderCommitted(event: OrderCommitted): void {
+  const p = event.params;
+  getOrCreateAccount(p.account, event.block);
+  const m = getMarket(event.address);
+  m.pendingOrders = p.pendingOrders.toI32();
+  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.plus(p.feeUsdc);
+  m.ordersCommitted = m.ordersCommitted + 1;
+  m.save();
+  const e = orderEvent(event, "committed", p.seriesId, p.account, p.feeUsdc, p.pendingOrders);
+  e.sizeDeltaCh = p.sizeDeltaCh;
+  e.limitPriceWad = p.limitPriceWad;
+  e.closeAll = p.closeAll;
+  e.priceTime = p.priceTime;
+  e.expiresAt = p.expiresAt;
+  e.marginUsdc = p.marginUsdc;
+  e.save();
+}
+
+export function handleOrderExecuted(event: OrderExecuted): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.pendingOrders = p.pendingOrders.toI32();
+  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.minus(p.feeUsdc);
+  m.ordersExecuted = m.ordersExecuted + 1;
+  m.executionFeesPaidUsdc = m.executionFeesPaidUsdc.plus(p.feeUsdc);
+  m.save();
+  const e = orderEvent(event, "executed", p.seriesId, p.account, p.feeUsdc, p.pendingOrders);
+  e.by = p.executor;
+  e.roundId = p.roundId;
+  e.indexPriceWad = p.indexPriceWad;
+  e.save();
+}
+
+export function handleOrderCancelled(event: OrderCancelled): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.pendingOrders = p.pendingOrders.toI32();
+  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.minus(p.feeUsdc);
+  m.ordersCancelled = m.ordersCancelled + 1;
+  m.executionFeesPaidUsdc = m.executionFeesPaidUsdc.plus(p.feeUsdc);
+  m.save();
+  const e = orderEvent(event, "cancelled", p.seriesId, p.account, p.feeUsdc, p.pendingOrders);
+  e.by = p.by;
+  e.reason = p.reason;
+  e.save();
 }
 
 export function handleVaultSet(event: VaultSet): void {

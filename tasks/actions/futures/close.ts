@@ -1,13 +1,14 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { parseUnits } from "ethers";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { fmtCh, parseSeries, requireSeries, signerAt } from "./common.js";
+import { fmtCh, followOrder, parseSeries, parseWait, requireSeries, signerAt } from "./common.js";
 
 export default async function futuresClose(
-  args: { series: string; limit: string; signer: string },
+  args: { series: string; limit: string; signer: string; wait: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
+    const wait = parseWait(args.wait);
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const futures = protocol.futures.connect(trader);
@@ -16,8 +17,8 @@ export default async function futuresClose(
     const p = await futures.positionOf(id, trader.address);
     if (p.sizeCh === 0n) throw new TaskError(`${trader.address} has no position in series ${id}.`);
     const limit = args.limit === "" ? 0n : parseUnits(args.limit, 18);
-    await (await futures.closePosition(id, limit)).wait();
-    console.log(`closed ${fmtCh(p.sizeCh)} of series ${id}`);
+    const filled = await followOrder(protocol, trader, id, await futures.closePosition(id, limit), wait);
+    if (filled) console.log(`closed ${fmtCh(p.sizeCh)} of series ${id}`);
     await connection.close();
   });
 }

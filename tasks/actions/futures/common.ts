@@ -1,7 +1,8 @@
-import { formatUnits, parseUnits } from "ethers";
+import { formatUnits, parseUnits, type ContractTransactionResponse } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
 import type { FuturesMarket } from "../../../types/ethers-contracts/index.js";
+import type { Protocol } from "@chx/sdk";
 import { TaskError } from "../../lib.js";
 
 export const TENORS = ["daily", "weekly", "monthly", "quarterly"] as const;
@@ -38,4 +39,52 @@ export const fmtTime = (t: bigint): string => (t === 0n ? "—" : new Date(Numbe
 export async function requireSeries(futures: FuturesMarket, id: bigint): Promise<void> {
   const [count] = await futures.seriesCount();
   if (id > count) throw new TaskError(`Series ${id} does not exist (${count} listed; see chx:futures:status).`);
+}
+
+export function parseWait(value: string): boolean {
+  if (value === "true" || value === "yes") return true;
+  if (value === "false" || value === "no") return false;
+  throw new TaskError(`--wait ${value}: give true or false.`);
+}
+
+/**
+ * After a commit (two-step orders, docs/futures.md): prints when the order fills; with `wait`, waits until it is
+ * executable and, unless a keeper executed it meanwhile, executes it with `trader` (at the oracle round in force at its
+ * price time). Returns whether it filled; throws a TaskError with the reason when the execution cancelled it.
+ */
+export async function followOrder(
+  protocol: Protocol,
+  trader: HardhatEthersSigner,
+  seriesId: bigint,
+  commit: ContractTransactionResponse,
+  wait: boolean,
+): Promise<boolean> {
+  const futures = protocol.futures.connect(trader);
+  const rc = await commit.wait();
+  const ev = rc!.logs.map((l) => futures.interface.parseLog(l)).find((e) => e?.name === "OrderCommitted");
+  if (ev === undefined || ev === null) throw new TaskError("the commit emitted no OrderCommitted event");
+  const priceTime = ev.args.priceTime as bigint;
+  const provider = trader.provider;
+  if (provider === null) throw new TaskError("the signer has no provider");
+  console.log(
+    `order committed on series ${seriesId}: fills at the CH index in force at ` +
+      `${new Date(Number(priceTime) * 1000).toISOString()} plus the series premium at execution (executable for ` +
+      `${Number(ev.args.expiresAt as bigint) - Number(priceTime)} s), execution fee ` +
+      `${formatUnits(ev.args.feeUsdc as bigint, 6)} USDC`,
+  );
+  if (!wait) return false;
+  // the chain's clock may run ahead of this machine's (time-travelled local nodes): wait by the chain's clock
+  const lead = BigInt((await provider.getBlock("latest"))!.timestamp) - BigInt(Math.floor(Date.now() / 1000));
+  const chainNow = () => BigInt(Math.floor(Date.now() / 1000)) + (lead > 0n ? lead : 0n);
+  while (chainNow() <= priceTime + 1n) await new Promise((r) => setTimeout(r, 1_000));
+  const from = rc!.blockNumber + 1;
+  if ((await futures.pendingOrder(seriesId, trader.address)).commitTime !== 0n) {
+    await (await futures.executeOrder(trader.address, seriesId, await protocol.oracle.roundAt(priceTime))).wait();
+  }
+  const executed = await futures.queryFilter(futures.filters.OrderExecuted(seriesId, trader.address), from, "latest");
+  if (executed.length > 0) return true;
+  const cancelled = await futures.queryFilter(futures.filters.OrderCancelled(seriesId, trader.address), from, "latest");
+  const reason = cancelled[0]?.args.reason;
+  const parsed = reason === undefined ? null : futures.interface.parseError(reason);
+  throw new TaskError(`the order was cancelled: ${parsed === null ? "unknown reason" : parsed.name}`);
 }

@@ -1,13 +1,14 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { parseUnits } from "ethers";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { fmtCh, fmtPrice, parseCh, parseSeries, requireSeries, signerAt } from "./common.js";
+import { fmtCh, fmtPrice, followOrder, parseCh, parseSeries, parseWait, requireSeries, signerAt } from "./common.js";
 
 export default async function futuresOpen(
-  args: { series: string; side: string; size: string; limit: string; signer: string },
+  args: { series: string; side: string; size: string; limit: string; signer: string; wait: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
+    const wait = parseWait(args.wait);
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const futures = protocol.futures.connect(trader);
@@ -22,7 +23,11 @@ export default async function futuresOpen(
     const limit = args.limit === "" ? 0n : parseUnits(args.limit, 18);
     const [quote] = await futures.quote(id, size);
     console.log(`${size > 0n ? "buying" : "selling"} ${fmtCh(size < 0n ? -size : size)} at about ${fmtPrice(quote)}`);
-    await (await futures.openPosition(id, size, limit)).wait();
+    const filled = await followOrder(protocol, trader, id, await futures.commitOrder(id, size, limit), wait);
+    if (!filled) {
+      await connection.close();
+      return;
+    }
     const p = await futures.positionOf(id, trader.address);
     console.log(`position in series ${id}: ${fmtCh(p.sizeCh)} at ${fmtPrice(p.entryPriceWad)}`);
     await connection.close();

@@ -3,7 +3,7 @@ import { ZeroAddress } from "ethers";
 import type { NetworkConnection } from "hardhat/types/network";
 import { connectionFor } from "../../helpers/fixture.js";
 import { setupTrader } from "../../helpers/clearing.js";
-import { loadFutures, jumpTo, usdc, wad, DAY, type FuturesFixture } from "./helpers.js";
+import { loadFutures, jumpTo, trade, cancelReason, usdc, wad, DAY, type FuturesFixture } from "./helpers.js";
 
 const HOUR = 3_600n;
 
@@ -36,8 +36,8 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     const now = BigInt((await connection.ethers.provider.getBlock("latest"))!.timestamp);
     await (await p.futures.listSeries(now + 90n * BigInt(DAY), 0)).wait(); // month 2
     for (const id of [1n, 2n]) {
-      await (await p.futures.connect(alice!).openPosition(id, wad("500"), 0)).wait(); // 10.025
-      await (await p.futures.connect(bob!).openPosition(id, -wad("500"), 0)).wait(); // 10.025 (skew 500 → 0)
+      await (await trade(fx, alice!, id, wad("500"), 0)).wait(); // 10.025
+      await (await trade(fx, bob!, id, -wad("500"), 0)).wait(); // 10.025 (skew 500 → 0)
     }
     expect(await chPosition(alice!.address)).to.equal(wad("1000"));
     await expect(p.futures.connect(alice!).electDelivery(1n, wad("500")))
@@ -79,9 +79,9 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     const p = fx.protocol;
     const [alice, bob, dave] = fx.traders;
     const keeper = fx.users[9]!;
-    await (await p.futures.connect(alice!).openPosition(fx.seriesId, wad("500"), 0)).wait(); // 10.025
-    await (await p.futures.connect(bob!).openPosition(fx.seriesId, -wad("300"), 0)).wait(); // 10.035
-    await (await p.futures.connect(dave!).openPosition(fx.seriesId, -wad("200"), 0)).wait(); // 10.01
+    await (await trade(fx, alice!, fx.seriesId, wad("500"), 0)).wait(); // 10.025
+    await (await trade(fx, bob!, fx.seriesId, -wad("300"), 0)).wait(); // 10.035
+    await (await trade(fx, dave!, fx.seriesId, -wad("200"), 0)).wait(); // 10.01
     await (await p.futures.connect(alice!).electDelivery(fx.seriesId, wad("500"))).wait();
     await (await p.futures.connect(bob!).deliver(fx.seriesId, wad("300"))).wait();
     const deadline = await expireAndFinalise(wad("12"));
@@ -130,8 +130,8 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     const poor = fx.users[8]!;
     // 500 USDC: IM 200 + its delivery bond 200 once Alice elects (issue 17 item 3)
     await setupTrader(p, fx.guarantor, poor, usdc("500"));
-    await (await p.futures.connect(alice!).openPosition(fx.seriesId, wad("200"), 0)).wait();
-    await (await p.futures.connect(poor).openPosition(fx.seriesId, -wad("200"), 0)).wait();
+    await (await trade(fx, alice!, fx.seriesId, wad("200"), 0)).wait();
+    await (await trade(fx, poor, fx.seriesId, -wad("200"), 0)).wait();
     await (await p.futures.connect(alice!).electDelivery(fx.seriesId, wad("200"))).wait();
     // the price jumps to 11.5 at expiry and nobody liquidates poor before settlement: −300 on its short
     const deadline = await expireAndFinalise(wad("11.5"));
@@ -152,9 +152,9 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
   it("assigns shorts pro rata with obligations rounded up, and gives the last long the remainder (CH delivered = received)", async function () {
     const p = fx.protocol;
     const [alice, bob, dave] = fx.traders;
-    await (await p.futures.connect(alice!).openPosition(fx.seriesId, wad("300"), 0)).wait();
-    await (await p.futures.connect(bob!).openPosition(fx.seriesId, -wad("200"), 0)).wait();
-    await (await p.futures.connect(dave!).openPosition(fx.seriesId, -wad("100"), 0)).wait();
+    await (await trade(fx, alice!, fx.seriesId, wad("300"), 0)).wait();
+    await (await trade(fx, bob!, fx.seriesId, -wad("200"), 0)).wait();
+    await (await trade(fx, dave!, fx.seriesId, -wad("100"), 0)).wait();
     await (await p.futures.connect(alice!).electDelivery(fx.seriesId, wad("100"))).wait();
     await (await p.futures.connect(bob!).deliver(fx.seriesId, wad("200"))).wait();
     await (await p.futures.connect(dave!).deliver(fx.seriesId, wad("100"))).wait();
@@ -183,8 +183,8 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
   it("cash-settles elections beyond the trader shorts without penalty (the vault's net short never delivers)", async function () {
     const p = fx.protocol;
     const [alice, bob] = fx.traders;
-    await (await p.futures.connect(alice!).openPosition(fx.seriesId, wad("500"), 0)).wait();
-    await (await p.futures.connect(bob!).openPosition(fx.seriesId, -wad("200"), 0)).wait();
+    await (await trade(fx, alice!, fx.seriesId, wad("500"), 0)).wait();
+    await (await trade(fx, bob!, fx.seriesId, -wad("200"), 0)).wait();
     await (await p.futures.connect(alice!).electDelivery(fx.seriesId, wad("500"))).wait();
     await (await p.futures.connect(bob!).deliver(fx.seriesId, wad("200"))).wait();
     await expireAndFinalise(wad("12"));
@@ -197,9 +197,9 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
   it("lets a guarantor demand delivery proof and anyone close the unproven short at the index", async function () {
     const p = fx.protocol;
     const [alice, bob, dave] = fx.traders;
-    await (await p.futures.connect(alice!).openPosition(fx.seriesId, wad("500"), 0)).wait();
-    await (await p.futures.connect(bob!).openPosition(fx.seriesId, -wad("300"), 0)).wait();
-    await (await p.futures.connect(dave!).openPosition(fx.seriesId, -wad("200"), 0)).wait();
+    await (await trade(fx, alice!, fx.seriesId, wad("500"), 0)).wait();
+    await (await trade(fx, bob!, fx.seriesId, -wad("300"), 0)).wait();
+    await (await trade(fx, dave!, fx.seriesId, -wad("200"), 0)).wait();
     await expect(p.futures.connect(alice!).demandDeliveryProof(fx.seriesId, dave!.address))
       .to.be.revertedWithCustomError(p.futures, "FuturesNotGuarantor")
       .withArgs(dave!.address, alice!.address, fx.guarantor.address);
@@ -231,7 +231,7 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
   it("enforces the election rules: size, funding, cut-off and lock (errors by name)", async function () {
     const p = fx.protocol;
     const [alice, bob] = fx.traders;
-    await (await p.futures.connect(alice!).openPosition(fx.seriesId, wad("1900"), 0)).wait();
+    await (await trade(fx, alice!, fx.seriesId, wad("1900"), 0)).wait();
     await expect(p.futures.connect(alice!).electDelivery(fx.seriesId, wad("1901")))
       .to.be.revertedWithCustomError(p.futures, "FuturesElectionTooLarge")
       .withArgs(fx.seriesId, alice!.address, wad("1901"), wad("1900"));
@@ -241,16 +241,24 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     );
     await (await p.futures.connect(alice!).electDelivery(fx.seriesId, wad("1000"))).wait();
     // before the cut-off a reduction caps the election
-    await expect(p.futures.connect(alice!).openPosition(fx.seriesId, -wad("1000"), 0))
+    await expect(trade(fx, alice!, fx.seriesId, -wad("1000"), 0))
       .to.emit(p.futures, "DeliveryElected")
       .withArgs(fx.seriesId, alice!.address, wad("900"), wad("900"));
     await jumpTo(connection, fx, fx.expiry - BigInt(DAY), wad("10"));
     await expect(p.futures.connect(alice!).electDelivery(fx.seriesId, wad("100")))
       .to.be.revertedWithCustomError(p.futures, "FuturesElectionClosed")
       .withArgs(fx.seriesId, fx.expiry - BigInt(DAY));
-    await expect(p.futures.connect(alice!).openPosition(fx.seriesId, -wad("100"), 0))
-      .to.be.revertedWithCustomError(p.futures, "FuturesElectionLocked")
-      .withArgs(fx.seriesId, alice!.address, wad("900"), wad("800"));
+    // checked at execution: the order is cancelled with the error
+    await expect(trade(fx, alice!, fx.seriesId, -wad("100"), 0))
+      .to.emit(p.futures, "OrderCancelled")
+      .withArgs(
+        fx.seriesId,
+        alice!.address,
+        fx.deployer.address,
+        0n,
+        cancelReason(fx, "FuturesElectionLocked", [fx.seriesId, alice!.address, wad("900"), wad("800")]),
+        0n,
+      );
     await expect(p.futures.connect(bob!).deliver(fx.seriesId, wad("1")))
       .to.be.revertedWithCustomError(p.futures, "FuturesNotShort")
       .withArgs(fx.seriesId, bob!.address);
@@ -259,7 +267,7 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
   it("fixes, disputes and finalises the settlement price on schedule (errors by name, guardian only)", async function () {
     const p = fx.protocol;
     const [alice] = fx.traders;
-    await (await p.futures.connect(alice!).openPosition(fx.seriesId, wad("10"), 0)).wait();
+    await (await trade(fx, alice!, fx.seriesId, wad("10"), 0)).wait();
     await expect(p.futures.fixSettlementPrice(fx.seriesId))
       .to.be.revertedWithCustomError(p.futures, "FuturesSeriesNotExpired")
       .withArgs(fx.seriesId, fx.expiry);
@@ -309,10 +317,10 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     const p = fx.protocol;
     const [alice, bob, dave, erin] = fx.traders;
     const k1 = fx.users[9]!;
-    await (await p.futures.connect(alice!).openPosition(fx.seriesId, wad("300"), 0)).wait();
-    await (await p.futures.connect(bob!).openPosition(fx.seriesId, -wad("100"), 0)).wait();
-    await (await p.futures.connect(dave!).openPosition(fx.seriesId, wad("50"), 0)).wait();
-    await (await p.futures.connect(erin!).openPosition(fx.seriesId, -wad("20"), 0)).wait();
+    await (await trade(fx, alice!, fx.seriesId, wad("300"), 0)).wait();
+    await (await trade(fx, bob!, fx.seriesId, -wad("100"), 0)).wait();
+    await (await trade(fx, dave!, fx.seriesId, wad("50"), 0)).wait();
+    await (await trade(fx, erin!, fx.seriesId, -wad("20"), 0)).wait();
     expect((await p.futures.checker())[0]).to.equal(false);
     await jumpTo(connection, fx, fx.expiry, wad("11"));
     let [can, payload] = await p.futures.checker();
@@ -357,8 +365,8 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await setupTrader(p, fx.guarantor, t, usdc("700"));
     const now = BigInt((await connection.ethers.provider.getBlock("latest"))!.timestamp);
     await (await p.futures.listSeries(now + 90n * BigInt(DAY), 0)).wait();
-    await (await p.futures.connect(t).openPosition(2n, wad("200"), 0)).wait();
-    await (await p.futures.connect(t).openPosition(1n, wad("300"), 0)).wait();
+    await (await trade(fx, t, 2n, wad("200"), 0)).wait();
+    await (await trade(fx, t, 1n, wad("300"), 0)).wait();
     await (await fx.price.setPrice(wad("9"))).wait();
     await expect(p.liquidationEngine.liquidate(t.address)).to.emit(p.futures, "PositionReduced");
     const net = await chPosition(t.address);
@@ -376,12 +384,12 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await setupTrader(p, fx.guarantor, t, usdc("2000"));
     const now = BigInt((await connection.ethers.provider.getBlock("latest"))!.timestamp);
     await (await p.futures.listSeries(now + 90n * BigInt(DAY), 0)).wait();
-    await (await p.futures.connect(t).openPosition(1n, wad("1000"), 0)).wait();
-    await (await p.futures.connect(t).openPosition(2n, -wad("1000"), 0)).wait();
+    await (await trade(fx, t, 1n, wad("1000"), 0)).wait();
+    await (await trade(fx, t, 2n, -wad("1000"), 0)).wait();
     // another long in the expiring series, so the settled leg's marker carries a non-zero open interest after
     const other = fx.users[9]!;
     await setupTrader(p, fx.guarantor, other, usdc("2000"));
-    await (await p.futures.connect(other).openPosition(1n, wad("500"), 0)).wait();
+    await (await trade(fx, other, 1n, wad("500"), 0)).wait();
     expect(await chPosition(t.address)).to.equal(0n); // a calendar spread nets to zero
     // ... but carries one leg's margin (issue 17 item 3): IM 1,000 at 10, so it cannot withdraw below that
     const collateral = await p.clearingHouse.collateralOf(t.address);

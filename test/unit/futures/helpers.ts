@@ -2,7 +2,7 @@
  * Futures test fixture: the whole protocol through the deploy script, the index at 10 USDC/CH, a stand-in LP vault
  * funding the FuturesMarket pool, one guarantor, traders with collateral and CH, and one governance-listed series.
  */
-import { parseUnits, type Signer } from "ethers";
+import { parseUnits, type ContractTransactionResponse, type Signer } from "ethers";
 import type { NetworkConnection } from "hardhat/types/network";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import { deployAll, type Fixture } from "../../helpers/fixture.js";
@@ -27,8 +27,62 @@ export interface FuturesFixture extends Fixture {
   expiry: bigint;
 }
 
-/** Params with a 30-day premium horizon, so a trade ≥ 30 days before expiry gets premium = mid skew / scale. */
-export const testParams = { ...futuresParams, premiumHorizonSec: 30n * 86_400n };
+/**
+ * Params with a 30-day premium horizon, so a trade ≥ 30 days before expiry gets premium = mid skew / scale, and no
+ * execution fee on orders (the worked numbers of these tests are the fills'; the fee is tested in FuturesSecurity.t.sol).
+ */
+export const testParams = { ...futuresParams, premiumHorizonSec: 30n * 86_400n, executionFeeUsdc: 0n };
+
+/** The price time of a commit (`OrderCommitted`). */
+export async function priceTimeOf(fx: Fixture, tx: ContractTransactionResponse): Promise<bigint> {
+  const rc = await tx.wait();
+  for (const log of rc!.logs) {
+    const ev = fx.protocol.futures.interface.parseLog(log);
+    if (ev?.name === "OrderCommitted") return ev.args.priceTime as bigint;
+  }
+  throw new Error("no OrderCommitted");
+}
+
+/** Executes `account`'s order on `seriesId` (as the deployer, a keeper) at the round in force at `priceTime`. */
+export async function executeOrder(
+  fx: Fixture,
+  account: string,
+  seriesId: bigint,
+  priceTime: bigint,
+): Promise<ContractTransactionResponse> {
+  const { time } = fx.connection.networkHelpers;
+  if (BigInt(await time.latest()) < priceTime + 1n) await time.setNextBlockTimestamp(priceTime + 1n);
+  const roundId = await fx.protocol.oracle.roundAt(priceTime);
+  return fx.protocol.futures.connect(fx.deployer).executeOrder(account, seriesId, roundId);
+}
+
+/** commit + execute: a futures trade the way it happens on chain. Resolves to the execution transaction. */
+export async function trade(
+  fx: Fixture,
+  signer: HardhatEthersSigner,
+  seriesId: bigint,
+  sizeCh: bigint,
+  limitPriceWad: bigint | number = 0n,
+): Promise<ContractTransactionResponse> {
+  const tx = await fx.protocol.futures.connect(signer).commitOrder(seriesId, sizeCh, limitPriceWad);
+  return executeOrder(fx, signer.address, seriesId, await priceTimeOf(fx, tx));
+}
+
+/** The `OrderCancelled` reason of a fill that failed with custom error `name(args)`. */
+export function cancelReason(fx: Fixture, name: string, args: unknown[]): string {
+  return fx.protocol.futures.interface.encodeErrorResult(name, args);
+}
+
+/** closePosition + execute. */
+export async function closeTrade(
+  fx: Fixture,
+  signer: HardhatEthersSigner,
+  seriesId: bigint,
+  limitPriceWad: bigint | number = 0n,
+): Promise<ContractTransactionResponse> {
+  const tx = await fx.protocol.futures.connect(signer).closePosition(seriesId, limitPriceWad);
+  return executeOrder(fx, signer.address, seriesId, await priceTimeOf(fx, tx));
+}
 
 export async function priceControl(fx: Fixture, admin: Signer): Promise<PriceControl> {
   const feedAddr = fx.ctx.record.contracts.CHIndexFeed?.address;

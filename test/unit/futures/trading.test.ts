@@ -1,7 +1,18 @@
 import { expect } from "chai";
 import { id as keccakId, ZeroAddress } from "ethers";
 import { connectionFor } from "../../helpers/fixture.js";
-import { loadFutures, jumpTo, testParams, usdc, wad, DAY, type FuturesFixture } from "./helpers.js";
+import {
+  loadFutures,
+  jumpTo,
+  trade,
+  closeTrade,
+  cancelReason,
+  testParams,
+  usdc,
+  wad,
+  DAY,
+  type FuturesFixture,
+} from "./helpers.js";
 import { Roles, selectorOf } from "@chx/sdk";
 
 /** Independent reference for the series price: index × (1 + midSkew / scale × min(ttx, horizon) / horizon). */
@@ -50,7 +61,7 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
     const horizon = 30n * BigInt(DAY);
     // Alice buys 500: premium = 500 / (2 × 100,000) = 0.25 % → 10.025; fee 5 bps of 5,012.5 = 2.50625
     expect(refPrice(wad("10"), 0n, wad("500"), horizon, horizon)).to.equal(wad("10.025"));
-    await expect(p.futures.connect(alice!).openPosition(fx.seriesId, wad("500"), wad("10.03")))
+    await expect(trade(fx, alice!, fx.seriesId, wad("500"), wad("10.03")))
       .to.emit(p.futures, "FuturesTraded")
       .withArgs(
         fx.seriesId,
@@ -72,7 +83,7 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
 
     // Bob sells 300: mid skew (500 + 200) / 2 = 350 → premium 0.35 % → 10.035; he receives 300 × 0.035 = 10.5
     expect(refPrice(wad("10"), wad("500"), -wad("300"), horizon, horizon)).to.equal(wad("10.035"));
-    await expect(p.futures.connect(bob!).openPosition(fx.seriesId, -wad("300"), 0))
+    await expect(trade(fx, bob!, fx.seriesId, -wad("300"), 0))
       .to.emit(p.futures, "FuturesTraded")
       .withArgs(
         fx.seriesId,
@@ -99,7 +110,7 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
   it("converges: the premium shrinks linearly inside the horizon and is zero at expiry (MKT-04)", async function () {
     const connection = await connectionFor("futures");
     const p = fx.protocol;
-    await (await p.futures.connect(fx.traders[0]!).openPosition(fx.seriesId, wad("2000"), 0)).wait();
+    await (await trade(fx, fx.traders[0]!, fx.seriesId, wad("2000"), 0)).wait();
     // 15 days before expiry = half the 30-day horizon: mid premium (skew 2,000 / scale 100,000) = 2 % × ~1/2
     await jumpTo(connection, fx, fx.expiry - 15n * BigInt(DAY), wad("10"));
     const [mid, , prem] = await p.futures.quote(fx.seriesId, 0);
@@ -117,8 +128,8 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
     const alice = fx.traders[0]!;
     const now = BigInt((await (await connectionFor("futures")).ethers.provider.getBlock("latest"))!.timestamp);
     await (await p.futures.connect(fx.deployer).listSeries(now + 90n * BigInt(DAY), 0)).wait();
-    await (await p.futures.connect(alice).openPosition(1n, wad("400"), 0)).wait();
-    await (await p.futures.connect(alice).openPosition(2n, -wad("300"), 0)).wait();
+    await (await trade(fx, alice, 1n, wad("400"), 0)).wait();
+    await (await trade(fx, alice, 2n, -wad("300"), 0)).wait();
     const pos = await p.clearingHouse.positionOf(alice.address, await p.futures.getAddress());
     expect(pos.sizeCh).to.equal(wad("100"));
     expect(await p.futures.accountSeries(alice.address)).to.deep.equal([1n, 2n]);
@@ -128,18 +139,34 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
   it("reverts with FuturesSlippage, FuturesOiCapExceeded, FuturesZeroAmount and FuturesSeriesUnknown", async function () {
     const p = fx.protocol;
     const alice = fx.traders[0]!;
-    await expect(p.futures.connect(alice).openPosition(fx.seriesId, wad("500"), wad("10.02")))
-      .to.be.revertedWithCustomError(p.futures, "FuturesSlippage")
-      .withArgs(wad("10.025"), wad("10.02"));
+    // the price limit and the cap bind at execution: the order is cancelled with their error
+    const keeper = fx.deployer.address;
+    await expect(trade(fx, alice, fx.seriesId, wad("500"), wad("10.02")))
+      .to.emit(p.futures, "OrderCancelled")
+      .withArgs(
+        fx.seriesId,
+        alice.address,
+        keeper,
+        0n,
+        cancelReason(fx, "FuturesSlippage", [wad("10.025"), wad("10.02")]),
+        0n,
+      );
     await (await p.futures.connect(fx.deployer).setSeriesOiCap(fx.seriesId, wad("100"))).wait();
-    await expect(p.futures.connect(alice).openPosition(fx.seriesId, wad("101"), 0))
-      .to.be.revertedWithCustomError(p.futures, "FuturesOiCapExceeded")
-      .withArgs(fx.seriesId, wad("101"), wad("100"));
-    await expect(p.futures.connect(alice).openPosition(fx.seriesId, 0, 0)).to.be.revertedWithCustomError(
+    await expect(trade(fx, alice, fx.seriesId, wad("101"), 0))
+      .to.emit(p.futures, "OrderCancelled")
+      .withArgs(
+        fx.seriesId,
+        alice.address,
+        keeper,
+        0n,
+        cancelReason(fx, "FuturesOiCapExceeded", [fx.seriesId, wad("101"), wad("100")]),
+        0n,
+      );
+    await expect(p.futures.connect(alice).commitOrder(fx.seriesId, 0, 0)).to.be.revertedWithCustomError(
       p.futures,
       "FuturesZeroAmount",
     );
-    await expect(p.futures.connect(alice).openPosition(9n, wad("1"), 0))
+    await expect(p.futures.connect(alice).commitOrder(9n, wad("1"), 0))
       .to.be.revertedWithCustomError(p.futures, "FuturesSeriesUnknown")
       .withArgs(9n);
   });
@@ -148,16 +175,16 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
     const connection = await connectionFor("futures");
     const p = fx.protocol;
     const alice = fx.traders[0]!;
-    await (await p.futures.connect(alice).openPosition(fx.seriesId, wad("100"), 0)).wait();
+    await (await trade(fx, alice, fx.seriesId, wad("100"), 0)).wait();
     await (await p.futures.connect(fx.deployer).pauseFeature(keccakId("futures.trade"))).wait();
-    await expect(p.futures.connect(alice).openPosition(fx.seriesId, wad("1"), 0))
+    await expect(p.futures.connect(alice).commitOrder(fx.seriesId, wad("1"), 0))
       .to.be.revertedWithCustomError(p.futures, "ChxFeaturePaused")
       .withArgs(keccakId("futures.trade"));
-    await expect(p.futures.connect(alice).closePosition(fx.seriesId, 0)).to.emit(p.futures, "FuturesTraded");
+    await expect(closeTrade(fx, alice, fx.seriesId, 0)).to.emit(p.futures, "FuturesTraded");
     expect((await p.futures.positionOf(fx.seriesId, alice.address)).open).to.equal(false);
     await (await p.futures.connect(fx.deployer).unpauseFeature(keccakId("futures.trade"))).wait();
     await jumpTo(connection, fx, fx.expiry, wad("10"));
-    await expect(p.futures.connect(alice).openPosition(fx.seriesId, wad("1"), 0))
+    await expect(p.futures.connect(alice).commitOrder(fx.seriesId, wad("1"), 0))
       .to.be.revertedWithCustomError(p.futures, "FuturesSeriesNotTrading")
       .withArgs(fx.seriesId, fx.expiry);
   });
@@ -249,14 +276,15 @@ describe("FuturesMarket: listing, trading, vault (through the deploy script)", f
       .to.be.revertedWithCustomError(p.futures, "VaultMarketOnlyVault")
       .withArgs(alice.address);
     expect(await p.futures.vaultEquityUsdc()).to.equal(usdc("1000000"));
-    await (await p.futures.connect(alice).openPosition(fx.seriesId, wad("1000"), 0)).wait();
-    // Alice paid 1,000 × 0.05 = 50 premium into the pool; at the index her PnL is 0; reserve 10 % of 10,000
-    expect(await p.futures.vaultEquityUsdc()).to.equal(usdc("1000050"));
-    expect(await p.futures.withdrawableToVaultUsdc()).to.equal(usdc("1000050") - usdc("1000"));
-    await (await fx.price.setPrice(wad("12"))).wait(); // Alice +2,000
-    expect(await p.futures.vaultEquityUsdc()).to.equal(usdc("998050"));
+    await (await trade(fx, alice, fx.seriesId, wad("1000"), 0)).wait();
+    // Alice paid 1,000 × 0.05 = 50 premium into the pool; at the index her PnL is 0; closing the skew of 1,000 would
+    // pay the 50 back (sell at 10 × 1.005), so it is not LP equity (issue 17 item 2); reserve 10 % of 10,000
+    expect(await p.futures.vaultEquityUsdc()).to.equal(usdc("1000000"));
+    expect(await p.futures.withdrawableToVaultUsdc()).to.equal(usdc("1000050") - usdc("50") - usdc("1000"));
+    await (await fx.price.setPrice(wad("12"))).wait(); // Alice +2,000; closing pays 1,000 × 12 × 0.005 = 60
+    expect(await p.futures.vaultEquityUsdc()).to.equal(usdc("1000050") - usdc("2060"));
     const free = await p.futures.withdrawableToVaultUsdc();
-    expect(free).to.equal(usdc("1000050") - usdc("2000") - usdc("1200"));
+    expect(free).to.equal(usdc("1000050") - usdc("2060") - usdc("1200"));
     await expect(fx.vault.take(f, free + 1n))
       .to.be.revertedWithCustomError(p.futures, "FuturesVaultWithdrawTooLarge")
       .withArgs(free + 1n, free);

@@ -9,7 +9,7 @@ import { parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import { guarantorCandidates, PositionKind, type Protocol } from "@chx/sdk";
 import { connectionFor, deployAll } from "../../helpers/fixture.js";
-import { perpFill, twentyPositionAccount } from "../../../scripts/bench/lens.js";
+import { futuresFill, perpFill, twentyPositionAccount } from "../../../scripts/bench/lens.js";
 
 const usdc = (v: string): bigint => parseUnits(v, 6);
 const wad = (v: string): bigint => parseUnits(v, 18);
@@ -130,7 +130,7 @@ describe("AccountLens: wallet views from the core's own views", function () {
   it("test_liquidationPrice_short: a net short is liquidated when the index rises to the price", async function () {
     // flip the perp short: net short once the futures longs are closed
     for (const id of await p.futures.accountSeries(account.address)) {
-      await (await p.futures.connect(account).closePosition(id, 0)).wait();
+      await futuresFill(connection, p, account, id, 0n, 0n);
     }
     await perpFill(connection, p, account, wad("-40"), wad("9"));
     await leverUp();

@@ -322,13 +322,18 @@ open(
 open(
   "FuturesMarket",
   [
-    "openPosition(uint256,int256,uint256)",
+    "commitOrder(uint256,int256,uint256)",
     "closePosition(uint256,uint256)",
     "electDelivery(uint256,uint256)",
     "deliver(uint256,uint256)",
     "withdrawEscrow(uint256,uint256)",
   ],
-  "a trader acting on its own position or its own CH escrow (margin checked by the ClearingHouse)",
+  "a trader acting on its own position or its own CH escrow (margin checked by the ClearingHouse; an order pays its own fee and escrows its own margin)",
+);
+open(
+  "FuturesMarket",
+  ["executeOrder(address,uint256,uint80)", "cancelOrder(address,uint256)"],
+  "keeper work on a committed order: fills only at the oracle round in force at its price time, cancels only after expiry",
 );
 open(
   "FuturesMarket",

@@ -8,6 +8,8 @@ import {IFuturesTypes} from "../../../interfaces/IFuturesTypes.sol";
 import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../../interfaces/IComputePriceOracle.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
+import {FuturesRisk} from "./FuturesRisk.sol";
+import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
 
 /// @title FuturesBase
 /// @notice Storage and shared internals of the FuturesMarket proxy and its delegate-called FuturesDelivery module
@@ -57,6 +59,13 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         // to (+) or by (−) the account, in its equity at once (FuturesRisk) and paid at its next settlement.
         mapping(address account => int256) liquidationCashUsdc;
         int256 totalLiquidationCashUsdc;
+        // Two-step trade orders against the vault, keyed DelayedOrders.key(account, seriesId) (issue 17 item 15).
+        DelayedOrders.Book orders;
+        // Σ initial margin the account's pending orders hold, escrowed from its collateral into the pool until the
+        // order is executed or cancelled (and shown in its accountRisk as equity and as initial margin).
+        mapping(address account => uint256) orderMarginUsdc;
+        // Σ orderMarginUsdc: pool money that is not LP capital.
+        uint256 totalOrderMarginUsdc;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.FuturesMarket")) - 1)) & ~bytes32(uint256(0xff))
@@ -281,17 +290,7 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
     }
 
     function _settleable(Series storage s, Position storage p) internal view returns (bool) {
-        if (!p.open) return false;
-        uint256 elected = s.electedCh;
-        uint256 assignable = s.assignableShortCh;
-        uint256 deliverable = elected < assignable ? elected : assignable;
-        uint256 base = _shortBase(p);
-        if (base != 0) {
-            uint256 assigned = FuturesMath.assignment(base, deliverable, assignable);
-            return p.escrowCh >= assigned || block.timestamp >= s.deliveryDeadline;
-        }
-        if (p.electedCh != 0 && deliverable != 0) return s.shortPositions == 0;
-        return true;
+        return FuturesRisk.settleable(s, p);
     }
 
     /// @dev Traders' unrealised PnL at the index against their ClearingHouse cost basis, rounded up (against LPs).
@@ -299,15 +298,23 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         return FuturesMath.valueUp($.traderNetSizeCh, index) - $.traderOpenNotionalUsdc;
     }
 
-    /// @dev The pool minus traders' unrealised profit (with the settlement-price corrections owed to liquidated
-    ///      accounts), the vault reserve and unclaimed bounties, floored at 0.
+    /// @dev Pool money held for pending orders (their execution fees and escrowed margins) and unclaimed bounties:
+    ///      not LP capital.
+    function _heldForOrders(FuturesMarketStorage storage $) internal view returns (uint256) {
+        return $.totalBountiesOwedUsdc + $.orders.feesUsdc + $.totalOrderMarginUsdc;
+    }
+
+    /// @dev The pool minus traders' unrealised profit (with the basis cash closing the live skew would pay them, and
+    ///      the settlement-price corrections owed to liquidated accounts), the vault reserve,
+    ///      unclaimed bounties and what pending orders hold (fees, escrowed margins), floored at 0.
     function _withdrawableUsdc(FuturesMarketStorage storage $) internal view returns (uint256) {
         (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
         uint256 index = $.oracle.indexPrice();
-        int256 pnl = _traderPnlUp($, index) + $.totalLiquidationCashUsdc;
+        int256 pnl =
+            _traderPnlUp($, index) + int256(FuturesRisk.skewCloseCostUsdc($, index)) + $.totalLiquidationCashUsdc;
         uint256 reserve =
             (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
-        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256($.totalBountiesOwedUsdc);
+        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256(_heldForOrders($));
         return free > 0 ? uint256(free) : 0;
     }
 }

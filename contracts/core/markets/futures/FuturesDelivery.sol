@@ -10,6 +10,8 @@ import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IGuarantorPool} from "../../../interfaces/IGuarantorPool.sol";
 import {IVaultMarket} from "../../../interfaces/IVaultMarket.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
+import {IFuturesMarket} from "../../../interfaces/IFuturesMarket.sol";
+import {FuturesOrders} from "./FuturesOrders.sol";
 
 /// @title FuturesDelivery
 /// @notice The delivery, expiry, settlement and liquidation-mapping half of the FuturesMarket, delegate-called by
@@ -624,7 +626,8 @@ contract FuturesDelivery is FuturesBase {
         }
     }
 
-    /// @notice See IKeeperUpkeep.
+    /// @notice See IKeeperUpkeep: any payload of `checker()` (order execution or cancellation, price fixing,
+    ///         finalisation, settlement), re-validated by the function it names.
     function performUpkeep(bytes calldata performData) external nonReentrant {
         if (performData.length < 36) revert FuturesInvalidPerformData();
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
@@ -639,6 +642,12 @@ contract FuturesDelivery is FuturesBase {
         } else if (selector == FuturesDelivery.settlePositions.selector) {
             (uint256 id, address[] memory accounts) = abi.decode(performData[4:], (uint256, address[]));
             _settleBatch($, id, accounts);
+        } else if (selector == IFuturesMarket.executeOrder.selector) {
+            (address account, uint256 id, uint80 roundId) = abi.decode(performData[4:], (address, uint256, uint80));
+            FuturesOrders.execute($, account, id, roundId);
+        } else if (selector == IFuturesMarket.cancelOrder.selector) {
+            (address account, uint256 id) = abi.decode(performData[4:], (address, uint256));
+            FuturesOrders.cancel($, account, id);
         } else {
             revert FuturesInvalidPerformData();
         }

@@ -12,8 +12,9 @@ import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 ///         market-account-risk hook (IMarketAccountRisk, docs/futures.md "Margin beyond the net position"): the
 ///         delivery payment an electing long owes from election to settlement, the delivery bond of an assignable
 ///         short, the margin of the series legs that the net position hides (calendar spreads), and the mark of
-///         expired legs at their fixed settlement price instead of the index. An external
-///         library on the market's storage (linked, not delegate-called through a selector forwarder).
+///         expired legs at their fixed settlement price instead of the index; the closing cost of the live skew (LP
+///         equity) and a few views moved out of the market for EIP-170. An external library on the market's storage
+///         (linked, not delegate-called through a selector forwarder).
 library FuturesRisk {
     uint256 private constant BPS = 10_000;
 
@@ -31,7 +32,8 @@ library FuturesRisk {
     /// @param priceWad The index the ClearingHouse values the account at.
     /// @return equityAdjustmentUsdc Delivery payments held (−, rounded up), price-fixed legs' mark from the index to
     ///         the settlement price and corrections owed for such legs closed at the index (rounded down).
-    /// @return extraInitialUsdc Delivery bonds and the initial margin of the legs the net position hides.
+    /// @return extraInitialUsdc Delivery bonds, the initial margin of the legs the net position hides and the margin
+    ///         the account's pending orders hold (escrowed: also added to the equity adjustment).
     /// @return extraMaintenanceUsdc Delivery bonds and the maintenance margin of those legs.
     function accountRisk(
         FuturesBase.FuturesMarketStorage storage $,
@@ -68,8 +70,66 @@ library FuturesRisk {
             extraMaintenanceUsdc += bond;
         }
         (uint256 spreadIm, uint256 spreadMm) = _spreadMargin($, sum, priceWad);
-        extraInitialUsdc += spreadIm;
+        // the initial margin pending orders hold until executed or cancelled (item 15): escrowed out of the
+        // collateral, so it counts as equity and is required as initial margin (binds withdrawals, not liquidations)
+        uint256 held = $.orderMarginUsdc[account];
+        equityAdjustmentUsdc += int256(held);
+        extraInitialUsdc += spreadIm + held;
         extraMaintenanceUsdc += spreadMm;
+    }
+
+    /// @notice What closing every live series' open skew would pay the traders in basis cash (issue 17 item 2): for
+    ///         each trading series, a trade of −(longOi − shortOi) at the series price the market would quote for it
+    ///         now (the premium of the mid skew, FuturesMarket._priceFor), valued as the trader's credit
+    ///         −skew × (index − price), rounded up (against LPs). The premium traders paid to open skew sits in the
+    ///         pool; it is not LP equity while closing the skew would pay it back. Walks the series from the newest
+    ///         down and stops once it has seen every series that is not price-fixed (at most maxLiveSeries).
+    /// @param $ The FuturesMarket storage.
+    /// @param index The index the vault is valued at.
+    /// @return costUsdc Σ over live series (≥ 0 for every series up to rounding; never negative in total).
+    function skewCloseCostUsdc(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 index
+    ) external view returns (uint256 costUsdc) {
+        IFuturesTypes.Params storage pr = $.params;
+        uint256 unfixed = $.liveSeries;
+        int256 cost;
+        for (uint256 id = $.seriesCount; id >= $.firstOpenSeries && unfixed != 0; --id) {
+            IFuturesTypes.Series storage s = $.series[id];
+            if (s.finalAt != 0) continue;
+            --unfixed;
+            if (block.timestamp >= s.expiry) continue;
+            int256 skew = int256(uint256(s.longOiCh)) - int256(uint256(s.shortOiCh));
+            if (skew == 0) continue;
+            // the closing trade −skew: premium of the mid skew (skew + 0) / 2, i.e. skewSum = 2·skew − skew
+            int256 premium = FuturesMath.premiumWad(
+                skew,
+                pr.skewScaleCh,
+                pr.maxPremiumBps,
+                s.expiry - block.timestamp,
+                pr.premiumHorizonSec
+            );
+            uint256 price = FuturesMath.seriesPrice(index, premium, skew < 0);
+            cost += FuturesMath.valueUp(-skew, index) - FuturesMath.valueDown(-skew, price);
+        }
+        return cost > 0 ? uint256(cost) : 0;
+    }
+
+    /// @notice Whether `p` can be settled now in its expired, finalised series `s` (FuturesBase._settleable): a short
+    ///         that escrowed its assignment or whose deadline passed, an electing long once no short is left to
+    ///         deliver, anything else at once.
+    function settleable(IFuturesTypes.Series storage s, IFuturesTypes.Position storage p) internal view returns (bool) {
+        if (!p.open) return false;
+        uint256 elected = s.electedCh;
+        uint256 assignable = s.assignableShortCh;
+        uint256 deliverable = elected < assignable ? elected : assignable;
+        uint256 base = (p.baseTaken ? p.deliveryBaseCh : (p.sizeCh < 0 ? uint256(-int256(p.sizeCh)) : 0));
+        if (base != 0) {
+            uint256 assigned = FuturesMath.assignment(base, deliverable, assignable);
+            return p.escrowCh >= assigned || block.timestamp >= s.deliveryDeadline;
+        }
+        if (p.electedCh != 0 && deliverable != 0) return s.shortPositions == 0;
+        return true;
     }
 
     /// @dev CH an electing long pays for: its election until finalisation, then ⌈elected × deliverable / Σ elected⌉.
@@ -120,5 +180,48 @@ library FuturesRisk {
         uint256 notional = FuturesMath.usdcUp(hidden, priceWad);
         im = Math.mulDiv(notional, imRateWad, 1e18, Math.Rounding.Ceil);
         mm = Math.mulDiv(notional, mmRateWad, 1e18, Math.Rounding.Ceil);
+    }
+
+    /// @notice IFuturesMarket.deliveryObligation: `account`'s delivery assignment in a finalised series (a short's
+    ///         pro-rata share, an electing long's deliverable share), its escrow and the delivery deadline.
+    function deliveryObligation(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId,
+        address account
+    ) external view returns (uint256 assignedCh, uint256 escrowCh, uint64 deadline) {
+        IFuturesTypes.Series storage s = $.series[seriesId];
+        IFuturesTypes.Position storage p = $.positions[seriesId][account];
+        escrowCh = p.escrowCh;
+        deadline = s.deliveryDeadline;
+        if (deadline == 0) return (0, escrowCh, 0);
+        uint256 elected = s.electedCh;
+        uint256 assignable = s.assignableShortCh;
+        uint256 deliverable = elected < assignable ? elected : assignable;
+        uint256 base = p.baseTaken ? p.deliveryBaseCh : (p.sizeCh < 0 ? uint256(-int256(p.sizeCh)) : 0);
+        if (base != 0) assignedCh = FuturesMath.assignment(base, deliverable, assignable);
+        else if (elected != 0) assignedCh = (uint256(p.electedCh) * deliverable) / elected;
+    }
+
+    /// @notice IFuturesMarket.seriesAccounts: a page of the accounts that ever held `seriesId`.
+    function seriesAccounts(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId,
+        uint256 offset,
+        uint256 limit
+    ) external view returns (address[] memory accounts, uint256 total) {
+        address[] storage list = $.seriesAccounts[seriesId];
+        total = list.length;
+        uint256 end = offset + limit < total ? offset + limit : total;
+        if (offset >= end) return (new address[](0), total);
+        accounts = new address[](end - offset);
+        for (uint256 i = offset; i < end; ++i) accounts[i - offset] = list[i];
+    }
+
+    /// @notice FuturesMath.nextExpiry (the UTC grid of standard expiries) as a linked call, out of the market's code.
+    /// @param tenor 0 daily, 1 weekly, 2 monthly, 3 quarterly.
+    /// @param fromSec The expiry is strictly after this.
+    /// @return The expiry, unix seconds.
+    function nextExpiry(uint256 tenor, uint256 fromSec) external pure returns (uint64) {
+        return uint64(FuturesMath.nextExpiry(tenor, fromSec));
     }
 }
