@@ -1,4 +1,5 @@
 import { task } from "hardhat/config";
+import { ArgumentType } from "hardhat/types/arguments";
 import { SIGNER_HELP } from "./help.js";
 
 export const futuresTasks = [
@@ -13,7 +14,7 @@ export const futuresTasks = [
     "chx:futures:open",
     "Commit an order to buy (--side long) or sell (--side short) CH futures of a series against the vault; it fills after the order delay",
   )
-    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
+    .addOption({ name: "series", description: "Series id (required)", type: ArgumentType.BIGINT, defaultValue: 0n })
     .addOption({ name: "side", description: "long (buy) or short (sell) (required)", defaultValue: "" })
     .addOption({ name: "size", description: "Size in CH, e.g. 500 (required)", defaultValue: "" })
     .addOption({ name: "limit", description: "Worst price, USDC per CH (default: none)", defaultValue: "" })
@@ -21,29 +22,31 @@ export const futuresTasks = [
     .addOption({
       name: "wait",
       description: "Wait for the delay and execute the order yourself unless a keeper did (false: commit only)",
-      defaultValue: "true",
+      type: ArgumentType.BOOLEAN,
+      defaultValue: true,
     })
     .setAction(() => import("./actions/futures/open.js"))
     .build(),
   task("chx:futures:close", "Commit an order closing your whole position in a series; it fills after the order delay")
-    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
+    .addOption({ name: "series", description: "Series id (required)", type: ArgumentType.BIGINT, defaultValue: 0n })
     .addOption({ name: "limit", description: "Worst price, USDC per CH (default: none)", defaultValue: "" })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .addOption({
       name: "wait",
       description: "Wait for the delay and execute the order yourself unless a keeper did (false: commit only)",
-      defaultValue: "true",
+      type: ArgumentType.BOOLEAN,
+      defaultValue: true,
     })
     .setAction(() => import("./actions/futures/close.js"))
     .build(),
   task("chx:futures:elect", "Elect physical delivery of part of a long position (0 revokes), before the cut-off")
-    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
+    .addOption({ name: "series", description: "Series id (required)", type: ArgumentType.BIGINT, defaultValue: 0n })
     .addOption({ name: "amount", description: "CH to take delivery of (0 revokes; required)", defaultValue: "" })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/elect.js"))
     .build(),
   task("chx:futures:deliver", "Escrow CH for delivery against a short position (approves the market first)")
-    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
+    .addOption({ name: "series", description: "Series id (required)", type: ArgumentType.BIGINT, defaultValue: 0n })
     .addOption({
       name: "amount",
       description: "CH to escrow (default: what is still assigned or short)",
@@ -53,13 +56,18 @@ export const futuresTasks = [
     .setAction(() => import("./actions/futures/deliver.js"))
     .build(),
   task("chx:futures:settle", "Do what an expired series needs next: fix the price, finalise, settle positions")
-    .addOption({ name: "series", description: "Series id (required)", defaultValue: "" })
+    .addOption({ name: "series", description: "Series id (required)", type: ArgumentType.BIGINT, defaultValue: 0n })
     .addOption({ name: "account", description: "Account to settle (default: every settleable one)", defaultValue: "" })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/settle.js"))
     .build(),
   task("chx:futures:status", "Print live series (price, premium, OI, expiry, delivery) and an account's positions")
-    .addOption({ name: "series", description: "Only this series (default: all)", defaultValue: "" })
+    .addOption({
+      name: "series",
+      description: "Only this series (default: all)",
+      type: ArgumentType.BIGINT,
+      defaultValue: 0n,
+    })
     .addOption({ name: "account", description: "Also show this account's positions", defaultValue: "" })
     .addFlag({ name: "json", description: "Print the result as JSON (for scripts)" })
     .setAction(() => import("./actions/futures/status.js"))

@@ -1,14 +1,14 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { parseUnits } from "ethers";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { fmtCh, followOrder, parseSeries, parseWait, requireSeries, signerAt } from "./common.js";
+import { fmtCh, followOrder, parseSeries, requireSeries, signerAt } from "./common.js";
 
 export default async function futuresClose(
-  args: { series: string; limit: string; signer: string; wait: string },
+  args: { series: bigint; limit: string; signer: string; wait: boolean },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    const wait = parseWait(args.wait);
+    const wait = args.wait;
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const trader = await signerAt(connection, args.signer);
     const futures = protocol.futures.connect(trader);

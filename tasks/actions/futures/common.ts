@@ -15,10 +15,11 @@ export async function signerAt(connection: NetworkConnection, index: string): Pr
   return s;
 }
 
-export function parseSeries(v: string): bigint {
-  if (v === "") throw new TaskError("Pass --series <id> (see chx:futures:status).");
-  if (!/^[0-9]+$/.test(v) || v === "0") throw new TaskError(`--series ${v}: give a series id (1, 2, …).`);
-  return BigInt(v);
+/** `--series` is a typed BIGINT option whose default 0 means "not given" (series ids start at 1). */
+export function parseSeries(v: bigint): bigint {
+  if (v === 0n) throw new TaskError("Pass --series <id> (see chx:futures:status).");
+  if (v < 0n) throw new TaskError(`--series ${v}: give a series id (1, 2, …).`);
+  return v;
 }
 
 export function parseCh(v: string, what: string): bigint {
@@ -39,12 +40,6 @@ export const fmtTime = (t: bigint): string => (t === 0n ? "—" : new Date(Numbe
 export async function requireSeries(futures: FuturesMarket, id: bigint): Promise<void> {
   const [count] = await futures.seriesCount();
   if (id > count) throw new TaskError(`Series ${id} does not exist (${count} listed; see chx:futures:status).`);
-}
-
-export function parseWait(value: string): boolean {
-  if (value === "true" || value === "yes") return true;
-  if (value === "false" || value === "no") return false;
-  throw new TaskError(`--wait ${value}: give true or false.`);
 }
 
 /**

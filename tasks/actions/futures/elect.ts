@@ -3,7 +3,7 @@ import { openProtocol, runTask } from "../../lib.js";
 import { fmtCh, parseCh, parseSeries, requireSeries, signerAt } from "./common.js";
 
 export default async function futuresElect(
-  args: { series: string; amount: string; signer: string },
+  args: { series: bigint; amount: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {

@@ -3,7 +3,7 @@ import { openProtocol, runTask, TaskError } from "../../lib.js";
 import { fmtPrice, fmtTime, fmtUsdc, parseSeries, requireSeries, signerAt } from "./common.js";
 
 export default async function futuresSettle(
-  args: { series: string; account: string; signer: string },
+  args: { series: bigint; account: string; signer: string },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {

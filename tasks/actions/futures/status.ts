@@ -4,13 +4,13 @@ import { openProtocol, printJson, runTask, TaskError } from "../../lib.js";
 import { fmtCh, fmtPrice, fmtTime, fmtUsdc, parseSeries, requireSeries } from "./common.js";
 
 export default async function futuresStatus(
-  args: { series: string; account: string; json: boolean },
+  args: { series: bigint; account: string; json: boolean },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
     if (args.account !== "" && !isAddress(args.account))
       throw new TaskError(`--account ${args.account}: not an address.`);
-    const only = args.series === "" ? undefined : parseSeries(args.series);
+    const only = args.series === 0n ? undefined : parseSeries(args.series);
     const { connection, protocol } = await openProtocol(hre);
     try {
       const futures = protocol.futures;

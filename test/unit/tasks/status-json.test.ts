@@ -162,10 +162,33 @@ describe("tasks: --json of the read tasks, typed ids, unknown ids (issue 22 item
   });
 
   it("chx:futures:status: an unknown series is an error, not zeros", async function () {
-    const r = await run("chx:futures:status", { series: "999", json: true });
+    const r = await run("chx:futures:status", { series: 999n, json: true });
     expect(r.failed).to.equal(true);
     expect(r.err).to.match(/Series 999 does not exist \(1 listed/);
     expect(r.out).to.equal("");
+  });
+
+  it("chx:futures:open/close: --series is a typed id and --wait a boolean; an unknown series is refused before any transaction", async function () {
+    for (const [name, args] of [
+      ["chx:futures:open", { series: "one", side: "long", size: "1" }],
+      ["chx:futures:close", { series: 1n, wait: "sometimes" }],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        await hre.tasks.getTask(name).run(args);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(String(thrown)).to.match(
+        /Invalid value "(one|sometimes)" for argument "(series|wait)" of type "(BIGINT|BOOLEAN)"/,
+      );
+    }
+    const trader = fx.users[2]!; // development account 3
+    const nonce = await trader.getNonce();
+    const r = await run("chx:futures:open", { series: 999n, side: "long", size: "1", signer: "3", wait: false });
+    expect(r.failed).to.equal(true);
+    expect(r.err).to.match(/Series 999 does not exist/);
+    expect(await trader.getNonce()).to.equal(nonce); // nothing was sent
   });
 
   it("chx:options:status --json: the market, a series and an account's position", async function () {
