@@ -18,8 +18,9 @@ import {SpotMath} from "../../libraries/SpotMath.sol";
 ///         exercised into futures positions; fully collateralised writers; signed premium offers (docs/options.md).
 /// @dev Holds no tokens: collateral, premiums and fees sit in this market's ClearingHouse PnL pool. The pool must
 ///      always hold feesUsdc + reservedUsdc (ACC-01); a series pays out at most what it was posted (MKT-07).
-///      Expiry, settlement, exercise, fee withdrawal, upkeep and setParams run in the settlement module by
-///      delegatecall (same storage, same address for events and roles), to stay under the contract-size limit.
+///      Expiry, settlement, exercise, fee withdrawal, upkeep, setParams and delisting run in the settlement module
+///      by delegatecall (same storage, same address for events and roles), to stay under the contract-size limit.
+///      Offers are EIP-712 typed data under OpenZeppelin's EIP712Upgradeable domain (ERC-5267 `eip712Domain()`).
 /// @custom:oz-upgrades-unsafe-allow delegatecall
 contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     using SafeCast for uint256;

@@ -8,7 +8,7 @@ import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
 
 /// @title OptionsSettlement
-/// @notice The options market's expiry, settlement and exercise logic, and its parameter setter. Stateless: it runs
+/// @notice The options market's expiry, settlement, exercise and delisting logic, and its parameter setter. Stateless: it runs
 ///         only by delegatecall from OptionsMarket, in the market's storage (calling it directly finds no series and
 ///         no authority). Functions have the same signatures as IOptionsMarket's (see there for NatSpec).
 contract OptionsSettlement is OptionsMarketBase {
