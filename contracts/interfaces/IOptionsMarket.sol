@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IKeeperCompatible} from "./IKeeperCompatible.sol";
+import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 
 /// @title IOptionsMarketTypes
 /// @notice The enums, structs, errors and events of IOptionsMarket (shared by the market and its settlement module).
@@ -601,7 +602,8 @@ interface IOptionsMarketTypes {
 /// @dev Units: sizes in CH wei (18 decimals); strikes, caps, premiums and prices in USDC per CH as WAD; `*Usdc` in
 ///      USDC units (6 decimals). Conversions use SpotMath: USDC = sizeCh · priceWad / 1e30. Collateral and a writer's
 ///      obligation round up, holder payouts and writer releases round down (ACC-05).
-interface IOptionsMarket is IOptionsMarketTypes, IKeeperCompatible {
+///      EIP-712 domain: ERC-5267 `eip712Domain()` (OpenZeppelin EIP712Upgradeable; name "CHX Options", version "1").
+interface IOptionsMarket is IOptionsMarketTypes, IKeeperCompatible, IERC5267 {
     // ---------------------------------------------------------------- listing
 
     /// @notice Lists a series (ADMIN). Puts' cap is the strike; calls need a cap. Futures options need the futures

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IComputeStandard} from "./IComputeStandard.sol";
+import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 
 /// @title IProviderRegistry
 /// @notice The supply side of CHX: providers register hardware, stake DPS (with an unbonding delay), post benchmark
@@ -26,7 +27,9 @@ import {IComputeStandard} from "./IComputeStandard.sol";
 ///            slashed DPS worth `chAmount × index price × (1 + penalty)` which goes to the client; the provider's
 ///            liability stays (its CH is still outstanding) and the task registry returns or re-routes the
 ///            client's CH.
-interface IProviderRegistry {
+///      EIP-712 domain: ERC-5267 `eip712Domain()` (OpenZeppelin EIP712Upgradeable; name "CHX ProviderRegistry",
+///      version "1").
+interface IProviderRegistry is IERC5267 {
     /// @notice Governance parameters.
     /// @param minStakeDps Stake a provider needs to mint and be matched.
     /// @param collateralFactorWad CH of liability one staked DPS may back, WAD (liability ≤ stake × factor).

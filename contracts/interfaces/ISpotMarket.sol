@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {ISpotPriceSource} from "./ISpotPriceSource.sol";
+import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 
 /// @title ISpotMarket
 /// @notice The CH/USDC spot market (SPEC section 6): EIP-712 signed limit orders that anyone fills or matches on
@@ -10,7 +11,8 @@ import {ISpotPriceSource} from "./ISpotPriceSource.sol";
 ///      `*Usdc` in USDC units (6 decimals). The one conversion is `SpotMath.quoteUsdc{Up,Down}`
 ///      (amountCh · priceWad / 1e30): whoever pays USDC pays the amount rounded up, whoever receives USDC gets
 ///      it rounded down, fees round up; the difference stays with the protocol as fee income (ACC-05).
-interface ISpotMarket is ISpotPriceSource {
+///      EIP-712 domain: ERC-5267 `eip712Domain()` (OpenZeppelin EIP712Upgradeable; name "CHX Spot", version "1").
+interface ISpotMarket is ISpotPriceSource, IERC5267 {
     /// @notice A maker's signed limit order (EIP-712 type `Order`).
     /// @param maker The signer (an EOA, or an ERC-1271 wallet) whose tokens move.
     /// @param isBuy True: the maker buys CH with USDC. False: the maker sells CH for USDC.

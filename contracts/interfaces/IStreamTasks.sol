@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 /// @title IStreamTasks
 /// @notice Stream tasks (SPEC section 4, seed 004 section 3): a client opens a stream for input I and function f
 ///         with a deposit; providers subscribe with a per-request price; the stream is live while c subscribers
@@ -11,7 +12,8 @@ pragma solidity ^0.8.28;
 ///         increase over what was settled; the price of an answered request is fixed in the signed amount, so a
 ///         later re-subscription at another price cannot re-price it — issue 17 item 7).
 /// @dev Units: prices and deposits in the currency's smallest unit; weights WAD. See docs/tasks.md.
-interface IStreamTasks {
+///      EIP-712 domain: ERC-5267 `eip712Domain()` (OpenZeppelin EIP712Upgradeable; name "CHX StreamTasks", version "1").
+interface IStreamTasks is IERC5267 {
     /// @notice Response mode.
     enum Mode {
         Optimistic,

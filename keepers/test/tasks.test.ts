@@ -12,7 +12,7 @@ import { tasksJob } from "../src/jobs/tasks.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, CHAIN_ID, counts, makeKeeper, node } from "./harness.js";
 import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
-import { signAttestation, type AttestationMessage, type Protocol, legacyDomain } from "@chx/sdk";
+import { signAttestation, type AttestationMessage, type Protocol, domainOf } from "@chx/sdk";
 
 const KEEPER_A = 20;
 const KEEPER_B = 21;
@@ -113,10 +113,7 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
         deadline: BigInt(await now()) + 3_600n,
       };
       await (
-        await reg.attest(
-          m,
-          await signAttestation(admin, legacyDomain("ProviderRegistry", BigInt(CHAIN_ID), regAddr), m),
-        )
+        await reg.attest(m, await signAttestation(admin, await domainOf(admin, "ProviderRegistry", regAddr), m))
       ).wait();
     }
     client = account(CLIENT).connect(p);

@@ -4,7 +4,7 @@
  */
 import { expect } from "chai";
 import { Signature, Wallet, ZeroAddress, getAddress } from "ethers";
-import { domainOf, legacyDomain, signOrder, typedData, hashTypedData, type SpotOrder } from "@chx/sdk";
+import { domainOf, signOrder, typedData, hashTypedData, type SpotOrder } from "@chx/sdk";
 import { MockERC1271Wallet__factory } from "../../types/ethers-contracts/index.js";
 import {
   acct,
@@ -89,7 +89,11 @@ for (const backend of BACKENDS) {
       const { protocol } = await deployed();
       const market = await protocol.spot.getAddress();
       const { order, json } = await spotOrder(seller, { isBuy: false, amountCh: CH(2), priceWad: PRICE(3.1) });
-      const mainnetSig = await signOrder(seller, legacyDomain("SpotMarket", 1n, market), order);
+      const mainnetSig = await signOrder(
+        seller,
+        { ...(await domainOf(seller, "SpotMarket", market)), chainId: 1n },
+        order,
+      );
       const hash = await protocol.spot.orderDigest(order);
       await expectRefused(r, { kind: "spot", ...json, signature: mainnetSig }, 422, "INVALID_SIGNATURE", hash);
       await expectRefused(r, { kind: "spot", ...json, chainId: "1", signature: mainnetSig }, 422, "WRONG_CHAIN", hash);
@@ -105,7 +109,7 @@ for (const backend of BACKENDS) {
       });
       const other = await signOrder(
         seller,
-        legacyDomain("SpotMarket", CHAIN_ID, await protocol.options.getAddress()),
+        { ...(await domainOf(seller, "SpotMarket", market)), verifyingContract: await protocol.options.getAddress() },
         order,
       );
       await expectRefused(r, { kind: "spot", ...json, signature: other }, 422, "INVALID_SIGNATURE");

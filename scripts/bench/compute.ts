@@ -1,6 +1,6 @@
 import { id, parseUnits, ZeroHash } from "ethers";
 import type { BenchSuite } from "./lib.js";
-import { signAttestation, type AttestationMessage, legacyDomain } from "@chx/sdk";
+import { domainOf, signAttestation, type AttestationMessage } from "@chx/sdk";
 
 const wad = (x: string) => parseUnits(x, 18);
 
@@ -10,7 +10,6 @@ export const computeBench: BenchSuite = {
   async run(ctx) {
     const { providerRegistry: reg, providerMatcher: matcher, dps, computeStandard } = ctx.protocol;
     const provider = ctx.connection.ethers.provider;
-    const { chainId } = await provider.getNetwork();
     const regAddr = await reg.getAddress();
     const now = async () => BigInt((await provider.getBlock("latest"))!.timestamp);
     const attest = async (who: string, key: string) => {
@@ -25,7 +24,7 @@ export const computeBench: BenchSuite = {
         nonce: await reg.attestationNonce(who),
         deadline: (await now()) + 3600n,
       };
-      const sig = await signAttestation(ctx.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m);
+      const sig = await signAttestation(ctx.deployer, await domainOf(provider, "ProviderRegistry", regAddr), m);
       return key === "" ? (await reg.attest(m, sig)).wait() : ctx.measure(key, reg.attest(m, sig));
     };
 

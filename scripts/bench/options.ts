@@ -1,5 +1,5 @@
 import type { BenchSuite } from "./lib.js";
-import { OptionKind, legacyDomain, signOffer, type OptionsOffer } from "@chx/sdk";
+import { OptionKind, domainOf, signOffer, type OptionsOffer } from "@chx/sdk";
 
 const WAD = 10n ** 18n;
 const CH = 10n ** 18n;
@@ -47,8 +47,7 @@ export const optionsBench: BenchSuite = {
     await ctx.measure("OptionsMarket.write:again", options.connect(writer).write(id, 10n * CH));
     await ctx.measure("OptionsMarket.transferLong", options.connect(writer).transferLong(id, buyer.address, 10n * CH));
 
-    const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-    const domain = legacyDomain("OptionsMarket", chainId, await options.getAddress());
+    const domain = await domainOf(ctx.connection.ethers.provider, "OptionsMarket", await options.getAddress());
     let nonce = 0n;
     const offer = (maker: string, isBuy: boolean): OptionsOffer => ({
       maker,

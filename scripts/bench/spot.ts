@@ -1,6 +1,6 @@
 import { MaxUint256, parseUnits } from "ethers";
 import type { BenchSuite } from "./lib.js";
-import { Roles, signDeal, signOrder, legacyDomain, type SpotOrder } from "@chx/sdk";
+import { Roles, signDeal, signOrder, domainOf, type SpotOrder } from "@chx/sdk";
 
 const WAD = 10n ** 18n;
 const CH = 10n ** 18n;
@@ -29,8 +29,7 @@ export const spotBench: BenchSuite = {
       await (await usdc.connect(u).approve(market, MaxUint256)).wait();
       await (await dps.connect(u).approve(market, MaxUint256)).wait();
     }
-    const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-    const domain = legacyDomain("SpotMarket", chainId, market);
+    const domain = await domainOf(ctx.connection.ethers.provider, "SpotMarket", market);
     let nonce = 0n;
     const order = (isBuy: boolean, priceWad: bigint, signer = maker): SpotOrder => ({
       maker: signer.address,

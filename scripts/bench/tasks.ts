@@ -1,7 +1,7 @@
 import { id, keccak256, parseUnits, toUtf8Bytes, ZeroHash } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { BenchSuite } from "./lib.js";
-import { signAttestation, type AttestationMessage, legacyDomain } from "@chx/sdk";
+import { domainOf, signAttestation, type AttestationMessage } from "@chx/sdk";
 
 const wad = (x: string) => parseUnits(x, 18);
 const usdc = (x: string) => parseUnits(x, 6);
@@ -15,7 +15,6 @@ export const tasksBench: BenchSuite = {
   async run(ctx) {
     const { providerRegistry: reg, taskRegistry: tasks, dps, computeStandard, usdc: token } = ctx.protocol;
     const provider = ctx.connection.ethers.provider;
-    const { chainId } = await provider.getNetwork();
     const regAddr = await reg.getAddress();
     const tasksAddr = await tasks.getAddress();
     const now = async () => BigInt((await provider.getBlock("latest"))!.timestamp);
@@ -37,7 +36,10 @@ export const tasksBench: BenchSuite = {
         deadline: (await now()) + 3600n,
       };
       await (
-        await reg.attest(m, await signAttestation(ctx.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m))
+        await reg.attest(
+          m,
+          await signAttestation(ctx.deployer, await domainOf(provider, "ProviderRegistry", regAddr), m),
+        )
       ).wait();
     };
     const [client, ...rest] = ctx.users;
@@ -141,7 +143,7 @@ export const tasksBench: BenchSuite = {
         streams.connect(p).subscribe(sid, usdc("0.01")),
       );
     }
-    const domain = { name: "CHX StreamTasks", version: "1", chainId, verifyingContract: streamsAddr };
+    const domain = await domainOf(provider, "StreamTasks", streamsAddr);
     const types = {
       Receipt: [
         { name: "streamId", type: "uint256" },

@@ -9,6 +9,7 @@ import {IEmission} from "../../interfaces/IEmission.sol";
 import {ProviderRegistryStore} from "./ProviderRegistryStore.sol";
 import {ProviderStake} from "../../libraries/compute/ProviderStake.sol";
 import {ProviderAttestation} from "../../libraries/compute/ProviderAttestation.sol";
+import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ProviderRedemption} from "../../libraries/compute/ProviderRedemption.sol";
 import {ProviderViews} from "../../libraries/compute/ProviderViews.sol";
 import {ProviderDraw} from "../../libraries/compute/ProviderDraw.sol";
@@ -18,12 +19,15 @@ import {ProviderDraw} from "../../libraries/compute/ProviderDraw.sol";
 /// @dev Entry contract: access control, pauses, events of the simple paths and the hot paths (heartbeat, mint);
 ///      the mechanisms live in linked libraries working on this contract's storage (`ProviderStake`,
 ///      `ProviderAttestation`, `ProviderRedemption`, `ProviderViews`). Storage: `ProviderRegistryStore`.
-contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderRegistry {
+contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistryStore, IProviderRegistry {
     bytes32 internal constant FEATURE_STAKE = keccak256("registry.stake");
     bytes32 internal constant FEATURE_ATTEST = keccak256("registry.attest");
     bytes32 internal constant FEATURE_HEARTBEAT = keccak256("registry.heartbeat");
     bytes32 internal constant FEATURE_MINT = keccak256("registry.mint");
     bytes32 internal constant FEATURE_REGISTER = keccak256("registry.register");
+    /// @dev The EIP-712 domain name and version of attestations (ERC-5267 `eip712Domain()`; the SDK reads them there).
+    string internal constant EIP712_NAME = "CHX ProviderRegistry";
+    string internal constant EIP712_VERSION = "1";
 
     /// @notice Initialises the proxy.
     /// @param authority The protocol AccessManager.
@@ -39,6 +43,7 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
         Params calldata p
     ) external initializer {
         __ChxUpgradeable_init(authority);
+        __EIP712_init(EIP712_NAME, EIP712_VERSION);
         if (dps == address(0) || ch == address(0) || standard_ == address(0)) revert ChxZeroAddress();
         ProviderRegistryStorage storage $ = _s();
         $.dps = dps;
@@ -109,7 +114,7 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
 
     /// @inheritdoc IProviderRegistry
     function attest(Attestation calldata a, bytes calldata signature) external whenActive(FEATURE_ATTEST) {
-        ProviderAttestation.attest(_s(), a, signature, authority());
+        ProviderAttestation.attest(_s(), a, signature, authority(), _domainSeparatorV4());
     }
 
     /// @inheritdoc IProviderRegistry
@@ -311,6 +316,19 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
 
     // ─── internals ─────────────────────────────────────────────────────────────────────────────────────────
 
+    /// @dev The domain name as a constant: an attestation's digest then reads no storage for it (OpenZeppelin's
+    ///      documented override; `__EIP712_init` stores the same strings).
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Name() internal pure override returns (string memory) {
+        return EIP712_NAME;
+    }
+
+    /// @dev The domain version as a constant (see `_EIP712Name`).
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Version() internal pure override returns (string memory) {
+        return EIP712_VERSION;
+    }
+
     function _registered(address provider) private view returns (ProviderData storage p) {
         p = _s().providers[provider];
         if (p.index1 == 0) revert ProviderNotRegistered(provider);
@@ -320,7 +338,7 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
 
     /// @inheritdoc IProviderRegistry
     function domainSeparator() external view returns (bytes32) {
-        return ProviderAttestation.domainSeparator();
+        return _domainSeparatorV4();
     }
 
     /// @inheritdoc IProviderRegistry
@@ -418,7 +436,7 @@ contract ProviderRegistry is ChxUpgradeable, ProviderRegistryStore, IProviderReg
 
     /// @inheritdoc IProviderRegistry
     function attestationDigest(Attestation calldata a) external view returns (bytes32) {
-        return ProviderAttestation.attestationDigest(a);
+        return ProviderAttestation.attestationDigest(a, _domainSeparatorV4());
     }
 
     /// @inheritdoc IProviderRegistry

@@ -4,7 +4,7 @@ pragma solidity ^0.8.28;
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
-import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
+import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {OptionsMarketBase} from "./OptionsMarketBase.sol";
 import {IOptionsMarket} from "../../interfaces/IOptionsMarket.sol";
 import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.sol";
@@ -18,11 +18,16 @@ import {SpotMath} from "../../libraries/SpotMath.sol";
 ///         exercised into futures positions; fully collateralised writers; signed premium offers (docs/options.md).
 /// @dev Holds no tokens: collateral, premiums and fees sit in this market's ClearingHouse PnL pool. The pool must
 ///      always hold feesUsdc + reservedUsdc (ACC-01); a series pays out at most what it was posted (MKT-07).
-///      Expiry, settlement, exercise, fee withdrawal, upkeep and setParams run in the settlement module by
-///      delegatecall (same storage, same address for events and roles), to stay under the contract-size limit.
+///      Expiry, settlement, exercise, fee withdrawal, upkeep, setParams and delisting run in the settlement module
+///      by delegatecall (same storage, same address for events and roles), to stay under the contract-size limit.
+///      Offers are EIP-712 typed data under OpenZeppelin's EIP712Upgradeable domain (ERC-5267 `eip712Domain()`).
 /// @custom:oz-upgrades-unsafe-allow delegatecall
-contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
+contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     using SafeCast for uint256;
+
+    /// @dev The EIP-712 domain name and version of offers (ERC-5267 `eip712Domain()`; the SDK reads them there).
+    string internal constant EIP712_NAME = "CHX Options";
+    string internal constant EIP712_VERSION = "1";
 
     /// @notice Initialises the proxy with the default parameters (docs/options.md).
     /// @param authority The protocol AccessManager.
@@ -38,6 +43,7 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
         address settlement
     ) external initializer {
         __ChxUpgradeable_init(authority);
+        __EIP712_init(EIP712_NAME, EIP712_VERSION);
         if (clearingHouse == address(0) || oracle == address(0)) revert ChxZeroAddress();
         OptionsMarketStorage storage $ = _s();
         $.clearingHouse = IClearingHouse(clearingHouse);
@@ -117,28 +123,6 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
             $.reservedUsdc += uint128(bond);
             _move($, msg.sender, -bond.toInt256());
         }
-    }
-
-    /// @inheritdoc IOptionsMarket
-    function delistSeries(uint256 seriesId) external nonReentrant {
-        OptionsMarketStorage storage $ = _s();
-        Series storage s = _series($, seriesId);
-        uint256 delistableAt = s.lister == address(0) || s.priceFixedAt != 0 ? 0 : s.listedAt + LISTING_GRACE_SEC;
-        if (delistableAt == 0 || s.accountCount != 0 || block.timestamp < delistableAt) {
-            revert OptionsNotDelistable(seriesId, s.accountCount, delistableAt);
-        }
-        uint256 bond = s.listingBondUsdc;
-        uint256 live = --$.liveSeries;
-        _removePending($, s);
-        delete $.seriesByKey[
-            keccak256(abi.encode(SeriesParams(s.kind, s.onFutures, s.futuresSeriesId, s.expiry, s.strikeWad, s.capWad)))
-        ];
-        delete $.series[seriesId];
-        uint256 bounty = Math.min($.params.bountyUsdc, bond);
-        $.reservedUsdc -= uint128(bond);
-        _accrueFees($, bond - bounty);
-        emit SeriesDelisted(seriesId, msg.sender, bond, bounty, live);
-        if (bounty != 0) $.clearingHouse.settle(msg.sender, bounty.toInt256());
     }
 
     /// @inheritdoc IOptionsMarket
@@ -530,13 +514,6 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
         }
     }
 
-    function _accrueFees(OptionsMarketStorage storage $, uint256 amountUsdc) private {
-        if (amountUsdc == 0) return;
-        uint256 after_ = $.feesUsdc + amountUsdc;
-        $.feesUsdc = after_.toUint128();
-        emit FeesAccrued(amountUsdc, after_);
-    }
-
     /// @dev Checks an offer and books `sizeCh` against it; the signature is checked on the first fill only (the
     ///      stored fill proves it was checked).
     function _consume(
@@ -566,8 +543,20 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
         bytes32 structHash = keccak256(
             abi.encode(OFFER_TYPEHASH, o.maker, o.seriesId, o.isBuy, o.sizeCh, o.premiumWad, o.nonce, o.expiry, o.taker)
         );
-        bytes32 domain = keccak256(abi.encode(DOMAIN_TYPEHASH, NAME_HASH, VERSION_HASH, block.chainid, address(this)));
-        return MessageHashUtils.toTypedDataHash(domain, structHash);
+        return _hashTypedDataV4(structHash);
+    }
+
+    /// @dev The domain name as a constant: an offer's digest then reads no storage for it (OpenZeppelin's documented
+    ///      override; `__EIP712_init` stores the same strings).
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Name() internal pure override returns (string memory) {
+        return EIP712_NAME;
+    }
+
+    /// @dev The domain version as a constant (see `_EIP712Name`).
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Version() internal pure override returns (string memory) {
+        return EIP712_VERSION;
     }
 
     function _setFeeRecipient(OptionsMarketStorage storage $, address feeRecipient) private {
@@ -585,6 +574,11 @@ contract OptionsMarket is OptionsMarketBase, IOptionsMarket {
 
     /// @inheritdoc IOptionsMarket
     function correctSettlementPrice(uint256, uint256) external {
+        _delegate();
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function delistSeries(uint256) external {
         _delegate();
     }
 

@@ -36,11 +36,6 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
     bytes32 internal constant OFFER_TYPEHASH = keccak256(
         "Offer(address maker,uint256 seriesId,bool isBuy,uint256 sizeCh,uint256 premiumWad,uint256 nonce,uint64 expiry,address taker)"
     );
-    bytes32 internal constant DOMAIN_TYPEHASH = keccak256(
-        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
-    );
-    bytes32 internal constant NAME_HASH = keccak256("CHX Options");
-    bytes32 internal constant VERSION_HASH = keccak256("1");
 
     struct OfferState {
         uint128 filledCh;
@@ -173,5 +168,13 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
             revert OptionsSettlementNotFinal(seriesId, fixedAt == 0 ? 0 : finalAt, block.timestamp);
         }
         return _payoff(s, s.settlementPriceWad);
+    }
+
+    /// @dev Adds `amountUsdc` to the fee income (it already sits in the market's pool).
+    function _accrueFees(OptionsMarketStorage storage $, uint256 amountUsdc) internal {
+        if (amountUsdc == 0) return;
+        uint256 after_ = $.feesUsdc + amountUsdc;
+        $.feesUsdc = after_.toUint128();
+        emit FeesAccrued(amountUsdc, after_);
     }
 }

@@ -8,7 +8,7 @@ import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
 
 /// @title OptionsSettlement
-/// @notice The options market's expiry, settlement and exercise logic, and its parameter setter. Stateless: it runs
+/// @notice The options market's expiry, settlement, exercise and delisting logic, and its parameter setter. Stateless: it runs
 ///         only by delegatecall from OptionsMarket, in the market's storage (calling it directly finds no series and
 ///         no authority). Functions have the same signatures as IOptionsMarket's (see there for NatSpec).
 contract OptionsSettlement is OptionsMarketBase {
@@ -59,6 +59,28 @@ contract OptionsSettlement is OptionsMarketBase {
     /// @notice See IOptionsMarket.settleSeries.
     function settleSeries(uint256 seriesId, uint256 maxSteps) external nonReentrant returns (uint256, bool) {
         return _settleSeries(_s(), seriesId, maxSteps);
+    }
+
+    /// @notice See IOptionsMarket.delistSeries.
+    function delistSeries(uint256 seriesId) external nonReentrant {
+        OptionsMarketStorage storage $ = _s();
+        Series storage s = _series($, seriesId);
+        uint256 delistableAt = s.lister == address(0) || s.priceFixedAt != 0 ? 0 : s.listedAt + LISTING_GRACE_SEC;
+        if (delistableAt == 0 || s.accountCount != 0 || block.timestamp < delistableAt) {
+            revert OptionsNotDelistable(seriesId, s.accountCount, delistableAt);
+        }
+        uint256 bond = s.listingBondUsdc;
+        uint256 live = --$.liveSeries;
+        _removePending($, s);
+        delete $.seriesByKey[
+            keccak256(abi.encode(SeriesParams(s.kind, s.onFutures, s.futuresSeriesId, s.expiry, s.strikeWad, s.capWad)))
+        ];
+        delete $.series[seriesId];
+        uint256 bounty = Math.min($.params.bountyUsdc, bond);
+        $.reservedUsdc -= uint128(bond);
+        _accrueFees($, bond - bounty);
+        emit SeriesDelisted(seriesId, msg.sender, bond, bounty, live);
+        if (bounty != 0) $.clearingHouse.settle(msg.sender, bounty.toInt256());
     }
 
     /// @notice See IOptionsMarket.withdrawFees.

@@ -6,7 +6,7 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
-import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
+import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ISpotMarket} from "../../interfaces/ISpotMarket.sol";
 import {ISpotPriceSource} from "../../interfaces/ISpotPriceSource.sol";
@@ -17,7 +17,7 @@ import {SpotTwap} from "../../libraries/SpotTwap.sol";
 /// @title SpotMarket
 /// @notice CH/USDC spot: signed limit orders filled or matched on chain, OTC deals, DPS seats, a TWAP of fills.
 /// @dev The market never holds CH; it holds USDC only as pending fee income and DPS only as seat stakes (ACC-01).
-contract SpotMarket is ChxUpgradeable, ISpotMarket {
+contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, ISpotMarket {
     using SafeERC20 for IERC20;
     using SpotTwap for SpotTwap.State;
 
@@ -42,11 +42,9 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
     bytes32 internal constant DEAL_TYPEHASH = keccak256(
         "Deal(address seller,address buyer,uint256 amountCh,uint256 priceWad,uint256 nonce,uint64 expiry)"
     );
-    bytes32 internal constant DOMAIN_TYPEHASH = keccak256(
-        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
-    );
-    bytes32 internal constant NAME_HASH = keccak256("CHX Spot");
-    bytes32 internal constant VERSION_HASH = keccak256("1");
+    /// @dev The EIP-712 domain name and version (ERC-5267 `eip712Domain()`; the SDK reads them from there).
+    string internal constant EIP712_NAME = "CHX Spot";
+    string internal constant EIP712_VERSION = "1";
 
     /// @custom:storage-location erc7201:chx.storage.SpotMarket
     struct SpotMarketStorage {
@@ -101,6 +99,7 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
         address insuranceFund
     ) external initializer {
         __ChxUpgradeable_init(authority);
+        __EIP712_init(EIP712_NAME, EIP712_VERSION);
         if (ch == address(0) || usdc == address(0) || dps == address(0)) revert ChxZeroAddress();
         SpotMarketStorage storage $ = _s();
         $.ch = IERC20(ch);
@@ -382,7 +381,7 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
 
     /// @inheritdoc ISpotMarket
     function domainSeparator() external view returns (bytes32) {
-        return _domainSeparator();
+        return _domainSeparatorV4();
     }
 
     /// @inheritdoc ISpotMarket
@@ -661,21 +660,30 @@ contract SpotMarket is ChxUpgradeable, ISpotMarket {
         emit FeeRecipientsSet(treasury, insuranceFund);
     }
 
-    function _domainSeparator() private view returns (bytes32) {
-        return keccak256(abi.encode(DOMAIN_TYPEHASH, NAME_HASH, VERSION_HASH, block.chainid, address(this)));
+    /// @dev The domain name as a constant: the digest of every fill then reads no storage for it (OpenZeppelin's
+    ///      documented override; `__EIP712_init` stores the same strings).
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Name() internal pure override returns (string memory) {
+        return EIP712_NAME;
+    }
+
+    /// @dev The domain version as a constant (see `_EIP712Name`).
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Version() internal pure override returns (string memory) {
+        return EIP712_VERSION;
     }
 
     function _orderDigest(Order calldata o) private view returns (bytes32) {
         bytes32 structHash = keccak256(
             abi.encode(ORDER_TYPEHASH, o.maker, o.isBuy, o.amountCh, o.priceWad, o.nonce, o.expiry, o.taker)
         );
-        return MessageHashUtils.toTypedDataHash(_domainSeparator(), structHash);
+        return _hashTypedDataV4(structHash);
     }
 
     function _dealDigest(Deal calldata d) private view returns (bytes32) {
         bytes32 structHash = keccak256(
             abi.encode(DEAL_TYPEHASH, d.seller, d.buyer, d.amountCh, d.priceWad, d.nonce, d.expiry)
         );
-        return MessageHashUtils.toTypedDataHash(_domainSeparator(), structHash);
+        return _hashTypedDataV4(structHash);
     }
 }

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IStreamTasks} from "../../interfaces/IStreamTasks.sol";
 import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
@@ -11,7 +12,7 @@ import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 
 /// @title StreamTasks
 /// @notice Subscriptions, live/interrupted streams and batched receipt settlement. See IStreamTasks.
-contract StreamTasks is ChxUpgradeable, IStreamTasks {
+contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
     using SafeERC20 for IERC20;
 
     struct Sub {
@@ -41,9 +42,9 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
     bytes32 internal constant STREAM_TASKS_STORAGE_LOCATION =
         0xa6bb5737be2e76814f566dc53853b18d2ebc3eedb01f47eeed2cc6f40abcf900;
 
-    bytes32 private constant DOMAIN_TYPEHASH = keccak256(
-        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
-    );
+    /// @dev The EIP-712 domain name and version (ERC-5267 `eip712Domain()`; the SDK reads them from there).
+    string private constant EIP712_NAME = "CHX StreamTasks";
+    string private constant EIP712_VERSION = "1";
     bytes32 private constant RECEIPT_TYPEHASH = keccak256(
         "Receipt(uint256 streamId,address provider,uint64 answered,uint128 amount)"
     );
@@ -70,6 +71,7 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
         uint32 settleGraceSec
     ) external initializer {
         __ChxUpgradeable_init(authority);
+        __EIP712_init(EIP712_NAME, EIP712_VERSION);
         if (matcher_ == address(0)) revert ChxZeroAddress();
         for (uint256 i; i < 3; ++i) if (tokens_[i] == address(0)) revert ChxZeroAddress();
         StreamTasksStorage storage $ = _s();
@@ -307,11 +309,20 @@ contract StreamTasks is ChxUpgradeable, IStreamTasks {
     }
 
     function _digest(Receipt calldata r) private view returns (bytes32) {
-        bytes32 domain = keccak256(
-            abi.encode(DOMAIN_TYPEHASH, keccak256("CHX StreamTasks"), keccak256("1"), block.chainid, address(this))
-        );
-        bytes32 structHash = keccak256(abi.encode(RECEIPT_TYPEHASH, r.streamId, r.provider, r.answered, r.amount));
-        return keccak256(abi.encodePacked("\x19\x01", domain, structHash));
+        return _hashTypedDataV4(keccak256(abi.encode(RECEIPT_TYPEHASH, r.streamId, r.provider, r.answered, r.amount)));
+    }
+
+    /// @dev The domain name as a constant: a receipt's digest then reads no storage for it (OpenZeppelin's documented
+    ///      override; `__EIP712_init` stores the same strings).
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Name() internal pure override returns (string memory) {
+        return EIP712_NAME;
+    }
+
+    /// @dev The domain version as a constant (see `_EIP712Name`).
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Version() internal pure override returns (string memory) {
+        return EIP712_VERSION;
     }
 
     /// @inheritdoc IStreamTasks

@@ -17,18 +17,16 @@ library ProviderAttestation {
     bytes32 internal constant ATTESTATION_TYPEHASH = keccak256(
         "Attestation(address provider,uint16 workloadClass,uint16 standardVersion,uint256 avgPflopsWad,uint256[] factorsWad,uint256 capacityPflopsWad,uint256 powerWattsWad,uint256 nonce,uint256 deadline)"
     );
-    bytes32 internal constant DOMAIN_TYPEHASH = keccak256(
-        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
-    );
-    bytes32 internal constant NAME_HASH = keccak256("CHX ProviderRegistry");
-    bytes32 internal constant VERSION_HASH = keccak256("1");
 
     /// @notice Verifies and records an attestation signed by an ATTESTER of `authority`.
+    /// @param domainSeparator The calling registry's EIP-712 domain separator (its EIP712Upgradeable
+    ///        `_domainSeparatorV4()`: live chain id, the registry proxy's address).
     function attest(
         ProviderRegistryStore.ProviderRegistryStorage storage $,
         IProviderRegistry.Attestation calldata a,
         bytes calldata signature,
-        address authority
+        address authority,
+        bytes32 domainSeparator
     ) external {
         if (block.timestamp > a.deadline) revert IProviderRegistry.ProviderAttestationExpired(a.deadline);
         ProviderRegistryStore.ProviderData storage p = $.providers[a.provider];
@@ -39,7 +37,7 @@ library ProviderAttestation {
         if (a.workloadClass >= 64 || (p.workloadMask >> a.workloadClass) & 1 == 0) {
             revert IProviderRegistry.ProviderWorkloadNotDeclared(a.provider, a.workloadClass);
         }
-        address signer = _attester(a, signature, authority);
+        address signer = _attester(a, signature, authority, domainSeparator);
         IComputeStandard.Rating memory r = _rate($, a);
         uint256 expiresAt = block.timestamp + $.attestationValiditySec;
         // Effects: the attestation slot is rewritten whole; the version is stored with the rate, so a later
@@ -78,10 +76,11 @@ library ProviderAttestation {
     function _attester(
         IProviderRegistry.Attestation calldata a,
         bytes calldata signature,
-        address authority
+        address authority,
+        bytes32 domainSeparator
     ) private view returns (address signer) {
         ECDSA.RecoverError err;
-        (signer, err, ) = ECDSA.tryRecoverCalldata(digest(a), signature);
+        (signer, err, ) = ECDSA.tryRecoverCalldata(digest(a, domainSeparator), signature);
         if (err != ECDSA.RecoverError.NoError) revert IProviderRegistry.ProviderInvalidAttester(signer);
         (bool isAttester, ) = IAccessManager(authority).hasRole(Roles.ATTESTER, signer);
         if (!isAttester) revert IProviderRegistry.ProviderInvalidAttester(signer);
@@ -107,22 +106,20 @@ library ProviderAttestation {
         }
     }
 
-    /// @notice The EIP-712 digest an ATTESTER signs for `a` (the registry's `attestationDigest` view).
-    function attestationDigest(IProviderRegistry.Attestation calldata a) external view returns (bytes32) {
-        return digest(a);
-    }
-
-    /// @notice The EIP-712 domain separator of the calling registry (live chain id and proxy address).
-    function domainSeparator() internal view returns (bytes32) {
-        // @dev Computed per call (not cached) so it always binds the live chain id and this proxy's address.
-        return keccak256(abi.encode(DOMAIN_TYPEHASH, NAME_HASH, VERSION_HASH, block.chainid, address(this)));
+    /// @notice The EIP-712 digest an ATTESTER signs for `a` under `domainSeparator` (the registry's
+    ///         `attestationDigest` view passes its own).
+    function attestationDigest(
+        IProviderRegistry.Attestation calldata a,
+        bytes32 domainSeparator
+    ) external pure returns (bytes32) {
+        return digest(a, domainSeparator);
     }
 
     /// @notice The EIP-712 digest an ATTESTER signs for `a`.
-    function digest(IProviderRegistry.Attestation calldata a) internal view returns (bytes32) {
+    function digest(IProviderRegistry.Attestation calldata a, bytes32 domainSeparator) internal pure returns (bytes32) {
         return
             MessageHashUtils.toTypedDataHash(
-                domainSeparator(),
+                domainSeparator,
                 keccak256(
                     abi.encode(
                         ATTESTATION_TYPEHASH,

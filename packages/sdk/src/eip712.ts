@@ -17,29 +17,6 @@ import { AttestationTypes, DealTypes, OfferTypes, OrderTypes, ReceiptTypes } fro
 /** Contracts that verify EIP-712 signatures, and the primary types each verifies. */
 export type SigningContract = "SpotMarket" | "OptionsMarket" | "ProviderRegistry" | "StreamTasks" | "ERC20Permit";
 
-/**
- * The documented EIP-712 name and version of the contracts that do not implement ERC-5267 `eip712Domain()` yet.
- * TODO(issue 18): delete this table (and `legacyDomain`) once every signing contract implements `eip712Domain()`;
- * `domainOf` then always reads the domain from the contract. This is the ONLY place these strings are written in
- * the SDK.
- */
-const LEGACY_DOMAINS: Record<Exclude<SigningContract, "ERC20Permit">, { name: string; version: string }> = {
-  SpotMarket: { name: "CHX Spot", version: "1" },
-  OptionsMarket: { name: "CHX Options", version: "1" },
-  ProviderRegistry: { name: "CHX ProviderRegistry", version: "1" },
-  StreamTasks: { name: "CHX StreamTasks", version: "1" },
-};
-
-/** The domain a contract without `eip712Domain()` hashes (TODO(issue 18): remove with LEGACY_DOMAINS). */
-export function legacyDomain(
-  contract: Exclude<SigningContract, "ERC20Permit">,
-  chainId: bigint | number,
-  verifyingContract: string,
-): TypedDataDomain {
-  const d = LEGACY_DOMAINS[contract];
-  return { name: d.name, version: d.version, chainId: BigInt(chainId), verifyingContract };
-}
-
 const ERC5267_ABI = [
   "function eip712Domain() view returns (bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)",
 ];
@@ -47,9 +24,9 @@ const ERC5267_ABI = [
 const domainCache = new Map<string, TypedDataDomain>();
 
 /**
- * The EIP-712 domain of `address`, read from the contract (ERC-5267 `eip712Domain()`), else — for the contracts that
- * do not have it yet — from the documented name/version (LEGACY_DOMAINS) and the runner's chain id. Cached per
- * chain and address.
+ * The EIP-712 domain of `address`, read from the contract (ERC-5267 `eip712Domain()`; every CHX signature verifier
+ * implements it through OpenZeppelin's EIP712Upgradeable). A contract without `eip712Domain()` is an error naming the
+ * contract: the SDK never guesses a domain. Cached per chain and address.
  */
 export async function domainOf(
   runner: ContractRunner,
@@ -62,21 +39,21 @@ export async function domainOf(
   const key = `${chainId}:${address.toLowerCase()}`;
   const cached = domainCache.get(key);
   if (cached !== undefined) return cached;
-  let domain: TypedDataDomain;
+  let r: unknown[];
   try {
-    const r = await new Contract(address, ERC5267_ABI, runner).getFunction("eip712Domain").staticCall();
-    const fields = Number(r[0]);
-    domain = {};
-    if (fields & 0x01) domain.name = String(r[1]);
-    if (fields & 0x02) domain.version = String(r[2]);
-    if (fields & 0x04) domain.chainId = BigInt(r[3]);
-    if (fields & 0x08) domain.verifyingContract = String(r[4]);
-    if (fields & 0x10) domain.salt = String(r[5]);
-  } catch {
-    if (contract === "ERC20Permit")
-      throw new Error(`domainOf: ${address} has no eip712Domain() (not an ERC-2612 token)`);
-    domain = legacyDomain(contract, chainId, address);
+    r = (await new Contract(address, ERC5267_ABI, runner).getFunction("eip712Domain").staticCall()) as unknown[];
+  } catch (e) {
+    throw new Error(
+      `domainOf: ${contract} at ${address} has no eip712Domain() (ERC-5267): ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
+  const fields = Number(r[0]);
+  const domain: TypedDataDomain = {};
+  if (fields & 0x01) domain.name = String(r[1]);
+  if (fields & 0x02) domain.version = String(r[2]);
+  if (fields & 0x04) domain.chainId = BigInt(r[3] as bigint);
+  if (fields & 0x08) domain.verifyingContract = String(r[4]);
+  if (fields & 0x10) domain.salt = String(r[5]);
   domainCache.set(key, domain);
   return domain;
 }

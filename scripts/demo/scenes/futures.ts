@@ -3,7 +3,7 @@ import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types"
 import type { DemoContext, Scene } from "../types.js";
 import { fundUsdc, trader, usdc6, wad } from "./clearing.js";
 import { allocate } from "./perps.js";
-import { signOrder, legacyDomain, type SpotOrder } from "@chx/sdk";
+import { domainOf, signOrder, type SpotOrder } from "@chx/sdk";
 
 const HOUR = 3_600;
 const DAY = 86_400;
@@ -13,8 +13,7 @@ const fmt = (x: bigint, d = 18) => Number(formatUnits(x, d));
 export async function buyChOnSpot(ctx: DemoContext, buyer: HardhatEthersSigner, amountCh: bigint): Promise<void> {
   const { spot, ch, providerRegistry: reg } = ctx.protocol;
   const market = await spot.getAddress();
-  const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-  const domain = legacyDomain("SpotMarket", chainId, market);
+  const domain = await domainOf(ctx.connection.ethers.provider, "SpotMarket", market);
   const priceWad = wad(ctx.index().toFixed(6));
   await fundUsdc(ctx, buyer, usdc6(fmt(amountCh) * ctx.index() * 1.01 + 1), market);
   const now = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;

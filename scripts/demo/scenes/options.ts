@@ -2,7 +2,7 @@ import { formatUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { DemoContext, Scene } from "../types.js";
 import { trader, usdc6, wad } from "./clearing.js";
-import { OptionKind, legacyDomain, signOffer, type OptionsOffer } from "@chx/sdk";
+import { OptionKind, domainOf, signOffer, type OptionsOffer } from "@chx/sdk";
 
 const DAY = 86_400;
 const HOUR = 3_600;
@@ -55,8 +55,7 @@ export const optionsScene: Scene = {
   async run(ctx) {
     const { options, clearingHouse } = ctx.protocol;
     const market = await options.getAddress();
-    const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-    const domain = legacyDomain("OptionsMarket", chainId, market);
+    const domain = await domainOf(ctx.connection.ethers.provider, "OptionsMarket", market);
     const carol = await trader(ctx, "carol", usdc6(8_000));
     const bob = await trader(ctx, "bob", usdc6(1_000));
     const alice = await trader(ctx, "alice", usdc6(500));

@@ -1,6 +1,6 @@
 import { formatUnits, parseUnits, ZeroHash, type Signer } from "ethers";
 import type { DemoContext, Scene } from "../types.js";
-import { signAttestation, legacyDomain } from "@chx/sdk";
+import { domainOf, signAttestation } from "@chx/sdk";
 
 const DAY = 86_400;
 const wad = (x: string) => parseUnits(x, 18);
@@ -60,7 +60,6 @@ const FLEET = [
 async function attest(ctx: DemoContext, provider: Signer, i: number): Promise<void> {
   const reg = ctx.protocol.providerRegistry;
   const hw = FLEET[i % FLEET.length]!;
-  const { chainId } = await ctx.connection.ethers.provider.getNetwork();
   const now = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;
   const message = {
     provider: await provider.getAddress(),
@@ -76,7 +75,7 @@ async function attest(ctx: DemoContext, provider: Signer, i: number): Promise<vo
   // the deployer holds ATTESTER on local networks (the council / oracle signer on a real network)
   const signature = await signAttestation(
     ctx.deployer,
-    legacyDomain("ProviderRegistry", chainId, await reg.getAddress()),
+    await domainOf(ctx.connection.ethers.provider, "ProviderRegistry", await reg.getAddress()),
     message,
   );
   await (await reg.connect(provider).attest(message, signature)).wait();

@@ -3,7 +3,7 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { ZeroAddress } from "ethers";
 import { openProtocol, runTask } from "../../lib.js";
 import { parseAmount, positiveInt, requireSeries, signerAt, usdc } from "./common.js";
-import { offerToJson, legacyDomain, signOffer, type OptionsOffer } from "@chx/sdk";
+import { offerToJson, domainOf, signOffer, type OptionsOffer } from "@chx/sdk";
 
 export default async function optionsWrite(
   args: { series: bigint; size: string; premium: string; expiry: number; out: string; signer: string },
@@ -33,7 +33,7 @@ export default async function optionsWrite(
         expiry: now + BigInt(positiveInt("--expiry", args.expiry)),
         taker: ZeroAddress,
       };
-      const signature = await signOffer(writer, legacyDomain("OptionsMarket", chainId, market), offer);
+      const signature = await signOffer(writer, await domainOf(writer, "OptionsMarket", market), offer);
       await writeFile(args.out, JSON.stringify(offerToJson(market, chainId, offer, signature), null, 2));
       console.log(`signed a sell offer for them at ${args.premium} USDC per CH → ${args.out}`);
     }

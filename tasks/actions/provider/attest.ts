@@ -2,7 +2,7 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { formatUnits } from "ethers";
 import { openProtocol, runTask, resolveSigner } from "../../lib.js";
 import { PERF, wad } from "./common.js";
-import { signAttestation, legacyDomain } from "@chx/sdk";
+import { signAttestation, domainOf } from "@chx/sdk";
 
 interface Args {
   provider: string;
@@ -34,8 +34,7 @@ export default async function attest(args: Args, hre: HardhatRuntimeEnvironment)
       nonce: await reg.attestationNonce(provider),
       deadline: BigInt(block!.timestamp) + 3600n,
     };
-    const { chainId } = await connection.ethers.provider.getNetwork();
-    const sig = await signAttestation(signer!, legacyDomain("ProviderRegistry", chainId, await reg.getAddress()), m);
+    const sig = await signAttestation(signer!, await domainOf(signer!, "ProviderRegistry", await reg.getAddress()), m);
     await (await reg.attest(m, sig)).wait();
     const info = await reg.providerInfo(provider);
     console.log(

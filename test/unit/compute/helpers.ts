@@ -2,7 +2,7 @@
 import { parseUnits, type Signer } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { Fixture } from "../../helpers/fixture.js";
-import { signAttestation, type AttestationMessage, legacyDomain } from "@chx/sdk";
+import { domainOf, signAttestation, type AttestationMessage } from "@chx/sdk";
 
 export const WAD = 10n ** 18n;
 export const wad = (x: string): bigint => parseUnits(x, 18);
@@ -41,7 +41,7 @@ export async function attestationFor(
 export async function sign(fx: Fixture, m: AttestationMessage, signer: Signer = fx.deployer): Promise<string> {
   return signAttestation(
     signer,
-    legacyDomain("ProviderRegistry", await chainId(fx), await fx.protocol.providerRegistry.getAddress()),
+    await domainOf(signer, "ProviderRegistry", await fx.protocol.providerRegistry.getAddress()),
     m,
   );
 }

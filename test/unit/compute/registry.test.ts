@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { Signature, ZeroAddress, ZeroHash } from "ethers";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
 import { attestationFor, chainId, ML, now, onboard, sign, wad, WAD, plain } from "./helpers.js";
-import { Roles, signAttestation, legacyDomain } from "@chx/sdk";
+import { Roles, signAttestation, domainOf } from "@chx/sdk";
 
 const HOUR = 3600n;
 const DAY = 86_400n;
@@ -109,13 +109,19 @@ describe("ProviderRegistry", function () {
       const m2 = await attestationFor(fx, a!.address);
       const otherChain = await signAttestation(
         fx.deployer,
-        legacyDomain("ProviderRegistry", (await chainId(fx)) + 1n, await reg.getAddress()),
+        {
+          ...(await domainOf(fx.deployer, "ProviderRegistry", await reg.getAddress())),
+          chainId: (await chainId(fx)) + 1n,
+        },
         m2,
       );
       await expect(reg.attest(m2, otherChain)).to.be.revertedWithCustomError(reg, "ProviderInvalidAttester");
       const otherContract = await signAttestation(
         fx.deployer,
-        legacyDomain("ProviderRegistry", await chainId(fx), fx.users[9]!.address),
+        {
+          ...(await domainOf(fx.deployer, "ProviderRegistry", await reg.getAddress())),
+          verifyingContract: fx.users[9]!.address,
+        },
         m2,
       );
       await expect(reg.attest(m2, otherContract)).to.be.revertedWithCustomError(reg, "ProviderInvalidAttester");

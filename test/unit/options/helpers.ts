@@ -4,7 +4,7 @@ import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types"
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployAll, type Fixture } from "../../helpers/fixture.js";
 import type { MockAggregatorV3 } from "../../../types/ethers-contracts/index.js";
-import { OptionKind, Roles, legacyDomain, signOffer, type OptionsOffer } from "@chx/sdk";
+import { OptionKind, Roles, domainOf, signOffer, type OptionsOffer } from "@chx/sdk";
 
 export const WAD = 10n ** 18n;
 export const CH = 10n ** 18n;
@@ -45,7 +45,6 @@ export async function optionsSetup(connection: NetworkConnection): Promise<Optio
     await clearingHouse.connect(u).deposit(100_000n * USDC);
   }
   const market = await options.getAddress();
-  const { chainId } = await connection.ethers.provider.getNetwork();
   return {
     ...fx,
     alice,
@@ -56,7 +55,7 @@ export async function optionsSetup(connection: NetworkConnection): Promise<Optio
     feed,
     setPrice,
     market,
-    domain: legacyDomain("OptionsMarket", chainId, market),
+    domain: await domainOf(connection.ethers.provider, "OptionsMarket", market),
   };
 }
 

@@ -4,7 +4,7 @@ import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types"
 import type { NetworkConnection } from "hardhat/types/network";
 import { deployAll, type Fixture } from "../../helpers/fixture.js";
 import { MockInsuranceFund__factory, type MockInsuranceFund } from "../../../types/ethers-contracts/index.js";
-import { Roles, signOrder, legacyDomain, type SpotOrder } from "@chx/sdk";
+import { Roles, domainOf, signOrder, type SpotOrder } from "@chx/sdk";
 
 export const WAD = 10n ** 18n;
 export const CH = 10n ** 18n;
@@ -51,7 +51,7 @@ export async function spotSetup(connection: NetworkConnection): Promise<SpotFixt
     taker,
     matcher,
     other,
-    domain: legacyDomain("SpotMarket", chainId, market),
+    domain: await domainOf(connection.ethers.provider, "SpotMarket", market),
     chainId,
   };
 }

@@ -3,7 +3,7 @@ import { Signature, toBeHex } from "ethers";
 import { connectionFor } from "../../helpers/fixture.js";
 import { MockERC1271Wallet__factory } from "../../../types/ethers-contracts/index.js";
 import { CH, USDC, WAD, ZERO, signed, spotSetup, type SpotFixture } from "./helpers.js";
-import { signDeal, signOrder, legacyDomain, spotSettlement as settlementRef, type SpotDeal } from "@chx/sdk";
+import { signDeal, signOrder, spotSettlement as settlementRef, type SpotDeal } from "@chx/sdk";
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -141,10 +141,10 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const { spot } = fx.protocol;
       const base = await signed(fx, fx.maker);
       const market = await spot.getAddress();
-      const otherChain = await signOrder(fx.maker, legacyDomain("SpotMarket", fx.chainId + 1n, market), base.order);
+      const otherChain = await signOrder(fx.maker, { ...fx.domain, chainId: fx.chainId + 1n }, base.order);
       const otherContract = await signOrder(
         fx.maker,
-        legacyDomain("SpotMarket", fx.chainId, fx.other.address),
+        { ...fx.domain, verifyingContract: fx.other.address },
         base.order,
       );
       const otherName = await signOrder(fx.maker, { ...fx.domain, name: "CHX Spot v0" }, base.order);
@@ -346,11 +346,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const now = BigInt(await fx.connection.networkHelpers.time.latest());
       const d = await deal({ expiry: now + 1_000n });
       const sSig = await signDeal(fx.maker, fx.domain, d);
-      const wrongChain = await signDeal(
-        fx.maker,
-        legacyDomain("SpotMarket", fx.chainId + 1n, await spot.getAddress()),
-        d,
-      );
+      const wrongChain = await signDeal(fx.maker, { ...fx.domain, chainId: fx.chainId + 1n }, d);
       await expect(spot.connect(fx.taker).settleDeal(d, wrongChain, "0x")).to.be.revertedWithCustomError(
         spot,
         "SpotInvalidSignature",

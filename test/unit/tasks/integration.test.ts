@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { id, parseUnits, ZeroHash } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
-import { signAttestation, type AttestationMessage, legacyDomain } from "@chx/sdk";
+import { domainOf, signAttestation, type AttestationMessage } from "@chx/sdk";
 
 const wad = (x: string) => parseUnits(x, 18);
 
@@ -17,7 +17,6 @@ describe("tasks integration (real deployment)", function () {
     const f = await deployAll(await connectionFor("tasks-integration"));
     const { providerRegistry: reg, dps, computeStandard } = f.protocol;
     const provider = f.connection.ethers.provider;
-    const { chainId } = await provider.getNetwork();
     const regAddr = await reg.getAddress();
     for (const p of f.users.slice(1, 7)) {
       await (await reg.connect(p).register(1, 0b10n, ZeroHash, "")).wait();
@@ -37,7 +36,7 @@ describe("tasks integration (real deployment)", function () {
         deadline: now + 3600n,
       };
       await (
-        await reg.attest(m, await signAttestation(f.deployer, legacyDomain("ProviderRegistry", chainId, regAddr), m))
+        await reg.attest(m, await signAttestation(f.deployer, await domainOf(provider, "ProviderRegistry", regAddr), m))
       ).wait();
     }
     return f;
