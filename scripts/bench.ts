@@ -61,8 +61,15 @@ const sorted = Object.fromEntries(Object.entries(results).sort(([a], [b]) => a.l
 await writeFile(OUT, JSON.stringify(sorted, null, 2) + "\n");
 console.log(`wrote ${OUT} (${Object.keys(sorted).length} figures)`);
 
-// The keeper soak under faults (issue 25): its own local node and keepers, section `soak` of bench/keepers.json (the
-// file's other sections — scan, latency — come from `npm run bench:keepers` and are kept).
+// The keeper figures (scan and latency against a real local node: keepers/bench/keepers.ts, also `npm run
+// bench:keepers`) and the keeper soak under faults (issue 25: section `soak`); both write bench/keepers.json and keep
+// the other's sections, so `npm run bench` regenerates the whole file.
+if (only.length === 0 || only.includes("keepers")) {
+  const { spawnSync } = await import("node:child_process");
+  console.log("[keepers] scan and latency (keepers/bench/keepers.ts)");
+  const r = spawnSync("npx", ["tsx", "keepers/bench/keepers.ts"], { stdio: "inherit" });
+  if (r.status !== 0) process.exitCode = 1;
+}
 if (only.length === 0 || only.includes("soak")) {
   const { spawnSync } = await import("node:child_process");
   console.log("[soak] keepers under faults (keepers/bench/soak.ts)");
