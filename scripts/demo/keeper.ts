@@ -164,7 +164,15 @@ export class DemoKeeper {
     mkdirSync(o.out, { recursive: true });
     writeFileSync(logFile, "");
     // one JSON line per write, appended synchronously: the log is complete even if the demo is interrupted
-    const log = createLogger(config.logLevel, { write: (line: string) => appendFileSync(logFile, line) });
+    // a line written after the run's folder is gone (a job's background warning settling after stop) is dropped
+    const write = (line: string) => {
+      try {
+        appendFileSync(logFile, line);
+      } catch {
+        /* the demo's output folder was removed */
+      }
+    };
+    const log = createLogger(config.logLevel, { write });
     const keeper = new Keeper({ config, deployment, wallet, factories: FACTORIES, log });
     for (const line of keeper.summary()) log.info({ summary: true }, line);
     log.info({ address: keeper.address, jobs: keeper.jobs.map((j) => j.name), rpc: url }, "keeper started (demo)");

@@ -160,16 +160,18 @@ export class Sender {
     return this.wallet.address;
   }
 
-  /** Transactions in flight (nonce, job, priority, age): /health and tests. */
+  /** Transactions in flight (nonce, job, priority, age), by nonce (sends of one tick may settle in any order). */
   inFlight(): Array<{ nonce: number; job: string; priority: boolean; ageMs: number; keys: string[] }> {
     const now = Date.now();
-    return [...this.flights.values()].map((f) => ({
-      nonce: f.nonce,
-      job: f.job,
-      priority: f.priority,
-      ageMs: now - f.firstSentAt,
-      keys: f.keys,
-    }));
+    return [...this.flights.values()]
+      .sort((a, b) => a.nonce - b.nonce)
+      .map((f) => ({
+        nonce: f.nonce,
+        job: f.job,
+        priority: f.priority,
+        ageMs: now - f.firstSentAt,
+        keys: f.keys,
+      }));
   }
 
   destroy(): void {
