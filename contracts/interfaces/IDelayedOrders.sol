@@ -1,36 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-/// @title IDelayedOrders
-/// @notice Two-step orders priced at a fixed future time (issue 17 item 15), shared by the markets that trade against
-///         LPs at the oracle index (PerpMarket; FuturesMarket next). A trader commits an order; after `minDelaySec`
-///         anyone executes it at the index of the oracle round in force at commit time + minDelaySec (the executor
-///         names the round, the oracle proves it: IComputePriceOracle.priceAtRound), so neither the trader nor the
-///         executor picks the price and an oracle update visible when the order was committed is already in it.
-///         A user-caused failure at execution (price limit, margin, a paused feature, a cap) cancels the order instead
-///         of reverting, so the executor is always paid the order's execution fee; after `maxDelaySec` anyone may
-///         cancel it for the fee. The trader cannot cancel its own order earlier. Pending orders are enumerable.
-interface IDelayedOrders {
-    /// @notice A pending order.
-    /// @param sizeDeltaCh Signed size change, CH WAD (for a close order: the size when committed).
-    /// @param acceptablePriceWad Worst fill price accepted (buy: fill ≤ it; sell: fill ≥ it); 0 = no limit.
-    /// @param commitTime When it was committed, unix seconds.
-    /// @param feeUsdc Execution fee held for whoever executes or cancels it, USDC.
-    /// @param marginUsdc Initial margin the order holds until it is executed or cancelled, USDC.
-    /// @param closeAll True: closes whatever the position is at execution.
-    /// @param priceTime It fills at the oracle round in force at this time; executable from priceTime + 1.
-    /// @param expiresAt After this it can only be cancelled.
-    struct OrderView {
-        int256 sizeDeltaCh;
-        uint256 acceptablePriceWad;
-        uint256 commitTime;
-        uint256 feeUsdc;
-        uint256 marginUsdc;
-        bool closeAll;
-        uint256 priceTime;
-        uint256 expiresAt;
-    }
-
+/// @title IDelayedOrderErrors
+/// @notice The errors of a delayed-order book, declared once: IDelayedOrders (PerpMarket) and IFuturesTypes
+///         (FuturesMarket, keyed per series) both inherit them, so each market's ABI carries the same selectors.
+interface IDelayedOrderErrors {
     /// @notice Thrown when committing while the account already has a pending order.
     /// @param account The account.
     /// @param commitTime When the pending order was committed.
@@ -55,6 +29,37 @@ interface IDelayedOrders {
     /// @param gasLeft Gas left before the fill.
     /// @param minimum The minimum.
     error DelayedOrderGasTooLow(uint256 gasLeft, uint256 minimum);
+}
+
+/// @title IDelayedOrders
+/// @notice Two-step orders priced at a fixed future time (issue 17 item 15), shared by the markets that trade against
+///         LPs at the oracle index (PerpMarket; FuturesMarket per series). A trader commits an order; after `minDelaySec`
+///         anyone executes it at the index of the oracle round in force at commit time + minDelaySec (the executor
+///         names the round, the oracle proves it: IComputePriceOracle.priceAtRound), so neither the trader nor the
+///         executor picks the price and an oracle update visible when the order was committed is already in it.
+///         A user-caused failure at execution (price limit, margin, a paused feature, a cap) cancels the order instead
+///         of reverting, so the executor is always paid the order's execution fee; after `maxDelaySec` anyone may
+///         cancel it for the fee. The trader cannot cancel its own order earlier. Pending orders are enumerable.
+interface IDelayedOrders is IDelayedOrderErrors {
+    /// @notice A pending order.
+    /// @param sizeDeltaCh Signed size change, CH WAD (for a close order: the size when committed).
+    /// @param acceptablePriceWad Worst fill price accepted (buy: fill ≤ it; sell: fill ≥ it); 0 = no limit.
+    /// @param commitTime When it was committed, unix seconds.
+    /// @param feeUsdc Execution fee held for whoever executes or cancels it, USDC.
+    /// @param marginUsdc Initial margin the order holds until it is executed or cancelled, USDC.
+    /// @param closeAll True: closes whatever the position is at execution.
+    /// @param priceTime It fills at the oracle round in force at this time; executable from priceTime + 1.
+    /// @param expiresAt After this it can only be cancelled.
+    struct OrderView {
+        int256 sizeDeltaCh;
+        uint256 acceptablePriceWad;
+        uint256 commitTime;
+        uint256 feeUsdc;
+        uint256 marginUsdc;
+        bool closeAll;
+        uint256 priceTime;
+        uint256 expiresAt;
+    }
 
     /// @notice Emitted when an order is committed.
     /// @param account The trader.

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {IDelayedOrderErrors} from "./IDelayedOrders.sol";
+
 /// @title IFuturesTypes
 /// @notice Enums, structs, errors and events of the FuturesMarket (see IFuturesMarket for the functions). A separate
 ///         interface so the FuturesMarket and its delegate-called FuturesDelivery module share one declaration.
-interface IFuturesTypes {
+interface IFuturesTypes is IDelayedOrderErrors {
     /// @notice How a series was listed: a standard expiry of the permissionless listing rule, or governance's.
     enum Tenor {
         Daily,
@@ -290,30 +292,6 @@ interface IFuturesTypes {
     /// @param executableAt First second the order could be executed.
     /// @param expiry The series' expiry.
     error FuturesOrderPastExpiry(uint256 seriesId, uint256 executableAt, uint64 expiry);
-    // The order book's errors are IDelayedOrders' (same selectors), declared here too so the market's ABI carries them.
-    /// @notice Thrown when committing while the account already has a pending order on the series.
-    /// @param account The account.
-    /// @param commitTime When the pending order was committed.
-    error DelayedOrderPending(address account, uint256 commitTime);
-    /// @notice Thrown when executing or cancelling an order that is not pending (another executor was first).
-    /// @param account The account.
-    error DelayedOrderAlreadyDone(address account);
-    /// @notice Thrown when executing before the order's price time has passed.
-    /// @param account The account.
-    /// @param executableAt First second at which it can be executed (price time + 1).
-    error DelayedOrderNotReady(address account, uint256 executableAt);
-    /// @notice Thrown when executing an order after its expiry (cancel it instead).
-    /// @param account The account.
-    /// @param expiresAt Its expiry.
-    error DelayedOrderExpired(address account, uint256 expiresAt);
-    /// @notice Thrown when cancelling an order before its expiry (nobody, the trader included, may).
-    /// @param account The account.
-    /// @param expiresAt From when it can be cancelled (exclusive).
-    error DelayedOrderNotExpired(address account, uint256 expiresAt);
-    /// @notice Thrown when an execution is sent with too little gas to tell a failing fill from a starved one.
-    /// @param gasLeft Gas left before the fill.
-    /// @param minimum The minimum.
-    error DelayedOrderGasTooLow(uint256 gasLeft, uint256 minimum);
 
     // ───────────────────────────── events ─────────────────────────────
 

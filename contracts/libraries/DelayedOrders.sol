@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IDelayedOrders} from "../interfaces/IDelayedOrders.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../interfaces/IDelayedOrders.sol";
 
 /// @title DelayedOrders
 /// @notice The book of two-step orders (IDelayedOrders): one pending order per key, enumerable for keepers, with the
@@ -43,7 +43,7 @@ library DelayedOrders {
     /// @return pending Pending orders after.
     function commit(Book storage b, bytes32 k, Order memory o) internal returns (uint256 pending) {
         Order storage cur = b.orders[k];
-        if (cur.commitTime != 0) revert IDelayedOrders.DelayedOrderPending(accountOf(k), cur.commitTime);
+        if (cur.commitTime != 0) revert IDelayedOrderErrors.DelayedOrderPending(accountOf(k), cur.commitTime);
         b.keys.push(k);
         pending = b.keys.length;
         o.commitTime = uint40(block.timestamp);
@@ -56,7 +56,7 @@ library DelayedOrders {
     /// @return pending Pending orders after.
     function take(Book storage b, bytes32 k) internal returns (Order memory o, uint256 pending) {
         o = b.orders[k];
-        if (o.commitTime == 0) revert IDelayedOrders.DelayedOrderAlreadyDone(accountOf(k));
+        if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(accountOf(k));
         bytes32[] storage keys = b.keys;
         uint256 last = keys.length - 1;
         if (o.slot - 1 != last) {
@@ -82,15 +82,15 @@ library DelayedOrders {
         uint256 maxDelaySec
     ) internal view returns (uint256 t) {
         t = priceTime(o, minDelaySec);
-        if (block.timestamp <= t) revert IDelayedOrders.DelayedOrderNotReady(account, t + 1);
+        if (block.timestamp <= t) revert IDelayedOrderErrors.DelayedOrderNotReady(account, t + 1);
         uint256 expiresAt = uint256(o.commitTime) + maxDelaySec;
-        if (block.timestamp > expiresAt) revert IDelayedOrders.DelayedOrderExpired(account, expiresAt);
+        if (block.timestamp > expiresAt) revert IDelayedOrderErrors.DelayedOrderExpired(account, expiresAt);
     }
 
     /// @notice Reverts unless `o` of `account` has expired.
     function requireExpired(Order memory o, address account, uint256 maxDelaySec) internal view {
         uint256 expiresAt = uint256(o.commitTime) + maxDelaySec;
-        if (block.timestamp <= expiresAt) revert IDelayedOrders.DelayedOrderNotExpired(account, expiresAt);
+        if (block.timestamp <= expiresAt) revert IDelayedOrderErrors.DelayedOrderNotExpired(account, expiresAt);
     }
 
     /// @notice The first pending order among the first `scan` that can be executed (ready) or cancelled (expired)

@@ -6,7 +6,7 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
 import {IRiskEngine} from "../interfaces/IRiskEngine.sol";
-import {IDelayedOrders} from "../interfaces/IDelayedOrders.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../interfaces/IDelayedOrders.sol";
 import {IPerpMarket} from "../interfaces/IPerpMarket.sol";
 import {ClearingMath} from "./ClearingMath.sol";
 import {DelayedOrders} from "./DelayedOrders.sol";
@@ -130,19 +130,19 @@ library PerpOrders {
     ) external {
         bytes32 k = DelayedOrders.key(account, 0);
         DelayedOrders.Order memory o = book.orders[k];
-        if (o.commitTime == 0) revert IDelayedOrders.DelayedOrderAlreadyDone(account);
+        if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(account);
         uint256 t = DelayedOrders.requireExecutable(o, account, p.minOrderDelaySec, p.maxOrderDelaySec);
         uint256 price = oracle.priceAtRound(roundId, t);
         (, uint256 pending) = book.take(k);
         book.feesUsdc -= o.feeUsdc;
         uint256 gasLeft = gasleft();
-        if (gasLeft < MIN_EXECUTION_GAS) revert IDelayedOrders.DelayedOrderGasTooLow(gasLeft, MIN_EXECUTION_GAS);
+        if (gasLeft < MIN_EXECUTION_GAS) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasLeft, MIN_EXECUTION_GAS);
         int256 delta = o.closeAll ? int256(0) : int256(o.sizeDeltaCh);
         try IPerpMarket(address(this)).fillOrder(account, delta, o.acceptablePriceWad, price, t) {
             emit IDelayedOrders.OrderExecuted(account, msg.sender, roundId, price, o.feeUsdc, pending);
         } catch (bytes memory reason) {
             // @dev no reason: the fill ran out of gas (MIN_EXECUTION_GAS makes that the executor's doing)
-            if (reason.length == 0) revert IDelayedOrders.DelayedOrderGasTooLow(gasleft(), MIN_EXECUTION_GAS);
+            if (reason.length == 0) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasleft(), MIN_EXECUTION_GAS);
             emit IDelayedOrders.OrderCancelled(account, msg.sender, o.feeUsdc, reason, pending);
         }
         if (o.feeUsdc != 0) clearingHouse.settle(msg.sender, int256(uint256(o.feeUsdc)));
@@ -157,12 +157,12 @@ library PerpOrders {
     ) external {
         bytes32 k = DelayedOrders.key(account, 0);
         DelayedOrders.Order memory o = book.orders[k];
-        if (o.commitTime == 0) revert IDelayedOrders.DelayedOrderAlreadyDone(account);
+        if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(account);
         DelayedOrders.requireExpired(o, account, maxDelaySec);
         (, uint256 pending) = book.take(k);
         book.feesUsdc -= o.feeUsdc;
         bytes memory reason = abi.encodeWithSelector(
-            IDelayedOrders.DelayedOrderExpired.selector,
+            IDelayedOrderErrors.DelayedOrderExpired.selector,
             account,
             uint256(o.commitTime) + maxDelaySec
         );

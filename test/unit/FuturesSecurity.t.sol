@@ -9,7 +9,7 @@ import {MockFuturesIndex} from "../../contracts/mocks/MockFuturesIndex.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
 import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
-import {IDelayedOrders} from "../../contracts/interfaces/IDelayedOrders.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/IDelayedOrders.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
 import {FuturesOrderSteps} from "../helpers/FuturesOrderSteps.sol";
 
@@ -579,7 +579,7 @@ contract FuturesSecurityTest is FuturesSolBase {
         (bool due, ) = futures.checker();
         assertFalse(due);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderNotExpired.selector, alice, pt - 30 + 300));
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderNotExpired.selector, alice, pt - 30 + 300));
         futures.cancelOrder(alice, id);
         vm.warp(pt + 1);
         bytes memory payload;
@@ -598,7 +598,7 @@ contract FuturesSecurityTest is FuturesSolBase {
         (uint256 n, uint256 fees) = futures.pendingOrders();
         assertEq(n + fees, 0);
         assertEq(chouse.collateralOf(executor), 1e6, "two fees of 0.5");
-        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderAlreadyDone.selector, bob));
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderAlreadyDone.selector, bob));
         futures.cancelOrder(bob, id);
     }
 
@@ -650,7 +650,7 @@ contract FuturesSecurityTest is FuturesSolBase {
             abi.encodeCall(IFuturesMarket.executeOrder, (alice, id, roundId))
         );
         assertFalse(ok);
-        assertEq(bytes4(err), IDelayedOrders.DelayedOrderGasTooLow.selector);
+        assertEq(bytes4(err), IDelayedOrderErrors.DelayedOrderGasTooLow.selector);
         assertEq(futures.pendingOrder(id, alice).commitTime, priceTime - 30); // still pending
         vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesOnlySelf.selector, address(this)));
         futures.fillOrder(alice, id, 100e18, 0, 10e18, priceTime);

@@ -7,7 +7,7 @@ import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
-import {IDelayedOrders} from "../../contracts/interfaces/IDelayedOrders.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/IDelayedOrders.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
 
 /// @notice PerpMarket security regressions (issue 17): LP equity and open-skew premium (item 2), unsettled funding in
@@ -172,22 +172,22 @@ contract PerpSecurityTest is PerpSolBase {
         _commit(t, 100e18);
         IDelayedOrders.OrderView memory o = perp.pendingOrder(t);
         vm.prank(t);
-        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderNotExpired.selector, t, o.expiresAt));
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderNotExpired.selector, t, o.expiresAt));
         perp.cancelOrder(t);
         // nor can it execute before the price time
         uint80 latest = index.latestRoundId();
         vm.prank(t);
-        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderNotReady.selector, t, o.priceTime + 1));
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderNotReady.selector, t, o.priceTime + 1));
         perp.executeOrder(t, latest);
         // nor commit a second order
         vm.prank(t);
-        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderPending.selector, t, o.commitTime));
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderPending.selector, t, o.commitTime));
         perp.commitOrder(-100e18, 0);
         vm.warp(o.expiresAt + 1);
         vm.prank(executor);
-        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderExpired.selector, t, o.expiresAt));
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderExpired.selector, t, o.expiresAt));
         perp.executeOrder(t, latest);
-        bytes memory reason = abi.encodeWithSelector(IDelayedOrders.DelayedOrderExpired.selector, t, o.expiresAt);
+        bytes memory reason = abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderExpired.selector, t, o.expiresAt);
         vm.expectEmit(address(perp));
         emit IDelayedOrders.OrderCancelled(t, executor, 0.5e6, reason, 0);
         vm.prank(executor);
@@ -195,7 +195,7 @@ contract PerpSecurityTest is PerpSolBase {
         assertEq(chouse.collateralOf(executor), 0.5e6);
         assertEq(perp.marketState().pendingOrders, 0);
         vm.prank(executor2);
-        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderAlreadyDone.selector, t));
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderAlreadyDone.selector, t));
         perp.cancelOrder(t);
     }
 
@@ -208,7 +208,7 @@ contract PerpSecurityTest is PerpSolBase {
         _execute(executor, t, priceTime);
         uint80 roundId = index.roundAt(priceTime);
         vm.prank(executor2);
-        vm.expectRevert(abi.encodeWithSelector(IDelayedOrders.DelayedOrderAlreadyDone.selector, t));
+        vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderAlreadyDone.selector, t));
         perp.executeOrder(t, roundId);
         assertEq(chouse.positionOf(t, address(perp)).sizeCh, 100e18);
         assertEq(chouse.collateralOf(executor), 0.5e6);
@@ -265,7 +265,7 @@ contract PerpSecurityTest is PerpSolBase {
             abi.encodeCall(IPerpMarket.executeOrder, (t, roundId))
         );
         assertFalse(ok);
-        assertEq(bytes4(err), IDelayedOrders.DelayedOrderGasTooLow.selector);
+        assertEq(bytes4(err), IDelayedOrderErrors.DelayedOrderGasTooLow.selector);
         assertEq(perp.pendingOrder(t).commitTime, priceTime - 30); // still pending
         vm.expectRevert(abi.encodeWithSelector(IPerpMarket.PerpOnlySelf.selector, address(this)));
         perp.fillOrder(t, 100e18, 0, 10e18, priceTime);

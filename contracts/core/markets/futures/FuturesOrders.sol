@@ -9,7 +9,7 @@ import {IFuturesTypes} from "../../../interfaces/IFuturesTypes.sol";
 import {IFuturesMarket} from "../../../interfaces/IFuturesMarket.sol";
 import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IRiskEngine} from "../../../interfaces/IRiskEngine.sol";
-import {IDelayedOrders} from "../../../interfaces/IDelayedOrders.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../../../interfaces/IDelayedOrders.sol";
 import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 
@@ -190,13 +190,13 @@ library FuturesOrders {
         // the escrowed margin goes back first: the fill's own margin check sees it
         if (o.marginUsdc != 0) $.clearingHouse.settle(account, int256(uint256(o.marginUsdc)));
         uint256 gasLeft = gasleft();
-        if (gasLeft < MIN_EXECUTION_GAS) revert IFuturesTypes.DelayedOrderGasTooLow(gasLeft, MIN_EXECUTION_GAS);
+        if (gasLeft < MIN_EXECUTION_GAS) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasLeft, MIN_EXECUTION_GAS);
         int256 delta = o.closeAll ? int256(0) : int256(o.sizeDeltaCh);
         try IFuturesMarket(address(this)).fillOrder(account, seriesId, delta, o.acceptablePriceWad, price, t) {
             emit IFuturesTypes.OrderExecuted(seriesId, account, msg.sender, roundId, price, o.feeUsdc, pending);
         } catch (bytes memory reason) {
             // @dev no reason: the fill ran out of gas (MIN_EXECUTION_GAS makes that the executor's doing)
-            if (reason.length == 0) revert IFuturesTypes.DelayedOrderGasTooLow(gasleft(), MIN_EXECUTION_GAS);
+            if (reason.length == 0) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasleft(), MIN_EXECUTION_GAS);
             emit IFuturesTypes.OrderCancelled(seriesId, account, msg.sender, o.feeUsdc, reason, pending);
         }
         if (o.feeUsdc != 0) $.clearingHouse.settle(msg.sender, int256(uint256(o.feeUsdc)));
@@ -205,7 +205,11 @@ library FuturesOrders {
     /// @notice Cancels `account`'s expired order on `seriesId` and pays the caller its fee (IFuturesMarket.cancelOrder).
     function cancel(FuturesBase.FuturesMarketStorage storage $, address account, uint256 seriesId) external {
         (DelayedOrders.Order memory o, uint256 expiresAt, uint256 pending) = _take($, account, seriesId, true);
-        bytes memory reason = abi.encodeWithSelector(IDelayedOrders.DelayedOrderExpired.selector, account, expiresAt);
+        bytes memory reason = abi.encodeWithSelector(
+            IDelayedOrderErrors.DelayedOrderExpired.selector,
+            account,
+            expiresAt
+        );
         emit IFuturesTypes.OrderCancelled(seriesId, account, msg.sender, o.feeUsdc, reason, pending);
         if (o.marginUsdc != 0) $.clearingHouse.settle(account, int256(uint256(o.marginUsdc)));
         if (o.feeUsdc != 0) $.clearingHouse.settle(msg.sender, int256(uint256(o.feeUsdc)));
@@ -221,7 +225,7 @@ library FuturesOrders {
     ) private returns (DelayedOrders.Order memory o, uint256 time, uint256 pending) {
         bytes32 k = DelayedOrders.key(account, uint96(seriesId));
         o = $.orders.orders[k];
-        if (o.commitTime == 0) revert IDelayedOrders.DelayedOrderAlreadyDone(account);
+        if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(account);
         IFuturesTypes.Params storage p = $.params;
         if (expired) {
             DelayedOrders.requireExpired(o, account, p.maxOrderDelaySec);
