@@ -479,5 +479,6 @@ contract AccountLens is IAccountLens {
 
 /// @dev The ERC-4626 total-assets view of the LiquidityVault (ILiquidityVault does not redeclare it).
 interface IERC4626Assets {
+    /// @notice The vault's total managed assets (USDC, 6 decimals), as ERC-4626 defines it.
     function totalAssets() external view returns (uint256);
 }
