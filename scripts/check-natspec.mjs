@@ -19,7 +19,12 @@ function visit(node, file, scope) {
   const kind = node.nodeType;
   const next = kind === "ContractDefinition" ? node.name : scope;
   let what;
-  if (kind === "FunctionDefinition" && node.kind !== "constructor" && node.kind !== "receive" && node.kind !== "fallback")
+  if (
+    kind === "FunctionDefinition" &&
+    node.kind !== "constructor" &&
+    node.kind !== "receive" &&
+    node.kind !== "fallback"
+  )
     what = node.visibility === "external" || node.visibility === "public" ? `function ${node.name}` : undefined;
   else if (kind === "VariableDeclaration" && node.stateVariable === true && node.visibility === "public")
     what = `variable ${node.name}`;
@@ -31,8 +36,10 @@ function visit(node, file, scope) {
       seen.add(key);
       checked++;
       const doc = node.documentation?.text ?? "";
-      const inherits = (node.baseFunctions?.length ?? 0) > 0 || (node.overrides !== null && node.overrides !== undefined);
-      if (doc.trim() === "" && !inherits) missing.push(`${file} ${scope}.${what.split(" ")[1]} (${what.split(" ")[0]})`);
+      const inherits =
+        (node.baseFunctions?.length ?? 0) > 0 || (node.overrides !== null && node.overrides !== undefined);
+      if (doc.trim() === "" && !inherits)
+        missing.push(`${file} ${scope}.${what.split(" ")[1]} (${what.split(" ")[0]})`);
     }
   }
   for (const [k, v] of Object.entries(node)) if (k !== "documentation" && typeof v === "object") visit(v, file, next);
