@@ -830,6 +830,9 @@ export class Keeper {
     })();
     await Promise.race([settled, grace]);
     clearTimeout(timer);
+    // Jobs' own background work (margin-model fits, re-validation) ends at its next step: awaited whatever the grace,
+    // so none of it reads through a closed client or logs after stop() returned.
+    await Promise.allSettled(this.jobs.map(({ job }) => job.close?.()));
     // Whatever is still in flight stays in the state database for the next run to adopt.
     this.sender.abandon();
     await this.server?.close();

@@ -246,6 +246,18 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     }
   });
 
+  it("stop() ends the background margin-model fits first: no model is fitted and no read runs after it returns", async function () {
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+    await k.tick(); // starts the fits in the background
+    await k.stop(0);
+    const after = job.modelCount();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(job.modelCount()).to.equal(after);
+    // The closed job starts nothing new either.
+    expect(after).to.be.at.most(SIZES.length);
+  });
+
   it("with every margin model fitted, a price drop is found by the model and the probe's gas is what the liquidation costs", async function () {
     const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
     try {

@@ -217,6 +217,8 @@ export function liquidationJob(
   let rotation = 0;
   let building: Promise<void> | undefined;
   let revalidating: Promise<void> | undefined;
+  /** Set by close(): background fits and re-validation stop at their next account. */
+  let closed = false;
   /** Accounts the background re-validation found liquidatable although their model did not: checked next tick. */
   const suspects = new Set<string>();
   let riskEngine: string | undefined;
@@ -365,6 +367,7 @@ export function liquidationJob(
     const slice = Array.from({ length: Math.min(revalidate, open.length) }, (_, i) => open[(start + i) % open.length]!);
     const blockTag = ctx.safeBlock;
     await mapLimit(slice, concurrency, async (o) => {
+      if (closed) return;
       const [liquidatable] = await ctx.client.read("isLiquidatable", (p) =>
         LiquidationEngine__factory.connect(engine, p).isLiquidatable(o.account, { blockTag }),
       );
@@ -394,6 +397,7 @@ export function liquidationJob(
     const ch = (p: Parameters<typeof ClearingHouse__factory.connect>[1]) =>
       ClearingHouse__factory.connect(clearingHouse, p);
     await mapLimit(stale, concurrency, async (o) => {
+      if (closed) return;
       const [s1, s2] = await Promise.all([
         ctx.client.read("marginStateAt", (p) => ch(p).marginStateAt(o.account, p1, { blockTag })),
         ctx.client.read("marginStateAt", (p) => ch(p).marginStateAt(o.account, p2, { blockTag })),
@@ -516,17 +520,22 @@ export function liquidationJob(
       out.push(...(await fundingSettlements(ctx, near)));
       // Models for the accounts that have none, fitted in the background, and the rotating re-validation: never on
       // a tick's critical path.
-      if (useModel && revalidating === undefined) {
+      if (useModel && revalidating === undefined && !closed) {
         revalidating = revalidateSlice(ctx).finally(() => (revalidating = undefined));
         revalidating.catch((e: unknown) => ctx.log.warn({ err: String(e) }, "margin re-validation failed"));
       }
-      if (useModel && building === undefined) {
+      if (useModel && building === undefined && !closed) {
         building = buildModels(ctx).finally(() => (building = undefined));
         building.catch((e: unknown) =>
           ctx.log.warn({ err: String(e) }, "margin models: fit failed, retrying next tick"),
         );
       }
       return out;
+    },
+    /** Background fits and re-validation end at their next account; resolves when both have. */
+    async close() {
+      closed = true;
+      await Promise.allSettled([building, revalidating]);
     },
     /** The probe already ran each liquidation: its gas is the estimate (a failed probe goes to eth_estimateGas). */
     async simulate(_ctx, action) {

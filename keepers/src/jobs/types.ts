@@ -90,6 +90,12 @@ export interface KeeperJob<T = unknown> {
   plan(ctx: JobContext, candidates: Candidate<T>[]): Promise<Action[]>;
   /** Optional custom simulation; undefined falls back to the default (eth_estimateGas of the action at latest). */
   simulate?(ctx: JobContext, action: Action): Promise<Simulation | undefined>;
+  /**
+   * Stops work the job runs off the tick's critical path (background fits, re-validation) and resolves once it has
+   * ended: the keeper awaits it on stop, before it closes its endpoints and state database, so nothing the job
+   * started outlives the keeper.
+   */
+  close?(): Promise<void>;
 }
 
 export interface JobFactory {
