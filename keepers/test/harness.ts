@@ -3,12 +3,10 @@
  * killed), funded accounts, MockKeeperTarget deployments with their own deployments/<network>.json, and keepers
  * wired to any RPC URLs (directly or through a FaultProxy).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync, mkdirSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { HDNodeWallet, JsonRpcProvider, Network, Wallet } from "ethers";
+import { HDNodeWallet, Wallet } from "ethers";
 import { MockKeeperTarget__factory, type MockKeeperTarget } from "../../types/ethers-contracts/index.js";
 import { applyConfig, defaultConfig, type KeeperConfig } from "../src/config.js";
 import { toRecord, type DeploymentInfo } from "../src/deployments.js";
@@ -17,18 +15,10 @@ import type { JobFactory } from "../src/jobs/types.js";
 import { Keeper } from "../src/keeper.js";
 import { createLogger } from "../src/log.js";
 import { pino, destination } from "pino";
+import { CHAIN_ID, ROOT, spawnLocalNode, type LocalNode } from "./local-node.js";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
-export const CHAIN_ID = 31337;
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-
-export interface LocalNode {
-  url: string;
-  port: number;
-  provider: JsonRpcProvider;
-  rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
-  stop(): Promise<void>;
-}
+export { CHAIN_ID, freePort, type LocalNode } from "./local-node.js";
 
 // On globalThis: mocha may load this module a second time (its own loader), and both copies must see the node.
 const slot = globalThis as { __chxKeeperNode?: LocalNode };
@@ -40,71 +30,9 @@ export function node(): LocalNode {
   return current;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `hardhat node --hostname 127.0.0.1 --port <free>` in its own process group and waits for it to answer. */
+/** Starts the suite's `hardhat node` (keepers/test/local-node.ts) and keeps it in this harness's slot. */
 export async function startNode(): Promise<LocalNode> {
-  const port = await freePort();
-  const bin = path.join(ROOT, "node_modules", ".bin");
-  const child: ChildProcess = spawn(
-    path.join(bin, "hardhat"),
-    ["node", "--hostname", "127.0.0.1", "--port", String(port)],
-    {
-      cwd: ROOT,
-      env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
-  );
-  let output = "";
-  child.stdout?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  child.stderr?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  const kill = (sig: NodeJS.Signals) => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, sig);
-    } catch {
-      // already gone
-    }
-  };
-  const onExit = () => kill("SIGKILL");
-  process.once("exit", onExit);
-  const url = `http://127.0.0.1:${port}`;
-  const network = Network.from(CHAIN_ID);
-  const provider = new JsonRpcProvider(url, network, { staticNetwork: network, cacheTimeout: -1, batchMaxCount: 1 });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`hardhat node exited (${child.exitCode}): ${output}`);
-    try {
-      await provider.send("eth_chainId", []);
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        kill("SIGKILL");
-        throw new Error(`hardhat node did not answer on ${url} within 60 s: ${output}`);
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  const stop = async () => {
-    provider.destroy();
-    process.removeListener("exit", onExit);
-    if (child.exitCode !== null) return;
-    const exited = new Promise<void>((r) => child.once("exit", () => r()));
-    kill("SIGTERM");
-    const t = setTimeout(() => kill("SIGKILL"), 3_000);
-    await exited;
-    clearTimeout(t);
-  };
-  const started: LocalNode = { url, port, provider, rpc: (m, p = []) => provider.send(m, p), stop };
+  const started = await spawnLocalNode(60_000);
   slot.__chxKeeperNode = started;
   return started;
 }

@@ -4,12 +4,10 @@
  * relays started in-process against SQLite (a temporary file) or PostgreSQL (PGlite: the real engine, WASM) — the
  * BACKENDS every behavioural test runs against.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { HDNodeWallet, JsonRpcProvider, MaxUint256, Network, Wallet, ZeroAddress, type Signer } from "ethers";
+import { HDNodeWallet, MaxUint256, Wallet, ZeroAddress, type Signer } from "ethers";
 import { pino } from "pino";
 import {
   connectProtocol,
@@ -25,9 +23,10 @@ import {
   type SignedOrderJson,
   type SpotOrder,
 } from "@chx/sdk";
+import { spawnLocalNode, type LocalNode } from "../../keepers/test/local-node.js";
 import { defaultRelayConfig, startRelay, type RelayConfig, type RunningRelay } from "../src/index.js";
 
-export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+export { freePort, ROOT, type LocalNode } from "../../keepers/test/local-node.js";
 const MNEMONIC = "test test test test test test test test test test test junk";
 export const CHAIN_ID = 31337n;
 
@@ -41,24 +40,6 @@ export const BACKENDS: Backend[] = (process.env.CHX_RELAY_BACKENDS ?? "sqlite,pg
   .split(",")
   .filter((b): b is Backend => b === "sqlite" || b === "pglite" || b === "postgres");
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-export interface LocalNode {
-  url: string;
-  provider: JsonRpcProvider;
-  rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
-  stop(): Promise<void>;
-}
-
 const slot = globalThis as { __chxRelayNode?: LocalNode; __chxRelayProtocol?: Promise<Deployed> };
 
 export function node(): LocalNode {
@@ -67,64 +48,9 @@ export function node(): LocalNode {
   return n;
 }
 
-/** `hardhat node` on a free loopback port, in its own process group (always killed). */
+/** Starts the suite's `hardhat node` (keepers/test/local-node.ts) and keeps it in this harness's slot. */
 export async function startNode(): Promise<LocalNode> {
-  const port = await freePort();
-  const bin = path.join(ROOT, "node_modules", ".bin");
-  const child: ChildProcess = spawn(
-    path.join(bin, "hardhat"),
-    ["node", "--hostname", "127.0.0.1", "--port", String(port)],
-    {
-      cwd: ROOT,
-      env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
-  );
-  let output = "";
-  child.stdout?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  child.stderr?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  const kill = (sig: NodeJS.Signals) => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, sig);
-    } catch {
-      // gone
-    }
-  };
-  const onExit = () => kill("SIGKILL");
-  process.once("exit", onExit);
-  const url = `http://127.0.0.1:${port}`;
-  const network = Network.from(CHAIN_ID);
-  const provider = new JsonRpcProvider(url, network, { staticNetwork: network, cacheTimeout: -1, batchMaxCount: 1 });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`hardhat node exited: ${output}`);
-    try {
-      await provider.send("eth_chainId", []);
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        kill("SIGKILL");
-        throw new Error(`hardhat node did not answer: ${output}`);
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  const n: LocalNode = {
-    url,
-    provider,
-    rpc: (m, p = []) => provider.send(m, p),
-    async stop() {
-      provider.destroy();
-      process.removeListener("exit", onExit);
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((r) => child.once("exit", () => r()));
-      kill("SIGTERM");
-      const t = setTimeout(() => kill("SIGKILL"), 3_000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
+  const n = await spawnLocalNode(90_000);
   slot.__chxRelayNode = n;
   return n;
 }
