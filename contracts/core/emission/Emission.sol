@@ -58,10 +58,10 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
         $.genesisTime = genesis;
         $.baseRateWad = uint64(base);
         $.nextTimeHalvingAt = uint64(genesis + EmissionEpochs.YEAR);
-        _setMinSamples($, p.minSamples);
+        EmissionSamples.setMinSamples($, p.minSamples);
         $.minSamples = $.minSamplesNext;
-        _setHalvingSpan($, p.halvingSpanGfl);
-        _setKeeperConfig($, p.bounty, p.keeperShareBps, p.keeperBatchSize);
+        EmissionEpochs.setHalvingSpan($, p.halvingSpanGfl);
+        EmissionKeepers.setConfig($, p.bounty, p.keeperShareBps, p.keeperBatchSize);
     }
 
     // ================================================================== hooks
@@ -153,12 +153,12 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
 
     /// @inheritdoc IEmission
     function setHalvingSpan(uint256 spanGfl) external restricted {
-        _setHalvingSpan(_s(), spanGfl);
+        EmissionEpochs.setHalvingSpan(_s(), spanGfl);
     }
 
     /// @inheritdoc IEmission
     function setMinSamples(uint256 minSamples_) external restricted {
-        _setMinSamples(_s(), minSamples_);
+        EmissionSamples.setMinSamples(_s(), minSamples_);
     }
 
     /// @inheritdoc IEmission
@@ -175,7 +175,7 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
         uint256 keeperShareBps,
         uint256 keeperBatchSize
     ) external restricted {
-        _setKeeperConfig(_s(), bounty, keeperShareBps, keeperBatchSize);
+        EmissionKeepers.setConfig(_s(), bounty, keeperShareBps, keeperBatchSize);
     }
 
     // ================================================================== checkers
@@ -339,34 +339,5 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
     /// @inheritdoc IEmission
     function trustedRecorder() external view returns (address) {
         return _s().trustedRecorder;
-    }
-
-    // ================================================================== internals: parameters
-
-    function _setHalvingSpan(EmissionStorage storage $, uint256 spanGfl) private {
-        $.halvingSpanGfl = spanGfl;
-        emit HalvingSpanSet(spanGfl, spanGfl == 0 ? type(uint256).max : $.eraStartGfl + spanGfl);
-    }
-
-    function _setMinSamples(EmissionStorage storage $, uint256 value) private {
-        if (value == 0 || value > CapacitySamples.DAYS) revert EmissionInvalidParameter("minSamples", value);
-        $.minSamplesNext = uint8(value);
-        emit MinSamplesSet(value);
-    }
-
-    function _setKeeperConfig(
-        EmissionStorage storage $,
-        BountyConfig calldata bounty,
-        uint256 keeperShareBps,
-        uint256 keeperBatchSize
-    ) private {
-        if (keeperShareBps > 1_000) revert EmissionInvalidParameter("keeperShareBps", keeperShareBps);
-        if (keeperBatchSize == 0 || keeperBatchSize > EmissionKeepers.MAX_BATCH) {
-            revert EmissionInvalidParameter("keeperBatchSize", keeperBatchSize);
-        }
-        $.bounty = bounty;
-        $.keeperShareBps = uint16(keeperShareBps);
-        $.keeperBatchSize = uint16(keeperBatchSize);
-        emit KeeperConfigSet(bounty, keeperShareBps, keeperBatchSize);
     }
 }

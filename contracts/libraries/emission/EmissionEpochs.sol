@@ -157,4 +157,10 @@ library EmissionEpochs {
         );
         return n;
     }
+
+    /// @notice Sets the cumulative-GFL span of a halving era (0 = time halvings only).
+    function setHalvingSpan(EmissionStore.EmissionStorage storage $, uint256 spanGfl) internal {
+        $.halvingSpanGfl = spanGfl;
+        emit IEmissionEvents.HalvingSpanSet(spanGfl, spanGfl == 0 ? type(uint256).max : $.eraStartGfl + spanGfl);
+    }
 }

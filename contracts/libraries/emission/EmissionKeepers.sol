@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {IEmission} from "../../interfaces/IEmission.sol";
 import {IEmissionErrors} from "../../interfaces/IEmissionErrors.sol";
 import {IEmissionEvents} from "../../interfaces/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
@@ -75,5 +76,22 @@ library EmissionKeepers {
         }
         if (epoch > 0 && $.rebalanceCursor < $.providerList.length) return (UPKEEP_REBALANCE, $.keeperBatchSize);
         return (0, 0);
+    }
+
+    /// @notice Sets the keeper bounties, the replenishment share of the keeper budget (≤ 10 %) and the batch size.
+    function setConfig(
+        EmissionStore.EmissionStorage storage $,
+        IEmission.BountyConfig calldata bounty_,
+        uint256 keeperShareBps,
+        uint256 keeperBatchSize
+    ) internal {
+        if (keeperShareBps > 1_000) revert IEmissionErrors.EmissionInvalidParameter("keeperShareBps", keeperShareBps);
+        if (keeperBatchSize == 0 || keeperBatchSize > MAX_BATCH) {
+            revert IEmissionErrors.EmissionInvalidParameter("keeperBatchSize", keeperBatchSize);
+        }
+        $.bounty = bounty_;
+        $.keeperShareBps = uint16(keeperShareBps);
+        $.keeperBatchSize = uint16(keeperBatchSize);
+        emit IEmission.KeeperConfigSet(bounty_, keeperShareBps, keeperBatchSize);
     }
 }

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IEmission} from "../../interfaces/IEmission.sol";
+import {IEmissionErrors} from "../../interfaces/IEmissionErrors.sol";
 import {IEmissionEvents} from "../../interfaces/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
 import {CapacitySamples} from "../CapacitySamples.sol";
@@ -92,5 +93,14 @@ library EmissionSamples {
             x &= x - 1;
             ++c;
         }
+    }
+
+    /// @notice Sets the minimum daily sample count (1-15) for a non-zero GFL, in force from the next epoch.
+    function setMinSamples(EmissionStore.EmissionStorage storage $, uint256 value) internal {
+        if (value == 0 || value > CapacitySamples.DAYS) {
+            revert IEmissionErrors.EmissionInvalidParameter("minSamples", value);
+        }
+        $.minSamplesNext = uint8(value);
+        emit IEmissionEvents.MinSamplesSet(value);
     }
 }
