@@ -2,6 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {ICapacityRecorder, IRewardPool} from "./IEmissionHooks.sol";
+import {IEmissionErrors} from "./IEmissionErrors.sol";
+import {IEmissionEvents} from "./IEmissionEvents.sol";
 
 /// @title IEmission
 /// @notice GFL/DPS emission (SPEC section 5, seed 001 sections 3-4): 15-day epochs, per-provider daily capacity
@@ -11,7 +13,7 @@ import {ICapacityRecorder, IRewardPool} from "./IEmissionHooks.sol";
 /// @dev Units: GFL and capacities in wei of GFL (1e18 = 1 PetaFLOP); DPS in wei; rates in WAD (DPS wei per
 ///      1e18 GFL wei per epoch). Cumulative GFL is measured in GFL-epochs (sum over closed epochs of their
 ///      total GFL). See docs/emission.md.
-interface IEmission is ICapacityRecorder, IRewardPool {
+interface IEmission is ICapacityRecorder, IRewardPool, IEmissionErrors, IEmissionEvents {
     // ------------------------------------------------------------------ structs
 
     /// @notice Per-epoch record, written when the epoch closes.
@@ -78,186 +80,6 @@ interface IEmission is ICapacityRecorder, IRewardPool {
         uint96 maxBountyDps;
     }
 
-    // ------------------------------------------------------------------ errors
-
-    /// @notice Thrown when closing an epoch that is not over yet.
-    /// @param epoch The open epoch.
-    /// @param endsAt Timestamp when it may be closed.
-    error EmissionEpochNotDue(uint256 epoch, uint256 endsAt);
-
-    /// @notice Thrown when a user path finds more due epochs than it may close in one call.
-    /// @param currentEpoch The open epoch on record.
-    /// @param dueEpochs How many epochs are due; call `closeEpochs` first.
-    error EmissionEpochsBehind(uint256 currentEpoch, uint256 dueEpochs);
-
-    /// @notice Thrown when a rebalance batch finds nothing left to do for the current epoch.
-    /// @param epoch The open epoch (the batch would rebalance for `epoch − 1`).
-    error EmissionRebalanceComplete(uint256 epoch);
-
-    /// @notice Thrown when a capacity sample does not fit the 64-bit nano-PetaFLOP sample ring.
-    /// @param provider The provider.
-    /// @param capacityPflopsWad The sample.
-    /// @param maxPflopsWad The largest accepted sample.
-    error EmissionCapacityTooLarge(address provider, uint256 capacityPflopsWad, uint256 maxPflopsWad);
-
-    /// @notice Thrown when `replenish` is called before the DPS was transferred in.
-    /// @param dpsAmount DPS claimed to be returned.
-    /// @param unaccountedDps DPS the module holds beyond its pool and keeper budget.
-    error EmissionReplenishNotFunded(uint256 dpsAmount, uint256 unaccountedDps);
-
-    /// @notice Thrown when a parameter is out of range.
-    /// @param name The parameter.
-    /// @param value The rejected value.
-    error EmissionInvalidParameter(bytes32 name, uint256 value);
-
-    /// @notice Thrown by `performUpkeep` when the payload names no action.
-    /// @param action The unknown action byte.
-    error EmissionUnknownUpkeep(uint8 action);
-
-    // ------------------------------------------------------------------ events
-
-    /// @notice Emitted when a capacity sample is recorded.
-    /// @param provider The provider.
-    /// @param epoch The epoch sampled.
-    /// @param day Day of the epoch (0-14).
-    /// @param daySamplePflopsWad The day's sample after this heartbeat (the day's minimum).
-    /// @param sampleCount Days of this epoch with a sample.
-    /// @param epochGfl The provider's median GFL for the epoch so far.
-    /// @param epochTotalGfl Sum of all providers' median GFL for the epoch so far.
-    event CapacityRecorded(
-        address indexed provider,
-        uint256 indexed epoch,
-        uint256 day,
-        uint256 daySamplePflopsWad,
-        uint256 sampleCount,
-        uint256 epochGfl,
-        uint256 epochTotalGfl
-    );
-
-    /// @notice Emitted when an epoch closes.
-    /// @param epoch The closed epoch.
-    /// @param totalGfl The epoch's total GFL.
-    /// @param rateWad Reward rate of the epoch (DPS wei per 1e18 GFL wei).
-    /// @param rewardsDps Upper bound of the epoch's rewards (`totalGfl × rateWad`).
-    /// @param cumulativeGfl Cumulative GFL counter after the close.
-    /// @param halvings Halving count after the close.
-    /// @param closedBy The caller (or the user path that closed it lazily).
-    /// @param bountyDps Bounty paid to `closedBy`.
-    event EpochClosed(
-        uint256 indexed epoch,
-        uint256 totalGfl,
-        uint256 rateWad,
-        uint256 rewardsDps,
-        uint256 cumulativeGfl,
-        uint256 halvings,
-        address indexed closedBy,
-        uint256 bountyDps
-    );
-
-    /// @notice Emitted when the reward ratio halves.
-    /// @param halvings Halving count after this halving.
-    /// @param epoch The epoch whose close applied it.
-    /// @param byThreshold True when the cumulative-GFL span triggered it, false when 365 days did.
-    /// @param cumulativeGfl Cumulative GFL counter at the halving.
-    /// @param nextThresholdGfl Cumulative GFL that triggers the next halving.
-    /// @param nextDueAt Timestamp from which the next time-triggered halving may apply.
-    /// @param newRateWad The per-epoch reward rate after the halving.
-    event Halved(
-        uint256 indexed halvings,
-        uint256 indexed epoch,
-        bool byThreshold,
-        uint256 cumulativeGfl,
-        uint256 nextThresholdGfl,
-        uint256 nextDueAt,
-        uint256 newRateWad
-    );
-
-    /// @notice Emitted when a provider's epoch result is applied (GFL set, reward accrued).
-    /// @param provider The provider.
-    /// @param epoch The epoch rebalanced for.
-    /// @param gfl The provider's GFL balance after.
-    /// @param rewardDps Reward accrued for `epoch`.
-    /// @param accruedDps The provider's unclaimed rewards after.
-    event ProviderRebalanced(
-        address indexed provider,
-        uint256 indexed epoch,
-        uint256 gfl,
-        uint256 rewardDps,
-        uint256 accruedDps
-    );
-
-    /// @notice Emitted after each rebalance batch.
-    /// @param epoch The open epoch (providers are rebalanced for `epoch − 1`).
-    /// @param fromIndex First provider index processed.
-    /// @param toIndex One past the last index processed (the new cursor).
-    /// @param rebalanced Providers whose state changed.
-    /// @param keeper The caller.
-    /// @param bountyDps Bounty paid.
-    event RebalanceBatch(
-        uint256 indexed epoch,
-        uint256 fromIndex,
-        uint256 toIndex,
-        uint256 rebalanced,
-        address indexed keeper,
-        uint256 bountyDps
-    );
-
-    /// @notice Emitted when a provider claims (paid from rewards already funded).
-    /// @param provider The provider.
-    /// @param to Recipient.
-    /// @param amountDps Paid.
-    /// @param claimedDps The provider's lifetime claims after.
-    event RewardsClaimed(address indexed provider, address indexed to, uint256 amountDps, uint256 claimedDps);
-
-    /// @notice Emitted when closed epochs' rewards are funded: the reward pool pays first, the rest is minted.
-    /// @param rewardsDps Rewards funded (Σ of the epochs' `rewardsDps` since the last funding).
-    /// @param fromPoolDps Part taken from the reward pool.
-    /// @param mintedDps Part newly minted to this module.
-    /// @param rewardPoolDps Reward pool after.
-    /// @param totalMintedDps DPS ever minted by this module after.
-    event RewardsFunded(
-        uint256 rewardsDps,
-        uint256 fromPoolDps,
-        uint256 mintedDps,
-        uint256 rewardPoolDps,
-        uint256 totalMintedDps
-    );
-
-    /// @notice Emitted on reward-pool replenishment.
-    /// @param by The caller (task registry).
-    /// @param dpsAmount DPS returned.
-    /// @param toPoolDps Part added to the reward pool.
-    /// @param toKeeperDps Part added to the keeper budget.
-    /// @param gflEquivalent Cumulative-GFL reduction (GFL-epochs, GFL wei).
-    /// @param cumulativeGfl Counter after.
-    /// @param rewardPoolDps Reward pool after.
-    /// @param keeperBudgetDps Keeper budget after.
-    event Replenished(
-        address indexed by,
-        uint256 dpsAmount,
-        uint256 toPoolDps,
-        uint256 toKeeperDps,
-        uint256 gflEquivalent,
-        uint256 cumulativeGfl,
-        uint256 rewardPoolDps,
-        uint256 keeperBudgetDps
-    );
-
-    /// @notice Emitted when someone funds the keeper budget directly.
-    /// @param by Funder.
-    /// @param dpsAmount DPS added.
-    /// @param keeperBudgetDps Keeper budget after.
-    event KeeperBudgetFunded(address indexed by, uint256 dpsAmount, uint256 keeperBudgetDps);
-
-    /// @notice Emitted when governance changes the cumulative-GFL span of a halving era.
-    /// @param spanGfl New span (0 = time-only halvings).
-    /// @param nextThresholdGfl Cumulative GFL that now triggers the next halving.
-    event HalvingSpanSet(uint256 spanGfl, uint256 nextThresholdGfl);
-
-    /// @notice Emitted when governance changes the minimum sample count (effective from the next epoch).
-    /// @param minSamples New minimum.
-    event MinSamplesSet(uint256 minSamples);
-
     /// @notice Emitted when governance changes keeper parameters.
     /// @param bounty New bounty configuration.
     /// @param keeperShareBps Share of replenishment routed to the keeper budget.
@@ -306,6 +128,12 @@ interface IEmission is ICapacityRecorder, IRewardPool {
     /// @notice Sets the minimum daily samples for a non-zero epoch GFL, effective from the next epoch. ADMIN.
     /// @param minSamples 1-15.
     function setMinSamples(uint256 minSamples) external;
+
+    /// @notice Registers the capacity recorder (the ProviderRegistry), whose `recordCapacity` calls pass with one
+    ///         SLOAD instead of an AccessManager call; holders of the role mapped to `recordCapacity` still may
+    ///         call it. ADMIN role (governance) only; address(0) removes it.
+    /// @param recorder The trusted recorder.
+    function setTrustedRecorder(address recorder) external;
 
     /// @notice Sets keeper bounties, the replenishment share routed to the keeper budget and the batch size
     ///         the checkers propose. ADMIN.
@@ -437,4 +265,8 @@ interface IEmission is ICapacityRecorder, IRewardPool {
     /// @return current In force.
     /// @return next From the next epoch.
     function minSamples() external view returns (uint256 current, uint256 next);
+
+    /// @notice The capacity recorder governance registered (address(0): none).
+    /// @return The trusted recorder.
+    function trustedRecorder() external view returns (address);
 }

@@ -15,17 +15,31 @@ interface IGFLToken {
     /// @param totalSupply Total GFL after.
     event GFLRebalanced(address indexed account, uint256 oldBalance, uint256 newBalance, uint256 totalSupply);
 
-    /// @notice Mints GFL. EMISSION role only.
+    /// @notice Emitted when governance registers the minter.
+    /// @param previousMinter Minter before (address(0): none).
+    /// @param newMinter Minter after (address(0): none, only role holders may write balances).
+    event GFLMinterSet(address indexed previousMinter, address indexed newMinter);
+
+    /// @notice Registers the minter (the Emission module), which may mint, burn and set balances without an
+    ///         AccessManager call. ADMIN role (governance) only; address(0) removes it.
+    /// @param newMinter The minter.
+    function setMinter(address newMinter) external;
+
+    /// @notice The minter governance registered (address(0): none).
+    /// @return The minter.
+    function minter() external view returns (address);
+
+    /// @notice Mints GFL. The minter or the EMISSION role only.
     /// @param to Provider.
     /// @param amount GFL to mint.
     function mint(address to, uint256 amount) external;
 
-    /// @notice Burns GFL. EMISSION role only.
+    /// @notice Burns GFL. The minter or the EMISSION role only.
     /// @param from Provider.
     /// @param amount GFL to burn.
     function burn(address from, uint256 amount) external;
 
-    /// @notice Sets a provider's balance, minting or burning the difference. EMISSION role only.
+    /// @notice Sets a provider's balance, minting or burning the difference. The minter or the EMISSION role only.
     /// @param account Provider.
     /// @param newBalance Target balance.
     function setBalance(address account, uint256 newBalance) external;

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {EmissionSolBase} from "../helpers/EmissionSolBase.sol";
 import {Emission} from "../../contracts/core/emission/Emission.sol";
 import {IEmission} from "../../contracts/interfaces/IEmission.sol";
+import {IEmissionErrors} from "../../contracts/interfaces/IEmissionErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {Initializable} from "@openzeppelin/contracts-upgradeable/proxy/utils/Initializable.sol";
@@ -92,7 +93,7 @@ contract EmissionTest is EmissionSolBase {
     function test_recordCapacity_revertsWhenTooLarge() public {
         uint256 max = uint256(type(uint64).max) * 1e9;
         vm.prank(registry);
-        vm.expectRevert(abi.encodeWithSelector(IEmission.EmissionCapacityTooLarge.selector, p1, max + 1e9, max));
+        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionCapacityTooLarge.selector, p1, max + 1e9, max));
         emission.recordCapacity(p1, max + 1e9);
     }
 
@@ -193,15 +194,17 @@ contract EmissionTest is EmissionSolBase {
     }
 
     function test_setters_validateParameters() public {
-        vm.expectRevert(abi.encodeWithSelector(IEmission.EmissionInvalidParameter.selector, bytes32("minSamples"), 0));
+        vm.expectRevert(
+            abi.encodeWithSelector(IEmissionErrors.EmissionInvalidParameter.selector, bytes32("minSamples"), 0)
+        );
         emission.setMinSamples(0);
         IEmission.BountyConfig memory b;
         vm.expectRevert(
-            abi.encodeWithSelector(IEmission.EmissionInvalidParameter.selector, bytes32("keeperShareBps"), 1_001)
+            abi.encodeWithSelector(IEmissionErrors.EmissionInvalidParameter.selector, bytes32("keeperShareBps"), 1_001)
         );
         emission.setKeeperConfig(b, 1_001, 100);
         vm.expectRevert(
-            abi.encodeWithSelector(IEmission.EmissionInvalidParameter.selector, bytes32("keeperBatchSize"), 0)
+            abi.encodeWithSelector(IEmissionErrors.EmissionInvalidParameter.selector, bytes32("keeperBatchSize"), 0)
         );
         emission.setKeeperConfig(b, 0, 0);
         vm.prank(p1);
@@ -212,7 +215,7 @@ contract EmissionTest is EmissionSolBase {
     function test_userPathRevertsWhenTooManyEpochsAreDue() public {
         vm.warp(emission.epochStart(70));
         vm.prank(registry);
-        vm.expectRevert(abi.encodeWithSelector(IEmission.EmissionEpochsBehind.selector, 64, 6));
+        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionEpochsBehind.selector, 64, 6));
         emission.recordCapacity(p1, 1e18);
         assertEq(emission.closeEpochs(10), 10);
         _record(p1, 1e18); // 60 due now: within the lazy limit of 64
@@ -240,7 +243,7 @@ contract EmissionTest is EmissionSolBase {
         vm.prank(keeper);
         emission.rebalance(100);
         assertEq(dps.balanceOf(keeper), 1e18 + 5 * 5e16);
-        vm.expectRevert(abi.encodeWithSelector(IEmission.EmissionRebalanceComplete.selector, 1));
+        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionRebalanceComplete.selector, 1));
         emission.rebalance(1);
         // Cap: a close bounty of 50 DPS is cut to maxBountyDps (10).
         emission.setKeeperConfig(

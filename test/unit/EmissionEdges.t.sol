@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {EmissionSolBase} from "../helpers/EmissionSolBase.sol";
 import {Emission} from "../../contracts/core/emission/Emission.sol";
 import {IEmission} from "../../contracts/interfaces/IEmission.sol";
+import {IEmissionErrors} from "../../contracts/interfaces/IEmissionErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 
 /// @notice Edge paths of Emission: initial-parameter validation, claims to the zero address, the rebalance and
@@ -24,7 +25,7 @@ contract EmissionEdgesTest is EmissionSolBase {
     }
 
     function _bad(bytes32 name, uint256 value) internal pure returns (bytes memory) {
-        return abi.encodeWithSelector(IEmission.EmissionInvalidParameter.selector, name, value);
+        return abi.encodeWithSelector(IEmissionErrors.EmissionInvalidParameter.selector, name, value);
     }
 
     function test_init_validatesParameters() public {
@@ -74,7 +75,7 @@ contract EmissionEdgesTest is EmissionSolBase {
         assertEq(total, 2);
         assertEq(gfl.balanceOf(p1), 100e18);
         assertEq(gfl.balanceOf(p2), 50e18);
-        vm.expectRevert(abi.encodeWithSelector(IEmission.EmissionUnknownUpkeep.selector, 3));
+        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionUnknownUpkeep.selector, 3));
         emission.performUpkeep(abi.encode(uint8(3), uint256(1)));
     }
 

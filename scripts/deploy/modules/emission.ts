@@ -1,6 +1,7 @@
 import { parseUnits } from "ethers";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
+import { Emission__factory, GFLToken__factory } from "../../../types/ethers-contracts/index.js";
 
 /**
  * Emission parameters. SPEC section 5 fixes the reward share (20 %) and R_0 (1/100); the halving span, the
@@ -51,5 +52,27 @@ export const emissionModule: DeployModule = {
     await ctx.setFunctionRole("Emission", ["replenish(uint256)"], Roles.REWARD_SOURCE);
     await ctx.grantRole(Roles.EMISSION, ctx.address("Emission"), "Emission");
     await ctx.guardianMayPause("Emission", Roles.GUARDIAN);
+    await trustHotCallers(ctx);
   },
 };
+
+/**
+ * Hot-path callers trusted by address (one SLOAD instead of an AccessManager call, governance may re-point them):
+ * the GFL token's minter is Emission (every rebalance and lazy settle), Emission's trusted recorder is the
+ * ProviderRegistry (every heartbeat). The roles above stay granted; each step is idempotent.
+ */
+async function trustHotCallers(ctx: DeployContext): Promise<void> {
+  const emission = ctx.address("Emission");
+  const gfl = GFLToken__factory.connect(ctx.address("GFLToken"), ctx.deployer);
+  if ((await gfl.minter()).toLowerCase() !== emission.toLowerCase()) {
+    const data = gfl.interface.encodeFunctionData("setMinter", [emission]);
+    await ctx.adminCall(await gfl.getAddress(), data, "GFLToken: minter → Emission");
+  }
+  if (!ctx.has("ProviderRegistry")) return;
+  const registry = ctx.address("ProviderRegistry");
+  const em = Emission__factory.connect(emission, ctx.deployer);
+  if ((await em.trustedRecorder()).toLowerCase() !== registry.toLowerCase()) {
+    const data = em.interface.encodeFunctionData("setTrustedRecorder", [registry]);
+    await ctx.adminCall(emission, data, "Emission: trusted recorder → ProviderRegistry");
+  }
+}
