@@ -89,20 +89,22 @@ library FixedPointMath {
 
     /// @notice Signed sizeWad × priceWad in USDC, rounded toward −∞ (a value credited to its holder).
     function signedWadToUsdcDown(int256 sizeWad, uint256 priceWad) internal pure returns (int256) {
-        if (sizeWad >= 0) return int256(wadToUsdcDown(uint256(sizeWad), priceWad));
-        return -int256(wadToUsdcUp(abs(sizeWad), priceWad));
+        // @dev calls Math.mulDiv directly (no nested library hop: these sit on the perp and clearing hot paths)
+        if (sizeWad >= 0) return int256(Math.mulDiv(uint256(sizeWad), priceWad, WAD_PRODUCT_TO_USDC));
+        return -int256(Math.mulDiv(uint256(-sizeWad), priceWad, WAD_PRODUCT_TO_USDC, Math.Rounding.Ceil));
     }
 
     /// @notice Signed sizeWad × priceWad in USDC, rounded toward +∞ (a cost: a long pays more, a short is credited
     ///         less).
     function signedWadToUsdcUp(int256 sizeWad, uint256 priceWad) internal pure returns (int256) {
-        if (sizeWad >= 0) return int256(wadToUsdcUp(uint256(sizeWad), priceWad));
-        return -int256(wadToUsdcDown(abs(sizeWad), priceWad));
+        if (sizeWad >= 0)
+            return int256(Math.mulDiv(uint256(sizeWad), priceWad, WAD_PRODUCT_TO_USDC, Math.Rounding.Ceil));
+        return -int256(Math.mulDiv(uint256(-sizeWad), priceWad, WAD_PRODUCT_TO_USDC));
     }
 
     /// @notice Signed x × n / d with n, d > 0, rounded toward −∞ (full precision on |x| × n).
     function signedMulDivDown(int256 x, uint256 n, uint256 d) internal pure returns (int256) {
         if (x >= 0) return int256(Math.mulDiv(uint256(x), n, d));
-        return -int256(Math.mulDiv(abs(x), n, d, Math.Rounding.Ceil));
+        return -int256(Math.mulDiv(uint256(-x), n, d, Math.Rounding.Ceil));
     }
 }
