@@ -1,47 +1,47 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {FixedPointMath} from "./math/FixedPointMath.sol";
 
 /// @title ClearingMath
 /// @notice Conversions between CH sizes (WAD), prices (USDC per CH, WAD) and USDC amounts (6 decimals), and the
 ///         average-cost position update. The rounding direction is in every name and always favours the protocol
-///         (ACC-05): values credited to a trader round down, costs and requirements round up.
+///         (ACC-05): values credited to a trader round down, costs and requirements round up. The primitives live
+///         in FixedPointMath; these names are the clearing vocabulary its callers use.
 library ClearingMath {
     /// @dev size (1e18) × price (1e18) / 1e30 = USDC (1e6).
-    uint256 internal constant SIZE_PRICE_TO_USDC = 1e30;
-    uint256 internal constant WAD = 1e18;
+    uint256 internal constant SIZE_PRICE_TO_USDC = FixedPointMath.WAD_PRODUCT_TO_USDC;
+    uint256 internal constant WAD = FixedPointMath.WAD;
 
     /// @notice |size| × price in USDC, rounded up (notional for margin requirements).
     function notionalUsdcUp(uint256 absSizeCh, uint256 priceWad) internal pure returns (uint256) {
-        return Math.mulDiv(absSizeCh, priceWad, SIZE_PRICE_TO_USDC, Math.Rounding.Ceil);
+        return FixedPointMath.wadToUsdcUp(absSizeCh, priceWad);
     }
 
     /// @notice size × price in USDC, signed, rounded toward −∞ (a position's value credited to its holder).
     function valueUsdcDown(int256 sizeCh, uint256 priceWad) internal pure returns (int256) {
-        if (sizeCh >= 0) return int256(Math.mulDiv(uint256(sizeCh), priceWad, SIZE_PRICE_TO_USDC));
-        return -int256(Math.mulDiv(uint256(-sizeCh), priceWad, SIZE_PRICE_TO_USDC, Math.Rounding.Ceil));
+        return FixedPointMath.signedWadToUsdcDown(sizeCh, priceWad);
     }
 
     /// @notice size × price in USDC, signed, rounded toward +∞ (cost basis of a new position: a long pays more, a
     ///         short is credited less).
     function valueUsdcUp(int256 sizeCh, uint256 priceWad) internal pure returns (int256) {
-        if (sizeCh >= 0) return int256(Math.mulDiv(uint256(sizeCh), priceWad, SIZE_PRICE_TO_USDC, Math.Rounding.Ceil));
-        return -int256(Math.mulDiv(uint256(-sizeCh), priceWad, SIZE_PRICE_TO_USDC));
+        return FixedPointMath.signedWadToUsdcUp(sizeCh, priceWad);
     }
 
     /// @notice a × b / 1e18 rounded up.
     function mulWadUp(uint256 a, uint256 b) internal pure returns (uint256) {
-        return Math.mulDiv(a, b, WAD, Math.Rounding.Ceil);
+        return FixedPointMath.wadMulUp(a, b);
     }
 
     /// @notice a × b / 1e18 rounded down.
     function mulWadDown(uint256 a, uint256 b) internal pure returns (uint256) {
-        return Math.mulDiv(a, b, WAD);
+        return FixedPointMath.wadMulDown(a, b);
     }
 
+    /// @notice |x|.
     function abs(int256 x) internal pure returns (uint256) {
-        return x >= 0 ? uint256(x) : uint256(-x);
+        return FixedPointMath.abs(x);
     }
 
     /// @notice Applies a trade of `deltaCh` at `priceWad` to a position with average-cost accounting.
@@ -66,10 +66,8 @@ library ClearingMath {
         int256 closedBasis;
         if (closeAbs == absSize) {
             closedBasis = openUsdc;
-        } else if (openUsdc >= 0) {
-            closedBasis = int256(Math.mulDiv(uint256(openUsdc), closeAbs, absSize));
         } else {
-            closedBasis = -int256(Math.mulDiv(uint256(-openUsdc), closeAbs, absSize, Math.Rounding.Ceil));
+            closedBasis = FixedPointMath.signedMulDivDown(openUsdc, closeAbs, absSize);
         }
         int256 closedSize = sizeCh > 0 ? int256(closeAbs) : -int256(closeAbs);
         realisedPnlUsdc = valueUsdcDown(closedSize, priceWad) - closedBasis;

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {FixedPointMath} from "./math/FixedPointMath.sol";
 
 /// @title FuturesMath
 /// @notice Pure maths of the FuturesMarket: the skew premium that converges to zero at expiry, average entry prices,
 ///         pro-rata delivery shares and the UTC calendar grid of standard expiries.
 library FuturesMath {
-    uint256 internal constant WAD = 1e18;
-    uint256 internal constant BPS = 10_000;
-    uint256 internal constant SIZE_PRICE_TO_USDC = 1e30;
+    uint256 internal constant WAD = FixedPointMath.WAD;
+    uint256 internal constant BPS = FixedPointMath.BPS;
+    uint256 internal constant SIZE_PRICE_TO_USDC = FixedPointMath.WAD_PRODUCT_TO_USDC;
 
     /// @notice Premium over the index, WAD, signed: (skewSum / 2) / skewScale, capped at ±maxPremium, times
     ///         min(timeToExpiry, horizon) / horizon — zero at expiry (MKT-04).
@@ -42,7 +42,7 @@ library FuturesMath {
     /// @return priceWad The series price, WAD.
     function seriesPrice(uint256 indexWad, int256 premium, bool isBuy) internal pure returns (uint256 priceWad) {
         uint256 factor = uint256(int256(WAD) + premium);
-        return Math.mulDiv(indexWad, factor, WAD, isBuy ? Math.Rounding.Ceil : Math.Rounding.Floor);
+        return isBuy ? FixedPointMath.wadMulUp(indexWad, factor) : FixedPointMath.wadMulDown(indexWad, factor);
     }
 
     /// @notice New average entry price after a trade of `deltaCh` at `priceWad` on a position of `sizeCh`.
@@ -67,35 +67,33 @@ library FuturesMath {
 
     /// @notice |x|.
     function abs(int256 x) internal pure returns (uint256) {
-        return x >= 0 ? uint256(x) : uint256(-x);
+        return FixedPointMath.abs(x);
     }
 
     /// @notice `amountCh × priceWad` in USDC, rounded down.
     function usdcDown(uint256 amountCh, uint256 priceWad) internal pure returns (uint256) {
-        return Math.mulDiv(amountCh, priceWad, SIZE_PRICE_TO_USDC);
+        return FixedPointMath.wadToUsdcDown(amountCh, priceWad);
     }
 
     /// @notice `amountCh × priceWad` in USDC, rounded up.
     function usdcUp(uint256 amountCh, uint256 priceWad) internal pure returns (uint256) {
-        return Math.mulDiv(amountCh, priceWad, SIZE_PRICE_TO_USDC, Math.Rounding.Ceil);
+        return FixedPointMath.wadToUsdcUp(amountCh, priceWad);
     }
 
     /// @notice Signed `sizeCh × priceWad` in USDC rounded toward −∞ (credits).
     function valueDown(int256 sizeCh, uint256 priceWad) internal pure returns (int256) {
-        if (sizeCh >= 0) return int256(usdcDown(uint256(sizeCh), priceWad));
-        return -int256(usdcUp(uint256(-sizeCh), priceWad));
+        return FixedPointMath.signedWadToUsdcDown(sizeCh, priceWad);
     }
 
     /// @notice Signed `sizeCh × priceWad` in USDC rounded toward +∞ (costs).
     function valueUp(int256 sizeCh, uint256 priceWad) internal pure returns (int256) {
-        if (sizeCh >= 0) return int256(usdcUp(uint256(sizeCh), priceWad));
-        return -int256(usdcDown(uint256(-sizeCh), priceWad));
+        return FixedPointMath.signedWadToUsdcUp(sizeCh, priceWad);
     }
 
     /// @notice A short's delivery assignment: ceil(base × deliverable / assignable) (an obligation rounds up).
     function assignment(uint256 baseCh, uint256 deliverableCh, uint256 assignableCh) internal pure returns (uint256) {
         if (deliverableCh == 0 || assignableCh == 0) return 0;
-        return Math.mulDiv(baseCh, deliverableCh, assignableCh, Math.Rounding.Ceil);
+        return FixedPointMath.mulDivUp(baseCh, deliverableCh, assignableCh);
     }
 
     // ───────────────────────────── UTC calendar ─────────────────────────────

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {FixedPointMath} from "./math/FixedPointMath.sol";
 
 /// @title PerpMath
 /// @notice Pure math of the perpetual: skew-based fill price, maker/taker fee, and the velocity funding model
@@ -12,20 +12,19 @@ library PerpMath {
     int256 internal constant SIZE_INDEX_TO_USDC = 1e30;
     int256 internal constant DAY = 1 days;
 
+    /// @notice |x|.
     function abs(int256 x) internal pure returns (uint256) {
-        return x >= 0 ? uint256(x) : uint256(-x);
+        return FixedPointMath.abs(x);
     }
 
     /// @notice Signed division rounded toward +∞.
-    function divUp(int256 a, int256 b) internal pure returns (int256 q) {
-        q = a / b;
-        if (a % b != 0 && (a > 0) == (b > 0)) q += 1;
+    function divUp(int256 a, int256 b) internal pure returns (int256) {
+        return FixedPointMath.divUp(a, b);
     }
 
     /// @notice Signed division rounded toward −∞.
-    function divDown(int256 a, int256 b) internal pure returns (int256 q) {
-        q = a / b;
-        if (a % b != 0 && (a > 0) != (b > 0)) q -= 1;
+    function divDown(int256 a, int256 b) internal pure returns (int256) {
+        return FixedPointMath.divDown(a, b);
     }
 
     /// @notice Fill price of a trade moving the skew from `skewCh` to `skewCh + deltaCh`:
@@ -45,12 +44,10 @@ library PerpMath {
         premiumWad = deltaCh > 0 ? divUp(num, den) : divDown(num, den);
         if (premiumWad <= -WAD) return (0, premiumWad);
         uint256 factor = uint256(WAD + premiumWad);
-        fillPriceWad = Math.mulDiv(
-            indexPriceWad,
-            factor,
-            uint256(WAD),
-            deltaCh > 0 ? Math.Rounding.Ceil : Math.Rounding.Floor
-        );
+        fillPriceWad =
+            deltaCh > 0
+                ? FixedPointMath.wadMulUp(indexPriceWad, factor)
+                : FixedPointMath.wadMulDown(indexPriceWad, factor);
     }
 
     /// @notice The fee of a trade: the part reducing |skew| pays `makerBps`, the rest `takerBps`, on notional at
@@ -69,7 +66,8 @@ library PerpMath {
             makerPart = absDelta < absSkew ? absDelta : absSkew;
         }
         uint256 weighted = makerPart * makerBps + (absDelta - makerPart) * takerBps;
-        return Math.mulDiv(weighted, fillPriceWad, 1e34, Math.Rounding.Ceil);
+        // @dev Σ size·bps × price / (1e30 · 1e4): the fee is owed by the trader, so it rounds up.
+        return FixedPointMath.mulDivUp(weighted, fillPriceWad, FixedPointMath.WAD_PRODUCT_TO_USDC * FixedPointMath.BPS);
     }
 
     /// @notice The funding rate and index after `dt` seconds at a constant skew.

@@ -83,4 +83,65 @@ contract FuturesMathTest is Test {
         assertEq(FuturesMath.entryAfter(100, 10e18, -150, 12e18), 12e18);
         assertEq(FuturesMath.entryAfter(100, 10e18, -100, 12e18), 0);
     }
+    // ───────────────────────────── against references ─────────────────────────────
+
+    /// @dev Reference: clamp((skewSum/2)/scale, ±cap) × min(ttx, horizon) / horizon, each step truncated toward 0.
+    function testFuzz_premium_matchesReference(
+        int256 skewSum,
+        uint256 scale,
+        uint256 capBps,
+        uint256 ttx,
+        uint256 horizon
+    ) public pure {
+        skewSum = bound(skewSum, -1e27, 1e27);
+        scale = bound(scale, 1e18, 1e28);
+        capBps = bound(capBps, 0, 9_999);
+        horizon = bound(horizon, 1, 365 days);
+        ttx = bound(ttx, 0, 400 days);
+        int256 p = (skewSum * 1e18) / (2 * int256(scale));
+        int256 cap = int256(capBps) * 1e14;
+        if (p > cap) p = cap;
+        if (p < -cap) p = -cap;
+        p = (p * int256(ttx < horizon ? ttx : horizon)) / int256(horizon);
+        assertEq(FuturesMath.premiumWad(skewSum, scale, capBps, ttx, horizon), p);
+    }
+
+    function testFuzz_seriesPrice_matchesReference(uint256 index, int256 premium, bool isBuy) public pure {
+        index = bound(index, 0, 1e30);
+        premium = bound(premium, -1e18 + 1, 1e18);
+        uint256 raw = index * uint256(1e18 + premium);
+        assertEq(FuturesMath.seriesPrice(index, premium, isBuy), isBuy ? (raw + 1e18 - 1) / 1e18 : raw / 1e18);
+    }
+
+    function testFuzz_values_matchReference(int256 size, uint256 price) public pure {
+        size = bound(size, -1e30, 1e30);
+        price = bound(price, 0, 1e30);
+        int256 exact = size * int256(price);
+        int256 q = exact / 1e30;
+        int256 floorQ = q * 1e30 > exact ? q - 1 : q;
+        int256 ceilQ = q * 1e30 < exact ? q + 1 : q;
+        assertEq(FuturesMath.valueDown(size, price), floorQ);
+        assertEq(FuturesMath.valueUp(size, price), ceilQ);
+        uint256 a = FuturesMath.abs(size);
+        assertEq(FuturesMath.usdcDown(a, price), (a * price) / 1e30);
+        assertEq(FuturesMath.usdcUp(a, price), (a * price + 1e30 - 1) / 1e30);
+    }
+
+    /// @dev Reference for the average entry: growing averages by size (down), reducing keeps, flipping restarts, flat 0.
+    function testFuzz_entryAfter_matchesReference(int256 size, uint256 entry, int256 delta, uint256 price) public pure {
+        size = bound(size, -1e27, 1e27);
+        delta = bound(delta, -1e27, 1e27);
+        entry = bound(entry, 0, 1e24);
+        price = bound(price, 0, 1e24);
+        int256 n = size + delta;
+        uint256 ref;
+        if (n == 0) ref = 0;
+        else if (size == 0 || (size > 0) == (delta > 0)) {
+            uint256 a = FuturesMath.abs(size);
+            uint256 d = FuturesMath.abs(delta);
+            ref = (a * entry + d * price) / (a + d);
+        } else if ((n > 0) == (size > 0)) ref = entry;
+        else ref = price;
+        assertEq(FuturesMath.entryAfter(size, entry, delta, price), ref);
+    }
 }

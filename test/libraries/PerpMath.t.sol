@@ -83,4 +83,82 @@ contract PerpMathTest is Test {
         // maker 2 bps on 1000 reducing + taker 5 bps on 500 flipping, at 10 USDC: 2 + 2.5 = 4.5 USDC
         assertEq(PerpMath.feeUsdc(1_000e18, -1_500e18, 10e18, 2, 5), 4.5e6);
     }
+    // ───────────────────────────── against references ─────────────────────────────
+
+    function _floorDiv(int256 a, int256 b) internal pure returns (int256 q) {
+        q = a / b;
+        if (q * b > a) q -= 1;
+    }
+
+    function _ceilDiv(int256 a, int256 b) internal pure returns (int256 q) {
+        q = a / b;
+        if (q * b < a) q += 1;
+    }
+
+    /// @dev Reference: premium (2·skew + Δ) / (2·scale) and price index × (1 + premium), both rounded against the
+    ///      trader (a buy up, a sell down).
+    function testFuzz_fillPrice_matchesReference(int256 skew, int256 delta, uint256 index, uint256 scale) public pure {
+        skew = bound(skew, -1e27, 1e27);
+        delta = bound(delta, -1e27, 1e27);
+        index = bound(index, 1, 1e24);
+        scale = bound(scale, 1e18, 1e28);
+        (uint256 f, int256 prem) = PerpMath.fillPrice(index, skew, delta, scale);
+        int256 num = (2 * skew + delta) * 1e18;
+        int256 refPrem = delta > 0 ? _ceilDiv(num, 2 * int256(scale)) : _floorDiv(num, 2 * int256(scale));
+        assertEq(prem, refPrem, "premium");
+        if (refPrem <= -1e18) {
+            assertEq(f, 0);
+            return;
+        }
+        int256 raw = int256(index) * (1e18 + refPrem);
+        assertEq(int256(f), delta > 0 ? _ceilDiv(raw, 1e18) : _floorDiv(raw, 1e18), "price");
+    }
+
+    /// @dev Reference: maker bps on the part that reduces |skew|, taker bps on the rest, notional rounded up.
+    function testFuzz_feeUsdc_matchesReference(
+        int256 skew,
+        int256 delta,
+        uint256 price,
+        uint256 mk,
+        uint256 tk
+    ) public pure {
+        skew = bound(skew, -1e27, 1e27);
+        delta = bound(delta, -1e27, 1e27);
+        price = bound(price, 0, 1e24);
+        mk = bound(mk, 0, 1_000);
+        tk = bound(tk, 0, 1_000);
+        uint256 absDelta = PerpMath.abs(delta);
+        uint256 maker;
+        if (skew != 0 && (skew > 0) != (delta > 0))
+            maker = absDelta < PerpMath.abs(skew) ? absDelta : PerpMath.abs(skew);
+        uint256 num = (maker * mk + (absDelta - maker) * tk) * price;
+        assertEq(PerpMath.feeUsdc(skew, delta, price, mk, tk), (num + 1e34 - 1) / 1e34);
+    }
+
+    function testFuzz_fundingOwed_matchesReference(int256 size, int256 from, int256 to) public pure {
+        size = bound(size, -1e30, 1e30);
+        from = bound(from, -1e24, 1e24);
+        to = bound(to, -1e24, 1e24);
+        int256 ref = size == 0 || from == to ? int256(0) : _ceilDiv(size * (to - from), 1e30);
+        assertEq(PerpMath.fundingOwedUsdc(size, from, to), ref);
+    }
+
+    /// @dev Within the rate bound the model is linear: r(t) = r0 + v·t / 1 day and Δindex = (r0 + r(t))·t / 2 / 1 day ×
+    ///      price (truncated toward zero once).
+    function test_accrue_workedLinear() public pure {
+        // skew = scale/2 → v = 0.5 × 3 = 1.5 /day; r0 = 0.01; after 1 hour r = 0.01 + 1.5/24 = 0.0725 (< 0.1 bound)
+        (int256 idx, int256 r) = PerpMath.accrue(
+            0,
+            0.01e18,
+            1 hours,
+            int256(SCALE / 2),
+            SCALE,
+            MAX_VEL,
+            MAX_RATE,
+            10e18
+        );
+        assertEq(r, 0.0725e18);
+        // ((0.01 + 0.0725) × 3600) / 2 / 86400 × 10 = 0.0171875
+        assertEq(idx, 0.0171875e18);
+    }
 }

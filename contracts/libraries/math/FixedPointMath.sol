@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+
+/// @title FixedPointMath
+/// @notice The protocol's arithmetic primitives, each defined once and each naming its rounding direction:
+///         `Down` rounds toward zero for unsigned results and toward −∞ for signed ones, `Up` toward +∞, `Exact`
+///         cannot round. Units: WAD (1e18) for sizes in CH, prices, rates and ratios; USDC has 6 decimals, so
+///         sizeWad × priceWad / 1e30 is a USDC amount and a USDC amount × 1e12 is the same value in WAD.
+/// @dev Callers pick the direction that favours the protocol (ACC-05): what a trader pays or owes, a requirement
+///      or an obligation rounds up; what a trader is credited or receives rounds down. Every full-precision product
+///      goes through OpenZeppelin's 512-bit `Math.mulDiv`, so no intermediate overflows before the final result.
+library FixedPointMath {
+    /// @notice 1.0 in WAD.
+    uint256 internal constant WAD = 1e18;
+    /// @notice sizeWad (1e18) × priceWad (1e18) / WAD_PRODUCT_TO_USDC = USDC (1e6).
+    uint256 internal constant WAD_PRODUCT_TO_USDC = 1e30;
+    /// @notice USDC (1e6) × USDC_TO_WAD = the same value in WAD (1e18).
+    uint256 internal constant USDC_TO_WAD = 1e12;
+    /// @notice 100 % in basis points.
+    uint256 internal constant BPS = 10_000;
+
+    // ───────────────────────────── unsigned ─────────────────────────────
+
+    /// @notice a × b / d, rounded down (full precision).
+    function mulDivDown(uint256 a, uint256 b, uint256 d) internal pure returns (uint256) {
+        return Math.mulDiv(a, b, d);
+    }
+
+    /// @notice a × b / d, rounded up (full precision).
+    function mulDivUp(uint256 a, uint256 b, uint256 d) internal pure returns (uint256) {
+        return Math.mulDiv(a, b, d, Math.Rounding.Ceil);
+    }
+
+    /// @notice a × b / 1e18, rounded down.
+    function wadMulDown(uint256 a, uint256 b) internal pure returns (uint256) {
+        return Math.mulDiv(a, b, WAD);
+    }
+
+    /// @notice a × b / 1e18, rounded up.
+    function wadMulUp(uint256 a, uint256 b) internal pure returns (uint256) {
+        return Math.mulDiv(a, b, WAD, Math.Rounding.Ceil);
+    }
+
+    /// @notice sizeWad × priceWad in USDC (÷ 1e30), rounded down: what a receiver is credited.
+    function wadToUsdcDown(uint256 sizeWad, uint256 priceWad) internal pure returns (uint256) {
+        return Math.mulDiv(sizeWad, priceWad, WAD_PRODUCT_TO_USDC);
+    }
+
+    /// @notice sizeWad × priceWad in USDC (÷ 1e30), rounded up: what a payer pays, a notional for a requirement.
+    function wadToUsdcUp(uint256 sizeWad, uint256 priceWad) internal pure returns (uint256) {
+        return Math.mulDiv(sizeWad, priceWad, WAD_PRODUCT_TO_USDC, Math.Rounding.Ceil);
+    }
+
+    /// @notice A USDC amount (1e6) in WAD (× 1e12): exact.
+    function usdcToWadExact(uint256 amountUsdc) internal pure returns (uint256) {
+        return amountUsdc * USDC_TO_WAD;
+    }
+
+    /// @notice amount × bps / 10,000, rounded down.
+    function bpsDown(uint256 amount, uint256 bps) internal pure returns (uint256) {
+        return (amount * bps) / BPS;
+    }
+
+    /// @notice amount × bps / 10,000, rounded up.
+    function bpsUp(uint256 amount, uint256 bps) internal pure returns (uint256) {
+        return Math.mulDiv(amount, bps, BPS, Math.Rounding.Ceil);
+    }
+
+    // ───────────────────────────── signed ─────────────────────────────
+
+    /// @notice |x|; reverts (checked negation) on type(int256).min.
+    function abs(int256 x) internal pure returns (uint256) {
+        return x >= 0 ? uint256(x) : uint256(-x);
+    }
+
+    /// @notice a / b rounded toward −∞ (b ≠ 0).
+    function divDown(int256 a, int256 b) internal pure returns (int256 q) {
+        q = a / b;
+        if (a % b != 0 && (a > 0) != (b > 0)) q -= 1;
+    }
+
+    /// @notice a / b rounded toward +∞ (b ≠ 0).
+    function divUp(int256 a, int256 b) internal pure returns (int256 q) {
+        q = a / b;
+        if (a % b != 0 && (a > 0) == (b > 0)) q += 1;
+    }
+
+    /// @notice Signed sizeWad × priceWad in USDC, rounded toward −∞ (a value credited to its holder).
+    function signedWadToUsdcDown(int256 sizeWad, uint256 priceWad) internal pure returns (int256) {
+        // @dev calls Math.mulDiv directly (no nested library hop: these sit on the perp and clearing hot paths)
+        if (sizeWad >= 0) return int256(Math.mulDiv(uint256(sizeWad), priceWad, WAD_PRODUCT_TO_USDC));
+        return -int256(Math.mulDiv(uint256(-sizeWad), priceWad, WAD_PRODUCT_TO_USDC, Math.Rounding.Ceil));
+    }
+
+    /// @notice Signed sizeWad × priceWad in USDC, rounded toward +∞ (a cost: a long pays more, a short is credited
+    ///         less).
+    function signedWadToUsdcUp(int256 sizeWad, uint256 priceWad) internal pure returns (int256) {
+        if (sizeWad >= 0)
+            return int256(Math.mulDiv(uint256(sizeWad), priceWad, WAD_PRODUCT_TO_USDC, Math.Rounding.Ceil));
+        return -int256(Math.mulDiv(uint256(-sizeWad), priceWad, WAD_PRODUCT_TO_USDC));
+    }
+
+    /// @notice Signed x × n / d with n, d > 0, rounded toward −∞ (full precision on |x| × n).
+    function signedMulDivDown(int256 x, uint256 n, uint256 d) internal pure returns (int256) {
+        if (x >= 0) return int256(Math.mulDiv(uint256(x), n, d));
+        return -int256(Math.mulDiv(uint256(-x), n, d, Math.Rounding.Ceil));
+    }
+}
