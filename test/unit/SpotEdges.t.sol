@@ -6,6 +6,7 @@ import {SpotSolBase} from "../helpers/SpotSolBase.sol";
 import {SpotMarket} from "../../contracts/core/markets/SpotMarket.sol";
 import {ISpotMarket} from "../../contracts/interfaces/ISpotMarket.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {ISpotMarketErrors} from "../../contracts/interfaces/ISpotMarketErrors.sol";
 
 /// @notice Edge paths of SpotMarket: private orders matched by someone else, cancelling a settled deal, fee-free
 ///         fills, oversized amounts and the governance setters' bounds and zero-address guards.
@@ -45,7 +46,7 @@ contract SpotEdgesTest is SpotSolBase {
         bytes memory buySig = _sign(MAKER_KEY, buy);
         bytes memory sellSig = _sign(OTHER_KEY, sell);
         bytes memory err = abi.encodeWithSelector(
-            ISpotMarket.SpotTakerNotAllowed.selector,
+            ISpotMarketErrors.SpotTakerNotAllowed.selector,
             spot.orderDigest(buy),
             taker,
             named
@@ -57,7 +58,12 @@ contract SpotEdgesTest is SpotSolBase {
         sell = _order(other, false, named);
         buySig = _sign(MAKER_KEY, buy);
         sellSig = _sign(OTHER_KEY, sell);
-        err = abi.encodeWithSelector(ISpotMarket.SpotTakerNotAllowed.selector, spot.orderDigest(sell), taker, named);
+        err = abi.encodeWithSelector(
+            ISpotMarketErrors.SpotTakerNotAllowed.selector,
+            spot.orderDigest(sell),
+            taker,
+            named
+        );
         vm.prank(taker);
         vm.expectRevert(err);
         spot.matchOrders(buy, buySig, sell, sellSig, 1e18);
@@ -78,7 +84,7 @@ contract SpotEdgesTest is SpotSolBase {
         vm.prank(taker);
         spot.settleDeal(deal, "", abi.encodePacked(r, s, v));
         vm.prank(maker);
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarket.SpotDealSettled.selector, hash));
+        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotDealSettled.selector, hash));
         spot.cancelDeal(deal);
         assertFalse(spot.orderState(hash).cancelled);
         assertEq(spot.orderState(hash).filledCh, 5e18);
@@ -100,15 +106,15 @@ contract SpotEdgesTest is SpotSolBase {
         o.amountCh = uint256(type(uint128).max) + 1;
         bytes memory sig = _sign(MAKER_KEY, o);
         vm.prank(taker);
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarket.SpotInvalidAmount.selector, o.amountCh));
+        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotInvalidAmount.selector, o.amountCh));
         spot.fillOrder(o, sig, 1e18);
     }
 
     function test_setters_bounds() public {
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarket.SpotBpsTooHigh.selector, 101, 100));
+        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotBpsTooHigh.selector, 101, 100));
         spot.setFees(0, 101, 0);
         uint256 big = uint256(type(uint80).max) + 1;
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarket.SpotInvalidAmount.selector, big));
+        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotInvalidAmount.selector, big));
         spot.setTwapParams(1 hours, uint128(big));
         vm.expectRevert(IChxModule.ChxZeroAddress.selector);
         spot.setFeeRecipients(address(0), address(fund));

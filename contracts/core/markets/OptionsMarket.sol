@@ -12,6 +12,8 @@ import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
+import {OptionsListing} from "../../libraries/options/OptionsListing.sol";
+import {OptionsFunds} from "../../libraries/options/OptionsFunds.sol";
 
 /// @title OptionsMarket
 /// @notice European calls (capped: call spreads) and puts on the CH index, cash-settled, and on futures series,
@@ -21,7 +23,7 @@ import {SpotMath} from "../../libraries/SpotMath.sol";
 ///      Expiry, settlement, exercise, fee withdrawal, upkeep, setParams and delisting run in the settlement module
 ///      by delegatecall (same storage, same address for events and roles), to stay under the contract-size limit.
 ///      Offers are EIP-712 typed data under OpenZeppelin's EIP712Upgradeable domain (ERC-5267 `eip712Domain()`).
-/// @custom:oz-upgrades-unsafe-allow delegatecall
+/// @custom:oz-upgrades-unsafe-allow delegatecall external-library-linking
 contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     using SafeCast for uint256;
 
@@ -73,21 +75,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
 
     /// @inheritdoc IOptionsMarket
     function listSeries(SeriesParams calldata p) external restricted returns (uint256 seriesId) {
-        OptionsMarketStorage storage $ = _s();
-        uint64 futuresId;
-        if (p.onFutures) {
-            IFuturesExercise fm = $.futuresMarket;
-            if (address(fm) == address(0)) revert OptionsFuturesMarketNotSet();
-            (uint64 futuresExpiry, bool trading) = fm.seriesExpiry(p.futuresSeriesId);
-            if (!trading || futuresExpiry < p.expiry) {
-                revert OptionsInvalidFuturesSeries(p.futuresSeriesId, futuresExpiry, p.expiry);
-            }
-            futuresId = p.futuresSeriesId;
-        }
-        SeriesParams memory q = p;
-        q.futuresSeriesId = futuresId;
-        if (p.kind == OptionKind.Put) q.capWad = p.strikeWad;
-        seriesId = _list($, q);
+        return OptionsListing.listSeries(_s(), p);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -96,33 +84,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         uint128 strikeWad,
         uint64 expiry
     ) external nonReentrant whenActive(FEATURE_LIST) returns (uint256 seriesId) {
-        OptionsMarketStorage storage $ = _s();
-        Params memory pr = $.params;
-        if ($.liveSeries >= pr.maxLiveSeries) revert OptionsTooManyLiveSeries($.liveSeries, pr.maxLiveSeries);
-        if (
-            expiry < block.timestamp + pr.minTimeToExpirySec ||
-            expiry > block.timestamp + pr.maxHorizonSec ||
-            expiry % pr.expiryGridSec != pr.expiryOffsetSec
-        ) revert OptionsInvalidExpiry(expiry);
-        uint256 index = $.oracle.indexPrice();
-        uint256 step = pr.strikeStepWad;
-        uint256 dist = strikeWad > index ? strikeWad - index : index - strikeWad;
-        if (strikeWad == 0 || strikeWad % step != 0 || dist * SpotMath.BPS > index * pr.maxStrikeDeviationBps) {
-            revert OptionsStrikeNotListable(strikeWad, index, step);
-        }
-        // @dev the call cap rounds down: a smaller cap only lowers the writer's collateral and the holder's maximum
-        uint128 cap = kind == OptionKind.Call ? SpotMath.bpsDown(strikeWad, pr.callCapBps).toUint128() : strikeWad;
-        seriesId = _list($, SeriesParams(kind, false, 0, expiry, strikeWad, cap));
-        // @dev the bond: per started day to expiry, so holding a slot costs in proportion to how long it is held
-        uint256 bond = pr.listingBondPerDayUsdc * Math.ceilDiv(expiry - block.timestamp, 1 days);
-        Series storage s = $.series[seriesId];
-        s.lister = msg.sender;
-        s.listedAt = uint32(block.timestamp);
-        if (bond != 0) {
-            s.listingBondUsdc = bond.toUint64();
-            $.reservedUsdc += uint128(bond);
-            _move($, msg.sender, -bond.toInt256());
-        }
+        return OptionsListing.listStandardSeries(_s(), kind, strikeWad, expiry);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -314,26 +276,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
 
     /// @inheritdoc IKeeperChecker
     function checker() public view returns (bool canExec, bytes memory execPayload) {
-        OptionsMarketStorage storage $ = _s();
-        uint256[] storage pend = $.pending;
-        uint256 n = Math.min(pend.length, CHECKER_SCAN);
-        uint256 window = $.params.disputeWindowSec;
-        for (uint256 i = 0; i < n; ++i) {
-            uint256 id = pend[i];
-            Series storage s = $.series[id];
-            if (block.timestamp < s.expiry) continue;
-            uint256 fixedAt = s.priceFixedAt;
-            if (fixedAt == 0) {
-                try $.oracle.indexPrice() returns (uint256) {
-                    return (true, abi.encodeCall(this.fixSettlementPrice, (id)));
-                } catch {
-                    continue;
-                }
-            }
-            if (block.timestamp < fixedAt + window) continue;
-            uint256 page = s.onFutures ? FUTURES_PAGE : CASH_PAGE;
-            return (true, abi.encodeCall(this.settleSeries, (id, page)));
-        }
+        return OptionsListing.checker(_s());
     }
 
     /// @inheritdoc IKeeperUpkeep
@@ -437,39 +380,6 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         return (address($.clearingHouse), address($.oracle), address($.futuresMarket), $.feeRecipient);
     }
 
-    function _list(OptionsMarketStorage storage $, SeriesParams memory p) private returns (uint256 id) {
-        if (p.strikeWad == 0 || p.capWad == 0) revert OptionsInvalidStrike(p.strikeWad, p.capWad);
-        if (p.expiry <= block.timestamp) revert OptionsInvalidExpiry(p.expiry);
-        {
-            bytes32 key = keccak256(abi.encode(p));
-            uint256 existing = $.seriesByKey[key];
-            if (existing != 0) revert OptionsSeriesExists(existing);
-            id = ++$.seriesCount;
-            $.seriesByKey[key] = id;
-        }
-        Series storage s = $.series[id];
-        s.expiry = p.expiry;
-        s.kind = p.kind;
-        s.onFutures = p.onFutures;
-        s.futuresSeriesId = p.futuresSeriesId;
-        s.strikeWad = p.strikeWad;
-        s.capWad = p.capWad;
-        $.pending.push(id);
-        s.pendingIndex = uint32($.pending.length);
-        uint256 live = ++$.liveSeries;
-        emit SeriesListed(
-            id,
-            p.kind,
-            p.onFutures,
-            p.futuresSeriesId,
-            p.expiry,
-            p.strikeWad,
-            p.capWad,
-            msg.sender,
-            live
-        );
-    }
-
     /// @dev Adds `sizeCh` of shorts (and their collateral, rounded up) to `p` and the series totals.
     function _addShort(
         OptionsMarketStorage storage $,
@@ -491,27 +401,9 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         emit OptionsWritten(seriesId, writer, sizeCh, collateralUsdc, oi, posted);
     }
 
-    /// @dev Moves `amountUsdc` between `account`'s ClearingHouse collateral and this market's pool. A debit needs the
-    ///      collateral and, when the account has open positions elsewhere, equity ≥ initial margin afterwards
-    ///      (`settle` itself checks neither).
+    /// @dev Moves `amountUsdc` between `account`'s ClearingHouse collateral and this market's pool (OptionsFunds).
     function _move(OptionsMarketStorage storage $, address account, int256 amountUsdc) private {
-        if (amountUsdc == 0) return;
-        IClearingHouse ch = $.clearingHouse;
-        if (amountUsdc < 0) {
-            int256 collateral = ch.collateralOf(account);
-            if (collateral + amountUsdc < 0) {
-                revert OptionsInsufficientCollateral(account, uint256(-amountUsdc), collateral);
-            }
-            ch.settle(account, amountUsdc);
-            if (ch.marketsOf(account).length != 0) {
-                IClearingHouse.MarginState memory m = ch.marginState(account);
-                if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
-                    revert OptionsInsufficientMargin(account, m.initialMarginUsdc, m.equityUsdc);
-                }
-            }
-        } else {
-            ch.settle(account, amountUsdc);
-        }
+        OptionsFunds.move($, account, amountUsdc);
     }
 
     /// @dev Checks an offer and books `sizeCh` against it; the signature is checked on the first fill only (the

@@ -4,7 +4,8 @@ pragma solidity ^0.8.28;
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IOptionsMarketTypes} from "../../interfaces/IOptionsMarket.sol";
+import {IOptionsMarketErrors} from "../../interfaces/IOptionsMarketErrors.sol";
+import {IOptionsMarketEvents} from "../../interfaces/IOptionsMarketEvents.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
@@ -12,7 +13,7 @@ import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
 /// @title OptionsMarketBase
 /// @notice Storage, constants and the position helpers shared by OptionsMarket and its settlement module
 ///         (OptionsSettlement runs by delegatecall in the market's storage; docs/options.md).
-abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
+abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketErrors, IOptionsMarketEvents {
     using SafeCast for uint256;
 
     /// @notice Upper bound on maker and taker fees (3 % of the premium).
