@@ -14,6 +14,7 @@ import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
 import {OptionsListing} from "../../libraries/options/OptionsListing.sol";
 import {OptionsFunds} from "../../libraries/options/OptionsFunds.sol";
+import {OptionsPositions} from "../../libraries/options/OptionsPositions.sol";
 
 /// @title OptionsMarket
 /// @notice European calls (capped: call spreads) and puts on the CH index, cash-settled, and on futures series,
@@ -100,29 +101,12 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         collateralUsdc = _addShort($, s, seriesId, msg.sender, p, sizeCh);
         p.longCh = (p.longCh + sizeCh).toUint96();
         _store($, s, seriesId, msg.sender, p, wasEmpty);
-        _move($, msg.sender, -collateralUsdc.toInt256());
+        OptionsFunds.move($, msg.sender, -collateralUsdc.toInt256());
     }
 
     /// @inheritdoc IOptionsMarket
     function close(uint256 seriesId, uint256 sizeCh) external nonReentrant returns (uint256 releasedUsdc) {
-        OptionsMarketStorage storage $ = _s();
-        Series storage s = _tradable($, seriesId);
-        _checkSize(sizeCh);
-        Position memory p = $.positions[seriesId][msg.sender];
-        if (sizeCh > p.longCh) revert OptionsInsufficientLong(seriesId, msg.sender, sizeCh, p.longCh);
-        if (sizeCh > p.shortCh) revert OptionsInsufficientShort(seriesId, msg.sender, sizeCh, p.shortCh);
-        releasedUsdc = _portion(p, sizeCh);
-        p.longCh -= uint96(sizeCh);
-        p.shortCh -= uint96(sizeCh);
-        p.collateralUsdc -= uint64(releasedUsdc);
-        uint256 oi = s.openInterestCh - sizeCh;
-        s.openInterestCh = uint96(oi);
-        uint256 released = s.releasedUsdc + releasedUsdc;
-        s.releasedUsdc = uint128(released);
-        $.reservedUsdc -= uint128(releasedUsdc);
-        emit OptionsClosed(seriesId, msg.sender, sizeCh, releasedUsdc, oi, released);
-        _store($, s, seriesId, msg.sender, p, false);
-        if (releasedUsdc != 0) $.clearingHouse.settle(msg.sender, releasedUsdc.toInt256());
+        return OptionsPositions.close(_s(), seriesId, sizeCh);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -131,20 +115,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         address to,
         uint256 sizeCh
     ) external nonReentrant whenActive(FEATURE_TRADE) {
-        if (to == address(0)) revert ChxZeroAddress();
-        if (to == msg.sender) revert OptionsSelfTrade(to);
-        OptionsMarketStorage storage $ = _s();
-        Series storage s = _tradable($, seriesId);
-        _checkSize(sizeCh);
-        Position memory from = $.positions[seriesId][msg.sender];
-        if (sizeCh > from.longCh) revert OptionsInsufficientLong(seriesId, msg.sender, sizeCh, from.longCh);
-        from.longCh -= uint96(sizeCh);
-        _store($, s, seriesId, msg.sender, from, false);
-        Position memory dest = $.positions[seriesId][to];
-        bool wasEmpty = _isEmpty(dest);
-        dest.longCh = (dest.longCh + sizeCh).toUint96();
-        _store($, s, seriesId, to, dest, wasEmpty);
-        emit LongTransferred(seriesId, msg.sender, to, sizeCh);
+        OptionsPositions.transferLong(_s(), seriesId, to, sizeCh);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -174,8 +145,8 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
             s.feesUsdc = seriesFees > type(uint64).max ? type(uint64).max : uint64(seriesFees);
         }
         _emitFill(offer, sizeCh, f);
-        _move($, f.buyer, -f.paidUsdc.toInt256());
-        _move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());
+        OptionsFunds.move($, f.buyer, -f.paidUsdc.toInt256());
+        OptionsFunds.move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());
         return f.filledAfterCh;
     }
 
@@ -399,11 +370,6 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         s.postedUsdc = posted.toUint128();
         $.reservedUsdc += collateralUsdc.toUint128();
         emit OptionsWritten(seriesId, writer, sizeCh, collateralUsdc, oi, posted);
-    }
-
-    /// @dev Moves `amountUsdc` between `account`'s ClearingHouse collateral and this market's pool (OptionsFunds).
-    function _move(OptionsMarketStorage storage $, address account, int256 amountUsdc) private {
-        OptionsFunds.move($, account, amountUsdc);
     }
 
     /// @dev Checks an offer and books `sizeCh` against it; the signature is checked on the first fill only (the

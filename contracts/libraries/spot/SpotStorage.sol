@@ -25,12 +25,12 @@ abstract contract SpotLayout {
         bool hasSeatTiers;
         // cold: seats, fee distribution, governance
         IERC20 dps;
+        uint16 insuranceShareBps;
+        uint32 unstakeDelaySec;
         address treasury;
         address insuranceFund;
         // seat tiers packed 4 × 64 bits: low 48 bits whole-DPS threshold, high 16 bits discount bps
         uint256 seatTiers;
-        uint16 insuranceShareBps;
-        uint32 unstakeDelaySec;
         uint128 totalStakedDps;
         uint128 totalPendingDps;
         mapping(bytes32 hash => ISpotMarketTypes.OrderState) orders;
