@@ -3,6 +3,8 @@ pragma solidity ^0.8.28;
 
 import {IKeeperCompatible} from "./IKeeperCompatible.sol";
 import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
+// re-exported: callers import {IOptionsMarket, IOptionsMarketTypes} from this file
+// solhint-disable-next-line no-unused-import
 import {IOptionsMarketTypes} from "./IOptionsMarketTypes.sol";
 import {IOptionsMarketErrors} from "./IOptionsMarketErrors.sol";
 import {IOptionsMarketEvents} from "./IOptionsMarketEvents.sol";

@@ -2,8 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {OptionsMarketBase} from "./OptionsMarketBase.sol";
 import {IOptionsMarket} from "../../interfaces/IOptionsMarket.sol";
@@ -15,6 +13,7 @@ import {SpotMath} from "../../libraries/SpotMath.sol";
 import {OptionsListing} from "../../libraries/options/OptionsListing.sol";
 import {OptionsFunds} from "../../libraries/options/OptionsFunds.sol";
 import {OptionsPositions} from "../../libraries/options/OptionsPositions.sol";
+import {OptionsOffers} from "../../libraries/options/OptionsOffers.sol";
 
 /// @title OptionsMarket
 /// @notice European calls (capped: call spreads) and puts on the CH index, cash-settled, and on futures series,
@@ -98,7 +97,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         _checkSize(sizeCh);
         Position memory p = $.positions[seriesId][msg.sender];
         bool wasEmpty = _isEmpty(p);
-        collateralUsdc = _addShort($, s, seriesId, msg.sender, p, sizeCh);
+        collateralUsdc = OptionsOffers.addShort($, s, seriesId, msg.sender, p, sizeCh);
         p.longCh = (p.longCh + sizeCh).toUint96();
         _store($, s, seriesId, msg.sender, p, wasEmpty);
         OptionsFunds.move($, msg.sender, -collateralUsdc.toInt256());
@@ -126,16 +125,16 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     ) external nonReentrant whenActive(FEATURE_TRADE) returns (uint256) {
         if (offer.maker == msg.sender) revert OptionsSelfTrade(msg.sender);
         OptionsMarketStorage storage $ = _s();
-        Fill memory f;
+        OptionsOffers.Fill memory f;
         f.hash = _offerDigest(offer);
         if (offer.taker != address(0) && offer.taker != msg.sender) {
             revert OptionsTakerNotAllowed(f.hash, msg.sender, offer.taker);
         }
         _checkSize(sizeCh);
-        f.filledAfterCh = _consume($, offer, f.hash, signature, sizeCh);
+        f.filledAfterCh = OptionsOffers.consume($, offer, f.hash, signature, sizeCh);
         Series storage s = _tradable($, offer.seriesId);
-        _quoteFill($, offer, sizeCh, f);
-        _deliver($, s, offer.seriesId, f.seller, f.buyer, sizeCh, f);
+        OptionsOffers.quoteFill($, offer, sizeCh, f);
+        OptionsOffers.deliver($, s, offer.seriesId, f.seller, f.buyer, sizeCh, f, _requireWriteActive);
         uint256 fee = f.paidUsdc - f.receivedUsdc;
         _accrueFees($, fee);
         // @dev counted only while a listing bond waits for them (saturating: only compared with the bond)
@@ -144,87 +143,10 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
             uint256 seriesFees = s.feesUsdc + fee;
             s.feesUsdc = seriesFees > type(uint64).max ? type(uint64).max : uint64(seriesFees);
         }
-        _emitFill(offer, sizeCh, f);
+        OptionsOffers.emitFill(offer, sizeCh, f);
         OptionsFunds.move($, f.buyer, -f.paidUsdc.toInt256());
         OptionsFunds.move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());
         return f.filledAfterCh;
-    }
-
-    /// @dev Amounts of one fill.
-    struct Fill {
-        bytes32 hash;
-        address buyer;
-        address seller;
-        uint256 paidUsdc;
-        uint256 receivedUsdc;
-        uint256 collateralUsdc;
-        uint256 filledAfterCh;
-    }
-
-    /// @dev Sides and premium legs: the buyer pays the premium rounded up plus its fee, the seller receives it rounded
-    ///      down less its fee; fees round up; the market keeps the difference as fee income (ACC-05).
-    function _quoteFill(
-        OptionsMarketStorage storage $,
-        Offer calldata offer,
-        uint256 sizeCh,
-        Fill memory f
-    ) private view {
-        uint256 up = SpotMath.quoteUsdcUp(sizeCh, offer.premiumWad);
-        uint256 down = SpotMath.quoteUsdcDown(sizeCh, offer.premiumWad);
-        uint256 buyerBps;
-        uint256 sellerBps;
-        if (offer.isBuy) {
-            (f.buyer, f.seller) = (offer.maker, msg.sender);
-            (buyerBps, sellerBps) = ($.params.makerFeeBps, $.params.takerFeeBps);
-        } else {
-            (f.buyer, f.seller) = (msg.sender, offer.maker);
-            (buyerBps, sellerBps) = ($.params.takerFeeBps, $.params.makerFeeBps);
-        }
-        uint256 sellerFee = SpotMath.feeUsdcUp(down, sellerBps, 0);
-        if (down <= sellerFee) revert OptionsFillTooSmall(sizeCh, offer.premiumWad);
-        f.paidUsdc = up + SpotMath.feeUsdcUp(up, buyerBps, 0);
-        f.receivedUsdc = down - sellerFee;
-    }
-
-    /// @dev The seller delivers its longs first and writes the rest; the buyer's longs grow.
-    function _deliver(
-        OptionsMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address seller,
-        address buyer,
-        uint256 sizeCh,
-        Fill memory f
-    ) private {
-        Position memory sp = $.positions[seriesId][seller];
-        bool wasEmpty = _isEmpty(sp);
-        uint256 fromLong = Math.min(sp.longCh, sizeCh);
-        sp.longCh -= uint96(fromLong);
-        if (fromLong < sizeCh) {
-            _requireActive(FEATURE_WRITE);
-            f.collateralUsdc = _addShort($, s, seriesId, seller, sp, sizeCh - fromLong);
-        }
-        _store($, s, seriesId, seller, sp, wasEmpty);
-        Position memory bp = $.positions[seriesId][buyer];
-        wasEmpty = _isEmpty(bp);
-        bp.longCh = (bp.longCh + sizeCh).toUint96();
-        _store($, s, seriesId, buyer, bp, wasEmpty);
-    }
-
-    function _emitFill(Offer calldata offer, uint256 sizeCh, Fill memory f) private {
-        emit OfferFilled(
-            f.hash,
-            offer.maker,
-            msg.sender,
-            offer.seriesId,
-            offer.isBuy,
-            sizeCh,
-            offer.premiumWad,
-            f.paidUsdc,
-            f.receivedUsdc,
-            f.paidUsdc - f.receivedUsdc,
-            f.filledAfterCh
-        );
     }
 
     /// @inheritdoc IOptionsMarket
@@ -351,50 +273,9 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         return (address($.clearingHouse), address($.oracle), address($.futuresMarket), $.feeRecipient);
     }
 
-    /// @dev Adds `sizeCh` of shorts (and their collateral, rounded up) to `p` and the series totals.
-    function _addShort(
-        OptionsMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address writer,
-        Position memory p,
-        uint256 sizeCh
-    ) private returns (uint256 collateralUsdc) {
-        // @dev collateral rounds up: the writer always posts at least size × cap (MKT-07)
-        collateralUsdc = SpotMath.quoteUsdcUp(sizeCh, s.capWad);
-        p.shortCh = (p.shortCh + sizeCh).toUint96();
-        p.collateralUsdc = (p.collateralUsdc + collateralUsdc).toUint64();
-        uint256 oi = s.openInterestCh + sizeCh;
-        uint256 posted = s.postedUsdc + collateralUsdc;
-        s.openInterestCh = oi.toUint96();
-        s.postedUsdc = posted.toUint128();
-        $.reservedUsdc += collateralUsdc.toUint128();
-        emit OptionsWritten(seriesId, writer, sizeCh, collateralUsdc, oi, posted);
-    }
-
-    /// @dev Checks an offer and books `sizeCh` against it; the signature is checked on the first fill only (the
-    ///      stored fill proves it was checked).
-    function _consume(
-        OptionsMarketStorage storage $,
-        Offer calldata offer,
-        bytes32 hash,
-        bytes calldata signature,
-        uint256 sizeCh
-    ) private returns (uint256 filledAfter) {
-        OfferState storage st = $.offers[hash];
-        if (st.cancelled) revert OptionsOfferCancelled(hash);
-        if (block.timestamp > offer.expiry) revert OptionsOfferExpired(hash, offer.expiry, block.timestamp);
-        uint256 minimum = $.minNonce[offer.maker];
-        if (offer.nonce < minimum) revert OptionsNonceBelowMinimum(offer.maker, offer.nonce, minimum);
-        uint256 filled = st.filledCh;
-        if (filled == 0 && !SignatureChecker.isValidSignatureNowCalldata(offer.maker, hash, signature)) {
-            revert OptionsInvalidSignature(offer.maker, hash);
-        }
-        filledAfter = filled + sizeCh;
-        if (filledAfter > offer.sizeCh) {
-            revert OptionsOverfill(hash, sizeCh, offer.sizeCh > filled ? offer.sizeCh - filled : 0);
-        }
-        st.filledCh = filledAfter.toUint128();
+    /// @dev Writing during an offer fill needs feature "options.write" (checked only when the seller writes).
+    function _requireWriteActive() private view {
+        _requireActive(FEATURE_WRITE);
     }
 
     function _offerDigest(Offer calldata o) private view returns (bytes32) {

@@ -2,7 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IOptionsMarketErrors} from "../../interfaces/IOptionsMarketErrors.sol";
 import {IOptionsMarketEvents} from "../../interfaces/IOptionsMarketEvents.sol";

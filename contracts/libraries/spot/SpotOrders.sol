@@ -11,7 +11,7 @@ import {ISpotMarketErrors} from "../../interfaces/ISpotMarketErrors.sol";
 import {ISpotMarketEvents} from "../../interfaces/ISpotMarketEvents.sol";
 import {SpotMath} from "../SpotMath.sol";
 import {SpotTwap} from "../SpotTwap.sol";
-import {SpotLayout, SpotStorage} from "./SpotStorage.sol";
+import {SpotLayout} from "./SpotStorage.sol";
 import {SpotSeats} from "./SpotSeats.sol";
 
 /// @title SpotOrders

@@ -4,7 +4,7 @@ pragma solidity ^0.8.28;
 import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/ISpotMarket.sol";
 import {ISpotMarketErrors} from "../../interfaces/ISpotMarketErrors.sol";
 import {ISpotMarketEvents} from "../../interfaces/ISpotMarketEvents.sol";
-import {SpotLayout, SpotStorage} from "./SpotStorage.sol";
+import {SpotLayout} from "./SpotStorage.sol";
 
 /// @title SpotSeats
 /// @notice DPS seats of the spot market: staking, the unstake delay and the fee-discount tiers (docs/spot.md).
