@@ -9,6 +9,7 @@ import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
 import {OptionsBook} from "../../libraries/options/OptionsBook.sol";
+import {OptionsExercise} from "../../libraries/options/OptionsExercise.sol";
 
 /// @title OptionsMarketBase
 /// @notice Storage, constants and the position helpers shared by OptionsMarket and its settlement module
@@ -17,9 +18,9 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketErrors, IOp
     using SafeCast for uint256;
 
     /// @notice Upper bound on maker and taker fees (3 % of the premium).
-    uint256 public constant MAX_FEE_BPS = 300;
+    uint256 public constant MAX_FEE_BPS = OptionsExercise.MAX_FEE_BPS;
     /// @notice Upper bound on the keeper bounty (5 USDC).
-    uint256 public constant MAX_BOUNTY_USDC = 5e6;
+    uint256 public constant MAX_BOUNTY_USDC = OptionsExercise.MAX_BOUNTY_USDC;
     /// @notice Holder–writer pairs one pull `exercise` of a futures option handles.
     uint256 public constant MAX_PAIRS_PER_CALL = 8;
     /// @notice Page sizes the checker proposes: accounts (cash) and pairs (futures).
