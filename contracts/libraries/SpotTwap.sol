@@ -25,22 +25,23 @@ library SpotTwap {
         uint40 lastTimestamp;
         uint96 lastPriceWad;
         uint120 priceCumulative;
-        // word 2, written when an observation is added
+        // word 2, written when an observation is added (and by governance for the interval)
         uint40 lastObservationTimestamp;
         uint16 index;
         uint16 count;
+        uint32 intervalSec;
         mapping(uint256 index => Observation) observations;
     }
 
     /// @notice Records a fill at `priceWad` (≤ MAX_PRICE_WAD): accrues the previous price up to now, writes an
-    ///         observation when the interval since the last one has passed, then makes `priceWad` current.
+    ///         observation when `intervalSec` has passed since the last one, then makes `priceWad` current.
+    /// @dev The interval shares word 2 with the ring cursor, so a fill reads it without another slot.
     /// @return cumulative Σ price·seconds up to now (mod 2^120).
     /// @return index Ring index of the newest observation.
     /// @return count Observations held.
     function record(
         State storage s,
-        uint256 priceWad,
-        uint256 intervalSec
+        uint256 priceWad
     ) internal returns (uint256 cumulative, uint256 index, uint256 count) {
         uint40 nowSec = uint40(block.timestamp);
         count = s.count;
@@ -54,7 +55,7 @@ library SpotTwap {
         cumulative = c;
         (s.lastTimestamp, s.lastPriceWad, s.priceCumulative) = (nowSec, uint96(priceWad), c);
         index = s.index;
-        if (nowSec >= uint256(s.lastObservationTimestamp) + intervalSec) {
+        if (nowSec >= uint256(s.lastObservationTimestamp) + s.intervalSec) {
             index = index + 1 == CAPACITY ? 0 : index + 1;
             s.observations[index] = Observation(nowSec, c);
             if (count < CAPACITY) count += 1;

@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {OptionsSolBase} from "../helpers/OptionsSolBase.sol";
 import {IOptionsMarket, IOptionsMarketTypes} from "../../contracts/interfaces/IOptionsMarket.sol";
 import {IKeeperCompatible} from "../../contracts/interfaces/IKeeperCompatible.sol";
+import {IOptionsMarketEvents} from "../../contracts/interfaces/IOptionsMarketEvents.sol";
+import {IOptionsMarketErrors} from "../../contracts/interfaces/IOptionsMarketErrors.sol";
 
 /// @notice Edge paths of OptionsMarket and its settlement module: every OptionsInvalidParam bound, malformed
 ///         upkeep data, an out-of-range price correction, the position guards of close / transferLong, the margin
@@ -20,7 +22,7 @@ contract OptionsEdgesTest is OptionsSolBase {
     }
 
     function _expectBad(IOptionsMarketTypes.Params memory p, string memory what, uint256 value) internal {
-        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsInvalidParam.selector, what, value));
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsInvalidParam.selector, what, value));
         options.setParams(p);
     }
 
@@ -70,15 +72,15 @@ contract OptionsEdgesTest is OptionsSolBase {
         p.makerFeeBps = 300;
         p.bountyUsdc = 5e6;
         vm.expectEmit(address(options));
-        emit IOptionsMarketTypes.ParamsSet(p);
+        emit IOptionsMarketEvents.ParamsSet(p);
         options.setParams(p);
         assertEq(options.params().bountyUsdc, 5e6);
     }
 
     function test_upkeep_malformedDataRejected() public {
-        vm.expectRevert(IOptionsMarketTypes.OptionsInvalidUpkeep.selector);
+        vm.expectRevert(IOptionsMarketErrors.OptionsInvalidUpkeep.selector);
         IKeeperCompatible(address(options)).performUpkeep(hex"01020304");
-        vm.expectRevert(IOptionsMarketTypes.OptionsInvalidUpkeep.selector);
+        vm.expectRevert(IOptionsMarketErrors.OptionsInvalidUpkeep.selector);
         IKeeperCompatible(address(options)).performUpkeep(
             abi.encodeWithSelector(IOptionsMarket.withdrawFees.selector, 1)
         );
@@ -87,10 +89,10 @@ contract OptionsEdgesTest is OptionsSolBase {
     function test_correction_priceOutOfRange() public {
         vm.warp(expiry);
         options.fixSettlementPrice(1);
-        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsInvalidPrice.selector, 0));
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsInvalidPrice.selector, 0));
         options.correctSettlementPrice(1, 0);
         uint256 tooBig = uint256(type(uint128).max) + 1;
-        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsInvalidPrice.selector, tooBig));
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsInvalidPrice.selector, tooBig));
         options.correctSettlementPrice(1, tooBig);
         assertEq(options.series(1).settlementPriceWad, PRICE0);
     }
@@ -144,7 +146,7 @@ contract OptionsEdgesTest is OptionsSolBase {
         options.listStandardSeries(IOptionsMarketTypes.OptionKind.Put, 6e18, far);
         vm.stopPrank();
         vm.prank(holder);
-        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsTooManyLiveSeries.selector, 4, 4));
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsTooManyLiveSeries.selector, 4, 4));
         options.listStandardSeries(IOptionsMarketTypes.OptionKind.Call, 11e18, _gridExpiry(7));
         vm.warp(block.timestamp + 1 days + 1);
         vm.prank(holder);
@@ -171,21 +173,16 @@ contract OptionsEdgesTest is OptionsSolBase {
         (uint256 fees0, uint256 reserved0) = options.poolClaims();
         // not yet: inside the grace day
         vm.expectRevert(
-            abi.encodeWithSelector(
-                IOptionsMarketTypes.OptionsNotDelistable.selector,
-                id,
-                0,
-                block.timestamp + 1 days
-            )
+            abi.encodeWithSelector(IOptionsMarketErrors.OptionsNotDelistable.selector, id, 0, block.timestamp + 1 days)
         );
         options.delistSeries(id);
         // governance listings are never delistable
-        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsNotDelistable.selector, 1, 0, 0));
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsNotDelistable.selector, 1, 0, 0));
         options.delistSeries(1);
         vm.warp(block.timestamp + 1 days);
         uint256 live = options.liveSeries();
         vm.expectEmit(address(options));
-        emit IOptionsMarketTypes.SeriesDelisted(id, holder, bond, 0.5e6, live - 1);
+        emit IOptionsMarketEvents.SeriesDelisted(id, holder, bond, 0.5e6, live - 1);
         vm.prank(holder);
         options.delistSeries(id);
         assertEq(options.liveSeries(), live - 1);
@@ -194,7 +191,7 @@ contract OptionsEdgesTest is OptionsSolBase {
         assertEq(reserved0 - reserved1, bond);
         assertEq(fees1 - fees0, bond - 0.5e6);
         assertEq(uint8(options.seriesStatus(id)), uint8(IOptionsMarketTypes.SeriesStatus.None));
-        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsUnknownSeries.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsUnknownSeries.selector, id));
         options.delistSeries(id);
         // the same strike and expiry can be listed again
         vm.prank(lister);
@@ -214,18 +211,18 @@ contract OptionsEdgesTest is OptionsSolBase {
         options.write(id, 1e12); // dust
         vm.warp(block.timestamp + 1 days);
         vm.expectRevert(
-            abi.encodeWithSelector(IOptionsMarketTypes.OptionsNotDelistable.selector, id, 1, block.timestamp)
+            abi.encodeWithSelector(IOptionsMarketErrors.OptionsNotDelistable.selector, id, 1, block.timestamp)
         );
         options.delistSeries(id);
         vm.warp(e);
         (uint256 fees0, ) = options.poolClaims();
         vm.expectEmit(address(options));
-        emit IOptionsMarketTypes.ListingBondReleased(id, lister, bond, false, 0);
+        emit IOptionsMarketEvents.ListingBondReleased(id, lister, bond, false, 0);
         options.fixSettlementPrice(id);
         (uint256 fees1, ) = options.poolClaims();
         // the forfeited bond became fee income and paid the fix bounty (0.5 USDC) out of it
         assertEq(fees1 + 0.5e6, fees0 + bond);
-        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsNotDelistable.selector, id, 1, 0));
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsNotDelistable.selector, id, 1, 0));
         options.delistSeries(id);
     }
 
@@ -235,10 +232,10 @@ contract OptionsEdgesTest is OptionsSolBase {
         vm.startPrank(writer);
         vm.expectRevert(ZERO);
         options.transferLong(1, address(0), 1e18);
-        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketTypes.OptionsSelfTrade.selector, writer));
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsSelfTrade.selector, writer));
         options.transferLong(1, writer, 1e18);
         vm.expectRevert(
-            abi.encodeWithSelector(IOptionsMarketTypes.OptionsInsufficientLong.selector, 1, writer, 11e18, 10e18)
+            abi.encodeWithSelector(IOptionsMarketErrors.OptionsInsufficientLong.selector, 1, writer, 11e18, 10e18)
         );
         options.transferLong(1, holder, 11e18);
         options.transferLong(1, holder, 4e18);
@@ -246,7 +243,7 @@ contract OptionsEdgesTest is OptionsSolBase {
         // The holder has longs but no short to net them against.
         vm.prank(holder);
         vm.expectRevert(
-            abi.encodeWithSelector(IOptionsMarketTypes.OptionsInsufficientShort.selector, 1, holder, 1e18, 0)
+            abi.encodeWithSelector(IOptionsMarketErrors.OptionsInsufficientShort.selector, 1, holder, 1e18, 0)
         );
         options.close(1, 1e18);
         assertEq(options.positionOf(1, holder).longCh, 4e18);
@@ -266,7 +263,7 @@ contract OptionsEdgesTest is OptionsSolBase {
         // a put struck at 8 (cap 8) posts 8 USDC per CH: 8 CH → 64 USDC, leaving equity 36 < IM 50
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IOptionsMarketTypes.OptionsInsufficientMargin.selector, alice, 50e6, int256(36e6))
+            abi.encodeWithSelector(IOptionsMarketErrors.OptionsInsufficientMargin.selector, alice, 50e6, int256(36e6))
         );
         options.write(1, 8e18);
         vm.prank(alice);
@@ -298,7 +295,7 @@ contract OptionsEdgesTest is OptionsSolBase {
         options.setFuturesMarket(address(0));
         vm.expectRevert(ZERO);
         options.setFeeRecipient(address(0));
-        vm.expectRevert(IOptionsMarketTypes.OptionsFuturesMarketNotSet.selector);
+        vm.expectRevert(IOptionsMarketErrors.OptionsFuturesMarketNotSet.selector);
         options.listSeries(
             IOptionsMarketTypes.SeriesParams(IOptionsMarketTypes.OptionKind.Put, true, 1, expiry, 8e18, 0)
         );

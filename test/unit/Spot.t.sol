@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {SpotSolBase} from "../helpers/SpotSolBase.sol";
 import {ISpotMarket} from "../../contracts/interfaces/ISpotMarket.sol";
+import {ISpotMarketErrors} from "../../contracts/interfaces/ISpotMarketErrors.sol";
 
 /// @notice Fuzzed settlement arithmetic (ACC-05, ACC-01) and replay across a real chain-id change (SEC-03).
 contract SpotUnitTest is SpotSolBase {
@@ -52,7 +53,7 @@ contract SpotUnitTest is SpotSolBase {
             assertEq(ch.balanceOf(address(spot)), 0, "market holds CH");
         } catch (bytes memory err) {
             // only a dust fill (seller would get nothing) may fail
-            assertEq(bytes4(err), ISpotMarket.SpotFillTooSmall.selector);
+            assertEq(bytes4(err), ISpotMarketErrors.SpotFillTooSmall.selector);
         }
     }
 
@@ -66,7 +67,12 @@ contract SpotUnitTest is SpotSolBase {
         spot.fillOrder(o, sig, first);
         if (first + second > 100e18) {
             vm.expectRevert(
-                abi.encodeWithSelector(ISpotMarket.SpotOverfill.selector, spot.orderDigest(o), second, 100e18 - first)
+                abi.encodeWithSelector(
+                    ISpotMarketErrors.SpotOverfill.selector,
+                    spot.orderDigest(o),
+                    second,
+                    100e18 - first
+                )
             );
         }
         spot.fillOrder(o, sig, second);
@@ -81,7 +87,7 @@ contract SpotUnitTest is SpotSolBase {
         vm.chainId(block.chainid + 1);
         bytes32 digest = spot.orderDigest(o);
         vm.prank(taker);
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarket.SpotInvalidSignature.selector, maker, digest));
+        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotInvalidSignature.selector, maker, digest));
         spot.fillOrder(o, sig, 1e18);
     }
 }

@@ -6,6 +6,7 @@ import {SpotSolBase} from "../helpers/SpotSolBase.sol";
 import {SpotMarket} from "../../contracts/core/markets/SpotMarket.sol";
 import {ISpotMarket} from "../../contracts/interfaces/ISpotMarket.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {ISpotMarketErrors} from "../../contracts/interfaces/ISpotMarketErrors.sol";
 
 /// @notice Edge paths of SpotMarket: private orders matched by someone else, cancelling a settled deal, fee-free
 ///         fills, oversized amounts and the governance setters' bounds and zero-address guards.
@@ -45,7 +46,7 @@ contract SpotEdgesTest is SpotSolBase {
         bytes memory buySig = _sign(MAKER_KEY, buy);
         bytes memory sellSig = _sign(OTHER_KEY, sell);
         bytes memory err = abi.encodeWithSelector(
-            ISpotMarket.SpotTakerNotAllowed.selector,
+            ISpotMarketErrors.SpotTakerNotAllowed.selector,
             spot.orderDigest(buy),
             taker,
             named
@@ -57,7 +58,12 @@ contract SpotEdgesTest is SpotSolBase {
         sell = _order(other, false, named);
         buySig = _sign(MAKER_KEY, buy);
         sellSig = _sign(OTHER_KEY, sell);
-        err = abi.encodeWithSelector(ISpotMarket.SpotTakerNotAllowed.selector, spot.orderDigest(sell), taker, named);
+        err = abi.encodeWithSelector(
+            ISpotMarketErrors.SpotTakerNotAllowed.selector,
+            spot.orderDigest(sell),
+            taker,
+            named
+        );
         vm.prank(taker);
         vm.expectRevert(err);
         spot.matchOrders(buy, buySig, sell, sellSig, 1e18);
@@ -78,7 +84,7 @@ contract SpotEdgesTest is SpotSolBase {
         vm.prank(taker);
         spot.settleDeal(deal, "", abi.encodePacked(r, s, v));
         vm.prank(maker);
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarket.SpotDealSettled.selector, hash));
+        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotDealSettled.selector, hash));
         spot.cancelDeal(deal);
         assertFalse(spot.orderState(hash).cancelled);
         assertEq(spot.orderState(hash).filledCh, 5e18);
@@ -100,15 +106,15 @@ contract SpotEdgesTest is SpotSolBase {
         o.amountCh = uint256(type(uint128).max) + 1;
         bytes memory sig = _sign(MAKER_KEY, o);
         vm.prank(taker);
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarket.SpotInvalidAmount.selector, o.amountCh));
+        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotInvalidAmount.selector, o.amountCh));
         spot.fillOrder(o, sig, 1e18);
     }
 
     function test_setters_bounds() public {
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarket.SpotBpsTooHigh.selector, 101, 100));
+        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotBpsTooHigh.selector, 101, 100));
         spot.setFees(0, 101, 0);
         uint256 big = uint256(type(uint80).max) + 1;
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarket.SpotInvalidAmount.selector, big));
+        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotInvalidAmount.selector, big));
         spot.setTwapParams(1 hours, uint128(big));
         vm.expectRevert(IChxModule.ChxZeroAddress.selector);
         spot.setFeeRecipients(address(0), address(fund));
@@ -130,5 +136,90 @@ contract SpotEdgesTest is SpotSolBase {
                 (authority, address(ch), address(usdc), address(0), treasury, address(fund))
             )
         );
+    }
+
+    /// @dev The digests come from a domain separator built from constant name/version hashes; it must equal the
+    ///      ERC-5267 domain the SDK signs under and OpenZeppelin's `_domainSeparatorV4()`.
+    function test_digests_useTheErc5267Domain() public view {
+        (, string memory name, string memory version, uint256 chainId, address verifying, , ) = spot.eip712Domain();
+        bytes32 domain = keccak256(
+            abi.encode(
+                keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
+                keccak256(bytes(name)),
+                keccak256(bytes(version)),
+                chainId,
+                verifying
+            )
+        );
+        assertEq(domain, spot.domainSeparator());
+        ISpotMarket.Order memory o = _order(maker, false, taker);
+        bytes32 orderHash = keccak256(
+            abi.encode(
+                keccak256(
+                    "Order(address maker,bool isBuy,uint256 amountCh,uint256 priceWad,uint256 nonce,uint64 expiry,address taker)"
+                ),
+                o.maker,
+                o.isBuy,
+                o.amountCh,
+                o.priceWad,
+                o.nonce,
+                o.expiry,
+                o.taker
+            )
+        );
+        assertEq(spot.orderDigest(o), keccak256(abi.encodePacked("\x19\x01", domain, orderHash)));
+        ISpotMarket.Deal memory d = ISpotMarket.Deal(maker, other, 5e18, 2e18, 7, uint64(block.timestamp + 1));
+        bytes32 dealHash = keccak256(
+            abi.encode(
+                keccak256(
+                    "Deal(address seller,address buyer,uint256 amountCh,uint256 priceWad,uint256 nonce,uint64 expiry)"
+                ),
+                d.seller,
+                d.buyer,
+                d.amountCh,
+                d.priceWad,
+                d.nonce,
+                d.expiry
+            )
+        );
+        assertEq(spot.dealDigest(d), keccak256(abi.encodePacked("\x19\x01", domain, dealHash)));
+    }
+
+    /// @dev The has-tiers flag a fill reads instead of the tier word follows every `setSeatTiers`, including
+    ///      clearing the tiers: a staker gets the discount while tiers exist and none after they are cleared.
+    function test_seatTiers_setThenCleared_discountFollows() public {
+        vm.prank(taker);
+        spot.stakeSeat(1_000e18);
+        assertEq(spot.seatDiscountBps(taker), 0);
+        uint256[] memory minStake = new uint256[](1);
+        uint256[] memory discount = new uint256[](1);
+        minStake[0] = 100e18;
+        discount[0] = 5_000;
+        spot.setSeatTiers(minStake, discount);
+        assertEq(spot.seatDiscountBps(taker), 5_000);
+        spot.setSeatTiers(new uint256[](0), new uint256[](0));
+        assertEq(spot.seatDiscountBps(taker), 0);
+    }
+
+    /// @dev The TWAP interval now lives in the TWAP's cursor word: `setTwapParams` must still govern when a fill
+    ///      adds an observation (none inside the interval, one after it).
+    function test_twapInterval_setByGovernance_governsObservations() public {
+        spot.setTwapParams(1 hours, 0);
+        ISpotMarket.Order memory o = _order(maker, false, address(0));
+        o.amountCh = 100e18;
+        bytes memory sig = _sign(MAKER_KEY, o);
+        vm.startPrank(taker);
+        spot.fillOrder(o, sig, 1e18);
+        (, , uint256 count) = spot.twapState();
+        assertEq(count, 1);
+        vm.warp(block.timestamp + 30 minutes);
+        spot.fillOrder(o, sig, 1e18);
+        (, , count) = spot.twapState();
+        assertEq(count, 1);
+        vm.warp(block.timestamp + 31 minutes);
+        spot.fillOrder(o, sig, 1e18);
+        (, , count) = spot.twapState();
+        assertEq(count, 2);
+        vm.stopPrank();
     }
 }

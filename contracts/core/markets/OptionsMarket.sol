@@ -2,8 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {OptionsMarketBase} from "./OptionsMarketBase.sol";
 import {IOptionsMarket} from "../../interfaces/IOptionsMarket.sol";
@@ -12,6 +10,10 @@ import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
+import {OptionsListing} from "../../libraries/options/OptionsListing.sol";
+import {OptionsFunds} from "../../libraries/options/OptionsFunds.sol";
+import {OptionsPositions} from "../../libraries/options/OptionsPositions.sol";
+import {OptionsOffers} from "../../libraries/options/OptionsOffers.sol";
 
 /// @title OptionsMarket
 /// @notice European calls (capped: call spreads) and puts on the CH index, cash-settled, and on futures series,
@@ -21,7 +23,7 @@ import {SpotMath} from "../../libraries/SpotMath.sol";
 ///      Expiry, settlement, exercise, fee withdrawal, upkeep, setParams and delisting run in the settlement module
 ///      by delegatecall (same storage, same address for events and roles), to stay under the contract-size limit.
 ///      Offers are EIP-712 typed data under OpenZeppelin's EIP712Upgradeable domain (ERC-5267 `eip712Domain()`).
-/// @custom:oz-upgrades-unsafe-allow delegatecall
+/// @custom:oz-upgrades-unsafe-allow delegatecall external-library-linking
 contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     using SafeCast for uint256;
 
@@ -73,21 +75,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
 
     /// @inheritdoc IOptionsMarket
     function listSeries(SeriesParams calldata p) external restricted returns (uint256 seriesId) {
-        OptionsMarketStorage storage $ = _s();
-        uint64 futuresId;
-        if (p.onFutures) {
-            IFuturesExercise fm = $.futuresMarket;
-            if (address(fm) == address(0)) revert OptionsFuturesMarketNotSet();
-            (uint64 futuresExpiry, bool trading) = fm.seriesExpiry(p.futuresSeriesId);
-            if (!trading || futuresExpiry < p.expiry) {
-                revert OptionsInvalidFuturesSeries(p.futuresSeriesId, futuresExpiry, p.expiry);
-            }
-            futuresId = p.futuresSeriesId;
-        }
-        SeriesParams memory q = p;
-        q.futuresSeriesId = futuresId;
-        if (p.kind == OptionKind.Put) q.capWad = p.strikeWad;
-        seriesId = _list($, q);
+        return OptionsListing.listSeries(_s(), p);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -96,33 +84,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         uint128 strikeWad,
         uint64 expiry
     ) external nonReentrant whenActive(FEATURE_LIST) returns (uint256 seriesId) {
-        OptionsMarketStorage storage $ = _s();
-        Params memory pr = $.params;
-        if ($.liveSeries >= pr.maxLiveSeries) revert OptionsTooManyLiveSeries($.liveSeries, pr.maxLiveSeries);
-        if (
-            expiry < block.timestamp + pr.minTimeToExpirySec ||
-            expiry > block.timestamp + pr.maxHorizonSec ||
-            expiry % pr.expiryGridSec != pr.expiryOffsetSec
-        ) revert OptionsInvalidExpiry(expiry);
-        uint256 index = $.oracle.indexPrice();
-        uint256 step = pr.strikeStepWad;
-        uint256 dist = strikeWad > index ? strikeWad - index : index - strikeWad;
-        if (strikeWad == 0 || strikeWad % step != 0 || dist * SpotMath.BPS > index * pr.maxStrikeDeviationBps) {
-            revert OptionsStrikeNotListable(strikeWad, index, step);
-        }
-        // @dev the call cap rounds down: a smaller cap only lowers the writer's collateral and the holder's maximum
-        uint128 cap = kind == OptionKind.Call ? SpotMath.bpsDown(strikeWad, pr.callCapBps).toUint128() : strikeWad;
-        seriesId = _list($, SeriesParams(kind, false, 0, expiry, strikeWad, cap));
-        // @dev the bond: per started day to expiry, so holding a slot costs in proportion to how long it is held
-        uint256 bond = pr.listingBondPerDayUsdc * Math.ceilDiv(expiry - block.timestamp, 1 days);
-        Series storage s = $.series[seriesId];
-        s.lister = msg.sender;
-        s.listedAt = uint32(block.timestamp);
-        if (bond != 0) {
-            s.listingBondUsdc = bond.toUint64();
-            $.reservedUsdc += uint128(bond);
-            _move($, msg.sender, -bond.toInt256());
-        }
+        return OptionsListing.listStandardSeries(_s(), kind, strikeWad, expiry);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -135,32 +97,15 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         _checkSize(sizeCh);
         Position memory p = $.positions[seriesId][msg.sender];
         bool wasEmpty = _isEmpty(p);
-        collateralUsdc = _addShort($, s, seriesId, msg.sender, p, sizeCh);
+        collateralUsdc = OptionsOffers.addShort($, s, seriesId, msg.sender, p, sizeCh);
         p.longCh = (p.longCh + sizeCh).toUint96();
         _store($, s, seriesId, msg.sender, p, wasEmpty);
-        _move($, msg.sender, -collateralUsdc.toInt256());
+        OptionsFunds.move($, msg.sender, -collateralUsdc.toInt256());
     }
 
     /// @inheritdoc IOptionsMarket
     function close(uint256 seriesId, uint256 sizeCh) external nonReentrant returns (uint256 releasedUsdc) {
-        OptionsMarketStorage storage $ = _s();
-        Series storage s = _tradable($, seriesId);
-        _checkSize(sizeCh);
-        Position memory p = $.positions[seriesId][msg.sender];
-        if (sizeCh > p.longCh) revert OptionsInsufficientLong(seriesId, msg.sender, sizeCh, p.longCh);
-        if (sizeCh > p.shortCh) revert OptionsInsufficientShort(seriesId, msg.sender, sizeCh, p.shortCh);
-        releasedUsdc = _portion(p, sizeCh);
-        p.longCh -= uint96(sizeCh);
-        p.shortCh -= uint96(sizeCh);
-        p.collateralUsdc -= uint64(releasedUsdc);
-        uint256 oi = s.openInterestCh - sizeCh;
-        s.openInterestCh = uint96(oi);
-        uint256 released = s.releasedUsdc + releasedUsdc;
-        s.releasedUsdc = uint128(released);
-        $.reservedUsdc -= uint128(releasedUsdc);
-        emit OptionsClosed(seriesId, msg.sender, sizeCh, releasedUsdc, oi, released);
-        _store($, s, seriesId, msg.sender, p, false);
-        if (releasedUsdc != 0) $.clearingHouse.settle(msg.sender, releasedUsdc.toInt256());
+        return OptionsPositions.close(_s(), seriesId, sizeCh);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -169,20 +114,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         address to,
         uint256 sizeCh
     ) external nonReentrant whenActive(FEATURE_TRADE) {
-        if (to == address(0)) revert ChxZeroAddress();
-        if (to == msg.sender) revert OptionsSelfTrade(to);
-        OptionsMarketStorage storage $ = _s();
-        Series storage s = _tradable($, seriesId);
-        _checkSize(sizeCh);
-        Position memory from = $.positions[seriesId][msg.sender];
-        if (sizeCh > from.longCh) revert OptionsInsufficientLong(seriesId, msg.sender, sizeCh, from.longCh);
-        from.longCh -= uint96(sizeCh);
-        _store($, s, seriesId, msg.sender, from, false);
-        Position memory dest = $.positions[seriesId][to];
-        bool wasEmpty = _isEmpty(dest);
-        dest.longCh = (dest.longCh + sizeCh).toUint96();
-        _store($, s, seriesId, to, dest, wasEmpty);
-        emit LongTransferred(seriesId, msg.sender, to, sizeCh);
+        OptionsPositions.transferLong(_s(), seriesId, to, sizeCh);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -193,16 +125,16 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     ) external nonReentrant whenActive(FEATURE_TRADE) returns (uint256) {
         if (offer.maker == msg.sender) revert OptionsSelfTrade(msg.sender);
         OptionsMarketStorage storage $ = _s();
-        Fill memory f;
+        OptionsOffers.Fill memory f;
         f.hash = _offerDigest(offer);
         if (offer.taker != address(0) && offer.taker != msg.sender) {
             revert OptionsTakerNotAllowed(f.hash, msg.sender, offer.taker);
         }
         _checkSize(sizeCh);
-        f.filledAfterCh = _consume($, offer, f.hash, signature, sizeCh);
+        f.filledAfterCh = OptionsOffers.consume($, offer, f.hash, signature, sizeCh);
         Series storage s = _tradable($, offer.seriesId);
-        _quoteFill($, offer, sizeCh, f);
-        _deliver($, s, offer.seriesId, f.seller, f.buyer, sizeCh, f);
+        OptionsOffers.quoteFill($, offer, sizeCh, f);
+        OptionsOffers.deliver($, s, offer.seriesId, f.seller, f.buyer, sizeCh, f, _requireWriteActive);
         uint256 fee = f.paidUsdc - f.receivedUsdc;
         _accrueFees($, fee);
         // @dev counted only while a listing bond waits for them (saturating: only compared with the bond)
@@ -211,87 +143,10 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
             uint256 seriesFees = s.feesUsdc + fee;
             s.feesUsdc = seriesFees > type(uint64).max ? type(uint64).max : uint64(seriesFees);
         }
-        _emitFill(offer, sizeCh, f);
-        _move($, f.buyer, -f.paidUsdc.toInt256());
-        _move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());
+        OptionsOffers.emitFill(offer, sizeCh, f);
+        OptionsFunds.move($, f.buyer, -f.paidUsdc.toInt256());
+        OptionsFunds.move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());
         return f.filledAfterCh;
-    }
-
-    /// @dev Amounts of one fill.
-    struct Fill {
-        bytes32 hash;
-        address buyer;
-        address seller;
-        uint256 paidUsdc;
-        uint256 receivedUsdc;
-        uint256 collateralUsdc;
-        uint256 filledAfterCh;
-    }
-
-    /// @dev Sides and premium legs: the buyer pays the premium rounded up plus its fee, the seller receives it rounded
-    ///      down less its fee; fees round up; the market keeps the difference as fee income (ACC-05).
-    function _quoteFill(
-        OptionsMarketStorage storage $,
-        Offer calldata offer,
-        uint256 sizeCh,
-        Fill memory f
-    ) private view {
-        uint256 up = SpotMath.quoteUsdcUp(sizeCh, offer.premiumWad);
-        uint256 down = SpotMath.quoteUsdcDown(sizeCh, offer.premiumWad);
-        uint256 buyerBps;
-        uint256 sellerBps;
-        if (offer.isBuy) {
-            (f.buyer, f.seller) = (offer.maker, msg.sender);
-            (buyerBps, sellerBps) = ($.params.makerFeeBps, $.params.takerFeeBps);
-        } else {
-            (f.buyer, f.seller) = (msg.sender, offer.maker);
-            (buyerBps, sellerBps) = ($.params.takerFeeBps, $.params.makerFeeBps);
-        }
-        uint256 sellerFee = SpotMath.feeUsdcUp(down, sellerBps, 0);
-        if (down <= sellerFee) revert OptionsFillTooSmall(sizeCh, offer.premiumWad);
-        f.paidUsdc = up + SpotMath.feeUsdcUp(up, buyerBps, 0);
-        f.receivedUsdc = down - sellerFee;
-    }
-
-    /// @dev The seller delivers its longs first and writes the rest; the buyer's longs grow.
-    function _deliver(
-        OptionsMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address seller,
-        address buyer,
-        uint256 sizeCh,
-        Fill memory f
-    ) private {
-        Position memory sp = $.positions[seriesId][seller];
-        bool wasEmpty = _isEmpty(sp);
-        uint256 fromLong = Math.min(sp.longCh, sizeCh);
-        sp.longCh -= uint96(fromLong);
-        if (fromLong < sizeCh) {
-            _requireActive(FEATURE_WRITE);
-            f.collateralUsdc = _addShort($, s, seriesId, seller, sp, sizeCh - fromLong);
-        }
-        _store($, s, seriesId, seller, sp, wasEmpty);
-        Position memory bp = $.positions[seriesId][buyer];
-        wasEmpty = _isEmpty(bp);
-        bp.longCh = (bp.longCh + sizeCh).toUint96();
-        _store($, s, seriesId, buyer, bp, wasEmpty);
-    }
-
-    function _emitFill(Offer calldata offer, uint256 sizeCh, Fill memory f) private {
-        emit OfferFilled(
-            f.hash,
-            offer.maker,
-            msg.sender,
-            offer.seriesId,
-            offer.isBuy,
-            sizeCh,
-            offer.premiumWad,
-            f.paidUsdc,
-            f.receivedUsdc,
-            f.paidUsdc - f.receivedUsdc,
-            f.filledAfterCh
-        );
     }
 
     /// @inheritdoc IOptionsMarket
@@ -314,26 +169,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
 
     /// @inheritdoc IKeeperChecker
     function checker() public view returns (bool canExec, bytes memory execPayload) {
-        OptionsMarketStorage storage $ = _s();
-        uint256[] storage pend = $.pending;
-        uint256 n = Math.min(pend.length, CHECKER_SCAN);
-        uint256 window = $.params.disputeWindowSec;
-        for (uint256 i = 0; i < n; ++i) {
-            uint256 id = pend[i];
-            Series storage s = $.series[id];
-            if (block.timestamp < s.expiry) continue;
-            uint256 fixedAt = s.priceFixedAt;
-            if (fixedAt == 0) {
-                try $.oracle.indexPrice() returns (uint256) {
-                    return (true, abi.encodeCall(this.fixSettlementPrice, (id)));
-                } catch {
-                    continue;
-                }
-            }
-            if (block.timestamp < fixedAt + window) continue;
-            uint256 page = s.onFutures ? FUTURES_PAGE : CASH_PAGE;
-            return (true, abi.encodeCall(this.settleSeries, (id, page)));
-        }
+        return OptionsListing.checker(_s());
     }
 
     /// @inheritdoc IKeeperUpkeep
@@ -437,106 +273,9 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         return (address($.clearingHouse), address($.oracle), address($.futuresMarket), $.feeRecipient);
     }
 
-    function _list(OptionsMarketStorage storage $, SeriesParams memory p) private returns (uint256 id) {
-        if (p.strikeWad == 0 || p.capWad == 0) revert OptionsInvalidStrike(p.strikeWad, p.capWad);
-        if (p.expiry <= block.timestamp) revert OptionsInvalidExpiry(p.expiry);
-        {
-            bytes32 key = keccak256(abi.encode(p));
-            uint256 existing = $.seriesByKey[key];
-            if (existing != 0) revert OptionsSeriesExists(existing);
-            id = ++$.seriesCount;
-            $.seriesByKey[key] = id;
-        }
-        Series storage s = $.series[id];
-        s.expiry = p.expiry;
-        s.kind = p.kind;
-        s.onFutures = p.onFutures;
-        s.futuresSeriesId = p.futuresSeriesId;
-        s.strikeWad = p.strikeWad;
-        s.capWad = p.capWad;
-        $.pending.push(id);
-        s.pendingIndex = uint32($.pending.length);
-        uint256 live = ++$.liveSeries;
-        emit SeriesListed(
-            id,
-            p.kind,
-            p.onFutures,
-            p.futuresSeriesId,
-            p.expiry,
-            p.strikeWad,
-            p.capWad,
-            msg.sender,
-            live
-        );
-    }
-
-    /// @dev Adds `sizeCh` of shorts (and their collateral, rounded up) to `p` and the series totals.
-    function _addShort(
-        OptionsMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address writer,
-        Position memory p,
-        uint256 sizeCh
-    ) private returns (uint256 collateralUsdc) {
-        // @dev collateral rounds up: the writer always posts at least size × cap (MKT-07)
-        collateralUsdc = SpotMath.quoteUsdcUp(sizeCh, s.capWad);
-        p.shortCh = (p.shortCh + sizeCh).toUint96();
-        p.collateralUsdc = (p.collateralUsdc + collateralUsdc).toUint64();
-        uint256 oi = s.openInterestCh + sizeCh;
-        uint256 posted = s.postedUsdc + collateralUsdc;
-        s.openInterestCh = oi.toUint96();
-        s.postedUsdc = posted.toUint128();
-        $.reservedUsdc += collateralUsdc.toUint128();
-        emit OptionsWritten(seriesId, writer, sizeCh, collateralUsdc, oi, posted);
-    }
-
-    /// @dev Moves `amountUsdc` between `account`'s ClearingHouse collateral and this market's pool. A debit needs the
-    ///      collateral and, when the account has open positions elsewhere, equity ≥ initial margin afterwards
-    ///      (`settle` itself checks neither).
-    function _move(OptionsMarketStorage storage $, address account, int256 amountUsdc) private {
-        if (amountUsdc == 0) return;
-        IClearingHouse ch = $.clearingHouse;
-        if (amountUsdc < 0) {
-            int256 collateral = ch.collateralOf(account);
-            if (collateral + amountUsdc < 0) {
-                revert OptionsInsufficientCollateral(account, uint256(-amountUsdc), collateral);
-            }
-            ch.settle(account, amountUsdc);
-            if (ch.marketsOf(account).length != 0) {
-                IClearingHouse.MarginState memory m = ch.marginState(account);
-                if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
-                    revert OptionsInsufficientMargin(account, m.initialMarginUsdc, m.equityUsdc);
-                }
-            }
-        } else {
-            ch.settle(account, amountUsdc);
-        }
-    }
-
-    /// @dev Checks an offer and books `sizeCh` against it; the signature is checked on the first fill only (the
-    ///      stored fill proves it was checked).
-    function _consume(
-        OptionsMarketStorage storage $,
-        Offer calldata offer,
-        bytes32 hash,
-        bytes calldata signature,
-        uint256 sizeCh
-    ) private returns (uint256 filledAfter) {
-        OfferState storage st = $.offers[hash];
-        if (st.cancelled) revert OptionsOfferCancelled(hash);
-        if (block.timestamp > offer.expiry) revert OptionsOfferExpired(hash, offer.expiry, block.timestamp);
-        uint256 minimum = $.minNonce[offer.maker];
-        if (offer.nonce < minimum) revert OptionsNonceBelowMinimum(offer.maker, offer.nonce, minimum);
-        uint256 filled = st.filledCh;
-        if (filled == 0 && !SignatureChecker.isValidSignatureNowCalldata(offer.maker, hash, signature)) {
-            revert OptionsInvalidSignature(offer.maker, hash);
-        }
-        filledAfter = filled + sizeCh;
-        if (filledAfter > offer.sizeCh) {
-            revert OptionsOverfill(hash, sizeCh, offer.sizeCh > filled ? offer.sizeCh - filled : 0);
-        }
-        st.filledCh = filledAfter.toUint128();
+    /// @dev Writing during an offer fill needs feature "options.write" (checked only when the seller writes).
+    function _requireWriteActive() private view {
+        _requireActive(FEATURE_WRITE);
     }
 
     function _offerDigest(Offer calldata o) private view returns (bytes32) {

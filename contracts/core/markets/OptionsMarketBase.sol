@@ -2,23 +2,25 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IOptionsMarketTypes} from "../../interfaces/IOptionsMarket.sol";
+import {IOptionsMarketErrors} from "../../interfaces/IOptionsMarketErrors.sol";
+import {IOptionsMarketEvents} from "../../interfaces/IOptionsMarketEvents.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
+import {OptionsBook} from "../../libraries/options/OptionsBook.sol";
+import {OptionsExercise} from "../../libraries/options/OptionsExercise.sol";
 
 /// @title OptionsMarketBase
 /// @notice Storage, constants and the position helpers shared by OptionsMarket and its settlement module
 ///         (OptionsSettlement runs by delegatecall in the market's storage; docs/options.md).
-abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
+abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketErrors, IOptionsMarketEvents {
     using SafeCast for uint256;
 
     /// @notice Upper bound on maker and taker fees (3 % of the premium).
-    uint256 public constant MAX_FEE_BPS = 300;
+    uint256 public constant MAX_FEE_BPS = OptionsExercise.MAX_FEE_BPS;
     /// @notice Upper bound on the keeper bounty (5 USDC).
-    uint256 public constant MAX_BOUNTY_USDC = 5e6;
+    uint256 public constant MAX_BOUNTY_USDC = OptionsExercise.MAX_BOUNTY_USDC;
     /// @notice Holder–writer pairs one pull `exercise` of a futures option handles.
     uint256 public constant MAX_PAIRS_PER_CALL = 8;
     /// @notice Page sizes the checker proposes: accounts (cash) and pairs (futures).
@@ -102,28 +104,21 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
         Position memory p,
         bool wasEmpty
     ) internal {
-        $.positions[seriesId][account] = p;
-        if (wasEmpty) {
-            uint256 n = s.accountCount;
-            $.accounts[seriesId][n] = account;
-            s.accountCount = uint32(n + 1);
-        }
-        emit PositionUpdated(seriesId, account, p.longCh, p.shortCh, p.collateralUsdc);
+        OptionsBook.store($, s, seriesId, account, p, wasEmpty);
     }
 
     /// @dev The collateral backing `sizeCh` of `p`'s shorts: all of it for the last piece, else pro rata rounded
     ///      down, so what stays always covers the remaining shorts × cap (MKT-07).
     function _portion(Position memory p, uint256 sizeCh) internal pure returns (uint256) {
-        if (sizeCh == p.shortCh) return p.collateralUsdc;
-        return Math.mulDiv(p.collateralUsdc, sizeCh, p.shortCh);
+        return OptionsBook.portion(p, sizeCh);
     }
 
     function _isEmpty(Position memory p) internal pure returns (bool) {
-        return p.longCh == 0 && p.shortCh == 0 && p.collateralUsdc == 0;
+        return OptionsBook.isEmpty(p);
     }
 
     function _checkSize(uint256 sizeCh) internal pure {
-        if (sizeCh == 0 || sizeCh > type(uint96).max) revert OptionsInvalidSize(sizeCh);
+        OptionsBook.checkSize(sizeCh);
     }
 
     /// @dev Calls: min(max(S − K, 0), cap). Puts: min(max(K − S, 0), cap) with cap = K.
@@ -136,13 +131,11 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketTypes {
     }
 
     function _series(OptionsMarketStorage storage $, uint256 seriesId) internal view returns (Series storage s) {
-        s = $.series[seriesId];
-        if (s.expiry == 0) revert OptionsUnknownSeries(seriesId);
+        return OptionsBook.series($, seriesId);
     }
 
     function _tradable(OptionsMarketStorage storage $, uint256 seriesId) internal view returns (Series storage s) {
-        s = _series($, seriesId);
-        if (block.timestamp >= s.expiry) revert OptionsSeriesExpired(seriesId, s.expiry, block.timestamp);
+        return OptionsBook.tradable($, seriesId);
     }
 
     /// @dev Drops a series from the keeper-enumerable pending list (swap with the last, pop).

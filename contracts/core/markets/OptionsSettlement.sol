@@ -4,8 +4,8 @@ pragma solidity ^0.8.28;
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {OptionsMarketBase} from "./OptionsMarketBase.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
+import {OptionsExercise} from "../../libraries/options/OptionsExercise.sol";
 
 /// @title OptionsSettlement
 /// @notice The options market's expiry, settlement, exercise and delisting logic, and its parameter setter. Stateless: it runs
@@ -50,7 +50,7 @@ contract OptionsSettlement is OptionsMarketBase {
         Series storage s = _series($, seriesId);
         if (s.settled) revert OptionsAlreadyDone(seriesId, Work.Settle);
         Ctx memory c = Ctx(seriesId, _finalPayoff($, s, seriesId), 0, 0, 0);
-        if (s.onFutures && c.payoffWad != 0) _exerciseFutures($, s, c, account, MAX_PAIRS_PER_CALL);
+        if (s.onFutures && c.payoffWad != 0) OptionsExercise.exerciseFutures($, s, c, account, MAX_PAIRS_PER_CALL);
         else _settleAccount($, s, c, account);
         emit SettlementProgressed(seriesId, s.cursor, s.writerCursor, s.accountCount, false);
         return c.payoutUsdc;
@@ -111,7 +111,7 @@ contract OptionsSettlement is OptionsMarketBase {
 
     /// @notice See IOptionsMarket.setParams.
     function setParams(Params calldata p) external restricted {
-        _setParams(_s(), p);
+        OptionsExercise.setParams(_s(), p);
     }
 
     function _fix(OptionsMarketStorage storage $, uint256 seriesId) private returns (uint256 priceWad) {
@@ -206,7 +206,7 @@ contract OptionsSettlement is OptionsMarketBase {
         while (cursor < n && steps < maxSteps) {
             address account = $.accounts[c.seriesId][cursor];
             if (pairing) {
-                (uint256 used, bool finished) = _exerciseFutures($, s, c, account, maxSteps - steps);
+                (uint256 used, bool finished) = OptionsExercise.exerciseFutures($, s, c, account, maxSteps - steps);
                 steps += used == 0 ? 1 : used;
                 if (!finished) break;
             } else {
@@ -260,147 +260,5 @@ contract OptionsSettlement is OptionsMarketBase {
             s.paidUsdc,
             s.releasedUsdc
         );
-    }
-
-    /// @dev Exercises `holder`'s longs of an in-the-money futures option against the writers from `writerCursor` on,
-    ///      at most `maxPairs` pairs. A pair releases the writer's collateral for the size, then opens the futures at
-    ///      the strike; when that reverts (margin, series closed) the holder is paid the capped intrinsic value from
-    ///      that collateral instead. A pair of an account with itself just nets (collateral released).
-    function _exerciseFutures(
-        OptionsMarketStorage storage $,
-        Series storage s,
-        Ctx memory c,
-        address holder,
-        uint256 maxPairs
-    ) private returns (uint256 used, bool finished) {
-        uint256 seriesId = c.seriesId;
-        Position memory hp = $.positions[seriesId][holder];
-        uint256 n = s.accountCount;
-        while (hp.longCh != 0 && used < maxPairs) {
-            uint256 wc = s.writerCursor;
-            if (wc >= n) break;
-            ++used;
-            address writer = $.accounts[seriesId][wc];
-            // when writer == holder, wp and hp are the same memory position
-            Position memory wp = writer == holder ? hp : $.positions[seriesId][writer];
-            if (wp.shortCh == 0) {
-                s.writerCursor = uint32(wc + 1);
-                continue;
-            }
-            uint256 take = Math.min(hp.longCh, wp.shortCh);
-            uint256 portion = _portion(wp, take);
-            wp.shortCh -= uint96(take);
-            wp.collateralUsdc -= uint64(portion);
-            hp.longCh -= uint96(take);
-            s.openInterestCh -= uint96(take);
-            if (wp.shortCh == 0) s.writerCursor = uint32(wc + 1);
-            if (writer != holder) _store($, s, seriesId, writer, wp, false);
-            _pair($, s, c, holder, writer, take, portion);
-        }
-        if (used != 0) _store($, s, seriesId, holder, hp, false);
-        finished = hp.longCh == 0;
-    }
-
-    /// @dev One holder–writer pair: see _exerciseFutures. The bounty comes out of the writer's release.
-    function _pair(
-        OptionsMarketStorage storage $,
-        Series storage s,
-        Ctx memory c,
-        address holder,
-        address writer,
-        uint256 take,
-        uint256 portion
-    ) private {
-        Pair memory pr = Pair(holder, writer, take, portion, 0, false);
-        IClearingHouse ch = $.clearingHouse;
-        uint256 bounty;
-        if (writer == holder) {
-            bounty = Math.min(c.bountyCap, portion);
-            if (portion > bounty) ch.settle(writer, (portion - bounty).toInt256());
-        } else {
-            // @dev portion ≥ take · cap / 1e30 ≥ the cash fallback's payout (see _portion), so this never underflows
-            uint256 cashPayout = SpotMath.quoteUsdcDown(take, c.payoffWad);
-            bounty = Math.min(c.bountyCap, portion - cashPayout);
-            // the writer's collateral goes back first, so it counts towards the futures margin check
-            if (portion > bounty) ch.settle(writer, (portion - bounty).toInt256());
-            pr.opened = _openFutures($, s, c.seriesId, holder, writer, take);
-            if (!pr.opened && cashPayout != 0) {
-                pr.payoutUsdc = cashPayout;
-                ch.settle(writer, -cashPayout.toInt256());
-                ch.settle(holder, cashPayout.toInt256());
-            }
-        }
-        s.paidUsdc += uint128(pr.payoutUsdc);
-        s.releasedUsdc += uint128(portion - pr.payoutUsdc);
-        $.reservedUsdc -= uint128(portion);
-        c.bountyUsdc += bounty;
-        c.payoutUsdc += pr.payoutUsdc;
-        _emitExercised(s, c.seriesId, pr);
-    }
-
-    function _emitExercised(Series storage s, uint256 seriesId, Pair memory pr) private {
-        emit FuturesExercised(
-            seriesId,
-            pr.holder,
-            pr.writer,
-            pr.take,
-            pr.opened,
-            pr.payoutUsdc,
-            pr.portion - pr.payoutUsdc,
-            s.paidUsdc,
-            s.releasedUsdc
-        );
-    }
-
-    /// @dev Opens the futures position at the strike: call holder long / writer short, put holder short / writer
-    ///      long. False when the futures market reverts with a reason (margin, series no longer trading).
-    function _openFutures(
-        OptionsMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address holder,
-        address writer,
-        uint256 take
-    ) private returns (bool) {
-        address longAcc = holder;
-        address shortAcc = writer;
-        if (s.kind == OptionKind.Put) (longAcc, shortAcc) = (writer, holder);
-        try $.futuresMarket.openFromExercise(s.futuresSeriesId, longAcc, shortAcc, take, s.strikeWad) {
-            return true;
-        } catch (bytes memory reason) {
-            // @dev an empty reason is an out-of-gas (or bare) revert: a keeper must not force cash by starving it
-            if (reason.length == 0) revert OptionsExerciseOutOfGas(seriesId);
-            return false;
-        }
-    }
-
-    function _setParams(OptionsMarketStorage storage $, Params memory p) private {
-        if (p.makerFeeBps > MAX_FEE_BPS) revert OptionsInvalidParam("makerFeeBps", p.makerFeeBps);
-        if (p.takerFeeBps > MAX_FEE_BPS) revert OptionsInvalidParam("takerFeeBps", p.takerFeeBps);
-        if (p.disputeWindowSec < 10 minutes || p.disputeWindowSec > 3 days) {
-            revert OptionsInvalidParam("disputeWindowSec", p.disputeWindowSec);
-        }
-        if (p.expiryGridSec < 1 hours || p.expiryGridSec > 30 days) {
-            revert OptionsInvalidParam("expiryGridSec", p.expiryGridSec);
-        }
-        if (p.expiryOffsetSec >= p.expiryGridSec) revert OptionsInvalidParam("expiryOffsetSec", p.expiryOffsetSec);
-        if (p.maxHorizonSec > 400 days || p.maxHorizonSec <= p.minTimeToExpirySec) {
-            revert OptionsInvalidParam("maxHorizonSec", p.maxHorizonSec);
-        }
-        if (p.maxStrikeDeviationBps > SpotMath.BPS) {
-            revert OptionsInvalidParam("maxStrikeDeviationBps", p.maxStrikeDeviationBps);
-        }
-        if (p.callCapBps < 100) revert OptionsInvalidParam("callCapBps", p.callCapBps);
-        if (p.maxLiveSeries == 0 || p.maxLiveSeries > 1_000) {
-            revert OptionsInvalidParam("maxLiveSeries", p.maxLiveSeries);
-        }
-        if (p.bountyUsdc > MAX_BOUNTY_USDC) revert OptionsInvalidParam("bountyUsdc", p.bountyUsdc);
-        if (p.strikeStepWad == 0) revert OptionsInvalidParam("strikeStepWad", 0);
-        if (p.maxCorrectionBps > 5_000) revert OptionsInvalidParam("maxCorrectionBps", p.maxCorrectionBps);
-        if (p.listingBondPerDayUsdc > 1_000e6) {
-            revert OptionsInvalidParam("listingBondPerDayUsdc", p.listingBondPerDayUsdc);
-        }
-        $.params = p;
-        emit ParamsSet(p);
     }
 }

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @title ISpotMarketErrors
+/// @notice The custom errors of ISpotMarket.
+interface ISpotMarketErrors {
+    /// @notice Thrown when a signature does not come from `signer` for `digest` (wrong key, other chain id or
+    ///         verifying contract, altered fields, or a malleable high-s form).
+    /// @param signer The account the signature had to come from.
+    /// @param digest The EIP-712 digest that was checked.
+    error SpotInvalidSignature(address signer, bytes32 digest);
+
+    /// @notice Thrown when an order or deal is used after its expiry.
+    /// @param hash The order or deal hash.
+    /// @param expiry Its expiry, unix seconds.
+    /// @param nowSec The block timestamp.
+    error SpotExpired(bytes32 hash, uint256 expiry, uint256 nowSec);
+
+    /// @notice Thrown when an order or deal was cancelled.
+    /// @param hash The order or deal hash.
+    error SpotCancelled(bytes32 hash);
+
+    /// @notice Thrown when a fill would exceed the order's amount (MKT-06).
+    /// @param hash The order hash.
+    /// @param requestedCh CH asked for.
+    /// @param remainingCh CH still fillable.
+    error SpotOverfill(bytes32 hash, uint256 requestedCh, uint256 remainingCh);
+
+    /// @notice Thrown when another order of the same maker already used this nonce (MKT-06, SEC-03).
+    /// @param maker The maker.
+    /// @param nonce The nonce.
+    error SpotNonceUsed(address maker, uint256 nonce);
+
+    /// @notice Thrown when an order's or deal's nonce is below its signer's minimum (bulk-cancelled).
+    /// @param account The maker or deal party.
+    /// @param nonce The nonce used.
+    /// @param minNonce The account's current minimum nonce.
+    error SpotNonceBelowMinimum(address account, uint256 nonce, uint256 minNonce);
+
+    /// @notice Thrown when a private order is filled by someone other than its named taker.
+    /// @param hash The order hash.
+    /// @param caller The would-be taker.
+    /// @param taker The only allowed taker.
+    error SpotTakerNotAllowed(bytes32 hash, address caller, address taker);
+
+    /// @notice Thrown when an amount of CH is zero or larger than type(uint128).max.
+    /// @param amountCh The amount.
+    error SpotInvalidAmount(uint256 amountCh);
+
+    /// @notice Thrown when a fill is so small that the seller would receive no USDC after rounding and fees.
+    /// @param amountCh The CH amount.
+    /// @param priceWad The price.
+    error SpotFillTooSmall(uint256 amountCh, uint256 priceWad);
+
+    /// @notice Thrown when a match is given orders of the wrong sides (first must buy, second must sell).
+    error SpotSideMismatch();
+
+    /// @notice Thrown when matched orders do not cross (buy price below sell price).
+    /// @param buyPriceWad The buy order's limit.
+    /// @param sellPriceWad The sell order's limit.
+    error SpotNotCrossing(uint256 buyPriceWad, uint256 sellPriceWad);
+
+    /// @notice Thrown when someone other than the maker (or a deal party) tries to cancel.
+    /// @param caller The caller.
+    /// @param owner The account allowed to cancel.
+    error SpotNotOwner(address caller, address owner);
+
+    /// @notice Thrown when a minimum nonce is not raised.
+    /// @param account The account.
+    /// @param currentMinNonce Its current minimum.
+    /// @param requested The value asked for.
+    error SpotNonceNotIncreasing(address account, uint256 currentMinNonce, uint256 requested);
+
+    /// @notice Thrown when a deal was already settled.
+    /// @param hash The deal hash.
+    error SpotDealSettled(bytes32 hash);
+
+    /// @notice Thrown when a fee, share or discount in basis points exceeds its bound.
+    /// @param bps The value given.
+    /// @param maxBps The bound.
+    error SpotBpsTooHigh(uint256 bps, uint256 maxBps);
+
+    /// @notice Thrown when seat tiers are not ascending, too many, or not whole DPS.
+    error SpotInvalidSeatTiers();
+
+    /// @notice Thrown when a duration parameter is outside its bounds.
+    /// @param value The value given, seconds.
+    /// @param minValue Lower bound.
+    /// @param maxValue Upper bound.
+    error SpotDurationOutOfBounds(uint256 value, uint256 minValue, uint256 maxValue);
+
+    /// @notice Thrown when unstaking more than the staked seat.
+    /// @param account The staker.
+    /// @param requestedDps DPS asked for.
+    /// @param stakedDps DPS staked.
+    error SpotInsufficientStake(address account, uint256 requestedDps, uint256 stakedDps);
+
+    /// @notice Thrown when withdrawing unstaked DPS before its delay has passed, or with nothing pending.
+    /// @param account The staker.
+    /// @param unlockAt When the pending DPS unlocks (0 when nothing is pending).
+    /// @param nowSec The block timestamp.
+    error SpotUnstakeNotReady(address account, uint256 unlockAt, uint256 nowSec);
+}

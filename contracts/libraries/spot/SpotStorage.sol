@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/ISpotMarket.sol";
+import {SpotTwap} from "../SpotTwap.sol";
+
+/// @title SpotLayout
+/// @notice The SpotMarket's ERC-7201 storage, shared by the market and its libraries (docs/spot.md).
+/// @dev The two first words hold everything a fill reads besides its order's own slots: the USDC token, the fees
+///      and the pending fee income (word 0, written by every fill); the CH token, the TWAP size floor and whether
+///      seat tiers exist (word 1, read only). Parameters read by governance, seats or fee distribution only sit
+///      behind them.
+abstract contract SpotLayout {
+    /// @custom:storage-location erc7201:chx.storage.SpotMarket
+    struct SpotMarketStorage {
+        // word 0: read and written by every fill
+        IERC20 usdc;
+        uint16 makerFeeBps;
+        uint16 takerFeeBps;
+        uint64 pendingFeesUsdc;
+        // word 1: read by every fill
+        IERC20 ch;
+        uint80 twapMinAmountCh;
+        bool hasSeatTiers;
+        // cold: seats, fee distribution, governance
+        IERC20 dps;
+        uint16 insuranceShareBps;
+        uint32 unstakeDelaySec;
+        address treasury;
+        address insuranceFund;
+        // seat tiers packed 4 × 64 bits: low 48 bits whole-DPS threshold, high 16 bits discount bps
+        uint256 seatTiers;
+        uint128 totalStakedDps;
+        uint128 totalPendingDps;
+        mapping(bytes32 hash => ISpotMarketTypes.OrderState) orders;
+        mapping(address maker => mapping(uint256 word => uint256 bits)) nonceBitmap;
+        mapping(address account => uint256) minNonce;
+        mapping(address account => ISpotMarketTypes.Seat) seats;
+        SpotTwap.State twap;
+    }
+}
+
+/// @title SpotStorage
+/// @notice The pointer to SpotLayout's ERC-7201 namespace, for the market and its libraries.
+library SpotStorage {
+    // keccak256(abi.encode(uint256(keccak256("chx.storage.SpotMarket")) - 1)) & ~bytes32(uint256(0xff))
+    bytes32 internal constant LOCATION = 0x6ad3fd994578ab3cbf4da710cda3692edd5298b482e7e3a6c9ae71d34f14ed00;
+
+    /// @notice The market's storage.
+    function layout() internal pure returns (SpotLayout.SpotMarketStorage storage $) {
+        assembly {
+            $.slot := LOCATION
+        }
+    }
+}
