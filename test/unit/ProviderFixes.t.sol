@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
 import {MockCapacityRecorder} from "../../contracts/mocks/MockCapacityRecorder.sol";
 
@@ -55,7 +56,7 @@ contract ProviderFixesTest is TaskSolBase {
         registry.requestUnbond(registry.providerInfo(p).stakedDps);
         vm.warp(block.timestamp + 1 hours);
         vm.expectEmit(address(registry));
-        emit IProviderRegistry.Heartbeat(p, 0, 1 hours, 1 hours, 1e18);
+        emit IProviderRegistryEvents.Heartbeat(p, 0, 1 hours, 1 hours, 1e18);
         registry.heartbeat(0.4e18);
         vm.stopPrank();
         assertEq(rec.lastSample(p), 0, "below the minimum stake: a zero sample");
