@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 import {IProviderRegistryErrors} from "./IProviderRegistryErrors.sol";
 import {IProviderRegistryEvents} from "./IProviderRegistryEvents.sol";
+import {IProviderRegistryViews} from "./IProviderRegistryViews.sol";
 
 /// @title IProviderRegistry
 /// @notice The supply side of CHX: providers register hardware, stake DPS (with an unbonding delay), post benchmark
@@ -30,8 +31,9 @@ import {IProviderRegistryEvents} from "./IProviderRegistryEvents.sol";
 ///            client's CH.
 ///      EIP-712 domain: ERC-5267 `eip712Domain()` (OpenZeppelin EIP712Upgradeable; name "CHX ProviderRegistry",
 ///      version "1").
-///      Errors and events live in `IProviderRegistryErrors` / `IProviderRegistryEvents` (inherited: one ABI).
-interface IProviderRegistry is IERC5267, IProviderRegistryErrors, IProviderRegistryEvents {
+///      Errors, events and the plain views live in `IProviderRegistryErrors` / `IProviderRegistryEvents` /
+///      `IProviderRegistryViews` (inherited: one ABI).
+interface IProviderRegistry is IERC5267, IProviderRegistryErrors, IProviderRegistryEvents, IProviderRegistryViews {
     /// @notice Governance parameters.
     /// @param minStakeDps Stake a provider needs to mint and be matched.
     /// @param collateralFactorWad CH of liability one staked DPS may back, WAD (liability ≤ stake × factor).
@@ -312,41 +314,6 @@ interface IProviderRegistry is IERC5267, IProviderRegistryErrors, IProviderRegis
 
     // ─── views ─────────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @notice Number of providers ever draw-eligible: draws committed now sample indices below this (TSK-07).
-    /// @return The length of the append-only draw list.
-    function drawCount() external view returns (uint256);
-
-    /// @notice A draw-list entry and its DrawProfile word as of the end of block `atBlock` (0: no profile then).
-    /// @param index Index in the draw list (< drawCount()).
-    /// @param atBlock The draw's commit block.
-    /// @return provider The provider.
-    /// @return word Its DrawProfile word (contracts/libraries/compute/DrawProfile.sol).
-    function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word);
-
-    /// @notice DrawProfile words of `providers` as of the end of block `atBlock` (executor selection, TSK-07).
-    /// @param providers The providers (unregistered ones read 0).
-    /// @param atBlock The commit block.
-    /// @return words Their words.
-    function drawProfilesAt(
-        address[] calldata providers,
-        uint256 atBlock
-    ) external view returns (uint256[] memory words);
-
-    /// @notice Number of registered providers.
-    /// @return The count.
-    function providerCount() external view returns (uint256);
-
-    /// @notice Provider at `index` of the enumerable list (registration order; never reordered).
-    /// @param index 0-based position.
-    /// @return The provider.
-    function providerAt(uint256 index) external view returns (address);
-
-    /// @notice A page of the provider list.
-    /// @param offset First index.
-    /// @param limit Maximum entries.
-    /// @return page The providers in [offset, min(offset + limit, count)).
-    function providersPage(uint256 offset, uint256 limit) external view returns (address[] memory page);
-
     /// @notice Full record of a provider.
     /// @param provider The provider.
     /// @return info The record (zero struct when not registered).
@@ -356,35 +323,6 @@ interface IProviderRegistry is IERC5267, IProviderRegistryErrors, IProviderRegis
     /// @param provider The provider.
     /// @return The profile.
     function matchingProfile(address provider) external view returns (MatchingProfile memory);
-
-    /// @notice Uptime, WAD: credited up time / tracked time, counting a silent gap since the last heartbeat.
-    /// @param provider The provider.
-    /// @return Uptime (0 before any tracked interval).
-    function uptimeWad(address provider) external view returns (uint256);
-
-    /// @notice Tier from stake: 0 Entry, 1 Low, 2 Medium, 3 High, 4 Ultra.
-    /// @param provider The provider.
-    /// @return The tier.
-    function tierOf(address provider) external view returns (uint8);
-
-    /// @notice CH the provider may mint now.
-    /// @param provider The provider.
-    /// @return CH amount.
-    function mintableCh(address provider) external view returns (uint256);
-
-    /// @notice Outstanding CH liability of a provider (TSK-04).
-    /// @param provider The provider.
-    /// @return CH amount.
-    function liabilityOf(address provider) external view returns (uint256);
-
-    /// @notice The provider's next attestation nonce.
-    /// @param provider The provider.
-    /// @return The nonce.
-    function attestationNonce(address provider) external view returns (uint256);
-
-    /// @notice EIP-712 domain separator: name "CHX ProviderRegistry", version "1", this chain id, this proxy.
-    /// @return The separator.
-    function domainSeparator() external view returns (bytes32);
 
     /// @notice EIP-712 digest an attester signs for `a`.
     /// @param a The attestation.
@@ -399,20 +337,4 @@ interface IProviderRegistry is IERC5267, IProviderRegistryErrors, IProviderRegis
     /// @notice Current parameters.
     /// @return The parameters.
     function params() external view returns (Params memory);
-
-    /// @notice Tier thresholds.
-    /// @return Thresholds for tiers 1..4, DPS.
-    function tierThresholds() external view returns (uint128[4] memory);
-
-    /// @notice The capacity recorder (zero when unset).
-    /// @return The address.
-    function capacityRecorder() external view returns (address);
-
-    /// @notice The CH index oracle (zero when unset).
-    /// @return The address.
-    function priceOracle() external view returns (address);
-
-    /// @notice The ComputeStandard used to rate attestations.
-    /// @return The address.
-    function standard() external view returns (address);
 }

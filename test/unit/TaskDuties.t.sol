@@ -242,7 +242,9 @@ contract TaskDutiesTest is TaskSolBase {
         emit IProviderRegistryEvents.StakeReleased(providers[5], address(this), 70e18, 0);
         registry.releaseStake(who, 100e18); // saturates: an ending path never reverts
         who[0] = address(0xBEEF);
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderNotRegistered.selector, address(0xBEEF)));
+        vm.expectRevert(
+            abi.encodeWithSelector(IProviderRegistryErrors.ProviderNotRegistered.selector, address(0xBEEF))
+        );
         registry.lockStake(who, 1);
         registry.releaseStake(who, 1); // nothing locked: no-op
     }

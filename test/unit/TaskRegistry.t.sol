@@ -119,7 +119,9 @@ contract TaskRegistryTest is TaskSolBase {
         vm.prank(providers[0]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBidTooHigh.selector, maxPrice + 1, maxPrice));
         tasks.bid(id, uint128(maxPrice + 1));
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBiddingOpen.selector, id, block.timestamp + 1 hours));
+        vm.expectRevert(
+            abi.encodeWithSelector(ITaskRegistryErrors.TaskBiddingOpen.selector, id, block.timestamp + 1 hours)
+        );
         tasks.closeBidding(id);
         vm.warp(block.timestamp + 2 hours);
         vm.prank(providers[0]);
@@ -185,7 +187,9 @@ contract TaskRegistryTest is TaskSolBase {
     function test_commit_revertsForNonExecutorAndOutOfOrder() public {
         uint256 id = _running(3, 2);
         vm.prank(providers[0]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotExecutor.selector, providers[0], providers[1]));
+        vm.expectRevert(
+            abi.encodeWithSelector(ITaskRegistryErrors.TaskNotExecutor.selector, providers[0], providers[1])
+        );
         tasks.commit(id, 0, GOOD);
         vm.prank(providers[1]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBadCheckpoint.selector, 0, 1));

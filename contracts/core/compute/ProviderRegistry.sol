@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IProviderRegistryViews} from "../../interfaces/IProviderRegistryViews.sol";
 import {ICapacityRecorder} from "../../interfaces/IEmissionHooks.sol";
 import {ProviderRegistryStore} from "./ProviderRegistryStore.sol";
 import {ProviderStake} from "../../libraries/compute/ProviderStake.sol";
@@ -265,24 +266,24 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
 
     // ─── views ─────────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function domainSeparator() external view returns (bytes32) {
         return _domainSeparatorV4();
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function drawCount() external view returns (uint256) {
         return _s().drawList.length;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word) {
         ProviderRegistryStorage storage $ = _s();
         provider = $.drawList[index];
         word = ProviderDraw.wordAt($.providers[provider], atBlock);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function drawProfilesAt(
         address[] calldata providers,
         uint256 atBlock
@@ -292,17 +293,17 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         for (uint256 i; i < providers.length; ++i) words[i] = ProviderDraw.wordAt($.providers[providers[i]], atBlock);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function providerCount() external view returns (uint256) {
         return _s().list.length;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function providerAt(uint256 index) external view returns (address) {
         return _s().list[index];
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function providersPage(uint256 offset, uint256 limit) external view returns (address[] memory) {
         return ProviderViews.page(_s(), offset, limit);
     }
@@ -330,27 +331,27 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         m.workloadClass = p.workloadClass;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function uptimeWad(address provider) external view returns (uint256) {
         return ProviderViews.uptimeOf(_s(), provider);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function tierOf(address provider) external view returns (uint8) {
         return ProviderViews.tierOf(_s(), provider);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function mintableCh(address provider) external view returns (uint256) {
         return ProviderViews.mintableOf(_s(), provider);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function liabilityOf(address provider) external view returns (uint256) {
         return _s().providers[provider].liabilityCh;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function attestationNonce(address provider) external view returns (uint256) {
         return _s().providers[provider].attestationNonce;
     }
@@ -370,22 +371,22 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         return _s().params;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function tierThresholds() external view returns (uint128[4] memory) {
         return _s().tierThresholdsDps;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function capacityRecorder() external view returns (address) {
         return _s().recorder;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function priceOracle() external view returns (address) {
         return _s().oracle;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function standard() external view returns (address) {
         return _s().standard;
     }

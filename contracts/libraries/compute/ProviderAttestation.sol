@@ -49,7 +49,15 @@ library ProviderAttestation {
         p.attestedAt = uint40(block.timestamp);
         p.whPerChWad = r.whPerChWad > type(uint96).max ? type(uint96).max : uint96(r.whPerChWad);
         ProviderDraw.record($, p, a.provider);
-        emit IProviderRegistryEvents.Attested(a.provider, signer, a.workloadClass, nonce, r, a.capacityPflopsWad, expiresAt);
+        emit IProviderRegistryEvents.Attested(
+            a.provider,
+            signer,
+            a.workloadClass,
+            nonce,
+            r,
+            a.capacityPflopsWad,
+            expiresAt
+        );
     }
 
     /// @dev Writes slot 1 of ProviderData (chPerHourWad | capacityPflopsWad | attestationExpiresAt | workloadClass

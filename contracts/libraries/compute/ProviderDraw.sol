@@ -2,7 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {Checkpoints} from "@openzeppelin/contracts/utils/structs/Checkpoints.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {DrawProfile} from "./DrawProfile.sol";

@@ -54,7 +54,13 @@ library ProviderProfile {
         ProviderRegistryStore.ProviderData storage p = registered($, msg.sender);
         p.region = region;
         p.workloadMask = workloadMask;
-        emit IProviderRegistryEvents.ProviderProfileUpdated(msg.sender, region, workloadMask, hardwareHash, hardwareUri);
+        emit IProviderRegistryEvents.ProviderProfileUpdated(
+            msg.sender,
+            region,
+            workloadMask,
+            hardwareHash,
+            hardwareUri
+        );
     }
 
     /// @notice Sets the caller's ask price.
@@ -85,7 +91,10 @@ library ProviderProfile {
     }
 
     /// @notice Validates and stores the parameters (and the heartbeat's packed copies).
-    function setParams(ProviderRegistryStore.ProviderRegistryStorage storage $, IProviderRegistry.Params calldata p) external {
+    function setParams(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        IProviderRegistry.Params calldata p
+    ) external {
         if (
             p.collateralFactorWad == 0 ||
             p.heartbeatIntervalSec == 0 ||

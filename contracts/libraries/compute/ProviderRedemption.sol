@@ -31,7 +31,8 @@ library ProviderRedemption {
     function mint(ProviderRegistryStore.ProviderRegistryStorage storage $, uint256 chAmount, address to) external {
         ProviderRegistryStore.ProviderData storage p = $.providers[msg.sender];
         uint256 available = ProviderViews.mintable($, p, msg.sender, true);
-        if (chAmount > available) revert IProviderRegistryErrors.ProviderMintCapExceeded(msg.sender, chAmount, available);
+        if (chAmount > available)
+            revert IProviderRegistryErrors.ProviderMintCapExceeded(msg.sender, chAmount, available);
         // @dev Fits: liability ≤ stake × factor, both bounded by uint96/uint128 arithmetic.
         uint256 liability = p.liabilityCh + chAmount;
         p.liabilityCh = uint128(liability);
@@ -54,7 +55,8 @@ library ProviderRedemption {
         if (p.index1 == 0) revert IProviderRegistryErrors.ProviderNotRegistered(provider);
         uint256 assigned = p.assignedCh;
         uint256 available = p.liabilityCh - assigned;
-        if (chAmount > available) revert IProviderRegistryErrors.ProviderLiabilityUnavailable(provider, chAmount, available);
+        if (chAmount > available)
+            revert IProviderRegistryErrors.ProviderLiabilityUnavailable(provider, chAmount, available);
         assigned += chAmount;
         p.assignedCh = uint128(assigned);
         uint32 open = p.openAssignments + 1;

@@ -59,7 +59,8 @@ library TaskBidding {
         uint256 n = t.councilSize;
         if (n == 0 || n > $.params.maxCouncil) revert ITaskRegistryErrors.TaskInvalidTerms("councilSize");
         if (t.quorum <= n / 2 || t.quorum > n) revert ITaskRegistryErrors.TaskInvalidTerms("quorum");
-        if (t.checkpoints == 0 || t.checkpoints > MAX_CHECKPOINTS) revert ITaskRegistryErrors.TaskInvalidTerms("checkpoints");
+        if (t.checkpoints == 0 || t.checkpoints > MAX_CHECKPOINTS)
+            revert ITaskRegistryErrors.TaskInvalidTerms("checkpoints");
         if (t.maxBids > MAX_BIDS) revert ITaskRegistryErrors.TaskInvalidTerms("maxBids");
         if (t.bidWindowSec == 0 || t.deadline <= block.timestamp + t.bidWindowSec) {
             revert ITaskRegistryErrors.TaskInvalidTerms("deadline");

@@ -98,7 +98,8 @@ library TaskSettlement {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         uint256 id = k.assignmentId;
         // @dev Only Rejected and Expired tasks (Cancelled ones never had an assignment) may report a failure.
-        if (id == 0 || k.status < ITaskRegistry.Status.Rejected) revert ITaskRegistryErrors.TaskNoOpenRedemption(taskId);
+        if (id == 0 || k.status < ITaskRegistry.Status.Rejected)
+            revert ITaskRegistryErrors.TaskNoOpenRedemption(taskId);
         k.assignmentId = 0;
         uint256 comp = IProviderRegistry($.registry).reportDeliveryFailure(id, k.client);
         emit ITaskRegistryEvents.RedemptionFailed(taskId, id, comp);
