@@ -5,6 +5,7 @@ import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {IProviderRegistryViews} from "../../interfaces/IProviderRegistryViews.sol";
 import {ICapacityRecorder} from "../../interfaces/IEmissionHooks.sol";
+import {IEmission} from "../../interfaces/IEmission.sol";
 import {ProviderRegistryStore} from "./ProviderRegistryStore.sol";
 import {ProviderStake} from "../../libraries/compute/ProviderStake.sol";
 import {ProviderAttestation} from "../../libraries/compute/ProviderAttestation.sol";
@@ -236,7 +237,21 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
 
     /// @inheritdoc IProviderRegistry
     function setCapacityRecorder(address recorder) external restricted {
-        ProviderProfile.setCapacityRecorder(_s(), recorder);
+        ProviderRegistryStorage storage $ = _s();
+        $.recorder = recorder;
+        // The recorder's days start at genesis + k days: IEmission.epochStart(0) mod 1 day (0 for a recorder without
+        // epochs). Low-level to fit the EIP-170 size limit; uses only the scratch space.
+        uint256 offset;
+        bytes4 selector = IEmission.epochStart.selector;
+        assembly ("memory-safe") {
+            mstore(0, selector)
+            mstore(4, 0)
+            if and(staticcall(gas(), recorder, 0, 36, 0, 32), gt(returndatasize(), 31)) {
+                offset := mod(mload(0), 86400)
+            }
+        }
+        $.recorderDayOffset = uint32(offset);
+        emit CapacityRecorderSet(recorder);
     }
 
     /// @inheritdoc IProviderRegistry

@@ -4,14 +4,13 @@ pragma solidity ^0.8.28;
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
 import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
-import {IEmission} from "../../interfaces/IEmission.sol";
 import {ICHToken} from "../../interfaces/ICHToken.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 
 /// @title ProviderProfile
 /// @notice The ProviderRegistry's cold paths: registration, profile and ask price, CH buy-back bookkeeping and
 ///         governance parameters. Linked as an external library (delegatecall: the registry's storage and
-///         `msg.sender`); the registry keeps access control, pauses and the reentrancy guard.
+///         `msg.sender`); the registry keeps access control, pauses, the reentrancy guard and the recorder switch.
 library ProviderProfile {
     uint256 private constant BPS = 10_000;
 
@@ -116,24 +115,6 @@ library ProviderProfile {
         if (t[0] > t[1] || t[1] > t[2] || t[2] > t[3]) revert IProviderRegistryErrors.ProviderInvalidParams();
         $.tierThresholdsDps = t;
         emit IProviderRegistryEvents.TierThresholdsSet(t);
-    }
-
-    /// @notice Points the registry at its capacity recorder and caches the recorder's day boundary: Emission's
-    ///         days start at genesis + k days, `IEmission.epochStart(0) mod 1 day` (0 for a recorder without epochs).
-    function setCapacityRecorder(ProviderRegistryStore.ProviderRegistryStorage storage $, address recorder) external {
-        $.recorder = recorder;
-        // Low-level (a recorder without `epochStart` gets offset 0); uses only the scratch space.
-        uint256 offset;
-        bytes4 selector = IEmission.epochStart.selector;
-        assembly ("memory-safe") {
-            mstore(0, selector)
-            mstore(4, 0)
-            if and(staticcall(gas(), recorder, 0, 36, 0, 32), gt(returndatasize(), 31)) {
-                offset := mod(mload(0), 86400)
-            }
-        }
-        $.recorderDayOffset = uint32(offset);
-        emit IProviderRegistryEvents.CapacityRecorderSet(recorder);
     }
 
     /// @dev The registered record of `provider` (reverts when not registered).
