@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IComputeStandard} from "./IComputeStandard.sol";
 import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
+import {IProviderRegistryErrors} from "./IProviderRegistryErrors.sol";
+import {IProviderRegistryEvents} from "./IProviderRegistryEvents.sol";
+import {IProviderRegistryViews} from "./IProviderRegistryViews.sol";
 
 /// @title IProviderRegistry
 /// @notice The supply side of CHX: providers register hardware, stake DPS (with an unbonding delay), post benchmark
@@ -29,7 +31,9 @@ import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 ///            client's CH.
 ///      EIP-712 domain: ERC-5267 `eip712Domain()` (OpenZeppelin EIP712Upgradeable; name "CHX ProviderRegistry",
 ///      version "1").
-interface IProviderRegistry is IERC5267 {
+///      Errors, events and the plain views live in `IProviderRegistryErrors` / `IProviderRegistryEvents` /
+///      `IProviderRegistryViews` (inherited: one ABI).
+interface IProviderRegistry is IERC5267, IProviderRegistryErrors, IProviderRegistryEvents, IProviderRegistryViews {
     /// @notice Governance parameters.
     /// @param minStakeDps Stake a provider needs to mint and be matched.
     /// @param collateralFactorWad CH of liability one staked DPS may back, WAD (liability ≤ stake × factor).
@@ -146,322 +150,11 @@ interface IProviderRegistry is IERC5267 {
         uint128 chAmount;
     }
 
-    // ─── errors ────────────────────────────────────────────────────────────────────────────────────────────
-
-    /// @notice Thrown when an address registers twice.
-    /// @param provider The provider.
-    error ProviderAlreadyRegistered(address provider);
-    /// @notice Thrown when an action needs a registered provider.
-    /// @param provider The address.
-    error ProviderNotRegistered(address provider);
-    /// @notice Thrown when a registration or profile declares no workload class.
-    error ProviderNoWorkloads();
-    /// @notice Thrown when an amount of zero is passed.
-    error ProviderZeroAmount();
-    /// @notice Thrown when stake is below the minimum for attesting, minting or being matched.
-    /// @param provider The provider.
-    /// @param required Minimum stake, DPS.
-    /// @param staked Current stake, DPS.
-    error ProviderStakeTooLow(address provider, uint256 required, uint256 staked);
-    /// @notice Thrown when an unbond request exceeds what obligations leave unlocked.
-    /// @param provider The provider.
-    /// @param requested DPS requested.
-    /// @param unlockable DPS that may be unbonded now.
-    error ProviderStakeLocked(address provider, uint256 requested, uint256 unlockable);
-    /// @notice Thrown when withdrawing before the unbonding delay has passed.
-    /// @param provider The provider.
-    /// @param readyAt When the unbonding stake becomes withdrawable.
-    error ProviderUnbondingNotReady(address provider, uint256 readyAt);
-    /// @notice Thrown when there is no unbonding stake to withdraw.
-    /// @param provider The provider.
-    error ProviderNothingToWithdraw(address provider);
-    /// @notice Thrown when an attestation's signature deadline has passed.
-    /// @param deadline The signed deadline.
-    error ProviderAttestationExpired(uint256 deadline);
-    /// @notice Thrown when an attestation carries a nonce other than the provider's next one (replay).
-    /// @param provider The provider.
-    /// @param expected The next nonce.
-    /// @param given The signed nonce.
-    error ProviderBadAttestationNonce(address provider, uint256 expected, uint256 given);
-    /// @notice Thrown when an attestation's signer does not hold the ATTESTER role (or the signature is invalid).
-    /// @param signer The recovered signer.
-    error ProviderInvalidAttester(address signer);
-    /// @notice Thrown when an attestation is rated against a standard version that is not the latest.
-    /// @param workloadClass The class.
-    /// @param given The signed version.
-    /// @param latest The latest version.
-    error ProviderStaleStandard(uint16 workloadClass, uint16 given, uint16 latest);
-    /// @notice Thrown when an attestation names a workload class the provider did not declare.
-    /// @param provider The provider.
-    /// @param workloadClass The class.
-    error ProviderWorkloadNotDeclared(address provider, uint16 workloadClass);
-    /// @notice Thrown when an attested value does not fit its packed slot.
-    error ProviderValueTooLarge();
-    /// @notice Thrown when heartbeats or minting need a live attestation.
-    /// @param provider The provider.
-    /// @param expiresAt Expiry of the latest attestation (0 when none).
-    error ProviderNoValidAttestation(address provider, uint256 expiresAt);
-    /// @notice Thrown when a heartbeat comes less than half an interval after the previous one.
-    /// @param provider The provider.
-    /// @param nextAllowedAt Earliest timestamp of the next heartbeat.
-    error ProviderHeartbeatTooSoon(address provider, uint256 nextAllowedAt);
-    /// @notice Thrown when a mint exceeds min(rate × horizon, stake × collateral factor) − liability.
-    /// @param provider The provider.
-    /// @param requested CH requested.
-    /// @param available CH mintable now.
-    error ProviderMintCapExceeded(address provider, uint256 requested, uint256 available);
-    /// @notice Thrown when a buy-back exceeds the provider's unassigned liability.
-    /// @param provider The provider.
-    /// @param amount CH offered.
-    /// @param available Liability not reserved by open redemptions.
-    error ProviderBuyBackExceedsLiability(address provider, uint256 amount, uint256 available);
-    /// @notice Thrown when a redemption is assigned beyond the provider's unreserved liability.
-    /// @param provider The provider.
-    /// @param requested CH to assign.
-    /// @param available Liability not yet reserved.
-    error ProviderLiabilityUnavailable(address provider, uint256 requested, uint256 available);
-    /// @notice Thrown when an assignment id is unknown or no longer open.
-    /// @param assignmentId The id.
-    /// @param status Its status (0 none, 2 delivered, 3 failed).
-    error ProviderAssignmentNotOpen(uint256 assignmentId, uint8 status);
-    /// @notice Thrown when a delivery failure is reported before the deadline (TSK-03).
-    /// @param assignmentId The id.
-    /// @param deadline The delivery deadline.
-    error ProviderDeliveryNotLate(uint256 assignmentId, uint256 deadline);
-    /// @notice Thrown when an assignment deadline is not in the future.
-    /// @param deadline The deadline given.
-    error ProviderBadDeadline(uint256 deadline);
-    /// @notice Thrown when the price oracle is needed but not set.
-    error ProviderOracleNotSet();
-    /// @notice Thrown when parameters are out of range.
-    error ProviderInvalidParams();
-
     // ─── events ────────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @notice Emitted when a provider registers.
-    /// @param provider The provider.
-    /// @param index Its position in the enumerable list (0-based).
-    /// @param region Region / availability-zone code.
-    /// @param workloadMask Bit k set = workload class k offered.
-    /// @param hardwareHash Content hash of the hardware description.
-    /// @param hardwareUri Where the description lives.
-    event ProviderRegistered(
-        address indexed provider,
-        uint256 index,
-        uint16 region,
-        uint64 workloadMask,
-        bytes32 hardwareHash,
-        string hardwareUri
-    );
-    /// @notice Emitted when a provider changes its profile.
-    /// @param provider The provider.
-    /// @param region New region code.
-    /// @param workloadMask New workload mask.
-    /// @param hardwareHash New hardware description hash.
-    /// @param hardwareUri New description URI.
-    event ProviderProfileUpdated(
-        address indexed provider,
-        uint16 region,
-        uint64 workloadMask,
-        bytes32 hardwareHash,
-        string hardwareUri
-    );
-    /// @notice Emitted when a provider sets its ask price.
-    /// @param provider The provider.
-    /// @param askPriceWad USDC per CH, WAD.
-    event AskPriceSet(address indexed provider, uint128 askPriceWad);
-    /// @notice Emitted on stake.
-    /// @param provider The provider.
-    /// @param amount DPS staked.
-    /// @param stakedDps Stake after.
-    /// @param tier Tier after.
-    event Staked(address indexed provider, uint256 amount, uint256 stakedDps, uint8 tier);
-    /// @notice Emitted on an unbond request.
-    /// @param provider The provider.
-    /// @param amount DPS moved to unbonding.
-    /// @param stakedDps Stake after.
-    /// @param unbondingDps Unbonding after.
-    /// @param readyAt When the whole unbonding amount becomes withdrawable.
-    /// @param tier Tier after.
-    event UnbondRequested(
-        address indexed provider,
-        uint256 amount,
-        uint256 stakedDps,
-        uint256 unbondingDps,
-        uint256 readyAt,
-        uint8 tier
-    );
-    /// @notice Emitted when unbonded stake is withdrawn.
-    /// @param provider The provider.
-    /// @param amount DPS withdrawn.
-    /// @param stakedDps Stake after (unchanged).
-    event Withdrawn(address indexed provider, uint256 amount, uint256 stakedDps);
-    /// @notice Emitted when an attestation is accepted.
-    /// @param provider The provider.
-    /// @param attester The signer.
-    /// @param workloadClass The class.
-    /// @param nonce The nonce consumed.
-    /// @param rating The rating stored: `latestVersion` is the standard version it was rated against (always the
-    ///        latest at that moment), then corrected PFLOPS, CH per hour and Wh per CH.
-    /// @param capacityPflopsWad Attested capacity.
-    /// @param expiresAt Attestation expiry.
-    event Attested(
-        address indexed provider,
-        address indexed attester,
-        uint16 workloadClass,
-        uint256 nonce,
-        IComputeStandard.Rating rating,
-        uint256 capacityPflopsWad,
-        uint256 expiresAt
-    );
-    /// @notice Emitted on every heartbeat.
-    /// @param provider The provider.
-    /// @param samplePflopsWad Capacity sample recorded (reported, capped at the attested capacity).
-    /// @param upSeconds Credited up time in the window after this beat.
-    /// @param trackedSeconds Tracked time in the window after this beat.
-    /// @param uptimeWad Uptime after this beat, WAD.
-    event Heartbeat(
-        address indexed provider,
-        uint256 samplePflopsWad,
-        uint256 upSeconds,
-        uint256 trackedSeconds,
-        uint256 uptimeWad
-    );
-    /// @notice Emitted when the capacity recorder reverted on a heartbeat (the heartbeat itself still counts).
-    /// @param provider The provider.
-    /// @param recorder The recorder that reverted.
-    /// @param samplePflopsWad The sample that was not recorded.
-    event CapacityRecordFailed(address indexed provider, address recorder, uint256 samplePflopsWad);
-    /// @notice Emitted when a provider mints CH.
-    /// @param provider The provider (liable).
-    /// @param to Recipient of the CH.
-    /// @param amount CH minted.
-    /// @param liabilityCh Provider liability after. (CH supply after is in CHToken's CHMinted, same transaction.)
-    event ProviderCHMinted(address indexed provider, address indexed to, uint256 amount, uint256 liabilityCh);
-    /// @notice Emitted when a provider burns its own CH to reduce liability.
-    /// @param provider The provider.
-    /// @param amount CH burned.
-    /// @param liabilityCh Liability after.
-    /// @param boughtBackCh Cumulative bought back after.
-    event CHBoughtBack(address indexed provider, uint256 amount, uint256 liabilityCh, uint256 boughtBackCh);
-    /// @notice Emitted when the task registry records a task outcome.
-    /// @param provider The provider.
-    /// @param completed True for completed, false for failed.
-    /// @param completedCount Completed after.
-    /// @param failedCount Failed after.
-    event TaskOutcomeRecorded(address indexed provider, bool completed, uint32 completedCount, uint32 failedCount);
-    /// @notice Emitted when stake is slashed.
-    /// @param provider The provider.
-    /// @param by The slashing module.
-    /// @param slashedDps DPS taken (≤ requested).
-    /// @param finder Finder paid a fee (zero: none).
-    /// @param finderFeeDps DPS paid to the finder.
-    /// @param burnedDps DPS burned.
-    /// @param stakedDps Stake after.
-    /// @param unbondingDps Unbonding after.
-    /// @param slashCount Slash count after.
-    /// @param reason Hash of the reason (dispute id, delivery id…).
-    event Slashed(
-        address indexed provider,
-        address indexed by,
-        uint256 slashedDps,
-        address finder,
-        uint256 finderFeeDps,
-        uint256 burnedDps,
-        uint256 stakedDps,
-        uint256 unbondingDps,
-        uint32 slashCount,
-        bytes32 reason
-    );
-    /// @notice Emitted when a redemption is assigned.
-    /// @param assignmentId The id.
-    /// @param provider The provider.
-    /// @param chAmount CH to deliver.
-    /// @param deadline Delivery deadline.
-    /// @param assignedCh Provider's reserved liability after.
-    /// @param openAssignments Provider's open assignments after.
-    event RedemptionAssigned(
-        uint256 indexed assignmentId,
-        address indexed provider,
-        uint256 chAmount,
-        uint256 deadline,
-        uint256 assignedCh,
-        uint32 openAssignments
-    );
-    /// @notice Emitted when a delivery is accepted and its CH burned.
-    /// @param assignmentId The id.
-    /// @param provider The provider.
-    /// @param chAmount CH burned.
-    /// @param liabilityCh Liability after.
-    /// @param deliveredCh Cumulative delivered after.
-    event DeliveryConfirmed(
-        uint256 indexed assignmentId,
-        address indexed provider,
-        uint256 chAmount,
-        uint256 liabilityCh,
-        uint256 deliveredCh
-    );
-    /// @notice Emitted when a provider failed to deliver an assigned redemption.
-    /// @param assignmentId The id.
-    /// @param provider The provider.
-    /// @param recipient Compensated client.
-    /// @param chAmount CH not delivered.
-    /// @param indexPriceWad Oracle price used, USDC per CH.
-    /// @param compensationUsdWad Value owed, USDC WAD (price × amount × (1 + penalty), rounded up).
-    /// @param compensationDps DPS slashed and paid to the recipient (capped by stake).
-    /// @param failedCount Failed count after.
-    event DeliveryFailed(
-        uint256 indexed assignmentId,
-        address indexed provider,
-        address indexed recipient,
-        uint256 chAmount,
-        uint256 indexPriceWad,
-        uint256 compensationUsdWad,
-        uint256 compensationDps,
-        uint32 failedCount
-    );
     /// @notice Emitted when parameters change.
     /// @param params The new parameters.
     event ParamsSet(Params params);
-    /// @notice Emitted when tier stake thresholds change.
-    /// @param thresholdsDps Stake needed for tiers 1..4 (Low, Medium, High, Ultra); below the first is Entry (0).
-    event TierThresholdsSet(uint128[4] thresholdsDps);
-    /// @notice Emitted when the capacity recorder (Emission) changes.
-    /// @param recorder New recorder (zero: heartbeats record nothing).
-    event CapacityRecorderSet(address recorder);
-    /// @notice Emitted when the CH price oracle changes.
-    /// @param oracle New oracle.
-    event PriceOracleSet(address oracle);
-    /// @notice Emitted when an assignment is released without delivery or penalty (its task ended undecided).
-    /// @param assignmentId The assignment.
-    /// @param provider The provider.
-    /// @param chAmount CH no longer reserved.
-    /// @param assignedCh The provider's reserved liability after.
-    /// @param openAssignments Its open assignments after.
-    event RedemptionReleased(
-        uint256 indexed assignmentId,
-        address indexed provider,
-        uint256 chAmount,
-        uint256 assignedCh,
-        uint32 openAssignments
-    );
-    /// @notice Emitted when a provider first becomes draw-eligible (minimum stake and a live attestation) and joins
-    ///         the append-only list that council draws sample (TSK-07).
-    /// @param provider The provider.
-    /// @param index Its index in the draw list.
-    event DrawCandidateListed(address indexed provider, uint256 index);
-    /// @notice Emitted when a duty (executor, council seat, stream subscription) locks stake (TSK-08).
-    /// @param provider The provider.
-    /// @param by The module holding the duty (TaskRegistry, StreamTasks).
-    /// @param amountDps DPS locked for this duty.
-    /// @param lockedDps The provider's duty-locked DPS after.
-    event StakeLocked(address indexed provider, address indexed by, uint256 amountDps, uint256 lockedDps);
-    /// @notice Emitted when a duty ends and releases its lock.
-    /// @param provider The provider.
-    /// @param by The module that held the duty.
-    /// @param amountDps DPS released.
-    /// @param lockedDps The provider's duty-locked DPS after.
-    event StakeReleased(address indexed provider, address indexed by, uint256 amountDps, uint256 lockedDps);
 
     // ─── provider actions ──────────────────────────────────────────────────────────────────────────────────
 
@@ -621,41 +314,6 @@ interface IProviderRegistry is IERC5267 {
 
     // ─── views ─────────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @notice Number of providers ever draw-eligible: draws committed now sample indices below this (TSK-07).
-    /// @return The length of the append-only draw list.
-    function drawCount() external view returns (uint256);
-
-    /// @notice A draw-list entry and its DrawProfile word as of the end of block `atBlock` (0: no profile then).
-    /// @param index Index in the draw list (< drawCount()).
-    /// @param atBlock The draw's commit block.
-    /// @return provider The provider.
-    /// @return word Its DrawProfile word (contracts/libraries/compute/DrawProfile.sol).
-    function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word);
-
-    /// @notice DrawProfile words of `providers` as of the end of block `atBlock` (executor selection, TSK-07).
-    /// @param providers The providers (unregistered ones read 0).
-    /// @param atBlock The commit block.
-    /// @return words Their words.
-    function drawProfilesAt(
-        address[] calldata providers,
-        uint256 atBlock
-    ) external view returns (uint256[] memory words);
-
-    /// @notice Number of registered providers.
-    /// @return The count.
-    function providerCount() external view returns (uint256);
-
-    /// @notice Provider at `index` of the enumerable list (registration order; never reordered).
-    /// @param index 0-based position.
-    /// @return The provider.
-    function providerAt(uint256 index) external view returns (address);
-
-    /// @notice A page of the provider list.
-    /// @param offset First index.
-    /// @param limit Maximum entries.
-    /// @return page The providers in [offset, min(offset + limit, count)).
-    function providersPage(uint256 offset, uint256 limit) external view returns (address[] memory page);
-
     /// @notice Full record of a provider.
     /// @param provider The provider.
     /// @return info The record (zero struct when not registered).
@@ -665,35 +323,6 @@ interface IProviderRegistry is IERC5267 {
     /// @param provider The provider.
     /// @return The profile.
     function matchingProfile(address provider) external view returns (MatchingProfile memory);
-
-    /// @notice Uptime, WAD: credited up time / tracked time, counting a silent gap since the last heartbeat.
-    /// @param provider The provider.
-    /// @return Uptime (0 before any tracked interval).
-    function uptimeWad(address provider) external view returns (uint256);
-
-    /// @notice Tier from stake: 0 Entry, 1 Low, 2 Medium, 3 High, 4 Ultra.
-    /// @param provider The provider.
-    /// @return The tier.
-    function tierOf(address provider) external view returns (uint8);
-
-    /// @notice CH the provider may mint now.
-    /// @param provider The provider.
-    /// @return CH amount.
-    function mintableCh(address provider) external view returns (uint256);
-
-    /// @notice Outstanding CH liability of a provider (TSK-04).
-    /// @param provider The provider.
-    /// @return CH amount.
-    function liabilityOf(address provider) external view returns (uint256);
-
-    /// @notice The provider's next attestation nonce.
-    /// @param provider The provider.
-    /// @return The nonce.
-    function attestationNonce(address provider) external view returns (uint256);
-
-    /// @notice EIP-712 domain separator: name "CHX ProviderRegistry", version "1", this chain id, this proxy.
-    /// @return The separator.
-    function domainSeparator() external view returns (bytes32);
 
     /// @notice EIP-712 digest an attester signs for `a`.
     /// @param a The attestation.
@@ -708,20 +337,4 @@ interface IProviderRegistry is IERC5267 {
     /// @notice Current parameters.
     /// @return The parameters.
     function params() external view returns (Params memory);
-
-    /// @notice Tier thresholds.
-    /// @return Thresholds for tiers 1..4, DPS.
-    function tierThresholds() external view returns (uint128[4] memory);
-
-    /// @notice The capacity recorder (zero when unset).
-    /// @return The address.
-    function capacityRecorder() external view returns (address);
-
-    /// @notice The CH index oracle (zero when unset).
-    /// @return The address.
-    function priceOracle() external view returns (address);
-
-    /// @notice The ComputeStandard used to rate attestations.
-    /// @return The address.
-    function standard() external view returns (address);
 }

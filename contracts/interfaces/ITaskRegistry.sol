@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {ITaskRegistryErrors} from "./ITaskRegistryErrors.sol";
+import {ITaskRegistryEvents} from "./ITaskRegistryEvents.sol";
+
 /// @title ITaskRegistry
 /// @notice Batch compute tasks (SPEC section 4, seed 004): a client escrows the maximum payment, providers bid while
 ///         the halting rule is open, the lowest valid bid executes, a council drawn by the ProviderMatcher from a
@@ -12,7 +15,8 @@ pragma solidity ^0.8.28;
 ///         steered once the seed is known (TSK-07) and open duties hold the stake their slash may take (TSK-08).
 /// @dev Units: payment amounts in the task currency's smallest unit (CH and DPS 18 decimals, USDC 6); bps for
 ///      configuration; capacity PFLOPS WAD. See docs/tasks.md.
-interface ITaskRegistry {
+///      Errors and events that name no task type live in `ITaskRegistryErrors` / `ITaskRegistryEvents` (inherited).
+interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @notice Payment currency of a task.
     enum Currency {
         CH,
@@ -151,98 +155,15 @@ interface ITaskRegistry {
 
     // ─── errors ────────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @notice Thrown when the terms are invalid (council, quorum, checkpoints, deadline, payment).
-    /// @param reason Which term (short tag).
-    error TaskInvalidTerms(bytes32 reason);
     /// @notice Thrown when a task is not in the status the action needs.
     /// @param taskId The task.
     /// @param status Its status.
     error TaskWrongStatus(uint256 taskId, Status status);
-    /// @notice Thrown when a bid arrives after the halting rule closed bidding.
-    /// @param taskId The task.
-    /// @param biddingEnds End of the bid window.
-    error TaskBiddingClosed(uint256 taskId, uint256 biddingEnds);
-    /// @notice Thrown when bidding is closed before the halting rule allows it.
-    /// @param taskId The task.
-    /// @param biddingEnds End of the bid window.
-    error TaskBiddingOpen(uint256 taskId, uint256 biddingEnds);
-    /// @notice Thrown when a bid is too high for the deposit (price plus every council fee must fit).
-    /// @param price The bid.
-    /// @param maxPrice The largest valid bid.
-    error TaskBidTooHigh(uint256 price, uint256 maxPrice);
-    /// @notice Thrown when a bid is withdrawn by someone other than its bidder (or the index holds no bid).
-    /// @param taskId The task.
-    /// @param index The bid index.
-    /// @param caller The caller.
-    error TaskNotBidder(uint256 taskId, uint256 index, address caller);
-    /// @notice Thrown when the client bids on its own task.
-    /// @param taskId The task.
-    error TaskClientCannotBid(uint256 taskId);
-    /// @notice Thrown when the caller is not the task's executor.
-    /// @param caller The caller.
-    /// @param executor The executor.
-    error TaskNotExecutor(address caller, address executor);
-    /// @notice Thrown when a commit names a checkpoint other than the next one.
-    /// @param expected Next checkpoint index.
-    /// @param given Index given.
-    error TaskBadCheckpoint(uint256 expected, uint256 given);
-    /// @notice Thrown when the action comes after the task deadline.
-    /// @param deadline The deadline.
-    error TaskDeadlinePassed(uint256 deadline);
-    /// @notice Thrown when a deadline-enforcement call (or governance's dispute resolution) comes too early.
-    /// @param deadline The deadline.
-    error TaskDeadlineNotPassed(uint256 deadline);
-    /// @notice Thrown when the executor is selected before the seed block committed at the seal is mined.
-    /// @param taskId The task.
-    /// @param targetBlock The seed block.
-    error TaskSeedPending(uint256 taskId, uint256 targetBlock);
-    /// @notice Thrown when the council is drawn before its seed block is mined or when already drawn.
-    /// @param taskId The task.
-    /// @param targetBlock The seed block.
-    error TaskCouncilNotDrawable(uint256 taskId, uint256 targetBlock);
-    /// @notice Thrown when the matcher finds fewer eligible members than the council needs.
-    /// @param needed Members needed.
-    /// @param found Members found.
-    error TaskCouncilUnavailable(uint256 needed, uint256 found);
-    /// @notice Thrown when the caller is not a member of the task's current council.
-    /// @param taskId The task.
-    /// @param caller The caller.
-    error TaskNotCouncilMember(uint256 taskId, address caller);
-    /// @notice Thrown when a current member votes twice (the first vote counts once).
-    /// @param taskId The task.
-    /// @param member The member.
-    error TaskAlreadyVoted(uint256 taskId, address member);
-    /// @notice Thrown when the task is finalised without a quorum either way.
-    /// @param taskId The task.
-    /// @param agree Agreeing votes.
-    /// @param disagree Disagreeing votes.
-    /// @param quorum Votes needed.
-    error TaskNoQuorum(uint256 taskId, uint256 agree, uint256 disagree, uint256 quorum);
     /// @notice Thrown when work was already done by someone else (finalised, expired, closed) — keepers treat it as
     ///         success (OPS-01).
     /// @param taskId The task.
     /// @param status Its status.
     error TaskAlreadyDone(uint256 taskId, Status status);
-    /// @notice Thrown when a rejection is finalised inside the executor's appeal window.
-    /// @param taskId The task.
-    /// @param votingEnds End of the window.
-    error TaskAppealWindowOpen(uint256 taskId, uint256 votingEnds);
-    /// @notice Thrown when a dispute is opened while the council may still reach a quorum in time.
-    /// @param taskId The task.
-    error TaskNoDisagreement(uint256 taskId);
-    /// @notice Thrown when a CH redemption failure is reported twice or for a task without one.
-    /// @param taskId The task.
-    error TaskNoOpenRedemption(uint256 taskId);
-    /// @notice Thrown when a council fee is claimed by someone who did not vote with the verdict, or twice.
-    /// @param taskId The task.
-    /// @param member The caller.
-    error TaskNothingToClaim(uint256 taskId, address member);
-    /// @notice Thrown when parameters are out of range.
-    error TaskInvalidParams();
-    /// @notice Thrown when `performUpkeep` data names no due action.
-    error TaskUnknownUpkeep();
-    /// @notice Thrown when `flushReplenishment` finds no deferred DPS.
-    error TaskNothingToFlush();
 
     // ─── events ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -261,76 +182,6 @@ interface ITaskRegistry {
         bytes32 prescriptionHash,
         uint256 biddingEnds
     );
-    /// @notice Emitted on a bid.
-    /// @param taskId The task.
-    /// @param provider The bidder.
-    /// @param price The bid.
-    /// @param bidCount Bids after.
-    event BidPlaced(uint256 indexed taskId, address indexed provider, uint256 price, uint32 bidCount);
-    /// @notice Emitted when a bidder withdraws its bid while bidding is open.
-    /// @param taskId The task.
-    /// @param provider The bidder.
-    /// @param index The bid's index (its `BidPlaced.bidCount` − 1).
-    event BidWithdrawn(uint256 indexed taskId, address indexed provider, uint32 index);
-    /// @notice Emitted when bidding is sealed after the halting rule (or re-sealed when the seed aged out): the
-    ///         executor is selected once `targetBlock` is mined, from its hash and the registry snapshot at the seal.
-    /// @param taskId The task.
-    /// @param targetBlock The seed block.
-    /// @param candidates The draw list's length at the seal (what the council draw samples).
-    event BiddingSealed(uint256 indexed taskId, uint256 targetBlock, uint256 candidates);
-    /// @notice Emitted when bidding closes with an executor.
-    /// @param taskId The task.
-    /// @param executor The executor (lowest valid bid).
-    /// @param price Its price.
-    /// @param targetBlock Block whose hash seeds the council.
-    /// @param assignmentId CH redemption assignment (0 unless paid in CH).
-    event ExecutorSelected(
-        uint256 indexed taskId,
-        address indexed executor,
-        uint256 price,
-        uint256 targetBlock,
-        uint256 assignmentId
-    );
-    /// @notice Emitted when a council is drawn.
-    /// @param taskId The task.
-    /// @param round 0 first council, 1 dispute council.
-    /// @param members The members.
-    /// @param quorum Votes needed.
-    /// @param seed The matcher seed.
-    event CouncilDrawn(uint256 indexed taskId, uint8 round, address[] members, uint256 quorum, bytes32 seed);
-    /// @notice Emitted on a checkpoint commit.
-    /// @param taskId The task.
-    /// @param checkpoint Index (0-based).
-    /// @param resultHash The committed hash.
-    /// @param isFinal Whether this was the last checkpoint (verification starts).
-    /// @param votingEnds End of the vote window (0 unless final).
-    event ResultCommitted(
-        uint256 indexed taskId,
-        uint8 checkpoint,
-        bytes32 resultHash,
-        bool isFinal,
-        uint256 votingEnds
-    );
-    /// @notice Emitted on a council vote.
-    /// @param taskId The task.
-    /// @param member The member.
-    /// @param round The round.
-    /// @param agree True: the member's result equals the committed hash.
-    /// @param agreeCount Agreeing votes after.
-    /// @param disagreeCount Disagreeing votes after.
-    event Voted(
-        uint256 indexed taskId,
-        address indexed member,
-        uint8 round,
-        bool agree,
-        uint8 agreeCount,
-        uint8 disagreeCount
-    );
-    /// @notice Emitted when a dispute opens.
-    /// @param taskId The task.
-    /// @param by Who opened it.
-    /// @param targetBlock Block whose hash seeds the enlarged council.
-    event DisputeOpened(uint256 indexed taskId, address indexed by, uint256 targetBlock);
     /// @notice Emitted when a task is finalised.
     /// @param taskId The task.
     /// @param status Accepted or Rejected.
@@ -346,17 +197,6 @@ interface ITaskRegistry {
         uint256 refunded,
         uint256 replenishedDps
     );
-    /// @notice Emitted when a council member claims its fee.
-    /// @param taskId The task.
-    /// @param member The member.
-    /// @param fee Amount paid.
-    /// @param escrowLeft Fees of the task still unclaimed.
-    event CouncilFeeClaimed(uint256 indexed taskId, address indexed member, uint256 fee, uint256 escrowLeft);
-    /// @notice Emitted when a side is found wrong and slashed.
-    /// @param taskId The task.
-    /// @param provider The provider slashed.
-    /// @param slashedDps DPS slashed.
-    event FaultSlashed(uint256 indexed taskId, address indexed provider, uint256 slashedDps);
     /// @notice Emitted when a task is closed without a verdict: no executor, a missed deadline, or a dispute left
     ///         without a quorum or governance verdict past its grace.
     /// @param taskId The task.
@@ -364,22 +204,9 @@ interface ITaskRegistry {
     /// @param by The caller.
     /// @param refunded Refunded to the client.
     event TaskClosed(uint256 indexed taskId, Status status, address indexed by, uint256 refunded);
-    /// @notice Emitted when a failed CH redemption is reported (the registry slashes and compensates the client).
-    /// @param taskId The task.
-    /// @param assignmentId The assignment.
-    /// @param compensationDps DPS paid to the client.
-    event RedemptionFailed(uint256 indexed taskId, uint256 assignmentId, uint256 compensationDps);
     /// @notice Emitted when governance sets the parameters.
     /// @param params The parameters.
     event ParamsSet(Params params);
-    /// @notice Emitted when the reward pool's `replenish` failed (paused, or Emission far behind): the DPS was
-    ///         transferred to the pool and is accounted later, so the verdict is not blocked (issue 17 item 17).
-    /// @param amountDps This settlement's share.
-    /// @param backlogDps DPS at the pool awaiting `replenish` after this one.
-    event ReplenishmentDeferred(uint256 amountDps, uint256 backlogDps);
-    /// @notice Emitted when the deferred DPS is accounted (by `flushReplenishment` or the next replenishment).
-    /// @param amountDps DPS accounted.
-    event ReplenishmentFlushed(uint256 amountDps);
 
     // ─── client and provider actions ───────────────────────────────────────────────────────────────────────
 

@@ -5,6 +5,8 @@ import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.s
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../contracts/interfaces/IProviderRegistryErrors.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
 
 /// @notice Edge paths of ProviderRegistry and ProviderMatcher: profile updates, attestation of an unregistered
@@ -42,14 +44,14 @@ contract ComputeEdgesTest is TaskSolBase {
         address p = providers[0];
         vm.prank(p);
         vm.expectEmit(address(registry));
-        emit IProviderRegistry.ProviderProfileUpdated(p, 7, 0x6, keccak256("hw"), "ipfs://hw");
+        emit IProviderRegistryEvents.ProviderProfileUpdated(p, 7, 0x6, keccak256("hw"), "ipfs://hw");
         registry.updateProfile(7, 0x6, keccak256("hw"), "ipfs://hw");
         IProviderRegistry.ProviderInfo memory info = registry.providerInfo(p);
         assertEq(info.region, 7);
         assertEq(info.workloadMask, 0x6);
         address stranger = makeAddr("stranger");
         vm.prank(stranger);
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderNotRegistered.selector, stranger));
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderNotRegistered.selector, stranger));
         registry.updateProfile(1, 0x2, bytes32(0), "");
     }
 
@@ -57,13 +59,13 @@ contract ComputeEdgesTest is TaskSolBase {
         address stranger = makeAddr("stranger");
         IProviderRegistry.Attestation memory a = _attestation(stranger);
         bytes memory sig = _signed(a);
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderNotRegistered.selector, stranger));
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderNotRegistered.selector, stranger));
         registry.attest(a, sig);
         // A capacity beyond the packed 88-bit field is refused, not truncated.
         a = _attestation(providers[0]);
         a.capacityPflopsWad = uint256(type(uint88).max) + 1;
         sig = _signed(a);
-        vm.expectRevert(IProviderRegistry.ProviderValueTooLarge.selector);
+        vm.expectRevert(IProviderRegistryErrors.ProviderValueTooLarge.selector);
         registry.attest(a, sig);
     }
 
@@ -81,15 +83,15 @@ contract ComputeEdgesTest is TaskSolBase {
         vm.prank(p);
         vm.expectRevert(ZERO);
         registry.mintCH(1e18, address(0));
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderBadDeadline.selector, block.timestamp));
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderBadDeadline.selector, block.timestamp));
         registry.assignRedemption(p, 1e18, block.timestamp);
         uint256 far = uint256(type(uint40).max) + 1;
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderBadDeadline.selector, far));
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderBadDeadline.selector, far));
         registry.assignRedemption(p, 1e18, far);
         vm.expectRevert(ZERO);
         registry.reportDeliveryFailure(1, address(0));
         uint128[4] memory t = [uint128(1), 3, 2, 4];
-        vm.expectRevert(IProviderRegistry.ProviderInvalidParams.selector);
+        vm.expectRevert(IProviderRegistryErrors.ProviderInvalidParams.selector);
         registry.setTierThresholds(t);
     }
 

@@ -4,6 +4,9 @@ pragma solidity ^0.8.28;
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../contracts/interfaces/IProviderRegistryErrors.sol";
+import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
 
 /// @notice TSK-07 (issue 17 items 6 and 20): once the seed is known, no action — registering, staking, unbonding,
 ///         updating a profile, heartbeating, choosing who calls — changes who is drawn for a council (either round)
@@ -146,6 +149,30 @@ contract CouncilDrawTest is TaskSolBase {
         assertTrue(_same(before, afterActions), "post-seed actions changed the dispute council");
     }
 
+    /// The registry computes the draw seed itself (issue 18: one external call less per draw): the council is
+    /// exactly the matcher's snapshot draw under the matcher's own `blockSeed`, in draw order, and the list that
+    /// `councilOf` walks (threaded through the members' vote words) keeps that order.
+    function test_blockSeed_matchesMatcher() public {
+        uint256 id = _closed(3, 2);
+        address[] memory drawn = _drawnBy(id, address(this));
+        ITaskRegistry.Task memory t = tasks.getTask(id);
+        bytes32 seed = matcher.blockSeed(keccak256(abi.encode(id, t.executor, t.price, uint8(0))), t.targetBlock);
+        IProviderMatcher.DrawQuery memory q = IProviderMatcher.DrawQuery({
+            workloadClass: t.workloadClass,
+            requiredCapacityPflopsWad: t.capacityPflopsWad,
+            atBlock: uint64(t.targetBlock - 1),
+            atTime: t.seedTime,
+            candidates: t.candidates,
+            extraSamples: tasks.params().councilWindow
+        });
+        address[] memory ex = new address[](2);
+        (ex[0], ex[1]) = (t.client, t.executor);
+        address[] memory expected = matcher.drawFromSnapshot(q, ex, seed, 3);
+        assertEq(expected.length, 3);
+        assertTrue(_same(drawn, expected), "council differs from the matcher's draw");
+        assertEq(tasks.councilOf(id, 1).length, 0, "no dispute council yet");
+    }
+
     // ─── item 20: the executor auction's tie-break ─────────────────────────────────────────────────────────
 
     /// Two equal bids from identical profiles: the old tie-break used seed 0, so the winner was a fixed function of
@@ -203,14 +230,14 @@ contract CouncilDrawTest is TaskSolBase {
         registry.setParams(rp);
         vm.roll(block.number + 1);
         vm.expectEmit(address(registry));
-        emit IProviderRegistry.DrawCandidateListed(p, count);
+        emit IProviderRegistryEvents.DrawCandidateListed(p, count);
         registry.refreshDrawProfile(p);
         assertEq(registry.drawCount(), count + 1);
         (address listed, uint256 word) = registry.drawCandidate(count, block.number);
         assertEq(listed, p);
         assertEq(word >> 207, 1, "now eligible");
         assertEq(registry.drawProfilesAt(one, before)[0], oldWord, "the past is unchanged");
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderNotRegistered.selector, address(0xBAD)));
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderNotRegistered.selector, address(0xBAD)));
         registry.refreshDrawProfile(address(0xBAD));
     }
 }

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
 import {MockCapacityRecorder} from "../../contracts/mocks/MockCapacityRecorder.sol";
 
@@ -55,7 +56,7 @@ contract ProviderFixesTest is TaskSolBase {
         registry.requestUnbond(registry.providerInfo(p).stakedDps);
         vm.warp(block.timestamp + 1 hours);
         vm.expectEmit(address(registry));
-        emit IProviderRegistry.Heartbeat(p, 0, 1 hours, 1 hours, 1e18);
+        emit IProviderRegistryEvents.Heartbeat(p, 0, 1 hours, 1 hours, 1e18);
         registry.heartbeat(0.4e18);
         vm.stopPrank();
         assertEq(rec.lastSample(p), 0, "below the minimum stake: a zero sample");
@@ -68,5 +69,47 @@ contract ProviderFixesTest is TaskSolBase {
         registry.heartbeat(0.4e18);
         vm.stopPrank();
         assertEq(rec.lastSample(p), 0.4e18, "staked again: samples count");
+    }
+
+    /// Issue 18: the recorder's day boundary is read from its `epochStart(0)` when it is set (Emission's days start
+    /// at genesis, 05:00 UTC here, not at UTC midnight). A beat is forwarded on the first beat of each recorder day
+    /// only: two beats before the boundary make one call, the beat at the boundary a second. With the boundary read
+    /// wrongly (0: UTC days) the third beat would not be forwarded.
+    function test_setCapacityRecorder_readsRecorderDayBoundary() public {
+        uint256 genesis = (block.timestamp / 1 days) * 1 days + 5 hours;
+        EpochRecorder rec = new EpochRecorder(genesis);
+        registry.setCapacityRecorder(address(rec));
+        address p = providers[3];
+        uint256 boundary = genesis + 2 days;
+        vm.warp(boundary - 2 hours);
+        vm.prank(p);
+        registry.heartbeat(0.4e18);
+        assertEq(rec.calls(), 1, "first beat of the recorder day");
+        vm.warp(boundary - 1 hours);
+        vm.prank(p);
+        registry.heartbeat(0.4e18);
+        assertEq(rec.calls(), 1, "same recorder day, not lower: not forwarded");
+        vm.warp(boundary);
+        vm.prank(p);
+        registry.heartbeat(0.4e18);
+        assertEq(rec.calls(), 2, "the recorder's day boundary (05:00 UTC) starts a new day");
+    }
+}
+
+/// @dev A capacity recorder with epochs: `epochStart(0)` is its genesis; counts the samples it receives.
+contract EpochRecorder {
+    uint256 public immutable genesis;
+    uint256 public calls;
+
+    constructor(uint256 genesis_) {
+        genesis = genesis_;
+    }
+
+    function epochStart(uint256 epoch) external view returns (uint256) {
+        return genesis + epoch * 15 days;
+    }
+
+    function recordCapacity(address, uint256) external {
+        ++calls;
     }
 }

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {ComputeSolBase} from "../helpers/ComputeSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistryErrors} from "../../contracts/interfaces/IProviderRegistryErrors.sol";
 import {IComputeStandard} from "../../contracts/interfaces/IComputeStandard.sol";
 
 /// @notice Fuzzed registry and standard properties: mint caps, TSK-04 liability, slashing bounds, SEC-03 replay.
@@ -71,11 +72,11 @@ contract ProviderRegistryFuzzTest is ComputeSolBase {
         IProviderRegistry.Attestation memory a = _attestation(p1);
         bytes memory sig = _sign(a, ATTESTER_PK);
         registry.attest(a, sig);
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderBadAttestationNonce.selector, p1, 2, 1));
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderBadAttestationNonce.selector, p1, 2, 1));
         registry.attest(a, sig); // SEC-03 replay
         a = _attestation(p1);
         bytes memory foreign = _sign(a, pk);
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderInvalidAttester.selector, vm.addr(pk)));
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderInvalidAttester.selector, vm.addr(pk)));
         registry.attest(a, foreign);
     }
 

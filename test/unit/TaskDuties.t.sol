@@ -3,7 +3,10 @@ pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../contracts/interfaces/ITaskRegistryEvents.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../contracts/interfaces/IProviderRegistryErrors.sol";
 import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
@@ -67,7 +70,7 @@ contract TaskDutiesTest is TaskSolBase {
         uint256 staked = _staked(exec);
         vm.prank(exec);
         vm.expectRevert(
-            abi.encodeWithSelector(IProviderRegistry.ProviderStakeLocked.selector, exec, staked, staked - SLASH)
+            abi.encodeWithSelector(IProviderRegistryErrors.ProviderStakeLocked.selector, exec, staked, staked - SLASH)
         );
         registry.requestUnbond(staked);
         _unbondMax(exec);
@@ -76,7 +79,7 @@ contract TaskDutiesTest is TaskSolBase {
         registry.withdrawUnbonded();
         vm.warp(block.timestamp + 3 days + 1); // deadline missed
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.FaultSlashed(id, exec, SLASH);
+        emit ITaskRegistryEvents.FaultSlashed(id, exec, SLASH);
         tasks.expire(id);
         assertEq(registry.providerInfo(exec).slashedDps, SLASH, "the whole slash was there to take");
     }
@@ -99,7 +102,7 @@ contract TaskDutiesTest is TaskSolBase {
         _draw(id);
         _voteAll(id, 1, false, 3);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.FaultSlashed(id, colluder, SLASH);
+        emit ITaskRegistryEvents.FaultSlashed(id, colluder, SLASH);
         tasks.finalize(id);
         assertEq(registry.providerInfo(colluder).slashedDps, SLASH);
     }
@@ -212,12 +215,12 @@ contract TaskDutiesTest is TaskSolBase {
         registry.slash(exec, SLASH, address(0), bytes32("other fault")); // staked 0
         vm.warp(block.timestamp + 7 days + 1);
         vm.expectEmit(address(registry));
-        emit IProviderRegistry.Withdrawn(exec, 4_900e18 - SLASH, 0);
+        emit IProviderRegistryEvents.Withdrawn(exec, 4_900e18 - SLASH, 0);
         vm.prank(exec);
         registry.withdrawUnbonded();
         assertEq(registry.providerInfo(exec).unbondingDps, SLASH, "the uncovered lock stays unbonding");
         vm.prank(exec);
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderStakeLocked.selector, exec, SLASH, 0));
+        vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderStakeLocked.selector, exec, SLASH, 0));
         registry.withdrawUnbonded();
         vm.warp(block.timestamp + 3 days);
         tasks.expire(id);
@@ -233,13 +236,15 @@ contract TaskDutiesTest is TaskSolBase {
         registry.lockStake(who, 1);
         _grant(Roles.STAKE_LOCKER, address(this));
         vm.expectEmit(address(registry));
-        emit IProviderRegistry.StakeLocked(providers[5], address(this), 70e18, 70e18);
+        emit IProviderRegistryEvents.StakeLocked(providers[5], address(this), 70e18, 70e18);
         registry.lockStake(who, 70e18);
         vm.expectEmit(address(registry));
-        emit IProviderRegistry.StakeReleased(providers[5], address(this), 70e18, 0);
+        emit IProviderRegistryEvents.StakeReleased(providers[5], address(this), 70e18, 0);
         registry.releaseStake(who, 100e18); // saturates: an ending path never reverts
         who[0] = address(0xBEEF);
-        vm.expectRevert(abi.encodeWithSelector(IProviderRegistry.ProviderNotRegistered.selector, address(0xBEEF)));
+        vm.expectRevert(
+            abi.encodeWithSelector(IProviderRegistryErrors.ProviderNotRegistered.selector, address(0xBEEF))
+        );
         registry.lockStake(who, 1);
         registry.releaseStake(who, 1); // nothing locked: no-op
     }

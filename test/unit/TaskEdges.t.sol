@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../contracts/interfaces/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../contracts/interfaces/ITaskRegistryErrors.sol";
 import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
 
 /// @notice Edge paths of StreamTasks and TaskRegistry: term validation, subscription guards, every action on a
@@ -163,21 +165,21 @@ contract TaskEdgesTest is TaskSolBase {
         ITaskRegistry.Terms memory t = _terms(USDC, 1_000e6, 3, 2);
         t.checkpoints = 0;
         vm.prank(client);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskInvalidTerms.selector, bytes32("checkpoints")));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskInvalidTerms.selector, bytes32("checkpoints")));
         tasks.submit(t, _prescription());
         t = _terms(USDC, 1_000e6, 3, 2);
         t.checkpoints = 33;
         vm.prank(client);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskInvalidTerms.selector, bytes32("checkpoints")));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskInvalidTerms.selector, bytes32("checkpoints")));
         tasks.submit(t, _prescription());
         t = _terms(USDC, 1_000e6, 3, 2);
         t.maxBids = 33;
         vm.prank(client);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskInvalidTerms.selector, bytes32("maxBids")));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskInvalidTerms.selector, bytes32("maxBids")));
         tasks.submit(t, _prescription());
         t = _terms(USDC, 0, 3, 2);
         vm.prank(client);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskInvalidTerms.selector, bytes32("maxPayment")));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskInvalidTerms.selector, bytes32("maxPayment")));
         tasks.submit(t, _prescription());
     }
 
@@ -219,7 +221,7 @@ contract TaskEdgesTest is TaskSolBase {
         uint256 target = tasks.getTask(id).targetBlock;
         vm.roll(target + 257);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.BiddingSealed(id, target + 258, registry.drawCount());
+        emit ITaskRegistryEvents.BiddingSealed(id, target + 258, registry.drawCount());
         tasks.closeBidding(id); // the seal's seed aged out: re-seal
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Bidding));
         target = tasks.getTask(id).targetBlock;
@@ -243,11 +245,11 @@ contract TaskEdgesTest is TaskSolBase {
         tasks.closeBidding(id);
         uint256 target = tasks.getTask(id).targetBlock;
         assertEq(target, block.number + 1);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskSeedPending.selector, id, target));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskSeedPending.selector, id, target));
         tasks.closeBidding(id);
         vm.prank(providers[2]);
         vm.expectRevert(
-            abi.encodeWithSelector(ITaskRegistry.TaskBiddingClosed.selector, id, tasks.getTask(id).biddingEnds)
+            abi.encodeWithSelector(ITaskRegistryErrors.TaskBiddingClosed.selector, id, tasks.getTask(id).biddingEnds)
         );
         tasks.bid(id, 1e6);
     }
@@ -270,7 +272,7 @@ contract TaskEdgesTest is TaskSolBase {
         uint256 target = tasks.getTask(id).targetBlock;
         vm.roll(target + 1);
         vm.setBlockhash(target, keccak256(abi.encode("block", target)));
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskCouncilUnavailable.selector, 9, 3));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskCouncilUnavailable.selector, 9, 3));
         tasks.drawCouncil(id);
     }
 
@@ -284,7 +286,7 @@ contract TaskEdgesTest is TaskSolBase {
         tasks.commit(id, 1, keccak256("result"));
         vm.stopPrank();
         _voteAll(id, 0, true, 2);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoDisagreement.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoDisagreement.selector, id));
         tasks.openDispute(id);
     }
 

@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../contracts/interfaces/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../contracts/interfaces/ITaskRegistryErrors.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
 
 /// @notice TaskRegistry unit and fuzz tests: the batch lifecycle, a caught cheater, collusion below quorum,
@@ -52,14 +54,14 @@ contract TaskRegistryTest is TaskSolBase {
         assertEq(usdc.balanceOf(address(tasks)), 8e6, "fees reserved for the two agreeing members");
         assertEq(tasks.totalEscrow(USDC), 8e6);
         vm.prank(c[2]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNothingToClaim.selector, id, c[2]));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c[2]));
         tasks.claimCouncilFee(id);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.CouncilFeeClaimed(id, c[0], 4e6, 4e6);
+        emit ITaskRegistryEvents.CouncilFeeClaimed(id, c[0], 4e6, 4e6);
         vm.prank(c[0]);
         tasks.claimCouncilFee(id);
         vm.prank(c[0]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNothingToClaim.selector, id, c[0]));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c[0]));
         tasks.claimCouncilFee(id);
         _claimAll(id);
         assertEq(usdc.balanceOf(providers[1]), 400e6);
@@ -91,16 +93,16 @@ contract TaskRegistryTest is TaskSolBase {
     function test_submit_revertsOnInvalidTerms() public {
         ITaskRegistry.Terms memory t = _terms(USDC, 1_000e6, 3, 1);
         vm.prank(client);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskInvalidTerms.selector, bytes32("quorum")));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskInvalidTerms.selector, bytes32("quorum")));
         tasks.submit(t, _prescription());
         t = _terms(USDC, 1_000e6, 6, 4);
         vm.prank(client);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskInvalidTerms.selector, bytes32("councilSize")));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskInvalidTerms.selector, bytes32("councilSize")));
         tasks.submit(t, _prescription());
         t = _terms(USDC, 1_000e6, 3, 2);
         t.deadline = uint40(block.timestamp + 10);
         vm.prank(client);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskInvalidTerms.selector, bytes32("deadline")));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskInvalidTerms.selector, bytes32("deadline")));
         tasks.submit(t, _prescription());
     }
 
@@ -109,20 +111,22 @@ contract TaskRegistryTest is TaskSolBase {
     function test_bid_revertsForClientTooHighIneligibleAndLate() public {
         uint256 id = _submit(USDC, 1_000e6, 3, 2);
         vm.prank(client);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskClientCannotBid.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskClientCannotBid.selector, id));
         tasks.bid(id, 1e6);
         uint256 maxPrice = _maxBid(1_000e6, 3);
         // 1000 / (1 + 10 × 1 %) = 909.09…
         assertEq(maxPrice, 909_090_909);
         vm.prank(providers[0]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskBidTooHigh.selector, maxPrice + 1, maxPrice));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBidTooHigh.selector, maxPrice + 1, maxPrice));
         tasks.bid(id, uint128(maxPrice + 1));
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskBiddingOpen.selector, id, block.timestamp + 1 hours));
+        vm.expectRevert(
+            abi.encodeWithSelector(ITaskRegistryErrors.TaskBiddingOpen.selector, id, block.timestamp + 1 hours)
+        );
         tasks.closeBidding(id);
         vm.warp(block.timestamp + 2 hours);
         vm.prank(providers[0]);
         vm.expectRevert(
-            abi.encodeWithSelector(ITaskRegistry.TaskBiddingClosed.selector, id, block.timestamp - 1 hours)
+            abi.encodeWithSelector(ITaskRegistryErrors.TaskBiddingClosed.selector, id, block.timestamp - 1 hours)
         );
         tasks.bid(id, 1e6);
     }
@@ -131,20 +135,20 @@ contract TaskRegistryTest is TaskSolBase {
         uint256 id = _submit(USDC, 1_000e6, 3, 2);
         _bid(id, providers[0], 500e6);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.BidPlaced(id, providers[1], 300e6, 2);
+        emit ITaskRegistryEvents.BidPlaced(id, providers[1], 300e6, 2);
         _bid(id, providers[1], 300e6);
         _bid(id, providers[2], 350e6);
         // An unregistered address bids lowest: filtered out by the matcher when bidding closes.
         _bid(id, address(0xDEAD), 1e6);
         vm.warp(block.timestamp + 1 hours + 1);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.BiddingSealed(id, block.number + 1, registry.drawCount());
+        emit ITaskRegistryEvents.BiddingSealed(id, block.number + 1, registry.drawCount());
         tasks.closeBidding(id);
         uint256 target = block.number + 1;
         vm.roll(target + 1);
         vm.setBlockhash(target, keccak256("seed"));
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.ExecutorSelected(id, providers[1], 300e6, target, 0);
+        emit ITaskRegistryEvents.ExecutorSelected(id, providers[1], 300e6, target, 0);
         tasks.closeBidding(id);
         assertEq(tasks.getTask(id).price, 300e6);
     }
@@ -158,7 +162,7 @@ contract TaskRegistryTest is TaskSolBase {
         _bid(id, providers[1], 450e6);
         vm.prank(providers[2]);
         vm.expectRevert(
-            abi.encodeWithSelector(ITaskRegistry.TaskBiddingClosed.selector, id, block.timestamp + 1 hours)
+            abi.encodeWithSelector(ITaskRegistryErrors.TaskBiddingClosed.selector, id, block.timestamp + 1 hours)
         );
         tasks.bid(id, 100e6);
         _close(id); // no need to wait for the window
@@ -183,10 +187,12 @@ contract TaskRegistryTest is TaskSolBase {
     function test_commit_revertsForNonExecutorAndOutOfOrder() public {
         uint256 id = _running(3, 2);
         vm.prank(providers[0]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNotExecutor.selector, providers[0], providers[1]));
+        vm.expectRevert(
+            abi.encodeWithSelector(ITaskRegistryErrors.TaskNotExecutor.selector, providers[0], providers[1])
+        );
         tasks.commit(id, 0, GOOD);
         vm.prank(providers[1]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskBadCheckpoint.selector, 0, 1));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBadCheckpoint.selector, 0, 1));
         tasks.commit(id, 1, GOOD);
     }
 
@@ -196,14 +202,14 @@ contract TaskRegistryTest is TaskSolBase {
         _commitAll(id, providers[1], GOOD);
         address[] memory c = tasks.councilOf(id, 0);
         vm.prank(providers[1]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNotCouncilMember.selector, id, providers[1]));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotCouncilMember.selector, id, providers[1]));
         tasks.vote(id, true);
         vm.prank(c[0]);
         tasks.vote(id, true);
         vm.prank(c[0]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskAlreadyVoted.selector, id, c[0]));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskAlreadyVoted.selector, id, c[0]));
         tasks.vote(id, true);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoQuorum.selector, id, 1, 0, 2));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoQuorum.selector, id, 1, 0, 2));
         tasks.finalize(id);
     }
 
@@ -217,11 +223,11 @@ contract TaskRegistryTest is TaskSolBase {
         _commitAll(id, cheat, BAD);
         _voteAll(id, 0, false, 3);
         ITaskRegistry.Task memory t = tasks.getTask(id);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskAppealWindowOpen.selector, id, t.votingEnds));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskAppealWindowOpen.selector, id, t.votingEnds));
         tasks.finalize(id);
         vm.warp(t.votingEnds + 1);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.FaultSlashed(id, cheat, SLASH);
+        emit ITaskRegistryEvents.FaultSlashed(id, cheat, SLASH);
         tasks.finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
         assertEq(_stake(cheat), stakeBefore - SLASH);
@@ -245,7 +251,7 @@ contract TaskRegistryTest is TaskSolBase {
         tasks.vote(id, true);
         vm.prank(c[1]);
         tasks.vote(id, true);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoQuorum.selector, id, 2, 0, 3));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoQuorum.selector, id, 2, 0, 3));
         tasks.finalize(id);
         for (uint256 i = 2; i < 5; ++i) {
             vm.prank(c[i]);
@@ -280,7 +286,7 @@ contract TaskRegistryTest is TaskSolBase {
         for (uint256 i; i < c1.length; ++i) assertFalse(_isIn(c1[i], c0), "dispute council excludes round 0");
         // Round-0 members cannot vote in round 1 (TSK-01: current members only).
         vm.prank(c0[1]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNotCouncilMember.selector, id, c0[1]));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotCouncilMember.selector, id, c0[1]));
         tasks.vote(id, false);
         _voteAll(id, 1, false, 3);
         tasks.finalize(id); // a dispute verdict needs no appeal window
@@ -297,7 +303,7 @@ contract TaskRegistryTest is TaskSolBase {
         uint256 id = _running(3, 2);
         _commitAll(id, providers[1], GOOD);
         _voteAll(id, 0, true, 1);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoDisagreement.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoDisagreement.selector, id));
         tasks.openDispute(id);
     }
 
@@ -305,7 +311,7 @@ contract TaskRegistryTest is TaskSolBase {
         uint256 id = _running(3, 2);
         _commitAll(id, providers[1], GOOD);
         _voteAll(id, 0, false, 2);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoDisagreement.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoDisagreement.selector, id));
         tasks.openDispute(id); // only the executor may appeal a rejection
         vm.prank(providers[1]);
         tasks.openDispute(id);
@@ -321,7 +327,7 @@ contract TaskRegistryTest is TaskSolBase {
         tasks.openDispute(id);
         _draw(id);
         ITaskRegistry.Task memory t = tasks.getTask(id);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskDeadlineNotPassed.selector, t.votingEnds));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskDeadlineNotPassed.selector, t.votingEnds));
         tasks.resolveDispute(id, true);
         vm.warp(t.votingEnds + 1);
         vm.prank(address(0xBAD));
@@ -338,7 +344,7 @@ contract TaskRegistryTest is TaskSolBase {
         uint256 id = _running(3, 2);
         address keeper = address(0x4EE9);
         vm.expectRevert(
-            abi.encodeWithSelector(ITaskRegistry.TaskDeadlineNotPassed.selector, tasks.getTask(id).deadline)
+            abi.encodeWithSelector(ITaskRegistryErrors.TaskDeadlineNotPassed.selector, tasks.getTask(id).deadline)
         );
         tasks.expire(id);
         vm.warp(tasks.getTask(id).deadline + 1);
@@ -413,7 +419,7 @@ contract TaskRegistryTest is TaskSolBase {
         // 100 CH × 2.5 USDC × 1.1 penalty / 1 USDC per DPS = 275 DPS.
         assertEq(dps.balanceOf(client) - before, 275e18);
         assertEq(registry.liabilityOf(providers[0]), 500e18, "CH still outstanding");
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoOpenRedemption.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoOpenRedemption.selector, id));
         tasks.reportRedemptionFailure(id);
     }
 
@@ -441,7 +447,7 @@ contract TaskRegistryTest is TaskSolBase {
         vm.expectRevert(abi.encodeWithSelector(IAccessManaged.AccessManagedUnauthorized.selector, address(0xBAD)));
         tasks.setParams(p);
         p.maxCouncil = 0;
-        vm.expectRevert(ITaskRegistry.TaskInvalidParams.selector);
+        vm.expectRevert(ITaskRegistryErrors.TaskInvalidParams.selector);
         tasks.setParams(p);
     }
 
@@ -468,7 +474,7 @@ contract TaskRegistryTest is TaskSolBase {
         }
         vm.warp(tasks.getTask(id).votingEnds + 1);
         if (a < 3 && d < 3) {
-            vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoQuorum.selector, id, a, d, 3));
+            vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoQuorum.selector, id, a, d, 3));
             tasks.finalize(id);
             assertEq(usdc.balanceOf(address(tasks)), tasks.totalEscrow(USDC));
             return;

@@ -3,7 +3,10 @@ pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../contracts/interfaces/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../contracts/interfaces/ITaskRegistryErrors.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
 import {ITaskKeeperLens} from "../../contracts/interfaces/ITaskKeeperLens.sol";
 import {TaskKeeperLens} from "../../contracts/periphery/TaskKeeperLens.sol";
 
@@ -34,7 +37,7 @@ contract TaskRegistryFixesTest is TaskSolBase {
         vm.warp(tasks.getTask(id).deadline + 1);
         uint256 before = dps.balanceOf(exec);
         vm.expectEmit(address(registry));
-        emit IProviderRegistry.Slashed(
+        emit IProviderRegistryEvents.Slashed(
             exec,
             address(tasks),
             SLASH,
@@ -80,7 +83,7 @@ contract TaskRegistryFixesTest is TaskSolBase {
         _acceptDps();
         assertEq(pool.replenished(), 180e18, "the deferred share is accounted with the next one");
         assertEq(tasks.replenishBacklog(), 0);
-        vm.expectRevert(ITaskRegistry.TaskNothingToFlush.selector);
+        vm.expectRevert(ITaskRegistryErrors.TaskNothingToFlush.selector);
         tasks.flushReplenishment();
     }
 
@@ -88,14 +91,14 @@ contract TaskRegistryFixesTest is TaskSolBase {
         pool.setFailing(true);
         uint256 id = _agreedDps();
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.ReplenishmentDeferred(90e18, 90e18);
+        emit ITaskRegistryEvents.ReplenishmentDeferred(90e18, 90e18);
         tasks.finalize(id);
         vm.expectRevert(); // the pool still fails: nothing changes
         tasks.flushReplenishment();
         assertEq(tasks.replenishBacklog(), 90e18);
         pool.setFailing(false);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.ReplenishmentFlushed(90e18);
+        emit ITaskRegistryEvents.ReplenishmentFlushed(90e18);
         assertEq(tasks.flushReplenishment(), 90e18);
         assertEq(pool.replenished(), 90e18);
         assertEq(tasks.replenishBacklog(), 0);
@@ -138,22 +141,22 @@ contract TaskRegistryFixesTest is TaskSolBase {
         _bid(id, providers[1], 300e6); // index 0
         _bid(id, providers[2], 400e6); // index 1
         vm.prank(providers[2]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNotBidder.selector, id, 0, providers[2]));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotBidder.selector, id, 0, providers[2]));
         tasks.withdrawBid(id, 0);
         vm.prank(providers[1]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNotBidder.selector, id, 5, providers[1]));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotBidder.selector, id, 5, providers[1]));
         tasks.withdrawBid(id, 5);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.BidWithdrawn(id, providers[1], 0);
+        emit ITaskRegistryEvents.BidWithdrawn(id, providers[1], 0);
         vm.prank(providers[1]);
         tasks.withdrawBid(id, 0);
         vm.prank(providers[1]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNotBidder.selector, id, 0, providers[1]));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotBidder.selector, id, 0, providers[1]));
         tasks.withdrawBid(id, 0); // already withdrawn
         vm.warp(block.timestamp + 1 hours + 1);
         vm.prank(providers[2]);
         vm.expectRevert(
-            abi.encodeWithSelector(ITaskRegistry.TaskBiddingClosed.selector, id, tasks.getTask(id).biddingEnds)
+            abi.encodeWithSelector(ITaskRegistryErrors.TaskBiddingClosed.selector, id, tasks.getTask(id).biddingEnds)
         );
         tasks.withdrawBid(id, 1); // the halting rule closed bidding
         _close(id);
@@ -201,7 +204,7 @@ contract TaskRegistryFixesTest is TaskSolBase {
         _voteAll(id, 1, true, 2); // 2 of the 3 needed
         uint256 ends = tasks.getTask(id).votingEnds;
         vm.warp(ends + 2 days); // inside the grace: governance's turn only
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoQuorum.selector, id, 2, 0, 3));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoQuorum.selector, id, 2, 0, 3));
         tasks.finalize(id);
         vm.warp(ends + 2 days + 1);
         vm.prank(address(0xA11CE)); // anyone
@@ -239,7 +242,7 @@ contract TaskRegistryFixesTest is TaskSolBase {
         assertEq(ch.balanceOf(client), 100e18);
         assertEq(registry.providerInfo(providers[1]).assignedCh, 0);
         assertEq(registry.providerInfo(providers[1]).openAssignments, 0);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistry.TaskNoOpenRedemption.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoOpenRedemption.selector, id));
         tasks.reportRedemptionFailure(id);
     }
 

@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
-import {ICHToken} from "../../interfaces/ICHToken.sol";
+import {IProviderRegistryViews} from "../../interfaces/IProviderRegistryViews.sol";
 import {ICapacityRecorder} from "../../interfaces/IEmissionHooks.sol";
 import {IEmission} from "../../interfaces/IEmission.sol";
 import {ProviderRegistryStore} from "./ProviderRegistryStore.sol";
@@ -13,12 +13,14 @@ import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/crypt
 import {ProviderRedemption} from "../../libraries/compute/ProviderRedemption.sol";
 import {ProviderViews} from "../../libraries/compute/ProviderViews.sol";
 import {ProviderDraw} from "../../libraries/compute/ProviderDraw.sol";
+import {ProviderProfile} from "../../libraries/compute/ProviderProfile.sol";
 
 /// @title ProviderRegistry
 /// @notice Providers, their stake, attestations, heartbeats, reputation, slashing and CH liability.
-/// @dev Entry contract: access control, pauses, events of the simple paths and the hot paths (heartbeat, mint);
-///      the mechanisms live in linked libraries working on this contract's storage (`ProviderStake`,
-///      `ProviderAttestation`, `ProviderRedemption`, `ProviderViews`). Storage: `ProviderRegistryStore`.
+/// @dev Entry contract: access control, pauses and the hot paths (heartbeat, mint, outcomes, draw reads); the
+///      mechanisms live in linked libraries working on this contract's storage (`ProviderStake`,
+///      `ProviderAttestation`, `ProviderRedemption`, `ProviderProfile`, `ProviderViews`). Storage:
+///      `ProviderRegistryStore`.
 contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistryStore, IProviderRegistry {
     bytes32 internal constant FEATURE_STAKE = keccak256("registry.stake");
     bytes32 internal constant FEATURE_ATTEST = keccak256("registry.attest");
@@ -49,8 +51,8 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         $.dps = dps;
         $.ch = ch;
         $.standard = standard_;
-        _setParams(p);
-        _setTierThresholds([uint128(1_000e18), 10_000e18, 50_000e18, 250_000e18]);
+        ProviderProfile.setParams($, p);
+        ProviderProfile.setTierThresholds($, [uint128(1_000e18), 10_000e18, 50_000e18, 250_000e18]);
     }
 
     // ─── provider actions ──────────────────────────────────────────────────────────────────────────────────
@@ -62,17 +64,7 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         bytes32 hardwareHash,
         string calldata hardwareUri
     ) external whenActive(FEATURE_REGISTER) {
-        if (workloadMask == 0) revert ProviderNoWorkloads();
-        ProviderRegistryStorage storage $ = _s();
-        ProviderData storage p = $.providers[msg.sender];
-        if (p.index1 != 0) revert ProviderAlreadyRegistered(msg.sender);
-        $.list.push(msg.sender);
-        uint256 index = $.list.length - 1;
-        p.index1 = uint32(index + 1);
-        p.region = region;
-        p.registeredAt = uint40(block.timestamp);
-        p.workloadMask = workloadMask;
-        emit ProviderRegistered(msg.sender, index, region, workloadMask, hardwareHash, hardwareUri);
+        ProviderProfile.register(_s(), region, workloadMask, hardwareHash, hardwareUri);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -82,17 +74,12 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         bytes32 hardwareHash,
         string calldata hardwareUri
     ) external {
-        if (workloadMask == 0) revert ProviderNoWorkloads();
-        ProviderData storage p = _registered(msg.sender);
-        p.region = region;
-        p.workloadMask = workloadMask;
-        emit ProviderProfileUpdated(msg.sender, region, workloadMask, hardwareHash, hardwareUri);
+        ProviderProfile.updateProfile(_s(), region, workloadMask, hardwareHash, hardwareUri);
     }
 
     /// @inheritdoc IProviderRegistry
     function setAskPrice(uint128 askPriceWad) external {
-        _registered(msg.sender).askPriceWad = askPriceWad;
-        emit AskPriceSet(msg.sender, askPriceWad);
+        ProviderProfile.setAskPrice(_s(), askPriceWad);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -132,10 +119,10 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         uint256 up = p.upSeconds;
         uint256 tracked = p.trackedSeconds;
         if (last != 0) {
-            uint256 interval = $.params.heartbeatIntervalSec;
+            uint256 interval = $.heartbeatIntervalSec;
             uint256 elapsed = block.timestamp - last;
             if (elapsed < interval / 2) revert ProviderHeartbeatTooSoon(msg.sender, last + interval / 2);
-            (up, tracked) = ProviderViews.accrue(up, tracked, elapsed, interval, $.params.uptimeWindowSec);
+            (up, tracked) = ProviderViews.accrue(up, tracked, elapsed, interval, $.uptimeWindowSec);
         }
         uint256 previous = p.lastSamplePflopsWad;
         p.lastHeartbeat = uint40(block.timestamp);
@@ -163,31 +150,12 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     function mintCH(uint256 chAmount, address to) external nonReentrant whenActive(FEATURE_MINT) {
         if (chAmount == 0) revert ProviderZeroAmount();
         if (to == address(0)) revert ChxZeroAddress();
-        ProviderRegistryStorage storage $ = _s();
-        ProviderData storage p = $.providers[msg.sender];
-        uint256 available = ProviderViews.mintable($, p, msg.sender, true);
-        if (chAmount > available) revert ProviderMintCapExceeded(msg.sender, chAmount, available);
-        // @dev Fits: liability ≤ stake × factor, both bounded by uint96/uint128 arithmetic.
-        uint256 liability = p.liabilityCh + chAmount;
-        p.liabilityCh = uint128(liability);
-        emit ProviderCHMinted(msg.sender, to, chAmount, liability);
-        ICHToken($.ch).mint(to, chAmount);
+        ProviderRedemption.mint(_s(), chAmount, to);
     }
 
     /// @inheritdoc IProviderRegistry
     function buyBack(uint256 chAmount) external nonReentrant {
-        if (chAmount == 0) revert ProviderZeroAmount();
-        ProviderRegistryStorage storage $ = _s();
-        ProviderData storage p = $.providers[msg.sender];
-        uint256 liability = p.liabilityCh;
-        uint256 free = liability - p.assignedCh;
-        if (chAmount > free) revert ProviderBuyBackExceedsLiability(msg.sender, chAmount, free);
-        liability -= chAmount;
-        uint256 boughtBack = p.boughtBackCh + chAmount;
-        p.liabilityCh = uint128(liability);
-        p.boughtBackCh = uint128(boughtBack);
-        emit CHBoughtBack(msg.sender, chAmount, liability, boughtBack);
-        ICHToken($.ch).burn(msg.sender, chAmount);
+        ProviderProfile.buyBack(_s(), chAmount);
     }
 
     // ─── hooks ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -259,34 +227,12 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
 
     /// @inheritdoc IProviderRegistry
     function setParams(Params calldata p) external restricted {
-        _setParams(p);
-    }
-
-    function _setParams(Params memory p) private {
-        if (
-            p.collateralFactorWad == 0 ||
-            p.heartbeatIntervalSec == 0 ||
-            p.uptimeWindowSec < p.heartbeatIntervalSec ||
-            p.finderFeeBps > BPS ||
-            p.dpsPriceWad == 0 ||
-            p.attestationValiditySec == 0 ||
-            p.attestationValiditySec > type(uint32).max
-        ) revert ProviderInvalidParams();
-        ProviderRegistryStorage storage $ = _s();
-        $.params = p;
-        $.attestationValiditySec = p.attestationValiditySec;
-        emit ParamsSet(p);
+        ProviderProfile.setParams(_s(), p);
     }
 
     /// @inheritdoc IProviderRegistry
     function setTierThresholds(uint128[4] calldata thresholdsDps) external restricted {
-        _setTierThresholds(thresholdsDps);
-    }
-
-    function _setTierThresholds(uint128[4] memory t) private {
-        if (t[0] > t[1] || t[1] > t[2] || t[2] > t[3]) revert ProviderInvalidParams();
-        _s().tierThresholdsDps = t;
-        emit TierThresholdsSet(t);
+        ProviderProfile.setTierThresholds(_s(), thresholdsDps);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -310,8 +256,7 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
 
     /// @inheritdoc IProviderRegistry
     function setPriceOracle(address oracle) external restricted {
-        _s().oracle = oracle;
-        emit PriceOracleSet(oracle);
+        ProviderProfile.setPriceOracle(_s(), oracle);
     }
 
     // ─── internals ─────────────────────────────────────────────────────────────────────────────────────────
@@ -336,24 +281,24 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
 
     // ─── views ─────────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function domainSeparator() external view returns (bytes32) {
         return _domainSeparatorV4();
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function drawCount() external view returns (uint256) {
         return _s().drawList.length;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word) {
         ProviderRegistryStorage storage $ = _s();
         provider = $.drawList[index];
         word = ProviderDraw.wordAt($.providers[provider], atBlock);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function drawProfilesAt(
         address[] calldata providers,
         uint256 atBlock
@@ -363,24 +308,19 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         for (uint256 i; i < providers.length; ++i) words[i] = ProviderDraw.wordAt($.providers[providers[i]], atBlock);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function providerCount() external view returns (uint256) {
         return _s().list.length;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function providerAt(uint256 index) external view returns (address) {
         return _s().list[index];
     }
 
-    /// @inheritdoc IProviderRegistry
-    function providersPage(uint256 offset, uint256 limit) external view returns (address[] memory page) {
-        address[] storage list = _s().list;
-        uint256 n = list.length;
-        uint256 end = offset + limit < n ? offset + limit : n;
-        if (offset >= end) return new address[](0);
-        page = new address[](end - offset);
-        for (uint256 i = offset; i < end; ++i) page[i - offset] = list[i];
+    /// @inheritdoc IProviderRegistryViews
+    function providersPage(uint256 offset, uint256 limit) external view returns (address[] memory) {
+        return ProviderViews.page(_s(), offset, limit);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -406,30 +346,27 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         m.workloadClass = p.workloadClass;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function uptimeWad(address provider) external view returns (uint256) {
-        ProviderRegistryStorage storage $ = _s();
-        return ProviderViews.uptime($, $.providers[provider]);
+        return ProviderViews.uptimeOf(_s(), provider);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function tierOf(address provider) external view returns (uint8) {
-        ProviderRegistryStorage storage $ = _s();
-        return ProviderStake.tier($, $.providers[provider].stakedDps);
+        return ProviderViews.tierOf(_s(), provider);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function mintableCh(address provider) external view returns (uint256) {
-        ProviderRegistryStorage storage $ = _s();
-        return ProviderViews.mintable($, $.providers[provider], provider, false);
+        return ProviderViews.mintableOf(_s(), provider);
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function liabilityOf(address provider) external view returns (uint256) {
         return _s().providers[provider].liabilityCh;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function attestationNonce(address provider) external view returns (uint256) {
         return _s().providers[provider].attestationNonce;
     }
@@ -449,22 +386,22 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         return _s().params;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function tierThresholds() external view returns (uint128[4] memory) {
         return _s().tierThresholdsDps;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function capacityRecorder() external view returns (address) {
         return _s().recorder;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function priceOracle() external view returns (address) {
         return _s().oracle;
     }
 
-    /// @inheritdoc IProviderRegistry
+    /// @inheritdoc IProviderRegistryViews
     function standard() external view returns (address) {
         return _s().standard;
     }

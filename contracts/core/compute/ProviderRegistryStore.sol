@@ -46,16 +46,17 @@ abstract contract ProviderRegistryStore {
         uint128 boughtBackCh;
         // slot 7
         uint128 slashedDps;
-        // slot 8
         uint40 unbondReadyAt;
+        // slot 8 — duties, outcomes and the draw index together: a lock, a release and an outcome touch one slot,
+        // never zero once the provider is draw-listed (a first lock or a first completion writes no fresh slot)
+        /// @dev TSK-08: Σ DPS locked by open duties (executor, council, stream).
+        uint96 dutyLockedDps;
+        uint32 slashCount;
+        /// @dev TSK-07: 1-based index in `drawList` (0: never eligible yet; non-zero implies registered).
+        uint32 drawIndex1;
         uint32 completed;
         uint32 failed;
-        uint32 slashCount;
-        /// @dev TSK-08: Σ DPS locked by open duties (executor, council, stream), packed into slot 8.
-        uint96 dutyLockedDps;
-        // slot 9 — TSK-07: 1-based index in `drawList` (0: never eligible yet)
-        uint32 drawIndex1;
-        // slot 10 — TSK-07: DrawProfile words by block number (what a draw committed at a block reads)
+        // slot 9 — TSK-07: DrawProfile words by block number (what a draw committed at a block reads)
         Checkpoints.Trace208 drawTrace;
     }
 
@@ -71,6 +72,10 @@ abstract contract ProviderRegistryStore {
         address recorder;
         /// @dev The recorder's day boundary (Emission: genesis mod 1 day), packed beside `recorder`.
         uint32 recorderDayOffset;
+        /// @dev Copies of params.heartbeatIntervalSec and params.uptimeWindowSec packed beside `recorder`: a heartbeat
+        ///      reads one slot for the recorder, its day boundary and its own timing.
+        uint32 heartbeatIntervalSec;
+        uint32 uptimeWindowSec;
         address oracle;
         uint256 assignmentCount;
         address[] list;

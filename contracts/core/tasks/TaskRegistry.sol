@@ -200,7 +200,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
             } else if (st == Status.Running && block.timestamp > k.deadline) {
                 return (this.expire.selector, id);
             } else if (st >= Status.Running && st <= Status.Disputed) {
-                if ($.councils[id][k.round].length == 0 && block.number > k.targetBlock) {
+                if ($.councilHeads[id][k.round] == address(0) && block.number > k.targetBlock) {
                     return (this.drawCouncil.selector, id);
                 }
                 if (st != Status.Running && _finalizable($, k)) return (this.finalize.selector, id);
@@ -227,7 +227,8 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
 
     /// @inheritdoc ITaskRegistry
     function councilOf(uint256 taskId, uint8 round) external view returns (address[] memory) {
-        return _s().councils[taskId][round];
+        TaskRegistryStorage storage $ = _s();
+        return TaskCommon.council($, taskId, $.tasks[taskId], round);
     }
 
     /// @inheritdoc ITaskRegistry

@@ -19,9 +19,12 @@ abstract contract TaskRegistryStore {
         mapping(uint256 taskId => ITaskRegistry.Task) tasks;
         /// @dev Packed bids: price << 160 | bidder, in arrival order (≤ MAX_BIDS per task).
         mapping(uint256 taskId => mapping(uint256 index => uint256 bid)) bids;
-        mapping(uint256 taskId => mapping(uint8 round => address[])) councils;
-        /// @dev bit r: member of round r; bit 2 + r: voted in round r; bit 4 + r: voted "equal" in round r.
-        mapping(uint256 taskId => mapping(address member => uint8 bits)) members;
+        /// @dev The first member of each round's council (zero: not drawn yet); the rest follow `members` links.
+        mapping(uint256 taskId => mapping(uint8 round => address first)) councilHeads;
+        /// @dev A member's word: bit r member of round r; bit 2 + r voted in round r; bit 4 + r voted "equal" in round
+        ///      r; bit 6 fee claimed; bits 8..167 the next member of its council in draw order (zero: the last). The
+        ///      council is a list threaded through the words the votes use anyway: one slot per seat plus the head.
+        mapping(uint256 taskId => mapping(address member => uint256 word)) members;
         /// @dev DPS already transferred to the reward pool whose `replenish` failed (item 17); retried with the next
         ///      replenishment or `flushReplenishment`.
         uint256 replenishBacklogDps;

@@ -6,6 +6,8 @@ import {IAccessManager} from "@openzeppelin/contracts/access/manager/IAccessMana
 import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {Roles} from "../../core/governance/Roles.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
 import {IComputeStandard} from "../../interfaces/IComputeStandard.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderDraw} from "./ProviderDraw.sol";
@@ -28,14 +30,14 @@ library ProviderAttestation {
         address authority,
         bytes32 domainSeparator
     ) external {
-        if (block.timestamp > a.deadline) revert IProviderRegistry.ProviderAttestationExpired(a.deadline);
+        if (block.timestamp > a.deadline) revert IProviderRegistryErrors.ProviderAttestationExpired(a.deadline);
         ProviderRegistryStore.ProviderData storage p = $.providers[a.provider];
         // A registered provider always has a non-zero workload mask (slot 2, which this call rewrites anyway).
-        if (p.workloadMask == 0) revert IProviderRegistry.ProviderNotRegistered(a.provider);
+        if (p.workloadMask == 0) revert IProviderRegistryErrors.ProviderNotRegistered(a.provider);
         uint256 nonce = p.attestationNonce;
-        if (a.nonce != nonce) revert IProviderRegistry.ProviderBadAttestationNonce(a.provider, nonce, a.nonce);
+        if (a.nonce != nonce) revert IProviderRegistryErrors.ProviderBadAttestationNonce(a.provider, nonce, a.nonce);
         if (a.workloadClass >= 64 || (p.workloadMask >> a.workloadClass) & 1 == 0) {
-            revert IProviderRegistry.ProviderWorkloadNotDeclared(a.provider, a.workloadClass);
+            revert IProviderRegistryErrors.ProviderWorkloadNotDeclared(a.provider, a.workloadClass);
         }
         address signer = _attester(a, signature, authority, domainSeparator);
         IComputeStandard.Rating memory r = _rate($, a);
@@ -47,7 +49,15 @@ library ProviderAttestation {
         p.attestedAt = uint40(block.timestamp);
         p.whPerChWad = r.whPerChWad > type(uint96).max ? type(uint96).max : uint96(r.whPerChWad);
         ProviderDraw.record($, p, a.provider);
-        emit IProviderRegistry.Attested(a.provider, signer, a.workloadClass, nonce, r, a.capacityPflopsWad, expiresAt);
+        emit IProviderRegistryEvents.Attested(
+            a.provider,
+            signer,
+            a.workloadClass,
+            nonce,
+            r,
+            a.capacityPflopsWad,
+            expiresAt
+        );
     }
 
     /// @dev Writes slot 1 of ProviderData (chPerHourWad | capacityPflopsWad | attestationExpiresAt | workloadClass
@@ -81,9 +91,9 @@ library ProviderAttestation {
     ) private view returns (address signer) {
         ECDSA.RecoverError err;
         (signer, err, ) = ECDSA.tryRecoverCalldata(digest(a, domainSeparator), signature);
-        if (err != ECDSA.RecoverError.NoError) revert IProviderRegistry.ProviderInvalidAttester(signer);
+        if (err != ECDSA.RecoverError.NoError) revert IProviderRegistryErrors.ProviderInvalidAttester(signer);
         (bool isAttester, ) = IAccessManager(authority).hasRole(Roles.ATTESTER, signer);
-        if (!isAttester) revert IProviderRegistry.ProviderInvalidAttester(signer);
+        if (!isAttester) revert IProviderRegistryErrors.ProviderInvalidAttester(signer);
     }
 
     /// @dev Rates the benchmark with ComputeStandard at the signed version, which must be the latest.
@@ -99,10 +109,10 @@ library ProviderAttestation {
             a.powerWattsWad
         );
         if (r.latestVersion != a.standardVersion) {
-            revert IProviderRegistry.ProviderStaleStandard(a.workloadClass, a.standardVersion, r.latestVersion);
+            revert IProviderRegistryErrors.ProviderStaleStandard(a.workloadClass, a.standardVersion, r.latestVersion);
         }
         if (r.chPerHourWad > type(uint88).max || a.capacityPflopsWad > type(uint88).max) {
-            revert IProviderRegistry.ProviderValueTooLarge();
+            revert IProviderRegistryErrors.ProviderValueTooLarge();
         }
     }
 

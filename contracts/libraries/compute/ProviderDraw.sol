@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Checkpoints} from "@openzeppelin/contracts/utils/structs/Checkpoints.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {DrawProfile} from "./DrawProfile.sol";
 
@@ -30,7 +30,7 @@ library ProviderDraw {
             $.drawList.push(provider);
             uint256 index = $.drawList.length - 1;
             p.drawIndex1 = uint32(index + 1);
-            emit IProviderRegistry.DrawCandidateListed(provider, index);
+            emit IProviderRegistryEvents.DrawCandidateListed(provider, index);
         }
     }
 

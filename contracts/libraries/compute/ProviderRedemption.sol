@@ -5,10 +5,13 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ICHToken} from "../../interfaces/ICHToken.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderStake} from "./ProviderStake.sol";
 import {ProviderDraw} from "./ProviderDraw.sol";
+import {ProviderViews} from "./ProviderViews.sol";
 
 /// @title ProviderRedemption
 /// @notice The ProviderRegistry's CH redemption assignments (TSK-04): reserving liability for a redemption,
@@ -24,6 +27,19 @@ library ProviderRedemption {
     uint8 private constant ASSIGNMENT_FAILED = 3;
     uint8 private constant ASSIGNMENT_RELEASED = 4;
 
+    /// @notice Mints `chAmount` (> 0, `to` non-zero: checked by the registry) CH to `to` against the caller's capacity and stake (its liability grows by as much).
+    function mint(ProviderRegistryStore.ProviderRegistryStorage storage $, uint256 chAmount, address to) external {
+        ProviderRegistryStore.ProviderData storage p = $.providers[msg.sender];
+        uint256 available = ProviderViews.mintable($, p, msg.sender, true);
+        if (chAmount > available)
+            revert IProviderRegistryErrors.ProviderMintCapExceeded(msg.sender, chAmount, available);
+        // @dev Fits: liability ≤ stake × factor, both bounded by uint96/uint128 arithmetic.
+        uint256 liability = p.liabilityCh + chAmount;
+        p.liabilityCh = uint128(liability);
+        emit IProviderRegistryEvents.ProviderCHMinted(msg.sender, to, chAmount, liability);
+        ICHToken($.ch).mint(to, chAmount);
+    }
+
     /// @notice Reserves `chAmount` of `provider`'s outstanding liability for a redemption due by `deadline`.
     function assign(
         ProviderRegistryStore.ProviderRegistryStorage storage $,
@@ -31,15 +47,16 @@ library ProviderRedemption {
         uint256 chAmount,
         uint256 deadline
     ) external returns (uint256 id) {
-        if (chAmount == 0) revert IProviderRegistry.ProviderZeroAmount();
+        if (chAmount == 0) revert IProviderRegistryErrors.ProviderZeroAmount();
         if (deadline <= block.timestamp || deadline > type(uint40).max) {
-            revert IProviderRegistry.ProviderBadDeadline(deadline);
+            revert IProviderRegistryErrors.ProviderBadDeadline(deadline);
         }
         ProviderRegistryStore.ProviderData storage p = $.providers[provider];
-        if (p.index1 == 0) revert IProviderRegistry.ProviderNotRegistered(provider);
+        if (p.index1 == 0) revert IProviderRegistryErrors.ProviderNotRegistered(provider);
         uint256 assigned = p.assignedCh;
         uint256 available = p.liabilityCh - assigned;
-        if (chAmount > available) revert IProviderRegistry.ProviderLiabilityUnavailable(provider, chAmount, available);
+        if (chAmount > available)
+            revert IProviderRegistryErrors.ProviderLiabilityUnavailable(provider, chAmount, available);
         assigned += chAmount;
         p.assignedCh = uint128(assigned);
         uint32 open = p.openAssignments + 1;
@@ -51,7 +68,7 @@ library ProviderRedemption {
             status: ASSIGNMENT_OPEN,
             chAmount: uint128(chAmount)
         });
-        emit IProviderRegistry.RedemptionAssigned(id, provider, chAmount, deadline, assigned, open);
+        emit IProviderRegistryEvents.RedemptionAssigned(id, provider, chAmount, deadline, assigned, open);
     }
 
     /// @notice Burns the delivered CH (already transferred to the registry) and lowers the liability.
@@ -65,7 +82,7 @@ library ProviderRedemption {
         uint256 delivered = p.deliveredCh + amount;
         p.liabilityCh = uint128(liability);
         p.deliveredCh = uint128(delivered);
-        emit IProviderRegistry.DeliveryConfirmed(id, provider, amount, liability, delivered);
+        emit IProviderRegistryEvents.DeliveryConfirmed(id, provider, amount, liability, delivered);
         ICHToken($.ch).burn(address(this), amount);
     }
 
@@ -75,7 +92,7 @@ library ProviderRedemption {
         address provider = a.provider;
         ProviderRegistryStore.ProviderData storage p = $.providers[provider];
         _close(p, a, ASSIGNMENT_RELEASED);
-        emit IProviderRegistry.RedemptionReleased(id, provider, a.chAmount, p.assignedCh, p.openAssignments);
+        emit IProviderRegistryEvents.RedemptionReleased(id, provider, a.chAmount, p.assignedCh, p.openAssignments);
     }
 
     /// @notice Closes a late assignment as failed and pays `recipient` its compensation out of the stake.
@@ -85,7 +102,7 @@ library ProviderRedemption {
         address recipient
     ) external returns (uint256 compensationDps) {
         IProviderRegistry.Assignment storage a = _openAssignment($, id);
-        if (block.timestamp <= a.deadline) revert IProviderRegistry.ProviderDeliveryNotLate(id, a.deadline);
+        if (block.timestamp <= a.deadline) revert IProviderRegistryErrors.ProviderDeliveryNotLate(id, a.deadline);
         address provider = a.provider;
         ProviderRegistryStore.ProviderData storage p = $.providers[provider];
         _close(p, a, ASSIGNMENT_FAILED);
@@ -94,7 +111,7 @@ library ProviderRedemption {
             (uint256 priceWad, uint256 owedUsdWad, uint256 owedDps) = _compensation($, a.chAmount);
             compensationDps = ProviderStake.takeStake(p, owedDps);
             ProviderDraw.record($, p, provider);
-            emit IProviderRegistry.DeliveryFailed(
+            emit IProviderRegistryEvents.DeliveryFailed(
                 id,
                 provider,
                 recipient,
@@ -114,7 +131,7 @@ library ProviderRedemption {
         uint256 id
     ) private view returns (IProviderRegistry.Assignment storage a) {
         a = $.assignments[id];
-        if (a.status != ASSIGNMENT_OPEN) revert IProviderRegistry.ProviderAssignmentNotOpen(id, a.status);
+        if (a.status != ASSIGNMENT_OPEN) revert IProviderRegistryErrors.ProviderAssignmentNotOpen(id, a.status);
     }
 
     /// @dev Releases the reservation of a closed assignment.
@@ -135,7 +152,7 @@ library ProviderRedemption {
         uint256 chAmount
     ) private view returns (uint256 priceWad, uint256 owedUsdWad, uint256 owedDps) {
         address oracle = $.oracle;
-        if (oracle == address(0)) revert IProviderRegistry.ProviderOracleNotSet();
+        if (oracle == address(0)) revert IProviderRegistryErrors.ProviderOracleNotSet();
         priceWad = IComputePriceOracle(oracle).indexPrice();
         owedUsdWad = ProviderStake.divUp(chAmount * priceWad * (BPS + $.params.redemptionPenaltyBps), WAD * BPS);
         owedDps = ProviderStake.divUp(owedUsdWad * WAD, $.params.dpsPriceWad);

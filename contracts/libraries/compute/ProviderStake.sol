@@ -4,7 +4,8 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {IDPSToken} from "../../interfaces/IDPSToken.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderDraw} from "./ProviderDraw.sol";
 
@@ -27,7 +28,7 @@ library ProviderStake {
         uint256 staked = p.stakedDps + amount;
         p.stakedDps = toU128(staked);
         ProviderDraw.record($, p, msg.sender);
-        emit IProviderRegistry.Staked(msg.sender, amount, staked, tier($, staked));
+        emit IProviderRegistryEvents.Staked(msg.sender, amount, staked, tier($, staked));
         IERC20($.dps).safeTransferFrom(msg.sender, address(this), amount);
     }
 
@@ -40,7 +41,7 @@ library ProviderStake {
         uint256 staked = p.stakedDps;
         uint256 locked = lockedStake($, p) + p.dutyLockedDps;
         uint256 unlockable = staked > locked ? staked - locked : 0;
-        if (amount > unlockable) revert IProviderRegistry.ProviderStakeLocked(msg.sender, amount, unlockable);
+        if (amount > unlockable) revert IProviderRegistryErrors.ProviderStakeLocked(msg.sender, amount, unlockable);
         staked -= amount;
         uint256 unbonding = p.unbondingDps + amount;
         uint256 readyAt = block.timestamp + $.params.unbondingDelaySec;
@@ -48,7 +49,7 @@ library ProviderStake {
         p.unbondingDps = uint128(unbonding);
         p.unbondReadyAt = uint40(readyAt);
         ProviderDraw.record($, p, msg.sender);
-        emit IProviderRegistry.UnbondRequested(msg.sender, amount, staked, unbonding, readyAt, tier($, staked));
+        emit IProviderRegistryEvents.UnbondRequested(msg.sender, amount, staked, unbonding, readyAt, tier($, staked));
     }
 
     /// @notice Pays out the caller's matured unbonding stake, keeping back what open duties lock beyond the stake.
@@ -57,9 +58,9 @@ library ProviderStake {
         ProviderRegistryStore.ProviderData storage p
     ) external {
         uint256 unbonding = p.unbondingDps;
-        if (unbonding == 0) revert IProviderRegistry.ProviderNothingToWithdraw(msg.sender);
+        if (unbonding == 0) revert IProviderRegistryErrors.ProviderNothingToWithdraw(msg.sender);
         if (block.timestamp < p.unbondReadyAt) {
-            revert IProviderRegistry.ProviderUnbondingNotReady(msg.sender, p.unbondReadyAt);
+            revert IProviderRegistryErrors.ProviderUnbondingNotReady(msg.sender, p.unbondReadyAt);
         }
         // @dev TSK-08: duty locks are covered by stake first; the uncovered rest (after a slash) stays unbonding.
         uint256 staked = p.stakedDps;
@@ -67,9 +68,9 @@ library ProviderStake {
         uint256 held = duty > staked ? duty - staked : 0;
         if (held > unbonding) held = unbonding;
         uint256 amount = unbonding - held;
-        if (amount == 0) revert IProviderRegistry.ProviderStakeLocked(msg.sender, unbonding, 0);
+        if (amount == 0) revert IProviderRegistryErrors.ProviderStakeLocked(msg.sender, unbonding, 0);
         p.unbondingDps = uint128(held);
-        emit IProviderRegistry.Withdrawn(msg.sender, amount, staked);
+        emit IProviderRegistryEvents.Withdrawn(msg.sender, amount, staked);
         IERC20($.dps).safeTransfer(msg.sender, amount);
     }
 
@@ -91,11 +92,13 @@ library ProviderStake {
         for (uint256 i; i < providers.length; ++i) {
             address who = providers[i];
             ProviderRegistryStore.ProviderData storage p = $.providers[who];
-            if (p.index1 == 0) revert IProviderRegistry.ProviderNotRegistered(who);
             uint256 locked = p.dutyLockedDps + amount;
-            if (locked > type(uint96).max) revert IProviderRegistry.ProviderValueTooLarge();
+            // @dev A draw-listed provider (same slot as the lock) is registered: the identity slot is read only for a
+            //      provider never listed.
+            if (p.drawIndex1 == 0 && p.index1 == 0) revert IProviderRegistryErrors.ProviderNotRegistered(who);
+            if (locked > type(uint96).max) revert IProviderRegistryErrors.ProviderValueTooLarge();
             p.dutyLockedDps = uint96(locked);
-            emit IProviderRegistry.StakeLocked(who, msg.sender, amount, locked);
+            emit IProviderRegistryEvents.StakeLocked(who, msg.sender, amount, locked);
         }
     }
 
@@ -112,7 +115,7 @@ library ProviderStake {
             uint256 released = amount < locked ? amount : locked;
             locked -= released;
             p.dutyLockedDps = uint96(locked);
-            emit IProviderRegistry.StakeReleased(who, msg.sender, released, locked);
+            emit IProviderRegistryEvents.StakeReleased(who, msg.sender, released, locked);
         }
     }
 
@@ -158,7 +161,7 @@ library ProviderStake {
         uint256 burned,
         bytes32 reason
     ) internal {
-        emit IProviderRegistry.Slashed(
+        emit IProviderRegistryEvents.Slashed(
             provider,
             msg.sender,
             slashed,
@@ -200,7 +203,7 @@ library ProviderStake {
     }
 
     function toU128(uint256 x) internal pure returns (uint128) {
-        if (x > type(uint128).max) revert IProviderRegistry.ProviderValueTooLarge();
+        if (x > type(uint128).max) revert IProviderRegistryErrors.ProviderValueTooLarge();
         return uint128(x);
     }
 }

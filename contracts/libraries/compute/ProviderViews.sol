@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
 import {IComputeStandard} from "../../interfaces/IComputeStandard.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderStake} from "./ProviderStake.sol";
@@ -12,6 +13,44 @@ import {ProviderStake} from "./ProviderStake.sol";
 ///         internal helpers are shared with the registry's heartbeat and mint paths.
 library ProviderViews {
     uint256 private constant WAD = 1e18;
+
+    /// @notice Up to `limit` registered providers from `offset` (empty past the end).
+    function page(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        uint256 offset,
+        uint256 limit
+    ) external view returns (address[] memory list) {
+        address[] storage all = $.list;
+        uint256 n = all.length;
+        uint256 end = offset + limit < n ? offset + limit : n;
+        if (offset >= end) return new address[](0);
+        list = new address[](end - offset);
+        for (uint256 i = offset; i < end; ++i) list[i - offset] = all[i];
+    }
+
+    /// @notice `provider`'s uptime, WAD (decayed while silent).
+    function uptimeOf(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address provider
+    ) external view returns (uint256) {
+        return uptime($, $.providers[provider]);
+    }
+
+    /// @notice `provider`'s stake tier (0..4).
+    function tierOf(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address provider
+    ) external view returns (uint8) {
+        return ProviderStake.tier($, $.providers[provider].stakedDps);
+    }
+
+    /// @notice CH `provider` may mint now.
+    function mintableOf(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address provider
+    ) external view returns (uint256) {
+        return mintable($, $.providers[provider], provider, false);
+    }
 
     /// @notice Everything known about `provider` (zero record when not registered).
     function info(
@@ -107,13 +146,13 @@ library ProviderViews {
     ) internal view returns (uint256) {
         uint256 expiresAt = p.attestationExpiresAt;
         if (expiresAt < block.timestamp) {
-            if (strict) revert IProviderRegistry.ProviderNoValidAttestation(provider, expiresAt);
+            if (strict) revert IProviderRegistryErrors.ProviderNoValidAttestation(provider, expiresAt);
             return 0;
         }
         uint256 staked = p.stakedDps;
         uint256 minStake = $.params.minStakeDps;
         if (staked < minStake) {
-            if (strict) revert IProviderRegistry.ProviderStakeTooLow(provider, minStake, staked);
+            if (strict) revert IProviderRegistryErrors.ProviderStakeTooLow(provider, minStake, staked);
             return 0;
         }
         uint256 rateCap = (uint256(p.chPerHourWad) * $.params.mintHorizonSec) / 1 hours;

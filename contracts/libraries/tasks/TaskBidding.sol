@@ -4,7 +4,8 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
-import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
+import {ITaskRegistryEvents} from "../../interfaces/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../interfaces/ITaskRegistryErrors.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 import {TaskCommon} from "./TaskCommon.sol";
@@ -56,14 +57,15 @@ library TaskBidding {
         ITaskRegistry.Terms calldata t
     ) private view {
         uint256 n = t.councilSize;
-        if (n == 0 || n > $.params.maxCouncil) revert ITaskRegistry.TaskInvalidTerms("councilSize");
-        if (t.quorum <= n / 2 || t.quorum > n) revert ITaskRegistry.TaskInvalidTerms("quorum");
-        if (t.checkpoints == 0 || t.checkpoints > MAX_CHECKPOINTS) revert ITaskRegistry.TaskInvalidTerms("checkpoints");
-        if (t.maxBids > MAX_BIDS) revert ITaskRegistry.TaskInvalidTerms("maxBids");
+        if (n == 0 || n > $.params.maxCouncil) revert ITaskRegistryErrors.TaskInvalidTerms("councilSize");
+        if (t.quorum <= n / 2 || t.quorum > n) revert ITaskRegistryErrors.TaskInvalidTerms("quorum");
+        if (t.checkpoints == 0 || t.checkpoints > MAX_CHECKPOINTS)
+            revert ITaskRegistryErrors.TaskInvalidTerms("checkpoints");
+        if (t.maxBids > MAX_BIDS) revert ITaskRegistryErrors.TaskInvalidTerms("maxBids");
         if (t.bidWindowSec == 0 || t.deadline <= block.timestamp + t.bidWindowSec) {
-            revert ITaskRegistry.TaskInvalidTerms("deadline");
+            revert ITaskRegistryErrors.TaskInvalidTerms("deadline");
         }
-        if (t.maxPayment == 0) revert ITaskRegistry.TaskInvalidTerms("maxPayment");
+        if (t.maxPayment == 0) revert ITaskRegistryErrors.TaskInvalidTerms("maxPayment");
     }
 
     /// @notice Records a bid of the caller while the halting rule is open.
@@ -73,19 +75,19 @@ library TaskBidding {
         uint32 count = k.bidCount;
         uint256 cap = k.maxBids == 0 ? MAX_BIDS : k.maxBids;
         if (block.timestamp > k.biddingEnds || count >= cap || k.targetBlock != 0) {
-            revert ITaskRegistry.TaskBiddingClosed(taskId, k.biddingEnds);
+            revert ITaskRegistryErrors.TaskBiddingClosed(taskId, k.biddingEnds);
         }
-        if (msg.sender == k.client) revert ITaskRegistry.TaskClientCannotBid(taskId);
+        if (msg.sender == k.client) revert ITaskRegistryErrors.TaskClientCannotBid(taskId);
         uint256 maxPrice = maxBid($, k);
         // @dev ≤ 2^96 so the price packs beside its bidder in one slot.
         if (price == 0 || price > maxPrice || price > type(uint96).max) {
-            revert ITaskRegistry.TaskBidTooHigh(price, maxPrice);
+            revert ITaskRegistryErrors.TaskBidTooHigh(price, maxPrice);
         }
         // @dev Eligibility is checked once for all bids when bidding closes (one matcher call), keeping bids O(1).
         // @dev Indexed by the bid count (already in the task's slot): no separate array length to write.
         $.bids[taskId][count] = (uint256(price) << 160) | uint160(msg.sender);
         k.bidCount = ++count;
-        emit ITaskRegistry.BidPlaced(taskId, msg.sender, price, count);
+        emit ITaskRegistryEvents.BidPlaced(taskId, msg.sender, price, count);
     }
 
     /// @notice Closes bidding in two steps. After the halting rule, the first call seals the bids and commits the
@@ -97,15 +99,15 @@ library TaskBidding {
         uint256 target = k.targetBlock;
         if (target == 0) {
             if (block.timestamp <= k.biddingEnds && (k.maxBids == 0 || k.bidCount < k.maxBids)) {
-                revert ITaskRegistry.TaskBiddingOpen(taskId, k.biddingEnds);
+                revert ITaskRegistryErrors.TaskBiddingOpen(taskId, k.biddingEnds);
             }
             if (k.bidCount == 0 || block.timestamp > _lateCutoff(k)) return _cancel($, taskId, k);
             return _seal($, taskId, k);
         }
-        if (block.number <= target) revert ITaskRegistry.TaskSeedPending(taskId, target);
+        if (block.number <= target) revert ITaskRegistryErrors.TaskSeedPending(taskId, target);
         // @dev The committed hash is out of reach: commit a fresh block (nobody saw the old outcome acted on).
         if (block.number > target + 256) return _seal($, taskId, k);
-        bytes32 seed = IProviderMatcher($.matcher).blockSeed(keccak256(abi.encode(taskId, "executor")), target);
+        bytes32 seed = TaskCommon.blockSeed(keccak256(abi.encode(taskId, "executor")), target);
         (address executor, uint256 price) = _bestBid($, taskId, k, seed);
         // @dev Item 22: an executor selected after half the promised run time would get a deadline it may not meet.
         if (executor == address(0) || block.timestamp > _lateCutoff(k)) return _cancel($, taskId, k);
@@ -129,7 +131,7 @@ library TaskBidding {
             k.assignmentId = uint64(assignmentId);
         }
         // @dev The council draws from the same (already mined) seed block and snapshot: drawable at once.
-        emit ITaskRegistry.ExecutorSelected(taskId, executor, k.price, target, assignmentId);
+        emit ITaskRegistryEvents.ExecutorSelected(taskId, executor, k.price, target, assignmentId);
     }
 
     /// @dev Latest selection time: half the run time the terms promise (deadline − end of the bid window) must
@@ -145,15 +147,15 @@ library TaskBidding {
         if (k.status != ITaskRegistry.Status.Bidding) TaskCommon.revertStatus(taskId, k.status);
         uint256 cap = k.maxBids == 0 ? MAX_BIDS : k.maxBids;
         if (block.timestamp > k.biddingEnds || k.bidCount >= cap || k.targetBlock != 0) {
-            revert ITaskRegistry.TaskBiddingClosed(taskId, k.biddingEnds);
+            revert ITaskRegistryErrors.TaskBiddingClosed(taskId, k.biddingEnds);
         }
         mapping(uint256 => uint256) storage list = $.bids[taskId];
         if (index >= k.bidCount || address(uint160(list[index])) != msg.sender) {
-            revert ITaskRegistry.TaskNotBidder(taskId, index, msg.sender);
+            revert ITaskRegistryErrors.TaskNotBidder(taskId, index, msg.sender);
         }
         // @dev The slot keeps its index (bidCount still counts it toward maxBids); an empty slot never wins.
         list[index] = 0;
-        emit ITaskRegistry.BidWithdrawn(taskId, msg.sender, index);
+        emit ITaskRegistryEvents.BidWithdrawn(taskId, msg.sender, index);
     }
 
     /// @dev Seals the bids: commits the seed block and the registry snapshot the selection and council read.
@@ -163,7 +165,7 @@ library TaskBidding {
         ITaskRegistry.Task storage k
     ) private {
         uint64 target = TaskCommon.commitSeed($, k);
-        emit ITaskRegistry.BiddingSealed(taskId, target, k.candidates);
+        emit ITaskRegistryEvents.BiddingSealed(taskId, target, k.candidates);
     }
 
     function _cancel(

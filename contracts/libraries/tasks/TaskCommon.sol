@@ -4,7 +4,9 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../interfaces/ITaskRegistryEvents.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 
 /// @title TaskCommon
@@ -57,6 +59,14 @@ library TaskCommon {
         k.candidates = uint32(IProviderRegistry($.registry).drawCount());
     }
 
+    /// @dev The seed of a draw committed to block `target`: ProviderMatcher.blockSeed's formula, computed here
+    ///      instead of asked for (one external call less per draw; `test_blockSeed_matchesMatcher` keeps them equal).
+    function blockSeed(bytes32 salt, uint256 target) internal view returns (bytes32) {
+        bytes32 h = blockhash(target);
+        if (h == bytes32(0)) revert IProviderMatcher.MatcherSeedUnavailable(target, block.number);
+        return keccak256(abi.encode(h, salt, block.chainid));
+    }
+
     /// @dev Slashes `provider` the task's fault amount (fixed when bidding closed) through the ProviderRegistry (finder fee to `finder`).
     function slash(
         TaskRegistryStore.TaskRegistryStorage storage $,
@@ -73,7 +83,7 @@ library TaskCommon {
             finder,
             keccak256(abi.encode("chx.task", taskId))
         );
-        emit ITaskRegistry.FaultSlashed(taskId, provider, slashed);
+        emit ITaskRegistryEvents.FaultSlashed(taskId, provider, slashed);
     }
 
     /// @dev TSK-08: locks the task's fault amount of each provider taking a duty (executor or council seat).
@@ -96,15 +106,62 @@ library TaskCommon {
     ) internal {
         uint256 amount = k.faultDps;
         if (amount == 0) return;
-        address[] storage c0 = $.councils[taskId][0];
-        address[] storage c1 = $.councils[taskId][1];
-        uint256 n0 = c0.length;
-        uint256 n1 = k.round == 0 ? 0 : c1.length;
-        address[] memory all = new address[](1 + n0 + n1);
+        uint256 n = k.councilSize;
+        address[] memory all = new address[](1 + n + (k.round == 0 ? 0 : 2 * n + 1));
         all[0] = k.executor;
-        for (uint256 i; i < n0; ++i) all[1 + i] = c0[i];
-        for (uint256 i; i < n1; ++i) all[1 + n0 + i] = c1[i];
+        uint256 len = appendCouncil($, taskId, 0, all, 1);
+        if (k.round != 0) len = appendCouncil($, taskId, 1, all, len);
+        assembly ("memory-safe") {
+            mstore(all, len)
+        }
         IProviderRegistry($.registry).releaseStake(all, amount);
+    }
+
+    /// @dev Stores a drawn council as the list threaded through its members' words (draw order kept).
+    function storeCouncil(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        uint8 round,
+        address[] memory picked
+    ) internal {
+        mapping(address => uint256) storage words = $.members[taskId];
+        uint256 flag = 1 << round;
+        uint256 n = picked.length;
+        for (uint256 i; i < n; ++i) {
+            uint256 next = i + 1 < n ? uint160(picked[i + 1]) : 0;
+            words[picked[i]] |= flag | (next << 8);
+        }
+        $.councilHeads[taskId][round] = picked[0];
+    }
+
+    /// @dev Appends round `round`'s members (draw order) to `list` from index `at`; returns the new length. `list`
+    ///      must have room (a council has at most 2 · maxCouncil + 1 members).
+    function appendCouncil(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        uint8 round,
+        address[] memory list,
+        uint256 at
+    ) internal view returns (uint256) {
+        mapping(address => uint256) storage words = $.members[taskId];
+        for (address m = $.councilHeads[taskId][round]; m != address(0); m = address(uint160(words[m] >> 8))) {
+            list[at++] = m;
+        }
+        return at;
+    }
+
+    /// @dev Round `round`'s council in draw order (empty before the draw).
+    function council(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        uint8 round
+    ) internal view returns (address[] memory list) {
+        list = new address[](round == 0 ? k.councilSize : 2 * uint256(k.councilSize) + 1);
+        uint256 len = appendCouncil($, taskId, round, list, 0);
+        assembly ("memory-safe") {
+            mstore(list, len)
+        }
     }
 
     function one(address who) internal pure returns (address[] memory list) {

@@ -2,6 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../interfaces/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../interfaces/ITaskRegistryErrors.sol";
 import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 import {TaskCommon} from "./TaskCommon.sol";
@@ -18,18 +20,15 @@ library TaskCouncil {
             TaskCommon.revertStatus(taskId, st);
         uint8 round = k.round;
         uint256 target = k.targetBlock;
-        if (target == 0 || block.number <= target || $.councils[taskId][round].length != 0) {
-            revert ITaskRegistry.TaskCouncilNotDrawable(taskId, target);
+        if (target == 0 || block.number <= target || $.councilHeads[taskId][round] != address(0)) {
+            revert ITaskRegistryErrors.TaskCouncilNotDrawable(taskId, target);
         }
         if (block.number > target + 256) {
             // @dev The committed hash is out of reach: commit a fresh future block (nobody chose the old outcome).
             TaskCommon.commitSeed($, k);
             return;
         }
-        bytes32 seed = IProviderMatcher($.matcher).blockSeed(
-            keccak256(abi.encode(taskId, k.executor, k.price, round)),
-            target
-        );
+        bytes32 seed = TaskCommon.blockSeed(keccak256(abi.encode(taskId, k.executor, k.price, round)), target);
         uint256 size = round == 0 ? k.councilSize : 2 * uint256(k.councilSize) + 1;
         // @dev TSK-07: the snapshot at the commit block (target − 1), fixed before the seed existed.
         IProviderMatcher.DrawQuery memory q = IProviderMatcher.DrawQuery({
@@ -41,13 +40,10 @@ library TaskCouncil {
             extraSamples: $.params.councilWindow
         });
         address[] memory picked = IProviderMatcher($.matcher).drawFromSnapshot(q, _excluded($, taskId, k), seed, size);
-        if (picked.length < size) revert ITaskRegistry.TaskCouncilUnavailable(size, picked.length);
-        mapping(address => uint8) storage bits = $.members[taskId];
-        uint8 flag = uint8(1 << round);
-        for (uint256 i; i < size; ++i) bits[picked[i]] |= flag;
-        $.councils[taskId][round] = picked;
+        if (picked.length < size) revert ITaskRegistryErrors.TaskCouncilUnavailable(size, picked.length);
+        TaskCommon.storeCouncil($, taskId, round, picked);
         TaskCommon.lockDuty($, k, picked);
-        emit ITaskRegistry.CouncilDrawn(taskId, round, picked, TaskCommon.quorum(k), seed);
+        emit ITaskRegistryEvents.CouncilDrawn(taskId, round, picked, TaskCommon.quorum(k), seed);
     }
 
     /// @dev Client and executor never sit on the council; a dispute council excludes the first council. The caller is
@@ -57,11 +53,12 @@ library TaskCouncil {
         uint256 taskId,
         ITaskRegistry.Task storage k
     ) private view returns (address[] memory ex) {
-        address[] storage first = $.councils[taskId][0];
-        uint256 extra = k.round == 0 ? 0 : first.length;
-        ex = new address[](2 + extra);
+        ex = new address[](2 + (k.round == 0 ? 0 : uint256(k.councilSize)));
         (ex[0], ex[1]) = (k.client, k.executor);
-        for (uint256 i; i < extra; ++i) ex[2 + i] = first[i];
+        uint256 len = k.round == 0 ? 2 : TaskCommon.appendCouncil($, taskId, 0, ex, 2);
+        assembly ("memory-safe") {
+            mstore(ex, len)
+        }
     }
 
     /// @notice Records the caller's vote as a current council member (once per round).
@@ -70,23 +67,23 @@ library TaskCouncil {
         ITaskRegistry.Status st = k.status;
         if (st < ITaskRegistry.Status.Verifying || st > ITaskRegistry.Status.Disputed)
             TaskCommon.revertStatus(taskId, st);
-        if (block.timestamp > k.votingEnds) revert ITaskRegistry.TaskDeadlinePassed(k.votingEnds);
+        if (block.timestamp > k.votingEnds) revert ITaskRegistryErrors.TaskDeadlinePassed(k.votingEnds);
         uint8 round = k.round;
-        uint8 b = $.members[taskId][msg.sender];
+        uint256 b = $.members[taskId][msg.sender];
         // @dev TSK-01: only current members count, and each at most once.
-        if (b & (1 << round) == 0) revert ITaskRegistry.TaskNotCouncilMember(taskId, msg.sender);
-        if (b & (4 << round) != 0) revert ITaskRegistry.TaskAlreadyVoted(taskId, msg.sender);
-        b |= uint8(4 << round);
+        if (b & (1 << round) == 0) revert ITaskRegistryErrors.TaskNotCouncilMember(taskId, msg.sender);
+        if (b & (4 << round) != 0) revert ITaskRegistryErrors.TaskAlreadyVoted(taskId, msg.sender);
+        b |= 4 << round;
         uint8 a = k.agree;
         uint8 d = k.disagree;
         if (agree) {
-            b |= uint8(16 << round);
+            b |= 16 << round;
             k.agree = ++a;
         } else {
             k.disagree = ++d;
         }
         $.members[taskId][msg.sender] = b;
-        emit ITaskRegistry.Voted(taskId, msg.sender, round, agree, a, d);
+        emit ITaskRegistryEvents.Voted(taskId, msg.sender, round, agree, a, d);
     }
 
     /// @notice Opens the dispute round (enlarged council from a fresh seed block).
@@ -97,13 +94,13 @@ library TaskCouncil {
         uint256 a = k.agree;
         uint256 d = k.disagree;
         bool windowOver = block.timestamp > k.votingEnds;
-        if (a >= q) revert ITaskRegistry.TaskNoDisagreement(taskId);
+        if (a >= q) revert ITaskRegistryErrors.TaskNoDisagreement(taskId);
         if (d >= q) {
             // @dev A rejection may only be appealed by the executor, inside the window.
-            if (msg.sender != k.executor || windowOver) revert ITaskRegistry.TaskNoDisagreement(taskId);
+            if (msg.sender != k.executor || windowOver) revert ITaskRegistryErrors.TaskNoDisagreement(taskId);
         } else {
             uint256 left = uint256(k.councilSize) - a - d;
-            if (!windowOver && (a + left >= q || d + left >= q)) revert ITaskRegistry.TaskNoDisagreement(taskId);
+            if (!windowOver && (a + left >= q || d + left >= q)) revert ITaskRegistryErrors.TaskNoDisagreement(taskId);
         }
         k.status = ITaskRegistry.Status.Disputed;
         k.round = 1;
@@ -111,6 +108,6 @@ library TaskCouncil {
         k.disagree = 0;
         uint64 target = TaskCommon.commitSeed($, k);
         k.votingEnds = uint40(block.timestamp + $.params.disputeWindowSec);
-        emit ITaskRegistry.DisputeOpened(taskId, msg.sender, target);
+        emit ITaskRegistryEvents.DisputeOpened(taskId, msg.sender, target);
     }
 }

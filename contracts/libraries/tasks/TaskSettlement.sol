@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../interfaces/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../interfaces/ITaskRegistryErrors.sol";
 import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
 import {IRewardPool} from "../../interfaces/IEmissionHooks.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
@@ -28,7 +30,7 @@ library TaskSettlement {
         if (k.agree >= q) return _settle($, taskId, true);
         if (k.disagree >= q) {
             if (st == ITaskRegistry.Status.Verifying && block.timestamp <= k.votingEnds) {
-                revert ITaskRegistry.TaskAppealWindowOpen(taskId, k.votingEnds);
+                revert ITaskRegistryErrors.TaskAppealWindowOpen(taskId, k.votingEnds);
             }
             return _settle($, taskId, false);
         }
@@ -39,7 +41,7 @@ library TaskSettlement {
         ) {
             return _unresolved($, taskId, k);
         }
-        revert ITaskRegistry.TaskNoQuorum(taskId, k.agree, k.disagree, q);
+        revert ITaskRegistryErrors.TaskNoQuorum(taskId, k.agree, k.disagree, q);
     }
 
     /// @dev Ends a dispute nobody decided: full refund, no payment, no slash (no recorded fault), every duty and a CH
@@ -67,7 +69,7 @@ library TaskSettlement {
     ) external {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         if (k.status != ITaskRegistry.Status.Disputed) TaskCommon.revertStatus(taskId, k.status);
-        if (block.timestamp <= k.votingEnds) revert ITaskRegistry.TaskDeadlineNotPassed(k.votingEnds);
+        if (block.timestamp <= k.votingEnds) revert ITaskRegistryErrors.TaskDeadlineNotPassed(k.votingEnds);
         _settle($, taskId, executorCorrect);
     }
 
@@ -75,7 +77,7 @@ library TaskSettlement {
     function expire(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         if (k.status != ITaskRegistry.Status.Running) TaskCommon.revertStatus(taskId, k.status);
-        if (block.timestamp <= k.deadline) revert ITaskRegistry.TaskDeadlineNotPassed(k.deadline);
+        if (block.timestamp <= k.deadline) revert ITaskRegistryErrors.TaskDeadlineNotPassed(k.deadline);
         k.status = ITaskRegistry.Status.Expired;
         uint256 refund = TaskCommon.release($, k);
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Expired, msg.sender, refund);
@@ -96,10 +98,11 @@ library TaskSettlement {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         uint256 id = k.assignmentId;
         // @dev Only Rejected and Expired tasks (Cancelled ones never had an assignment) may report a failure.
-        if (id == 0 || k.status < ITaskRegistry.Status.Rejected) revert ITaskRegistry.TaskNoOpenRedemption(taskId);
+        if (id == 0 || k.status < ITaskRegistry.Status.Rejected)
+            revert ITaskRegistryErrors.TaskNoOpenRedemption(taskId);
         k.assignmentId = 0;
         uint256 comp = IProviderRegistry($.registry).reportDeliveryFailure(id, k.client);
-        emit ITaskRegistry.RedemptionFailed(taskId, id, comp);
+        emit ITaskRegistryEvents.RedemptionFailed(taskId, id, comp);
     }
 
     /// @notice Pays the caller its council fee (voted with the verdict, once).
@@ -112,18 +115,18 @@ library TaskSettlement {
         if (st != ITaskRegistry.Status.Accepted && st != ITaskRegistry.Status.Rejected)
             TaskCommon.revertStatus(taskId, st);
         bool correct = st == ITaskRegistry.Status.Accepted;
-        uint8 b = $.members[taskId][msg.sender];
+        uint256 b = $.members[taskId][msg.sender];
         // @dev A member sits in one round only (the dispute council excludes round 0); bit 6 marks a claim.
         uint8 r = b & 2 != 0 ? 1 : 0;
         if (b & 64 != 0 || b & (4 << r) == 0 || (b & (16 << r) != 0) != correct) {
-            revert ITaskRegistry.TaskNothingToClaim(taskId, msg.sender);
+            revert ITaskRegistryErrors.TaskNothingToClaim(taskId, msg.sender);
         }
         $.members[taskId][msg.sender] = b | 64;
         fee = k.councilFee;
         uint128 left = k.escrow - uint128(fee);
         k.escrow = left;
         $.totalEscrow[uint8(k.currency)] -= fee;
-        emit ITaskRegistry.CouncilFeeClaimed(taskId, msg.sender, fee, left);
+        emit ITaskRegistryEvents.CouncilFeeClaimed(taskId, msg.sender, fee, left);
         TaskCommon.pay($, k.currency, msg.sender, fee);
     }
 
@@ -192,11 +195,11 @@ library TaskSettlement {
             try IRewardPool($.emission).replenish(due) {
                 if (due != replenished) {
                     $.replenishBacklogDps = 0;
-                    emit ITaskRegistry.ReplenishmentFlushed(due - replenished);
+                    emit ITaskRegistryEvents.ReplenishmentFlushed(due - replenished);
                 }
             } catch {
                 $.replenishBacklogDps = due;
-                emit ITaskRegistry.ReplenishmentDeferred(replenished, due);
+                emit ITaskRegistryEvents.ReplenishmentDeferred(replenished, due);
             }
         }
     }
@@ -204,9 +207,9 @@ library TaskSettlement {
     /// @notice Accounts the deferred DPS at the reward pool (reverts with the pool's error if it still fails).
     function flushReplenishment(TaskRegistryStore.TaskRegistryStorage storage $) external returns (uint256 amount) {
         amount = $.replenishBacklogDps;
-        if (amount == 0) revert ITaskRegistry.TaskNothingToFlush();
+        if (amount == 0) revert ITaskRegistryErrors.TaskNothingToFlush();
         $.replenishBacklogDps = 0;
-        emit ITaskRegistry.ReplenishmentFlushed(amount);
+        emit ITaskRegistryEvents.ReplenishmentFlushed(amount);
         IRewardPool($.emission).replenish(amount);
     }
 
@@ -217,12 +220,10 @@ library TaskSettlement {
         uint256 taskId,
         bool executorCorrect
     ) private returns (uint256 right) {
-        mapping(address => uint8) storage bits = $.members[taskId];
-        address[] storage c = $.councils[taskId][0];
-        uint256 n = c.length;
-        for (uint256 i; i < n; ++i) {
-            address m = c[i];
-            uint8 b = bits[m];
+        mapping(address => uint256) storage words = $.members[taskId];
+        uint256 b;
+        for (address m = $.councilHeads[taskId][0]; m != address(0); m = address(uint160(b >> 8))) {
+            b = words[m];
             if (b & 4 == 0) continue; // did not vote
             if ((b & 16 != 0) == executorCorrect) ++right;
             else TaskCommon.slash($, taskId, $.tasks[taskId], m, address(0));

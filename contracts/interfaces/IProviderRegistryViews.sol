@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @title IProviderRegistryViews
+/// @notice The ProviderRegistry's plain views (no struct types): the draw snapshot, the provider list and per-provider
+///         figures, configuration. Inherited by IProviderRegistry (one ABI).
+interface IProviderRegistryViews {
+    /// @notice Number of providers ever draw-eligible: draws committed now sample indices below this (TSK-07).
+    /// @return The length of the append-only draw list.
+    function drawCount() external view returns (uint256);
+
+    /// @notice A draw-list entry and its DrawProfile word as of the end of block `atBlock` (0: no profile then).
+    /// @param index Index in the draw list (< drawCount()).
+    /// @param atBlock The draw's commit block.
+    /// @return provider The provider.
+    /// @return word Its DrawProfile word (contracts/libraries/compute/DrawProfile.sol).
+    function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word);
+
+    /// @notice DrawProfile words of `providers` as of the end of block `atBlock` (executor selection, TSK-07).
+    /// @param providers The providers (unregistered ones read 0).
+    /// @param atBlock The commit block.
+    /// @return words Their words.
+    function drawProfilesAt(
+        address[] calldata providers,
+        uint256 atBlock
+    ) external view returns (uint256[] memory words);
+
+    /// @notice Number of registered providers.
+    /// @return The count.
+    function providerCount() external view returns (uint256);
+
+    /// @notice Provider at `index` of the enumerable list (registration order; never reordered).
+    /// @param index 0-based position.
+    /// @return The provider.
+    function providerAt(uint256 index) external view returns (address);
+
+    /// @notice A page of the provider list.
+    /// @param offset First index.
+    /// @param limit Maximum entries.
+    /// @return page The providers in [offset, min(offset + limit, count)).
+    function providersPage(uint256 offset, uint256 limit) external view returns (address[] memory page);
+
+    /// @notice Uptime, WAD: credited up time / tracked time, counting a silent gap since the last heartbeat.
+    /// @param provider The provider.
+    /// @return Uptime (0 before any tracked interval).
+    function uptimeWad(address provider) external view returns (uint256);
+
+    /// @notice Tier from stake: 0 Entry, 1 Low, 2 Medium, 3 High, 4 Ultra.
+    /// @param provider The provider.
+    /// @return The tier.
+    function tierOf(address provider) external view returns (uint8);
+
+    /// @notice CH the provider may mint now.
+    /// @param provider The provider.
+    /// @return CH amount.
+    function mintableCh(address provider) external view returns (uint256);
+
+    /// @notice Outstanding CH liability of a provider (TSK-04).
+    /// @param provider The provider.
+    /// @return CH amount.
+    function liabilityOf(address provider) external view returns (uint256);
+
+    /// @notice The provider's next attestation nonce.
+    /// @param provider The provider.
+    /// @return The nonce.
+    function attestationNonce(address provider) external view returns (uint256);
+
+    /// @notice EIP-712 domain separator: name "CHX ProviderRegistry", version "1", this chain id, this proxy.
+    /// @return The separator.
+    function domainSeparator() external view returns (bytes32);
+
+    /// @notice Tier thresholds.
+    /// @return Thresholds for tiers 1..4, DPS.
+    function tierThresholds() external view returns (uint128[4] memory);
+
+    /// @notice The capacity recorder (zero when unset).
+    /// @return The address.
+    function capacityRecorder() external view returns (address);
+
+    /// @notice The CH index oracle (zero when unset).
+    /// @return The address.
+    function priceOracle() external view returns (address);
+
+    /// @notice The ComputeStandard used to rate attestations.
+    /// @return The address.
+    function standard() external view returns (address);
+}

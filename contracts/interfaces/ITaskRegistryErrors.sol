@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @title ITaskRegistryErrors
+/// @notice The errors of ITaskRegistry (inherited by it; same selectors and topics). Code that reverts or emits
+///         them names this interface: `ITaskRegistryErrors.X`.
+interface ITaskRegistryErrors {
+    /// @notice Thrown when the terms are invalid (council, quorum, checkpoints, deadline, payment).
+    /// @param reason Which term (short tag).
+    error TaskInvalidTerms(bytes32 reason);
+    /// @notice Thrown when a bid arrives after the halting rule closed bidding.
+    /// @param taskId The task.
+    /// @param biddingEnds End of the bid window.
+    error TaskBiddingClosed(uint256 taskId, uint256 biddingEnds);
+    /// @notice Thrown when bidding is closed before the halting rule allows it.
+    /// @param taskId The task.
+    /// @param biddingEnds End of the bid window.
+    error TaskBiddingOpen(uint256 taskId, uint256 biddingEnds);
+    /// @notice Thrown when a bid is too high for the deposit (price plus every council fee must fit).
+    /// @param price The bid.
+    /// @param maxPrice The largest valid bid.
+    error TaskBidTooHigh(uint256 price, uint256 maxPrice);
+    /// @notice Thrown when a bid is withdrawn by someone other than its bidder (or the index holds no bid).
+    /// @param taskId The task.
+    /// @param index The bid index.
+    /// @param caller The caller.
+    error TaskNotBidder(uint256 taskId, uint256 index, address caller);
+    /// @notice Thrown when the client bids on its own task.
+    /// @param taskId The task.
+    error TaskClientCannotBid(uint256 taskId);
+    /// @notice Thrown when the caller is not the task's executor.
+    /// @param caller The caller.
+    /// @param executor The executor.
+    error TaskNotExecutor(address caller, address executor);
+    /// @notice Thrown when a commit names a checkpoint other than the next one.
+    /// @param expected Next checkpoint index.
+    /// @param given Index given.
+    error TaskBadCheckpoint(uint256 expected, uint256 given);
+    /// @notice Thrown when the action comes after the task deadline.
+    /// @param deadline The deadline.
+    error TaskDeadlinePassed(uint256 deadline);
+    /// @notice Thrown when a deadline-enforcement call (or governance's dispute resolution) comes too early.
+    /// @param deadline The deadline.
+    error TaskDeadlineNotPassed(uint256 deadline);
+    /// @notice Thrown when the executor is selected before the seed block committed at the seal is mined.
+    /// @param taskId The task.
+    /// @param targetBlock The seed block.
+    error TaskSeedPending(uint256 taskId, uint256 targetBlock);
+    /// @notice Thrown when the council is drawn before its seed block is mined or when already drawn.
+    /// @param taskId The task.
+    /// @param targetBlock The seed block.
+    error TaskCouncilNotDrawable(uint256 taskId, uint256 targetBlock);
+    /// @notice Thrown when the matcher finds fewer eligible members than the council needs.
+    /// @param needed Members needed.
+    /// @param found Members found.
+    error TaskCouncilUnavailable(uint256 needed, uint256 found);
+    /// @notice Thrown when the caller is not a member of the task's current council.
+    /// @param taskId The task.
+    /// @param caller The caller.
+    error TaskNotCouncilMember(uint256 taskId, address caller);
+    /// @notice Thrown when a current member votes twice (the first vote counts once).
+    /// @param taskId The task.
+    /// @param member The member.
+    error TaskAlreadyVoted(uint256 taskId, address member);
+    /// @notice Thrown when the task is finalised without a quorum either way.
+    /// @param taskId The task.
+    /// @param agree Agreeing votes.
+    /// @param disagree Disagreeing votes.
+    /// @param quorum Votes needed.
+    error TaskNoQuorum(uint256 taskId, uint256 agree, uint256 disagree, uint256 quorum);
+    /// @notice Thrown when a rejection is finalised inside the executor's appeal window.
+    /// @param taskId The task.
+    /// @param votingEnds End of the window.
+    error TaskAppealWindowOpen(uint256 taskId, uint256 votingEnds);
+    /// @notice Thrown when a dispute is opened while the council may still reach a quorum in time.
+    /// @param taskId The task.
+    error TaskNoDisagreement(uint256 taskId);
+    /// @notice Thrown when a CH redemption failure is reported twice or for a task without one.
+    /// @param taskId The task.
+    error TaskNoOpenRedemption(uint256 taskId);
+    /// @notice Thrown when a council fee is claimed by someone who did not vote with the verdict, or twice.
+    /// @param taskId The task.
+    /// @param member The caller.
+    error TaskNothingToClaim(uint256 taskId, address member);
+    /// @notice Thrown when parameters are out of range.
+    error TaskInvalidParams();
+    /// @notice Thrown when `performUpkeep` data names no due action.
+    error TaskUnknownUpkeep();
+    /// @notice Thrown when `flushReplenishment` finds no deferred DPS.
+    error TaskNothingToFlush();
+}

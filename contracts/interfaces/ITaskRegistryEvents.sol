@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @title ITaskRegistryEvents
+/// @notice The events of ITaskRegistry (inherited by it; same selectors and topics). Code that reverts or emits
+///         them names this interface: `ITaskRegistryEvents.X`.
+interface ITaskRegistryEvents {
+    /// @notice Emitted on a bid.
+    /// @param taskId The task.
+    /// @param provider The bidder.
+    /// @param price The bid.
+    /// @param bidCount Bids after.
+    event BidPlaced(uint256 indexed taskId, address indexed provider, uint256 price, uint32 bidCount);
+    /// @notice Emitted when a bidder withdraws its bid while bidding is open.
+    /// @param taskId The task.
+    /// @param provider The bidder.
+    /// @param index The bid's index (its `BidPlaced.bidCount` − 1).
+    event BidWithdrawn(uint256 indexed taskId, address indexed provider, uint32 index);
+    /// @notice Emitted when bidding is sealed after the halting rule (or re-sealed when the seed aged out): the
+    ///         executor is selected once `targetBlock` is mined, from its hash and the registry snapshot at the seal.
+    /// @param taskId The task.
+    /// @param targetBlock The seed block.
+    /// @param candidates The draw list's length at the seal (what the council draw samples).
+    event BiddingSealed(uint256 indexed taskId, uint256 targetBlock, uint256 candidates);
+    /// @notice Emitted when bidding closes with an executor.
+    /// @param taskId The task.
+    /// @param executor The executor (lowest valid bid).
+    /// @param price Its price.
+    /// @param targetBlock Block whose hash seeds the council.
+    /// @param assignmentId CH redemption assignment (0 unless paid in CH).
+    event ExecutorSelected(
+        uint256 indexed taskId,
+        address indexed executor,
+        uint256 price,
+        uint256 targetBlock,
+        uint256 assignmentId
+    );
+    /// @notice Emitted when a council is drawn.
+    /// @param taskId The task.
+    /// @param round 0 first council, 1 dispute council.
+    /// @param members The members.
+    /// @param quorum Votes needed.
+    /// @param seed The matcher seed.
+    event CouncilDrawn(uint256 indexed taskId, uint8 round, address[] members, uint256 quorum, bytes32 seed);
+    /// @notice Emitted on a checkpoint commit.
+    /// @param taskId The task.
+    /// @param checkpoint Index (0-based).
+    /// @param resultHash The committed hash.
+    /// @param isFinal Whether this was the last checkpoint (verification starts).
+    /// @param votingEnds End of the vote window (0 unless final).
+    event ResultCommitted(
+        uint256 indexed taskId,
+        uint8 checkpoint,
+        bytes32 resultHash,
+        bool isFinal,
+        uint256 votingEnds
+    );
+    /// @notice Emitted on a council vote.
+    /// @param taskId The task.
+    /// @param member The member.
+    /// @param round The round.
+    /// @param agree True: the member's result equals the committed hash.
+    /// @param agreeCount Agreeing votes after.
+    /// @param disagreeCount Disagreeing votes after.
+    event Voted(
+        uint256 indexed taskId,
+        address indexed member,
+        uint8 round,
+        bool agree,
+        uint8 agreeCount,
+        uint8 disagreeCount
+    );
+    /// @notice Emitted when a dispute opens.
+    /// @param taskId The task.
+    /// @param by Who opened it.
+    /// @param targetBlock Block whose hash seeds the enlarged council.
+    event DisputeOpened(uint256 indexed taskId, address indexed by, uint256 targetBlock);
+    /// @notice Emitted when a council member claims its fee.
+    /// @param taskId The task.
+    /// @param member The member.
+    /// @param fee Amount paid.
+    /// @param escrowLeft Fees of the task still unclaimed.
+    event CouncilFeeClaimed(uint256 indexed taskId, address indexed member, uint256 fee, uint256 escrowLeft);
+    /// @notice Emitted when a side is found wrong and slashed.
+    /// @param taskId The task.
+    /// @param provider The provider slashed.
+    /// @param slashedDps DPS slashed.
+    event FaultSlashed(uint256 indexed taskId, address indexed provider, uint256 slashedDps);
+    /// @notice Emitted when a failed CH redemption is reported (the registry slashes and compensates the client).
+    /// @param taskId The task.
+    /// @param assignmentId The assignment.
+    /// @param compensationDps DPS paid to the client.
+    event RedemptionFailed(uint256 indexed taskId, uint256 assignmentId, uint256 compensationDps);
+    /// @notice Emitted when the reward pool's `replenish` failed (paused, or Emission far behind): the DPS was
+    ///         transferred to the pool and is accounted later, so the verdict is not blocked (issue 17 item 17).
+    /// @param amountDps This settlement's share.
+    /// @param backlogDps DPS at the pool awaiting `replenish` after this one.
+    event ReplenishmentDeferred(uint256 amountDps, uint256 backlogDps);
+    /// @notice Emitted when the deferred DPS is accounted (by `flushReplenishment` or the next replenishment).
+    /// @param amountDps DPS accounted.
+    event ReplenishmentFlushed(uint256 amountDps);
+}
