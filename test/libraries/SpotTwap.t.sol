@@ -55,7 +55,8 @@ contract SpotTwapTest is Test {
             if (i > 0) t += r % (maxGap + 1);
             uint256 p = 1 + ((r >> 128) % 1e24);
             vm.warp(t);
-            SpotTwap.record(s, p, interval);
+            s.intervalSec = uint32(interval);
+        SpotTwap.record(s, p);
             fills[i] = Fill(t, p);
         }
     }
@@ -97,9 +98,11 @@ contract SpotTwapTest is Test {
         gap = bound(gap, 1, 1 days);
         window = bound(window, 0, 10 days);
         vm.warp(T0);
-        SpotTwap.record(s, price, 600);
+        s.intervalSec = uint32(600);
+        SpotTwap.record(s, price);
         vm.warp(T0 + gap);
-        SpotTwap.record(s, price, 600);
+        s.intervalSec = uint32(600);
+        SpotTwap.record(s, price);
         vm.warp(T0 + 2 * gap);
         (uint256 twap, ) = SpotTwap.twap(s, window);
         assertEq(twap, price);
@@ -114,8 +117,10 @@ contract SpotTwapTest is Test {
 
     function test_twap_sameSecondAsOnlyObservation_isLastPrice() public {
         vm.warp(T0);
-        SpotTwap.record(s, 5e18, 600);
-        SpotTwap.record(s, 7e18, 600); // same second: no new observation, price replaced
+        s.intervalSec = uint32(600);
+        SpotTwap.record(s, 5e18);
+        s.intervalSec = uint32(600);
+        SpotTwap.record(s, 7e18); // same second: no new observation, price replaced
         (uint256 twap, ) = SpotTwap.twap(s, 0);
         assertEq(twap, 7e18);
     }
@@ -123,9 +128,11 @@ contract SpotTwapTest is Test {
     function test_twap_worked() public {
         // 10 for 100 s, then 20 for 300 s: TWAP over the whole span = (1000 + 6000) / 400 = 17.5
         vm.warp(T0);
-        SpotTwap.record(s, 10e18, 1);
+        s.intervalSec = uint32(1);
+        SpotTwap.record(s, 10e18);
         vm.warp(T0 + 100);
-        SpotTwap.record(s, 20e18, 1);
+        s.intervalSec = uint32(1);
+        SpotTwap.record(s, 20e18);
         vm.warp(T0 + 400);
         (uint256 twap, uint256 oldest) = SpotTwap.twap(s, 1 days);
         assertEq(twap, 17.5e18);
