@@ -21,6 +21,7 @@ import {ClearingConfig} from "../../libraries/clearing/ClearingConfig.sol";
 ///      libraries on the storage pointer — the account scan (ClearingMargin), positions, market set and open
 ///      interest (ClearingPositions), the liquidation close and waterfall (ClearingLiquidation) and configuration
 ///      (ClearingConfig, an external linked library).
+/// @custom:oz-upgrades-unsafe-allow external-library-linking
 contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, IClearingRiskSync {
     using SafeERC20 for IERC20;
     using SafeCast for int256;

@@ -7,7 +7,6 @@ import {IClearingHouseErrors} from "../../interfaces/IClearingHouseErrors.sol";
 import {IClearingHouseEvents} from "../../interfaces/IClearingHouseEvents.sol";
 import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
 import {ClearingMath} from "../ClearingMath.sol";
-import {MarketSet} from "../../types/MarketSet.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 import {ClearingMargin} from "./ClearingMargin.sol";
 import {ClearingPositions} from "./ClearingPositions.sol";
