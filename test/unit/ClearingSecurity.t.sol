@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
+import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
 import {IClearingHouseEvents} from "../../contracts/interfaces/IClearingHouseEvents.sol";
 import {IClearingHouseErrors} from "../../contracts/interfaces/IClearingHouseErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
@@ -135,6 +136,25 @@ contract ClearingSecurityTest is ClearingUnitBase {
         vm.prank(keeper);
         liq.liquidate(alice);
         assertEq(chouse.collateralOf(alice), 0);
+    }
+
+    /// The LiquidationEngine reports the collateral the waterfall leaves without reading it back: with no absorber
+    /// market the reported figure is the negative collateral the ClearingHouse keeps, and a partial cover by the
+    /// guarantor is netted first.
+    function test_liquidate_reportedCollateralMatchesLedger_whenUnabsorbed() public {
+        MockClearingMarket opt = _optionsLikeMarket();
+        address thinGuarantor = makeAddr("thin guarantor");
+        _setupGuarantor(thinGuarantor, false, 50e6);
+        _setupTrader(alice, thinGuarantor, 60e6);
+        vm.prank(alice);
+        opt.trade(50e18);
+        oracle.setPrice(6e18);
+        opt.tradeAt(alice, -50e18, 6e18); // collateral −140, guarantor pays 50
+        vm.expectEmit(address(liq));
+        emit ILiquidationEngine.AccountLiquidated(alice, keeper, 0, 6e18, 0, -90e6, 0);
+        vm.prank(keeper);
+        liq.liquidate(alice);
+        assertEq(chouse.collateralOf(alice), -90e6);
     }
 
     function test_setMarketLossAbsorber_restrictedRegisteredAndEmitsPostState() public {
