@@ -11,8 +11,6 @@ import {IInsuranceFundEvents} from "./IInsuranceFundEvents.sol";
 /// @dev Only the functions the clearing layer and guarantors depend on; the implementation (branch `oracle`)
 ///      adds staking, cooldowns and its own events.
 interface IInsuranceFund is IInsuranceFundErrors, IInsuranceFundEvents {
-    // ------------------------------------------------------------------ staking, cooldown, guarantor floor
-
     /// @notice A staker's pending withdrawal request.
     /// @param shares Shares asked for.
     /// @param readyAt First second the withdrawal may execute.
@@ -42,6 +40,8 @@ interface IInsuranceFund is IInsuranceFundErrors, IInsuranceFundEvents {
     /// @notice USDC the fund can pay out (all stakes and fees, net of losses).
     /// @return amountUsdc Total assets, USDC.
     function totalAssets() external view returns (uint256 amountUsdc);
+
+    // ------------------------------------------------------------------ staking, cooldown, guarantor floor
 
     /// @notice Stakes `amountUsdc` for the caller.
     /// @param amountUsdc USDC to stake (pulled from the caller).
