@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {IClearingHouseErrors} from "./IClearingHouseErrors.sol";
+import {IClearingHouseEvents} from "./IClearingHouseEvents.sol";
+
 /// @title IClearingHouse
 /// @notice Cross-margined USDC accounts (SPEC section 7). One account per wallet across every market; each
 ///         account belongs to one guarantor (IGuarantorPool.guarantorOf). Customer collateral lives here and only
@@ -11,7 +14,7 @@ pragma solidity ^0.8.28;
 ///      prices in USDC per CH (WAD). Cost-basis accounting: `openNotionalUsdc` is the signed USDC paid for
 ///      the open size (negative for a short); unrealised PnL = size × index − openNotional, rounded down.
 ///      Ledger identity (ACC-01): USDC balance = Σ collateral + Σ market PnL pools + accrued fees.
-interface IClearingHouse {
+interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @notice One account's position in one market.
     /// @param sizeCh Signed size, CH WAD (+ long, − short).
     /// @param openNotionalUsdc Signed cost basis, USDC (same sign as size).
@@ -47,146 +50,6 @@ interface IClearingHouse {
         Socialised
     }
 
-    /// @notice Thrown when an amount of zero is passed.
-    error ClearingZeroAmount();
-    /// @notice Thrown when `market` is not registered.
-    /// @param market The caller or argument.
-    error ClearingMarketNotRegistered(address market);
-    /// @notice Thrown when a governance setter names an address that is not a registered market (the caller-side
-    ///         check of the market entry points is ClearingMarketNotRegistered).
-    /// @param market The address.
-    error ClearingUnknownMarket(address market);
-    /// @notice Thrown when registering a market twice.
-    /// @param market The market.
-    error ClearingMarketAlreadyRegistered(address market);
-    /// @notice Thrown when an account would hold positions in more than `max` markets.
-    /// @param account The account.
-    /// @param max MAX_MARKETS_PER_ACCOUNT.
-    error ClearingTooManyMarkets(address account, uint256 max);
-    /// @notice Thrown when a risk-increasing action would leave equity below initial margin (LIQ-01).
-    /// @param account The account.
-    /// @param requiredUsdc Initial margin (plus the amount withdrawn, for a withdrawal).
-    /// @param equityUsdc Equity after the action.
-    error ClearingInsufficientMargin(address account, uint256 requiredUsdc, int256 equityUsdc);
-    /// @notice Thrown when a withdrawal exceeds the account's collateral.
-    /// @param account The account.
-    /// @param requestedUsdc Amount requested.
-    /// @param collateralUsdc Collateral available.
-    error ClearingInsufficientCollateral(address account, uint256 requestedUsdc, int256 collateralUsdc);
-    /// @notice Thrown when a liquidation fraction is 0 or above 1e18.
-    /// @param fractionWad The fraction.
-    error ClearingInvalidFraction(uint256 fractionWad);
-    /// @notice Thrown when a deficit is absorbed for an account that still has positions or no deficit.
-    /// @param account The account.
-    /// @param collateralUsdc Its collateral.
-    /// @param positionCount Its open positions.
-    error ClearingNoDeficit(address account, int256 collateralUsdc, uint256 positionCount);
-    /// @notice Thrown when a market withdraws more than its PnL pool holds.
-    /// @param market The market.
-    /// @param requestedUsdc Amount requested.
-    /// @param poolUsdc Pool balance.
-    error ClearingMarketPoolTooLow(address market, uint256 requestedUsdc, int256 poolUsdc);
-    /// @notice Thrown when a liquidation entry point is called by anyone but the LiquidationEngine.
-    /// @param caller The caller.
-    error ClearingOnlyLiquidationEngine(address caller);
-    /// @notice Thrown when a value does not fit its storage type.
-    /// @param value The value.
-    error ClearingOverflow(int256 value);
-
-    /// @notice Emitted when collateral is deposited.
-    /// @param account The account credited.
-    /// @param amountUsdc USDC deposited.
-    /// @param collateralUsdc The account's collateral after.
-    event MarginDeposited(address indexed account, uint256 amountUsdc, int256 collateralUsdc);
-    /// @notice Emitted when collateral is withdrawn.
-    /// @param account The account debited.
-    /// @param to Recipient.
-    /// @param amountUsdc USDC withdrawn.
-    /// @param collateralUsdc The account's collateral after.
-    event MarginWithdrawn(address indexed account, address indexed to, uint256 amountUsdc, int256 collateralUsdc);
-    /// @notice Emitted when a market is registered.
-    /// @param market The market.
-    event MarketRegistered(address indexed market);
-    /// @notice Emitted when the oracle, risk engine, guarantor pool, insurance fund or liquidation engine is set.
-    /// @param oracle Price oracle.
-    /// @param riskEngine Risk engine.
-    /// @param guarantorPool Guarantor pool.
-    /// @param insuranceFund Insurance fund.
-    /// @param liquidationEngine Liquidation engine.
-    event ModulesSet(
-        address oracle,
-        address riskEngine,
-        address guarantorPool,
-        address insuranceFund,
-        address liquidationEngine
-    );
-    /// @notice Emitted when a market changes a position.
-    /// @param account The account.
-    /// @param market The market.
-    /// @param sizeDeltaCh Signed size change, CH WAD.
-    /// @param tradePriceWad Trade price, WAD.
-    /// @param sizeCh Size after.
-    /// @param openNotionalUsdc Cost basis after.
-    /// @param realisedPnlUsdc PnL realised by this change (rounded down).
-    /// @param feeUsdc Fee charged.
-    /// @param collateralUsdc Collateral after.
-    event PositionModified(
-        address indexed account,
-        address indexed market,
-        int256 sizeDeltaCh,
-        uint256 tradePriceWad,
-        int256 sizeCh,
-        int256 openNotionalUsdc,
-        int256 realisedPnlUsdc,
-        uint256 feeUsdc,
-        int256 collateralUsdc
-    );
-    /// @notice Emitted when a market settles a cash flow (funding, premium) with an account.
-    /// @param account The account.
-    /// @param market The market.
-    /// @param amountUsdc Signed amount credited to the account.
-    /// @param collateralUsdc Collateral after.
-    /// @param marketPoolUsdc The market's PnL pool after.
-    event AccountSettled(
-        address indexed account,
-        address indexed market,
-        int256 amountUsdc,
-        int256 collateralUsdc,
-        int256 marketPoolUsdc
-    );
-    /// @notice Emitted when a market adds USDC to or removes it from its PnL pool.
-    /// @param market The market.
-    /// @param amountUsdc Signed change.
-    /// @param marketPoolUsdc Pool after.
-    event MarketPoolChanged(address indexed market, int256 amountUsdc, int256 marketPoolUsdc);
-    /// @notice Emitted for every position reduced by a liquidation (waterfall step 0: the account).
-    /// @param account The account.
-    /// @param market The market.
-    /// @param sizeDeltaCh Signed size closed.
-    /// @param priceWad Index price.
-    /// @param realisedPnlUsdc PnL realised.
-    /// @param sizeCh Size after.
-    /// @param collateralUsdc Collateral after.
-    event PositionLiquidated(
-        address indexed account,
-        address indexed market,
-        int256 sizeDeltaCh,
-        uint256 priceWad,
-        int256 realisedPnlUsdc,
-        int256 sizeCh,
-        int256 collateralUsdc
-    );
-    /// @notice Emitted when a liquidator is paid from the account's collateral.
-    /// @param account The account.
-    /// @param keeper The liquidator.
-    /// @param bountyUsdc USDC paid.
-    /// @param collateralUsdc Collateral after.
-    event LiquidationBountyPaid(
-        address indexed account,
-        address indexed keeper,
-        uint256 bountyUsdc,
-        int256 collateralUsdc
-    );
     /// @notice Emitted for each waterfall layer that absorbs part of an account's deficit (LIQ-03).
     /// @param account The defaulted account.
     /// @param layer Guarantor, Insurance or Socialised.
@@ -200,29 +63,6 @@ interface IClearingHouse {
         uint256 remainingDeficitUsdc,
         address market
     );
-    /// @notice Emitted when part of a deficit has no layer left to absorb it: the account keeps it as negative
-    ///         collateral (it never traded a market that absorbs losses). A later liquidation call retries the guarantor
-    ///         and the insurance fund; a deposit by the account repays it.
-    /// @param account The defaulted account.
-    /// @param amountUsdc Deficit left unabsorbed.
-    /// @param collateralUsdc The account's collateral after (−amountUsdc).
-    event DeficitUnabsorbed(address indexed account, uint256 amountUsdc, int256 collateralUsdc);
-    /// @notice Emitted when governance changes a market's flags (post-state of all of them).
-    /// @param market The market.
-    /// @param accountRisk Whether every margin computation asks the market for the account's extra risk
-    ///        (IMarketAccountRisk).
-    /// @param lossAbsorber Whether socialised loss may be charged to the market's PnL pool.
-    /// @param holdsAccounts Whether the market keeps its accounts in their market set until it releases them.
-    event MarketFlagsSet(address indexed market, bool accountRisk, bool lossAbsorber, bool holdsAccounts);
-    /// @notice Emitted when a market that holds its accounts releases one (`releaseAccount`).
-    /// @param account The account.
-    /// @param market The market.
-    /// @param marketCount Markets in the account's set after (the market left it when its position is zero).
-    event AccountReleased(address indexed account, address indexed market, uint256 marketCount);
-    /// @notice Emitted when accrued fees are sent to the insurance fund.
-    /// @param amountUsdc USDC sent.
-    /// @param insuranceFund Recipient.
-    event FeesFlushed(uint256 amountUsdc, address insuranceFund);
 
     /// @notice Deposits `amountUsdc` of the caller's USDC as collateral. Pausable ("clearing.deposit").
     /// @param amountUsdc USDC to deposit.
@@ -439,6 +279,12 @@ interface IClearingHouse {
     /// @return feesUsdc Accrued fees not yet flushed.
     /// @return socialisedLossUsdc Cumulative socialised loss.
     function totals() external view returns (uint256 feesUsdc, uint256 socialisedLossUsdc);
+
+    /// @notice The modules a liquidation needs besides this contract (a cheaper read than `modules`).
+    /// @return oracle Price oracle (its sequencer configuration gates liquidations of solvent accounts).
+    /// @return guarantorPool Guarantor pool (waterfall layer 1).
+    /// @return insuranceFund Insurance fund (waterfall layer 2; zero when none is set).
+    function liquidationModules() external view returns (address oracle, address guarantorPool, address insuranceFund);
 
     /// @notice Module addresses.
     /// @return usdc The collateral token.

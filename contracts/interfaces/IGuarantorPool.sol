@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {IGuarantorPoolErrors} from "./IGuarantorPoolErrors.sol";
+import {IGuarantorPoolEvents} from "./IGuarantorPoolEvents.sol";
+
 /// @title IGuarantorPool
 /// @notice Clearing members (SPEC section 7). A guarantor posts USDC capital and stakes DPS, admits customers and
 ///         sets per-customer limits, gates every risk-increasing trade of its customers, and pays first when a
@@ -10,7 +13,7 @@ pragma solidity ^0.8.28;
 ///         guarantor also admits any wallet that asks, within its default customer limit.
 /// @dev One contract holds every guarantor's capital, keyed by the guarantor's address, apart from customer
 ///      collateral (held by the ClearingHouse, LIQ-07). Amounts in USDC (6 decimals), DPS in WAD.
-interface IGuarantorPool {
+interface IGuarantorPool is IGuarantorPoolErrors, IGuarantorPoolEvents {
     /// @notice A guarantor's state.
     /// @param registered Whether registered.
     /// @param open Whether outside capital and self-admission are allowed.
@@ -29,20 +32,6 @@ interface IGuarantorPool {
         uint256 defaultLimitUsdc;
     }
 
-    /// @notice Thrown when an amount of zero is passed.
-    error PoolZeroAmount();
-    /// @notice Thrown when `guarantor` is not registered.
-    /// @param guarantor The address.
-    error PoolNotGuarantor(address guarantor);
-    /// @notice Thrown when registering twice.
-    /// @param guarantor The address.
-    error PoolAlreadyRegistered(address guarantor);
-    /// @notice Thrown when an outside wallet deposits into, or self-admits to, a closed guarantor.
-    /// @param guarantor The guarantor.
-    error PoolNotOpen(address guarantor);
-    /// @notice Thrown when a risk-increasing trade comes from an account without a guarantor.
-    /// @param account The account.
-    error PoolNoGuarantor(address account);
     /// @notice A capital provider's notice to withdraw shares of one guarantor (CLR-02).
     /// @param shares Shares that may be withdrawn from `readyAt` to `expiresAt`.
     /// @param readyAt First second the withdrawal may execute.
@@ -54,186 +43,6 @@ interface IGuarantorPool {
         uint64 expiresAt;
         uint64 epoch;
     }
-
-    /// @notice Thrown when withdrawing capital without a notice in force (the notice period is set).
-    /// @param guarantor The guarantor.
-    /// @param holder The holder.
-    error PoolNoticeRequired(address guarantor, address holder);
-    /// @notice Thrown when withdrawing before the notice period has passed.
-    /// @param holder The holder.
-    /// @param readyAt First second the withdrawal may execute.
-    /// @param nowSec The current block timestamp.
-    error PoolNoticeNotElapsed(address holder, uint64 readyAt, uint256 nowSec);
-    /// @notice Thrown when withdrawing after the notice's window closed (a new notice is needed).
-    /// @param holder The holder.
-    /// @param expiresAt Last second it could execute.
-    /// @param nowSec The current block timestamp.
-    error PoolNoticeExpired(address holder, uint64 expiresAt, uint256 nowSec);
-    /// @notice Thrown when withdrawing more shares than the notice covers.
-    /// @param holder The holder.
-    /// @param noticeShares Shares under notice.
-    /// @param shares Shares asked.
-    error PoolExceedsNotice(address holder, uint256 noticeShares, uint256 shares);
-    /// @notice Thrown when a guarantor's DPS stake is below the minimum and it gates a new trade.
-    /// @param guarantor The guarantor.
-    /// @param required Minimum DPS.
-    /// @param staked Staked DPS.
-    error PoolStakeTooLow(address guarantor, uint256 required, uint256 staked);
-    /// @notice Thrown when a customer's exposure would exceed its limit.
-    /// @param account The customer.
-    /// @param limitUsdc Its limit.
-    /// @param exposureUsdc Exposure after the trade.
-    error PoolCustomerLimitExceeded(address account, uint256 limitUsdc, uint256 exposureUsdc);
-    /// @notice Thrown when a guarantor's total exposure would exceed capital × max leverage.
-    /// @param guarantor The guarantor.
-    /// @param capacityUsdc Capital × max leverage.
-    /// @param exposureUsdc Exposure after.
-    error PoolCapacityExceeded(address guarantor, uint256 capacityUsdc, uint256 exposureUsdc);
-    /// @notice Thrown when an account with open positions tries to change or leave its guarantor.
-    /// @param account The account.
-    /// @param guarantor Its current guarantor.
-    error PoolCustomerHasPositions(address account, address guarantor);
-    /// @notice Thrown when an account with negative collateral would leave its guarantor or join another: the guarantor
-    ///         it had when the deficit arose pays first (LIQ-03).
-    /// @param account The account.
-    /// @param guarantor Its guarantor (for a join: the guarantor it asked to join).
-    /// @param collateralUsdc Its ClearingHouse collateral.
-    error PoolCustomerInDeficit(address account, address guarantor, int256 collateralUsdc);
-    /// @notice Thrown when redeeming more shares than held.
-    /// @param holder The holder.
-    /// @param shares Shares asked.
-    /// @param balance Shares held.
-    error PoolInsufficientShares(address holder, uint256 shares, uint256 balance);
-    /// @notice Thrown when unstaking more DPS than staked, or below the minimum while customers have exposure.
-    /// @param guarantor The guarantor.
-    /// @param amount DPS asked.
-    /// @param staked DPS staked.
-    error PoolUnstakeNotAllowed(address guarantor, uint256 amount, uint256 staked);
-    /// @notice Thrown when a parameter is out of range.
-    error PoolInvalidParams();
-    /// @notice Thrown when the pre-trade gate is called by anyone but the ClearingHouse.
-    /// @param caller The caller.
-    error PoolOnlyClearingHouse(address caller);
-
-    /// @notice Emitted when a guarantor registers or changes its openness.
-    /// @param guarantor The guarantor.
-    /// @param open Openness after.
-    /// @param defaultLimitUsdc Default customer limit after.
-    event GuarantorConfigured(address indexed guarantor, bool open, uint256 defaultLimitUsdc);
-    /// @notice Emitted when capital is deposited.
-    /// @param guarantor The guarantor.
-    /// @param depositor The depositor.
-    /// @param amountUsdc USDC.
-    /// @param shares Shares minted.
-    /// @param capitalUsdc Capital after.
-    /// @param totalShares Shares after.
-    event CapitalDeposited(
-        address indexed guarantor,
-        address indexed depositor,
-        uint256 amountUsdc,
-        uint256 shares,
-        uint256 capitalUsdc,
-        uint256 totalShares
-    );
-    /// @notice Emitted when capital is withdrawn.
-    /// @param guarantor The guarantor.
-    /// @param holder The redeemer.
-    /// @param amountUsdc USDC paid.
-    /// @param shares Shares burned.
-    /// @param capitalUsdc Capital after.
-    /// @param totalShares Shares after.
-    event CapitalWithdrawn(
-        address indexed guarantor,
-        address indexed holder,
-        uint256 amountUsdc,
-        uint256 shares,
-        uint256 capitalUsdc,
-        uint256 totalShares
-    );
-    /// @notice Emitted when income (fee share, donation) is added to a guarantor's capital.
-    /// @param guarantor The guarantor.
-    /// @param from Payer.
-    /// @param amountUsdc USDC.
-    /// @param capitalUsdc Capital after.
-    event IncomeCredited(address indexed guarantor, address indexed from, uint256 amountUsdc, uint256 capitalUsdc);
-    /// @notice Emitted when a guarantor's DPS stake changes.
-    /// @param guarantor The guarantor.
-    /// @param delta Signed change.
-    /// @param dpsStaked Stake after.
-    event DpsStakeChanged(address indexed guarantor, int256 delta, uint256 dpsStaked);
-    /// @notice Emitted when DPS stake is slashed.
-    /// @param guarantor The guarantor.
-    /// @param amount DPS slashed.
-    /// @param to Recipient.
-    /// @param dpsStaked Stake after.
-    event DpsSlashed(address indexed guarantor, uint256 amount, address to, uint256 dpsStaked);
-    /// @notice Emitted when a customer is admitted or its limit changes.
-    /// @param account The customer.
-    /// @param guarantor Its guarantor.
-    /// @param limitUsdc Its exposure limit.
-    event CustomerAdmitted(address indexed account, address indexed guarantor, uint256 limitUsdc);
-    /// @notice Emitted when a customer leaves its guarantor.
-    /// @param account The customer.
-    /// @param guarantor The former guarantor.
-    event CustomerLeft(address indexed account, address indexed guarantor);
-    /// @notice Emitted when a customer's exposure is recorded.
-    /// @param account The customer.
-    /// @param guarantor Its guarantor.
-    /// @param exposureUsdc Customer exposure after.
-    /// @param guarantorExposureUsdc Guarantor exposure after.
-    event ExposureChanged(
-        address indexed account,
-        address indexed guarantor,
-        uint256 exposureUsdc,
-        uint256 guarantorExposureUsdc
-    );
-    /// @notice Emitted when a guarantor's capital pays for a customer's default (the only capital → clearing
-    ///         movement, LIQ-07).
-    /// @param guarantor The guarantor.
-    /// @param account The defaulted customer.
-    /// @param askedUsdc Deficit presented.
-    /// @param paidUsdc USDC paid.
-    /// @param capitalUsdc Capital after.
-    event LossCovered(
-        address indexed guarantor,
-        address indexed account,
-        uint256 askedUsdc,
-        uint256 paidUsdc,
-        uint256 capitalUsdc
-    );
-    /// @notice Emitted when a capital provider gives notice to withdraw (replacing any earlier notice).
-    /// @param guarantor The guarantor.
-    /// @param holder The holder.
-    /// @param shares Shares under notice.
-    /// @param readyAt First second the withdrawal may execute.
-    /// @param expiresAt Last second it may execute.
-    event CapitalWithdrawalRequested(
-        address indexed guarantor,
-        address indexed holder,
-        uint256 shares,
-        uint64 readyAt,
-        uint64 expiresAt
-    );
-    /// @notice Emitted when a capital provider cancels its notice.
-    /// @param guarantor The guarantor.
-    /// @param holder The holder.
-    event CapitalWithdrawalCancelled(address indexed guarantor, address indexed holder);
-    /// @notice Emitted when a loss leaves a guarantor's share price below 1e-6 of its initial value: every share is
-    ///         cancelled at once (O(1): balances of an older epoch read as zero), as the insurance fund does, so
-    ///         repeated wipe-outs can never overflow later deposits' share amounts.
-    /// @param guarantor The guarantor.
-    /// @param epoch The new share epoch.
-    /// @param sharesCancelled Shares outstanding before.
-    /// @param capitalUsdc Capital left (credited to the next depositors).
-    event GuarantorSharesReset(address indexed guarantor, uint64 epoch, uint256 sharesCancelled, uint256 capitalUsdc);
-    /// @notice Emitted when governance sets the capital withdrawal notice.
-    /// @param noticeSec Seconds from a notice to the first possible withdrawal (0 with window 0: no notice).
-    /// @param windowSec Seconds the withdrawal stays possible after that.
-    event CapitalNoticeSet(uint64 noticeSec, uint64 windowSec);
-    /// @notice Emitted when governance changes pool parameters.
-    /// @param minDpsStake Minimum DPS stake to gate new trades.
-    /// @param maxLeverageWad Exposure / capital cap, WAD.
-    event PoolParamsSet(uint256 minDpsStake, uint256 maxLeverageWad);
 
     /// @notice Registers the caller as a guarantor.
     /// @param open Allow outside capital and self-admission.

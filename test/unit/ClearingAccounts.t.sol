@@ -3,7 +3,10 @@ pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
+import {IClearingHouseEvents} from "../../contracts/interfaces/IClearingHouseEvents.sol";
+import {IClearingHouseErrors} from "../../contracts/interfaces/IClearingHouseErrors.sol";
 import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
+import {IGuarantorPoolErrors} from "../../contracts/interfaces/IGuarantorPoolErrors.sol";
 import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
 import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
@@ -18,7 +21,7 @@ contract ClearingAccountsTest is ClearingUnitBase {
         vm.startPrank(alice);
         usdc.approve(address(chouse), 100e6);
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.MarginDeposited(alice, 100e6, 100e6);
+        emit IClearingHouseEvents.MarginDeposited(alice, 100e6, 100e6);
         chouse.deposit(100e6);
         vm.stopPrank();
         assertEq(chouse.collateralOf(alice), 100e6);
@@ -27,7 +30,7 @@ contract ClearingAccountsTest is ClearingUnitBase {
 
     function test_deposit_revertsOnZeroAndWhenPaused() public {
         vm.prank(alice);
-        vm.expectRevert(IClearingHouse.ClearingZeroAmount.selector);
+        vm.expectRevert(IClearingHouseErrors.ClearingZeroAmount.selector);
         chouse.deposit(0);
         _pause(address(chouse), "clearing.deposit");
         vm.prank(alice);
@@ -38,7 +41,7 @@ contract ClearingAccountsTest is ClearingUnitBase {
     function test_withdraw_paysAndEmits() public {
         _depositFor(alice, 100e6);
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.MarginWithdrawn(alice, bob, 40e6, 60e6);
+        emit IClearingHouseEvents.MarginWithdrawn(alice, bob, 40e6, 60e6);
         vm.prank(alice);
         chouse.withdraw(40e6, bob);
         assertEq(usdc.balanceOf(bob), 40e6);
@@ -49,7 +52,12 @@ contract ClearingAccountsTest is ClearingUnitBase {
         _depositFor(alice, 100e6);
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IClearingHouse.ClearingInsufficientCollateral.selector, alice, 101e6, int256(100e6))
+            abi.encodeWithSelector(
+                IClearingHouseErrors.ClearingInsufficientCollateral.selector,
+                alice,
+                101e6,
+                int256(100e6)
+            )
         );
         chouse.withdraw(101e6, alice);
     }
@@ -60,7 +68,7 @@ contract ClearingAccountsTest is ClearingUnitBase {
         market.trade(50e18); // notional 500, IM 50
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IClearingHouse.ClearingInsufficientMargin.selector, alice, 50e6, int256(49e6))
+            abi.encodeWithSelector(IClearingHouseErrors.ClearingInsufficientMargin.selector, alice, 50e6, int256(49e6))
         );
         chouse.withdraw(51e6, alice);
         vm.prank(alice);
@@ -130,7 +138,12 @@ contract ClearingAccountsTest is ClearingUnitBase {
         _setupTrader(alice, guarantor, 100e6);
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IClearingHouse.ClearingInsufficientMargin.selector, alice, 100.1e6, int256(100e6))
+            abi.encodeWithSelector(
+                IClearingHouseErrors.ClearingInsufficientMargin.selector,
+                alice,
+                100.1e6,
+                int256(100e6)
+            )
         );
         market.trade(100.1e18);
     }
@@ -138,13 +151,15 @@ contract ClearingAccountsTest is ClearingUnitBase {
     function test_modifyPosition_gatedByGuarantor() public {
         _depositFor(alice, 100e6);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolNoGuarantor.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNoGuarantor.selector, alice));
         market.trade(1e18);
 
         vm.prank(guarantor);
         pool.admitCustomer(alice, 200e6);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolCustomerLimitExceeded.selector, alice, 200e6, 300e6));
+        vm.expectRevert(
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolCustomerLimitExceeded.selector, alice, 200e6, 300e6)
+        );
         market.trade(30e18);
 
         vm.prank(guarantor);
@@ -152,14 +167,14 @@ contract ClearingAccountsTest is ClearingUnitBase {
         _depositFor(alice, 10_000e6);
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IGuarantorPool.PoolCapacityExceeded.selector, guarantor, 10_000e6, 10_010e6)
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolCapacityExceeded.selector, guarantor, 10_000e6, 10_010e6)
         );
         market.trade(1_001e18);
 
         pool.setParams(MIN_DPS + 1, MAX_LEVERAGE);
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IGuarantorPool.PoolStakeTooLow.selector, guarantor, MIN_DPS + 1, MIN_DPS)
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolStakeTooLow.selector, guarantor, MIN_DPS + 1, MIN_DPS)
         );
         market.trade(1e18);
     }
@@ -187,17 +202,17 @@ contract ClearingAccountsTest is ClearingUnitBase {
     function test_accessControl_SEC01() public {
         vm.startPrank(alice);
         // The market hot path checks registration (ADMIN) instead of an AccessManager round trip (gas).
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingMarketNotRegistered.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingMarketNotRegistered.selector, alice));
         chouse.modifyPosition(alice, 1, 1, 0);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingMarketNotRegistered.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingMarketNotRegistered.selector, alice));
         chouse.settle(alice, 1);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingOnlyLiquidationEngine.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingOnlyLiquidationEngine.selector, alice));
         chouse.liquidationClose(alice, 1e18, 1, alice, 0);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingOnlyLiquidationEngine.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingOnlyLiquidationEngine.selector, alice));
         chouse.absorbDeficit(alice, 0, 0);
         vm.expectRevert(abi.encodeWithSelector(IAccessManaged.AccessManagedUnauthorized.selector, alice));
         chouse.registerMarket(alice);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolOnlyClearingHouse.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolOnlyClearingHouse.selector, alice));
         pool.onExposureChanged(alice, 0, false);
         vm.expectRevert(abi.encodeWithSelector(IAccessManaged.AccessManagedUnauthorized.selector, alice));
         pool.coverLoss(alice, 1, alice);
@@ -228,7 +243,7 @@ contract ClearingAccountsTest is ClearingUnitBase {
 
     function test_registerMarket_revertsTwice() public {
         vm.expectRevert(
-            abi.encodeWithSelector(IClearingHouse.ClearingMarketAlreadyRegistered.selector, address(market))
+            abi.encodeWithSelector(IClearingHouseErrors.ClearingMarketAlreadyRegistered.selector, address(market))
         );
         chouse.registerMarket(address(market));
     }
@@ -236,7 +251,7 @@ contract ClearingAccountsTest is ClearingUnitBase {
     function test_settle_movesCashAgainstPool() public {
         _depositFor(alice, 100e6);
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.AccountSettled(alice, address(market), -7e6, 93e6, 1_007e6);
+        emit IClearingHouseEvents.AccountSettled(alice, address(market), -7e6, 93e6, 1_007e6);
         market.settleFunding(alice, -7e6);
     }
 

@@ -3,7 +3,11 @@ pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
+import {IClearingHouseEvents} from "../../contracts/interfaces/IClearingHouseEvents.sol";
+import {IClearingHouseErrors} from "../../contracts/interfaces/IClearingHouseErrors.sol";
 import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
+import {IGuarantorPoolEvents} from "../../contracts/interfaces/IGuarantorPoolEvents.sol";
+import {IGuarantorPoolErrors} from "../../contracts/interfaces/IGuarantorPoolErrors.sol";
 import {IInsuranceFund} from "../../contracts/interfaces/IInsuranceFund.sol";
 import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
@@ -100,7 +104,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         _aliceLong50();
         address broken = address(usdc); // a contract without volatility()
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.ModulesSet(address(oracle), broken, address(pool), address(insurance), address(liq));
+        emit IClearingHouseEvents.ModulesSet(address(oracle), broken, address(pool), address(insurance), address(liq));
         chouse.setModules(address(oracle), broken, address(pool), address(insurance), address(liq));
         (, , address riskEngine, , , ) = chouse.modules();
         assertEq(riskEngine, broken);
@@ -119,7 +123,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         chouse.withdrawMarketPool(1e6, address(0));
         vm.expectRevert(
             abi.encodeWithSelector(
-                IClearingHouse.ClearingMarketPoolTooLow.selector,
+                IClearingHouseErrors.ClearingMarketPoolTooLow.selector,
                 address(market),
                 1_000e6 + 1,
                 int256(1_000e6)
@@ -127,7 +131,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         );
         chouse.withdrawMarketPool(1_000e6 + 1, to);
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.MarketPoolChanged(address(market), -400e6, 600e6);
+        emit IClearingHouseEvents.MarketPoolChanged(address(market), -400e6, 600e6);
         chouse.withdrawMarketPool(400e6, to);
         vm.stopPrank();
         (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
@@ -138,12 +142,14 @@ contract ClearingEdgesTest is ClearingUnitBase {
     function test_house_liquidationEntryPointsCheckArguments() public {
         _aliceLong50();
         vm.startPrank(address(liq));
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingInvalidFraction.selector, 0));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingInvalidFraction.selector, 0));
         chouse.liquidationClose(alice, 0, PRICE0, keeper, 0);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingInvalidFraction.selector, 1e18 + 1));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingInvalidFraction.selector, 1e18 + 1));
         chouse.liquidationClose(alice, 1e18 + 1, PRICE0, keeper, 0);
         // Alice still holds a position and positive collateral: nothing to absorb.
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingNoDeficit.selector, alice, int256(100e6), 1));
+        vm.expectRevert(
+            abi.encodeWithSelector(IClearingHouseErrors.ClearingNoDeficit.selector, alice, int256(100e6), 1)
+        );
         chouse.absorbDeficit(alice, 0, 0);
         vm.stopPrank();
         assertEq(chouse.positionOf(alice, address(market)).sizeCh, 50e18);
@@ -191,7 +197,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         }
         assertEq(chouse.marketsOf(alice).length, 8);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingTooManyMarkets.selector, alice, 8));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingTooManyMarkets.selector, alice, 8));
         next.trade(1e18);
         // Reducing in a held market still works.
         vm.prank(alice);
@@ -203,11 +209,11 @@ contract ClearingEdgesTest is ClearingUnitBase {
 
     function test_pool_registerAndConfigure() public {
         vm.prank(guarantor);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolAlreadyRegistered.selector, guarantor));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolAlreadyRegistered.selector, guarantor));
         pool.registerGuarantor(true, 1);
         vm.prank(guarantor);
         vm.expectEmit(address(pool));
-        emit IGuarantorPool.GuarantorConfigured(guarantor, true, 5e6);
+        emit IGuarantorPoolEvents.GuarantorConfigured(guarantor, true, 5e6);
         pool.configureGuarantor(true, 5e6);
         IGuarantorPool.Guarantor memory g = pool.guarantorInfo(guarantor);
         assertTrue(g.open);
@@ -232,7 +238,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         _mintUsdc(bob, 1);
         vm.startPrank(bob);
         usdc.approve(address(pool), 1);
-        vm.expectRevert(IGuarantorPool.PoolZeroAmount.selector);
+        vm.expectRevert(IGuarantorPoolErrors.PoolZeroAmount.selector);
         pool.depositCapital(g2, 1);
         vm.stopPrank();
         assertEq(usdc.balanceOf(bob), 1);
@@ -245,12 +251,12 @@ contract ClearingEdgesTest is ClearingUnitBase {
         vm.expectRevert(ZERO);
         pool.withdrawCapital(guarantor, 1, address(0));
         vm.expectRevert(
-            abi.encodeWithSelector(IGuarantorPool.PoolInsufficientShares.selector, guarantor, held + 1, held)
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolInsufficientShares.selector, guarantor, held + 1, held)
         );
         pool.withdrawCapital(guarantor, held + 1, guarantor);
         vm.stopPrank();
         vm.prank(bob);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolInsufficientShares.selector, bob, 1, 0));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolInsufficientShares.selector, bob, 1, 0));
         pool.withdrawCapital(guarantor, 1, bob);
     }
 
@@ -258,7 +264,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         uint256 before = dps.balanceOf(guarantor);
         vm.prank(guarantor);
         vm.expectEmit(address(pool));
-        emit IGuarantorPool.DpsStakeChanged(guarantor, -int256(MIN_DPS), 0);
+        emit IGuarantorPoolEvents.DpsStakeChanged(guarantor, -int256(MIN_DPS), 0);
         pool.unstakeDps(MIN_DPS);
         assertEq(pool.guarantorInfo(guarantor).dpsStaked, 0);
         assertEq(dps.balanceOf(guarantor), before + MIN_DPS);
@@ -270,7 +276,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         vm.expectRevert(ZERO);
         pool.slashDps(guarantor, 1, address(0));
         vm.expectEmit(address(pool));
-        emit IGuarantorPool.DpsSlashed(guarantor, MIN_DPS, sink, 0);
+        emit IGuarantorPoolEvents.DpsSlashed(guarantor, MIN_DPS, sink, 0);
         pool.slashDps(guarantor, MIN_DPS * 5, sink);
         assertEq(dps.balanceOf(sink), MIN_DPS);
         assertEq(pool.guarantorInfo(guarantor).dpsStaked, 0);
@@ -280,7 +286,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         vm.startPrank(guarantor);
         vm.expectRevert(ZERO);
         pool.admitCustomer(address(0), 1);
-        vm.expectRevert(IGuarantorPool.PoolInvalidParams.selector);
+        vm.expectRevert(IGuarantorPoolErrors.PoolInvalidParams.selector);
         pool.admitCustomer(bob, uint256(type(uint96).max) + 1);
         pool.admitCustomer(bob, 1e6);
         vm.stopPrank();
@@ -288,7 +294,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         address g2 = makeAddr("g2");
         _setupGuarantor(g2, false, 0);
         vm.prank(g2);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolCustomerHasPositions.selector, bob, guarantor));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolCustomerHasPositions.selector, bob, guarantor));
         pool.admitCustomer(bob, 1e6);
         assertEq(pool.guarantorOf(bob), guarantor);
     }
@@ -297,17 +303,17 @@ contract ClearingEdgesTest is ClearingUnitBase {
         vm.prank(guarantor);
         pool.admitCustomer(bob, 7e6);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolNotGuarantor.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNotGuarantor.selector, alice));
         pool.removeCustomer(bob);
         vm.prank(bob);
         vm.expectEmit(address(pool));
-        emit IGuarantorPool.CustomerLeft(bob, guarantor);
+        emit IGuarantorPoolEvents.CustomerLeft(bob, guarantor);
         pool.removeCustomer(bob);
         assertEq(pool.guarantorOf(bob), address(0));
         (uint256 limitUsdc, ) = pool.customerInfo(bob);
         assertEq(limitUsdc, 0);
         vm.prank(bob);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolNoGuarantor.selector, bob));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNoGuarantor.selector, bob));
         pool.removeCustomer(bob);
     }
 
@@ -315,7 +321,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
     /// reverting (a risk-reducing trade is never blocked).
     function test_pool_exposureWithoutGuarantorSaturates() public {
         vm.startPrank(address(chouse));
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolNoGuarantor.selector, bob));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNoGuarantor.selector, bob));
         pool.onExposureChanged(bob, 1, true);
         pool.onExposureChanged(bob, uint256(type(uint96).max) + 5, false);
         vm.stopPrank();

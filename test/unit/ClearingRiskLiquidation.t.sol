@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
+import {IClearingHouseEvents} from "../../contracts/interfaces/IClearingHouseEvents.sol";
 import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
 import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
 import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
@@ -224,7 +225,7 @@ contract ClearingRiskLiquidationTest is ClearingUnitBase {
         _fundInsurance(40e6);
         oracle.setPrice(5e18); // collateral 100 − 250 = −150
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.PositionLiquidated(bob, address(market), -50e18, 5e18, -250e6, 0, -150e6);
+        emit IClearingHouseEvents.PositionLiquidated(bob, address(market), -50e18, 5e18, -250e6, 0, -150e6);
         vm.expectEmit(address(chouse));
         emit IClearingHouse.DeficitAbsorbed(bob, IClearingHouse.Layer.Guarantor, 60e6, 90e6, address(0));
         vm.expectEmit(address(chouse));

@@ -3,8 +3,12 @@ pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
+import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
+import {IClearingHouseEvents} from "../../contracts/interfaces/IClearingHouseEvents.sol";
+import {IClearingHouseErrors} from "../../contracts/interfaces/IClearingHouseErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
+import {IGuarantorPoolErrors} from "../../contracts/interfaces/IGuarantorPoolErrors.sol";
 import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
 import {MockClearingMarket} from "../../contracts/mocks/MockClearingMarket.sol";
 import {MockAccountRiskMarket} from "../../contracts/mocks/MockAccountRiskMarket.sol";
@@ -119,7 +123,7 @@ contract ClearingSecurityTest is ClearingUnitBase {
         opt.tradeAt(alice, -50e18, 6e18); // collateral −140
         (, int256 optPoolBefore, , ) = chouse.marketInfo(address(opt));
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.DeficitUnabsorbed(alice, 90e6, -90e6);
+        emit IClearingHouseEvents.DeficitUnabsorbed(alice, 90e6, -90e6);
         vm.prank(keeper);
         liq.liquidate(alice);
         (, int256 optPoolAfter, , ) = chouse.marketInfo(address(opt));
@@ -134,13 +138,32 @@ contract ClearingSecurityTest is ClearingUnitBase {
         assertEq(chouse.collateralOf(alice), 0);
     }
 
+    /// The LiquidationEngine reports the collateral the waterfall leaves without reading it back: with no absorber
+    /// market the reported figure is the negative collateral the ClearingHouse keeps, and a partial cover by the
+    /// guarantor is netted first.
+    function test_liquidate_reportedCollateralMatchesLedger_whenUnabsorbed() public {
+        MockClearingMarket opt = _optionsLikeMarket();
+        address thinGuarantor = makeAddr("thin guarantor");
+        _setupGuarantor(thinGuarantor, false, 50e6);
+        _setupTrader(alice, thinGuarantor, 60e6);
+        vm.prank(alice);
+        opt.trade(50e18);
+        oracle.setPrice(6e18);
+        opt.tradeAt(alice, -50e18, 6e18); // collateral −140, guarantor pays 50
+        vm.expectEmit(address(liq));
+        emit ILiquidationEngine.AccountLiquidated(alice, keeper, 0, 6e18, 0, -90e6, 0);
+        vm.prank(keeper);
+        liq.liquidate(alice);
+        assertEq(chouse.collateralOf(alice), -90e6);
+    }
+
     function test_setMarketLossAbsorber_restrictedRegisteredAndEmitsPostState() public {
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.MarketFlagsSet(address(market), false, false, false);
+        emit IClearingHouseEvents.MarketFlagsSet(address(market), false, false, false);
         chouse.setMarketLossAbsorber(address(market), false);
         (bool accountRisk, bool absorber, bool holds) = chouse.marketFlags(address(market));
         assertFalse(accountRisk || absorber || holds);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingUnknownMarket.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingUnknownMarket.selector, alice));
         chouse.setMarketLossAbsorber(alice, true);
         vm.prank(alice);
         vm.expectRevert(abi.encodeWithSelector(IAccessManaged.AccessManagedUnauthorized.selector, alice));
@@ -186,7 +209,9 @@ contract ClearingSecurityTest is ClearingUnitBase {
         perp.setRisk(alice, -45e6, 0, 0); // 45 of funding owed, not yet settled
         // equity 100 − 45 = 55: withdrawing 40 would leave 15 < IM 50
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingInsufficientMargin.selector, alice, 50e6, 15e6));
+        vm.expectRevert(
+            abi.encodeWithSelector(IClearingHouseErrors.ClearingInsufficientMargin.selector, alice, 50e6, 15e6)
+        );
         chouse.withdraw(40e6, alice);
         vm.prank(alice);
         chouse.withdraw(5e6, alice); // 100 − 5 − 45 = 50 ≥ 50
@@ -230,14 +255,18 @@ contract ClearingSecurityTest is ClearingUnitBase {
         assertEq(chouse.marketsOf(alice).length, 1);
         m.setRisk(alice, 0, 30e6, 20e6); // e.g. a calendar spread netting to zero
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingInsufficientMargin.selector, alice, 30e6, 0));
+        vm.expectRevert(
+            abi.encodeWithSelector(IClearingHouseErrors.ClearingInsufficientMargin.selector, alice, 30e6, 0)
+        );
         chouse.withdraw(100e6, alice);
         vm.prank(guarantor);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolCustomerHasPositions.selector, alice, guarantor));
+        vm.expectRevert(
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolCustomerHasPositions.selector, alice, guarantor)
+        );
         pool.removeCustomer(alice);
         m.setRisk(alice, 0, 0, 0);
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.AccountReleased(alice, address(m), 0);
+        emit IClearingHouseEvents.AccountReleased(alice, address(m), 0);
         m.release(alice);
         assertEq(chouse.marketsOf(alice).length, 0);
         m.release(alice); // idempotent
@@ -296,17 +325,17 @@ contract ClearingSecurityTest is ClearingUnitBase {
     function test_marketFlagSetters_restrictedRegisteredAndEmitPostState() public {
         MockAccountRiskMarket m = _fundingMarket();
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.MarketFlagsSet(address(m), true, true, true);
+        emit IClearingHouseEvents.MarketFlagsSet(address(m), true, true, true);
         chouse.setMarketHoldsAccounts(address(m), true);
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.MarketFlagsSet(address(m), false, true, true);
+        emit IClearingHouseEvents.MarketFlagsSet(address(m), false, true, true);
         chouse.setMarketAccountRisk(address(m), false);
         (bool accountRisk, bool absorber, bool holds) = chouse.marketFlags(address(m));
         assertFalse(accountRisk);
         assertTrue(absorber && holds);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingUnknownMarket.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingUnknownMarket.selector, alice));
         chouse.setMarketAccountRisk(alice, true);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingMarketNotRegistered.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingMarketNotRegistered.selector, alice));
         vm.prank(alice);
         chouse.releaseAccount(bob);
         vm.startPrank(alice);

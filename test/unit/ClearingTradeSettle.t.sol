@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {Vm} from "forge-std/Vm.sol";
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
+import {IClearingHouseEvents} from "../../contracts/interfaces/IClearingHouseEvents.sol";
+import {IClearingHouseErrors} from "../../contracts/interfaces/IClearingHouseErrors.sol";
 import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
 
 /// @notice modifyPositionAndSettle (settle + modifyPosition in one call, the perp's trade) and the risk-reducing
@@ -12,9 +14,9 @@ contract ClearingTradeSettleTest is ClearingUnitBase {
     function test_tradeAndSettle_settlesThenTradesWithBothEvents() public {
         _setupTrader(alice, guarantor, 100e6);
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.AccountSettled(alice, address(market), -7e6, 93e6, 1_007e6);
+        emit IClearingHouseEvents.AccountSettled(alice, address(market), -7e6, 93e6, 1_007e6);
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.PositionModified(alice, address(market), 50e18, 10e18, 50e18, 500e6, 0, 1e6, 92e6);
+        emit IClearingHouseEvents.PositionModified(alice, address(market), 50e18, 10e18, 50e18, 500e6, 0, 1e6, 92e6);
         vm.prank(address(market));
         (int256 pnl, IClearingHouse.Position memory p) = chouse.modifyPositionAndSettle(alice, 50e18, 10e18, 1e6, -7e6);
         assertEq(pnl, 0);
@@ -35,7 +37,7 @@ contract ClearingTradeSettleTest is ClearingUnitBase {
         chouse.modifyPositionAndSettle(alice, 50e18, 10e18, 0, 0);
         Vm.Log[] memory logs = vm.getRecordedLogs();
         for (uint256 i; i < logs.length; ++i) {
-            assertTrue(logs[i].topics[0] != IClearingHouse.AccountSettled.selector, "no AccountSettled");
+            assertTrue(logs[i].topics[0] != IClearingHouseEvents.AccountSettled.selector, "no AccountSettled");
         }
         assertEq(chouse.collateralOf(alice), 100e6);
     }
@@ -78,7 +80,7 @@ contract ClearingTradeSettleTest is ClearingUnitBase {
     function test_tradeAndSettle_onlyRegisteredMarket() public {
         _setupTrader(alice, guarantor, 100e6);
         vm.prank(bob);
-        vm.expectRevert(abi.encodeWithSelector(IClearingHouse.ClearingMarketNotRegistered.selector, bob));
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingMarketNotRegistered.selector, bob));
         chouse.modifyPositionAndSettle(alice, 50e18, 10e18, 0, 1e6);
     }
 

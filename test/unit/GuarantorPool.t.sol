@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
+import {IGuarantorPoolErrors} from "../../contracts/interfaces/IGuarantorPoolErrors.sol";
 import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
 import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
@@ -27,11 +28,11 @@ contract GuarantorPoolTest is ClearingUnitBase {
         pool.joinOpenGuarantor(og);
         assertEq(pool.guarantorOf(alice), og);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolNotOpen.selector, guarantor));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNotOpen.selector, guarantor));
         pool.joinOpenGuarantor(guarantor);
         vm.startPrank(bob);
         usdc.approve(address(pool), 1);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolNotOpen.selector, guarantor));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNotOpen.selector, guarantor));
         pool.depositCapital(guarantor, 1);
         vm.stopPrank();
     }
@@ -50,14 +51,18 @@ contract GuarantorPoolTest is ClearingUnitBase {
     function test_pool_customerCannotLeaveWithPositions() public {
         _aliceLong50();
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolCustomerHasPositions.selector, alice, guarantor));
+        vm.expectRevert(
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolCustomerHasPositions.selector, alice, guarantor)
+        );
         pool.removeCustomer(alice);
     }
 
     function test_pool_unstakeBelowMinimumOnlyWithoutExposure() public {
         _aliceLong50();
         vm.prank(guarantor);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolUnstakeNotAllowed.selector, guarantor, 1, MIN_DPS));
+        vm.expectRevert(
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolUnstakeNotAllowed.selector, guarantor, 1, MIN_DPS)
+        );
         pool.unstakeDps(1);
     }
 

@@ -3,6 +3,8 @@ pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
+import {IGuarantorPoolEvents} from "../../contracts/interfaces/IGuarantorPoolEvents.sol";
+import {IGuarantorPoolErrors} from "../../contracts/interfaces/IGuarantorPoolErrors.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 
 /// @notice Regression tests of the guarantor items of the security review (issue 17 items 4, 5, 26), each named after
@@ -29,10 +31,14 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         _aliceFlatInDeficit();
         _fundInsurance(1_000e6);
         vm.prank(guarantor);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolCustomerInDeficit.selector, alice, guarantor, -40e6));
+        vm.expectRevert(
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolCustomerInDeficit.selector, alice, guarantor, -40e6)
+        );
         pool.removeCustomer(alice);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolCustomerInDeficit.selector, alice, guarantor, -40e6));
+        vm.expectRevert(
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolCustomerInDeficit.selector, alice, guarantor, -40e6)
+        );
         pool.removeCustomer(alice);
         uint256 capitalBefore = pool.guarantorInfo(guarantor).capitalUsdc;
         vm.prank(keeper);
@@ -54,7 +60,7 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         address og = makeAddr("open guarantor");
         _setupGuarantor(og, true, 1_000e6);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolCustomerInDeficit.selector, alice, og, -40e6));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolCustomerInDeficit.selector, alice, og, -40e6));
         pool.joinOpenGuarantor(og);
         // a closed guarantor may still take such an account on knowingly
         vm.prank(og);
@@ -128,10 +134,10 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         oracle.setPrice(8e18); // alice: equity 60 − 100 = −40, liquidatable
         uint256 all = pool.sharesOf(guarantor, guarantor);
         vm.startPrank(guarantor);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolNoticeRequired.selector, guarantor, guarantor));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNoticeRequired.selector, guarantor, guarantor));
         pool.withdrawCapital(guarantor, all / 2, guarantor);
         vm.expectEmit(address(pool));
-        emit IGuarantorPool.CapitalWithdrawalRequested(
+        emit IGuarantorPoolEvents.CapitalWithdrawalRequested(
             guarantor,
             guarantor,
             all / 2,
@@ -140,7 +146,12 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         );
         (uint64 readyAt, uint64 expiresAt) = pool.requestCapitalWithdrawal(guarantor, all / 2);
         vm.expectRevert(
-            abi.encodeWithSelector(IGuarantorPool.PoolNoticeNotElapsed.selector, guarantor, readyAt, block.timestamp)
+            abi.encodeWithSelector(
+                IGuarantorPoolErrors.PoolNoticeNotElapsed.selector,
+                guarantor,
+                readyAt,
+                block.timestamp
+            )
         );
         pool.withdrawCapital(guarantor, all / 2, guarantor);
         vm.stopPrank();
@@ -155,7 +166,7 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         vm.warp(readyAt);
         vm.startPrank(guarantor);
         vm.expectRevert(
-            abi.encodeWithSelector(IGuarantorPool.PoolExceedsNotice.selector, guarantor, all / 2, all / 2 + 1)
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolExceedsNotice.selector, guarantor, all / 2, all / 2 + 1)
         );
         pool.withdrawCapital(guarantor, all / 2 + 1, guarantor);
         uint256 out = pool.withdrawCapital(guarantor, all / 4, guarantor);
@@ -169,11 +180,16 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         assertEq(pool.withdrawalNotice(guarantor, guarantor).readyAt, readyAt);
         vm.warp(uint256(expiresAt) + 1);
         vm.expectRevert(
-            abi.encodeWithSelector(IGuarantorPool.PoolNoticeExpired.selector, guarantor, expiresAt, block.timestamp)
+            abi.encodeWithSelector(
+                IGuarantorPoolErrors.PoolNoticeExpired.selector,
+                guarantor,
+                expiresAt,
+                block.timestamp
+            )
         );
         pool.withdrawCapital(guarantor, 1, guarantor);
         pool.cancelCapitalWithdrawal(guarantor);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolNoticeRequired.selector, guarantor, guarantor));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNoticeRequired.selector, guarantor, guarantor));
         pool.cancelCapitalWithdrawal(guarantor);
         vm.stopPrank();
     }
@@ -184,19 +200,21 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         _aliceLong50(); // exposure 500: capital ≥ 50 needed
         uint256 all = pool.sharesOf(guarantor, guarantor);
         vm.startPrank(guarantor);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolCapacityExceeded.selector, guarantor, 0, 500e6));
+        vm.expectRevert(
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolCapacityExceeded.selector, guarantor, 0, 500e6)
+        );
         pool.requestCapitalWithdrawal(guarantor, all);
         vm.expectRevert(
-            abi.encodeWithSelector(IGuarantorPool.PoolInsufficientShares.selector, guarantor, all + 1, all)
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolInsufficientShares.selector, guarantor, all + 1, all)
         );
         pool.requestCapitalWithdrawal(guarantor, all + 1);
-        vm.expectRevert(IGuarantorPool.PoolZeroAmount.selector);
+        vm.expectRevert(IGuarantorPoolErrors.PoolZeroAmount.selector);
         pool.requestCapitalWithdrawal(guarantor, 0);
         pool.requestCapitalWithdrawal(guarantor, (all * 9) / 10);
         vm.stopPrank();
-        vm.expectRevert(IGuarantorPool.PoolInvalidParams.selector);
+        vm.expectRevert(IGuarantorPoolErrors.PoolInvalidParams.selector);
         pool.setCapitalNotice(1 days, 0);
-        vm.expectRevert(IGuarantorPool.PoolInvalidParams.selector);
+        vm.expectRevert(IGuarantorPoolErrors.PoolInvalidParams.selector);
         pool.setCapitalNotice(91 days, 1 days);
         (uint64 noticeSec, uint64 windowSec) = pool.capitalNotice();
         assertEq(noticeSec, 1 days);
@@ -213,7 +231,7 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         pool.requestCapitalWithdrawal(guarantor, all);
         _grant(Roles.CLEARING, address(this));
         vm.expectEmit(address(pool));
-        emit IGuarantorPool.GuarantorSharesReset(guarantor, 1, all, 0);
+        emit IGuarantorPoolEvents.GuarantorSharesReset(guarantor, 1, all, 0);
         pool.coverLoss(alice, 2_000e6, address(this));
         assertEq(pool.shareEpoch(guarantor), 1);
         assertEq(pool.sharesOf(guarantor, guarantor), 0);
@@ -225,7 +243,7 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         assertEq(pool.sharesOf(guarantor, guarantor), shares);
         assertEq(pool.convertToAssets(guarantor, shares), 100e6);
         vm.warp(block.timestamp + 1 days);
-        vm.expectRevert(abi.encodeWithSelector(IGuarantorPool.PoolNoticeRequired.selector, guarantor, guarantor));
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNoticeRequired.selector, guarantor, guarantor));
         pool.withdrawCapital(guarantor, shares, guarantor);
         vm.stopPrank();
     }

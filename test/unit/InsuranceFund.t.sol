@@ -3,6 +3,8 @@ pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {IInsuranceFund} from "../../contracts/interfaces/IInsuranceFund.sol";
+import {IInsuranceFundEvents} from "../../contracts/interfaces/IInsuranceFundEvents.sol";
+import {IInsuranceFundErrors} from "../../contracts/interfaces/IInsuranceFundErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 
 /// @notice InsuranceFund unit tests: staking, pro-rata losses (worked numbers), fee share, cooldown and window,
@@ -24,7 +26,7 @@ contract InsuranceFundTest is OracleInsuranceBase {
         usdc.approve(address(fund), 1_000e6);
         vm.expectEmit(address(fund));
         // 1,000 USDC × (0 + 1e6) / (0 + 1) = 1e15 shares.
-        emit IInsuranceFund.InsuranceStaked(alice, alice, 1_000e6, 1e15, 1e15, 1e15, 1_000e6);
+        emit IInsuranceFundEvents.InsuranceStaked(alice, alice, 1_000e6, 1e15, 1e15, 1e15, 1_000e6);
         uint256 shares = fund.stake(1_000e6);
         vm.stopPrank();
         assertEq(shares, 1e15);
@@ -39,7 +41,7 @@ contract InsuranceFundTest is OracleInsuranceBase {
         vm.startPrank(bob);
         usdc.approve(address(fund), 500e6);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceStaked(guarantor, bob, 500e6, 5e14, 5e14, 5e14, 500e6);
+        emit IInsuranceFundEvents.InsuranceStaked(guarantor, bob, 500e6, 5e14, 5e14, 5e14, 500e6);
         fund.stakeFor(guarantor, 500e6);
         vm.stopPrank();
         assertEq(fund.sharesOf(guarantor), 5e14);
@@ -47,7 +49,7 @@ contract InsuranceFundTest is OracleInsuranceBase {
     }
 
     function test_stake_revertsOnZero_andOnZeroShares() public {
-        vm.expectRevert(IInsuranceFund.InsuranceZeroAmount.selector);
+        vm.expectRevert(IInsuranceFundErrors.InsuranceZeroAmount.selector);
         fund.stake(0);
         // 1 unit staked, then 10 USDC of fees: one share is now worth more than 1 unit.
         _stakeAs(alice, 1);
@@ -55,7 +57,7 @@ contract InsuranceFundTest is OracleInsuranceBase {
         usdc.mint(bob, 1);
         vm.startPrank(bob);
         usdc.approve(address(fund), 1);
-        vm.expectRevert(abi.encodeWithSelector(IInsuranceFund.InsuranceZeroShares.selector, 1));
+        vm.expectRevert(abi.encodeWithSelector(IInsuranceFundErrors.InsuranceZeroShares.selector, 1));
         fund.stake(1);
         vm.stopPrank();
     }
@@ -85,7 +87,7 @@ contract InsuranceFundTest is OracleInsuranceBase {
         _stakeAs(bob, 3_000e6);
         assertEq(fund.sharesOf(bob), 3e15);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceBadDebtCovered(clearing, 400e6, 400e6, 0, 3_600e6, 4e15);
+        emit IInsuranceFundEvents.InsuranceBadDebtCovered(clearing, 400e6, 400e6, 0, 3_600e6, 4e15);
         assertEq(_cover(400e6), 400e6);
         assertEq(usdc.balanceOf(clearing), 400e6);
         // 10 % loss each: 1e15 × (3,600e6 + 1) / (4e15 + 1e6) = 900,000,000.
@@ -97,9 +99,9 @@ contract InsuranceFundTest is OracleInsuranceBase {
     function test_coverBadDebt_paysAtMostTheFund_neverNegative_andResetsShares() public {
         _stakeAs(alice, 1_000e6);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceSharesReset(1, 1e15, 0);
+        emit IInsuranceFundEvents.InsuranceSharesReset(1, 1e15, 0);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceBadDebtCovered(clearing, 5_000e6, 1_000e6, 4_000e6, 0, 0);
+        emit IInsuranceFundEvents.InsuranceBadDebtCovered(clearing, 5_000e6, 1_000e6, 4_000e6, 0, 0);
         assertEq(_cover(5_000e6), 1_000e6);
         assertEq(fund.totalAssets(), 0);
         assertEq(_cover(1), 0);
@@ -118,12 +120,14 @@ contract InsuranceFundTest is OracleInsuranceBase {
         fund.requestWithdraw(1e15);
         // Leaves 999 units: 999 × 1e12 < 1e15 shares → reset; the 999 units stay for future stakers.
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceSharesReset(1, 1e15, 999);
+        emit IInsuranceFundEvents.InsuranceSharesReset(1, 1e15, 999);
         _cover(1_000e6 - 999);
         assertEq(fund.withdrawRequest(alice).shares, 0);
         vm.warp(block.timestamp + COOLDOWN);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IInsuranceFund.InsuranceInsufficientShares.selector, alice, 1e15, 0));
+        vm.expectRevert(
+            abi.encodeWithSelector(IInsuranceFundErrors.InsuranceInsufficientShares.selector, alice, 1e15, 0)
+        );
         fund.withdraw(1e15, alice);
     }
 
@@ -134,13 +138,13 @@ contract InsuranceFundTest is OracleInsuranceBase {
         vm.startPrank(clearing);
         usdc.approve(address(fund), 400e6);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceFeesDeposited(clearing, 400e6, 4_400e6, 4e15);
+        emit IInsuranceFundEvents.InsuranceFeesDeposited(clearing, 400e6, 4_400e6, 4e15);
         fund.depositFees(400e6);
         vm.stopPrank();
         // 1e15 × 4,400,000,001 / 4,000,000,001e6 = 1,099,999,999.75 → rounded down (ACC-05).
         assertEq(fund.guarantorStake(alice), 1_099_999_999);
         assertEq(fund.guarantorStake(bob), 3_299_999_999);
-        vm.expectRevert(IInsuranceFund.InsuranceZeroAmount.selector);
+        vm.expectRevert(IInsuranceFundErrors.InsuranceZeroAmount.selector);
         vm.prank(clearing);
         fund.depositFees(0);
     }
@@ -150,12 +154,12 @@ contract InsuranceFundTest is OracleInsuranceBase {
     function test_withdraw_cooldownAndWindow() public {
         _stakeAs(alice, 1_000e6);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IInsuranceFund.InsuranceNoWithdrawRequest.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IInsuranceFundErrors.InsuranceNoWithdrawRequest.selector, alice));
         fund.withdraw(1, alice);
 
         uint64 ready = uint64(block.timestamp) + COOLDOWN;
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceWithdrawRequested(alice, 4e14, ready, ready + WINDOW);
+        emit IInsuranceFundEvents.InsuranceWithdrawRequested(alice, 4e14, ready, ready + WINDOW);
         vm.prank(alice);
         (uint64 readyAt, uint64 expiresAt) = fund.requestWithdraw(4e14);
         assertEq(readyAt, ready);
@@ -164,17 +168,19 @@ contract InsuranceFundTest is OracleInsuranceBase {
         vm.warp(ready - 1);
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IInsuranceFund.InsuranceCooldownActive.selector, alice, ready, ready - 1)
+            abi.encodeWithSelector(IInsuranceFundErrors.InsuranceCooldownActive.selector, alice, ready, ready - 1)
         );
         fund.withdraw(4e14, alice);
 
         vm.warp(ready);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IInsuranceFund.InsuranceExceedsRequest.selector, alice, 4e14, 4e14 + 1));
+        vm.expectRevert(
+            abi.encodeWithSelector(IInsuranceFundErrors.InsuranceExceedsRequest.selector, alice, 4e14, 4e14 + 1)
+        );
         fund.withdraw(4e14 + 1, alice);
 
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceWithdrawn(alice, bob, 1e14, 100e6, 9e14, 3e14, 9e14, 900e6);
+        emit IInsuranceFundEvents.InsuranceWithdrawn(alice, bob, 1e14, 100e6, 9e14, 3e14, 9e14, 900e6);
         vm.prank(alice);
         assertEq(fund.withdraw(1e14, bob), 100e6);
         assertEq(usdc.balanceOf(bob), 100e6);
@@ -184,7 +190,7 @@ contract InsuranceFundTest is OracleInsuranceBase {
         vm.prank(alice);
         vm.expectRevert(
             abi.encodeWithSelector(
-                IInsuranceFund.InsuranceWithdrawWindowExpired.selector,
+                IInsuranceFundErrors.InsuranceWithdrawWindowExpired.selector,
                 alice,
                 ready + WINDOW,
                 ready + WINDOW + 1
@@ -208,17 +214,17 @@ contract InsuranceFundTest is OracleInsuranceBase {
     function test_requestWithdraw_reverts_andCancel() public {
         _stakeAs(alice, 1_000e6);
         vm.startPrank(alice);
-        vm.expectRevert(IInsuranceFund.InsuranceZeroAmount.selector);
+        vm.expectRevert(IInsuranceFundErrors.InsuranceZeroAmount.selector);
         fund.requestWithdraw(0);
         vm.expectRevert(
-            abi.encodeWithSelector(IInsuranceFund.InsuranceInsufficientShares.selector, alice, 1e15 + 1, 1e15)
+            abi.encodeWithSelector(IInsuranceFundErrors.InsuranceInsufficientShares.selector, alice, 1e15 + 1, 1e15)
         );
         fund.requestWithdraw(1e15 + 1);
-        vm.expectRevert(abi.encodeWithSelector(IInsuranceFund.InsuranceNoWithdrawRequest.selector, alice));
+        vm.expectRevert(abi.encodeWithSelector(IInsuranceFundErrors.InsuranceNoWithdrawRequest.selector, alice));
         fund.cancelWithdraw();
         fund.requestWithdraw(1e15);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceWithdrawCancelled(alice);
+        emit IInsuranceFundEvents.InsuranceWithdrawCancelled(alice);
         fund.cancelWithdraw();
         vm.stopPrank();
         assertEq(fund.withdrawRequest(alice).shares, 0);
@@ -229,7 +235,7 @@ contract InsuranceFundTest is OracleInsuranceBase {
     function test_guarantorFloor_blocksRequestAndWithdraw() public {
         _stakeAs(guarantor, 1_000e6);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceGuarantorRequirementSet(guarantor, 600e6, 1_000e6);
+        emit IInsuranceFundEvents.InsuranceGuarantorRequirementSet(guarantor, 600e6, 1_000e6);
         vm.prank(clearing);
         fund.setGuarantorRequirement(guarantor, 600e6);
         assertEq(fund.guarantorRequirement(guarantor), 600e6);
@@ -237,7 +243,7 @@ contract InsuranceFundTest is OracleInsuranceBase {
 
         vm.prank(guarantor);
         vm.expectRevert(
-            abi.encodeWithSelector(IInsuranceFund.InsuranceGuarantorFloor.selector, guarantor, 600e6, 500e6)
+            abi.encodeWithSelector(IInsuranceFundErrors.InsuranceGuarantorFloor.selector, guarantor, 600e6, 500e6)
         );
         fund.requestWithdraw(5e14);
 
@@ -248,7 +254,7 @@ contract InsuranceFundTest is OracleInsuranceBase {
         vm.warp(block.timestamp + COOLDOWN);
         vm.prank(guarantor);
         vm.expectRevert(
-            abi.encodeWithSelector(IInsuranceFund.InsuranceGuarantorFloor.selector, guarantor, 700e6, 600e6)
+            abi.encodeWithSelector(IInsuranceFundErrors.InsuranceGuarantorFloor.selector, guarantor, 700e6, 600e6)
         );
         fund.withdraw(4e14, guarantor);
         vm.prank(guarantor);
@@ -263,22 +269,22 @@ contract InsuranceFundTest is OracleInsuranceBase {
 
     function test_sweepSurplus_onlyMovesUsdcOutsideTheLedger() public {
         _stakeAs(alice, 100e6);
-        vm.expectRevert(IInsuranceFund.InsuranceNoSurplus.selector);
+        vm.expectRevert(IInsuranceFundErrors.InsuranceNoSurplus.selector);
         fund.sweepSurplus(bob);
         usdc.mint(address(fund), 42e6); // an accidental transfer
         assertEq(fund.totalAssets(), 100e6);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceSurplusSwept(bob, 42e6);
+        emit IInsuranceFundEvents.InsuranceSurplusSwept(bob, 42e6);
         assertEq(fund.sweepSurplus(bob), 42e6);
         assertEq(fund.totalAssets(), 100e6);
         assertEq(usdc.balanceOf(address(fund)), 100e6);
     }
 
     function test_setCooldown_validatesAndEmits() public {
-        vm.expectRevert(abi.encodeWithSelector(IInsuranceFund.InsuranceInvalidCooldown.selector, 1 days, 0));
+        vm.expectRevert(abi.encodeWithSelector(IInsuranceFundErrors.InsuranceInvalidCooldown.selector, 1 days, 0));
         fund.setCooldown(1 days, 0);
         vm.expectEmit(address(fund));
-        emit IInsuranceFund.InsuranceCooldownSet(3 days, 1 days);
+        emit IInsuranceFundEvents.InsuranceCooldownSet(3 days, 1 days);
         fund.setCooldown(3 days, 1 days);
         (uint64 c, uint64 w) = fund.cooldown();
         assertEq(c, 3 days);

@@ -8,6 +8,7 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {GuarantorRules} from "../../libraries/clearing/GuarantorRules.sol";
 
 /// @title GuarantorPool
 /// @notice Clearing members: share-based USDC capital, DPS bond, customers, limits, the pre-trade gate and first
@@ -163,7 +164,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         GuarantorState storage g = _guarantor($, guarantor);
         uint256 held = _held($, g, guarantor, msg.sender);
         if (shares > held) revert PoolInsufficientShares(msg.sender, shares, held);
-        if ($.windowSec != 0) _spendNotice($, g, guarantor, shares);
+        if ($.windowSec != 0) _spendNotice($, g.shareEpoch, guarantor, shares);
         // @dev USDC paid rounds down (ACC-05), at the share price of now: losses during the notice are borne.
         amountUsdc = Math.mulDiv(shares, g.capitalUsdc + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
         if (amountUsdc > g.capitalUsdc) amountUsdc = g.capitalUsdc;
@@ -171,39 +172,17 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         $.shares[guarantor][msg.sender].shares = uint192(held - shares);
         g.totalShares -= shares;
         g.capitalUsdc -= uint128(amountUsdc);
-        _checkCapacity($, g, guarantor, g.capitalUsdc);
+        GuarantorRules.checkCapacity(guarantor, g.exposureUsdc, g.capitalUsdc, $.maxLeverageWad);
         emit CapitalWithdrawn(guarantor, msg.sender, amountUsdc, shares, g.capitalUsdc, g.totalShares);
         $.usdc.safeTransfer(to, amountUsdc);
     }
 
-    /// @dev Consumes `shares` of the caller's notice: in force (this epoch), period passed, window open (CLR-02).
-    function _spendNotice(
-        GuarantorPoolStorage storage $,
-        GuarantorState storage g,
-        address guarantor,
-        uint256 shares
-    ) private {
+    /// @dev Consumes `shares` of the caller's notice (GuarantorRules.spendNotice, CLR-02).
+    function _spendNotice(GuarantorPoolStorage storage $, uint64 epoch, address guarantor, uint256 shares) private {
         CapitalNotice storage n = $.notices[guarantor][msg.sender];
-        uint256 noticed = n.shares;
-        if (noticed == 0 || n.epoch != g.shareEpoch) revert PoolNoticeRequired(guarantor, msg.sender);
-        if (block.timestamp < n.readyAt) revert PoolNoticeNotElapsed(msg.sender, n.readyAt, block.timestamp);
-        if (block.timestamp > n.expiresAt) revert PoolNoticeExpired(msg.sender, n.expiresAt, block.timestamp);
-        if (shares > noticed) revert PoolExceedsNotice(msg.sender, noticed, shares);
-        if (shares == noticed) delete $.notices[guarantor][msg.sender];
-        else n.shares = noticed - shares;
-    }
-
-    /// @dev The lock while the exposure needs the capital: customers' exposure ≤ capital after × max leverage.
-    function _checkCapacity(
-        GuarantorPoolStorage storage $,
-        GuarantorState storage g,
-        address guarantor,
-        uint256 capitalAfterUsdc
-    ) private view {
-        uint256 exposure = g.exposureUsdc;
-        if (exposure == 0) return;
-        uint256 capacity = Math.mulDiv(capitalAfterUsdc, $.maxLeverageWad, 1e18);
-        if (exposure > capacity) revert PoolCapacityExceeded(guarantor, capacity, exposure);
+        uint256 left = GuarantorRules.spendNotice(n, epoch, guarantor, msg.sender, shares);
+        if (left == 0) delete $.notices[guarantor][msg.sender];
+        else n.shares = left;
     }
 
     /// @inheritdoc IGuarantorPool
@@ -219,7 +198,13 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         // Refused up front when the exposure needs that capital (checked again at the withdrawal).
         uint256 capital = g.capitalUsdc;
         uint256 value = Math.mulDiv(shares, capital + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
-        _checkCapacity($, g, guarantor, value < capital ? capital - value : 0);
+        // The lock while the exposure needs the capital: customers' exposure ≤ capital after × max leverage.
+        GuarantorRules.checkCapacity(
+            guarantor,
+            g.exposureUsdc,
+            value < capital ? capital - value : 0,
+            $.maxLeverageWad
+        );
         readyAt = uint64(block.timestamp) + $.noticeSec;
         expiresAt = readyAt + $.windowSec;
         $.notices[guarantor][msg.sender] = CapitalNotice(shares, readyAt, expiresAt, g.shareEpoch);
@@ -367,7 +352,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
             if (g.dpsStaked < minDps) revert PoolStakeTooLow(guarantor, minDps, g.dpsStaked);
             uint256 limit = c.limitUsdc;
             if (newExposureUsdc > limit) revert PoolCustomerLimitExceeded(account, limit, newExposureUsdc);
-            uint256 capacity = Math.mulDiv(g.capitalUsdc, $.maxLeverageWad, 1e18);
+            uint256 capacity = GuarantorRules.capacity(g.capitalUsdc, $.maxLeverageWad);
             if (gExposure > capacity) revert PoolCapacityExceeded(guarantor, capacity, gExposure);
         }
         c.exposureUsdc = packed;

@@ -67,7 +67,7 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         if (s.equityUsdc >= int256(s.maintenanceMarginUsdc)) {
             revert LiquidationAccountHealthy(account, s.equityUsdc, s.maintenanceMarginUsdc);
         }
-        (, address oracle, , address pool, address fund, ) = ch.modules();
+        (address oracle, address pool, address fund) = ch.liquidationModules();
         // A solvent account gets the sequencer grace period to top up; an insolvent one is liquidated at once.
         if (s.equityUsdc >= 0) _checkSequencerGrace(oracle, account, s.equityUsdc);
         int256 collateral = s.collateralUsdc;
@@ -148,8 +148,12 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         if (remaining > 0 && address(fund) != address(0)) {
             fromInsurance = fund.coverBadDebt(remaining, address(ch));
         }
-        ch.absorbDeficit(account, fromGuarantor, fromInsurance);
-        return ch.collateralOf(account);
+        uint256 socialised = ch.absorbDeficit(account, fromGuarantor, fromInsurance);
+        // The collateral absorbDeficit leaves, computed here instead of read back: an over-payment stays with the
+        // account; a deficit left after both layers is socialised (0) or, with no absorber market, stays negative.
+        uint256 paid = fromGuarantor + fromInsurance;
+        if (paid >= deficit) return int256(paid - deficit);
+        return socialised > 0 ? int256(0) : -int256(deficit - paid);
     }
 
     /// @inheritdoc ILiquidationEngine

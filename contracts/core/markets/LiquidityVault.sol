@@ -9,6 +9,7 @@ import {ERC4626Upgradeable} from "@openzeppelin/contracts-upgradeable/token/ERC2
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ILiquidityVault} from "../../interfaces/ILiquidityVault.sol";
 import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
+import {VaultMarkets} from "../../libraries/clearing/VaultMarkets.sol";
 
 /// @title LiquidityVault
 /// @notice The LPs' ERC-4626 USDC vault behind the perpetual and futures markets. See ILiquidityVault.
@@ -92,32 +93,16 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         return total > 0 ? uint256(total) : 0;
     }
 
-    /// @dev idle + Σ market equity, signed (bounded loop over ≤ MAX_MARKETS markets); reverts when a market cannot
-    ///      be valued.
-    function _equity() private view returns (int256 total) {
+    /// @dev idle + Σ market equity, signed (VaultMarkets); reverts when a market cannot be valued.
+    function _equity() private view returns (int256) {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        total = int256($.idleUsdc);
-        address[] storage list = $.markets;
-        uint256 n = list.length;
-        for (uint256 i; i < n; ++i) {
-            total += IVaultMarket(list[i]).vaultEquityUsdc();
-        }
+        return VaultMarkets.equity($.markets, $.idleUsdc);
     }
 
     /// @dev The same for the views: a market whose valuation reverts counts 0 and `valued` is false.
-    function _equityView() private view returns (int256 total, bool valued) {
+    function _equityView() private view returns (int256, bool) {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        total = int256($.idleUsdc);
-        valued = true;
-        address[] storage list = $.markets;
-        uint256 n = list.length;
-        for (uint256 i; i < n; ++i) {
-            try IVaultMarket(list[i]).vaultEquityUsdc() returns (int256 equity) {
-                total += equity;
-            } catch {
-                valued = false;
-            }
-        }
+        return VaultMarkets.equityView($.markets, $.idleUsdc);
     }
 
     /// @dev totalAssets for a withdrawal: every market valued (reverts with the market's reason otherwise).
@@ -426,19 +411,9 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         (total, ) = _liquid();
     }
 
-    function _liquid() private view returns (uint256 total, bool known) {
+    function _liquid() private view returns (uint256, bool) {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        total = $.idleUsdc;
-        known = true;
-        address[] storage list = $.markets;
-        uint256 n = list.length;
-        for (uint256 i; i < n; ++i) {
-            try IVaultMarket(list[i]).withdrawableToVaultUsdc() returns (uint256 amount) {
-                total += amount;
-            } catch {
-                known = false;
-            }
-        }
+        return VaultMarkets.liquid($.markets, $.idleUsdc);
     }
 
     /// @inheritdoc ILiquidityVault

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {IChxModule} from "../../interfaces/IChxModule.sol";
+import {IClearingHouseErrors} from "../../interfaces/IClearingHouseErrors.sol";
+import {IClearingHouseEvents} from "../../interfaces/IClearingHouseEvents.sol";
+import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {IRiskEngine} from "../../interfaces/IRiskEngine.sol";
+import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
+import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
+import {RiskWord, RiskWordLib} from "../../types/RiskWord.sol";
+import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
+
+/// @title ClearingConfig
+/// @notice The ClearingHouse's configuration paths (modules, market registration and flags, the pushed risk copies).
+/// @dev An external library the ClearingHouse links and runs by delegatecall (EIP-170 room; none of these is on a
+///      trade, withdrawal or liquidation path). Access control stays in the ClearingHouse.
+library ClearingConfig {
+    using SafeERC20 for IERC20;
+    using SafeCast for uint256;
+
+    /// @notice IClearingHouse.setModules after its access check.
+    function setModules(
+        address oracle,
+        address riskEngine,
+        address guarantorPool,
+        address insuranceFund,
+        address liquidationEngine
+    ) external {
+        if (
+            oracle == address(0) ||
+            riskEngine == address(0) ||
+            guarantorPool == address(0) ||
+            liquidationEngine == address(0)
+        ) revert IChxModule.ChxZeroAddress();
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        $.oracle = IComputePriceOracle(oracle);
+        // @dev unchecked: the generation wraps after 256 replacements (a copy that old is never revived in practice:
+        //      every replacement is followed by setMarketParams for each market).
+        unchecked {
+            if (riskEngine != address($.riskEngine)) ++$.riskGeneration;
+        }
+        $.riskEngine = IRiskEngine(riskEngine);
+        $.guarantorPool = IGuarantorPool(guarantorPool);
+        $.insuranceFund = IInsuranceFund(insuranceFund);
+        $.liquidationEngine = liquidationEngine;
+        // Takes σ from the new risk engine (its later updates are pushed); one that cannot answer leaves no copy
+        // (every margin check then calls it).
+        try IRiskEngine(riskEngine).volatility() returns (uint256 sigmaWad, uint256, uint256, uint256) {
+            copySigma($, sigmaWad);
+        } catch {
+            $.sigmaPlusOneWad = 0;
+        }
+        emit IClearingHouseEvents.ModulesSet(oracle, riskEngine, guarantorPool, insuranceFund, liquidationEngine);
+    }
+
+    /// @notice IClearingHouse.registerMarket after its access check.
+    function registerMarket(address market) external {
+        if (market == address(0)) revert IChxModule.ChxZeroAddress();
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        ClearingHouseStorage.Market storage m = $.markets[market];
+        if (m.registered) revert IClearingHouseErrors.ClearingMarketAlreadyRegistered(market);
+        uint16 id = (uint256($.marketCount) + 1).toUint16();
+        $.marketCount = id;
+        $.marketById[id].market = market;
+        m.registered = true;
+        m.id = id;
+        emit IClearingHouseEvents.MarketRegistered(market);
+    }
+
+    /// @notice Sets or clears `flag` of `market`, in the market's slot and in its id's slot (read by the scan).
+    function setFlag(address market, uint8 flag, bool enabled) external {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        ClearingHouseStorage.Market storage m = $.markets[market];
+        if (!m.registered) revert IClearingHouseErrors.ClearingUnknownMarket(market);
+        uint8 flags = enabled ? m.flags | flag : m.flags & ~flag;
+        m.flags = flags;
+        $.marketById[m.id].flags = flags;
+        emit IClearingHouseEvents.MarketFlagsSet(
+            market,
+            flags & ClearingStorage.FLAG_ACCOUNT_RISK != 0,
+            flags & ClearingStorage.FLAG_LOSS_ABSORBER != 0,
+            flags & ClearingStorage.FLAG_HOLDS_ACCOUNTS != 0
+        );
+    }
+
+    /// @notice IClearingRiskSync.syncMarketRisk from the RiskEngine: keeps the market's copy as a RiskWord. A floor
+    ///         ≥ 2^60 cannot come from the RiskEngine (it checks < 1 WAD); such a market keeps no copy (the RiskEngine
+    ///         is then asked), never a stale one.
+    function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        if (!RiskWordLib.fits(params)) {
+            $.riskParams[market] = RiskWord.wrap(0);
+            return;
+        }
+        $.riskParams[market] = RiskWordLib.pack(params, $.riskGeneration);
+    }
+
+    /// @notice IClearingHouse.flushFees: the accrued fees to the insurance fund.
+    function flushFees() external {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        uint256 fees = $.feesUsdc;
+        if (fees == 0) revert IClearingHouseErrors.ClearingZeroAmount();
+        address fund = address($.insuranceFund);
+        if (fund == address(0)) revert IChxModule.ChxZeroAddress();
+        $.feesUsdc = 0;
+        emit IClearingHouseEvents.FeesFlushed(fees, fund);
+        $.usdc.forceApprove(fund, fees);
+        IInsuranceFund(fund).depositFees(fees);
+    }
+
+    /// @notice Keeps σ + 1 (0, no copy, when σ does not fit).
+    function copySigma(ClearingHouseStorage.Layout storage $, uint256 sigmaWad) internal {
+        $.sigmaPlusOneWad = sigmaWad < type(uint72).max ? uint72(sigmaWad + 1) : 0;
+    }
+}

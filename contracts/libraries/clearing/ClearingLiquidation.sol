@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {IClearingHouseErrors} from "../../interfaces/IClearingHouseErrors.sol";
+import {IClearingHouseEvents} from "../../interfaces/IClearingHouseEvents.sol";
+import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
+import {ClearingMath} from "../ClearingMath.sol";
+import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
+import {ClearingMargin} from "./ClearingMargin.sol";
+import {ClearingPositions} from "./ClearingPositions.sol";
+
+/// @title ClearingLiquidation
+/// @notice The liquidation close (every position of an account by one fraction, at one price) and the default
+///         waterfall's bookkeeping (LIQ-03), on the ClearingHouse storage.
+library ClearingLiquidation {
+    using SafeCast for int256;
+    using SafeCast for uint256;
+
+    /// @notice Closes `fractionWad` of every position of `account` at `priceWad` and pays the keeper up to
+    ///         `bountyUsdc` from what is left (LIQ-04); the caller transfers the bounty.
+    function close(
+        ClearingHouseStorage.Layout storage $,
+        address account,
+        uint256 fractionWad,
+        uint256 priceWad,
+        address keeper,
+        uint256 bountyUsdc
+    ) internal returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc) {
+        if (fractionWad == 0 || fractionWad > ClearingMath.WAD) {
+            revert IClearingHouseErrors.ClearingInvalidFraction(fractionWad);
+        }
+        ClearingHouseStorage.Account memory acc = $.accounts[account];
+        collateralUsdc = acc.collateralUsdc;
+        // Reverse order: removing a closed market swaps the last entry into its place.
+        for (uint256 i = acc.markets.count(); i > 0; --i) {
+            collateralUsdc += _closeOne(
+                $,
+                account,
+                acc,
+                acc.markets.idAt(i - 1),
+                fractionWad,
+                priceWad,
+                collateralUsdc
+            );
+        }
+        positionsLeft = acc.markets.count();
+        if (bountyUsdc > 0 && collateralUsdc > 0) {
+            // LIQ-04: the bounty never exceeds the margin there is to seize.
+            paidBountyUsdc = bountyUsdc < uint256(collateralUsdc) ? bountyUsdc : uint256(collateralUsdc);
+            collateralUsdc -= int256(paidBountyUsdc);
+        }
+        acc.collateralUsdc = collateralUsdc.toInt96();
+        $.accounts[account] = acc;
+        if (paidBountyUsdc > 0) {
+            emit IClearingHouseEvents.LiquidationBountyPaid(account, keeper, paidBountyUsdc, collateralUsdc);
+        }
+    }
+
+    function _closeOne(
+        ClearingHouseStorage.Layout storage $,
+        address account,
+        ClearingHouseStorage.Account memory acc,
+        uint256 id,
+        uint256 fractionWad,
+        uint256 priceWad,
+        int256 collateralBefore
+    ) private returns (int256 pnl) {
+        ClearingMargin.Traded memory tr;
+        ClearingHouseStorage.MarketRef memory ref = $.marketById[id];
+        (tr.market, tr.id, tr.flags) = (ref.market, id, ref.flags);
+        int256 delta = closeDelta($.positions[account][tr.market].sizeCh, fractionWad);
+        // A market holding the account at zero size (FLAG_HOLDS_ACCOUNTS) hears Δ = 0: it reduces what it holds.
+        if (delta != 0) {
+            // A close is never new risk, so the new-risk pause does not apply (LIQ-05).
+            (pnl, ) = ClearingPositions.movePosition($, account, acc, tr, delta, priceWad, _noGate);
+            ClearingHouseStorage.Market storage m = $.markets[tr.market];
+            m.poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
+            if (tr.flags & ClearingStorage.FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = uint16(id);
+            // A closed position leaves the account's market set before the market hears of it; the rest of the
+            // account (collateral, last market) is written once by the caller.
+            if (tr.position.sizeCh == 0) $.accounts[account] = acc;
+            emit IClearingHouseEvents.PositionLiquidated(
+                account,
+                tr.market,
+                delta,
+                priceWad,
+                pnl,
+                tr.position.sizeCh,
+                collateralBefore + pnl
+            );
+        }
+        ILiquidatableMarket(tr.market).onPositionLiquidated(account, delta, priceWad, pnl);
+        // A market that holds the account may release it from the hook: take the set back from storage.
+        if (tr.flags & ClearingStorage.FLAG_HOLDS_ACCOUNTS != 0) acc.markets = $.accounts[account].markets;
+    }
+
+    /// @dev A close never adds risk: the gate is never reached.
+    function _noGate(address) private pure {}
+
+    /// @notice The signed size a liquidation of `fractionWad` closes. The closed size rounds up, so a partial
+    ///         liquidation never leaves more risk than asked.
+    function closeDelta(int256 sizeCh, uint256 fractionWad) internal pure returns (int256) {
+        uint256 absSize = ClearingMath.abs(sizeCh);
+        uint256 closeAbs = fractionWad == ClearingMath.WAD ? absSize : ClearingMath.mulWadUp(absSize, fractionWad);
+        if (closeAbs > absSize) closeAbs = absSize;
+        return sizeCh > 0 ? -int256(closeAbs) : int256(closeAbs);
+    }
+
+    /// @notice Books a deficit's cover by the guarantor and the insurance fund (LIQ-03) and socialises the rest to
+    ///         the account's last loss-absorbing market (ACC-01: never an options pool).
+    function absorbDeficit(
+        ClearingHouseStorage.Layout storage $,
+        address account,
+        uint256 fromGuarantorUsdc,
+        uint256 fromInsuranceUsdc
+    ) internal returns (uint256 socialisedUsdc) {
+        ClearingHouseStorage.Account storage a = $.accounts[account];
+        int256 collateral = a.collateralUsdc;
+        uint256 count = a.markets.count();
+        if (collateral >= 0 || count != 0) revert IClearingHouseErrors.ClearingNoDeficit(account, collateral, count);
+        uint256 deficit = uint256(-collateral);
+        deficit = _absorb(account, IClearingHouse.Layer.Guarantor, fromGuarantorUsdc, deficit, address(0));
+        deficit = _absorb(account, IClearingHouse.Layer.Insurance, fromInsuranceUsdc, deficit, address(0));
+        // Any over-payment by a layer stays with the account (it can only come from a layer paying more than asked).
+        uint256 paid = fromGuarantorUsdc + fromInsuranceUsdc;
+        uint256 total = uint256(-collateral);
+        a.collateralUsdc = paid > total ? (paid - total).toInt256().toInt96() : int96(0);
+        if (deficit == 0) return 0;
+        // `lastMarketId` names only loss-absorbing markets; one whose flag was removed since is skipped.
+        address market = $.marketById[a.lastMarketId].market;
+        ClearingHouseStorage.Market storage m = $.markets[market];
+        if (market == address(0) || m.flags & ClearingStorage.FLAG_LOSS_ABSORBER == 0) {
+            int256 left = -deficit.toInt256();
+            a.collateralUsdc = left.toInt96();
+            emit IClearingHouseEvents.DeficitUnabsorbed(account, deficit, left);
+            return 0;
+        }
+        socialisedUsdc = deficit;
+        m.poolUsdc = (int256(m.poolUsdc) - int256(socialisedUsdc)).toInt128();
+        $.socialisedLossUsdc += socialisedUsdc;
+        _absorb(account, IClearingHouse.Layer.Socialised, socialisedUsdc, socialisedUsdc, market);
+    }
+
+    function _absorb(
+        address account,
+        IClearingHouse.Layer layer,
+        uint256 amountUsdc,
+        uint256 deficitUsdc,
+        address market
+    ) private returns (uint256 remaining) {
+        remaining = amountUsdc >= deficitUsdc ? 0 : deficitUsdc - amountUsdc;
+        if (amountUsdc > 0) emit IClearingHouse.DeficitAbsorbed(account, layer, amountUsdc, remaining, market);
+    }
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {IRiskEngine} from "../../interfaces/IRiskEngine.sol";
+import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
+import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
+import {MarketSet} from "../../types/MarketSet.sol";
+import {RiskWord} from "../../types/RiskWord.sol";
+
+/// @title ClearingHouseStorage
+/// @notice The ClearingHouse's ERC-7201 storage records, inherited by the ClearingHouse (so the upgrade-safety gate
+///         sees its namespace) and used by the clearing libraries through ClearingStorage.layout().
+abstract contract ClearingHouseStorage {
+    /// @dev One slot holds everything a trade, a withdrawal or a liquidation needs about the account: collateral,
+    ///      the last loss-absorbing market it traded or settled in (its socialised loss goes there) and the set of
+    ///      markets it holds positions in (MarketSet).
+    struct Account {
+        int96 collateralUsdc;
+        uint16 lastMarketId;
+        MarketSet markets;
+    }
+
+    /// @dev One slot; `id` (1-based, registration order) is what accounts store; `flags` FLAG_* bits.
+    struct Market {
+        bool registered;
+        uint16 id;
+        int128 poolUsdc;
+        uint8 flags;
+    }
+
+    /// @dev What the account scan reads per market id: the address and its flags (one slot).
+    struct MarketRef {
+        address market;
+        uint8 flags;
+    }
+
+    /// @dev A market's open interest: the one record of it (the markets read it through marketInfo).
+    struct OpenInterest {
+        uint128 longCh;
+        uint128 shortCh;
+    }
+
+    /// @custom:storage-location erc7201:chx.storage.ClearingHouse
+    struct Layout {
+        IERC20 usdc;
+        IComputePriceOracle oracle;
+        // Beside the oracle address, read by every margin check (so warm once the price is read): the pushed copy of
+        // σ (IClearingRiskSync) as σ + 1 (0: no copy, the RiskEngine is called), valid for the risk-engine
+        // generation `riskGeneration` (bumped when setModules replaces the risk engine).
+        uint8 riskGeneration;
+        uint72 sigmaPlusOneWad;
+        IRiskEngine riskEngine;
+        IGuarantorPool guarantorPool;
+        /// @dev Beside the pool address every trade reads: a fee-paying trade rewrites this slot instead of a second one.
+        uint96 feesUsdc;
+        IInsuranceFund insuranceFund;
+        mapping(address account => Account) accounts;
+        mapping(address account => mapping(address market => IClearingHouse.Position)) positions;
+        mapping(address market => Market) markets;
+        mapping(address market => OpenInterest) openInterest;
+        mapping(uint256 id => MarketRef) marketById;
+        uint256 socialisedLossUsdc;
+        address liquidationEngine;
+        uint16 marketCount;
+        mapping(address market => RiskWord) riskParams;
+    }
+}
+
+/// @title ClearingStorage
+/// @notice The pointer to the ClearingHouse storage and the market flags the clearing libraries share.
+library ClearingStorage {
+    /// @dev Market flag: margin computations call IMarketAccountRisk.accountRisk for the market's accounts.
+    uint8 internal constant FLAG_ACCOUNT_RISK = 1;
+    /// @dev Market flag: socialised loss may be charged to its pool (the account's `lastMarketId` only names such).
+    uint8 internal constant FLAG_LOSS_ABSORBER = 2;
+    /// @dev Market flag: an account stays in the market's set (at zero size) until the market releases it.
+    uint8 internal constant FLAG_HOLDS_ACCOUNTS = 4;
+
+    // keccak256(abi.encode(uint256(keccak256("chx.storage.ClearingHouse")) - 1)) & ~bytes32(uint256(0xff))
+    bytes32 internal constant LOCATION = 0x55052fae2fc50d74c9cbac33e5ea35893b9adcb7f74bd0a66b4cdacc551a8700;
+
+    /// @notice The ClearingHouse storage.
+    function layout() internal pure returns (ClearingHouseStorage.Layout storage $) {
+        assembly {
+            $.slot := LOCATION
+        }
+    }
+}
