@@ -317,6 +317,22 @@ library PerpTrading {
         m.funding = Funding(indexWad.toInt112(), rateWad.toInt64(), uint40(block.timestamp), uint40(keeperOwedUsdc));
     }
 
+    /// @notice −(funding `account` owes accrued to now at `priceWad` + its pending funding): owing rounds up, what
+    ///         it is owed rounds down (IMarketAccountRisk.accountRisk's equity adjustment). Here, not in PerpFunding: the
+    ///         ClearingHouse asks for it inside every risk-increasing fill, where this library is already warm.
+    function fundingAdjustment(
+        Market storage m,
+        IPerpMarket.PerpParams storage p,
+        address account,
+        uint256 priceWad
+    ) external view returns (int256) {
+        Account memory a = m.accounts[account];
+        int256 pending = a.hasPending ? m.pendingFunding[account] : int256(0);
+        if (a.sizeCh == 0) return -pending;
+        (int256 index, ) = accrue(m, p, priceWad);
+        return -(PerpMath.fundingOwedUsdc(a.sizeCh, a.snapshotWad, index) + pending);
+    }
+
     /// @notice The fill price and fee of `sizeDeltaCh` now at `indexPriceWad` (IPerpMarket.quote).
     function quote(
         Market storage m,

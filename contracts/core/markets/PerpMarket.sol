@@ -20,10 +20,10 @@ import {PerpLpClaims} from "../../libraries/perps/PerpLpClaims.sol";
 
 /// @title PerpMarket
 /// @notice The CH perpetual against the LiquidityVault. See IPerpMarket.
-/// @dev Storage, access, keeper entry points and the funding paths here; the mechanisms in linked libraries working on
-///      storage pointers: PerpTrading (fills, on `Market`), PerpFunding (poke, settlement, the liquidation hook),
-///      PerpLpClaims (the LPs' claim), PerpOrders (order intake, execution and
-///      discovery, on the DelayedOrders book). No function loops over accounts (MKT-03).
+/// @dev Storage, access and entry points here; the mechanisms in linked libraries working on storage pointers:
+///      PerpTrading (fills, on `Market`), PerpFunding (the poke, settlement, the liquidation hook), PerpLpClaims (the
+///      LPs' claim), PerpOrders (order intake, execution and discovery, on the DelayedOrders book). No function loops
+///      over accounts (MKT-03).
 /// @custom:oz-upgrades-unsafe-allow external-library-linking
 contract PerpMarket is ChxUpgradeable, IPerpMarket {
     using SafeERC20 for IERC20;
@@ -283,7 +283,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     function accountRisk(address account, uint256 priceWad) external view returns (int256, uint256, uint256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         return (
-            PerpFunding.fundingAdjustment($.m, $.params, account, priceWad),
+            PerpTrading.fundingAdjustment($.m, $.params, account, priceWad),
             $.orders.orders[DelayedOrders.key(account, 0)].marginUsdc,
             0
         );

@@ -9,10 +9,11 @@ import {PerpMath} from "../PerpMath.sol";
 import {PerpTrading} from "../PerpTrading.sol";
 
 /// @title PerpFunding
-/// @notice PerpMarket's funding paths off the fill: the keeper's poke, settling one account, the liquidation hook's
-///         bookkeeping and the funding term of the account's margin. An external library run by delegatecall in
-///         PerpMarket's context (linked at deploy) on a storage pointer to the market's `PerpTrading.Market`; it emits
-///         the market's events. The model (velocity, index, offset) is PerpMath.accrue and docs/perps.md.
+/// @notice PerpMarket's funding paths off the fill: the keeper's poke, settling one account and the liquidation hook's
+///         bookkeeping. An external library run by delegatecall in PerpMarket's context (linked at deploy) on a storage
+///         pointer to the market's `PerpTrading.Market`; it emits the market's events. The model (velocity, index,
+///         offset) is PerpMath.accrue and docs/perps.md; the fill's own accrual and the funding term of `accountRisk`
+///         stay in PerpTrading (warm inside a fill).
 library PerpFunding {
     using SafeCast for int256;
 
@@ -142,20 +143,5 @@ library PerpFunding {
             oi.longCh,
             oi.shortCh
         );
-    }
-
-    /// @notice −(funding `account` owes accrued to now at `priceWad` + its pending funding): owing rounds up, what
-    ///         it is owed rounds down (IMarketAccountRisk.accountRisk's equity adjustment).
-    function fundingAdjustment(
-        PerpTrading.Market storage m,
-        IPerpMarket.PerpParams storage p,
-        address account,
-        uint256 priceWad
-    ) external view returns (int256) {
-        PerpTrading.Account memory a = m.accounts[account];
-        int256 pending = a.hasPending ? m.pendingFunding[account] : int256(0);
-        if (a.sizeCh == 0) return -pending;
-        (int256 index, ) = PerpTrading.accrue(m, p, priceWad);
-        return -(PerpMath.fundingOwedUsdc(a.sizeCh, a.snapshotWad, index) + pending);
     }
 }
