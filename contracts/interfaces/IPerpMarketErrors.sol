@@ -64,4 +64,9 @@ interface IPerpMarketErrors {
     ///        shares > 100 %, 5 lpReserveBps > 100 %, 6 a zero position or open-interest cap, 7 pokeIntervalSec = 0,
     ///        8 minOrderDelaySec = 0 or maxOrderDelaySec ≤ minOrderDelaySec, 9 executionFeeUsdc above the maximum.
     error PerpInvalidParams(uint256 code);
+    /// @notice Thrown (by OpenZeppelin SafeCast, inside the linked libraries) when a value would not fit its packed
+    ///         field, e.g. a funding index beyond int112: declared here so the market's ABI can decode it.
+    /// @param bits The field's width.
+    /// @param value The value.
+    error SafeCastOverflowedIntDowncast(uint8 bits, int256 value);
 }
