@@ -6,6 +6,8 @@ import {IVaultMarket} from "./IVaultMarket.sol";
 import {IKeeperCompatible} from "./IKeeperCompatible.sol";
 import {IMarketAccountRisk} from "./IMarketAccountRisk.sol";
 import {IDelayedOrders} from "./IDelayedOrders.sol";
+import {IPerpMarketErrors} from "./IPerpMarketErrors.sol";
+import {IPerpMarketEvents} from "./IPerpMarketEvents.sol";
 
 /// @title IPerpMarket
 /// @notice The CH perpetual (SPEC section 6): traders' positions live in the ClearingHouse (cross margin, cost
@@ -31,7 +33,15 @@ import {IDelayedOrders} from "./IDelayedOrders.sol";
 ///      Orders are two-step (IDelayedOrders, issue 17 item 15): `commitOrder` / `closePosition` commit, anyone
 ///      `executeOrder`s after minOrderDelaySec at the index of the oracle round in force at commit + minOrderDelaySec;
 ///      liquidations stay atomic at the current index (ILiquidatableMarket).
-interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible, IMarketAccountRisk, IDelayedOrders {
+interface IPerpMarket is
+    IPerpMarketErrors,
+    IPerpMarketEvents,
+    ILiquidatableMarket,
+    IVaultMarket,
+    IKeeperCompatible,
+    IMarketAccountRisk,
+    IDelayedOrders
+{
     /// @notice Market parameters (governance). Packed into three storage slots.
     /// @param skewScaleCh Skew at which the price premium is 100 % and the funding velocity is at its maximum.
     /// @param maxFundingVelocityWad Funding-rate change per day at |skew| = skewScale, WAD per day per day.
@@ -118,155 +128,9 @@ interface IPerpMarket is ILiquidatableMarket, IVaultMarket, IKeeperCompatible, I
         uint256 burnUsdc;
     }
 
-    /// @notice Thrown when a trade has size 0.
-    error PerpZeroSize();
-    /// @notice Thrown when |size change| is below the minimum (and the trade is not a full close).
-    /// @param sizeCh |size change|.
-    /// @param minTradeCh The minimum.
-    error PerpTradeTooSmall(uint256 sizeCh, uint256 minTradeCh);
-    /// @notice Thrown when a risk-increasing trade would leave |size| above the per-account cap.
-    /// @param sizeCh |size| after.
-    /// @param maxPositionCh The cap.
-    error PerpPositionTooLarge(uint256 sizeCh, uint256 maxPositionCh);
-    /// @notice Thrown when a trade would raise a side's open interest above its cap.
-    /// @param isLong The side.
-    /// @param openInterestCh That side's open interest after.
-    /// @param maxOpenInterestCh The cap.
-    error PerpOpenInterestCapExceeded(bool isLong, uint256 openInterestCh, uint256 maxOpenInterestCh);
-    /// @notice Thrown when the fill price is worse than the caller's limit.
-    /// @param fillPriceWad The fill price.
-    /// @param acceptablePriceWad The limit (a buy needs fill ≤ limit, a sell fill ≥ limit).
-    error PerpPriceLimitExceeded(uint256 fillPriceWad, uint256 acceptablePriceWad);
-    /// @notice Thrown when the price impact would push a fill price to zero or below (skew far beyond skewScale).
-    /// @param premiumWad The signed premium.
-    error PerpInvalidFillPrice(int256 premiumWad);
-    /// @notice Thrown when closing without a position.
-    /// @param account The account.
-    error PerpNoPosition(address account);
-    /// @notice Thrown when there is nothing to settle, claim or flush.
-    /// @param account The account (or the market for a flush).
-    error PerpNothingToSettle(address account);
-    /// @notice Thrown by `pokeFunding` / `performUpkeep` when the index is not stale yet: another keeper did the
-    ///         work (OPS-01, the checker convention's `<Component>AlreadyDone`).
-    /// @param lastFundingTime Last accrual, unix seconds.
-    /// @param nextDueAt When a poke is due again.
-    error PerpAlreadyDone(uint256 lastFundingTime, uint256 nextDueAt);
-    /// @notice Thrown when the vault asks for more than `withdrawableToVaultUsdc()`.
-    /// @param requestedUsdc Amount asked.
-    /// @param withdrawableUsdc Amount available.
-    error PerpWithdrawableTooLow(uint256 requestedUsdc, uint256 withdrawableUsdc);
-    /// @notice Thrown when committing an order the account's margin cannot carry: equity − execution fee below its
-    ///         initial margin plus the order's.
-    /// @param account The account.
-    /// @param requiredUsdc Initial margin with the order, USDC.
-    /// @param availableUsdc Equity less the execution fee, USDC.
-    error PerpInsufficientMargin(address account, uint256 requiredUsdc, int256 availableUsdc);
-    /// @notice Thrown when the account's collateral cannot pay an order's execution fee.
-    /// @param account The account.
-    /// @param feeUsdc The fee.
-    /// @param collateralUsdc Its collateral.
-    error PerpInsufficientCollateral(address account, uint256 feeUsdc, int256 collateralUsdc);
-    /// @notice Thrown when the fill step of an execution is called by anyone but the market itself.
-    /// @param caller The caller.
-    error PerpOnlySelf(address caller);
-    /// @notice Thrown when the liquidation hook is called by anyone but the ClearingHouse.
-    /// @param caller The caller.
-    error PerpOnlyClearingHouse(address caller);
-    /// @notice Thrown when parameters are inconsistent.
-    /// @param code 1 skewScaleCh = 0, 2 maxFundingRateWad > 1e18, 3 a fee above MAX_FEE_BPS, 4 insurance + burn
-    ///        shares > 100 %, 5 lpReserveBps > 100 %, 6 a zero position or open-interest cap, 7 pokeIntervalSec = 0,
-    ///        8 minOrderDelaySec = 0 or maxOrderDelaySec ≤ minOrderDelaySec, 9 executionFeeUsdc above the maximum.
-    error PerpInvalidParams(uint256 code);
-
-    /// @notice Emitted after every trade, with the post-state an indexer needs.
-    /// @param account The trader.
-    /// @param sizeDeltaCh Signed size change.
-    /// @param fillPriceWad Execution price (index plus impact).
-    /// @param indexPriceWad Index price read once for the trade.
-    /// @param sizeCh The account's size after.
-    /// @param openNotionalUsdc The account's cost basis after (entry price = openNotional / size).
-    /// @param fundingUsdc Funding settled to the account with this trade (+ credited, − debited).
-    /// @param lpFeeUsdc Fee share to LPs.
-    /// @param insuranceFeeUsdc Fee share to the insurance fund.
-    /// @param burnFeeUsdc Fee share to the DPS burn reserve.
-    /// @param fundingIndexWad Funding index after.
-    /// @param fundingRateWad Funding rate after, WAD per day.
-    /// @param longOiCh Long open interest after.
-    /// @param shortOiCh Short open interest after.
-    event PerpTraded(
-        address indexed account,
-        int256 sizeDeltaCh,
-        uint256 fillPriceWad,
-        uint256 indexPriceWad,
-        int256 sizeCh,
-        int256 openNotionalUsdc,
-        int256 fundingUsdc,
-        uint256 lpFeeUsdc,
-        uint256 insuranceFeeUsdc,
-        uint256 burnFeeUsdc,
-        int256 fundingIndexWad,
-        int256 fundingRateWad,
-        uint256 longOiCh,
-        uint256 shortOiCh
-    );
-    /// @notice Emitted when an account's funding is settled outside a trade (`settleFunding`).
-    /// @param account The account.
-    /// @param fundingUsdc Amount credited (+) or debited (−).
-    /// @param fundingIndexWad The index it was settled to (the account's new snapshot).
-    event FundingSettled(address indexed account, int256 fundingUsdc, int256 fundingIndexWad);
-    /// @notice Emitted by `pokeFunding` (and `performUpkeep`).
-    /// @param keeper The caller credited with the bounty.
-    /// @param fundingIndexWad Funding index after.
-    /// @param fundingRateWad Funding rate after, WAD per day.
-    /// @param indexPriceWad Index price used.
-    /// @param bountyUsdc Bounty credited.
-    event FundingPoked(
-        address indexed keeper,
-        int256 fundingIndexWad,
-        int256 fundingRateWad,
-        uint256 indexPriceWad,
-        uint256 bountyUsdc
-    );
-    /// @notice Emitted by the liquidation hook: the vault took over the closed size.
-    /// @param account The liquidated account.
-    /// @param sizeDeltaCh Size closed (opposite sign to the position).
-    /// @param priceWad Index price of the liquidation.
-    /// @param sizeCh The account's size after.
-    /// @param pendingFundingUsdc The account's unsettled funding carried after (+ = owed by it).
-    /// @param fundingIndexWad Funding index after.
-    /// @param fundingRateWad Funding rate after.
-    /// @param longOiCh Long open interest after.
-    /// @param shortOiCh Short open interest after.
-    event PerpLiquidated(
-        address indexed account,
-        int256 sizeDeltaCh,
-        uint256 priceWad,
-        int256 sizeCh,
-        int256 pendingFundingUsdc,
-        int256 fundingIndexWad,
-        int256 fundingRateWad,
-        uint256 longOiCh,
-        uint256 shortOiCh
-    );
     /// @notice Emitted when parameters change.
     /// @param params The new parameters.
     event PerpParamsSet(PerpParams params);
-    /// @notice Emitted when the burn sink changes.
-    /// @param burnSink Receives the USDC burn reserve (buys back and burns DPS).
-    event BurnSinkSet(address indexed burnSink);
-    /// @notice Emitted when the burn reserve is sent to the burn sink.
-    /// @param burnSink Recipient.
-    /// @param amountUsdc USDC sent.
-    event BurnReserveFlushed(address indexed burnSink, uint256 amountUsdc);
-    /// @notice Emitted when a keeper claims its poke bounties.
-    /// @param keeper The keeper.
-    /// @param amountUsdc USDC paid from the PnL pool.
-    event KeeperBountyClaimed(address indexed keeper, uint256 amountUsdc);
-    /// @notice Emitted when the vault moves capital into or out of this market's PnL pool.
-    /// @param amountUsdc Signed: + funded from the vault, − returned to it.
-    /// @param poolUsdc The PnL pool after.
-    /// @param vaultEquityUsdc The vault's claim on this market after.
-    event VaultCapitalMoved(int256 amountUsdc, int256 poolUsdc, int256 vaultEquityUsdc);
 
     /// @notice Commits an order of `sizeDeltaCh` for the caller (open, increase, reduce or flip), executed by anyone
     ///         after minOrderDelaySec at the oracle round in force at commit + minOrderDelaySec (IDelayedOrders). One

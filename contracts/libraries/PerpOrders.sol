@@ -7,7 +7,7 @@ import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
 import {IRiskEngine} from "../interfaces/IRiskEngine.sol";
 import {IDelayedOrders, IDelayedOrderErrors} from "../interfaces/IDelayedOrders.sol";
-import {IPerpMarket} from "../interfaces/IPerpMarket.sol";
+import {IPerpMarket, IPerpMarketErrors} from "../interfaces/IPerpMarket.sol";
 import {ClearingMath} from "./ClearingMath.sol";
 import {DelayedOrders} from "./DelayedOrders.sol";
 import {PerpMath} from "./PerpMath.sol";
@@ -50,15 +50,15 @@ library PerpOrders {
     ) external returns (uint256 feeUsdc, uint256 priceTime) {
         int256 newSize = a.oldSizeCh + a.sizeDeltaCh;
         uint256 absDelta = PerpMath.abs(a.sizeDeltaCh);
-        if (absDelta < p.minTradeCh && newSize != 0) revert IPerpMarket.PerpTradeTooSmall(absDelta, p.minTradeCh);
+        if (absDelta < p.minTradeCh && newSize != 0) revert IPerpMarketErrors.PerpTradeTooSmall(absDelta, p.minTradeCh);
         feeUsdc = p.executionFeeUsdc;
         int256 collateral = a.clearingHouse.collateralOf(a.account);
         uint256 margin;
         if (a.increasing) {
             uint256 absNew = PerpMath.abs(newSize);
-            if (absNew > p.maxPositionCh) revert IPerpMarket.PerpPositionTooLarge(absNew, p.maxPositionCh);
+            if (absNew > p.maxPositionCh) revert IPerpMarketErrors.PerpPositionTooLarge(absNew, p.maxPositionCh);
             if (collateral < int256(feeUsdc)) {
-                revert IPerpMarket.PerpInsufficientCollateral(a.account, feeUsdc, collateral);
+                revert IPerpMarketErrors.PerpInsufficientCollateral(a.account, feeUsdc, collateral);
             }
             margin = _checkMargin(a, absNew, feeUsdc);
         } else if (collateral < int256(feeUsdc)) {
@@ -100,7 +100,8 @@ library PerpOrders {
         IClearingHouse.MarginState memory m = a.clearingHouse.marginState(a.account);
         uint256 required = m.initialMarginUsdc + margin;
         int256 available = m.equityUsdc - int256(feeUsdc);
-        if (available < int256(required)) revert IPerpMarket.PerpInsufficientMargin(a.account, required, available);
+        if (available < int256(required))
+            revert IPerpMarketErrors.PerpInsufficientMargin(a.account, required, available);
     }
 
     /// @dev The initial margin of `growCh` more CH at the risk price now (which also applies the oracle's new-risk

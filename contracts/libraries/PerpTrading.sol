@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
-import {IPerpMarket} from "../interfaces/IPerpMarket.sol";
+import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../interfaces/IPerpMarket.sol";
 import {ClearingMath} from "./ClearingMath.sol";
 import {PerpMath} from "./PerpMath.sol";
 
@@ -163,9 +162,10 @@ library PerpTrading {
         uint256 absNew = PerpMath.abs(v.newSize);
         uint256 absDelta = PerpMath.abs(v.delta);
         // a full close of a position below the minimum stays possible
-        if (absDelta < p.minTradeCh && v.newSize != 0) revert IPerpMarket.PerpTradeTooSmall(absDelta, p.minTradeCh);
+        if (absDelta < p.minTradeCh && v.newSize != 0)
+            revert IPerpMarketErrors.PerpTradeTooSmall(absDelta, p.minTradeCh);
         if (increasing(v.oldSize, v.newSize)) {
-            if (absNew > p.maxPositionCh) revert IPerpMarket.PerpPositionTooLarge(absNew, p.maxPositionCh);
+            if (absNew > p.maxPositionCh) revert IPerpMarketErrors.PerpPositionTooLarge(absNew, p.maxPositionCh);
             a.oracle.checkRiskAt(v.indexPrice, a.priceTime);
         }
     }
@@ -191,9 +191,9 @@ library PerpTrading {
         int256 delta = v.delta;
         int256 premium;
         (v.fillPrice, premium) = PerpMath.fillPrice(v.indexPrice, v.skew, delta, p.skewScaleCh);
-        if (v.fillPrice == 0) revert IPerpMarket.PerpInvalidFillPrice(premium);
+        if (v.fillPrice == 0) revert IPerpMarketErrors.PerpInvalidFillPrice(premium);
         if (limit != 0 && (delta > 0 ? v.fillPrice > limit : v.fillPrice < limit)) {
-            revert IPerpMarket.PerpPriceLimitExceeded(v.fillPrice, limit);
+            revert IPerpMarketErrors.PerpPriceLimitExceeded(v.fillPrice, limit);
         }
         v.fee = split(PerpMath.feeUsdc(v.skew, delta, v.fillPrice, p.makerFeeBps, p.takerFeeBps), p);
         v.burnReserve = uint256(oi.burnReserveUsdc) + v.fee.burnUsdc;
@@ -210,12 +210,12 @@ library PerpTrading {
         if (v.newSize > 0) {
             v.longOi += uint256(v.newSize);
             if (v.longOi > oi.longCh && v.longOi > p.maxOpenInterestCh) {
-                revert IPerpMarket.PerpOpenInterestCapExceeded(true, v.longOi, p.maxOpenInterestCh);
+                revert IPerpMarketErrors.PerpOpenInterestCapExceeded(true, v.longOi, p.maxOpenInterestCh);
             }
         } else {
             v.shortOi += uint256(-v.newSize);
             if (v.shortOi > oi.shortCh && v.shortOi > p.maxOpenInterestCh) {
-                revert IPerpMarket.PerpOpenInterestCapExceeded(false, v.shortOi, p.maxOpenInterestCh);
+                revert IPerpMarketErrors.PerpOpenInterestCapExceeded(false, v.shortOi, p.maxOpenInterestCh);
             }
         }
     }
@@ -235,7 +235,7 @@ library PerpTrading {
     }
 
     function _emitTraded(address account, TradeVars memory v, int256 openNotional) private {
-        emit IPerpMarket.PerpTraded(
+        emit IPerpMarketEvents.PerpTraded(
             account,
             v.delta,
             v.fillPrice,
@@ -311,107 +311,15 @@ library PerpTrading {
             );
     }
 
-    /// @notice The funding index and rate accrued to now at `price` (external: one copy of the model, in here).
-    function accrued(
-        Market storage m,
-        IPerpMarket.PerpParams storage p,
-        uint256 price
-    ) external view returns (int256 indexWad, int256 rateWad) {
-        return accrue(m, p, price);
-    }
-
-    /// @notice Accrues the stored funding to now at `price` and writes it.
-    function accrueStored(
-        Market storage m,
-        IPerpMarket.PerpParams storage p,
-        uint256 price
-    ) public returns (int256 indexWad, int256 rateWad) {
-        (indexWad, rateWad) = accrue(m, p, price);
-        storeFunding(m, indexWad, rateWad, m.funding.keeperOwedUsdc);
-    }
-
     /// @notice Writes the funding word. The index cannot leave int112 (5e15 USDC per CH) nor the rate int64
     ///         (maxFundingRateWad ≤ 1e18) in practice; the checked casts keep a corrupted value from being stored.
     function storeFunding(Market storage m, int256 indexWad, int256 rateWad, uint256 keeperOwedUsdc) internal {
         m.funding = Funding(indexWad.toInt112(), rateWad.toInt64(), uint40(block.timestamp), uint40(keeperOwedUsdc));
     }
 
-    /// @notice Settles `account`'s funding and pending funding through ClearingHouse.settle (IPerpMarket
-    ///         .settleFunding); emits FundingSettled.
-    function settleFunding(
-        Market storage m,
-        IPerpMarket.PerpParams storage p,
-        IClearingHouse clearingHouse,
-        address account,
-        uint256 price
-    ) external returns (int256 fundingUsdc) {
-        (int256 index, ) = accrueStored(m, p, price);
-        Account storage a = m.accounts[account];
-        int256 size = a.sizeCh;
-        int256 snap = a.snapshotWad;
-        int256 owed = PerpMath.fundingOwedUsdc(size, snap, index);
-        int256 offsetDelta = (size * index) / PerpMath.WAD - (size * snap) / PerpMath.WAD;
-        if (a.hasPending) {
-            int256 pending = m.pendingFunding[account];
-            owed += pending;
-            offsetDelta += pending * 1e12;
-            delete m.pendingFunding[account];
-            a.hasPending = false;
-        }
-        if (owed == 0 && offsetDelta == 0) revert IPerpMarket.PerpNothingToSettle(account);
-        a.snapshotWad = int112(index);
-        Aggregates storage g = m.agg;
-        g.fundingOffsetWad = (g.fundingOffsetWad + offsetDelta).toInt128();
-        fundingUsdc = -owed;
-        emit IPerpMarket.FundingSettled(account, fundingUsdc, index);
-        if (fundingUsdc != 0) clearingHouse.settle(account, fundingUsdc);
-    }
-
-    /// @notice The liquidation hook's bookkeeping (ILiquidatableMarket.onPositionLiquidated): funding accrued at the
-    ///         liquidation price, the account's unsettled funding carried as pending funding, its size mirror, open
-    ///         interest (saturating) and Σ cost basis; emits PerpLiquidated. Never reverts on bounded values and
-    ///         never calls the ClearingHouse.
-    function onLiquidated(
-        Market storage m,
-        IPerpMarket.PerpParams storage p,
-        address account,
-        int256 sizeDeltaCh,
-        uint256 priceWad,
-        int256 realisedPnlUsdc
-    ) external {
-        (int256 index, int256 rate) = accrueStored(m, p, priceWad);
-        Account memory a = m.accounts[account];
-        int256 oldSize = a.sizeCh;
-        int256 newSize = oldSize + sizeDeltaCh;
-        int256 owed = PerpMath.fundingOwedUsdc(oldSize, a.snapshotWad, index);
-        int256 pending = m.pendingFunding[account] + owed;
-        m.pendingFunding[account] = pending;
-        m.accounts[account] = Account(int128(newSize), int112(index), pending != 0);
-        // @dev the account's offset contribution changes from size·snapshot to size′·index − owed
-        m.agg.fundingOffsetWad += int128(
-            (newSize * index) / PerpMath.WAD - (oldSize * a.snapshotWad) / PerpMath.WAD - owed * 1e12
-        );
-        OpenInterest memory oi = m.oi;
-        uint256 closedCh = PerpMath.abs(sizeDeltaCh);
-        if (oldSize > 0) oi.longCh = oi.longCh > closedCh ? uint96(oi.longCh - closedCh) : 0;
-        else oi.shortCh = oi.shortCh > closedCh ? uint96(oi.shortCh - closedCh) : 0;
-        m.oi = oi;
-        m.agg.sumOpenNotionalUsdc += int128(openNotionalDelta(oldSize, sizeDeltaCh, priceWad, realisedPnlUsdc));
-        emit IPerpMarket.PerpLiquidated(
-            account,
-            sizeDeltaCh,
-            priceWad,
-            newSize,
-            pending,
-            index,
-            rate,
-            oi.longCh,
-            oi.shortCh
-        );
-    }
-
     /// @notice −(funding `account` owes accrued to now at `priceWad` + its pending funding): owing rounds up, what
-    ///         it is owed rounds down (IMarketAccountRisk.accountRisk's equity adjustment).
+    ///         it is owed rounds down (IMarketAccountRisk.accountRisk's equity adjustment). Here, not in PerpFunding: the
+    ///         ClearingHouse asks for it inside every risk-increasing fill, where this library is already warm.
     function fundingAdjustment(
         Market storage m,
         IPerpMarket.PerpParams storage p,
@@ -437,67 +345,5 @@ library PerpTrading {
         int256 skew = int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
         (fillPriceWad, ) = PerpMath.fillPrice(indexPriceWad, skew, sizeDeltaCh, p.skewScaleCh);
         fee = split(PerpMath.feeUsdc(skew, sizeDeltaCh, fillPriceWad, p.makerFeeBps, p.takerFeeBps), p);
-    }
-
-    // ───────────────────────────── the LPs' claim ─────────────────────────────
-
-    /// @notice The vault's claim on the market: pool − reserves − traders' unrealised PnL + their funding debt
-    ///         (IVaultMarket.vaultEquityUsdc).
-    /// @param reservedUsdc Pool money that is not LP capital (burn reserve, bounties, order fees).
-    function vaultEquity(
-        Market storage m,
-        IPerpMarket.PerpParams storage p,
-        uint256 price,
-        int256 pool,
-        int256 reservedUsdc
-    ) external view returns (int256) {
-        (int256 unrealised, int256 fundingDebt, ) = _traderClaims(m, p, price);
-        return pool - reservedUsdc - unrealised + fundingDebt;
-    }
-
-    /// @notice What the vault may take back now (IVaultMarket.withdrawableToVaultUsdc): the pool less reserves, the
-    ///         traders' net claim, lpReserveBps of the gross notional and, while positions are open, a runway of poke
-    ///         bounties.
-    function withdrawable(
-        Market storage m,
-        IPerpMarket.PerpParams storage p,
-        uint256 price,
-        int256 pool,
-        int256 reservedUsdc
-    ) external view returns (uint256) {
-        (int256 unrealised, int256 fundingDebt, uint256 gross) = _traderClaims(m, p, price);
-        int256 owedToTraders = unrealised - fundingDebt;
-        if (owedToTraders < 0) owedToTraders = 0;
-        int256 buffer = int256((gross * p.lpReserveBps + BPS - 1) / BPS);
-        // @dev pokes pay bounties only while positions are open: then keep a runway of them in the pool
-        if (gross != 0) {
-            uint256 interval = p.pokeIntervalSec;
-            buffer += int256(uint256(p.pokeBountyUsdc) * ((BOUNTY_RUNWAY_SEC + interval - 1) / interval));
-        }
-        int256 free = pool - reservedUsdc - owedToTraders - buffer;
-        return free > 0 ? uint256(free) : 0;
-    }
-
-    /// @dev Traders' net unrealised PnL (rounded up: against LPs) and their funding debt to the pool accrued to now
-    ///      (rounded down), both O(1) from the aggregates. Positions are valued at what closing them all would pay:
-    ///      the price impact is path-independent, so moving the skew from `net` to 0 pays
-    ///      net · index + index · net² / (2 · skewScale) in any order of closes. Valuing at the bare index would
-    ///      count the premium traders paid to open as LP equity until they close and take it back (issue 17 item 2:
-    ///      an LP opening skew, redeeming at the inflated price, then closing).
-    function _traderClaims(
-        Market storage m,
-        IPerpMarket.PerpParams storage p,
-        uint256 price
-    ) private view returns (int256 unrealisedUsdc, int256 fundingDebtUsdc, uint256 grossNotionalUsdc) {
-        OpenInterest memory oi = m.oi;
-        int256 net = int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
-        Aggregates memory g = m.agg;
-        uint256 absNet = PerpMath.abs(net);
-        // @dev the impact term is ≥ 0 whatever the side and rounds up (traders' claim, against LPs)
-        uint256 impactUsdc = Math.mulDiv(price, absNet * absNet, 2e30 * uint256(p.skewScaleCh), Math.Rounding.Ceil);
-        unrealisedUsdc = ClearingMath.valueUsdcUp(net, price) + int256(impactUsdc) - g.sumOpenNotionalUsdc;
-        (int256 index, ) = accrue(m, p, price);
-        fundingDebtUsdc = PerpMath.divDown((net * index) / PerpMath.WAD - g.fundingOffsetWad, 1e12);
-        grossNotionalUsdc = ClearingMath.notionalUsdcUp(uint256(oi.longCh) + uint256(oi.shortCh), price);
     }
 }

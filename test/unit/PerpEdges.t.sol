@@ -5,7 +5,7 @@ import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {PerpDefaults} from "../helpers/PerpDefaults.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
+import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../../contracts/interfaces/IPerpMarket.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 
@@ -34,7 +34,7 @@ contract PerpEdgesTest is PerpSolBase {
     }
 
     function _expectBad(IPerpMarket.PerpParams memory p, uint256 code) internal {
-        vm.expectRevert(abi.encodeWithSelector(IPerpMarket.PerpInvalidParams.selector, code));
+        vm.expectRevert(abi.encodeWithSelector(IPerpMarketErrors.PerpInvalidParams.selector, code));
         perp.setParams(p);
     }
 
@@ -92,7 +92,7 @@ contract PerpEdgesTest is PerpSolBase {
         perp.setBurnSink(address(0));
         address sink = makeAddr("sink2");
         vm.expectEmit(address(perp));
-        emit IPerpMarket.BurnSinkSet(sink);
+        emit IPerpMarketEvents.BurnSinkSet(sink);
         perp.setBurnSink(sink);
         vm.expectRevert(ZERO);
         vault.addMarket(address(0));
@@ -134,7 +134,10 @@ contract PerpEdgesTest is PerpSolBase {
         perp.setParams(p);
         (bool ok, bytes memory reason) = PerpOrderSteps.trade(perp, alice, -101e18, 0);
         assertFalse(ok);
-        assertEq(reason, abi.encodeWithSelector(IPerpMarket.PerpOpenInterestCapExceeded.selector, false, 101e18, 100e18));
+        assertEq(
+            reason,
+            abi.encodeWithSelector(IPerpMarketErrors.PerpOpenInterestCapExceeded.selector, false, 101e18, 100e18)
+        );
         PerpOrderSteps.mustTrade(perp, alice, -100e18);
         assertEq(perp.marketState().shortOiCh, 100e18);
     }
@@ -147,7 +150,7 @@ contract PerpEdgesTest is PerpSolBase {
         // premium = (2·0 − 200) / (2·100) = −1 WAD
         (bool ok, bytes memory reason) = PerpOrderSteps.trade(perp, alice, -200e18, 0);
         assertFalse(ok);
-        assertEq(reason, abi.encodeWithSelector(IPerpMarket.PerpInvalidFillPrice.selector, -1e18));
+        assertEq(reason, abi.encodeWithSelector(IPerpMarketErrors.PerpInvalidFillPrice.selector, -1e18));
         assertEq(chouse.positionOf(alice, address(perp)).sizeCh, 0);
     }
 

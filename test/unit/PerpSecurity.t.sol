@@ -6,7 +6,7 @@ import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
+import {IPerpMarket, IPerpMarketErrors} from "../../contracts/interfaces/IPerpMarket.sol";
 import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/IDelayedOrders.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
 
@@ -151,12 +151,22 @@ contract PerpSecurityTest is PerpSolBase {
         index.setPrice(11e18); // after it
         vm.prank(executor);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleRoundNotInForce.selector, inForce + 1, priceTime + 5, priceTime)
+            abi.encodeWithSelector(
+                IComputePriceOracle.OracleRoundNotInForce.selector,
+                inForce + 1,
+                priceTime + 5,
+                priceTime
+            )
         );
         perp.executeOrder(t, inForce + 1);
         vm.prank(executor);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleRoundNotInForce.selector, inForce - 1, priceTime - 10, priceTime)
+            abi.encodeWithSelector(
+                IComputePriceOracle.OracleRoundNotInForce.selector,
+                inForce - 1,
+                priceTime - 10,
+                priceTime
+            )
         );
         perp.executeOrder(t, inForce - 1);
         vm.prank(executor);
@@ -267,7 +277,7 @@ contract PerpSecurityTest is PerpSolBase {
         assertFalse(ok);
         assertEq(bytes4(err), IDelayedOrderErrors.DelayedOrderGasTooLow.selector);
         assertEq(perp.pendingOrder(t).commitTime, priceTime - 30); // still pending
-        vm.expectRevert(abi.encodeWithSelector(IPerpMarket.PerpOnlySelf.selector, address(this)));
+        vm.expectRevert(abi.encodeWithSelector(IPerpMarketErrors.PerpOnlySelf.selector, address(this)));
         perp.fillOrder(t, 100e18, 0, 10e18, priceTime);
     }
 
@@ -278,12 +288,14 @@ contract PerpSecurityTest is PerpSolBase {
         address poor = makeAddr("poor");
         _setupTrader(poor, guarantor, 100e6);
         vm.prank(poor);
-        vm.expectRevert(abi.encodeWithSelector(IPerpMarket.PerpInsufficientMargin.selector, poor, 200e6, 99.5e6));
+        vm.expectRevert(abi.encodeWithSelector(IPerpMarketErrors.PerpInsufficientMargin.selector, poor, 200e6, 99.5e6));
         perp.commitOrder(200e18, 0); // 2,000 notional: IM 10 % = 200
         address broke = makeAddr("broke");
         _setupTrader(broke, guarantor, 0.1e6);
         vm.prank(broke);
-        vm.expectRevert(abi.encodeWithSelector(IPerpMarket.PerpInsufficientCollateral.selector, broke, 0.5e6, 0.1e6));
+        vm.expectRevert(
+            abi.encodeWithSelector(IPerpMarketErrors.PerpInsufficientCollateral.selector, broke, 0.5e6, 0.1e6)
+        );
         perp.commitOrder(1e18, 0);
         uint256 priceTime = _commit(poor, 90e18); // IM 90
         (, uint256 held, ) = perp.accountRisk(poor, 10e18);
@@ -350,7 +362,7 @@ contract PerpSecurityTest is PerpSolBase {
         liq.liquidate(t);
         assertEq(perp.accountState(t).sizeCh, 0);
         vm.warp(priceTime + 1);
-        bytes memory reason = abi.encodeWithSelector(IPerpMarket.PerpNoPosition.selector, t);
+        bytes memory reason = abi.encodeWithSelector(IPerpMarketErrors.PerpNoPosition.selector, t);
         vm.expectEmit(address(perp));
         emit IDelayedOrders.OrderCancelled(t, executor, 0.5e6, reason, 0);
         _execute(executor, t, priceTime);

@@ -3,7 +3,6 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IPerpMarket} from "../../interfaces/IPerpMarket.sol";
 import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
@@ -16,16 +15,18 @@ import {PerpMath} from "../../libraries/PerpMath.sol";
 import {DelayedOrders} from "../../libraries/DelayedOrders.sol";
 import {PerpOrders} from "../../libraries/PerpOrders.sol";
 import {PerpTrading} from "../../libraries/PerpTrading.sol";
+import {PerpFunding} from "../../libraries/perps/PerpFunding.sol";
+import {PerpLpClaims} from "../../libraries/perps/PerpLpClaims.sol";
 
 /// @title PerpMarket
 /// @notice The CH perpetual against the LiquidityVault. See IPerpMarket.
-/// @dev Storage, access, keeper entry points and the funding paths here; the mechanisms in linked libraries working on
-///      storage pointers: PerpTrading (fills and the LPs' claim, on `Market`), PerpOrders (order intake, execution and
-///      discovery, on the DelayedOrders book). No function loops over accounts (MKT-03).
+/// @dev Storage, access and entry points here; the mechanisms in linked libraries working on storage pointers:
+///      PerpTrading (fills, on `Market`), PerpFunding (the poke, settlement, the liquidation hook), PerpLpClaims (the
+///      LPs' claim), PerpOrders (order intake, execution and discovery, on the DelayedOrders book). No function loops
+///      over accounts (MKT-03).
 /// @custom:oz-upgrades-unsafe-allow external-library-linking
 contract PerpMarket is ChxUpgradeable, IPerpMarket {
     using SafeERC20 for IERC20;
-    using SafeCast for int256;
 
     /// @notice Pause flag of risk-increasing orders (reductions and closes are never paused here, SEC-05).
     bytes32 public constant FEATURE_TRADE = keccak256("perp.trade");
@@ -175,7 +176,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @inheritdoc IPerpMarket
     function settleFunding(address account) external nonReentrant returns (int256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        return PerpTrading.settleFunding($.m, $.params, $.clearingHouse, account, $.oracle.indexPrice());
+        return PerpFunding.settleFunding($.m, $.params, $.clearingHouse, account, $.oracle.indexPrice());
     }
 
     // ───────────────────────────── keepers ─────────────────────────────
@@ -185,26 +186,9 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         return _poke();
     }
 
-    function _poke() private returns (uint256 bounty) {
+    function _poke() private returns (uint256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        PerpTrading.Funding memory f = $.m.funding;
-        uint256 interval = $.params.pokeIntervalSec;
-        if (block.timestamp < f.lastTime + interval) revert PerpAlreadyDone(f.lastTime, f.lastTime + interval);
-        uint256 price = $.oracle.indexPrice();
-        (int256 index, int256 rate) = PerpTrading.accrued($.m, $.params, price);
-        // @dev no open interest, no funding to keep current: no bounty (an empty market must not owe keepers
-        //      before LPs have funded it, which would leave the vault's equity negative and block deposits)
-        PerpTrading.OpenInterest memory oi = $.m.oi;
-        bounty = oi.longCh == 0 && oi.shortCh == 0 ? 0 : $.params.pokeBountyUsdc;
-        uint256 owedAfter = uint256(f.keeperOwedUsdc) + bounty;
-        // @dev the bounty stops (never reverts) if unclaimed bounties ever reached the packed field's range
-        if (owedAfter > type(uint40).max) {
-            bounty = 0;
-            owedAfter = f.keeperOwedUsdc;
-        }
-        $.m.funding = PerpTrading.Funding(index.toInt112(), rate.toInt64(), uint40(block.timestamp), uint40(owedAfter));
-        if (bounty > 0) $.keeperBounty[msg.sender] += bounty;
-        emit FundingPoked(msg.sender, index, rate, price, bounty);
+        return PerpFunding.poke($.m, $.params, $.keeperBounty, $.oracle, msg.sender);
     }
 
     /// @inheritdoc IPerpMarket
@@ -289,7 +273,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     ) external {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         if (msg.sender != address($.clearingHouse)) revert PerpOnlyClearingHouse(msg.sender);
-        PerpTrading.onLiquidated($.m, $.params, account, sizeDeltaCh, priceWad, realisedPnlUsdc);
+        PerpFunding.onLiquidated($.m, $.params, account, sizeDeltaCh, priceWad, realisedPnlUsdc);
     }
 
     /// @inheritdoc IMarketAccountRisk
@@ -326,7 +310,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         IClearingHouse ch = $.clearingHouse;
         uint256 price = $.oracle.indexPrice();
         (, int256 pool, , ) = ch.marketInfo(address(this));
-        uint256 available = PerpTrading.withdrawable($.m, $.params, price, pool, _reserved($));
+        uint256 available = PerpLpClaims.withdrawable($.m, $.params, price, pool, _reserved($));
         if (amountUsdc > available) revert PerpWithdrawableTooLow(amountUsdc, available);
         pool -= int256(amountUsdc);
         emit VaultCapitalMoved(-int256(amountUsdc), pool, _vaultEquity($, price, pool));
@@ -344,7 +328,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     function withdrawableToVaultUsdc() external view returns (uint256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        return PerpTrading.withdrawable($.m, $.params, $.oracle.indexPrice(), pool, _reserved($));
+        return PerpLpClaims.withdrawable($.m, $.params, $.oracle.indexPrice(), pool, _reserved($));
     }
 
     /// @dev Pool money that is not LP capital: the burn reserve, unclaimed poke bounties, pending orders' fees.
@@ -353,7 +337,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     }
 
     function _vaultEquity(PerpMarketStorage storage $, uint256 price, int256 pool) private view returns (int256) {
-        return PerpTrading.vaultEquity($.m, $.params, price, pool, _reserved($));
+        return PerpLpClaims.vaultEquity($.m, $.params, price, pool, _reserved($));
     }
 
     // ───────────────────────────── configuration ─────────────────────────────
@@ -362,7 +346,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @dev Funding is accrued to now with the old parameters first (reads the index).
     function setParams(PerpParams calldata params_) external restricted {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        PerpTrading.accrueStored($.m, $.params, $.oracle.indexPrice());
+        PerpFunding.accrueStored($.m, $.params, $.oracle.indexPrice());
         _setParams($, params_);
     }
 
@@ -403,13 +387,13 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @inheritdoc IPerpMarket
     function currentFunding() external view returns (int256 fundingIndexWad, int256 fundingRateWad) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        return PerpTrading.accrued($.m, $.params, $.oracle.indexPrice());
+        return PerpFunding.accrued($.m, $.params, $.oracle.indexPrice());
     }
 
     /// @inheritdoc IPerpMarket
     function fundingOwedUsdc(address account) external view returns (int256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        (int256 index, ) = PerpTrading.accrued($.m, $.params, $.oracle.indexPrice());
+        (int256 index, ) = PerpFunding.accrued($.m, $.params, $.oracle.indexPrice());
         PerpTrading.Account memory a = $.m.accounts[account];
         return PerpMath.fundingOwedUsdc(a.sizeCh, a.snapshotWad, index) + $.m.pendingFunding[account];
     }

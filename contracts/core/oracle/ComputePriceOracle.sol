@@ -27,9 +27,21 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     ///      Cleared by the EVM at the end of every transaction (EIP-1153).
     bytes32 private constant PINNED_PRICE_SLOT = 0xeaa1179bfefc69b8ca6464a912f4997b07229b3c45b39a59bc03969e7c6134fd;
 
+    /// @dev The feed's configuration and, in the same word, whether the sequencer feed and the spot source are known to
+    ///      be unset: every price read loads this word anyway, so a deployment without a sequencer feed (L1) or without
+    ///      a spot source skips those cold slots. Fail-safe: the flags only skip what the setters saw cleared; a word
+    ///      written by an older implementation reads false and every slot is read as before.
+    struct FeedWord {
+        address feed;
+        uint32 heartbeatSec;
+        uint8 decimals;
+        bool noSequencer;
+        bool noSpotSource;
+    }
+
     /// @custom:storage-location erc7201:chx.storage.ComputePriceOracle
     struct ComputePriceOracleStorage {
-        FeedConfig feed;
+        FeedWord feed;
         SequencerConfig sequencer;
         DeviationConfig deviation;
         uint128 minPriceWad;
@@ -67,6 +79,7 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
         _setFeed(feed, heartbeatSec);
         _setPriceBounds(minPriceWad, maxPriceWad);
         _setSequencerFeed(sequencerFeed, gracePeriodSec);
+        _getStorage().feed.noSpotSource = true; // no spot source until setSpotSource
     }
 
     // ------------------------------------------------------------------ reads
@@ -88,8 +101,8 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     /// @inheritdoc IComputePriceOracle
     function priceAtRound(uint80 roundId, uint256 time) external view returns (uint256 priceWad) {
         ComputePriceOracleStorage storage $ = _getStorage();
-        _checkSequencerUp($.sequencer.feed);
-        FeedConfig memory cfg = $.feed;
+        FeedWord memory cfg = $.feed;
+        if (!cfg.noSequencer) _checkSequencerUp($.sequencer.feed);
         if (cfg.feed == address(0)) revert OracleFeedNotSet();
         AggregatorV3Interface feed = AggregatorV3Interface(cfg.feed);
         if (time >= block.timestamp) revert OracleRoundNotInForce(roundId, 0, time);
@@ -172,7 +185,8 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
 
     /// @inheritdoc IComputePriceOracle
     function feedConfig() external view returns (FeedConfig memory) {
-        return _getStorage().feed;
+        FeedWord memory w = _getStorage().feed;
+        return FeedConfig({feed: w.feed, heartbeatSec: w.heartbeatSec, decimals: w.decimals});
     }
 
     /// @inheritdoc IComputePriceOracle
@@ -214,11 +228,9 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
             if (windowSec == 0) revert OracleInvalidConfig("windowSec");
             if (maxDeviationBps == 0 || maxDeviationBps > BPS) revert OracleInvalidConfig("maxDeviationBps");
         }
-        _getStorage().deviation = DeviationConfig({
-            source: source,
-            windowSec: windowSec,
-            maxDeviationBps: maxDeviationBps
-        });
+        ComputePriceOracleStorage storage $ = _getStorage();
+        $.feed.noSpotSource = source == address(0);
+        $.deviation = DeviationConfig({source: source, windowSec: windowSec, maxDeviationBps: maxDeviationBps});
         emit OracleSpotSourceSet(source, windowSec, maxDeviationBps);
     }
 
@@ -229,12 +241,15 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
         if (heartbeatSec == 0) revert OracleInvalidConfig("heartbeatSec");
         uint8 decimals = AggregatorV3Interface(feed).decimals();
         if (decimals > 36) revert OracleInvalidConfig("decimals");
-        _getStorage().feed = FeedConfig({feed: feed, heartbeatSec: heartbeatSec, decimals: decimals});
+        FeedWord storage w = _getStorage().feed;
+        (w.feed, w.heartbeatSec, w.decimals) = (feed, heartbeatSec, decimals);
         emit OracleFeedSet(feed, heartbeatSec, decimals);
     }
 
     function _setSequencerFeed(address feed, uint32 gracePeriodSec) private {
-        _getStorage().sequencer = SequencerConfig({feed: feed, gracePeriodSec: gracePeriodSec});
+        ComputePriceOracleStorage storage $ = _getStorage();
+        $.feed.noSequencer = feed == address(0);
+        $.sequencer = SequencerConfig({feed: feed, gracePeriodSec: gracePeriodSec});
         emit OracleSequencerFeedSet(feed, gracePeriodSec);
     }
 
@@ -259,8 +274,8 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     ///      answer positive, converted price inside the bounds.
     function _validatedPrice() private view returns (uint256 priceWad) {
         ComputePriceOracleStorage storage $ = _getStorage();
-        _checkSequencerUp($.sequencer.feed);
-        FeedConfig memory cfg = $.feed;
+        FeedWord memory cfg = $.feed;
+        if (!cfg.noSequencer) _checkSequencerUp($.sequencer.feed);
         if (cfg.feed == address(0)) revert OracleFeedNotSet();
         (uint80 roundId, int256 answer, , uint256 updatedAt, uint80 answeredInRound) = AggregatorV3Interface(cfg.feed)
             .latestRoundData();
@@ -299,13 +314,16 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     ///      deviation (against the TWAP now).
     function _checkRiskGates(uint256 indexWad, uint256 time) private view {
         ComputePriceOracleStorage storage $ = _getStorage();
-        SequencerConfig memory seq = $.sequencer;
+        FeedWord memory cfg = $.feed;
+        SequencerConfig memory seq;
+        if (!cfg.noSequencer) seq = $.sequencer;
         if (seq.feed != address(0)) {
             (, , uint256 startedAt, , ) = AggregatorV3Interface(seq.feed).latestRoundData();
             uint256 graceEnds = startedAt + seq.gracePeriodSec;
             // Up for exactly the grace period is still inside it: new risk from graceEnds + 1.
             if (time <= graceEnds) revert OracleSequencerGracePeriod(startedAt, graceEnds);
         }
+        if (cfg.noSpotSource) return;
         DeviationConfig memory dev = $.deviation;
         if (dev.source == address(0)) return;
         uint256 spotWad;

@@ -47,7 +47,7 @@ export const perpRiskParams = {
  * registered in the ClearingHouse, given its margin parameters in the RiskEngine and Roles.MARKET, and added to
  * the vault. The burn reserve goes to the treasury (CHX_TREASURY, else the Timelock), which buys back and burns
  * DPS. Orders (commit, execute, cancel after expiry), funding pokes and settlement are permissionless; the market links
- * the PerpTrading and PerpOrders libraries (deployed once, recorded under their names); allocate/deallocate are KEEPER; parameters ADMIN;
+ * the PerpTrading, PerpFunding, PerpLpClaims and PerpOrders libraries (deployed once, recorded under their names); allocate/deallocate are KEEPER; parameters ADMIN;
  * the guardian may pause "perp.trade", "vault.deposit" and "vault.withdraw".
  */
 export const perpsModule: DeployModule = {
