@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {FuturesSolBase} from "../helpers/FuturesSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../contracts/interfaces/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../contracts/interfaces/IFuturesEvents.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {MockFuturesIndex} from "../../contracts/mocks/MockFuturesIndex.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
@@ -134,7 +136,7 @@ contract FuturesSecurityTest is FuturesSolBase {
         int256 drained = chouse.collateralOf(alice) - 400e6;
         market.settleFunding(alice, -drained); // a realised loss in another market: 400 left for a 1,000 payment
         vm.expectEmit(address(futures));
-        emit IFuturesTypes.DeliveryForfeited(id, alice, 60e18, 600e6, address(vault));
+        emit IFuturesEvents.DeliveryForfeited(id, alice, 60e18, 600e6, address(vault));
         vm.prank(alice);
         futures.settlePosition(id, alice);
         assertEq(chToken.balanceOf(alice), 40e18);
@@ -310,7 +312,7 @@ contract FuturesSecurityTest is FuturesSolBase {
         futures.withdrawEscrow(id, 10e18); // bond 10: IM 110 ≤ equity ≈ 120
         int256 equity = chouse.marginState(carol).equityUsdc;
         vm.prank(carol);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesEscrowNeeded.selector, id, carol, 150e6, equity));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesEscrowNeeded.selector, id, carol, 150e6, equity));
         futures.withdrawEscrow(id, 40e18);
     }
 
@@ -522,7 +524,7 @@ contract FuturesSecurityTest is FuturesSolBase {
         vm.prank(poor);
         vm.expectRevert(
             abi.encodeWithSelector(
-                IFuturesTypes.FuturesInsufficientCollateral.selector,
+                IFuturesErrors.FuturesInsufficientCollateral.selector,
                 poor,
                 1_010.5e6,
                 int256(1_000e6)
@@ -549,7 +551,7 @@ contract FuturesSecurityTest is FuturesSolBase {
         try futures.commitOrder(id, 50e18, 0) {
             fail();
         } catch (bytes memory err) {
-            assertEq(bytes4(err), IFuturesTypes.FuturesInsufficientMargin.selector);
+            assertEq(bytes4(err), IFuturesErrors.FuturesInsufficientMargin.selector);
         }
     }
 
@@ -579,7 +581,9 @@ contract FuturesSecurityTest is FuturesSolBase {
         (bool due, ) = futures.checker();
         assertFalse(due);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderNotExpired.selector, alice, pt - 30 + 300));
+        vm.expectRevert(
+            abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderNotExpired.selector, alice, pt - 30 + 300)
+        );
         futures.cancelOrder(alice, id);
         vm.warp(pt + 1);
         bytes memory payload;
@@ -610,7 +614,7 @@ contract FuturesSecurityTest is FuturesSolBase {
         assertEq(futures.vaultEquityUsdc(), equity, "the fee is the executor's");
         vm.warp(expiry - 31);
         vm.prank(bob);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesOrderPastExpiry.selector, id, expiry, expiry));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesOrderPastExpiry.selector, id, expiry, expiry));
         futures.commitOrder(id, 1e18, 0);
     }
 
@@ -634,7 +638,7 @@ contract FuturesSecurityTest is FuturesSolBase {
         _setupTrader(broke, guarantor, 0.1e6);
         vm.prank(broke);
         vm.expectRevert(
-            abi.encodeWithSelector(IFuturesTypes.FuturesInsufficientCollateral.selector, broke, 1.37e6, int256(0.1e6))
+            abi.encodeWithSelector(IFuturesErrors.FuturesInsufficientCollateral.selector, broke, 1.37e6, int256(0.1e6))
         );
         futures.commitOrder(id, 1e18, 0); // fee 0.5 + IM 10 % of 8.7
     }
@@ -652,15 +656,15 @@ contract FuturesSecurityTest is FuturesSolBase {
         assertFalse(ok);
         assertEq(bytes4(err), IDelayedOrderErrors.DelayedOrderGasTooLow.selector);
         assertEq(futures.pendingOrder(id, alice).commitTime, priceTime - 30); // still pending
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesOnlySelf.selector, address(this)));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesOnlySelf.selector, address(this)));
         futures.fillOrder(alice, id, 100e18, 0, 10e18, priceTime);
         IFuturesTypes.Params memory p = _params();
         p.maxOrderDelaySec = p.minOrderDelaySec;
-        vm.expectRevert(IFuturesTypes.FuturesInvalidParams.selector);
+        vm.expectRevert(IFuturesErrors.FuturesInvalidParams.selector);
         futures.setParams(p);
         p = _params();
         p.executionFeeUsdc = 50e6 + 1;
-        vm.expectRevert(IFuturesTypes.FuturesInvalidParams.selector);
+        vm.expectRevert(IFuturesErrors.FuturesInvalidParams.selector);
         futures.setParams(p);
     }
 

@@ -5,6 +5,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {FuturesBase} from "./futures/FuturesBase.sol";
+import {FuturesLedger} from "../../libraries/futures/FuturesLedger.sol";
 import {IFuturesMarket} from "../../interfaces/IFuturesMarket.sol";
 import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
 import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
@@ -12,10 +13,10 @@ import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
 import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {FuturesMath} from "../../libraries/FuturesMath.sol";
 import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
 import {FuturesRisk} from "./futures/FuturesRisk.sol";
 import {FuturesOrders} from "./futures/FuturesOrders.sol";
+import {FuturesTrading} from "../../libraries/futures/FuturesTrading.sol";
 import {IDelayedOrders} from "../../interfaces/IDelayedOrders.sol";
 
 /// @title FuturesMarket
@@ -106,7 +107,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         s.tenor = tenor;
         uint256 cap = oiCapCh == 0 ? $.params.defaultOiCapCh : oiCapCh;
         s.oiCapCh = cap.toUint128();
-        emit SeriesListed(id, expiry, _cutoff($, expiry), tenor, cap, msg.sender, live);
+        emit SeriesListed(id, expiry, FuturesLedger.cutoff($, expiry), tenor, cap, msg.sender, live);
     }
 
     // ───────────────────────────── trading ─────────────────────────────
@@ -131,9 +132,9 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     /// @dev The series must be trading and new risk not paused; the rest in FuturesOrders.commit.
     function _commit(uint256 seriesId, int256 delta, uint256 limit, bool closeAll) private returns (uint256) {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        _trading($, seriesId);
+        FuturesLedger.trading($, seriesId);
         int256 oldSize = $.positions[seriesId][msg.sender].sizeCh;
-        if (_isIncrease(oldSize, oldSize + delta)) _requireActive(FEATURE_TRADE);
+        if (FuturesLedger.isIncrease(oldSize, oldSize + delta)) _requireActive(FEATURE_TRADE);
         return FuturesOrders.commit($, msg.sender, seriesId, delta, limit, closeAll);
     }
 
@@ -163,7 +164,10 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
             sizeDeltaCh = -$.positions[seriesId][account].sizeCh;
             if (sizeDeltaCh == 0) revert FuturesZeroAmount();
         }
-        return _tradeVsVault($, seriesId, account, sizeDeltaCh, limitPriceWad, indexPriceWad, priceTime);
+        FuturesLedger.trading($, seriesId);
+        int256 oldSize = $.positions[seriesId][account].sizeCh;
+        if (FuturesLedger.isIncrease(oldSize, oldSize + sizeDeltaCh)) _requireActive(FEATURE_TRADE);
+        return FuturesTrading.fill($, seriesId, account, sizeDeltaCh, limitPriceWad, indexPriceWad, priceTime);
     }
 
     /// @inheritdoc IFuturesExercise
@@ -175,148 +179,8 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         uint256 priceWad
     ) external restricted nonReentrant {
         if (sizeCh == 0 || priceWad == 0) revert FuturesZeroAmount();
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         _requireActive(FEATURE_TRADE);
-        Series storage s = _trading($, seriesId);
-        uint256 index = $.oracle.riskPrice();
-        int256 size = sizeCh.toInt256();
-        // @dev Trader against trader: the skew and the vault's exposure do not change, so no OI cap applies.
-        _applyTrade($, s, seriesId, longAccount, size, priceWad, index, 0, false);
-        _applyTrade($, s, seriesId, shortAccount, -size, priceWad, index, 0, false);
-    }
-
-    /// @dev A fill against the vault at the order round's index `index` plus the premium of the skew now. New risk
-    ///      passes the pause flag and the oracle's new-risk gates for the order's price time (ORC-01).
-    function _tradeVsVault(
-        FuturesMarketStorage storage $,
-        uint256 seriesId,
-        address account,
-        int256 delta,
-        uint256 limitPriceWad,
-        uint256 index,
-        uint256 priceTime
-    ) internal returns (uint256 priceWad) {
-        Series storage s = _trading($, seriesId);
-        int256 oldSize = $.positions[seriesId][account].sizeCh;
-        if (_isIncrease(oldSize, oldSize + delta)) {
-            _requireActive(FEATURE_TRADE);
-            $.oracle.checkRiskAt(index, priceTime);
-        }
-        priceWad = _priceFor($, s, index, delta, s.expiry - block.timestamp);
-        if (limitPriceWad != 0 && (delta > 0 ? priceWad > limitPriceWad : priceWad < limitPriceWad)) {
-            revert FuturesSlippage(priceWad, limitPriceWad);
-        }
-        // @dev The fee rounds up (owed by the trader).
-        uint256 fee = (FuturesMath.usdcUp(FuturesMath.abs(delta) * $.params.feeBps, priceWad) + BPS - 1) / BPS;
-        _applyTrade($, s, seriesId, account, delta, priceWad, index, fee, true);
-    }
-
-    /// @dev Series price for a trade of `delta` at `index`: premium from the mid skew (before + after) / 2.
-    function _priceFor(
-        FuturesMarketStorage storage $,
-        Series storage s,
-        uint256 index,
-        int256 delta,
-        uint256 ttx
-    ) internal view returns (uint256) {
-        Params storage pr = $.params;
-        int256 skew = int256(uint256(s.longOiCh)) - int256(uint256(s.shortOiCh));
-        int256 premium = FuturesMath.premiumWad(
-            2 * skew + delta,
-            pr.skewScaleCh,
-            pr.maxPremiumBps,
-            ttx,
-            pr.premiumHorizonSec
-        );
-        return FuturesMath.seriesPrice(index, premium, delta > 0);
-    }
-
-    struct TradeVars {
-        int256 oldSize;
-        int256 newSize;
-        int256 realised;
-        int256 cash;
-        uint256 refundCh;
-    }
-
-    /// @dev One fill: the per-series book here, the net position at the index in the ClearingHouse, and the
-    ///      difference between the trade price and the index settled in cash.
-    function _applyTrade(
-        FuturesMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address account,
-        int256 delta,
-        uint256 priceWad,
-        uint256 index,
-        uint256 fee,
-        bool checkCap
-    ) internal {
-        Position storage p = $.positions[seriesId][account];
-        TradeVars memory v;
-        v.oldSize = p.sizeCh;
-        v.newSize = v.oldSize + delta;
-        p.entryPriceWad = FuturesMath.entryAfter(v.oldSize, p.entryPriceWad, delta, priceWad).toUint128();
-        p.sizeCh = v.newSize.toInt128();
-        _moveOi(s, seriesId, v.oldSize, v.newSize, checkCap);
-        _shortCount(s, v.oldSize, v.newSize);
-        // Elections follow the long size (locked after the cut-off).
-        uint256 longSize = v.newSize > 0 ? uint256(v.newSize) : 0;
-        if (p.electedCh > longSize) {
-            if (block.timestamp >= _cutoff($, s.expiry)) {
-                revert FuturesElectionLocked(seriesId, account, p.electedCh, v.newSize);
-            }
-            s.electedCh -= p.electedCh - uint128(longSize);
-            p.electedCh = uint128(longSize);
-            emit DeliveryElected(seriesId, account, longSize, s.electedCh);
-        }
-        // A position that is no longer short gets its escrow back and its proof demand cleared.
-        if (v.newSize >= 0) {
-            v.refundCh = p.escrowCh;
-            if (v.refundCh != 0) {
-                p.escrowCh = 0;
-                emit DeliveryEscrowChanged(seriesId, account, -int256(v.refundCh), 0);
-            }
-            p.proofDeadline = 0;
-        }
-        _openRecord($, s, seriesId, account, p);
-        _closeRecordIfEmpty($, s, seriesId, account, p);
-        _emitTraded(s, p, seriesId, account, Fill(delta, priceWad, index, fee));
-        // @dev The basis, credited to the trader: delta × (index − price), rounded toward −∞ (against the trader).
-        //      Settled in the same ClearingHouse call as the trade and before its margin check, so a premium paid
-        //      can never leave a risk-increasing trade below initial margin.
-        if (priceWad != index) v.cash = FuturesMath.valueDown(delta, index) - FuturesMath.valueUp(delta, priceWad);
-        (v.realised, ) = $.clearingHouse.modifyPositionAndSettle(account, delta, index, fee, v.cash);
-        _mirror($, delta, index, v.realised);
-        if (v.refundCh != 0) $.ch.safeTransfer(account, v.refundCh);
-    }
-
-    struct Fill {
-        int256 delta;
-        uint256 priceWad;
-        uint256 index;
-        uint256 fee;
-    }
-
-    function _emitTraded(
-        Series storage s,
-        Position storage p,
-        uint256 seriesId,
-        address account,
-        Fill memory f
-    ) internal {
-        emit FuturesTraded(
-            seriesId,
-            account,
-            f.delta,
-            f.priceWad,
-            f.index,
-            f.fee,
-            p.sizeCh,
-            p.entryPriceWad,
-            s.longOiCh,
-            s.shortOiCh
-        );
+        FuturesTrading.exercise(_getFuturesMarketStorage(), seriesId, longAccount, shortAccount, sizeCh, priceWad);
     }
 
     // ───────────────────────────── delegated to FuturesDelivery ─────────────────────────────
@@ -433,15 +297,15 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         uint256 index = $.oracle.indexPrice();
         return
             pool -
-            _traderPnlUp($, index) -
+            FuturesLedger.traderPnlUp($, index) -
             int256(FuturesRisk.skewCloseCostUsdc($, index)) -
             $.totalLiquidationCashUsdc -
-            int256(_heldForOrders($));
+            int256(FuturesLedger.heldForOrders($));
     }
 
     /// @inheritdoc IVaultMarket
     function withdrawableToVaultUsdc() external view returns (uint256) {
-        return _withdrawableUsdc(_getFuturesMarketStorage());
+        return FuturesLedger.withdrawableUsdc(_getFuturesMarketStorage());
     }
 
     // ───────────────────────────── keeper ─────────────────────────────
@@ -510,7 +374,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
-        Series storage s = _existing(_getFuturesMarketStorage(), seriesId);
+        Series storage s = FuturesLedger.existing(_getFuturesMarketStorage(), seriesId);
         s.oiCapCh = oiCapCh.toUint128();
         emit SeriesOiCapSet(seriesId, oiCapCh);
     }

@@ -6,6 +6,7 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {FuturesBase} from "./FuturesBase.sol";
 import {FuturesRisk} from "./FuturesRisk.sol";
 import {IFuturesTypes} from "../../../interfaces/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../../interfaces/IFuturesErrors.sol";
 import {IFuturesMarket} from "../../../interfaces/IFuturesMarket.sol";
 import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IRiskEngine} from "../../../interfaces/IRiskEngine.sol";
@@ -59,7 +60,7 @@ library FuturesOrders {
     ) external returns (uint256 priceTime) {
         priceTime = block.timestamp + $.params.minOrderDelaySec;
         uint64 expiry = $.series[seriesId].expiry;
-        if (priceTime + 1 >= expiry) revert IFuturesTypes.FuturesOrderPastExpiry(seriesId, priceTime + 1, expiry);
+        if (priceTime + 1 >= expiry) revert IFuturesErrors.FuturesOrderPastExpiry(seriesId, priceTime + 1, expiry);
         (uint256 fee, uint256 margin) = _feeAndMargin($, account, seriesId, delta);
         _record(
             $,
@@ -84,7 +85,7 @@ library FuturesOrders {
         if (_increasing(oldSize, oldSize + delta)) {
             margin = _orderMargin($, _growthCh($, account, seriesId, delta));
             if (collateral < int256(fee + margin)) {
-                revert IFuturesTypes.FuturesInsufficientCollateral(account, fee + margin, collateral);
+                revert IFuturesErrors.FuturesInsufficientCollateral(account, fee + margin, collateral);
             }
             _checkMargin($.clearingHouse, account, margin, fee);
             if (margin != 0) {
@@ -166,7 +167,7 @@ library FuturesOrders {
         IClearingHouse.MarginState memory m = ch.marginState(account);
         uint256 required = m.initialMarginUsdc + margin;
         int256 available = m.equityUsdc - int256(fee);
-        if (available < int256(required)) revert IFuturesTypes.FuturesInsufficientMargin(account, required, available);
+        if (available < int256(required)) revert IFuturesErrors.FuturesInsufficientMargin(account, required, available);
     }
 
     function _increasing(int256 oldSize, int256 newSize) private pure returns (bool) {
@@ -322,7 +323,7 @@ library FuturesOrders {
         int256 sizeDeltaCh
     ) external view returns (uint256 priceWad, uint256 indexPriceWad, int256 premiumWad) {
         IFuturesTypes.Series storage s = $.series[seriesId];
-        if (s.expiry == 0) revert IFuturesTypes.FuturesSeriesUnknown(seriesId);
+        if (s.expiry == 0) revert IFuturesErrors.FuturesSeriesUnknown(seriesId);
         indexPriceWad = $.oracle.indexPrice();
         int256 skew = int256(uint256(s.longOiCh)) - int256(uint256(s.shortOiCh));
         uint256 ttx = block.timestamp < s.expiry ? s.expiry - block.timestamp : 0;
