@@ -12,13 +12,14 @@ import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IRiskEngine} from "../../../interfaces/IRiskEngine.sol";
 import {IDelayedOrders, IDelayedOrderErrors} from "../../../interfaces/IDelayedOrders.sol";
 import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
+import {SeriesId, SeriesIdLib} from "../../../types/SeriesId.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 
 /// @title FuturesOrders
 /// @notice FuturesMarket's two-step trade orders against the vault (IDelayedOrders, issue 17 item 15): intake, execution,
 ///         cancellation and keeper discovery, on the market's storage (an external library run by delegatecall in the
 ///         market's or its delivery module's context, linked at deploy; keeps both under EIP-170). One order per
-///         account and series (key `DelayedOrders.key(account, seriesId)`); the fill itself is the market's
+///         account and series (key `SeriesId.orderKey(account)`, the DelayedOrders key layout); the fill itself is the market's
 ///         `fillOrder`. Emits the market's events.
 library FuturesOrders {
     using DelayedOrders for DelayedOrders.Book;
@@ -135,7 +136,7 @@ library FuturesOrders {
         DelayedOrders.Order memory o,
         uint256 priceTime
     ) private {
-        uint256 pending = $.orders.commit(DelayedOrders.key(account, uint96(seriesId)), o);
+        uint256 pending = $.orders.commit(SeriesId.wrap(seriesId).orderKey(account), o);
         $.orders.feesUsdc += o.feeUsdc;
         emit IFuturesTypes.OrderCommitted(
             seriesId,
@@ -224,7 +225,7 @@ library FuturesOrders {
         uint256 seriesId,
         bool expired
     ) private returns (DelayedOrders.Order memory o, uint256 time, uint256 pending) {
-        bytes32 k = DelayedOrders.key(account, uint96(seriesId));
+        bytes32 k = SeriesId.wrap(seriesId).orderKey(account);
         o = $.orders.orders[k];
         if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(account);
         IFuturesTypes.Params storage p = $.params;
@@ -249,7 +250,7 @@ library FuturesOrders {
         address account
     ) external view returns (IDelayedOrders.OrderView memory) {
         IFuturesTypes.Params storage p = $.params;
-        return $.orders.orderView(DelayedOrders.key(account, uint96(seriesId)), p.minOrderDelaySec, p.maxOrderDelaySec);
+        return $.orders.orderView(SeriesId.wrap(seriesId).orderKey(account), p.minOrderDelaySec, p.maxOrderDelaySec);
     }
 
     /// @notice The keeper payload for the first due order among the first ORDER_SCAN pending: `cancelOrder` for an
@@ -263,8 +264,8 @@ library FuturesOrders {
             ORDER_SCAN
         );
         if (!found) return payload;
-        address account = DelayedOrders.accountOf(k);
-        uint256 seriesId = uint256(k) >> 160;
+        address account = SeriesIdLib.accountOfOrderKey(k);
+        uint256 seriesId = SeriesId.unwrap(SeriesIdLib.ofOrderKey(k));
         if (expired) return abi.encodeCall(IFuturesMarket.cancelOrder, (account, seriesId));
         uint80 roundId = $.oracle.roundAt(t);
         if (roundId != 0) payload = abi.encodeCall(IFuturesMarket.executeOrder, (account, seriesId, roundId));
