@@ -399,7 +399,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     function accountSeries(address account) external view returns (uint256[] memory) {
-        return _getFuturesMarketStorage().accountSeries[account];
+        return _getFuturesMarketStorage().accountSeriesSet[account].toArray();
     }
 
     /// @inheritdoc IFuturesMarket

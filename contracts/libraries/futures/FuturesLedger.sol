@@ -8,6 +8,7 @@ import {IFuturesTypes} from "../../interfaces/IFuturesTypes.sol";
 import {IFuturesErrors} from "../../interfaces/IFuturesErrors.sol";
 import {IFuturesEvents} from "../../interfaces/IFuturesEvents.sol";
 import {FuturesMath} from "../FuturesMath.sol";
+import {SeriesSet} from "../../types/SeriesId.sol";
 
 /// @title FuturesLedger
 /// @notice The FuturesMarket's shared bookkeeping on its storage (internal: inlined into the market, its
@@ -60,8 +61,9 @@ library FuturesLedger {
     }
 
     function netSize(FuturesBase.FuturesMarketStorage storage $, address account) internal view returns (int256 net) {
-        uint256[] storage ids = $.accountSeries[account];
-        for (uint256 i; i < ids.length; ++i) net += $.positions[ids[i]][account].sizeCh;
+        SeriesSet ids = $.accountSeriesSet[account];
+        uint256 n = ids.length();
+        for (uint256 i; i < n; ++i) net += $.positions[ids.at(i)][account].sizeCh;
     }
 
     function moveOi(
@@ -102,10 +104,10 @@ library FuturesLedger {
         IFuturesTypes.Position storage p
     ) internal {
         if (p.open || p.sizeCh == 0) return;
-        uint256[] storage list = $.accountSeries[account];
-        if (list.length >= MAX_SERIES_PER_ACCOUNT)
-            revert IFuturesErrors.FuturesTooManySeries(account, MAX_SERIES_PER_ACCOUNT);
-        list.push(seriesId);
+        SeriesSet list = $.accountSeriesSet[account];
+        uint256 n = list.length();
+        if (n >= MAX_SERIES_PER_ACCOUNT) revert IFuturesErrors.FuturesTooManySeries(account, MAX_SERIES_PER_ACCOUNT);
+        $.accountSeriesSet[account] = list.pushAt(n, seriesId);
         p.open = true;
         s.openPositions += 1;
         if (!p.listed) {
@@ -136,16 +138,10 @@ library FuturesLedger {
         address account,
         uint256 seriesId
     ) internal {
-        uint256[] storage list = $.accountSeries[account];
-        uint256 n = list.length;
-        for (uint256 i; i < n; ++i) {
-            if (list[i] == seriesId) {
-                list[i] = list[n - 1];
-                list.pop();
-                if (n == 1) $.clearingHouse.releaseAccount(account);
-                return;
-            }
-        }
+        (SeriesSet rest, uint256 n, bool found) = $.accountSeriesSet[account].remove(seriesId);
+        if (!found) return;
+        $.accountSeriesSet[account] = rest;
+        if (n == 1) $.clearingHouse.releaseAccount(account);
     }
 
     function creditBounty(FuturesBase.FuturesMarketStorage storage $, address keeper, uint256 amountUsdc) internal {

@@ -28,7 +28,7 @@ library FuturesLiquidation {
         int256 realisedPnlUsdc
     ) external {
         FuturesLedger.mirror($, sizeDeltaCh, priceWad, realisedPnlUsdc);
-        uint256[] memory ids = $.accountSeries[account];
+        uint256[] memory ids = $.accountSeriesSet[account].toArray();
         uint256 netBefore = FuturesMath.abs(FuturesLedger.netSize($, account));
         uint256 deltaAbs = FuturesMath.abs(sizeDeltaCh);
         _reduceSide($, ids, account, deltaAbs, sizeDeltaCh > 0, priceWad, false);

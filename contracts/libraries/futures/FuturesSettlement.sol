@@ -327,7 +327,7 @@ library FuturesSettlement {
     }
 
     function _flattenOthers(FuturesBase.FuturesMarketStorage storage $, address account, uint256 index) private {
-        uint256[] memory ids = $.accountSeries[account];
+        uint256[] memory ids = $.accountSeriesSet[account].toArray();
         for (uint256 i; i < ids.length; ++i) {
             IFuturesTypes.Position storage q = $.positions[ids[i]][account];
             int256 sz = q.sizeCh;

@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {FuturesSolBase} from "../../helpers/FuturesSolBase.sol";
 import {IFuturesErrors} from "../../../contracts/interfaces/IFuturesErrors.sol";
-import {SeriesId, SeriesIdLib} from "../../../contracts/types/SeriesId.sol";
+import {SeriesId, SeriesIdLib, SeriesSet} from "../../../contracts/types/SeriesId.sol";
 
 /// @notice SeriesId (contracts/types/SeriesId.sol): the order-key packing round-trips, and an id wider than the
 ///         key's 96-bit tag names no series instead of aliasing a listed one by truncation.
@@ -42,5 +42,42 @@ contract FuturesSeriesIdTest is FuturesSolBase {
         assertEq(SeriesIdLib.accountOfOrderKey(k), account);
         assertEq(sid.isNone(), raw == 0);
         assertEq(SeriesId.unwrap(SeriesIdLib.nth(raw)), raw);
+    }
+
+    /// SeriesSet against a reference array: random adds (up to 4, ids ≥ 1, distinct) and removals (swap with the
+    /// last, as the array version did) keep the same ids in the same lanes.
+    function testFuzz_seriesSet_matchesArrayReference(uint64[8] memory seeds, uint8 ops) public pure {
+        SeriesSet set;
+        uint256[] memory ref = new uint256[](4);
+        uint256 n;
+        for (uint256 k; k < 8; ++k) {
+            uint256 id = (uint256(seeds[k]) % 20) + 1;
+            bool add = (ops >> k) & 1 == 1;
+            bool present;
+            uint256 at;
+            for (uint256 i; i < n; ++i) {
+                if (ref[i] == id) (present, at) = (true, i);
+            }
+            if (add && !present && n < 4) {
+                set = set.pushAt(n, id);
+                ref[n++] = id;
+            } else if (!add) {
+                (SeriesSet next, uint256 before, bool found) = set.remove(id);
+                assertEq(before, n);
+                assertEq(found, present);
+                set = next;
+                if (present) {
+                    ref[at] = ref[n - 1];
+                    ref[--n] = 0;
+                }
+            }
+            assertEq(set.length(), n);
+            uint256[] memory arr = set.toArray();
+            assertEq(arr.length, n);
+            for (uint256 i; i < n; ++i) {
+                assertEq(set.at(i), ref[i]);
+                assertEq(arr[i], ref[i]);
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@ import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../../interfaces/IComputePriceOracle.sol";
 import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
 import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
+import {SeriesSet} from "../../../types/SeriesId.sol";
 
 /// @title FuturesBase
 /// @notice Storage of the FuturesMarket proxy and its delegate-called FuturesDelivery module (one ERC-7201
@@ -48,7 +49,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         mapping(uint256 seriesId => mapping(address account => Position)) positions;
         mapping(uint256 seriesId => address[]) seriesAccounts;
         mapping(uint256 seriesId => uint256) settleCursor;
-        mapping(address account => uint256[]) accountSeries;
+        // retired by issue 18 (replaced by accountSeriesSet, one packed slot per account)
+        mapping(address account => uint256[]) __deprecated_accountSeries;
         mapping(address keeper => uint256) bountiesOwedUsdc;
         address deliveryModule;
         // A liquidation closes a price-fixed expired leg at the index; the difference to its settlement price is owed
@@ -62,6 +64,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         mapping(address account => uint256) orderMarginUsdc;
         // Σ orderMarginUsdc: pool money that is not LP capital.
         uint256 totalOrderMarginUsdc;
+        // The series the account holds unsettled positions in (≤ MAX_SERIES_PER_ACCOUNT; bounds every per-account loop).
+        mapping(address account => SeriesSet) accountSeriesSet;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.FuturesMarket")) - 1)) & ~bytes32(uint256(0xff))

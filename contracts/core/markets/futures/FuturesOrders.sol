@@ -106,7 +106,7 @@ library FuturesOrders {
         uint256 seriesId,
         int256 delta
     ) private view returns (uint256) {
-        uint256[] storage ids = $.accountSeries[account];
+        uint256[] memory ids = $.accountSeriesSet[account].toArray();
         uint256 longs;
         uint256 shorts;
         for (uint256 i; i < ids.length; ++i) {
