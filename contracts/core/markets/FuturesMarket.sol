@@ -17,6 +17,7 @@ import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
 import {FuturesRisk} from "./futures/FuturesRisk.sol";
 import {FuturesOrders} from "./futures/FuturesOrders.sol";
 import {FuturesTrading} from "../../libraries/futures/FuturesTrading.sol";
+import {FuturesListing} from "../../libraries/futures/FuturesListing.sol";
 import {IDelayedOrders} from "../../interfaces/IDelayedOrders.sol";
 
 /// @title FuturesMarket
@@ -59,7 +60,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         $.vault = vault;
         $.deliveryModule = module;
         $.firstOpenSeries = 1;
-        _setParams($, params_);
+        FuturesListing.setParams($, params_);
         emit VaultSet(vault);
     }
 
@@ -67,47 +68,18 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
-        return _list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
+        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
     }
 
     /// @inheritdoc IFuturesMarket
     function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return _list($, _nextStandardExpiry($, tenor), tenor, 0);
+        return FuturesListing.list($, FuturesListing.nextStandardExpiry($, tenor), tenor, 0);
     }
 
     /// @inheritdoc IFuturesMarket
     function nextStandardExpiry(Tenor tenor) external view returns (uint64) {
-        return _nextStandardExpiry(_getFuturesMarketStorage(), tenor);
-    }
-
-    function _nextStandardExpiry(FuturesMarketStorage storage $, Tenor tenor) internal view returns (uint64) {
-        if (tenor == Tenor.Custom) revert FuturesInvalidParams();
-        return FuturesRisk.nextExpiry(uint256(tenor), block.timestamp + $.params.minListingLeadSec);
-    }
-
-    function _list(
-        FuturesMarketStorage storage $,
-        uint64 expiry,
-        Tenor tenor,
-        uint256 oiCapCh
-    ) internal returns (uint256 id) {
-        uint64 earliest = uint64(block.timestamp) + $.params.minListingLeadSec;
-        if (expiry < earliest) revert FuturesInvalidExpiry(expiry, earliest);
-        uint256 existing = $.seriesByExpiry[expiry];
-        if (existing != 0) revert FuturesSeriesExists(expiry, existing);
-        uint256 live = $.liveSeries + 1;
-        if (live > $.params.maxLiveSeries) revert FuturesTooManyLiveSeries($.params.maxLiveSeries);
-        id = uint256($.seriesCount) + 1;
-        $.seriesCount = uint64(id);
-        $.liveSeries = uint64(live);
-        $.seriesByExpiry[expiry] = id;
-        Series storage s = $.series[id];
-        s.expiry = expiry;
-        s.tenor = tenor;
-        uint256 cap = oiCapCh == 0 ? $.params.defaultOiCapCh : oiCapCh;
-        s.oiCapCh = cap.toUint128();
-        emit SeriesListed(id, expiry, FuturesLedger.cutoff($, expiry), tenor, cap, msg.sender, live);
+        return FuturesListing.nextStandardExpiry(_getFuturesMarketStorage(), tenor);
     }
 
     // ───────────────────────────── trading ─────────────────────────────
@@ -327,30 +299,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     function setParams(Params calldata params_) external restricted {
-        _setParams(_getFuturesMarketStorage(), params_);
-    }
-
-    function _setParams(FuturesMarketStorage storage $, Params calldata p) internal {
-        if (
-            p.feeBps > 100 ||
-            p.penaltyBps > 5_000 ||
-            p.maxPremiumBps >= 5_000 ||
-            p.maxCorrectionBps > 5_000 ||
-            p.vaultReserveBps > BPS ||
-            p.maxLiveSeries == 0 ||
-            p.maxLiveSeries > SERIES_SCAN ||
-            p.disputeWindowSec == 0 ||
-            p.deliveryWindowSec == 0 ||
-            p.proofWindowSec == 0 ||
-            p.keeperBountyUsdc > 100e6 ||
-            p.skewScaleCh == 0 ||
-            p.premiumHorizonSec == 0 ||
-            p.minOrderDelaySec == 0 ||
-            p.maxOrderDelaySec <= p.minOrderDelaySec ||
-            p.executionFeeUsdc > 50e6
-        ) revert FuturesInvalidParams();
-        $.params = p;
-        emit ParamsSet(p);
+        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
     }
 
     /// @inheritdoc IFuturesMarket

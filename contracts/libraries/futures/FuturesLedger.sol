@@ -24,6 +24,8 @@ library FuturesLedger {
     uint256 internal constant MAX_SETTLE_BATCH = 64;
     uint256 internal constant BPS = 10_000;
     uint256 internal constant WAD = 1e18;
+    /// @dev Most live series (bounds `maxLiveSeries` and the keeper scan).
+    uint256 internal constant SERIES_SCAN = 16;
 
     function existing(
         FuturesBase.FuturesMarketStorage storage $,

@@ -40,7 +40,7 @@ export const futuresRisk = {
 };
 
 /**
- * FuturesMarket (proxy, linking its libraries FuturesTrading/FuturesOrders/FuturesRisk, deployed first) + FuturesDelivery
+ * FuturesMarket (proxy, linking FuturesTrading/FuturesListing/FuturesOrders/FuturesRisk, deployed first) + FuturesDelivery
  * (its delegate-called module, linking FuturesSettlement/FuturesLiquidation/FuturesOrders). Registered in the ClearingHouse with risk
  * parameters, granted Roles.MARKET. `openFromExercise` is mapped to Roles.MARKET: the OptionsMarket holds that role
  * already as a ClearingHouse market, so no extra grant is needed for it. The liquidity vault is wired when its
