@@ -2,6 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {IFuturesTypes} from "./IFuturesTypes.sol";
+import {IFuturesErrors} from "./IFuturesErrors.sol";
+import {IFuturesEvents} from "./IFuturesEvents.sol";
 import {IDelayedOrders} from "./IDelayedOrders.sol";
 import {IFuturesExercise} from "./IFuturesExercise.sol";
 import {IVaultMarket} from "./IVaultMarket.sol";
@@ -24,7 +26,15 @@ import {IKeeperCompatible} from "./IKeeperCompatible.sol";
 ///      index exposure and calendar spreads net. Per-series size and entry price live here.
 ///      Units: sizes CH WAD (signed, + long); prices USDC per CH WAD; money USDC (6 decimals). Charges to an
 ///      account round up, credits round down (ACC-05).
-interface IFuturesMarket is IFuturesTypes, IFuturesExercise, IVaultMarket, ILiquidatableMarket, IKeeperCompatible {
+interface IFuturesMarket is
+    IFuturesTypes,
+    IFuturesErrors,
+    IFuturesEvents,
+    IFuturesExercise,
+    IVaultMarket,
+    ILiquidatableMarket,
+    IKeeperCompatible
+{
     // ───────────────────────────── listing ─────────────────────────────
 
     /// @notice Lists a series with any expiry ≥ now + minListingLeadSec (ADMIN).

@@ -6,6 +6,8 @@ import {FuturesOrderSteps} from "../helpers/FuturesOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
 import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../contracts/interfaces/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../contracts/interfaces/IFuturesEvents.sol";
 import {IKeeperCompatible} from "../../contracts/interfaces/IKeeperCompatible.sol";
 
 /// @notice Edge paths of FuturesMarket and its delivery module: escrow bounds and locks, the settlement steps
@@ -47,9 +49,9 @@ contract FuturesEdgesTest is FuturesSolBase {
         vm.expectRevert(ZERO);
         futures.claimBounties(address(0));
         vm.startPrank(address(vault));
-        vm.expectRevert(IFuturesTypes.FuturesZeroAmount.selector);
+        vm.expectRevert(IFuturesErrors.FuturesZeroAmount.selector);
         IVaultHooks(address(futures)).fundFromVault(0);
-        vm.expectRevert(IFuturesTypes.FuturesZeroAmount.selector);
+        vm.expectRevert(IFuturesErrors.FuturesZeroAmount.selector);
         IVaultHooks(address(futures)).returnToVault(0);
         vm.stopPrank();
         address impl = deployCode("FuturesMarket.sol:FuturesMarket");
@@ -77,13 +79,13 @@ contract FuturesEdgesTest is FuturesSolBase {
         _mintCh(bob, 20e18);
         vm.startPrank(bob);
         chToken.approve(address(futures), 20e18);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesEscrowOutOfRange.selector, id, bob, 11e18, 10e18));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesEscrowOutOfRange.selector, id, bob, 11e18, 10e18));
         futures.deliver(id, 11e18);
         futures.deliver(id, 4e18);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesEscrowOutOfRange.selector, id, bob, 5e18, 4e18));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesEscrowOutOfRange.selector, id, bob, 5e18, 4e18));
         futures.withdrawEscrow(id, 5e18);
         vm.expectEmit(address(futures));
-        emit IFuturesTypes.DeliveryEscrowChanged(id, bob, -3e18, 1e18);
+        emit IFuturesEvents.DeliveryEscrowChanged(id, bob, -3e18, 1e18);
         futures.withdrawEscrow(id, 3e18);
         vm.stopPrank();
         assertEq(futures.positionOf(id, bob).escrowCh, 1e18);
@@ -96,7 +98,7 @@ contract FuturesEdgesTest is FuturesSolBase {
         // From expiry the escrow is locked in; after the delivery deadline nothing more can be delivered.
         vm.warp(expiry);
         vm.prank(bob);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesEscrowLocked.selector, id, bob));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesEscrowLocked.selector, id, bob));
         futures.withdrawEscrow(id, 1e18);
         vm.warp(expiry + 1);
         futures.fixSettlementPrice(id);
@@ -104,7 +106,7 @@ contract FuturesEdgesTest is FuturesSolBase {
         futures.finalizeSettlement(id);
         vm.warp(block.timestamp + 1 days);
         vm.prank(bob);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesEscrowLocked.selector, id, bob));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesEscrowLocked.selector, id, bob));
         futures.deliver(id, 1e18);
     }
 
@@ -112,26 +114,26 @@ contract FuturesEdgesTest is FuturesSolBase {
         _trade(alice, 10e18);
         _trade(bob, -10e18);
         address[] memory accounts = new address[](65);
-        vm.expectRevert(IFuturesTypes.FuturesInvalidParams.selector);
+        vm.expectRevert(IFuturesErrors.FuturesInvalidParams.selector);
         futures.settlePositions(id, accounts);
         accounts = new address[](1);
         accounts[0] = alice;
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesPriceNotFixed.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesPriceNotFixed.selector, id));
         futures.settlePositions(id, accounts);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesPriceNotFixed.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesPriceNotFixed.selector, id));
         futures.disputeSettlementPrice(id, PRICE0);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesPriceNotFixed.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesPriceNotFixed.selector, id));
         futures.finalizeSettlement(id);
         vm.warp(expiry);
         futures.fixSettlementPrice(id);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesNotFinal.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesNotFinal.selector, id));
         futures.settlePositions(id, accounts);
         // Fixed but still in the dispute window: the checker moves on to the next series.
         (bool canExec, ) = IKeeperCompatible(address(futures)).checker();
         assertFalse(canExec);
         vm.warp(block.timestamp + 1 hours);
         futures.finalizeSettlement(id);
-        vm.expectRevert(abi.encodeWithSelector(IFuturesTypes.FuturesAlreadyDone.selector, id, address(0)));
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesAlreadyDone.selector, id, address(0)));
         futures.finalizeSettlement(id);
     }
 
@@ -139,7 +141,7 @@ contract FuturesEdgesTest is FuturesSolBase {
         _trade(alice, 10e18);
         _trade(bob, -10e18);
         _finalise();
-        vm.expectRevert(IFuturesTypes.FuturesInvalidPerformData.selector);
+        vm.expectRevert(IFuturesErrors.FuturesInvalidPerformData.selector);
         IKeeperCompatible(address(futures)).performUpkeep(
             abi.encodeWithSelector(IFuturesMarket.claimBounties.selector, alice)
         );
@@ -187,7 +189,7 @@ contract FuturesEdgesTest is FuturesSolBase {
         // checked at execution: the order is cancelled with the cap's error
         (bool ok, bytes memory why) = FuturesOrderSteps.trade(futures, bob, id, -6e18, 0);
         assertFalse(ok);
-        assertEq(why, abi.encodeWithSelector(IFuturesTypes.FuturesOiCapExceeded.selector, id, 6e18, 5e18));
+        assertEq(why, abi.encodeWithSelector(IFuturesErrors.FuturesOiCapExceeded.selector, id, 6e18, 5e18));
         // at most four series per account
         for (uint256 i = 1; i <= 3; ++i) {
             uint256 other = futures.listSeries(uint64(expiry + i * 1 days), 1_000e18);
@@ -197,7 +199,7 @@ contract FuturesEdgesTest is FuturesSolBase {
         uint256 fifth = futures.listSeries(uint64(expiry + 5 days), 1_000e18);
         (ok, why) = FuturesOrderSteps.trade(futures, alice, fifth, 1e18, 0);
         assertFalse(ok);
-        assertEq(why, abi.encodeWithSelector(IFuturesTypes.FuturesTooManySeries.selector, alice, 4));
+        assertEq(why, abi.encodeWithSelector(IFuturesErrors.FuturesTooManySeries.selector, alice, 4));
         assertEq(futures.accountSeries(alice).length, 4);
     }
 
@@ -239,7 +241,7 @@ contract FuturesEdgesTest is FuturesSolBase {
         chToken.approve(address(futures), 101e18);
         futures.deliver(id, beyond);
         vm.expectRevert(
-            abi.encodeWithSelector(IFuturesTypes.FuturesEscrowOutOfRange.selector, id, carol, 101e18, 100e18)
+            abi.encodeWithSelector(IFuturesErrors.FuturesEscrowOutOfRange.selector, id, carol, 101e18, 100e18)
         );
         futures.deliver(id, 101e18 - beyond);
         vm.stopPrank();

@@ -5,6 +5,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {FuturesBase} from "./futures/FuturesBase.sol";
+import {FuturesLedger} from "../../libraries/futures/FuturesLedger.sol";
 import {IFuturesMarket} from "../../interfaces/IFuturesMarket.sol";
 import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
 import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
@@ -12,10 +13,11 @@ import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
 import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.sol";
 import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {FuturesMath} from "../../libraries/FuturesMath.sol";
 import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
 import {FuturesRisk} from "./futures/FuturesRisk.sol";
 import {FuturesOrders} from "./futures/FuturesOrders.sol";
+import {FuturesTrading} from "../../libraries/futures/FuturesTrading.sol";
+import {FuturesListing} from "../../libraries/futures/FuturesListing.sol";
 import {IDelayedOrders} from "../../interfaces/IDelayedOrders.sol";
 
 /// @title FuturesMarket
@@ -58,7 +60,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         $.vault = vault;
         $.deliveryModule = module;
         $.firstOpenSeries = 1;
-        _setParams($, params_);
+        FuturesListing.setParams($, params_);
         emit VaultSet(vault);
     }
 
@@ -66,47 +68,18 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
-        return _list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
+        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
     }
 
     /// @inheritdoc IFuturesMarket
     function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return _list($, _nextStandardExpiry($, tenor), tenor, 0);
+        return FuturesListing.list($, FuturesListing.nextStandardExpiry($, tenor), tenor, 0);
     }
 
     /// @inheritdoc IFuturesMarket
     function nextStandardExpiry(Tenor tenor) external view returns (uint64) {
-        return _nextStandardExpiry(_getFuturesMarketStorage(), tenor);
-    }
-
-    function _nextStandardExpiry(FuturesMarketStorage storage $, Tenor tenor) internal view returns (uint64) {
-        if (tenor == Tenor.Custom) revert FuturesInvalidParams();
-        return FuturesRisk.nextExpiry(uint256(tenor), block.timestamp + $.params.minListingLeadSec);
-    }
-
-    function _list(
-        FuturesMarketStorage storage $,
-        uint64 expiry,
-        Tenor tenor,
-        uint256 oiCapCh
-    ) internal returns (uint256 id) {
-        uint64 earliest = uint64(block.timestamp) + $.params.minListingLeadSec;
-        if (expiry < earliest) revert FuturesInvalidExpiry(expiry, earliest);
-        uint256 existing = $.seriesByExpiry[expiry];
-        if (existing != 0) revert FuturesSeriesExists(expiry, existing);
-        uint256 live = $.liveSeries + 1;
-        if (live > $.params.maxLiveSeries) revert FuturesTooManyLiveSeries($.params.maxLiveSeries);
-        id = uint256($.seriesCount) + 1;
-        $.seriesCount = uint64(id);
-        $.liveSeries = uint64(live);
-        $.seriesByExpiry[expiry] = id;
-        Series storage s = $.series[id];
-        s.expiry = expiry;
-        s.tenor = tenor;
-        uint256 cap = oiCapCh == 0 ? $.params.defaultOiCapCh : oiCapCh;
-        s.oiCapCh = cap.toUint128();
-        emit SeriesListed(id, expiry, _cutoff($, expiry), tenor, cap, msg.sender, live);
+        return FuturesListing.nextStandardExpiry(_getFuturesMarketStorage(), tenor);
     }
 
     // ───────────────────────────── trading ─────────────────────────────
@@ -131,9 +104,9 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     /// @dev The series must be trading and new risk not paused; the rest in FuturesOrders.commit.
     function _commit(uint256 seriesId, int256 delta, uint256 limit, bool closeAll) private returns (uint256) {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        _trading($, seriesId);
+        FuturesLedger.trading($, seriesId);
         int256 oldSize = $.positions[seriesId][msg.sender].sizeCh;
-        if (_isIncrease(oldSize, oldSize + delta)) _requireActive(FEATURE_TRADE);
+        if (FuturesLedger.isIncrease(oldSize, oldSize + delta)) _requireActive(FEATURE_TRADE);
         return FuturesOrders.commit($, msg.sender, seriesId, delta, limit, closeAll);
     }
 
@@ -163,7 +136,10 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
             sizeDeltaCh = -$.positions[seriesId][account].sizeCh;
             if (sizeDeltaCh == 0) revert FuturesZeroAmount();
         }
-        return _tradeVsVault($, seriesId, account, sizeDeltaCh, limitPriceWad, indexPriceWad, priceTime);
+        FuturesLedger.trading($, seriesId);
+        int256 oldSize = $.positions[seriesId][account].sizeCh;
+        if (FuturesLedger.isIncrease(oldSize, oldSize + sizeDeltaCh)) _requireActive(FEATURE_TRADE);
+        return FuturesTrading.fill($, seriesId, account, sizeDeltaCh, limitPriceWad, indexPriceWad, priceTime);
     }
 
     /// @inheritdoc IFuturesExercise
@@ -175,148 +151,8 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         uint256 priceWad
     ) external restricted nonReentrant {
         if (sizeCh == 0 || priceWad == 0) revert FuturesZeroAmount();
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         _requireActive(FEATURE_TRADE);
-        Series storage s = _trading($, seriesId);
-        uint256 index = $.oracle.riskPrice();
-        int256 size = sizeCh.toInt256();
-        // @dev Trader against trader: the skew and the vault's exposure do not change, so no OI cap applies.
-        _applyTrade($, s, seriesId, longAccount, size, priceWad, index, 0, false);
-        _applyTrade($, s, seriesId, shortAccount, -size, priceWad, index, 0, false);
-    }
-
-    /// @dev A fill against the vault at the order round's index `index` plus the premium of the skew now. New risk
-    ///      passes the pause flag and the oracle's new-risk gates for the order's price time (ORC-01).
-    function _tradeVsVault(
-        FuturesMarketStorage storage $,
-        uint256 seriesId,
-        address account,
-        int256 delta,
-        uint256 limitPriceWad,
-        uint256 index,
-        uint256 priceTime
-    ) internal returns (uint256 priceWad) {
-        Series storage s = _trading($, seriesId);
-        int256 oldSize = $.positions[seriesId][account].sizeCh;
-        if (_isIncrease(oldSize, oldSize + delta)) {
-            _requireActive(FEATURE_TRADE);
-            $.oracle.checkRiskAt(index, priceTime);
-        }
-        priceWad = _priceFor($, s, index, delta, s.expiry - block.timestamp);
-        if (limitPriceWad != 0 && (delta > 0 ? priceWad > limitPriceWad : priceWad < limitPriceWad)) {
-            revert FuturesSlippage(priceWad, limitPriceWad);
-        }
-        // @dev The fee rounds up (owed by the trader).
-        uint256 fee = (FuturesMath.usdcUp(FuturesMath.abs(delta) * $.params.feeBps, priceWad) + BPS - 1) / BPS;
-        _applyTrade($, s, seriesId, account, delta, priceWad, index, fee, true);
-    }
-
-    /// @dev Series price for a trade of `delta` at `index`: premium from the mid skew (before + after) / 2.
-    function _priceFor(
-        FuturesMarketStorage storage $,
-        Series storage s,
-        uint256 index,
-        int256 delta,
-        uint256 ttx
-    ) internal view returns (uint256) {
-        Params storage pr = $.params;
-        int256 skew = int256(uint256(s.longOiCh)) - int256(uint256(s.shortOiCh));
-        int256 premium = FuturesMath.premiumWad(
-            2 * skew + delta,
-            pr.skewScaleCh,
-            pr.maxPremiumBps,
-            ttx,
-            pr.premiumHorizonSec
-        );
-        return FuturesMath.seriesPrice(index, premium, delta > 0);
-    }
-
-    struct TradeVars {
-        int256 oldSize;
-        int256 newSize;
-        int256 realised;
-        int256 cash;
-        uint256 refundCh;
-    }
-
-    /// @dev One fill: the per-series book here, the net position at the index in the ClearingHouse, and the
-    ///      difference between the trade price and the index settled in cash.
-    function _applyTrade(
-        FuturesMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address account,
-        int256 delta,
-        uint256 priceWad,
-        uint256 index,
-        uint256 fee,
-        bool checkCap
-    ) internal {
-        Position storage p = $.positions[seriesId][account];
-        TradeVars memory v;
-        v.oldSize = p.sizeCh;
-        v.newSize = v.oldSize + delta;
-        p.entryPriceWad = FuturesMath.entryAfter(v.oldSize, p.entryPriceWad, delta, priceWad).toUint128();
-        p.sizeCh = v.newSize.toInt128();
-        _moveOi(s, seriesId, v.oldSize, v.newSize, checkCap);
-        _shortCount(s, v.oldSize, v.newSize);
-        // Elections follow the long size (locked after the cut-off).
-        uint256 longSize = v.newSize > 0 ? uint256(v.newSize) : 0;
-        if (p.electedCh > longSize) {
-            if (block.timestamp >= _cutoff($, s.expiry)) {
-                revert FuturesElectionLocked(seriesId, account, p.electedCh, v.newSize);
-            }
-            s.electedCh -= p.electedCh - uint128(longSize);
-            p.electedCh = uint128(longSize);
-            emit DeliveryElected(seriesId, account, longSize, s.electedCh);
-        }
-        // A position that is no longer short gets its escrow back and its proof demand cleared.
-        if (v.newSize >= 0) {
-            v.refundCh = p.escrowCh;
-            if (v.refundCh != 0) {
-                p.escrowCh = 0;
-                emit DeliveryEscrowChanged(seriesId, account, -int256(v.refundCh), 0);
-            }
-            p.proofDeadline = 0;
-        }
-        _openRecord($, s, seriesId, account, p);
-        _closeRecordIfEmpty($, s, seriesId, account, p);
-        _emitTraded(s, p, seriesId, account, Fill(delta, priceWad, index, fee));
-        // @dev The basis, credited to the trader: delta × (index − price), rounded toward −∞ (against the trader).
-        //      Settled in the same ClearingHouse call as the trade and before its margin check, so a premium paid
-        //      can never leave a risk-increasing trade below initial margin.
-        if (priceWad != index) v.cash = FuturesMath.valueDown(delta, index) - FuturesMath.valueUp(delta, priceWad);
-        (v.realised, ) = $.clearingHouse.modifyPositionAndSettle(account, delta, index, fee, v.cash);
-        _mirror($, delta, index, v.realised);
-        if (v.refundCh != 0) $.ch.safeTransfer(account, v.refundCh);
-    }
-
-    struct Fill {
-        int256 delta;
-        uint256 priceWad;
-        uint256 index;
-        uint256 fee;
-    }
-
-    function _emitTraded(
-        Series storage s,
-        Position storage p,
-        uint256 seriesId,
-        address account,
-        Fill memory f
-    ) internal {
-        emit FuturesTraded(
-            seriesId,
-            account,
-            f.delta,
-            f.priceWad,
-            f.index,
-            f.fee,
-            p.sizeCh,
-            p.entryPriceWad,
-            s.longOiCh,
-            s.shortOiCh
-        );
+        FuturesTrading.exercise(_getFuturesMarketStorage(), seriesId, longAccount, shortAccount, sizeCh, priceWad);
     }
 
     // ───────────────────────────── delegated to FuturesDelivery ─────────────────────────────
@@ -433,15 +269,15 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         uint256 index = $.oracle.indexPrice();
         return
             pool -
-            _traderPnlUp($, index) -
+            FuturesLedger.traderPnlUp($, index) -
             int256(FuturesRisk.skewCloseCostUsdc($, index)) -
             $.totalLiquidationCashUsdc -
-            int256(_heldForOrders($));
+            int256(FuturesLedger.heldForOrders($));
     }
 
     /// @inheritdoc IVaultMarket
     function withdrawableToVaultUsdc() external view returns (uint256) {
-        return _withdrawableUsdc(_getFuturesMarketStorage());
+        return FuturesLedger.withdrawableUsdc(_getFuturesMarketStorage());
     }
 
     // ───────────────────────────── keeper ─────────────────────────────
@@ -463,30 +299,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     function setParams(Params calldata params_) external restricted {
-        _setParams(_getFuturesMarketStorage(), params_);
-    }
-
-    function _setParams(FuturesMarketStorage storage $, Params calldata p) internal {
-        if (
-            p.feeBps > 100 ||
-            p.penaltyBps > 5_000 ||
-            p.maxPremiumBps >= 5_000 ||
-            p.maxCorrectionBps > 5_000 ||
-            p.vaultReserveBps > BPS ||
-            p.maxLiveSeries == 0 ||
-            p.maxLiveSeries > SERIES_SCAN ||
-            p.disputeWindowSec == 0 ||
-            p.deliveryWindowSec == 0 ||
-            p.proofWindowSec == 0 ||
-            p.keeperBountyUsdc > 100e6 ||
-            p.skewScaleCh == 0 ||
-            p.premiumHorizonSec == 0 ||
-            p.minOrderDelaySec == 0 ||
-            p.maxOrderDelaySec <= p.minOrderDelaySec ||
-            p.executionFeeUsdc > 50e6
-        ) revert FuturesInvalidParams();
-        $.params = p;
-        emit ParamsSet(p);
+        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -510,7 +323,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
-        Series storage s = _existing(_getFuturesMarketStorage(), seriesId);
+        Series storage s = FuturesLedger.existing(_getFuturesMarketStorage(), seriesId);
         s.oiCapCh = oiCapCh.toUint128();
         emit SeriesOiCapSet(seriesId, oiCapCh);
     }
@@ -535,7 +348,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     function accountSeries(address account) external view returns (uint256[] memory) {
-        return _getFuturesMarketStorage().accountSeries[account];
+        return _getFuturesMarketStorage().accountSeriesSet[account].toArray();
     }
 
     /// @inheritdoc IFuturesMarket

@@ -40,7 +40,8 @@ export const futuresRisk = {
 };
 
 /**
- * FuturesMarket (proxy, linking the FuturesRisk library, deployed first) + FuturesDelivery (its delegate-called module). Registered in the ClearingHouse with risk
+ * FuturesMarket (proxy, linking FuturesTrading/FuturesListing/FuturesOrders/FuturesRisk, deployed first) + FuturesDelivery
+ * (its delegate-called module, linking FuturesSettlement/FuturesLiquidation/FuturesOrders). Registered in the ClearingHouse with risk
  * parameters, granted Roles.MARKET. `openFromExercise` is mapped to Roles.MARKET: the OptionsMarket holds that role
  * already as a ClearingHouse market, so no extra grant is needed for it. The liquidity vault is wired when its
  * module (name "LiquidityVault") ran first, else later by governance (`setVault`).

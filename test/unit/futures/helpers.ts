@@ -29,7 +29,7 @@ export interface FuturesFixture extends Fixture {
 
 /**
  * Params with a 30-day premium horizon, so a trade ≥ 30 days before expiry gets premium = mid skew / scale, and no
- * execution fee on orders (the worked numbers of these tests are the fills'; the fee is tested in FuturesSecurity.t.sol).
+ * execution fee on orders (the worked numbers of these tests are the fills'; the fee is tested in FuturesOrdersSecurity.t.sol).
  */
 export const testParams = { ...futuresParams, premiumHorizonSec: 30n * 86_400n, executionFeeUsdc: 0n };
 

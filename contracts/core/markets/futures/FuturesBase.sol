@@ -2,29 +2,26 @@
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../../base/ChxUpgradeable.sol";
 import {IFuturesTypes} from "../../../interfaces/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../../interfaces/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../../interfaces/IFuturesEvents.sol";
 import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../../interfaces/IComputePriceOracle.sol";
-import {FuturesMath} from "../../../libraries/FuturesMath.sol";
-import {FuturesRisk} from "./FuturesRisk.sol";
 import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
+import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
+import {SeriesSet} from "../../../types/SeriesId.sol";
 
 /// @title FuturesBase
-/// @notice Storage and shared internals of the FuturesMarket proxy and its delegate-called FuturesDelivery module
-///         (one ERC-7201 namespace, so both run on the proxy's storage). Split for the 24,576-byte limit.
-abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
-    using SafeCast for uint256;
-    using SafeCast for int256;
-
+/// @notice Storage of the FuturesMarket proxy and its delegate-called FuturesDelivery module (one ERC-7201
+///         namespace, so both run on the proxy's storage); the shared internals are in FuturesLedger.
+abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, IFuturesEvents {
     /// @notice Most series one account may hold unsettled positions in (bounds every per-account loop).
-    uint256 public constant MAX_SERIES_PER_ACCOUNT = 4;
-    uint256 internal constant WAD = 1e18;
-    uint256 internal constant BPS = 10_000;
+    uint256 public constant MAX_SERIES_PER_ACCOUNT = FuturesLedger.MAX_SERIES_PER_ACCOUNT;
+    uint256 internal constant BPS = FuturesLedger.BPS;
     uint256 internal constant SERIES_SCAN = 16;
     /// @dev Most accounts one `settlePositions` call settles (keeps a batch far below the 16,777,216 gas cap).
-    uint256 internal constant MAX_SETTLE_BATCH = 64;
+    uint256 internal constant MAX_SETTLE_BATCH = FuturesLedger.MAX_SETTLE_BATCH;
     uint256 internal constant ACCOUNT_SCAN = 64;
     /// @dev Most accounts one checker payload settles.
     uint256 internal constant KEEPER_BATCH = 16;
@@ -52,7 +49,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         mapping(uint256 seriesId => mapping(address account => Position)) positions;
         mapping(uint256 seriesId => address[]) seriesAccounts;
         mapping(uint256 seriesId => uint256) settleCursor;
-        mapping(address account => uint256[]) accountSeries;
+        // retired by issue 18 (replaced by accountSeriesSet, one packed slot per account)
+        mapping(address account => uint256[]) __deprecated_accountSeries;
         mapping(address keeper => uint256) bountiesOwedUsdc;
         address deliveryModule;
         // A liquidation closes a price-fixed expired leg at the index; the difference to its settlement price is owed
@@ -66,6 +64,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         mapping(address account => uint256) orderMarginUsdc;
         // Σ orderMarginUsdc: pool money that is not LP capital.
         uint256 totalOrderMarginUsdc;
+        // The series the account holds unsettled positions in (≤ MAX_SERIES_PER_ACCOUNT; bounds every per-account loop).
+        mapping(address account => SeriesSet) accountSeriesSet;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.FuturesMarket")) - 1)) & ~bytes32(uint256(0xff))
@@ -76,245 +76,5 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes {
         assembly {
             $.slot := FUTURES_MARKET_STORAGE_LOCATION
         }
-    }
-
-    // ───────────────────────────── internals ─────────────────────────────
-
-    function _existing(FuturesMarketStorage storage $, uint256 seriesId) internal view returns (Series storage s) {
-        s = $.series[seriesId];
-        if (s.expiry == 0) revert FuturesSeriesUnknown(seriesId);
-    }
-
-    function _trading(FuturesMarketStorage storage $, uint256 seriesId) internal view returns (Series storage s) {
-        s = _existing($, seriesId);
-        if (block.timestamp >= s.expiry) revert FuturesSeriesNotTrading(seriesId, s.expiry);
-    }
-
-    function _cutoff(FuturesMarketStorage storage $, uint64 expiry) internal view returns (uint64) {
-        uint64 c = $.params.electionCutoffSec;
-        return expiry > c ? expiry - c : 0;
-    }
-
-    function _isIncrease(int256 oldSize, int256 newSize) internal pure returns (bool) {
-        return
-            FuturesMath.abs(newSize) > FuturesMath.abs(oldSize) ||
-            (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
-    }
-
-    /// @dev |short size| the position must deliver against: its size, or the size it had at expiry when a
-    ///      post-expiry liquidation reduced it.
-    function _shortBase(Position storage p) internal view returns (uint256) {
-        if (p.baseTaken) return p.deliveryBaseCh;
-        int256 size = p.sizeCh;
-        return size < 0 ? uint256(-size) : 0;
-    }
-
-    function _netSize(FuturesMarketStorage storage $, address account) internal view returns (int256 net) {
-        uint256[] storage ids = $.accountSeries[account];
-        for (uint256 i; i < ids.length; ++i) net += $.positions[ids[i]][account].sizeCh;
-    }
-
-    function _moveOi(Series storage s, uint256 seriesId, int256 oldSize, int256 newSize, bool checkCap) internal {
-        uint256 longOi = s.longOiCh;
-        uint256 shortOi = s.shortOiCh;
-        if (oldSize > 0) longOi -= uint256(oldSize);
-        else shortOi -= uint256(-oldSize);
-        if (newSize > 0) longOi += uint256(newSize);
-        else shortOi += uint256(-newSize);
-        if (checkCap) {
-            uint256 cap = s.oiCapCh;
-            if (newSize > 0 && newSize > oldSize && longOi > cap) revert FuturesOiCapExceeded(seriesId, longOi, cap);
-            if (newSize < 0 && newSize < oldSize && shortOi > cap) revert FuturesOiCapExceeded(seriesId, shortOi, cap);
-        }
-        s.longOiCh = uint128(longOi);
-        s.shortOiCh = uint128(shortOi);
-    }
-
-    function _shortCount(Series storage s, int256 oldSize, int256 newSize) internal {
-        if ((oldSize < 0) == (newSize < 0)) return;
-        if (newSize < 0) s.shortPositions += 1;
-        else s.shortPositions -= 1;
-    }
-
-    function _openRecord(
-        FuturesMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address account,
-        Position storage p
-    ) internal {
-        if (p.open || p.sizeCh == 0) return;
-        uint256[] storage list = $.accountSeries[account];
-        if (list.length >= MAX_SERIES_PER_ACCOUNT) revert FuturesTooManySeries(account, MAX_SERIES_PER_ACCOUNT);
-        list.push(seriesId);
-        p.open = true;
-        s.openPositions += 1;
-        if (!p.listed) {
-            p.listed = true;
-            $.seriesAccounts[seriesId].push(account);
-        }
-    }
-
-    /// @dev Before expiry a record with no size, escrow or election closes; after expiry only settlement closes it.
-    function _closeRecordIfEmpty(
-        FuturesMarketStorage storage $,
-        Series storage s,
-        uint256 seriesId,
-        address account,
-        Position storage p
-    ) internal {
-        if (!p.open || p.sizeCh != 0 || p.escrowCh != 0 || p.electedCh != 0 || block.timestamp >= s.expiry) return;
-        p.open = false;
-        p.proofDeadline = 0;
-        s.openPositions -= 1;
-        _removeAccountSeries($, account, seriesId);
-    }
-
-    /// @dev Drops the series from the account's list; the last one gone, the ClearingHouse stops holding the account
-    ///      in this market (it leaves the set once its net position is zero: `releaseAccount`).
-    function _removeAccountSeries(FuturesMarketStorage storage $, address account, uint256 seriesId) internal {
-        uint256[] storage list = $.accountSeries[account];
-        uint256 n = list.length;
-        for (uint256 i; i < n; ++i) {
-            if (list[i] == seriesId) {
-                list[i] = list[n - 1];
-                list.pop();
-                if (n == 1) $.clearingHouse.releaseAccount(account);
-                return;
-            }
-        }
-    }
-
-    function _creditBounty(FuturesMarketStorage storage $, address keeper, uint256 amountUsdc) internal {
-        if (amountUsdc == 0) return;
-        uint256 owed = $.bountiesOwedUsdc[keeper] + amountUsdc;
-        $.bountiesOwedUsdc[keeper] = owed;
-        $.totalBountiesOwedUsdc += amountUsdc;
-        emit BountyCredited(keeper, amountUsdc, owed);
-    }
-
-    /// @dev Moves the keeper scan start past fully settled series (bounded steps).
-    function _advanceFirstOpen(FuturesMarketStorage storage $) internal {
-        uint256 first = $.firstOpenSeries;
-        uint256 count = $.seriesCount;
-        for (uint256 k; k < 8 && first <= count; ++k) {
-            Series storage s = $.series[first];
-            if (s.deliveryDeadline == 0 || s.openPositions != 0) break;
-            ++first;
-        }
-        $.firstOpenSeries = uint64(first);
-    }
-
-    function _advanceCursor(FuturesMarketStorage storage $, uint256 seriesId) internal {
-        address[] storage accounts = $.seriesAccounts[seriesId];
-        uint256 c = $.settleCursor[seriesId];
-        uint256 start = c;
-        uint256 n = accounts.length;
-        for (uint256 k; k < MAX_SETTLE_BATCH && c < n && !$.positions[seriesId][accounts[c]].open; ++k) ++c;
-        if (c != start) $.settleCursor[seriesId] = c;
-    }
-    /// @dev Reduces one leg outside a trade (the vault takes the size): OI, short count, election cap before the
-    ///      cut-off, delivery base after expiry. No ClearingHouse call (the caller does it, or it was done).
-    function _reduceLeg(
-        Series storage s,
-        uint256 seriesId,
-        address account,
-        Position storage p,
-        int256 delta,
-        uint256 priceWad,
-        ReduceReason reason
-    ) internal {
-        int256 oldSize = p.sizeCh;
-        int256 newSize = oldSize + delta;
-        bool expired = block.timestamp >= s.expiry;
-        if (expired) {
-            if (oldSize < 0) {
-                if (!p.baseTaken) {
-                    p.baseTaken = true;
-                    p.deliveryBaseCh = uint128(uint256(-oldSize));
-                }
-                if (s.finalAt == 0) s.postExpiryShortCh += uint128(uint256(delta));
-            }
-        } else {
-            _shortCount(s, oldSize, newSize);
-        }
-        // A forced reduction (liquidation, flattening) caps the election until the series is finalised, after the
-        // cut-off too: it only lowers shorts' assignments, and it releases the payment the election holds (MKT-08).
-        uint256 longSize = newSize > 0 ? uint256(newSize) : 0;
-        if (p.electedCh > longSize && s.deliveryDeadline == 0) {
-            s.electedCh -= p.electedCh - uint128(longSize);
-            p.electedCh = uint128(longSize);
-        }
-        p.sizeCh = int128(newSize);
-        if (newSize == 0) p.entryPriceWad = 0;
-        if (oldSize > 0) s.longOiCh -= uint128(uint256(-delta));
-        else s.shortOiCh -= uint128(uint256(delta));
-        _emitReduced(s, p, seriesId, account, delta, priceWad, reason);
-    }
-
-    function _emitReduced(
-        Series storage s,
-        Position storage p,
-        uint256 seriesId,
-        address account,
-        int256 delta,
-        uint256 priceWad,
-        ReduceReason reason
-    ) internal {
-        emit PositionReduced(
-            seriesId,
-            account,
-            delta,
-            priceWad,
-            p.sizeCh,
-            p.electedCh,
-            s.longOiCh,
-            s.shortOiCh,
-            reason
-        );
-    }
-
-    /// @dev A short's assignment: ceil(base × min(elected, assignable) / assignable).
-    function _assignedOf(Series storage s, uint256 shortBase) internal view returns (uint256) {
-        uint256 elected = s.electedCh;
-        uint256 assignable = s.assignableShortCh;
-        return FuturesMath.assignment(shortBase, elected < assignable ? elected : assignable, assignable);
-    }
-
-    /// @dev Mirrors the ClearingHouse's cost-basis change of one fill: Δbasis = Δsize × price + realised PnL
-    ///      (exact up to 1 wei of rounding per fill).
-    function _mirror(FuturesMarketStorage storage $, int256 delta, uint256 price, int256 realised) internal {
-        $.traderNetSizeCh = (int256($.traderNetSizeCh) + delta).toInt128();
-        $.traderOpenNotionalUsdc = (int256($.traderOpenNotionalUsdc) + FuturesMath.valueUp(delta, price) + realised)
-            .toInt128();
-    }
-
-    function _settleable(Series storage s, Position storage p) internal view returns (bool) {
-        return FuturesRisk.settleable(s, p);
-    }
-
-    /// @dev Traders' unrealised PnL at the index against their ClearingHouse cost basis, rounded up (against LPs).
-    function _traderPnlUp(FuturesMarketStorage storage $, uint256 index) internal view returns (int256) {
-        return FuturesMath.valueUp($.traderNetSizeCh, index) - $.traderOpenNotionalUsdc;
-    }
-
-    /// @dev Pool money held for pending orders (their execution fees and escrowed margins) and unclaimed bounties:
-    ///      not LP capital.
-    function _heldForOrders(FuturesMarketStorage storage $) internal view returns (uint256) {
-        return $.totalBountiesOwedUsdc + $.orders.feesUsdc + $.totalOrderMarginUsdc;
-    }
-
-    /// @dev The pool minus traders' unrealised profit (with the basis cash closing the live skew would pay them, and
-    ///      the settlement-price corrections owed to liquidated accounts), the vault reserve,
-    ///      unclaimed bounties and what pending orders hold (fees, escrowed margins), floored at 0.
-    function _withdrawableUsdc(FuturesMarketStorage storage $) internal view returns (uint256) {
-        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        uint256 index = $.oracle.indexPrice();
-        int256 pnl =
-            _traderPnlUp($, index) + int256(FuturesRisk.skewCloseCostUsdc($, index)) + $.totalLiquidationCashUsdc;
-        uint256 reserve =
-            (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
-        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256(_heldForOrders($));
-        return free > 0 ? uint256(free) : 0;
     }
 }

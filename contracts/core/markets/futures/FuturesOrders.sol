@@ -6,18 +6,20 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {FuturesBase} from "./FuturesBase.sol";
 import {FuturesRisk} from "./FuturesRisk.sol";
 import {IFuturesTypes} from "../../../interfaces/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../../interfaces/IFuturesErrors.sol";
 import {IFuturesMarket} from "../../../interfaces/IFuturesMarket.sol";
 import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
 import {IRiskEngine} from "../../../interfaces/IRiskEngine.sol";
 import {IDelayedOrders, IDelayedOrderErrors} from "../../../interfaces/IDelayedOrders.sol";
 import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
+import {SeriesId, SeriesIdLib} from "../../../types/SeriesId.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 
 /// @title FuturesOrders
 /// @notice FuturesMarket's two-step trade orders against the vault (IDelayedOrders, issue 17 item 15): intake, execution,
 ///         cancellation and keeper discovery, on the market's storage (an external library run by delegatecall in the
 ///         market's or its delivery module's context, linked at deploy; keeps both under EIP-170). One order per
-///         account and series (key `DelayedOrders.key(account, seriesId)`); the fill itself is the market's
+///         account and series (key `SeriesId.orderKey(account)`, the DelayedOrders key layout); the fill itself is the market's
 ///         `fillOrder`. Emits the market's events.
 library FuturesOrders {
     using DelayedOrders for DelayedOrders.Book;
@@ -59,7 +61,7 @@ library FuturesOrders {
     ) external returns (uint256 priceTime) {
         priceTime = block.timestamp + $.params.minOrderDelaySec;
         uint64 expiry = $.series[seriesId].expiry;
-        if (priceTime + 1 >= expiry) revert IFuturesTypes.FuturesOrderPastExpiry(seriesId, priceTime + 1, expiry);
+        if (priceTime + 1 >= expiry) revert IFuturesErrors.FuturesOrderPastExpiry(seriesId, priceTime + 1, expiry);
         (uint256 fee, uint256 margin) = _feeAndMargin($, account, seriesId, delta);
         _record(
             $,
@@ -84,7 +86,7 @@ library FuturesOrders {
         if (_increasing(oldSize, oldSize + delta)) {
             margin = _orderMargin($, _growthCh($, account, seriesId, delta));
             if (collateral < int256(fee + margin)) {
-                revert IFuturesTypes.FuturesInsufficientCollateral(account, fee + margin, collateral);
+                revert IFuturesErrors.FuturesInsufficientCollateral(account, fee + margin, collateral);
             }
             _checkMargin($.clearingHouse, account, margin, fee);
             if (margin != 0) {
@@ -104,7 +106,7 @@ library FuturesOrders {
         uint256 seriesId,
         int256 delta
     ) private view returns (uint256) {
-        uint256[] storage ids = $.accountSeries[account];
+        uint256[] memory ids = $.accountSeriesSet[account].toArray();
         uint256 longs;
         uint256 shorts;
         for (uint256 i; i < ids.length; ++i) {
@@ -134,7 +136,7 @@ library FuturesOrders {
         DelayedOrders.Order memory o,
         uint256 priceTime
     ) private {
-        uint256 pending = $.orders.commit(DelayedOrders.key(account, uint96(seriesId)), o);
+        uint256 pending = $.orders.commit(SeriesId.wrap(seriesId).orderKey(account), o);
         $.orders.feesUsdc += o.feeUsdc;
         emit IFuturesTypes.OrderCommitted(
             seriesId,
@@ -166,7 +168,7 @@ library FuturesOrders {
         IClearingHouse.MarginState memory m = ch.marginState(account);
         uint256 required = m.initialMarginUsdc + margin;
         int256 available = m.equityUsdc - int256(fee);
-        if (available < int256(required)) revert IFuturesTypes.FuturesInsufficientMargin(account, required, available);
+        if (available < int256(required)) revert IFuturesErrors.FuturesInsufficientMargin(account, required, available);
     }
 
     function _increasing(int256 oldSize, int256 newSize) private pure returns (bool) {
@@ -223,7 +225,7 @@ library FuturesOrders {
         uint256 seriesId,
         bool expired
     ) private returns (DelayedOrders.Order memory o, uint256 time, uint256 pending) {
-        bytes32 k = DelayedOrders.key(account, uint96(seriesId));
+        bytes32 k = SeriesId.wrap(seriesId).orderKey(account);
         o = $.orders.orders[k];
         if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(account);
         IFuturesTypes.Params storage p = $.params;
@@ -248,7 +250,7 @@ library FuturesOrders {
         address account
     ) external view returns (IDelayedOrders.OrderView memory) {
         IFuturesTypes.Params storage p = $.params;
-        return $.orders.orderView(DelayedOrders.key(account, uint96(seriesId)), p.minOrderDelaySec, p.maxOrderDelaySec);
+        return $.orders.orderView(SeriesId.wrap(seriesId).orderKey(account), p.minOrderDelaySec, p.maxOrderDelaySec);
     }
 
     /// @notice The keeper payload for the first due order among the first ORDER_SCAN pending: `cancelOrder` for an
@@ -262,8 +264,8 @@ library FuturesOrders {
             ORDER_SCAN
         );
         if (!found) return payload;
-        address account = DelayedOrders.accountOf(k);
-        uint256 seriesId = uint256(k) >> 160;
+        address account = SeriesIdLib.accountOfOrderKey(k);
+        uint256 seriesId = SeriesId.unwrap(SeriesIdLib.ofOrderKey(k));
         if (expired) return abi.encodeCall(IFuturesMarket.cancelOrder, (account, seriesId));
         uint80 roundId = $.oracle.roundAt(t);
         if (roundId != 0) payload = abi.encodeCall(IFuturesMarket.executeOrder, (account, seriesId, roundId));
@@ -322,7 +324,7 @@ library FuturesOrders {
         int256 sizeDeltaCh
     ) external view returns (uint256 priceWad, uint256 indexPriceWad, int256 premiumWad) {
         IFuturesTypes.Series storage s = $.series[seriesId];
-        if (s.expiry == 0) revert IFuturesTypes.FuturesSeriesUnknown(seriesId);
+        if (s.expiry == 0) revert IFuturesErrors.FuturesSeriesUnknown(seriesId);
         indexPriceWad = $.oracle.indexPrice();
         int256 skew = int256(uint256(s.longOiCh)) - int256(uint256(s.shortOiCh));
         uint256 ttx = block.timestamp < s.expiry ? s.expiry - block.timestamp : 0;

@@ -40,7 +40,7 @@ library FuturesRisk {
         address account,
         uint256 priceWad
     ) external view returns (int256 equityAdjustmentUsdc, uint256 extraInitialUsdc, uint256 extraMaintenanceUsdc) {
-        uint256[] storage ids = $.accountSeries[account];
+        uint256[] memory ids = $.accountSeriesSet[account].toArray();
         uint256 penaltyBps = $.params.penaltyBps;
         Sums memory sum;
         // settlement-price corrections of legs a liquidation closed at the index, not yet paid

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IDelayedOrderErrors} from "./IDelayedOrderErrors.sol";
+
+/// @title IFuturesErrors
+/// @notice Errors of the FuturesMarket (the errors part of IFuturesMarket), with the delayed-order errors it shares
+///         with the PerpMarket.
+interface IFuturesErrors is IDelayedOrderErrors {
+    /// @notice Thrown when a series id does not exist.
+    /// @param seriesId The id.
+    error FuturesSeriesUnknown(uint256 seriesId);
+    /// @notice Thrown when trading, electing or demanding proof on a series that no longer trades.
+    /// @param seriesId The series.
+    /// @param expiry Its expiry.
+    error FuturesSeriesNotTrading(uint256 seriesId, uint64 expiry);
+    /// @notice Thrown when fixing the settlement price before expiry.
+    /// @param seriesId The series.
+    /// @param expiry Its expiry.
+    error FuturesSeriesNotExpired(uint256 seriesId, uint64 expiry);
+    /// @notice Thrown by keeper functions when the work was already done (OPS-01: racing keepers treat it as done).
+    /// @param seriesId The series.
+    /// @param account The account (zero for series-level work).
+    error FuturesAlreadyDone(uint256 seriesId, address account);
+    /// @notice Thrown when listing an expiry that already has a series.
+    /// @param expiry The expiry.
+    /// @param seriesId The existing series.
+    error FuturesSeriesExists(uint64 expiry, uint256 seriesId);
+    /// @notice Thrown when a new series' expiry is too soon.
+    /// @param expiry The expiry asked.
+    /// @param earliest The earliest allowed.
+    error FuturesInvalidExpiry(uint64 expiry, uint64 earliest);
+    /// @notice Thrown when listing would exceed the live-series bound.
+    /// @param max Params.maxLiveSeries.
+    error FuturesTooManyLiveSeries(uint256 max);
+    /// @notice Thrown when an account would hold positions in more series than allowed.
+    /// @param account The account.
+    /// @param max MAX_SERIES_PER_ACCOUNT.
+    error FuturesTooManySeries(address account, uint256 max);
+    /// @notice Thrown when a trade would push a side's open interest above the series cap.
+    /// @param seriesId The series.
+    /// @param oiCh The side's open interest after the trade.
+    /// @param capCh The cap.
+    error FuturesOiCapExceeded(uint256 seriesId, uint256 oiCh, uint256 capCh);
+    /// @notice Thrown when the trade price is worse than the caller's limit.
+    /// @param priceWad Trade price.
+    /// @param limitPriceWad Limit (max for a buy, min for a sell).
+    error FuturesSlippage(uint256 priceWad, uint256 limitPriceWad);
+    /// @notice Thrown when a size or amount is zero.
+    error FuturesZeroAmount();
+    /// @notice Thrown when electing after the cut-off.
+    /// @param seriesId The series.
+    /// @param cutoff The cut-off time.
+    error FuturesElectionClosed(uint256 seriesId, uint64 cutoff);
+    /// @notice Thrown when electing more than the long position.
+    /// @param seriesId The series.
+    /// @param account The account.
+    /// @param electedCh Amount asked.
+    /// @param longSizeCh The long size.
+    error FuturesElectionTooLarge(uint256 seriesId, address account, uint256 electedCh, uint256 longSizeCh);
+    /// @notice Thrown when, after the cut-off, a long would reduce below its elected delivery.
+    /// @param seriesId The series.
+    /// @param account The account.
+    /// @param electedCh The locked election.
+    /// @param newSizeCh The size the trade would leave.
+    error FuturesElectionLocked(uint256 seriesId, address account, uint256 electedCh, int256 newSizeCh);
+    /// @notice Thrown when an account's free margin cannot cover the payment for its elected delivery.
+    /// @param account The account.
+    /// @param requiredUsdc Its initial margin.
+    /// @param equityUsdc Its equity net of the delivery payments it holds (elected × price, IMarketAccountRisk).
+    error FuturesElectionUnfunded(address account, uint256 requiredUsdc, int256 equityUsdc);
+    /// @notice Thrown when a short-only action is called for an account that is not short the series.
+    /// @param seriesId The series.
+    /// @param account The account.
+    error FuturesNotShort(uint256 seriesId, address account);
+    /// @notice Thrown when escrowing more CH than the short size, or withdrawing more than allowed.
+    /// @param seriesId The series.
+    /// @param account The account.
+    /// @param escrowCh Escrow the call would leave (or ask).
+    /// @param limitCh The bound.
+    error FuturesEscrowOutOfRange(uint256 seriesId, address account, uint256 escrowCh, uint256 limitCh);
+    /// @notice Thrown when taking back escrowed CH would leave an assignable short's margin below its initial margin
+    ///         (the escrow backed its delivery bond).
+    /// @param seriesId The series.
+    /// @param account The short.
+    /// @param requiredUsdc Its initial margin with the bond the withdrawal leaves.
+    /// @param equityUsdc Its equity.
+    error FuturesEscrowNeeded(uint256 seriesId, address account, uint256 requiredUsdc, int256 equityUsdc);
+    /// @notice Thrown when withdrawing escrow after expiry (it is returned at settlement).
+    /// @param seriesId The series.
+    /// @param account The account.
+    error FuturesEscrowLocked(uint256 seriesId, address account);
+    /// @notice Thrown when the settlement price has not been fixed yet.
+    /// @param seriesId The series.
+    error FuturesPriceNotFixed(uint256 seriesId);
+    /// @notice Thrown when finalising or settling inside the dispute window.
+    /// @param seriesId The series.
+    /// @param finalAt When the price becomes final.
+    error FuturesDisputeWindowOpen(uint256 seriesId, uint64 finalAt);
+    /// @notice Thrown when disputing after the dispute window.
+    /// @param seriesId The series.
+    /// @param finalAt When the price became final.
+    error FuturesDisputeWindowClosed(uint256 seriesId, uint64 finalAt);
+    /// @notice Thrown when a correction moves the price by more than maxCorrectionBps.
+    /// @param seriesId The series.
+    /// @param proposedWad The proposed price.
+    /// @param correctedWad The corrected price asked.
+    /// @param maxBps The bound.
+    error FuturesCorrectionTooLarge(uint256 seriesId, uint256 proposedWad, uint256 correctedWad, uint256 maxBps);
+    /// @notice Thrown when settling a series that is not finalised.
+    /// @param seriesId The series.
+    error FuturesNotFinal(uint256 seriesId);
+    /// @notice Thrown when settling an assigned short that may still deliver (before the deadline).
+    /// @param seriesId The series.
+    /// @param account The short.
+    /// @param assignedCh Its assignment.
+    /// @param escrowCh Its escrow.
+    /// @param deadline The delivery deadline.
+    error FuturesDeliveryPending(
+        uint256 seriesId,
+        address account,
+        uint256 assignedCh,
+        uint256 escrowCh,
+        uint64 deadline
+    );
+    /// @notice Thrown when settling an electing long while assigned shorts are not all settled.
+    /// @param seriesId The series.
+    /// @param shortPositions Short positions still to settle.
+    error FuturesShortsPending(uint256 seriesId, uint256 shortPositions);
+    /// @notice Thrown when the caller is not the account's guarantor.
+    /// @param account The short.
+    /// @param caller The caller.
+    /// @param guarantor The account's guarantor.
+    error FuturesNotGuarantor(address account, address caller, address guarantor);
+    /// @notice Thrown when closing an unproven short without a due demand.
+    /// @param seriesId The series.
+    /// @param account The short.
+    /// @param deadline The demand's deadline (0 = no demand).
+    error FuturesDemandNotDue(uint256 seriesId, address account, uint64 deadline);
+    /// @notice Thrown by parameter setters on invalid values.
+    error FuturesInvalidParams();
+    /// @notice Thrown when a keeper has no bounty to claim.
+    /// @param keeper The keeper.
+    error FuturesNothingToClaim(address keeper);
+    /// @notice Thrown when the vault asks back more than `withdrawableToVaultUsdc()`.
+    /// @param amountUsdc Asked.
+    /// @param withdrawableUsdc Allowed.
+    error FuturesVaultWithdrawTooLarge(uint256 amountUsdc, uint256 withdrawableUsdc);
+    /// @notice Thrown by `performUpkeep` on data that is not one of the keeper calls.
+    error FuturesInvalidPerformData();
+    /// @notice Thrown when the liquidation hook is called by anyone but the ClearingHouse.
+    /// @param caller The caller.
+    error FuturesOnlyClearingHouse(address caller);
+    /// @notice Thrown when `fillOrder` is called by anyone but the market itself (from `executeOrder`).
+    /// @param caller The caller.
+    error FuturesOnlySelf(address caller);
+    /// @notice Thrown when a risk-increasing order's margin (on top of the account's initial margin) and its
+    ///         execution fee are not covered by the account's equity at commit.
+    /// @param account The account.
+    /// @param requiredUsdc Initial margin with the order's.
+    /// @param availableUsdc Equity less the execution fee.
+    error FuturesInsufficientMargin(address account, uint256 requiredUsdc, int256 availableUsdc);
+    /// @notice Thrown when a risk-increasing order's execution fee exceeds the account's collateral.
+    /// @param account The account.
+    /// @param feeUsdc The fee.
+    /// @param collateralUsdc Its collateral.
+    error FuturesInsufficientCollateral(address account, uint256 feeUsdc, int256 collateralUsdc);
+    /// @notice Thrown when committing an order that could not be executed before the series expires (its price
+    ///         time + 1 is at or after expiry).
+    /// @param seriesId The series.
+    /// @param executableAt First second the order could be executed.
+    /// @param expiry The series' expiry.
+    error FuturesOrderPastExpiry(uint256 seriesId, uint256 executableAt, uint64 expiry);
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IFuturesTypes} from "./IFuturesTypes.sol";
+
+/// @title IFuturesEvents
+/// @notice Events of the FuturesMarket (the events part of IFuturesMarket; the order-book events are declared in
+///         IFuturesTypes with the types).
+interface IFuturesEvents {
+    /// @notice Emitted when a series is listed.
+    /// @param seriesId The new series id (sequential from 1).
+    /// @param expiry Expiry.
+    /// @param electionCutoff Delivery elections close at this time.
+    /// @param tenor Standard tenor, or Custom for governance listings.
+    /// @param oiCapCh Cap per side, CH WAD.
+    /// @param lister Caller.
+    /// @param liveSeries Live (not price-fixed) series after.
+    event SeriesListed(
+        uint256 indexed seriesId,
+        uint64 expiry,
+        uint64 electionCutoff,
+        IFuturesTypes.Tenor tenor,
+        uint256 oiCapCh,
+        address indexed lister,
+        uint256 liveSeries
+    );
+    /// @notice Emitted on every trade (including option exercises, with zero fee).
+    /// @param seriesId The series.
+    /// @param account The trader.
+    /// @param sizeDeltaCh Signed size traded.
+    /// @param priceWad Series trade price.
+    /// @param indexPriceWad Index at the trade (the ClearingHouse position moves at this price).
+    /// @param feeUsdc Fee charged.
+    /// @param sizeCh Position size after.
+    /// @param entryPriceWad Average entry price after.
+    /// @param longOiCh Series trader long open interest after.
+    /// @param shortOiCh Series trader short open interest after.
+    event FuturesTraded(
+        uint256 indexed seriesId,
+        address indexed account,
+        int256 sizeDeltaCh,
+        uint256 priceWad,
+        uint256 indexPriceWad,
+        uint256 feeUsdc,
+        int256 sizeCh,
+        uint256 entryPriceWad,
+        uint256 longOiCh,
+        uint256 shortOiCh
+    );
+    /// @notice Emitted when a position is reduced outside a trade: liquidation mapped onto the series, a guarantor's
+    ///         close of an unproven short, or a spread flattened at settlement. The vault takes over the size.
+    /// @param seriesId The series.
+    /// @param account The account.
+    /// @param sizeDeltaCh Signed size change.
+    /// @param priceWad Index price used.
+    /// @param sizeCh Size after.
+    /// @param electedCh Elected delivery after.
+    /// @param longOiCh Long open interest after.
+    /// @param shortOiCh Short open interest after.
+    /// @param reason Why.
+    event PositionReduced(
+        uint256 indexed seriesId,
+        address indexed account,
+        int256 sizeDeltaCh,
+        uint256 priceWad,
+        int256 sizeCh,
+        uint256 electedCh,
+        uint256 longOiCh,
+        uint256 shortOiCh,
+        IFuturesTypes.ReduceReason reason
+    );
+    /// @notice Emitted when a long elects (or changes) delivery.
+    /// @param seriesId The series.
+    /// @param account The long.
+    /// @param electedCh Its election after.
+    /// @param seriesElectedCh Σ elections of the series after.
+    event DeliveryElected(
+        uint256 indexed seriesId,
+        address indexed account,
+        uint256 electedCh,
+        uint256 seriesElectedCh
+    );
+    /// @notice Emitted when a short escrows CH for delivery or takes escrow back.
+    /// @param seriesId The series.
+    /// @param account The short.
+    /// @param deltaCh Signed change.
+    /// @param escrowCh Escrow after.
+    event DeliveryEscrowChanged(uint256 indexed seriesId, address indexed account, int256 deltaCh, uint256 escrowCh);
+    /// @notice Emitted when a guarantor demands that its short prove it can deliver.
+    /// @param seriesId The series.
+    /// @param account The short.
+    /// @param guarantor The guarantor.
+    /// @param requiredCh CH to escrow (|short size|).
+    /// @param deadline Deadline.
+    event DeliveryProofDemanded(
+        uint256 indexed seriesId,
+        address indexed account,
+        address indexed guarantor,
+        uint256 requiredCh,
+        uint64 deadline
+    );
+    /// @notice Emitted when anyone fixes the settlement price from the oracle after expiry.
+    /// @param seriesId The series.
+    /// @param priceWad Proposed settlement price (the index).
+    /// @param finalAt When it becomes final.
+    /// @param assignableShortCh Trader short size at expiry (assignment base).
+    /// @param keeper Caller.
+    /// @param bountyUsdc Bounty credited.
+    /// @param liveSeries Live series after.
+    event SettlementPriceProposed(
+        uint256 indexed seriesId,
+        uint256 priceWad,
+        uint64 finalAt,
+        uint256 assignableShortCh,
+        address indexed keeper,
+        uint256 bountyUsdc,
+        uint256 liveSeries
+    );
+    /// @notice Emitted when the guardian corrects a proposed settlement price inside the dispute window.
+    /// @param seriesId The series.
+    /// @param oldPriceWad Before.
+    /// @param newPriceWad After.
+    /// @param by Caller.
+    event SettlementPriceDisputed(uint256 indexed seriesId, uint256 oldPriceWad, uint256 newPriceWad, address by);
+    /// @notice Emitted when the settlement price becomes final and delivery is assigned.
+    /// @param seriesId The series.
+    /// @param priceWad Final settlement price.
+    /// @param electedCh Σ elected long delivery.
+    /// @param assignableShortCh Σ trader short size at expiry.
+    /// @param deliverableCh min(elected, assignable short): CH the shorts must deliver in total.
+    /// @param shortFractionWad Part of each short's size assigned (deliverable / assignable), WAD.
+    /// @param deliveryDeadline Deadline for assigned shorts.
+    /// @param keeper Caller.
+    /// @param bountyUsdc Bounty credited.
+    event SettlementPriceFinalised(
+        uint256 indexed seriesId,
+        uint256 priceWad,
+        uint256 electedCh,
+        uint256 assignableShortCh,
+        uint256 deliverableCh,
+        uint256 shortFractionWad,
+        uint64 deliveryDeadline,
+        address indexed keeper,
+        uint256 bountyUsdc
+    );
+    /// @notice Emitted when an assigned short's delivery is settled (delivered part paid, failed part slashed).
+    /// @param seriesId The series.
+    /// @param account The short.
+    /// @param assignedCh Its assignment (rounded up).
+    /// @param deliveredCh CH delivered (moved from escrow to the longs' pot).
+    /// @param paidUsdc USDC credited for the delivered CH (price × delivered, rounded down).
+    /// @param slashedUsdc USDC debited for the undelivered CH (price × undelivered × (1 + penalty), rounded up).
+    /// @param collateralUsdc The short's ClearingHouse collateral after (may be < 0: liquidatable, waterfall).
+    event DeliverySettled(
+        uint256 indexed seriesId,
+        address indexed account,
+        uint256 assignedCh,
+        uint256 deliveredCh,
+        uint256 paidUsdc,
+        uint256 slashedUsdc,
+        int256 collateralUsdc
+    );
+    /// @notice Emitted when an electing long's delivery is settled.
+    /// @param seriesId The series.
+    /// @param account The long.
+    /// @param electedCh Its election.
+    /// @param receivedCh CH received.
+    /// @param paidUsdc USDC paid: price × its deliverable share of the elected CH (rounded up), delivered or not.
+    /// @param compensationUsdc Its share of the failing shorts' slashes.
+    /// @param cashSettledCh Elected CH not deliverable because trader shorts were fewer (cash, no penalty).
+    event DeliveryReceived(
+        uint256 indexed seriesId,
+        address indexed account,
+        uint256 electedCh,
+        uint256 receivedCh,
+        uint256 paidUsdc,
+        uint256 compensationUsdc,
+        uint256 cashSettledCh
+    );
+    /// @notice Emitted when an electing long's collateral could not cover its delivery payment at settlement: CH is
+    ///         handed over only against payment collected (MKT-08); the CH not paid for goes to the vault, whose pool
+    ///         paid the delivering shorts.
+    /// @param seriesId The series.
+    /// @param account The long.
+    /// @param forfeitedCh CH not handed over.
+    /// @param uncollectedUsdc Payment not collected.
+    /// @param vault Where the CH went (kept by the market when no vault is set).
+    event DeliveryForfeited(
+        uint256 indexed seriesId,
+        address indexed account,
+        uint256 forfeitedCh,
+        uint256 uncollectedUsdc,
+        address vault
+    );
+    /// @notice Emitted when a position is settled at the final settlement price (MKT-04).
+    /// @param seriesId The series.
+    /// @param account The account.
+    /// @param sizeCh Size closed (signed, as held).
+    /// @param priceWad Settlement price.
+    /// @param realisedPnlUsdc PnL realised in the ClearingHouse by the close.
+    /// @param keeper Caller.
+    /// @param bountyUsdc Bounty charged to the account (0 when it settles itself).
+    /// @param openPositions Positions of the series still unsettled.
+    event PositionSettled(
+        uint256 indexed seriesId,
+        address indexed account,
+        int256 sizeCh,
+        uint256 priceWad,
+        int256 realisedPnlUsdc,
+        address indexed keeper,
+        uint256 bountyUsdc,
+        uint256 openPositions
+    );
+    /// @notice Emitted when a keeper's bounty is credited.
+    /// @param keeper The keeper.
+    /// @param amountUsdc Credited.
+    /// @param owedUsdc The keeper's unclaimed total after.
+    event BountyCredited(address indexed keeper, uint256 amountUsdc, uint256 owedUsdc);
+    /// @notice Emitted when a keeper claims its bounties (paid from the market's pool).
+    /// @param keeper The keeper.
+    /// @param to Recipient.
+    /// @param amountUsdc Paid.
+    event BountiesClaimed(address indexed keeper, address to, uint256 amountUsdc);
+    /// @notice Emitted when USDC moves between the vault and this market's pool.
+    /// @param vault The vault.
+    /// @param amountUsdc Signed: + funded from the vault, − returned to it.
+    event VaultFlow(address indexed vault, int256 amountUsdc);
+    /// @notice Emitted when parameters change.
+    /// @param params The new parameters.
+    event ParamsSet(IFuturesTypes.Params params);
+    /// @notice Emitted when the vault changes.
+    /// @param vault The vault.
+    event VaultSet(address indexed vault);
+    /// @notice Emitted when the delivery module changes.
+    /// @param module The module.
+    event DeliveryModuleSet(address indexed module);
+    /// @notice Emitted when a series' open-interest cap changes.
+    /// @param seriesId The series.
+    /// @param oiCapCh Cap per side.
+    event SeriesOiCapSet(uint256 indexed seriesId, uint256 oiCapCh);
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {FuturesBase} from "../../core/markets/futures/FuturesBase.sol";
+import {FuturesRisk} from "../../core/markets/futures/FuturesRisk.sol";
+import {IFuturesTypes} from "../../interfaces/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../interfaces/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../interfaces/IFuturesEvents.sol";
+import {FuturesMath} from "../FuturesMath.sol";
+import {SeriesSet} from "../../types/SeriesId.sol";
+
+/// @title FuturesLedger
+/// @notice The FuturesMarket's shared bookkeeping on its storage (internal: inlined into the market, its
+///         FuturesDelivery module and the futures libraries): series lookups, open interest, account records,
+///         leg reductions, bounties, the traders' cost-basis mirror and the vault's withdrawable amount.
+library FuturesLedger {
+    using SafeCast for uint256;
+    using SafeCast for int256;
+
+    /// @dev Most series one account may hold unsettled positions in (FuturesMarket.MAX_SERIES_PER_ACCOUNT).
+    uint256 internal constant MAX_SERIES_PER_ACCOUNT = 4;
+    /// @dev Most accounts one `settlePositions` call settles (keeps a batch far below the 16,777,216 gas cap).
+    uint256 internal constant MAX_SETTLE_BATCH = 64;
+    uint256 internal constant BPS = 10_000;
+    uint256 internal constant WAD = 1e18;
+    /// @dev Most live series (bounds `maxLiveSeries` and the keeper scan).
+    uint256 internal constant SERIES_SCAN = 16;
+
+    function existing(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId
+    ) internal view returns (IFuturesTypes.Series storage s) {
+        s = $.series[seriesId];
+        if (s.expiry == 0) revert IFuturesErrors.FuturesSeriesUnknown(seriesId);
+    }
+
+    function trading(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId
+    ) internal view returns (IFuturesTypes.Series storage s) {
+        s = existing($, seriesId);
+        if (block.timestamp >= s.expiry) revert IFuturesErrors.FuturesSeriesNotTrading(seriesId, s.expiry);
+    }
+
+    function cutoff(FuturesBase.FuturesMarketStorage storage $, uint64 expiry) internal view returns (uint64) {
+        uint64 c = $.params.electionCutoffSec;
+        return expiry > c ? expiry - c : 0;
+    }
+
+    function isIncrease(int256 oldSize, int256 newSize) internal pure returns (bool) {
+        return
+            FuturesMath.abs(newSize) > FuturesMath.abs(oldSize) ||
+            (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
+    }
+
+    /// @dev |short size| the position must deliver against: its size, or the size it had at expiry when a
+    ///      post-expiry liquidation reduced it.
+    function shortBase(IFuturesTypes.Position storage p) internal view returns (uint256) {
+        if (p.baseTaken) return p.deliveryBaseCh;
+        int256 size = p.sizeCh;
+        return size < 0 ? uint256(-size) : 0;
+    }
+
+    function netSize(FuturesBase.FuturesMarketStorage storage $, address account) internal view returns (int256 net) {
+        SeriesSet ids = $.accountSeriesSet[account];
+        uint256 n = ids.length();
+        for (uint256 i; i < n; ++i) net += $.positions[ids.at(i)][account].sizeCh;
+    }
+
+    function moveOi(
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        int256 oldSize,
+        int256 newSize,
+        bool checkCap
+    ) internal {
+        uint256 longOi = s.longOiCh;
+        uint256 shortOi = s.shortOiCh;
+        if (oldSize > 0) longOi -= uint256(oldSize);
+        else shortOi -= uint256(-oldSize);
+        if (newSize > 0) longOi += uint256(newSize);
+        else shortOi += uint256(-newSize);
+        if (checkCap) {
+            uint256 cap = s.oiCapCh;
+            if (newSize > 0 && newSize > oldSize && longOi > cap)
+                revert IFuturesErrors.FuturesOiCapExceeded(seriesId, longOi, cap);
+            if (newSize < 0 && newSize < oldSize && shortOi > cap)
+                revert IFuturesErrors.FuturesOiCapExceeded(seriesId, shortOi, cap);
+        }
+        s.longOiCh = uint128(longOi);
+        s.shortOiCh = uint128(shortOi);
+    }
+
+    function shortCount(IFuturesTypes.Series storage s, int256 oldSize, int256 newSize) internal {
+        if ((oldSize < 0) == (newSize < 0)) return;
+        if (newSize < 0) s.shortPositions += 1;
+        else s.shortPositions -= 1;
+    }
+
+    function openRecord(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        address account,
+        IFuturesTypes.Position storage p
+    ) internal {
+        if (p.open || p.sizeCh == 0) return;
+        SeriesSet list = $.accountSeriesSet[account];
+        uint256 n = list.length();
+        if (n >= MAX_SERIES_PER_ACCOUNT) revert IFuturesErrors.FuturesTooManySeries(account, MAX_SERIES_PER_ACCOUNT);
+        $.accountSeriesSet[account] = list.pushAt(n, seriesId);
+        p.open = true;
+        s.openPositions += 1;
+        if (!p.listed) {
+            p.listed = true;
+            $.seriesAccounts[seriesId].push(account);
+        }
+    }
+
+    /// @dev Before expiry a record with no size, escrow or election closes; after expiry only settlement closes it.
+    function closeRecordIfEmpty(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        address account,
+        IFuturesTypes.Position storage p
+    ) internal {
+        if (!p.open || p.sizeCh != 0 || p.escrowCh != 0 || p.electedCh != 0 || block.timestamp >= s.expiry) return;
+        p.open = false;
+        p.proofDeadline = 0;
+        s.openPositions -= 1;
+        removeAccountSeries($, account, seriesId);
+    }
+
+    /// @dev Drops the series from the account's list; the last one gone, the ClearingHouse stops holding the account
+    ///      in this market (it leaves the set once its net position is zero: `releaseAccount`).
+    function removeAccountSeries(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        uint256 seriesId
+    ) internal {
+        (SeriesSet rest, uint256 n, bool found) = $.accountSeriesSet[account].remove(seriesId);
+        if (!found) return;
+        $.accountSeriesSet[account] = rest;
+        if (n == 1) $.clearingHouse.releaseAccount(account);
+    }
+
+    function creditBounty(FuturesBase.FuturesMarketStorage storage $, address keeper, uint256 amountUsdc) internal {
+        if (amountUsdc == 0) return;
+        uint256 owed = $.bountiesOwedUsdc[keeper] + amountUsdc;
+        $.bountiesOwedUsdc[keeper] = owed;
+        $.totalBountiesOwedUsdc += amountUsdc;
+        emit IFuturesEvents.BountyCredited(keeper, amountUsdc, owed);
+    }
+
+    /// @dev Moves the keeper scan start past fully settled series (bounded steps).
+    function advanceFirstOpen(FuturesBase.FuturesMarketStorage storage $) internal {
+        uint256 first = $.firstOpenSeries;
+        uint256 count = $.seriesCount;
+        for (uint256 k; k < 8 && first <= count; ++k) {
+            IFuturesTypes.Series storage s = $.series[first];
+            if (s.deliveryDeadline == 0 || s.openPositions != 0) break;
+            ++first;
+        }
+        $.firstOpenSeries = uint64(first);
+    }
+
+    function advanceCursor(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId) internal {
+        address[] storage accounts = $.seriesAccounts[seriesId];
+        uint256 c = $.settleCursor[seriesId];
+        uint256 start = c;
+        uint256 n = accounts.length;
+        for (uint256 k; k < MAX_SETTLE_BATCH && c < n && !$.positions[seriesId][accounts[c]].open; ++k) ++c;
+        if (c != start) $.settleCursor[seriesId] = c;
+    }
+    /// @dev Reduces one leg outside a trade (the vault takes the size): OI, short count, election cap before the
+    ///      cut-off, delivery base after expiry. No ClearingHouse call (the caller does it, or it was done).
+    function reduceLeg(
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        address account,
+        IFuturesTypes.Position storage p,
+        int256 delta,
+        uint256 priceWad,
+        IFuturesTypes.ReduceReason reason
+    ) internal {
+        int256 oldSize = p.sizeCh;
+        int256 newSize = oldSize + delta;
+        bool expired = block.timestamp >= s.expiry;
+        if (expired) {
+            if (oldSize < 0) {
+                if (!p.baseTaken) {
+                    p.baseTaken = true;
+                    p.deliveryBaseCh = uint128(uint256(-oldSize));
+                }
+                if (s.finalAt == 0) s.postExpiryShortCh += uint128(uint256(delta));
+            }
+        } else {
+            shortCount(s, oldSize, newSize);
+        }
+        // A forced reduction (liquidation, flattening) caps the election until the series is finalised, after the
+        // cut-off too: it only lowers shorts' assignments, and it releases the payment the election holds (MKT-08).
+        uint256 longSize = newSize > 0 ? uint256(newSize) : 0;
+        if (p.electedCh > longSize && s.deliveryDeadline == 0) {
+            s.electedCh -= p.electedCh - uint128(longSize);
+            p.electedCh = uint128(longSize);
+        }
+        p.sizeCh = int128(newSize);
+        if (newSize == 0) p.entryPriceWad = 0;
+        if (oldSize > 0) s.longOiCh -= uint128(uint256(-delta));
+        else s.shortOiCh -= uint128(uint256(delta));
+        emitReduced(s, p, seriesId, account, delta, priceWad, reason);
+    }
+
+    function emitReduced(
+        IFuturesTypes.Series storage s,
+        IFuturesTypes.Position storage p,
+        uint256 seriesId,
+        address account,
+        int256 delta,
+        uint256 priceWad,
+        IFuturesTypes.ReduceReason reason
+    ) internal {
+        emit IFuturesEvents.PositionReduced(
+            seriesId,
+            account,
+            delta,
+            priceWad,
+            p.sizeCh,
+            p.electedCh,
+            s.longOiCh,
+            s.shortOiCh,
+            reason
+        );
+    }
+
+    /// @dev A short's assignment: ceil(base × min(elected, assignable) / assignable).
+    function assignedOf(IFuturesTypes.Series storage s, uint256 baseCh) internal view returns (uint256) {
+        uint256 elected = s.electedCh;
+        uint256 assignable = s.assignableShortCh;
+        return FuturesMath.assignment(baseCh, elected < assignable ? elected : assignable, assignable);
+    }
+
+    /// @dev Mirrors the ClearingHouse's cost-basis change of one fill: Δbasis = Δsize × price + realised PnL
+    ///      (exact up to 1 wei of rounding per fill).
+    function mirror(FuturesBase.FuturesMarketStorage storage $, int256 delta, uint256 price, int256 realised) internal {
+        $.traderNetSizeCh = (int256($.traderNetSizeCh) + delta).toInt128();
+        $.traderOpenNotionalUsdc = (int256($.traderOpenNotionalUsdc) + FuturesMath.valueUp(delta, price) + realised)
+            .toInt128();
+    }
+
+    function settleable(IFuturesTypes.Series storage s, IFuturesTypes.Position storage p) internal view returns (bool) {
+        return FuturesRisk.settleable(s, p);
+    }
+
+    /// @dev Traders' unrealised PnL at the index against their ClearingHouse cost basis, rounded up (against LPs).
+    function traderPnlUp(FuturesBase.FuturesMarketStorage storage $, uint256 index) internal view returns (int256) {
+        return FuturesMath.valueUp($.traderNetSizeCh, index) - $.traderOpenNotionalUsdc;
+    }
+
+    /// @dev Pool money held for pending orders (their execution fees and escrowed margins) and unclaimed bounties:
+    ///      not LP capital.
+    function heldForOrders(FuturesBase.FuturesMarketStorage storage $) internal view returns (uint256) {
+        return $.totalBountiesOwedUsdc + $.orders.feesUsdc + $.totalOrderMarginUsdc;
+    }
+
+    /// @dev The pool minus traders' unrealised profit (with the basis cash closing the live skew would pay them, and
+    ///      the settlement-price corrections owed to liquidated accounts), the vault reserve,
+    ///      unclaimed bounties and what pending orders hold (fees, escrowed margins), floored at 0.
+    function withdrawableUsdc(FuturesBase.FuturesMarketStorage storage $) internal view returns (uint256) {
+        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        uint256 index = $.oracle.indexPrice();
+        int256 pnl =
+            traderPnlUp($, index) + int256(FuturesRisk.skewCloseCostUsdc($, index)) + $.totalLiquidationCashUsdc;
+        uint256 reserve =
+            (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
+        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256(heldForOrders($));
+        return free > 0 ? uint256(free) : 0;
+    }
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {FuturesBase} from "../../core/markets/futures/FuturesBase.sol";
+import {IFuturesTypes} from "../../interfaces/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../interfaces/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../interfaces/IFuturesEvents.sol";
+import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {FuturesMath} from "../FuturesMath.sol";
+import {FuturesLedger} from "./FuturesLedger.sol";
+
+/// @title FuturesSettlement
+/// @notice Expiry and settlement of FuturesMarket series (docs/futures.md): fixing the settlement price, finalising
+///         it after the dispute window, and settling positions (cash at the settlement price, CH delivery from
+///         assigned shorts' escrow to electing longs, penalties for undelivered CH, flattening when a spread leg
+///         cannot close). An external library linked into the FuturesDelivery module and run by delegatecall on the
+///         FuturesMarket proxy's storage; emits the market's events (IFuturesTypes).
+library FuturesSettlement {
+    using SafeERC20 for IERC20;
+    using SafeCast for uint256;
+    using SafeCast for int256;
+
+    function fixPrice(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId
+    ) external returns (uint256 priceWad) {
+        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
+        if (block.timestamp < s.expiry) revert IFuturesErrors.FuturesSeriesNotExpired(seriesId, s.expiry);
+        if (s.finalAt != 0) revert IFuturesErrors.FuturesAlreadyDone(seriesId, address(0));
+        priceWad = $.oracle.indexPrice();
+        uint64 finalAt = uint64(block.timestamp) + $.params.disputeWindowSec;
+        s.settlementPriceWad = priceWad.toUint128();
+        s.finalAt = finalAt;
+        uint256 assignable = uint256(s.shortOiCh) + s.postExpiryShortCh;
+        s.assignableShortCh = assignable.toUint128();
+        uint256 live = $.liveSeries - 1;
+        $.liveSeries = uint64(live);
+        uint256 bounty = $.params.keeperBountyUsdc;
+        emit IFuturesEvents.SettlementPriceProposed(seriesId, priceWad, finalAt, assignable, msg.sender, bounty, live);
+        FuturesLedger.creditBounty($, msg.sender, bounty);
+    }
+
+    function finalize(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId) external {
+        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
+        uint64 finalAt = s.finalAt;
+        if (finalAt == 0) revert IFuturesErrors.FuturesPriceNotFixed(seriesId);
+        if (s.deliveryDeadline != 0) revert IFuturesErrors.FuturesAlreadyDone(seriesId, address(0));
+        if (block.timestamp < finalAt) revert IFuturesErrors.FuturesDisputeWindowOpen(seriesId, finalAt);
+        uint64 deadline = uint64(block.timestamp) + $.params.deliveryWindowSec;
+        s.deliveryDeadline = deadline;
+        uint256 elected = s.electedCh;
+        uint256 assignable = s.assignableShortCh;
+        uint256 deliverable = elected < assignable ? elected : assignable;
+        uint256 fraction = assignable == 0 ? 0 : (deliverable * FuturesLedger.WAD) / assignable;
+        uint256 bounty = $.params.keeperBountyUsdc;
+        emit IFuturesEvents.SettlementPriceFinalised(
+            seriesId,
+            s.settlementPriceWad,
+            elected,
+            assignable,
+            deliverable,
+            fraction,
+            deadline,
+            msg.sender,
+            bounty
+        );
+        FuturesLedger.creditBounty($, msg.sender, bounty);
+        FuturesLedger.advanceFirstOpen($);
+    }
+
+    /// @dev Settles the settleable accounts of the page, then moves the keeper cursor past settled entries.
+    function settleBatch(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId,
+        address[] memory accounts
+    ) external returns (uint256 settled) {
+        if (accounts.length > FuturesLedger.MAX_SETTLE_BATCH) revert IFuturesErrors.FuturesInvalidParams();
+        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
+        if (s.deliveryDeadline == 0) {
+            if (s.finalAt == 0) revert IFuturesErrors.FuturesPriceNotFixed(seriesId);
+            revert IFuturesErrors.FuturesNotFinal(seriesId);
+        }
+        for (uint256 i; i < accounts.length; ++i) {
+            if (!FuturesLedger.settleable(s, $.positions[seriesId][accounts[i]])) continue;
+            settle($, seriesId, accounts[i]);
+            ++settled;
+        }
+        if (settled == 0) revert IFuturesErrors.FuturesAlreadyDone(seriesId, address(0));
+        FuturesLedger.advanceCursor($, seriesId);
+    }
+
+    struct SettleVars {
+        uint256 price;
+        int256 size;
+        int256 cash;
+        int256 realised;
+        uint256 bounty;
+        uint256 chOut;
+        uint256 assigned;
+        uint256 delivered;
+        uint256 paid;
+        uint256 slashed;
+        uint256 elected;
+        uint256 comp;
+        uint256 cashSettled;
+    }
+
+    function settle(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId, address account) public {
+        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
+        if (s.deliveryDeadline == 0) {
+            if (s.finalAt == 0) revert IFuturesErrors.FuturesPriceNotFixed(seriesId);
+            revert IFuturesErrors.FuturesNotFinal(seriesId);
+        }
+        IFuturesTypes.Position storage p = $.positions[seriesId][account];
+        if (!p.open) revert IFuturesErrors.FuturesAlreadyDone(seriesId, account);
+        SettleVars memory v;
+        v.price = s.settlementPriceWad;
+        v.size = p.sizeCh;
+        uint256 shortBase = FuturesLedger.shortBase(p);
+        if (shortBase != 0) {
+            _settleShortDelivery($, s, seriesId, account, p, v);
+        } else if (p.electedCh != 0) {
+            _settleLongDelivery(s, seriesId, p, v);
+        } else {
+            // escrow of a short leg a liquidation closed in full before expiry (no delivery base): returned
+            v.chOut = p.escrowCh;
+        }
+        if (v.size > 0) s.longOiCh -= uint128(uint256(v.size));
+        else if (v.size < 0) s.shortOiCh -= uint128(uint256(-v.size));
+        uint256 open = s.openPositions - 1;
+        s.openPositions = uint32(open);
+        p.sizeCh = 0;
+        p.entryPriceWad = 0;
+        p.electedCh = 0;
+        p.escrowCh = 0;
+        p.deliveryBaseCh = 0;
+        p.proofDeadline = 0;
+        p.baseTaken = false;
+        p.open = false;
+        FuturesLedger.removeAccountSeries($, account, seriesId);
+        if (msg.sender != account) {
+            v.bounty = $.params.keeperBountyUsdc;
+            v.cash -= int256(v.bounty);
+        }
+        v.cash += _takeLiquidationCash($, account);
+        IClearingHouse house = $.clearingHouse;
+        if (v.size != 0) v.realised = _closeAtSettlement($, house, seriesId, account, v.size, v.price);
+        emit IFuturesEvents.PositionSettled(seriesId, account, v.size, v.price, v.realised, msg.sender, v.bounty, open);
+        if (v.elected != 0) _collectPayment($, house, seriesId, account, v);
+        if (v.cash != 0) house.settle(account, v.cash);
+        if (v.bounty != 0) FuturesLedger.creditBounty($, msg.sender, v.bounty);
+        if (v.assigned != 0) {
+            int256 collateral = house.collateralOf(account);
+            emit IFuturesEvents.DeliverySettled(
+                seriesId,
+                account,
+                v.assigned,
+                v.delivered,
+                v.paid,
+                v.slashed,
+                collateral
+            );
+        }
+        if (v.chOut != 0) $.ch.safeTransfer(account, v.chOut);
+        if (open == 0) FuturesLedger.advanceFirstOpen($);
+    }
+
+    /// @dev Settlement-price corrections of legs a liquidation closed at the index, paid with the account's next
+    ///      settlement (issue 17 item 23).
+    function _takeLiquidationCash(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account
+    ) private returns (int256 owed) {
+        owed = $.liquidationCashUsdc[account];
+        if (owed == 0) return 0;
+        delete $.liquidationCashUsdc[account];
+        $.totalLiquidationCashUsdc -= owed;
+    }
+
+    /// @dev Short: the assigned part of the escrow is delivered (paid at the price), the undelivered assigned part
+    ///      is charged the penalty (price × penalty) after the deadline — its position was cash-settled at the price
+    ///      like everyone's, so the penalty is all it owes — and the rest of the escrow is returned.
+    function _settleShortDelivery(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        address account,
+        IFuturesTypes.Position storage p,
+        SettleVars memory v
+    ) private {
+        uint256 assigned = FuturesLedger.assignedOf(s, FuturesLedger.shortBase(p));
+        uint256 escrow = p.escrowCh;
+        uint256 delivered = escrow < assigned ? escrow : assigned;
+        if (delivered < assigned && block.timestamp < s.deliveryDeadline) {
+            revert IFuturesErrors.FuturesDeliveryPending(seriesId, account, assigned, escrow, s.deliveryDeadline);
+        }
+        s.shortPositions -= 1;
+        v.chOut = escrow - delivered;
+        if (assigned == 0) return;
+        // @dev The payment for delivered CH rounds down, the penalty on undelivered CH rounds up (ACC-05).
+        uint256 paid = FuturesMath.usdcDown(delivered, v.price);
+        uint256 slashed = FuturesMath.usdcUp((assigned - delivered) * $.params.penaltyBps, v.price);
+        slashed = (slashed + FuturesLedger.BPS - 1) / FuturesLedger.BPS;
+        s.deliveredCh += uint128(delivered);
+        s.slashedUsdc += slashed.toUint128();
+        v.cash = int256(paid) - int256(slashed);
+        v.assigned = assigned;
+        v.delivered = delivered;
+        v.paid = paid;
+        v.slashed = slashed;
+    }
+
+    /// @dev Electing long: its pro-rata share of the delivered CH (the last one the remainder, so CH delivered = CH
+    ///      paid out, MKT-05), the price for its deliverable share, and its share of the slashes. Collected (and the
+    ///      CH handed over) after its position is closed: `_collectPayment`.
+    function _settleLongDelivery(
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        IFuturesTypes.Position storage p,
+        SettleVars memory v
+    ) private {
+        uint256 totalElected = s.electedCh;
+        uint256 assignable = s.assignableShortCh;
+        uint256 deliverable = totalElected < assignable ? totalElected : assignable;
+        if (deliverable != 0 && s.shortPositions != 0)
+            revert IFuturesErrors.FuturesShortsPending(seriesId, s.shortPositions);
+        uint256 e = p.electedCh;
+        uint256 claimed = uint256(s.claimedElectedCh) + e;
+        uint256 received;
+        uint256 comp;
+        if (claimed == totalElected) {
+            received = s.deliveredCh - s.receivedCh;
+            comp = s.slashedUsdc - s.compensatedUsdc;
+        } else {
+            received = (e * s.deliveredCh) / totalElected;
+            comp = (e * s.slashedUsdc) / totalElected;
+        }
+        s.claimedElectedCh = uint128(claimed);
+        s.receivedCh += uint128(received);
+        s.compensatedUsdc += uint128(comp);
+        // @dev The long pays the price (rounded up) only for the CH it receives: for undelivered CH it keeps the
+        //      price and receives the failing shorts' penalty (docs/futures.md).
+        uint256 shareCh = Math.mulDiv(e, deliverable, totalElected, Math.Rounding.Ceil);
+        v.elected = e;
+        v.chOut = received;
+        v.comp = comp;
+        v.paid = FuturesMath.usdcUp(received, v.price);
+        v.cashSettled = e - shareCh;
+        v.cash += int256(comp) - int256(v.paid);
+    }
+
+    /// @dev The payment held since the election, collected from the long's collateral after its position closed at
+    ///      the settlement price. CH is handed over only against payment collected (MKT-08): when the collateral
+    ///      cannot cover the payment (a loss elsewhere after the last margin check), the long pays what it has, gets
+    ///      CH in proportion (rounded down) and the rest of its CH goes to the vault whose pool paid the shorts.
+    function _collectPayment(
+        FuturesBase.FuturesMarketStorage storage $,
+        IClearingHouse house,
+        uint256 seriesId,
+        address account,
+        SettleVars memory v
+    ) private {
+        uint256 received = v.chOut;
+        uint256 paid = v.paid;
+        int256 after_ = house.collateralOf(account) + v.cash;
+        if (after_ < 0 && paid != 0) {
+            uint256 uncollected = uint256(-after_) < paid ? uint256(-after_) : paid;
+            uint256 collected = paid - uncollected;
+            uint256 handed = Math.mulDiv(received, collected, paid);
+            uint256 forfeited = received - handed;
+            v.cash += int256(uncollected);
+            v.chOut = handed;
+            (received, paid) = (handed, collected);
+            address vault = $.vault;
+            emit IFuturesEvents.DeliveryForfeited(seriesId, account, forfeited, uncollected, vault);
+            if (forfeited != 0 && vault != address(0)) $.ch.safeTransfer(vault, forfeited);
+        }
+        emit IFuturesEvents.DeliveryReceived(seriesId, account, v.elected, received, paid, v.comp, v.cashSettled);
+    }
+
+    /// @dev Closes `size` at the settlement price in the ClearingHouse. When removing this leg would ADD to the
+    ///      account's net position (a calendar spread) and the ClearingHouse refuses (margin, guarantor, pause),
+    ///      the account's other legs are closed at the index too (the vault takes them over) and this leg's price
+    ///      difference is settled in cash, so settlement never gets stuck (MKT-04).
+    function _closeAtSettlement(
+        FuturesBase.FuturesMarketStorage storage $,
+        IClearingHouse house,
+        uint256 seriesId,
+        address account,
+        int256 size,
+        uint256 price
+    ) private returns (int256 realised) {
+        int256 net = FuturesLedger.netSize($, account) + size; // this leg was already removed from the list
+        if (!FuturesLedger.isIncrease(net, net - size)) {
+            realised = house.modifyPosition(account, -size, price, 0);
+            FuturesLedger.mirror($, -size, price, realised);
+            return realised;
+        }
+        try house.modifyPosition(account, -size, price, 0) returns (int256 r) {
+            FuturesLedger.mirror($, -size, price, r);
+            return r;
+        } catch {
+            uint256 index = $.oracle.indexPrice();
+            _flattenOthers($, account, index);
+            realised = house.modifyPosition(account, -net, index, 0);
+            FuturesLedger.mirror($, -net, index, realised);
+            int256 adjust = FuturesMath.valueDown(size, price) - FuturesMath.valueUp(size, index);
+            if (adjust != 0) house.settle(account, adjust);
+            // the settled leg's post-state: no size, no election, the series' open interest after its settlement
+            IFuturesTypes.Series storage s = $.series[seriesId];
+            emit IFuturesEvents.PositionReduced(
+                seriesId,
+                account,
+                -size,
+                price,
+                0,
+                0,
+                s.longOiCh,
+                s.shortOiCh,
+                IFuturesTypes.ReduceReason.Flatten
+            );
+        }
+    }
+
+    function _flattenOthers(FuturesBase.FuturesMarketStorage storage $, address account, uint256 index) private {
+        uint256[] memory ids = $.accountSeriesSet[account].toArray();
+        for (uint256 i; i < ids.length; ++i) {
+            IFuturesTypes.Position storage q = $.positions[ids[i]][account];
+            int256 sz = q.sizeCh;
+            if (sz == 0) continue;
+            IFuturesTypes.Series storage t = $.series[ids[i]];
+            FuturesLedger.reduceLeg(t, ids[i], account, q, -sz, index, IFuturesTypes.ReduceReason.Flatten);
+            FuturesLedger.closeRecordIfEmpty($, t, ids[i], account, q);
+        }
+    }
+}
