@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 /// @title MockFuturesIndex
 import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../interfaces/IComputePriceOracleErrors.sol";
 
 /// @notice Test-only CH index with the reads a market uses (`indexPrice` for exits and settlement, `riskPrice` for
 ///         new risk, the round reads of delayed orders), settable. Every `setPrice` publishes a round timestamped
@@ -52,11 +53,11 @@ contract MockFuturesIndex {
     function priceAtRound(uint80 roundId, uint256 time) external view returns (uint256) {
         Round memory r = rounds[roundId];
         if (time >= block.timestamp || r.updatedAt == 0 || r.updatedAt > time) {
-            revert IComputePriceOracle.OracleRoundNotInForce(roundId, r.updatedAt, time);
+            revert IComputePriceOracleErrors.OracleRoundNotInForce(roundId, r.updatedAt, time);
         }
         Round memory next = rounds[roundId + 1];
         if (next.updatedAt != 0 && next.updatedAt <= time) {
-            revert IComputePriceOracle.OracleRoundNotInForce(roundId, next.updatedAt, time);
+            revert IComputePriceOracleErrors.OracleRoundNotInForce(roundId, next.updatedAt, time);
         }
         return r.priceWad;
     }

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../interfaces/IComputePriceOracleErrors.sol";
 
 /// @title MockRiskPriceIndex
 /// @notice Test-only CH index with the reads a market uses (indexPrice for exits, riskPrice for new risk, the round
@@ -39,7 +40,7 @@ contract MockRiskPriceIndex {
     /// @notice The index.
     /// @return Price, WAD.
     function indexPrice() public view returns (uint256) {
-        if (stale) revert IComputePriceOracle.OracleStalePrice(0, 0, block.timestamp);
+        if (stale) revert IComputePriceOracleErrors.OracleStalePrice(0, 0, block.timestamp);
         return priceWad;
     }
 
@@ -54,21 +55,21 @@ contract MockRiskPriceIndex {
     /// @param time Unix seconds, in the past.
     /// @return Price, WAD.
     function priceAtRound(uint80 roundId, uint256 time) external view returns (uint256) {
-        if (stale) revert IComputePriceOracle.OracleStalePrice(0, 0, block.timestamp);
+        if (stale) revert IComputePriceOracleErrors.OracleStalePrice(0, 0, block.timestamp);
         Round memory r = rounds[roundId];
         if (time >= block.timestamp || r.updatedAt == 0 || r.updatedAt > time) {
-            revert IComputePriceOracle.OracleRoundNotInForce(roundId, r.updatedAt, time);
+            revert IComputePriceOracleErrors.OracleRoundNotInForce(roundId, r.updatedAt, time);
         }
         Round memory next = rounds[roundId + 1];
         if (next.updatedAt != 0 && next.updatedAt <= time) {
-            revert IComputePriceOracle.OracleRoundNotInForce(roundId, next.updatedAt, time);
+            revert IComputePriceOracleErrors.OracleRoundNotInForce(roundId, next.updatedAt, time);
         }
         return r.priceWad;
     }
 
     /// @notice The new-risk gates at `time` (none in the mock but the stale flag).
     function checkRiskAt(uint256, uint256) external view {
-        if (stale) revert IComputePriceOracle.OracleStalePrice(0, 0, block.timestamp);
+        if (stale) revert IComputePriceOracleErrors.OracleStalePrice(0, 0, block.timestamp);
     }
 
     /// @notice The round in force at `time` (0 if none).

@@ -33,7 +33,11 @@ library PerpOrderSteps {
     }
 
     /// @notice The same for a close order (`closePosition`).
-    function close(IPerpMarket perp, address account, uint256 limit) internal returns (bool filled, bytes memory reason) {
+    function close(
+        IPerpMarket perp,
+        address account,
+        uint256 limit
+    ) internal returns (bool filled, bytes memory reason) {
         VM.prank(account);
         try perp.closePosition(limit) returns (uint256 t) {
             return execute(perp, account, t);

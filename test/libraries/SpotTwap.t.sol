@@ -56,7 +56,7 @@ contract SpotTwapTest is Test {
             uint256 p = 1 + ((r >> 128) % 1e24);
             vm.warp(t);
             s.intervalSec = uint32(interval);
-        SpotTwap.record(s, p);
+            SpotTwap.record(s, p);
             fills[i] = Fill(t, p);
         }
     }

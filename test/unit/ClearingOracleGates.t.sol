@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
 import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
@@ -66,7 +67,11 @@ contract ClearingOracleGatesTest is ClearingUnitBase {
         _sequencerOutage();
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleSequencerGracePeriod.selector, T0 + 100, T0 + 100 + GRACE)
+            abi.encodeWithSelector(
+                IComputePriceOracleErrors.OracleSequencerGracePeriod.selector,
+                T0 + 100,
+                T0 + 100 + GRACE
+            )
         );
         chouse.withdraw(10e6, alice);
         // without positions an account withdraws at any time (SEC-05)
@@ -89,7 +94,7 @@ contract ClearingOracleGatesTest is ClearingUnitBase {
         IOracleAdmin(address(real)).setSpotSource(address(spot), 1800, 1000);
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 10e18, 12e18, 2000, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 10e18, 12e18, 2000, 1000)
         );
         chouse.withdraw(10e6, alice);
     }

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
@@ -40,7 +41,7 @@ contract ComputePriceOracleTest is OracleInsuranceBase {
     }
 
     function test_toWad_revertsOnNonPositive() public {
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleNonPositivePrice.selector, int256(-5)));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleNonPositivePrice.selector, int256(-5)));
         oracle.toWad(-5, 8);
     }
 
@@ -60,31 +61,43 @@ contract ComputePriceOracleTest is OracleInsuranceBase {
         assertEq(oracle.indexPrice(), 2e18);
         vm.warp(T0 + HEARTBEAT + 1);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleStalePrice.selector, T0, HEARTBEAT, T0 + HEARTBEAT + 1)
+            abi.encodeWithSelector(
+                IComputePriceOracleErrors.OracleStalePrice.selector,
+                T0,
+                HEARTBEAT,
+                T0 + HEARTBEAT + 1
+            )
         );
         oracle.indexPrice();
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleStalePrice.selector, T0, HEARTBEAT, T0 + HEARTBEAT + 1)
+            abi.encodeWithSelector(
+                IComputePriceOracleErrors.OracleStalePrice.selector,
+                T0,
+                HEARTBEAT,
+                T0 + HEARTBEAT + 1
+            )
         );
         oracle.riskPrice();
         (bool ok, bytes4 reason) = oracle.riskIncreaseAllowed();
         assertFalse(ok);
-        assertEq(reason, IComputePriceOracle.OracleStalePrice.selector);
+        assertEq(reason, IComputePriceOracleErrors.OracleStalePrice.selector);
     }
 
     // ---------------------------------------------------------------- ORC-01: zero / negative
 
     function test_ORC01_zeroAnswerReverts() public {
         feed.setAnswer(0);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleNonPositivePrice.selector, int256(0)));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleNonPositivePrice.selector, int256(0)));
         oracle.indexPrice();
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleNonPositivePrice.selector, int256(0)));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleNonPositivePrice.selector, int256(0)));
         oracle.riskPrice();
     }
 
     function test_ORC01_negativeAnswerReverts() public {
         feed.setAnswer(-1e8);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleNonPositivePrice.selector, int256(-1e8)));
+        vm.expectRevert(
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleNonPositivePrice.selector, int256(-1e8))
+        );
         oracle.riskPrice();
     }
 
@@ -96,7 +109,7 @@ contract ComputePriceOracleTest is OracleInsuranceBase {
         feed.setAnswer(1000e8 + 1);
         vm.expectRevert(
             abi.encodeWithSelector(
-                IComputePriceOracle.OraclePriceOutOfBounds.selector,
+                IComputePriceOracleErrors.OraclePriceOutOfBounds.selector,
                 1000e18 + 1e10,
                 MIN_PRICE,
                 MAX_PRICE
@@ -111,7 +124,7 @@ contract ComputePriceOracleTest is OracleInsuranceBase {
         feed.setAnswer(0.01e8 - 1);
         vm.expectRevert(
             abi.encodeWithSelector(
-                IComputePriceOracle.OraclePriceOutOfBounds.selector,
+                IComputePriceOracleErrors.OraclePriceOutOfBounds.selector,
                 0.01e18 - 1e10,
                 MIN_PRICE,
                 MAX_PRICE
@@ -124,26 +137,28 @@ contract ComputePriceOracleTest is OracleInsuranceBase {
 
     function test_ORC01_answeredInEarlierRoundReverts() public {
         feed.setIncompleteRound(3e8, 1);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleRoundIncomplete.selector, 2, 1, T0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleRoundIncomplete.selector, 2, 1, T0));
         oracle.indexPrice();
     }
 
     function test_ORC01_neverUpdatedRoundReverts() public {
         feed.setRound(3e8, 0, 0);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleRoundIncomplete.selector, 2, 2, 0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleRoundIncomplete.selector, 2, 2, 0));
         oracle.riskPrice();
     }
 
     function test_ORC01_futureRoundReverts() public {
         feed.setRound(3e8, T0 + 10, T0 + 10);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleRoundIncomplete.selector, 2, 2, T0 + 10));
+        vm.expectRevert(
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleRoundIncomplete.selector, 2, 2, T0 + 10)
+        );
         oracle.indexPrice();
     }
 
     function test_indexPrice_revertsWithoutFeedRounds() public {
         MockAggregatorV3 empty = new MockAggregatorV3(8, "empty", 0);
         oracle.setFeed(address(empty), HEARTBEAT);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleRoundIncomplete.selector, 0, 0, 0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleRoundIncomplete.selector, 0, 0, 0));
         oracle.indexPrice();
     }
 }

@@ -3,6 +3,8 @@ pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
+import {IComputePriceOracleEvents} from "../../contracts/interfaces/IComputePriceOracleEvents.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
@@ -41,7 +43,7 @@ contract ComputePriceOracleAdminTest is OracleInsuranceBase {
     function test_ORC02_pinnedPriceHoldsForTheWholeTransaction() public {
         OracleReader reader = new OracleReader();
         vm.expectEmit(address(oracle));
-        emit IComputePriceOracle.OraclePricePinned(2e18, address(reader));
+        emit IComputePriceOracleEvents.OraclePricePinned(2e18, address(reader));
         (uint256 before, uint256 afterIndex, uint256 afterRisk) = reader.readAroundUpdate(oracle, feed, 3e8, true);
         assertEq(before, 2e18);
         assertEq(afterIndex, 2e18);
@@ -67,19 +69,19 @@ contract ComputePriceOracleAdminTest is OracleInsuranceBase {
 
     function test_setters_emitAndStore() public {
         vm.expectEmit(address(oracle));
-        emit IComputePriceOracle.OracleBoundsSet(1e18, 5e18);
+        emit IComputePriceOracleEvents.OracleBoundsSet(1e18, 5e18);
         oracle.setPriceBounds(1e18, 5e18);
         (uint256 lo, uint256 hi) = oracle.priceBounds();
         assertEq(lo, 1e18);
         assertEq(hi, 5e18);
 
         vm.expectEmit(address(oracle));
-        emit IComputePriceOracle.OracleSequencerFeedSet(address(seq), 1800);
+        emit IComputePriceOracleEvents.OracleSequencerFeedSet(address(seq), 1800);
         oracle.setSequencerFeed(address(seq), 1800);
         assertEq(oracle.sequencerConfig().gracePeriodSec, 1800);
 
         vm.expectEmit(address(oracle));
-        emit IComputePriceOracle.OracleSpotSourceSet(address(spot), 900, 500);
+        emit IComputePriceOracleEvents.OracleSpotSourceSet(address(spot), 900, 500);
         oracle.setSpotSource(address(spot), 900, 500);
         IComputePriceOracle.DeviationConfig memory d = oracle.deviationConfig();
         assertEq(d.source, address(spot));
@@ -93,19 +95,23 @@ contract ComputePriceOracleAdminTest is OracleInsuranceBase {
     }
 
     function test_setters_rejectInvalidConfig() public {
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleInvalidConfig.selector, "bounds"));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleInvalidConfig.selector, "bounds"));
         oracle.setPriceBounds(0, 1e18);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleInvalidConfig.selector, "bounds"));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleInvalidConfig.selector, "bounds"));
         oracle.setPriceBounds(2e18, 2e18);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleInvalidConfig.selector, "heartbeatSec"));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleInvalidConfig.selector, "heartbeatSec"));
         oracle.setFeed(address(feed), 0);
         vm.expectRevert(IChxModule.ChxZeroAddress.selector);
         oracle.setFeed(address(0), 60);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleInvalidConfig.selector, "windowSec"));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleInvalidConfig.selector, "windowSec"));
         oracle.setSpotSource(address(spot), 0, 100);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleInvalidConfig.selector, "maxDeviationBps"));
+        vm.expectRevert(
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleInvalidConfig.selector, "maxDeviationBps")
+        );
         oracle.setSpotSource(address(spot), 60, 0);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleInvalidConfig.selector, "maxDeviationBps"));
+        vm.expectRevert(
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleInvalidConfig.selector, "maxDeviationBps")
+        );
         oracle.setSpotSource(address(spot), 60, 10_001);
     }
 

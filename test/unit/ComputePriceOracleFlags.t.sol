@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
 import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol";
@@ -33,14 +34,14 @@ contract ComputePriceOracleFlagsTest is OracleInsuranceBase {
 
         spot.set(2.3e18, T0 - 1 days); // +15 %, mature: the deviation gate still runs
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
         );
         oracle.riskPrice();
 
         seq.setStatus(false); // the sequencer check still runs, on every read
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSequencerDown.selector, T0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, T0));
         oracle.indexPrice();
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSequencerDown.selector, T0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, T0));
         oracle.priceAtRound(1, T0 - 1);
     }
 
@@ -51,21 +52,21 @@ contract ComputePriceOracleFlagsTest is OracleInsuranceBase {
         oracle.setSequencerFeed(address(0), 0);
         assertEq(oracle.indexPrice(), 2e18);
         oracle.setSequencerFeed(address(seq), 3600);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSequencerDown.selector, T0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, T0));
         oracle.indexPrice();
         oracle.setSequencerFeed(address(0), 0);
 
         spot.set(2.3e18, T0 - 1 days);
         oracle.setSpotSource(address(spot), 1800, 1000);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
         );
         oracle.riskPrice();
         oracle.setSpotSource(address(0), 0, 0);
         assertEq(oracle.riskPrice(), 2e18);
         oracle.setSpotSource(address(spot), 1800, 1000);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
         );
         oracle.checkRiskAt(2e18, T0);
     }
@@ -76,7 +77,11 @@ contract ComputePriceOracleFlagsTest is OracleInsuranceBase {
         oracle.setSequencerFeed(address(seq), 3600);
         assertEq(oracle.indexPrice(), 2e18);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleSequencerGracePeriod.selector, T0 - 10, T0 - 10 + 3600)
+            abi.encodeWithSelector(
+                IComputePriceOracleErrors.OracleSequencerGracePeriod.selector,
+                T0 - 10,
+                T0 - 10 + 3600
+            )
         );
         oracle.riskPrice();
     }
@@ -96,11 +101,11 @@ contract ComputePriceOracleFlagsTest is OracleInsuranceBase {
         vm.store(address(oracle), slot, bytes32(uint256(vm.load(address(oracle), slot)) & ~flags));
         spot.set(2.3e18, T0 - 1 days);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
         );
         oracle.riskPrice();
         seq.setStatus(false);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSequencerDown.selector, T0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, T0));
         oracle.indexPrice();
     }
 }

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
@@ -26,19 +27,19 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
         oracle.setSequencerFeed(address(seq), 3600);
         assertEq(oracle.riskPrice(), 2e18);
         seq.setStatus(false);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSequencerDown.selector, T0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, T0));
         oracle.indexPrice();
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSequencerDown.selector, T0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, T0));
         oracle.riskPrice();
         (bool ok, bytes4 reason) = oracle.riskIncreaseAllowed();
         assertFalse(ok);
-        assertEq(reason, IComputePriceOracle.OracleSequencerDown.selector);
+        assertEq(reason, IComputePriceOracleErrors.OracleSequencerDown.selector);
     }
 
     function test_ORC01_uninitialisedSequencerFeedCountsAsDown() public {
         MockSequencerUptimeFeed fresh = new MockSequencerUptimeFeed(true, 0);
         oracle.setSequencerFeed(address(fresh), 3600);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSequencerDown.selector, 0));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, 0));
         oracle.indexPrice();
     }
 
@@ -52,13 +53,13 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
         assertEq(oracle.indexPrice(), 2e18);
         // New risk: blocked until T0 + 100 + 3600 inclusive.
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleSequencerGracePeriod.selector, T0 + 100, T0 + 3700)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerGracePeriod.selector, T0 + 100, T0 + 3700)
         );
         oracle.riskPrice();
         vm.warp(T0 + 3700);
         feed.setAnswer(2e8);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleSequencerGracePeriod.selector, T0 + 100, T0 + 3700)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerGracePeriod.selector, T0 + 100, T0 + 3700)
         );
         oracle.riskPrice();
         vm.warp(T0 + 3701);
@@ -72,15 +73,15 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
         spot.set(2.3e18, T0 - 1 days); // +15 %, mature
         assertEq(oracle.indexPrice(), 2e18);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
         );
         oracle.riskPrice();
         (bool ok, bytes4 reason) = oracle.riskIncreaseAllowed();
         assertFalse(ok);
-        assertEq(reason, IComputePriceOracle.OracleDeviationTooHigh.selector);
+        assertEq(reason, IComputePriceOracleErrors.OracleDeviationTooHigh.selector);
         spot.set(1.7e18, T0 - 1 days); // −15 %
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 2e18, 1.7e18, 1500, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 1.7e18, 1500, 1000)
         );
         oracle.riskPrice();
     }
@@ -91,7 +92,13 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
         assertEq(oracle.riskPrice(), 2e18);
         spot.set(2.2e18 + 1, T0 - 1 days); // 10 % + 1 wei: deviation rounds UP to 1001 bps
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 2e18, 2.2e18 + 1, 1001, 1000)
+            abi.encodeWithSelector(
+                IComputePriceOracleErrors.OracleDeviationTooHigh.selector,
+                2e18,
+                2.2e18 + 1,
+                1001,
+                1000
+            )
         );
         oracle.riskPrice();
     }
@@ -104,7 +111,7 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
         assertEq(oracle.riskPrice(), 2e18);
         spot.set(5e18, T0 - 1800); // mature now: compared
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 2e18, 5e18, 15000, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 5e18, 15000, 1000)
         );
         oracle.riskPrice();
     }
@@ -112,7 +119,7 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
     function test_deviation_brokenSourceBlocksRisk() public {
         oracle.setSpotSource(address(spot), 1800, 1000);
         spot.setBroken(true);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSpotSourceUnavailable.selector, spot));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSpotSourceUnavailable.selector, spot));
         oracle.riskPrice();
         assertEq(oracle.indexPrice(), 2e18);
         oracle.setSpotSource(address(0), 0, 0); // governance removes the source

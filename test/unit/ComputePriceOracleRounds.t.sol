@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {ComputePriceOracle} from "../../contracts/core/oracle/ComputePriceOracle.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
 import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol";
 
@@ -46,7 +47,8 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
     }
 
     function _notInForce(uint80 roundId, uint256 boundary, uint256 time) internal pure returns (bytes memory) {
-        return abi.encodeWithSelector(IComputePriceOracle.OracleRoundNotInForce.selector, roundId, boundary, time);
+        return
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleRoundNotInForce.selector, roundId, boundary, time);
     }
 
     /// Only one round passes for a given time: neither an earlier nor a later one.
@@ -76,20 +78,25 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
     function test_priceAtRound_validatesTheRound() public {
         vm.warp(T0 + HEARTBEAT + 100);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleStalePrice.selector, T0 + 20, HEARTBEAT, T0 + HEARTBEAT + 21)
+            abi.encodeWithSelector(
+                IComputePriceOracleErrors.OracleStalePrice.selector,
+                T0 + 20,
+                HEARTBEAT,
+                T0 + HEARTBEAT + 21
+            )
         );
         oracle.priceAtRound(3, T0 + HEARTBEAT + 21);
         feed.setIncompleteRound(2.5e8, 3);
         vm.warp(block.timestamp + 5);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleRoundIncomplete.selector, 4, 3, block.timestamp - 5)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleRoundIncomplete.selector, 4, 3, block.timestamp - 5)
         );
         oracle.priceAtRound(4, block.timestamp - 1);
         feed.setAnswer(int256(MAX_PRICE / 1e10) * 2);
         vm.warp(block.timestamp + 5);
         vm.expectRevert(
             abi.encodeWithSelector(
-                IComputePriceOracle.OraclePriceOutOfBounds.selector,
+                IComputePriceOracleErrors.OraclePriceOutOfBounds.selector,
                 MAX_PRICE * 2,
                 MIN_PRICE,
                 MAX_PRICE
@@ -98,7 +105,9 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
         oracle.priceAtRound(5, block.timestamp - 1);
         MockSequencerUptimeFeed seq = new MockSequencerUptimeFeed(false, block.timestamp);
         oracle.setSequencerFeed(address(seq), 3600);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSequencerDown.selector, block.timestamp));
+        vm.expectRevert(
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, block.timestamp)
+        );
         oracle.priceAtRound(5, block.timestamp - 1);
     }
 
@@ -107,7 +116,9 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
         oracle.checkRiskAt(2.4e18, T0 + 25);
         MockSequencerUptimeFeed seq = new MockSequencerUptimeFeed(true, T0 + 22);
         oracle.setSequencerFeed(address(seq), 100);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleSequencerGracePeriod.selector, T0 + 22, T0 + 122));
+        vm.expectRevert(
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerGracePeriod.selector, T0 + 22, T0 + 122)
+        );
         oracle.checkRiskAt(2.4e18, T0 + 25);
         oracle.checkRiskAt(2.4e18, T0 + 123);
         oracle.setSequencerFeed(address(0), 0);
@@ -115,7 +126,7 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
         oracle.setSpotSource(address(spot), 1800, 1000);
         spot.set(3e18, T0 - 1 days); // +25 % against 2.4
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracle.OracleDeviationTooHigh.selector, 2.4e18, 3e18, 2500, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2.4e18, 3e18, 2500, 1000)
         );
         oracle.checkRiskAt(2.4e18, T0 + 25);
         oracle.setSpotSource(address(0), 0, 0);
@@ -144,11 +155,11 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
     /// Without a feed (an implementation nobody initialised) every read says so; roundAt finds nothing.
     function test_withoutFeed_readsRevertFeedNotSet() public {
         ComputePriceOracle bare = new ComputePriceOracle();
-        vm.expectRevert(IComputePriceOracle.OracleFeedNotSet.selector);
+        vm.expectRevert(IComputePriceOracleErrors.OracleFeedNotSet.selector);
         bare.priceAtRound(1, block.timestamp - 1);
-        vm.expectRevert(IComputePriceOracle.OracleFeedNotSet.selector);
+        vm.expectRevert(IComputePriceOracleErrors.OracleFeedNotSet.selector);
         bare.indexPrice();
-        vm.expectRevert(IComputePriceOracle.OracleFeedNotSet.selector);
+        vm.expectRevert(IComputePriceOracleErrors.OracleFeedNotSet.selector);
         bare.latestRound();
         assertEq(bare.roundAt(block.timestamp), 0);
     }

@@ -13,6 +13,7 @@ import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
 import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
 import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/IDelayedOrders.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
 import {FuturesOrderSteps} from "../helpers/FuturesOrderSteps.sol";
 import {FuturesSecuritySetup} from "./futures/FuturesSecuritySetup.sol";
 
@@ -175,7 +176,7 @@ contract FuturesOrdersSecurityTest is FuturesSecuritySetup {
         vm.prank(executor);
         vm.expectRevert(
             abi.encodeWithSelector(
-                IComputePriceOracle.OracleRoundNotInForce.selector,
+                IComputePriceOracleErrors.OracleRoundNotInForce.selector,
                 inForce + 1,
                 priceTime + 5,
                 priceTime
@@ -185,7 +186,7 @@ contract FuturesOrdersSecurityTest is FuturesSecuritySetup {
         vm.prank(executor);
         vm.expectRevert(
             abi.encodeWithSelector(
-                IComputePriceOracle.OracleRoundNotInForce.selector,
+                IComputePriceOracleErrors.OracleRoundNotInForce.selector,
                 inForce - 1,
                 priceTime - 10,
                 priceTime

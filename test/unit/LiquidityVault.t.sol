@@ -57,9 +57,7 @@ contract LiquidityVaultTest is PerpSolBase {
         assertLe(unlock - (t0 + LOCK), 87); // 1 USDC on 1,000 buys ≈ 1/1001 of a day
         vm.warp(unlock - 1);
         vm.prank(victim);
-        vm.expectRevert(
-            abi.encodeWithSelector(ILiquidityVault.VaultSharesLocked.selector, victim, own, 0, unlock)
-        );
+        vm.expectRevert(abi.encodeWithSelector(ILiquidityVault.VaultSharesLocked.selector, victim, own, 0, unlock));
         vault.redeem(own, victim, victim);
         vm.warp(unlock);
         vm.prank(victim);
@@ -88,13 +86,7 @@ contract LiquidityVaultTest is PerpSolBase {
         assertEq(vault.maxRedeem(fresh), 0);
         vm.prank(fresh);
         vm.expectRevert(
-            abi.encodeWithSelector(
-                ILiquidityVault.VaultSharesLocked.selector,
-                fresh,
-                shares,
-                0,
-                block.timestamp + LOCK
-            )
+            abi.encodeWithSelector(ILiquidityVault.VaultSharesLocked.selector, fresh, shares, 0, block.timestamp + LOCK)
         );
         vault.redeem(shares, fresh, fresh);
     }

@@ -5,6 +5,7 @@ import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {DPSToken} from "../../contracts/core/token/DPSToken.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
 
 /// @notice Configuration guards of the oracle and the DPS genesis the module suites do not reach: a feed with more
@@ -16,7 +17,7 @@ contract OracleTokenEdgesTest is OracleInsuranceBase {
 
     function test_oracle_feedWithTooManyDecimalsRejected() public {
         MockAggregatorV3 wide = new MockAggregatorV3(37, "CH / USD", 2e8);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracle.OracleInvalidConfig.selector, "decimals"));
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleInvalidConfig.selector, "decimals"));
         oracle.setFeed(address(wide), HEARTBEAT);
         // 36 decimals is the largest accepted; the price stays the old feed's meanwhile.
         assertEq(oracle.indexPrice(), 2e18);

@@ -9,6 +9,7 @@ import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
 import {IPerpMarket, IPerpMarketErrors} from "../../contracts/interfaces/IPerpMarket.sol";
 import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/IDelayedOrders.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
 
 /// @notice PerpMarket security regressions (issue 17): LP equity and open-skew premium (item 2), unsettled funding in
 ///         margin (item 11), delayed orders against oracle front-running (item 15).
@@ -152,7 +153,7 @@ contract PerpSecurityTest is PerpSolBase {
         vm.prank(executor);
         vm.expectRevert(
             abi.encodeWithSelector(
-                IComputePriceOracle.OracleRoundNotInForce.selector,
+                IComputePriceOracleErrors.OracleRoundNotInForce.selector,
                 inForce + 1,
                 priceTime + 5,
                 priceTime
@@ -162,7 +163,7 @@ contract PerpSecurityTest is PerpSolBase {
         vm.prank(executor);
         vm.expectRevert(
             abi.encodeWithSelector(
-                IComputePriceOracle.OracleRoundNotInForce.selector,
+                IComputePriceOracleErrors.OracleRoundNotInForce.selector,
                 inForce - 1,
                 priceTime - 10,
                 priceTime

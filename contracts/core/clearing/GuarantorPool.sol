@@ -21,6 +21,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     ///         shared with 1e24 virtual shares, so it costs the attacker and a victim loses < 1e-6 of a deposit of
     ///         at least donation / 1e18.
     uint256 public constant VIRTUAL_SHARES = 1e24;
+    /// @notice The virtual assets (1 USDC unit) paired with VIRTUAL_SHARES in every share price.
     uint256 public constant VIRTUAL_ASSETS = 1;
     /// @dev A loss that leaves less than 1 unit of capital per 1e30 shares (the share price under 1e-6 of its initial
     ///      1 unit per 1e24 shares) cancels every share (GuarantorSharesReset), as the insurance fund does: without it,

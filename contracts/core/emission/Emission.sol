@@ -29,8 +29,11 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
     uint256 internal constant BPS = 10_000;
     uint256 internal constant MAX_SAMPLE_WAD = uint256(type(uint64).max) * CapacitySamples.UNIT;
 
+    /// @notice Pause flag of capacity recording (the ProviderRegistry's heartbeat samples).
     bytes32 public constant FEATURE_RECORD = keccak256("emission.record");
+    /// @notice Pause flag of reward claims.
     bytes32 public constant FEATURE_CLAIM = keccak256("emission.claim");
+    /// @notice Pause flag of reward-pool replenishment.
     bytes32 public constant FEATURE_REPLENISH = keccak256("emission.replenish");
 
     /// @dev The trusted recorder governance registered passes with one SLOAD (word 2, which the sample reads anyway);

@@ -25,14 +25,18 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketErrors, IOp
     uint256 public constant MAX_PAIRS_PER_CALL = 8;
     /// @notice Page sizes the checker proposes: accounts (cash) and pairs (futures).
     uint256 public constant CASH_PAGE = 100;
+    /// @notice Holder–writer pairs of a futures series the checker proposes per call.
     uint256 public constant FUTURES_PAGE = 20;
     /// @notice Pending series the checker scans at most.
     uint256 public constant CHECKER_SCAN = 128;
     /// @notice An unused permissionless listing can be delisted this long after it was listed.
     uint256 public constant LISTING_GRACE_SEC = 1 days;
 
+    /// @notice Pause flag of series listing.
     bytes32 public constant FEATURE_LIST = keccak256("options.list");
+    /// @notice Pause flag of writing (new short option risk).
     bytes32 public constant FEATURE_WRITE = keccak256("options.write");
+    /// @notice Pause flag of offer fills and transfers.
     bytes32 public constant FEATURE_TRADE = keccak256("options.trade");
 
     bytes32 internal constant OFFER_TYPEHASH = keccak256(

@@ -35,9 +35,12 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
     uint256 public constant MAX_UNSTAKE_DELAY = SpotAdmin.MAX_UNSTAKE_DELAY;
     /// @notice Bounds on the TWAP observation interval.
     uint256 public constant MIN_OBSERVATION_INTERVAL = SpotAdmin.MIN_OBSERVATION_INTERVAL;
+    /// @notice Upper bound on the TWAP observation interval.
     uint256 public constant MAX_OBSERVATION_INTERVAL = SpotAdmin.MAX_OBSERVATION_INTERVAL;
 
+    /// @notice Pause flag of order fills, matches and deals.
     bytes32 public constant FEATURE_TRADE = keccak256("spot.trade");
+    /// @notice Pause flag of seat staking.
     bytes32 public constant FEATURE_STAKE = keccak256("spot.stake");
 
     bytes32 internal constant ORDER_TYPEHASH = keccak256(

@@ -24,6 +24,8 @@ library FuturesSettlement {
     using SafeCast for uint256;
     using SafeCast for int256;
 
+    /// @notice Fixes an expired series' settlement price from the index (disputable until `finalAt`) and pays the
+    ///         caller the keeper bounty; emits SettlementPriceProposed.
     function fixPrice(
         FuturesBase.FuturesMarketStorage storage $,
         uint256 seriesId
@@ -44,6 +46,7 @@ library FuturesSettlement {
         FuturesLedger.creditBounty($, msg.sender, bounty);
     }
 
+    /// @notice Finalises a series whose price was fixed and whose dispute window passed, opening delivery.
     function finalize(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId) external {
         IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
         uint64 finalAt = s.finalAt;
@@ -109,6 +112,8 @@ library FuturesSettlement {
         uint256 cashSettled;
     }
 
+    /// @notice Settles one account's position in a finalised series: cash at the settlement price, or delivery of
+    ///         CH against the payment held since election (MKT-08).
     function settle(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId, address account) public {
         IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
         if (s.deliveryDeadline == 0) {
