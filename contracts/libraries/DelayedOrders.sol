@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IDelayedOrders, IDelayedOrderErrors} from "../interfaces/IDelayedOrders.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../interfaces/markets/IDelayedOrders.sol";
 
 /// @title DelayedOrders
 /// @notice The book of two-step orders (IDelayedOrders): one pending order per key, enumerable for keepers, with the

@@ -3,11 +3,11 @@ pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
-import {IRiskEngine} from "../interfaces/IRiskEngine.sol";
-import {IDelayedOrders, IDelayedOrderErrors} from "../interfaces/IDelayedOrders.sol";
-import {IPerpMarket, IPerpMarketErrors} from "../interfaces/IPerpMarket.sol";
+import {IClearingHouse} from "../interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../interfaces/oracle/IComputePriceOracle.sol";
+import {IRiskEngine} from "../interfaces/clearing/IRiskEngine.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../interfaces/markets/IDelayedOrders.sol";
+import {IPerpMarket, IPerpMarketErrors} from "../interfaces/markets/IPerpMarket.sol";
 import {ClearingMath} from "./ClearingMath.sol";
 import {DelayedOrders} from "./DelayedOrders.sol";
 import {PerpMath} from "./PerpMath.sol";

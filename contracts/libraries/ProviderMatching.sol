@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IProviderRegistry} from "../interfaces/IProviderRegistry.sol";
-import {IProviderMatcher} from "../interfaces/IProviderMatcher.sol";
+import {IProviderRegistry} from "../interfaces/compute/IProviderRegistry.sol";
+import {IProviderMatcher} from "../interfaces/compute/IProviderMatcher.sol";
 
 /// @title ProviderMatching
 /// @notice Pure scoring and top-k selection of providers (seed 002 criteria): region, price vs budget, uptime,

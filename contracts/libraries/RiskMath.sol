@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {IRiskEngine} from "../interfaces/IRiskEngine.sol";
+import {IRiskEngine} from "../interfaces/clearing/IRiskEngine.sol";
 import {FixedPointMath} from "./math/FixedPointMath.sol";
 
 /// @title RiskMath

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ICapacityRecorder} from "../interfaces/IEmissionHooks.sol";
+import {ICapacityRecorder} from "../interfaces/callback/IEmissionHooks.sol";
 
 /// @title MockCapacityRecorder
 /// @notice Test-only ICapacityRecorder that remembers the last sample per provider, counts calls, and can be told

@@ -3,9 +3,9 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
-import {ILiquidatableMarket} from "../interfaces/ILiquidatableMarket.sol";
+import {IClearingHouse} from "../interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../interfaces/oracle/IComputePriceOracle.sol";
+import {ILiquidatableMarket} from "../interfaces/callback/ILiquidatableMarket.sol";
 
 /// @title MockClearingMarket
 /// @notice Test-only market: traders open and close positions at the index (the market's PnL pool is the

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IFuturesExercise} from "../interfaces/IFuturesExercise.sol";
-import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
+import {IFuturesExercise} from "../interfaces/markets/IFuturesExercise.sol";
+import {IClearingHouse} from "../interfaces/clearing/IClearingHouse.sol";
 
 /// @title MockFuturesExercise
 /// @notice Test-only stand-in for the FuturesMarket's exercise seam. Each series has an expiry and a trading flag set

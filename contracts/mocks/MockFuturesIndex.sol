@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-/// @title MockFuturesIndex
-import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
-import {IComputePriceOracleErrors} from "../interfaces/IComputePriceOracleErrors.sol";
+import {IComputePriceOracleErrors} from "../interfaces/oracle/IComputePriceOracleErrors.sol";
 
+/// @title MockFuturesIndex
 /// @notice Test-only CH index with the reads a market uses (`indexPrice` for exits and settlement, `riskPrice` for
 ///         new risk, the round reads of delayed orders), settable. Every `setPrice` publishes a round timestamped
 ///         now, so `priceAtRound` proves the round in force like the real oracle. Never deployed to a real network.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IKeeperCompatible, IKeeperChecker, IKeeperUpkeep} from "../interfaces/IKeeperCompatible.sol";
+import {IKeeperCompatible, IKeeperChecker, IKeeperUpkeep} from "../interfaces/keepers/IKeeperCompatible.sol";
 
 /// @title MockKeeperTarget
 /// @notice Test-only maintenance target for the keeper framework: work items that become due at a timestamp,

@@ -2,9 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
-import {IGuarantorPool} from "../interfaces/IGuarantorPool.sol";
-import {IPerpMarket} from "../interfaces/IPerpMarket.sol";
+import {IClearingHouse} from "../interfaces/clearing/IClearingHouse.sol";
+import {IGuarantorPool} from "../interfaces/clearing/IGuarantorPool.sol";
+import {IPerpMarket} from "../interfaces/markets/IPerpMarket.sol";
 
 interface IMintableUsdc {
     function mint(address to, uint256 amount) external;

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {IRewardPool} from "../interfaces/IEmissionHooks.sol";
+import {IRewardPool} from "../interfaces/callback/IEmissionHooks.sol";
 
 /// @title MockRewardPool
 /// @notice Test stand-in for Emission's `replenish`: like Emission, it requires the DPS to have arrived first.

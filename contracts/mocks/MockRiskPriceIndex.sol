@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
-import {IComputePriceOracleErrors} from "../interfaces/IComputePriceOracleErrors.sol";
+import {IComputePriceOracleErrors} from "../interfaces/oracle/IComputePriceOracleErrors.sol";
 
 /// @title MockRiskPriceIndex
 /// @notice Test-only CH index with the reads a market uses (indexPrice for exits, riskPrice for new risk, the round

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ISpotPriceSource} from "../interfaces/ISpotPriceSource.sol";
+import {ISpotPriceSource} from "../interfaces/callback/ISpotPriceSource.sol";
 
 /// @title MockSpotPriceSource
 /// @notice Test-only spot TWAP: returns what the test sets, or reverts on demand. Never deployed to a real network.

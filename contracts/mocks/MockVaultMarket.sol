@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {IVaultMarket} from "../interfaces/IVaultMarket.sol";
+import {IVaultMarket} from "../interfaces/callback/IVaultMarket.sol";
 
 /// @title MockVaultMarket
 /// @notice Test-only IVaultMarket: holds what the vault allocates and reports an equity offset set by the test, so

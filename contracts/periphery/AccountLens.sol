@@ -2,17 +2,17 @@
 pragma solidity ^0.8.28;
 
 import {IAccountLens} from "./IAccountLens.sol";
-import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
-import {IChxModule} from "../interfaces/IChxModule.sol";
-import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
-import {IComputeStandard} from "../interfaces/IComputeStandard.sol";
-import {IFuturesMarket} from "../interfaces/IFuturesMarket.sol";
-import {IFuturesTypes} from "../interfaces/IFuturesTypes.sol";
-import {IGuarantorPool} from "../interfaces/IGuarantorPool.sol";
-import {ILiquidityVault} from "../interfaces/ILiquidityVault.sol";
-import {IOptionsMarket, IOptionsMarketTypes} from "../interfaces/IOptionsMarket.sol";
-import {IPerpMarket} from "../interfaces/IPerpMarket.sol";
-import {IRiskEngine} from "../interfaces/IRiskEngine.sol";
+import {IClearingHouse} from "../interfaces/clearing/IClearingHouse.sol";
+import {IChxModule} from "../interfaces/base/IChxModule.sol";
+import {IComputePriceOracle} from "../interfaces/oracle/IComputePriceOracle.sol";
+import {IComputeStandard} from "../interfaces/compute/IComputeStandard.sol";
+import {IFuturesMarket} from "../interfaces/markets/IFuturesMarket.sol";
+import {IFuturesTypes} from "../interfaces/markets/IFuturesTypes.sol";
+import {IGuarantorPool} from "../interfaces/clearing/IGuarantorPool.sol";
+import {ILiquidityVault} from "../interfaces/markets/ILiquidityVault.sol";
+import {IOptionsMarket, IOptionsMarketTypes} from "../interfaces/markets/IOptionsMarket.sol";
+import {IPerpMarket} from "../interfaces/markets/IPerpMarket.sol";
+import {IRiskEngine} from "../interfaces/clearing/IRiskEngine.sol";
 import {ClearingMath} from "../libraries/ClearingMath.sol";
 
 /// @title AccountLens

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
+import {IClearingHouse} from "../interfaces/clearing/IClearingHouse.sol";
 
 /// @title IAccountLens
 /// @notice One-call read views for wallets and front ends (periphery: read-only, not upgradeable, holds nothing).

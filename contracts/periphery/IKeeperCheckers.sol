@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IKeeperChecker, IKeeperUpkeep} from "../interfaces/IKeeperCompatible.sol";
+import {IKeeperChecker, IKeeperUpkeep} from "../interfaces/keepers/IKeeperCompatible.sol";
 
 /// @title ILiquidationChecker
 /// @notice Vendor automation (Gelato, Chainlink Automation) for liquidations (docs/keepers.md, "Vendor adapters").

@@ -3,8 +3,8 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {ILiquidationEngine} from "../interfaces/ILiquidationEngine.sol";
-import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
+import {ILiquidationEngine} from "../interfaces/clearing/ILiquidationEngine.sol";
+import {IClearingHouse} from "../interfaces/clearing/IClearingHouse.sol";
 import {ILiquidationChecker} from "./IKeeperCheckers.sol";
 
 /// @title LiquidationChecker

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ILiquidationEngine} from "../interfaces/ILiquidationEngine.sol";
-import {ILiquidationKeeperLens} from "../interfaces/ILiquidationKeeperLens.sol";
+import {ILiquidationEngine} from "../interfaces/clearing/ILiquidationEngine.sol";
+import {ILiquidationKeeperLens} from "../interfaces/keepers/ILiquidationKeeperLens.sol";
 
 /// @title LiquidationKeeperLens
 /// @notice Deployless keeper probe (never deployed; see ILiquidationKeeperLens): `eth_call` the creation code with

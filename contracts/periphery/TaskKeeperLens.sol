@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ITaskKeeperLens} from "../interfaces/ITaskKeeperLens.sol";
-import {ITaskRegistry} from "../interfaces/ITaskRegistry.sol";
-import {IProviderRegistry} from "../interfaces/IProviderRegistry.sol";
+import {ITaskKeeperLens} from "../interfaces/keepers/ITaskKeeperLens.sol";
+import {ITaskRegistry} from "../interfaces/tasks/ITaskRegistry.sol";
+import {IProviderRegistry} from "../interfaces/compute/IProviderRegistry.sol";
 
 /// @title TaskKeeperLens
 /// @notice Caller-paged scan of every TaskRegistry task for due keeper work (periphery: read-only, not upgradeable,

@@ -3,9 +3,9 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {IRiskEngine} from "../interfaces/IRiskEngine.sol";
-import {IClearingHouse} from "../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../interfaces/IComputePriceOracle.sol";
+import {IRiskEngine} from "../interfaces/clearing/IRiskEngine.sol";
+import {IClearingHouse} from "../interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../interfaces/oracle/IComputePriceOracle.sol";
 import {IVolatilityChecker} from "./IKeeperCheckers.sol";
 
 /// @notice The RiskEngine views the checker reads beyond IRiskEngine.

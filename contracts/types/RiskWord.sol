@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IRiskEngine} from "../interfaces/IRiskEngine.sol";
+import {IRiskEngine} from "../interfaces/clearing/IRiskEngine.sol";
 
 /// @notice A market's pushed IRiskEngine.MarketRiskParams in one word, as the ClearingHouse keeps them: imMultiple
 ///         (bits 0-63), mmMultiple (64-127), imFloor (128-187), mmFloor (188-247) — floors are < 1 WAD < 2^60, checked

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IFuturesErrors} from "../interfaces/IFuturesErrors.sol";
+import {IFuturesErrors} from "../interfaces/markets/IFuturesErrors.sol";
 
 /// @notice A FuturesMarket series id: sequential from 1 in listing order (0 = none); the ABI carries it as uint256.
 ///         A series' expiry and tenor live in its `Series` record (IFuturesTypes), not in the id.

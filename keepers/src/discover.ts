@@ -1,6 +1,6 @@
 /**
  * Checker discovery: every contract in deployments/<network>.json whose artifact ABI has `checker()`
- * (IKeeperChecker, contracts/interfaces/IKeeperCompatible.sol) becomes a keeper job driven by the generic checker
+ * (IKeeperChecker, contracts/interfaces/keepers/IKeeperCompatible.sol) becomes a keeper job driven by the generic checker
  * job — no keeper code per module. Jobs are named per contract type (`funding` for PerpMarket, `futures-expiry` for
  * FuturesMarket, `options-expiry` for OptionsMarket; any other contract: its deployment name in kebab case), so
  * each has its own `jobs.<name>` section (gas ceiling, profit factor, enabled). Several deployments of one type

@@ -6,11 +6,11 @@ import {ChxAccessManager} from "../../contracts/core/governance/ChxAccessManager
 import {DPSToken} from "../../contracts/core/token/DPSToken.sol";
 import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
-import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
-import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IGuarantorPool} from "../../contracts/interfaces/clearing/IGuarantorPool.sol";
+import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
+import {ILiquidationEngine} from "../../contracts/interfaces/clearing/ILiquidationEngine.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
 import {MockInsuranceFund} from "../../contracts/mocks/MockInsuranceFund.sol";
 import {MockClearingMarket} from "../../contracts/mocks/MockClearingMarket.sol";

@@ -9,7 +9,7 @@ import {DPSToken} from "../../contracts/core/token/DPSToken.sol";
 import {CHToken} from "../../contracts/core/token/CHToken.sol";
 import {ComputeStandard} from "../../contracts/core/compute/ComputeStandard.sol";
 import {ProviderRegistry} from "../../contracts/core/compute/ProviderRegistry.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
 
 /// @notice Governance, DPS, CH and the compute layer (standard, registry) behind real ERC1967 proxies, with this

@@ -4,8 +4,8 @@ pragma solidity ^0.8.28;
 import {ChxSolBase} from "./ChxSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {Emission} from "../../contracts/core/emission/Emission.sol";
-import {IEmission} from "../../contracts/interfaces/IEmission.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IEmission} from "../../contracts/interfaces/emission/IEmission.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 
 /// @notice ChxSolBase plus the Emission module behind a proxy, wired as the deploy module wires it; `registry`
 ///         holds COMPUTE (stands in for the ProviderRegistry and the TaskRegistry).

@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {Vm} from "forge-std/Vm.sol";
-import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
-import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
+import {IFuturesMarket} from "../../contracts/interfaces/markets/IFuturesMarket.sol";
+import {IFuturesTypes} from "../../contracts/interfaces/markets/IFuturesTypes.sol";
 
 /// @dev The round reads of the CH index (ComputePriceOracle and MockFuturesIndex both have them).
 interface IFuturesIndexRounds {

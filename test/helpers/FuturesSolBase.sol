@@ -4,11 +4,11 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {ClearingSolBase} from "./ClearingSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
-import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
-import {IFuturesExercise} from "../../contracts/interfaces/IFuturesExercise.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
+import {IFuturesMarket} from "../../contracts/interfaces/markets/IFuturesMarket.sol";
+import {IFuturesTypes} from "../../contracts/interfaces/markets/IFuturesTypes.sol";
+import {IFuturesExercise} from "../../contracts/interfaces/markets/IFuturesExercise.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
 import {MockFuturesIndex} from "../../contracts/mocks/MockFuturesIndex.sol";
 import {MockFuturesVault} from "../../contracts/mocks/MockFuturesVault.sol";
 

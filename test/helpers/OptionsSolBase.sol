@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ClearingSolBase} from "./ClearingSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IOptionsMarket, IOptionsMarketTypes} from "../../contracts/interfaces/IOptionsMarket.sol";
+import {IOptionsMarket, IOptionsMarketTypes} from "../../contracts/interfaces/markets/IOptionsMarket.sol";
 
 /// @notice The options market behind a real proxy (with its settlement module) on top of the clearing layer of
 ///         ClearingSolBase, deployed from artifacts like the clearing contracts. Lists a put (strike 8) and a capped

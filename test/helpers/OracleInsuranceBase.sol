@@ -6,7 +6,7 @@ import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {ComputePriceOracle} from "../../contracts/core/oracle/ComputePriceOracle.sol";
 import {InsuranceFund} from "../../contracts/core/clearing/InsuranceFund.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 
 /// @notice ChxSolBase plus the oracle (over a MockAggregatorV3 at 2 USDC/CH, 8 decimals) and the insurance fund
 ///         (7-day cooldown, 2-day window), wired as the deploy module wires them.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
+import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 
 /// @notice The perp parameters of scripts/deploy/modules/perps.ts, shared by the Solidity test bases that deploy a
 ///         PerpMarket (PerpSolBase, ProtocolSolBase) so both exercise the production configuration.

@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {Vm} from "forge-std/Vm.sol";
-import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
-import {IDelayedOrders} from "../../contracts/interfaces/IDelayedOrders.sol";
+import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
+import {IDelayedOrders} from "../../contracts/interfaces/markets/IDelayedOrders.sol";
 
 /// @dev The round reads of the CH index (ComputePriceOracle and MockRiskPriceIndex both have them).
 interface IIndexRounds {

@@ -3,10 +3,10 @@ pragma solidity ^0.8.28;
 
 import {ClearingSolBase} from "./ClearingSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
-import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
+import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
+import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 import {PerpDefaults} from "./PerpDefaults.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {MockRiskPriceIndex} from "../../contracts/mocks/MockRiskPriceIndex.sol";
 
 /// @notice The clearing layer of ClearingSolBase plus a LiquidityVault and a PerpMarket behind real proxies, all

@@ -5,21 +5,21 @@ import {ManagedSolBase} from "./ManagedSolBase.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IAccessManager} from "@openzeppelin/contracts/access/manager/IAccessManager.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
-import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
-import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
-import {IInsuranceFund} from "../../contracts/interfaces/IInsuranceFund.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
-import {IComputeStandard} from "../../contracts/interfaces/IComputeStandard.sol";
-import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
-import {IEmission} from "../../contracts/interfaces/IEmission.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
-import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
-import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
-import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IGuarantorPool} from "../../contracts/interfaces/clearing/IGuarantorPool.sol";
+import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
+import {ILiquidationEngine} from "../../contracts/interfaces/clearing/ILiquidationEngine.sol";
+import {IInsuranceFund} from "../../contracts/interfaces/clearing/IInsuranceFund.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IComputeStandard} from "../../contracts/interfaces/compute/IComputeStandard.sol";
+import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
+import {IEmission} from "../../contracts/interfaces/emission/IEmission.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
+import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatcher.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 import {PerpDefaults} from "./PerpDefaults.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
 
 /// @dev The subset of MockERC20 / MockAggregatorV3 / MockClearingMarket the suite drives (their artifacts are
 ///      deployed with deployCode, so this file never compiles them together with forge-std).

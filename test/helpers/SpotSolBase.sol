@@ -4,7 +4,7 @@ pragma solidity ^0.8.28;
 import {Test} from "forge-std/Test.sol";
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {SpotMarket} from "../../contracts/core/markets/SpotMarket.sol";
-import {ISpotMarket} from "../../contracts/interfaces/ISpotMarket.sol";
+import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 import {MockInsuranceFund} from "../../contracts/mocks/MockInsuranceFund.sol";
 import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
 import {MockAuthority} from "../../contracts/mocks/MockAuthority.sol";

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {ClearingSolBase} from "../helpers/ClearingSolBase.sol";
-import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
+import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
 import {MockClearingMarket} from "../../contracts/mocks/MockClearingMarket.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {CustomerMovesHandler} from "./handlers/CustomerMovesHandler.sol";

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {FuturesSolBase} from "../helpers/FuturesSolBase.sol";
-import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
+import {IFuturesTypes} from "../../contracts/interfaces/markets/IFuturesTypes.sol";
 import {FuturesHandler} from "./handlers/FuturesHandler.sol";
 
 /// @notice MKT-04 and MKT-05 as handler-based invariants over the FuturesMarket.

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {OptionsSolBase} from "../helpers/OptionsSolBase.sol";
-import {IOptionsMarketTypes} from "../../contracts/interfaces/IOptionsMarket.sol";
+import {IOptionsMarketTypes} from "../../contracts/interfaces/markets/IOptionsMarket.sol";
 import {OptionsHandler} from "./handlers/OptionsHandler.sol";
 
 /// @notice MKT-07 and the options market's ledger as handler-based invariants.

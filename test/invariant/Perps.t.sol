@@ -3,9 +3,9 @@ pragma solidity ^0.8.28;
 
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IPerpMarket} from "../../contracts/interfaces/IPerpMarket.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {PerpHandler} from "./handlers/PerpHandler.sol";
 
 /// @notice Invariants MKT-01, MKT-02, ACC-01, ACC-02, ACC-03 of the perpetual and its LP vault over any sequence of

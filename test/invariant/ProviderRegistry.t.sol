@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ComputeSolBase} from "../helpers/ComputeSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
 import {RegistryHandler} from "./handlers/RegistryHandler.sol";
 
 /// @notice Handler-based invariants of the provider registry.

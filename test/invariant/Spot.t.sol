@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {SpotSolBase} from "../helpers/SpotSolBase.sol";
-import {ISpotMarket} from "../../contracts/interfaces/ISpotMarket.sol";
+import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 import {SpotHandler} from "./handlers/SpotHandler.sol";
 
 /// @notice MKT-06 (orders never filled beyond amount, after expiry, after cancellation, twice per nonce) and

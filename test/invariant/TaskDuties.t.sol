@@ -3,9 +3,9 @@ pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
-import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
 import {DutyHandler} from "./handlers/DutyHandler.sol";
 
 /// @notice TSK-08 (duties hold stake) and TSK-03 (each fault slashes the fixed amount, in full) under unbonding and

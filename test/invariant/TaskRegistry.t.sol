@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
-import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
 import {TaskHandler} from "./handlers/TaskHandler.sol";
 
 /// @notice TaskRegistry invariants TSK-01..04 over random handler sequences.

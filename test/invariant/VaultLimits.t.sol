@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {VaultLimitsHandler} from "./handlers/VaultLimitsHandler.sol";
 
 /// @notice ERC-4626 conformance of the LP vault, extended (issue 17): every `max*` amount is accepted by its action,

@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
 import {DelayedOrders} from "../../contracts/libraries/DelayedOrders.sol";
-import {IDelayedOrderErrors} from "../../contracts/interfaces/IDelayedOrders.sol";
+import {IDelayedOrderErrors} from "../../contracts/interfaces/markets/IDelayedOrders.sol";
 
 /// @notice DelayedOrders against a reference set: after any sequence of commits and takes the enumerable key list
 ///         holds exactly the pending keys, each order's slot points at its key, and the timing rules hold at their

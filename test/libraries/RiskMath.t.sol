@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
 import {RiskMath} from "../../contracts/libraries/RiskMath.sol";
-import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
+import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
 
 /// @notice RiskMath.marginRates against a reference written from IRiskEngine's rule: im = min(1, max(imFloor,
 ///         ⌈σ·imMultiple⌉)), mm = min(im, max(mmFloor, ⌈σ·mmMultiple⌉)); products round up (a requirement, ACC-05).

@@ -2,10 +2,10 @@
 pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
-import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
-import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
+import {ILiquidationEngine} from "../../contracts/interfaces/clearing/ILiquidationEngine.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
 import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol";

@@ -2,9 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {ClearingSolBase} from "../helpers/ClearingSolBase.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
-import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IGuarantorPool} from "../../contracts/interfaces/clearing/IGuarantorPool.sol";
+import {ILiquidationEngine} from "../../contracts/interfaces/clearing/ILiquidationEngine.sol";
 import {ReentrantERC20} from "../../contracts/mocks/ReentrantERC20.sol";
 
 /// @notice SEC-04: a malicious collateral token that re-enters the clearing layer during a transfer makes the

@@ -2,14 +2,14 @@
 pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
-import {IClearingHouseEvents} from "../../contracts/interfaces/IClearingHouseEvents.sol";
-import {IClearingHouseErrors} from "../../contracts/interfaces/IClearingHouseErrors.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
-import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
-import {IGuarantorPoolErrors} from "../../contracts/interfaces/IGuarantorPoolErrors.sol";
-import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {ILiquidationEngine} from "../../contracts/interfaces/clearing/ILiquidationEngine.sol";
+import {IClearingHouseEvents} from "../../contracts/interfaces/clearing/IClearingHouseEvents.sol";
+import {IClearingHouseErrors} from "../../contracts/interfaces/clearing/IClearingHouseErrors.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
+import {IGuarantorPool} from "../../contracts/interfaces/clearing/IGuarantorPool.sol";
+import {IGuarantorPoolErrors} from "../../contracts/interfaces/clearing/IGuarantorPoolErrors.sol";
+import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
 import {MockClearingMarket} from "../../contracts/mocks/MockClearingMarket.sol";
 import {MockAccountRiskMarket} from "../../contracts/mocks/MockAccountRiskMarket.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";

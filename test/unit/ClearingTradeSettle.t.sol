@@ -3,10 +3,10 @@ pragma solidity ^0.8.28;
 
 import {Vm} from "forge-std/Vm.sol";
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IClearingHouseEvents} from "../../contracts/interfaces/IClearingHouseEvents.sol";
-import {IClearingHouseErrors} from "../../contracts/interfaces/IClearingHouseErrors.sol";
-import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IClearingHouseEvents} from "../../contracts/interfaces/clearing/IClearingHouseEvents.sol";
+import {IClearingHouseErrors} from "../../contracts/interfaces/clearing/IClearingHouseErrors.sol";
+import {IGuarantorPool} from "../../contracts/interfaces/clearing/IGuarantorPool.sol";
 
 /// @notice modifyPositionAndSettle (settle + modifyPosition in one call, the perp's trade) and the risk-reducing
 ///         trade path that no longer calls the guarantor (SEC-05).

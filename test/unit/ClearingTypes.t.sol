@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
-import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
+import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
 import {MarketSet, MarketSetLib} from "../../contracts/types/MarketSet.sol";
 import {RiskWord, RiskWordLib} from "../../contracts/types/RiskWord.sol";
 

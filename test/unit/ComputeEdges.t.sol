@@ -4,10 +4,10 @@ pragma solidity ^0.8.28;
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
-import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
-import {IProviderRegistryErrors} from "../../contracts/interfaces/IProviderRegistryErrors.sol";
-import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
+import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatcher.sol";
 
 /// @notice Edge paths of ProviderRegistry and ProviderMatcher: profile updates, attestation of an unregistered
 ///         provider or of an out-of-range capacity, heartbeats without an emission recorder, the zero-address and

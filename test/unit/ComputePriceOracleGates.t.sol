@@ -2,9 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
-import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
-import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
 import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol";

@@ -3,8 +3,8 @@ pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {ComputePriceOracle} from "../../contracts/core/oracle/ComputePriceOracle.sol";
-import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
-import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
+import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
 import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol";
 

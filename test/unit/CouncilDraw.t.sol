@@ -2,11 +2,11 @@
 pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
-import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
-import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
-import {IProviderRegistryErrors} from "../../contracts/interfaces/IProviderRegistryErrors.sol";
-import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
+import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatcher.sol";
 
 /// @notice TSK-07 (issue 17 items 6 and 20): once the seed is known, no action — registering, staking, unbonding,
 ///         updating a profile, heartbeating, choosing who calls — changes who is drawn for a council (either round)

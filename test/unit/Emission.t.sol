@@ -3,9 +3,9 @@ pragma solidity ^0.8.28;
 
 import {EmissionSolBase} from "../helpers/EmissionSolBase.sol";
 import {Emission} from "../../contracts/core/emission/Emission.sol";
-import {IEmission} from "../../contracts/interfaces/IEmission.sol";
-import {IEmissionErrors} from "../../contracts/interfaces/IEmissionErrors.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IEmission} from "../../contracts/interfaces/emission/IEmission.sol";
+import {IEmissionErrors} from "../../contracts/interfaces/emission/IEmissionErrors.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {Initializable} from "@openzeppelin/contracts-upgradeable/proxy/utils/Initializable.sol";
 

@@ -4,11 +4,11 @@ pragma solidity ^0.8.28;
 import {FuturesSolBase, IFuturesMarketInit} from "../helpers/FuturesSolBase.sol";
 import {FuturesOrderSteps} from "../helpers/FuturesOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
-import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
-import {IFuturesErrors} from "../../contracts/interfaces/IFuturesErrors.sol";
-import {IFuturesEvents} from "../../contracts/interfaces/IFuturesEvents.sol";
-import {IKeeperCompatible} from "../../contracts/interfaces/IKeeperCompatible.sol";
+import {IFuturesMarket} from "../../contracts/interfaces/markets/IFuturesMarket.sol";
+import {IFuturesTypes} from "../../contracts/interfaces/markets/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../contracts/interfaces/markets/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../contracts/interfaces/markets/IFuturesEvents.sol";
+import {IKeeperCompatible} from "../../contracts/interfaces/keepers/IKeeperCompatible.sol";
 
 /// @notice Edge paths of FuturesMarket and its delivery module: escrow bounds and locks, the settlement steps
 ///         called out of order, keeper payloads, the series-account pages, delivery obligations before

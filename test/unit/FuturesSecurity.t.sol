@@ -3,16 +3,16 @@ pragma solidity ^0.8.28;
 
 import {FuturesSolBase} from "../helpers/FuturesSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IFuturesTypes} from "../../contracts/interfaces/IFuturesTypes.sol";
-import {IFuturesErrors} from "../../contracts/interfaces/IFuturesErrors.sol";
-import {IFuturesEvents} from "../../contracts/interfaces/IFuturesEvents.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
+import {IFuturesTypes} from "../../contracts/interfaces/markets/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../contracts/interfaces/markets/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../contracts/interfaces/markets/IFuturesEvents.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
 import {MockFuturesIndex} from "../../contracts/mocks/MockFuturesIndex.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
-import {IFuturesMarket} from "../../contracts/interfaces/IFuturesMarket.sol";
-import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/IDelayedOrders.sol";
-import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
+import {IFuturesMarket} from "../../contracts/interfaces/markets/IFuturesMarket.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/markets/IDelayedOrders.sol";
+import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
 import {FuturesOrderSteps} from "../helpers/FuturesOrderSteps.sol";
 import {FuturesSecuritySetup} from "./futures/FuturesSecuritySetup.sol";
 

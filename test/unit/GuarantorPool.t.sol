@@ -2,12 +2,12 @@
 pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
-import {IGuarantorPoolErrors} from "../../contracts/interfaces/IGuarantorPoolErrors.sol";
-import {ILiquidationEngine} from "../../contracts/interfaces/ILiquidationEngine.sol";
-import {IRiskEngine} from "../../contracts/interfaces/IRiskEngine.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IGuarantorPool} from "../../contracts/interfaces/clearing/IGuarantorPool.sol";
+import {IGuarantorPoolErrors} from "../../contracts/interfaces/clearing/IGuarantorPoolErrors.sol";
+import {ILiquidationEngine} from "../../contracts/interfaces/clearing/ILiquidationEngine.sol";
+import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";

@@ -2,9 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
-import {IGuarantorPool} from "../../contracts/interfaces/IGuarantorPool.sol";
-import {IGuarantorPoolEvents} from "../../contracts/interfaces/IGuarantorPoolEvents.sol";
-import {IGuarantorPoolErrors} from "../../contracts/interfaces/IGuarantorPoolErrors.sol";
+import {IGuarantorPool} from "../../contracts/interfaces/clearing/IGuarantorPool.sol";
+import {IGuarantorPoolEvents} from "../../contracts/interfaces/clearing/IGuarantorPoolEvents.sol";
+import {IGuarantorPoolErrors} from "../../contracts/interfaces/clearing/IGuarantorPoolErrors.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 
 /// @notice Regression tests of the guarantor items of the security review (issue 17 items 4, 5, 26), each named after

@@ -2,10 +2,10 @@
 pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
-import {IInsuranceFund} from "../../contracts/interfaces/IInsuranceFund.sol";
-import {IInsuranceFundEvents} from "../../contracts/interfaces/IInsuranceFundEvents.sol";
-import {IInsuranceFundErrors} from "../../contracts/interfaces/IInsuranceFundErrors.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IInsuranceFund} from "../../contracts/interfaces/clearing/IInsuranceFund.sol";
+import {IInsuranceFundEvents} from "../../contracts/interfaces/clearing/IInsuranceFundEvents.sol";
+import {IInsuranceFundErrors} from "../../contracts/interfaces/clearing/IInsuranceFundErrors.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 
 /// @notice InsuranceFund unit tests: staking, pro-rata losses (worked numbers), fee share, cooldown and window,
 ///         guarantor floor, surplus, pause and access control; every revert by error name.

@@ -4,7 +4,7 @@ pragma solidity ^0.8.28;
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
 
 /// @notice LiquidityVault security regressions (issue 17): share locks that a third party cannot extend.
 contract LiquidityVaultTest is PerpSolBase {

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {OptionsSolBase} from "../helpers/OptionsSolBase.sol";
-import {IOptionsMarketTypes} from "../../contracts/interfaces/IOptionsMarket.sol";
+import {IOptionsMarketTypes} from "../../contracts/interfaces/markets/IOptionsMarket.sol";
 
 /// @notice Fuzzed worked numbers of the options market against a reference computed here: collateral rounds up,
 ///         holder payouts round down, writer releases are collateral − obligation rounded up (ACC-05), and no

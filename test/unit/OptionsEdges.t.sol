@@ -2,10 +2,10 @@
 pragma solidity ^0.8.28;
 
 import {OptionsSolBase} from "../helpers/OptionsSolBase.sol";
-import {IOptionsMarket, IOptionsMarketTypes} from "../../contracts/interfaces/IOptionsMarket.sol";
-import {IKeeperCompatible} from "../../contracts/interfaces/IKeeperCompatible.sol";
-import {IOptionsMarketEvents} from "../../contracts/interfaces/IOptionsMarketEvents.sol";
-import {IOptionsMarketErrors} from "../../contracts/interfaces/IOptionsMarketErrors.sol";
+import {IOptionsMarket, IOptionsMarketTypes} from "../../contracts/interfaces/markets/IOptionsMarket.sol";
+import {IKeeperCompatible} from "../../contracts/interfaces/keepers/IKeeperCompatible.sol";
+import {IOptionsMarketEvents} from "../../contracts/interfaces/markets/IOptionsMarketEvents.sol";
+import {IOptionsMarketErrors} from "../../contracts/interfaces/markets/IOptionsMarketErrors.sol";
 
 /// @notice Edge paths of OptionsMarket and its settlement module: every OptionsInvalidParam bound, malformed
 ///         upkeep data, an out-of-range price correction, the position guards of close / transferLong, the margin

@@ -4,9 +4,9 @@ pragma solidity ^0.8.28;
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {DPSToken} from "../../contracts/core/token/DPSToken.sol";
-import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
-import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 
 /// @notice Configuration guards of the oracle and the DPS genesis the module suites do not reach: a feed with more
 ///         than 36 decimals (the WAD conversion would overflow) and a genesis mint without a recipient.

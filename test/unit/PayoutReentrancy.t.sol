@@ -4,9 +4,9 @@ pragma solidity ^0.8.28;
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
-import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
-import {IInsuranceFund} from "../../contracts/interfaces/IInsuranceFund.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
+import {IInsuranceFund} from "../../contracts/interfaces/clearing/IInsuranceFund.sol";
 import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
 
 interface IReentrantToken {

@@ -5,9 +5,9 @@ import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {PerpDefaults} from "../helpers/PerpDefaults.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../../contracts/interfaces/IPerpMarket.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
+import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../../contracts/interfaces/markets/IPerpMarket.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 
 /// @notice Edge paths of PerpMarket and LiquidityVault: parameter validation codes, zero-address guards, the short
 ///         open-interest cap, a fill price pushed to zero by the skew, fee-free trades, the saturating keeper

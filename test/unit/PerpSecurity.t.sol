@@ -4,12 +4,12 @@ pragma solidity ^0.8.28;
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/ILiquidityVault.sol";
-import {IClearingHouse} from "../../contracts/interfaces/IClearingHouse.sol";
-import {IPerpMarket, IPerpMarketErrors} from "../../contracts/interfaces/IPerpMarket.sol";
-import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/IDelayedOrders.sol";
-import {IComputePriceOracle} from "../../contracts/interfaces/IComputePriceOracle.sol";
-import {IComputePriceOracleErrors} from "../../contracts/interfaces/IComputePriceOracleErrors.sol";
+import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
+import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IPerpMarket, IPerpMarketErrors} from "../../contracts/interfaces/markets/IPerpMarket.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/markets/IDelayedOrders.sol";
+import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
+import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
 
 /// @notice PerpMarket security regressions (issue 17): LP equity and open-skew premium (item 2), unsettled funding in
 ///         margin (item 11), delayed orders against oracle front-running (item 15).

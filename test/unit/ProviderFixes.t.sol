@@ -2,9 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
-import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
-import {IProviderMatcher} from "../../contracts/interfaces/IProviderMatcher.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProviderRegistryEvents.sol";
+import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatcher.sol";
 import {MockCapacityRecorder} from "../../contracts/mocks/MockCapacityRecorder.sol";
 
 /// @notice Issue 17 item 18: matching trusts the attested workload class, not the self-declared mask; a provider

@@ -3,9 +3,9 @@ pragma solidity ^0.8.28;
 
 import {ComputeSolBase} from "../helpers/ComputeSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
-import {IProviderRegistryErrors} from "../../contracts/interfaces/IProviderRegistryErrors.sol";
-import {IComputeStandard} from "../../contracts/interfaces/IComputeStandard.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryErrors} from "../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
+import {IComputeStandard} from "../../contracts/interfaces/compute/IComputeStandard.sol";
 
 /// @notice Fuzzed registry and standard properties: mint caps, TSK-04 liability, slashing bounds, SEC-03 replay.
 contract ProviderRegistryFuzzTest is ComputeSolBase {

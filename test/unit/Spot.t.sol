@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {SpotSolBase} from "../helpers/SpotSolBase.sol";
-import {ISpotMarket} from "../../contracts/interfaces/ISpotMarket.sol";
-import {ISpotMarketErrors} from "../../contracts/interfaces/ISpotMarketErrors.sol";
+import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
+import {ISpotMarketErrors} from "../../contracts/interfaces/markets/ISpotMarketErrors.sol";
 
 /// @notice Fuzzed settlement arithmetic (ACC-05, ACC-01) and replay across a real chain-id change (SEC-03).
 contract SpotUnitTest is SpotSolBase {

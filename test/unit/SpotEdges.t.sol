@@ -4,9 +4,9 @@ pragma solidity ^0.8.28;
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {SpotSolBase} from "../helpers/SpotSolBase.sol";
 import {SpotMarket} from "../../contracts/core/markets/SpotMarket.sol";
-import {ISpotMarket} from "../../contracts/interfaces/ISpotMarket.sol";
-import {IChxModule} from "../../contracts/interfaces/IChxModule.sol";
-import {ISpotMarketErrors} from "../../contracts/interfaces/ISpotMarketErrors.sol";
+import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
+import {ISpotMarketErrors} from "../../contracts/interfaces/markets/ISpotMarketErrors.sol";
 
 /// @notice Edge paths of SpotMarket: private orders matched by someone else, cancelling a settled deal, fee-free
 ///         fills, oversized amounts and the governance setters' bounds and zero-address guards.

@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
-import {ISpotMarket} from "../../contracts/interfaces/ISpotMarket.sol";
+import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 
 interface IToken {
     function mint(address to, uint256 amount) external;

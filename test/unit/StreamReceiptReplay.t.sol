@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
-import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
+import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
 
 /// @notice SEC-03 for StreamTasks receipts (the client's EIP-712 signature authorises a payment): a receipt is
 ///         rejected when signed for another chain, for another StreamTasks deployment, or presented in its

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
-import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
+import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
 
 /// @notice StreamTasks: subscriptions, live at c, each response mode, interruption rules, spec changes, batched
 ///         EIP-712 receipt settlement (replay-safe), retraction and escrow conservation.

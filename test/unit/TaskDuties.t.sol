@@ -2,12 +2,12 @@
 pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
-import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
-import {ITaskRegistryEvents} from "../../contracts/interfaces/ITaskRegistryEvents.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
-import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
-import {IProviderRegistryErrors} from "../../contracts/interfaces/IProviderRegistryErrors.sol";
-import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../contracts/interfaces/tasks/ITaskRegistryEvents.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
+import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 

@@ -3,10 +3,10 @@ pragma solidity ^0.8.28;
 
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
-import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
-import {ITaskRegistryEvents} from "../../contracts/interfaces/ITaskRegistryEvents.sol";
-import {ITaskRegistryErrors} from "../../contracts/interfaces/ITaskRegistryErrors.sol";
-import {IStreamTasks} from "../../contracts/interfaces/IStreamTasks.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../contracts/interfaces/tasks/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
+import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
 
 /// @notice Edge paths of StreamTasks and TaskRegistry: term validation, subscription guards, every action on a
 ///         closed stream, late receipts, the zero-address guards, a stale council seed block, a dispute council

@@ -3,10 +3,10 @@ pragma solidity ^0.8.28;
 
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
-import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
-import {ITaskRegistryEvents} from "../../contracts/interfaces/ITaskRegistryEvents.sol";
-import {ITaskRegistryErrors} from "../../contracts/interfaces/ITaskRegistryErrors.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../contracts/interfaces/tasks/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
 
 /// @notice TaskRegistry unit and fuzz tests: the batch lifecycle, a caught cheater, collusion below quorum,
 ///         disputes, deadlines, CH redemption, DPS replenishment, TSK-01/02/03/04.

@@ -2,12 +2,12 @@
 pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
-import {ITaskRegistry} from "../../contracts/interfaces/ITaskRegistry.sol";
-import {ITaskRegistryEvents} from "../../contracts/interfaces/ITaskRegistryEvents.sol";
-import {ITaskRegistryErrors} from "../../contracts/interfaces/ITaskRegistryErrors.sol";
-import {IProviderRegistry} from "../../contracts/interfaces/IProviderRegistry.sol";
-import {IProviderRegistryEvents} from "../../contracts/interfaces/IProviderRegistryEvents.sol";
-import {ITaskKeeperLens} from "../../contracts/interfaces/ITaskKeeperLens.sol";
+import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../contracts/interfaces/tasks/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
+import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProviderRegistryEvents.sol";
+import {ITaskKeeperLens} from "../../contracts/interfaces/keepers/ITaskKeeperLens.sol";
 import {TaskKeeperLens} from "../../contracts/periphery/TaskKeeperLens.sol";
 
 /// @notice Regression tests of the security review (issue 17) for the TaskRegistry's lifecycle: items 9, 16, 17,

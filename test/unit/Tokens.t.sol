@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ChxSolBase} from "../helpers/ChxSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {IGFLToken} from "../../contracts/interfaces/IGFLToken.sol";
+import {IGFLToken} from "../../contracts/interfaces/tokens/IGFLToken.sol";
 
 /// @notice Fuzzed token properties: GFL never moves (EMI-03); DPS/CH/GFL Σ balances = total supply (ACC-02).
 contract TokensFuzzTest is ChxSolBase {

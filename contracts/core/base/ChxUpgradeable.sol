@@ -5,7 +5,7 @@ import {Initializable} from "@openzeppelin/contracts-upgradeable/proxy/utils/Ini
 import {UUPSUpgradeable} from "@openzeppelin/contracts-upgradeable/proxy/utils/UUPSUpgradeable.sol";
 import {AccessManagedUpgradeable} from "@openzeppelin/contracts-upgradeable/access/manager/AccessManagedUpgradeable.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
-import {IChxModule} from "../../interfaces/IChxModule.sol";
+import {IChxModule} from "../../interfaces/base/IChxModule.sol";
 
 /// @title ChxUpgradeable
 /// @notice The pattern every CHX core contract follows: UUPS proxy, ERC-7201 namespaced storage, roles from the

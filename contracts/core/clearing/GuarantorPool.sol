@@ -6,8 +6,8 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {GuarantorRules} from "../../libraries/clearing/GuarantorRules.sol";
 
 /// @title GuarantorPool

@@ -6,7 +6,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
+import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
 
 /// @title InsuranceFund
 /// @notice Share-based USDC fund behind the guarantors (SPEC section 7): stakes from guarantors, the treasury and

@@ -3,11 +3,11 @@ pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {ILiquidationEngine} from "../../interfaces/ILiquidationEngine.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
-import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {ILiquidationEngine} from "../../interfaces/clearing/ILiquidationEngine.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
+import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
+import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
 import {AggregatorV3Interface} from "@chainlink/contracts/src/v0.8/shared/interfaces/AggregatorV3Interface.sol";
 
 /// @title LiquidationEngine

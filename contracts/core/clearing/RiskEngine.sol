@@ -5,11 +5,11 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IRiskEngine} from "../../interfaces/IRiskEngine.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {IRiskEngine} from "../../interfaces/clearing/IRiskEngine.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
 import {RiskMath} from "../../libraries/RiskMath.sol";
-import {IClearingRiskSync} from "../../interfaces/IClearingRiskSync.sol";
+import {IClearingRiskSync} from "../../interfaces/callback/IClearingRiskSync.sol";
 
 /// @title RiskEngine
 /// @notice EWMA volatility of the CH index and the per-market margin rates derived from it. See IRiskEngine.

@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IComputeStandard} from "../../interfaces/IComputeStandard.sol";
+import {IComputeStandard} from "../../interfaces/compute/IComputeStandard.sol";
 
 /// @title ComputeStandard
 /// @notice Versioned reference systems, the adaptable power index, the CH rate, payment quotes and grades.

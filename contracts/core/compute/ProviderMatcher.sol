@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {ProviderMatching} from "../../libraries/ProviderMatching.sol";
 import {DrawProfile} from "../../libraries/compute/DrawProfile.sol";
 

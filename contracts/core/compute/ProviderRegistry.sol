@@ -2,10 +2,10 @@
 pragma solidity ^0.8.28;
 
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
-import {IProviderRegistryViews} from "../../interfaces/IProviderRegistryViews.sol";
-import {ICapacityRecorder} from "../../interfaces/IEmissionHooks.sol";
-import {IEmission} from "../../interfaces/IEmission.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryViews} from "../../interfaces/compute/IProviderRegistryViews.sol";
+import {ICapacityRecorder} from "../../interfaces/callback/IEmissionHooks.sol";
+import {IEmission} from "../../interfaces/emission/IEmission.sol";
 import {ProviderRegistryStore} from "./ProviderRegistryStore.sol";
 import {ProviderStake} from "../../libraries/compute/ProviderStake.sol";
 import {ProviderAttestation} from "../../libraries/compute/ProviderAttestation.sol";

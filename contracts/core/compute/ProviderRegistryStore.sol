@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Checkpoints} from "@openzeppelin/contracts/utils/structs/Checkpoints.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 
 /// @title ProviderRegistryStore
 /// @notice The ProviderRegistry's ERC-7201 namespace and the per-provider record, shared by the registry and the

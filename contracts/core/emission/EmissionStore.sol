@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IEmission} from "../../interfaces/IEmission.sol";
-import {IGFLToken} from "../../interfaces/IGFLToken.sol";
-import {IDPSToken} from "../../interfaces/IDPSToken.sol";
+import {IEmission} from "../../interfaces/emission/IEmission.sol";
+import {IGFLToken} from "../../interfaces/tokens/IGFLToken.sol";
+import {IDPSToken} from "../../interfaces/tokens/IDPSToken.sol";
 
 /// @title EmissionStore
 /// @notice The Emission module's ERC-7201 namespace and per-provider record, shared by the module and the

@@ -6,19 +6,19 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {FuturesBase} from "./futures/FuturesBase.sol";
 import {FuturesLedger} from "../../libraries/futures/FuturesLedger.sol";
-import {IFuturesMarket} from "../../interfaces/IFuturesMarket.sol";
-import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
-import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
-import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
-import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
+import {IFuturesMarket} from "../../interfaces/markets/IFuturesMarket.sol";
+import {IFuturesExercise} from "../../interfaces/markets/IFuturesExercise.sol";
+import {IVaultMarket} from "../../interfaces/callback/IVaultMarket.sol";
+import {ILiquidatableMarket} from "../../interfaces/callback/ILiquidatableMarket.sol";
+import {IKeeperChecker, IKeeperUpkeep} from "../../interfaces/keepers/IKeeperCompatible.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
+import {IMarketAccountRisk} from "../../interfaces/callback/IMarketAccountRisk.sol";
 import {FuturesRisk} from "./futures/FuturesRisk.sol";
 import {FuturesOrders} from "./futures/FuturesOrders.sol";
 import {FuturesTrading} from "../../libraries/futures/FuturesTrading.sol";
 import {FuturesListing} from "../../libraries/futures/FuturesListing.sol";
-import {IDelayedOrders} from "../../interfaces/IDelayedOrders.sol";
+import {IDelayedOrders} from "../../interfaces/markets/IDelayedOrders.sol";
 
 /// @title FuturesMarket
 /// @notice Dated CH futures with physical delivery against the LP vault. See IFuturesMarket and docs/futures.md.

@@ -7,8 +7,8 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ERC4626Upgradeable} from "@openzeppelin/contracts-upgradeable/token/ERC20/extensions/ERC4626Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {ILiquidityVault} from "../../interfaces/ILiquidityVault.sol";
-import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
+import {ILiquidityVault} from "../../interfaces/markets/ILiquidityVault.sol";
+import {IVaultMarket} from "../../interfaces/callback/IVaultMarket.sol";
 import {VaultMarkets} from "../../libraries/clearing/VaultMarkets.sol";
 
 /// @title LiquidityVault

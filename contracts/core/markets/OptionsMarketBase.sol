@@ -3,11 +3,11 @@ pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IOptionsMarketErrors} from "../../interfaces/IOptionsMarketErrors.sol";
-import {IOptionsMarketEvents} from "../../interfaces/IOptionsMarketEvents.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
+import {IOptionsMarketErrors} from "../../interfaces/markets/IOptionsMarketErrors.sol";
+import {IOptionsMarketEvents} from "../../interfaces/markets/IOptionsMarketEvents.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
+import {IFuturesExercise} from "../../interfaces/markets/IFuturesExercise.sol";
 import {OptionsBook} from "../../libraries/options/OptionsBook.sol";
 import {OptionsExercise} from "../../libraries/options/OptionsExercise.sol";
 

@@ -6,8 +6,8 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {ISpotMarket} from "../../interfaces/ISpotMarket.sol";
-import {ISpotPriceSource} from "../../interfaces/ISpotPriceSource.sol";
+import {ISpotMarket} from "../../interfaces/markets/ISpotMarket.sol";
+import {ISpotPriceSource} from "../../interfaces/callback/ISpotPriceSource.sol";
 import {SpotTwap} from "../../libraries/SpotTwap.sol";
 import {SpotLayout, SpotStorage} from "../../libraries/spot/SpotStorage.sol";
 import {SpotOrders} from "../../libraries/spot/SpotOrders.sol";

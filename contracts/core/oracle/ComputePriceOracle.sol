@@ -3,8 +3,8 @@ pragma solidity ^0.8.28;
 
 import {AggregatorV3Interface} from "@chainlink/contracts/src/v0.8/shared/interfaces/AggregatorV3Interface.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {ISpotPriceSource} from "../../interfaces/ISpotPriceSource.sol";
+import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
+import {ISpotPriceSource} from "../../interfaces/callback/ISpotPriceSource.sol";
 
 /// @title ComputePriceOracle
 /// @notice The CH index in USDC (WAD) from a Chainlink feed, validated for staleness, sign, round completeness,

@@ -6,9 +6,9 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IStreamTasks} from "../../interfaces/IStreamTasks.sol";
-import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
+import {IStreamTasks} from "../../interfaces/tasks/IStreamTasks.sol";
+import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 
 /// @title StreamTasks
 /// @notice Subscriptions, live/interrupted streams and batched receipt settlement. See IStreamTasks.

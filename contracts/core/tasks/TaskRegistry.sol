@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
-import {IKeeperCompatible, IKeeperChecker, IKeeperUpkeep} from "../../interfaces/IKeeperCompatible.sol";
+import {ITaskRegistry} from "../../interfaces/tasks/ITaskRegistry.sol";
+import {IKeeperCompatible, IKeeperChecker, IKeeperUpkeep} from "../../interfaces/keepers/IKeeperCompatible.sol";
 import {TaskRegistryStore} from "./TaskRegistryStore.sol";
 import {TaskCommon} from "../../libraries/tasks/TaskCommon.sol";
 import {TaskBidding} from "../../libraries/tasks/TaskBidding.sol";

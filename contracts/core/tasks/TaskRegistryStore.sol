@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
+import {ITaskRegistry} from "../../interfaces/tasks/ITaskRegistry.sol";
 
 /// @title TaskRegistryStore
 /// @notice The TaskRegistry's ERC-7201 namespace, shared by the registry and the libraries that hold its mechanisms

@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ERC20PermitUpgradeable} from "@openzeppelin/contracts-upgradeable/token/ERC20/extensions/ERC20PermitUpgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {ICHToken} from "../../interfaces/ICHToken.sol";
+import {ICHToken} from "../../interfaces/tokens/ICHToken.sol";
 
 /// @title CHToken
 /// @notice The Compute Hour: 1 CH = one hour of the reference system of a workload class (18 decimals).

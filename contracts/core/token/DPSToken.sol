@@ -7,7 +7,7 @@ import {ERC20VotesUpgradeable} from "@openzeppelin/contracts-upgradeable/token/E
 import {NoncesUpgradeable} from "@openzeppelin/contracts-upgradeable/utils/NoncesUpgradeable.sol";
 import {Time} from "@openzeppelin/contracts/utils/types/Time.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IDPSToken} from "../../interfaces/IDPSToken.sol";
+import {IDPSToken} from "../../interfaces/tokens/IDPSToken.sol";
 
 /// @title DPSToken
 /// @notice The reward, payment and governance token of CHX.

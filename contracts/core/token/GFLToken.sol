@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ERC20Upgradeable} from "@openzeppelin/contracts-upgradeable/token/ERC20/ERC20Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
-import {IGFLToken} from "../../interfaces/IGFLToken.sol";
+import {IGFLToken} from "../../interfaces/tokens/IGFLToken.sol";
 
 /// @title GFLToken
 /// @notice The capacity index: 1 GFL = 1 PetaFLOP of allocated capacity (18 decimals). Non-transferable.

@@ -2,10 +2,10 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IClearingHouseErrors} from "../../interfaces/IClearingHouseErrors.sol";
-import {IClearingHouseEvents} from "../../interfaces/IClearingHouseEvents.sol";
-import {ILiquidatableMarket} from "../../interfaces/ILiquidatableMarket.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IClearingHouseErrors} from "../../interfaces/clearing/IClearingHouseErrors.sol";
+import {IClearingHouseEvents} from "../../interfaces/clearing/IClearingHouseEvents.sol";
+import {ILiquidatableMarket} from "../../interfaces/callback/ILiquidatableMarket.sol";
 import {ClearingMath} from "../ClearingMath.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 import {ClearingMargin} from "./ClearingMargin.sol";

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IMarketAccountRisk} from "../../interfaces/IMarketAccountRisk.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IMarketAccountRisk} from "../../interfaces/callback/IMarketAccountRisk.sol";
 import {ClearingMath} from "../ClearingMath.sol";
 import {RiskMath} from "../RiskMath.sol";
 import {MarketSet} from "../../types/MarketSet.sol";

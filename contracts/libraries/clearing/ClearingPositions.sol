@@ -2,9 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IClearingHouseErrors} from "../../interfaces/IClearingHouseErrors.sol";
-import {IClearingHouseEvents} from "../../interfaces/IClearingHouseEvents.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IClearingHouseErrors} from "../../interfaces/clearing/IClearingHouseErrors.sol";
+import {IClearingHouseEvents} from "../../interfaces/clearing/IClearingHouseEvents.sol";
 import {ClearingMath} from "../ClearingMath.sol";
 import {MarketSet, MarketSetLib} from "../../types/MarketSet.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";

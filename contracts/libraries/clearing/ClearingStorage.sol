@@ -2,11 +2,11 @@
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {IRiskEngine} from "../../interfaces/IRiskEngine.sol";
-import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
-import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
+import {IRiskEngine} from "../../interfaces/clearing/IRiskEngine.sol";
+import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
+import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
 import {MarketSet} from "../../types/MarketSet.sol";
 import {RiskWord} from "../../types/RiskWord.sol";
 

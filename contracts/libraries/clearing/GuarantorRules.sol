@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {IGuarantorPool} from "../../interfaces/IGuarantorPool.sol";
-import {IGuarantorPoolErrors} from "../../interfaces/IGuarantorPoolErrors.sol";
+import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
+import {IGuarantorPoolErrors} from "../../interfaces/clearing/IGuarantorPoolErrors.sol";
 
 /// @title GuarantorRules
 /// @notice The GuarantorPool's capital rules: the capacity a guarantor's capital gives (capital × max leverage,

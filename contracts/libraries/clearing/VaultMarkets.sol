@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IVaultMarket} from "../../interfaces/IVaultMarket.sol";
+import {IVaultMarket} from "../../interfaces/callback/IVaultMarket.sol";
 
 /// @title VaultMarkets
 /// @notice The LiquidityVault's valuation of the markets it backs: bounded loops over its market list (≤ MAX_MARKETS).

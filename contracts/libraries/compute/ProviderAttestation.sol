@@ -5,10 +5,10 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {IAccessManager} from "@openzeppelin/contracts/access/manager/IAccessManager.sol";
 import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {Roles} from "../../core/governance/Roles.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
-import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
-import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
-import {IComputeStandard} from "../../interfaces/IComputeStandard.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../interfaces/compute/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../interfaces/compute/IProviderRegistryErrors.sol";
+import {IComputeStandard} from "../../interfaces/compute/IComputeStandard.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderDraw} from "./ProviderDraw.sol";
 

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Checkpoints} from "@openzeppelin/contracts/utils/structs/Checkpoints.sol";
-import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
+import {IProviderRegistryEvents} from "../../interfaces/compute/IProviderRegistryEvents.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {DrawProfile} from "./DrawProfile.sol";
 

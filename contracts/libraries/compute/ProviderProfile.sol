@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
-import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
-import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
-import {ICHToken} from "../../interfaces/ICHToken.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryErrors} from "../../interfaces/compute/IProviderRegistryErrors.sol";
+import {IProviderRegistryEvents} from "../../interfaces/compute/IProviderRegistryEvents.sol";
+import {ICHToken} from "../../interfaces/tokens/ICHToken.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 
 /// @title ProviderProfile

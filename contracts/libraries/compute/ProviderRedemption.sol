@@ -3,11 +3,11 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {ICHToken} from "../../interfaces/ICHToken.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
-import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
-import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
+import {ICHToken} from "../../interfaces/tokens/ICHToken.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryEvents} from "../../interfaces/compute/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../interfaces/compute/IProviderRegistryErrors.sol";
+import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderStake} from "./ProviderStake.sol";
 import {ProviderDraw} from "./ProviderDraw.sol";

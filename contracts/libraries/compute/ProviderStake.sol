@@ -3,9 +3,9 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {IDPSToken} from "../../interfaces/IDPSToken.sol";
-import {IProviderRegistryEvents} from "../../interfaces/IProviderRegistryEvents.sol";
-import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
+import {IDPSToken} from "../../interfaces/tokens/IDPSToken.sol";
+import {IProviderRegistryEvents} from "../../interfaces/compute/IProviderRegistryEvents.sol";
+import {IProviderRegistryErrors} from "../../interfaces/compute/IProviderRegistryErrors.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderDraw} from "./ProviderDraw.sol";
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
-import {IProviderRegistryErrors} from "../../interfaces/IProviderRegistryErrors.sol";
-import {IComputeStandard} from "../../interfaces/IComputeStandard.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
+import {IProviderRegistryErrors} from "../../interfaces/compute/IProviderRegistryErrors.sol";
+import {IComputeStandard} from "../../interfaces/compute/IComputeStandard.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderStake} from "./ProviderStake.sol";
 

@@ -2,9 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {IEmission} from "../../interfaces/IEmission.sol";
-import {IEmissionErrors} from "../../interfaces/IEmissionErrors.sol";
-import {IEmissionEvents} from "../../interfaces/IEmissionEvents.sol";
+import {IEmission} from "../../interfaces/emission/IEmission.sol";
+import {IEmissionErrors} from "../../interfaces/emission/IEmissionErrors.sol";
+import {IEmissionEvents} from "../../interfaces/emission/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
 
 /// @title EmissionEpochs

@@ -3,9 +3,9 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {IEmission} from "../../interfaces/IEmission.sol";
-import {IEmissionErrors} from "../../interfaces/IEmissionErrors.sol";
-import {IEmissionEvents} from "../../interfaces/IEmissionEvents.sol";
+import {IEmission} from "../../interfaces/emission/IEmission.sol";
+import {IEmissionErrors} from "../../interfaces/emission/IEmissionErrors.sol";
+import {IEmissionEvents} from "../../interfaces/emission/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
 import {EmissionEpochs} from "./EmissionEpochs.sol";
 import {EmissionRewards} from "./EmissionRewards.sol";

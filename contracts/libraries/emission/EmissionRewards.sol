@@ -4,8 +4,8 @@ pragma solidity ^0.8.28;
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {IEmissionErrors} from "../../interfaces/IEmissionErrors.sol";
-import {IEmissionEvents} from "../../interfaces/IEmissionEvents.sol";
+import {IEmissionErrors} from "../../interfaces/emission/IEmissionErrors.sol";
+import {IEmissionEvents} from "../../interfaces/emission/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
 import {EmissionEpochs} from "./EmissionEpochs.sol";
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IEmission} from "../../interfaces/IEmission.sol";
-import {IEmissionErrors} from "../../interfaces/IEmissionErrors.sol";
-import {IEmissionEvents} from "../../interfaces/IEmissionEvents.sol";
+import {IEmission} from "../../interfaces/emission/IEmission.sol";
+import {IEmissionErrors} from "../../interfaces/emission/IEmissionErrors.sol";
+import {IEmissionEvents} from "../../interfaces/emission/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
 import {CapacitySamples} from "../CapacitySamples.sol";
 import {EmissionEpochs} from "./EmissionEpochs.sol";

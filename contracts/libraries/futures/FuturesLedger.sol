@@ -4,9 +4,9 @@ pragma solidity ^0.8.28;
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {FuturesBase} from "../../core/markets/futures/FuturesBase.sol";
 import {FuturesRisk} from "../../core/markets/futures/FuturesRisk.sol";
-import {IFuturesTypes} from "../../interfaces/IFuturesTypes.sol";
-import {IFuturesErrors} from "../../interfaces/IFuturesErrors.sol";
-import {IFuturesEvents} from "../../interfaces/IFuturesEvents.sol";
+import {IFuturesTypes} from "../../interfaces/markets/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../interfaces/markets/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {SeriesSet} from "../../types/SeriesId.sol";
 

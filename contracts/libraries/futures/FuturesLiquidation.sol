@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FuturesBase} from "../../core/markets/futures/FuturesBase.sol";
-import {IFuturesTypes} from "../../interfaces/IFuturesTypes.sol";
+import {IFuturesTypes} from "../../interfaces/markets/IFuturesTypes.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
 

@@ -6,10 +6,10 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FuturesBase} from "../../core/markets/futures/FuturesBase.sol";
-import {IFuturesTypes} from "../../interfaces/IFuturesTypes.sol";
-import {IFuturesErrors} from "../../interfaces/IFuturesErrors.sol";
-import {IFuturesEvents} from "../../interfaces/IFuturesEvents.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
+import {IFuturesTypes} from "../../interfaces/markets/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../interfaces/markets/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
 

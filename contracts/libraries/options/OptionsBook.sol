@@ -2,9 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {IOptionsMarketTypes} from "../../interfaces/IOptionsMarketTypes.sol";
-import {IOptionsMarketErrors} from "../../interfaces/IOptionsMarketErrors.sol";
-import {IOptionsMarketEvents} from "../../interfaces/IOptionsMarketEvents.sol";
+import {IOptionsMarketTypes} from "../../interfaces/markets/IOptionsMarketTypes.sol";
+import {IOptionsMarketErrors} from "../../interfaces/markets/IOptionsMarketErrors.sol";
+import {IOptionsMarketEvents} from "../../interfaces/markets/IOptionsMarketEvents.sol";
 import {OptionsMarketBase} from "../../core/markets/OptionsMarketBase.sol";
 
 /// @title OptionsBook

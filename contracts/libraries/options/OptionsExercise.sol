@@ -3,10 +3,10 @@ pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IOptionsMarketTypes} from "../../interfaces/IOptionsMarketTypes.sol";
-import {IOptionsMarketErrors} from "../../interfaces/IOptionsMarketErrors.sol";
-import {IOptionsMarketEvents} from "../../interfaces/IOptionsMarketEvents.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IOptionsMarketTypes} from "../../interfaces/markets/IOptionsMarketTypes.sol";
+import {IOptionsMarketErrors} from "../../interfaces/markets/IOptionsMarketErrors.sol";
+import {IOptionsMarketEvents} from "../../interfaces/markets/IOptionsMarketEvents.sol";
 import {OptionsMarketBase} from "../../core/markets/OptionsMarketBase.sol";
 import {SpotMath} from "../SpotMath.sol";
 import {OptionsBook} from "./OptionsBook.sol";

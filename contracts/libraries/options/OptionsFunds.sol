@@ -2,8 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IOptionsMarketErrors} from "../../interfaces/IOptionsMarketErrors.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IOptionsMarketErrors} from "../../interfaces/markets/IOptionsMarketErrors.sol";
 import {OptionsMarketBase} from "../../core/markets/OptionsMarketBase.sol";
 
 /// @title OptionsFunds

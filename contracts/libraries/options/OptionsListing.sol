@@ -3,11 +3,11 @@ pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {IOptionsMarket} from "../../interfaces/IOptionsMarket.sol";
-import {IOptionsMarketTypes} from "../../interfaces/IOptionsMarketTypes.sol";
-import {IOptionsMarketErrors} from "../../interfaces/IOptionsMarketErrors.sol";
-import {IOptionsMarketEvents} from "../../interfaces/IOptionsMarketEvents.sol";
-import {IFuturesExercise} from "../../interfaces/IFuturesExercise.sol";
+import {IOptionsMarket} from "../../interfaces/markets/IOptionsMarket.sol";
+import {IOptionsMarketTypes} from "../../interfaces/markets/IOptionsMarketTypes.sol";
+import {IOptionsMarketErrors} from "../../interfaces/markets/IOptionsMarketErrors.sol";
+import {IOptionsMarketEvents} from "../../interfaces/markets/IOptionsMarketEvents.sol";
+import {IFuturesExercise} from "../../interfaces/markets/IFuturesExercise.sol";
 import {OptionsMarketBase} from "../../core/markets/OptionsMarketBase.sol";
 import {SpotMath} from "../SpotMath.sol";
 import {OptionsFunds} from "./OptionsFunds.sol";

@@ -2,10 +2,10 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {IChxModule} from "../../interfaces/IChxModule.sol";
-import {IOptionsMarketTypes} from "../../interfaces/IOptionsMarketTypes.sol";
-import {IOptionsMarketErrors} from "../../interfaces/IOptionsMarketErrors.sol";
-import {IOptionsMarketEvents} from "../../interfaces/IOptionsMarketEvents.sol";
+import {IChxModule} from "../../interfaces/base/IChxModule.sol";
+import {IOptionsMarketTypes} from "../../interfaces/markets/IOptionsMarketTypes.sol";
+import {IOptionsMarketErrors} from "../../interfaces/markets/IOptionsMarketErrors.sol";
+import {IOptionsMarketEvents} from "../../interfaces/markets/IOptionsMarketEvents.sol";
 import {OptionsMarketBase} from "../../core/markets/OptionsMarketBase.sol";
 import {OptionsBook} from "./OptionsBook.sol";
 

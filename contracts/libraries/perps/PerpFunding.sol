@@ -2,9 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {IClearingHouse} from "../../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../interfaces/IComputePriceOracle.sol";
-import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../../interfaces/IPerpMarket.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
+import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../../interfaces/markets/IPerpMarket.sol";
 import {PerpMath} from "../PerpMath.sol";
 import {PerpTrading} from "../PerpTrading.sol";
 

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
-import {IPerpMarket} from "../../interfaces/IPerpMarket.sol";
+import {IPerpMarket} from "../../interfaces/markets/IPerpMarket.sol";
 import {ClearingMath} from "../ClearingMath.sol";
 import {PerpMath} from "../PerpMath.sol";
 import {PerpTrading} from "../PerpTrading.sol";

@@ -3,10 +3,10 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {IChxModule} from "../../interfaces/IChxModule.sol";
-import {ISpotMarketErrors} from "../../interfaces/ISpotMarketErrors.sol";
-import {ISpotMarketEvents} from "../../interfaces/ISpotMarketEvents.sol";
-import {IInsuranceFund} from "../../interfaces/IInsuranceFund.sol";
+import {IChxModule} from "../../interfaces/base/IChxModule.sol";
+import {ISpotMarketErrors} from "../../interfaces/markets/ISpotMarketErrors.sol";
+import {ISpotMarketEvents} from "../../interfaces/markets/ISpotMarketEvents.sol";
+import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
 import {SpotMath} from "../SpotMath.sol";
 import {SpotLayout, SpotStorage} from "./SpotStorage.sol";
 

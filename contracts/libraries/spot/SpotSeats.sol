@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/ISpotMarket.sol";
-import {ISpotMarketErrors} from "../../interfaces/ISpotMarketErrors.sol";
-import {ISpotMarketEvents} from "../../interfaces/ISpotMarketEvents.sol";
+import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/markets/ISpotMarket.sol";
+import {ISpotMarketErrors} from "../../interfaces/markets/ISpotMarketErrors.sol";
+import {ISpotMarketEvents} from "../../interfaces/markets/ISpotMarketEvents.sol";
 import {SpotLayout} from "./SpotStorage.sol";
 
 /// @title SpotSeats

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/ISpotMarket.sol";
+import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/markets/ISpotMarket.sol";
 import {SpotTwap} from "../SpotTwap.sol";
 
 /// @title SpotLayout

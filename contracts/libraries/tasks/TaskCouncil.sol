@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
-import {ITaskRegistryEvents} from "../../interfaces/ITaskRegistryEvents.sol";
-import {ITaskRegistryErrors} from "../../interfaces/ITaskRegistryErrors.sol";
-import {IProviderMatcher} from "../../interfaces/IProviderMatcher.sol";
+import {ITaskRegistry} from "../../interfaces/tasks/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../interfaces/tasks/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../interfaces/tasks/ITaskRegistryErrors.sol";
+import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 import {TaskCommon} from "./TaskCommon.sol";
 

@@ -3,11 +3,11 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {ITaskRegistry} from "../../interfaces/ITaskRegistry.sol";
-import {ITaskRegistryEvents} from "../../interfaces/ITaskRegistryEvents.sol";
-import {ITaskRegistryErrors} from "../../interfaces/ITaskRegistryErrors.sol";
-import {IProviderRegistry} from "../../interfaces/IProviderRegistry.sol";
-import {IRewardPool} from "../../interfaces/IEmissionHooks.sol";
+import {ITaskRegistry} from "../../interfaces/tasks/ITaskRegistry.sol";
+import {ITaskRegistryEvents} from "../../interfaces/tasks/ITaskRegistryEvents.sol";
+import {ITaskRegistryErrors} from "../../interfaces/tasks/ITaskRegistryErrors.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
+import {IRewardPool} from "../../interfaces/callback/IEmissionHooks.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 import {TaskCommon} from "./TaskCommon.sol";
 

@@ -1,5 +1,5 @@
 /**
- * Generic job for ANY contract exposing the Gelato-style `checker()` view (contracts/interfaces/IKeeperCompatible.sol):
+ * Generic job for ANY contract exposing the Gelato-style `checker()` view (contracts/interfaces/keepers/IKeeperCompatible.sol):
  * when `canExec`, the keeper sends `execPayload` to that contract. Each module's checker works with no keeper code;
  * a module only needs its typed `<Component>AlreadyDone(...)` error (matched by name) for racing keepers.
  *

@@ -60,7 +60,7 @@ export const SDK_CONTRACTS = {
   LiquidationChecker: "contracts/periphery/LiquidationChecker.sol",
   VolatilityChecker: "contracts/periphery/VolatilityChecker.sol",
   // interfaces a client talks to
-  IKeeperChecker: "contracts/interfaces/IKeeperCompatible.sol",
+  IKeeperChecker: "contracts/interfaces/keepers/IKeeperCompatible.sol",
   // local-network stand-ins deployed by the deploy script (and the keeper's reference target)
   MockERC20: "contracts/mocks/MockERC20.sol",
   MockAggregatorV3: "contracts/mocks/MockAggregatorV3.sol",

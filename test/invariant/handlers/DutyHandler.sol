@@ -4,9 +4,9 @@ pragma solidity ^0.8.28;
 import {CommonBase} from "forge-std/Base.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {ITaskRegistry} from "../../../contracts/interfaces/ITaskRegistry.sol";
-import {IProviderRegistry} from "../../../contracts/interfaces/IProviderRegistry.sol";
-import {IStreamTasks} from "../../../contracts/interfaces/IStreamTasks.sol";
+import {ITaskRegistry} from "../../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {IProviderRegistry} from "../../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IStreamTasks} from "../../../contracts/interfaces/tasks/IStreamTasks.sol";
 
 /// @notice Drives providers through executor, council and stream duties while they try to leave: they unbond as much
 ///         as the registry lets them (and first try everything), wait, withdraw, and the tasks then end by every

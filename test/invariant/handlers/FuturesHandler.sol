@@ -6,10 +6,10 @@ import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {FuturesOrderSteps} from "../../helpers/FuturesOrderSteps.sol";
-import {IFuturesMarket} from "../../../contracts/interfaces/IFuturesMarket.sol";
-import {IFuturesTypes} from "../../../contracts/interfaces/IFuturesTypes.sol";
-import {IClearingHouse} from "../../../contracts/interfaces/IClearingHouse.sol";
-import {ILiquidationEngine} from "../../../contracts/interfaces/ILiquidationEngine.sol";
+import {IFuturesMarket} from "../../../contracts/interfaces/markets/IFuturesMarket.sol";
+import {IFuturesTypes} from "../../../contracts/interfaces/markets/IFuturesTypes.sol";
+import {IClearingHouse} from "../../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {ILiquidationEngine} from "../../../contracts/interfaces/clearing/ILiquidationEngine.sol";
 import {MockPriceIndex} from "../../../contracts/mocks/MockPriceIndex.sol";
 import {MockFuturesIndex} from "../../../contracts/mocks/MockFuturesIndex.sol";
 

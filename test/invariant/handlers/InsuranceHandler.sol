@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
 import {InsuranceFund} from "../../../contracts/core/clearing/InsuranceFund.sol";
-import {IInsuranceFund} from "../../../contracts/interfaces/IInsuranceFund.sol";
+import {IInsuranceFund} from "../../../contracts/interfaces/clearing/IInsuranceFund.sol";
 import {MockERC20} from "../../../contracts/mocks/MockERC20.sol";
 
 /// @notice Drives the insurance fund as stakers (one of them a guarantor with a requirement), the fee depositor,

@@ -4,7 +4,7 @@ pragma solidity ^0.8.28;
 import {CommonBase} from "forge-std/Base.sol";
 import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
-import {IOptionsMarket, IOptionsMarketTypes} from "../../../contracts/interfaces/IOptionsMarket.sol";
+import {IOptionsMarket, IOptionsMarketTypes} from "../../../contracts/interfaces/markets/IOptionsMarket.sol";
 import {MockPriceIndex} from "../../../contracts/mocks/MockPriceIndex.sol";
 
 /// @notice Drives writers and holders through writes, transfers, closes, price moves, expiry, price fixing, pull

@@ -5,10 +5,10 @@ import {CommonBase} from "forge-std/Base.sol";
 import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {PerpOrderSteps} from "../../helpers/PerpOrderSteps.sol";
-import {IClearingHouse} from "../../../contracts/interfaces/IClearingHouse.sol";
-import {ILiquidationEngine} from "../../../contracts/interfaces/ILiquidationEngine.sol";
-import {IPerpMarket} from "../../../contracts/interfaces/IPerpMarket.sol";
-import {ILiquidityVault} from "../../../contracts/interfaces/ILiquidityVault.sol";
+import {IClearingHouse} from "../../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {ILiquidationEngine} from "../../../contracts/interfaces/clearing/ILiquidationEngine.sol";
+import {IPerpMarket} from "../../../contracts/interfaces/markets/IPerpMarket.sol";
+import {ILiquidityVault} from "../../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {MockRiskPriceIndex} from "../../../contracts/mocks/MockRiskPriceIndex.sol";
 import {MockERC20} from "../../../contracts/mocks/MockERC20.sol";
 

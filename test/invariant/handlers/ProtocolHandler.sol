@@ -6,15 +6,15 @@ import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IMintable, IFeed, IMarket, IDps} from "../../helpers/ProtocolSolBase.sol";
-import {IClearingHouse} from "../../../contracts/interfaces/IClearingHouse.sol";
-import {IGuarantorPool} from "../../../contracts/interfaces/IGuarantorPool.sol";
-import {IRiskEngine} from "../../../contracts/interfaces/IRiskEngine.sol";
-import {ILiquidationEngine} from "../../../contracts/interfaces/ILiquidationEngine.sol";
-import {IInsuranceFund} from "../../../contracts/interfaces/IInsuranceFund.sol";
-import {IProviderRegistry} from "../../../contracts/interfaces/IProviderRegistry.sol";
-import {IComputePriceOracle} from "../../../contracts/interfaces/IComputePriceOracle.sol";
-import {IEmission} from "../../../contracts/interfaces/IEmission.sol";
-import {IChxModule} from "../../../contracts/interfaces/IChxModule.sol";
+import {IClearingHouse} from "../../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IGuarantorPool} from "../../../contracts/interfaces/clearing/IGuarantorPool.sol";
+import {IRiskEngine} from "../../../contracts/interfaces/clearing/IRiskEngine.sol";
+import {ILiquidationEngine} from "../../../contracts/interfaces/clearing/ILiquidationEngine.sol";
+import {IInsuranceFund} from "../../../contracts/interfaces/clearing/IInsuranceFund.sol";
+import {IProviderRegistry} from "../../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {IComputePriceOracle} from "../../../contracts/interfaces/oracle/IComputePriceOracle.sol";
+import {IEmission} from "../../../contracts/interfaces/emission/IEmission.sol";
+import {IChxModule} from "../../../contracts/interfaces/base/IChxModule.sol";
 
 /// @notice Every actor of the deployed core protocol in one handler: providers (stake, heartbeat, mint and buy back
 ///         CH, unbond, re-attest), traders (through the ClearingHouse and a test market), guarantors and an LP on

@@ -6,11 +6,11 @@ import {CommonBase} from "forge-std/Base.sol";
 import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {IMintable, IFeed} from "../../helpers/ProtocolSolBase.sol";
-import {IClearingHouse} from "../../../contracts/interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../../contracts/interfaces/IComputePriceOracle.sol";
-import {IChxModule} from "../../../contracts/interfaces/IChxModule.sol";
-import {IPerpMarket} from "../../../contracts/interfaces/IPerpMarket.sol";
-import {ILiquidityVault} from "../../../contracts/interfaces/ILiquidityVault.sol";
+import {IClearingHouse} from "../../../contracts/interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../../contracts/interfaces/oracle/IComputePriceOracle.sol";
+import {IChxModule} from "../../../contracts/interfaces/base/IChxModule.sol";
+import {IPerpMarket} from "../../../contracts/interfaces/markets/IPerpMarket.sol";
+import {ILiquidityVault} from "../../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {ProtocolHandler} from "./ProtocolHandler.sol";
 
 /// @notice The real perpetual market inside the whole protocol: traders (the same three ClearingHouse accounts and

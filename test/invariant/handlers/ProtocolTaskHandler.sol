@@ -5,7 +5,7 @@ import {CommonBase} from "forge-std/Base.sol";
 import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {ITaskRegistry} from "../../../contracts/interfaces/ITaskRegistry.sol";
+import {ITaskRegistry} from "../../../contracts/interfaces/tasks/ITaskRegistry.sol";
 
 /// @notice The client / council side of the protocol: a client submits USDC or DPS tasks (DPS tasks replenish
 ///         Emission), providers bid, keepers close bidding and draw councils, the executor commits, the council

@@ -6,7 +6,7 @@ import {StdUtils} from "forge-std/StdUtils.sol";
 import {ProviderRegistry} from "../../../contracts/core/compute/ProviderRegistry.sol";
 import {CHToken} from "../../../contracts/core/token/CHToken.sol";
 import {DPSToken} from "../../../contracts/core/token/DPSToken.sol";
-import {IProviderRegistry} from "../../../contracts/interfaces/IProviderRegistry.sol";
+import {IProviderRegistry} from "../../../contracts/interfaces/compute/IProviderRegistry.sol";
 
 /// @notice Drives providers (mint, buy back, stake, unbond), the task registry (assign, confirm, fail) and a
 ///         slasher through random sequences with time jumps; keeps ghost ledgers of minted/delivered/bought back.

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
-import {ISpotMarket} from "../../../contracts/interfaces/ISpotMarket.sol";
+import {ISpotMarket} from "../../../contracts/interfaces/markets/ISpotMarket.sol";
 
 /// @notice Drives the spot market with makers (signing orders), takers (filling), matchers, a canceller
 ///         (cancel / raise minimum nonce), seat stakers, fee distribution and time jumps. Ghost state records what

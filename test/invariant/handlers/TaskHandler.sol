@@ -3,8 +3,8 @@ pragma solidity ^0.8.28;
 
 import {CommonBase} from "forge-std/Base.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
-import {ITaskRegistry} from "../../../contracts/interfaces/ITaskRegistry.sol";
-import {IProviderRegistry} from "../../../contracts/interfaces/IProviderRegistry.sol";
+import {ITaskRegistry} from "../../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {IProviderRegistry} from "../../../contracts/interfaces/compute/IProviderRegistry.sol";
 
 /// @notice Drives clients, bidders, executors, councils and keepers of the TaskRegistry through random sequences
 ///         (USDC, DPS and CH tasks, honest and cheating executors, split votes, missed deadlines, time jumps).

@@ -5,9 +5,9 @@ import {CommonBase} from "forge-std/Base.sol";
 import {StdCheats} from "forge-std/StdCheats.sol";
 import {StdUtils} from "forge-std/StdUtils.sol";
 import {PerpOrderSteps} from "../../helpers/PerpOrderSteps.sol";
-import {IChxModule} from "../../../contracts/interfaces/IChxModule.sol";
-import {IPerpMarket} from "../../../contracts/interfaces/IPerpMarket.sol";
-import {ILiquidityVault} from "../../../contracts/interfaces/ILiquidityVault.sol";
+import {IChxModule} from "../../../contracts/interfaces/base/IChxModule.sol";
+import {IPerpMarket} from "../../../contracts/interfaces/markets/IPerpMarket.sol";
+import {ILiquidityVault} from "../../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {MockRiskPriceIndex} from "../../../contracts/mocks/MockRiskPriceIndex.sol";
 import {MockERC20} from "../../../contracts/mocks/MockERC20.sol";
 

@@ -5,9 +5,9 @@ import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessMana
 import {EmissionSolBase} from "../../helpers/EmissionSolBase.sol";
 import {Roles} from "../../../contracts/core/governance/Roles.sol";
 import {GFLToken} from "../../../contracts/core/token/GFLToken.sol";
-import {IChxModule} from "../../../contracts/interfaces/IChxModule.sol";
-import {IGFLToken} from "../../../contracts/interfaces/IGFLToken.sol";
-import {IEmissionEvents} from "../../../contracts/interfaces/IEmissionEvents.sol";
+import {IChxModule} from "../../../contracts/interfaces/base/IChxModule.sol";
+import {IGFLToken} from "../../../contracts/interfaces/tokens/IGFLToken.sol";
+import {IEmissionEvents} from "../../../contracts/interfaces/emission/IEmissionEvents.sol";
 
 /// @notice The hot-path callers trusted by address (issue 18 gas): the GFL token's minter (Emission) and Emission's
 ///         trusted capacity recorder (the ProviderRegistry). Governance alone re-points them; nobody else writes.

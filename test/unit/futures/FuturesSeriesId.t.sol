@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {FuturesSolBase} from "../../helpers/FuturesSolBase.sol";
-import {IFuturesErrors} from "../../../contracts/interfaces/IFuturesErrors.sol";
+import {IFuturesErrors} from "../../../contracts/interfaces/markets/IFuturesErrors.sol";
 import {SeriesId, SeriesIdLib, SeriesSet} from "../../../contracts/types/SeriesId.sol";
 
 /// @notice SeriesId (contracts/types/SeriesId.sol): the order-key packing round-trips, and an id wider than the

@@ -3,11 +3,11 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {ChxUpgradeable} from "../../base/ChxUpgradeable.sol";
-import {IFuturesTypes} from "../../../interfaces/IFuturesTypes.sol";
-import {IFuturesErrors} from "../../../interfaces/IFuturesErrors.sol";
-import {IFuturesEvents} from "../../../interfaces/IFuturesEvents.sol";
-import {IClearingHouse} from "../../../interfaces/IClearingHouse.sol";
-import {IComputePriceOracle} from "../../../interfaces/IComputePriceOracle.sol";
+import {IFuturesTypes} from "../../../interfaces/markets/IFuturesTypes.sol";
+import {IFuturesErrors} from "../../../interfaces/markets/IFuturesErrors.sol";
+import {IFuturesEvents} from "../../../interfaces/markets/IFuturesEvents.sol";
+import {IClearingHouse} from "../../../interfaces/clearing/IClearingHouse.sol";
+import {IComputePriceOracle} from "../../../interfaces/oracle/IComputePriceOracle.sol";
 import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
 import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
 import {SeriesSet} from "../../../types/SeriesId.sol";

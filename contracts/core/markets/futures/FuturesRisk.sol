@@ -3,8 +3,8 @@ pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FuturesBase} from "./FuturesBase.sol";
-import {IFuturesTypes} from "../../../interfaces/IFuturesTypes.sol";
-import {IRiskEngine} from "../../../interfaces/IRiskEngine.sol";
+import {IFuturesTypes} from "../../../interfaces/markets/IFuturesTypes.sol";
+import {IRiskEngine} from "../../../interfaces/clearing/IRiskEngine.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 
 /// @title FuturesRisk

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IKeeperCompatible} from "./IKeeperCompatible.sol";
+import {IKeeperCompatible} from "../keepers/IKeeperCompatible.sol";
 import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 // re-exported: callers import {IOptionsMarket, IOptionsMarketTypes} from this file
 // solhint-disable-next-line no-unused-import

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ILiquidatableMarket} from "./ILiquidatableMarket.sol";
-import {IVaultMarket} from "./IVaultMarket.sol";
-import {IKeeperCompatible} from "./IKeeperCompatible.sol";
-import {IMarketAccountRisk} from "./IMarketAccountRisk.sol";
+import {ILiquidatableMarket} from "../callback/ILiquidatableMarket.sol";
+import {IVaultMarket} from "../callback/IVaultMarket.sol";
+import {IKeeperCompatible} from "../keepers/IKeeperCompatible.sol";
+import {IMarketAccountRisk} from "../callback/IMarketAccountRisk.sol";
 import {IDelayedOrders} from "./IDelayedOrders.sol";
 import {IPerpMarketErrors} from "./IPerpMarketErrors.sol";
 import {IPerpMarketEvents} from "./IPerpMarketEvents.sol";

@@ -6,9 +6,9 @@ import {IFuturesErrors} from "./IFuturesErrors.sol";
 import {IFuturesEvents} from "./IFuturesEvents.sol";
 import {IDelayedOrders} from "./IDelayedOrders.sol";
 import {IFuturesExercise} from "./IFuturesExercise.sol";
-import {IVaultMarket} from "./IVaultMarket.sol";
-import {ILiquidatableMarket} from "./ILiquidatableMarket.sol";
-import {IKeeperCompatible} from "./IKeeperCompatible.sol";
+import {IVaultMarket} from "../callback/IVaultMarket.sol";
+import {ILiquidatableMarket} from "../callback/ILiquidatableMarket.sol";
+import {IKeeperCompatible} from "../keepers/IKeeperCompatible.sol";
 
 /// @title IFuturesMarket
 /// @notice Dated CH futures with physical delivery (SPEC section 6, seed 000 section 8.2 and Fig. 6). One contract,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ICapacityRecorder, IRewardPool} from "./IEmissionHooks.sol";
+import {ICapacityRecorder, IRewardPool} from "../callback/IEmissionHooks.sol";
 import {IEmissionErrors} from "./IEmissionErrors.sol";
 import {IEmissionEvents} from "./IEmissionEvents.sol";
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IRiskEngine} from "./IRiskEngine.sol";
+import {IRiskEngine} from "../clearing/IRiskEngine.sol";
 
 /// @title IClearingRiskSync
 /// @notice The RiskEngine's push into the ClearingHouse's copy of the margin-rate inputs (σ and each market's

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ISpotPriceSource} from "./ISpotPriceSource.sol";
+import {ISpotPriceSource} from "../callback/ISpotPriceSource.sol";
 import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 import {ISpotMarketErrors} from "./ISpotMarketErrors.sol";
 import {ISpotMarketEvents} from "./ISpotMarketEvents.sol";
