@@ -539,7 +539,9 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
         expect(r.errors).to.deep.equal([]);
         expect(ja.set.open().length).to.equal(SIZES.length + 0);
         expect(ja.scanner.splits).to.be.greaterThan(0);
-        expect(ja.scanner.range).to.be.at.most(100);
+        // Halved from 1,000 to under the cap; after a streak of good pages the scanner probes upward (× 2), so
+        // depending on how many pages the chain's history takes it sits at 62 or at a probe of 124 (≤ 2 × the cap).
+        expect(ja.scanner.range).to.be.below(2 * 100);
         expect(px.seen.get("eth_getLogs:capped")).to.be.greaterThan(0);
         expect(await a.metrics.count("liquidations", "failed")).to.equal(0);
       } finally {
