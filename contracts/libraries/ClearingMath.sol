@@ -29,21 +29,6 @@ library ClearingMath {
         return FixedPointMath.signedWadToUsdcUp(sizeCh, priceWad);
     }
 
-    /// @notice a × b / 1e18 rounded up.
-    function mulWadUp(uint256 a, uint256 b) internal pure returns (uint256) {
-        return FixedPointMath.wadMulUp(a, b);
-    }
-
-    /// @notice a × b / 1e18 rounded down.
-    function mulWadDown(uint256 a, uint256 b) internal pure returns (uint256) {
-        return FixedPointMath.wadMulDown(a, b);
-    }
-
-    /// @notice |x|.
-    function abs(int256 x) internal pure returns (uint256) {
-        return FixedPointMath.abs(x);
-    }
-
     /// @notice Applies a trade of `deltaCh` at `priceWad` to a position with average-cost accounting.
     /// @dev The closed part's cost basis is removed pro rata, rounded toward −∞ so the remaining basis stays on
     ///      the conservative side; realised PnL = closed value (rounded down) − removed basis. The opening part's
@@ -60,8 +45,8 @@ library ClearingMath {
         if (sizeCh == 0 || (sizeCh > 0) == (deltaCh > 0)) {
             return (sizeCh + deltaCh, openUsdc + valueUsdcUp(deltaCh, priceWad), 0);
         }
-        uint256 absSize = abs(sizeCh);
-        uint256 absDelta = abs(deltaCh);
+        uint256 absSize = FixedPointMath.abs(sizeCh);
+        uint256 absDelta = FixedPointMath.abs(deltaCh);
         uint256 closeAbs = absDelta < absSize ? absDelta : absSize;
         int256 closedBasis;
         if (closeAbs == absSize) {

@@ -57,17 +57,12 @@ library FuturesMath {
         int256 newSize = sizeCh + deltaCh;
         if (newSize == 0) return 0;
         if (sizeCh == 0 || (sizeCh > 0) == (deltaCh > 0)) {
-            uint256 a = abs(sizeCh);
-            uint256 d = abs(deltaCh);
+            uint256 a = FixedPointMath.abs(sizeCh);
+            uint256 d = FixedPointMath.abs(deltaCh);
             return (a * entryWad + d * priceWad) / (a + d);
         }
         if ((newSize > 0) == (sizeCh > 0)) return entryWad;
         return priceWad;
-    }
-
-    /// @notice |x|.
-    function abs(int256 x) internal pure returns (uint256) {
-        return FixedPointMath.abs(x);
     }
 
     /// @notice `amountCh × priceWad` in USDC, rounded down.

@@ -12,21 +12,6 @@ library PerpMath {
     int256 internal constant SIZE_INDEX_TO_USDC = 1e30;
     int256 internal constant DAY = 1 days;
 
-    /// @notice |x|.
-    function abs(int256 x) internal pure returns (uint256) {
-        return FixedPointMath.abs(x);
-    }
-
-    /// @notice Signed division rounded toward +∞.
-    function divUp(int256 a, int256 b) internal pure returns (int256) {
-        return FixedPointMath.divUp(a, b);
-    }
-
-    /// @notice Signed division rounded toward −∞.
-    function divDown(int256 a, int256 b) internal pure returns (int256) {
-        return FixedPointMath.divDown(a, b);
-    }
-
     /// @notice Fill price of a trade moving the skew from `skewCh` to `skewCh + deltaCh`:
     ///         index × (1 + (skew + skew') / (2 · skewScale)).
     /// @dev The premium and the price round against the trader (a buy up, a sell down), so splitting a trade into
@@ -41,7 +26,7 @@ library PerpMath {
     ) internal pure returns (uint256 fillPriceWad, int256 premiumWad) {
         int256 num = (2 * skewCh + deltaCh) * WAD;
         int256 den = 2 * int256(skewScaleCh);
-        premiumWad = deltaCh > 0 ? divUp(num, den) : divDown(num, den);
+        premiumWad = deltaCh > 0 ? FixedPointMath.divUp(num, den) : FixedPointMath.divDown(num, den);
         if (premiumWad <= -WAD) return (0, premiumWad);
         uint256 factor = uint256(WAD + premiumWad);
         fillPriceWad =
@@ -59,10 +44,10 @@ library PerpMath {
         uint256 makerBps,
         uint256 takerBps
     ) internal pure returns (uint256) {
-        uint256 absDelta = abs(deltaCh);
+        uint256 absDelta = FixedPointMath.abs(deltaCh);
         uint256 makerPart;
         if (skewCh != 0 && (skewCh > 0) != (deltaCh > 0)) {
-            uint256 absSkew = abs(skewCh);
+            uint256 absSkew = FixedPointMath.abs(skewCh);
             makerPart = absDelta < absSkew ? absDelta : absSkew;
         }
         uint256 weighted = makerPart * makerBps + (absDelta - makerPart) * takerBps;
@@ -90,7 +75,7 @@ library PerpMath {
         if (skewCh == 0) return (indexWad, 0);
         if (rateWad != 0 && (rateWad > 0) != (skewCh > 0)) rateWad = 0;
         int256 bound = skewCh > 0 ? int256(maxRateWad) : -int256(maxRateWad);
-        if (abs(rateWad) > maxRateWad) rateWad = bound;
+        if (FixedPointMath.abs(rateWad) > maxRateWad) rateWad = bound;
         if (dt == 0) return (indexWad, rateWad);
         int256 s = (skewCh * WAD) / int256(skewScaleCh);
         if (s > WAD) s = WAD;
@@ -103,7 +88,7 @@ library PerpMath {
     /// @dev Twice ∫r dt over [0, t] for r(τ) = r0 + v·τ / 1 day capped at `bound` (same sign as v), and r(t).
     function _integrate(int256 r0, int256 v, int256 t, int256 bound) private pure returns (int256, int256) {
         int256 rEnd = r0 + (v * t) / DAY;
-        if (abs(rEnd) <= abs(bound)) return ((r0 + rEnd) * t, rEnd);
+        if (FixedPointMath.abs(rEnd) <= FixedPointMath.abs(bound)) return ((r0 + rEnd) * t, rEnd);
         // v ≠ 0 here: the rate moved past the bound within t
         int256 tHit = ((bound - r0) * DAY) / v;
         if (tHit > t) tHit = t;
@@ -114,6 +99,6 @@ library PerpMath {
     ///         toward +∞ (owed by a trader rounds up, owed to a trader rounds down; ACC-05).
     function fundingOwedUsdc(int256 sizeCh, int256 fromIndexWad, int256 toIndexWad) internal pure returns (int256) {
         if (sizeCh == 0 || fromIndexWad == toIndexWad) return 0;
-        return divUp(sizeCh * (toIndexWad - fromIndexWad), SIZE_INDEX_TO_USDC);
+        return FixedPointMath.divUp(sizeCh * (toIndexWad - fromIndexWad), SIZE_INDEX_TO_USDC);
     }
 }

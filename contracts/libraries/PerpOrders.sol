@@ -10,7 +10,7 @@ import {IDelayedOrders, IDelayedOrderErrors} from "../interfaces/markets/IDelaye
 import {IPerpMarket, IPerpMarketErrors} from "../interfaces/markets/IPerpMarket.sol";
 import {ClearingMath} from "./ClearingMath.sol";
 import {DelayedOrders} from "./DelayedOrders.sol";
-import {PerpMath} from "./PerpMath.sol";
+import {FixedPointMath} from "./math/FixedPointMath.sol";
 
 /// @title PerpOrders
 /// @notice PerpMarket's order intake and keeper discovery (IDelayedOrders), as an external library run by
@@ -49,13 +49,13 @@ library PerpOrders {
         CommitArgs memory a
     ) external returns (uint256 feeUsdc, uint256 priceTime) {
         int256 newSize = a.oldSizeCh + a.sizeDeltaCh;
-        uint256 absDelta = PerpMath.abs(a.sizeDeltaCh);
+        uint256 absDelta = FixedPointMath.abs(a.sizeDeltaCh);
         if (absDelta < p.minTradeCh && newSize != 0) revert IPerpMarketErrors.PerpTradeTooSmall(absDelta, p.minTradeCh);
         feeUsdc = p.executionFeeUsdc;
         int256 collateral = a.clearingHouse.collateralOf(a.account);
         uint256 margin;
         if (a.increasing) {
-            uint256 absNew = PerpMath.abs(newSize);
+            uint256 absNew = FixedPointMath.abs(newSize);
             if (absNew > p.maxPositionCh) revert IPerpMarketErrors.PerpPositionTooLarge(absNew, p.maxPositionCh);
             if (collateral < int256(feeUsdc)) {
                 revert IPerpMarketErrors.PerpInsufficientCollateral(a.account, feeUsdc, collateral);
@@ -95,7 +95,7 @@ library PerpOrders {
     /// @dev The order's initial margin (on the growth of |size|); reverts unless equity − fee covers the account's
     ///      initial margin plus it.
     function _checkMargin(CommitArgs memory a, uint256 absNew, uint256 feeUsdc) private view returns (uint256 margin) {
-        uint256 absOld = PerpMath.abs(a.oldSizeCh);
+        uint256 absOld = FixedPointMath.abs(a.oldSizeCh);
         margin = _orderMargin(a.clearingHouse, a.oracle, absNew > absOld ? absNew - absOld : 0);
         IClearingHouse.MarginState memory m = a.clearingHouse.marginState(a.account);
         uint256 required = m.initialMarginUsdc + margin;

@@ -7,6 +7,7 @@ import {IComputePriceOracle} from "../interfaces/oracle/IComputePriceOracle.sol"
 import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../interfaces/markets/IPerpMarket.sol";
 import {ClearingMath} from "./ClearingMath.sol";
 import {PerpMath} from "./PerpMath.sol";
+import {FixedPointMath} from "./math/FixedPointMath.sol";
 
 /// @title PerpTrading
 /// @notice The perpetual's trading state and the two mechanisms that read all of it: filling an order (funding to
@@ -142,7 +143,7 @@ library PerpTrading {
     /// @notice Whether moving from `oldSize` to `newSize` adds risk (|size| grows, or the side flips).
     function increasing(int256 oldSize, int256 newSize) internal pure returns (bool) {
         return
-            PerpMath.abs(newSize) > PerpMath.abs(oldSize) ||
+            FixedPointMath.abs(newSize) > FixedPointMath.abs(oldSize) ||
             (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
     }
 
@@ -159,8 +160,8 @@ library PerpTrading {
         v.snapshot = acc.snapshotWad;
         v.hasPending = acc.hasPending;
         v.newSize = v.oldSize + v.delta;
-        uint256 absNew = PerpMath.abs(v.newSize);
-        uint256 absDelta = PerpMath.abs(v.delta);
+        uint256 absNew = FixedPointMath.abs(v.newSize);
+        uint256 absDelta = FixedPointMath.abs(v.delta);
         // a full close of a position below the minimum stays possible
         if (absDelta < p.minTradeCh && v.newSize != 0)
             revert IPerpMarketErrors.PerpTradeTooSmall(absDelta, p.minTradeCh);
@@ -258,8 +259,8 @@ library PerpTrading {
     ///         pnl; a flip then adds valueUp(newSize). Exact, so Σ cost basis mirrors the ClearingHouse without a read.
     function openNotionalDelta(int256 oldSize, int256 delta, uint256 price, int256 pnl) internal pure returns (int256) {
         if (oldSize == 0 || (oldSize > 0) == (delta > 0)) return ClearingMath.valueUsdcUp(delta, price);
-        uint256 absOld = PerpMath.abs(oldSize);
-        uint256 absDelta = PerpMath.abs(delta);
+        uint256 absOld = FixedPointMath.abs(oldSize);
+        uint256 absDelta = FixedPointMath.abs(delta);
         uint256 closeAbs = absDelta < absOld ? absDelta : absOld;
         int256 closed = oldSize > 0 ? int256(closeAbs) : -int256(closeAbs);
         int256 change = pnl - ClearingMath.valueUsdcDown(closed, price);

@@ -14,6 +14,7 @@ import {IOptionsMarket, IOptionsMarketTypes} from "../interfaces/markets/IOption
 import {IPerpMarket} from "../interfaces/markets/IPerpMarket.sol";
 import {IRiskEngine} from "../interfaces/clearing/IRiskEngine.sol";
 import {ClearingMath} from "../libraries/ClearingMath.sol";
+import {FixedPointMath} from "../libraries/math/FixedPointMath.sol";
 
 /// @title AccountLens
 /// @notice Wallet-facing read views (IAccountLens). Periphery: read-only, not upgradeable, holds nothing; redeploy it
@@ -232,14 +233,14 @@ contract AccountLens is IAccountLens {
                     : PositionKind.Other;
         r.sizeCh = pos.sizeCh;
         r.openNotionalUsdc = pos.openNotionalUsdc;
-        uint256 absSize = ClearingMath.abs(pos.sizeCh);
-        if (absSize != 0) r.entryPriceWad = (ClearingMath.abs(pos.openNotionalUsdc) * 1e30) / absSize;
+        uint256 absSize = FixedPointMath.abs(pos.sizeCh);
+        if (absSize != 0) r.entryPriceWad = (FixedPointMath.abs(pos.openNotionalUsdc) * 1e30) / absSize;
         if (p.priceOk) {
             r.unrealisedPnlUsdc = ClearingMath.valueUsdcDown(pos.sizeCh, p.indexPriceWad) - pos.openNotionalUsdc;
             (uint256 imRate, uint256 mmRate) = risk.marginRates(market);
             uint256 notional = ClearingMath.notionalUsdcUp(absSize, p.indexPriceWad);
-            r.initialMarginUsdc = ClearingMath.mulWadUp(notional, imRate);
-            r.maintenanceMarginUsdc = ClearingMath.mulWadUp(notional, mmRate);
+            r.initialMarginUsdc = FixedPointMath.wadMulUp(notional, imRate);
+            r.maintenanceMarginUsdc = FixedPointMath.wadMulUp(notional, mmRate);
             r.liquidationPriceWad = p.liquidationPriceWad;
         }
         if (r.kind == PositionKind.Perp) {
@@ -337,7 +338,7 @@ contract AccountLens is IAccountLens {
         g.open = info.open;
         g.capitalUsdc = info.capitalUsdc;
         g.exposureUsdc = info.exposureUsdc;
-        g.capacityUsdc = ClearingMath.mulWadDown(info.capitalUsdc, maxLeverageWad);
+        g.capacityUsdc = FixedPointMath.wadMulDown(info.capitalUsdc, maxLeverageWad);
         uint256 poolRoom = g.capacityUsdc > info.exposureUsdc ? g.capacityUsdc - info.exposureUsdc : 0;
         uint256 customerRoom =
             g.customerLimitUsdc > g.customerExposureUsdc ? g.customerLimitUsdc - g.customerExposureUsdc : 0;
@@ -436,7 +437,7 @@ contract AccountLens is IAccountLens {
         for (uint256 i; i < candidates.length; ++i) {
             IGuarantorPool.Guarantor memory g = pool.guarantorInfo(candidates[i]);
             if (!g.registered || !g.open) continue;
-            uint256 capacity = ClearingMath.mulWadDown(g.capitalUsdc, maxLeverageWad);
+            uint256 capacity = FixedPointMath.wadMulDown(g.capitalUsdc, maxLeverageWad);
             list[n++] = OpenGuarantor({
                 guarantor: candidates[i],
                 defaultLimitUsdc: g.defaultLimitUsdc,

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
 import {ClearingMath} from "../../contracts/libraries/ClearingMath.sol";
+import {FixedPointMath} from "../../contracts/libraries/math/FixedPointMath.sol";
 
 /// @notice ClearingMath against references: the conversions round as named (ACC-05) and applyTrade matches an
 ///         average-cost reference written from its definition (closed basis pro rata toward −∞, realised PnL =
@@ -26,15 +27,15 @@ contract ClearingMathTest is Test {
         int256 exact = size * int256(price);
         assertEq(ClearingMath.valueUsdcDown(size, price), _floorDiv(exact, 1e30), "down");
         assertEq(ClearingMath.valueUsdcUp(size, price), _ceilDiv(exact, 1e30), "up");
-        uint256 a = ClearingMath.abs(size);
+        uint256 a = FixedPointMath.abs(size);
         assertEq(ClearingMath.notionalUsdcUp(a, price), uint256(_ceilDiv(int256(a) * int256(price), 1e30)));
     }
 
     function testFuzz_mulWad_matchesReference(uint256 a, uint256 b) public pure {
         a = bound(a, 0, 1e36);
         b = bound(b, 0, 1e36);
-        assertEq(ClearingMath.mulWadDown(a, b), (a * b) / 1e18);
-        assertEq(ClearingMath.mulWadUp(a, b), (a * b + 1e18 - 1) / 1e18);
+        assertEq(FixedPointMath.wadMulDown(a, b), (a * b) / 1e18);
+        assertEq(FixedPointMath.wadMulUp(a, b), (a * b + 1e18 - 1) / 1e18);
     }
 
     /// @dev Reference average-cost update, written independently of the library's branch structure.

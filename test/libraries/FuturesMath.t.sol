@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
 import {FuturesMath} from "../../contracts/libraries/FuturesMath.sol";
+import {FixedPointMath} from "../../contracts/libraries/math/FixedPointMath.sol";
 
 /// @notice Worked numbers and fuzzed properties of the futures maths: the UTC expiry grid, the premium's bound and
 ///         convergence (MKT-04), and pro-rata assignment rounding (MKT-05).
@@ -122,7 +123,7 @@ contract FuturesMathTest is Test {
         int256 ceilQ = q * 1e30 < exact ? q + 1 : q;
         assertEq(FuturesMath.valueDown(size, price), floorQ);
         assertEq(FuturesMath.valueUp(size, price), ceilQ);
-        uint256 a = FuturesMath.abs(size);
+        uint256 a = FixedPointMath.abs(size);
         assertEq(FuturesMath.usdcDown(a, price), (a * price) / 1e30);
         assertEq(FuturesMath.usdcUp(a, price), (a * price + 1e30 - 1) / 1e30);
     }
@@ -137,8 +138,8 @@ contract FuturesMathTest is Test {
         uint256 ref;
         if (n == 0) ref = 0;
         else if (size == 0 || (size > 0) == (delta > 0)) {
-            uint256 a = FuturesMath.abs(size);
-            uint256 d = FuturesMath.abs(delta);
+            uint256 a = FixedPointMath.abs(size);
+            uint256 d = FixedPointMath.abs(delta);
             ref = (a * entry + d * price) / (a + d);
         } else if ((n > 0) == (size > 0)) ref = entry;
         else ref = price;

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
 import {PerpMath} from "../../contracts/libraries/PerpMath.sol";
+import {FixedPointMath} from "../../contracts/libraries/math/FixedPointMath.sol";
 
 /// @notice Fuzz properties of the perpetual's pure math (PerpMath): path-independent impact, bounded funding rate,
 ///         funding direction (MKT-02) and rounding direction (ACC-05).
@@ -49,7 +50,7 @@ contract PerpMathTest is Test {
         skew = bound(skew, -2_000_000e18, 2_000_000e18);
         price = bound(price, 0.01e18, 1_000e18);
         (int256 i2, int256 r2) = PerpMath.accrue(index, rate, dt, skew, SCALE, MAX_VEL, MAX_RATE, price);
-        assertLe(PerpMath.abs(r2), MAX_RATE);
+        assertLe(FixedPointMath.abs(r2), MAX_RATE);
         // MKT-02: longs pay (index rises) when they outweigh shorts, shorts pay otherwise, nothing when balanced
         if (skew > 0) {
             assertGe(i2, index);
@@ -127,10 +128,10 @@ contract PerpMathTest is Test {
         price = bound(price, 0, 1e24);
         mk = bound(mk, 0, 1_000);
         tk = bound(tk, 0, 1_000);
-        uint256 absDelta = PerpMath.abs(delta);
+        uint256 absDelta = FixedPointMath.abs(delta);
         uint256 maker;
         if (skew != 0 && (skew > 0) != (delta > 0))
-            maker = absDelta < PerpMath.abs(skew) ? absDelta : PerpMath.abs(skew);
+            maker = absDelta < FixedPointMath.abs(skew) ? absDelta : FixedPointMath.abs(skew);
         uint256 num = (maker * mk + (absDelta - maker) * tk) * price;
         assertEq(PerpMath.feeUsdc(skew, delta, price, mk, tk), (num + 1e34 - 1) / 1e34);
     }

@@ -10,6 +10,7 @@ import {ClearingMath} from "../ClearingMath.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 import {ClearingMargin} from "./ClearingMargin.sol";
 import {ClearingPositions} from "./ClearingPositions.sol";
+import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title ClearingLiquidation
 /// @notice The liquidation close (every position of an account by one fraction, at one price) and the default
@@ -102,8 +103,8 @@ library ClearingLiquidation {
     /// @notice The signed size a liquidation of `fractionWad` closes. The closed size rounds up, so a partial
     ///         liquidation never leaves more risk than asked.
     function closeDelta(int256 sizeCh, uint256 fractionWad) internal pure returns (int256) {
-        uint256 absSize = ClearingMath.abs(sizeCh);
-        uint256 closeAbs = fractionWad == ClearingMath.WAD ? absSize : ClearingMath.mulWadUp(absSize, fractionWad);
+        uint256 absSize = FixedPointMath.abs(sizeCh);
+        uint256 closeAbs = fractionWad == ClearingMath.WAD ? absSize : FixedPointMath.wadMulUp(absSize, fractionWad);
         if (closeAbs > absSize) closeAbs = absSize;
         return sizeCh > 0 ? -int256(closeAbs) : int256(closeAbs);
     }

@@ -8,6 +8,7 @@ import {RiskMath} from "../RiskMath.sol";
 import {MarketSet} from "../../types/MarketSet.sol";
 import {RiskWord} from "../../types/RiskWord.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
+import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title ClearingMargin
 /// @notice The account scan: one pass over an account's markets (bounded by MarketSetLib.MAX) giving the gross open
@@ -53,7 +54,7 @@ library ClearingMargin {
                 tr,
                 set.idAt(i)
             );
-            grossOpenUsdc += ClearingMath.abs(p.openNotionalUsdc);
+            grossOpenUsdc += FixedPointMath.abs(p.openNotionalUsdc);
             if (!withMargin) continue;
             if (p.sizeCh != 0) _addMargin($, s, m, ref.market, p);
             if (ref.flags & ClearingStorage.FLAG_ACCOUNT_RISK != 0) _addAccountRisk(s, ref.market, account, priceWad);
@@ -106,9 +107,9 @@ library ClearingMargin {
         }
         uint256 priceWad = m.priceWad;
         s.unrealisedPnlUsdc += ClearingMath.valueUsdcDown(p.sizeCh, priceWad) - p.openNotionalUsdc;
-        uint256 notional = ClearingMath.notionalUsdcUp(ClearingMath.abs(p.sizeCh), priceWad);
+        uint256 notional = ClearingMath.notionalUsdcUp(FixedPointMath.abs(p.sizeCh), priceWad);
         s.grossNotionalUsdc += notional;
-        s.initialMarginUsdc += ClearingMath.mulWadUp(notional, imRate);
-        s.maintenanceMarginUsdc += ClearingMath.mulWadUp(notional, mmRate);
+        s.initialMarginUsdc += FixedPointMath.wadMulUp(notional, imRate);
+        s.maintenanceMarginUsdc += FixedPointMath.wadMulUp(notional, mmRate);
     }
 }

@@ -9,6 +9,7 @@ import {ClearingMath} from "../ClearingMath.sol";
 import {MarketSet, MarketSetLib} from "../../types/MarketSet.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 import {ClearingMargin} from "./ClearingMargin.sol";
+import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title ClearingPositions
 /// @notice Positions, the account's market set, open interest and market cash flows, on the ClearingHouse storage.
@@ -97,7 +98,7 @@ library ClearingPositions {
         int256 newOpen;
         (newSize, newOpen, pnl) = ClearingMath.applyTrade(oldSize, p.openNotionalUsdc, sizeDeltaCh, tradePriceWad);
         increasing =
-            ClearingMath.abs(newSize) > ClearingMath.abs(oldSize) ||
+            FixedPointMath.abs(newSize) > FixedPointMath.abs(oldSize) ||
             (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
         if (increasing) gate(tr.market);
         // A closed position keeps no residual basis (it was realised in full).

@@ -9,6 +9,7 @@ import {IFuturesErrors} from "../../interfaces/markets/IFuturesErrors.sol";
 import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {SeriesSet} from "../../types/SeriesId.sol";
+import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title FuturesLedger
 /// @notice The FuturesMarket's shared bookkeeping on its storage (internal: inlined into the market, its
@@ -50,7 +51,7 @@ library FuturesLedger {
 
     function isIncrease(int256 oldSize, int256 newSize) internal pure returns (bool) {
         return
-            FuturesMath.abs(newSize) > FuturesMath.abs(oldSize) ||
+            FixedPointMath.abs(newSize) > FixedPointMath.abs(oldSize) ||
             (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
     }
 
@@ -274,7 +275,8 @@ library FuturesLedger {
         int256 pnl =
             traderPnlUp($, index) + int256(FuturesRisk.skewCloseCostUsdc($, index)) + $.totalLiquidationCashUsdc;
         uint256 reserve =
-            (FuturesMath.usdcUp(FuturesMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) / BPS;
+            (FuturesMath.usdcUp(FixedPointMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) /
+                BPS;
         int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256(heldForOrders($));
         return free > 0 ? uint256(free) : 0;
     }

@@ -6,6 +6,7 @@ import {FuturesBase} from "../../core/markets/futures/FuturesBase.sol";
 import {IFuturesTypes} from "../../interfaces/markets/IFuturesTypes.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
+import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title FuturesLiquidation
 /// @notice Maps a ClearingHouse liquidation of a FuturesMarket account's net position onto its series legs
@@ -29,8 +30,8 @@ library FuturesLiquidation {
     ) external {
         FuturesLedger.mirror($, sizeDeltaCh, priceWad, realisedPnlUsdc);
         uint256[] memory ids = $.accountSeriesSet[account].toArray();
-        uint256 netBefore = FuturesMath.abs(FuturesLedger.netSize($, account));
-        uint256 deltaAbs = FuturesMath.abs(sizeDeltaCh);
+        uint256 netBefore = FixedPointMath.abs(FuturesLedger.netSize($, account));
+        uint256 deltaAbs = FixedPointMath.abs(sizeDeltaCh);
         _reduceSide($, ids, account, deltaAbs, sizeDeltaCh > 0, priceWad, false);
         _closeSpreads($, ids, account, deltaAbs, netBefore, priceWad);
         for (uint256 i; i < ids.length; ++i) {
@@ -127,7 +128,7 @@ library FuturesLiquidation {
         uint256 priceWad
     ) private returns (uint256 take) {
         IFuturesTypes.Position storage p = $.positions[id][account];
-        uint256 legAbs = FuturesMath.abs(p.sizeCh);
+        uint256 legAbs = FixedPointMath.abs(p.sizeCh);
         take = legAbs < remaining ? legAbs : remaining;
         int256 legDelta = deltaLong ? int256(take) : -int256(take);
         IFuturesTypes.Series storage s = $.series[id];

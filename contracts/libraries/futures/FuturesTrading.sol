@@ -10,6 +10,7 @@ import {IFuturesErrors} from "../../interfaces/markets/IFuturesErrors.sol";
 import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
+import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title FuturesTrading
 /// @notice FuturesMarket fills (docs/futures.md): a keeper-executed order against the vault at the order round's
@@ -43,7 +44,7 @@ library FuturesTrading {
         }
         // @dev The fee rounds up (owed by the trader).
         uint256 fee =
-            (FuturesMath.usdcUp(FuturesMath.abs(delta) * $.params.feeBps, priceWad) + FuturesLedger.BPS - 1) /
+            (FuturesMath.usdcUp(FixedPointMath.abs(delta) * $.params.feeBps, priceWad) + FuturesLedger.BPS - 1) /
                 FuturesLedger.BPS;
         applyTrade($, s, seriesId, account, delta, priceWad, index, fee, true);
     }

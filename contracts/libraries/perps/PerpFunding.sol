@@ -7,6 +7,7 @@ import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.s
 import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../../interfaces/markets/IPerpMarket.sol";
 import {PerpMath} from "../PerpMath.sol";
 import {PerpTrading} from "../PerpTrading.sol";
+import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title PerpFunding
 /// @notice PerpMarket's funding paths off the fill: the keeper's poke, settling one account and the liquidation hook's
@@ -125,7 +126,7 @@ library PerpFunding {
             (newSize * index) / PerpMath.WAD - (oldSize * a.snapshotWad) / PerpMath.WAD - owed * 1e12
         );
         PerpTrading.OpenInterest memory oi = m.oi;
-        uint256 closedCh = PerpMath.abs(sizeDeltaCh);
+        uint256 closedCh = FixedPointMath.abs(sizeDeltaCh);
         if (oldSize > 0) oi.longCh = oi.longCh > closedCh ? uint96(oi.longCh - closedCh) : 0;
         else oi.shortCh = oi.shortCh > closedCh ? uint96(oi.shortCh - closedCh) : 0;
         m.oi = oi;

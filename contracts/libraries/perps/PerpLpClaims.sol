@@ -6,6 +6,7 @@ import {IPerpMarket} from "../../interfaces/markets/IPerpMarket.sol";
 import {ClearingMath} from "../ClearingMath.sol";
 import {PerpMath} from "../PerpMath.sol";
 import {PerpTrading} from "../PerpTrading.sol";
+import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title PerpLpClaims
 /// @notice The LiquidityVault's claim on PerpMarket's PnL pool (IVaultMarket): vault equity and what may return to the
@@ -65,12 +66,12 @@ library PerpLpClaims {
         PerpTrading.OpenInterest memory oi = m.oi;
         int256 net = int256(uint256(oi.longCh)) - int256(uint256(oi.shortCh));
         PerpTrading.Aggregates memory g = m.agg;
-        uint256 absNet = PerpMath.abs(net);
+        uint256 absNet = FixedPointMath.abs(net);
         // @dev the impact term is ≥ 0 whatever the side and rounds up (traders' claim, against LPs)
         uint256 impactUsdc = Math.mulDiv(price, absNet * absNet, 2e30 * uint256(p.skewScaleCh), Math.Rounding.Ceil);
         unrealisedUsdc = ClearingMath.valueUsdcUp(net, price) + int256(impactUsdc) - g.sumOpenNotionalUsdc;
         (int256 index, ) = PerpTrading.accrue(m, p, price);
-        fundingDebtUsdc = PerpMath.divDown((net * index) / PerpMath.WAD - g.fundingOffsetWad, 1e12);
+        fundingDebtUsdc = FixedPointMath.divDown((net * index) / PerpMath.WAD - g.fundingOffsetWad, 1e12);
         grossNotionalUsdc = ClearingMath.notionalUsdcUp(uint256(oi.longCh) + uint256(oi.shortCh), price);
     }
 }

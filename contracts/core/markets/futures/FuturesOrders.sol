@@ -14,6 +14,7 @@ import {IDelayedOrders, IDelayedOrderErrors} from "../../../interfaces/markets/I
 import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
 import {SeriesId, SeriesIdLib} from "../../../types/SeriesId.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
+import {FixedPointMath} from "../../../libraries/math/FixedPointMath.sol";
 
 /// @title FuturesOrders
 /// @notice FuturesMarket's two-step trade orders against the vault (IDelayedOrders, issue 17 item 15): intake, execution,
@@ -173,7 +174,7 @@ library FuturesOrders {
 
     function _increasing(int256 oldSize, int256 newSize) private pure returns (bool) {
         return
-            FuturesMath.abs(newSize) > FuturesMath.abs(oldSize) ||
+            FixedPointMath.abs(newSize) > FixedPointMath.abs(oldSize) ||
             (oldSize != 0 && newSize != 0 && (oldSize > 0) != (newSize > 0));
     }
 

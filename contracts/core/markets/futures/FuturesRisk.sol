@@ -6,6 +6,7 @@ import {FuturesBase} from "./FuturesBase.sol";
 import {IFuturesTypes} from "../../../interfaces/markets/IFuturesTypes.sol";
 import {IRiskEngine} from "../../../interfaces/clearing/IRiskEngine.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
+import {FixedPointMath} from "../../../libraries/math/FixedPointMath.sol";
 
 /// @title FuturesRisk
 /// @notice What a FuturesMarket account holds beyond its one net ClearingHouse position, for the ClearingHouse's
@@ -172,7 +173,7 @@ library FuturesRisk {
     ) private view returns (uint256 im, uint256 mm) {
         uint256 matched = sum.liveLongCh < sum.liveShortCh ? sum.liveLongCh : sum.liveShortCh;
         uint256 liveNet = sum.liveLongCh - matched + sum.liveShortCh - matched;
-        uint256 totalNet = FuturesMath.abs(sum.netCh);
+        uint256 totalNet = FixedPointMath.abs(sum.netCh);
         uint256 hidden = matched + (liveNet > totalNet ? liveNet - totalNet : 0);
         if (hidden == 0) return (0, 0);
         (, , address riskEngine, , , ) = $.clearingHouse.modules();
