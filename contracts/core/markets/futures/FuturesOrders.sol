@@ -15,6 +15,7 @@ import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
 import {SeriesId, SeriesIdLib} from "../../../types/SeriesId.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 import {FixedPointMath} from "../../../libraries/math/FixedPointMath.sol";
+import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
 
 /// @title FuturesOrders
 /// @notice FuturesMarket's two-step trade orders against the vault (IDelayedOrders, issue 17 item 15): intake, execution,
@@ -31,8 +32,8 @@ library FuturesOrders {
     uint256 internal constant MIN_EXECUTION_GAS = 1_000_000;
     /// @notice Pending orders the keeper checker scans at most.
     uint256 internal constant ORDER_SCAN = 32;
-    /// @dev The market's scan bounds (FuturesBase): open series per check, accounts per series, accounts per payload.
-    uint256 private constant SERIES_SCAN = 16;
+    /// @dev The market's scan bounds (FuturesBase): accounts per series, accounts per payload (open series per check:
+    ///      FuturesLedger.SERIES_SCAN, declared once).
     uint256 private constant ACCOUNT_SCAN = 64;
     uint256 private constant KEEPER_BATCH = 16;
 
@@ -282,7 +283,7 @@ library FuturesOrders {
         if (payload.length != 0) return payload;
         uint256 first = $.firstOpenSeries;
         uint256 last = $.seriesCount;
-        if (last >= first + SERIES_SCAN) last = first + SERIES_SCAN - 1;
+        if (last >= first + FuturesLedger.SERIES_SCAN) last = first + FuturesLedger.SERIES_SCAN - 1;
         for (uint256 id = first; id <= last; ++id) {
             IFuturesTypes.Series storage s = $.series[id];
             if (s.finalAt == 0) {
