@@ -2,9 +2,17 @@
 import { Address, BigInt } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
+  handleBackstopParamsSet,
   handleCapitalDeposited,
   handleCustomerAdmitted,
+  handleDpsSlashedByRule,
+  handleDpsStakeChanged,
   handleGuarantorConfigured,
+  handleGuarantorShortfallCleared,
+  handleGuarantorShortfallFlagged,
+  handleIncomeAccrued,
+  handleIncomeFunded,
+  handleIncomeVesting,
   handleLossCovered,
 } from "../src/mappings/guarantorPool";
 import { ALICE, CAROL, T0 } from "./helpers";
@@ -39,5 +47,45 @@ describe("GuarantorPool", () => {
     assert.fieldEquals("Guarantor", g, "capitalUsdc", usdc(4980).toString());
     assert.fieldEquals("Guarantor", g, "lossesAskedUsdc", usdc(30).toString());
     assert.fieldEquals("Guarantor", g, "lossesPaidUsdc", usdc(20).toString());
+  });
+
+  test("backstops: requirement shortfall, rule slashes, fee income and its vesting (issue 20)", () => {
+    const pool = new GuarantorPoolEvents(POOL);
+    const sink = Address.fromString("0x0000000000000000000000000000000000005111");
+    const fund = Address.fromString("0x0000000000000000000000000000000000005001");
+    const bps = (n: i32): BigInt => BigInt.fromI32(n);
+    handleBackstopParamsSet(
+      pool.BackstopParamsSet(
+        T0,
+        fund,
+        BigInt.fromString("50000000000000000"),
+        bps(86400),
+        bps(500),
+        sink,
+        bps(2000),
+        bps(86400),
+      ),
+    );
+    assert.entityCount("ClearingConfigChange", 1);
+    handleGuarantorConfigured(pool.GuarantorConfigured(T0, GUARANTOR, true, usdc(1000)));
+    const dps = BigInt.fromString("1000000000000000000000");
+    const slashed = BigInt.fromString("50000000000000000000");
+    handleDpsStakeChanged(pool.DpsStakeChanged(T0, GUARANTOR, dps, dps));
+    handleGuarantorShortfallFlagged(
+      pool.GuarantorShortfallFlagged(T0 + 1, GUARANTOR, usdc(25), usdc(10), BigInt.fromI64(T0 + 86401)),
+    );
+    handleDpsSlashedByRule(
+      pool.DpsSlashedByRule(T0 + 86401, GUARANTOR, 2, usdc(15), slashed, sink, dps.minus(slashed)),
+    );
+    handleGuarantorShortfallCleared(pool.GuarantorShortfallCleared(T0 + 86402, GUARANTOR, usdc(25), usdc(25)));
+    const g = GUARANTOR.toHexString();
+    assert.fieldEquals("Guarantor", g, "dpsStaked", dps.minus(slashed).toString());
+    assert.fieldEquals("Guarantor", g, "slashedDps", slashed.toString());
+    handleIncomeAccrued(pool.IncomeAccrued(T0 + 2, GUARANTOR, ALICE, usdc(2), usdc(2)));
+    handleIncomeFunded(pool.IncomeFunded(T0 + 3, usdc(2), usdc(2), usdc(0)));
+    handleIncomeVesting(pool.IncomeVesting(T0 + 4, GUARANTOR, usdc(2), BigInt.fromI64(T0 + 86404)));
+    assert.entityCount("ClearingConfigChange", 2);
+    // configured, stake, flagged, slashed, cleared, accrued, vesting
+    assert.entityCount("GuarantorEvent", 7);
   });
 });

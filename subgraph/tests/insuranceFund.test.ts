@@ -17,6 +17,7 @@ import {
   handleInsuranceBadDebtCovered,
   handleInsuranceCooldownSet,
   handleInsuranceFeesDeposited,
+  handleInsuranceGuarantorPoolSet,
   handleInsuranceGuarantorRequirementSet,
   handleInsuranceSharesReset,
   handleInsuranceStaked,
@@ -170,6 +171,11 @@ describe("InsuranceFund", () => {
       new InsuranceFundEvents(FUND).InsuranceGuarantorRequirementSet(T0 + 4, BOB, usdc(5000), u(0)),
     );
     assert.fieldEquals("InsuranceStaker", BOB.toHexString(), "requiredUsdc", usdc(5000).toString());
+    // the GuarantorPool whose exposure-based requirements the withdrawal floor reads (issue 20)
+    const poolSet = new InsuranceFundEvents(FUND).InsuranceGuarantorPoolSet(T0 + 4, CAROL);
+    handleInsuranceGuarantorPoolSet(poolSet);
+    assert.fieldEquals("InsuranceFundEvent", lastEventId(poolSet), "kind", "guarantorPoolSet");
+    assert.fieldEquals("InsuranceFundEvent", lastEventId(poolSet), "account", CAROL.toHexString());
     handleInsuranceCooldownSet(
       new InsuranceFundEvents(FUND).InsuranceCooldownSet(T0 + 5, u(7 * DAY), u(2 * DAY)),
     );

@@ -103,6 +103,7 @@ contract ClearingTradeSettleTest is ClearingUnitBase {
     function test_SEC05_closeDoesNotDependOnGuarantor() public {
         _aliceLong50();
         vm.mockCallRevert(address(pool), abi.encodeWithSelector(IGuarantorPool.onExposureChanged.selector), "down");
+        vm.mockCallRevert(address(pool), abi.encodeWithSelector(IGuarantorPool.onRiskIncrease.selector), "down");
         vm.prank(alice);
         market.trade(-50e18);
         assertEq(chouse.positionOf(alice, address(market)).sizeCh, 0);

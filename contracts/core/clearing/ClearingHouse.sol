@@ -190,7 +190,7 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
             $.oracle.indexPrice()
         );
         // The guarantor's pre-trade gate (admission, customer limit, capacity), then the margin check.
-        $.guarantorPool.onExposureChanged(account, grossOpenUsdc, true);
+        $.guarantorPool.onRiskIncrease(account, grossOpenUsdc, feeUsdc);
         if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
             revert ClearingInsufficientMargin(account, s.initialMarginUsdc, s.equityUsdc);
         }

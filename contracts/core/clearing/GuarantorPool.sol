@@ -8,6 +8,7 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
 import {GuarantorRules} from "../../libraries/clearing/GuarantorRules.sol";
 
 /// @title GuarantorPool
@@ -30,6 +31,11 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     uint256 private constant MIN_ASSETS_PER_SHARE_INV = 1e30;
     /// @dev Longest notice governance may set (a typo must not lock capital for years).
     uint64 private constant MAX_NOTICE_SEC = 90 days;
+    /// @dev Longest grace period / income vesting governance may set.
+    uint32 private constant MAX_BACKSTOP_SEC = 30 days;
+    /// @dev DpsSlashedByRule reasons.
+    uint8 private constant SLASH_UNCOVERED_LOSS = 1;
+    uint8 private constant SLASH_SHORTFALL = 2;
 
     bytes32 internal constant FEATURE_DEPOSIT = keccak256("guarantor.deposit");
 
@@ -74,6 +80,12 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         uint64 noticeSec;
         uint64 windowSec;
         mapping(address guarantor => mapping(address holder => CapitalNotice)) notices;
+        BackstopParams backstop;
+        mapping(address guarantor => Income) income;
+        /// @dev Σ pending income not yet paid in by the ClearingHouse / paid in and not yet collected:
+        ///      Σ pendingUsdc = incomeOwed + incomeFunded at all times.
+        uint128 incomeOwed;
+        uint128 incomeFunded;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.GuarantorPool")) - 1)) & ~bytes32(uint256(0xff))
@@ -139,6 +151,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
         GuarantorState storage g = _guarantor($, guarantor);
         if (msg.sender != guarantor && !g.open) revert PoolNotOpen(guarantor);
+        _release(g, $.income[guarantor]);
         // @dev Shares credited round down (ACC-05).
         shares = Math.mulDiv(amountUsdc, g.totalShares + VIRTUAL_SHARES, g.capitalUsdc + VIRTUAL_ASSETS);
         if (shares == 0) revert PoolZeroAmount();
@@ -166,6 +179,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         uint256 held = _held($, g, guarantor, msg.sender);
         if (shares > held) revert PoolInsufficientShares(msg.sender, shares, held);
         if ($.windowSec != 0) _spendNotice($, g.shareEpoch, guarantor, shares);
+        _release(g, $.income[guarantor]);
         // @dev USDC paid rounds down (ACC-05), at the share price of now: losses during the notice are borne.
         amountUsdc = Math.mulDiv(shares, g.capitalUsdc + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
         if (amountUsdc > g.capitalUsdc) amountUsdc = g.capitalUsdc;
@@ -197,6 +211,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         uint256 held = _held($, g, guarantor, msg.sender);
         if (shares > held) revert PoolInsufficientShares(msg.sender, shares, held);
         // Refused up front when the exposure needs that capital (checked again at the withdrawal).
+        _release(g, $.income[guarantor]);
         uint256 capital = g.capitalUsdc;
         uint256 value = Math.mulDiv(shares, capital + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
         // The lock while the exposure needs the capital: customers' exposure ≤ capital after × max leverage.
@@ -225,9 +240,73 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         if (amountUsdc == 0) revert PoolZeroAmount();
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
         GuarantorState storage g = _guarantor($, guarantor);
-        g.capitalUsdc = (g.capitalUsdc + amountUsdc).toUint128();
-        emit IncomeCredited(guarantor, msg.sender, amountUsdc, g.capitalUsdc);
+        _vest($, g, guarantor, amountUsdc);
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function collectIncome(address guarantor) external nonReentrant returns (uint256 amountUsdc) {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        GuarantorState storage g = _guarantor($, guarantor);
+        Income storage inc = $.income[guarantor];
+        amountUsdc = inc.pendingUsdc;
+        if (amountUsdc == 0) revert PoolZeroAmount();
+        uint256 funded = $.incomeFunded;
+        if (amountUsdc > funded) revert PoolIncomeUnfunded(amountUsdc, funded);
+        // Safe downcasts: both fit the uint128 they were read from.
+        $.incomeFunded = uint128(funded - amountUsdc);
+        inc.pendingUsdc = 0;
+        _vest($, g, guarantor, amountUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function fundIncome(uint256 amountUsdc) external nonReentrant {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
+        uint256 owed = $.incomeOwed;
+        if (amountUsdc == 0 || amountUsdc > owed) revert PoolInvalidParams();
+        uint256 funded = $.incomeFunded + amountUsdc;
+        // Safe downcasts: funded + owed is the unchanged Σ pending, which fits a uint128.
+        $.incomeOwed = uint128(owed - amountUsdc);
+        $.incomeFunded = uint128(funded);
+        emit IncomeFunded(amountUsdc, funded, owed - amountUsdc);
+        $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
+    }
+
+    /// @dev Adds `amountUsdc` to the guarantor's income: vesting linearly over vestSec from now (what was still
+    ///      unvested restarts with it, never faster), or straight into capital when vestSec is 0.
+    function _vest(
+        GuarantorPoolStorage storage $,
+        GuarantorState storage g,
+        address guarantor,
+        uint256 amountUsdc
+    ) private {
+        Income storage inc = $.income[guarantor];
+        _release(g, inc);
+        uint256 vestSec = $.backstop.vestSec;
+        if (vestSec == 0) {
+            g.capitalUsdc = (g.capitalUsdc + amountUsdc).toUint128();
+        } else {
+            uint256 unvested = inc.unvestedUsdc + amountUsdc;
+            uint64 end = uint64(block.timestamp + vestSec);
+            inc.unvestedUsdc = unvested.toUint128();
+            inc.vestStart = uint64(block.timestamp);
+            inc.vestEnd = end;
+            emit IncomeVesting(guarantor, unvested, end);
+        }
+        emit IncomeCredited(guarantor, msg.sender, amountUsdc, g.capitalUsdc);
+    }
+
+    /// @dev Moves the income vested since the last release into capital (the share price).
+    function _release(GuarantorState storage g, Income storage inc) private {
+        uint256 unvested = inc.unvestedUsdc;
+        if (unvested == 0) return;
+        uint256 out = GuarantorRules.vestedPart(unvested, inc.vestStart, inc.vestEnd, block.timestamp);
+        if (out == 0) return;
+        // Safe downcast: out ≤ unvested, a uint128.
+        inc.unvestedUsdc = uint128(unvested - out);
+        inc.vestStart = uint64(block.timestamp);
+        g.capitalUsdc = (g.capitalUsdc + out).toUint128();
     }
 
     /// @inheritdoc IGuarantorPool
@@ -332,8 +411,34 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
     function onExposureChanged(address account, uint256 newExposureUsdc, bool increasing) external {
         GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
         if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
+        _onExposure($, account, newExposureUsdc, increasing);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function onRiskIncrease(address account, uint256 newExposureUsdc, uint256 feeUsdc) external {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
+        address guarantor = _onExposure($, account, newExposureUsdc, true);
+        if (feeUsdc == 0) return;
+        uint256 share = Math.mulDiv(feeUsdc, $.backstop.feeShareBps, 10_000);
+        if (share == 0) return;
+        Income storage inc = $.income[guarantor];
+        uint256 pending = inc.pendingUsdc + share;
+        inc.pendingUsdc = pending.toUint128();
+        $.incomeOwed = ($.incomeOwed + share).toUint128();
+        emit IncomeAccrued(guarantor, account, share, pending);
+    }
+
+    /// @dev The exposure update and, on new risk, the guarantor's gate (bond, customer limit, capacity, insurance
+    ///      requirement). Returns the account's guarantor.
+    function _onExposure(
+        GuarantorPoolStorage storage $,
+        address account,
+        uint256 newExposureUsdc,
+        bool increasing
+    ) private returns (address guarantor) {
         Customer storage c = $.customers[account];
-        address guarantor = c.guarantor;
+        guarantor = c.guarantor;
         uint256 old = c.exposureUsdc;
         // @dev Saturating (never reverts, so a risk-reducing trade is never blocked): a saturated value only
         //      overstates the guarantor's aggregate later (conservative). Unreachable with real notionals.
@@ -341,7 +446,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         if (guarantor == address(0)) {
             if (increasing) revert PoolNoGuarantor(account);
             if (old != newExposureUsdc) c.exposureUsdc = packed;
-            return;
+            return guarantor;
         }
         GuarantorState storage g = $.guarantors[guarantor];
         uint256 gExposure = g.exposureUsdc;
@@ -355,6 +460,7 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
             if (newExposureUsdc > limit) revert PoolCustomerLimitExceeded(account, limit, newExposureUsdc);
             uint256 capacity = GuarantorRules.capacity(g.capitalUsdc, $.maxLeverageWad);
             if (gExposure > capacity) revert PoolCapacityExceeded(guarantor, capacity, gExposure);
+            _checkRequirement($.backstop, guarantor, gExposure);
         }
         c.exposureUsdc = packed;
         g.exposureUsdc = gExposure > type(uint128).max ? type(uint128).max : uint128(gExposure);
@@ -371,13 +477,23 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         address guarantor = $.customers[account].guarantor;
         if (guarantor == address(0) || amountUsdc == 0) return 0;
         GuarantorState storage g = $.guarantors[guarantor];
+        Income storage inc = $.income[guarantor];
+        _release(g, inc);
         uint256 capital = g.capitalUsdc;
-        paidUsdc = amountUsdc < capital ? amountUsdc : capital;
-        uint256 capitalAfter = capital - paidUsdc;
+        // Capital first, then income still vesting (it belongs to the same holders).
+        uint256 unvested = inc.unvestedUsdc;
+        paidUsdc = Math.min(amountUsdc, capital + unvested);
+        uint256 capitalAfter = paidUsdc <= capital ? capital - paidUsdc : 0;
         g.capitalUsdc = uint128(capitalAfter);
+        if (paidUsdc > capital) {
+            unvested -= paidUsdc - capital;
+            inc.unvestedUsdc = uint128(unvested);
+        }
         emit LossCovered(guarantor, account, amountUsdc, paidUsdc, capitalAfter);
+        // A guarantor that fails to cover its customer's loss loses part of its DPS bond (bounded, by rule).
+        if (paidUsdc < amountUsdc) _slashByRule($, g, guarantor, SLASH_UNCOVERED_LOSS, amountUsdc - paidUsdc);
         uint256 sharesOutstanding = g.totalShares;
-        if (sharesOutstanding != 0 && capitalAfter * MIN_ASSETS_PER_SHARE_INV < sharesOutstanding) {
+        if (sharesOutstanding != 0 && (capitalAfter + unvested) * MIN_ASSETS_PER_SHARE_INV < sharesOutstanding) {
             // Every share is cancelled at once (O(1): holdings of an older epoch read as zero).
             uint64 epoch = g.shareEpoch + 1;
             g.shareEpoch = epoch;
@@ -412,7 +528,127 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
         emit CapitalNoticeSet(noticeSec, windowSec);
     }
 
+    /// @inheritdoc IGuarantorPool
+    function setBackstopParams(BackstopParams calldata p) external restricted {
+        if (
+            p.slashBps > 10_000 ||
+            p.feeShareBps > 10_000 ||
+            p.graceSec > MAX_BACKSTOP_SEC ||
+            p.vestSec > MAX_BACKSTOP_SEC ||
+            p.stressWad > 1e18
+        ) revert PoolInvalidParams();
+        _getGuarantorPoolStorage().backstop = p;
+        emit BackstopParamsSet(
+            p.insuranceFund,
+            p.stressWad,
+            p.graceSec,
+            p.slashBps,
+            p.dpsSink,
+            p.feeShareBps,
+            p.vestSec
+        );
+    }
+
+    // ───────────────────────────── insurance requirement ─────────────────────────────
+
+    /// @inheritdoc IGuarantorPool
+    function flagShortfall(address guarantor) external returns (bool short) {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        _guarantor($, guarantor);
+        (uint256 required, uint256 staked) = _insurance($, guarantor);
+        Income storage inc = $.income[guarantor];
+        short = staked < required;
+        if (short) {
+            if (inc.shortSince == 0) {
+                inc.shortSince = uint64(block.timestamp);
+                emit GuarantorShortfallFlagged(
+                    guarantor,
+                    required,
+                    staked,
+                    uint64(block.timestamp) + $.backstop.graceSec
+                );
+            }
+        } else if (inc.shortSince != 0) {
+            inc.shortSince = 0;
+            emit GuarantorShortfallCleared(guarantor, required, staked);
+        }
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function slashShortfall(address guarantor) external nonReentrant returns (uint256 amount) {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        GuarantorState storage g = _guarantor($, guarantor);
+        (uint256 required, uint256 staked) = _insurance($, guarantor);
+        Income storage inc = $.income[guarantor];
+        uint64 since = inc.shortSince;
+        if (since == 0 || staked >= required) revert PoolNoShortfall(guarantor, required, staked);
+        uint64 graceEndsAt = since + $.backstop.graceSec;
+        if (block.timestamp < graceEndsAt) revert PoolGraceNotOver(guarantor, graceEndsAt, block.timestamp);
+        inc.shortSince = uint64(block.timestamp);
+        amount = _slashByRule($, g, guarantor, SLASH_SHORTFALL, required - staked);
+    }
+
+    /// @dev CLR-01: reverts unless the guarantor's insurance stake covers the requirement of `exposureUsdc`.
+    function _checkRequirement(BackstopParams storage b, address guarantor, uint256 exposureUsdc) private view {
+        address fund = b.insuranceFund;
+        uint256 stress = b.stressWad;
+        if (fund == address(0) || stress == 0) return;
+        uint256 required = GuarantorRules.requirement(exposureUsdc, stress);
+        uint256 staked = IInsuranceFund(fund).guarantorStake(guarantor);
+        if (staked < required) revert PoolInsuranceBelowRequirement(guarantor, required, staked);
+    }
+
+    /// @dev The guarantor's requirement now and the stake it holds (0 / 0 while the requirement is off).
+    function _insurance(
+        GuarantorPoolStorage storage $,
+        address guarantor
+    ) private view returns (uint256 required, uint256 staked) {
+        address fund = $.backstop.insuranceFund;
+        if (fund == address(0)) return (0, 0);
+        required = GuarantorRules.requirement($.guarantors[guarantor].exposureUsdc, $.backstop.stressWad);
+        staked = IInsuranceFund(fund).guarantorStake(guarantor);
+    }
+
+    /// @dev One bounded rule slash of the guarantor's DPS bond to the sink (nothing while the rule is off).
+    function _slashByRule(
+        GuarantorPoolStorage storage $,
+        GuarantorState storage g,
+        address guarantor,
+        uint8 reason,
+        uint256 basisUsdc
+    ) private returns (uint256 amount) {
+        address sink = $.backstop.dpsSink;
+        uint256 staked = g.dpsStaked;
+        amount = GuarantorRules.ruleSlash(staked, $.backstop.slashBps, sink);
+        if (amount == 0) return 0;
+        g.dpsStaked = uint128(staked - amount);
+        emit DpsSlashedByRule(guarantor, reason, basisUsdc, amount, sink, staked - amount);
+        $.dps.safeTransfer(sink, amount);
+    }
+
     // ───────────────────────────── views ─────────────────────────────
+
+    /// @inheritdoc IGuarantorPool
+    function backstopParams() external view returns (BackstopParams memory) {
+        return _getGuarantorPoolStorage().backstop;
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function requiredInsuranceUsdc(address guarantor) external view returns (uint256) {
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        if ($.backstop.insuranceFund == address(0)) return 0;
+        return GuarantorRules.requirement($.guarantors[guarantor].exposureUsdc, $.backstop.stressWad);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function incomeOf(address guarantor) external view returns (Income memory) {
+        return _getGuarantorPoolStorage().income[guarantor];
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function incomeOwed() external view returns (uint256) {
+        return _getGuarantorPoolStorage().incomeOwed;
+    }
 
     /// @inheritdoc IGuarantorPool
     function capitalNotice() external view returns (uint64 noticeSec, uint64 windowSec) {
@@ -434,12 +670,13 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function guarantorInfo(address guarantor) external view returns (Guarantor memory) {
-        GuarantorState storage g = _getGuarantorPoolStorage().guarantors[guarantor];
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        GuarantorState storage g = $.guarantors[guarantor];
         return
             Guarantor({
                 registered: g.registered,
                 open: g.open,
-                capitalUsdc: g.capitalUsdc,
+                capitalUsdc: _capitalNow(g, $.income[guarantor]),
                 totalShares: g.totalShares,
                 exposureUsdc: g.exposureUsdc,
                 dpsStaked: g.dpsStaked,
@@ -478,8 +715,15 @@ contract GuarantorPool is ChxUpgradeable, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function convertToAssets(address guarantor, uint256 shares) external view returns (uint256) {
-        GuarantorState storage g = _getGuarantorPoolStorage().guarantors[guarantor];
-        return Math.mulDiv(shares, g.capitalUsdc + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
+        GuarantorPoolStorage storage $ = _getGuarantorPoolStorage();
+        GuarantorState storage g = $.guarantors[guarantor];
+        return
+            Math.mulDiv(shares, _capitalNow(g, $.income[guarantor]) + VIRTUAL_ASSETS, g.totalShares + VIRTUAL_SHARES);
+    }
+
+    /// @dev Capital including the income vested since the last release (what a deposit or withdrawal now prices).
+    function _capitalNow(GuarantorState storage g, Income storage inc) private view returns (uint256) {
+        return g.capitalUsdc + GuarantorRules.vestedPart(inc.unvestedUsdc, inc.vestStart, inc.vestEnd, block.timestamp);
     }
 
     /// @inheritdoc IGuarantorPool

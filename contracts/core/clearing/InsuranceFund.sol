@@ -7,6 +7,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
+import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
 
 /// @title InsuranceFund
 /// @notice Share-based USDC fund behind the guarantors (SPEC section 7): stakes from guarantors, the treasury and
@@ -50,6 +51,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         mapping(address staker => WithdrawRequest request) requests;
         mapping(address guarantor => uint256 requiredUsdc) requirement;
         uint64 shareEpoch;
+        IGuarantorPool guarantorPool;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.InsuranceFund")) - 1)) & ~bytes32(uint256(0xff))
@@ -121,6 +123,17 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         InsuranceFundStorage storage $ = _getStorage();
         $.requirement[guarantor] = requiredUsdc;
         emit InsuranceGuarantorRequirementSet(guarantor, requiredUsdc, _toAssetsDown($, _held($, guarantor)));
+    }
+
+    /// @inheritdoc IInsuranceFund
+    function setGuarantorPool(address pool) external restricted {
+        _getStorage().guarantorPool = IGuarantorPool(pool);
+        emit InsuranceGuarantorPoolSet(pool);
+    }
+
+    /// @inheritdoc IInsuranceFund
+    function guarantorPool() external view returns (address) {
+        return address(_getStorage().guarantorPool);
     }
 
     // ------------------------------------------------------------------ stakers
@@ -258,13 +271,13 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
 
     /// @inheritdoc IInsuranceFund
     function guarantorRequirement(address guarantor) external view returns (uint256 requiredUsdc) {
-        return _getStorage().requirement[guarantor];
+        return _requirement(_getStorage(), guarantor);
     }
 
     /// @inheritdoc IInsuranceFund
     function guarantorShortfall(address guarantor) external view returns (uint256 shortfallUsdc) {
         InsuranceFundStorage storage $ = _getStorage();
-        uint256 required = $.requirement[guarantor];
+        uint256 required = _requirement($, guarantor);
         uint256 staked = _toAssetsDown($, _held($, guarantor));
         return required > staked ? required - staked : 0;
     }
@@ -330,8 +343,18 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
     }
 
     function _checkFloor(InsuranceFundStorage storage $, address staker, uint256 remainingUsdc) private view {
-        uint256 required = $.requirement[staker];
+        uint256 required = _requirement($, staker);
         if (remainingUsdc < required) revert InsuranceGuarantorFloor(staker, required, remainingUsdc);
+    }
+
+    /// @dev The requirement in force: the governance floor or the pool's exposure-based requirement, the larger
+    ///      (CLR-01: the stake backing cleared risk cannot be withdrawn).
+    function _requirement(InsuranceFundStorage storage $, address guarantor) private view returns (uint256) {
+        uint256 floor = $.requirement[guarantor];
+        IGuarantorPool pool = $.guarantorPool;
+        if (address(pool) == address(0)) return floor;
+        uint256 computed = pool.requiredInsuranceUsdc(guarantor);
+        return computed > floor ? computed : floor;
     }
 
     /// @dev Shares credited for a stake: rounded DOWN (the staker gets no more than paid for; ACC-05).

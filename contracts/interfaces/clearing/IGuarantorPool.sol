@@ -44,6 +44,39 @@ interface IGuarantorPool is IGuarantorPoolErrors, IGuarantorPoolEvents {
         uint64 epoch;
     }
 
+    /// @notice Backstop parameters (governance): the insurance requirement, its grace period and slash rule, the
+    ///         guarantors' fee share and the vesting of income. Two slots.
+    /// @param insuranceFund The InsuranceFund whose stakes meet the requirement (0: requirement off).
+    /// @param stressWad Stress loss per unit of cleared exposure, WAD: requirement = exposure × stressWad, rounded up.
+    /// @param dpsSink Receives DPS slashed by rule (0: rule slashes off).
+    /// @param graceSec Seconds a flagged shortfall may last before a rule slash.
+    /// @param slashBps Share of the remaining DPS bond one rule slash takes, basis points (≤ 10,000).
+    /// @param feeShareBps Share of a customer's risk-increasing trade fee credited to its guarantor, bps (≤ 10,000).
+    /// @param vestSec Seconds over which credited income enters the share price (0: at once).
+    struct BackstopParams {
+        address insuranceFund;
+        uint64 stressWad;
+        address dpsSink;
+        uint32 graceSec;
+        uint16 slashBps;
+        uint16 feeShareBps;
+        uint32 vestSec;
+    }
+
+    /// @notice A guarantor's income and insurance-shortfall state.
+    /// @param pendingUsdc Fee income accrued and not yet collected (collectIncome), USDC.
+    /// @param unvestedUsdc Collected income not yet in the share price, USDC.
+    /// @param vestStart Second the unvested income last released from.
+    /// @param vestEnd Second by which all unvested income is released.
+    /// @param shortSince Second its insurance shortfall was flagged (0: none flagged).
+    struct Income {
+        uint128 pendingUsdc;
+        uint128 unvestedUsdc;
+        uint64 vestStart;
+        uint64 vestEnd;
+        uint64 shortSince;
+    }
+
     /// @notice Registers the caller as a guarantor.
     /// @param open Allow outside capital and self-admission.
     /// @param defaultLimitUsdc Exposure limit of self-admitted customers.
@@ -149,6 +182,60 @@ interface IGuarantorPool is IGuarantorPoolErrors, IGuarantorPoolEvents {
     /// @param newExposureUsdc Gross open notional after the trade.
     /// @param increasing Whether the trade adds risk.
     function onExposureChanged(address account, uint256 newExposureUsdc, bool increasing) external;
+
+    /// @notice onExposureChanged(account, newExposureUsdc, true) for a risk-increasing trade, plus the guarantor's
+    ///         share of its fee: feeUsdc × feeShareBps / 10,000, rounded down, accrued as pending income that the
+    ///         ClearingHouse pays in at its next fee flush (ClearingHouse only).
+    /// @param account The trader.
+    /// @param newExposureUsdc Gross open notional after the trade.
+    /// @param feeUsdc The trade's fee, USDC.
+    function onRiskIncrease(address account, uint256 newExposureUsdc, uint256 feeUsdc) external;
+
+    /// @notice Pays `amountUsdc` of accrued fee income into the pool (ClearingHouse only, from its fee flush;
+    ///         at most incomeOwed()).
+    /// @param amountUsdc USDC pulled from the caller.
+    function fundIncome(uint256 amountUsdc) external;
+
+    /// @notice Moves a guarantor's accrued fee income into its vesting (permissionless): it enters the share price
+    ///         linearly over vestSec, so capital deposited just before cannot take it and leave (fee sniping).
+    /// @param guarantor The guarantor.
+    /// @return amountUsdc USDC collected.
+    function collectIncome(address guarantor) external returns (uint256 amountUsdc);
+
+    /// @notice Starts or stops a guarantor's grace clock (permissionless): flags it when its insurance stake is
+    ///         below the requirement, clears the flag when it is not.
+    /// @param guarantor The guarantor.
+    /// @return short Whether it is short now.
+    function flagShortfall(address guarantor) external returns (bool short);
+
+    /// @notice Slashes slashBps of the DPS bond of a guarantor whose flagged shortfall outlasted the grace period
+    ///         (permissionless; restarts the grace clock, so at most one slash per grace period).
+    /// @param guarantor The guarantor.
+    /// @return amount DPS slashed.
+    function slashShortfall(address guarantor) external returns (uint256 amount);
+
+    /// @notice Sets the backstop parameters (ADMIN).
+    /// @param p The parameters.
+    function setBackstopParams(BackstopParams calldata p) external;
+
+    /// @notice The backstop parameters.
+    /// @return The parameters.
+    function backstopParams() external view returns (BackstopParams memory);
+
+    /// @notice The insurance stake a guarantor's cleared exposure requires: exposure × stressWad, rounded up
+    ///         (0 while the requirement is off). Read by the InsuranceFund's withdrawal floor.
+    /// @param guarantor The guarantor.
+    /// @return requiredUsdc USDC.
+    function requiredInsuranceUsdc(address guarantor) external view returns (uint256 requiredUsdc);
+
+    /// @notice A guarantor's income and shortfall state.
+    /// @param guarantor The guarantor.
+    /// @return The state.
+    function incomeOf(address guarantor) external view returns (Income memory);
+
+    /// @notice Fee income accrued to guarantors and not yet paid in by the ClearingHouse, USDC.
+    /// @return USDC.
+    function incomeOwed() external view returns (uint256);
 
     /// @notice Pays up to `amountUsdc` of `account`'s deficit from its guarantor's capital to `recipient`
     ///         (Roles.CLEARING: the LiquidationEngine), never below zero (LIQ-03).

@@ -94,4 +94,28 @@ interface IGuarantorPoolErrors {
     /// @notice Thrown when the pre-trade gate is called by anyone but the ClearingHouse.
     /// @param caller The caller.
     error PoolOnlyClearingHouse(address caller);
+
+    /// @notice A risk-increasing trade of a customer of `guarantor` would leave the guarantor's insurance stake
+    ///         below the requirement its cleared exposure sets (CLR-01). Top up in the InsuranceFund (stakeFor).
+    /// @param guarantor The guarantor.
+    /// @param requiredUsdc Stake required after the trade, USDC.
+    /// @param stakedUsdc Stake held, USDC.
+    error PoolInsuranceBelowRequirement(address guarantor, uint256 requiredUsdc, uint256 stakedUsdc);
+
+    /// @notice The guarantor has no flagged shortfall of its insurance requirement to act on.
+    /// @param guarantor The guarantor.
+    /// @param requiredUsdc Stake required, USDC.
+    /// @param stakedUsdc Stake held, USDC.
+    error PoolNoShortfall(address guarantor, uint256 requiredUsdc, uint256 stakedUsdc);
+
+    /// @notice The guarantor's grace period to top up its insurance stake has not ended yet.
+    /// @param guarantor The guarantor.
+    /// @param graceEndsAt First second a slash may happen.
+    /// @param nowSec Current timestamp.
+    error PoolGraceNotOver(address guarantor, uint64 graceEndsAt, uint256 nowSec);
+
+    /// @notice The guarantor's accrued fee income has not reached the pool yet (ClearingHouse.flushFees first).
+    /// @param pendingUsdc Income accrued to the guarantor, USDC.
+    /// @param fundedUsdc Fee income received by the pool and not yet collected, USDC.
+    error PoolIncomeUnfunded(uint256 pendingUsdc, uint256 fundedUsdc);
 }

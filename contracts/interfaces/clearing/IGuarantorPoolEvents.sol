@@ -137,4 +137,77 @@ interface IGuarantorPoolEvents {
     /// @param minDpsStake Minimum DPS stake to gate new trades.
     /// @param maxLeverageWad Exposure / capital cap, WAD.
     event PoolParamsSet(uint256 minDpsStake, uint256 maxLeverageWad);
+
+    /// @notice Emitted when governance sets the backstop parameters (insurance requirement, grace, slash rule, fee
+    ///         share, income vesting).
+    /// @param insuranceFund The InsuranceFund whose stakes meet the requirement (0: requirement off).
+    /// @param stressWad Stress loss per unit of cleared exposure, WAD (the requirement's factor; 0: off).
+    /// @param graceSec Seconds a flagged shortfall may last before the DPS bond is slashed.
+    /// @param slashBps Share of the DPS bond one rule slash takes, basis points.
+    /// @param dpsSink Receives slashed DPS (0: rule slashes off).
+    /// @param feeShareBps Share of a customer's trading fee credited to its guarantor, basis points.
+    /// @param vestSec Seconds over which credited income enters the share price.
+    event BackstopParamsSet(
+        address insuranceFund,
+        uint256 stressWad,
+        uint256 graceSec,
+        uint256 slashBps,
+        address dpsSink,
+        uint256 feeShareBps,
+        uint256 vestSec
+    );
+
+    /// @notice Emitted when a guarantor's insurance stake is found below its requirement (the grace clock starts).
+    /// @param guarantor The guarantor.
+    /// @param requiredUsdc Stake required, USDC.
+    /// @param stakedUsdc Stake held, USDC.
+    /// @param graceEndsAt First second its DPS bond may be slashed for it.
+    event GuarantorShortfallFlagged(
+        address indexed guarantor,
+        uint256 requiredUsdc,
+        uint256 stakedUsdc,
+        uint64 graceEndsAt
+    );
+
+    /// @notice Emitted when a flagged guarantor meets its requirement again (the grace clock stops).
+    /// @param guarantor The guarantor.
+    /// @param requiredUsdc Stake required, USDC.
+    /// @param stakedUsdc Stake held, USDC.
+    event GuarantorShortfallCleared(address indexed guarantor, uint256 requiredUsdc, uint256 stakedUsdc);
+
+    /// @notice Emitted when a guarantor's DPS bond is slashed by rule: reason 1, it failed to cover a customer's
+    ///         loss; reason 2, its insurance shortfall outlasted the grace period.
+    /// @param guarantor The guarantor.
+    /// @param reason 1 uncovered loss, 2 insurance shortfall.
+    /// @param basisUsdc The uncovered loss or the shortfall, USDC.
+    /// @param amount DPS slashed (≤ slashBps of the bond).
+    /// @param to Recipient (the configured sink).
+    /// @param dpsStaked Bond after.
+    event DpsSlashedByRule(
+        address indexed guarantor,
+        uint8 reason,
+        uint256 basisUsdc,
+        uint256 amount,
+        address to,
+        uint256 dpsStaked
+    );
+
+    /// @notice Emitted when a customer's risk-increasing trade accrues the guarantor's share of its fee.
+    /// @param guarantor The guarantor.
+    /// @param account The customer.
+    /// @param shareUsdc USDC accrued.
+    /// @param pendingUsdc The guarantor's accrued, uncollected income after.
+    event IncomeAccrued(address indexed guarantor, address indexed account, uint256 shareUsdc, uint256 pendingUsdc);
+
+    /// @notice Emitted when the ClearingHouse pays accrued fee income into the pool.
+    /// @param amountUsdc USDC received.
+    /// @param fundedUsdc Received and not yet collected, after.
+    /// @param owedUsdc Accrued and not yet received, after.
+    event IncomeFunded(uint256 amountUsdc, uint256 fundedUsdc, uint256 owedUsdc);
+
+    /// @notice Emitted when income starts vesting into a guarantor's share price.
+    /// @param guarantor The guarantor.
+    /// @param unvestedUsdc Income not yet in the share price, after.
+    /// @param vestEnd Second by which all of it is.
+    event IncomeVesting(address indexed guarantor, uint256 unvestedUsdc, uint64 vestEnd);
 }

@@ -71,8 +71,9 @@ interface IInsuranceFund is IInsuranceFundErrors, IInsuranceFundEvents {
     /// @return amountUsdc USDC paid.
     function withdraw(uint256 shares, address receiver) external returns (uint256 amountUsdc);
 
-    /// @notice Sets a guarantor's required stake (pushed by the clearing layer from the risk engine). The
-    ///         guarantor cannot withdraw below it.
+    /// @notice Sets a guarantor's governance floor (Roles.CLEARING). The requirement in force is the larger of it
+    ///         and the one the GuarantorPool computes from the guarantor's cleared exposure (CLR-01); the guarantor
+    ///         cannot withdraw below it.
     /// @param guarantor The guarantor.
     /// @param requiredUsdc The requirement, USDC.
     function setGuarantorRequirement(address guarantor, uint256 requiredUsdc) external;
@@ -110,7 +111,7 @@ interface IInsuranceFund is IInsuranceFundErrors, IInsuranceFundEvents {
     /// @return The request (zero when none).
     function withdrawRequest(address staker) external view returns (WithdrawRequest memory);
 
-    /// @notice A guarantor's required stake.
+    /// @notice A guarantor's required stake: max(governance floor, GuarantorPool.requiredInsuranceUsdc).
     /// @param guarantor The guarantor.
     /// @return requiredUsdc The requirement, USDC.
     function guarantorRequirement(address guarantor) external view returns (uint256 requiredUsdc);
@@ -119,6 +120,14 @@ interface IInsuranceFund is IInsuranceFundErrors, IInsuranceFundEvents {
     /// @param guarantor The guarantor.
     /// @return shortfallUsdc The shortfall, USDC.
     function guarantorShortfall(address guarantor) external view returns (uint256 shortfallUsdc);
+
+    /// @notice Sets the GuarantorPool whose computed requirements the withdrawal floor reads (ADMIN; 0: none).
+    /// @param pool The GuarantorPool.
+    function setGuarantorPool(address pool) external;
+
+    /// @notice The GuarantorPool whose computed requirements the withdrawal floor reads.
+    /// @return The address (0: none).
+    function guarantorPool() external view returns (address);
 
     /// @notice Shares `amountUsdc` would mint now (rounded down).
     /// @param amountUsdc USDC.

@@ -103,4 +103,8 @@ interface IInsuranceFundEvents {
     /// @param to Recipient.
     /// @param amountUsdc Amount swept.
     event InsuranceSurplusSwept(address indexed to, uint256 amountUsdc);
+
+    /// @notice Emitted when governance sets the GuarantorPool whose requirements the withdrawal floor reads.
+    /// @param pool The GuarantorPool (0: none).
+    event InsuranceGuarantorPoolSet(address pool);
 }

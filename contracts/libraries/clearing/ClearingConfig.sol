@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IChxModule} from "../../interfaces/base/IChxModule.sol";
 import {IClearingHouseErrors} from "../../interfaces/clearing/IClearingHouseErrors.sol";
@@ -99,7 +100,8 @@ library ClearingConfig {
         $.riskParams[market] = RiskWordLib.pack(params, $.riskGeneration);
     }
 
-    /// @notice IClearingHouse.flushFees: the accrued fees to the insurance fund.
+    /// @notice IClearingHouse.flushFees: the guarantors' accrued fee share to the GuarantorPool
+    ///         (IGuarantorPool.fundIncome), the rest to the insurance fund.
     function flushFees() external {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         uint256 fees = $.feesUsdc;
@@ -108,6 +110,15 @@ library ClearingConfig {
         if (fund == address(0)) revert IChxModule.ChxZeroAddress();
         $.feesUsdc = 0;
         emit IClearingHouseEvents.FeesFlushed(fees, fund);
+        IGuarantorPool pool = $.guarantorPool;
+        // Each accrued share came out of a fee counted here; min() only guards a pool swapped by governance.
+        uint256 toPool = Math.min(pool.incomeOwed(), fees);
+        if (toPool != 0) {
+            $.usdc.forceApprove(address(pool), toPool);
+            pool.fundIncome(toPool);
+            fees -= toPool;
+            if (fees == 0) return;
+        }
         $.usdc.forceApprove(fund, fees);
         IInsuranceFund(fund).depositFees(fees);
     }

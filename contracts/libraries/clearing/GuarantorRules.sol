@@ -7,7 +7,8 @@ import {IGuarantorPoolErrors} from "../../interfaces/clearing/IGuarantorPoolErro
 
 /// @title GuarantorRules
 /// @notice The GuarantorPool's capital rules: the capacity a guarantor's capital gives (capital × max leverage,
-///         rounded down) and the withdrawal notice (CLR-02).
+///         rounded down), the withdrawal notice (CLR-02), the insurance requirement (CLR-01), income vesting and the
+///         bounded DPS slash rule.
 library GuarantorRules {
     /// @notice Exposure `capitalUsdc` carries at `maxLeverageWad`, rounded down.
     function capacity(uint256 capitalUsdc, uint256 maxLeverageWad) internal pure returns (uint256) {
@@ -45,5 +46,31 @@ library GuarantorRules {
         }
         if (shares > noticed) revert IGuarantorPoolErrors.PoolExceedsNotice(holder, noticed, shares);
         return noticed - shares;
+    }
+
+    /// @notice The insurance stake `exposureUsdc` requires: exposure × stressWad, rounded up (CLR-01). Linear, so
+    ///         splitting the exposure over several guarantors never lowers the total (each rounds up).
+    function requirement(uint256 exposureUsdc, uint256 stressWad) internal pure returns (uint256) {
+        return Math.mulDiv(exposureUsdc, stressWad, 1e18, Math.Rounding.Ceil);
+    }
+
+    /// @notice The part of `unvestedUsdc` released between `vestStart` and `nowSec` of a linear vesting ending at
+    ///         `vestEnd`, rounded down (the rest stays unvested).
+    function vestedPart(
+        uint256 unvestedUsdc,
+        uint256 vestStart,
+        uint256 vestEnd,
+        uint256 nowSec
+    ) internal pure returns (uint256) {
+        if (nowSec >= vestEnd) return unvestedUsdc;
+        if (nowSec <= vestStart) return 0;
+        return Math.mulDiv(unvestedUsdc, nowSec - vestStart, vestEnd - vestStart);
+    }
+
+    /// @notice One rule slash: `slashBps` of the remaining bond `dpsStaked`, rounded down; 0 while the rule is off
+    ///         (no sink). Bounded: repeated slashes leave bond × (1 − bps)^n.
+    function ruleSlash(uint256 dpsStaked, uint256 slashBps, address sink) internal pure returns (uint256) {
+        if (sink == address(0)) return 0;
+        return Math.mulDiv(dpsStaked, slashBps, 10_000);
     }
 }

@@ -3,6 +3,7 @@ import {
   ClearingHouse__factory,
   GuarantorPool__factory,
   IMarketAccountRisk__factory,
+  InsuranceFund__factory,
 } from "../../../types/ethers-contracts/index.js";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
@@ -22,6 +23,17 @@ export const clearingParams = {
   /** Guarantor capital leaves by notice (CLR-02): 3 days, then a 2-day window. */
   guarantorNoticeSec: 3n * 86_400n,
   guarantorNoticeWindowSec: 2n * 86_400n,
+  /**
+   * Guarantor backstops (docs/insurance.md "Guarantor requirement"): the insurance stake a guarantor needs is its
+   * cleared exposure × CHX_GUARANTOR_STRESS_BPS (default 0: off until guarantors have staked; 500 = a 5 % stress
+   * loss); a shortfall flagged for 3 days costs 5 % of the DPS bond (to the treasury); guarantors earn 20 % of
+   * their customers' risk-increasing trade fees, vesting over 1 day.
+   */
+  guarantorStressBps: BigInt(process.env.CHX_GUARANTOR_STRESS_BPS ?? "0"),
+  guarantorGraceSec: 3n * 86_400n,
+  guarantorSlashBps: 500n,
+  guarantorFeeShareBps: 2_000n,
+  guarantorIncomeVestSec: 86_400n,
   liquidationBountyBps: 100n,
   liquidationMaxBountyUsdc: parseUnits("50", 6),
   liquidationDustUsdc: parseUnits("10", 6),
@@ -156,6 +168,39 @@ export const clearingModule: DeployModule = {
         p.guarantorNoticeWindowSec,
       ]);
       await ctx.adminCall(pool, data, "GuarantorPool: setCapitalNotice(3 days, 2 days)");
+    }
+    if (ctx.has("InsuranceFund")) {
+      // The requirement reads real stakes, so it is wired only to the real fund; the fund's withdrawal floor reads
+      // the pool's computed requirement back (CLR-01).
+      const fund = InsuranceFund__factory.connect(insurance, ctx.deployer);
+      if ((await fund.guarantorPool()).toLowerCase() !== pool.toLowerCase()) {
+        const data = fund.interface.encodeFunctionData("setGuarantorPool", [pool]);
+        await ctx.adminCall(insurance, data, "InsuranceFund: setGuarantorPool(GuarantorPool)");
+      }
+      const treasury =
+        ctx.config.dps.genesisRecipient ?? (ctx.has("Timelock") ? ctx.address("Timelock") : ctx.deployerAddress);
+      const want = {
+        insuranceFund: insurance,
+        stressWad: p.guarantorStressBps * 10n ** 14n,
+        dpsSink: treasury,
+        graceSec: p.guarantorGraceSec,
+        slashBps: p.guarantorSlashBps,
+        feeShareBps: p.guarantorFeeShareBps,
+        vestSec: p.guarantorIncomeVestSec,
+      };
+      const have = await guarantors.backstopParams();
+      const same =
+        have.insuranceFund.toLowerCase() === want.insuranceFund.toLowerCase() &&
+        have.stressWad === want.stressWad &&
+        have.dpsSink.toLowerCase() === want.dpsSink.toLowerCase() &&
+        have.graceSec === want.graceSec &&
+        have.slashBps === want.slashBps &&
+        have.feeShareBps === want.feeShareBps &&
+        have.vestSec === want.vestSec;
+      if (!same) {
+        const data = guarantors.interface.encodeFunctionData("setBackstopParams", [want]);
+        await ctx.adminCall(pool, data, "GuarantorPool: setBackstopParams(requirement, grace, slash, fee share)");
+      }
     }
     await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);
     await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.GUARANTOR_SLASHER);

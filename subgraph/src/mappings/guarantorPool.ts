@@ -1,6 +1,7 @@
 // GuarantorPool: guarantors (configuration, capital and shares, DPS stake, customers, exposure, income, losses).
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
+  BackstopParamsSet,
   CapitalDeposited,
   CapitalNoticeSet,
   CapitalWithdrawalCancelled,
@@ -9,11 +10,17 @@ import {
   CustomerAdmitted,
   CustomerLeft,
   DpsSlashed,
+  DpsSlashedByRule,
   DpsStakeChanged,
   ExposureChanged,
   GuarantorConfigured,
   GuarantorSharesReset,
+  GuarantorShortfallCleared,
+  GuarantorShortfallFlagged,
+  IncomeAccrued,
   IncomeCredited,
+  IncomeFunded,
+  IncomeVesting,
   LossCovered,
   PoolParamsSet,
 } from "../../generated/GuarantorPool/GuarantorPool";
@@ -196,4 +203,54 @@ export function handleCapitalNoticeSet(event: CapitalNoticeSet): void {
 
 export function handlePoolParamsSet(event: PoolParamsSet): void {
   configChange(event, "poolParams", null, [], [event.params.minDpsStake, event.params.maxLeverageWad]);
+}
+
+/** A DPS slash by rule (reason 1: an uncovered customer loss, 2: an insurance shortfall past its grace period). */
+export function handleDpsSlashedByRule(event: DpsSlashedByRule): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  g.dpsStaked = p.dpsStaked;
+  g.slashedDps = g.slashedDps.plus(p.amount);
+  g.save();
+  record(event, g.id, "dpsSlashedByRule", p.to, p.amount, [BigInt.fromI32(p.reason), p.basisUsdc, p.dpsStaked]);
+}
+
+export function handleGuarantorShortfallFlagged(event: GuarantorShortfallFlagged): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  record(event, g.id, "shortfallFlagged", null, p.requiredUsdc, [p.stakedUsdc, p.graceEndsAt]);
+}
+
+export function handleGuarantorShortfallCleared(event: GuarantorShortfallCleared): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  record(event, g.id, "shortfallCleared", null, p.requiredUsdc, [p.stakedUsdc]);
+}
+
+export function handleIncomeAccrued(event: IncomeAccrued): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  record(event, g.id, "incomeAccrued", p.account, p.shareUsdc, [p.pendingUsdc]);
+}
+
+export function handleIncomeVesting(event: IncomeVesting): void {
+  const p = event.params;
+  const g = getGuarantor(p.guarantor, event);
+  record(event, g.id, "incomeVesting", null, p.unvestedUsdc, [p.vestEnd]);
+}
+
+export function handleIncomeFunded(event: IncomeFunded): void {
+  const p = event.params;
+  configChange(event, "incomeFunded", null, [], [p.amountUsdc, p.fundedUsdc, p.owedUsdc]);
+}
+
+export function handleBackstopParamsSet(event: BackstopParamsSet): void {
+  const p = event.params;
+  configChange(
+    event,
+    "backstopParams",
+    null,
+    [p.insuranceFund, p.dpsSink],
+    [p.stressWad, p.graceSec, p.slashBps, p.feeShareBps, p.vestSec],
+  );
 }

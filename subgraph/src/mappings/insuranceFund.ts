@@ -6,6 +6,7 @@ import {
   InsuranceBadDebtCovered,
   InsuranceCooldownSet,
   InsuranceFeesDeposited,
+  InsuranceGuarantorPoolSet,
   InsuranceGuarantorRequirementSet,
   InsuranceSharesReset,
   InsuranceStaked,
@@ -248,5 +249,11 @@ export function handleInsuranceSurplusSwept(event: InsuranceSurplusSwept): void 
   setAssets(event, s, s.totalAssetsUsdc, s.totalShares, f);
   const e = newEvent(event, "surplusSwept", p.to);
   e.amountUsdc = p.amountUsdc;
+  e.save();
+}
+
+/** The GuarantorPool whose exposure-based requirements the withdrawal floor reads (issue 20 item 1). */
+export function handleInsuranceGuarantorPoolSet(event: InsuranceGuarantorPoolSet): void {
+  const e = newEvent(event, "guarantorPoolSet", event.params.pool);
   e.save();
 }

@@ -200,6 +200,17 @@ open(
   "pays income into a guarantor's capital: the caller pays, no one is debited but the caller",
 );
 open(
+  "GuarantorPool",
+  ["collectIncome(address)"],
+  "moves a guarantor's funded fee income into its own vesting; no destination choice, nothing leaves the pool",
+);
+open(
+  "GuarantorPool",
+  ["flagShortfall(address)", "slashShortfall(address)"],
+  "apply the insurance-requirement rule to state (flag when short, slash a bounded share of the bond to the " +
+    "configured sink after the grace period): the caller chooses nothing",
+);
+open(
   "LiquidationEngine",
   ["liquidate(address)"],
   "anyone may liquidate an unhealthy account (LIQ-01: reverts when healthy)",
