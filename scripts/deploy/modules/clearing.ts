@@ -29,7 +29,7 @@ export const clearingParams = {
    * loss); a shortfall flagged for 3 days costs 5 % of the DPS bond (to the treasury); guarantors earn 20 % of
    * their customers' risk-increasing trade fees, vesting over 1 day.
    */
-  guarantorStressBps: BigInt(process.env.CHX_GUARANTOR_STRESS_BPS ?? "0"),
+  guarantorStressBps: 0n,
   guarantorGraceSec: 3n * 86_400n,
   guarantorSlashBps: 500n,
   guarantorFeeShareBps: 2_000n,
@@ -181,7 +181,7 @@ export const clearingModule: DeployModule = {
         ctx.config.dps.genesisRecipient ?? (ctx.has("Timelock") ? ctx.address("Timelock") : ctx.deployerAddress);
       const want = {
         insuranceFund: insurance,
-        stressWad: p.guarantorStressBps * 10n ** 14n,
+        stressWad: BigInt(process.env.CHX_GUARANTOR_STRESS_BPS ?? p.guarantorStressBps) * 10n ** 14n,
         dpsSink: treasury,
         graceSec: p.guarantorGraceSec,
         slashBps: p.guarantorSlashBps,

@@ -17,6 +17,10 @@ export default async function guarantorStatus(
       if (!g.registered) throw new TaskError(`${guarantor} is not a registered guarantor.`);
       const [minDps, maxLev] = await pool.params();
       const capacity = (g.capitalUsdc * maxLev) / 10n ** 18n;
+      // Issue 20: the insurance requirement of the cleared exposure, the stake meeting it, and the fee income.
+      const requiredInsuranceUsdc = await pool.requiredInsuranceUsdc(guarantor);
+      const insuranceStakeUsdc = await protocol.insuranceFund.guarantorStake(guarantor);
+      const income = await pool.incomeOf(guarantor);
       if (args.json) {
         printJson({
           guarantor,
@@ -28,6 +32,11 @@ export default async function guarantorStatus(
           dpsStaked: g.dpsStaked,
           minDps,
           defaultLimitUsdc: g.defaultLimitUsdc,
+          requiredInsuranceUsdc,
+          insuranceStakeUsdc,
+          shortSince: income.shortSince,
+          pendingIncomeUsdc: income.pendingUsdc,
+          unvestedIncomeUsdc: income.unvestedUsdc,
         });
         return;
       }
@@ -36,6 +45,15 @@ export default async function guarantorStatus(
       console.log(`  exposure  ${fmtUsdc(g.exposureUsdc)} of capacity ${fmtUsdc(capacity)}`);
       console.log(`  DPS bond  ${formatUnits(g.dpsStaked, 18)} (minimum ${formatUnits(minDps, 18)})`);
       console.log(`  default customer limit ${fmtUsdc(g.defaultLimitUsdc)}`);
+      const short = insuranceStakeUsdc < requiredInsuranceUsdc;
+      console.log(
+        `  insurance ${fmtUsdc(insuranceStakeUsdc)} staked of ${fmtUsdc(requiredInsuranceUsdc)} required` +
+          (short ? " — SHORT: new risk refused; top up with chx:insurance:stake" : ""),
+      );
+      if (income.shortSince !== 0n) console.log(`  shortfall flagged at ${income.shortSince} (grace clock running)`);
+      console.log(
+        `  income    ${fmtUsdc(income.pendingUsdc)} accrued, ${fmtUsdc(income.unvestedUsdc)} vesting into the share price`,
+      );
     } finally {
       await connection.close();
     }
