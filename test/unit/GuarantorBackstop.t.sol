@@ -303,6 +303,25 @@ contract GuarantorBackstopTest is ClearingUnitBase {
         pool.fundIncome(1); // nothing owed
     }
 
+    /// A fee share that rounds to zero accrues nothing; a 100 % share sends the whole flush to the pool and nothing
+    /// to the insurance fund.
+    function test_feeShare_roundsToZero_andWholeFee() public {
+        _backstop(0, 1, VEST); // 0.01 %
+        market.setFeeBps(1);
+        _setupTrader(alice, guarantor, 100e6);
+        vm.prank(alice);
+        market.trade(1e18); // fee 0.001 USDC → share 0.0000001: rounds to 0
+        assertEq(pool.incomeOf(guarantor).pendingUsdc, 0);
+        _backstop(0, 10_000, VEST);
+        vm.prank(alice);
+        market.trade(10e18); // fee 0.01 USDC, all of it to the guarantor
+        assertEq(pool.incomeOwed(), 0.01e6);
+        uint256 fees = insurance.feesReceivedUsdc();
+        chouse.flushFees(); // 0.011 accrued: 0.01 to the pool, 0.001 to the fund
+        assertEq(insurance.feesReceivedUsdc(), fees + 0.001e6);
+        assertEq(pool.collectIncome(guarantor), 0.01e6);
+    }
+
     // ───────────── item 2: notices, rule slash, wipe-outs ─────────────
 
     /// alice: long 50 CH at 10 on 60 USDC through a guarantor with 60 USDC of capital, then the price falls to 7:
@@ -337,6 +356,18 @@ contract GuarantorBackstopTest is ClearingUnitBase {
         usdcApprove(address(pool), 100e6);
         assertEq(pool.depositCapital(g, 100e6), 100e6 * 1e24);
         vm.stopPrank();
+    }
+
+    /// Without a sink the rule slash is off: an uncovered loss leaves the bond whole.
+    function test_uncoveredLoss_noSink_noSlash() public {
+        address g = _thinGuarantorDefault();
+        pool.setBackstopParams(
+            IGuarantorPool.BackstopParams(address(insurance), 0, address(0), GRACE, SLASH_BPS, 0, 0)
+        );
+        vm.prank(keeper);
+        liq.liquidate(alice);
+        assertEq(pool.guarantorInfo(g).dpsStaked, MIN_DPS);
+        assertEq(pool.guarantorInfo(g).capitalUsdc, 0);
     }
 
     /// Income still vesting belongs to the same holders: it covers a default after the capital.
