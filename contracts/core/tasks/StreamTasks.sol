@@ -168,8 +168,6 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
         if (!sub.active) revert StreamSubscription(msg.sender);
         // @dev The price stays recorded so receipts for requests already answered still settle.
         sub.active = false;
-        // @dev TSK-08: a member of requests asked so far keeps its lock until their slash window ends.
-        uint96 locked = StreamConsensus.leave($.book, $.consensus, sub, id);
         uint8 n = s.subscribers - 1;
         s.subscribers = n;
         Status st = s.status;
@@ -178,6 +176,8 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
             s.status = st;
         }
         emit Unsubscribed(id, msg.sender, n, st);
+        // @dev TSK-08: a member of requests asked so far keeps its lock until their slash window ends.
+        uint96 locked = StreamConsensus.leave($.book, $.consensus, sub, id);
         if (locked != 0) IProviderRegistry($.registry).releaseStake(_one(msg.sender), locked);
     }
 
@@ -315,6 +315,7 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
             revert IStreamTasksErrors.StreamConsensusParams("window");
         }
         if (p.clientPenaltyBps > BPS) revert IStreamTasksErrors.StreamConsensusParams("penalty");
+        if (p.challengeBondRequests == 0) revert IStreamTasksErrors.StreamConsensusParams("bond");
         if (p.slashDps > $.subscriptionLockDps) revert IStreamTasksErrors.StreamConsensusParams("slash");
         address reg = IProviderMatcher($.matcher).registry();
         ($.registry, $.consensus) = (reg, p);

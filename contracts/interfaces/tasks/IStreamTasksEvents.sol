@@ -109,6 +109,11 @@ interface IStreamTasksEvents {
         uint256 penalty,
         uint128 deposit
     );
+    /// @notice Emitted after Unsubscribed when the leaving member's lock is held for requests it is still bound to
+    ///         (TSK-08); released by `releaseDutyLock` after `lockUntil`.
+    /// @param lockedDps The lock held.
+    /// @param lockUntil End of its last duty's slash window.
+    event DutyLockHeld(uint256 indexed streamId, address indexed provider, uint96 lockedDps, uint40 lockUntil);
     /// @notice Emitted when a leaving member's duty lock is released after its last duty's slash window.
     event DutyLockReleased(uint256 indexed streamId, address indexed provider, uint96 lockedDps);
 }

@@ -330,8 +330,9 @@ library StreamConsensus {
         if (amount + penalty != 0) IERC20(token).safeTransfer(msg.sender, amount + penalty);
     }
 
-    /// @notice TSK-08, on unsubscribe: the member stays bound to the requests asked so far; if one of them is still
-    ///         slashable its lock is held until that window ends. Returns the lock to release now (0 if held).
+    /// @notice TSK-08, on unsubscribe (after its event): the member stays bound to the requests asked so far; if one
+    ///         of them is still slashable its lock is held until that window ends. Returns the lock to release now (0
+    ///         if held).
     function leave(
         Book storage b,
         IStreamTasksTypes.ConsensusParams storage p,
@@ -342,11 +343,15 @@ library StreamConsensus {
         IStreamTasksTypes.Duty storage d = b.duties[id][msg.sender];
         uint32 count = b.count[id];
         d.toRequest = count;
-        if (locked != 0 && count != 0 && count >= d.fromRequest) {
+        if (count != 0 && count >= d.fromRequest) {
             uint256 until = uint256(b.lastAt[id]) + lifetime(p) + p.slashWindowSec;
+            // @dev The duty blocks re-joining (which would reset the range) even when no lock is configured.
             if (until >= block.timestamp) {
                 d.lockUntil = uint40(until);
-                return 0;
+                if (locked != 0) {
+                    emit IStreamTasksEvents.DutyLockHeld(id, msg.sender, locked, uint40(until));
+                    return 0;
+                }
             }
         }
         if (locked != 0) sub.lockedDps = 0;

@@ -224,6 +224,10 @@ contract StreamConsensusTest is StreamConsensusBase {
         vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamConsensusParams.selector, bytes32("penalty")));
         streams.setConsensusParams(p);
         p = _cp();
+        p.challengeBondRequests = 0;
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamConsensusParams.selector, bytes32("bond")));
+        streams.setConsensusParams(p);
+        p = _cp();
         p.slashDps = STREAM_SLASH + 1;
         vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamConsensusParams.selector, bytes32("slash")));
         streams.setConsensusParams(p);

@@ -166,7 +166,10 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
         _reveal(id, r, 0, A);
         _reveal(id, r, 1, A);
         _reveal(id, r, 2, B);
+        uint40 holdUntil = uint40(streams.getRequest(id, r).createdAt + 4 hours + 1 days);
         vm.startPrank(cheat);
+        vm.expectEmit(address(streams));
+        emit IStreamTasksEvents.DutyLockHeld(id, cheat, STREAM_SLASH, holdUntil);
         streams.unsubscribe(id);
         (, , , uint96 locked) = streams.subscription(id, cheat);
         assertEq(locked, STREAM_SLASH, "the lock outlives the subscription");
@@ -189,6 +192,21 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
         streams.releaseDutyLock(id, cheat);
         (, , , locked) = streams.subscription(id, cheat);
         assertEq(locked, 0);
+    }
+
+    /// Leaving and re-joining would move the member's range past the request it is bound to (and so out of reach of
+    /// a slash): refused while the duty is slashable, even when governance configured no stake lock.
+    function test_leaveAndRejoin_cannotResetDuty_evenWithoutLock() public {
+        streams.setSubscriptionLock(0);
+        (uint256 id, uint32 r) = _live(IStreamTasks.Mode.Unanimous, 2, 0);
+        vm.startPrank(providers[1]);
+        streams.unsubscribe(id);
+        vm.expectPartialRevert(IStreamTasksErrors.StreamDutyPending.selector);
+        streams.subscribe(id, 1e6);
+        vm.stopPrank();
+        vm.warp(block.timestamp + 2 hours + 1);
+        streams.resolve(id, r);
+        _slash(id, r, providers[1]);
     }
 
     /// A member that leaves before any request is asked keeps no duty: its lock is released at once.
