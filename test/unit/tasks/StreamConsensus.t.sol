@@ -303,4 +303,42 @@ contract StreamConsensusTest is StreamConsensusBase {
         assertEq(locked, STREAM_SLASH);
         assertEq(streams.dutyOf(id, providers[1]).fromRequest, 2);
     }
+
+    /// TSK-03 fuzz: for any pattern of silent members and two answers among 4 equal-stake members, exactly the silent
+    /// ones and (when a strict majority exists) those outside it can be slashed, each once; the rest lose nothing.
+    function testFuzz_onlyFaultyMembersAreSlashable(uint8 pattern) public {
+        (uint256 id, uint32 r) = _live(IStreamTasks.Mode.Unanimous, 4, 0);
+        uint256[4] memory choice; // 0 silent, 1 answers A, 2 answers B
+        for (uint256 i; i < 4; ++i) {
+            choice[i] = (uint256(pattern) >> (2 * i)) % 3;
+            if (choice[i] != 0) _commit(id, r, i, choice[i] == 1 ? A : B);
+        }
+        vm.warp(block.timestamp + 1 hours + 1);
+        uint256 votesA;
+        uint256 votesB;
+        for (uint256 i; i < 4; ++i) {
+            if (choice[i] == 0) continue;
+            _reveal(id, r, i, choice[i] == 1 ? A : B);
+            if (choice[i] == 1) ++votesA;
+            else ++votesB;
+        }
+        vm.warp(block.timestamp + 1 hours);
+        streams.resolve(id, r);
+        uint256 revealed = votesA + votesB;
+        bool decided = votesA * 2 > revealed || votesB * 2 > revealed;
+        uint256 majority = votesA > votesB ? 1 : 2;
+        IStreamTasksTypes.Request memory q = streams.getRequest(id, r);
+        assertEq(q.decided, decided);
+        assertEq(q.consensus, votesA == 4 || votesB == 4);
+        for (uint256 i; i < 4; ++i) {
+            bool faulty = choice[i] == 0 || (decided && choice[i] != majority);
+            uint256 before = _stake(providers[i]);
+            if (!faulty)
+                vm.expectRevert(
+                    abi.encodeWithSelector(IStreamTasksErrors.StreamNotFaulty.selector, id, r, providers[i])
+                );
+            _slash(id, r, providers[i]);
+            assertEq(before - _stake(providers[i]), faulty ? STREAM_SLASH : 0);
+        }
+    }
 }
