@@ -168,6 +168,34 @@ export const tasksBench: BenchSuite = {
     ctx.set("StreamTasks.settle:perRequest-first", g1 / 500n);
     ctx.set("StreamTasks.settle:perRequest", g2 / 500n);
 
+    // ─── Stream consensus (issue 21 item 4): StreamTasks.<function>[:case] ─────────────────────────────────
+    // Stream 1 (optimistic, 5 members): a request answered wrongly first, challenged by the client, decided by the
+    // other four members' blind answers, the first answerer slashed; then an unchallenged request.
+    const bad = id("wrong answer");
+    const good = id("right answer");
+    await ctx.measure("StreamTasks.request", streams.connect(client).request(sid, id("prompt 1")));
+    await ctx.measure("StreamTasks.answer", streams.connect(provs[0]!).answer(sid, 1, bad));
+    await ctx.measure("StreamTasks.challenge", streams.connect(client).challenge(sid, 1));
+    for (const [i, p] of provs.slice(1, 5).entries()) {
+      const c = await streams.answerCommitment(sid, 1, p.address, good, id(`salt ${i}`));
+      await ctx.measure(
+        i === 0 ? "StreamTasks.commitAnswer:first" : "StreamTasks.commitAnswer",
+        streams.connect(p).commitAnswer(sid, 1, c),
+      );
+    }
+    for (const [i, p] of provs.slice(1, 5).entries()) {
+      await ctx.measure(
+        i === 0 ? "StreamTasks.revealAnswer:first" : "StreamTasks.revealAnswer",
+        streams.connect(p).revealAnswer(sid, 1, good, id(`salt ${i}`)),
+      );
+    }
+    await ctx.measure("StreamTasks.resolve:challenged", streams.resolve(sid, 1));
+    await ctx.measure("StreamTasks.slashFaulty", streams.slashFaulty(sid, 1, provs[0]!.address));
+    await (await streams.connect(client).request(sid, id("prompt 2"))).wait();
+    await (await streams.connect(provs[1]!).answer(sid, 2, good)).wait();
+    await ctx.connection.networkHelpers.time.increase(3_601);
+    await ctx.measure("StreamTasks.resolve:optimistic", streams.resolve(sid, 2));
+
     // A task whose executor misses its deadline.
     const late = await submit("TaskRegistry.submit:late");
     await (await tasks.connect(provs[3]!).bid(late, usdc("300"))).wait();

@@ -3,6 +3,7 @@ import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
   ConsensusFailed,
+  ConsensusParamsSet,
   ReceiptSettled,
   SpecUpdated,
   StreamFunded,
@@ -15,6 +16,18 @@ import {
   Unsubscribed,
 } from "../generated/StreamTasks/StreamTasks";
 import {
+  handleAnswerCommitted,
+  handleAnswerDelivered,
+  handleAnswerRevealed,
+  handleChallengeBondPaid,
+  handleConsensusParamsSet,
+  handleDutyLockHeld,
+  handleDutyLockReleased,
+  handleRequestChallenged,
+  handleRequestOpened,
+  handleRequestResolved,
+  handleStreamProviderSlashed,
+  handleUnpaidClaimed,
   handleConsensusFailed,
   handleReceiptSettled,
   handleSpecUpdated,
@@ -58,9 +71,7 @@ function day(ts: i64): string {
 }
 
 function subscribed(id: i32, who: Address, price: BigInt, subs: i32, status: i32, ts: i64): void {
-  handleSubscribed(
-    new StreamTasksEvents(STREAMS).Subscribed(ts, n(id), who, price, subs, status),
-  );
+  handleSubscribed(new StreamTasksEvents(STREAMS).Subscribed(ts, n(id), who, price, subs, status));
 }
 
 function receipt(id: i32, who: Address, answered: i32, fresh: i32, amount: BigInt, deposit: BigInt, ts: i64): void {
@@ -86,9 +97,7 @@ describe("StreamTasks", () => {
       ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "01".repeat(32))),
       ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "02".repeat(32))),
     ]);
-    handleStreamOpened(
-      new StreamTasksEvents(STREAMS).StreamOpened(T0, n(1), ALICE, terms),
-    );
+    handleStreamOpened(new StreamTasksEvents(STREAMS).StreamOpened(T0, n(1), ALICE, terms));
     assert.fieldEquals("Stream", key(1), "mode", "Weighted");
     assert.fieldEquals("Stream", key(1), "status", "Open");
     subscribed(1, BOB, n(3000000), 1, 1, T0 + 1);
@@ -101,18 +110,18 @@ describe("StreamTasks", () => {
     assert.fieldEquals("StreamSubscription", Bytes.fromI32(1).concat(BOB).toHexString(), "paidRequests", "14");
     assert.fieldEquals("StreamSubscription", Bytes.fromI32(1).concat(BOB).toHexString(), "amountPaid", "42000000");
     assert.fieldEquals("Stream", key(1), "answeredPaid", "19");
-    handleStreamFunded(
-      new StreamTasksEvents(STREAMS).StreamFunded(T0 + DAY + 3, n(1), n(52000000), n(1000000000)),
-    );
+    handleStreamFunded(new StreamTasksEvents(STREAMS).StreamFunded(T0 + DAY + 3, n(1), n(52000000), n(1000000000)));
     handleSpecUpdated(
-      new StreamTasksEvents(STREAMS).SpecUpdated(T0 + DAY + 4, n(1), Bytes.fromHexString("0x" + "03".repeat(32)), Bytes.fromHexString("0x" + "04".repeat(32)), n(1)),
+      new StreamTasksEvents(STREAMS).SpecUpdated(
+        T0 + DAY + 4,
+        n(1),
+        Bytes.fromHexString("0x" + "03".repeat(32)),
+        Bytes.fromHexString("0x" + "04".repeat(32)),
+        n(1),
+      ),
     );
-    handleConsensusFailed(
-      new StreamTasksEvents(STREAMS).ConsensusFailed(T0 + DAY + 5, n(1), 1, 2),
-    );
-    handleUnsubscribed(
-      new StreamTasksEvents(STREAMS).Unsubscribed(T0 + DAY + 6, n(1), CAROL, 1, 3),
-    );
+    handleConsensusFailed(new StreamTasksEvents(STREAMS).ConsensusFailed(T0 + DAY + 5, n(1), 1, 2));
+    handleUnsubscribed(new StreamTasksEvents(STREAMS).Unsubscribed(T0 + DAY + 6, n(1), CAROL, 1, 3));
     assert.fieldEquals("Stream", key(1), "status", "Interrupted");
     assert.fieldEquals("Stream", key(1), "failures", "1");
     assert.fieldEquals("StreamSubscription", Bytes.fromI32(1).concat(CAROL).toHexString(), "active", "false");
@@ -120,9 +129,7 @@ describe("StreamTasks", () => {
     handleStreamRetracted(
       new StreamTasksEvents(STREAMS).StreamRetracted(T0 + 2 * DAY, n(1), BigInt.fromI64(T0 + 3 * DAY)),
     );
-    handleStreamWithdrawn(
-      new StreamTasksEvents(STREAMS).StreamWithdrawn(T0 + 3 * DAY + 1, n(1), n(1000000000)),
-    );
+    handleStreamWithdrawn(new StreamTasksEvents(STREAMS).StreamWithdrawn(T0 + 3 * DAY + 1, n(1), n(1000000000)));
     assert.fieldEquals("Stream", key(1), "status", "Closed");
     assert.fieldEquals("Stream", key(1), "deposit", "0");
     assert.fieldEquals("Stream", key(1), "specVersion", "1");
@@ -170,5 +177,95 @@ describe("StreamTasks", () => {
     receipt(2, BOB, 3, 0, n(500000), n(996500000), T0 + 7);
     assert.fieldEquals("StreamSubscription", sub, "paidRequests", "3");
     assert.fieldEquals("StreamSubscription", sub, "amountPaid", "3500000");
+  });
+
+  test("on-chain consensus: a challenged optimistic request, a slash, a claim of unpaid answers and a held lock", () => {
+    const ev = new StreamTasksEvents(STREAMS);
+    handleSubscriptionLockSet(changetype<SubscriptionLockSet>(ev.SubscriptionLockSet(T0, wad(100), CAROL)));
+    const params = tuple([
+      uv(n(600)),
+      uv(n(600)),
+      uv(n(3600)),
+      uv(n(86400)),
+      uv(n(86400)),
+      iv(5000),
+      iv(10),
+      uv(wad(100)),
+    ]);
+    handleConsensusParamsSet(changetype<ConsensusParamsSet>(ev.ConsensusParamsSet(T0, params, CAROL)));
+    assert.fieldEquals("StreamTasksConfig", STREAMS.toHexString(), "clientPenaltyBps", "5000");
+    assert.fieldEquals("StreamTasksConfig", STREAMS.toHexString(), "subscriptionLockDps", wad(100).toString());
+    const terms = tuple([
+      iv(USDC),
+      iv(0),
+      iv(2),
+      uv(n(0)),
+      uv(n(2000000)),
+      iv(3),
+      uv(n(1000000000)),
+      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "01".repeat(32))),
+      ethereum.Value.fromFixedBytes(Bytes.fromHexString("0x" + "02".repeat(32))),
+    ]);
+    handleStreamOpened(ev.StreamOpened(T0, n(3), ALICE, terms));
+    subscribed(3, BOB, n(1000000), 1, 1, T0 + 1);
+    subscribed(3, CAROL, n(1000000), 2, 2, T0 + 2);
+    const prompt = Bytes.fromHexString("0x" + "0a".repeat(32));
+    const wrong = Bytes.fromHexString("0x" + "0b".repeat(32));
+    const right = Bytes.fromHexString("0x" + "0c".repeat(32));
+    handleRequestOpened(ev.RequestOpened(T0 + 10, n(3), n(1), prompt, 2, BigInt.fromI64(T0 + 610), n(0)));
+    const q = Bytes.fromI32(3).concatI32(1).toHexString();
+    assert.fieldEquals("StreamRequest", q, "phase", "Answering");
+    assert.fieldEquals("Stream", key(3), "requestCount", "1");
+    handleAnswerDelivered(ev.AnswerDelivered(T0 + 20, n(3), n(1), BOB, wrong, BigInt.fromI64(T0 + 3620)));
+    assert.fieldEquals("StreamRequest", q, "answer", wrong.toHexString());
+    handleRequestChallenged(
+      ev.RequestChallenged(
+        T0 + 30,
+        n(3),
+        n(1),
+        ALICE,
+        n(20000000),
+        BigInt.fromI64(T0 + 630),
+        BigInt.fromI64(T0 + 1230),
+      ),
+    );
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamBonds", "20000000");
+    handleAnswerCommitted(ev.AnswerCommitted(T0 + 40, n(3), n(1), CAROL, 1));
+    handleAnswerRevealed(ev.AnswerRevealed(T0 + 50, n(3), n(1), CAROL, right, n(1), 1, right, n(1)));
+    handleRequestResolved(ev.RequestResolved(T0 + 60, n(3), n(1), right, true, true, 1, n(1), n(1), 0));
+    handleChallengeBondPaid(ev.ChallengeBondPaid(T0 + 60, n(3), n(1), ALICE, n(20000000)));
+    assert.fieldEquals("StreamRequest", q, "phase", "Resolved");
+    assert.fieldEquals("StreamRequest", q, "answer", right.toHexString());
+    assert.fieldEquals("StreamRequest", q, "consensus", "true");
+    assert.fieldEquals("StreamRequest", q, "commits", "1");
+    assert.fieldEquals("StreamRequest", q, "revealedWeight", "1");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamBonds", "0");
+    handleStreamProviderSlashed(ev.StreamProviderSlashed(T0 + 70, n(3), n(1), BOB, wad(100), CAROL));
+    assert.fieldEquals("StreamRequest", q, "slashes", "1");
+    assert.fieldEquals("Stream", key(3), "slashedDps", wad(100).toString());
+    const carol = Bytes.fromI32(3).concat(CAROL).toHexString();
+    assert.fieldEquals(
+      "StreamSubscription",
+      Bytes.fromI32(3).concat(BOB).toHexString(),
+      "slashedDps",
+      wad(100).toString(),
+    );
+    // Carol's proven answer went unpaid: 1 USDC plus the 50 % penalty from the deposit
+    handleUnpaidClaimed(
+      ev.UnpaidClaimed(T0 + DAY + 2000, n(3), CAROL, n(1), n(1), n(1000000), n(500000), n(998500000)),
+    );
+    assert.fieldEquals("Stream", key(3), "deposit", "998500000");
+    assert.fieldEquals("Stream", key(3), "penaltiesPaid", "500000");
+    assert.fieldEquals("StreamSubscription", carol, "claimed", "1500000");
+    assert.fieldEquals("StreamSubscription", carol, "paidRequests", "1");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "streamDeposit", "998500000");
+    // Carol leaves with a duty still slashable: the lock is held, then released
+    handleUnsubscribed(ev.Unsubscribed(T0 + DAY + 3000, n(3), CAROL, 1, 3));
+    handleDutyLockHeld(ev.DutyLockHeld(T0 + DAY + 3000, n(3), CAROL, wad(100), BigInt.fromI64(T0 + 2 * DAY)));
+    assert.fieldEquals("StreamSubscription", carol, "lockedDps", wad(100).toString());
+    assert.fieldEquals("StreamSubscription", carol, "active", "false");
+    handleDutyLockReleased(ev.DutyLockReleased(T0 + 2 * DAY + 1, n(3), CAROL, wad(100)));
+    assert.fieldEquals("StreamSubscription", carol, "lockedDps", "0");
+    assert.fieldEquals("StreamSubscription", carol, "lockUntil", "0");
   });
 });

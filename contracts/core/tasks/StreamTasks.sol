@@ -7,23 +7,15 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IStreamTasks} from "../../interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol";
 import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
+import {StreamConsensus} from "../../libraries/tasks/StreamConsensus.sol";
 
 /// @title StreamTasks
 /// @notice Subscriptions, live/interrupted streams and batched receipt settlement. See IStreamTasks.
 contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
     using SafeERC20 for IERC20;
-
-    struct Sub {
-        uint128 price;
-        uint64 paid;
-        bool active;
-        /// @dev TSK-08: DPS this subscription locked in the ProviderRegistry (released on unsubscribe).
-        uint96 lockedDps;
-        /// @dev Cumulative amount paid (item 7: receipts carry the cumulative amount, so prices are fixed in them).
-        uint128 paidAmount;
-    }
 
     /// @custom:storage-location erc7201:chx.storage.StreamTasks
     struct StreamTasksStorage {
@@ -32,10 +24,13 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
         uint32 settleGraceSec;
         uint256 streamCount;
         mapping(uint256 streamId => Stream) streams;
-        mapping(uint256 streamId => mapping(address provider => Sub)) subs;
+        mapping(uint256 streamId => mapping(address provider => StreamConsensus.Sub)) subs;
         /// @dev The matcher's ProviderRegistry (cached by setSubscriptionLock) and the DPS a subscription locks.
         address registry;
         uint96 subscriptionLockDps;
+        /// @dev Issue 21 item 4: on-chain consensus requests, answers and council duties (StreamConsensus).
+        StreamConsensus.Book book;
+        ConsensusParams consensus;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.StreamTasks")) - 1)) & ~bytes32(uint256(0xff))
@@ -50,6 +45,8 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
     );
     bytes32 private constant OPEN = keccak256("stream.open");
     bytes32 private constant SUBSCRIBE = keccak256("stream.subscribe");
+    bytes32 private constant REQUEST = keccak256("stream.request");
+    uint256 private constant BPS = 10_000;
     uint256 private constant WAD = 1e18;
     uint256 private constant MAX_EXECUTORS = 16;
 
@@ -113,9 +110,10 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
         }
         if (msg.sender == s.client) revert StreamIneligible(msg.sender);
         if (price == 0 || price > s.maxPrice) revert StreamPriceTooHigh(price, s.maxPrice);
-        Sub storage sub = $.subs[id][msg.sender];
+        StreamConsensus.Sub storage sub = $.subs[id][msg.sender];
         if (sub.active) revert StreamSubscription(msg.sender);
         _checkEligible($, msg.sender);
+        uint96 leftover = _join($, id, sub);
         // @dev A returning subscriber keeps its paid count (receipts are cumulative) and takes the new price.
         (sub.price, sub.active) = (price, true);
         uint8 n = s.subscribers + 1;
@@ -130,7 +128,22 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
         if (lockDps != 0) sub.lockedDps = lockDps;
         emit Subscribed(id, msg.sender, price, n, st);
         // @dev TSK-08: the subscription holds stake until it ends (the registry is a protocol module).
+        if (leftover != 0) IProviderRegistry($.registry).releaseStake(_one(msg.sender), leftover);
         if (lockDps != 0) IProviderRegistry($.registry).lockStake(_one(msg.sender), lockDps);
+    }
+
+    /// @dev Council membership from the next request on; a duty from an earlier subscription that is still slashable
+    ///      blocks re-joining (its lock is then still held). Returns a past lock to release (its duty is over).
+    function _join(
+        StreamTasksStorage storage $,
+        uint256 id,
+        StreamConsensus.Sub storage sub
+    ) private returns (uint96 leftover) {
+        Duty storage d = $.book.duties[id][msg.sender];
+        if (d.lockUntil >= block.timestamp) revert IStreamTasksErrors.StreamDutyPending(d.lockUntil);
+        (d.fromRequest, d.toRequest, d.lockUntil) = ($.book.count[id] + 1, type(uint32).max, 0);
+        leftover = sub.lockedDps;
+        sub.lockedDps = 0;
     }
 
     function _checkEligible(StreamTasksStorage storage $, address provider) private view {
@@ -151,12 +164,10 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
     function unsubscribe(uint256 id) external {
         StreamTasksStorage storage $ = _s();
         Stream storage s = $.streams[id];
-        Sub storage sub = $.subs[id][msg.sender];
+        StreamConsensus.Sub storage sub = $.subs[id][msg.sender];
         if (!sub.active) revert StreamSubscription(msg.sender);
         // @dev The price stays recorded so receipts for requests already answered still settle.
         sub.active = false;
-        uint96 locked = sub.lockedDps;
-        sub.lockedDps = 0;
         uint8 n = s.subscribers - 1;
         s.subscribers = n;
         Status st = s.status;
@@ -165,6 +176,8 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
             s.status = st;
         }
         emit Unsubscribed(id, msg.sender, n, st);
+        // @dev TSK-08: a member of requests asked so far keeps its lock until their slash window ends.
+        uint96 locked = StreamConsensus.leave($.book, $.consensus, sub, id);
         if (locked != 0) IProviderRegistry($.registry).releaseStake(_one(msg.sender), locked);
     }
 
@@ -224,10 +237,18 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
     function retract(uint256 id) external {
         Stream storage s = _client(id);
         if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
-        uint40 closesAt = uint40(block.timestamp + _s().settleGraceSec);
+        StreamTasksStorage storage $ = _s();
+        uint256 grace = $.settleGraceSec;
+        uint256 closesAt = block.timestamp + grace;
+        // @dev Item 4: the deposit stays until providers could claim every on-chain answer the client left unpaid.
+        uint256 lastAt = $.book.lastAt[id];
+        if (lastAt != 0) {
+            uint256 claimable = lastAt + StreamConsensus.lifetime($.consensus) + $.consensus.payGraceSec + grace;
+            if (claimable > closesAt) closesAt = claimable;
+        }
         s.status = Status.Closed;
-        s.closesAt = closesAt;
-        emit StreamRetracted(id, closesAt);
+        s.closesAt = uint40(closesAt);
+        emit StreamRetracted(id, uint40(closesAt));
     }
 
     /// @inheritdoc IStreamTasks
@@ -255,7 +276,7 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
     function _settleOne(StreamTasksStorage storage $, Receipt calldata r, bytes calldata sig) private {
         Stream storage s = $.streams[r.streamId];
         _checkReceipt(s, r, sig);
-        Sub storage sub = $.subs[r.streamId][r.provider];
+        StreamConsensus.Sub storage sub = $.subs[r.streamId][r.provider];
         if (sub.price == 0) revert StreamNotSubscriber(r.provider);
         uint128 settled = sub.paidAmount;
         if (r.amount <= settled) return;
@@ -283,6 +304,115 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
         if (amount > d) revert StreamDepositExhausted(amount, d);
         d -= uint128(amount);
         s.deposit = d;
+    }
+
+    // ─── on-chain consensus (issue 21 item 4) ───────────────────────────────────────────────────────────────
+
+    /// @inheritdoc IStreamTasks
+    function setConsensusParams(ConsensusParams calldata p) external restricted {
+        StreamTasksStorage storage $ = _s();
+        if (p.answerWindowSec == 0 || p.revealWindowSec == 0 || p.challengeWindowSec == 0) {
+            revert IStreamTasksErrors.StreamConsensusParams("window");
+        }
+        if (p.clientPenaltyBps > BPS) revert IStreamTasksErrors.StreamConsensusParams("penalty");
+        if (p.challengeBondRequests == 0) revert IStreamTasksErrors.StreamConsensusParams("bond");
+        if (p.slashDps > $.subscriptionLockDps) revert IStreamTasksErrors.StreamConsensusParams("slash");
+        address reg = IProviderMatcher($.matcher).registry();
+        ($.registry, $.consensus) = (reg, p);
+        emit ConsensusParamsSet(p, reg);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function consensusParams() external view returns (ConsensusParams memory) {
+        return _s().consensus;
+    }
+
+    /// @inheritdoc IStreamTasks
+    function request(uint256 id, bytes32 inputHash) external whenActive(REQUEST) returns (uint32) {
+        StreamTasksStorage storage $ = _s();
+        return StreamConsensus.open($.book, $.consensus, _client(id), id, inputHash);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function answer(uint256 id, uint32 r, bytes32 answerHash) external {
+        StreamTasksStorage storage $ = _s();
+        StreamConsensus.answerFirst($.book, $.consensus, $.streams[id], id, r, answerHash);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function challenge(uint256 id, uint32 r) external nonReentrant {
+        StreamTasksStorage storage $ = _s();
+        Stream storage s = $.streams[id];
+        StreamConsensus.challenge($.book, $.consensus, s, $.tokens[s.currency], id, r);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function commitAnswer(uint256 id, uint32 r, bytes32 commitment) external {
+        StreamTasksStorage storage $ = _s();
+        StreamConsensus.commit($.book, $.streams[id], id, r, commitment);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function revealAnswer(uint256 id, uint32 r, bytes32 answerHash, bytes32 salt) external {
+        StreamTasksStorage storage $ = _s();
+        StreamConsensus.reveal($.book, $.streams[id], $.registry, id, r, answerHash, salt);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function resolve(uint256 id, uint32 r) external nonReentrant {
+        StreamTasksStorage storage $ = _s();
+        Stream storage s = $.streams[id];
+        StreamConsensus.resolve($.book, s, $.tokens[s.currency], id, r);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function slashFaulty(uint256 id, uint32 r, address provider) external nonReentrant {
+        StreamTasksStorage storage $ = _s();
+        StreamConsensus.slashFaulty($.book, $.consensus, $.streams[id], $.registry, id, r, provider);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function claimUnpaid(uint256 id, uint32[] calldata requestIds) external nonReentrant {
+        StreamTasksStorage storage $ = _s();
+        Stream storage s = $.streams[id];
+        StreamConsensus.claim($.book, $.consensus, s, $.subs[id][msg.sender], $.tokens[s.currency], id, requestIds);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function releaseDutyLock(uint256 id, address provider) external {
+        StreamTasksStorage storage $ = _s();
+        StreamConsensus.releaseLock($.book, $.subs[id][provider], $.registry, id, provider);
+    }
+
+    /// @inheritdoc IStreamTasks
+    function getRequest(uint256 id, uint32 r) external view returns (Request memory) {
+        return _s().book.requests[id][r];
+    }
+
+    /// @inheritdoc IStreamTasks
+    function answerOf(uint256 id, uint32 r, address provider) external view returns (Answer memory) {
+        return _s().book.answers[id][r][provider];
+    }
+
+    /// @inheritdoc IStreamTasks
+    function dutyOf(uint256 id, address provider) external view returns (Duty memory) {
+        return _s().book.duties[id][provider];
+    }
+
+    /// @inheritdoc IStreamTasks
+    function requestCount(uint256 id) external view returns (uint32) {
+        return _s().book.count[id];
+    }
+
+    /// @inheritdoc IStreamTasks
+    function answerCommitment(
+        uint256 id,
+        uint32 r,
+        address provider,
+        bytes32 answerHash,
+        bytes32 salt
+    ) external pure returns (bytes32) {
+        return StreamConsensus.commitmentOf(id, r, provider, answerHash, salt);
     }
 
     /// @inheritdoc IStreamTasks
@@ -340,7 +470,7 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, IStreamTasks {
         uint256 id,
         address provider
     ) external view returns (uint128 price, uint64 paid, uint128 paidAmount, uint96 lockedDps) {
-        Sub storage sub = _s().subs[id][provider];
+        StreamConsensus.Sub storage sub = _s().subs[id][provider];
         return (sub.price, sub.paid, sub.paidAmount, sub.lockedDps);
     }
 

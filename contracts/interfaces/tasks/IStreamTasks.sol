@@ -2,6 +2,10 @@
 pragma solidity ^0.8.28;
 
 import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
+import {IStreamTasksTypes} from "./IStreamTasksTypes.sol";
+import {IStreamTasksErrors} from "./IStreamTasksErrors.sol";
+import {IStreamTasksEvents} from "./IStreamTasksEvents.sol";
+
 /// @title IStreamTasks
 /// @notice Stream tasks (SPEC section 4, seed 004 section 3): a client opens a stream for input I and function f
 ///         with a deposit; providers subscribe with a per-request price; the stream is live while c subscribers
@@ -13,7 +17,11 @@ import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 ///         later re-subscription at another price cannot re-price it — issue 17 item 7).
 /// @dev Units: prices and deposits in the currency's smallest unit; weights WAD. See docs/tasks.md.
 ///      EIP-712 domain: ERC-5267 `eip712Domain()` (OpenZeppelin EIP712Upgradeable; name "CHX StreamTasks", version "1").
-interface IStreamTasks is IERC5267 {
+///      On-chain consensus (issue 21 item 4): the client may put a request to the council on chain (`request`); the
+///      members answer with committed hashes under the stream's mode, the most weighted answer is delivered, members
+///      outside a strict majority (or silent) are slashed, and consensus answers the client leaves unpaid are claimed
+///      from the deposit with a penalty. Types, errors and events of that part: IStreamTasksTypes/Errors/Events.
+interface IStreamTasks is IERC5267, IStreamTasksTypes, IStreamTasksErrors, IStreamTasksEvents {
     /// @notice Response mode.
     enum Mode {
         Optimistic,
@@ -223,4 +231,117 @@ interface IStreamTasks is IERC5267 {
 
     /// @notice Answers needed per request under the stream's mode: 1, ceil(w·c) or c.
     function answersPerRequest(uint256 streamId) external view returns (uint256);
+
+    // ─── on-chain consensus (issue 21 item 4; docs/tasks.md "Stream consensus") ─────────────────────────────
+
+    /// @notice Sets the consensus parameters and caches the ProviderRegistry slashed through. ADMIN only.
+    /// @dev `slashDps` must not exceed the subscription lock (a fault's slash is covered by the stake it locks).
+    /// @param p The parameters.
+    function setConsensusParams(ConsensusParams calldata p) external;
+
+    /// @notice The consensus parameters.
+    /// @return p The parameters.
+    function consensusParams() external view returns (ConsensusParams memory p);
+
+    /// @notice Client asks its live stream's council a request on chain; every current subscriber is a member.
+    /// @dev The deposit must cover the request for every member at `maxPrice` plus the client penalty.
+    /// @param streamId The stream.
+    /// @param inputHash Content hash of the request.
+    /// @return requestId The request (1-based per stream).
+    function request(uint256 streamId, bytes32 inputHash) external returns (uint32 requestId);
+
+    /// @notice Optimistic mode: the first member's answer, delivered at once and challengeable for
+    ///         `challengeWindowSec`. Within the answer window only.
+    /// @param streamId The stream.
+    /// @param requestId The request.
+    /// @param answer The answer hash (non-zero).
+    function answer(uint256 streamId, uint32 requestId, bytes32 answer) external;
+
+    /// @notice Anyone challenges an optimistic first answer inside its challenge window, bonding
+    ///         `challengeBondRequests × maxPrice` in the stream's currency (approve first); the other members then
+    ///         commit and reveal.
+    /// @param streamId The stream.
+    /// @param requestId The request.
+    function challenge(uint256 streamId, uint32 requestId) external;
+
+    /// @notice A member commits to its answer: `answerCommitment(streamId, requestId, member, answer, salt)`.
+    ///         Weighted and unanimous requests, and challenged optimistic ones (not the first answerer).
+    /// @param streamId The stream.
+    /// @param requestId The request.
+    /// @param commitment The commitment.
+    function commitAnswer(uint256 streamId, uint32 requestId, bytes32 commitment) external;
+
+    /// @notice A member reveals its committed answer: after the commit window (or once every member committed),
+    ///         within the reveal window.
+    /// @param streamId The stream.
+    /// @param requestId The request.
+    /// @param answer The answer hash (non-zero).
+    /// @param salt The commitment's salt.
+    function revealAnswer(uint256 streamId, uint32 requestId, bytes32 answer, bytes32 salt) external;
+
+    /// @notice Anyone resolves a request after its deadline (or once every answer is in): delivers the most weighted
+    ///         answer, records the mode's consensus (a failure counts as a failed consensus of the stream) and pays
+    ///         out a challenge bond.
+    /// @param streamId The stream.
+    /// @param requestId The request.
+    function resolve(uint256 streamId, uint32 requestId) external;
+
+    /// @notice Anyone slashes a member found at fault in a resolved request (silent, or outside a strict weighted
+    ///         majority; an overturned optimistic first answer), `slashDps` through ProviderRegistry.slash with the
+    ///         caller as finder, within `slashWindowSec` of the request's last deadline (TSK-03).
+    /// @param streamId The stream.
+    /// @param requestId The request.
+    /// @param provider The member.
+    function slashFaulty(uint256 streamId, uint32 requestId, address provider) external;
+
+    /// @notice A provider proves consensus answers of resolved requests (older than `payGraceSec`); if the receipts
+    ///         settled for it count fewer answers than proven, the shortfall is paid from the deposit at its
+    ///         subscription price plus `clientPenaltyBps` of it (capped by the deposit). Until the stream closes.
+    /// @param streamId The stream.
+    /// @param requestIds Requests the caller answered in consensus.
+    function claimUnpaid(uint256 streamId, uint32[] calldata requestIds) external;
+
+    /// @notice Releases a leaving member's subscription lock once its last duty's slash window is over.
+    /// @param streamId The stream.
+    /// @param provider The former member.
+    function releaseDutyLock(uint256 streamId, address provider) external;
+
+    /// @notice A request.
+    /// @param streamId The stream.
+    /// @param requestId The request.
+    /// @return q The request.
+    function getRequest(uint256 streamId, uint32 requestId) external view returns (Request memory q);
+
+    /// @notice A member's answer to a request.
+    /// @param streamId The stream.
+    /// @param requestId The request.
+    /// @param provider The member.
+    /// @return a The answer record.
+    function answerOf(uint256 streamId, uint32 requestId, address provider) external view returns (Answer memory a);
+
+    /// @notice A subscriber's council duty on a stream.
+    /// @param streamId The stream.
+    /// @param provider The provider.
+    /// @return d The duty.
+    function dutyOf(uint256 streamId, address provider) external view returns (Duty memory d);
+
+    /// @notice Requests asked on a stream so far.
+    /// @param streamId The stream.
+    /// @return count The count.
+    function requestCount(uint256 streamId) external view returns (uint32 count);
+
+    /// @notice The commitment a member posts for `answer` with `salt`.
+    /// @param streamId The stream.
+    /// @param requestId The request.
+    /// @param provider The member.
+    /// @param answer The answer hash.
+    /// @param salt A secret salt.
+    /// @return The commitment.
+    function answerCommitment(
+        uint256 streamId,
+        uint32 requestId,
+        address provider,
+        bytes32 answer,
+        bytes32 salt
+    ) external pure returns (bytes32);
 }

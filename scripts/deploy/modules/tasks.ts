@@ -25,9 +25,25 @@ export const STREAM_SETTLE_GRACE_SEC = 86_400n;
 /** DPS a stream subscription locks until the subscriber leaves (TSK-08): the batch fault amount. */
 export const STREAM_SUBSCRIPTION_LOCK_DPS = defaultTaskParams.slashDps;
 
+/** Stream consensus (issue 21 item 4; docs/tasks.md "Stream consensus"): windows, slash and client penalty. */
+export const streamConsensusParams = {
+  answerWindowSec: 600,
+  revealWindowSec: 600,
+  challengeWindowSec: 3_600,
+  slashWindowSec: 86_400,
+  payGraceSec: 86_400,
+  /** A client that leaves a proven answer unpaid pays it plus half again to the provider. */
+  clientPenaltyBps: 5_000,
+  /** A challenge bonds ten requests at the stream's maximum price. */
+  challengeBondRequests: 10,
+  /** One fault slashes the whole subscription lock (≤ it, enforced on chain). */
+  slashDps: STREAM_SUBSCRIPTION_LOCK_DPS,
+};
+
 /**
  * Task layer: the TaskRegistry (batch tasks, councils, disputes, CH redemption) and StreamTasks
- * (subscriptions, batched receipt settlement; holds no role), plus the keepers' read-only TaskKeeperLens. The registry
+ * (subscriptions, batched receipt settlement, on-chain consensus requests; holds STAKE_LOCKER and PROVIDER_SLASHER
+ * for members outside consensus, linking the StreamConsensus library), plus the keepers' read-only TaskKeeperLens. The registry
  * holds COMPUTE (the ProviderRegistry's outcome and redemption hooks), PROVIDER_SLASHER (ProviderRegistry.slash for
  * the side found wrong) and REWARD_SOURCE (Emission.replenish) — one role per capability (issue 17 item 19).
  */
@@ -61,6 +77,12 @@ export const tasksModule: DeployModule = {
     if ((await streams.subscriptionLock()) !== STREAM_SUBSCRIPTION_LOCK_DPS) {
       const data = streams.interface.encodeFunctionData("setSubscriptionLock", [STREAM_SUBSCRIPTION_LOCK_DPS]);
       await ctx.adminCall(ctx.address("StreamTasks"), data, "StreamTasks: subscription stake lock");
+    }
+    // Issue 21 item 4: StreamTasks slashes stream members outside consensus through ProviderRegistry.slash.
+    await ctx.grantRole(Roles.PROVIDER_SLASHER, ctx.address("StreamTasks"), "StreamTasks");
+    if ((await streams.consensusParams()).answerWindowSec === 0n) {
+      const data = streams.interface.encodeFunctionData("setConsensusParams", [streamConsensusParams]);
+      await ctx.adminCall(ctx.address("StreamTasks"), data, "StreamTasks: consensus parameters");
     }
     await ctx.guardianMayPause("TaskRegistry", Roles.GUARDIAN);
     await ctx.guardianMayPause("StreamTasks", Roles.GUARDIAN);

@@ -1,20 +1,40 @@
-// StreamTasks: streams, subscriptions and settled receipts (stream payments). The deposit is the events'
+// StreamTasks: streams, subscriptions, settled receipts (stream payments) and on-chain consensus requests (issue 21
+// item 4: answers, challenges, verdicts, slashes, claims of unpaid answers, held duty locks). The deposit is the events'
 // post-state; per-currency totals give Σ deposits = the StreamTasks balance of each token.
 import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
+  AnswerCommitted,
+  AnswerDelivered,
+  AnswerRevealed,
+  ChallengeBondPaid,
   ConsensusFailed,
+  ConsensusParamsSet,
+  DutyLockHeld,
+  DutyLockReleased,
   ReceiptSettled,
+  RequestChallenged,
+  RequestOpened,
+  RequestResolved,
   SpecUpdated,
   StreamFunded,
   StreamOpened,
+  StreamProviderSlashed,
   StreamResumed,
   StreamRetracted,
   StreamWithdrawn,
   Subscribed,
   SubscriptionLockSet,
   Unsubscribed,
+  UnpaidClaimed,
 } from "../../generated/StreamTasks/StreamTasks";
-import { Stream, StreamEvent, StreamReceipt, StreamSubscription, StreamTasksConfig } from "../../generated/schema";
+import {
+  Stream,
+  StreamEvent,
+  StreamReceipt,
+  StreamRequest,
+  StreamSubscription,
+  StreamTasksConfig,
+} from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import {
   currencyIndex,
@@ -25,7 +45,7 @@ import {
   streamModeName,
   streamStatusName,
 } from "../lib/tasks";
-import { initStream, initStreamSubscription } from "../../generated/defaults";
+import { initStream, initStreamRequest, initStreamSubscription } from "../../generated/defaults";
 import { earn, perCurrency } from "../lib/earnings";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
@@ -254,9 +274,234 @@ export function handleStreamResumed(event: StreamResumed): void {
 
 /** Governance set the stake each new subscription locks (TSK-08). */
 export function handleSubscriptionLockSet(event: SubscriptionLockSet): void {
-  let c = StreamTasksConfig.load(event.address);
-  if (c == null) c = new StreamTasksConfig(event.address);
+  const c = config(event.address);
   c.subscriptionLockDps = event.params.lockDps;
   c.registry = event.params.registry;
   c.save();
+}
+
+// ─── on-chain consensus (issue 21 item 4) ────────────────────────────────────────────────────────────────
+
+function requestKey(streamId: BigInt, requestId: BigInt): Bytes {
+  return idKey(streamId).concatI32(requestId.toI32());
+}
+
+function consensusEvent(event: ethereum.Event, s: Stream, kind: string, requestId: BigInt): StreamEvent {
+  const e = streamEvent(event, s, kind);
+  e.requestId = requestId;
+  return e;
+}
+
+function config(address: Bytes): StreamTasksConfig {
+  let c = StreamTasksConfig.load(address);
+  if (c == null) {
+    c = new StreamTasksConfig(address);
+    c.subscriptionLockDps = ZERO;
+    c.registry = Bytes.empty();
+    c.slashDps = ZERO;
+    c.clientPenaltyBps = 0;
+    c.challengeBondRequests = 0;
+  }
+  return c;
+}
+
+/** Governance set the consensus parameters (slash per fault, client penalty, challenge bond). */
+export function handleConsensusParamsSet(event: ConsensusParamsSet): void {
+  const p = event.params.p;
+  const c = config(event.address);
+  c.slashDps = p.slashDps;
+  c.clientPenaltyBps = p.clientPenaltyBps;
+  c.challengeBondRequests = p.challengeBondRequests;
+  c.registry = event.params.registry;
+  c.save();
+}
+
+export function handleRequestOpened(event: RequestOpened): void {
+  const p = event.params;
+  const s = Stream.load(idKey(p.streamId));
+  if (s == null) return;
+  s.requestCount = s.requestCount + 1;
+  s.save();
+  const q = initStreamRequest(requestKey(p.streamId, p.requestId));
+  q.stream = s.id;
+  q.requestId = p.requestId;
+  q.inputHash = p.inputHash;
+  q.council = p.council;
+  q.phase = "Answering";
+  q.commitEnd = p.commitEnd;
+  q.revealEnd = p.revealEnd;
+  q.createdAt = event.block.timestamp;
+  q.save();
+}
+
+export function handleAnswerCommitted(event: AnswerCommitted): void {
+  const p = event.params;
+  const q = StreamRequest.load(requestKey(p.streamId, p.requestId));
+  if (q == null) return;
+  q.commits = p.commits;
+  q.save();
+}
+
+export function handleAnswerRevealed(event: AnswerRevealed): void {
+  const p = event.params;
+  const q = StreamRequest.load(requestKey(p.streamId, p.requestId));
+  if (q == null) return;
+  q.reveals = p.reveals;
+  q.topWeight = p.topWeight;
+  q.revealedWeight = q.revealedWeight.plus(p.weight);
+  q.save();
+}
+
+/** Optimistic: the first answer is delivered at once; the challenge window runs to `challengeEnd`. */
+export function handleAnswerDelivered(event: AnswerDelivered): void {
+  const p = event.params;
+  const q = StreamRequest.load(requestKey(p.streamId, p.requestId));
+  if (q == null) return;
+  q.first = p.provider;
+  q.answer = p.answer;
+  q.revealEnd = p.challengeEnd;
+  q.save();
+}
+
+export function handleRequestChallenged(event: RequestChallenged): void {
+  const p = event.params;
+  const q = StreamRequest.load(requestKey(p.streamId, p.requestId));
+  if (q == null) return;
+  q.phase = "Challenged";
+  q.challenger = p.challenger;
+  q.bond = p.bond;
+  q.commitEnd = p.commitEnd;
+  q.revealEnd = p.revealEnd;
+  q.save();
+  const s = Stream.load(q.stream);
+  if (s == null) return;
+  const c = getCurrencyStats(currencyIndex(s.currency));
+  c.streamBonds = c.streamBonds.plus(p.bond);
+  c.save();
+}
+
+export function handleRequestResolved(event: RequestResolved): void {
+  const p = event.params;
+  const q = StreamRequest.load(requestKey(p.streamId, p.requestId));
+  if (q == null) return;
+  q.phase = "Resolved";
+  if (!p.answer.equals(Bytes.fromHexString("0x" + "00".repeat(32)))) q.answer = p.answer;
+  q.consensus = p.consensus;
+  q.decided = p.decided;
+  q.reveals = p.reveals;
+  q.topWeight = p.topWeight;
+  q.revealedWeight = p.revealedWeight;
+  q.resolvedAt = event.block.timestamp;
+  q.save();
+  const s = Stream.load(q.stream);
+  if (s == null) return;
+  s.failures = p.failures;
+  s.save();
+  const e = consensusEvent(event, s, p.consensus ? "resolved" : "resolvedNoConsensus", p.requestId);
+  e.value = BigInt.fromI32(p.reveals);
+  e.save();
+}
+
+export function handleChallengeBondPaid(event: ChallengeBondPaid): void {
+  const p = event.params;
+  const s = Stream.load(idKey(p.streamId));
+  if (s == null) return;
+  const c = getCurrencyStats(currencyIndex(s.currency));
+  c.streamBonds = c.streamBonds.minus(p.bond);
+  c.save();
+  const e = consensusEvent(event, s, "bondPaid", p.requestId);
+  e.provider = p.to;
+  e.value = p.bond;
+  e.save();
+}
+
+export function handleStreamProviderSlashed(event: StreamProviderSlashed): void {
+  const p = event.params;
+  const s = Stream.load(idKey(p.streamId));
+  if (s == null) return;
+  s.slashedDps = s.slashedDps.plus(p.slashedDps);
+  s.save();
+  const q = StreamRequest.load(requestKey(p.streamId, p.requestId));
+  if (q != null) {
+    q.slashes = q.slashes + 1;
+    q.slashedDps = q.slashedDps.plus(p.slashedDps);
+    q.save();
+  }
+  const sub = StreamSubscription.load(subKey(s.id, p.provider));
+  if (sub != null) {
+    sub.slashedDps = sub.slashedDps.plus(p.slashedDps);
+    sub.updatedAt = event.block.timestamp;
+    sub.save();
+  }
+  const e = consensusEvent(event, s, "slashed", p.requestId);
+  e.provider = p.provider;
+  e.value = p.slashedDps;
+  e.save();
+}
+
+/** A provider claimed proven answers the client left unpaid, plus the client's penalty, from the deposit. */
+export function handleUnpaidClaimed(event: UnpaidClaimed): void {
+  const p = event.params;
+  const s = Stream.load(idKey(p.streamId));
+  if (s == null) return;
+  const total = p.amount.plus(p.penalty);
+  s.deposit = p.deposit;
+  s.paid = s.paid.plus(total);
+  s.penaltiesPaid = s.penaltiesPaid.plus(p.penalty);
+  s.answeredPaid = s.answeredPaid.plus(p.unpaid);
+  s.save();
+  const sub = StreamSubscription.load(subKey(s.id, p.provider));
+  if (sub != null) {
+    // as the contract: the paid count becomes the credited count, the paid amount grows by the price part
+    sub.credited = p.credited;
+    sub.paidRequests = p.credited;
+    sub.amountPaid = sub.amountPaid.plus(p.amount);
+    sub.claimed = sub.claimed.plus(total);
+    sub.updatedAt = event.block.timestamp;
+    sub.save();
+  }
+  earn(p.provider, perCurrency("streamPaid", s.currency), total, event);
+  const c = getCurrencyStats(currencyIndex(s.currency));
+  c.streamDeposit = c.streamDeposit.minus(total);
+  c.streamPaid = c.streamPaid.plus(total);
+  c.save();
+  const e = streamEvent(event, s, "unpaidClaimed");
+  e.provider = p.provider;
+  e.value = total;
+  e.save();
+}
+
+/** TSK-08: a leaving member's lock stays for the requests it is bound to (after its Unsubscribed event). */
+export function handleDutyLockHeld(event: DutyLockHeld): void {
+  const p = event.params;
+  const s = Stream.load(idKey(p.streamId));
+  if (s == null) return;
+  const sub = StreamSubscription.load(subKey(s.id, p.provider));
+  if (sub != null) {
+    sub.lockedDps = p.lockedDps;
+    sub.lockUntil = p.lockUntil;
+    sub.updatedAt = event.block.timestamp;
+    sub.save();
+  }
+  const e = streamEvent(event, s, "lockHeld");
+  e.provider = p.provider;
+  e.value = p.lockUntil;
+  e.save();
+}
+
+export function handleDutyLockReleased(event: DutyLockReleased): void {
+  const p = event.params;
+  const s = Stream.load(idKey(p.streamId));
+  if (s == null) return;
+  const sub = StreamSubscription.load(subKey(s.id, p.provider));
+  if (sub != null) {
+    sub.lockedDps = ZERO;
+    sub.lockUntil = ZERO;
+    sub.updatedAt = event.block.timestamp;
+    sub.save();
+  }
+  const e = streamEvent(event, s, "lockReleased");
+  e.provider = p.provider;
+  e.value = p.lockedDps;
+  e.save();
 }

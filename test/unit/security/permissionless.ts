@@ -290,6 +290,31 @@ open(
   ["settle((uint256,address,uint64,uint128)[],bytes[])"],
   "settles receipts signed by the stream's client (EIP-712, SEC-03): the signatures authorise payment",
 );
+open(
+  "StreamTasks",
+  ["request(uint256,bytes32)"],
+  "a stream's client asking its own stream's council (StreamNotClient otherwise)",
+);
+open(
+  "StreamTasks",
+  [
+    "answer(uint256,uint32,bytes32)",
+    "commitAnswer(uint256,uint32,bytes32)",
+    "revealAnswer(uint256,uint32,bytes32,bytes32)",
+    "claimUnpaid(uint256,uint32[])",
+  ],
+  "a council member's own answer or claim (StreamNotMember / StreamAnswerRejected otherwise)",
+);
+open(
+  "StreamTasks",
+  ["challenge(uint256,uint32)"],
+  "anyone may dispute an optimistic first answer by posting the bond, which answers for a false challenge",
+);
+open(
+  "StreamTasks",
+  ["resolve(uint256,uint32)", "slashFaulty(uint256,uint32,address)", "releaseDutyLock(uint256,address)"],
+  "deadline-driven maintenance: the outcome is fixed by the recorded answers and windows, not by the caller (TSK-03)",
+);
 
 open(
   "ClearingHouse",
