@@ -108,7 +108,7 @@ library FuturesTrading {
     ///      the one margin check of the roll runs here, after both legs, the fees and the basis cash.
     function _settleRoll(FuturesBase.FuturesMarketStorage storage $, address account, RollVars memory v) private {
         $.clearingHouse.modifyPositionAndSettle(account, 0, v.index, v.feeFrom + v.feeTo, v.cash);
-        IClearingHouse.MarginState memory m = $.clearingHouse.marginState(account);
+        IClearingHouse.MarginState memory m = $.clearingHouse.marginStateAt(account, v.index);
         if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
             revert IFuturesErrors.FuturesInsufficientMargin(account, m.initialMarginUsdc, m.equityUsdc);
         }
