@@ -137,6 +137,15 @@ contract FuturesCurveTest is FuturesSolBase {
             ++listed;
         }
         assertEq(listed, 2);
+        // performUpkeep dispatches orders and expiry work only: checkUpkeep never proposes a listing
+        futures.setKeeperListingMonths(12);
+        (canExec, ) = futures.checker();
+        assertTrue(canExec, "checker lists");
+        bytes memory perform;
+        (canExec, perform) = futures.checkUpkeep("");
+        assertFalse(canExec, "checkUpkeep does not");
+        assertEq(perform.length, 0);
+        futures.setKeeperListingMonths(3);
         for (uint256 k; k < 3; ++k) assertTrue(_listedAt(want[k]));
         // a month later the window moved (February expired and was settled): the fourth month is due
         vm.warp(FEB_1_2026 + 1 days);

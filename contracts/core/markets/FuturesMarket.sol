@@ -325,8 +325,11 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     }
 
     /// @inheritdoc IKeeperUpkeep
-    function checkUpkeep(bytes calldata) external view returns (bool, bytes memory) {
-        return checker();
+    /// @dev The work `performUpkeep` dispatches (orders and expiry), without the checker's listing step: a listing
+    ///      is sent to `listStandardSeriesAt` directly (the checker job), never through `performUpkeep`.
+    function checkUpkeep(bytes calldata) external view returns (bool canExec, bytes memory performData) {
+        performData = FuturesOrders.keeperWork(_getFuturesMarketStorage());
+        canExec = performData.length != 0;
     }
 
     // ───────────────────────────── governance ─────────────────────────────
