@@ -75,6 +75,23 @@ contract FuturesRollTest is FuturesSecuritySetup {
         futures.closePosition(id, 0); // the way out stays open (SEC-05)
     }
 
+    /// The roll's ClearingHouse call moves no net size, so the ClearingHouse's own new-risk gates (the global pause,
+    /// the per-market freeze) would not run for it: the roll checks them itself, since it opens a leg in the target.
+    function test_rollWhileClearingHouseNewRiskPaused_reverts() public {
+        _setUpRoll();
+        bytes32 newRisk = keccak256("clearing.newRisk");
+        IChxModule(address(chouse)).pauseFeature(newRisk);
+        vm.expectRevert(abi.encodeWithSelector(IChxModule.ChxFeaturePaused.selector, newRisk));
+        _roll(carol, id, far, 1_000e18);
+        IChxModule(address(chouse)).unpauseFeature(newRisk);
+        bytes32 frozen = keccak256(abi.encode(keccak256("clearing.market"), address(futures)));
+        IChxModule(address(chouse)).pauseFeature(frozen);
+        vm.expectRevert(abi.encodeWithSelector(IChxModule.ChxFeaturePaused.selector, frozen));
+        _roll(carol, id, far, 1_000e18);
+        IChxModule(address(chouse)).unpauseFeature(frozen);
+        _roll(carol, id, far, 1_000e18);
+    }
+
     /// The roll's cost (both fees, selling the near leg below the index, buying the far one above it) would leave
     /// carol under initial margin: the whole roll reverts, positions, open interest and collateral untouched.
     function test_rollThatBreachesMargin_revertsWholeRoll_leavesPositionsAndCollateral() public {

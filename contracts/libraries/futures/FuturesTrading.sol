@@ -12,6 +12,7 @@ import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IChxModule} from "../../interfaces/base/IChxModule.sol";
 
 /// @title FuturesTrading
 /// @notice FuturesMarket fills (docs/futures.md): a keeper-executed order against the vault at the order round's
@@ -22,6 +23,10 @@ library FuturesTrading {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
     using SafeCast for int256;
+
+    /// @dev The ClearingHouse's feature ids (ClearingHouse.FEATURE_NEW_RISK, FEATURE_MARKET).
+    bytes32 private constant CLEARING_NEW_RISK = keccak256("clearing.newRisk");
+    bytes32 private constant CLEARING_MARKET = keccak256("clearing.market");
 
     /// @dev A fill against the vault at the order round's index `index` plus the premium of the skew now. New risk
     ///      passes the oracle's new-risk gates for the order's price time (ORC-01); the market checked its pause flag.
@@ -90,7 +95,9 @@ library FuturesTrading {
             if (sizeCh > heldCh) revert IFuturesErrors.FuturesRollExceedsPosition(fromId, account, sizeCh, heldCh);
             v.delta = held > 0 ? sizeCh.toInt256() : -sizeCh.toInt256();
         }
-        // @dev The risk price passes the oracle's new-risk gates (ORC-01): the opening leg is new risk.
+        // @dev The opening leg is new risk: the ClearingHouse's new-risk pauses (its trade call below moves no net size,
+        //      so it would not check them) and the oracle's gates (ORC-01: riskPrice) apply.
+        _clearingGates($);
         v.index = $.oracle.riskPrice();
         v.fromPrice = priceFor($, sf, v.index, -v.delta, sf.expiry - block.timestamp);
         v.toPrice = priceFor($, st, v.index, v.delta, st.expiry - block.timestamp);
@@ -133,6 +140,18 @@ library FuturesTrading {
             $.positions[fromId][account].sizeCh,
             $.positions[toId][account].sizeCh
         );
+    }
+
+    /// @dev The ClearingHouse's new-risk gates: its global pause and its freeze of this market (`address(this)` is the
+    ///      market: the library runs by delegatecall).
+    function _clearingGates(FuturesBase.FuturesMarketStorage storage $) private view {
+        IChxModule ch = IChxModule(address($.clearingHouse));
+        bytes32 feature = CLEARING_NEW_RISK;
+        if (!ch.isFeaturePaused(feature)) {
+            feature = keccak256(abi.encode(CLEARING_MARKET, address(this)));
+            if (!ch.isFeaturePaused(feature)) return;
+        }
+        revert IChxModule.ChxFeaturePaused(feature);
     }
 
     function _rollLeg(
