@@ -39,6 +39,23 @@ export const futuresTasks = [
     })
     .setAction(() => import("./actions/futures/close.js"))
     .build(),
+  task("chx:futures:roll", "Roll a position from one series into another in one transaction (one margin check)")
+    .addOption({
+      name: "from",
+      description: "Series to roll from (required)",
+      type: ArgumentType.BIGINT,
+      defaultValue: 0n,
+    })
+    .addOption({
+      name: "to",
+      description: "Series to roll into (required)",
+      type: ArgumentType.BIGINT,
+      defaultValue: 0n,
+    })
+    .addOption({ name: "size", description: "CH to roll (default: the whole position)", defaultValue: "" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
+    .setAction(() => import("./actions/futures/roll.js"))
+    .build(),
   task("chx:futures:elect", "Elect physical delivery of part of a long position (0 revokes), before the cut-off")
     .addOption({ name: "series", description: "Series id (required)", type: ArgumentType.BIGINT, defaultValue: 0n })
     .addOption({ name: "amount", description: "CH to take delivery of (0 revokes; required)", defaultValue: "" })

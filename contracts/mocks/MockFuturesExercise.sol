@@ -91,4 +91,10 @@ contract MockFuturesExercise is IFuturesExercise {
         SeriesInfo memory s = info[seriesId];
         return (s.expiry, s.trading);
     }
+
+    /// @inheritdoc IFuturesExercise
+    /// @dev Every listed mock series counts as standard.
+    function isStandardSeries(uint256 seriesId) external view returns (bool) {
+        return info[seriesId].expiry != 0;
+    }
 }

@@ -50,10 +50,12 @@ export const KNOWN_CHECKERS: Record<string, KnownChecker> = {
       "fixSettlementPrice(uint256)",
       "finalizeSettlement(uint256)",
       "settlePosition(uint256,address)",
+      "listStandardSeriesAt(uint8,uint64)",
     ],
     work:
       "futures orders (execute when due, cancel when expired; each pays its execution fee) and expiry: fix the " +
-      "settlement price, finalise it after the dispute window, settle positions (liveness)",
+      "settlement price, finalise it after the dispute window, settle positions (liveness); then list the monthly " +
+      "series governance asked to keep listed ahead (setKeeperListingMonths)",
   },
   OptionsMarket: {
     job: "options-expiry",

@@ -84,6 +84,9 @@ export const futuresBench: BenchSuite = {
     await trade(erin, 1n, wad("40"));
     await trade(erin, 1n, 0n, "FuturesMarket.closePosition");
     await trade(erin, 1n, wad("40"));
+    // roll: half of dave's short into the standard monthly series (a new leg there), one call, one margin check
+    await ctx.measure("FuturesMarket.roll", p.futures.connect(dave).roll(1n, 3n, wad("100")));
+    await ctx.measure("FuturesMarket.roll:existingLeg", p.futures.connect(dave).roll(1n, 3n, wad("50")));
     const batch = ctx.users.slice(7, 7 + BATCH);
     if (batch.length !== BATCH) throw new Error("futures bench needs 17 users");
     for (const [i, t] of batch.entries()) {

@@ -19,10 +19,12 @@ import {
   handleDeliverySettled,
   handleFuturesTraded,
   handleDeliveryEscrowChanged,
+  handleKeeperListingMonthsSet,
   handleOrderCancelled,
   handleOrderCommitted,
   handleOrderExecuted,
   handlePositionReduced,
+  handlePositionRolled,
   handlePositionSettled as handleFuturesPositionSettled,
   handleSeriesListed as handleFuturesSeriesListed,
   handleSettlementPriceFinalised,
@@ -168,5 +170,15 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesMarketState", m, "ordersCancelled", "1");
     assert.fieldEquals("FuturesMarketState", m, "executionFeesPaidUsdc", "1000000");
     assert.entityCount("FuturesOrderEvent", 4);
+  });
+  test("a roll is recorded on the series rolled from (its legs by FuturesTraded); keeper listing months", () => {
+    handleFuturesSeriesListed(
+      new FuturesMarketEvents(FUT).SeriesListed(T0, n(1), BigInt.fromI64(T0 + 7 * DAY), BigInt.fromI64(T0 + 6 * DAY), 2, wad(1000), CAROL, n(1)),
+    );
+    handlePositionRolled(
+      new FuturesMarketEvents(FUT).PositionRolled(T0 + 10, ALICE, n(1), n(2), wad(-3), wad(10), wad(11), n(33000), wad(-1), wad(-3)),
+    );
+    handleKeeperListingMonthsSet(new FuturesMarketEvents(FUT).KeeperListingMonthsSet(T0 + 20, n(12)));
+    assert.entityCount("FuturesEvent", 2);
   });
 });

@@ -31,6 +31,9 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     using SafeCast for uint256;
     using SafeCast for int256;
 
+    /// @notice How far ahead Monthly and Quarterly series may be listed by anyone (`listStandardSeriesAt`).
+    uint256 public constant STANDARD_HORIZON_SEC = FuturesLedger.STANDARD_HORIZON_SEC;
+
     /// @notice Initialises the proxy.
     /// @param authority The protocol AccessManager.
     /// @param clearingHouse The ClearingHouse (USDC is read from it).
@@ -82,6 +85,27 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         return FuturesListing.nextStandardExpiry(_getFuturesMarketStorage(), tenor);
     }
 
+    /// @inheritdoc IFuturesMarket
+    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external whenActive(FEATURE_LIST) returns (uint256) {
+        return FuturesListing.listStandardAt(_getFuturesMarketStorage(), tenor, expiry);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function setKeeperListingMonths(uint256 months) external restricted {
+        FuturesListing.setKeeperListingMonths(_getFuturesMarketStorage(), months);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function keeperListingMonths() external view returns (uint256) {
+        return _getFuturesMarketStorage().keeperListingMonths;
+    }
+
+    /// @inheritdoc IFuturesExercise
+    function isStandardSeries(uint256 seriesId) external view returns (bool) {
+        Series storage s = _getFuturesMarketStorage().series[seriesId];
+        return s.expiry != 0 && s.tenor != Tenor.Custom;
+    }
+
     // ───────────────────────────── trading ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
@@ -108,6 +132,13 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         int256 oldSize = $.positions[seriesId][msg.sender].sizeCh;
         if (FuturesLedger.isIncrease(oldSize, oldSize + delta)) _requireActive(FEATURE_TRADE);
         return FuturesOrders.commit($, msg.sender, seriesId, delta, limit, closeAll);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function roll(uint256 fromSeriesId, uint256 toSeriesId, uint256 sizeCh) external nonReentrant {
+        if (sizeCh == 0) revert FuturesZeroAmount();
+        _requireActive(FEATURE_TRADE);
+        FuturesTrading.roll(_getFuturesMarketStorage(), msg.sender, fromSeriesId, toSeriesId, sizeCh);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -284,15 +315,21 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IKeeperChecker
     /// @dev Orders first (the first due among the first FuturesOrders.ORDER_SCAN pending: an expired one is
-    ///      cancelled, a ready one executed at the round the oracle finds for its price time), then expiry work.
+    ///      cancelled, a ready one executed at the round the oracle finds for its price time), then expiry work,
+    ///      then the keeper's listing of monthly series (`setKeeperListingMonths`; sent to this contract directly).
     function checker() public view returns (bool canExec, bytes memory execPayload) {
-        execPayload = FuturesOrders.keeperWork(_getFuturesMarketStorage());
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        execPayload = FuturesOrders.keeperWork($);
+        if (execPayload.length == 0) execPayload = FuturesListing.listingWork($, this.isFeaturePaused(FEATURE_LIST));
         canExec = execPayload.length != 0;
     }
 
     /// @inheritdoc IKeeperUpkeep
-    function checkUpkeep(bytes calldata) external view returns (bool, bytes memory) {
-        return checker();
+    /// @dev The work `performUpkeep` dispatches (orders and expiry), without the checker's listing step: a listing
+    ///      is sent to `listStandardSeriesAt` directly (the checker job), never through `performUpkeep`.
+    function checkUpkeep(bytes calldata) external view returns (bool canExec, bytes memory performData) {
+        performData = FuturesOrders.keeperWork(_getFuturesMarketStorage());
+        canExec = performData.length != 0;
     }
 
     // ───────────────────────────── governance ─────────────────────────────

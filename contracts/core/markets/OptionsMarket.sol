@@ -88,6 +88,16 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     }
 
     /// @inheritdoc IOptionsMarket
+    function listStandardFuturesSeries(
+        OptionKind kind,
+        uint128 strikeWad,
+        uint64 expiry,
+        uint64 futuresSeriesId
+    ) external nonReentrant whenActive(FEATURE_LIST) returns (uint256 seriesId) {
+        return OptionsListing.listStandardFuturesSeries(_s(), kind, strikeWad, expiry, futuresSeriesId);
+    }
+
+    /// @inheritdoc IOptionsMarket
     function write(
         uint256 seriesId,
         uint256 sizeCh

@@ -171,4 +171,20 @@ interface IFuturesErrors is IDelayedOrderErrors {
     /// @param executableAt First second the order could be executed.
     /// @param expiry The series' expiry.
     error FuturesOrderPastExpiry(uint256 seriesId, uint256 executableAt, uint64 expiry);
+    /// @notice Thrown by `listStandardSeriesAt` for an expiry that is not on `tenor`'s grid, or further ahead than
+    ///         the standard listing horizon allows (Monthly and Quarterly: STANDARD_HORIZON_SEC; Daily and Weekly:
+    ///         only their next expiry).
+    /// @param tenor The tenor asked for (IFuturesTypes.Tenor).
+    /// @param expiry The expiry asked for.
+    /// @param latest The furthest expiry the tenor may be listed at now.
+    error FuturesExpiryNotStandard(uint8 tenor, uint64 expiry, uint64 latest);
+    /// @notice Thrown by `roll` when the two series are the same one.
+    /// @param seriesId The series.
+    error FuturesRollSameSeries(uint256 seriesId);
+    /// @notice Thrown by `roll` for more than the position held in the series rolled from (or none).
+    /// @param seriesId The series rolled from.
+    /// @param account The account.
+    /// @param sizeCh Size asked, CH WAD.
+    /// @param heldCh |position| in that series, CH WAD.
+    error FuturesRollExceedsPosition(uint256 seriesId, address account, uint256 sizeCh, uint256 heldCh);
 }

@@ -238,4 +238,29 @@ interface IFuturesEvents {
     /// @param seriesId The series.
     /// @param oiCapCh Cap per side.
     event SeriesOiCapSet(uint256 indexed seriesId, uint256 oiCapCh);
+    /// @notice Emitted by `roll` after both legs (each also emitted its FuturesTraded): `sizeCh` of the account's
+    ///         position moved from one series to another in one call, one margin check at the end.
+    /// @param account The account.
+    /// @param fromSeriesId The series closed.
+    /// @param toSeriesId The series opened.
+    /// @param sizeDeltaCh Signed size moved (+ a long rolled, − a short).
+    /// @param fromPriceWad Price of the closing leg.
+    /// @param toPriceWad Price of the opening leg.
+    /// @param feeUsdc Both legs' fees.
+    /// @param fromSizeCh Position in `fromSeriesId` after.
+    /// @param toSizeCh Position in `toSeriesId` after.
+    event PositionRolled(
+        address indexed account,
+        uint256 indexed fromSeriesId,
+        uint256 indexed toSeriesId,
+        int256 sizeDeltaCh,
+        uint256 fromPriceWad,
+        uint256 toPriceWad,
+        uint256 feeUsdc,
+        int256 fromSizeCh,
+        int256 toSizeCh
+    );
+    /// @notice Emitted when governance sets how many monthly expiries ahead the keeper checker keeps listed.
+    /// @param months Monthly expiries ahead (0 = the checker lists nothing).
+    event KeeperListingMonthsSet(uint256 months);
 }

@@ -29,4 +29,10 @@ interface IFuturesExercise {
     /// @return expiry Expiry timestamp (0 when the series does not exist).
     /// @return trading True while positions may be opened.
     function seriesExpiry(uint256 seriesId) external view returns (uint64 expiry, bool trading);
+
+    /// @notice Whether `seriesId` was listed on a standard tenor's grid (permissionlessly listable options may be
+    ///         written on it: OptionsMarket.listStandardFuturesSeries).
+    /// @param seriesId The series.
+    /// @return standard False for Custom (governance) series and unknown ids.
+    function isStandardSeries(uint256 seriesId) external view returns (bool standard);
 }

@@ -55,6 +55,27 @@ interface IFuturesMarket is
     /// @return expiry Unix seconds.
     function nextStandardExpiry(Tenor tenor) external view returns (uint64 expiry);
 
+    /// @notice Permissionless listing of any standard expiry of `tenor` up to the listing horizon: a Monthly or
+    ///         Quarterly expiry on its grid at most STANDARD_HORIZON_SEC (366 days) from now, so a hedger finds the
+    ///         next twelve months listed (the keeper lists them when due: `checker`); Daily and Weekly only at their
+    ///         next expiry (as `listStandardSeries`). Pausable (`futures.list`); within the live-series bound. A
+    ///         quarterly expiry is also a monthly one: the series listed first serves both (FuturesSeriesExists).
+    /// @param tenor Daily, Weekly, Monthly or Quarterly.
+    /// @param expiry The expiry, on the tenor's UTC grid and at least minListingLeadSec away.
+    /// @return seriesId The new series.
+    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external returns (uint256 seriesId);
+
+    /// @notice Sets how many monthly expiries ahead the keeper checker keeps listed (ADMIN): when nothing else is
+    ///         due, `checker` returns `listStandardSeriesAt(Monthly, e)` for the nearest unlisted monthly expiry `e`
+    ///         among the next `months`, while a live-series slot is free and `futures.list` is not paused. Live
+    ///         series are a shared budget (`maxLiveSeries`), so this is governance's choice (0 = none).
+    /// @param months Monthly expiries ahead, ≤ 12.
+    function setKeeperListingMonths(uint256 months) external;
+
+    /// @notice How many monthly expiries ahead the keeper checker keeps listed (`setKeeperListingMonths`).
+    /// @return months Monthly expiries ahead.
+    function keeperListingMonths() external view returns (uint256 months);
+
     // ───────────────────────────── trading ─────────────────────────────
 
     /// @notice Commits an order to trade `sizeDeltaCh` of `seriesId` against the vault (opens, increases, reduces or
@@ -85,6 +106,19 @@ interface IFuturesMarket is
     /// @param limitPriceWad Worst acceptable price (0 = none).
     /// @return priceTime The order's price time.
     function closePosition(uint256 seriesId, uint256 limitPriceWad) external returns (uint256 priceTime);
+
+    /// @notice Rolls `sizeCh` of the caller's position from `fromSeriesId` into `toSeriesId` in one call: the
+    ///         closing leg and the opening leg (same sign) are booked per series at their series prices (index ×
+    ///         (1 + premium) of each series' skew, each charged `feeBps`), the basis of both is settled in cash, the
+    ///         ClearingHouse net position does not move, and ONE margin check runs at the end: equity ≥ initial
+    ///         margin at the risk price (`FuturesInsufficientMargin`), or the whole roll reverts. Atomic at the
+    ///         oracle's risk price (ORC-01 gates): the net index exposure is unchanged, so the stale-price trade the
+    ///         delayed orders prevent is not available to a roll (only the premium moves with the index). Opens risk
+    ///         in the target: pausable (`futures.trade`); a paused market still closes through `closePosition`.
+    /// @param fromSeriesId A trading series the caller holds a position in.
+    /// @param toSeriesId Another trading series (any listed, not expired).
+    /// @param sizeCh Size to move, CH WAD (> 0, ≤ |position| in `fromSeriesId`).
+    function roll(uint256 fromSeriesId, uint256 toSeriesId, uint256 sizeCh) external;
 
     /// @notice Executes `account`'s pending order on `seriesId` (anyone; keepers): fills it at the index of oracle
     ///         round `roundId`, which must be the round in force at the order's price time (the oracle proves it,

@@ -54,6 +54,21 @@ interface IOptionsMarket is IOptionsMarketErrors, IOptionsMarketEvents, IKeeperC
     /// @return seriesId The new id.
     function listStandardSeries(OptionKind kind, uint128 strikeWad, uint64 expiry) external returns (uint256 seriesId);
 
+    /// @notice `listStandardSeries` for an option on a STANDARD futures series (listed on a tenor's grid by anyone,
+    ///         `IFuturesExercise.isStandardSeries`), trading and expiring at or after the option: same expiry, strike,
+    ///         cap, live-series and bond rules; exercised into that futures series. Pausable ("options.list").
+    /// @param kind Call or put.
+    /// @param strikeWad Strike.
+    /// @param expiry Expiry.
+    /// @param futuresSeriesId The standard futures series.
+    /// @return seriesId The new id.
+    function listStandardFuturesSeries(
+        OptionKind kind,
+        uint128 strikeWad,
+        uint64 expiry,
+        uint64 futuresSeriesId
+    ) external returns (uint256 seriesId);
+
     /// @notice Removes a permissionless listing nobody has used (no account ever held a position) once
     ///         LISTING_GRACE_SEC has passed since it was listed and before its price is fixed: frees its live slot and
     ///         its key. The lister's bond is forfeited: the caller gets min(bountyUsdc, bond), the rest is fee income.

@@ -27,6 +27,10 @@ library FuturesLedger {
     uint256 internal constant WAD = 1e18;
     /// @dev Most live series (bounds `maxLiveSeries` and the keeper scan).
     uint256 internal constant SERIES_SCAN = 16;
+    /// @dev How far ahead Monthly and Quarterly series may be listed permissionlessly (a hedger's twelve months).
+    uint256 internal constant STANDARD_HORIZON_SEC = 366 days;
+    /// @dev Most monthly expiries the keeper checker keeps listed ahead.
+    uint256 internal constant MAX_KEEPER_LISTING_MONTHS = 12;
 
     function existing(
         FuturesBase.FuturesMarketStorage storage $,

@@ -11,6 +11,8 @@ import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
+import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IChxModule} from "../../interfaces/base/IChxModule.sol";
 
 /// @title FuturesTrading
 /// @notice FuturesMarket fills (docs/futures.md): a keeper-executed order against the vault at the order round's
@@ -21,6 +23,10 @@ library FuturesTrading {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
     using SafeCast for int256;
+
+    /// @dev The ClearingHouse's feature ids (ClearingHouse.FEATURE_NEW_RISK, FEATURE_MARKET).
+    bytes32 private constant CLEARING_NEW_RISK = keccak256("clearing.newRisk");
+    bytes32 private constant CLEARING_MARKET = keccak256("clearing.market");
 
     /// @dev A fill against the vault at the order round's index `index` plus the premium of the skew now. New risk
     ///      passes the oracle's new-risk gates for the order's price time (ORC-01); the market checked its pause flag.
@@ -42,11 +48,126 @@ library FuturesTrading {
         if (limitPriceWad != 0 && (delta > 0 ? priceWad > limitPriceWad : priceWad < limitPriceWad)) {
             revert IFuturesErrors.FuturesSlippage(priceWad, limitPriceWad);
         }
-        // @dev The fee rounds up (owed by the trader).
-        uint256 fee =
-            (FuturesMath.usdcUp(FixedPointMath.abs(delta) * $.params.feeBps, priceWad) + FuturesLedger.BPS - 1) /
-                FuturesLedger.BPS;
+        uint256 fee = feeOf($, FixedPointMath.abs(delta), priceWad);
         applyTrade($, s, seriesId, account, delta, priceWad, index, fee, true);
+    }
+
+    /// @dev The trading fee of `sizeCh` at `priceWad`: `feeBps` of the notional, rounded up (owed by the trader).
+    function feeOf(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 sizeCh,
+        uint256 priceWad
+    ) internal view returns (uint256) {
+        return (FuturesMath.usdcUp(sizeCh * $.params.feeBps, priceWad) + FuturesLedger.BPS - 1) / FuturesLedger.BPS;
+    }
+
+    struct RollVars {
+        int256 delta;
+        uint256 index;
+        uint256 fromPrice;
+        uint256 toPrice;
+        uint256 feeFrom;
+        uint256 feeTo;
+        int256 cash;
+        uint256 refundCh;
+    }
+
+    /// @notice IFuturesMarket.roll (the market checked the pause flag and a non-zero size): books the closing leg in
+    ///         `fromId` and the opening leg in `toId` at the risk price plus each series' premium, then makes ONE
+    ///         ClearingHouse call (net size unchanged, both fees, both legs' basis cash) and ONE margin check at the
+    ///         end (equity ≥ initial margin, the account-risk hook included). The opening leg is booked first unless
+    ///         the account's series set is full, so a full roll never trips the series bound and never releases the
+    ///         account from the ClearingHouse in between.
+    function roll(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        uint256 fromId,
+        uint256 toId,
+        uint256 sizeCh
+    ) external {
+        if (fromId == toId) revert IFuturesErrors.FuturesRollSameSeries(fromId);
+        IFuturesTypes.Series storage sf = FuturesLedger.trading($, fromId);
+        IFuturesTypes.Series storage st = FuturesLedger.trading($, toId);
+        RollVars memory v;
+        {
+            int256 held = $.positions[fromId][account].sizeCh;
+            uint256 heldCh = FixedPointMath.abs(held);
+            if (sizeCh > heldCh) revert IFuturesErrors.FuturesRollExceedsPosition(fromId, account, sizeCh, heldCh);
+            v.delta = held > 0 ? sizeCh.toInt256() : -sizeCh.toInt256();
+        }
+        // @dev The opening leg is new risk: the ClearingHouse's new-risk pauses (its trade call below moves no net size,
+        //      so it would not check them) and the oracle's gates (ORC-01: riskPrice) apply.
+        _clearingGates($);
+        v.index = $.oracle.riskPrice();
+        v.fromPrice = priceFor($, sf, v.index, -v.delta, sf.expiry - block.timestamp);
+        v.toPrice = priceFor($, st, v.index, v.delta, st.expiry - block.timestamp);
+        v.feeFrom = feeOf($, sizeCh, v.fromPrice);
+        v.feeTo = feeOf($, sizeCh, v.toPrice);
+        bool toFirst = $.accountSeriesSet[account].length() < FuturesLedger.MAX_SERIES_PER_ACCOUNT;
+        if (toFirst) _rollLeg($, st, toId, account, v.delta, v.toPrice, v.index, v.feeTo, v);
+        _rollLeg($, sf, fromId, account, -v.delta, v.fromPrice, v.index, v.feeFrom, v);
+        if (!toFirst) _rollLeg($, st, toId, account, v.delta, v.toPrice, v.index, v.feeTo, v);
+        _settleRoll($, account, v);
+        _emitRolled($, account, fromId, toId, v);
+    }
+
+    /// @dev Net size unchanged: nothing is realised at the index and the ClearingHouse checks no margin for it, so
+    ///      the one margin check of the roll runs here, after both legs, the fees and the basis cash.
+    function _settleRoll(FuturesBase.FuturesMarketStorage storage $, address account, RollVars memory v) private {
+        $.clearingHouse.modifyPositionAndSettle(account, 0, v.index, v.feeFrom + v.feeTo, v.cash);
+        IClearingHouse.MarginState memory m = $.clearingHouse.marginStateAt(account, v.index);
+        if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
+            revert IFuturesErrors.FuturesInsufficientMargin(account, m.initialMarginUsdc, m.equityUsdc);
+        }
+        if (v.refundCh != 0) $.ch.safeTransfer(account, v.refundCh);
+    }
+
+    function _emitRolled(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        uint256 fromId,
+        uint256 toId,
+        RollVars memory v
+    ) private {
+        emit IFuturesEvents.PositionRolled(
+            account,
+            fromId,
+            toId,
+            v.delta,
+            v.fromPrice,
+            v.toPrice,
+            v.feeFrom + v.feeTo,
+            $.positions[fromId][account].sizeCh,
+            $.positions[toId][account].sizeCh
+        );
+    }
+
+    /// @dev The ClearingHouse's new-risk gates: its global pause and its freeze of this market (`address(this)` is the
+    ///      market: the library runs by delegatecall).
+    function _clearingGates(FuturesBase.FuturesMarketStorage storage $) private view {
+        IChxModule ch = IChxModule(address($.clearingHouse));
+        bytes32 feature = CLEARING_NEW_RISK;
+        if (!ch.isFeaturePaused(feature)) {
+            feature = keccak256(abi.encode(CLEARING_MARKET, address(this)));
+            if (!ch.isFeaturePaused(feature)) return;
+        }
+        revert IChxModule.ChxFeaturePaused(feature);
+    }
+
+    function _rollLeg(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        address account,
+        int256 delta,
+        uint256 priceWad,
+        uint256 index,
+        uint256 fee,
+        RollVars memory v
+    ) private {
+        TradeVars memory t = book($, s, seriesId, account, delta, priceWad, index, fee, true);
+        v.cash += t.cash;
+        v.refundCh += t.refundCh;
     }
 
     /// @dev IFuturesTypes.Series price for a trade of `delta` at `index`: premium from the mid skew (before + after) / 2.
@@ -90,8 +211,29 @@ library FuturesTrading {
         uint256 fee,
         bool checkCap
     ) internal {
+        TradeVars memory v = book($, s, seriesId, account, delta, priceWad, index, fee, checkCap);
+        // @dev Settled in the same ClearingHouse call as the trade and before its margin check, so a premium paid
+        //      can never leave a risk-increasing trade below initial margin.
+        (v.realised, ) = $.clearingHouse.modifyPositionAndSettle(account, delta, index, fee, v.cash);
+        FuturesLedger.mirror($, delta, index, v.realised);
+        if (v.refundCh != 0) $.ch.safeTransfer(account, v.refundCh);
+    }
+
+    /// @dev The per-series book of one fill (size, entry, OI, elections, escrow refund, records, FuturesTraded):
+    ///      returns the basis cash owed to the trader, delta × (index − price) rounded toward −∞ (against the
+    ///      trader), and the escrowed CH to hand back to a position that is no longer short. No ClearingHouse call.
+    function book(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        address account,
+        int256 delta,
+        uint256 priceWad,
+        uint256 index,
+        uint256 fee,
+        bool checkCap
+    ) internal returns (TradeVars memory v) {
         IFuturesTypes.Position storage p = $.positions[seriesId][account];
-        TradeVars memory v;
         v.oldSize = p.sizeCh;
         v.newSize = v.oldSize + delta;
         p.entryPriceWad = FuturesMath.entryAfter(v.oldSize, p.entryPriceWad, delta, priceWad).toUint128();
@@ -120,13 +262,7 @@ library FuturesTrading {
         FuturesLedger.openRecord($, s, seriesId, account, p);
         FuturesLedger.closeRecordIfEmpty($, s, seriesId, account, p);
         _emitTraded(s, p, seriesId, account, Fill(delta, priceWad, index, fee));
-        // @dev The basis, credited to the trader: delta × (index − price), rounded toward −∞ (against the trader).
-        //      Settled in the same ClearingHouse call as the trade and before its margin check, so a premium paid
-        //      can never leave a risk-increasing trade below initial margin.
         if (priceWad != index) v.cash = FuturesMath.valueDown(delta, index) - FuturesMath.valueUp(delta, priceWad);
-        (v.realised, ) = $.clearingHouse.modifyPositionAndSettle(account, delta, index, fee, v.cash);
-        FuturesLedger.mirror($, delta, index, v.realised);
-        if (v.refundCh != 0) $.ch.safeTransfer(account, v.refundCh);
     }
 
     struct Fill {

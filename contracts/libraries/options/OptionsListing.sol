@@ -54,6 +54,34 @@ library OptionsListing {
         uint128 strikeWad,
         uint64 expiry
     ) external returns (uint256 seriesId) {
+        return _listStandard($, kind, strikeWad, expiry, 0);
+    }
+
+    /// @notice See IOptionsMarket.listStandardFuturesSeries (reentrancy and pause: checked by the market).
+    function listStandardFuturesSeries(
+        OptionsMarketBase.OptionsMarketStorage storage $,
+        IOptionsMarketTypes.OptionKind kind,
+        uint128 strikeWad,
+        uint64 expiry,
+        uint64 futuresSeriesId
+    ) external returns (uint256 seriesId) {
+        IFuturesExercise fm = $.futuresMarket;
+        if (address(fm) == address(0)) revert IOptionsMarketErrors.OptionsFuturesMarketNotSet();
+        (uint64 futuresExpiry, bool trading) = fm.seriesExpiry(futuresSeriesId);
+        if (futuresSeriesId == 0 || !trading || futuresExpiry < expiry || !fm.isStandardSeries(futuresSeriesId)) {
+            revert IOptionsMarketErrors.OptionsInvalidFuturesSeries(futuresSeriesId, futuresExpiry, expiry);
+        }
+        return _listStandard($, kind, strikeWad, expiry, futuresSeriesId);
+    }
+
+    /// @dev The permissionless listing rule (grid, strike, cap, live slots, bond); `futuresId` 0 = cash-settled.
+    function _listStandard(
+        OptionsMarketBase.OptionsMarketStorage storage $,
+        IOptionsMarketTypes.OptionKind kind,
+        uint128 strikeWad,
+        uint64 expiry,
+        uint64 futuresId
+    ) private returns (uint256 seriesId) {
         IOptionsMarketTypes.Params memory pr = $.params;
         if ($.liveSeries >= pr.maxLiveSeries)
             revert IOptionsMarketErrors.OptionsTooManyLiveSeries($.liveSeries, pr.maxLiveSeries);
@@ -73,7 +101,7 @@ library OptionsListing {
             kind == IOptionsMarketTypes.OptionKind.Call
                 ? SpotMath.bpsDown(strikeWad, pr.callCapBps).toUint128()
                 : strikeWad;
-        seriesId = list($, IOptionsMarketTypes.SeriesParams(kind, false, 0, expiry, strikeWad, cap));
+        seriesId = list($, IOptionsMarketTypes.SeriesParams(kind, futuresId != 0, futuresId, expiry, strikeWad, cap));
         // @dev the bond: per started day to expiry, so holding a slot costs in proportion to how long it is held
         uint256 bond = pr.listingBondPerDayUsdc * Math.ceilDiv(expiry - block.timestamp, 1 days);
         IOptionsMarketTypes.Series storage s = $.series[seriesId];

@@ -14,11 +14,13 @@ import {
   DeliveryReceived,
   DeliverySettled,
   FuturesTraded,
+  KeeperListingMonthsSet,
   OrderCancelled,
   OrderCommitted,
   OrderExecuted,
   ParamsSet,
   PositionReduced,
+  PositionRolled,
   PositionSettled,
   SeriesListed,
   SeriesOiCapSet,
@@ -583,4 +585,22 @@ export function handleDeliveryModuleSet(event: DeliveryModuleSet): void {
   const m = getMarket(event.address);
   m.deliveryModule = event.params.module;
   m.save();
+}
+
+/** `roll`: both legs are indexed by their FuturesTraded; this records the roll itself (series = the one rolled from,
+ *  amount = the signed size moved, value = the series rolled into). */
+export function handlePositionRolled(event: PositionRolled): void {
+  const p = event.params;
+  const s = loadSeries(event, p.fromSeriesId);
+  const e = other(event, "roll", s, p.account);
+  e.amount = p.sizeDeltaCh;
+  e.value = p.toSeriesId;
+  e.save();
+}
+
+/** Governance set how many monthly expiries ahead the keeper checker keeps listed (value = months). */
+export function handleKeeperListingMonthsSet(event: KeeperListingMonthsSet): void {
+  const e = other(event, "keeperListingMonths", null, null);
+  e.value = event.params.months;
+  e.save();
 }

@@ -66,6 +66,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         uint256 totalOrderMarginUsdc;
         // The series the account holds unsettled positions in (≤ MAX_SERIES_PER_ACCOUNT; bounds every per-account loop).
         mapping(address account => SeriesSet) accountSeriesSet;
+        // Monthly expiries ahead the keeper checker keeps listed (0 = none; ≤ FuturesLedger.MAX_KEEPER_LISTING_MONTHS).
+        uint8 keeperListingMonths;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.FuturesMarket")) - 1)) & ~bytes32(uint256(0xff))
