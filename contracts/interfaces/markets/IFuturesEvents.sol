@@ -238,4 +238,8 @@ interface IFuturesEvents {
     /// @param seriesId The series.
     /// @param oiCapCh Cap per side.
     event SeriesOiCapSet(uint256 indexed seriesId, uint256 oiCapCh);
+    /// @notice Emitted when the delivery-orders contract changes (issue 19: settled electing longs receive a
+    ///         delivery order there instead of bare CH; 0 hands CH to the long).
+    /// @param deliveryOrders The DeliveryOrders contract.
+    event DeliveryOrdersSet(address indexed deliveryOrders);
 }

@@ -10,6 +10,7 @@ import {IFuturesTypes} from "../../interfaces/markets/IFuturesTypes.sol";
 import {IFuturesErrors} from "../../interfaces/markets/IFuturesErrors.sol";
 import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IDeliveryOrders} from "../../interfaces/compute/IDeliveryOrders.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
 
@@ -170,8 +171,25 @@ library FuturesSettlement {
                 collateral
             );
         }
-        if (v.chOut != 0) $.ch.safeTransfer(account, v.chOut);
+        if (v.chOut != 0) _handOver($, seriesId, account, v);
         if (open == 0) FuturesLedger.advanceFirstOpen($);
+    }
+
+    /// @dev CH out of the market: an electing long's delivered CH becomes its delivery order when a DeliveryOrders
+    ///      contract is set (issue 19, docs/futures.md "Delivery as compute"); escrow returns go to the account.
+    function _handOver(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId,
+        address account,
+        SettleVars memory v
+    ) private {
+        address orders = $.deliveryOrders;
+        if (v.elected == 0 || orders == address(0)) {
+            $.ch.safeTransfer(account, v.chOut);
+            return;
+        }
+        $.ch.safeTransfer(orders, v.chOut);
+        IDeliveryOrders(orders).createOrder(seriesId, account, v.chOut, v.price);
     }
 
     /// @dev Settlement-price corrections of legs a liquidation closed at the index, paid with the account's next

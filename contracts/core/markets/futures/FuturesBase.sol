@@ -66,6 +66,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         uint256 totalOrderMarginUsdc;
         // The series the account holds unsettled positions in (≤ MAX_SERIES_PER_ACCOUNT; bounds every per-account loop).
         mapping(address account => SeriesSet) accountSeriesSet;
+        // Issue 19: where an electing long's delivered CH goes at settlement, as a delivery order (0: to the long).
+        address deliveryOrders;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.FuturesMarket")) - 1)) & ~bytes32(uint256(0xff))

@@ -51,6 +51,12 @@ contract FuturesDelivery is FuturesBase {
         $.clearingHouse.withdrawMarketPool(amountUsdc, vault);
     }
 
+    /// @notice See IFuturesMarket.
+    function setDeliveryOrders(address deliveryOrders) external restricted {
+        _getFuturesMarketStorage().deliveryOrders = deliveryOrders;
+        emit DeliveryOrdersSet(deliveryOrders);
+    }
+
     // ───────────────────────────── delivery ─────────────────────────────
 
     /// @notice See IFuturesMarket.
