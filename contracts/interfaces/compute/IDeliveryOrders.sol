@@ -195,6 +195,24 @@ interface IDeliveryOrders {
     /// @param inTasksCh CH still in running tasks (returned as they end).
     /// @param by The caller.
     event DeliveryOrderClosed(uint256 indexed orderId, uint256 returnedCh, uint256 inTasksCh, address by);
+    /// @notice Emitted when a futures short that failed its delivery assignment is a registered provider: its DPS
+    ///         stake is slashed (worth the USDC penalty at the registry's DPS price; finder fee to the settler, the
+    ///         rest burned) and its failed count (reputation) and slash count (the matcher's risk score) rise. The
+    ///         long is made whole in USDC by the market: the short's margin, then its guarantor (liquidation).
+    /// @param seriesId The series.
+    /// @param short The short.
+    /// @param undeliveredCh CH assigned and not delivered.
+    /// @param penaltyUsdc The market's penalty on it (USDC, 6 decimals).
+    /// @param slashedDps DPS slashed (0 when the short is not a provider, has no stake or the registry refused).
+    /// @param finder Who settled the short (finder fee).
+    event DeliveryShortSlashed(
+        uint256 indexed seriesId,
+        address indexed short,
+        uint256 undeliveredCh,
+        uint256 penaltyUsdc,
+        uint256 slashedDps,
+        address finder
+    );
     /// @notice Emitted when governance sets the spec of new orders.
     /// @param spec The spec.
     event DeliverySpecSet(Spec spec);
@@ -212,6 +230,22 @@ interface IDeliveryOrders {
         uint256 chAmount,
         uint256 settlementPriceWad
     ) external returns (uint256 orderId);
+
+    /// @notice Slashes a futures short that failed its delivery assignment, when it is a registered provider
+    ///         (DeliveryShortSlashed). Only the futures market; never reverts for a registry refusal.
+    /// @param seriesId The series.
+    /// @param short The short.
+    /// @param undeliveredCh CH assigned and not delivered.
+    /// @param penaltyUsdc The market's penalty (USDC, 6 decimals): the slash is worth as much in DPS.
+    /// @param finder Who settled the short.
+    /// @return slashedDps DPS slashed.
+    function slashFailedShort(
+        uint256 seriesId,
+        address short,
+        uint256 undeliveredCh,
+        uint256 penaltyUsdc,
+        address finder
+    ) external returns (uint256 slashedDps);
 
     /// @notice Assigns an open, unassigned order inside its window to the best candidate of a page (ProviderMatcher
     ///         Delivery mode: outstanding liability ≥ the order's CH, the order's class; then the first of the

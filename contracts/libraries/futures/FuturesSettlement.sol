@@ -230,6 +230,14 @@ library FuturesSettlement {
         slashed = (slashed + FuturesLedger.BPS - 1) / FuturesLedger.BPS;
         s.deliveredCh += uint128(delivered);
         s.slashedUsdc += slashed.toUint128();
+        // issue 19 item 2: a failing short that is a provider also loses DPS stake, reputation and risk score
+        address orders = $.deliveryOrders;
+        if (delivered < assigned && orders != address(0)) {
+            // @dev Settlement never gets stuck on the compute side (MKT-04): a refusal there slashes nothing.
+            try
+                IDeliveryOrders(orders).slashFailedShort(seriesId, account, assigned - delivered, slashed, msg.sender)
+            {} catch {}
+        }
         v.cash = int256(paid) - int256(slashed);
         v.assigned = assigned;
         v.delivered = delivered;

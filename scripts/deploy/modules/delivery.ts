@@ -15,7 +15,8 @@ export const deliverySpec = {
 
 /**
  * DeliveryOrders (proxy). Holds Roles.COMPUTE for the ProviderRegistry's `assignRedemption` / `releaseRedemption`
- * (the order's liability reservation); `createOrder` accepts only the FuturesMarket, which is pointed at it through
+ * (the order's liability reservation) and `recordTaskOutcome` (a failing short's reputation), Roles.PROVIDER_SLASHER
+ * for `slash` (a failing short's stake); `createOrder` / `slashFailedShort` accepts only the FuturesMarket, which is pointed at it through
  * `setDeliveryOrders` (ADMIN) when the proxy is first deployed.
  */
 export const deliveryModule: DeployModule = {
@@ -35,6 +36,8 @@ export const deliveryModule: DeployModule = {
       deliverySpec,
     ]);
     await ctx.grantRole(Roles.COMPUTE, orders, "DeliveryOrders");
+    // a futures short that fails its delivery and is a provider is slashed (ProviderRegistry.slash, finder fee)
+    await ctx.grantRole(Roles.PROVIDER_SLASHER, orders, "DeliveryOrders");
     await ctx.guardianMayPause("DeliveryOrders", Roles.GUARDIAN);
     if (fresh) {
       const futures = FuturesMarket__factory.connect(market, ctx.deployer);

@@ -41,6 +41,7 @@ contract DeliveryOrdersTest is TaskSolBase {
             )
         );
         _grant(Roles.COMPUTE, address(orders));
+        _grant(Roles.PROVIDER_SLASHER, address(orders));
         // providers[0] minted the CH the short bought and delivered into the futures market.
         vm.prank(providers[0]);
         registry.mintCH(500e18, short);
@@ -314,5 +315,39 @@ contract DeliveryOrdersTest is TaskSolBase {
         (uint256 ph, uint256 hrs) = orders.meter(id2);
         assertEq(hrs, 0, "unassigned");
         assertGt(ph, 0);
+    }
+
+    // ─── a failing futures short (item 2) ──────────────────────────────────────────────────────────────
+
+    /// A short that failed its assignment and is a provider loses DPS stake worth the penalty (finder fee to the
+    /// settler, the rest burned), and its failed and slash counts rise; a short that is no provider is untouched.
+    function test_failedShortProvider_slashedAndReputationDrops() public {
+        address p = providers[3];
+        IProviderRegistry.ProviderInfo memory before = registry.providerInfo(p);
+        address finder = makeAddr("settler");
+        // penalty 110 USDC → 110 DPS at 1 USDC per DPS; 10 % finder fee
+        uint256 slashed = orders.slashFailedShort(SERIES, p, 10e18, 110e6, finder);
+        assertEq(slashed, 110e18);
+        IProviderRegistry.ProviderInfo memory after_ = registry.providerInfo(p);
+        assertEq(before.stakedDps - after_.stakedDps, 110e18);
+        assertEq(after_.failed, before.failed + 1, "reputation drops");
+        assertEq(after_.slashCount, before.slashCount + 1, "risk score rises");
+        assertEq(dps.balanceOf(finder), 11e18, "finder fee as elsewhere");
+        assertEq(orders.slashFailedShort(SERIES, short, 10e18, 110e6, finder), 0, "not a provider");
+        vm.prank(long);
+        vm.expectRevert(abi.encodeWithSelector(IDeliveryOrders.DeliveryOnlyMarket.selector, long));
+        orders.slashFailedShort(SERIES, p, 10e18, 110e6, finder);
+    }
+
+    /// A provider that unbonded everything before failing is slashed from its unbonding stake; a registry that
+    /// refuses (role revoked) slashes nothing and does not block the market's settlement.
+    function test_failedShortProvider_unbondedOrRefused_neverBlocks() public {
+        address p = providers[4];
+        uint256 staked = registry.providerInfo(p).stakedDps;
+        vm.prank(p);
+        registry.requestUnbond(staked);
+        assertEq(orders.slashFailedShort(SERIES, p, 10e18, 110e6, address(0)), 110e18, "taken from unbonding");
+        manager.revokeRole(Roles.PROVIDER_SLASHER, address(orders));
+        assertEq(orders.slashFailedShort(SERIES, p, 10e18, 110e6, address(0)), 0);
     }
 }

@@ -22,6 +22,7 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
     using SafeERC20 for IERC20;
 
     uint256 private constant WAD = 1e18;
+    uint256 private constant USDC_TO_WAD = 1e12;
     uint256 private constant TASK_CLAIMED = 1;
     uint256 private constant TASK_REPORTED = 2;
 
@@ -141,6 +142,31 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
             sp.minGrade,
             windowEnd
         );
+    }
+
+    /// @inheritdoc IDeliveryOrders
+    function slashFailedShort(
+        uint256 seriesId,
+        address short,
+        uint256 undeliveredCh,
+        uint256 penaltyUsdc,
+        address finder
+    ) external nonReentrant returns (uint256 slashedDps) {
+        DeliveryOrdersStorage storage $ = _s();
+        if (msg.sender != $.market) revert DeliveryOnlyMarket(msg.sender);
+        IProviderRegistry reg = $.registry;
+        if (undeliveredCh != 0 && reg.providerInfo(short).registered) {
+            // @dev USDC (6 decimals) → USD WAD → DPS at the governance DPS price, rounded up (the provider pays).
+            uint256 price = reg.params().dpsPriceWad;
+            uint256 owedDps = price == 0 ? 0 : (penaltyUsdc * USDC_TO_WAD * WAD + price - 1) / price;
+            bytes32 reason = keccak256(abi.encode("futures.delivery", seriesId, short));
+            // @dev Settlement must never get stuck on the registry (MKT-04): a refusal slashes nothing.
+            try reg.slash(short, owedDps, finder, reason) returns (uint256 taken) {
+                slashedDps = taken;
+            } catch {}
+            try reg.recordTaskOutcome(short, false) {} catch {}
+        }
+        emit DeliveryShortSlashed(seriesId, short, undeliveredCh, penaltyUsdc, slashedDps, finder);
     }
 
     // ───────────────────────────── assignment ─────────────────────────────
