@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {FuturesSecuritySetup} from "./FuturesSecuritySetup.sol";
 import {IDeliveryOrders} from "../../../contracts/interfaces/compute/IDeliveryOrders.sol";
 import {IFuturesEvents} from "../../../contracts/interfaces/markets/IFuturesEvents.sol";
+import {IFuturesErrors} from "../../../contracts/interfaces/markets/IFuturesErrors.sol";
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";
 import {IProviderRegistry} from "../../../contracts/interfaces/compute/IProviderRegistry.sol";
 
@@ -174,5 +175,20 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
         vm.prank(alice);
         futures.settlePosition(id, alice);
         assertEq(orders.order(orders.orderId(id, alice)).availableCh, 30e18);
+    }
+
+    /// A guarantor that demands proof less than a proof window before expiry could not act on it before: the
+    /// deadline fell after expiry, when `closeUnproven` no longer runs. The deadline now ends before expiry.
+    function test_proofDemandedNearExpiry_guarantorCanStillAct() public {
+        _trade(bob, id, -100e18);
+        vm.warp(expiry - 1 hours);
+        vm.prank(guarantor);
+        futures.demandDeliveryProof(id, bob);
+        assertEq(futures.positionOf(id, bob).proofDeadline, expiry - 1);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesDemandNotDue.selector, id, bob, expiry - 1));
+        futures.closeUnproven(id, bob);
+        vm.warp(expiry - 1);
+        assertEq(futures.closeUnproven(id, bob), 100e18);
+        assertEq(futures.positionOf(id, bob).sizeCh, 0);
     }
 }
