@@ -14,6 +14,7 @@ import {
 } from "../generated/FuturesMarket/FuturesMarket";
 import {
   handleDeliveryElected,
+  handleDeliveryOrdersSet,
   handleDeliveryForfeited,
   handleDeliveryReceived,
   handleDeliverySettled,
@@ -168,5 +169,11 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesMarketState", m, "ordersCancelled", "1");
     assert.fieldEquals("FuturesMarketState", m, "executionFeesPaidUsdc", "1000000");
     assert.entityCount("FuturesOrderEvent", 4);
+  });
+
+  test("the DeliveryOrders contract of the market (issue 19: electing longs receive delivery orders there)", () => {
+    const orders = Address.fromString("0x000000000000000000000000000000000000de11");
+    handleDeliveryOrdersSet(new FuturesMarketEvents(FUT).DeliveryOrdersSet(T0, orders));
+    assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "deliveryOrders", orders.toHexString());
   });
 });

@@ -9,6 +9,7 @@ import {
   DeliveryElected,
   DeliveryEscrowChanged,
   DeliveryModuleSet,
+  DeliveryOrdersSet,
   DeliveryProofDemanded,
   DeliveryForfeited,
   DeliveryReceived,
@@ -582,5 +583,11 @@ export function handleVaultSet(event: VaultSet): void {
 export function handleDeliveryModuleSet(event: DeliveryModuleSet): void {
   const m = getMarket(event.address);
   m.deliveryModule = event.params.module;
+  m.save();
+}
+
+export function handleDeliveryOrdersSet(event: DeliveryOrdersSet): void {
+  const m = getMarket(event.address);
+  m.deliveryOrders = event.params.deliveryOrders;
   m.save();
 }

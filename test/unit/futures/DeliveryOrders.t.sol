@@ -350,4 +350,25 @@ contract DeliveryOrdersTest is TaskSolBase {
         manager.revokeRole(Roles.PROVIDER_SLASHER, address(orders));
         assertEq(orders.slashFailedShort(SERIES, p, 10e18, 110e6, address(0)), 0);
     }
+
+    function test_initialize_rejectsZeroAddresses() public {
+        bytes memory init = abi.encodeWithSignature(
+            "initialize(address,address,address,address,address,address,address,address,(uint16,uint8,uint32))",
+            manager,
+            address(0),
+            registry,
+            matcher,
+            tasks,
+            standard,
+            ch,
+            dps,
+            IDeliveryOrders.Spec({workloadClass: 1, minGrade: 3, windowSec: 1 days})
+        );
+        vm.expectRevert();
+        this.deployProxy(init);
+    }
+
+    function deployProxy(bytes memory init) external returns (address) {
+        return _proxy("DeliveryOrders.sol:DeliveryOrders", init);
+    }
 }

@@ -177,8 +177,8 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
         OrderState storage o = _open($, id);
         if (o.provider != address(0)) revert DeliveryAlreadyAssigned(id, o.provider);
         if (block.timestamp >= o.windowEnd) revert DeliveryWindow(id, o.windowEnd);
+        // @dev > 0: an order is created with CH and only an assigned order can move it into tasks.
         uint256 amount = o.availableCh;
-        if (amount == 0) revert DeliveryInsufficientCh(id, 0, 0);
         provider = _pick($, o, id, amount, candidates);
         uint256 assignmentId = $.registry.assignRedemption(provider, amount, o.windowEnd);
         o.provider = provider;
