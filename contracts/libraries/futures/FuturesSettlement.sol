@@ -231,8 +231,8 @@ library FuturesSettlement {
         s.deliveredCh += uint128(delivered);
         s.slashedUsdc += slashed.toUint128();
         // issue 19 item 2: a failing short that is a provider also loses DPS stake, reputation and risk score
-        address orders = $.deliveryOrders;
-        if (delivered < assigned && orders != address(0)) {
+        address orders = delivered < assigned ? $.deliveryOrders : address(0);
+        if (orders != address(0)) {
             // @dev Settlement never gets stuck on the compute side (MKT-04): a refusal there slashes nothing.
             try
                 IDeliveryOrders(orders).slashFailedShort(seriesId, account, assigned - delivered, slashed, msg.sender)
