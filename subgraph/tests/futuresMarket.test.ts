@@ -14,6 +14,7 @@ import {
 } from "../generated/FuturesMarket/FuturesMarket";
 import {
   handleDeliveryElected,
+  handleDeliveryOrdersSet,
   handleDeliveryForfeited,
   handleDeliveryReceived,
   handleDeliverySettled,
@@ -180,5 +181,11 @@ describe("FuturesMarket", () => {
     );
     handleKeeperListingMonthsSet(new FuturesMarketEvents(FUT).KeeperListingMonthsSet(T0 + 20, n(12)));
     assert.entityCount("FuturesEvent", 2);
+  });
+
+  test("the DeliveryOrders contract of the market (issue 19: electing longs receive delivery orders there)", () => {
+    const orders = Address.fromString("0x000000000000000000000000000000000000de11");
+    handleDeliveryOrdersSet(new FuturesMarketEvents(FUT).DeliveryOrdersSet(T0, orders));
+    assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "deliveryOrders", orders.toHexString());
   });
 });

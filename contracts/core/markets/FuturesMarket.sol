@@ -263,6 +263,11 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         _delegateToModule();
     }
 
+    /// @inheritdoc IFuturesMarket
+    function setDeliveryOrders(address) external {
+        _delegateToModule();
+    }
+
     /// @dev Delegate-calls the FuturesDelivery module with the current calldata and returns or reverts with its
     ///      result. The module runs on this contract's storage and keeps its own reentrancy and access checks.
     function _delegateToModule() private {

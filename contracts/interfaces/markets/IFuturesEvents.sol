@@ -263,4 +263,8 @@ interface IFuturesEvents {
     /// @notice Emitted when governance sets how many monthly expiries ahead the keeper checker keeps listed.
     /// @param months Monthly expiries ahead (0 = the checker lists nothing).
     event KeeperListingMonthsSet(uint256 months);
+    /// @notice Emitted when the delivery-orders contract changes (issue 19: settled electing longs receive a
+    ///         delivery order there instead of bare CH; 0 hands CH to the long).
+    /// @param deliveryOrders The DeliveryOrders contract.
+    event DeliveryOrdersSet(address indexed deliveryOrders);
 }

@@ -250,6 +250,12 @@ interface IFuturesMarket is
     /// @param module The module.
     function setDeliveryModule(address module) external;
 
+    /// @notice Sets the DeliveryOrders contract that receives an electing long's delivered CH at settlement and
+    ///         turns it into a delivery order for the long (ADMIN; 0: the CH goes to the long). Delegated to the
+    ///         delivery module.
+    /// @param deliveryOrders The DeliveryOrders contract.
+    function setDeliveryOrders(address deliveryOrders) external;
+
     /// @notice The FuturesDelivery module.
     /// @return The module address.
     function deliveryModule() external view returns (address);

@@ -10,6 +10,7 @@ import {IFuturesTypes} from "../../interfaces/markets/IFuturesTypes.sol";
 import {IFuturesErrors} from "../../interfaces/markets/IFuturesErrors.sol";
 import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IDeliveryOrders} from "../../interfaces/compute/IDeliveryOrders.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
 
@@ -170,8 +171,25 @@ library FuturesSettlement {
                 collateral
             );
         }
-        if (v.chOut != 0) $.ch.safeTransfer(account, v.chOut);
+        if (v.chOut != 0) _handOver($, seriesId, account, v);
         if (open == 0) FuturesLedger.advanceFirstOpen($);
+    }
+
+    /// @dev CH out of the market: an electing long's delivered CH becomes its delivery order when a DeliveryOrders
+    ///      contract is set (issue 19, docs/futures.md "Delivery as compute"); escrow returns go to the account.
+    function _handOver(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId,
+        address account,
+        SettleVars memory v
+    ) private {
+        address orders = $.deliveryOrders;
+        if (v.elected == 0 || orders == address(0)) {
+            $.ch.safeTransfer(account, v.chOut);
+            return;
+        }
+        $.ch.safeTransfer(orders, v.chOut);
+        IDeliveryOrders(orders).createOrder(seriesId, account, v.chOut, v.price);
     }
 
     /// @dev Settlement-price corrections of legs a liquidation closed at the index, paid with the account's next
@@ -212,6 +230,14 @@ library FuturesSettlement {
         slashed = (slashed + FuturesLedger.BPS - 1) / FuturesLedger.BPS;
         s.deliveredCh += uint128(delivered);
         s.slashedUsdc += slashed.toUint128();
+        // issue 19 item 2: a failing short that is a provider also loses DPS stake, reputation and risk score
+        address orders = delivered < assigned ? $.deliveryOrders : address(0);
+        if (orders != address(0)) {
+            // @dev Settlement never gets stuck on the compute side (MKT-04): a refusal there slashes nothing.
+            try
+                IDeliveryOrders(orders).slashFailedShort(seriesId, account, assigned - delivered, slashed, msg.sender)
+            {} catch {}
+        }
         v.cash = int256(paid) - int256(slashed);
         v.assigned = assigned;
         v.delivered = delivered;

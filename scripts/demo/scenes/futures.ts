@@ -4,6 +4,7 @@ import type { DemoContext, Scene } from "../types.js";
 import { fundUsdc, trader, usdc6, wad } from "./clearing.js";
 import { allocate } from "./perps.js";
 import { domainOf, signOrder, type SpotOrder } from "@chx/sdk";
+import { DeliveryOrders__factory } from "../../../types/ethers-contracts/index.js";
 
 const HOUR = 3_600;
 const DAY = 86_400;
@@ -143,7 +144,11 @@ export const futuresScene: Scene = {
     await ctx.keeper.settle(20);
     const info = await futures.seriesInfo(seriesId);
     const settlement = fmt(info.settlementPriceWad);
-    const received = (await ch.balanceOf(alice.address)) - aliceChBefore;
+    // issue 19: an electing long's CH is a delivery order (compute to consume as tasks), not tokens in its wallet
+    const orders = DeliveryOrders__factory.connect(ctx.deploy.address("DeliveryOrders"), ctx.deployer);
+    const order = await orders.order(await orders.orderId(seriesId, alice.address));
+    const received = (await ch.balanceOf(alice.address)) - aliceChBefore + order.availableCh;
+    const deliveryStats = await orders.stats();
     const bobLeft = await futures.positionOf(seriesId, bob.address);
     const stillOpen = info.openPositions;
     ctx.series("convergence", { hour: 0, index: settlement, futures: settlement });
@@ -163,5 +168,9 @@ export const futuresScene: Scene = {
     ctx.figure("futures.positionsLeftOpen", Number(stillOpen));
     ctx.figure("futures.bobEscrowLeftCh", formatUnits(bobLeft.escrowCh, 18));
     ctx.figure("futures.aliceCollateralUsdc", formatUnits(collateral, 6));
+    ctx.figure("delivery.ordersCreated", order.status === 0n ? 0 : 1);
+    ctx.figure("delivery.tasksCompleted", Number(deliveryStats.tasksCompleted));
+    ctx.figure("delivery.computeHoursDelivered", formatUnits(deliveryStats.chDelivered, 18));
+    ctx.figure("delivery.failedDeliveriesSlashedDps", formatUnits(deliveryStats.slashedDps, 18));
   },
 };

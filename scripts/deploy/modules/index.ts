@@ -13,6 +13,7 @@ import { tasksModule } from "./tasks.js";
 import { perpsModule } from "./perps.js";
 import { futuresModule } from "./futures.js";
 import { optionsModule } from "./options.js";
+import { deliveryModule } from "./delivery.js";
 import { peripheryModule } from "./periphery.js";
 
 /**
@@ -32,6 +33,7 @@ export const modules: DeployModule[] = [
   // markets, periphery modules go here
   perpsModule,
   futuresModule,
+  deliveryModule,
   optionsModule,
   peripheryModule,
   wiringModule,

@@ -9,6 +9,7 @@ import {
   DeliveryElected,
   DeliveryEscrowChanged,
   DeliveryModuleSet,
+  DeliveryOrdersSet,
   DeliveryProofDemanded,
   DeliveryForfeited,
   DeliveryReceived,
@@ -603,4 +604,10 @@ export function handleKeeperListingMonthsSet(event: KeeperListingMonthsSet): voi
   const e = other(event, "keeperListingMonths", null, null);
   e.value = event.params.months;
   e.save();
+}
+
+export function handleDeliveryOrdersSet(event: DeliveryOrdersSet): void {
+  const m = getMarket(event.address);
+  m.deliveryOrders = event.params.deliveryOrders;
+  m.save();
 }

@@ -4,6 +4,7 @@ import type { NetworkConnection } from "hardhat/types/network";
 import { connectionFor } from "../../helpers/fixture.js";
 import { setupTrader } from "../../helpers/clearing.js";
 import { loadFutures, jumpTo, trade, cancelReason, usdc, wad, DAY, type FuturesFixture } from "./helpers.js";
+import { DeliveryOrders__factory } from "../../../types/ethers-contracts/index.js";
 
 const HOUR = 3_600n;
 
@@ -24,6 +25,12 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await jumpTo(connection, fx, expiry + 2n * HOUR, priceWad);
     await (await fx.protocol.futures.connect(keeper).finalizeSettlement(seriesId)).wait();
     return (await fx.protocol.futures.seriesInfo(seriesId)).deliveryDeadline;
+  }
+
+  /** The CH of `account`'s delivery order of `seriesId` (issue 19: an electing long receives an order, not CH). */
+  async function orderCh(seriesId: bigint, account: string): Promise<bigint> {
+    const orders = DeliveryOrders__factory.connect(fx.ctx.address("DeliveryOrders"), connection.ethers.provider);
+    return (await orders.order(await orders.orderId(seriesId, account))).availableCh;
   }
 
   async function chPosition(account: string): Promise<bigint> {
@@ -54,10 +61,14 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
       .to.emit(p.futures, "DeliverySettled")
       .withArgs(1n, bob!.address, wad("500"), wad("500"), usdc("6000"), 0n, usdc("25019.9875"));
     const chBefore = await p.ch.balanceOf(alice!.address);
+    const orders = DeliveryOrders__factory.connect(fx.ctx.address("DeliveryOrders"), connection.ethers.provider);
     await expect(p.futures.connect(alice!).settlePosition(1n, alice!.address))
       .to.emit(p.futures, "DeliveryReceived")
-      .withArgs(1n, alice!.address, wad("500"), wad("500"), usdc("6000"), 0n, 0n);
-    expect((await p.ch.balanceOf(alice!.address)) - chBefore).to.equal(wad("500"));
+      .withArgs(1n, alice!.address, wad("500"), wad("500"), usdc("6000"), 0n, 0n)
+      .and.to.emit(orders, "DeliveryOrderCreated");
+    // Alice takes delivery of compute: her 500 CH are a delivery order, not tokens in her wallet (issue 19)
+    expect(await p.ch.balanceOf(alice!.address)).to.equal(chBefore);
+    expect(await orderCh(1n, alice!.address)).to.equal(wad("500"));
     // Alice's month-1 CH cost her exactly her locked futures price: 6,000 − 1,000 gain + 12.5 premium = 500 × 10.025
     expect(await p.clearingHouse.collateralOf(alice!.address)).to.equal(
       usdc("20000") - 2n * usdc("2.50625") - 2n * usdc("12.5") + usdc("1000") - usdc("6000"),
@@ -172,9 +183,8 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await (await p.futures.connect(bob!).settlePosition(fx.seriesId, bob!.address)).wait();
     expect((await p.ch.balanceOf(bob!.address)) - bobCh).to.equal(wad("200") - bobAssigned); // escrow back
     await (await p.futures.connect(dave!).settlePosition(fx.seriesId, dave!.address)).wait();
-    const aliceCh = await p.ch.balanceOf(alice!.address);
     await (await p.futures.connect(alice!).settlePosition(fx.seriesId, alice!.address)).wait();
-    expect((await p.ch.balanceOf(alice!.address)) - aliceCh).to.equal(bobAssigned + daveAssigned);
+    expect(await orderCh(fx.seriesId, alice!.address)).to.equal(bobAssigned + daveAssigned);
     const s = await p.futures.seriesInfo(fx.seriesId);
     expect(s.deliveredCh).to.equal(s.receivedCh);
     expect(await p.ch.balanceOf(await p.futures.getAddress())).to.equal(0n);

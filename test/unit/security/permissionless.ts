@@ -389,6 +389,19 @@ open(
   ["demandDeliveryProof(uint256,address)", "closeUnproven(uint256,address)"],
   "the short's own guarantor demands proof (checked inside); closing an unproven short after the window only reduces risk",
 );
+open(
+  "DeliveryOrders",
+  [
+    "submitTask(uint256,(uint8,uint8,uint8,uint8,uint8,uint8,uint16,uint16,uint32,uint40,uint128,uint128,uint256),(bytes32,bytes32,bytes32,bytes32,bytes32,string))",
+    "close(uint256)",
+  ],
+  "the order's owner consumes or closes its own order (checked inside); anyone closes it only after its window, returning the CH to the owner",
+);
+open(
+  "DeliveryOrders",
+  ["assign(uint256,address[])", "claimTask(uint256)", "reportFailure(uint256)"],
+  "keeper work: assignment ranks the page with the ProviderMatcher's Delivery mode; task accounting and failure reports only move value to the order's owner",
+);
 // Options
 open(
   "OptionsMarket",

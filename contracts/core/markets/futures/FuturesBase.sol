@@ -68,6 +68,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         mapping(address account => SeriesSet) accountSeriesSet;
         // Monthly expiries ahead the keeper checker keeps listed (0 = none; ≤ FuturesLedger.MAX_KEEPER_LISTING_MONTHS).
         uint8 keeperListingMonths;
+        // Issue 19: where an electing long's delivered CH goes at settlement, as a delivery order (0: to the long).
+        address deliveryOrders;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.FuturesMarket")) - 1)) & ~bytes32(uint256(0xff))

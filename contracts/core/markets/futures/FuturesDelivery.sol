@@ -51,6 +51,12 @@ contract FuturesDelivery is FuturesBase {
         $.clearingHouse.withdrawMarketPool(amountUsdc, vault);
     }
 
+    /// @notice See IFuturesMarket.
+    function setDeliveryOrders(address deliveryOrders) external restricted {
+        _getFuturesMarketStorage().deliveryOrders = deliveryOrders;
+        emit DeliveryOrdersSet(deliveryOrders);
+    }
+
     // ───────────────────────────── delivery ─────────────────────────────
 
     /// @notice See IFuturesMarket.
@@ -126,13 +132,17 @@ contract FuturesDelivery is FuturesBase {
     /// @notice See IFuturesMarket.
     function demandDeliveryProof(uint256 seriesId, address account) external {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        FuturesLedger.trading($, seriesId);
+        Series storage s = FuturesLedger.trading($, seriesId);
         (, , , address pool, , ) = $.clearingHouse.modules();
         address guarantor = IGuarantorPool(pool).guarantorOf(account);
         if (msg.sender != guarantor) revert FuturesNotGuarantor(account, msg.sender, guarantor);
         Position storage p = $.positions[seriesId][account];
         if (p.sizeCh >= 0) revert FuturesNotShort(seriesId, account);
         uint64 deadline = uint64(block.timestamp) + $.params.proofWindowSec;
+        // The guarantor must be able to act on an unanswered demand (`closeUnproven` runs only while the series
+        // trades): a demand made less than a window before expiry ends one second before it (issue 19 item 2).
+        uint64 last = s.expiry - 1;
+        if (deadline > last) deadline = last;
         p.proofDeadline = deadline;
         emit DeliveryProofDemanded(seriesId, account, guarantor, uint256(-int256(p.sizeCh)), deadline);
     }
