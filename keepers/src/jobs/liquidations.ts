@@ -599,3 +599,50 @@ export const liquidationsFactory: JobFactory = {
     );
   },
 };
+
+/** One account's position in an ADL claim's market and its margin state (ClearingHouse.positionOf + marginState). */
+export interface AdlRow {
+  account: string;
+  sizeCh: bigint;
+  openNotionalUsdc: bigint;
+  margin: { equityUsdc: bigint; maintenanceMarginUsdc: bigint; grossNotionalUsdc: bigint };
+}
+
+/** A ranked ADL candidate; `remainingCh` is for the caller's bookkeeping across claims (starts at |size|). */
+export interface AdlCandidate {
+  account: string;
+  scoreUsdc: bigint;
+  sizeCh: bigint;
+  remainingCh: bigint;
+}
+
+/** ⌊a / b⌋ for b > 0 (bigint division truncates toward zero). */
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n ? q - 1n : q;
+}
+
+/**
+ * The off-chain ranking of ADL candidates for a claim (docs/clearing.md, "Auto-deleveraging"), the same rule the
+ * LiquidationEngine applies to nominations: only positions on the side opposite the bankrupt, profitable at the index
+ * (size × price − cost basis, rounded down), held by accounts at or above maintenance margin with positive equity;
+ * score = unrealised PnL × gross notional / equity (PnL × leverage), best first. The keeper nominates from the top
+ * until the claim's size is covered (at most LiquidationEngine.ADL_MAX_NOMINEES).
+ */
+export function rankAdlCandidates(rows: AdlRow[], bankruptLong: boolean, priceWad: bigint): AdlCandidate[] {
+  const out: AdlCandidate[] = [];
+  for (const r of rows) {
+    if (bankruptLong ? r.sizeCh >= 0n : r.sizeCh <= 0n) continue;
+    const pnl = floorDiv(r.sizeCh * priceWad, 10n ** 30n) - r.openNotionalUsdc;
+    const { equityUsdc, maintenanceMarginUsdc, grossNotionalUsdc } = r.margin;
+    if (pnl <= 0n || equityUsdc <= 0n || equityUsdc < maintenanceMarginUsdc) continue;
+    const abs = r.sizeCh < 0n ? -r.sizeCh : r.sizeCh;
+    out.push({
+      account: r.account,
+      scoreUsdc: (pnl * grossNotionalUsdc) / equityUsdc,
+      sizeCh: r.sizeCh,
+      remainingCh: abs,
+    });
+  }
+  return out.sort((x, y) => (x.scoreUsdc > y.scoreUsdc ? -1 : x.scoreUsdc < y.scoreUsdc ? 1 : 0));
+}

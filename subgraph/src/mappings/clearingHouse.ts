@@ -29,7 +29,7 @@ import { eventId, stamp, ZERO } from "../lib/common";
 import { WAD_WAD_TO_USDC } from "../lib/markets";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const LAYERS = ["account", "guarantor", "insurance", "socialised"];
+const LAYERS = ["account", "guarantor", "insurance", "socialised", "adl"];
 
 function clearingEvent(
   event: ethereum.Event,
