@@ -11,10 +11,12 @@ import {
   MarketPoolChanged,
   MarketRegistered,
   ModulesSet,
+  PositionDeleveraged,
   PositionLiquidated,
   PositionModified,
 } from "../../generated/ClearingHouse/ClearingHouse";
 import {
+  AdlStep,
   ClearingEvent,
   ClearingMarket,
   DeficitStep,
@@ -296,6 +298,45 @@ export function handlePositionLiquidated(event: PositionLiquidated): void {
     p.collateralUsdc,
     true,
   );
+}
+
+/**
+ * An auto-deleveraging step (docs/clearing.md): the candidate's position is reduced at the index like a trade (its
+ * size and collateral post-states), the bankrupt's collateral rises by the haircut; the step is kept as an AdlStep.
+ * The DeficitAbsorbed(layer = Adl) of the same step records the waterfall side.
+ */
+export function handlePositionDeleveraged(event: PositionDeleveraged): void {
+  const p = event.params;
+  changePosition(
+    event,
+    p.candidate,
+    p.market,
+    p.deltaCh,
+    p.priceWad,
+    p.candidateSizeCh,
+    null,
+    p.realisedPnlUsdc,
+    ZERO,
+    p.candidateCollateralUsdc,
+    false,
+  );
+  const b = getMarginAccount(p.bankrupt, event);
+  b.collateralUsdc = p.bankruptCollateralUsdc;
+  b.save();
+  const s = new AdlStep(eventId(event));
+  s.bankrupt = p.bankrupt;
+  s.candidate = p.candidate;
+  s.market = p.market;
+  s.deltaCh = p.deltaCh;
+  s.priceWad = p.priceWad;
+  s.realisedPnlUsdc = p.realisedPnlUsdc;
+  s.haircutUsdc = p.haircutUsdc;
+  s.bountyUsdc = p.bountyUsdc;
+  s.candidateSizeCh = p.candidateSizeCh;
+  s.candidateCollateralUsdc = p.candidateCollateralUsdc;
+  s.bankruptCollateralUsdc = p.bankruptCollateralUsdc;
+  stamp(s, event);
+  s.save();
 }
 
 export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
