@@ -62,6 +62,7 @@ interface Book {
 interface ShockResult {
   liquidations: number;
   liquidationGas: bigint[];
+  adlGas: { nominate: bigint[]; execute: bigint[] };
   absorbed: Record<string, number>;
   layersUsed: string[];
   adlSteps: number;
@@ -251,6 +252,7 @@ async function deleverageAll(
   p: Protocol,
   keeper: Signer,
   members: string[],
+  gas: { nominate: bigint[]; execute: bigint[] },
 ): Promise<number> {
   let steps = 0;
   for (let round = 0; round < 6; round++) {
@@ -279,7 +281,8 @@ async function deleverageAll(
         if (need <= 0n || k >= 8) break;
         if (cand.remainingCh <= 0n || cand.account === a) continue;
         try {
-          await (await p.liquidationEngine.connect(keeper).nominateAdl(a, cand.account)).wait();
+          const r = await (await p.liquidationEngine.connect(keeper).nominateAdl(a, cand.account)).wait();
+          if (r !== null) gas.nominate.push(r.gasUsed);
         } catch {
           continue; // no longer a candidate (e.g. below maintenance after an earlier step)
         }
@@ -296,7 +299,10 @@ async function deleverageAll(
       for (const log of r.logs) {
         try {
           const ev = p.liquidationEngine.interface.parseLog(log);
-          if (ev?.name === "AdlRoundExecuted") steps += Number(ev.args.steps);
+          if (ev?.name === "AdlRoundExecuted" && Number(ev.args.steps) > 0) {
+            steps += Number(ev.args.steps);
+            gas.execute.push(r.gasUsed);
+          }
         } catch {
           // another contract's log
         }
@@ -343,7 +349,8 @@ async function shock(
     await (await feed.setAnswer(wad(price) / scale)).wait();
     liquidations += await liquidateAll(p, keeper, book.members, gas);
   }
-  const adlSteps = await deleverageAll(connection, p, keeper, book.members);
+  const adlGas = { nominate: [] as bigint[], execute: [] as bigint[] };
+  const adlSteps = await deleverageAll(connection, p, keeper, book.members, adlGas);
 
   const absorbed: Record<string, number> = {};
   for (const ev of await p.clearingHouse.queryFilter(p.clearingHouse.filters.DeficitAbsorbed(), start + 1)) {
@@ -358,6 +365,7 @@ async function shock(
   return {
     liquidations,
     liquidationGas: gas,
+    adlGas,
     absorbed: Object.fromEntries(Object.entries(absorbed).map(([k, v]) => [k, Number(v.toFixed(6))])),
     layersUsed: LAYERS.filter((l) => (absorbed[l] ?? 0) > 0),
     adlSteps,
@@ -385,7 +393,7 @@ export const stressBench: BenchSuite = {
     const address = (name: string) => ctx.deploy.address(name);
     console.log(`  ${ACCOUNTS} accounts, shock40 (two 20 % steps in one hour)`);
     const s40 = await shock(ctx.connection, ctx.protocol, ctx.deployer, ctx.users, address, [8, 6]);
-    console.log(`  shock40: ${JSON.stringify({ ...s40, liquidationGas: undefined })}`);
+    console.log(`  shock40: ${JSON.stringify({ ...s40, liquidationGas: undefined, adlGas: undefined })}`);
     const connection = await ctx.hre.network.create();
     const deploy = await deployProtocol(ctx.hre, connection, { write: false, quiet: true });
     const [deployer, ...users] = await connection.ethers.getSigners();
@@ -398,7 +406,7 @@ export const stressBench: BenchSuite = {
       [4],
     );
     await connection.close();
-    console.log(`  shock60: ${JSON.stringify({ ...s60, liquidationGas: undefined })}`);
+    console.log(`  shock60: ${JSON.stringify({ ...s60, liquidationGas: undefined, adlGas: undefined })}`);
     const gas = [...s40.liquidationGas, ...s60.liquidationGas];
     const out = {
       accounts: ACCOUNTS,
@@ -423,6 +431,10 @@ export const stressBench: BenchSuite = {
       "liquidationGas.p50": percentile(gas, 0.5),
       "liquidationGas.p99": percentile(gas, 0.99),
       "liquidationGas.samples": gas.length,
+      // an executeAdl transaction that reduced at least one position (up to ADL_MAX_NOMINEES steps), and a nomination
+      "adlExecuteGas.p50": percentile([...s40.adlGas.execute, ...s60.adlGas.execute], 0.5),
+      "adlExecuteGas.p99": percentile([...s40.adlGas.execute, ...s60.adlGas.execute], 0.99),
+      "adlNominateGas.p50": percentile([...s40.adlGas.nominate, ...s60.adlGas.nominate], 0.5),
     };
     await mkdir("bench", { recursive: true });
     await writeFile(OUT, JSON.stringify(out, null, 2) + "\n");
