@@ -323,6 +323,7 @@ export function handlePositionDeleveraged(event: PositionDeleveraged): void {
   const b = getMarginAccount(p.bankrupt, event);
   b.collateralUsdc = p.bankruptCollateralUsdc;
   b.save();
+  accountDay(b, event, ZERO, ZERO, ZERO, 0, 0);
   const s = new AdlStep(eventId(event));
   s.bankrupt = p.bankrupt;
   s.candidate = p.candidate;
@@ -364,6 +365,8 @@ export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
   }
   stamp(s, event);
   s.save();
+  // an ADL step (layer 4) comes from executeAdl, not from a liquidation: no Liquidation will consume a draft
+  if (p.layer == 4) return;
   const d = liquidationDraft(p.account, event);
   if (p.layer == 1) d.guarantorUsdc = d.guarantorUsdc.plus(p.amountUsdc);
   else if (p.layer == 2) d.insuranceUsdc = d.insuranceUsdc.plus(p.amountUsdc);
