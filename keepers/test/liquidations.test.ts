@@ -349,6 +349,66 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     }
   });
 
+  it("test_adl_keeperRanksNominatesAndExecutes_whenInsuranceIsExhausted: a default beyond the guarantor and the empty fund is deleveraged against the best-ranked short", async function () {
+    const p = node().provider;
+    const admin = account(0).connect(p);
+    const [thin, bankrupt, big, small] = [41, 42, 43, 44].map((i) => account(i).connect(p));
+    for (const w of [thin, bankrupt, big, small])
+      await node().rpc("hardhat_setBalance", [w!.address, toBeHex(10n ** 22n)]);
+    expect(await protocol.insuranceFund.totalAssets()).to.equal(0n);
+    // the bankrupt: 50 CH long at 10 on 100 USDC under a guarantor with 60 USDC of capital
+    await setupGuarantor(protocol, admin, thin!, false, usdc("60"));
+    await setupTrader(protocol, thin!, bankrupt!, usdc("100"));
+    await (await cs.market.connect(bankrupt!).trade(wad("50"))).wait();
+    // the opposite side: a leveraged short of 50 CH (at 6: score 200 × 300 / 300 = 200) and a rich one of 5 CH (≈ 0.6)
+    const g = account(GUARANTOR).connect(p);
+    await setupTrader(protocol, g, big!, usdc("100"));
+    await (await cs.market.connect(big!).trade(-wad("50"))).wait();
+    await setupTrader(protocol, g, small!, usdc("1000"));
+    await (await cs.market.connect(small!).trade(-wad("5"))).wait();
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    try {
+      // 10 → 6: the bankrupt is at −100; the guarantor pays 60, the fund nothing: 40 left, an ADL claim opens (the
+      // six longs' deficits, 800 in all, stay within their guarantor's 1,000)
+      await (await cs.oracle.setPrice(wad("6"))).wait();
+      const first = await k.tick();
+      expect(first.errors).to.deep.equal([]);
+      expect(await protocol.clearingHouse.collateralOf(bankrupt!.address)).to.equal(-usdc("40"));
+      const claim = await protocol.liquidationEngine.adlClaim(bankrupt!.address);
+      expect(claim.sizeCh).to.equal(wad("50"));
+      // next tick: the keeper ranks the shorts off-chain and nominates the best until the size is covered: only `big`
+      const second = await k.tick();
+      const nominations = second.results.filter((x) => x.key.startsWith("liquidations.nominateAdl"));
+      expect(nominations.map((x) => [x.key.split(":")[1], x.outcome])).to.deep.equal([
+        [`${bankrupt!.address.toLowerCase()}@${big!.address.toLowerCase()}`, "success"],
+      ]);
+      expect(
+        (await protocol.liquidationEngine.adlScore(bankrupt!.address, big!.address)) >
+          (await protocol.liquidationEngine.adlScore(bankrupt!.address, small!.address)),
+      ).to.equal(true);
+      expect((await protocol.liquidationEngine.adlClaim(bankrupt!.address)).nominees).to.deep.equal([big!.address]);
+      // after the window: executed, at the bankruptcy price (40 / 50 = 0.8 USDC per CH)
+      await node().rpc("evm_increaseTime", [Number(await protocol.liquidationEngine.adlWindow())]);
+      await node().rpc("evm_mine", []);
+      const third = await k.tick();
+      const exec = third.results.filter((x) => x.key.startsWith("liquidations.executeAdl"));
+      expect(exec.map((x) => [x.key.split(":")[1], x.outcome])).to.deep.equal([
+        [bankrupt!.address.toLowerCase(), "success"],
+      ]);
+      expect(await protocol.clearingHouse.collateralOf(bankrupt!.address)).to.equal(0n);
+      const m = await cs.market.getAddress();
+      expect((await protocol.clearingHouse.positionOf(big!.address, m)).sizeCh).to.equal(0n);
+      expect((await protocol.clearingHouse.positionOf(small!.address, m)).sizeCh).to.equal(-wad("5"));
+      expect((await protocol.liquidationEngine.adlClaim(bankrupt!.address)).market).to.equal(
+        "0x0000000000000000000000000000000000000000",
+      );
+      // nothing left to do
+      expect((await k.tick()).results.filter((x) => x.key.includes("Adl"))).to.deep.equal([]);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
   it("test_readmeExample_aFundingSectionKeepsLiquidationsOn: a jobs section overrides, it never selects", function () {
     const cfg = applyConfig(defaultConfig("localhost"), { jobs: { funding: { gasCeilingGwei: 30 } } });
     const { jobs } = loadJobs(cfg, deployed.deployment, jobFactories);

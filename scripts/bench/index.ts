@@ -10,6 +10,7 @@ import { perpsBench } from "./perps.js";
 import { optionsBench } from "./options.js";
 import { futuresBench } from "./futures.js";
 import { lensBench } from "./lens.js";
+import { stressBench } from "./stress.js";
 
 /** Every benchmark suite; a module adds one line. */
 export const suites: BenchSuite[] = [
@@ -25,4 +26,5 @@ export const suites: BenchSuite[] = [
   optionsBench,
   futuresBench,
   lensBench,
+  stressBench,
 ];

@@ -3,7 +3,8 @@
 // Positions: a MockClearingMarket (the index is its counterparty; contracts/mocks, as the clearing tests use) is
 // listed, the trader goes long, the CH index falls from 10 to 1 USDC and the keeper liquidates: the account's
 // deficit walks the whole waterfall — the guarantor's capital, the InsuranceFund (sized so it is exhausted, which
-// resets its shares) and the market's PnL pool (socialised). A second, healthy account keeps open interest.
+// resets its shares) and auto-deleveraging of the keeper's opposite short (nothing is socialised). A second, healthy
+// account keeps open interest.
 // Spot: a taker fill of a signed sell order and a match of a crossing buy and sell (counted once).
 // compare(): open interest and PnL pool per market (marketInfo), every position (positionOf), collateral,
 // guarantor capital, the insurance fund's assets, the socialised loss and accrued fees (totals), liquidation and
@@ -125,6 +126,25 @@ async function positions(ctx) {
     }
     if (ev?.name === "AccountLiquidated") seen.liquidations++;
   }
+  // The fund is exhausted: the rest goes to auto-deleveraging (docs/clearing.md). The keeper's short is the opposite,
+  // profitable position: nominated, the window waited out, the round executed (layer 4, PositionDeleveraged).
+  await send(ctx.as(keeper)("LiquidationEngine").nominateAdl(trader.address, keeper.address));
+  const window = await d("LiquidationEngine").adlWindow();
+  await ctx.provider.send("evm_increaseTime", [Number(window)]);
+  await setIndex(ctx, wad(1)); // a fresh round of the feed after the window
+  const x = await send(ctx.as(keeper)("LiquidationEngine").executeAdl(trader.address));
+  for (const l of x.logs) {
+    let ev = null;
+    try {
+      ev = ch.parseLog(l);
+    } catch {
+      ev = null;
+    }
+    if (ev?.name === "DeficitAbsorbed") {
+      const layer = Number(ev.args.layer ?? ev.args[1]);
+      seen.steps.set(layer, (seen.steps.get(layer) ?? 0) + 1);
+    }
+  }
   await setIndex(ctx, wad(10));
   await ctx.checkpoint();
 }
@@ -225,7 +245,7 @@ export async function compare(ctx) {
         const got = steps.filter((s) => Number(s.layer) === layer).length;
         if (got !== n) bad.push(`waterfall layer ${layer}: ${got} steps ≠ ${n}`);
       }
-      for (const layer of [1, 2, 3])
+      for (const layer of [1, 2, 4])
         if (!steps.some((s) => Number(s.layer) === layer)) bad.push(`waterfall layer ${layer} never reached`);
       const acct = replay.entity("MarginAccount", liqs[0].account);
       if (!acct || Number(acct.liquidationCount) !== liqs.length)

@@ -4,9 +4,18 @@
 // Liquidation entity takes the amounts of the events of its own transaction.
 import { Address, BigInt, Bytes } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
-import { handleDeficitAbsorbed, handlePositionLiquidated } from "../src/mappings/clearingHouse";
+import {
+  handleDeficitAbsorbed,
+  handlePositionDeleveraged,
+  handlePositionLiquidated,
+  handlePositionModified,
+} from "../src/mappings/clearingHouse";
 import { handleCustomerAdmitted, handleGuarantorConfigured } from "../src/mappings/guarantorPool";
-import { handleAccountLiquidated } from "../src/mappings/liquidationEngine";
+import {
+  handleAccountLiquidated,
+  handleAdlRoundExecuted,
+  handleAdlRoundOpened,
+} from "../src/mappings/liquidationEngine";
 import { ALICE, BOB, inTx, lastEventId, T0, wad } from "./helpers";
 import { ClearingHouseEvents } from "../generated/factories/ClearingHouse";
 import { GuarantorPoolEvents } from "../generated/factories/GuarantorPool";
@@ -62,5 +71,35 @@ describe("LiquidationEngine", () => {
     // Alice's draft is consumed; Bob's (no AccountLiquidated yet) remains
     assert.notInStore("LiquidationDraft", ALICE.concat(Bytes.fromHexString(TX1)).toHexString());
     assert.entityCount("LiquidationDraft", 1);
+  });
+
+  test("auto-deleveraging: a claim's rounds and steps, the candidate's position and both collaterals follow the events", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    const le = new LiquidationEngineEvents(LIQ);
+    // Bob is short 30 at 10; Alice (long) defaults: 50 USDC left after the insurance fund, over 50 CH
+    handlePositionModified(house.PositionModified(T0 + 100, BOB, MARKET, wad(-30), wad(10), wad(-30), usdc(-300), BigInt.zero(), BigInt.zero(), usdc(60)));
+    handleAdlRoundOpened(le.AdlRoundOpened(T0 + 400, ALICE, MARKET, true, usdc(50), wad(50), usdc(1), BigInt.fromI64(T0 + 700)));
+    assert.fieldEquals("AdlClaim", ALICE.toHexString(), "rounds", "1");
+    assert.fieldEquals("AdlClaim", ALICE.toHexString(), "bankruptLong", "true");
+    // the step: Bob buys back 30 at 5 (profit 150), gives up 30 to Alice, 0.75 to the keeper
+    handlePositionDeleveraged(
+      house.PositionDeleveraged(T0 + 800, ALICE, BOB, MARKET, wad(30), wad(5), usdc(150), usdc(30), BigInt.fromI32(750000), BigInt.zero(), BigInt.fromI64(179250000), usdc(-20)),
+    );
+    handleDeficitAbsorbed(house.DeficitAbsorbed(T0 + 800, ALICE, 4, usdc(30), usdc(20), MARKET));
+    handleAdlRoundExecuted(le.AdlRoundExecuted(T0 + 800, ALICE, KEEPER, BigInt.fromI32(1), usdc(30), usdc(20), wad(20), false));
+    assert.entityCount("AdlStep", 1);
+    assert.fieldEquals("AdlClaim", ALICE.toHexString(), "steps", "1");
+    assert.fieldEquals("AdlClaim", ALICE.toHexString(), "recoveredUsdc", usdc(30).toString());
+    assert.fieldEquals("AdlClaim", ALICE.toHexString(), "sizeCh", wad(20).toString());
+    assert.fieldEquals("AdlClaim", ALICE.toHexString(), "closed", "false");
+    assert.fieldEquals("MarginAccount", ALICE.toHexString(), "collateralUsdc", usdc(-20).toString());
+    assert.fieldEquals("MarginAccount", BOB.toHexString(), "collateralUsdc", "179250000");
+    assert.fieldEquals("Position", BOB.concat(MARKET).toHexString(), "sizeCh", "0");
+    // the next round, then the claim closes
+    handleAdlRoundOpened(le.AdlRoundOpened(T0 + 800, ALICE, MARKET, true, usdc(20), wad(20), usdc(1), BigInt.fromI64(T0 + 1100)));
+    handleAdlRoundExecuted(le.AdlRoundExecuted(T0 + 1200, ALICE, KEEPER, BigInt.fromI32(1), usdc(20), BigInt.zero(), BigInt.zero(), true));
+    assert.fieldEquals("AdlClaim", ALICE.toHexString(), "rounds", "2");
+    assert.fieldEquals("AdlClaim", ALICE.toHexString(), "closed", "true");
+    assert.fieldEquals("AdlClaim", ALICE.toHexString(), "recoveredUsdc", usdc(50).toString());
   });
 });

@@ -215,7 +215,8 @@ contract ClearingRiskLiquidationTest is ClearingUnitBase {
         assertEq(chouse.collateralOf(alice), 0);
     }
 
-    /// LIQ-03 all layers in order under one price shock: guarantor (60) → insurance (40) → socialised (50).
+    /// LIQ-03 all layers in order under one price shock: guarantor (60) → insurance (40) → the 50 left opens an
+    /// auto-deleveraging claim (CLR-03; nothing is socialised, the pool is not charged: CLR-05).
     function test_waterfall_everyLayerInOrder_LIQ03() public {
         address g2 = makeAddr("thin guarantor");
         _setupGuarantor(g2, false, 60e6);
@@ -231,18 +232,20 @@ contract ClearingRiskLiquidationTest is ClearingUnitBase {
         vm.expectEmit(address(chouse));
         emit IClearingHouse.DeficitAbsorbed(bob, IClearingHouse.Layer.Insurance, 40e6, 50e6, address(0));
         vm.expectEmit(address(chouse));
-        emit IClearingHouse.DeficitAbsorbed(bob, IClearingHouse.Layer.Socialised, 50e6, 0, address(market));
+        emit IClearingHouseEvents.DeficitUnabsorbed(bob, 50e6, -50e6);
         vm.expectEmit(address(liq));
-        emit ILiquidationEngine.AccountLiquidated(bob, address(this), 1e18, 5e18, 0, 0, 0);
+        emit ILiquidationEngine.AdlRoundOpened(bob, address(market), true, 50e6, 50e18, 1e6, block.timestamp + 300);
+        vm.expectEmit(address(liq));
+        emit ILiquidationEngine.AccountLiquidated(bob, address(this), 1e18, 5e18, 0, -50e6, 0);
         liq.liquidate(bob);
         assertEq(pool.guarantorInfo(g2).capitalUsdc, 0);
         assertEq(insurance.totalAssets(), 0);
         (, uint256 socialised) = chouse.totals();
-        assertEq(socialised, 50e6);
+        assertEq(socialised, 0);
         (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
-        assertEq(poolUsdc, 1_000e6 + 250e6 - 50e6);
-        // ACC-01 ledger: balance = Σ collateral + pool + fees
-        assertEq(usdc.balanceOf(address(chouse)), uint256(poolUsdc));
+        assertEq(poolUsdc, 1_000e6 + 250e6);
+        // ACC-01 ledger: balance = Σ collateral + pool + fees (bob's −50 is the deficit ADL covers)
+        assertEq(int256(usdc.balanceOf(address(chouse))), poolUsdc - 50e6);
     }
 
     /// A deficit left by a cash flow (no positions) is resolved by the waterfall too.

@@ -99,15 +99,35 @@ contract ClearingSecurityTest is ClearingUnitBase {
         (, int256 poolBefore, , ) = chouse.marketInfo(address(market));
 
         vm.prank(keeper);
-        liq.liquidate(alice); // waterfall: guarantor 50, insurance 0, 89 socialised
+        liq.liquidate(alice); // waterfall: guarantor 50, insurance 0, 89 left (no liquidation close: no ADL source)
 
         (, int256 optPoolAfter, , ) = chouse.marketInfo(address(opt));
         (, int256 poolAfter, , ) = chouse.marketInfo(address(market));
         assertEq(optPoolAfter, optPoolBefore, "options pool charged");
         (, uint256 socialised) = chouse.totals();
-        assertEq(socialised, 89e6);
-        assertEq(poolAfter, poolBefore - 89e6);
-        assertEq(chouse.collateralOf(alice), 0);
+        // CLR-05: nothing is socialised any more; the deficit stays visible on the account (DeficitUnabsorbed)
+        assertEq(socialised, 0);
+        assertEq(poolAfter, poolBefore);
+        assertEq(chouse.collateralOf(alice), -89e6);
+    }
+
+    /// CLR-05: options holders are never haircut: a default closed in a market that cannot absorb losses (an options
+    /// market) is no auto-deleveraging source; the deficit stays visible on the account (DeficitUnabsorbed).
+    function test_adl_optionsDefaultOpensNoClaim_CLR05() public {
+        MockClearingMarket opt = _optionsLikeMarket();
+        address thinGuarantor = makeAddr("thin guarantor");
+        _setupGuarantor(thinGuarantor, false, 50e6); // capacity 500
+        _setupTrader(alice, thinGuarantor, 60e6);
+        vm.prank(alice);
+        opt.trade(50e18); // notional 500 at 10
+        oracle.setPrice(6e18); // −200: collateral −140; the guarantor pays 50
+        vm.expectEmit(address(chouse));
+        emit IClearingHouseEvents.DeficitUnabsorbed(alice, 90e6, -90e6);
+        vm.prank(keeper);
+        liq.liquidate(alice);
+        (address source, ) = chouse.adlSourceOf(alice);
+        assertEq(source, address(0));
+        assertEq(liq.adlClaim(alice).market, address(0));
     }
 
     /// An account that never traded a loss-absorbing market keeps what no layer could pay as negative collateral

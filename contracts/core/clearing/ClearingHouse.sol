@@ -14,6 +14,7 @@ import {ClearingMargin} from "../../libraries/clearing/ClearingMargin.sol";
 import {ClearingPositions} from "../../libraries/clearing/ClearingPositions.sol";
 import {ClearingLiquidation} from "../../libraries/clearing/ClearingLiquidation.sol";
 import {ClearingConfig} from "../../libraries/clearing/ClearingConfig.sol";
+import {ClearingAdl} from "../../libraries/clearing/ClearingAdl.sol";
 
 /// @title ClearingHouse
 /// @notice Cross-margined USDC accounts and the positions markets open in them. See IClearingHouse.
@@ -283,10 +284,27 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
         address account,
         uint256 fromGuarantorUsdc,
         uint256 fromInsuranceUsdc
-    ) external returns (uint256 socialisedUsdc) {
+    ) external returns (int256 collateralUsdc) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         _onlyLiquidationEngine($);
         return ClearingLiquidation.absorbDeficit($, account, fromGuarantorUsdc, fromInsuranceUsdc);
+    }
+
+    /// @inheritdoc IClearingHouse
+    function adlReduce(
+        AdlStep calldata step
+    ) external nonReentrant returns (int256 realisedPnlUsdc, uint256 haircutUsdc, uint256 paidBountyUsdc) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        _onlyLiquidationEngine($);
+        (realisedPnlUsdc, haircutUsdc, paidBountyUsdc) = ClearingAdl.reduce($, step);
+        if (paidBountyUsdc > 0) $.usdc.safeTransfer(step.keeper, paidBountyUsdc);
+    }
+
+    /// @inheritdoc IClearingHouse
+    function adlSourceOf(address account) external view returns (address market, int256 closedCh) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        ClearingHouseStorage.AdlSource memory src = $.adlSource[account];
+        return ($.marketById[src.marketId].market, src.closedCh);
     }
 
     /// @inheritdoc IClearingHouse

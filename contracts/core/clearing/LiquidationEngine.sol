@@ -2,6 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {FixedPointMath} from "../../libraries/math/FixedPointMath.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ILiquidationEngine} from "../../interfaces/clearing/ILiquidationEngine.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
@@ -16,17 +18,25 @@ import {AggregatorV3Interface} from "@chainlink/contracts/src/v0.8/shared/interf
 ///      engine holds Roles.CLEARING for GuarantorPool.coverLoss and InsuranceFund.coverBadDebt. Reads the module addresses from the ClearingHouse on every call, so
 ///      a module swap there needs no second governance action here.
 contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
+    using SafeCast for uint256;
     uint256 internal constant WAD = 1e18;
     uint256 internal constant BPS = 10_000;
     uint256 internal constant MAX_BOUNTY_BPS = 1_000;
+    /// @notice Most nominees one ADL round keeps (and reduces): bounds every ADL loop.
+    uint256 public constant ADL_MAX_NOMINEES = 8;
+    uint256 internal constant DEFAULT_ADL_WINDOW_SEC = 300;
+    uint256 internal constant MAX_ADL_WINDOW_SEC = 1 days;
 
     /// @custom:storage-location erc7201:chx.storage.LiquidationEngine
-    /// @dev One slot, read once per liquidation.
+    /// @dev The first slot is read once per liquidation; the ADL fields follow.
     struct LiquidationEngineStorage {
         IClearingHouse clearingHouse;
         uint16 bountyBps;
         uint40 maxBountyUsdc;
         uint40 dustNotionalUsdc;
+        /// @dev ADL nomination window; 0 reads as DEFAULT_ADL_WINDOW_SEC.
+        uint32 adlWindowSec;
+        mapping(address bankrupt => AdlClaim) adlClaims;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.LiquidationEngine")) - 1)) & ~bytes32(uint256(0xff))
@@ -60,7 +70,7 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
 
     /// @inheritdoc ILiquidationEngine
     function liquidate(address account) external nonReentrant returns (uint256 fractionWad, uint256 bountyUsdc) {
-        LiquidationEngineStorage memory $ = _getLiquidationEngineStorage();
+        LiquidationEngineStorage storage $ = _getLiquidationEngineStorage();
         IClearingHouse ch = $.clearingHouse;
         // ORC-02: one price read for the whole liquidation, passed back to the ClearingHouse.
         (IClearingHouse.MarginState memory s, uint256 priceWad) = ch.liquidationState(account);
@@ -77,6 +87,9 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         }
         if (positionsLeft == 0 && collateral < 0) {
             collateral = _waterfall(ch, IGuarantorPool(pool), IInsuranceFund(fund), account, uint256(-collateral));
+            // CLR-03: what the insurance fund could not pay goes to auto-deleveraging (a claim on the opposite side
+            // of the market of the largest position the bankrupting close took out).
+            if (collateral < 0 && s.positionCount > 0) _openClaim($, ch, account, uint256(-collateral));
         }
         emit AccountLiquidated(account, msg.sender, fractionWad, priceWad, bountyUsdc, collateral, positionsLeft);
     }
@@ -102,7 +115,7 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
     }
 
     function _close(
-        LiquidationEngineStorage memory $,
+        LiquidationEngineStorage storage $,
         IClearingHouse ch,
         address account,
         IClearingHouse.MarginState memory s,
@@ -133,8 +146,8 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         if (Math.mulDiv(s.grossNotionalUsdc, keep, WAD) < dustUsdc) f = WAD;
     }
 
-    /// @dev LIQ-03: guarantor capital, then the insurance fund, then socialised; each layer pays at most the
-    ///      remaining deficit and at most what it holds.
+    /// @dev LIQ-03: guarantor capital, then the insurance fund; each layer pays at most the remaining deficit and at
+    ///      most what it holds. Returns the account's collateral after (< 0: left for auto-deleveraging).
     function _waterfall(
         IClearingHouse ch,
         IGuarantorPool pool,
@@ -148,12 +161,225 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         if (remaining > 0 && address(fund) != address(0)) {
             fromInsurance = fund.coverBadDebt(remaining, address(ch));
         }
-        uint256 socialised = ch.absorbDeficit(account, fromGuarantor, fromInsurance);
-        // The collateral absorbDeficit leaves, computed here instead of read back: an over-payment stays with the
-        // account; a deficit left after both layers is socialised (0) or, with no absorber market, stays negative.
-        uint256 paid = fromGuarantor + fromInsurance;
-        if (paid >= deficit) return int256(paid - deficit);
-        return socialised > 0 ? int256(0) : -int256(deficit - paid);
+        return ch.absorbDeficit(account, fromGuarantor, fromInsurance);
+    }
+
+    // ───────────────────────────── auto-deleveraging ─────────────────────────────
+
+    /// @dev Opens (or re-opens, after a new default of the same account) the claim on the bankrupt's largest closed
+    ///      loss-absorbing position; none (e.g. only options were closed) leaves the deficit unabsorbed and visible.
+    function _openClaim(
+        LiquidationEngineStorage storage $,
+        IClearingHouse ch,
+        address bankrupt,
+        uint256 deficit
+    ) private {
+        (address market, int256 closedCh) = ch.adlSourceOf(bankrupt);
+        if (market == address(0) || closedCh == 0) return;
+        AdlClaim storage c = $.adlClaims[bankrupt];
+        uint256 size = FixedPointMath.abs(closedCh);
+        c.market = market;
+        // A liquidation close buys back a short (closed size > 0) and sells a long (< 0).
+        c.bankruptLong = closedCh < 0;
+        c.sizeCh = size.toUint128();
+        c.perChWad = Math.mulDiv(deficit, WAD, size, Math.Rounding.Ceil).toUint128();
+        _openRound($, c, bankrupt, deficit);
+    }
+
+    function _openRound(
+        LiquidationEngineStorage storage $,
+        AdlClaim storage c,
+        address bankrupt,
+        uint256 deficit
+    ) private {
+        c.roundStartSec = uint40(block.timestamp);
+        delete c.nominees;
+        delete c.scores;
+        emit AdlRoundOpened(
+            bankrupt,
+            c.market,
+            c.bankruptLong,
+            deficit,
+            c.sizeCh,
+            c.perChWad,
+            block.timestamp + _window($)
+        );
+    }
+
+    /// @inheritdoc ILiquidationEngine
+    function nominateAdl(
+        address bankrupt,
+        address candidate
+    ) external nonReentrant returns (uint256 scoreUsdc, uint256 rank) {
+        LiquidationEngineStorage storage $ = _getLiquidationEngineStorage();
+        AdlClaim storage c = _claim($, bankrupt);
+        uint256 ends = c.roundStartSec + _window($);
+        if (block.timestamp >= ends) revert AdlNominationsClosed(bankrupt, ends);
+        scoreUsdc = _score($.clearingHouse, c, bankrupt, candidate, _indexPrice($.clearingHouse));
+        uint256 n = c.nominees.length;
+        for (uint256 i; i < n; ++i) if (c.nominees[i] == candidate) revert AdlAlreadyNominated(candidate);
+        address displaced;
+        if (n == ADL_MAX_NOMINEES) {
+            uint256 lowest = c.scores[n - 1];
+            if (scoreUsdc <= lowest) revert AdlNotRanked(candidate, scoreUsdc, lowest);
+            displaced = c.nominees[n - 1];
+            c.nominees.pop();
+            c.scores.pop();
+            --n;
+        }
+        // Insertion keeps the list best first; equal scores keep nomination order (the earlier stays ahead).
+        c.nominees.push(candidate);
+        c.scores.push(scoreUsdc);
+        rank = n;
+        while (rank > 0 && c.scores[rank - 1] < scoreUsdc) {
+            c.nominees[rank] = c.nominees[rank - 1];
+            c.scores[rank] = c.scores[rank - 1];
+            --rank;
+        }
+        c.nominees[rank] = candidate;
+        c.scores[rank] = scoreUsdc;
+        emit AdlNominated(bankrupt, candidate, msg.sender, scoreUsdc, rank, displaced);
+    }
+
+    /// @dev One ADL round's running totals (memory: keeps the stack small).
+    struct Round {
+        IClearingHouse ch;
+        address bankrupt;
+        uint256 priceWad;
+        uint256 deficit;
+        uint256 sizeLeft;
+        uint256 steps;
+        uint256 recovered;
+    }
+
+    /// @inheritdoc ILiquidationEngine
+    function executeAdl(address bankrupt) external nonReentrant returns (uint256 steps, uint256 recoveredUsdc) {
+        LiquidationEngineStorage storage $ = _getLiquidationEngineStorage();
+        AdlClaim storage c = _claim($, bankrupt);
+        uint256 ends = c.roundStartSec + _window($);
+        if (block.timestamp < ends) revert AdlNominationsOpen(bankrupt, ends);
+        Round memory r;
+        (r.ch, r.bankrupt, r.sizeLeft) = ($.clearingHouse, bankrupt, c.sizeCh);
+        int256 collateral = r.ch.collateralOf(bankrupt);
+        if (collateral < 0) {
+            // CLR-03: ADL only takes what the guarantor and the insurance fund cannot pay now (a refilled fund pays
+            // first).
+            (, address pool, address fund) = r.ch.liquidationModules();
+            collateral = _waterfall(r.ch, IGuarantorPool(pool), IInsuranceFund(fund), bankrupt, uint256(-collateral));
+        }
+        r.deficit = collateral < 0 ? uint256(-collateral) : 0;
+        r.priceWad = _indexPrice(r.ch);
+        uint256 n = c.nominees.length;
+        for (uint256 i; i < n && r.deficit > 0 && r.sizeLeft > 0; ++i) _step($, c, r, c.nominees[i]);
+        c.sizeCh = uint128(r.sizeLeft);
+        bool closed = r.deficit == 0 || r.sizeLeft == 0;
+        emit AdlRoundExecuted(bankrupt, msg.sender, r.steps, r.recovered, r.deficit, r.sizeLeft, closed);
+        if (closed) {
+            delete $.adlClaims[bankrupt];
+        } else {
+            _openRound($, c, bankrupt, r.deficit);
+        }
+        return (r.steps, r.recovered);
+    }
+
+    /// @dev One reduction: the nominee's position is re-checked at the current index (a nominee that closed or turned
+    ///      unprofitable since its nomination is skipped); it gives up the bankruptcy distance on the reduced size.
+    function _step(LiquidationEngineStorage storage $, AdlClaim storage c, Round memory r, address candidate) private {
+        IClearingHouse.Position memory p = r.ch.positionOf(candidate, c.market);
+        if (!_opposite(c.bankruptLong, p.sizeCh) || _unrealised(p, r.priceWad) <= 0) {
+            emit AdlNomineeSkipped(r.bankrupt, candidate);
+            return;
+        }
+        uint256 q = Math.min(FixedPointMath.abs(p.sizeCh), r.sizeLeft);
+        uint256 notional = Math.mulDiv(q, r.priceWad, WAD * 1e12);
+        (, uint256 haircut, ) = r.ch.adlReduce(
+            IClearingHouse.AdlStep({
+                bankrupt: r.bankrupt,
+                candidate: candidate,
+                market: c.market,
+                deltaCh: p.sizeCh > 0 ? -int256(q) : int256(q),
+                priceWad: r.priceWad,
+                maxHaircutUsdc: Math.mulDiv(q, c.perChWad, WAD, Math.Rounding.Ceil),
+                keeper: msg.sender,
+                bountyUsdc: Math.min($.maxBountyUsdc, (notional * $.bountyBps) / BPS)
+            })
+        );
+        ++r.steps;
+        r.sizeLeft -= q;
+        r.deficit -= haircut;
+        r.recovered += haircut;
+    }
+
+    /// @dev Score = unrealised PnL in the claim's market × leverage (gross notional / equity), USDC; reverts
+    ///      AdlNotCandidate unless the candidate is opposite, profitable and at or above maintenance margin.
+    function _score(
+        IClearingHouse ch,
+        AdlClaim storage c,
+        address bankrupt,
+        address candidate,
+        uint256 priceWad
+    ) private view returns (uint256) {
+        IClearingHouse.Position memory p = ch.positionOf(candidate, c.market);
+        int256 pnl = _unrealised(p, priceWad);
+        IClearingHouse.MarginState memory s = ch.marginStateAt(candidate, priceWad);
+        if (
+            candidate == bankrupt ||
+            !_opposite(c.bankruptLong, p.sizeCh) ||
+            pnl <= 0 ||
+            s.equityUsdc <= 0 ||
+            s.equityUsdc < int256(s.maintenanceMarginUsdc)
+        ) {
+            revert AdlNotCandidate(candidate, p.sizeCh, pnl, s.equityUsdc);
+        }
+        return Math.mulDiv(uint256(pnl), s.grossNotionalUsdc, uint256(s.equityUsdc));
+    }
+
+    function _opposite(bool bankruptLong, int256 sizeCh) private pure returns (bool) {
+        return bankruptLong ? sizeCh < 0 : sizeCh > 0;
+    }
+
+    /// @dev size × price − cost basis, rounded down (as the margin scan).
+    function _unrealised(IClearingHouse.Position memory p, uint256 priceWad) private pure returns (int256) {
+        return FixedPointMath.signedWadToUsdcDown(p.sizeCh, priceWad) - p.openNotionalUsdc;
+    }
+
+    function _claim(LiquidationEngineStorage storage $, address bankrupt) private view returns (AdlClaim storage c) {
+        c = $.adlClaims[bankrupt];
+        if (c.market == address(0)) revert AdlNoClaim(bankrupt);
+    }
+
+    function _indexPrice(IClearingHouse ch) private view returns (uint256) {
+        (address oracle, , ) = ch.liquidationModules();
+        return IComputePriceOracle(oracle).indexPrice();
+    }
+
+    function _window(LiquidationEngineStorage storage $) private view returns (uint256 w) {
+        w = $.adlWindowSec;
+        if (w == 0) w = DEFAULT_ADL_WINDOW_SEC;
+    }
+
+    /// @inheritdoc ILiquidationEngine
+    function setAdlWindow(uint256 windowSec) external restricted {
+        if (windowSec == 0 || windowSec > MAX_ADL_WINDOW_SEC) revert AdlInvalidWindow(windowSec);
+        _getLiquidationEngineStorage().adlWindowSec = uint32(windowSec);
+        emit AdlWindowSet(windowSec);
+    }
+
+    /// @inheritdoc ILiquidationEngine
+    function adlWindow() external view returns (uint256) {
+        return _window(_getLiquidationEngineStorage());
+    }
+
+    /// @inheritdoc ILiquidationEngine
+    function adlClaim(address bankrupt) external view returns (AdlClaim memory) {
+        return _getLiquidationEngineStorage().adlClaims[bankrupt];
+    }
+
+    /// @inheritdoc ILiquidationEngine
+    function adlScore(address bankrupt, address candidate) external view returns (uint256) {
+        LiquidationEngineStorage storage $ = _getLiquidationEngineStorage();
+        AdlClaim storage c = _claim($, bankrupt);
+        return _score($.clearingHouse, c, bankrupt, candidate, _indexPrice($.clearingHouse));
     }
 
     /// @inheritdoc ILiquidationEngine

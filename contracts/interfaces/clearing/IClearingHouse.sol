@@ -47,15 +47,39 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
         Account,
         Guarantor,
         Insurance,
-        Socialised
+        Socialised,
+        Adl
+    }
+
+    /// @notice One auto-deleveraging step (docs/clearing.md, "Auto-deleveraging"): the LiquidationEngine reduces
+    ///         `candidate`'s position in `market` by `deltaCh` at the index and moves up to `maxHaircutUsdc` of the
+    ///         realised profit to the bankrupt account (its bankruptcy-price distance on the reduced size), plus up to
+    ///         `bountyUsdc` to the keeper; haircut + bounty never exceed the profit realised.
+    /// @param bankrupt The account whose deficit is covered.
+    /// @param candidate The profitable opposite account reduced.
+    /// @param market The market of the bankrupt's closed position.
+    /// @param deltaCh Signed size change (reduces the candidate's position, never flips it).
+    /// @param priceWad Index price of the reduction.
+    /// @param maxHaircutUsdc Haircut asked (capped by the profit and by the bankrupt's deficit).
+    /// @param keeper Receives the bounty.
+    /// @param bountyUsdc Bounty asked (capped by the profit left after the haircut).
+    struct AdlStep {
+        address bankrupt;
+        address candidate;
+        address market;
+        int256 deltaCh;
+        uint256 priceWad;
+        uint256 maxHaircutUsdc;
+        address keeper;
+        uint256 bountyUsdc;
     }
 
     /// @notice Emitted for each waterfall layer that absorbs part of an account's deficit (LIQ-03).
     /// @param account The defaulted account.
-    /// @param layer Guarantor, Insurance or Socialised.
+    /// @param layer Guarantor, Insurance, Adl (Socialised is no longer used: auto-deleveraging replaced it).
     /// @param amountUsdc USDC absorbed by this layer.
     /// @param remainingDeficitUsdc Deficit left after this layer.
-    /// @param market For Socialised: the market whose PnL pool takes the loss.
+    /// @param market For Adl: the market of the reduced position.
     event DeficitAbsorbed(
         address indexed account,
         Layer indexed layer,
@@ -195,20 +219,37 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
         uint256 bountyUsdc
     ) external returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc);
 
+    /// @notice The largest position (by size) the last `liquidationClose` of `account` closed in a loss-absorbing
+    ///         market (perps, futures; never options): the market and side auto-deleveraging matches a deficit
+    ///         against. Written only by a close that leaves the account with no positions.
+    /// @param account The account.
+    /// @return market The market (0 if none).
+    /// @return closedCh The signed size closed (+ the account was short, − it was long).
+    function adlSourceOf(address account) external view returns (address market, int256 closedCh);
+
     /// @notice Records the waterfall for an account with no positions and negative collateral (Roles.CLEARING).
-    ///         `fromGuarantorUsdc` and `fromInsuranceUsdc` must already have been transferred here; the rest is
-    ///         socialised against the PnL pool of the loss-absorbing market the account last traded or settled in
-    ///         (never a market without the flag, e.g. options, ACC-01); with none, it stays on the account
-    ///         (`DeficitUnabsorbed`). Emits one event per layer. Only the LiquidationEngine.
+    ///         `fromGuarantorUsdc` and `fromInsuranceUsdc` must already have been transferred here. Nothing is
+    ///         socialised: what no layer paid stays on the account as negative collateral (`DeficitUnabsorbed`) for
+    ///         auto-deleveraging (`adlReduce`) to cover. Emits one event per layer. Only the LiquidationEngine.
     /// @param account The defaulted account.
     /// @param fromGuarantorUsdc Paid in by the guarantor's capital.
     /// @param fromInsuranceUsdc Paid in by the insurance fund.
-    /// @return socialisedUsdc Loss socialised.
+    /// @return collateralUsdc The account's collateral after (< 0: the deficit left for auto-deleveraging).
     function absorbDeficit(
         address account,
         uint256 fromGuarantorUsdc,
         uint256 fromInsuranceUsdc
-    ) external returns (uint256 socialisedUsdc);
+    ) external returns (int256 collateralUsdc);
+
+    /// @notice One auto-deleveraging step (Roles.CLEARING: only the LiquidationEngine, which checked the ranking,
+    ///         the side and that the insurance fund is exhausted). Never paused (a close, SEC-05).
+    /// @param step The step.
+    /// @return realisedPnlUsdc PnL the candidate realised at the index.
+    /// @return haircutUsdc Moved from the candidate to the bankrupt account.
+    /// @return paidBountyUsdc Paid to the keeper.
+    function adlReduce(
+        AdlStep calldata step
+    ) external returns (int256 realisedPnlUsdc, uint256 haircutUsdc, uint256 paidBountyUsdc);
 
     /// @notice Re-records `account`'s gross open notional with its guarantor (permissionless; never adds risk).
     /// @param account The account.

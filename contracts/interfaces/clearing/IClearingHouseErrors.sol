@@ -47,6 +47,14 @@ interface IClearingHouseErrors {
     /// @param positionCount Its open positions.
     error ClearingNoDeficit(address account, int256 collateralUsdc, uint256 positionCount);
 
+    /// @notice Thrown when an auto-deleveraging step would not reduce the candidate's position (no position, the same
+    ///         side as the step, or a step larger than the position).
+    /// @param candidate The candidate.
+    /// @param market The market.
+    /// @param sizeCh Its size.
+    /// @param deltaCh The step's size change.
+    error ClearingAdlNotReducing(address candidate, address market, int256 sizeCh, int256 deltaCh);
+
     /// @notice Thrown when a market withdraws more than its PnL pool holds.
     /// @param market The market.
     /// @param requestedUsdc Amount requested.

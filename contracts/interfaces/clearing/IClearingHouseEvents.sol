@@ -133,4 +133,31 @@ interface IClearingHouseEvents {
     /// @param amountUsdc USDC sent.
     /// @param insuranceFund Recipient.
     event FeesFlushed(uint256 amountUsdc, address insuranceFund);
+
+    /// @notice Emitted for every auto-deleveraging step (docs/clearing.md): `candidate`'s position in `market` was
+    ///         reduced by `deltaCh` at `priceWad` and `haircutUsdc` of its realised profit went to `bankrupt`.
+    /// @param bankrupt The account whose deficit is covered.
+    /// @param candidate The reduced account.
+    /// @param market The market.
+    /// @param deltaCh Signed size change of the candidate.
+    /// @param priceWad Index price of the reduction.
+    /// @param realisedPnlUsdc PnL realised at the index (before the haircut).
+    /// @param haircutUsdc Paid to the bankrupt account (effective price = index ∓ haircut / size).
+    /// @param bountyUsdc Paid to the keeper.
+    /// @param candidateSizeCh The candidate's size after.
+    /// @param candidateCollateralUsdc The candidate's collateral after.
+    /// @param bankruptCollateralUsdc The bankrupt account's collateral after (≤ 0).
+    event PositionDeleveraged(
+        address indexed bankrupt,
+        address indexed candidate,
+        address indexed market,
+        int256 deltaCh,
+        uint256 priceWad,
+        int256 realisedPnlUsdc,
+        uint256 haircutUsdc,
+        uint256 bountyUsdc,
+        int256 candidateSizeCh,
+        int256 candidateCollateralUsdc,
+        int256 bankruptCollateralUsdc
+    );
 }

@@ -34,6 +34,7 @@ library ClearingLiquidation {
         }
         ClearingHouseStorage.Account memory acc = $.accounts[account];
         collateralUsdc = acc.collateralUsdc;
+        ClearingHouseStorage.AdlSource memory largest;
         // Reverse order: removing a closed market swaps the last entry into its place.
         for (uint256 i = acc.markets.count(); i > 0; --i) {
             collateralUsdc += _closeOne(
@@ -43,10 +44,13 @@ library ClearingLiquidation {
                 acc.markets.idAt(i - 1),
                 fractionWad,
                 priceWad,
-                collateralUsdc
+                collateralUsdc,
+                largest
             );
         }
         positionsLeft = acc.markets.count();
+        // A bankrupting close records where auto-deleveraging matches the deficit (docs/clearing.md).
+        if (positionsLeft == 0 && collateralUsdc < 0) $.adlSource[account] = largest;
         if (bountyUsdc > 0 && collateralUsdc > 0) {
             // LIQ-04: the bounty never exceeds the margin there is to seize.
             paidBountyUsdc = bountyUsdc < uint256(collateralUsdc) ? bountyUsdc : uint256(collateralUsdc);
@@ -66,7 +70,8 @@ library ClearingLiquidation {
         uint256 id,
         uint256 fractionWad,
         uint256 priceWad,
-        int256 collateralBefore
+        int256 collateralBefore,
+        ClearingHouseStorage.AdlSource memory largest
     ) private returns (int256 pnl) {
         ClearingMargin.Traded memory tr;
         ClearingHouseStorage.MarketRef memory ref = $.marketById[id];
@@ -78,7 +83,14 @@ library ClearingLiquidation {
             (pnl, ) = ClearingPositions.movePosition($, account, acc, tr, delta, priceWad, _noGate);
             ClearingHouseStorage.Market storage m = $.markets[tr.market];
             m.poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
-            if (tr.flags & ClearingStorage.FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = uint16(id);
+            if (tr.flags & ClearingStorage.FLAG_LOSS_ABSORBER != 0) {
+                acc.lastMarketId = uint16(id);
+                // Options (never loss absorbers, ACC-01) are never a deleveraging source: their holders are never
+                // haircut.
+                if (FixedPointMath.abs(delta) > FixedPointMath.abs(largest.closedCh)) {
+                    (largest.marketId, largest.closedCh) = (uint16(id), delta.toInt128());
+                }
+            }
             // A closed position leaves the account's market set before the market hears of it; the rest of the
             // account (collateral, last market) is written once by the caller.
             if (tr.position.sizeCh == 0) $.accounts[account] = acc;
@@ -109,48 +121,38 @@ library ClearingLiquidation {
         return sizeCh > 0 ? -int256(closeAbs) : int256(closeAbs);
     }
 
-    /// @notice Books a deficit's cover by the guarantor and the insurance fund (LIQ-03) and socialises the rest to
-    ///         the account's last loss-absorbing market (ACC-01: never an options pool).
+    /// @notice Books a deficit's cover by the guarantor and the insurance fund (LIQ-03). Nothing is socialised: what
+    ///         is left stays on the account as negative collateral (DeficitUnabsorbed) for auto-deleveraging (ClearingAdl)
+    ///         to cover — no market pool is charged (CLR-05).
     function absorbDeficit(
         ClearingHouseStorage.Layout storage $,
         address account,
         uint256 fromGuarantorUsdc,
         uint256 fromInsuranceUsdc
-    ) internal returns (uint256 socialisedUsdc) {
+    ) internal returns (int256 collateralUsdc) {
         ClearingHouseStorage.Account storage a = $.accounts[account];
         int256 collateral = a.collateralUsdc;
         uint256 count = a.markets.count();
         if (collateral >= 0 || count != 0) revert IClearingHouseErrors.ClearingNoDeficit(account, collateral, count);
         uint256 deficit = uint256(-collateral);
-        deficit = _absorb(account, IClearingHouse.Layer.Guarantor, fromGuarantorUsdc, deficit, address(0));
-        deficit = _absorb(account, IClearingHouse.Layer.Insurance, fromInsuranceUsdc, deficit, address(0));
+        deficit = recordLayer(account, IClearingHouse.Layer.Guarantor, fromGuarantorUsdc, deficit, address(0));
+        deficit = recordLayer(account, IClearingHouse.Layer.Insurance, fromInsuranceUsdc, deficit, address(0));
         // Any over-payment by a layer stays with the account (it can only come from a layer paying more than asked).
         uint256 paid = fromGuarantorUsdc + fromInsuranceUsdc;
         uint256 total = uint256(-collateral);
-        a.collateralUsdc = paid > total ? (paid - total).toInt256().toInt96() : int96(0);
-        if (deficit == 0) return 0;
-        // `lastMarketId` names only loss-absorbing markets; one whose flag was removed since is skipped.
-        address market = $.marketById[a.lastMarketId].market;
-        ClearingHouseStorage.Market storage m = $.markets[market];
-        if (market == address(0) || m.flags & ClearingStorage.FLAG_LOSS_ABSORBER == 0) {
-            int256 left = -deficit.toInt256();
-            a.collateralUsdc = left.toInt96();
-            emit IClearingHouseEvents.DeficitUnabsorbed(account, deficit, left);
-            return 0;
-        }
-        socialisedUsdc = deficit;
-        m.poolUsdc = (int256(m.poolUsdc) - int256(socialisedUsdc)).toInt128();
-        $.socialisedLossUsdc += socialisedUsdc;
-        _absorb(account, IClearingHouse.Layer.Socialised, socialisedUsdc, socialisedUsdc, market);
+        collateralUsdc = paid >= total ? (paid - total).toInt256() : -deficit.toInt256();
+        a.collateralUsdc = collateralUsdc.toInt96();
+        if (deficit > 0) emit IClearingHouseEvents.DeficitUnabsorbed(account, deficit, collateralUsdc);
     }
 
-    function _absorb(
+    /// @notice Emits DeficitAbsorbed for a layer that paid `amountUsdc` of `deficitUsdc`; returns the deficit left.
+    function recordLayer(
         address account,
         IClearingHouse.Layer layer,
         uint256 amountUsdc,
         uint256 deficitUsdc,
         address market
-    ) private returns (uint256 remaining) {
+    ) internal returns (uint256 remaining) {
         remaining = amountUsdc >= deficitUsdc ? 0 : deficitUsdc - amountUsdc;
         if (amountUsdc > 0) emit IClearingHouse.DeficitAbsorbed(account, layer, amountUsdc, remaining, market);
     }

@@ -66,6 +66,16 @@ abstract contract ClearingHouseStorage {
         address liquidationEngine;
         uint16 marketCount;
         mapping(address market => RiskWord) riskParams;
+        /// @dev Written by a liquidation close that leaves the account bankrupt (no positions, collateral < 0): the
+        ///      loss-absorbing market of its largest closed position and the signed size closed (auto-deleveraging's
+        ///      side and bankruptcy distance).
+        mapping(address account => AdlSource) adlSource;
+    }
+
+    /// @dev One slot: the market id (MarketRef) and the signed size a bankrupting close took out of it.
+    struct AdlSource {
+        uint16 marketId;
+        int128 closedCh;
     }
 }
 

@@ -112,6 +112,11 @@ const PROBE_TYPE = [
 ];
 
 export const LIQUIDATE_ACTION = "liquidations.liquidate";
+/** Auto-deleveraging (docs/clearing.md): nominate ranked candidates during a claim's window, execute after it. */
+export const ADL_NOMINATE_ACTION = "liquidations.nominateAdl";
+export const ADL_EXECUTE_ACTION = "liquidations.executeAdl";
+/** LiquidationEngine.ADL_MAX_NOMINEES. */
+const ADL_MAX_NOMINEES = 8;
 
 export interface LiquidationWork {
   account: string;
@@ -123,6 +128,8 @@ export interface LiquidationWork {
   /** Set for a funding settlement instead of a liquidation: the PerpMarket to call `settleFunding(account)` on. */
   settleMarket?: string;
   owedUsdc?: bigint;
+  /** Set for auto-deleveraging: nominate `candidate` for the bankrupt `account`'s claim, or execute its round. */
+  adl?: { kind: "nominate" | "execute"; candidate?: string; scoreUsdc?: bigint };
 }
 
 interface Tracked {
@@ -232,8 +239,12 @@ export function liquidationJob(
     chIface.getEvent("PositionModified").topicHash,
     chIface.getEvent("PositionLiquidated").topicHash,
     chIface.getEvent("AccountSettled").topicHash,
+    chIface.getEvent("PositionDeleveraged").topicHash,
   ];
   const set = new AccountSet();
+  /** Bankrupt accounts whose ADL claim was opened (LiquidationEngine.AdlRoundOpened); dropped once it is closed. */
+  const adlClaims = new Set<string>();
+  const adlTopic = engineIface.getEvent("AdlRoundOpened").topicHash;
 
   /** The checkpoint the store holds (scanned block, its hash, every tracked account) was loaded / checked. */
   let restored = false;
@@ -281,6 +292,7 @@ export function liquidationJob(
         sizes: new Map(Object.entries(a.s).map(([m, x]) => [m, BigInt(x)])),
       });
     }
+    for (const [k] of store.entries("adl:")) adlClaims.add(k.slice(4));
     set.scannedTo = cursor.block;
     ctx.log.info({ from: cursor.block, accounts: set.accounts.size }, "account scan resumed from its checkpoint");
   }
@@ -291,17 +303,38 @@ export function liquidationJob(
     if (to < set.scannedTo) {
       ctx.log.warn({ scannedTo: set.scannedTo, safeBlock: to }, "chain behind the account scan: rebuilding the set");
       set.reset();
+      adlClaims.clear();
       models.clear();
       suspects.clear();
       ctx.store?.clear();
     }
     const start = Math.max(fromBlock, set.scannedTo + 1);
     if (start > to) return;
-    await scanner.scan(ctx.client, { address: clearingHouse, topics: [topics] }, start, to, async (logs, end) => {
+    // One getLogs for both contracts: the ClearingHouse's position events and the engine's AdlRoundOpened.
+    const filter = { address: [clearingHouse, engine], topics: [[...topics, adlTopic]] };
+    await scanner.scan(ctx.client, filter, start, to, async (logs, end) => {
       const touched = new Set<string>();
+      const claims: Array<[string, string]> = [];
       for (const l of logs) {
+        if (l.topics[0] === adlTopic) {
+          const bankrupt = (engineIface.parseLog(l)!.args.bankrupt as string).toLowerCase();
+          adlClaims.add(bankrupt);
+          claims.push([`adl:${bankrupt}`, "1"]);
+          continue;
+        }
         const ev = chIface.parseLog(l);
         if (ev === null) continue;
+        if (ev.name === "PositionDeleveraged") {
+          // an ADL step reduced the candidate (the bankrupt holds no position any more)
+          set.apply(
+            ev.args.candidate as string,
+            ev.args.market as string,
+            ev.args.candidateSizeCh as bigint,
+            l.blockNumber,
+          );
+          touched.add((ev.args.candidate as string).toLowerCase());
+          continue;
+        }
         const sizeCh = ev.name === "AccountSettled" ? undefined : (ev.args.sizeCh as bigint);
         set.apply(ev.args.account as string, ev.args.market as string, sizeCh, l.blockNumber);
         touched.add((ev.args.account as string).toLowerCase());
@@ -313,6 +346,7 @@ export function liquidationJob(
           end === ctx.head.number
             ? ctx.head.hash
             : ((await ctx.client.read("getBlock", (p) => p.getBlock(end)))?.hash ?? "");
+        if (claims.length > 0) ctx.store.batch(claims, []);
         saveAccounts(ctx.store, touched, { block: end, hash });
       }
     });
@@ -413,6 +447,66 @@ export function liquidationJob(
     for (const a of models.keys()) if (!set.accounts.get(a)?.sizes.size) models.delete(a);
   }
 
+  /**
+   * Auto-deleveraging (docs/clearing.md): the claims come from the engine's AdlRoundOpened events; for each open claim
+   * whose window is open, the keeper ranks the opposite positions it tracks off-chain (rankAdlCandidates: the engine's
+   * own score) and nominates from the top until the claim's size is covered; once the window is over it executes the
+   * round. A claim exists only when the insurance fund could not pay (and execution retries the fund first).
+   */
+  async function adlWork(ctx: JobContext): Promise<Candidate<LiquidationWork>[]> {
+    if (adlClaims.size === 0) return [];
+    const le = (p: Parameters<typeof LiquidationEngine__factory.connect>[1]) =>
+      LiquidationEngine__factory.connect(engine, p);
+    const ch = (p: Parameters<typeof ClearingHouse__factory.connect>[1]) =>
+      ClearingHouse__factory.connect(clearingHouse, p);
+    const window = await ctx.client.read("adlWindow", (p) => le(p).adlWindow());
+    const out: Candidate<LiquidationWork>[] = [];
+    for (const bankrupt of [...adlClaims]) {
+      const c = await ctx.client.read("adlClaim", (p) => le(p).adlClaim(bankrupt));
+      if (c.market === "0x0000000000000000000000000000000000000000") {
+        adlClaims.delete(bankrupt);
+        ctx.store?.batch([], [`adl:${bankrupt}`]);
+        continue;
+      }
+      const epoch = String(c.roundStartSec);
+      if (ctx.head.timestamp >= Number(c.roundStartSec + window)) {
+        out.push({
+          key: { action: ADL_EXECUTE_ACTION, id: bankrupt, epoch },
+          priority: true,
+          data: { account: bankrupt, adl: { kind: "execute" } },
+        });
+        continue;
+      }
+      const market = c.market.toLowerCase();
+      const nominated = new Set(c.nominees.map((n) => n.toLowerCase()));
+      const holders = [...set.accounts]
+        .filter(([a, t]) => a !== bankrupt && (t.sizes.get(market) ?? 0n) !== 0n)
+        .map(([a]) => a);
+      const [, priceWad] = await ctx.client.read("liquidationState", (p) => ch(p).liquidationState(bankrupt));
+      const rows = await mapLimit(holders, concurrency, async (a) => {
+        const [pos, margin] = await Promise.all([
+          ctx.client.read("positionOf", (p) => ch(p).positionOf(a, c.market)),
+          ctx.client.read("marginStateAt", (p) => ch(p).marginStateAt(a, priceWad)),
+        ]);
+        return { account: a, sizeCh: pos.sizeCh, openNotionalUsdc: pos.openNotionalUsdc, margin };
+      });
+      let need = c.sizeCh;
+      let k = 0;
+      for (const cand of rankAdlCandidates(rows, c.bankruptLong, priceWad)) {
+        if (need <= 0n || k >= ADL_MAX_NOMINEES) break;
+        need -= cand.remainingCh;
+        k++;
+        if (nominated.has(cand.account)) continue;
+        out.push({
+          key: { action: ADL_NOMINATE_ACTION, id: `${bankrupt}@${cand.account}`, epoch },
+          priority: true,
+          data: { account: bankrupt, adl: { kind: "nominate", candidate: cand.account, scoreUsdc: cand.scoreUsdc } },
+        });
+      }
+    }
+    return out;
+  }
+
   const perps = new Set(perpMarketAddresses.map((a) => a.toLowerCase()));
   /** Healthy, but equity below (1 + modelBuffer) × maintenance margin. */
   const isNear = (equity: bigint, mm: bigint): boolean =>
@@ -453,7 +547,7 @@ export function liquidationJob(
   return {
     name: "liquidations",
     summary: `liquidate accounts below maintenance margin (priority) through ${engine}, accounts from ClearingHouse ${clearingHouse} events`,
-    alreadyDoneErrors: ["LiquidationAccountHealthy"],
+    alreadyDoneErrors: ["LiquidationAccountHealthy", "AdlAlreadyNominated", "AdlNoClaim", "AdlNominationsClosed"],
     expectedErrors: [/^Oracle/],
     contested: true,
     set,
@@ -518,6 +612,7 @@ export function liquidationJob(
         });
       }
       out.push(...(await fundingSettlements(ctx, near)));
+      out.push(...(await adlWork(ctx)));
       // Models for the accounts that have none, fitted in the background, and the rotating re-validation: never on
       // a tick's critical path.
       if (useModel && revalidating === undefined && !closed) {
@@ -544,25 +639,39 @@ export function liquidationJob(
     },
     async plan(_ctx, candidates): Promise<Action[]> {
       return candidates.map((c) =>
-        c.data.settleMarket !== undefined
+        c.data.adl !== undefined
           ? {
               key: c.key,
               priority: true,
-              to: c.data.settleMarket,
-              data: PERP_FUNDING.encodeFunctionData("settleFunding", [c.data.account]),
-              description: `settleFunding(${c.data.account}) on ${c.data.settleMarket}: owes ${c.data.owedUsdc} USDC (6 dp) of funding, near maintenance (priority)`,
-            }
-          : {
-              key: c.key,
-              priority: true,
-              rewardWei: c.rewardWei,
               to: engine,
-              data: engineIface.encodeFunctionData("liquidate", [c.data.account]),
+              data:
+                c.data.adl.kind === "execute"
+                  ? engineIface.encodeFunctionData("executeAdl", [c.data.account])
+                  : engineIface.encodeFunctionData("nominateAdl", [c.data.account, c.data.adl.candidate!]),
               description:
-                c.data.equityUsdc === undefined
-                  ? `liquidate(${c.data.account}): below maintenance margin (probe: ${c.data.gasUsed ?? "failed"} gas; priority)`
-                  : `liquidate(${c.data.account}): equity ${c.data.equityUsdc} < maintenance ${c.data.maintenanceMarginUsdc} (USDC 6 dp, priority)`,
-            },
+                c.data.adl.kind === "execute"
+                  ? `executeAdl(${c.data.account}): the insurance fund is exhausted, the nomination window is over`
+                  : `nominateAdl(${c.data.account}, ${c.data.adl.candidate}): score ${c.data.adl.scoreUsdc} (PnL × leverage, USDC 6 dp)`,
+            }
+          : c.data.settleMarket !== undefined
+            ? {
+                key: c.key,
+                priority: true,
+                to: c.data.settleMarket,
+                data: PERP_FUNDING.encodeFunctionData("settleFunding", [c.data.account]),
+                description: `settleFunding(${c.data.account}) on ${c.data.settleMarket}: owes ${c.data.owedUsdc} USDC (6 dp) of funding, near maintenance (priority)`,
+              }
+            : {
+                key: c.key,
+                priority: true,
+                rewardWei: c.rewardWei,
+                to: engine,
+                data: engineIface.encodeFunctionData("liquidate", [c.data.account]),
+                description:
+                  c.data.equityUsdc === undefined
+                    ? `liquidate(${c.data.account}): below maintenance margin (probe: ${c.data.gasUsed ?? "failed"} gas; priority)`
+                    : `liquidate(${c.data.account}): equity ${c.data.equityUsdc} < maintenance ${c.data.maintenanceMarginUsdc} (USDC 6 dp, priority)`,
+              },
       );
     },
   };
@@ -599,3 +708,50 @@ export const liquidationsFactory: JobFactory = {
     );
   },
 };
+
+/** One account's position in an ADL claim's market and its margin state (ClearingHouse.positionOf + marginState). */
+export interface AdlRow {
+  account: string;
+  sizeCh: bigint;
+  openNotionalUsdc: bigint;
+  margin: { equityUsdc: bigint; maintenanceMarginUsdc: bigint; grossNotionalUsdc: bigint };
+}
+
+/** A ranked ADL candidate; `remainingCh` is for the caller's bookkeeping across claims (starts at |size|). */
+export interface AdlCandidate {
+  account: string;
+  scoreUsdc: bigint;
+  sizeCh: bigint;
+  remainingCh: bigint;
+}
+
+/** ⌊a / b⌋ for b > 0 (bigint division truncates toward zero). */
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n ? q - 1n : q;
+}
+
+/**
+ * The off-chain ranking of ADL candidates for a claim (docs/clearing.md, "Auto-deleveraging"), the same rule the
+ * LiquidationEngine applies to nominations: only positions on the side opposite the bankrupt, profitable at the index
+ * (size × price − cost basis, rounded down), held by accounts at or above maintenance margin with positive equity;
+ * score = unrealised PnL × gross notional / equity (PnL × leverage), best first. The keeper nominates from the top
+ * until the claim's size is covered (at most LiquidationEngine.ADL_MAX_NOMINEES).
+ */
+export function rankAdlCandidates(rows: AdlRow[], bankruptLong: boolean, priceWad: bigint): AdlCandidate[] {
+  const out: AdlCandidate[] = [];
+  for (const r of rows) {
+    if (bankruptLong ? r.sizeCh >= 0n : r.sizeCh <= 0n) continue;
+    const pnl = floorDiv(r.sizeCh * priceWad, 10n ** 30n) - r.openNotionalUsdc;
+    const { equityUsdc, maintenanceMarginUsdc, grossNotionalUsdc } = r.margin;
+    if (pnl <= 0n || equityUsdc <= 0n || equityUsdc < maintenanceMarginUsdc) continue;
+    const abs = r.sizeCh < 0n ? -r.sizeCh : r.sizeCh;
+    out.push({
+      account: r.account,
+      scoreUsdc: (pnl * grossNotionalUsdc) / equityUsdc,
+      sizeCh: r.sizeCh,
+      remainingCh: abs,
+    });
+  }
+  return out.sort((x, y) => (x.scoreUsdc > y.scoreUsdc ? -1 : x.scoreUsdc < y.scoreUsdc ? 1 : 0));
+}

@@ -4,8 +4,8 @@ import { backstops, clearingCast, fmtUsdc, trader, usdc6, wad } from "./clearing
 import { allocate, perpTrade } from "./perps.js";
 
 const HOUR = 3_600;
-/** IClearingHouse.Layer: Account, Guarantor, Insurance, Socialised. */
-const LAYERS = [undefined, "guarantor", "insurance", "socialised"] as const;
+/** IClearingHouse.Layer: Account, Guarantor, Insurance, Socialised (no longer emitted), Adl (auto-deleveraging). */
+const LAYERS = [undefined, "guarantor", "insurance", "socialised", "adl"] as const;
 
 /**
  * A 40 % CH price shock. Before it, Frank (Ivan's thin closed guarantor) and Alice (Grace's) hold leveraged
@@ -55,7 +55,7 @@ export const shockScene: Scene = {
     const after = await backstops(ctx);
 
     // the waterfall, from the ClearingHouse's DeficitAbsorbed events (one per layer per defaulted account)
-    const absorbed = { guarantor: 0n, insurance: 0n, socialised: 0n };
+    const absorbed = { guarantor: 0n, insurance: 0n, socialised: 0n, adl: 0n };
     for (const ev of await clearingHouse.queryFilter(clearingHouse.filters.DeficitAbsorbed(), startBlock)) {
       const layer = LAYERS[Number(ev.args.layer)];
       if (layer !== undefined) absorbed[layer] += ev.args.amountUsdc;
@@ -87,6 +87,8 @@ export const shockScene: Scene = {
     ctx.figure("shock.keeperLiquidationActions", ctx.keeper.successes("liquidations") - liquidationsBefore);
     ctx.figure("shock.absorbedByGuarantorsUsdc", formatUnits(absorbed.guarantor, 6));
     ctx.figure("shock.absorbedByInsuranceUsdc", formatUnits(absorbed.insurance, 6));
+    // auto-deleveraging (the keeper's liquidation job nominates and executes it) when the shock exhausts the fund
+    ctx.figure("shock.absorbedByAdlUsdc", formatUnits(absorbed.adl, 6));
     ctx.figure("shock.socialisedUsdc", formatUnits(socialised, 6));
     ctx.figure("shock.unabsorbedBadDebtUsdc", fmtUsdc(negative + socialised).toFixed(6));
     ctx.figure("shock.noUnabsorbedBadDebt", negative === 0n && socialised === 0n);

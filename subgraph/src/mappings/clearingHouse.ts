@@ -11,10 +11,12 @@ import {
   MarketPoolChanged,
   MarketRegistered,
   ModulesSet,
+  PositionDeleveraged,
   PositionLiquidated,
   PositionModified,
 } from "../../generated/ClearingHouse/ClearingHouse";
 import {
+  AdlStep,
   ClearingEvent,
   ClearingMarket,
   DeficitStep,
@@ -29,7 +31,7 @@ import { eventId, stamp, ZERO } from "../lib/common";
 import { WAD_WAD_TO_USDC } from "../lib/markets";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
-const LAYERS = ["account", "guarantor", "insurance", "socialised"];
+const LAYERS = ["account", "guarantor", "insurance", "socialised", "adl"];
 
 function clearingEvent(
   event: ethereum.Event,
@@ -298,6 +300,46 @@ export function handlePositionLiquidated(event: PositionLiquidated): void {
   );
 }
 
+/**
+ * An auto-deleveraging step (docs/clearing.md): the candidate's position is reduced at the index like a trade (its
+ * size and collateral post-states), the bankrupt's collateral rises by the haircut; the step is kept as an AdlStep.
+ * The DeficitAbsorbed(layer = Adl) of the same step records the waterfall side.
+ */
+export function handlePositionDeleveraged(event: PositionDeleveraged): void {
+  const p = event.params;
+  changePosition(
+    event,
+    p.candidate,
+    p.market,
+    p.deltaCh,
+    p.priceWad,
+    p.candidateSizeCh,
+    null,
+    p.realisedPnlUsdc,
+    ZERO,
+    p.candidateCollateralUsdc,
+    false,
+  );
+  const b = getMarginAccount(p.bankrupt, event);
+  b.collateralUsdc = p.bankruptCollateralUsdc;
+  b.save();
+  accountDay(b, event, ZERO, ZERO, ZERO, 0, 0);
+  const s = new AdlStep(eventId(event));
+  s.bankrupt = p.bankrupt;
+  s.candidate = p.candidate;
+  s.market = p.market;
+  s.deltaCh = p.deltaCh;
+  s.priceWad = p.priceWad;
+  s.realisedPnlUsdc = p.realisedPnlUsdc;
+  s.haircutUsdc = p.haircutUsdc;
+  s.bountyUsdc = p.bountyUsdc;
+  s.candidateSizeCh = p.candidateSizeCh;
+  s.candidateCollateralUsdc = p.candidateCollateralUsdc;
+  s.bankruptCollateralUsdc = p.bankruptCollateralUsdc;
+  stamp(s, event);
+  s.save();
+}
+
 export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
   const p = event.params;
   const a = getMarginAccount(p.account, event);
@@ -323,6 +365,8 @@ export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
   }
   stamp(s, event);
   s.save();
+  // an ADL step (layer 4) comes from executeAdl, not from a liquidation: no Liquidation will consume a draft
+  if (p.layer == 4) return;
   const d = liquidationDraft(p.account, event);
   if (p.layer == 1) d.guarantorUsdc = d.guarantorUsdc.plus(p.amountUsdc);
   else if (p.layer == 2) d.insuranceUsdc = d.insuranceUsdc.plus(p.amountUsdc);

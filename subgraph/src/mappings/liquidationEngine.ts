@@ -1,10 +1,12 @@
 // LiquidationEngine: account liquidations (attributed to the account's guarantor at the time) and parameters.
 import {
   AccountLiquidated,
+  AdlRoundExecuted,
+  AdlRoundOpened,
   LiquidationParamsSet,
 } from "../../generated/LiquidationEngine/LiquidationEngine";
 import { store } from "@graphprotocol/graph-ts";
-import { Liquidation, LiquidationDraft } from "../../generated/schema";
+import { AdlClaim, Liquidation, LiquidationDraft } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { accountDay, configChange, getMarginAccount } from "../lib/clearing";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
@@ -45,4 +47,39 @@ export function handleAccountLiquidated(event: AccountLiquidated): void {
 export function handleLiquidationParamsSet(event: LiquidationParamsSet): void {
   const p = event.params;
   configChange(event, "liquidationParams", null, [], [p.bountyBps, p.maxBountyUsdc, p.dustNotionalUsdc]);
+}
+
+/** An ADL round opens (the first after a default, or the next while a deficit is left): the claim's post-state. */
+export function handleAdlRoundOpened(event: AdlRoundOpened): void {
+  const p = event.params;
+  let c = AdlClaim.load(p.bankrupt);
+  if (c == null) {
+    c = new AdlClaim(p.bankrupt);
+    c.rounds = 0;
+    c.steps = 0;
+    c.recoveredUsdc = ZERO;
+  }
+  c.market = p.market;
+  c.bankruptLong = p.bankruptLong;
+  c.deficitUsdc = p.deficitUsdc;
+  c.sizeCh = p.sizeCh;
+  c.perChWad = p.perChWad;
+  c.windowEndsSec = p.windowEndsSec;
+  c.rounds = c.rounds + 1;
+  c.closed = false;
+  c.updatedAt = event.block.timestamp;
+  c.save();
+}
+
+/** A round executed: steps and recovery add up; `closed` when the claim ended (a new round re-opens it otherwise). */
+export function handleAdlRoundExecuted(event: AdlRoundExecuted): void {
+  const p = event.params;
+  const c = AdlClaim.load(p.bankrupt);
+  if (c == null) return;
+  c.steps = c.steps + p.steps.toI32();
+  c.recoveredUsdc = c.recoveredUsdc.plus(p.recoveredUsdc);
+  c.sizeCh = p.sizeLeftCh;
+  c.closed = p.closed;
+  c.updatedAt = event.block.timestamp;
+  c.save();
 }

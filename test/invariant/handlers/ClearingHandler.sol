@@ -206,7 +206,13 @@ contract ClearingHandler is CommonBase, StdCheats, StdUtils {
             if (a.positionCount > 0 && (a.equityUsdc < int256(a.maintenanceMarginUsdc) || a.equityUsdc <= 0)) {
                 ++violationsLIQ02;
             }
-            if (a.positionCount == 0 && a.collateralUsdc < 0) ++violationsLIQ02;
+            // (CLR-03: a deficit may stay only when the guarantor and the insurance fund are both exhausted — it
+            // waits for auto-deleveraging)
+            if (
+                a.positionCount == 0 &&
+                a.collateralUsdc < 0 &&
+                (pool.guarantorInfo(g).capitalUsdc != 0 || insurance.totalAssets() != 0)
+            ) ++violationsLIQ02;
             // LIQ-04: bounded by the configured cap and by the margin seized (never pushes collateral below 0)
             if (bounty > maxBounty || usdc.balanceOf(liquidator) - liqBalBefore != bounty) ++violationsLIQ04;
             if (bounty > 0 && a.collateralUsdc < 0) ++violationsLIQ04;

@@ -35,12 +35,16 @@ describe("Clearing (through the deploy script)", function () {
     expect(await accessManager.getTargetFunctionRole(ch, selectorOf("pauseFeature(bytes32)"))).to.equal(Roles.GUARDIAN);
   });
 
-  it("walks a price shock down the waterfall: guarantor → insurance → socialised, one event per layer (LIQ-03)", async function () {
+  it("walks a price shock down the waterfall: guarantor → insurance → auto-deleveraging, one event per layer (LIQ-03, CLR-03)", async function () {
     const p = fx.protocol;
-    const [g, trader, keeper] = fx.users;
+    const [g, trader, keeper, , g2, winner] = fx.users;
     await setupGuarantor(p, fx.deployer, g!, false, usdc("60"));
     await setupTrader(p, g!, trader!, usdc("100"));
     await (await cs.market.connect(trader!).trade(wad("50"))).wait(); // 50 CH long at 10
+    // the opposite side: a short of 50 CH at 10 under a well-capitalised guarantor
+    await setupGuarantor(p, fx.deployer, g2!, false, usdc("1000"));
+    await setupTrader(p, g2!, winner!, usdc("100"));
+    await (await cs.market.connect(winner!).trade(-wad("50"))).wait();
     // an outside staker puts 40 USDC in the real InsuranceFund (a direct transfer would not count: internal ledger)
     const staker = fx.users[3]!;
     await (await p.usdc.mint(staker.address, usdc("40"))).wait();
@@ -55,11 +59,20 @@ describe("Clearing (through the deploy script)", function () {
     await expect(tx)
       .to.emit(p.clearingHouse, "DeficitAbsorbed")
       .withArgs(trader!.address, 2n, usdc("40"), usdc("50"), "0x0000000000000000000000000000000000000000");
-    await expect(tx)
-      .to.emit(p.clearingHouse, "DeficitAbsorbed")
-      .withArgs(trader!.address, 3n, usdc("50"), 0n, await cs.market.getAddress());
+    // nothing is socialised: the 50 left opens an ADL claim at 1 USDC per CH (bankruptcy price 6 for the shorts)
+    await expect(tx).to.emit(p.clearingHouse, "DeficitUnabsorbed").withArgs(trader!.address, usdc("50"), -usdc("50"));
+    await expect(tx).to.emit(p.liquidationEngine, "AdlRoundOpened");
     expect((await p.guarantorPool.guarantorInfo(g!.address)).capitalUsdc).to.equal(0n);
+    expect(await p.clearingHouse.collateralOf(trader!.address)).to.equal(-usdc("50"));
+    await (await p.liquidationEngine.connect(keeper!).nominateAdl(trader!.address, winner!.address)).wait();
+    await fx.connection.networkHelpers.time.increase(Number(await p.liquidationEngine.adlWindow()));
+    const adl = p.liquidationEngine.connect(keeper!).executeAdl(trader!.address);
+    await expect(adl)
+      .to.emit(p.clearingHouse, "DeficitAbsorbed")
+      .withArgs(trader!.address, 4n, usdc("50"), 0n, await cs.market.getAddress());
+    await expect(adl).to.emit(p.clearingHouse, "PositionDeleveraged");
     expect(await p.clearingHouse.collateralOf(trader!.address)).to.equal(0n);
+    expect((await p.clearingHouse.positionOf(winner!.address, await cs.market.getAddress())).sizeCh).to.equal(0n);
   });
 
   it("reverts with LiquidationAccountHealthy above maintenance and with ClearingInsufficientMargin below initial", async function () {

@@ -215,6 +215,11 @@ open(
   ["liquidate(address)"],
   "anyone may liquidate an unhealthy account (LIQ-01: reverts when healthy)",
 );
+open(
+  "LiquidationEngine",
+  ["nominateAdl(address,address)", "executeAdl(address)"],
+  "auto-deleveraging (docs/clearing.md): nominations are scored and ranked on-chain; execution only after the window, after the insurance fund, best-ranked first",
+);
 
 // Spot market
 open(
