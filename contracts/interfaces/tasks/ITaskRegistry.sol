@@ -95,18 +95,21 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         are set when bidding closes. `targetBlock` is the seed block of the next draw; the draw reads the
     ///         ProviderRegistry's snapshot as of block `targetBlock − 1` (its commit), with `candidates` the draw
     ///         list's length and `seedTime` the timestamp then (TSK-07).
+    ///         Verification is commit–reveal (issue 21 item 1): members commit until `commitEnds`, reveal until
+    ///         `votingEnds`; `agree` counts reveals equal to the executor's `resultHash`, `disagree` the others;
+    ///         `verdictHash` is the result the verdict accepted (the quorum's; zero when governance rejected without
+    ///         one). `flags` bit 0: the first round's reveal window had closed when the dispute opened (its silent
+    ///         members missed a deadline).
     struct Task {
         address client;
         Status status;
         Currency currency;
         uint8 councilSize;
         uint8 quorum;
-        uint8 checkpoints;
-        uint8 commits;
-        uint8 maxBids;
         uint8 round;
         uint8 agree;
         uint8 disagree;
+        uint40 commitEnds;
         address executor;
         uint40 biddingEnds;
         uint40 deadline;
@@ -116,6 +119,9 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
         uint16 workloadClass;
         uint16 region;
         uint40 votingEnds;
+        uint8 checkpoints;
+        uint8 commits;
+        uint8 maxBids;
         uint128 maxPayment;
         uint128 capacityPflopsWad;
         uint128 councilFee;
@@ -126,6 +132,8 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
         uint96 faultDps;
         uint32 candidates;
         uint40 seedTime;
+        uint8 flags;
+        bytes32 verdictHash;
     }
 
     /// @notice Governance parameters.
@@ -251,10 +259,20 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param resultHash Result hash.
     function commit(uint256 taskId, uint8 checkpoint, bytes32 resultHash) external;
 
-    /// @notice A current council member votes whether its own result equals the committed hash.
+    /// @notice A current council member commits to its own result until `commitEnds` (the first half of the
+    ///         verification window; may replace its commitment until then): `commitment` =
+    ///         keccak256(abi.encode(taskId, member, resultHash, salt)).
     /// @param taskId The task.
-    /// @param agree True for equal.
-    function vote(uint256 taskId, bool agree) external;
+    /// @param commitment The salted hash of the member's result.
+    function commitResult(uint256 taskId, bytes32 commitment) external;
+
+    /// @notice A member that committed reveals its result after `commitEnds` and until `votingEnds`. The accepted
+    ///         result is the one a quorum of distinct members reveals (TSK-01): the executor's hash is accepted only
+    ///         when the quorum's equals it, and a quorum on another hash proves the executor wrong.
+    /// @param taskId The task.
+    /// @param resultHash The member's result hash.
+    /// @param salt The salt of its commitment.
+    function revealResult(uint256 taskId, bytes32 resultHash, bytes32 salt) external;
 
     /// @notice Opens a dispute (enlarged council of 2n + 1): when votes split so no quorum is possible, when the
     ///         vote window ends without a quorum, or by the executor against a rejection inside the window.
@@ -319,6 +337,12 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param round 0 or 1.
     /// @return The members.
     function councilOf(uint256 taskId, uint8 round) external view returns (address[] memory);
+
+    /// @notice The current round's most revealed result other than the executor's (a quorum on it rejects).
+    /// @param taskId The task.
+    /// @return resultHash The result (zero when every reveal matched the executor's).
+    /// @return count Members of the current round who revealed it.
+    function leadingRival(uint256 taskId) external view returns (bytes32 resultHash, uint256 count);
 
     /// @notice Number of tasks submitted.
     /// @return The count.
