@@ -420,6 +420,7 @@ contract TaskRegistryTest is TaskSolBase {
             id,
             address(this),
             ITaskRegistry.reportRedemptionFailure.selector,
+            0,
             0.2e18,
             3e18
         );

@@ -214,7 +214,7 @@ contract TaskVerdictTest is TaskSolBase {
         vm.roll(target + 1);
         vm.setBlockhash(target, keccak256(abi.encode("block", target)));
         vm.expectEmit(address(tasks));
-        emit ITaskRegistryEvents.KeeperBountyPaid(id, KEEPER, ITaskRegistry.closeBidding.selector, 1e6, 999e6);
+        emit ITaskRegistryEvents.KeeperBountyPaid(id, KEEPER, ITaskRegistry.closeBidding.selector, 1, 1e6, 999e6);
         vm.prank(KEEPER);
         tasks.closeBidding(id);
         vm.prank(providers[1]); // the executor draws: nothing

@@ -87,12 +87,14 @@ interface ITaskRegistryEvents {
     /// @param taskId The task.
     /// @param keeper The caller paid.
     /// @param step The step's selector (closeBidding, drawCouncil, finalize, reportRedemptionFailure).
+    /// @param currency The task currency (0 CH, 1 USDC, 2 DPS).
     /// @param amount Amount paid (task currency).
     /// @param escrowLeft The task's escrow after.
     event KeeperBountyPaid(
         uint256 indexed taskId,
         address indexed keeper,
         bytes4 step,
+        uint8 currency,
         uint256 amount,
         uint256 escrowLeft
     );

@@ -193,7 +193,7 @@ library TaskCommon {
         if (amount == 0) return 0;
         k.escrow = uint128(esc - amount);
         $.totalEscrow[uint8(k.currency)] -= amount;
-        emit ITaskRegistryEvents.KeeperBountyPaid(taskId, msg.sender, step, amount, esc - amount);
+        emit ITaskRegistryEvents.KeeperBountyPaid(taskId, msg.sender, step, uint8(k.currency), amount, esc - amount);
     }
 
     /// @dev Whether a member's reveal in round `r` (word `b`, revealed hash `revealed`) sides with the verdict:
