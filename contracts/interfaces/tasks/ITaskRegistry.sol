@@ -242,13 +242,15 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         the seal, equal prices to the higher keccak256(seed, bidder) (TSK-07, issue 17 item 20) — or cancels
     ///         and refunds when there is none. Either call after half the promised run time (deadline − end of the
     ///         bid window) has passed cancels and refunds instead (item 22: no executor gets a deadline it cannot
-    ///         meet). The council then draws from the same seed block, at once.
+    ///         meet). The council then draws from the same seed block, at once. The selecting (or cancelling) call
+    ///         pays its caller the keeper bounty (0.1 % of the deposit; none for the client or executor).
     /// @param taskId The task.
     function closeBidding(uint256 taskId) external;
 
     /// @notice Draws the current round's council with the matcher from the committed seed block and the
     ///         registry's snapshot at the commit (TSK-07: nothing done after the commit, nor who calls, changes who
-    ///         is drawn); re-commits a new block when the old hash is out of reach. Permissionless.
+    ///         is drawn); re-commits a new block when the old hash is out of reach. Permissionless; a draw pays its
+    ///         caller the keeper bounty (0.1 % of the deposit; none for the client or executor, nor for a re-commit).
     /// @param taskId The task.
     function drawCouncil(uint256 taskId) external;
 
@@ -283,12 +285,13 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         outcome (pull: `claimCouncilFee`), slashes the side found wrong, refunds the rest. A dispute still
     ///         without a quorum `disputeWindowSec` after its vote window (governance's grace) ends Unresolved: the
     ///         client is refunded in full, nobody is paid or slashed, every duty lock and a CH redemption's
-    ///         assignment are released (TSK-05, issue 17 item 9). Permissionless; a second call reverts with
-    ///         TaskAlreadyDone.
+    ///         assignment are released (TSK-05, issue 17 item 9). Members silent past their reveal window lose a
+    ///         bounded slice (25 % of the fault amount). Permissionless, paying the caller the keeper bounty (0.1 %
+    ///         of the deposit; none for the client or executor); a second call reverts with TaskAlreadyDone.
     /// @param taskId The task.
     function finalize(uint256 taskId) external;
 
-    /// @notice A council member who voted with the verdict (either round) claims its fee, once.
+    /// @notice A council member who revealed the verdict's result (either round) claims its fee, once.
     /// @param taskId The task.
     /// @return fee Amount paid.
     function claimCouncilFee(uint256 taskId) external returns (uint256 fee);
@@ -300,7 +303,9 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     function expire(uint256 taskId) external;
 
     /// @notice Reports a rejected CH redemption as failed once its delivery deadline passed (the registry slashes
-    ///         the executor and compensates the client at the index price plus the penalty). Permissionless.
+    ///         the executor and compensates the client at the index price plus the penalty). Permissionless; pays
+    ///         the caller the report bounty held in escrow when the task ended (to the client instead when the
+    ///         caller is the client or executor).
     /// @param taskId The task.
     function reportRedemptionFailure(uint256 taskId) external;
 
