@@ -199,6 +199,25 @@ contract TaskVerdictTest is TaskSolBase {
         assertEq(_slashed(c[2]), 0);
     }
 
+    /// `leadingRival` and the registry's own keeper scan see the quorum's other result: finalize is due only once the
+    /// executor's appeal window has passed.
+    function test_leadingRival_andChecker_followTheReveals() public {
+        (uint256 id, ) = _verifying(BAD);
+        (bytes32 r0, uint256 n0) = tasks.leadingRival(id);
+        assertEq(r0, bytes32(0));
+        assertEq(n0, 0);
+        _voteMask(id, 0, 3, 1); // c[0] the executor's, c[1] and c[2] OTHER_RESULT
+        (bytes32 r, uint256 n) = tasks.leadingRival(id);
+        assertEq(r, OTHER_RESULT);
+        assertEq(n, 2);
+        (bool due, ) = _keeper().checker();
+        assertFalse(due, "the executor's appeal window is open");
+        vm.warp(tasks.getTask(id).votingEnds + 1);
+        (bool due2, bytes memory payload) = _keeper().checker();
+        assertTrue(due2);
+        assertEq(payload, abi.encodeWithSelector(ITaskRegistry.finalize.selector, id));
+    }
+
     // ─── item 6: keeper bounties ────────────────────────────────────────────────────────────────────────
 
     /// Every maintenance step pays its (third-party) keeper 0.1 % of the deposit; the client and the executor
