@@ -218,6 +218,24 @@ contract TaskVerdictTest is TaskSolBase {
         assertEq(payload, abi.encodeWithSelector(ITaskRegistry.finalize.selector, id));
     }
 
+    /// The dispute council is drawn late (after the round's commit window would have closed): its members get full
+    /// windows from the draw, can still answer, and are not slashed as silent (TSK-03: no deadline they never had).
+    function test_lateDisputeDraw_membersGetFullWindows() public {
+        (uint256 id, ) = _verifyingN(GOOD, 2);
+        _voteMask(id, 0, 2, 1);
+        tasks.openDispute(id);
+        vm.warp(tasks.getTask(id).commitEnds + 1 hours); // nobody drew in time
+        _draw(id);
+        ITaskRegistry.Task memory t = tasks.getTask(id);
+        assertEq(t.commitEnds, block.timestamp + 1 days, "half the dispute window from the draw");
+        assertEq(t.votingEnds, block.timestamp + 2 days);
+        _voteAll(id, 1, true, 3);
+        _finalize(id);
+        assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Accepted));
+        address[] memory c1 = tasks.councilOf(id, 1);
+        for (uint256 i; i < c1.length; ++i) assertEq(_slashed(c1[i]), 0, "inside its window: not silent");
+    }
+
     // ─── item 6: keeper bounties ────────────────────────────────────────────────────────────────────────
 
     /// Every maintenance step pays its (third-party) keeper 0.1 % of the deposit; the client and the executor

@@ -43,6 +43,13 @@ library TaskCouncil {
         if (picked.length < size) revert ITaskRegistryErrors.TaskCouncilUnavailable(size, picked.length);
         TaskCommon.storeCouncil($, taskId, round, picked);
         TaskCommon.lockDuty($, k, picked);
+        // @dev A council drawn after its windows started (final result committed, or the dispute opened, before the
+        //      draw) gets its full commit and reveal windows from now: nobody misses a deadline it never had.
+        if (st != ITaskRegistry.Status.Running) {
+            uint256 w = round == 0 ? $.params.verifyWindowSec : $.params.disputeWindowSec;
+            k.commitEnds = uint40(block.timestamp + w / 2);
+            k.votingEnds = uint40(block.timestamp + w);
+        }
         emit ITaskRegistryEvents.CouncilDrawn(taskId, round, picked, TaskCommon.quorum(k), seed);
         uint256 bounty = TaskCommon.takeBounty($, taskId, k, ITaskRegistry.drawCouncil.selector);
         TaskCommon.pay($, k.currency, msg.sender, bounty);
