@@ -43,9 +43,10 @@ library TaskCouncil {
         if (picked.length < size) revert ITaskRegistryErrors.TaskCouncilUnavailable(size, picked.length);
         TaskCommon.storeCouncil($, taskId, round, picked);
         TaskCommon.lockDuty($, k, picked);
-        // @dev A council drawn after its windows started (final result committed, or the dispute opened, before the
-        //      draw) gets its full commit and reveal windows from now: nobody misses a deadline it never had.
-        if (st != ITaskRegistry.Status.Running) {
+        // @dev A council drawn after its commit window closed (the final result committed, or the dispute opened, and
+        //      nobody drew in time) gets full commit and reveal windows from now: nobody misses a deadline it never
+        //      had. A draw inside the commit window keeps the windows (members had time to commit).
+        if (st != ITaskRegistry.Status.Running && block.timestamp > k.commitEnds) {
             uint256 w = round == 0 ? $.params.verifyWindowSec : $.params.disputeWindowSec;
             k.commitEnds = uint40(block.timestamp + w / 2);
             k.votingEnds = uint40(block.timestamp + w);

@@ -192,6 +192,16 @@ export function handleCouncilDrawn(event: CouncilDrawn): void {
     m.round = round;
     m.save();
   }
+  // As TaskCouncil.drawCouncil: a council drawn after its commit window closed gets full windows from the draw
+  // (not carried by the event). The commit window ends at start + w/2 where votingEnds = start + w.
+  const st = task.status;
+  if (st == "Verifying" || st == "Disputed") {
+    const s = getState(event.address);
+    const w = round == 0 ? s.verifyWindowSec : s.disputeWindowSec;
+    const commitEnds = task.votingEnds.minus(w).plus(w.div(BigInt.fromI32(2)));
+    if (event.block.timestamp.gt(commitEnds)) task.votingEnds = event.block.timestamp.plus(w);
+    task.save();
+  }
   c.members = members;
   c.quorum = p.quorum.toI32();
   c.seed = p.seed;
