@@ -55,9 +55,17 @@ export const taskTasks = [
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/task/commit.js"))
     .build(),
-  task("chx:task:vote", "Vote as a council member: does your result equal the committed hash?")
+  task(
+    "chx:task:vote",
+    "Council member's answer, commit–reveal: commits your salted result in the commit window, reveals it after",
+  )
     .addOption({ name: "id", description: "Task id (required)", type: ArgumentType.BIGINT, defaultValue: 0n })
-    .addOption({ name: "agree", description: "true (equal) or false", type: ArgumentType.BOOLEAN, defaultValue: true })
+    .addOption({ name: "result", description: "Your result hash (0x…) or a string to hash", defaultValue: "" })
+    .addOption({
+      name: "salt",
+      description: "Secret salt (0x…) or a string to hash; the same for both calls",
+      defaultValue: "",
+    })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/task/vote.js"))
     .build(),

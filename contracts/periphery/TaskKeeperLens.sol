@@ -79,7 +79,7 @@ contract TaskKeeperLens is ITaskKeeperLens {
                 return (Action.DrawCouncil, k.targetBlock, true);
             }
             if (st == ITaskRegistry.Status.Running) return (Action.None, 0, true);
-            return (_verdictAction(k), 0, true);
+            return (_verdictAction(id, k), 0, true);
         }
         if ((st == ITaskRegistry.Status.Rejected || st == ITaskRegistry.Status.Expired) && k.assignmentId != 0) {
             IProviderRegistry.Assignment memory asg = _providers.assignment(k.assignmentId);
@@ -92,16 +92,19 @@ contract TaskKeeperLens is ITaskKeeperLens {
 
     /// @dev Verifying or Disputed: finalise a quorum (a rejection in round 0 only after the appeal window); open a
     ///      dispute when no side can reach the quorum any more, or the window ended without one.
-    function _verdictAction(ITaskRegistry.Task memory k) private view returns (Action) {
+    ///      A rejection needs a quorum on one other result (commit–reveal, issue 21 item 1), not mere dissent.
+    function _verdictAction(uint256 id, ITaskRegistry.Task memory k) private view returns (Action) {
         uint256 q = k.round == 0 ? k.quorum : uint256(k.councilSize) + 1;
         bool windowOver = block.timestamp > k.votingEnds;
         bool disputed = k.status == ITaskRegistry.Status.Disputed;
         if (k.agree >= q) return Action.Finalize;
-        if (k.disagree >= q) return disputed || windowOver ? Action.Finalize : Action.None;
+        uint256 d;
+        if (k.disagree != 0) (, d) = _tasks.leadingRival(id);
+        if (d >= q) return disputed || windowOver ? Action.Finalize : Action.None;
         // no quorum in the dispute round: governance's resolveDispute, then anyone's finalize (refund, TSK-05)
         if (disputed) return block.timestamp > uint256(k.votingEnds) + _disputeGrace() ? Action.Finalize : Action.None;
         uint256 left = uint256(k.councilSize) - k.agree - k.disagree;
-        if (windowOver || (k.agree + left < q && k.disagree + left < q)) return Action.OpenDispute;
+        if (windowOver || (k.agree + left < q && d + left < q)) return Action.OpenDispute;
         return Action.None;
     }
 

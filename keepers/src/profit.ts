@@ -13,14 +13,16 @@ import { Interface, type EventFragment } from "ethers";
 import { abis } from "@chx/sdk";
 
 export interface Bounty {
-  asset: "USDC" | "DPS" | "ETH";
+  asset: "USDC" | "DPS" | "ETH" | "CH";
   /** In the asset's smallest unit. */
   amount: bigint;
   event: string;
   contract: string;
 }
 
-const DECIMALS: Record<Bounty["asset"], number> = { USDC: 6, DPS: 18, ETH: 18 };
+const DECIMALS: Record<Bounty["asset"], number> = { USDC: 6, DPS: 18, ETH: 18, CH: 18 };
+/** TaskRegistry's `KeeperBountyPaid(…, currency, amount, …)`: the asset is the task's currency (ITaskRegistry.Currency). */
+const TASK_CURRENCY: ReadonlyArray<Bounty["asset"]> = ["CH", "USDC", "DPS"];
 const RESTATED = new Set(["LiquidationBountyPaid", "KeeperBountyClaimed", "RewardsClaimed"]);
 const KEEPER_ARGS = new Set(["keeper", "closedBy", "caller", "by"]);
 
@@ -69,6 +71,13 @@ export function bountiesIn(
       (p, i) => p.type === "address" && KEEPER_ARGS.has(p.name) && String(ev.args[i]).toLowerCase() === me,
     );
     if (!mine) continue;
+    if (ev.name === "KeeperBountyPaid" && ev.args.currency !== undefined) {
+      const asset = TASK_CURRENCY[Number(ev.args.currency)];
+      const amount = ev.args.amount as bigint;
+      if (asset !== undefined && amount > 0n)
+        found.push({ asset, amount, event: ev.name, contract: l.address.toLowerCase() });
+      continue;
+    }
     inputs.forEach((p, i) => {
       const isAmount = /^bounty/.test(p.name) || (ev.name === "BountyCredited" && p.name === "amountUsdc");
       const asset = assetOf(p.name);

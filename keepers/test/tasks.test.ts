@@ -6,7 +6,7 @@
  * deadline. Each test starts from the same snapshot.
  */
 import { expect } from "chai";
-import { id, parseUnits, toBeHex, type Wallet } from "ethers";
+import { AbiCoder, id, keccak256, parseUnits, toBeHex, type Wallet } from "ethers";
 import { TaskKeeperLens__factory } from "../../types/ethers-contracts/index.js";
 import { tasksJob } from "../src/jobs/tasks.js";
 import { FaultProxy } from "./fault-proxy.js";
@@ -176,14 +176,28 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
       expect(member).to.not.equal(undefined);
       expect((await k.tick()).results).to.deep.equal([]); // nothing due until the executor and council act
 
-      // The executor commits, the council member agrees: the keeper finalises (priority).
+      // The executor commits, the council member commits the same result salted and reveals it after the commit
+      // window (issue 21 item 1): the keeper finalises (priority) and reports the bounty it earned (item 6).
       await (await tr.connect(providers[0]!).commit(accepted, 0, id("result"))).wait();
-      await (await tr.connect(byAddress(member!)).vote(accepted, true)).wait();
+      const salt = id("salt");
+      const commitment = keccak256(
+        AbiCoder.defaultAbiCoder().encode(
+          ["uint256", "address", "bytes32", "bytes32"],
+          [accepted, member!, id("result"), salt],
+        ),
+      );
+      await (await tr.connect(byAddress(member!)).commitResult(accepted, commitment)).wait();
+      expect((await k.tick()).results).to.deep.equal([]); // nothing due while the commit window is open
+      await advance(Number((await tr.getTask(accepted)).commitEnds) - (await now()) + 1);
+      await (await tr.connect(byAddress(member!)).revealResult(accepted, id("result"), salt)).wait();
       const fin = await k.tick();
       expect(fin.results.map((r) => [r.key, r.outcome, r.priority])).to.deep.equal([
         [`tasks.finalize:${accepted}:0`, "success", true],
       ]);
       expect(await status(accepted)).to.equal(S.Accepted);
+      const earned = fin.results[0]!.bounties ?? [];
+      expect(earned.map((b) => [b.asset, b.event])).to.deep.equal([["USDC", "KeeperBountyPaid"]]);
+      expect(earned[0]!.amount).to.equal((await tr.getTask(accepted)).maxPayment / 1_000n); // 0.1 % of the deposit
 
       // The other executor misses its deadline: the keeper expires the task and earns the registry's finder fee.
       await advance(2 * DAY);

@@ -1,4 +1,4 @@
-import { id, keccak256, parseUnits, toUtf8Bytes, ZeroHash } from "ethers";
+import { AbiCoder, id, keccak256, parseUnits, toUtf8Bytes, ZeroHash } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { BenchSuite } from "./lib.js";
 import { domainOf, signAttestation, type AttestationMessage } from "@chx/sdk";
@@ -93,8 +93,24 @@ export const tasksBench: BenchSuite = {
     await ctx.measure("TaskRegistry.commit:final", tasks.connect(exec).commit(taskId, 1, keccak256(toUtf8Bytes("r"))));
     const council = await tasks.councilOf(taskId, 0);
     const signer = (a: string) => provs.find((p) => p.address === a)!;
-    await ctx.measure("TaskRegistry.vote:first", tasks.connect(signer(council[0]!)).vote(taskId, true));
-    await ctx.measure("TaskRegistry.vote", tasks.connect(signer(council[1]!)).vote(taskId, true));
+    // Commit–reveal (issue 21 item 1; replaces the TaskRegistry.vote keys): two members commit their salted
+    // result, then reveal it past the commit window.
+    const coder = AbiCoder.defaultAbiCoder();
+    const answer = async (tid: bigint, members: string[], result: string, measured: boolean) => {
+      for (const [i, m] of members.entries()) {
+        const c = keccak256(coder.encode(["uint256", "address", "bytes32", "bytes32"], [tid, m, result, id(m)]));
+        const tx = tasks.connect(signer(m)).commitResult(tid, c);
+        if (measured) await ctx.measure(i === 0 ? "TaskRegistry.commitResult:first" : "TaskRegistry.commitResult", tx);
+        else await (await tx).wait();
+      }
+      await ctx.connection.networkHelpers.time.increaseTo(Number((await tasks.getTask(tid)).commitEnds) + 1);
+      for (const [i, m] of members.entries()) {
+        const tx = tasks.connect(signer(m)).revealResult(tid, result, id(m));
+        if (measured) await ctx.measure(i === 0 ? "TaskRegistry.revealResult:first" : "TaskRegistry.revealResult", tx);
+        else await (await tx).wait();
+      }
+    };
+    await answer(taskId, [council[0]!, council[1]!], keccak256(toUtf8Bytes("r")), true);
     await ctx.measure("TaskRegistry.finalize", tasks.finalize(taskId));
     await ctx.measure("TaskRegistry.claimCouncilFee", tasks.connect(signer(council[0]!)).claimCouncilFee(taskId));
     await (await tasks.connect(signer(council[1]!)).claimCouncilFee(taskId)).wait();
@@ -110,8 +126,7 @@ export const tasksBench: BenchSuite = {
     await (await tasks.connect(exec).commit(again, 0, id("cp0"))).wait();
     await (await tasks.connect(exec).commit(again, 1, id("r"))).wait();
     const council2 = await tasks.councilOf(again, 0);
-    await (await tasks.connect(signer(council2[0]!)).vote(again, true)).wait();
-    await (await tasks.connect(signer(council2[1]!)).vote(again, true)).wait();
+    await answer(again, [council2[0]!, council2[1]!], id("r"), false);
     await ctx.measure("TaskRegistry.finalize:steady", tasks.finalize(again));
     await ctx.measure(
       "TaskRegistry.claimCouncilFee:steady",

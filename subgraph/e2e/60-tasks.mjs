@@ -7,7 +7,7 @@
 // consensus. Phase 2 (2 days later): a USDC task expires (executor slashed, refunded), the stream is retracted and
 // withdrawn, a DPS stream stays open. compare() checks every task and stream with getTask/councilOf/getStream/
 // subscription, taskCount, totalEscrow and the token balances (TSK-02), and the daily sums against the totals.
-import { Contract, id } from "ethers";
+import { AbiCoder, Contract, id, keccak256 } from "ethers";
 import { domainOf, signReceipt } from "@chx/sdk";
 import { attest } from "./30-compute.mjs";
 
@@ -141,6 +141,26 @@ export async function scenario(ctx) {
     return ex;
   };
 
+  // Commit–reveal (issue 21 item 1): every member commits its salted result (the executor's when `agrees(i)`), time
+  // moves past the commit window, every member reveals.
+  const answer = async (taskId, members, agrees) => {
+    const t = await tasks(deployer).getTask(taskId);
+    const coder = AbiCoder.defaultAbiCoder();
+    const resultOf = (i) => (agrees(i) ? t.resultHash : id("another result"));
+    for (const [i, m] of members.entries()) {
+      const c = keccak256(
+        coder.encode(["uint256", "address", "bytes32", "bytes32"], [taskId, m, resultOf(i), id(`salt-${m}`)]),
+      );
+      await send(tasks(signerOf(m)).commitResult(taskId, c));
+    }
+    const gap = Number(t.commitEnds - (await now())) + 1;
+    if (gap > 0) await ctx.provider.send("evm_increaseTime", [gap]);
+    await mine(1);
+    for (const [i, m] of members.entries()) {
+      await send(tasks(signerOf(m)).revealResult(taskId, resultOf(i), id(`salt-${m}`)));
+    }
+  };
+
   // Task 1 (DPS, council 3 of quorum 2, best of 2 bids): accepted 2-1, the two agreeing members claim their fee.
   const t1 = await submit(DPS, 3, 2, 2, wad(1000), 1);
   await send(tasks(providers[0]).bid(t1, wad(480)));
@@ -148,7 +168,7 @@ export async function scenario(ctx) {
   await close(t1);
   const c1 = await draw(t1);
   await execute(t1, "right");
-  for (const [i, m] of c1.entries()) await send(tasks(signerOf(m)).vote(t1, i !== 1));
+  await answer(t1, c1, (i) => i !== 1);
   await send(tasks(deployer).finalize(t1));
   for (const [i, m] of c1.entries()) if (i !== 1) await send(tasks(signerOf(m)).claimCouncilFee(t1));
 
@@ -161,7 +181,7 @@ export async function scenario(ctx) {
   await close(t3);
   const c3 = await draw(t3);
   await execute(t3, "ch");
-  await send(tasks(signerOf(c3[0])).vote(t3, true));
+  await answer(t3, c3, () => true);
   await send(tasks(deployer).finalize(t3));
 
   // Task 4 (USDC, council 1): rejected by the first member, appealed by the executor, accepted 2-1 by the enlarged
@@ -171,10 +191,10 @@ export async function scenario(ctx) {
   await close(t4);
   const c4 = await draw(t4);
   const ex4 = await execute(t4, "disputed");
-  await send(tasks(signerOf(c4[0])).vote(t4, false));
+  await answer(t4, c4, () => false);
   await send(tasks(ex4).openDispute(t4));
   const c4b = await draw(t4);
-  for (const [i, m] of c4b.entries()) await send(tasks(signerOf(m)).vote(t4, i !== 2));
+  await answer(t4, c4b, (i) => i !== 2);
   await send(tasks(deployer).finalize(t4));
   for (const [i, m] of c4b.entries()) if (i !== 2) await send(tasks(signerOf(m)).claimCouncilFee(t4));
 

@@ -18,7 +18,9 @@ import {
   TaskClosed,
   TaskFinalized,
   TaskSubmitted,
-  Voted,
+  ResultRevealed,
+  KeeperBountyPaid,
+  SilentMemberSlashed,
 } from "../generated/TaskRegistry/TaskRegistry";
 import {
   handleBiddingSealed,
@@ -37,7 +39,9 @@ import {
   handleTaskClosed,
   handleTaskFinalized,
   handleTaskSubmitted,
-  handleVoted,
+  handleResultRevealed,
+  handleKeeperBountyPaid,
+  handleSilentMemberSlashed,
 } from "../src/mappings/taskRegistry";
 import { ALICE, BOB, CAROL, DAY, HOUR, T0, wad } from "./helpers";
 import { TaskRegistryEvents } from "../generated/factories/TaskRegistry";
@@ -148,9 +152,11 @@ function commitFinal(id: i32, ts: i64): void {
   );
 }
 
+/** A council member's reveal (commit–reveal): `agree` = it revealed the executor's result. */
 function vote(id: i32, who: Address, round: i32, agree: boolean, a: i32, d: i32, ts: i64): void {
-  handleVoted(
-    new TaskRegistryEvents(REG).Voted(ts, n(id), who, round, agree, a, d),
+  const result = Bytes.fromHexString("0x" + (agree ? "aa" : "bb").repeat(32));
+  handleResultRevealed(
+    new TaskRegistryEvents(REG).ResultRevealed(ts, n(id), who, round, result, agree, a, d),
   );
 }
 
@@ -244,7 +250,9 @@ describe("TaskRegistry", () => {
     // rejected: winners 2 × 0.08 reserved, the rest (9.84) refunded
     finalized(1, 6, BigInt.zero(), wad(16).div(n(100)), wad(984).div(n(100)), BigInt.zero(), T0 + 4 * HOUR);
     assert.fieldEquals("Task", key(1), "status", "Rejected");
-    assert.fieldEquals("TaskCurrencyStats", stats(CH), "escrow", wad(16).div(n(100)).toString());
+    // the rejected CH redemption holds its failure report's keeper bounty: 0.1 % of 10 CH = 0.01
+    assert.fieldEquals("TaskCurrencyStats", stats(CH), "escrow", wad(17).div(n(100)).toString());
+    assert.fieldEquals("Task", key(1), "heldReportBounty", wad(1).div(n(100)).toString());
     assert.fieldEquals("TaskCouncilMember", member(1, M1), "slashedDps", wad(100).toString());
     assert.fieldEquals("TaskCouncilMember", member(1, M1), "withVerdict", "false");
     assert.fieldEquals("TaskCouncilMember", member(1, M3), "withVerdict", "true");
@@ -254,6 +262,9 @@ describe("TaskRegistry", () => {
     );
     assert.fieldEquals("Task", key(1), "assignmentId", "0");
     assert.fieldEquals("Task", key(1), "redemptionFailed", "true");
+    // reported by the client (no bounty): the held slice went back to it
+    assert.fieldEquals("TaskCurrencyStats", stats(CH), "escrow", wad(16).div(n(100)).toString());
+    assert.fieldEquals("Task", key(1), "heldReportBounty", "0");
     assert.fieldEquals("TaskRegistryState", REG.toHexString(), "redemptionCompensationDps", wad(22).toString());
 
     // a USDC task without bids is cancelled, another expires and its executor is slashed
@@ -319,5 +330,37 @@ describe("TaskRegistry: issue 17 events", () => {
     assert.fieldEquals("Task", key(8), "status", "Unresolved");
     assert.fieldEquals("TaskRegistryState", REG.toHexString(), "unresolved", "1");
     assert.fieldEquals("TaskRegistryState", REG.toHexString(), "cancelled", "0");
+  });
+});
+
+describe("TaskRegistry: issue 21 events", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("keeper bounties leave the task's escrow; a silent member's slice is a slash", () => {
+    params(T0);
+    submit(1, USDC, 1, 1, n(5000000), T0);
+    handleKeeperBountyPaid(
+      new TaskRegistryEvents(REG).KeeperBountyPaid(
+        T0 + HOUR + 1,
+        n(1),
+        CAROL,
+        Bytes.fromHexString("0x7b5d9b24"),
+        1,
+        n(5000),
+        n(4995000),
+      ),
+    );
+    assert.fieldEquals("Task", key(1), "escrow", "4995000");
+    assert.fieldEquals("Task", key(1), "keeperBounties", "5000");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", "4995000");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "keeperBounties", "5000");
+    handleSilentMemberSlashed(
+      new TaskRegistryEvents(REG).SilentMemberSlashed(T0 + 2 * DAY, n(1), M1, wad(25)),
+    );
+    assert.fieldEquals("Task", key(1), "slashedDps", wad(25).toString());
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "slashedDps", wad(25).toString());
+    assert.entityCount("TaskSlash", 1);
   });
 });

@@ -38,6 +38,8 @@ abstract contract TaskSolBase is ManagedSolBase {
     address[] internal providers;
 
     uint128 internal constant SLASH = 100e18;
+    /// @dev What a dissenting member reveals in tests.
+    bytes32 internal constant OTHER_RESULT = keccak256("other result");
     uint16 internal constant FEE_BPS = 100; // 1 % of the price per council member
 
     function _deployCompute() internal {
@@ -262,20 +264,31 @@ abstract contract TaskSolBase is ManagedSolBase {
 
     /// @dev Closes bidding: the first call seals the bids and commits the seed block; once that block is mined
     ///      (its hash set here) the second selects the executor.
+    ///      Called as the client, which earns no keeper bounty (issue 21 item 6), so balances stay round.
     function _close(uint256 id) internal {
+        vm.prank(client);
         tasks.closeBidding(id);
         if (tasks.getTask(id).status != ITaskRegistry.Status.Bidding) return;
         uint256 target = tasks.getTask(id).targetBlock;
         vm.roll(target + 1);
         vm.setBlockhash(target, keccak256(abi.encode("block", target)));
+        vm.prank(client);
         tasks.closeBidding(id);
     }
 
+    /// @dev Draws the current round's council (as the client: no keeper bounty).
     function _draw(uint256 id) internal {
         uint256 target = tasks.getTask(id).targetBlock;
         vm.roll(target + 1);
         vm.setBlockhash(target, keccak256(abi.encode("block", target)));
+        vm.prank(client);
         tasks.drawCouncil(id);
+    }
+
+    /// @dev Finalises as the client (no keeper bounty).
+    function _finalize(uint256 id) internal {
+        vm.prank(client);
+        tasks.finalize(id);
     }
 
     function _commitAll(uint256 id, address executor, bytes32 result) internal {
@@ -285,17 +298,50 @@ abstract contract TaskSolBase is ManagedSolBase {
         vm.stopPrank();
     }
 
+    /// @dev The first `howMany` members of round `round` all commit, then (past the commit window) reveal: the
+    ///      executor's result when `agree`, OTHER_RESULT otherwise.
     function _voteAll(uint256 id, uint8 round, bool agree, uint256 howMany) internal {
-        address[] memory c = tasks.councilOf(id, round);
-        for (uint256 i; i < howMany; ++i) {
-            vm.prank(c[i]);
-            tasks.vote(id, agree);
-        }
+        _voteMask(id, round, howMany, agree ? type(uint256).max : 0);
     }
 
-    /// @dev Largest valid bid: price × (1 + (3n + 1) × fee) ≤ maxPayment, rounded down (independent reference).
+    /// @dev Like `_voteAll`, member i revealing the executor's result when bit i of `agreeMask` is set.
+    function _voteMask(uint256 id, uint8 round, uint256 howMany, uint256 agreeMask) internal {
+        address[] memory c = tasks.councilOf(id, round);
+        bytes32 exec = tasks.getTask(id).resultHash;
+        for (uint256 i; i < howMany; ++i) _commitAs(id, c[i], (agreeMask >> i) & 1 == 1 ? exec : OTHER_RESULT);
+        _toReveal(id);
+        for (uint256 i; i < howMany; ++i) _revealAs(id, c[i], (agreeMask >> i) & 1 == 1 ? exec : OTHER_RESULT);
+    }
+
+    /// @dev A member's salt in tests (a different one per member and task).
+    function _salt(uint256 id, address member) internal pure returns (bytes32) {
+        return keccak256(abi.encode("salt", id, member));
+    }
+
+    function _commitment(uint256 id, address member, bytes32 result) internal pure returns (bytes32) {
+        return keccak256(abi.encode(id, member, result, _salt(id, member)));
+    }
+
+    function _commitAs(uint256 id, address member, bytes32 result) internal {
+        vm.prank(member);
+        tasks.commitResult(id, _commitment(id, member, result));
+    }
+
+    function _revealAs(uint256 id, address member, bytes32 result) internal {
+        vm.prank(member);
+        tasks.revealResult(id, result, _salt(id, member));
+    }
+
+    /// @dev Warps just past the commit window (no-op when already past).
+    function _toReveal(uint256 id) internal {
+        uint256 e = tasks.getTask(id).commitEnds;
+        if (block.timestamp <= e) vm.warp(e + 1);
+    }
+
+    /// @dev Largest valid bid: price × (1 + (3n + 1) × fee) ≤ maxPayment − 5 keeper bounties of 0.1 % of it,
+    ///      rounded down (independent reference).
     function _maxBid(uint256 maxPayment, uint256 n) internal pure returns (uint256) {
-        return (maxPayment * 10_000) / (10_000 + (3 * n + 1) * FEE_BPS);
+        return ((maxPayment - 5 * ((maxPayment * 10) / 10_000)) * 10_000) / (10_000 + (3 * n + 1) * FEE_BPS);
     }
 
     /// @dev Every council member of both rounds claims its fee where it has one.

@@ -30,12 +30,15 @@ contract TaskRegistryInvariants is TaskSolBase {
         handler.close(0); // select
         handler.draw(0);
         handler.commit(0, true);
-        handler.vote(0, 0, true);
+        handler.vote(0, 0, true); // commit
+        handler.vote(0, 1, true);
+        handler.warp(12 hours + 1); // past the commit window
+        handler.vote(0, 0, true); // reveal
         handler.vote(0, 1, true);
         handler.finalize(0);
         assertEq(uint8(tasks.getTask(1).status), uint8(ITaskRegistry.Status.Accepted));
         handler.claim(0, 0);
-        assertEq(handler.actions(), 10);
+        assertEq(handler.actions(), 12);
     }
 
     /// TSK-02: Σ task escrows = totalEscrow = the registry's balance, per currency (no fees are kept).
@@ -46,7 +49,13 @@ contract TaskRegistryInvariants is TaskSolBase {
             ITaskRegistry.Task memory t = tasks.getTask(id);
             assertLe(t.escrow, t.maxPayment, "payouts never exceed the deposit");
             if (t.status >= ITaskRegistry.Status.Accepted) {
-                assertLe(t.escrow, uint256(t.councilFee) * t.councilSize, "final tasks hold only unclaimed fees");
+                // unclaimed fees, and a rejected or expired CH redemption's held report bounty (issue 21 item 6)
+                uint256 held = t.assignmentId != 0 ? (uint256(t.maxPayment) * 10) / 10_000 : 0;
+                assertLe(
+                    t.escrow,
+                    uint256(t.councilFee) * t.councilSize + held,
+                    "final tasks hold only unclaimed fees"
+                );
             }
             sum[uint8(t.currency)] += t.escrow;
         }
@@ -63,16 +72,23 @@ contract TaskRegistryInvariants is TaskSolBase {
         for (uint256 id = 1; id <= n; ++id) {
             ITaskRegistry.Task memory t = tasks.getTask(id);
             assertLe(uint256(t.agree) + t.disagree, t.councilSize, "each member counts once");
-            if (t.status == ITaskRegistry.Status.Accepted) assertGe(t.agree, t.quorum);
-            if (t.status == ITaskRegistry.Status.Rejected) assertGe(t.disagree, t.quorum);
+            if (t.status == ITaskRegistry.Status.Accepted) {
+                assertGe(t.agree, t.quorum);
+                assertEq(t.verdictHash, t.resultHash, "the accepted result is the quorum's");
+            }
+            if (t.status == ITaskRegistry.Status.Rejected) {
+                assertGe(t.disagree, t.quorum);
+                assertTrue(t.verdictHash != t.resultHash, "a rejection names the quorum's other result");
+            }
         }
     }
 
-    /// TSK-03: a provider is slashed exactly SLASH per fault it committed (rejected result or missed deadline).
+    /// TSK-03: a provider is slashed exactly SLASH per fault it committed (rejected result or missed deadline) and
+    /// a quarter of it per reveal it missed (issue 21 item 1).
     function invariant_TSK03_slashBoundToGuilt() public view {
         for (uint256 i; i < providers.length; ++i) {
             address p = providers[i];
-            assertEq(registry.providerInfo(p).slashedDps, SLASH * handler.ghostFaults(p));
+            assertEq(registry.providerInfo(p).slashedDps, handler.ghostSlashedDps(p));
         }
     }
 

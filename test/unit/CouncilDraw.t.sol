@@ -126,11 +126,7 @@ contract CouncilDrawTest is TaskSolBase {
         tasks.commit(id, 0, keccak256("c0"));
         vm.prank(providers[0]);
         tasks.commit(id, 1, GOOD);
-        address[] memory c0 = tasks.councilOf(id, 0);
-        vm.prank(c0[0]);
-        tasks.vote(id, true);
-        vm.prank(c0[1]);
-        tasks.vote(id, false);
+        _voteMask(id, 0, 2, 1);
         tasks.openDispute(id);
         _mineSeed(id);
         uint256 snap = vm.snapshotState();

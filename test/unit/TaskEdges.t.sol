@@ -263,11 +263,7 @@ contract TaskEdgesTest is TaskSolBase {
         tasks.commit(id, 0, keccak256("checkpoint-0"));
         tasks.commit(id, 1, keccak256("result"));
         vm.stopPrank();
-        address[] memory c0 = tasks.councilOf(id, 0);
-        for (uint256 i; i < 4; ++i) {
-            vm.prank(c0[i]);
-            tasks.vote(id, i < 2);
-        }
+        _voteMask(id, 0, 4, 3);
         tasks.openDispute(id);
         uint256 target = tasks.getTask(id).targetBlock;
         vm.roll(target + 1);
@@ -339,7 +335,7 @@ contract TaskEdgesTest is TaskSolBase {
         (canExec, payload) = _keeper().checker();
         assertTrue(canExec);
         assertEq(payload, abi.encodeCall(ITaskRegistry.finalize, (id)));
-        tasks.finalize(id);
+        _finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
         assertEq(registry.providerInfo(providers[1]).stakedDps, stakeBefore);
     }

@@ -50,7 +50,7 @@ contract TaskRegistryTest is TaskSolBase {
         // Worked numbers: price 400, fee 1 % = 4 per agreeing member (2 voted), refund 1000 - 400 - 8 = 592.
         vm.expectEmit(address(tasks));
         emit ITaskRegistry.TaskFinalized(id, ITaskRegistry.Status.Accepted, 400e6, 8e6, 592e6, 0);
-        tasks.finalize(id);
+        _finalize(id);
         assertEq(usdc.balanceOf(address(tasks)), 8e6, "fees reserved for the two agreeing members");
         assertEq(tasks.totalEscrow(USDC), 8e6);
         vm.prank(c[2]);
@@ -76,7 +76,7 @@ contract TaskRegistryTest is TaskSolBase {
         vm.expectRevert(
             abi.encodeWithSelector(ITaskRegistry.TaskAlreadyDone.selector, id, ITaskRegistry.Status.Accepted)
         );
-        tasks.finalize(id);
+        _finalize(id);
     }
 
     function test_submit_escrowsAndEmits() public {
@@ -114,8 +114,8 @@ contract TaskRegistryTest is TaskSolBase {
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskClientCannotBid.selector, id));
         tasks.bid(id, 1e6);
         uint256 maxPrice = _maxBid(1_000e6, 3);
-        // 1000 / (1 + 10 × 1 %) = 909.09…
-        assertEq(maxPrice, 909_090_909);
+        // (1000 − 5 keeper bounties of 1) / (1 + 10 × 1 %) = 904.54…
+        assertEq(maxPrice, 904_545_454);
         vm.prank(providers[0]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBidTooHigh.selector, maxPrice + 1, maxPrice));
         tasks.bid(id, uint128(maxPrice + 1));
@@ -173,9 +173,10 @@ contract TaskRegistryTest is TaskSolBase {
         uint256 id = _submit(USDC, 1_000e6, 3, 2);
         vm.warp(block.timestamp + 2 hours);
         vm.expectEmit(address(tasks));
-        emit ITaskRegistry.TaskClosed(id, ITaskRegistry.Status.Cancelled, address(this), 1_000e6);
+        emit ITaskRegistry.TaskClosed(id, ITaskRegistry.Status.Cancelled, address(this), 1_000e6 - 1e6);
         tasks.closeBidding(id);
-        assertEq(usdc.balanceOf(client), 1_000_000e6);
+        assertEq(usdc.balanceOf(client), 1_000_000e6 - 1e6, "refund less the keeper's bounty (0.1 %)");
+        assertEq(usdc.balanceOf(address(this)), 1e6);
         vm.expectRevert(
             abi.encodeWithSelector(ITaskRegistry.TaskAlreadyDone.selector, id, ITaskRegistry.Status.Cancelled)
         );
@@ -196,21 +197,25 @@ contract TaskRegistryTest is TaskSolBase {
         tasks.commit(id, 1, GOOD);
     }
 
-    /// TSK-01: only current members vote, each once; the executor and outsiders cannot.
+    /// TSK-01: only current members commit and reveal, each reveal counts once; the executor and outsiders cannot.
     function test_vote_TSK01_membersOnlyOnce() public {
         uint256 id = _running(3, 2);
         _commitAll(id, providers[1], GOOD);
         address[] memory c = tasks.councilOf(id, 0);
         vm.prank(providers[1]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotCouncilMember.selector, id, providers[1]));
-        tasks.vote(id, true);
+        tasks.commitResult(id, keccak256("x"));
+        _commitAs(id, c[0], GOOD);
+        _toReveal(id);
+        _revealAs(id, c[0], GOOD);
         vm.prank(c[0]);
-        tasks.vote(id, true);
-        vm.prank(c[0]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskAlreadyVoted.selector, id, c[0]));
-        tasks.vote(id, true);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskAlreadyRevealed.selector, id, c[0]));
+        tasks.revealResult(id, GOOD, _salt(id, c[0]));
+        vm.prank(providers[1]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotCouncilMember.selector, id, providers[1]));
+        tasks.revealResult(id, GOOD, bytes32(0));
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoQuorum.selector, id, 1, 0, 2));
-        tasks.finalize(id);
+        _finalize(id);
     }
 
     // ─── the caught cheater ─────────────────────────────────────────────────────────────────────────────
@@ -224,11 +229,11 @@ contract TaskRegistryTest is TaskSolBase {
         _voteAll(id, 0, false, 3);
         ITaskRegistry.Task memory t = tasks.getTask(id);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskAppealWindowOpen.selector, id, t.votingEnds));
-        tasks.finalize(id);
+        _finalize(id);
         vm.warp(t.votingEnds + 1);
         vm.expectEmit(address(tasks));
         emit ITaskRegistryEvents.FaultSlashed(id, cheat, SLASH);
-        tasks.finalize(id);
+        _finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
         assertEq(_stake(cheat), stakeBefore - SLASH);
         assertEq(usdc.balanceOf(cheat), 0);
@@ -247,18 +252,15 @@ contract TaskRegistryTest is TaskSolBase {
         _closeAndDraw(id);
         _commitAll(id, providers[1], BAD);
         address[] memory c = tasks.councilOf(id, 0);
-        vm.prank(c[0]);
-        tasks.vote(id, true);
-        vm.prank(c[1]);
-        tasks.vote(id, true);
+        for (uint256 i; i < 5; ++i) _commitAs(id, c[i], i < 2 ? BAD : GOOD);
+        _toReveal(id);
+        _revealAs(id, c[0], BAD);
+        _revealAs(id, c[1], BAD);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoQuorum.selector, id, 2, 0, 3));
-        tasks.finalize(id);
-        for (uint256 i = 2; i < 5; ++i) {
-            vm.prank(c[i]);
-            tasks.vote(id, false);
-        }
+        _finalize(id);
+        for (uint256 i = 2; i < 5; ++i) _revealAs(id, c[i], GOOD);
         vm.warp(tasks.getTask(id).votingEnds + 1);
-        tasks.finalize(id);
+        _finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
         assertEq(usdc.balanceOf(providers[1]), 0);
     }
@@ -273,10 +275,7 @@ contract TaskRegistryTest is TaskSolBase {
         _closeAndDraw(id);
         _commitAll(id, providers[1], BAD);
         address[] memory c0 = tasks.councilOf(id, 0);
-        vm.prank(c0[0]);
-        tasks.vote(id, true); // colluder
-        vm.prank(c0[1]);
-        tasks.vote(id, false);
+        _voteMask(id, 0, 2, 1); // c0[0] colludes
         uint256 colluderStake = _stake(c0[0]);
         tasks.openDispute(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Disputed));
@@ -287,9 +286,9 @@ contract TaskRegistryTest is TaskSolBase {
         // Round-0 members cannot vote in round 1 (TSK-01: current members only).
         vm.prank(c0[1]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotCouncilMember.selector, id, c0[1]));
-        tasks.vote(id, false);
+        tasks.commitResult(id, keccak256("x"));
         _voteAll(id, 1, false, 3);
-        tasks.finalize(id); // a dispute verdict needs no appeal window
+        _finalize(id); // a dispute verdict needs no appeal window
         _claimAll(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
         assertEq(_stake(c0[0]), colluderStake - SLASH);
@@ -394,7 +393,7 @@ contract TaskRegistryTest is TaskSolBase {
         assertEq(registry.providerInfo(providers[0]).assignedCh, 100e18);
         _commitAll(id, providers[0], GOOD);
         _voteAll(id, 0, true, 3);
-        tasks.finalize(id);
+        _finalize(id);
         _claimAll(id);
         assertEq(registry.liabilityOf(providers[0]), 400e18);
         assertEq(ch.totalSupply(), 400e18, "supply = sum of liabilities");
@@ -409,13 +408,24 @@ contract TaskRegistryTest is TaskSolBase {
         _commitAll(id, providers[0], BAD);
         _voteAll(id, 0, false, 3);
         vm.warp(tasks.getTask(id).votingEnds + 1);
-        tasks.finalize(id);
-        assertEq(ch.balanceOf(client), 497e18, "CH back minus council fees");
+        _finalize(id);
+        // the report's keeper bounty (0.1 % of 200 CH) stays in escrow until the failure is reported
+        assertEq(ch.balanceOf(client), 497e18 - 0.2e18, "CH back minus council fees and the held report bounty");
         vm.expectRevert(); // delivery deadline (task deadline + grace) not passed yet
         tasks.reportRedemptionFailure(id);
         vm.warp(tasks.getTask(id).deadline + 1 days + 1);
         uint256 before = dps.balanceOf(client);
+        vm.expectEmit(address(tasks));
+        emit ITaskRegistryEvents.KeeperBountyPaid(
+            id,
+            address(this),
+            ITaskRegistry.reportRedemptionFailure.selector,
+            0,
+            0.2e18,
+            3e18
+        );
         tasks.reportRedemptionFailure(id);
+        assertEq(ch.balanceOf(address(this)), 0.2e18, "the reporting keeper's bounty");
         // 100 CH × 2.5 USDC × 1.1 penalty / 1 USDC per DPS = 275 DPS.
         assertEq(dps.balanceOf(client) - before, 275e18);
         assertEq(registry.liabilityOf(providers[0]), 500e18, "CH still outstanding");
@@ -433,7 +443,7 @@ contract TaskRegistryTest is TaskSolBase {
         vm.expectEmit(address(tasks));
         // cost 1000 × 0.9 = 900; pool 20 % = 180; executor 720; council 2 × 10; refund 2000 - 900 - 20.
         emit ITaskRegistry.TaskFinalized(id, ITaskRegistry.Status.Accepted, 720e18, 20e18, 1_080e18, 180e18);
-        tasks.finalize(id);
+        _finalize(id);
         assertEq(dps.balanceOf(providers[1]) - before, 720e18);
         assertEq(pool.replenished(), 180e18);
         assertEq(dps.balanceOf(address(pool)), 180e18);
@@ -467,19 +477,20 @@ contract TaskRegistryTest is TaskSolBase {
         uint256 d;
         for (uint256 i; i < n; ++i) {
             bool yes = (pattern >> i) & 1 == 1;
-            vm.prank(c[i]);
-            tasks.vote(id, yes);
+            _commitAs(id, c[i], yes ? GOOD : OTHER_RESULT);
             if (yes) ++a;
             else ++d;
         }
+        _toReveal(id);
+        for (uint256 i; i < n; ++i) _revealAs(id, c[i], (pattern >> i) & 1 == 1 ? GOOD : OTHER_RESULT);
         vm.warp(tasks.getTask(id).votingEnds + 1);
         if (a < 3 && d < 3) {
             vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoQuorum.selector, id, a, d, 3));
-            tasks.finalize(id);
+            _finalize(id);
             assertEq(usdc.balanceOf(address(tasks)), tasks.totalEscrow(USDC));
             return;
         }
-        tasks.finalize(id);
+        _finalize(id);
         _claimAll(id);
         assertEq(usdc.balanceOf(address(tasks)), 0);
         assertEq(tasks.totalEscrow(USDC), 0);

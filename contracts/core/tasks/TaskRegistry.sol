@@ -69,7 +69,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     }
 
     /// @inheritdoc ITaskRegistry
-    function drawCouncil(uint256 taskId) external {
+    function drawCouncil(uint256 taskId) external nonReentrant {
         TaskCouncil.drawCouncil(_s(), taskId);
     }
 
@@ -88,16 +88,24 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         bool isFinal = commits == k.checkpoints;
         uint40 votingEnds;
         if (isFinal) {
-            votingEnds = uint40(block.timestamp + $.params.verifyWindowSec);
+            // @dev Commit–reveal (item 1): members commit in the first half of the window, reveal in the second.
+            uint256 w = $.params.verifyWindowSec;
+            votingEnds = uint40(block.timestamp + w);
             k.votingEnds = votingEnds;
+            k.commitEnds = uint40(block.timestamp + w / 2);
             k.status = Status.Verifying;
         }
         emit ResultCommitted(taskId, checkpoint, resultHash, isFinal, votingEnds);
     }
 
     /// @inheritdoc ITaskRegistry
-    function vote(uint256 taskId, bool agree) external {
-        TaskCouncil.vote(_s(), taskId, agree);
+    function commitResult(uint256 taskId, bytes32 commitment) external {
+        TaskCouncil.commitResult(_s(), taskId, commitment);
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function revealResult(uint256 taskId, bytes32 resultHash, bytes32 salt) external {
+        TaskCouncil.revealResult(_s(), taskId, resultHash, salt);
     }
 
     /// @inheritdoc ITaskRegistry
@@ -149,8 +157,8 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
             p.councilWindow == 0 ||
             p.dpsDiscountBps + uint256(p.dpsReplenishBps) > TaskCommon.BPS ||
             p.councilFeeBps > 1_000 ||
-            p.verifyWindowSec == 0 ||
-            p.disputeWindowSec == 0 ||
+            p.verifyWindowSec < 2 ||
+            p.disputeWindowSec < 2 ||
             p.slashDps > type(uint96).max
         ) revert TaskInvalidParams();
         _s().params = p;
@@ -203,17 +211,18 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
                 if ($.councilHeads[id][k.round] == address(0) && block.number > k.targetBlock) {
                     return (this.drawCouncil.selector, id);
                 }
-                if (st != Status.Running && _finalizable($, k)) return (this.finalize.selector, id);
+                if (st != Status.Running && _finalizable($, id, k)) return (this.finalize.selector, id);
             }
         }
         return (bytes4(0), 0);
     }
 
-    function _finalizable(TaskRegistryStorage storage $, Task storage k) private view returns (bool) {
+    function _finalizable(TaskRegistryStorage storage $, uint256 id, Task storage k) private view returns (bool) {
         uint256 q = TaskCommon.quorum(k);
         if (k.agree >= q) return true;
         bool disputed = k.status == Status.Disputed;
-        if (k.disagree >= q) return disputed || block.timestamp > k.votingEnds;
+        (, uint256 d) = TaskCommon.rival($, id, k);
+        if (d >= q) return disputed || block.timestamp > k.votingEnds;
         // a dispute undecided past governance's grace ends Unresolved (TSK-05)
         return disputed && block.timestamp > uint256(k.votingEnds) + $.params.disputeWindowSec;
     }
@@ -229,6 +238,12 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     function councilOf(uint256 taskId, uint8 round) external view returns (address[] memory) {
         TaskRegistryStorage storage $ = _s();
         return TaskCommon.council($, taskId, $.tasks[taskId], round);
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function leadingRival(uint256 taskId) external view returns (bytes32 resultHash, uint256 count) {
+        TaskRegistryStorage storage $ = _s();
+        return TaskCommon.rival($, taskId, $.tasks[taskId]);
     }
 
     /// @inheritdoc ITaskRegistry

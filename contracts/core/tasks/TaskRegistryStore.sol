@@ -21,13 +21,16 @@ abstract contract TaskRegistryStore {
         mapping(uint256 taskId => mapping(uint256 index => uint256 bid)) bids;
         /// @dev The first member of each round's council (zero: not drawn yet); the rest follow `members` links.
         mapping(uint256 taskId => mapping(uint8 round => address first)) councilHeads;
-        /// @dev A member's word: bit r member of round r; bit 2 + r voted in round r; bit 4 + r voted "equal" in round
-        ///      r; bit 6 fee claimed; bits 8..167 the next member of its council in draw order (zero: the last). The
+        /// @dev A member's word: bit r member of round r; bit 2 + r revealed in round r; bit 4 + r revealed the
+        ///      executor's result in round r; bit 6 fee claimed; bits 8..167 the next member of its council in draw order (zero: the last). The
         ///      council is a list threaded through the words the votes use anyway: one slot per seat plus the head.
         mapping(uint256 taskId => mapping(address member => uint256 word)) members;
         /// @dev DPS already transferred to the reward pool whose `replenish` failed (item 17); retried with the next
         ///      replenishment or `flushReplenishment`.
         uint256 replenishBacklogDps;
+        /// @dev A member's commitment (keccak256(abi.encode(taskId, member, resultHash, salt))) until it reveals, then
+        ///      its revealed result hash (issue 21 item 1). A member sits in one round of a task only.
+        mapping(uint256 taskId => mapping(address member => bytes32 commitmentOrResult)) results;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.TaskRegistry")) - 1)) & ~bytes32(uint256(0xff))

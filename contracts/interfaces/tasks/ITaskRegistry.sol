@@ -95,18 +95,21 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         are set when bidding closes. `targetBlock` is the seed block of the next draw; the draw reads the
     ///         ProviderRegistry's snapshot as of block `targetBlock − 1` (its commit), with `candidates` the draw
     ///         list's length and `seedTime` the timestamp then (TSK-07).
+    ///         Verification is commit–reveal (issue 21 item 1): members commit until `commitEnds`, reveal until
+    ///         `votingEnds`; `agree` counts reveals equal to the executor's `resultHash`, `disagree` the others;
+    ///         `verdictHash` is the result the verdict accepted (the quorum's; zero when governance rejected without
+    ///         one). `flags` bit 0: the first round's reveal window had closed when the dispute opened (its silent
+    ///         members missed a deadline).
     struct Task {
         address client;
         Status status;
         Currency currency;
         uint8 councilSize;
         uint8 quorum;
-        uint8 checkpoints;
-        uint8 commits;
-        uint8 maxBids;
         uint8 round;
         uint8 agree;
         uint8 disagree;
+        uint40 commitEnds;
         address executor;
         uint40 biddingEnds;
         uint40 deadline;
@@ -116,6 +119,9 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
         uint16 workloadClass;
         uint16 region;
         uint40 votingEnds;
+        uint8 checkpoints;
+        uint8 commits;
+        uint8 maxBids;
         uint128 maxPayment;
         uint128 capacityPflopsWad;
         uint128 councilFee;
@@ -126,6 +132,8 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
         uint96 faultDps;
         uint32 candidates;
         uint40 seedTime;
+        uint8 flags;
+        bytes32 verdictHash;
     }
 
     /// @notice Governance parameters.
@@ -234,13 +242,15 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         the seal, equal prices to the higher keccak256(seed, bidder) (TSK-07, issue 17 item 20) — or cancels
     ///         and refunds when there is none. Either call after half the promised run time (deadline − end of the
     ///         bid window) has passed cancels and refunds instead (item 22: no executor gets a deadline it cannot
-    ///         meet). The council then draws from the same seed block, at once.
+    ///         meet). The council then draws from the same seed block, at once. The selecting (or cancelling) call
+    ///         pays its caller the keeper bounty (0.1 % of the deposit; none for the client or executor).
     /// @param taskId The task.
     function closeBidding(uint256 taskId) external;
 
     /// @notice Draws the current round's council with the matcher from the committed seed block and the
     ///         registry's snapshot at the commit (TSK-07: nothing done after the commit, nor who calls, changes who
-    ///         is drawn); re-commits a new block when the old hash is out of reach. Permissionless.
+    ///         is drawn); re-commits a new block when the old hash is out of reach. Permissionless; a draw pays its
+    ///         caller the keeper bounty (0.1 % of the deposit; none for the client or executor, nor for a re-commit).
     /// @param taskId The task.
     function drawCouncil(uint256 taskId) external;
 
@@ -251,10 +261,20 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param resultHash Result hash.
     function commit(uint256 taskId, uint8 checkpoint, bytes32 resultHash) external;
 
-    /// @notice A current council member votes whether its own result equals the committed hash.
+    /// @notice A current council member commits to its own result until `commitEnds` (the first half of the
+    ///         verification window; may replace its commitment until then): `commitment` =
+    ///         keccak256(abi.encode(taskId, member, resultHash, salt)).
     /// @param taskId The task.
-    /// @param agree True for equal.
-    function vote(uint256 taskId, bool agree) external;
+    /// @param commitment The salted hash of the member's result.
+    function commitResult(uint256 taskId, bytes32 commitment) external;
+
+    /// @notice A member that committed reveals its result after `commitEnds` and until `votingEnds`. The accepted
+    ///         result is the one a quorum of distinct members reveals (TSK-01): the executor's hash is accepted only
+    ///         when the quorum's equals it, and a quorum on another hash proves the executor wrong.
+    /// @param taskId The task.
+    /// @param resultHash The member's result hash.
+    /// @param salt The salt of its commitment.
+    function revealResult(uint256 taskId, bytes32 resultHash, bytes32 salt) external;
 
     /// @notice Opens a dispute (enlarged council of 2n + 1): when votes split so no quorum is possible, when the
     ///         vote window ends without a quorum, or by the executor against a rejection inside the window.
@@ -265,12 +285,13 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         outcome (pull: `claimCouncilFee`), slashes the side found wrong, refunds the rest. A dispute still
     ///         without a quorum `disputeWindowSec` after its vote window (governance's grace) ends Unresolved: the
     ///         client is refunded in full, nobody is paid or slashed, every duty lock and a CH redemption's
-    ///         assignment are released (TSK-05, issue 17 item 9). Permissionless; a second call reverts with
-    ///         TaskAlreadyDone.
+    ///         assignment are released (TSK-05, issue 17 item 9). Members silent past their reveal window lose a
+    ///         bounded slice (25 % of the fault amount). Permissionless, paying the caller the keeper bounty (0.1 %
+    ///         of the deposit; none for the client or executor); a second call reverts with TaskAlreadyDone.
     /// @param taskId The task.
     function finalize(uint256 taskId) external;
 
-    /// @notice A council member who voted with the verdict (either round) claims its fee, once.
+    /// @notice A council member who revealed the verdict's result (either round) claims its fee, once.
     /// @param taskId The task.
     /// @return fee Amount paid.
     function claimCouncilFee(uint256 taskId) external returns (uint256 fee);
@@ -282,7 +303,9 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     function expire(uint256 taskId) external;
 
     /// @notice Reports a rejected CH redemption as failed once its delivery deadline passed (the registry slashes
-    ///         the executor and compensates the client at the index price plus the penalty). Permissionless.
+    ///         the executor and compensates the client at the index price plus the penalty). Permissionless; pays
+    ///         the caller the report bounty held in escrow when the task ended (to the client instead when the
+    ///         caller is the client or executor).
     /// @param taskId The task.
     function reportRedemptionFailure(uint256 taskId) external;
 
@@ -319,6 +342,12 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param round 0 or 1.
     /// @return The members.
     function councilOf(uint256 taskId, uint8 round) external view returns (address[] memory);
+
+    /// @notice The current round's most revealed result other than the executor's (a quorum on it rejects).
+    /// @param taskId The task.
+    /// @return resultHash The result (zero when every reveal matched the executor's).
+    /// @return count Members of the current round who revealed it.
+    function leadingRival(uint256 taskId) external view returns (bytes32 resultHash, uint256 count);
 
     /// @notice Number of tasks submitted.
     /// @return The count.

@@ -58,15 +58,25 @@ interface ITaskRegistryErrors {
     /// @param taskId The task.
     /// @param caller The caller.
     error TaskNotCouncilMember(uint256 taskId, address caller);
-    /// @notice Thrown when a current member votes twice (the first vote counts once).
+    /// @notice Thrown when a current member reveals twice (the first reveal counts once).
     /// @param taskId The task.
     /// @param member The member.
-    error TaskAlreadyVoted(uint256 taskId, address member);
-    /// @notice Thrown when the task is finalised without a quorum either way.
+    error TaskAlreadyRevealed(uint256 taskId, address member);
+    /// @notice Thrown when a commitment comes after the commit window, or a reveal before it ended.
     /// @param taskId The task.
-    /// @param agree Agreeing votes.
-    /// @param disagree Disagreeing votes.
-    /// @param quorum Votes needed.
+    /// @param commitEnds End of the commit window.
+    error TaskCommitPhase(uint256 taskId, uint256 commitEnds);
+    /// @notice Thrown when a reveal does not open the member's commitment (or the member committed nothing).
+    /// @param taskId The task.
+    /// @param member The member.
+    error TaskBadReveal(uint256 taskId, address member);
+    /// @notice Thrown when a commitment is zero.
+    error TaskZeroCommitment();
+    /// @notice Thrown when the task is finalised without a quorum on any result.
+    /// @param taskId The task.
+    /// @param agree Reveals equal to the executor's result.
+    /// @param disagree Reveals of the most revealed other result.
+    /// @param quorum Reveals needed.
     error TaskNoQuorum(uint256 taskId, uint256 agree, uint256 disagree, uint256 quorum);
     /// @notice Thrown when a rejection is finalised inside the executor's appeal window.
     /// @param taskId The task.

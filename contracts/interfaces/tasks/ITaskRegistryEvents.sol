@@ -55,20 +55,48 @@ interface ITaskRegistryEvents {
         bool isFinal,
         uint256 votingEnds
     );
-    /// @notice Emitted on a council vote.
+    /// @notice Emitted when a council member commits (or replaces) its salted result commitment.
     /// @param taskId The task.
     /// @param member The member.
     /// @param round The round.
-    /// @param agree True: the member's result equals the committed hash.
-    /// @param agreeCount Agreeing votes after.
-    /// @param disagreeCount Disagreeing votes after.
-    event Voted(
+    /// @param commitment keccak256(abi.encode(taskId, member, resultHash, salt)).
+    event ResultCommitment(uint256 indexed taskId, address indexed member, uint8 round, bytes32 commitment);
+    /// @notice Emitted when a council member reveals its result.
+    /// @param taskId The task.
+    /// @param member The member.
+    /// @param round The round.
+    /// @param resultHash The member's result.
+    /// @param matchesExecutor Whether it equals the executor's result hash.
+    /// @param agreeCount Reveals equal to the executor's result after this one.
+    /// @param disagreeCount Reveals of other results after this one.
+    event ResultRevealed(
         uint256 indexed taskId,
         address indexed member,
         uint8 round,
-        bool agree,
+        bytes32 resultHash,
+        bool matchesExecutor,
         uint8 agreeCount,
         uint8 disagreeCount
+    );
+    /// @notice Emitted when a member that did not reveal in time loses the bounded no-reveal slice of its stake.
+    /// @param taskId The task.
+    /// @param member The member.
+    /// @param slashedDps DPS slashed.
+    event SilentMemberSlashed(uint256 indexed taskId, address indexed member, uint256 slashedDps);
+    /// @notice Emitted when a maintenance step pays its caller the keeper bounty out of the task's escrow.
+    /// @param taskId The task.
+    /// @param keeper The caller paid.
+    /// @param step The step's selector (closeBidding, drawCouncil, finalize, reportRedemptionFailure).
+    /// @param currency The task currency (0 CH, 1 USDC, 2 DPS).
+    /// @param amount Amount paid (task currency).
+    /// @param escrowLeft The task's escrow after.
+    event KeeperBountyPaid(
+        uint256 indexed taskId,
+        address indexed keeper,
+        bytes4 step,
+        uint8 currency,
+        uint256 amount,
+        uint256 escrowLeft
     );
     /// @notice Emitted when a dispute opens.
     /// @param taskId The task.

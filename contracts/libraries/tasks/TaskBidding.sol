@@ -116,7 +116,7 @@ library TaskBidding {
         k.price = uint128(price);
         // @dev Fee fixed at close (rounded down), capped so every fee of both rounds still fits the deposit.
         uint256 fee = (price * $.params.councilFeeBps) / BPS;
-        uint256 cap = (uint256(k.maxPayment) - price) / (3 * uint256(k.councilSize) + 1);
+        uint256 cap = (_budget(k) - price) / (3 * uint256(k.councilSize) + 1);
         k.councilFee = uint128(fee < cap ? fee : cap);
         // @dev TSK-08: the fault amount is fixed now; the executor's duty locks it until the task ends.
         k.faultDps = uint96($.params.slashDps);
@@ -132,6 +132,12 @@ library TaskBidding {
         }
         // @dev The council draws from the same (already mined) seed block and snapshot: drawable at once.
         emit ITaskRegistryEvents.ExecutorSelected(taskId, executor, k.price, target, assignmentId);
+        TaskCommon.pay(
+            $,
+            k.currency,
+            msg.sender,
+            TaskCommon.takeBounty($, taskId, k, ITaskRegistry.closeBidding.selector)
+        );
     }
 
     /// @dev Latest selection time: half the run time the terms promise (deadline − end of the bid window) must
@@ -174,8 +180,10 @@ library TaskBidding {
         ITaskRegistry.Task storage k
     ) private {
         k.status = ITaskRegistry.Status.Cancelled;
+        uint256 bounty = TaskCommon.takeBounty($, taskId, k, ITaskRegistry.closeBidding.selector);
         uint256 refund = TaskCommon.release($, k);
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Cancelled, msg.sender, refund);
+        TaskCommon.pay($, k.currency, msg.sender, bounty);
         TaskCommon.pay($, k.currency, k.client, refund);
     }
 
@@ -206,12 +214,18 @@ library TaskBidding {
         }
     }
 
-    /// @dev Largest price whose fees for both councils (n + 2n + 1 members) fit the deposit; rounds down.
+    /// @dev Largest price whose fees for both councils (n + 2n + 1 members) fit the deposit less the keeper
+    ///      bounties it reserves (issue 21 item 6); rounds down.
     function maxBid(
         TaskRegistryStore.TaskRegistryStorage storage $,
         ITaskRegistry.Task storage k
     ) internal view returns (uint256) {
         uint256 feeBps = (3 * uint256(k.councilSize) + 1) * $.params.councilFeeBps;
-        return (uint256(k.maxPayment) * BPS) / (BPS + feeBps);
+        return (_budget(k) * BPS) / (BPS + feeBps);
+    }
+
+    /// @dev The deposit less every keeper bounty the task may pay (KEEPER_STEPS of them).
+    function _budget(ITaskRegistry.Task storage k) private view returns (uint256) {
+        return uint256(k.maxPayment) - TaskCommon.KEEPER_STEPS * TaskCommon.bountyOf(k);
     }
 }

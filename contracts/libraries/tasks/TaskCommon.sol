@@ -16,6 +16,14 @@ library TaskCommon {
     using SafeERC20 for IERC20;
 
     uint256 internal constant BPS = 10_000;
+    /// @dev Share of a duty's fault amount (`faultDps`) a member loses for not revealing in time (issue 21 item 1):
+    ///      25 %, so the slice is always within the stake its seat locked (TSK-08), taken once per member and task.
+    uint256 internal constant SILENT_SLASH_BPS = 2_500;
+    /// @dev Keeper bounty per paid maintenance step, bps of the task's deposit (issue 21 item 6).
+    uint256 internal constant KEEPER_BOUNTY_BPS = 10;
+    /// @dev Paid steps a task can have at most: closeBidding, drawCouncil twice, finalize, reportRedemptionFailure.
+    ///      The deposit reserves this many bounties before any bid price or council fee (see `maxBid`).
+    uint256 internal constant KEEPER_STEPS = 5;
 
     /// @dev Reverts TaskAlreadyDone for a finished task (keepers treat it as success), TaskWrongStatus otherwise.
     function revertStatus(uint256 taskId, ITaskRegistry.Status st) internal pure {
@@ -23,7 +31,7 @@ library TaskCommon {
         revert ITaskRegistry.TaskWrongStatus(taskId, st);
     }
 
-    /// @dev Votes needed in the current round: q, or n + 1 of the 2n + 1 dispute council.
+    /// @dev Reveals of one result needed in the current round: q, or n + 1 of the 2n + 1 dispute council.
     function quorum(ITaskRegistry.Task storage k) internal view returns (uint256) {
         return k.round == 0 ? k.quorum : uint256(k.councilSize) + 1;
     }
@@ -162,6 +170,88 @@ library TaskCommon {
         assembly ("memory-safe") {
             mstore(list, len)
         }
+    }
+
+    /// @dev The keeper bounty of one step of `k`: a fixed slice of its deposit (rounded down).
+    function bountyOf(ITaskRegistry.Task storage k) internal view returns (uint256) {
+        return (uint256(k.maxPayment) * KEEPER_BOUNTY_BPS) / BPS;
+    }
+
+    /// @dev Takes the caller's keeper bounty for `step` out of the task's escrow (effects only; the caller pays the
+    ///      returned amount after its other effects). Nothing for the client or the executor (self-dealing only moves
+    ///      the client's own deposit; the slice stays in escrow and is refunded), nor beyond the escrow left.
+    function takeBounty(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        bytes4 step
+    ) internal returns (uint256 amount) {
+        if (msg.sender == k.client || msg.sender == k.executor) return 0;
+        amount = bountyOf(k);
+        uint256 esc = k.escrow;
+        if (amount > esc) amount = esc;
+        if (amount == 0) return 0;
+        k.escrow = uint128(esc - amount);
+        $.totalEscrow[uint8(k.currency)] -= amount;
+        emit ITaskRegistryEvents.KeeperBountyPaid(taskId, msg.sender, step, uint8(k.currency), amount, esc - amount);
+    }
+
+    /// @dev Whether a member's reveal in round `r` (word `b`, revealed hash `revealed`) sides with the verdict:
+    ///      accepted — it revealed the executor's result; rejected on a quorum — it revealed the quorum's result;
+    ///      rejected by governance without one (`verdict` zero) — it revealed any other result.
+    function sidesWith(
+        uint256 b,
+        uint256 r,
+        bool executorCorrect,
+        bytes32 verdict,
+        bytes32 revealed
+    ) internal pure returns (bool) {
+        if (executorCorrect) return b & (16 << r) != 0;
+        return verdict == bytes32(0) ? b & (16 << r) == 0 : revealed == verdict;
+    }
+
+    /// @dev The current round's most revealed result other than the executor's and how many revealed it (ties: the
+    ///      first revealed in draw order; a tie never reaches a quorum, which is > half). Bounded: ≤ 2·maxCouncil + 1.
+    function rival(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k
+    ) internal view returns (bytes32 best, uint256 count) {
+        uint256 d = k.disagree;
+        if (d == 0) return (bytes32(0), 0);
+        uint256 r = k.round;
+        mapping(address => uint256) storage words = $.members[taskId];
+        mapping(address => bytes32) storage res = $.results[taskId];
+        bytes32[] memory seen = new bytes32[](d);
+        uint256 n;
+        uint256 b;
+        for (address m = $.councilHeads[taskId][uint8(r)]; m != address(0); m = address(uint160(b >> 8))) {
+            b = words[m];
+            if (b & (4 << r) != 0 && b & (16 << r) == 0) seen[n++] = res[m];
+        }
+        for (uint256 i; i < n; ++i) {
+            uint256 c;
+            for (uint256 j = i; j < n; ++j) if (seen[j] == seen[i]) ++c;
+            if (c > count) (best, count) = (seen[i], c);
+        }
+    }
+
+    /// @dev Slashes a member that missed its reveal deadline the bounded slice of the task's fault amount.
+    function slashSilent(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        address member
+    ) internal {
+        uint256 amount = (uint256(k.faultDps) * SILENT_SLASH_BPS) / BPS;
+        if (amount == 0) return;
+        uint256 slashed = IProviderRegistry($.registry).slash(
+            member,
+            amount,
+            address(0),
+            keccak256(abi.encode("chx.task.silent", taskId))
+        );
+        emit ITaskRegistryEvents.SilentMemberSlashed(taskId, member, slashed);
     }
 
     function one(address who) internal pure returns (address[] memory list) {

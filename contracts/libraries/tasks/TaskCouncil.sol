@@ -10,7 +10,7 @@ import {TaskCommon} from "./TaskCommon.sol";
 
 /// @title TaskCouncil
 /// @notice The TaskRegistry's verification: drawing the council of each round from the committed seed block,
-///         members' votes (TSK-01) and opening a dispute. Linked as an external library.
+///         members' result commitments and reveals (TSK-01) and opening a dispute. Linked as an external library.
 library TaskCouncil {
     /// @notice Draws the current round's council (or re-commits a seed block whose hash aged out).
     function drawCouncil(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
@@ -43,7 +43,17 @@ library TaskCouncil {
         if (picked.length < size) revert ITaskRegistryErrors.TaskCouncilUnavailable(size, picked.length);
         TaskCommon.storeCouncil($, taskId, round, picked);
         TaskCommon.lockDuty($, k, picked);
+        // @dev A council drawn after its commit window closed (the final result committed, or the dispute opened, and
+        //      nobody drew in time) gets full commit and reveal windows from now: nobody misses a deadline it never
+        //      had. A draw inside the commit window keeps the windows (members had time to commit).
+        if (st != ITaskRegistry.Status.Running && block.timestamp > k.commitEnds) {
+            uint256 w = round == 0 ? $.params.verifyWindowSec : $.params.disputeWindowSec;
+            k.commitEnds = uint40(block.timestamp + w / 2);
+            k.votingEnds = uint40(block.timestamp + w);
+        }
         emit ITaskRegistryEvents.CouncilDrawn(taskId, round, picked, TaskCommon.quorum(k), seed);
+        uint256 bounty = TaskCommon.takeBounty($, taskId, k, ITaskRegistry.drawCouncil.selector);
+        TaskCommon.pay($, k.currency, msg.sender, bounty);
     }
 
     /// @dev Client and executor never sit on the council; a dispute council excludes the first council. The caller is
@@ -61,29 +71,63 @@ library TaskCouncil {
         }
     }
 
-    /// @notice Records the caller's vote as a current council member (once per round).
-    function vote(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId, bool agree) external {
+    /// @notice Records the caller's result commitment as a current council member, until the commit window ends.
+    function commitResult(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        bytes32 commitment
+    ) external {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         ITaskRegistry.Status st = k.status;
         if (st < ITaskRegistry.Status.Verifying || st > ITaskRegistry.Status.Disputed)
             TaskCommon.revertStatus(taskId, st);
+        if (commitment == bytes32(0)) revert ITaskRegistryErrors.TaskZeroCommitment();
+        uint256 ends = k.commitEnds;
+        if (block.timestamp > ends) revert ITaskRegistryErrors.TaskCommitPhase(taskId, ends);
+        uint8 round = k.round;
+        // @dev TSK-01: only current members commit (a member sits in one round; no reveal can precede the window end).
+        if ($.members[taskId][msg.sender] & (1 << round) == 0) {
+            revert ITaskRegistryErrors.TaskNotCouncilMember(taskId, msg.sender);
+        }
+        $.results[taskId][msg.sender] = commitment;
+        emit ITaskRegistryEvents.ResultCommitment(taskId, msg.sender, round, commitment);
+    }
+
+    /// @notice Opens the caller's commitment after the commit window and counts its result (once per member).
+    function revealResult(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        bytes32 resultHash,
+        bytes32 salt
+    ) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        ITaskRegistry.Status st = k.status;
+        if (st < ITaskRegistry.Status.Verifying || st > ITaskRegistry.Status.Disputed)
+            TaskCommon.revertStatus(taskId, st);
+        if (block.timestamp <= k.commitEnds) revert ITaskRegistryErrors.TaskCommitPhase(taskId, k.commitEnds);
         if (block.timestamp > k.votingEnds) revert ITaskRegistryErrors.TaskDeadlinePassed(k.votingEnds);
         uint8 round = k.round;
         uint256 b = $.members[taskId][msg.sender];
         // @dev TSK-01: only current members count, and each at most once.
         if (b & (1 << round) == 0) revert ITaskRegistryErrors.TaskNotCouncilMember(taskId, msg.sender);
-        if (b & (4 << round) != 0) revert ITaskRegistryErrors.TaskAlreadyVoted(taskId, msg.sender);
+        if (b & (4 << round) != 0) revert ITaskRegistryErrors.TaskAlreadyRevealed(taskId, msg.sender);
+        mapping(address => bytes32) storage res = $.results[taskId];
+        if (res[msg.sender] != keccak256(abi.encode(taskId, msg.sender, resultHash, salt))) {
+            revert ITaskRegistryErrors.TaskBadReveal(taskId, msg.sender);
+        }
+        res[msg.sender] = resultHash;
         b |= 4 << round;
         uint8 a = k.agree;
         uint8 d = k.disagree;
-        if (agree) {
+        bool same = resultHash == k.resultHash;
+        if (same) {
             b |= 16 << round;
             k.agree = ++a;
         } else {
             k.disagree = ++d;
         }
         $.members[taskId][msg.sender] = b;
-        emit ITaskRegistryEvents.Voted(taskId, msg.sender, round, agree, a, d);
+        emit ITaskRegistryEvents.ResultRevealed(taskId, msg.sender, round, resultHash, same, a, d);
     }
 
     /// @notice Opens the dispute round (enlarged council from a fresh seed block).
@@ -92,22 +136,27 @@ library TaskCouncil {
         if (k.status != ITaskRegistry.Status.Verifying) TaskCommon.revertStatus(taskId, k.status);
         uint256 q = k.quorum;
         uint256 a = k.agree;
-        uint256 d = k.disagree;
+        (, uint256 d) = TaskCommon.rival($, taskId, k);
         bool windowOver = block.timestamp > k.votingEnds;
         if (a >= q) revert ITaskRegistryErrors.TaskNoDisagreement(taskId);
         if (d >= q) {
-            // @dev A rejection may only be appealed by the executor, inside the window.
+            // @dev A quorum's rejection may only be appealed by the executor, inside the window.
             if (msg.sender != k.executor || windowOver) revert ITaskRegistryErrors.TaskNoDisagreement(taskId);
         } else {
-            uint256 left = uint256(k.councilSize) - a - d;
+            // @dev Unrevealed members could still complete a quorum on the executor's or the leading other result.
+            uint256 left = uint256(k.councilSize) - a - k.disagree;
             if (!windowOver && (a + left >= q || d + left >= q)) revert ITaskRegistryErrors.TaskNoDisagreement(taskId);
         }
+        // @dev The first round's silent members missed their deadline only if its reveal window had closed.
+        if (windowOver) k.flags |= 1;
         k.status = ITaskRegistry.Status.Disputed;
         k.round = 1;
         k.agree = 0;
         k.disagree = 0;
         uint64 target = TaskCommon.commitSeed($, k);
-        k.votingEnds = uint40(block.timestamp + $.params.disputeWindowSec);
+        uint256 w = $.params.disputeWindowSec;
+        k.commitEnds = uint40(block.timestamp + w / 2);
+        k.votingEnds = uint40(block.timestamp + w);
         emit ITaskRegistryEvents.DisputeOpened(taskId, msg.sender, target);
     }
 }

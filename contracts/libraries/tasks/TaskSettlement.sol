@@ -27,12 +27,14 @@ library TaskSettlement {
         if (st < ITaskRegistry.Status.Verifying || st > ITaskRegistry.Status.Disputed)
             TaskCommon.revertStatus(taskId, st);
         uint256 q = TaskCommon.quorum(k);
-        if (k.agree >= q) return _settle($, taskId, true);
-        if (k.disagree >= q) {
+        if (k.agree >= q) return _settle($, taskId, true, k.resultHash, true);
+        // @dev The accepted result is the quorum's: a quorum on another result proves the executor wrong.
+        (bytes32 rival, uint256 d) = TaskCommon.rival($, taskId, k);
+        if (d >= q) {
             if (st == ITaskRegistry.Status.Verifying && block.timestamp <= k.votingEnds) {
                 revert ITaskRegistryErrors.TaskAppealWindowOpen(taskId, k.votingEnds);
             }
-            return _settle($, taskId, false);
+            return _settle($, taskId, false, rival, true);
         }
         // @dev TSK-05 (item 9): a dispute without a verdict past the window and governance's grace ends with a
         //      refund, so no escrow waits on governance.
@@ -41,7 +43,7 @@ library TaskSettlement {
         ) {
             return _unresolved($, taskId, k);
         }
-        revert ITaskRegistryErrors.TaskNoQuorum(taskId, k.agree, k.disagree, q);
+        revert ITaskRegistryErrors.TaskNoQuorum(taskId, k.agree, d, q);
     }
 
     /// @dev Ends a dispute nobody decided: full refund, no payment, no slash (no recorded fault), every duty and a CH
@@ -52,12 +54,16 @@ library TaskSettlement {
         ITaskRegistry.Task storage k
     ) private {
         k.status = ITaskRegistry.Status.Unresolved;
+        uint256 bounty = TaskCommon.takeBounty($, taskId, k, ITaskRegistry.finalize.selector);
         uint256 refund = TaskCommon.release($, k);
         uint256 assignmentId = k.assignmentId;
         k.assignmentId = 0;
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Unresolved, msg.sender, refund);
         TaskCommon.releaseDuties($, taskId, k);
+        // @dev No verdict, so nobody is wrong; but members silent past their reveal deadline missed it.
+        _judge($, taskId, k, false, bytes32(0), false);
         if (assignmentId != 0) IProviderRegistry($.registry).releaseRedemption(assignmentId);
+        TaskCommon.pay($, k.currency, msg.sender, bounty);
         TaskCommon.pay($, k.currency, k.client, refund);
     }
 
@@ -70,7 +76,7 @@ library TaskSettlement {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         if (k.status != ITaskRegistry.Status.Disputed) TaskCommon.revertStatus(taskId, k.status);
         if (block.timestamp <= k.votingEnds) revert ITaskRegistryErrors.TaskDeadlineNotPassed(k.votingEnds);
-        _settle($, taskId, executorCorrect);
+        _settle($, taskId, executorCorrect, executorCorrect ? k.resultHash : bytes32(0), false);
     }
 
     /// @notice Enforces a missed deadline: refund, and the executor slashed (finder: the caller).
@@ -79,7 +85,7 @@ library TaskSettlement {
         if (k.status != ITaskRegistry.Status.Running) TaskCommon.revertStatus(taskId, k.status);
         if (block.timestamp <= k.deadline) revert ITaskRegistryErrors.TaskDeadlineNotPassed(k.deadline);
         k.status = ITaskRegistry.Status.Expired;
-        uint256 refund = TaskCommon.release($, k);
+        uint256 refund = _releaseKeepingReport($, k);
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Expired, msg.sender, refund);
         TaskCommon.releaseDuties($, taskId, k);
         // @dev TSK-03: the executor accepted this deadline and missed it. CH tasks are compensated by the registry
@@ -101,8 +107,20 @@ library TaskSettlement {
         if (id == 0 || k.status < ITaskRegistry.Status.Rejected)
             revert ITaskRegistryErrors.TaskNoOpenRedemption(taskId);
         k.assignmentId = 0;
+        // @dev The report's bounty was held back when the task ended; the client or executor reporting gets none,
+        //      and the held slice goes back to the client then.
+        uint256 held = k.flags & 2 != 0 ? TaskCommon.bountyOf(k) : 0;
+        uint256 bounty =
+            held == 0 ? 0 : TaskCommon.takeBounty($, taskId, k, ITaskRegistry.reportRedemptionFailure.selector);
+        uint256 back = held - bounty;
+        if (back != 0) {
+            k.escrow -= uint128(back);
+            $.totalEscrow[uint8(k.currency)] -= back;
+        }
         uint256 comp = IProviderRegistry($.registry).reportDeliveryFailure(id, k.client);
         emit ITaskRegistryEvents.RedemptionFailed(taskId, id, comp);
+        TaskCommon.pay($, k.currency, msg.sender, bounty);
+        TaskCommon.pay($, k.currency, k.client, back);
     }
 
     /// @notice Pays the caller its council fee (voted with the verdict, once).
@@ -114,11 +132,20 @@ library TaskSettlement {
         ITaskRegistry.Status st = k.status;
         if (st != ITaskRegistry.Status.Accepted && st != ITaskRegistry.Status.Rejected)
             TaskCommon.revertStatus(taskId, st);
-        bool correct = st == ITaskRegistry.Status.Accepted;
         uint256 b = $.members[taskId][msg.sender];
         // @dev A member sits in one round only (the dispute council excludes round 0); bit 6 marks a claim.
-        uint8 r = b & 2 != 0 ? 1 : 0;
-        if (b & 64 != 0 || b & (4 << r) == 0 || (b & (16 << r) != 0) != correct) {
+        uint256 r = b & 2 != 0 ? 1 : 0;
+        if (
+            b & 64 != 0 ||
+            b & (4 << r) == 0 ||
+            !TaskCommon.sidesWith(
+                b,
+                r,
+                st == ITaskRegistry.Status.Accepted,
+                k.verdictHash,
+                $.results[taskId][msg.sender]
+            )
+        ) {
             revert ITaskRegistryErrors.TaskNothingToClaim(taskId, msg.sender);
         }
         $.members[taskId][msg.sender] = b | 64;
@@ -130,25 +157,32 @@ library TaskSettlement {
         TaskCommon.pay($, k.currency, msg.sender, fee);
     }
 
-    /// @dev Pays the executor, slashes the side found wrong, reserves the fees of the members who voted with the
-    ///      verdict (claimed with `claimCouncilFee`) and refunds the rest. Effects first, then transfers.
-    function _settle(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId, bool executorCorrect) private {
+    /// @dev Pays the executor, slashes the side found wrong, reserves the fees of the members who sided with the
+    ///      verdict (claimed with `claimCouncilFee`), pays the keeper's bounty, holds a CH redemption's report bounty
+    ///      and refunds the rest. Effects first, then slashes and transfers. `byKeeper`: finalize (governance's
+    ///      resolution earns no bounty).
+    function _settle(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        bool executorCorrect,
+        bytes32 verdict,
+        bool byKeeper
+    ) private {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         ITaskRegistry.Status outcome = executorCorrect ? ITaskRegistry.Status.Accepted : ITaskRegistry.Status.Rejected;
         k.status = outcome;
-        uint256 winners = executorCorrect ? k.agree : k.disagree;
-        if (k.round == 1) winners += _judgeFirstRound($, taskId, executorCorrect);
-        uint256 reserved = winners * k.councilFee;
-        uint256 executorCost;
-        uint256 executorPaid;
-        uint256 replenished;
-        if (executorCorrect) (executorCost, executorPaid, replenished) = _executorShare($, k.currency, k.price);
-        uint256 escrow = k.escrow;
-        uint256 refund = escrow - reserved - executorCost;
-        k.escrow = uint128(reserved);
-        $.totalEscrow[uint8(k.currency)] -= escrow - reserved;
+        k.verdictHash = verdict;
+        uint256 bounty = byKeeper ? TaskCommon.takeBounty($, taskId, k, ITaskRegistry.finalize.selector) : 0;
+        (uint256 reserved, uint256 refund, uint256 executorPaid, uint256 replenished) = _split(
+            $,
+            taskId,
+            k,
+            executorCorrect,
+            verdict
+        );
         emit ITaskRegistry.TaskFinalized(taskId, outcome, executorPaid, reserved, refund, replenished);
         TaskCommon.releaseDuties($, taskId, k);
+        _judge($, taskId, k, executorCorrect, verdict, true);
         if (executorCorrect) {
             _payExecutor($, k, executorPaid, replenished);
             IProviderRegistry($.registry).recordTaskOutcome(k.executor, true);
@@ -156,7 +190,100 @@ library TaskSettlement {
             TaskCommon.slash($, taskId, k, k.executor, address(0));
             IProviderRegistry($.registry).recordTaskOutcome(k.executor, false);
         }
+        TaskCommon.pay($, k.currency, msg.sender, bounty);
         TaskCommon.pay($, k.currency, k.client, refund);
+    }
+
+    /// @dev Splits the escrow left after the keeper's bounty: the fees of the members siding with the verdict stay
+    ///      reserved, the executor's cost goes out (when correct), a rejected CH redemption holds its report bounty,
+    ///      the rest is the client's refund.
+    function _split(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        bool executorCorrect,
+        bytes32 verdict
+    ) private returns (uint256 reserved, uint256 refund, uint256 executorPaid, uint256 replenished) {
+        reserved = _winners($, taskId, k, executorCorrect, verdict) * k.councilFee;
+        uint256 executorCost;
+        if (executorCorrect) (executorCost, executorPaid, replenished) = _executorShare($, k.currency, k.price);
+        uint256 escrow = k.escrow;
+        // @dev A rejected CH redemption keeps the bounty of its failure report in escrow (paid by that report).
+        uint256 hold = executorCorrect ? 0 : _holdReport(k, escrow - reserved);
+        refund = escrow - reserved - executorCost - hold;
+        k.escrow = uint128(reserved + hold);
+        $.totalEscrow[uint8(k.currency)] -= escrow - reserved - hold;
+    }
+
+    /// @dev Marks and sizes the report bounty a task with an open CH redemption holds back (≤ `available`).
+    function _holdReport(ITaskRegistry.Task storage k, uint256 available) private returns (uint256 hold) {
+        if (k.assignmentId == 0) return 0;
+        hold = TaskCommon.bountyOf(k);
+        if (hold > available) hold = available;
+        if (hold != 0) k.flags |= 2;
+    }
+
+    /// @dev Releases an expiring task's escrow to the client except a CH redemption's held report bounty.
+    function _releaseKeepingReport(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Task storage k
+    ) private returns (uint256 amount) {
+        uint256 escrow = k.escrow;
+        uint256 hold = _holdReport(k, escrow);
+        amount = escrow - hold;
+        k.escrow = uint128(hold);
+        $.totalEscrow[uint8(k.currency)] -= amount;
+    }
+
+    /// @dev Members of every round so far who revealed a result siding with the verdict (fee earners).
+    function _winners(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        bool executorCorrect,
+        bytes32 verdict
+    ) private view returns (uint256 right) {
+        mapping(address => uint256) storage words = $.members[taskId];
+        mapping(address => bytes32) storage res = $.results[taskId];
+        for (uint256 r; r <= k.round; ++r) {
+            uint256 b;
+            for (address m = $.councilHeads[taskId][uint8(r)]; m != address(0); m = address(uint160(b >> 8))) {
+                b = words[m];
+                if (b & (4 << r) != 0 && TaskCommon.sidesWith(b, r, executorCorrect, verdict, res[m])) ++right;
+            }
+        }
+    }
+
+    /// @dev The council's consequences, after the duty locks are released (bounded: ≤ 3·maxCouncil + 1 members).
+    ///      With a verdict (`hasVerdict`) after a dispute, every member of both rounds who revealed a result against
+    ///      it is slashed the fault amount (a recorded dispute, TSK-03); without a dispute a minority reveal only
+    ///      loses the fee (a round-0 quorum is not a recorded dispute, and honest dissent must not be punished by a
+    ///      colluding quorum, TSK-06). A member silent past its reveal deadline loses the bounded silent slice
+    ///      (its round ended after its window; round 0 of a disputed task: the dispute opened after it).
+    function _judge(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        bool executorCorrect,
+        bytes32 verdict,
+        bool hasVerdict
+    ) private {
+        mapping(address => uint256) storage words = $.members[taskId];
+        mapping(address => bytes32) storage res = $.results[taskId];
+        uint256 last = k.round;
+        bool lateNow = block.timestamp > k.votingEnds;
+        for (uint256 r; r <= last; ++r) {
+            bool late = r < last ? k.flags & 1 != 0 : lateNow;
+            uint256 b;
+            for (address m = $.councilHeads[taskId][uint8(r)]; m != address(0); m = address(uint160(b >> 8))) {
+                b = words[m];
+                if (b & (4 << r) == 0) {
+                    if (late) TaskCommon.slashSilent($, taskId, k, m);
+                } else if (hasVerdict && last != 0 && !TaskCommon.sidesWith(b, r, executorCorrect, verdict, res[m])) {
+                    TaskCommon.slash($, taskId, k, m, address(0));
+                }
+            }
+        }
     }
 
     /// @dev Executor's share: CH and USDC get the price; DPS clients pay price × (1 − discount) (rounded up, the
@@ -211,22 +338,5 @@ library TaskSettlement {
         $.replenishBacklogDps = 0;
         emit ITaskRegistryEvents.ReplenishmentFlushed(amount);
         IRewardPool($.emission).replenish(amount);
-    }
-
-    /// @dev After a dispute: slashes first-round members who voted against the verdict (the side found wrong,
-    ///      TSK-03) and counts those who voted with it. Bounded by maxCouncil members.
-    function _judgeFirstRound(
-        TaskRegistryStore.TaskRegistryStorage storage $,
-        uint256 taskId,
-        bool executorCorrect
-    ) private returns (uint256 right) {
-        mapping(address => uint256) storage words = $.members[taskId];
-        uint256 b;
-        for (address m = $.councilHeads[taskId][0]; m != address(0); m = address(uint160(b >> 8))) {
-            b = words[m];
-            if (b & 4 == 0) continue; // did not vote
-            if ((b & 16 != 0) == executorCorrect) ++right;
-            else TaskCommon.slash($, taskId, $.tasks[taskId], m, address(0));
-        }
     }
 }

@@ -1,8 +1,18 @@
 /**
  * Task deadlines and council finalisation (docs/tasks.md, docs/keepers.md): every permissionless TaskRegistry action
  * that moves a task on — `closeBidding` after the halting rule, `expire` after a missed deadline, `drawCouncil` once
- * the seed block is mined, `openDispute` when the vote window ended without a quorum (or no side can reach it),
- * `finalize` on a quorum, `reportRedemptionFailure` after a CH redemption's delivery deadline.
+ * the seed block is mined, `openDispute` when the reveal window ended without a quorum on one result (or none can
+ * reach it), `finalize` on a quorum, `reportRedemptionFailure` after a CH redemption's delivery deadline.
+ *
+ * Windows (issue 21 item 1): the council commits salted results in the first half of the verification window
+ * (`commitEnds`) and reveals in the second (`votingEnds`); the lens only proposes `finalize` / `openDispute` from the
+ * reveals, so the job needs no timer of its own. Members reveal themselves; the keeper never commits or reveals.
+ *
+ * Pay (issue 21 item 6): closeBidding (the selecting or cancelling call, not the seal), drawCouncil (a draw, not a
+ * seed re-commit), finalize and reportRedemptionFailure pay the caller 0.1 % of the task's deposit in the task's
+ * currency (`KeeperBountyPaid`; none when the keeper is the task's client or executor). The keeper's profit
+ * bookkeeping (keepers/src/profit.ts) reads it from the receipt and reports it per job (metrics
+ * `keeper_bounties{job="tasks",asset}` and the action's result line).
  *
  * Scan: `TaskKeeperLens.dueTasks(from, page)` (contracts/periphery/TaskKeeperLens.sol) at head − confirmations, in
  * pages from a cursor: the lowest task id that may still need work (every task below it is final), kept in memory
@@ -133,7 +143,7 @@ export function tasksJob(
 
   return {
     name: "tasks",
-    summary: `close bidding, expire missed deadlines, draw councils, open disputes and finalise quorums on TaskRegistry ${registry} (scan: TaskKeeperLens ${lens}, ${pageSize} tasks/call; ${[...ordinary].join(", ") || "nothing"} ordinary, the rest priority)`,
+    summary: `close bidding, expire missed deadlines, draw councils, open disputes and finalise quorums on TaskRegistry ${registry} (scan: TaskKeeperLens ${lens}, ${pageSize} tasks/call; ${[...ordinary].join(", ") || "nothing"} ordinary, the rest priority; bounty 0.1 % of a task's deposit per paid step)`,
     alreadyDoneErrors: [
       "TaskAlreadyDone",
       "TaskWrongStatus",

@@ -1,4 +1,4 @@
-import { formatUnits, id, parseUnits } from "ethers";
+import { AbiCoder, formatUnits, id, keccak256, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { DemoContext, Scene } from "../types.js";
 
@@ -46,14 +46,26 @@ async function runTask(ctx: DemoContext, honest: boolean, providers: HardhatEthe
   const executor = providers.find((p) => p.address === t.executor)!;
   // the executor commits its result hash at the checkpoint; a cheater commits something else
   await (await tasks.connect(executor).commit(taskId, 0, id(honest ? "the-right-result" : "made-up-result"))).wait();
+  // Commit–reveal: each council member computes the result itself and commits it salted while the commit window is
+  // open (nobody sees another's answer), then reveals; the accepted result is the one a quorum reveals.
   const council = await tasks.councilOf(taskId, 0);
-  for (const m of council) {
-    const member = providers.find((p) => p.address === m);
-    if (member !== undefined) await (await tasks.connect(member).vote(taskId, honest)).wait();
+  const own = id("the-right-result");
+  const coder = AbiCoder.defaultAbiCoder();
+  const members = council.map((m) => providers.find((p) => p.address === m)).filter((m) => m !== undefined);
+  for (const member of members) {
+    const salt = id(`salt-${member.address}-${taskId}`);
+    const c = keccak256(
+      coder.encode(["uint256", "address", "bytes32", "bytes32"], [taskId, member.address, own, salt]),
+    );
+    await (await tasks.connect(member).commitResult(taskId, c)).wait();
+  }
+  await helpers.time.increaseTo(Number((await tasks.getTask(taskId)).commitEnds) + 1);
+  for (const member of members) {
+    await (await tasks.connect(member).revealResult(taskId, own, id(`salt-${member.address}-${taskId}`))).wait();
   }
   const after = await tasks.getTask(taskId);
   if (!honest) await helpers.time.increaseTo(Number(after.votingEnds) + 1); // the executor's appeal window passes
-  await (await tasks.finalize(taskId)).wait();
+  await (await tasks.finalize(taskId)).wait(); // the deployer finalises as a keeper and earns the bounty
   return taskId;
 }
 
@@ -76,7 +88,7 @@ export const tasksScene: Scene = {
     const badTask = await tasks.getTask(bad);
     const cheater = await reg.providerInfo(badTask.executor);
     ctx.log(
-      `task ${bad}: executor ${badTask.executor.slice(0, 10)}… committed a wrong hash; council disagreed → rejected (status ${badTask.status}), executor slashed (slash count ${cheater.slashCount})`,
+      `task ${bad}: executor ${badTask.executor.slice(0, 10)}… committed a wrong hash; the council's reveals agree on another result (${badTask.verdictHash.slice(0, 10)}…) → rejected (status ${badTask.status}), executor slashed (slash count ${cheater.slashCount})`,
     );
     ctx.figure("tasks.honestStatus", Number(good.status));
     ctx.figure("tasks.cheaterStatus", Number(badTask.status));

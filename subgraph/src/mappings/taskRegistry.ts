@@ -15,11 +15,13 @@ import {
   RedemptionFailed,
   ReplenishmentDeferred,
   ReplenishmentFlushed,
+  KeeperBountyPaid,
   ResultCommitted,
+  ResultRevealed,
+  SilentMemberSlashed,
   TaskClosed,
   TaskFinalized,
   TaskSubmitted,
-  Voted,
 } from "../../generated/TaskRegistry/TaskRegistry";
 import {
   Task,
@@ -154,9 +156,11 @@ export function handleExecutorSelected(event: ExecutorSelected): void {
   task.status = "Running";
   task.executor = getOrCreateAccount(p.executor, event.block).id;
   task.price = p.price;
-  // As _closeBidding: fee rounded down, capped so every fee of both rounds still fits the deposit.
+  // As _closeBidding: fee rounded down, capped so every fee of both rounds still fits the deposit less the keeper
+  // bounties it reserves (5 × 0.1 %, issue 21 item 6).
   const fee = p.price.times(BigInt.fromI32(s.councilFeeBps)).div(BPS);
-  const cap = task.maxPayment.minus(p.price).div(BigInt.fromI32(3 * task.councilSize + 1));
+  const budget = task.maxPayment.minus(bountyOf(task).times(BigInt.fromI32(KEEPER_STEPS)));
+  const cap = budget.minus(p.price).div(BigInt.fromI32(3 * task.councilSize + 1));
   task.councilFee = fee.lt(cap) ? fee : cap;
   task.targetBlock = p.targetBlock;
   task.assignmentId = p.assignmentId;
@@ -188,6 +192,16 @@ export function handleCouncilDrawn(event: CouncilDrawn): void {
     m.round = round;
     m.save();
   }
+  // As TaskCouncil.drawCouncil: a council drawn after its commit window closed gets full windows from the draw
+  // (not carried by the event). The commit window ends at start + w/2 where votingEnds = start + w.
+  const st = task.status;
+  if (st == "Verifying" || st == "Disputed") {
+    const s = getState(event.address);
+    const w = round == 0 ? s.verifyWindowSec : s.disputeWindowSec;
+    const commitEnds = task.votingEnds.minus(w).plus(w.div(BigInt.fromI32(2)));
+    if (event.block.timestamp.gt(commitEnds)) task.votingEnds = event.block.timestamp.plus(w);
+    task.save();
+  }
   c.members = members;
   c.quorum = p.quorum.toI32();
   c.seed = p.seed;
@@ -218,7 +232,17 @@ export function handleResultCommitted(event: ResultCommitted): void {
   r.save();
 }
 
-export function handleVoted(event: Voted): void {
+/** Keeper bounty of one paid step: 0.1 % of the deposit (TaskCommon.KEEPER_BOUNTY_BPS), rounded down. */
+const KEEPER_STEPS = 5;
+function bountyOf(task: Task): BigInt {
+  return task.maxPayment.times(BigInt.fromI32(10)).div(BPS);
+}
+
+/**
+ * Commit–reveal (issue 21 item 1): a member's reveal is its vote; `agree` = it revealed the executor's result.
+ * (Commitments themselves are not indexed: they carry no information until revealed.)
+ */
+export function handleResultRevealed(event: ResultRevealed): void {
   const p = event.params;
   const task = Task.load(idKey(p.taskId));
   if (task == null) return;
@@ -228,14 +252,15 @@ export function handleVoted(event: Voted): void {
   const m = TaskCouncilMember.load(memberKey(p.taskId, p.member));
   if (m != null) {
     m.voted = true;
-    m.agree = p.agree;
+    m.agree = p.matchesExecutor;
     m.save();
   }
   const v = new TaskVote(eventId(event));
   v.task = task.id;
   v.member = getOrCreateAccount(p.member, event.block).id;
   v.round = p.round;
-  v.agree = p.agree;
+  v.agree = p.matchesExecutor;
+  v.resultHash = p.resultHash;
   v.agreeCount = p.agreeCount;
   v.disagreeCount = p.disagreeCount;
   stamp(v, event);
@@ -296,14 +321,21 @@ export function handleTaskFinalized(event: TaskFinalized): void {
   const accepted = status == "Accepted";
   const cur = currencyIndex(task.currency);
   const c = getCurrencyStats(cur);
-  c.escrow = c.escrow.minus(task.escrow.minus(p.councilPaid));
+  // A rejected CH redemption holds its failure report's keeper bounty (TaskSettlement._holdReport).
+  let hold = ZERO;
+  if (!accepted && !task.assignmentId.isZero()) {
+    const room = task.escrow.minus(p.councilPaid);
+    hold = bountyOf(task).lt(room) ? bountyOf(task) : room;
+  }
+  task.heldReportBounty = hold;
+  c.escrow = c.escrow.minus(task.escrow.minus(p.councilPaid).minus(hold));
   c.executorPaid = c.executorPaid.plus(p.executorPaid);
   c.councilReserved = c.councilReserved.plus(p.councilPaid);
   c.refunded = c.refunded.plus(p.refunded);
   c.replenished = c.replenished.plus(p.replenishedDps);
   c.save();
   task.status = status;
-  task.escrow = p.councilPaid;
+  task.escrow = p.councilPaid.plus(hold);
   task.executorPaid = p.executorPaid;
   task.councilReserved = p.councilPaid;
   task.refunded = p.refunded;
@@ -350,7 +382,9 @@ export function handleTaskClosed(event: TaskClosed): void {
   c.refunded = c.refunded.plus(p.refunded);
   c.save();
   task.status = taskStatusName(p.status);
-  task.escrow = ZERO;
+  // an expired CH redemption keeps its report bounty in escrow; every other close empties it
+  task.heldReportBounty = task.escrow.minus(p.refunded);
+  task.escrow = task.escrow.minus(p.refunded);
   task.refunded = p.refunded;
   task.closedBy = p.by;
   task.closedAt = event.block.timestamp;
@@ -445,6 +479,16 @@ export function handleRedemptionFailed(event: RedemptionFailed): void {
   const task = Task.load(idKey(p.taskId));
   if (task == null) return;
   task.assignmentId = ZERO;
+  // what the report's keeper did not take of the held bounty went back to the client (TaskSettlement)
+  const back = task.heldReportBounty;
+  if (!back.isZero()) {
+    const c = getCurrencyStats(currencyIndex(task.currency));
+    c.escrow = c.escrow.minus(back);
+    c.refunded = c.refunded.plus(back);
+    c.save();
+    task.escrow = task.escrow.minus(back);
+    task.heldReportBounty = ZERO;
+  }
   task.redemptionFailed = true;
   task.compensationDps = p.compensationDps;
   task.save();
@@ -492,5 +536,46 @@ export function handleReplenishmentDeferred(event: ReplenishmentDeferred): void 
 export function handleReplenishmentFlushed(event: ReplenishmentFlushed): void {
   const s = getState(event.address);
   s.replenishBacklog = ZERO;
+  s.save();
+}
+
+/** A maintenance step paid its caller out of the task's escrow (issue 21 item 6). */
+export function handleKeeperBountyPaid(event: KeeperBountyPaid): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const c = getCurrencyStats(currencyIndex(task.currency));
+  c.escrow = c.escrow.minus(p.amount);
+  c.keeperBounties = c.keeperBounties.plus(p.amount);
+  c.save();
+  // the report's bounty comes out of the slice held for it
+  if (!task.heldReportBounty.isZero()) task.heldReportBounty = task.heldReportBounty.minus(p.amount);
+  task.escrow = p.escrowLeft;
+  task.keeperBounties = task.keeperBounties.plus(p.amount);
+  task.save();
+}
+
+/** A council member silent past its reveal window lost the bounded slice (issue 21 item 1). */
+export function handleSilentMemberSlashed(event: SilentMemberSlashed): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  task.slashedDps = task.slashedDps.plus(p.slashedDps);
+  task.save();
+  const m = TaskCouncilMember.load(memberKey(p.taskId, p.member));
+  if (m != null) {
+    m.slashedDps = m.slashedDps.plus(p.slashedDps);
+    m.save();
+  }
+  const x = new TaskSlash(eventId(event));
+  x.task = task.id;
+  x.provider = getOrCreateAccount(p.member, event.block).id;
+  x.role = "silent";
+  x.slashedDps = p.slashedDps;
+  stamp(x, event);
+  x.save();
+  const s = getState(event.address);
+  s.slashCount = s.slashCount + 1;
+  s.slashedDps = s.slashedDps.plus(p.slashedDps);
   s.save();
 }

@@ -18,6 +18,8 @@ contract ProtocolTaskHandler is CommonBase, StdCheats, StdUtils {
     address public client = address(0xC11E);
     uint256 public violationsTSK01;
     uint256 public finalized;
+    /// @dev What each member committed (revealed with salt zero).
+    mapping(uint256 id => mapping(address member => bytes32 result)) internal committed;
     bytes32 internal constant RESULT = keccak256("result");
 
     constructor(ITaskRegistry tasks_, IERC20 usdc_, IERC20 dps_, address[3] memory providers_) {
@@ -100,13 +102,24 @@ contract ProtocolTaskHandler is CommonBase, StdCheats, StdUtils {
         vm.stopPrank();
     }
 
+    /// @dev Commit–reveal in one action: inside the commit window every member commits (the executor's result when
+    ///      `agree`) and time moves just past the window; then every member reveals what it committed.
     function councilVote(uint256 seed, bool agree) external {
         (uint256 id, ITaskRegistry.Task memory t) = _task(seed);
         if (id == 0 || t.status != ITaskRegistry.Status.Verifying) return;
         address[] memory c = tasks.councilOf(id, t.round);
+        if (block.timestamp <= t.commitEnds) {
+            for (uint256 i; i < c.length; ++i) {
+                bytes32 r = agree ? t.resultHash : bytes32("other");
+                committed[id][c[i]] = r;
+                vm.prank(c[i]);
+                try tasks.commitResult(id, keccak256(abi.encode(id, c[i], r, bytes32(0)))) {} catch {}
+            }
+            vm.warp(uint256(t.commitEnds) + 1);
+        }
         for (uint256 i; i < c.length; ++i) {
             vm.prank(c[i]);
-            try tasks.vote(id, agree) {} catch {}
+            try tasks.revealResult(id, committed[id][c[i]], bytes32(0)) {} catch {}
         }
     }
 

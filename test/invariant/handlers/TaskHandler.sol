@@ -14,8 +14,11 @@ contract TaskHandler is CommonBase, StdUtils {
     address internal client;
     address[] internal providers;
     uint256[] public ids;
-    /// @dev Faults the handler caused that TSK-03 allows slashing for (executor rejected or expired, not CH).
-    mapping(address => uint256) public ghostFaults;
+    /// @dev DPS the handler's faults allow slashing (TSK-03): the fault amount per rejected or expired executor (not
+    ///      CH), a quarter of it per member silent past its reveal window (issue 21 item 1).
+    mapping(address => uint256) public ghostSlashedDps;
+    mapping(uint256 id => mapping(address member => bytes32 result)) internal committed;
+    mapping(uint256 id => mapping(address member => bool)) internal revealed;
     uint256 public actions;
 
     constructor(ITaskRegistry t, IProviderRegistry r, address c, address[] memory ps) {
@@ -54,7 +57,8 @@ contract TaskHandler is CommonBase, StdUtils {
         uint256 id = _id(i);
         if (id == 0) return;
         ITaskRegistry.Task memory t = tasks.getTask(id);
-        uint256 maxPrice = (uint256(t.maxPayment) * 10_000) / (10_000 + (3 * uint256(t.councilSize) + 1) * 100);
+        uint256 budget = uint256(t.maxPayment) - 5 * ((uint256(t.maxPayment) * 10) / 10_000); // keeper bounties
+        uint256 maxPrice = (budget * 10_000) / (10_000 + (3 * uint256(t.councilSize) + 1) * 100);
         if (maxPrice == 0) return;
         vm.prank(providers[p % providers.length]);
         try tasks.bid(id, uint128(bound(price, 1, maxPrice))) {
@@ -97,15 +101,28 @@ contract TaskHandler is CommonBase, StdUtils {
         } catch {}
     }
 
+    /// @dev Commit–reveal: inside the commit window the member commits (the executor's result when `agree`);
+    ///      after it, it reveals what it committed.
     function vote(uint256 i, uint256 m, bool agree) external {
         uint256 id = _id(i);
         if (id == 0) return;
         address[] memory c = tasks.councilOf(id, 0);
         if (c.length == 0) return;
-        vm.prank(c[m % c.length]);
-        try tasks.vote(id, agree) {
-            ++actions;
-        } catch {}
+        address who = c[m % c.length];
+        ITaskRegistry.Task memory t = tasks.getTask(id);
+        vm.prank(who);
+        if (block.timestamp <= t.commitEnds) {
+            bytes32 r = agree ? t.resultHash : bytes32("other");
+            try tasks.commitResult(id, keccak256(abi.encode(id, who, r, bytes32(0)))) {
+                committed[id][who] = r;
+                ++actions;
+            } catch {}
+        } else {
+            try tasks.revealResult(id, committed[id][who], bytes32(0)) {
+                revealed[id][who] = true;
+                ++actions;
+            } catch {}
+        }
     }
 
     function finalize(uint256 i) external {
@@ -114,8 +131,14 @@ contract TaskHandler is CommonBase, StdUtils {
         try tasks.finalize(id) {
             ++actions;
             ITaskRegistry.Task memory t = tasks.getTask(id);
+            uint256 fault = tasks.params().slashDps;
             if (t.status == ITaskRegistry.Status.Rejected && t.currency != ITaskRegistry.Currency.CH) {
-                ghostFaults[t.executor] += 1;
+                ghostSlashedDps[t.executor] += fault;
+            }
+            // Issue 21 item 1: members silent past the reveal window lose the bounded slice (a quarter).
+            if (block.timestamp > t.votingEnds) {
+                address[] memory c = tasks.councilOf(id, 0);
+                for (uint256 k; k < c.length; ++k) if (!revealed[id][c[k]]) ghostSlashedDps[c[k]] += fault / 4;
             }
         } catch {}
     }
@@ -137,7 +160,7 @@ contract TaskHandler is CommonBase, StdUtils {
         try tasks.expire(id) {
             ++actions;
             ITaskRegistry.Task memory t = tasks.getTask(id);
-            if (t.currency != ITaskRegistry.Currency.CH) ghostFaults[t.executor] += 1;
+            if (t.currency != ITaskRegistry.Currency.CH) ghostSlashedDps[t.executor] += tasks.params().slashDps;
         } catch {}
     }
 

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { id, parseUnits, ZeroHash } from "ethers";
+import { AbiCoder, id, keccak256, parseUnits, ZeroHash } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
 import { domainOf, signAttestation, type AttestationMessage } from "@chx/sdk";
@@ -95,7 +95,16 @@ describe("tasks integration (real deployment)", function () {
     await (await tasks.connect(provs[0]!).commit(1, 0, id("result"))).wait();
     const council = await tasks.councilOf(1, 0);
     const byAddr = (a: string) => provs.find((p) => p.address === a) as HardhatEthersSigner;
-    for (const m of council.slice(0, 2)) await (await tasks.connect(byAddr(m)).vote(1, true)).wait();
+    // commit–reveal (issue 21 item 1): both commit the executor's result salted, then reveal past the commit window
+    const coder = AbiCoder.defaultAbiCoder();
+    const salt = id("salt");
+    for (const m of council.slice(0, 2)) {
+      const c = keccak256(coder.encode(["uint256", "address", "bytes32", "bytes32"], [1n, m, id("result"), salt]));
+      await (await tasks.connect(byAddr(m)).commitResult(1, c)).wait();
+    }
+    await helpers.time.increaseTo(Number((await tasks.getTask(1)).commitEnds) + 1);
+    for (const m of council.slice(0, 2))
+      await (await tasks.connect(byAddr(m)).revealResult(1, id("result"), salt)).wait();
     return { taskId: 1n, council: [...council], byAddr };
   }
 
@@ -104,10 +113,11 @@ describe("tasks integration (real deployment)", function () {
     const provs = fx.users.slice(1, 7);
     const { council, byAddr } = await agreedDpsTask();
     const poolBefore = await dps.balanceOf(await emission.getAddress());
-    // Independent reference: cost = 500 × (1 − 10 %) = 450; pool 20 % = 90; executor 360.
+    // Independent reference: cost = 500 × (1 − 10 %) = 450; pool 20 % = 90; executor 360; keeper bounties 0.1 % of
+    // the deposit (1 DPS) for closeBidding, drawCouncil and this finalize (the caller is neither client nor executor).
     await expect(tasks.finalize(1))
       .to.emit(tasks, "TaskFinalized")
-      .withArgs(1n, 5n, wad("360"), wad("10"), wad("1000") - wad("450") - wad("10"), wad("90"));
+      .withArgs(1n, 5n, wad("360"), wad("10"), wad("1000") - wad("450") - wad("10") - wad("3"), wad("90"));
     expect((await dps.balanceOf(await emission.getAddress())) - poolBefore).to.equal(wad("90"));
     expect(await tasks.totalEscrow(2)).to.equal(wad("10"));
     await (await tasks.connect(byAddr(council[0]!)).claimCouncilFee(1)).wait();
