@@ -324,7 +324,8 @@ describe("issue 25 / OPS-02: operator-grade keeper (real node)", function () {
       deployment,
       accountIndex: 66,
       factories: [waiting],
-      config: { breakerBaseMs: 600, breakerMaxMs: 5_000 },
+      // a 4 s back-off: three ticks on a loaded 2-core CI machine must fit inside it (600 ms did not, once)
+      config: { breakerBaseMs: 4_000, breakerMaxMs: 10_000 },
       log,
     });
     try {
@@ -332,7 +333,7 @@ describe("issue 25 / OPS-02: operator-grade keeper (real node)", function () {
       expect(first.results.map((r) => r.outcome)).to.deep.equal(["deferred"]);
       expect(first.results[0]?.reason).to.match(/waits: KeeperTargetNotDue\(id=0, .*\(expected; retrying in \d+ s\)/);
       for (let i = 0; i < 3; i++) expect((await k.tick()).results).to.deep.equal([]); // backing off: not simulated
-      await sleep(700);
+      await sleep(4_100);
       expect((await k.tick()).results.map((r) => r.outcome)).to.deep.equal(["deferred"]);
       const loud = lines.filter((l) => (l.level === 40 || l.level === 50) && l.key === "mock.execute:0:-");
       expect(loud.map((l) => l.level)).to.deep.equal([40]); // one warning, no error, not repeated
