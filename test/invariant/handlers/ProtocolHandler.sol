@@ -375,7 +375,13 @@ contract ProtocolHandler is CommonBase, StdCheats, StdUtils {
             if (a.positionCount > 0 && (a.equityUsdc < int256(a.maintenanceMarginUsdc) || a.equityUsdc <= 0)) {
                 ++violationsLIQ02;
             }
-            if (a.positionCount == 0 && a.collateralUsdc < 0) ++violationsLIQ02;
+            // (CLR-03: a deficit may stay only when the guarantor and the insurance fund are both exhausted — it
+            // waits for auto-deleveraging)
+            if (
+                a.positionCount == 0 &&
+                a.collateralUsdc < 0 &&
+                (c.pool.guarantorInfo(g).capitalUsdc != 0 || c.fund.totalAssets() != 0)
+            ) ++violationsLIQ02;
             // LIQ-04: ≤ configured cap, paid exactly, never from a negative balance
             if (bounty > maxBounty || c.usdc.balanceOf(liquidator) - liqBalBefore != bounty) ++violationsLIQ04;
             if (bounty > 0 && a.collateralUsdc < 0) ++violationsLIQ04;

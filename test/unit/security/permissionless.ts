@@ -366,11 +366,12 @@ open(
   [
     "commitOrder(uint256,int256,uint256)",
     "closePosition(uint256,uint256)",
+    "roll(uint256,uint256,uint256)",
     "electDelivery(uint256,uint256)",
     "deliver(uint256,uint256)",
     "withdrawEscrow(uint256,uint256)",
   ],
-  "a trader acting on its own position or its own CH escrow (margin checked by the ClearingHouse; an order pays its own fee and escrows its own margin)",
+  "a trader acting on its own position or its own CH escrow (margin checked by the ClearingHouse; an order pays its own fee and escrows its own margin; a roll moves the caller's own position between series with one margin check at the end)",
 );
 open(
   "FuturesMarket",
@@ -381,13 +382,14 @@ open(
   "FuturesMarket",
   [
     "listStandardSeries(uint8)",
+    "listStandardSeriesAt(uint8,uint64)",
     "fixSettlementPrice(uint256)",
     "finalizeSettlement(uint256)",
     "settlePosition(uint256,address)",
     "settlePositions(uint256,address[])",
     "performUpkeep(bytes)",
   ],
-  "listing on the fixed standard grid and expiry steps valid only when due (MKT-04), priced by the oracle",
+  "listing on the fixed standard grid (monthly/quarterly up to 366 days ahead, pausable) and expiry steps valid only when due (MKT-04), priced by the oracle",
 );
 open("FuturesMarket", ["claimBounties(address)"], "pays bounties accrued to the given keeper, to that keeper");
 open(
@@ -432,6 +434,7 @@ open(
   "OptionsMarket",
   [
     "listStandardSeries(uint8,uint128,uint64)",
+    "listStandardFuturesSeries(uint8,uint128,uint64,uint64)",
     "delistSeries(uint256)",
     "fixSettlementPrice(uint256)",
     "settleSeries(uint256,uint256)",
