@@ -117,12 +117,12 @@ async function takeDelivery(
   } catch (e) {
     return none(`Alice's task could not be submitted (${reasonOf(e)})`);
   }
-  // bidders: providers owing at least their price in CH (the assigned one first), at 90 % and 95 % of the budget
+  // bidders: providers owing at least their price in CH (the assigned one first), at 80 % and 85 % of the budget (under the bid cap: the budget less the council fees and keeper bounties)
   const bids: Array<{ provider: HardhatEthersSigner; price: bigint }> = [];
   const ordered = [...providers].sort((a, b) => (a.address === assigned ? -1 : b.address === assigned ? 1 : 0));
   for (const p of ordered) {
     if (bids.length === 2) break;
-    const price = (maxPayment * (bids.length === 0 ? 90n : 95n)) / 100n;
+    const price = (maxPayment * (bids.length === 0 ? 80n : 85n)) / 100n;
     if ((await reg.matchingProfile(p.address)).outstandingCh >= price) bids.push({ provider: p, price });
   }
   let outcome;
