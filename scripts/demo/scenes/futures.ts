@@ -88,10 +88,15 @@ async function takeDelivery(
   const providers = Array.from({ length: Math.max(1, ctx.opts.providers) }, (_, i) => ctx.actor(`provider${i}`));
   // a long tenor outlives the providers' attestations (30 days): the attester renews the lapsed ones first
   const now = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;
+  let renewed = 0;
   for (const [i, p] of providers.entries()) {
     const info = await reg.providerInfo(p.address);
-    if (info.registered && Number(info.attestationExpiresAt) <= now + DAY) await attest(ctx, p, i);
+    if (info.registered && Number(info.attestationExpiresAt) <= now + DAY) {
+      await attest(ctx, p, i);
+      renewed++;
+    }
   }
+  if (renewed > 0) ctx.log(`the attester renewed ${renewed} provider attestation(s) that lapsed over the tenor`);
   let assigned: string;
   try {
     const candidates = providers.map((p) => p.address);
