@@ -236,6 +236,23 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
       y: ["index", "futures"],
       yTitle: "USDC per CH",
     });
+  if (s("delivery").length > 0) {
+    // compute hours delivered per month of the delivery window: the scene adds one row per delivered task
+    const perMonth = new Map<number, number>();
+    for (const r of s("delivery"))
+      perMonth.set(Number(r.month), (perMonth.get(Number(r.month)) ?? 0) + Number(r.computeHours));
+    specs.push({
+      file: "delivery.svg",
+      title: "Compute hours delivered per month (futures delivery orders consumed as tasks)",
+      series: [...perMonth.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([month, computeHours]) => ({ month, computeHours })),
+      x: "month",
+      xTitle: "month of the delivery window",
+      y: ["computeHours"],
+      yTitle: "compute hours (CH)",
+    });
+  }
   if (s("basis").length > 0)
     specs.push({
       file: "basis.svg",

@@ -47,6 +47,13 @@ describe("Demo (the main job) — a short run", function () {
         expect(Math.abs(Number(report.figures["futures.basisAtListingBps"]))).to.be.greaterThan(1);
         expect(report.figures["futures.aliceReceivedCh"]).to.equal("200.0");
         expect(report.figures["futures.positionsLeftOpen"]).to.equal("0");
+        // issue 19: Alice's delivery order was assigned and consumed as a verified task — compute was delivered,
+        // measured from DeliveryOrders.stats(); only then does the scene's title claim it
+        expect(Number(report.figures["delivery.ordersCreated"])).to.be.greaterThanOrEqual(1);
+        expect(Number(report.figures["delivery.tasksCompleted"])).to.be.greaterThanOrEqual(1);
+        expect(Number(report.figures["delivery.computeHoursDelivered"])).to.be.greaterThan(0);
+        const futures = report.scenes.find((x) => x.title.startsWith("Futures"))!;
+        expect(futures.title).to.contain("takes delivery of compute");
       }
       if (done("Options")) {
         // every series settled by the keeper; no series paid out more than was posted (MKT-07)

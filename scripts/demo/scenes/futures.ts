@@ -4,10 +4,13 @@ import type { DemoContext, Scene } from "../types.js";
 import { fundUsdc, trader, usdc6, wad } from "./clearing.js";
 import { allocate } from "./perps.js";
 import { domainOf, signOrder, type SpotOrder } from "@chx/sdk";
-import { DeliveryOrders__factory } from "../../../types/ethers-contracts/index.js";
+import { DeliveryOrders__factory, type DeliveryOrders } from "../../../types/ethers-contracts/index.js";
+import { attest } from "./providers.js";
+import { batchTerms, driveTask, PRESCRIPTION } from "../task-flow.js";
 
 const HOUR = 3_600;
 const DAY = 86_400;
+const MONTH = 30 * DAY;
 const fmt = (x: bigint, d = 18) => Number(formatUnits(x, d));
 
 /** `buyer` buys `amountCh` CH from the providers' signed sell orders on the spot market, at the index. */
@@ -53,6 +56,108 @@ async function executeFuturesOrders(ctx: DemoContext): Promise<void> {
   if (left !== 0n) throw new Error(`${left} futures order(s) still pending after the keeper settled`);
 }
 
+/** What Alice's delivery order turned into: compute consumed as tasks, or why none was. */
+interface DeliveryOutcome {
+  /** Tasks of the order accepted and claimed by this scene. */
+  tasks: number;
+  /** CH paid to their executors (one CH is one hour of the class's reference system). */
+  consumedCh: bigint;
+  /** Why no compute was delivered ("" when some was). */
+  reason: string;
+}
+
+const reasonOf = (e: unknown) => (e instanceof Error ? e.message.split("\n")[0]! : String(e));
+
+/**
+ * Alice consumes her delivery order as compute (issue 19, docs/futures.md "Delivery as compute"): anyone assigns the
+ * order to a provider owing CH (ProviderMatcher Delivery mode over the demo's providers), Alice submits one batch task
+ * paid from the order (no new payment), providers owing enough CH bid, the council verifies (scripts/demo/task-flow.ts)
+ * and the task is claimed back into the order's accounts. Every step that cannot happen is reported, never faked.
+ */
+async function takeDelivery(
+  ctx: DemoContext,
+  orders: DeliveryOrders,
+  orderId: bigint,
+  alice: HardhatEthersSigner,
+  expiry: bigint,
+): Promise<DeliveryOutcome> {
+  const { providerRegistry: reg } = ctx.protocol;
+  const none = (reason: string): DeliveryOutcome => ({ tasks: 0, consumedCh: 0n, reason });
+  const order = await orders.order(orderId);
+  if (order.status !== 1n) return none("Alice holds no open delivery order");
+  const providers = Array.from({ length: Math.max(1, ctx.opts.providers) }, (_, i) => ctx.actor(`provider${i}`));
+  // a long tenor outlives the providers' attestations (30 days): the attester renews the lapsed ones first
+  const now = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;
+  let renewed = 0;
+  for (const [i, p] of providers.entries()) {
+    const info = await reg.providerInfo(p.address);
+    if (info.registered && Number(info.attestationExpiresAt) <= now + DAY) {
+      await attest(ctx, p, i);
+      renewed++;
+    }
+  }
+  if (renewed > 0) ctx.log(`the attester renewed ${renewed} provider attestation(s) that lapsed over the tenor`);
+  let assigned: string;
+  try {
+    const candidates = providers.map((p) => p.address);
+    assigned = await orders.assign.staticCall(orderId, candidates);
+    await (await orders.connect(ctx.deployer).assign(orderId, candidates)).wait();
+  } catch (e) {
+    return none(`the order could not be assigned (${reasonOf(e)})`);
+  }
+  const [pflopHours, providerHours] = await orders.meter(orderId);
+  ctx.log(
+    `Alice's order of ${formatUnits(order.availableCh, 18)} CH (${fmt(pflopHours).toFixed(1)} PFLOP-hours of class ` +
+      `${order.workloadClass}) assigned to ${assigned.slice(0, 10)}… (Delivery mode: owes the CH; ` +
+      `${fmt(providerHours).toFixed(1)} of its hours)`,
+  );
+  // one batch task consuming the whole order; the executor is paid from it and burns that CH against its liability
+  const maxPayment = order.availableCh;
+  const t0 = BigInt((await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp);
+  let taskId: bigint;
+  try {
+    const terms = batchTerms(0, maxPayment, t0);
+    taskId = await orders.connect(alice).submitTask.staticCall(orderId, terms, PRESCRIPTION);
+    await (await orders.connect(alice).submitTask(orderId, terms, PRESCRIPTION)).wait();
+  } catch (e) {
+    return none(`Alice's task could not be submitted (${reasonOf(e)})`);
+  }
+  // bidders: providers owing at least their price in CH (the assigned one first), at 80 % and 85 % of the budget (under the bid cap: the budget less the council fees and keeper bounties)
+  const bids: Array<{ provider: HardhatEthersSigner; price: bigint }> = [];
+  const ordered = [...providers].sort((a, b) => (a.address === assigned ? -1 : b.address === assigned ? 1 : 0));
+  for (const p of ordered) {
+    if (bids.length === 2) break;
+    const price = (maxPayment * (bids.length === 0 ? 80n : 85n)) / 100n;
+    if ((await reg.matchingProfile(p.address)).outstandingCh >= price) bids.push({ provider: p, price });
+  }
+  let outcome;
+  try {
+    if (bids.length === 0) throw new Error("no provider owes enough CH to bid");
+    outcome = await driveTask(ctx, taskId, bids, providers);
+  } catch (e) {
+    return none(`task ${taskId} did not run to its end (${reasonOf(e)})`);
+  }
+  const statsBefore = await orders.stats();
+  await (await orders.connect(ctx.deployer).claimTask(taskId)).wait();
+  const stats = await orders.stats();
+  const consumedCh = stats.chDelivered - statsBefore.chDelivered;
+  const tasks = Number(stats.tasksCompleted - statsBefore.tasksCompleted);
+  const after = await orders.order(orderId);
+  const t1 = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;
+  ctx.log(
+    `task ${taskId} (status ${outcome.status}): executor ${outcome.executor.slice(0, 10)}… delivered ` +
+      `${formatUnits(consumedCh, 18)} compute hours, burned against its liability; ` +
+      `${formatUnits(after.availableCh, 18)} CH left in Alice's order (back to her when its window closes)`,
+  );
+  // compute hours delivered per month of the delivery window (one row per delivered task)
+  if (consumedCh > 0n)
+    ctx.series("delivery", { month: Math.floor((t1 - Number(expiry)) / MONTH) + 1, computeHours: fmt(consumedCh) });
+  return { tasks, consumedCh, reason: tasks > 0 ? "" : `task ${taskId} ended with status ${outcome.status}` };
+}
+
+const TITLE = "Futures: Alice buys futures and elects delivery; Bob sells futures; the price converges at expiry";
+let titleNow = TITLE;
+
 /**
  * A dated CH future from listing to physical delivery (every trade a two-step order the keeper executes). Governance
  * lists a series; Erin speculates long and Dave
@@ -60,12 +165,17 @@ async function executeFuturesOrders(ctx: DemoContext): Promise<void> {
  * bought CH on the spot market, sells 200 CH and escrows them for delivery. Time runs to expiry: the premium
  * shrinks to zero and the futures price meets the index. The keeper program fixes the settlement price,
  * finalises it after the dispute window and settles every position through the market's checker(): Bob's CH go to
- * Alice at the settlement price, everyone else settles in cash.
+ * Alice at the settlement price as a delivery order, everyone else settles in cash. Alice then consumes the order as
+ * a compute task (takeDelivery). The title says "takes delivery of compute" only once compute was delivered: the
+ * runner reads it again after the run for the report.
  */
 export const futuresScene: Scene = {
-  title: "Futures: Alice buys futures and takes delivery of compute; Bob sells futures; the price converges at expiry",
+  get title() {
+    return titleNow;
+  },
   requires: ["FuturesMarket", "LiquidityVault", "SpotMarket", "GuarantorPool"],
   async run(ctx) {
+    titleNow = TITLE;
     const { futures, ch, clearingHouse } = ctx.protocol;
     const market = await futures.getAddress();
     await allocate(ctx, market, "FuturesMarket", usdc6(30_000));
@@ -148,7 +258,6 @@ export const futuresScene: Scene = {
     const orders = DeliveryOrders__factory.connect(ctx.deploy.address("DeliveryOrders"), ctx.deployer);
     const order = await orders.order(await orders.orderId(seriesId, alice.address));
     const received = (await ch.balanceOf(alice.address)) - aliceChBefore + order.availableCh;
-    const deliveryStats = await orders.stats();
     const bobLeft = await futures.positionOf(seriesId, bob.address);
     const stillOpen = info.openPositions;
     ctx.series("convergence", { hour: 0, index: settlement, futures: settlement });
@@ -168,7 +277,17 @@ export const futuresScene: Scene = {
     ctx.figure("futures.positionsLeftOpen", Number(stillOpen));
     ctx.figure("futures.bobEscrowLeftCh", formatUnits(bobLeft.escrowCh, 18));
     ctx.figure("futures.aliceCollateralUsdc", formatUnits(collateral, 6));
-    ctx.figure("delivery.ordersCreated", order.status === 0n ? 0 : 1);
+    const delivery = await takeDelivery(ctx, orders, await orders.orderId(seriesId, alice.address), alice, expiry);
+    if (delivery.tasks > 0) {
+      titleNow =
+        "Futures: Alice buys futures and takes delivery of compute; Bob sells futures; the price converges at expiry";
+    } else {
+      ctx.log(`no compute was delivered: ${delivery.reason}`);
+      titleNow = `${TITLE} (no compute delivered: ${delivery.reason})`;
+    }
+    const deliveryStats = await orders.stats();
+    const created = await orders.queryFilter(orders.filters.DeliveryOrderCreated());
+    ctx.figure("delivery.ordersCreated", created.length);
     ctx.figure("delivery.tasksCompleted", Number(deliveryStats.tasksCompleted));
     ctx.figure("delivery.computeHoursDelivered", formatUnits(deliveryStats.chDelivered, 18));
     ctx.figure("delivery.failedDeliveriesSlashedDps", formatUnits(deliveryStats.slashedDps, 18));

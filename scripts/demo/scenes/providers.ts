@@ -57,7 +57,8 @@ const FLEET = [
   },
 ];
 
-async function attest(ctx: DemoContext, provider: Signer, i: number): Promise<void> {
+/** A fresh attestation of provider `i` of the demo fleet (the futures scene renews lapsed ones with it). */
+export async function attest(ctx: DemoContext, provider: Signer, i: number): Promise<void> {
   const reg = ctx.protocol.providerRegistry;
   const hw = FLEET[i % FLEET.length]!;
   const now = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;

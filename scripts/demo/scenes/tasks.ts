@@ -1,71 +1,25 @@
-import { AbiCoder, formatUnits, id, keccak256, parseUnits } from "ethers";
+import { formatUnits, id, parseUnits } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { DemoContext, Scene } from "../types.js";
+import { batchTerms, driveTask, PRESCRIPTION, RIGHT_RESULT } from "../task-flow.js";
 
 const wad = (x: string) => parseUnits(x, 18);
 
-/** Submits a DPS-paid batch task; providers bid; the council verifies; returns the task id. */
+/** Submits a DPS-paid batch task; providers bid; the council verifies (scripts/demo/task-flow.ts); returns the task id. */
 async function runTask(ctx: DemoContext, honest: boolean, providers: HardhatEthersSigner[]): Promise<bigint> {
   const { taskRegistry: tasks, dps } = ctx.protocol;
   const client = ctx.actor("dave");
-  const helpers = ctx.connection.networkHelpers;
   await (await dps.connect(ctx.deployer).transfer(client.address, wad("1000"))).wait();
   await (await dps.connect(client).approve(await tasks.getAddress(), wad("1000"))).wait();
   const now = BigInt((await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp);
-  await (
-    await tasks.connect(client).submit(
-      {
-        currency: 2,
-        responseMode: 0,
-        councilSize: 3,
-        quorum: 2,
-        checkpoints: 1,
-        maxBids: 0,
-        workloadClass: 1,
-        region: 0,
-        bidWindowSec: 3600,
-        deadline: now + 86_400n,
-        maxPayment: wad("1000"),
-        capacityPflopsWad: wad("0.1"),
-        paymentParams: 0n,
-      },
-      { dataHash: id("D"), modelHash: id("M"), inputHash: id("I"), outputFnHash: id("f"), evalHash: id("e"), uri: "" },
-    )
-  ).wait();
+  await (await tasks.connect(client).submit(batchTerms(2, wad("1000"), now), PRESCRIPTION)).wait();
   const taskId = await tasks.taskCount();
   // two providers bid; the lowest valid bid wins
-  await (await tasks.connect(providers[0]!).bid(taskId, wad(honest ? "480" : "450"))).wait();
-  await (await tasks.connect(providers[1]!).bid(taskId, wad(honest ? "500" : "520"))).wait();
-  await helpers.time.increase(3601);
-  // closing seals the bids and commits the next block as the seed; once it is mined the executor is selected
-  await (await tasks.closeBidding(taskId)).wait();
-  await helpers.mine(1);
-  await (await tasks.closeBidding(taskId)).wait();
-  await (await tasks.drawCouncil(taskId)).wait();
-  const t = await tasks.getTask(taskId);
-  const executor = providers.find((p) => p.address === t.executor)!;
-  // the executor commits its result hash at the checkpoint; a cheater commits something else
-  await (await tasks.connect(executor).commit(taskId, 0, id(honest ? "the-right-result" : "made-up-result"))).wait();
-  // Commit–reveal: each council member computes the result itself and commits it salted while the commit window is
-  // open (nobody sees another's answer), then reveals; the accepted result is the one a quorum reveals.
-  const council = await tasks.councilOf(taskId, 0);
-  const own = id("the-right-result");
-  const coder = AbiCoder.defaultAbiCoder();
-  const members = council.map((m) => providers.find((p) => p.address === m)).filter((m) => m !== undefined);
-  for (const member of members) {
-    const salt = id(`salt-${member.address}-${taskId}`);
-    const c = keccak256(
-      coder.encode(["uint256", "address", "bytes32", "bytes32"], [taskId, member.address, own, salt]),
-    );
-    await (await tasks.connect(member).commitResult(taskId, c)).wait();
-  }
-  await helpers.time.increaseTo(Number((await tasks.getTask(taskId)).commitEnds) + 1);
-  for (const member of members) {
-    await (await tasks.connect(member).revealResult(taskId, own, id(`salt-${member.address}-${taskId}`))).wait();
-  }
-  const after = await tasks.getTask(taskId);
-  if (!honest) await helpers.time.increaseTo(Number(after.votingEnds) + 1); // the executor's appeal window passes
-  await (await tasks.finalize(taskId)).wait(); // the deployer finalises as a keeper and earns the bounty
+  const bids = [
+    { provider: providers[0]!, price: wad(honest ? "480" : "450") },
+    { provider: providers[1]!, price: wad(honest ? "500" : "520") },
+  ];
+  await driveTask(ctx, taskId, bids, providers, honest ? RIGHT_RESULT : id("made-up-result"));
   return taskId;
 }
 
