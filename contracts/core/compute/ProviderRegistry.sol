@@ -205,7 +205,15 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         address finder,
         bytes32 reason
     ) external restricted nonReentrant returns (uint256 slashedDps) {
-        (slashedDps, ) = ProviderStake.slash(_s(), _registered(provider), provider, amountDps, finder, address(0), reason);
+        (slashedDps, ) = ProviderStake.slash(
+            _s(),
+            _registered(provider),
+            provider,
+            amountDps,
+            finder,
+            address(0),
+            reason
+        );
     }
 
     /// @inheritdoc IProviderRegistry

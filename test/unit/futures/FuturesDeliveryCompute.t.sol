@@ -158,7 +158,10 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
 
     /// bob is short 100 CH, escrows only 30 of the 100 assigned and fails the rest (MKT-05).
     function _failingShort(address registryStub) internal {
-        _wireOrders(registryStub, registryStub.code.length != 0 ? address(SlashRecorder(registryStub).dps()) : registryStub);
+        _wireOrders(
+            registryStub,
+            registryStub.code.length != 0 ? address(SlashRecorder(registryStub).dps()) : registryStub
+        );
         _trade(alice, id, 100e18);
         _trade(bob, id, -100e18);
         _mintCh(bob, 30e18);
