@@ -226,6 +226,37 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
         assertEq(orders.order(orders.orderId(id, alice)).availableCh, 30e18, "what was delivered");
     }
 
+    /// Two electing longs share the slashed DPS pro rata (the last one the remainder): all of it reaches them, none
+    /// stays in the market, and each one's slash value + USDC compensation is its share of the penalty.
+    function test_twoLongs_shareTheSlashProRata_lastTakesTheRemainder() public {
+        SlashRecorder rec = new SlashRecorder();
+        rec.setProvider(bob);
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 10_000e6);
+        _wireOrders(address(rec), address(rec.dps()));
+        _trade(alice, id, 60e18);
+        _trade(carol, id, 40e18);
+        _trade(bob, id, -100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 60e18);
+        vm.prank(carol);
+        futures.electDelivery(id, 40e18);
+        _finalise();
+        vm.warp(block.timestamp + 1 days);
+        uint256 price = futures.seriesInfo(id).settlementPriceWad;
+        uint256 penalty = (100 * price * 1_000 + 10_000 * 1e12 - 1) / 10_000 / 1e12;
+        (uint256 toLongs, ) = _slashLegs(penalty, true);
+        vm.prank(keeper);
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(rec.dps().balanceOf(alice), (60 * toLongs) / 100, "pro rata");
+        vm.prank(carol);
+        futures.settlePosition(id, carol);
+        assertEq(rec.dps().balanceOf(carol), toLongs - (60 * toLongs) / 100, "the remainder");
+        assertEq(rec.dps().balanceOf(address(futures)), 0, "nothing left behind");
+    }
+
     /// A short that settles itself takes no finder fee off its own slash: all of it reaches the long.
     function test_failedShortSettlesItself_noFinderFeeOnItsOwnSlash() public {
         SlashRecorder rec = new SlashRecorder();
