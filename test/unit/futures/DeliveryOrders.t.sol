@@ -375,6 +375,18 @@ contract DeliveryOrdersTest is TaskSolBase {
         assertEq(after_.stakedDps + after_.unbondingDps, 0);
     }
 
+    /// `slashTo` needs a recipient (a zero one would burn silently what a harmed party is owed) and only a slasher
+    /// may call it.
+    function test_slashTo_rejectsZeroRecipient_andNonSlasher() public {
+        address p = providers[6];
+        vm.prank(long);
+        vm.expectRevert();
+        registry.slashTo(p, 1e18, address(0), long, bytes32(0));
+        _grant(Roles.PROVIDER_SLASHER, address(this));
+        vm.expectRevert(IChxModule.ChxZeroAddress.selector);
+        registry.slashTo(p, 1e18, address(0), address(0), bytes32(0));
+    }
+
     function test_initialize_rejectsZeroAddresses() public {
         bytes memory init = abi.encodeWithSignature(
             "initialize(address,address,address,address,address,address,address,address,(uint16,uint8,uint32))",
