@@ -15,6 +15,8 @@ import {
 import {
   handleDeliveryElected,
   handleDeliveryOrdersSet,
+  handleDeliveryShortMadeWhole,
+  handleDeliverySlashReceived,
   handleDeliveryForfeited,
   handleDeliveryReceived,
   handleDeliverySettled,
@@ -49,7 +51,19 @@ function bucket(market: Address, ts: i64, size: i64): string {
 
 function futTrade(account: Address, delta: BigInt, size: BigInt, longOi: BigInt, shortOi: BigInt, ts: i64): void {
   handleFuturesTraded(
-    new FuturesMarketEvents(FUT).FuturesTraded(ts, n(1), account, delta, wad(11), wad(10), n(110000), size, wad(11), longOi, shortOi),
+    new FuturesMarketEvents(FUT).FuturesTraded(
+      ts,
+      n(1),
+      account,
+      delta,
+      wad(11),
+      wad(10),
+      n(110000),
+      size,
+      wad(11),
+      longOi,
+      shortOi,
+    ),
   );
 }
 
@@ -60,7 +74,16 @@ describe("FuturesMarket", () => {
 
   test("a series from listing to delivery: trades, election, settlement price, a failed delivery, settlement", () => {
     handleFuturesSeriesListed(
-      new FuturesMarketEvents(FUT).SeriesListed(T0, n(1), BigInt.fromI64(T0 + 7 * DAY), BigInt.fromI64(T0 + 6 * DAY), 1, wad(1000), CAROL, n(1)),
+      new FuturesMarketEvents(FUT).SeriesListed(
+        T0,
+        n(1),
+        BigInt.fromI64(T0 + 7 * DAY),
+        BigInt.fromI64(T0 + 6 * DAY),
+        1,
+        wad(1000),
+        CAROL,
+        n(1),
+      ),
     );
     futTrade(ALICE, wad(10), wad(10), wad(10), BigInt.zero(), T0 + 10);
     futTrade(BOB, wad(-6), wad(-6), wad(10), wad(6), T0 + 20);
@@ -69,30 +92,76 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesSeries", s, "volumeUsdc", usdc(176).toString());
     assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "longOiCh", wad(10).toString());
     assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "shortOiCh", wad(6).toString());
-    handleDeliveryElected(
-      new FuturesMarketEvents(FUT).DeliveryElected(T0 + DAY, n(1), ALICE, wad(8), wad(8)),
-    );
+    handleDeliveryElected(new FuturesMarketEvents(FUT).DeliveryElected(T0 + DAY, n(1), ALICE, wad(8), wad(8)));
     handleSettlementPriceProposed(
-      new FuturesMarketEvents(FUT).SettlementPriceProposed(T0 + 7 * DAY, n(1), wad(12), BigInt.fromI64(T0 + 8 * DAY), wad(6), KEEPER, n(1000000), BigInt.zero()),
+      new FuturesMarketEvents(FUT).SettlementPriceProposed(
+        T0 + 7 * DAY,
+        n(1),
+        wad(12),
+        BigInt.fromI64(T0 + 8 * DAY),
+        wad(6),
+        KEEPER,
+        n(1000000),
+        BigInt.zero(),
+      ),
     );
     assert.fieldEquals("FuturesSeries", s, "status", "Proposed");
     // deliverable = min(8 elected, 6 short) = 6; each short delivers all its size (fraction 1)
     handleSettlementPriceFinalised(
-      new FuturesMarketEvents(FUT).SettlementPriceFinalised(T0 + 8 * DAY, n(1), wad(12), wad(8), wad(6), wad(6), wad(1), BigInt.fromI64(T0 + 9 * DAY), KEEPER, n(1000000)),
+      new FuturesMarketEvents(FUT).SettlementPriceFinalised(
+        T0 + 8 * DAY,
+        n(1),
+        wad(12),
+        wad(8),
+        wad(6),
+        wad(6),
+        wad(1),
+        BigInt.fromI64(T0 + 9 * DAY),
+        KEEPER,
+        n(1000000),
+      ),
     );
     // Bob delivers 4 of 6: paid 4 × 12 = 48, charged the penalty 2 × 12 × 10 % = 2.4
     handleDeliverySettled(
-      new FuturesMarketEvents(FUT).DeliverySettled(T0 + 9 * DAY, n(1), BOB, wad(6), wad(4), usdc(48), n(2400000), usdc(100)),
+      new FuturesMarketEvents(FUT).DeliverySettled(
+        T0 + 9 * DAY,
+        n(1),
+        BOB,
+        wad(6),
+        wad(4),
+        usdc(48),
+        n(2400000),
+        usdc(100),
+      ),
     );
     handleDeliveryReceived(
-      new FuturesMarketEvents(FUT).DeliveryReceived(T0 + 9 * DAY, n(1), ALICE, wad(8), wad(3), usdc(36), n(2400000), wad(2)),
+      new FuturesMarketEvents(FUT).DeliveryReceived(
+        T0 + 9 * DAY,
+        n(1),
+        ALICE,
+        wad(8),
+        wad(3),
+        usdc(36),
+        n(2400000),
+        wad(2),
+      ),
     );
     // Alice could pay for 3 of the 4 CH delivered: the 4th went to the vault (MKT-08)
     handleDeliveryForfeited(
       new FuturesMarketEvents(FUT).DeliveryForfeited(T0 + 9 * DAY, n(1), ALICE, wad(1), usdc(12), CAROL),
     );
     handleFuturesPositionSettled(
-      new FuturesMarketEvents(FUT).PositionSettled(T0 + 9 * DAY + 1, n(1), ALICE, wad(10), wad(12), usdc(10), KEEPER, BigInt.zero(), n(1)),
+      new FuturesMarketEvents(FUT).PositionSettled(
+        T0 + 9 * DAY + 1,
+        n(1),
+        ALICE,
+        wad(10),
+        wad(12),
+        usdc(10),
+        KEEPER,
+        BigInt.zero(),
+        n(1),
+      ),
     );
     assert.fieldEquals("FuturesSeries", s, "status", "Final");
     assert.fieldEquals("FuturesSeries", s, "failedDeliveries", "1");
@@ -114,15 +183,22 @@ describe("FuturesMarket", () => {
 
   test("open records follow the contract; a failed settlement close's Flatten marker does not count twice", () => {
     handleFuturesSeriesListed(
-      new FuturesMarketEvents(FUT).SeriesListed(T0, n(1), BigInt.fromI64(T0 + 7 * DAY), BigInt.fromI64(T0 + 6 * DAY), 4, wad(1000), CAROL, n(1)),
+      new FuturesMarketEvents(FUT).SeriesListed(
+        T0,
+        n(1),
+        BigInt.fromI64(T0 + 7 * DAY),
+        BigInt.fromI64(T0 + 6 * DAY),
+        4,
+        wad(1000),
+        CAROL,
+        n(1),
+      ),
     );
     const s = FUT.concatI32(1).toHexString();
     futTrade(ALICE, wad(10), wad(10), wad(10), BigInt.zero(), T0 + 10);
     futTrade(BOB, wad(-4), wad(-4), wad(10), wad(4), T0 + 20);
     // Bob escrows CH, closes his short (the escrow comes back first), and his record closes empty before expiry
-    handleDeliveryEscrowChanged(
-      new FuturesMarketEvents(FUT).DeliveryEscrowChanged(T0 + 30, n(1), BOB, wad(4), wad(4)),
-    );
+    handleDeliveryEscrowChanged(new FuturesMarketEvents(FUT).DeliveryEscrowChanged(T0 + 30, n(1), BOB, wad(4), wad(4)));
     assert.fieldEquals("FuturesSeries", s, "openPositions", "2");
     handleDeliveryEscrowChanged(
       new FuturesMarketEvents(FUT).DeliveryEscrowChanged(T0 + 40, n(1), BOB, wad(-4), BigInt.zero()),
@@ -136,12 +212,33 @@ describe("FuturesMarket", () => {
     // at settlement Alice's close fails (a calendar spread): her other legs are flattened elsewhere, then this
     // leg's marker carries an all-zero post-state, then PositionSettled with the size closed
     handlePositionReduced(
-      new FuturesMarketEvents(FUT).PositionReduced(T0 + 9 * DAY, n(1), ALICE, wad(-10), wad(12), BigInt.zero(), BigInt.zero(), BigInt.zero(), BigInt.zero(), 2),
+      new FuturesMarketEvents(FUT).PositionReduced(
+        T0 + 9 * DAY,
+        n(1),
+        ALICE,
+        wad(-10),
+        wad(12),
+        BigInt.zero(),
+        BigInt.zero(),
+        BigInt.zero(),
+        BigInt.zero(),
+        2,
+      ),
     );
     assert.fieldEquals("FuturesSeries", s, "longOiCh", "0");
     assert.fieldEquals("FuturesSeries", s, "shortOiCh", wad(2).toString());
     handleFuturesPositionSettled(
-      new FuturesMarketEvents(FUT).PositionSettled(T0 + 9 * DAY, n(1), ALICE, wad(10), wad(12), usdc(10), ALICE, BigInt.zero(), n(1)),
+      new FuturesMarketEvents(FUT).PositionSettled(
+        T0 + 9 * DAY,
+        n(1),
+        ALICE,
+        wad(10),
+        wad(12),
+        usdc(10),
+        ALICE,
+        BigInt.zero(),
+        n(1),
+      ),
     );
     assert.fieldEquals("FuturesSeries", s, "longOiCh", "0");
     assert.fieldEquals("FuturesSeries", s, "shortOiCh", wad(2).toString());
@@ -156,14 +253,28 @@ describe("FuturesMarket", () => {
     const ev = new FuturesMarketEvents(FUT);
     for (let i = 0; i < 2; i++) {
       handleOrderCommitted(
-        ev.OrderCommitted(T0 + i, n(i + 1), i == 0 ? ALICE : BOB, i == 0 ? wad(10) : wad(-4), wad(11), i == 1, BigInt.fromI64(T0 + i + 30), BigInt.fromI64(T0 + i + 300), n(500000), usdc(10), n(i + 1)),
+        ev.OrderCommitted(
+          T0 + i,
+          n(i + 1),
+          i == 0 ? ALICE : BOB,
+          i == 0 ? wad(10) : wad(-4),
+          wad(11),
+          i == 1,
+          BigInt.fromI64(T0 + i + 30),
+          BigInt.fromI64(T0 + i + 300),
+          n(500000),
+          usdc(10),
+          n(i + 1),
+        ),
       );
     }
     const m = FUT.toHexString();
     assert.fieldEquals("FuturesMarketState", m, "pendingOrders", "2");
     assert.fieldEquals("FuturesMarketState", m, "orderFeesHeldUsdc", "1000000");
     handleOrderExecuted(ev.OrderExecuted(T0 + 31, n(1), ALICE, KEEPER, n(7), wad(10), n(500000), n(1)));
-    handleOrderCancelled(ev.OrderCancelled(T0 + 302, n(2), BOB, KEEPER, n(500000), Bytes.fromHexString("0x12345678"), BigInt.zero()));
+    handleOrderCancelled(
+      ev.OrderCancelled(T0 + 302, n(2), BOB, KEEPER, n(500000), Bytes.fromHexString("0x12345678"), BigInt.zero()),
+    );
     assert.fieldEquals("FuturesMarketState", m, "pendingOrders", "0");
     assert.fieldEquals("FuturesMarketState", m, "orderFeesHeldUsdc", "0");
     assert.fieldEquals("FuturesMarketState", m, "ordersCommitted", "2");
@@ -174,10 +285,30 @@ describe("FuturesMarket", () => {
   });
   test("a roll is recorded on the series rolled from (its legs by FuturesTraded); keeper listing months", () => {
     handleFuturesSeriesListed(
-      new FuturesMarketEvents(FUT).SeriesListed(T0, n(1), BigInt.fromI64(T0 + 7 * DAY), BigInt.fromI64(T0 + 6 * DAY), 2, wad(1000), CAROL, n(1)),
+      new FuturesMarketEvents(FUT).SeriesListed(
+        T0,
+        n(1),
+        BigInt.fromI64(T0 + 7 * DAY),
+        BigInt.fromI64(T0 + 6 * DAY),
+        2,
+        wad(1000),
+        CAROL,
+        n(1),
+      ),
     );
     handlePositionRolled(
-      new FuturesMarketEvents(FUT).PositionRolled(T0 + 10, ALICE, n(1), n(2), wad(-3), wad(10), wad(11), n(33000), wad(-1), wad(-3)),
+      new FuturesMarketEvents(FUT).PositionRolled(
+        T0 + 10,
+        ALICE,
+        n(1),
+        n(2),
+        wad(-3),
+        wad(10),
+        wad(11),
+        n(33000),
+        wad(-1),
+        wad(-3),
+      ),
     );
     handleKeeperListingMonthsSet(new FuturesMarketEvents(FUT).KeeperListingMonthsSet(T0 + 20, n(12)));
     assert.entityCount("FuturesEvent", 2);
@@ -187,5 +318,27 @@ describe("FuturesMarket", () => {
     const orders = Address.fromString("0x000000000000000000000000000000000000de11");
     handleDeliveryOrdersSet(new FuturesMarketEvents(FUT).DeliveryOrdersSet(T0, orders));
     assert.fieldEquals("FuturesMarketState", FUT.toHexString(), "deliveryOrders", orders.toHexString());
+  });
+
+  test("a failing short's slash makes the longs whole first (issue 19: slash, margin, waterfall)", () => {
+    const m = FUT.toHexString();
+    handleDeliveryShortMadeWhole(
+      new FuturesMarketEvents(FUT).DeliveryShortMadeWhole(
+        T0,
+        n(1),
+        BOB,
+        usdc(100),
+        wad(45),
+        usdc(90),
+        usdc(6),
+        usdc(4),
+        wad(45),
+      ),
+    );
+    assert.fieldEquals("FuturesMarketState", m, "slashDpsToLongs", wad(45).toString());
+    assert.fieldEquals("FuturesMarketState", m, "penaltyFromSlashUsdc", "90000000");
+    assert.fieldEquals("FuturesMarketState", m, "penaltyUncoveredUsdc", "4000000");
+    handleDeliverySlashReceived(new FuturesMarketEvents(FUT).DeliverySlashReceived(T0, n(1), BOB, wad(45), n(0)));
+    assert.fieldEquals("FuturesMarketState", m, "slashDpsPaid", wad(45).toString());
   });
 });

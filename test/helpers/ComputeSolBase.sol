@@ -86,6 +86,7 @@ abstract contract ComputeSolBase is Test {
         _setRole(address(registry), ProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
         _setRole(address(registry), ProviderRegistry.releaseRedemption.selector, Roles.COMPUTE);
         _setRole(address(registry), ProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
+        _setRole(address(registry), ProviderRegistry.slashTo.selector, Roles.PROVIDER_SLASHER);
         _setRole(address(registry), ProviderRegistry.lockStake.selector, Roles.STAKE_LOCKER);
         _setRole(address(registry), ProviderRegistry.releaseStake.selector, Roles.STAKE_LOCKER);
         attester = vm.addr(ATTESTER_PK);

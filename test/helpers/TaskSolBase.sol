@@ -93,6 +93,7 @@ abstract contract TaskSolBase is ManagedSolBase {
         _setRole(address(registry), IProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.releaseRedemption.selector, Roles.COMPUTE);
         _setRole(address(registry), IProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
+        _setRole(address(registry), IProviderRegistry.slashTo.selector, Roles.PROVIDER_SLASHER);
         _setRole(address(registry), IProviderRegistry.lockStake.selector, Roles.STAKE_LOCKER);
         _setRole(address(registry), IProviderRegistry.releaseStake.selector, Roles.STAKE_LOCKER);
         _grant(Roles.ATTESTER, vm.addr(ATTESTER_PK));

@@ -205,7 +205,27 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         address finder,
         bytes32 reason
     ) external restricted nonReentrant returns (uint256 slashedDps) {
-        return ProviderStake.slash(_s(), _registered(provider), provider, amountDps, finder, reason);
+        (slashedDps, ) = ProviderStake.slash(
+            _s(),
+            _registered(provider),
+            provider,
+            amountDps,
+            finder,
+            address(0),
+            reason
+        );
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function slashTo(
+        address provider,
+        uint256 amountDps,
+        address finder,
+        address recipient,
+        bytes32 reason
+    ) external restricted nonReentrant returns (uint256 slashedDps, uint256 paidDps) {
+        if (recipient == address(0)) revert ChxZeroAddress();
+        return ProviderStake.slash(_s(), _registered(provider), provider, amountDps, finder, recipient, reason);
     }
 
     /// @inheritdoc IProviderRegistry

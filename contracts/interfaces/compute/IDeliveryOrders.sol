@@ -232,20 +232,27 @@ interface IDeliveryOrders {
     ) external returns (uint256 orderId);
 
     /// @notice Slashes a futures short that failed its delivery assignment, when it is a registered provider
-    ///         (DeliveryShortSlashed). Only the futures market; never reverts for a registry refusal.
+    ///         (DeliveryShortSlashed): DPS worth the penalty at the registry's DPS price, the finder fee to the
+    ///         settler and the rest to the market for the series' electing longs (the first leg of making them
+    ///         whole). Only the futures market; never reverts for a registry refusal.
     /// @param seriesId The series.
     /// @param short The short.
     /// @param undeliveredCh CH assigned and not delivered.
     /// @param penaltyUsdc The market's penalty (USDC, 6 decimals): the slash is worth as much in DPS.
-    /// @param finder Who settled the short.
-    /// @return slashedDps DPS slashed.
+    /// @param finder Who settled the short (zero when the short settled itself: no finder fee).
+    /// @return compensationDps DPS slashed net of the finder fee, paid to the market for the series' longs.
+    /// @return creditedUsdc Its value at the registry's DPS price (rounded down, ≤ `penaltyUsdc`): the part of the
+    ///         penalty the slash covers; the market charges the short's margin only the rest.
     function slashFailedShort(
         uint256 seriesId,
         address short,
         uint256 undeliveredCh,
         uint256 penaltyUsdc,
         address finder
-    ) external returns (uint256 slashedDps);
+    ) external returns (uint256 compensationDps, uint256 creditedUsdc);
+
+    /// @notice The DPS token (what `slashFailedShort` pays the market).
+    function dpsToken() external view returns (address);
 
     /// @notice Assigns an open, unassigned order inside its window to the best candidate of a page (ProviderMatcher
     ///         Delivery mode: outstanding liability ≥ the order's CH, the order's class; then the first of the

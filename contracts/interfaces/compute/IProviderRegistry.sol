@@ -276,6 +276,24 @@ interface IProviderRegistry is IERC5267, IProviderRegistryErrors, IProviderRegis
         bytes32 reason
     ) external returns (uint256 slashedDps);
 
+    /// @notice As `slash`, but the slashed DPS net of the finder fee goes to `recipient` (the party the fault harmed)
+    ///         instead of being burned (issue 19: a failing futures short's slash makes the long whole first).
+    ///         Roles.PROVIDER_SLASHER only.
+    /// @param provider The provider.
+    /// @param amountDps DPS to slash.
+    /// @param finder Who reported the fault (zero for none).
+    /// @param recipient Who receives the slash net of the finder fee (non-zero).
+    /// @param reason Hash identifying the fault.
+    /// @return slashedDps DPS actually slashed.
+    /// @return paidDps DPS paid to `recipient` (slashed − finder fee).
+    function slashTo(
+        address provider,
+        uint256 amountDps,
+        address finder,
+        address recipient,
+        bytes32 reason
+    ) external returns (uint256 slashedDps, uint256 paidDps);
+
     /// @notice Re-records `provider`'s draw profile from its current state (e.g. after governance changed the
     ///         minimum stake). Permissionless: it only writes the present, never a past block's profile (TSK-07).
     /// @param provider A registered provider.

@@ -267,4 +267,34 @@ interface IFuturesEvents {
     ///         delivery order there instead of bare CH; 0 hands CH to the long).
     /// @param deliveryOrders The DeliveryOrders contract.
     event DeliveryOrdersSet(address indexed deliveryOrders);
+
+    /// @notice Emitted when a failing short's penalty has been charged, in the order the long is made whole (issue
+    ///         19): its slashed DPS stake first, then its margin, and what margin lacks is left to the liquidation
+    ///         waterfall (the guarantor's capital, then insurance). fromSlash + fromMargin + uncovered = penalty.
+    /// @param seriesId The series.
+    /// @param account The short.
+    /// @param penaltyUsdc The penalty owed for its undelivered CH (price × undelivered × penalty, rounded up).
+    /// @param slashDps DPS slashed from its stake for the longs (net of the finder fee; 0 if not a provider).
+    /// @param fromSlashUsdc The slashed DPS's value at the registry's DPS price (rounded down).
+    /// @param fromMarginUsdc The part of the rest its collateral covered.
+    /// @param uncoveredUsdc The part its collateral could not cover (its collateral is negative by at least this):
+    ///        paid by the guarantor capital, then insurance, through liquidation.
+    /// @param seriesSlashDps DPS held for the series' longs after (Σ slashDps − paid out).
+    event DeliveryShortMadeWhole(
+        uint256 indexed seriesId,
+        address indexed account,
+        uint256 penaltyUsdc,
+        uint256 slashDps,
+        uint256 fromSlashUsdc,
+        uint256 fromMarginUsdc,
+        uint256 uncoveredUsdc,
+        uint256 seriesSlashDps
+    );
+    /// @notice Emitted when an electing long receives its pro-rata share of the DPS slashed from the series'
+    ///         failing shorts (on top of its USDC compensation, which the slash's value reduced).
+    /// @param seriesId The series.
+    /// @param account The long.
+    /// @param dps DPS paid to it.
+    /// @param seriesSlashDps DPS still held for the series' other longs after.
+    event DeliverySlashReceived(uint256 indexed seriesId, address indexed account, uint256 dps, uint256 seriesSlashDps);
 }

@@ -119,22 +119,27 @@ library ProviderStake {
         }
     }
 
-    /// @notice Slashes up to `amountDps` (stake first, then unbonding); the finder gets its fee, the rest burns.
+    /// @notice Slashes up to `amountDps` (stake first, then unbonding); the finder gets its fee, the rest burns, or
+    ///         goes to `recipient` when it is non-zero (the party the fault harmed, e.g. a futures long).
     function slash(
         ProviderRegistryStore.ProviderRegistryStorage storage $,
         ProviderRegistryStore.ProviderData storage p,
         address provider,
         uint256 amountDps,
         address finder,
+        address recipient,
         bytes32 reason
-    ) external returns (uint256 slashedDps) {
+    ) external returns (uint256 slashedDps, uint256 paidDps) {
         slashedDps = takeStake(p, amountDps);
         ProviderDraw.record($, p, provider);
-        // @dev Finder fee rounds down; the burned remainder takes the dust.
+        // @dev Finder fee rounds down; the burned (or paid) remainder takes the dust.
         uint256 fee = finder == address(0) ? 0 : (slashedDps * $.params.finderFeeBps) / BPS;
-        uint256 burned = slashedDps - fee;
+        uint256 rest = slashedDps - fee;
+        if (recipient != address(0)) paidDps = rest;
+        uint256 burned = rest - paidDps;
         emitSlashed(p, provider, slashedDps, finder, fee, burned, reason);
         if (fee != 0) IERC20($.dps).safeTransfer(finder, fee);
+        if (paidDps != 0) IERC20($.dps).safeTransfer(recipient, paidDps);
         if (burned != 0) IDPSToken($.dps).burn(burned);
     }
 

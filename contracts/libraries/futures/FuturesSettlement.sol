@@ -111,6 +111,9 @@ library FuturesSettlement {
         uint256 elected;
         uint256 comp;
         uint256 cashSettled;
+        uint256 penalty;
+        uint256 credited;
+        uint256 slashDps;
     }
 
     /// @notice Settles one account's position in a finalised series: cash at the settlement price, or delivery of
@@ -130,7 +133,7 @@ library FuturesSettlement {
         if (shortBase != 0) {
             _settleShortDelivery($, s, seriesId, account, p, v);
         } else if (p.electedCh != 0) {
-            _settleLongDelivery(s, seriesId, p, v);
+            _settleLongDelivery($, s, seriesId, p, v);
         } else {
             // escrow of a short leg a liquidation closed in full before expiry (no delivery base): returned
             v.chOut = p.escrowCh;
@@ -170,7 +173,9 @@ library FuturesSettlement {
                 v.slashed,
                 collateral
             );
+            if (v.penalty != 0) _emitMadeWhole($, seriesId, account, v, collateral);
         }
+        if (v.slashDps != 0 && v.elected != 0) _paySlash($, seriesId, account, v.slashDps);
         if (v.chOut != 0) _handOver($, seriesId, account, v);
         if (open == 0) FuturesLedger.advanceFirstOpen($);
     }
@@ -226,18 +231,16 @@ library FuturesSettlement {
         if (assigned == 0) return;
         // @dev The payment for delivered CH rounds down, the penalty on undelivered CH rounds up (ACC-05).
         uint256 paid = FuturesMath.usdcDown(delivered, v.price);
-        uint256 slashed = FuturesMath.usdcUp((assigned - delivered) * $.params.penaltyBps, v.price);
-        slashed = (slashed + FuturesLedger.BPS - 1) / FuturesLedger.BPS;
+        uint256 penalty = FuturesMath.usdcUp((assigned - delivered) * $.params.penaltyBps, v.price);
+        penalty = (penalty + FuturesLedger.BPS - 1) / FuturesLedger.BPS;
         s.deliveredCh += uint128(delivered);
-        s.slashedUsdc += slashed.toUint128();
-        // issue 19 item 2: a failing short that is a provider also loses DPS stake, reputation and risk score
+        // issue 19 item 1: a failing short that is a provider loses DPS stake, reputation and risk score, and its
+        // slash makes the longs whole first; its margin is charged only the rest (docs/futures.md).
         address orders = delivered < assigned ? $.deliveryOrders : address(0);
-        if (orders != address(0)) {
-            // @dev Settlement never gets stuck on the compute side (MKT-04): a refusal there slashes nothing.
-            try
-                IDeliveryOrders(orders).slashFailedShort(seriesId, account, assigned - delivered, slashed, msg.sender)
-            {} catch {}
-        }
+        if (orders != address(0)) _slashFirst($, orders, seriesId, account, assigned - delivered, penalty, v);
+        uint256 slashed = penalty - v.credited;
+        s.slashedUsdc += slashed.toUint128();
+        v.penalty = penalty;
         v.cash = int256(paid) - int256(slashed);
         v.assigned = assigned;
         v.delivered = delivered;
@@ -245,10 +248,74 @@ library FuturesSettlement {
         v.slashed = slashed;
     }
 
+    /// @dev The failing short's slash, the first leg of making the longs whole: DPS worth the penalty at the
+    ///      registry's DPS price (finder fee to a settler other than the short), held for the series' longs; its
+    ///      value (≤ penalty) is what the short's margin is not charged. Never blocks settlement (MKT-04).
+    function _slashFirst(
+        FuturesBase.FuturesMarketStorage storage $,
+        address orders,
+        uint256 seriesId,
+        address account,
+        uint256 undelivered,
+        uint256 penalty,
+        SettleVars memory v
+    ) private {
+        address finder = msg.sender == account ? address(0) : msg.sender;
+        try IDeliveryOrders(orders).slashFailedShort(seriesId, account, undelivered, penalty, finder) returns (
+            uint256 dps,
+            uint256 credited
+        ) {
+            if (dps != 0) {
+                FuturesBase.SlashCompensation storage c = $.slashCompensation[seriesId];
+                if (c.token == address(0)) c.token = IDeliveryOrders(orders).dpsToken();
+                c.dps += dps.toUint128();
+                v.slashDps = dps;
+            }
+            v.credited = credited < penalty ? credited : penalty;
+        } catch {}
+    }
+
+    /// @dev The order of making whole, as an event: slash, margin, then what the margin lacks (left to the
+    ///      liquidation waterfall: guarantor capital, then insurance). The penalty is the last charge counted.
+    function _emitMadeWhole(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId,
+        address account,
+        SettleVars memory v,
+        int256 collateral
+    ) private {
+        uint256 charged = v.penalty - v.credited;
+        uint256 uncovered = collateral < 0 ? Math.min(uint256(-collateral), charged) : 0;
+        FuturesBase.SlashCompensation storage c = $.slashCompensation[seriesId];
+        emit IFuturesEvents.DeliveryShortMadeWhole(
+            seriesId,
+            account,
+            v.penalty,
+            v.slashDps,
+            v.credited,
+            charged - uncovered,
+            uncovered,
+            c.dps - c.paidDps
+        );
+    }
+
+    /// @dev Pays an electing long its share of the series' slashed DPS (computed in `_settleLongDelivery`).
+    function _paySlash(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId,
+        address account,
+        uint256 amount
+    ) private {
+        FuturesBase.SlashCompensation storage c = $.slashCompensation[seriesId];
+        emit IFuturesEvents.DeliverySlashReceived(seriesId, account, amount, c.dps - c.paidDps);
+        IERC20(c.token).safeTransfer(account, amount);
+    }
+
     /// @dev Electing long: its pro-rata share of the delivered CH (the last one the remainder, so CH delivered = CH
     ///      paid out, MKT-05), the price for its deliverable share, and its share of the slashes. Collected (and the
     ///      CH handed over) after its position is closed: `_collectPayment`.
     function _settleLongDelivery(
+        FuturesBase.FuturesMarketStorage storage $,
         IFuturesTypes.Series storage s,
         uint256 seriesId,
         IFuturesTypes.Position storage p,
@@ -273,6 +340,14 @@ library FuturesSettlement {
         s.claimedElectedCh = uint128(claimed);
         s.receivedCh += uint128(received);
         s.compensatedUsdc += uint128(comp);
+        // @dev The slashed DPS, shared like the USDC compensation (the last long takes the remainder).
+        FuturesBase.SlashCompensation storage c = $.slashCompensation[seriesId];
+        uint256 pool = c.dps;
+        if (pool != 0) {
+            uint256 share = claimed == totalElected ? pool - c.paidDps : (e * pool) / totalElected;
+            c.paidDps += uint128(share);
+            v.slashDps = share;
+        }
         // @dev The long pays the price (rounded up) only for the CH it receives: for undelivered CH it keeps the
         //      price and receives the failing shorts' penalty (docs/futures.md).
         uint256 shareCh = Math.mulDiv(e, deliverable, totalElected, Math.Rounding.Ceil);

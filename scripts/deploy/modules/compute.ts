@@ -61,7 +61,11 @@ export const computeModule: DeployModule = {
       ],
       Roles.COMPUTE,
     );
-    await ctx.setFunctionRole("ProviderRegistry", ["slash(address,uint256,address,bytes32)"], Roles.PROVIDER_SLASHER);
+    await ctx.setFunctionRole(
+      "ProviderRegistry",
+      ["slash(address,uint256,address,bytes32)", "slashTo(address,uint256,address,address,bytes32)"],
+      Roles.PROVIDER_SLASHER,
+    );
     // TSK-08: the modules holding executor, council and stream duties lock the stake those duties may slash.
     await ctx.setFunctionRole(
       "ProviderRegistry",

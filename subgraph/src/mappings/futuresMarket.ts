@@ -10,6 +10,8 @@ import {
   DeliveryEscrowChanged,
   DeliveryModuleSet,
   DeliveryOrdersSet,
+  DeliveryShortMadeWhole,
+  DeliverySlashReceived,
   DeliveryProofDemanded,
   DeliveryForfeited,
   DeliveryReceived,
@@ -609,5 +611,21 @@ export function handleKeeperListingMonthsSet(event: KeeperListingMonthsSet): voi
 export function handleDeliveryOrdersSet(event: DeliveryOrdersSet): void {
   const m = getMarket(event.address);
   m.deliveryOrders = event.params.deliveryOrders;
+  m.save();
+}
+
+/** Issue 19: a failing short's penalty, in the make-whole order (slash value, margin, uncovered → waterfall). */
+export function handleDeliveryShortMadeWhole(event: DeliveryShortMadeWhole): void {
+  const p = event.params;
+  const m = getMarket(event.address);
+  m.slashDpsToLongs = m.slashDpsToLongs.plus(p.slashDps);
+  m.penaltyFromSlashUsdc = m.penaltyFromSlashUsdc.plus(p.fromSlashUsdc);
+  m.penaltyUncoveredUsdc = m.penaltyUncoveredUsdc.plus(p.uncoveredUsdc);
+  m.save();
+}
+
+export function handleDeliverySlashReceived(event: DeliverySlashReceived): void {
+  const m = getMarket(event.address);
+  m.slashDpsPaid = m.slashDpsPaid.plus(event.params.dps);
   m.save();
 }

@@ -320,20 +320,26 @@ contract DeliveryOrdersTest is TaskSolBase {
     // ─── a failing futures short (item 2) ──────────────────────────────────────────────────────────────
 
     /// A short that failed its assignment and is a provider loses DPS stake worth the penalty (finder fee to the
-    /// settler, the rest burned), and its failed and slash counts rise; a short that is no provider is untouched.
+    /// settler, the rest to the market for the series' longs, valued back at the same DPS price), and its failed
+    /// and slash counts rise; a short that is no provider is untouched.
     function test_failedShortProvider_slashedAndReputationDrops() public {
         address p = providers[3];
         IProviderRegistry.ProviderInfo memory before = registry.providerInfo(p);
         address finder = makeAddr("settler");
-        // penalty 110 USDC → 110 DPS at 1 USDC per DPS; 10 % finder fee
-        uint256 slashed = orders.slashFailedShort(SERIES, p, 10e18, 110e6, finder);
-        assertEq(slashed, 110e18);
+        uint256 marketBefore = dps.balanceOf(address(this));
+        // penalty 110 USDC → 110 DPS at 1 USDC per DPS; 10 % finder fee; 99 DPS (99 USDC) to the market's longs
+        (uint256 toLongs, uint256 credited) = orders.slashFailedShort(SERIES, p, 10e18, 110e6, finder);
+        assertEq(toLongs, 99e18);
+        assertEq(credited, 99e6, "the slash's value covers this much of the penalty");
+        assertEq(dps.balanceOf(address(this)) - marketBefore, 99e18, "paid to the market, not burned");
         IProviderRegistry.ProviderInfo memory after_ = registry.providerInfo(p);
         assertEq(before.stakedDps - after_.stakedDps, 110e18);
         assertEq(after_.failed, before.failed + 1, "reputation drops");
         assertEq(after_.slashCount, before.slashCount + 1, "risk score rises");
         assertEq(dps.balanceOf(finder), 11e18, "finder fee as elsewhere");
-        assertEq(orders.slashFailedShort(SERIES, short, 10e18, 110e6, finder), 0, "not a provider");
+        (toLongs, credited) = orders.slashFailedShort(SERIES, short, 10e18, 110e6, finder);
+        assertEq(toLongs + credited, 0, "not a provider");
+        assertEq(orders.dpsToken(), address(dps));
         vm.prank(long);
         vm.expectRevert(abi.encodeWithSelector(IDeliveryOrders.DeliveryOnlyMarket.selector, long));
         orders.slashFailedShort(SERIES, p, 10e18, 110e6, finder);
@@ -346,9 +352,39 @@ contract DeliveryOrdersTest is TaskSolBase {
         uint256 staked = registry.providerInfo(p).stakedDps;
         vm.prank(p);
         registry.requestUnbond(staked);
-        assertEq(orders.slashFailedShort(SERIES, p, 10e18, 110e6, address(0)), 110e18, "taken from unbonding");
+        (uint256 toLongs, uint256 credited) = orders.slashFailedShort(SERIES, p, 10e18, 110e6, address(0));
+        assertEq(toLongs, 110e18, "taken from unbonding, no finder: all to the longs");
+        assertEq(credited, 110e6);
         manager.revokeRole(Roles.PROVIDER_SLASHER, address(orders));
-        assertEq(orders.slashFailedShort(SERIES, p, 10e18, 110e6, address(0)), 0);
+        (toLongs, credited) = orders.slashFailedShort(SERIES, p, 10e18, 110e6, address(0));
+        assertEq(toLongs + credited, 0);
+    }
+
+    /// The slash is bounded by what the provider has (stake, then unbonding): a penalty worth more than its stake
+    /// takes all of it and credits only its value, so the market charges the rest to the short's margin.
+    function test_failedShortProvider_slashBoundedByStake_creditsOnlyItsValue() public {
+        address p = providers[5];
+        IProviderRegistry.ProviderInfo memory info = registry.providerInfo(p);
+        uint256 stake = info.stakedDps + info.unbondingDps;
+        uint256 penalty = (stake / 1e12) * 3; // 3 × the stake's USDC value at 1 USDC per DPS
+        (uint256 toLongs, uint256 credited) = orders.slashFailedShort(SERIES, p, 10e18, penalty, address(0));
+        assertEq(toLongs, stake, "all it had");
+        assertEq(credited, stake / 1e12, "its value, not the penalty");
+        assertLt(credited, penalty);
+        IProviderRegistry.ProviderInfo memory after_ = registry.providerInfo(p);
+        assertEq(after_.stakedDps + after_.unbondingDps, 0);
+    }
+
+    /// `slashTo` needs a recipient (a zero one would burn silently what a harmed party is owed) and only a slasher
+    /// may call it.
+    function test_slashTo_rejectsZeroRecipient_andNonSlasher() public {
+        address p = providers[6];
+        vm.prank(long);
+        vm.expectRevert();
+        registry.slashTo(p, 1e18, address(0), long, bytes32(0));
+        _grant(Roles.PROVIDER_SLASHER, address(this));
+        vm.expectRevert(IChxModule.ChxZeroAddress.selector);
+        registry.slashTo(p, 1e18, address(0), address(0), bytes32(0));
     }
 
     function test_initialize_rejectsZeroAddresses() public {

@@ -7,6 +7,7 @@ import {IFuturesEvents} from "../../../contracts/interfaces/markets/IFuturesEven
 import {IFuturesErrors} from "../../../contracts/interfaces/markets/IFuturesErrors.sol";
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";
 import {IProviderRegistry} from "../../../contracts/interfaces/compute/IProviderRegistry.sol";
+import {MockERC20} from "../../../contracts/mocks/MockERC20.sol";
 
 /// @notice The three ProviderRegistry calls DeliveryOrders.slashFailedShort makes, recorded (a futures-only world).
 contract SlashRecorder {
@@ -28,9 +29,34 @@ contract SlashRecorder {
         p.dpsPriceWad = 2e18;
     }
 
-    function slash(address p, uint256 amount, address finder, bytes32) external returns (uint256) {
+    MockERC20 public immutable dps = new MockERC20("DPS", "DPS", 18);
+    uint256 public stake = type(uint256).max;
+    bool public refuse;
+
+    function setStake(uint256 s) external {
+        stake = s;
+    }
+
+    function setRefuse(bool r) external {
+        refuse = r;
+    }
+
+    /// Bounded by the stake; 10 % finder fee; the rest to the recipient (as ProviderRegistry.slashTo).
+    function slashTo(
+        address p,
+        uint256 amount,
+        address finder,
+        address recipient,
+        bytes32
+    ) external returns (uint256 taken, uint256 paid) {
+        require(!refuse, "refused");
         (lastSlashed, lastAmount, lastFinder) = (p, amount, finder);
-        return amount;
+        taken = amount < stake ? amount : stake;
+        stake -= taken;
+        uint256 fee = finder == address(0) ? 0 : taken / 10;
+        paid = taken - fee;
+        if (fee != 0) dps.mint(finder, fee);
+        if (paid != 0) dps.mint(recipient, paid);
     }
 
     function recordTaskOutcome(address, bool completed) external {
@@ -50,6 +76,10 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
     }
 
     function _wireOrders(address registryStub) internal {
+        _wireOrders(registryStub, makeAddr("computeStub"));
+    }
+
+    function _wireOrders(address registryStub, address dpsToken) internal {
         address stub = makeAddr("computeStub");
         orders = IDeliveryOrders(
             _proxy(
@@ -63,7 +93,7 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
                     stub,
                     stub,
                     address(chToken),
-                    stub,
+                    dpsToken,
                     IDeliveryOrders.Spec({workloadClass: 1, minGrade: 2, windowSec: 30 days})
                 )
             )
@@ -126,11 +156,12 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
         futures.setDeliveryOrders(alice);
     }
 
-    /// bob is short 100 CH, escrows only 30 of the 100 assigned and fails the rest: as a provider he is slashed DPS
-    /// worth the market's penalty (finder: the settling keeper) and his failed count rises; the long is still made
-    /// whole in USDC from bob's margin (MKT-05).
+    /// bob is short 100 CH, escrows only 30 of the 100 assigned and fails the rest (MKT-05).
     function _failingShort(address registryStub) internal {
-        _wireOrders(registryStub);
+        _wireOrders(
+            registryStub,
+            registryStub.code.length != 0 ? address(SlashRecorder(registryStub).dps()) : registryStub
+        );
         _trade(alice, id, 100e18);
         _trade(bob, id, -100e18);
         _mintCh(bob, 30e18);
@@ -144,22 +175,140 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
         vm.warp(block.timestamp + 1 days);
     }
 
-    function test_failedShortProvider_slashedThroughTheRegistry() public {
+    function _penalty() internal view returns (uint256) {
+        uint256 price = futures.seriesInfo(id).settlementPriceWad;
+        return (70 * price * 1_000 + 10_000 * 1e12 - 1) / 10_000 / 1e12; // 70 CH × price × 10 %, USDC, up
+    }
+
+    /// The DPS slash sized for `penalty` at 2 USD per DPS (rounded up), the keeper's 10 % fee, the rest to the
+    /// longs and its value back in USDC (rounded down).
+    function _slashLegs(uint256 penalty, bool withFinder) internal pure returns (uint256 toLongs, uint256 credit) {
+        uint256 owed = (penalty * 1e12 * 1e18 + 2e18 - 1) / 2e18;
+        toLongs = owed - (withFinder ? owed / 10 : 0);
+        credit = (toLongs * 2e18) / 1e18 / 1e12;
+    }
+
+    /// Issue 19 item 1, the make-whole order: the failing short provider's slash reaches the long first (DPS, the
+    /// keeper's finder fee off it), its margin pays only the penalty minus the slash's value, and the long is made
+    /// whole exactly once: slash value + USDC compensation = penalty (no double compensation).
+    function test_failedShortProvider_longMadeWholeFromSlashFirst_thenMargin() public {
         SlashRecorder rec = new SlashRecorder();
         rec.setProvider(bob);
         _failingShort(address(rec));
         uint256 price = futures.seriesInfo(id).settlementPriceWad;
-        uint256 penalty = (70 * price * 1_000) / 10_000 / 1e12; // 70 CH × price × 10 %, USDC
-        vm.expectEmit(address(orders));
-        emit IDeliveryOrders.DeliveryShortSlashed(id, bob, 70e18, penalty, (penalty * 1e12 * 1e18) / 2e18, keeper);
+        uint256 penalty = _penalty();
+        (uint256 toLongs, uint256 credit) = _slashLegs(penalty, true);
+        assertGt(credit, 0);
+        assertLe(credit, penalty);
+        int256 bobBefore = chouse.collateralOf(bob);
+        vm.expectEmit(address(futures));
+        emit IFuturesEvents.DeliveryShortMadeWhole(id, bob, penalty, toLongs, credit, penalty - credit, 0, toLongs);
         vm.prank(keeper);
         futures.settlePosition(id, bob);
         assertEq(rec.lastSlashed(), bob);
         assertEq(rec.lastFinder(), keeper);
-        assertEq(rec.failures(), 1);
+        assertEq(rec.failures(), 1, "reputation and risk score");
+        assertEq(rec.dps().balanceOf(address(futures)), toLongs, "held for the longs");
+        // bob: paid for 30 delivered, charged only penalty − slash value, and the keeper's 1 USDC bounty
+        int256 expected = int256((30 * price) / 1e12) - int256(penalty - credit) - 1e6;
+        assertEq(chouse.collateralOf(bob) - bobBefore, expected, "margin pays only the remainder");
+        assertEq(futures.seriesInfo(id).slashedUsdc, penalty - credit);
+        int256 aliceBefore = chouse.collateralOf(alice);
+        vm.expectEmit(address(futures));
+        emit IFuturesEvents.DeliverySlashReceived(id, alice, toLongs, 0);
         vm.prank(alice);
         futures.settlePosition(id, alice);
+        assertEq(rec.dps().balanceOf(alice), toLongs, "the slash reached the long");
+        assertEq(rec.dps().balanceOf(address(futures)), 0);
+        uint256 chPaid = (30e18 * price + 1e30 - 1) / 1e30;
+        int256 usdcComp = chouse.collateralOf(alice) - aliceBefore + int256(chPaid);
+        assertEq(uint256(usdcComp) + credit, penalty, "made whole once: slash value + USDC = penalty");
         assertEq(orders.order(orders.orderId(id, alice)).availableCh, 30e18, "what was delivered");
+    }
+
+    /// Two electing longs share the slashed DPS pro rata (the last one the remainder): all of it reaches them, none
+    /// stays in the market, and each one's slash value + USDC compensation is its share of the penalty.
+    function test_twoLongs_shareTheSlashProRata_lastTakesTheRemainder() public {
+        SlashRecorder rec = new SlashRecorder();
+        rec.setProvider(bob);
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 10_000e6);
+        _wireOrders(address(rec), address(rec.dps()));
+        _trade(alice, id, 60e18);
+        _trade(carol, id, 40e18);
+        _trade(bob, id, -100e18);
+        vm.prank(alice);
+        futures.electDelivery(id, 60e18);
+        vm.prank(carol);
+        futures.electDelivery(id, 40e18);
+        _finalise();
+        vm.warp(block.timestamp + 1 days);
+        uint256 price = futures.seriesInfo(id).settlementPriceWad;
+        uint256 penalty = (100 * price * 1_000 + 10_000 * 1e12 - 1) / 10_000 / 1e12;
+        (uint256 toLongs, ) = _slashLegs(penalty, true);
+        vm.prank(keeper);
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(rec.dps().balanceOf(alice), (60 * toLongs) / 100, "pro rata");
+        vm.prank(carol);
+        futures.settlePosition(id, carol);
+        assertEq(rec.dps().balanceOf(carol), toLongs - (60 * toLongs) / 100, "the remainder");
+        assertEq(rec.dps().balanceOf(address(futures)), 0, "nothing left behind");
+    }
+
+    /// A short that settles itself takes no finder fee off its own slash: all of it reaches the long.
+    function test_failedShortSettlesItself_noFinderFeeOnItsOwnSlash() public {
+        SlashRecorder rec = new SlashRecorder();
+        rec.setProvider(bob);
+        _failingShort(address(rec));
+        uint256 penalty = _penalty();
+        (uint256 toLongs, uint256 credit) = _slashLegs(penalty, false);
+        assertEq(credit, penalty, "the slash covers it all");
+        vm.expectEmit(address(futures));
+        emit IFuturesEvents.DeliveryShortMadeWhole(id, bob, penalty, toLongs, penalty, 0, 0, toLongs);
+        vm.prank(bob);
+        futures.settlePosition(id, bob);
+        assertEq(rec.lastFinder(), address(0));
+        assertEq(futures.seriesInfo(id).slashedUsdc, 0, "nothing charged to the margin");
+    }
+
+    /// The slash is bounded by the provider's stake (a short that unstaked most of it): the long gets what there
+    /// is, and the short's margin pays the rest of the penalty.
+    function test_failedShortProvider_slashBoundedByStake_marginPaysTheRest() public {
+        SlashRecorder rec = new SlashRecorder();
+        rec.setProvider(bob);
+        rec.setStake(3e18); // 3 DPS = 6 USD
+        _failingShort(address(rec));
+        uint256 penalty = _penalty();
+        uint256 toLongs = 3e18 - 3e17; // keeper fee 10 %
+        uint256 credit = (toLongs * 2) / 1e12;
+        vm.expectEmit(address(futures));
+        emit IFuturesEvents.DeliveryShortMadeWhole(id, bob, penalty, toLongs, credit, penalty - credit, 0, toLongs);
+        vm.prank(keeper);
+        futures.settlePosition(id, bob);
+        assertEq(futures.seriesInfo(id).slashedUsdc, penalty - credit);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(rec.dps().balanceOf(alice), toLongs);
+    }
+
+    /// A registry that refuses the slash never blocks settlement: nothing is credited and the margin pays it all.
+    function test_failedShortProvider_slashRefused_marginPaysAll() public {
+        SlashRecorder rec = new SlashRecorder();
+        rec.setProvider(bob);
+        rec.setRefuse(true);
+        _failingShort(address(rec));
+        uint256 penalty = _penalty();
+        vm.expectEmit(address(futures));
+        emit IFuturesEvents.DeliveryShortMadeWhole(id, bob, penalty, 0, 0, penalty, 0, 0);
+        vm.prank(keeper);
+        futures.settlePosition(id, bob);
+        assertEq(futures.seriesInfo(id).slashedUsdc, penalty);
+        assertEq(rec.failures(), 1, "the failure still counts");
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(rec.dps().balanceOf(alice), 0);
     }
 
     /// A short that is not a provider, or a broken compute side, never blocks settlement; the penalty path stands.

@@ -151,22 +151,33 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
         uint256 undeliveredCh,
         uint256 penaltyUsdc,
         address finder
-    ) external nonReentrant returns (uint256 slashedDps) {
+    ) external nonReentrant returns (uint256 compensationDps, uint256 creditedUsdc) {
         DeliveryOrdersStorage storage $ = _s();
-        if (msg.sender != $.market) revert DeliveryOnlyMarket(msg.sender);
+        address market = $.market;
+        if (msg.sender != market) revert DeliveryOnlyMarket(msg.sender);
         IProviderRegistry reg = $.registry;
+        uint256 slashedDps;
         if (undeliveredCh != 0 && reg.providerInfo(short).registered) {
             // @dev USDC (6 decimals) → USD WAD → DPS at the governance DPS price, rounded up (the provider pays).
             uint256 price = reg.params().dpsPriceWad;
             uint256 owedDps = price == 0 ? 0 : (penaltyUsdc * USDC_TO_WAD * WAD + price - 1) / price;
             bytes32 reason = keccak256(abi.encode("futures.delivery", seriesId, short));
-            // @dev Settlement must never get stuck on the registry (MKT-04): a refusal slashes nothing.
-            try reg.slash(short, owedDps, finder, reason) returns (uint256 taken) {
-                slashedDps = taken;
+            // @dev Settlement must never get stuck on the registry (MKT-04): a refusal slashes nothing. The slash
+            //      net of the finder fee goes to the market, which pays it to the series' electing longs.
+            try reg.slashTo(short, owedDps, finder, market, reason) returns (uint256 taken, uint256 paid) {
+                (slashedDps, compensationDps) = (taken, paid);
+                // @dev Valued back at the same price, rounded down: the long is credited no more than it holds.
+                creditedUsdc = (paid * price) / WAD / USDC_TO_WAD;
+                if (creditedUsdc > penaltyUsdc) creditedUsdc = penaltyUsdc;
             } catch {}
             try reg.recordTaskOutcome(short, false) {} catch {}
         }
         emit DeliveryShortSlashed(seriesId, short, undeliveredCh, penaltyUsdc, slashedDps, finder);
+    }
+
+    /// @inheritdoc IDeliveryOrders
+    function dpsToken() external view returns (address) {
+        return address(_s().dps);
     }
 
     // ───────────────────────────── assignment ─────────────────────────────

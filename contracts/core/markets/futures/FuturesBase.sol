@@ -70,6 +70,15 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         uint8 keeperListingMonths;
         // Issue 19: where an electing long's delivered CH goes at settlement, as a delivery order (0: to the long).
         address deliveryOrders;
+        // Issue 19: DPS slashed from failing shorts, held for the series' electing longs (pro rata, like slashedUsdc).
+        mapping(uint256 seriesId => SlashCompensation) slashCompensation;
+    }
+
+    /// @dev DPS slashed from a series' failing shorts (net of finder fees), paid to its electing longs pro rata.
+    struct SlashCompensation {
+        uint128 dps;
+        uint128 paidDps;
+        address token;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.FuturesMarket")) - 1)) & ~bytes32(uint256(0xff))
