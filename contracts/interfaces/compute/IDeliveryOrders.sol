@@ -176,6 +176,18 @@ interface IDeliveryOrders {
         uint256 refundedCh,
         uint256 availableCh
     );
+    /// @notice Emitted when the failure-report bounty a CH redemption task held in escrow comes back to the order
+    ///         (the order reported, so no keeper took it): credited to the order, or paid to the owner once closed.
+    /// @param orderId The order.
+    /// @param taskId The task.
+    /// @param returnedCh CH returned.
+    /// @param availableCh CH held for the long after.
+    event DeliveryReportBountyReturned(
+        uint256 indexed orderId,
+        uint256 indexed taskId,
+        uint256 returnedCh,
+        uint256 availableCh
+    );
     /// @notice Emitted when a failing executor's slashed stake reaches the long (the first leg of making it whole).
     /// @param orderId The order.
     /// @param taskId The task.

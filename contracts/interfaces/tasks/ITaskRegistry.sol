@@ -99,7 +99,9 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         `votingEnds`; `agree` counts reveals equal to the executor's `resultHash`, `disagree` the others;
     ///         `verdictHash` is the result the verdict accepted (the quorum's; zero when governance rejected without
     ///         one). `flags` bit 0: the first round's reveal window had closed when the dispute opened (its silent
-    ///         members missed a deadline).
+    ///         members missed a deadline); bit 1: a CH redemption's failure-report bounty is held in escrow; bits
+    ///         2–4: how many keeper bounties the task paid (≤ 5), so a client contract can tell the refund it was
+    ///         paid from the task view (DeliveryOrders).
     struct Task {
         address client;
         Status status;

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {ITaskRegistry} from "../../interfaces/tasks/ITaskRegistry.sol";
+import {TaskCommon} from "../tasks/TaskCommon.sol";
 
 /// @title DeliveryAccounting
 /// @notice What an ended CH task of a delivery order cost and returned (DeliveryOrders.claimTask), read from the
@@ -19,16 +20,19 @@ library DeliveryAccounting {
     ///      first-round members judged with the verdict are added, which the view cannot count, so every seat of
     ///      both councils (3n + 1) is assumed — the refund credited never exceeds the refund paid (the rest, at
     ///      most the unused seats' fees, stays unattributed; docs/futures.md).
+    ///      Keeper bounties (issue 21 item 6) leave the escrow too: the task counts those it paid (`flags` bits 2–4,
+    ///      one `maxPayment × KEEPER_BOUNTY_BPS` each), and a CH redemption's failure-report bounty held in escrow
+    ///      (bit 1) is not part of the refund (DeliveryOrders.reportFailure credits it if it comes back).
     function outcome(ITaskRegistry.Task memory k) internal pure returns (uint256 consumedCh, uint256 refundedCh) {
         uint256 maxPayment = k.maxPayment;
-        if (k.status != ITaskRegistry.Status.Accepted && k.status != ITaskRegistry.Status.Rejected) {
-            return (0, maxPayment);
+        uint256 bounty = (maxPayment * TaskCommon.KEEPER_BOUNTY_BPS) / TaskCommon.BPS;
+        uint256 spent = ((k.flags >> 2) & 7) * bounty + (k.flags & 2 != 0 ? bounty : 0);
+        if (k.status == ITaskRegistry.Status.Accepted || k.status == ITaskRegistry.Status.Rejected) {
+            bool accepted = k.status == ITaskRegistry.Status.Accepted;
+            uint256 seats = k.round == 0 ? (accepted ? k.agree : k.disagree) : 3 * uint256(k.councilSize) + 1;
+            consumedCh = accepted ? k.price : 0;
+            spent += consumedCh + seats * k.councilFee;
         }
-        bool accepted = k.status == ITaskRegistry.Status.Accepted;
-        uint256 seats = k.round == 0 ? (accepted ? k.agree : k.disagree) : 3 * uint256(k.councilSize) + 1;
-        uint256 council = seats * k.councilFee;
-        consumedCh = accepted ? k.price : 0;
-        uint256 spent = consumedCh + council;
         refundedCh = spent < maxPayment ? maxPayment - spent : 0;
     }
 }

@@ -192,6 +192,9 @@ library TaskCommon {
         if (amount > esc) amount = esc;
         if (amount == 0) return 0;
         k.escrow = uint128(esc - amount);
+        // @dev bits 2–4 of `flags` count the bounties paid (≤ KEEPER_STEPS = 5 < 8): a client contract reads the
+        //      refund it was paid from the task view (DeliveryAccounting).
+        k.flags += 4;
         $.totalEscrow[uint8(k.currency)] -= amount;
         emit ITaskRegistryEvents.KeeperBountyPaid(taskId, msg.sender, step, uint8(k.currency), amount, esc - amount);
     }

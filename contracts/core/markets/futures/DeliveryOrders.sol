@@ -307,16 +307,36 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
         if (id == 0 || flags & TASK_REPORTED != 0) revert DeliveryUnknownTask(taskId);
         $.taskFlags[taskId] = flags | TASK_REPORTED;
         IERC20 dps = $.dps;
+        IERC20 ch = $.ch;
         uint256 before = dps.balanceOf(address(this));
+        uint256 chBefore = ch.balanceOf(address(this));
         $.tasks.reportRedemptionFailure(taskId);
         compensationDps = dps.balanceOf(address(this)) - before;
         OrderState storage o = $.orders[id];
+        // The report's bounty the task held back (DeliveryAccounting leaves it out of the refund) comes back to the
+        // client when the client reports: it belongs to this order.
+        uint256 returnedCh = ch.balanceOf(address(this)) - chBefore;
+        if (returnedCh != 0) _creditReturned($, o, id, taskId, returnedCh);
         uint256 total = o.compensatedDps + compensationDps;
         o.compensatedDps = uint128(total);
         $.stats.slashedDps += uint96(compensationDps);
         address owner = _owner(id);
         emit DeliveryCompensated(id, taskId, owner, compensationDps, total);
         if (compensationDps != 0) dps.safeTransfer(owner, compensationDps);
+    }
+
+    /// @dev Credits CH that came back for an order's task: to the order while open, to its owner once closed.
+    function _creditReturned(
+        DeliveryOrdersStorage storage $,
+        OrderState storage o,
+        uint256 id,
+        uint256 taskId,
+        uint256 amountCh
+    ) private {
+        bool open = o.status == Status.Open;
+        if (open) o.availableCh += uint128(amountCh);
+        emit DeliveryReportBountyReturned(id, taskId, amountCh, o.availableCh);
+        if (!open) $.ch.safeTransfer(_owner(id), amountCh);
     }
 
     /// @inheritdoc IDeliveryOrders
