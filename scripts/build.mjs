@@ -11,6 +11,9 @@ import { spawnSync, spawn } from "node:child_process";
 import { walk } from "./lib/walk.mjs";
 
 const GROUP = Number(process.env.CHX_BUILD_GROUP ?? 8);
+// CHX_BUILD_COVERAGE=1 (scripts/coverage.mjs): the instrumented build, with the same small-job fallback, so a fresh
+// clone's coverage tree never depends on one solc-js job holding the whole project.
+const COVERAGE = process.env.CHX_BUILD_COVERAGE === "1" ? ["--coverage"] : [];
 const verbose = process.env.CHX_BUILD_VERBOSE === "1";
 
 const sol = (dir) => walk(dir, (p) => p.endsWith(".sol"));
@@ -42,11 +45,13 @@ function run(cmd, args, label) {
 /** Runs `hardhat build`; returns true on success. Output is shown only when it fails for another reason. */
 async function hardhat(args, label) {
   if (verbose) console.log(`build: ${args.join(" ") || "(all)"}`);
-  const r = await run("npx", ["hardhat", "build", "--quiet", ...args], label);
+  const r = await run("npx", ["hardhat", ...COVERAGE, "build", "--quiet", ...args], label);
   const out = r.out;
   if (r.status === 0) return true;
   if (/HHE908|memory access out of bounds|Aborted\(\)/.test(out)) {
-    console.log(`build: solc-js ran out of memory on ${args.length > 0 ? `${args.length} file(s)` : "the full job"}; splitting`);
+    console.log(
+      `build: solc-js ran out of memory on ${args.length > 0 ? `${args.length} file(s)` : "the full job"}; splitting`,
+    );
     return false;
   }
   process.stdout.write(out);
@@ -55,7 +60,8 @@ async function hardhat(args, label) {
 
 async function compile() {
   console.log("build: compiling contracts (solc-js; a first build takes several minutes, later ones seconds)");
-  if ((await hardhat(["--no-tests"], "compiling contracts")) && (await hardhat([], "compiling tests, TypeChain"))) return;
+  if ((await hardhat(["--no-tests"], "compiling contracts")) && (await hardhat([], "compiling tests, TypeChain")))
+    return;
   const contracts = sol("contracts").filter((f) => !f.endsWith(".t.sol"));
   const tests = [...sol("test"), ...sol("contracts").filter((f) => f.endsWith(".t.sol"))];
   let i = 0;
