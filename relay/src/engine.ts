@@ -554,8 +554,11 @@ export class Engine {
     return this.syncing;
   }
 
-  /** Syncs until the relay has processed the node's head (tests and tools). */
+  /** Syncs until the relay has processed the node's head as of the call (tests and tools). */
   async syncToHead(): Promise<void> {
+    // A round already in flight may have read the head before the caller's last transaction was mined: its end
+    // would look like "at the head". Wait it out, so the rounds below read a head at least as new as the call.
+    await this.syncing?.catch(() => undefined);
     for (let i = 0; i < 10_000; i++) {
       await this.sync();
       if (this.cursor !== undefined && this.cursor.number >= this.chain.head.number && this.dirty.size === 0) return;

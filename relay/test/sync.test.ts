@@ -100,6 +100,33 @@ for (const backend of BACKENDS) {
       expect(feed.find((c) => c.orderHash === b.hash)?.via).to.equal("minNonce");
     });
 
+    it("syncToHead sees a transaction mined while an older round was in flight (a stale head never ends it early)", async function () {
+      // the demo's spot scene failed once under load: its makers raised their minimum nonce while the relay's own
+      // follower was mid-round, and syncToHead returned on that round's head, which predated the raise
+      const { protocol } = await deployed();
+      const o = await place();
+      await r.engine.syncToHead();
+      // hold the next round right after it has read the head, until the raise below is mined
+      const chain = r.engine.chain;
+      const refreshHead = chain.refreshHead.bind(chain);
+      let release = (): void => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      chain.refreshHead = async () => {
+        const head = await refreshHead();
+        chain.refreshHead = refreshHead;
+        await gate;
+        return head;
+      };
+      const inflight = r.engine.sync();
+      await (await protocol.spot.connect(maker).raiseMinNonce(o.order.nonce + 1n)).wait();
+      const synced = r.engine.syncToHead();
+      release();
+      await synced;
+      await inflight;
+      const s = (await status(r, o.hash)).order;
+      expect([s.status, s.reason]).to.deep.equal(["cancelled", "minNonce"]);
+    });
+
     it("a maker who moves its CH away is hidden after one block (unfunded), and served again when funded", async function () {
       const { protocol } = await deployed();
       const m = acct(43, backend as Backend);
