@@ -57,10 +57,20 @@ export const clearingTasks = [
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/clearing/guarantor-join.js"))
     .build(),
-  task("chx:guarantor:status", "Show a guarantor's capital, shares, exposure and DPS bond")
+  task("chx:guarantor:status", "Show a guarantor's capital, shares, exposure, DPS bond and a withdrawal notice")
     .addOption({ name: "guarantor", description: "Guarantor address (default: you)", defaultValue: "" })
+    .addOption({
+      name: "holder",
+      description: "Capital provider whose withdrawal notice to show (default: the guarantor)",
+      defaultValue: "",
+    })
     .addFlag({ name: "json", description: "Print the result as JSON (for scripts)" })
     .setAction(() => import("./actions/clearing/guarantor-status.js"))
+    .build(),
+  task("chx:adl:status", "Show a bankrupt account's open auto-deleveraging claim, its window and nominees")
+    .addOption({ name: "account", description: "Bankrupt account", defaultValue: "" })
+    .addFlag({ name: "json", description: "Print the result as JSON (for scripts)" })
+    .setAction(() => import("./actions/clearing/adl-status.js"))
     .build(),
   task("chx:liquidate", "Liquidate an account below maintenance margin (earns the bounty)")
     .addOption({ name: "account", description: "Account to liquidate", defaultValue: "" })

@@ -91,8 +91,8 @@ export async function answersAccountRisk(ctx: DeployContext, market: string): Pr
 }
 
 /**
- * Clearing layer: ClearingHouse (customer collateral), GuarantorPool (guarantor capital), RiskEngine (margin),
- * LiquidationEngine (liquidation and waterfall). Uses the ComputePriceOracle and InsuranceFund when their module
+ * Clearing layer: ClearingHouse (customer collateral), GuarantorPool (guarantor capital; links the GuarantorBackstop
+ * library, deployed once by ctx.proxy), RiskEngine (margin), LiquidationEngine (liquidation and waterfall). Uses the ComputePriceOracle and InsuranceFund when their module
  * ran first; on local networks falls back to MockPriceIndex / MockInsuranceFund.
  */
 export const clearingModule: DeployModule = {

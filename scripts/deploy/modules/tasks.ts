@@ -43,7 +43,8 @@ export const streamConsensusParams = {
 /**
  * Task layer: the TaskRegistry (batch tasks, councils, disputes, CH redemption) and StreamTasks
  * (subscriptions, batched receipt settlement, on-chain consensus requests; holds STAKE_LOCKER and PROVIDER_SLASHER
- * for members outside consensus, linking the StreamConsensus library), plus the keepers' read-only TaskKeeperLens. The registry
+ * for members outside consensus, linking the StreamSubscriptions, StreamSettlement, StreamConsensus, StreamVerdict and
+ * StreamDuties libraries: ctx.proxy deploys each once), plus the keepers' read-only TaskKeeperLens. The registry
  * holds COMPUTE (the ProviderRegistry's outcome and redemption hooks), PROVIDER_SLASHER (ProviderRegistry.slash for
  * the side found wrong) and REWARD_SOURCE (Emission.replenish) — one role per capability (issue 17 item 19).
  */

@@ -4,7 +4,7 @@ import { openProtocol, printJson, runTask, TaskError, defaultAccount } from "../
 import { address, fmtUsdc } from "./common.js";
 
 export default async function guarantorStatus(
-  args: { guarantor: string; json: boolean },
+  args: { guarantor: string; holder: string; json: boolean },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
@@ -21,6 +21,10 @@ export default async function guarantorStatus(
       const requiredInsuranceUsdc = await pool.requiredInsuranceUsdc(guarantor);
       const insuranceStakeUsdc = await protocol.insuranceFund.guarantorStake(guarantor);
       const income = await pool.incomeOf(guarantor);
+      // CLR-02: the notice period and a capital provider's notice (default: the guarantor's own).
+      const holder = address(args.holder, "--holder", guarantor);
+      const [noticeSec, windowSec] = await pool.capitalNotice();
+      const notice = await pool.withdrawalNotice(guarantor, holder);
       if (args.json) {
         printJson({
           guarantor,
@@ -37,6 +41,13 @@ export default async function guarantorStatus(
           shortSince: income.shortSince,
           pendingIncomeUsdc: income.pendingUsdc,
           unvestedIncomeUsdc: income.unvestedUsdc,
+          capitalNotice: { noticeSec, windowSec },
+          withdrawalNotice: {
+            holder,
+            shares: notice.shares,
+            readyAt: notice.readyAt,
+            expiresAt: notice.expiresAt,
+          },
         });
         return;
       }
@@ -54,6 +65,16 @@ export default async function guarantorStatus(
       console.log(
         `  income    ${fmtUsdc(income.pendingUsdc)} accrued, ${fmtUsdc(income.unvestedUsdc)} vesting into the share price`,
       );
+      console.log(
+        noticeSec === 0n && windowSec === 0n
+          ? "  capital   leaves without notice"
+          : `  capital   leaves by notice: ${noticeSec} s, then a ${windowSec} s window`,
+      );
+      if (notice.shares !== 0n) {
+        console.log(
+          `  notice of ${holder}: ${notice.shares} shares, redeemable from ${notice.readyAt} to ${notice.expiresAt}`,
+        );
+      }
     } finally {
       await connection.close();
     }
