@@ -42,14 +42,15 @@ library FuturesLedger {
     /// @dev FuturesBase.FUTURES_MARKET_STORAGE_LOCATION (erc7201:chx.storage.FuturesMarket).
     bytes32 private constant STORAGE_LOCATION = 0xaedf0e92e643f6546d7bf0c18856bdec666471a589991542784308c09d9dbd00;
 
-    /// @dev An account's aggregates over all its open legs (one slot and a half), kept exact on every size and
-    ///      election change (`syncLeg`), so the margin check values the legs beyond the near buckets in O(1).
+    /// @dev An account's aggregates over all its open legs, kept exact on every size and election change
+    ///      (`syncLeg`), so the margin check values the legs beyond the near buckets in O(1). The sizes, the record
+    ///      count and the lowest bitmap word share one slot (the one a fill writes); the elections sit in a second.
     struct AccountBook {
-        uint128 longCh; // Σ long sizes
-        uint128 shortCh; // Σ |short sizes|
-        uint128 electedCh; // Σ elections
+        uint96 longCh; // Σ long sizes (≤ 7.9e10 CH, far above any OI cap)
+        uint96 shortCh; // Σ |short sizes|
         uint32 legs; // open records (the ClearingHouse releases the account when the last one closes)
         uint32 lowWord; // lowest bitmap word that may hold one of its buckets (lowered on insert, reset when empty)
+        uint128 electedCh; // Σ elections
     }
 
     function existing(
@@ -110,8 +111,8 @@ library FuturesLedger {
             else shorts -= uint256(-oldSize);
             if (newSize > 0) longs += uint256(newSize);
             else shorts += uint256(-newSize);
-            b.longCh = longs.toUint128();
-            b.shortCh = shorts.toUint128();
+            b.longCh = longs.toUint96();
+            b.shortCh = shorts.toUint96();
         }
         if (oldElected != newElected) b.electedCh = (uint256(b.electedCh) + newElected - oldElected).toUint128();
     }
