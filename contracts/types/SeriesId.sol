@@ -44,9 +44,9 @@ library SeriesIdLib {
     }
 }
 
-/// @notice The series an account holds unsettled positions in, packed in one word: up to four 64-bit series ids
-///         (lane 0 = bits 0..63), filled from lane 0 without gaps (an id is ≥ 1, so the first zero lane ends the set).
-///         One storage slot per account instead of an array's length slot plus one slot per id.
+/// @notice The series an account holds unsettled positions in within one expiry bucket (FuturesLedger.BUCKET_SEC),
+///         packed in one word: up to eight 32-bit series ids (lane 0 = bits 0..31), filled from lane 0 without gaps
+///         (an id is ≥ 1, so the first zero lane ends the set). One storage slot per (account, bucket).
 type SeriesSet is uint256;
 
 using SeriesSetLib for SeriesSet global;
@@ -54,10 +54,10 @@ using SeriesSetLib for SeriesSet global;
 /// @title SeriesSetLib
 /// @notice Getters and updates of a SeriesSet (returned as a new value; the caller stores it).
 library SeriesSetLib {
-    /// @notice Most ids a set holds (= FuturesMarket.MAX_SERIES_PER_ACCOUNT).
-    uint256 internal constant CAPACITY = 4;
-    uint256 private constant LANE_BITS = 64;
-    uint256 private constant LANE_MASK = type(uint64).max;
+    /// @notice Most ids a set holds (= FuturesMarket.MAX_SERIES_PER_ACCOUNT: per account and expiry bucket).
+    uint256 internal constant CAPACITY = 8;
+    uint256 private constant LANE_BITS = 32;
+    uint256 private constant LANE_MASK = type(uint32).max;
 
     /// @notice How many ids the set holds.
     function length(SeriesSet set) internal pure returns (uint256 n) {
@@ -70,7 +70,7 @@ library SeriesSetLib {
         return (SeriesSet.unwrap(set) >> (i * LANE_BITS)) & LANE_MASK;
     }
 
-    /// @notice The set with `id` appended in lane `n` (the caller checks `n` = length < CAPACITY and 0 < id < 2^64).
+    /// @notice The set with `id` appended in lane `n` (the caller checks `n` = length < CAPACITY and 0 < id < 2^32).
     function pushAt(SeriesSet set, uint256 n, uint256 id) internal pure returns (SeriesSet) {
         return SeriesSet.wrap(SeriesSet.unwrap(set) | (id << (n * LANE_BITS)));
     }

@@ -11,6 +11,7 @@ import { optionsBench } from "./options.js";
 import { futuresBench } from "./futures.js";
 import { lensBench } from "./lens.js";
 import { stressBench } from "./stress.js";
+import { seriesBench } from "./series.js";
 
 /** Every benchmark suite; a module adds one line. */
 export const suites: BenchSuite[] = [
@@ -27,4 +28,5 @@ export const suites: BenchSuite[] = [
   futuresBench,
   lensBench,
   stressBench,
+  seriesBench,
 ];

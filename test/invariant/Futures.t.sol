@@ -63,6 +63,29 @@ contract FuturesInvariantTest is FuturesSolBase {
         }
     }
 
+    /// @notice Issue 19 item 3: the expiry-bucket index lists exactly the account's open records (the live daily,
+    ///         the far series, the finished ones), and the ClearingHouse net — read in O(1) from the account
+    ///         aggregates by every fill — is their sum, through trades, elections, liquidations and settlements.
+    function invariant_series_bucketsListOpenRecords() public view {
+        uint256 n = handler.finishedCount();
+        for (uint256 i; i < 4; ++i) {
+            uint256 open;
+            int256 net;
+            uint256[] memory cand = new uint256[](n + 2);
+            cand[0] = handler.series();
+            cand[1] = handler.far();
+            for (uint256 k; k < n; ++k) cand[k + 2] = handler.finished(k);
+            for (uint256 k; k < cand.length; ++k) {
+                if (k >= 2 && (cand[k] == cand[0] || cand[k] == cand[1])) continue;
+                IFuturesTypes.Position memory p = futures.positionOf(cand[k], traders[i]);
+                if (p.open) ++open;
+                net += p.sizeCh;
+            }
+            assertEq(futures.accountSeries(traders[i]).length, open, "buckets list the open records");
+            assertEq(chouse.positionOf(traders[i], address(futures)).sizeCh, net, "net = sum of legs");
+        }
+    }
+
     /// @notice ACC-02: the live series' open interest is the sum of the positions per side.
     function invariant_ACC02_openInterestSums() public view {
         uint256 id = handler.series();

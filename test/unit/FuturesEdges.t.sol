@@ -190,17 +190,21 @@ contract FuturesEdgesTest is FuturesSolBase {
         (bool ok, bytes memory why) = FuturesOrderSteps.trade(futures, bob, id, -6e18, 0);
         assertFalse(ok);
         assertEq(why, abi.encodeWithSelector(IFuturesErrors.FuturesOiCapExceeded.selector, id, 6e18, 5e18));
-        // at most four series per account
-        for (uint256 i = 1; i <= 3; ++i) {
-            uint256 other = futures.listSeries(uint64(expiry + i * 1 days), 1_000e18);
+        // at most eight series per account and 28-day expiry bucket (issue 19 item 3: any number of buckets)
+        int256 dir = (uint256(expiry) + 8 hours) / 28 days == uint256(expiry) / 28 days ? int256(1) : -1;
+        for (uint256 i = 1; i <= 7; ++i) {
+            uint256 other = futures.listSeries(
+                uint64(uint256(int256(uint256(expiry)) + dir * int256(i * 1 hours))),
+                1_000e18
+            );
             FuturesOrderSteps.mustTrade(futures, alice, other, 1e18);
         }
         _trade(alice, 1e18);
-        uint256 fifth = futures.listSeries(uint64(expiry + 5 days), 1_000e18);
-        (ok, why) = FuturesOrderSteps.trade(futures, alice, fifth, 1e18, 0);
+        uint256 ninth = futures.listSeries(uint64(uint256(int256(uint256(expiry)) + dir * 8 hours)), 1_000e18);
+        (ok, why) = FuturesOrderSteps.trade(futures, alice, ninth, 1e18, 0);
         assertFalse(ok);
-        assertEq(why, abi.encodeWithSelector(IFuturesErrors.FuturesTooManySeries.selector, alice, 4));
-        assertEq(futures.accountSeries(alice).length, 4);
+        assertEq(why, abi.encodeWithSelector(IFuturesErrors.FuturesTooManySeries.selector, alice, 8));
+        assertEq(futures.accountSeries(alice).length, 8);
     }
 
     /// A long liquidated out of its position before the cut-off loses the election it can no longer back.

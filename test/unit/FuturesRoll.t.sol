@@ -137,26 +137,30 @@ contract FuturesRollTest is FuturesSecuritySetup {
         assertEq(futures.accountSeries(carol).length, 2);
     }
 
-    /// The account holds the most series it may (4): rolling a whole leg into a fifth still works (the closing leg
-    /// is booked first, so the series bound never trips and the account is never released in between).
+    /// The account holds the most series it may in one 28-day expiry bucket (8): rolling a whole leg into a ninth
+    /// of the same bucket still works (the closing leg is booked first, so the series bound never trips and the
+    /// account is never released in between).
     function test_rollWholeLegWithFullSeriesSet_intoAFifthSeries() public {
-        uint256[] memory ids = new uint256[](5);
+        uint256[] memory ids = new uint256[](9);
         ids[0] = id;
-        for (uint256 k = 1; k < 5; ++k) ids[k] = futures.listSeries(uint64(expiry + k * 7 days), 0);
-        for (uint256 k = 0; k < 4; ++k) _trade(alice, ids[k], 100e18);
-        assertEq(futures.accountSeries(alice).length, 4);
-        _roll(alice, id, ids[4], 100e18);
+        int256 dir = (uint256(expiry) + 8 hours) / 28 days == uint256(expiry) / 28 days ? int256(1) : -1;
+        for (uint256 k = 1; k < 9; ++k) {
+            ids[k] = futures.listSeries(uint64(uint256(int256(uint256(expiry)) + dir * int256(k * 1 hours))), 0);
+        }
+        for (uint256 k = 0; k < 8; ++k) _trade(alice, ids[k], 100e18);
+        assertEq(futures.accountSeries(alice).length, 8);
+        _roll(alice, id, ids[8], 100e18);
         // the near leg's record is gone, the fifth series holds it
         assertEq(futures.positionOf(id, alice).sizeCh, 0);
-        assertEq(futures.positionOf(ids[4], alice).sizeCh, 100e18);
+        assertEq(futures.positionOf(ids[8], alice).sizeCh, 100e18);
         uint256[] memory held = futures.accountSeries(alice);
-        assertEq(held.length, 4);
-        bool hasFifth;
-        for (uint256 k; k < held.length; ++k) if (held[k] == ids[4]) hasFifth = true;
-        assertTrue(hasFifth);
-        assertEq(chouse.positionOf(alice, address(futures)).sizeCh, 400e18);
-        // a partial roll into a fifth series would need a fifth record: refused
-        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesTooManySeries.selector, alice, uint256(4)));
+        assertEq(held.length, 8);
+        bool hasNinth;
+        for (uint256 k; k < held.length; ++k) if (held[k] == ids[8]) hasNinth = true;
+        assertTrue(hasNinth);
+        assertEq(chouse.positionOf(alice, address(futures)).sizeCh, 800e18);
+        // a partial roll into a ninth series of the bucket would need a ninth record there: refused
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesTooManySeries.selector, alice, uint256(8)));
         _roll(alice, ids[1], id, 50e18);
     }
 

@@ -390,7 +390,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     function accountSeries(address account) external view returns (uint256[] memory) {
-        return _getFuturesMarketStorage().accountSeriesSet[account].toArray();
+        return FuturesRisk.accountSeries(_getFuturesMarketStorage(), account);
     }
 
     /// @inheritdoc IFuturesMarket

@@ -9,6 +9,7 @@ import {IFuturesErrors} from "../../interfaces/markets/IFuturesErrors.sol";
 import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {SeriesSet} from "../../types/SeriesId.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title FuturesLedger
@@ -19,18 +20,38 @@ library FuturesLedger {
     using SafeCast for uint256;
     using SafeCast for int256;
 
-    /// @dev Most series one account may hold unsettled positions in (FuturesMarket.MAX_SERIES_PER_ACCOUNT).
-    uint256 internal constant MAX_SERIES_PER_ACCOUNT = 4;
+    /// @dev Most series one account may hold unsettled positions in per expiry bucket
+    ///      (FuturesMarket.MAX_SERIES_PER_ACCOUNT = SeriesSetLib.CAPACITY); the number of buckets is not bounded.
+    uint256 internal constant MAX_SERIES_PER_ACCOUNT = 8;
+    /// @dev Width of an expiry bucket: a leg expiring at `e` sits in bucket `e / BUCKET_SEC`.
+    uint256 internal constant BUCKET_SEC = 28 days;
+    /// @dev The margin check walks the account's legs in buckets up to `(now + NEAR_SEC) / BUCKET_SEC` one by one
+    ///      (expiring, price-fixed, in delivery) and values every further leg from the account aggregates.
+    uint256 internal constant NEAR_SEC = 14 days;
     /// @dev Most accounts one `settlePositions` call settles (keeps a batch far below the 16,777,216 gas cap).
     uint256 internal constant MAX_SETTLE_BATCH = 64;
     uint256 internal constant BPS = 10_000;
     uint256 internal constant WAD = 1e18;
-    /// @dev Most live series (bounds `maxLiveSeries` and the keeper scan).
-    uint256 internal constant SERIES_SCAN = 16;
+    /// @dev Most live series (bounds `maxLiveSeries` and the keeper scan): 32, so a hedger's twelve monthlies, four
+    ///      quarterlies and the next weekly and daily fit with room (24 open series per account, issue 19 item 3).
+    uint256 internal constant SERIES_SCAN = 32;
     /// @dev How far ahead Monthly and Quarterly series may be listed permissionlessly (a hedger's twelve months).
     uint256 internal constant STANDARD_HORIZON_SEC = 366 days;
     /// @dev Most monthly expiries the keeper checker keeps listed ahead.
     uint256 internal constant MAX_KEEPER_LISTING_MONTHS = 12;
+    /// @dev FuturesBase.FUTURES_MARKET_STORAGE_LOCATION (erc7201:chx.storage.FuturesMarket).
+    bytes32 private constant STORAGE_LOCATION = 0xaedf0e92e643f6546d7bf0c18856bdec666471a589991542784308c09d9dbd00;
+
+    /// @dev An account's aggregates over all its open legs, kept exact on every size and election change
+    ///      (`syncLeg`), so the margin check values the legs beyond the near buckets in O(1). The sizes, the record
+    ///      count and the lowest bitmap word share one slot (the one a fill writes); the elections sit in a second.
+    struct AccountBook {
+        uint96 longCh; // Σ long sizes (≤ 7.9e10 CH, far above any OI cap)
+        uint96 shortCh; // Σ |short sizes|
+        uint32 legs; // open records (the ClearingHouse releases the account when the last one closes)
+        uint32 lowWord; // lowest bitmap word that may hold one of its buckets (lowered on insert, reset when empty)
+        uint128 electedCh; // Σ elections
+    }
 
     function existing(
         FuturesBase.FuturesMarketStorage storage $,
@@ -67,10 +88,129 @@ library FuturesLedger {
         return size < 0 ? uint256(-size) : 0;
     }
 
-    function netSize(FuturesBase.FuturesMarketStorage storage $, address account) internal view returns (int256 net) {
-        SeriesSet ids = $.accountSeriesSet[account];
-        uint256 n = ids.length();
-        for (uint256 i; i < n; ++i) net += $.positions[ids.at(i)][account].sizeCh;
+    /// @dev Σ leg sizes of the account (= its ClearingHouse net position): O(1) from its aggregates.
+    function netSize(FuturesBase.FuturesMarketStorage storage $, address account) internal view returns (int256) {
+        AccountBook storage b = $.accountBooks[account];
+        return int256(uint256(b.longCh)) - int256(uint256(b.shortCh));
+    }
+
+    /// @dev Moves one leg's size and election in the account aggregates (call on every change of either).
+    function syncLeg(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        int256 oldSize,
+        int256 newSize,
+        uint256 oldElected,
+        uint256 newElected
+    ) internal {
+        AccountBook storage b = $.accountBooks[account];
+        if (oldSize != newSize) {
+            uint256 longs = b.longCh;
+            uint256 shorts = b.shortCh;
+            if (oldSize > 0) longs -= uint256(oldSize);
+            else shorts -= uint256(-oldSize);
+            if (newSize > 0) longs += uint256(newSize);
+            else shorts += uint256(-newSize);
+            b.longCh = longs.toUint96();
+            b.shortCh = shorts.toUint96();
+        }
+        if (oldElected != newElected) b.electedCh = (uint256(b.electedCh) + newElected - oldElected).toUint128();
+    }
+
+    /// @dev The expiry bucket of a series expiring at `expiry`.
+    function bucketOf(uint256 expiry) internal pure returns (uint256) {
+        return expiry / BUCKET_SEC;
+    }
+
+    /// @dev The last bucket the margin check walks leg by leg now.
+    function nearBucket() internal view returns (uint256) {
+        return (block.timestamp + NEAR_SEC) / BUCKET_SEC;
+    }
+
+    /// @dev The account's series in buckets ≤ `lastBucket`, in ascending bucket order (within a bucket in the
+    ///      order it opened them). Reads one bitmap word per 256 buckets from its lowest and one slot per bucket
+    ///      held; stops once every leg is found.
+    function heldUpTo(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        uint256 lastBucket
+    ) internal view returns (uint256[] memory ids) {
+        AccountBook storage b = $.accountBooks[account];
+        uint256 legs = b.legs;
+        ids = new uint256[](legs);
+        uint256 n;
+        uint256 lastWord = lastBucket >> 8;
+        for (uint256 w = b.lowWord; n < legs && w <= lastWord; ++w) {
+            uint256 bits = $.accountBucketBits[account][w];
+            if (w == lastWord && (lastBucket & 255) != 255) bits &= (uint256(1) << ((lastBucket & 255) + 1)) - 1;
+            while (bits != 0) {
+                uint256 low = bits & (~bits + 1);
+                bits ^= low;
+                SeriesSet set = $.accountBuckets[account][(w << 8) | Math.log2(low)];
+                uint256 k = set.length();
+                for (uint256 i; i < k; ++i) ids[n++] = set.at(i);
+            }
+        }
+        assembly ("memory-safe") {
+            mstore(ids, n)
+        }
+    }
+
+    /// @dev Every series the account holds an open record in, in ascending expiry bucket.
+    function heldSeries(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account
+    ) internal view returns (uint256[] memory) {
+        return heldUpTo($, account, type(uint256).max);
+    }
+
+    /// @dev Σ long and Σ |short| of the account's legs whose settlement price is not fixed: the aggregates minus the
+    ///      price-fixed legs, which are expired and so sit in buckets up to the current one (walked).
+    function liveSums(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account
+    ) internal view returns (uint256 longs, uint256 shorts) {
+        AccountBook storage b = $.accountBooks[account];
+        longs = b.longCh;
+        shorts = b.shortCh;
+        uint256[] memory ids = heldUpTo($, account, bucketOf(block.timestamp));
+        for (uint256 i; i < ids.length; ++i) {
+            if ($.series[ids[i]].finalAt == 0) continue;
+            int256 size = $.positions[ids[i]][account].sizeCh;
+            if (size > 0) longs -= uint256(size);
+            else shorts -= uint256(-size);
+        }
+    }
+
+    /// @dev How much a fill of `delta` on `seriesId` grows the margined size max(Σ live longs, Σ live shorts) of the
+    ///      account (= |net| + the matched calendar-spread legs, what the ClearingHouse and FuturesRisk margin).
+    ///      O(near buckets), not O(series held).
+    function marginedGrowthCh(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        uint256 seriesId,
+        int256 delta
+    ) internal view returns (uint256) {
+        (uint256 longs, uint256 shorts) = liveSums($, account);
+        uint256 before = longs > shorts ? longs : shorts;
+        int256 oldSize = $.positions[seriesId][account].sizeCh;
+        int256 newSize = oldSize + delta;
+        if (oldSize > 0) longs -= uint256(oldSize);
+        else shorts -= uint256(-oldSize);
+        if (newSize > 0) longs += uint256(newSize);
+        else shorts += uint256(-newSize);
+        uint256 afterCh = longs > shorts ? longs : shorts;
+        return afterCh > before ? afterCh - before : 0;
+    }
+
+    /// @dev Whether the account can open a record in `seriesId` now (its bucket has room or already holds it).
+    function hasRoom(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        uint256 seriesId
+    ) internal view returns (bool) {
+        if ($.positions[seriesId][account].open) return true;
+        return $.accountBuckets[account][bucketOf($.series[seriesId].expiry)].length() < MAX_SERIES_PER_ACCOUNT;
     }
 
     function moveOi(
@@ -111,10 +251,7 @@ library FuturesLedger {
         IFuturesTypes.Position storage p
     ) internal {
         if (p.open || p.sizeCh == 0) return;
-        SeriesSet list = $.accountSeriesSet[account];
-        uint256 n = list.length();
-        if (n >= MAX_SERIES_PER_ACCOUNT) revert IFuturesErrors.FuturesTooManySeries(account, MAX_SERIES_PER_ACCOUNT);
-        $.accountSeriesSet[account] = list.pushAt(n, seriesId);
+        _addToBucket($, account, seriesId, bucketOf(s.expiry));
         p.open = true;
         s.openPositions += 1;
         if (!p.listed) {
@@ -138,17 +275,41 @@ library FuturesLedger {
         removeAccountSeries($, account, seriesId);
     }
 
-    /// @dev Drops the series from the account's list; the last one gone, the ClearingHouse stops holding the account
+    function _addToBucket(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        uint256 seriesId,
+        uint256 bucket
+    ) private {
+        SeriesSet set = $.accountBuckets[account][bucket];
+        uint256 n = set.length();
+        if (n >= MAX_SERIES_PER_ACCOUNT) revert IFuturesErrors.FuturesTooManySeries(account, MAX_SERIES_PER_ACCOUNT);
+        if (seriesId > type(uint32).max) revert IFuturesErrors.FuturesSeriesUnknown(seriesId);
+        $.accountBuckets[account][bucket] = set.pushAt(n, seriesId);
+        uint256 word = bucket >> 8;
+        if (n == 0) $.accountBucketBits[account][word] |= uint256(1) << (bucket & 255);
+        AccountBook storage b = $.accountBooks[account];
+        uint256 legs = b.legs;
+        if (legs == 0 || word < b.lowWord) b.lowWord = word.toUint32();
+        b.legs = uint32(legs + 1);
+    }
+
+    /// @dev Drops the series from the account's bucket; the last leg gone, the ClearingHouse stops holding the account
     ///      in this market (it leaves the set once its net position is zero: `releaseAccount`).
     function removeAccountSeries(
         FuturesBase.FuturesMarketStorage storage $,
         address account,
         uint256 seriesId
     ) internal {
-        (SeriesSet rest, uint256 n, bool found) = $.accountSeriesSet[account].remove(seriesId);
+        uint256 bucket = bucketOf($.series[seriesId].expiry);
+        (SeriesSet rest, uint256 n, bool found) = $.accountBuckets[account][bucket].remove(seriesId);
         if (!found) return;
-        $.accountSeriesSet[account] = rest;
-        if (n == 1) $.clearingHouse.releaseAccount(account);
+        $.accountBuckets[account][bucket] = rest;
+        if (n == 1) $.accountBucketBits[account][bucket >> 8] &= ~(uint256(1) << (bucket & 255));
+        AccountBook storage b = $.accountBooks[account];
+        uint256 legs = b.legs - 1;
+        b.legs = uint32(legs);
+        if (legs == 0) $.clearingHouse.releaseAccount(account);
     }
 
     function creditBounty(FuturesBase.FuturesMarketStorage storage $, address keeper, uint256 amountUsdc) internal {
@@ -179,9 +340,28 @@ library FuturesLedger {
         for (uint256 k; k < MAX_SETTLE_BATCH && c < n && !$.positions[seriesId][accounts[c]].open; ++k) ++c;
         if (c != start) $.settleCursor[seriesId] = c;
     }
+    /// @dev `reduceLeg` without the storage pointer (the pre-issue-19 signature, kept for callers): the market's
+    ///      ERC-7201 namespace, where every caller runs (the market, its delegate-called module, linked libraries).
+    function reduceLeg(
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        address account,
+        IFuturesTypes.Position storage p,
+        int256 delta,
+        uint256 priceWad,
+        IFuturesTypes.ReduceReason reason
+    ) internal {
+        FuturesBase.FuturesMarketStorage storage $;
+        assembly ("memory-safe") {
+            $.slot := STORAGE_LOCATION
+        }
+        reduceLeg($, s, seriesId, account, p, delta, priceWad, reason);
+    }
+
     /// @dev Reduces one leg outside a trade (the vault takes the size): OI, short count, election cap before the
     ///      cut-off, delivery base after expiry. No ClearingHouse call (the caller does it, or it was done).
     function reduceLeg(
+        FuturesBase.FuturesMarketStorage storage $,
         IFuturesTypes.Series storage s,
         uint256 seriesId,
         address account,
@@ -192,6 +372,7 @@ library FuturesLedger {
     ) internal {
         int256 oldSize = p.sizeCh;
         int256 newSize = oldSize + delta;
+        uint256 oldElected = p.electedCh;
         bool expired = block.timestamp >= s.expiry;
         if (expired) {
             if (oldSize < 0) {
@@ -215,6 +396,7 @@ library FuturesLedger {
         if (newSize == 0) p.entryPriceWad = 0;
         if (oldSize > 0) s.longOiCh -= uint128(uint256(-delta));
         else s.shortOiCh -= uint128(uint256(delta));
+        syncLeg($, account, oldSize, newSize, oldElected, p.electedCh);
         emitReduced(s, p, seriesId, account, delta, priceWad, reason);
     }
 

@@ -142,6 +142,7 @@ library FuturesSettlement {
         else if (v.size < 0) s.shortOiCh -= uint128(uint256(-v.size));
         uint256 open = s.openPositions - 1;
         s.openPositions = uint32(open);
+        FuturesLedger.syncLeg($, account, v.size, 0, p.electedCh, 0);
         p.sizeCh = 0;
         p.entryPriceWad = 0;
         p.electedCh = 0;
@@ -433,7 +434,7 @@ library FuturesSettlement {
     }
 
     function _flattenOthers(FuturesBase.FuturesMarketStorage storage $, address account, uint256 index) private {
-        uint256[] memory ids = $.accountSeriesSet[account].toArray();
+        uint256[] memory ids = FuturesLedger.heldSeries($, account);
         for (uint256 i; i < ids.length; ++i) {
             IFuturesTypes.Position storage q = $.positions[ids[i]][account];
             int256 sz = q.sizeCh;

@@ -103,7 +103,7 @@ library FuturesTrading {
         v.toPrice = priceFor($, st, v.index, v.delta, st.expiry - block.timestamp);
         v.feeFrom = feeOf($, sizeCh, v.fromPrice);
         v.feeTo = feeOf($, sizeCh, v.toPrice);
-        bool toFirst = $.accountSeriesSet[account].length() < FuturesLedger.MAX_SERIES_PER_ACCOUNT;
+        bool toFirst = FuturesLedger.hasRoom($, account, toId);
         if (toFirst) _rollLeg($, st, toId, account, v.delta, v.toPrice, v.index, v.feeTo, v);
         _rollLeg($, sf, fromId, account, -v.delta, v.fromPrice, v.index, v.feeFrom, v);
         if (!toFirst) _rollLeg($, st, toId, account, v.delta, v.toPrice, v.index, v.feeTo, v);
@@ -236,6 +236,7 @@ library FuturesTrading {
         IFuturesTypes.Position storage p = $.positions[seriesId][account];
         v.oldSize = p.sizeCh;
         v.newSize = v.oldSize + delta;
+        uint256 oldElected = p.electedCh;
         p.entryPriceWad = FuturesMath.entryAfter(v.oldSize, p.entryPriceWad, delta, priceWad).toUint128();
         p.sizeCh = v.newSize.toInt128();
         FuturesLedger.moveOi(s, seriesId, v.oldSize, v.newSize, checkCap);
@@ -259,6 +260,7 @@ library FuturesTrading {
             }
             p.proofDeadline = 0;
         }
+        FuturesLedger.syncLeg($, account, v.oldSize, v.newSize, oldElected, p.electedCh);
         FuturesLedger.openRecord($, s, seriesId, account, p);
         FuturesLedger.closeRecordIfEmpty($, s, seriesId, account, p);
         _emitTraded(s, p, seriesId, account, Fill(delta, priceWad, index, fee));

@@ -44,21 +44,21 @@ contract FuturesSeriesIdTest is FuturesSolBase {
         assertEq(SeriesId.unwrap(SeriesIdLib.nth(raw)), raw);
     }
 
-    /// SeriesSet against a reference array: random adds (up to 4, ids ≥ 1, distinct) and removals (swap with the
+    /// SeriesSet against a reference array: random adds (up to 8, ids ≥ 1, distinct) and removals (swap with the
     /// last, as the array version did) keep the same ids in the same lanes.
-    function testFuzz_seriesSet_matchesArrayReference(uint64[8] memory seeds, uint8 ops) public pure {
+    function testFuzz_seriesSet_matchesArrayReference(uint32[16] memory seeds, uint16 ops) public pure {
         SeriesSet set;
-        uint256[] memory ref = new uint256[](4);
+        uint256[] memory ref = new uint256[](8);
         uint256 n;
-        for (uint256 k; k < 8; ++k) {
-            uint256 id = (uint256(seeds[k]) % 20) + 1;
+        for (uint256 k; k < 16; ++k) {
+            uint256 id = (uint256(seeds[k]) % 40) + 1;
             bool add = (ops >> k) & 1 == 1;
             bool present;
             uint256 at;
             for (uint256 i; i < n; ++i) {
                 if (ref[i] == id) (present, at) = (true, i);
             }
-            if (add && !present && n < 4) {
+            if (add && !present && n < 8) {
                 set = set.pushAt(n, id);
                 ref[n++] = id;
             } else if (!add) {

@@ -16,7 +16,7 @@ import {SeriesSet} from "../../../types/SeriesId.sol";
 /// @notice Storage of the FuturesMarket proxy and its delegate-called FuturesDelivery module (one ERC-7201
 ///         namespace, so both run on the proxy's storage); the shared internals are in FuturesLedger.
 abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, IFuturesEvents {
-    /// @notice Most series one account may hold unsettled positions in (bounds every per-account loop).
+    /// @notice Most series one account may hold unsettled positions in per 28-day expiry bucket (FuturesLedger).
     uint256 public constant MAX_SERIES_PER_ACCOUNT = FuturesLedger.MAX_SERIES_PER_ACCOUNT;
     uint256 internal constant BPS = FuturesLedger.BPS;
     uint256 internal constant SERIES_SCAN = 16;
@@ -64,14 +64,21 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         mapping(address account => uint256) orderMarginUsdc;
         // Σ orderMarginUsdc: pool money that is not LP capital.
         uint256 totalOrderMarginUsdc;
-        // The series the account holds unsettled positions in (≤ MAX_SERIES_PER_ACCOUNT; bounds every per-account loop).
-        mapping(address account => SeriesSet) accountSeriesSet;
+        // retired by issue 19 item 3 (replaced by accountBooks / accountBucketBits / accountBuckets)
+        mapping(address account => SeriesSet) __deprecated_accountSeriesSet;
         // Monthly expiries ahead the keeper checker keeps listed (0 = none; ≤ FuturesLedger.MAX_KEEPER_LISTING_MONTHS).
         uint8 keeperListingMonths;
         // Issue 19: where an electing long's delivered CH goes at settlement, as a delivery order (0: to the long).
         address deliveryOrders;
         // Issue 19: DPS slashed from failing shorts, held for the series' electing longs (pro rata, like slashedUsdc).
         mapping(uint256 seriesId => SlashCompensation) slashCompensation;
+        // Issue 19 item 3: per-account aggregates over all its open legs (Σ long, Σ |short|, Σ elected, legs), so a
+        // margin check reads O(1) for the far legs and walks only the near expiry buckets (FuturesLedger).
+        mapping(address account => FuturesLedger.AccountBook) accountBooks;
+        // Bit `bucket & 255` of word `bucket >> 8`: the account holds a leg expiring in that 28-day bucket.
+        mapping(address account => mapping(uint256 word => uint256 bits)) accountBucketBits;
+        // The account's series per expiry bucket (≤ MAX_SERIES_PER_ACCOUNT each).
+        mapping(address account => mapping(uint256 bucket => SeriesSet)) accountBuckets;
     }
 
     /// @dev DPS slashed from a series' failing shorts (net of finder fees), paid to its electing longs pro rata.

@@ -72,6 +72,7 @@ contract FuturesDelivery is FuturesBase {
         uint256 old = p.electedCh;
         s.electedCh = (uint256(s.electedCh) + electedCh - old).toUint128();
         p.electedCh = uint128(electedCh);
+        FuturesLedger.syncLeg($, msg.sender, size, size, old, electedCh);
         if (electedCh > old) {
             _requireActive(FEATURE_TRADE);
             // Raising an election commits the account to a payment: a risk-increasing action, so it reads the gated

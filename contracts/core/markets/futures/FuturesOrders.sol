@@ -108,25 +108,7 @@ library FuturesOrders {
         uint256 seriesId,
         int256 delta
     ) private view returns (uint256) {
-        uint256[] memory ids = $.accountSeriesSet[account].toArray();
-        uint256 longs;
-        uint256 shorts;
-        for (uint256 i; i < ids.length; ++i) {
-            if ($.series[ids[i]].finalAt != 0) continue;
-            int256 size = $.positions[ids[i]][account].sizeCh;
-            if (size > 0) longs += uint256(size);
-            else shorts += uint256(-size);
-        }
-        uint256 before = longs > shorts ? longs : shorts;
-        int256 oldSize = $.positions[seriesId][account].sizeCh;
-        int256 newSize = oldSize + delta;
-        // the series' leg moves from oldSize to newSize (it is in the sums when the account holds it)
-        if (oldSize > 0) longs -= uint256(oldSize);
-        else shorts -= uint256(-oldSize);
-        if (newSize > 0) longs += uint256(newSize);
-        else shorts += uint256(-newSize);
-        uint256 afterCh = longs > shorts ? longs : shorts;
-        return afterCh > before ? afterCh - before : 0;
+        return FuturesLedger.marginedGrowthCh($, account, seriesId, delta);
     }
 
     /// @dev Books `o`, holds its fee and margin (taken from the account's collateral into the pool) and emits

@@ -7,6 +7,7 @@ import {IFuturesTypes} from "../../../interfaces/markets/IFuturesTypes.sol";
 import {IRiskEngine} from "../../../interfaces/clearing/IRiskEngine.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 import {FixedPointMath} from "../../../libraries/math/FixedPointMath.sol";
+import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
 
 /// @title FuturesRisk
 /// @notice What a FuturesMarket account holds beyond its one net ClearingHouse position, for the ClearingHouse's
@@ -19,15 +20,23 @@ import {FixedPointMath} from "../../../libraries/math/FixedPointMath.sol";
 library FuturesRisk {
     uint256 private constant BPS = 10_000;
 
-    /// @dev Per-account sums over its series (memory, to keep the stack small).
+    /// @dev Per-account sums (memory, to keep the stack small): net and live (not price-fixed) sides over all legs,
+    ///      and what the near legs walked one by one add to the aggregates (subtracted to get the far part).
     struct Sums {
         int256 netCh;
         uint256 liveLongCh;
         uint256 liveShortCh;
+        uint256 nearLongCh;
+        uint256 nearShortCh;
+        uint256 nearElectedCh;
     }
 
-    /// @notice IMarketAccountRisk.accountRisk for the market whose storage is `$`. Bounded by
-    ///         MAX_SERIES_PER_ACCOUNT; never reverts for an account that holds nothing.
+    /// @notice IMarketAccountRisk.accountRisk for the market whose storage is `$`. O(near legs), not O(series held):
+    ///         the legs in expiry buckets up to `(now + NEAR_SEC) / BUCKET_SEC` (FuturesLedger) — expiring,
+    ///         price-fixed or in delivery — are valued one by one; every further leg is live and unfixed, so the
+    ///         account aggregates (Σ long, Σ |short|, Σ elected) minus the near legs value them exactly: net size,
+    ///         calendar-spread sides and the election payment at the index. A far short owes no delivery bond yet
+    ///         (docs/futures.md "Series per account: the bound"). Never reverts for an account that holds nothing.
     /// @param $ The FuturesMarket storage.
     /// @param account The account.
     /// @param priceWad The index the ClearingHouse values the account at.
@@ -41,21 +50,56 @@ library FuturesRisk {
         address account,
         uint256 priceWad
     ) external view returns (int256 equityAdjustmentUsdc, uint256 extraInitialUsdc, uint256 extraMaintenanceUsdc) {
-        uint256[] memory ids = $.accountSeriesSet[account].toArray();
-        uint256 penaltyBps = $.params.penaltyBps;
-        Sums memory sum;
         // settlement-price corrections of legs a liquidation closed at the index, not yet paid
         equityAdjustmentUsdc = $.liquidationCashUsdc[account];
+        FuturesLedger.AccountBook memory book = $.accountBooks[account];
+        if (book.legs != 0) {
+            Sums memory sum;
+            int256 nearAdj;
+            (nearAdj, extraInitialUsdc) = _nearLegs($, account, priceWad, sum);
+            extraMaintenanceUsdc = extraInitialUsdc;
+            equityAdjustmentUsdc += nearAdj;
+            // the far legs: live, unfixed, unfinalised (their buckets start after now + NEAR_SEC)
+            uint256 farLong = book.longCh - sum.nearLongCh;
+            uint256 farShort = book.shortCh - sum.nearShortCh;
+            sum.netCh += int256(farLong) - int256(farShort);
+            sum.liveLongCh += farLong;
+            sum.liveShortCh += farShort;
+            uint256 farElected = book.electedCh - sum.nearElectedCh;
+            if (farElected != 0) equityAdjustmentUsdc -= int256(FuturesMath.usdcUp(farElected, priceWad));
+            (uint256 spreadIm, uint256 spreadMm) = _spreadMargin($, sum, priceWad);
+            extraInitialUsdc += spreadIm;
+            extraMaintenanceUsdc += spreadMm;
+        }
+        // the initial margin pending orders hold until executed or cancelled (item 15): escrowed out of the
+        // collateral, so it counts as equity and is required as initial margin (binds withdrawals, not liquidations)
+        uint256 held = $.orderMarginUsdc[account];
+        equityAdjustmentUsdc += int256(held);
+        extraInitialUsdc += held;
+    }
+
+    /// @dev The near legs one by one: marks of price-fixed legs, election payments, delivery bonds; adds their sizes
+    ///      to `sum`.
+    function _nearLegs(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        uint256 priceWad,
+        Sums memory sum
+    ) private view returns (int256 adj, uint256 bonds) {
+        uint256[] memory ids = FuturesLedger.heldUpTo($, account, FuturesLedger.nearBucket());
+        uint256 penaltyBps = $.params.penaltyBps;
         for (uint256 i; i < ids.length; ++i) {
             IFuturesTypes.Series storage s = $.series[ids[i]];
             IFuturesTypes.Position storage p = $.positions[ids[i]][account];
             int256 size = p.sizeCh;
             sum.netCh += size;
+            if (size > 0) sum.nearLongCh += uint256(size);
+            else sum.nearShortCh += uint256(-size);
             uint256 markWad = priceWad;
             if (s.finalAt != 0) {
                 // expired and price-fixed: marked at the settlement price, not the moving index (item 23)
                 markWad = s.settlementPriceWad;
-                equityAdjustmentUsdc += FuturesMath.valueDown(size, markWad) - FuturesMath.valueUp(size, priceWad);
+                adj += FuturesMath.valueDown(size, markWad) - FuturesMath.valueUp(size, priceWad);
             } else if (size > 0) {
                 sum.liveLongCh += uint256(size);
             } else {
@@ -64,19 +108,13 @@ library FuturesRisk {
             // The long's delivery payment, held from election to settlement: the whole election until the series
             // is finalised, then its deliverable share; at the settlement price once fixed, else at the index.
             uint256 elected = p.electedCh;
-            if (elected != 0) equityAdjustmentUsdc -= int256(FuturesMath.usdcUp(_paymentCh(s, elected), markWad));
+            if (elected != 0) {
+                sum.nearElectedCh += elected;
+                adj -= int256(FuturesMath.usdcUp(_paymentCh(s, elected), markWad));
+            }
             // The short's delivery bond: the penalty on the part of its (estimated) assignment not escrowed in CH.
-            uint256 bond = _bondUsdc(s, p, size, penaltyBps, markWad);
-            extraInitialUsdc += bond;
-            extraMaintenanceUsdc += bond;
+            bonds += _bondUsdc(s, p, size, penaltyBps, markWad);
         }
-        (uint256 spreadIm, uint256 spreadMm) = _spreadMargin($, sum, priceWad);
-        // the initial margin pending orders hold until executed or cancelled (item 15): escrowed out of the
-        // collateral, so it counts as equity and is required as initial margin (binds withdrawals, not liquidations)
-        uint256 held = $.orderMarginUsdc[account];
-        equityAdjustmentUsdc += int256(held);
-        extraInitialUsdc += spreadIm + held;
-        extraMaintenanceUsdc += spreadMm;
     }
 
     /// @notice What closing every live series' open skew would pay the traders in basis cash (issue 17 item 2): for
@@ -152,9 +190,14 @@ library FuturesRisk {
         uint256 penaltyBps,
         uint256 markWad
     ) private view returns (uint256) {
-        uint256 base = p.baseTaken ? p.deliveryBaseCh : (size < 0 ? uint256(-size) : 0);
+        // @dev cheapest reads first: a live leg has no delivery base beyond its short size (baseTaken is set after
+        //      expiry only), and without elections no short owes a bond
+        uint256 base;
+        if (s.finalAt == 0 && block.timestamp < s.expiry) base = size < 0 ? uint256(-size) : 0;
+        else base = p.baseTaken ? p.deliveryBaseCh : (size < 0 ? uint256(-size) : 0);
         if (base == 0) return 0;
         uint256 elected = s.electedCh;
+        if (elected == 0) return 0;
         uint256 assignable = s.finalAt != 0 ? s.assignableShortCh : uint256(s.shortOiCh) + s.postExpiryShortCh;
         uint256 assigned = FuturesMath.assignment(base, elected < assignable ? elected : assignable, assignable);
         uint256 escrow = p.escrowCh;
@@ -201,6 +244,15 @@ library FuturesRisk {
         uint256 base = p.baseTaken ? p.deliveryBaseCh : (p.sizeCh < 0 ? uint256(-int256(p.sizeCh)) : 0);
         if (base != 0) assignedCh = FuturesMath.assignment(base, deliverable, assignable);
         else if (elected != 0) assignedCh = (uint256(p.electedCh) * deliverable) / elected;
+    }
+
+    /// @notice IFuturesMarket.accountSeries: the series `account` holds an open record in, in ascending expiry bucket
+    ///         (reads one slot per bucket held; a view for lenses and keepers).
+    function accountSeries(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account
+    ) external view returns (uint256[] memory) {
+        return FuturesLedger.heldSeries($, account);
     }
 
     /// @notice IFuturesMarket.seriesAccounts: a page of the accounts that ever held `seriesId`.
