@@ -326,4 +326,20 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
         uint256 later = futures.positionOf(id, carol).entryPriceWad;
         assertApproxEqRel(later, 10.25e18, 0.002e18);
     }
+
+    /// A contract maker (a smart wallet) signs through ERC-1271; a signature its owner did not make is refused.
+    function test_contractMaker_erc1271_fills_otherKeyReverts() public {
+        _setUpMaker(10_000e6);
+        address wallet = deployCode("MockERC1271Wallet.sol:MockERC1271Wallet", abi.encode(maker));
+        _setupTrader(wallet, guarantor, 10_000e6);
+        IFuturesTypes.Order memory o = _order(true, 100e18, 10e18, 1);
+        o.maker = wallet;
+        bytes32 digest = futures.orderDigest(o);
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(uint256(keccak256("not the owner")), digest);
+        vm.expectRevert(abi.encodeWithSelector(SignedOrders.SignedOrderInvalidSignature.selector, wallet, digest));
+        _fill(bob, o, abi.encodePacked(r, s, v), 10e18);
+        (v, r, s) = vm.sign(makerKey, digest);
+        _fill(bob, o, abi.encodePacked(r, s, v), 10e18);
+        assertEq(futures.positionOf(id, wallet).sizeCh, 10e18);
+    }
 }
