@@ -1,4 +1,4 @@
-import { parseUnits } from "ethers";
+import { ZeroAddress, parseUnits } from "ethers";
 import type { BenchSuite } from "./lib.js";
 import { MockAggregatorV3__factory, MockFuturesVault__factory } from "../../types/ethers-contracts/index.js";
 import { Roles } from "@chx/sdk";
@@ -7,6 +7,17 @@ const usdc = (v: string): bigint => parseUnits(v, 6);
 const wad = (v: string): bigint => parseUnits(v, 18);
 const DAY = 86_400n;
 const BATCH = 10;
+/** EIP-712 fields of IFuturesTypes.Order (type `FuturesOrder`, FuturesTrading.ORDER_TYPEHASH). */
+const FUTURES_ORDER_FIELDS = [
+  { name: "maker", type: "address" },
+  { name: "seriesId", type: "uint256" },
+  { name: "isBuy", type: "bool" },
+  { name: "sizeCh", type: "uint256" },
+  { name: "priceWad", type: "uint256" },
+  { name: "nonce", type: "uint256" },
+  { name: "expiry", type: "uint64" },
+  { name: "taker", type: "address" },
+];
 
 /**
  * Futures gas: open / increase / reduce against the vault (each a two-step order: `…:commit` is the trader's commit, the
@@ -87,6 +98,25 @@ export const futuresBench: BenchSuite = {
     // roll: half of dave's short into the standard monthly series (a new leg there), one call, one margin check
     await ctx.measure("FuturesMarket.roll", p.futures.connect(dave).roll(1n, 3n, wad("100")));
     await ctx.measure("FuturesMarket.roll:existingLeg", p.futures.connect(dave).roll(1n, 3n, wad("50")));
+    // signed order (issue 19): erin (long 40) signs a sell of 10 CH at 10.05 in series 1, carol (long 50) fills it:
+    // both hold the series already (one leg reduces, one grows), the order's first fill (nonce + signature checked)
+    const order = {
+      maker: erin.address,
+      seriesId: 1n,
+      isBuy: false,
+      sizeCh: wad("10"),
+      priceWad: wad("10.05"),
+      nonce: 1n,
+      expiry: BigInt(await helpers.time.latest()) + 3_600n,
+      taker: ZeroAddress,
+    };
+    const { chainId } = await ctx.connection.ethers.provider.getNetwork();
+    const signature = await erin.signTypedData(
+      { name: "CHX Futures", version: "1", chainId, verifyingContract: f },
+      { FuturesOrder: FUTURES_ORDER_FIELDS },
+      order,
+    );
+    await ctx.measure("FuturesMarket.fillOrder", p.futures.connect(carol).fillOrder(order, signature, wad("10")));
     const batch = ctx.users.slice(7, 7 + BATCH);
     if (batch.length !== BATCH) throw new Error("futures bench needs 17 users");
     for (const [i, t] of batch.entries()) {

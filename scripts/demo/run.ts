@@ -253,6 +253,16 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
       yTitle: "compute hours (CH)",
     });
   }
+  if (s("forwardCurve").length > 0)
+    specs.push({
+      file: "forward-curve.svg",
+      title: "Futures forward curve: each month's last trader-against-trader price (signed orders)",
+      series: s("forwardCurve"),
+      x: "month",
+      xTitle: "months after the near expiry (0: the index)",
+      y: ["price"],
+      yTitle: "USDC per CH",
+    });
   if (s("basis").length > 0)
     specs.push({
       file: "basis.svg",

@@ -20,6 +20,9 @@ import {
   handleDeliveryForfeited,
   handleDeliveryReceived,
   handleDeliverySettled,
+  handleFuturesMinNonceRaised,
+  handleFuturesOrderFilled,
+  handleFuturesSignedOrderCancelled,
   handleFuturesTraded,
   handleDeliveryEscrowChanged,
   handleKeeperListingMonthsSet,
@@ -35,6 +38,7 @@ import {
 } from "../src/mappings/futuresMarket";
 import { ALICE, BOB, CAROL, DAY, T0, wad } from "./helpers";
 import { FuturesMarketEvents } from "../generated/factories/FuturesMarket";
+import { seriesKey } from "../src/lib/markets";
 
 const FUT = Address.fromString("0x000000000000000000000000000000000000f075");
 const KEEPER = Address.fromString("0x000000000000000000000000000000000000cee9");
@@ -340,5 +344,45 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesMarketState", m, "penaltyUncoveredUsdc", "4000000");
     handleDeliverySlashReceived(new FuturesMarketEvents(FUT).DeliverySlashReceived(T0, n(1), BOB, wad(45), n(0)));
     assert.fieldEquals("FuturesMarketState", m, "slashDpsPaid", wad(45).toString());
+  });
+
+  test("a signed-order fill sets the series' curve point (issue 19); cancels and nonce raises are logged", () => {
+    handleFuturesSeriesListed(
+      new FuturesMarketEvents(FUT).SeriesListed(
+        T0,
+        n(1),
+        BigInt.fromI64(T0 + 7 * DAY),
+        BigInt.fromI64(T0 + 6 * DAY),
+        2,
+        wad(1000),
+        CAROL,
+        n(1),
+      ),
+    );
+    const digest = Bytes.fromHexString("0x" + "ab".repeat(32));
+    handleFuturesOrderFilled(
+      new FuturesMarketEvents(FUT).FuturesOrderFilled(
+        T0 + 5,
+        digest,
+        n(1),
+        ALICE,
+        BOB,
+        wad(3),
+        wad(11),
+        wad(10),
+        wad(3),
+        wad(7),
+      ),
+    );
+    const sid = seriesKey(FUT, n(1)).toHexString();
+    assert.fieldEquals("FuturesSeries", sid, "curvePriceWad", wad(11).toString());
+    assert.fieldEquals("FuturesSeries", sid, "curveIndexWad", wad(10).toString());
+    assert.fieldEquals("FuturesSeries", sid, "curveTradedAt", (T0 + 5).toString());
+    assert.fieldEquals("FuturesSeries", sid, "signedFillCount", "1");
+    handleFuturesSignedOrderCancelled(
+      new FuturesMarketEvents(FUT).FuturesSignedOrderCancelled(T0 + 6, digest, ALICE, n(1), wad(3)),
+    );
+    handleFuturesMinNonceRaised(new FuturesMarketEvents(FUT).FuturesMinNonceRaised(T0 + 7, ALICE, n(2)));
+    assert.entityCount("FuturesEvent", 3);
   });
 });

@@ -339,7 +339,7 @@ contract FuturesOrdersSecurityTest is FuturesSecuritySetup {
         assertEq(bytes4(err), IDelayedOrderErrors.DelayedOrderGasTooLow.selector);
         assertEq(futures.pendingOrder(id, alice).commitTime, priceTime - 30); // still pending
         vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesOnlySelf.selector, address(this)));
-        futures.fillOrder(alice, id, 100e18, 0, 10e18, priceTime);
+        futures.fillDelayed(alice, id, 100e18, 0, 10e18, priceTime);
         IFuturesTypes.Params memory p = _params();
         p.maxOrderDelaySec = p.minOrderDelaySec;
         vm.expectRevert(IFuturesErrors.FuturesInvalidParams.selector);

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {FuturesBase} from "./futures/FuturesBase.sol";
 import {FuturesLedger} from "../../libraries/futures/FuturesLedger.sol";
 import {IFuturesMarket} from "../../interfaces/markets/IFuturesMarket.sol";
@@ -19,20 +20,27 @@ import {FuturesOrders} from "./futures/FuturesOrders.sol";
 import {FuturesTrading} from "../../libraries/futures/FuturesTrading.sol";
 import {FuturesListing} from "../../libraries/futures/FuturesListing.sol";
 import {IDelayedOrders} from "../../interfaces/markets/IDelayedOrders.sol";
+import {SignedOrders} from "../../libraries/orders/SignedOrders.sol";
 
 /// @title FuturesMarket
 /// @notice Dated CH futures with physical delivery against the LP vault. See IFuturesMarket and docs/futures.md.
 ///         Listing, trading, option exercise, the vault seam, keeper checker and views live here; delivery, expiry,
 ///         settlement and the liquidation hook run in the FuturesDelivery module, delegate-called on this storage.
 ///         Trades against the vault are two-step orders (FuturesOrders, linked): commit, then a keeper executes.
+///         Trades between traders are signed EIP-712 orders (`fillOrder`) under OpenZeppelin's EIP712Upgradeable
+///         domain (ERC-5267 `eip712Domain()`, name "CHX Futures", version "1").
 /// @custom:oz-upgrades-unsafe-allow external-library-linking
-contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
+contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarketAccountRisk {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
     using SafeCast for int256;
 
     /// @notice How far ahead Monthly and Quarterly series may be listed by anyone (`listStandardSeriesAt`).
     uint256 public constant STANDARD_HORIZON_SEC = FuturesLedger.STANDARD_HORIZON_SEC;
+
+    /// @dev The EIP-712 domain of signed orders (returned by `eip712Domain()`; constants, so no initialiser runs).
+    string internal constant EIP712_NAME = FuturesTrading.EIP712_NAME;
+    string internal constant EIP712_VERSION = FuturesTrading.EIP712_VERSION;
 
     /// @notice Initialises the proxy.
     /// @param authority The protocol AccessManager.
@@ -52,6 +60,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         Params calldata params_
     ) external initializer {
         __ChxUpgradeable_init(authority);
+        __EIP712_init(EIP712_NAME, EIP712_VERSION);
         if (clearingHouse == address(0) || oracle == address(0) || ch == address(0) || module == address(0))
             revert ChxZeroAddress();
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
@@ -70,14 +79,13 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     // ───────────────────────────── listing ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
-    function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
-        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
+    function listSeries(uint64, uint256) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return FuturesListing.list($, FuturesListing.nextStandardExpiry($, tenor), tenor, 0);
+    function listStandardSeries(Tenor) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
@@ -86,13 +94,13 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     }
 
     /// @inheritdoc IFuturesMarket
-    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external whenActive(FEATURE_LIST) returns (uint256) {
-        return FuturesListing.listStandardAt(_getFuturesMarketStorage(), tenor, expiry);
+    function listStandardSeriesAt(Tenor, uint64) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function setKeeperListingMonths(uint256 months) external restricted {
-        FuturesListing.setKeeperListingMonths(_getFuturesMarketStorage(), months);
+    function setKeeperListingMonths(uint256) external {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
@@ -153,7 +161,7 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
 
     /// @inheritdoc IFuturesMarket
     /// @dev Runs inside `executeOrder`'s (or `performUpkeep`'s) reentrancy lock, called by the market itself.
-    function fillOrder(
+    function fillDelayed(
         address account,
         uint256 seriesId,
         int256 sizeDeltaCh,
@@ -173,20 +181,71 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
         return FuturesTrading.fill($, seriesId, account, sizeDeltaCh, limitPriceWad, indexPriceWad, priceTime);
     }
 
-    /// @inheritdoc IFuturesExercise
-    function openFromExercise(
-        uint256 seriesId,
-        address longAccount,
-        address shortAccount,
-        uint256 sizeCh,
-        uint256 priceWad
-    ) external restricted nonReentrant {
-        if (sizeCh == 0 || priceWad == 0) revert FuturesZeroAmount();
-        _requireActive(FEATURE_TRADE);
-        FuturesTrading.exercise(_getFuturesMarketStorage(), seriesId, longAccount, shortAccount, sizeCh, priceWad);
+    /// @inheritdoc IFuturesMarket
+    function fillOrder(
+        Order calldata order,
+        bytes calldata signature,
+        uint256 sizeCh
+    ) external nonReentrant returns (uint256) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        // @dev pause flag for a risk-increasing leg of either party (reductions are never paused, SEC-05)
+        int256 d = order.isBuy ? sizeCh.toInt256() : -sizeCh.toInt256();
+        mapping(address => Position) storage ps = $.positions[order.seriesId];
+        int256 m = ps[order.maker].sizeCh;
+        int256 t = ps[msg.sender].sizeCh;
+        if (FuturesLedger.isIncrease(m, m + d) || FuturesLedger.isIncrease(t, t - d)) _requireActive(FEATURE_TRADE);
+        return FuturesTrading.fillSigned($, order, signature, sizeCh);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function cancelSignedOrder(Order calldata) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function raiseMinNonce(uint256) external {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function orderDigest(Order calldata order) external view returns (bytes32) {
+        return FuturesTrading.orderDigest(order);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function signedOrderState(bytes32 digest) external view returns (uint256 filledCh, bool cancelled) {
+        SignedOrders.State memory st = _getFuturesMarketStorage().signedOrders.orders[digest];
+        return (st.filled, st.cancelled);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function minNonce(address maker) external view returns (uint256) {
+        return _getFuturesMarketStorage().signedOrders.minNonce[maker];
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function curvePoint(uint256 seriesId) external view returns (CurvePoint memory) {
+        return _getFuturesMarketStorage().curve[seriesId];
+    }
+
+    /// @dev The domain name as a constant (OpenZeppelin's documented override): a digest reads no storage for it.
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Name() internal pure override returns (string memory) {
+        return EIP712_NAME;
+    }
+
+    /// @dev The domain version as a constant (see `_EIP712Name`).
+    // solhint-disable-next-line func-name-mixedcase
+    function _EIP712Version() internal pure override returns (string memory) {
+        return EIP712_VERSION;
     }
 
     // ───────────────────────────── delegated to FuturesDelivery ─────────────────────────────
+
+    /// @inheritdoc IFuturesExercise
+    function openFromExercise(uint256, address, address, uint256, uint256) external {
+        _delegateToModule();
+    }
 
     /// @inheritdoc IFuturesMarket
     function electDelivery(uint256, uint256) external {
@@ -340,15 +399,13 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     // ───────────────────────────── governance ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
-    function setParams(Params calldata params_) external restricted {
-        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
+    function setParams(Params calldata) external {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function setVault(address vault) external restricted {
-        if (vault == address(0)) revert ChxZeroAddress();
-        _getFuturesMarketStorage().vault = vault;
-        emit VaultSet(vault);
+    function setVault(address) external {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
@@ -364,10 +421,8 @@ contract FuturesMarket is FuturesBase, IFuturesMarket, IMarketAccountRisk {
     }
 
     /// @inheritdoc IFuturesMarket
-    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
-        Series storage s = FuturesLedger.existing(_getFuturesMarketStorage(), seriesId);
-        s.oiCapCh = oiCapCh.toUint128();
-        emit SeriesOiCapSet(seriesId, oiCapCh);
+    function setSeriesOiCap(uint256, uint256) external {
+        _delegateToModule();
     }
 
     // ───────────────────────────── views ─────────────────────────────

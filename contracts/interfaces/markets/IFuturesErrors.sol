@@ -187,4 +187,11 @@ interface IFuturesErrors is IDelayedOrderErrors {
     /// @param sizeCh Size asked, CH WAD.
     /// @param heldCh |position| in that series, CH WAD.
     error FuturesRollExceedsPosition(uint256 seriesId, address account, uint256 sizeCh, uint256 heldCh);
+    /// @notice Thrown when a signed order is filled by its own maker.
+    /// @param account The maker (and taker).
+    error FuturesSelfTrade(address account);
+    /// @notice Thrown when a signed order restricted to one taker is filled by another account.
+    /// @param taker The order's taker.
+    /// @param caller The caller.
+    error FuturesOrderTakerOnly(address taker, address caller);
 }

@@ -297,4 +297,36 @@ interface IFuturesEvents {
     /// @param dps DPS paid to it.
     /// @param seriesSlashDps DPS still held for the series' other longs after.
     event DeliverySlashReceived(uint256 indexed seriesId, address indexed account, uint256 dps, uint256 seriesSlashDps);
+    /// @notice Emitted for every fill of a signed order (trader against trader, at the order's price); the fill is
+    ///         the series' last traded price (the curve, `curvePoint`). Each leg also emits FuturesTraded.
+    /// @param digest The order's EIP-712 digest.
+    /// @param seriesId The series.
+    /// @param maker The maker.
+    /// @param taker The taker (the caller).
+    /// @param makerDeltaCh The maker's size change (the taker's is the opposite), CH WAD.
+    /// @param priceWad The traded price, WAD.
+    /// @param indexWad The risk price the legs were booked at in the ClearingHouse, WAD.
+    /// @param filledCh The order's filled size after, CH WAD.
+    /// @param remainingCh What is left of it, CH WAD.
+    event FuturesOrderFilled(
+        bytes32 indexed digest,
+        uint256 indexed seriesId,
+        address indexed maker,
+        address taker,
+        int256 makerDeltaCh,
+        uint256 priceWad,
+        uint256 indexWad,
+        uint256 filledCh,
+        uint256 remainingCh
+    );
+    /// @notice Emitted when a maker cancels its signed order (its nonce stays claimed).
+    /// @param digest The order's EIP-712 digest.
+    /// @param maker The maker.
+    /// @param nonce The order's nonce.
+    /// @param filledCh What it had filled, CH WAD.
+    event FuturesSignedOrderCancelled(bytes32 indexed digest, address indexed maker, uint256 nonce, uint256 filledCh);
+    /// @notice Emitted when a maker raises its minimum nonce (all its signed orders below it are void).
+    /// @param maker The maker.
+    /// @param minNonce The new minimum.
+    event FuturesMinNonceRaised(address indexed maker, uint256 minNonce);
 }

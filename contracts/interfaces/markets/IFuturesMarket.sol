@@ -144,7 +144,7 @@ interface IFuturesMarket is
     /// @param indexPriceWad The index of the order's round.
     /// @param priceTime The order's price time (the oracle's new-risk gates are checked for it).
     /// @return priceWad The trade price.
-    function fillOrder(
+    function fillDelayed(
         address account,
         uint256 seriesId,
         int256 sizeDeltaCh,
@@ -342,4 +342,51 @@ interface IFuturesMarket is
         external
         view
         returns (address clearingHouse, address oracle, address ch, address usdc, address vault);
+
+    // ───────────────────────────── signed orders (issue 19: the listed curve) ─────────────────────────────
+
+    /// @notice Fills `sizeCh` of a maker's signed order trader-against-trader at the order's price: the maker's
+    ///         series position moves by +sizeCh (a buy order) or −sizeCh, the caller's (the taker's) by the opposite.
+    ///         Both legs are booked like any fill (per-series size and entry, OI caps, elections, the ClearingHouse net
+    ///         position at the risk price plus the basis cash, `feeBps` each) and each party whose series leg grows
+    ///         must hold initial margin at the risk price. The price becomes the series' last traded price
+    ///         (`curvePoint`). A risk-increasing leg is pausable (`futures.trade`); reductions are not.
+    /// @param order The maker's order (EIP-712 type `FuturesOrder` in this market's domain, `eip712Domain()`).
+    /// @param signature The maker's signature (65-byte ECDSA, low s) or ERC-1271 data for a contract maker.
+    /// @param sizeCh CH to fill now, WAD (≤ what is left of the order).
+    /// @return filledCh The order's filled size after.
+    function fillOrder(
+        Order calldata order,
+        bytes calldata signature,
+        uint256 sizeCh
+    ) external returns (uint256 filledCh);
+
+    /// @notice The maker cancels its signed order (its nonce stays claimed).
+    /// @param order The order.
+    function cancelSignedOrder(Order calldata order) external;
+
+    /// @notice Raises the caller's minimum nonce: every signed order of it with a lower nonce is void.
+    /// @param newMinNonce The new minimum (must be higher).
+    function raiseMinNonce(uint256 newMinNonce) external;
+
+    /// @notice The EIP-712 digest a maker signs for `order`.
+    /// @param order The order.
+    /// @return The digest (the key of `signedOrderState`).
+    function orderDigest(Order calldata order) external view returns (bytes32);
+
+    /// @notice Fill state of the signed order with digest `digest`.
+    /// @param digest The order's digest.
+    /// @return filledCh Filled so far, CH WAD.
+    /// @return cancelled Cancelled by its maker.
+    function signedOrderState(bytes32 digest) external view returns (uint256 filledCh, bool cancelled);
+
+    /// @notice A maker's minimum nonce.
+    /// @param maker The maker.
+    /// @return The minimum nonce.
+    function minNonce(address maker) external view returns (uint256);
+
+    /// @notice The series' last trader-against-trader trade: the listed curve's point of that month.
+    /// @param seriesId The series.
+    /// @return The point (price 0: never traded).
+    function curvePoint(uint256 seriesId) external view returns (CurvePoint memory);
 }

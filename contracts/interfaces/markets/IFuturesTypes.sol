@@ -184,4 +184,35 @@ interface IFuturesTypes {
         bytes reason,
         uint256 pendingOrders
     );
+
+    /// @notice A signed (EIP-712 type `FuturesOrder`, the market's EIP712 domain) limit order on one series, filled by a
+    ///         taker trader-against-trader at `priceWad` (issue 19 item 2: the listed curve).
+    /// @param maker Signer; its position moves by +fill (isBuy) or −fill.
+    /// @param seriesId The series (in the signed struct: an order cannot be replayed on another month).
+    /// @param isBuy The maker buys (goes long).
+    /// @param sizeCh Most CH the order fills in total, WAD.
+    /// @param priceWad The price both legs trade at, USDC per CH, WAD.
+    /// @param nonce Order id; the first fill claims it; void when below the maker's minimum nonce.
+    /// @param expiry Unix time (seconds) after which the order can no longer be filled.
+    /// @param taker The only account that may fill it (0: anyone).
+    struct Order {
+        address maker;
+        uint256 seriesId;
+        bool isBuy;
+        uint256 sizeCh;
+        uint256 priceWad;
+        uint256 nonce;
+        uint64 expiry;
+        address taker;
+    }
+
+    /// @notice A series' last trader-against-trader trade (the listed curve).
+    /// @param priceWad The traded price, WAD (0: never traded).
+    /// @param indexWad The risk price (index) the trade was booked at, WAD.
+    /// @param time Block time of the trade.
+    struct CurvePoint {
+        uint96 priceWad;
+        uint96 indexWad;
+        uint64 time;
+    }
 }

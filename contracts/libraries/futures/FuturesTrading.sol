@@ -13,6 +13,8 @@ import {FuturesLedger} from "./FuturesLedger.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {IChxModule} from "../../interfaces/base/IChxModule.sol";
+import {SignedOrders} from "../orders/SignedOrders.sol";
+import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 
 /// @title FuturesTrading
 /// @notice FuturesMarket fills (docs/futures.md): a keeper-executed order against the vault at the order round's
@@ -45,6 +47,7 @@ library FuturesTrading {
             $.oracle.checkRiskAt(index, priceTime);
         }
         priceWad = priceFor($, s, index, delta, s.expiry - block.timestamp);
+        priceWad = _backstop($, s, seriesId, index, delta > 0, priceWad);
         if (limitPriceWad != 0 && (delta > 0 ? priceWad > limitPriceWad : priceWad < limitPriceWad)) {
             revert IFuturesErrors.FuturesSlippage(priceWad, limitPriceWad);
         }
@@ -310,5 +313,179 @@ library FuturesTrading {
         int256 size = sizeCh.toInt256();
         applyTrade($, s, seriesId, longAccount, size, priceWad, index, 0, false);
         applyTrade($, s, seriesId, shortAccount, -size, priceWad, index, 0, false);
+    }
+
+    // ───────────────────────────── signed orders (issue 19 item 2) ─────────────────────────────
+
+    /// @dev EIP-712 type of IFuturesTypes.Order (named FuturesOrder: the spot market's `Order` is another type).
+    bytes32 internal constant ORDER_TYPEHASH = keccak256(
+        "FuturesOrder(address maker,uint256 seriesId,bool isBuy,uint256 sizeCh,uint256 priceWad,uint256 nonce,uint64 expiry,address taker)"
+    );
+
+    /// @dev The market's EIP-712 domain (FuturesMarket's EIP712Upgradeable overrides return these, so
+    ///      `eip712Domain()` and the separator below describe the same domain).
+    string internal constant EIP712_NAME = "CHX Futures";
+    string internal constant EIP712_VERSION = "1";
+    bytes32 private constant DOMAIN_TYPEHASH = keccak256(
+        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
+    );
+
+    /// @notice The EIP-712 digest of `o` in the market's domain (`address(this)` is the market: delegatecall),
+    ///         what OpenZeppelin's `_hashTypedDataV4` gives for the same struct hash.
+    function orderDigest(IFuturesTypes.Order calldata o) public view returns (bytes32) {
+        bytes32 domain = keccak256(
+            abi.encode(
+                DOMAIN_TYPEHASH,
+                keccak256(bytes(EIP712_NAME)),
+                keccak256(bytes(EIP712_VERSION)),
+                block.chainid,
+                address(this)
+            )
+        );
+        bytes32 structHash = keccak256(
+            abi.encode(ORDER_TYPEHASH, o.maker, o.seriesId, o.isBuy, o.sizeCh, o.priceWad, o.nonce, o.expiry, o.taker)
+        );
+        return MessageHashUtils.toTypedDataHash(domain, structHash);
+    }
+
+    /// @notice IFuturesMarket.cancelSignedOrder: the maker cancels `o` (its nonce stays claimed).
+    function cancelSigned(FuturesBase.FuturesMarketStorage storage $, IFuturesTypes.Order calldata o) external {
+        bytes32 digest = orderDigest(o);
+        uint256 filled = SignedOrders.cancel($.signedOrders, digest, o.maker, o.nonce);
+        emit IFuturesEvents.FuturesSignedOrderCancelled(digest, o.maker, o.nonce, filled);
+    }
+
+    /// @notice IFuturesMarket.raiseMinNonce.
+    function raiseMinNonce(FuturesBase.FuturesMarketStorage storage $, uint256 newMinNonce) external {
+        SignedOrders.raiseMinNonce($.signedOrders, newMinNonce);
+        emit IFuturesEvents.FuturesMinNonceRaised(msg.sender, newMinNonce);
+    }
+
+    struct SignedFill {
+        int256 makerDelta;
+        uint256 index;
+        uint256 fee;
+        uint256 filledAfter;
+    }
+
+    /// @notice IFuturesMarket.fillOrder (the market checked its pause flag for risk-increasing legs and computed the
+    ///         digest): the order checks (SignedOrders.consume), then both legs at the order's price, each through
+    ///         the same ledger path as a fill against the vault (`book` + one ClearingHouse call + the mirror), then
+    ///         the margin of each party whose series leg grows, and the series' curve point.
+    function fillSigned(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Order calldata o,
+        bytes calldata signature,
+        uint256 sizeCh
+    ) external returns (uint256) {
+        bytes32 digest = orderDigest(o);
+        if (o.maker == msg.sender) revert IFuturesErrors.FuturesSelfTrade(msg.sender);
+        if (o.taker != address(0) && o.taker != msg.sender) {
+            revert IFuturesErrors.FuturesOrderTakerOnly(o.taker, msg.sender);
+        }
+        if (o.priceWad == 0) revert IFuturesErrors.FuturesZeroAmount();
+        IFuturesTypes.Series storage s = FuturesLedger.trading($, o.seriesId);
+        SignedFill memory f;
+        f.filledAfter = SignedOrders.consume(
+            $.signedOrders,
+            digest,
+            o.maker,
+            o.nonce,
+            o.expiry,
+            o.sizeCh,
+            sizeCh,
+            signature
+        );
+        f.makerDelta = o.isBuy ? sizeCh.toInt256() : -sizeCh.toInt256();
+        // @dev The risk price: the oracle's new-risk gates (ORC-01) bind every signed fill, as for an exercise.
+        f.index = $.oracle.riskPrice();
+        f.fee = feeOf($, sizeCh, o.priceWad);
+        _signedLeg($, s, o.seriesId, o.maker, f.makerDelta, o.priceWad, f.index, f.fee);
+        _signedLeg($, s, o.seriesId, msg.sender, -f.makerDelta, o.priceWad, f.index, f.fee);
+        $.curve[o.seriesId] = IFuturesTypes.CurvePoint(
+            o.priceWad.toUint96(),
+            f.index.toUint96(),
+            uint64(block.timestamp)
+        );
+        _emitSigned(o, digest, f);
+        return f.filledAfter;
+    }
+
+    function _emitSigned(IFuturesTypes.Order calldata o, bytes32 digest, SignedFill memory f) private {
+        emit IFuturesEvents.FuturesOrderFilled(
+            digest,
+            o.seriesId,
+            o.maker,
+            msg.sender,
+            f.makerDelta,
+            o.priceWad,
+            f.index,
+            f.filledAfter,
+            o.sizeCh - f.filledAfter
+        );
+    }
+
+    /// @dev One leg of a signed fill: the per-series book, the ClearingHouse call (which checks margin when the net
+    ///      position grows) and, when the series leg grows but the net does not (a calendar spread's leg), the margin
+    ///      check here: equity ≥ initial margin at the risk price, the account-risk hook included.
+    function _signedLeg(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        address account,
+        int256 delta,
+        uint256 priceWad,
+        uint256 index,
+        uint256 fee
+    ) private {
+        TradeVars memory v = book($, s, seriesId, account, delta, priceWad, index, fee, true);
+        IClearingHouse.Position memory pos;
+        (v.realised, pos) = $.clearingHouse.modifyPositionAndSettle(account, delta, index, fee, v.cash);
+        FuturesLedger.mirror($, delta, index, v.realised);
+        if (
+            FuturesLedger.isIncrease(v.oldSize, v.newSize) && !FuturesLedger.isIncrease(pos.sizeCh - delta, pos.sizeCh)
+        ) {
+            IClearingHouse.MarginState memory m = $.clearingHouse.marginStateAt(account, index);
+            if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
+                revert IFuturesErrors.FuturesInsufficientMargin(account, m.initialMarginUsdc, m.equityUsdc);
+            }
+        }
+        if (v.refundCh != 0) $.ch.safeTransfer(account, v.refundCh);
+    }
+
+    /// @dev The vault as backstop around the curve: its quote is never better for the trader than the month's last
+    ///      traded basis carried to the current index, `index × (1 + b × (expiry − now) / (expiry − traded at))` with
+    ///      `b = traded price / index then − 1` clamped to ±maxPremiumBps (it converges to zero at expiry like the
+    ///      skew premium). A buy pays max(skew price, anchored), a sell gets min(…). Moving the curve can therefore
+    ///      only make the vault's quotes worse for traders, never cheaper against LPs.
+    function _backstop(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Series storage s,
+        uint256 seriesId,
+        uint256 index,
+        bool isBuy,
+        uint256 skewPrice
+    ) internal view returns (uint256) {
+        IFuturesTypes.CurvePoint memory c = $.curve[seriesId];
+        if (c.priceWad == 0) return skewPrice;
+        uint256 anchored = anchoredPrice(c, s.expiry, index, $.params.maxPremiumBps, isBuy);
+        return isBuy ? (anchored > skewPrice ? anchored : skewPrice) : (anchored < skewPrice ? anchored : skewPrice);
+    }
+
+    /// @dev The curve point's basis carried to `index` now (see `_backstop`), rounded against the trader.
+    function anchoredPrice(
+        IFuturesTypes.CurvePoint memory c,
+        uint64 expiry,
+        uint256 index,
+        uint256 maxPremiumBps,
+        bool isBuy
+    ) internal view returns (uint256) {
+        int256 cap = int256(maxPremiumBps * 1e14);
+        int256 b = int256((uint256(c.priceWad) * FuturesLedger.WAD) / c.indexWad) - int256(FuturesLedger.WAD);
+        if (b > cap) b = cap;
+        else if (b < -cap) b = -cap;
+        // @dev c.time < expiry (trades stop at expiry) and now ≥ c.time, so the factor is in [0, 1]
+        b = (b * int256(uint256(expiry) - block.timestamp)) / int256(uint256(expiry) - c.time);
+        return FuturesMath.seriesPrice(index, b, isBuy);
     }
 }

@@ -158,6 +158,67 @@ async function takeDelivery(
 const TITLE = "Futures: Alice buys futures and elects delivery; Bob sells futures; the price converges at expiry";
 let titleNow = TITLE;
 
+/** EIP-712 fields of IFuturesTypes.Order (type `FuturesOrder`, FuturesTrading.ORDER_TYPEHASH). */
+const FUTURES_ORDER_FIELDS = [
+  { name: "maker", type: "address" },
+  { name: "seriesId", type: "uint256" },
+  { name: "isBuy", type: "bool" },
+  { name: "sizeCh", type: "uint256" },
+  { name: "priceWad", type: "uint256" },
+  { name: "nonce", type: "uint256" },
+  { name: "expiry", type: "uint64" },
+  { name: "taker", type: "address" },
+];
+
+/**
+ * The forward curve (issue 19): governance lists `months` more monthly expiries after `expiry`; in each, the maker
+ * (`carla`: Erin in the scene) signs a sell order (EIP-712) at the index plus 1 % per month of carry and the taker
+ * (`frank`: Dave) fills it — trader against trader at the order's price, no vault. Each fill is that month's curve point (`curvePoint`). Returns the
+ * points as (months ahead, price) and how many months traded; a failing step is logged, not faked.
+ */
+async function forwardCurve(
+  ctx: DemoContext,
+  nearId: bigint,
+  expiry: bigint,
+  months: number,
+  carla: HardhatEthersSigner,
+  frank: HardhatEthersSigner,
+): Promise<{ traded: number; points: { month: number; price: number }[] }> {
+  const { futures } = ctx.protocol;
+  const d = await futures.eip712Domain();
+  const domain = { name: d.name, version: d.version, chainId: d.chainId, verifyingContract: d.verifyingContract };
+  const points: { month: number; price: number }[] = [];
+  const [, nearIndex] = await futures.quote(nearId, 0n);
+  points.push({ month: 0, price: fmt(nearIndex) });
+  let traded = 0;
+  for (let m = 1; m <= months; m++) {
+    try {
+      await (await futures.connect(ctx.deployer).listSeries(expiry + BigInt(m * MONTH), 0)).wait();
+      const [id] = await futures.seriesCount();
+      const [, index] = await futures.quote(id, 0n);
+      const now = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;
+      const order = {
+        maker: carla.address,
+        seriesId: id,
+        isBuy: false,
+        sizeCh: wad(50),
+        priceWad: (index * BigInt(10_000 + 100 * m)) / 10_000n,
+        nonce: BigInt(m),
+        expiry: BigInt(now + DAY),
+        taker: frank.address,
+      };
+      const signature = await carla.signTypedData(domain, { FuturesOrder: FUTURES_ORDER_FIELDS }, order);
+      await (await futures.connect(frank).fillOrder(order, signature, order.sizeCh)).wait();
+      const point = await futures.curvePoint(id);
+      points.push({ month: m, price: fmt(point.priceWad) });
+      traded++;
+    } catch (e) {
+      ctx.log(`forward curve: month ${m} did not trade (${reasonOf(e)})`);
+    }
+  }
+  return { traded, points };
+}
+
 /**
  * A dated CH future from listing to physical delivery (every trade a two-step order the keeper executes). Governance
  * lists a series; Erin speculates long and Dave
@@ -208,6 +269,13 @@ export const futuresScene: Scene = {
     const bobPrice = await trade(bob, -deliverCh);
     await (await ch.connect(bob).approve(market, deliverCh)).wait();
     await (await futures.connect(bob).deliver(seriesId, deliverCh)).wait();
+    const curve = await forwardCurve(ctx, seriesId, expiry, 3, erin, dave);
+    for (const pt of curve.points) ctx.series("forwardCurve", pt);
+    ctx.figure("futures.curveSeries", curve.traded);
+    ctx.log(
+      `forward curve by signed orders (Erin sells the next months, Dave buys them): ` +
+        curve.points.map((pt) => `+${pt.month}m ${pt.price.toFixed(4)}`).join(", "),
+    );
     ctx.log(
       `Erin bought 6,000 and Dave sold 1,500 (speculators); Alice bought 200 CH at ${alicePrice.toFixed(4)} and elected ` +
         `delivery; Bob bought 200 CH on spot, sold 200 futures at ${bobPrice.toFixed(4)} and escrowed his CH`,

@@ -16,6 +16,9 @@ import {
   DeliveryForfeited,
   DeliveryReceived,
   DeliverySettled,
+  FuturesMinNonceRaised,
+  FuturesOrderFilled,
+  FuturesSignedOrderCancelled,
   FuturesTraded,
   KeeperListingMonthsSet,
   OrderCancelled,
@@ -628,4 +631,40 @@ export function handleDeliverySlashReceived(event: DeliverySlashReceived): void 
   const m = getMarket(event.address);
   m.slashDpsPaid = m.slashDpsPaid.plus(event.params.dps);
   m.save();
+}
+
+/**
+ * A signed (trader-against-trader) order fill (issue 19): the series' curve point (price, index, time) and a
+ * `signedFill` event (account = maker, counterparty = taker, amount = the maker's Δ, value = price). Each leg's
+ * position and volume come with its FuturesTraded.
+ */
+export function handleFuturesOrderFilled(event: FuturesOrderFilled): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s !== null) {
+    s.curvePriceWad = p.priceWad;
+    s.curveIndexWad = p.indexWad;
+    s.curveTradedAt = event.block.timestamp;
+    s.signedFillCount = s.signedFillCount + 1;
+    s.save();
+  }
+  const e = other(event, "signedFill", s, p.maker);
+  e.counterparty = p.taker;
+  e.amount = p.makerDeltaCh;
+  e.value = p.priceWad;
+  e.save();
+}
+
+/** A maker cancelled a signed order (amount = what it had filled). */
+export function handleFuturesSignedOrderCancelled(event: FuturesSignedOrderCancelled): void {
+  const e = other(event, "signedOrderCancelled", null, event.params.maker);
+  e.amount = event.params.filledCh;
+  e.save();
+}
+
+/** A maker raised its minimum nonce (value = the new minimum): its older signed orders are void. */
+export function handleFuturesMinNonceRaised(event: FuturesMinNonceRaised): void {
+  const e = other(event, "minNonceRaised", null, event.params.maker);
+  e.value = event.params.minNonce;
+  e.save();
 }

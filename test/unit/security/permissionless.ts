@@ -394,6 +394,16 @@ open(
 open("FuturesMarket", ["claimBounties(address)"], "pays bounties accrued to the given keeper, to that keeper");
 open(
   "FuturesMarket",
+  ["fillOrder((address,uint256,bool,uint256,uint256,uint256,uint64,address),bytes,uint256)"],
+  "trader-against-trader fill of a maker's EIP-712 signed order (issue 19): the maker's signature authorises its leg, the caller is the other leg; both margin-checked, pausable for new risk",
+);
+open(
+  "FuturesMarket",
+  ["cancelSignedOrder((address,uint256,bool,uint256,uint256,uint256,uint64,address))", "raiseMinNonce(uint256)"],
+  "a maker voids its own signed orders (checked inside against msg.sender)",
+);
+open(
+  "FuturesMarket",
   ["demandDeliveryProof(uint256,address)", "closeUnproven(uint256,address)"],
   "the short's own guarantor demands proof (checked inside); closing an unproven short after the window only reduces risk",
 );

@@ -11,6 +11,7 @@ import {IComputePriceOracle} from "../../../interfaces/oracle/IComputePriceOracl
 import {DelayedOrders} from "../../../libraries/DelayedOrders.sol";
 import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
 import {SeriesSet} from "../../../types/SeriesId.sol";
+import {SignedOrders} from "../../../libraries/orders/SignedOrders.sol";
 
 /// @title FuturesBase
 /// @notice Storage of the FuturesMarket proxy and its delegate-called FuturesDelivery module (one ERC-7201
@@ -79,6 +80,9 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         mapping(address account => mapping(uint256 word => uint256 bits)) accountBucketBits;
         // The account's series per expiry bucket (≤ MAX_SERIES_PER_ACCOUNT each).
         mapping(address account => mapping(uint256 bucket => SeriesSet)) accountBuckets;
+        // Issue 19 item 2: signed trader-against-trader orders (fills, cancels, nonces) and each series' last trade.
+        SignedOrders.Book signedOrders;
+        mapping(uint256 seriesId => CurvePoint) curve;
     }
 
     /// @dev DPS slashed from a series' failing shorts (net of finder fees), paid to its electing longs pro rata.

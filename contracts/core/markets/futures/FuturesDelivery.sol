@@ -13,6 +13,8 @@ import {IFuturesMarket} from "../../../interfaces/markets/IFuturesMarket.sol";
 import {FuturesOrders} from "./FuturesOrders.sol";
 import {FuturesSettlement} from "../../../libraries/futures/FuturesSettlement.sol";
 import {FuturesLiquidation} from "../../../libraries/futures/FuturesLiquidation.sol";
+import {FuturesTrading} from "../../../libraries/futures/FuturesTrading.sol";
+import {FuturesListing} from "../../../libraries/futures/FuturesListing.sol";
 
 /// @title FuturesDelivery
 /// @notice The delivery, expiry, settlement and liquidation-mapping half of the FuturesMarket, delegate-called by
@@ -55,6 +57,73 @@ contract FuturesDelivery is FuturesBase {
     function setDeliveryOrders(address deliveryOrders) external restricted {
         _getFuturesMarketStorage().deliveryOrders = deliveryOrders;
         emit DeliveryOrdersSet(deliveryOrders);
+    }
+
+    // ───────────────────────────── moved out of the market for its size (issue 19)
+
+    /// @notice See IFuturesExercise.
+    function openFromExercise(
+        uint256 seriesId,
+        address longAccount,
+        address shortAccount,
+        uint256 sizeCh,
+        uint256 priceWad
+    ) external restricted nonReentrant {
+        if (sizeCh == 0 || priceWad == 0) revert FuturesZeroAmount();
+        _requireActive(FEATURE_TRADE);
+        FuturesTrading.exercise(_getFuturesMarketStorage(), seriesId, longAccount, shortAccount, sizeCh, priceWad);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
+        Series storage s = FuturesLedger.existing(_getFuturesMarketStorage(), seriesId);
+        s.oiCapCh = oiCapCh.toUint128();
+        emit SeriesOiCapSet(seriesId, oiCapCh);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setKeeperListingMonths(uint256 months) external restricted {
+        FuturesListing.setKeeperListingMonths(_getFuturesMarketStorage(), months);
+    }
+
+    /// @notice See IFuturesMarket.
+    function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
+        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
+    }
+
+    /// @notice See IFuturesMarket.
+    function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        return FuturesListing.list($, FuturesListing.nextStandardExpiry($, tenor), tenor, 0);
+    }
+
+    /// @notice See IFuturesMarket.
+    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external whenActive(FEATURE_LIST) returns (uint256) {
+        return FuturesListing.listStandardAt(_getFuturesMarketStorage(), tenor, expiry);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setParams(Params calldata params_) external restricted {
+        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setVault(address vault) external restricted {
+        if (vault == address(0)) revert ChxZeroAddress();
+        _getFuturesMarketStorage().vault = vault;
+        emit VaultSet(vault);
+    }
+
+    // ───────────────────────────── signed orders (issue 19 item 2)
+
+    /// @notice See IFuturesMarket.
+    function cancelSignedOrder(Order calldata order) external {
+        FuturesTrading.cancelSigned(_getFuturesMarketStorage(), order);
+    }
+
+    /// @notice See IFuturesMarket.
+    function raiseMinNonce(uint256 newMinNonce) external {
+        FuturesTrading.raiseMinNonce(_getFuturesMarketStorage(), newMinNonce);
     }
 
     // ───────────────────────────── delivery ─────────────────────────────

@@ -22,7 +22,7 @@ import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
 ///         cancellation and keeper discovery, on the market's storage (an external library run by delegatecall in the
 ///         market's or its delivery module's context, linked at deploy; keeps both under EIP-170). One order per
 ///         account and series (key `SeriesId.orderKey(account)`, the DelayedOrders key layout); the fill itself is the market's
-///         `fillOrder`. Emits the market's events.
+///         `fillDelayed`. Emits the market's events.
 library FuturesOrders {
     using DelayedOrders for DelayedOrders.Book;
     using SafeCast for int256;
@@ -163,7 +163,7 @@ library FuturesOrders {
 
     /// @notice Executes `account`'s order on `seriesId` at `roundId` (IFuturesMarket.executeOrder): takes it out of
     ///         the book first (so the fill's margin check does not count it twice), then runs the fill in the
-    ///         market's own frame (`fillOrder`): a revert with a reason is a user-caused failure and cancels the
+    ///         market's own frame (`fillDelayed`): a revert with a reason is a user-caused failure and cancels the
     ///         order; an empty one (out of gas) reverts everything. The executor (the caller) is paid the fee.
     function execute(
         FuturesBase.FuturesMarketStorage storage $,
@@ -178,7 +178,7 @@ library FuturesOrders {
         uint256 gasLeft = gasleft();
         if (gasLeft < MIN_EXECUTION_GAS) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasLeft, MIN_EXECUTION_GAS);
         int256 delta = o.closeAll ? int256(0) : int256(o.sizeDeltaCh);
-        try IFuturesMarket(address(this)).fillOrder(account, seriesId, delta, o.acceptablePriceWad, price, t) {
+        try IFuturesMarket(address(this)).fillDelayed(account, seriesId, delta, o.acceptablePriceWad, price, t) {
             emit IFuturesTypes.OrderExecuted(seriesId, account, msg.sender, roundId, price, o.feeUsdc, pending);
         } catch (bytes memory reason) {
             // @dev no reason: the fill ran out of gas (MIN_EXECUTION_GAS makes that the executor's doing)
