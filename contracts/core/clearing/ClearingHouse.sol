@@ -79,6 +79,11 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
         ClearingConfig.setFlag(market, ClearingStorage.FLAG_HOLDS_ACCOUNTS, enabled);
     }
 
+    /// @inheritdoc IClearingHouse
+    function setMarketScenarioRisk(address market, bool enabled) external restricted {
+        ClearingConfig.setFlag(market, ClearingStorage.FLAG_SCENARIO_RISK, enabled);
+    }
+
     /// @inheritdoc IClearingRiskSync
     function syncVolatility(uint256 sigmaWad) external {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
@@ -88,6 +93,13 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
     /// @inheritdoc IClearingRiskSync
     function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external {
         if (msg.sender == address(ClearingStorage.layout().riskEngine)) ClearingConfig.syncMarketRisk(market, params);
+    }
+
+    /// @inheritdoc IClearingRiskSync
+    function syncMarketVolatility(address market, uint256 sigmaWad, uint256 staleSigmaWad, uint256 staleAt) external {
+        if (msg.sender == address(ClearingStorage.layout().riskEngine)) {
+            ClearingConfig.syncMarketVolatility(market, sigmaWad, staleSigmaWad, staleAt);
+        }
     }
 
     // ───────────────────────────── traders ─────────────────────────────
