@@ -104,9 +104,31 @@ library ClearingLiquidation {
                 collateralBefore + pnl
             );
         }
+        pnl += _hook($, account, acc, tr, delta, priceWad, pnl);
+    }
+
+    /// @dev The market's liquidation hook. A market that holds the account may release it from the hook: the set is
+    ///      taken back from storage. A scenario (portfolio-margined) market may also settle what it closed for a held
+    ///      account (options closed at their value, issue 20 item 3): that cash flow is returned so the caller's one
+    ///      write of the account keeps it.
+    function _hook(
+        ClearingHouseStorage.Layout storage $,
+        address account,
+        ClearingHouseStorage.Account memory acc,
+        ClearingMargin.Traded memory tr,
+        int256 delta,
+        uint256 priceWad,
+        int256 pnl
+    ) private returns (int256 settled) {
+        bool scenario = tr.flags & ClearingStorage.FLAG_SCENARIO_RISK != 0;
+        int256 before = scenario ? int256($.accounts[account].collateralUsdc) : int256(0);
         ILiquidatableMarket(tr.market).onPositionLiquidated(account, delta, priceWad, pnl);
-        // A market that holds the account may release it from the hook: take the set back from storage.
         if (tr.flags & ClearingStorage.FLAG_HOLDS_ACCOUNTS != 0) acc.markets = $.accounts[account].markets;
+        if (scenario) {
+            settled = int256($.accounts[account].collateralUsdc) - before;
+            // The caller writes the collateral once from its own running total: undo the hook's write here.
+            $.accounts[account].collateralUsdc = int96(before);
+        }
     }
 
     /// @dev A close never adds risk: the gate is never reached.
