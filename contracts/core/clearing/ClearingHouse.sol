@@ -14,7 +14,6 @@ import {ClearingMargin} from "../../libraries/clearing/ClearingMargin.sol";
 import {ClearingPositions} from "../../libraries/clearing/ClearingPositions.sol";
 import {ClearingLiquidation} from "../../libraries/clearing/ClearingLiquidation.sol";
 import {ClearingConfig} from "../../libraries/clearing/ClearingConfig.sol";
-import {ClearingAdl} from "../../libraries/clearing/ClearingAdl.sol";
 
 /// @title ClearingHouse
 /// @notice Cross-margined USDC accounts and the positions markets open in them. See IClearingHouse.
@@ -308,7 +307,7 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
     ) external nonReentrant returns (int256 realisedPnlUsdc, uint256 haircutUsdc, uint256 paidBountyUsdc) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         _onlyLiquidationEngine($);
-        (realisedPnlUsdc, haircutUsdc, paidBountyUsdc) = ClearingAdl.reduce($, step);
+        (realisedPnlUsdc, haircutUsdc, paidBountyUsdc) = ClearingLiquidation.adlReduce(step);
         if (paidBountyUsdc > 0) $.usdc.safeTransfer(step.keeper, paidBountyUsdc);
     }
 

@@ -10,6 +10,7 @@ import {ClearingMath} from "../ClearingMath.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 import {ClearingMargin} from "./ClearingMargin.sol";
 import {ClearingPositions} from "./ClearingPositions.sol";
+import {ClearingAdl} from "./ClearingAdl.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title ClearingLiquidation
@@ -28,7 +29,7 @@ library ClearingLiquidation {
         uint256 priceWad,
         address keeper,
         uint256 bountyUsdc
-    ) internal returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc) {
+    ) external returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc) {
         if (fractionWad == 0 || fractionWad > ClearingMath.WAD) {
             revert IClearingHouseErrors.ClearingInvalidFraction(fractionWad);
         }
@@ -151,7 +152,7 @@ library ClearingLiquidation {
         address account,
         uint256 fromGuarantorUsdc,
         uint256 fromInsuranceUsdc
-    ) internal returns (int256 collateralUsdc) {
+    ) external returns (int256 collateralUsdc) {
         ClearingHouseStorage.Account storage a = $.accounts[account];
         int256 collateral = a.collateralUsdc;
         uint256 count = a.markets.count();
@@ -177,5 +178,13 @@ library ClearingLiquidation {
     ) internal returns (uint256 remaining) {
         remaining = amountUsdc >= deficitUsdc ? 0 : deficitUsdc - amountUsdc;
         if (amountUsdc > 0) emit IClearingHouse.DeficitAbsorbed(account, layer, amountUsdc, remaining, market);
+    }
+
+    /// @notice IClearingHouse.adlReduce after its access check: ClearingAdl.reduce run from this linked library so
+    ///         its code is not in the ClearingHouse (EIP-170 room; auto-deleveraging is not a hot path).
+    function adlReduce(
+        IClearingHouse.AdlStep calldata step
+    ) external returns (int256 realisedPnlUsdc, uint256 haircutUsdc, uint256 paidBountyUsdc) {
+        return ClearingAdl.reduce(ClearingStorage.layout(), step);
     }
 }
