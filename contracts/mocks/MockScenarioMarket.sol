@@ -61,9 +61,10 @@ contract MockScenarioMarket is ILiquidatableMarket, IMarketAccountRisk, IMarketS
         Option[] storage list = _options[account];
         for (uint256 i; i < list.length; ++i) {
             Option memory o = list[i];
-            uint256 intrinsic = o.isCall
-                ? (priceWad > o.strikeWad ? priceWad - o.strikeWad : 0)
-                : (o.strikeWad > priceWad ? o.strikeWad - priceWad : 0);
+            uint256 intrinsic =
+                o.isCall
+                    ? (priceWad > o.strikeWad ? priceWad - o.strikeWad : 0)
+                    : (o.strikeWad > priceWad ? o.strikeWad - priceWad : 0);
             if (o.sizeCh >= 0) {
                 valueUsdc += int256((uint256(o.sizeCh) * intrinsic) / 1e30);
             } else {

@@ -10,17 +10,18 @@ import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
 contract ClearingMarketSigmaTest is ClearingUnitBase {
     uint256 internal constant WAD = 1e18;
 
-    function _volParams(uint64 floorSigma, uint64 staleSigma, uint32 staleAfter)
-        internal
-        pure
-        returns (IRiskEngine.MarketVolParams memory)
-    {
-        return IRiskEngine.MarketVolParams({
-            lambdaWad: 0.94e18,
-            floorSigmaWad: floorSigma,
-            staleSigmaWad: staleSigma,
-            staleAfterSec: staleAfter
-        });
+    function _volParams(
+        uint64 floorSigma,
+        uint64 staleSigma,
+        uint32 staleAfter
+    ) internal pure returns (IRiskEngine.MarketVolParams memory) {
+        return
+            IRiskEngine.MarketVolParams({
+                lambdaWad: 0.94e18,
+                floorSigmaWad: floorSigma,
+                staleSigmaWad: staleSigma,
+                staleAfterSec: staleAfter
+            });
     }
 
     function _enable(uint64 floorSigma, uint64 staleSigma, uint32 staleAfter) internal {
