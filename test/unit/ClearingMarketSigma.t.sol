@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
 import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
 import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
+import {MockClearingMarket} from "../../contracts/mocks/MockClearingMarket.sol";
+import {Roles} from "../../contracts/core/governance/Roles.sol";
 
 /// @notice Per-market σ (issue 20 item 3): elapsed-time scaling, stress floor, staleness, the ClearingHouse's copy,
 ///         bounty per interval. σ₀ = 2 %, λ = 0.94, interval 1 h, IM = max(10 %, 3σ), MM = max(5 %, 1.5σ).
@@ -161,5 +163,51 @@ contract ClearingMarketSigmaTest is ClearingUnitBase {
         vm.expectRevert(abi.encodeWithSelector(IRiskEngine.RiskMarketUnknown.selector, address(market)));
         risk.updateMarketVolatility(address(market));
         assertEq(risk.marginSigma(address(market)), 0.02e18, "index sigma without a model");
+    }
+
+    /// Setting the model again keeps the market's variance (no reset to the index σ); the ClearingHouse's copy
+    /// follows the new floor at once.
+    function test_setMarketVolParamsAgain_keepsVarianceAndPushes() public {
+        _aliceLong50();
+        _enable(0.001e18, 0.5e18, 1 days);
+        vm.prank(keeper);
+        risk.updateMarketVolatility(address(market));
+        vm.warp(block.timestamp + 1 hours);
+        oracle.setPrice(15e18);
+        vm.prank(keeper);
+        risk.updateMarketVolatility(address(market));
+        (, IRiskEngine.MarketVolState memory before) = risk.marketVolatility(address(market));
+        _enable(0.2e18, 0.5e18, 1 days);
+        (, IRiskEngine.MarketVolState memory afterSet) = risk.marketVolatility(address(market));
+        assertEq(afterSet.varianceWad, before.varianceWad);
+        assertEq(risk.marginSigma(address(market)), 0.2e18);
+        _assertCopyMatches(15e18);
+    }
+
+    /// A model pushed before the market is registered is used from registration on.
+    function test_marketSigmaPushedBeforeRegistration_usedFromStart() public {
+        MockClearingMarket m2 = MockClearingMarket(
+            deployCode(
+                "MockClearingMarket.sol:MockClearingMarket",
+                abi.encode(address(chouse), address(oracle), address(usdc))
+            )
+        );
+        risk.setMarketParams(
+            address(m2),
+            IRiskEngine.MarketRiskParams({
+                imMultipleWad: 3e18,
+                mmMultipleWad: 1.5e18,
+                imFloorWad: 0.1e18,
+                mmFloorWad: 0.05e18
+            })
+        );
+        risk.setMarketVolParams(address(m2), _volParams(0.2e18, 0.3e18, 1 days));
+        chouse.registerMarket(address(m2));
+        _grant(Roles.MARKET, address(m2));
+        _setupTrader(alice, guarantor, 1_000e6);
+        vm.prank(alice);
+        m2.trade(50e18);
+        IClearingHouse.MarginState memory s = chouse.marginState(alice);
+        assertEq(s.initialMarginUsdc, 300e6, "500 notional x min(100 %, 3 x 20 %)");
     }
 }
