@@ -58,7 +58,10 @@ contract MockScenarioMarket is ILiquidatableMarket, IMarketAccountRisk, IMarketS
     /// @param priceWad Price.
     /// @return valueUsdc Signed value.
     function valueAt(address account, uint256 priceWad) public view returns (int256 valueUsdc) {
-        Option[] storage list = _options[account];
+        return _value(_options[account], priceWad);
+    }
+
+    function _value(Option[] memory list, uint256 priceWad) private pure returns (int256 valueUsdc) {
         for (uint256 i; i < list.length; ++i) {
             Option memory o = list[i];
             uint256 intrinsic =
@@ -84,9 +87,10 @@ contract MockScenarioMarket is ILiquidatableMarket, IMarketAccountRisk, IMarketS
         uint256 priceWad,
         uint256[] calldata scenarioPricesWad
     ) external view returns (int256[] memory pnlUsdc) {
-        int256 base = valueAt(account, priceWad);
+        Option[] memory list = _options[account]; // read once: per-account aggregates, as a real market would
+        int256 base = _value(list, priceWad);
         pnlUsdc = new int256[](scenarioPricesWad.length);
-        for (uint256 k; k < scenarioPricesWad.length; ++k) pnlUsdc[k] = valueAt(account, scenarioPricesWad[k]) - base;
+        for (uint256 k; k < scenarioPricesWad.length; ++k) pnlUsdc[k] = _value(list, scenarioPricesWad[k]) - base;
     }
 
     /// @inheritdoc ILiquidatableMarket
