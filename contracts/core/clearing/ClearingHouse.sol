@@ -14,7 +14,6 @@ import {ClearingMargin} from "../../libraries/clearing/ClearingMargin.sol";
 import {ClearingPositions} from "../../libraries/clearing/ClearingPositions.sol";
 import {ClearingLiquidation} from "../../libraries/clearing/ClearingLiquidation.sol";
 import {ClearingConfig} from "../../libraries/clearing/ClearingConfig.sol";
-import {ClearingAdl} from "../../libraries/clearing/ClearingAdl.sol";
 
 /// @title ClearingHouse
 /// @notice Cross-margined USDC accounts and the positions markets open in them. See IClearingHouse.
@@ -79,6 +78,11 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
         ClearingConfig.setFlag(market, ClearingStorage.FLAG_HOLDS_ACCOUNTS, enabled);
     }
 
+    /// @inheritdoc IClearingHouse
+    function setMarketScenarioRisk(address market, bool enabled) external restricted {
+        ClearingConfig.setFlag(market, ClearingStorage.FLAG_SCENARIO_RISK, enabled);
+    }
+
     /// @inheritdoc IClearingRiskSync
     function syncVolatility(uint256 sigmaWad) external {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
@@ -88,6 +92,13 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
     /// @inheritdoc IClearingRiskSync
     function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external {
         if (msg.sender == address(ClearingStorage.layout().riskEngine)) ClearingConfig.syncMarketRisk(market, params);
+    }
+
+    /// @inheritdoc IClearingRiskSync
+    function syncMarketVolatility(address market, uint256 sigmaWad, uint256 staleSigmaWad, uint256 staleAt) external {
+        if (msg.sender == address(ClearingStorage.layout().riskEngine)) {
+            ClearingConfig.syncMarketVolatility(market, sigmaWad, staleSigmaWad, staleAt);
+        }
     }
 
     // ───────────────────────────── traders ─────────────────────────────
@@ -296,7 +307,7 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
     ) external nonReentrant returns (int256 realisedPnlUsdc, uint256 haircutUsdc, uint256 paidBountyUsdc) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         _onlyLiquidationEngine($);
-        (realisedPnlUsdc, haircutUsdc, paidBountyUsdc) = ClearingAdl.reduce($, step);
+        (realisedPnlUsdc, haircutUsdc, paidBountyUsdc) = ClearingLiquidation.adlReduce(step);
         if (paidBountyUsdc > 0) $.usdc.safeTransfer(step.keeper, paidBountyUsdc);
     }
 

@@ -31,6 +31,8 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
         uint256 lastPriceWad;
         uint256 lastUpdate;
         mapping(address market => MarketRiskParams) markets;
+        mapping(address market => MarketVolParams) volParams;
+        mapping(address market => MarketVolState) vols;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.RiskEngine")) - 1)) & ~bytes32(uint256(0xff))
@@ -111,26 +113,24 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
     function updateVolatility() external nonReentrant returns (uint256 sigmaWad) {
         RiskEngineStorage storage $ = _getRiskEngineStorage();
         uint256 last = $.lastUpdate;
-        if (last != 0 && block.timestamp < last + $.minUpdateInterval) {
-            revert RiskUpdateTooEarly(last + $.minUpdateInterval);
-        }
+        uint256 interval = $.minUpdateInterval;
+        if (last != 0 && block.timestamp < last + interval) revert RiskUpdateTooEarly(last + interval);
         uint256 priceWad = $.oracle.indexPrice();
         uint256 lastPrice = $.lastPriceWad;
         uint256 returnWad;
         uint256 variance = $.varianceWad;
         if (lastPrice != 0) {
-            uint256 diff = priceWad > lastPrice ? priceWad - lastPrice : lastPrice - priceWad;
             // @dev |r| rounds up and the new variance rounds up: volatility is never understated.
-            returnWad = Math.mulDiv(diff, WAD, lastPrice, Math.Rounding.Ceil);
-            uint256 lambda = $.lambdaWad;
-            variance = Math.mulDiv(
-                variance * lambda + (WAD - lambda) * Math.mulDiv(returnWad, returnWad, WAD, Math.Rounding.Ceil),
-                1,
-                WAD,
-                Math.Rounding.Ceil
+            (variance, returnWad) = RiskMath.foldReturn(
+                variance,
+                $.lambdaWad,
+                lastPrice,
+                priceWad,
+                block.timestamp - last,
+                interval
             );
             $.varianceWad = variance;
-            sigmaWad = Math.sqrt(variance * WAD, Math.Rounding.Ceil);
+            sigmaWad = RiskMath.sigmaOf(variance);
             $.sigmaWad = sigmaWad;
             // The ClearingHouse's copy of σ (no try/catch: a copy that silently missed an update would understate
             // margin).
@@ -140,13 +140,97 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
         }
         $.lastPriceWad = priceWad;
         $.lastUpdate = block.timestamp;
-        uint256 bounty = $.bountyUsdc;
-        if (bounty > 0) {
-            uint256 balance = $.usdc.balanceOf(address(this));
-            if (balance < bounty) bounty = balance;
-        }
+        uint256 bounty = _bounty($);
         emit VolatilityUpdated(msg.sender, priceWad, returnWad, variance, sigmaWad, bounty);
         if (bounty > 0) $.usdc.safeTransfer(msg.sender, bounty);
+    }
+
+    /// @inheritdoc IRiskEngine
+    function setMarketVolParams(address market, MarketVolParams calldata params) external restricted {
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        if ($.markets[market].imFloorWad == 0) revert RiskMarketUnknown(market);
+        if (
+            params.lambdaWad >= WAD ||
+            params.staleSigmaWad < params.floorSigmaWad ||
+            params.staleAfterSec < $.minUpdateInterval
+        ) revert RiskInvalidParams();
+        $.volParams[market] = params;
+        MarketVolState storage v = $.vols[market];
+        // A new model starts from the index σ (never from zero: a zero variance would need many updates to build up).
+        if (v.lastUpdate == 0 && v.varianceWad == 0) {
+            v.varianceWad = $.varianceWad;
+            v.sigmaWad = $.sigmaWad;
+            v.lastUpdate = block.timestamp;
+        }
+        emit MarketVolParamsSet(market, params);
+        _pushMarketSigma($, market, params, v);
+    }
+
+    /// @inheritdoc IRiskEngine
+    function updateMarketVolatility(address market) external nonReentrant returns (uint256 sigmaWad) {
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        MarketVolParams memory p = $.volParams[market];
+        if (p.staleAfterSec == 0) revert RiskMarketUnknown(market);
+        MarketVolState storage v = $.vols[market];
+        uint256 interval = $.minUpdateInterval;
+        uint256 last = v.lastUpdate;
+        uint256 lastPrice = v.lastPriceWad;
+        // One update (and one bounty) per interval per market: calling every block pays nothing more.
+        if (lastPrice != 0 && block.timestamp < last + interval) revert RiskUpdateTooEarly(last + interval);
+        uint256 priceWad = $.oracle.indexPrice();
+        uint256 returnWad;
+        uint256 elapsed;
+        uint256 variance = v.varianceWad;
+        if (lastPrice != 0) {
+            elapsed = block.timestamp - last;
+            (variance, returnWad) = RiskMath.foldReturn(variance, p.lambdaWad, lastPrice, priceWad, elapsed, interval);
+            v.varianceWad = variance;
+            v.sigmaWad = RiskMath.sigmaOf(variance);
+        }
+        v.lastPriceWad = priceWad;
+        v.lastUpdate = block.timestamp;
+        sigmaWad = _pushMarketSigma($, market, p, v);
+        uint256 bounty = _bounty($);
+        emit MarketVolatilityUpdated(market, msg.sender, priceWad, returnWad, elapsed, variance, v.sigmaWad, bounty);
+        if (bounty > 0) $.usdc.safeTransfer(msg.sender, bounty);
+    }
+
+    /// @dev Pushes the market's floored σ and its staleness rule into the ClearingHouse's copy; returns the σ
+    ///      margin uses now.
+    function _pushMarketSigma(
+        RiskEngineStorage storage $,
+        address market,
+        MarketVolParams memory p,
+        MarketVolState storage v
+    ) private returns (uint256) {
+        uint256 sigma = Math.max(v.sigmaWad, p.floorSigmaWad);
+        uint256 staleAt = v.lastUpdate + p.staleAfterSec;
+        IClearingRiskSync(address($.clearingHouse)).syncMarketVolatility(market, sigma, p.staleSigmaWad, staleAt);
+        return block.timestamp > staleAt ? Math.max(sigma, p.staleSigmaWad) : sigma;
+    }
+
+    /// @dev min(bountyUsdc, balance).
+    function _bounty(RiskEngineStorage storage $) private view returns (uint256 bounty) {
+        bounty = $.bountyUsdc;
+        if (bounty > 0) bounty = Math.min(bounty, $.usdc.balanceOf(address(this)));
+    }
+
+    /// @inheritdoc IRiskEngine
+    function marginSigma(address market) public view returns (uint256) {
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        MarketVolParams memory p = $.volParams[market];
+        if (p.staleAfterSec == 0) return $.sigmaWad;
+        MarketVolState storage v = $.vols[market];
+        uint256 sigma = Math.max(v.sigmaWad, p.floorSigmaWad);
+        return block.timestamp > v.lastUpdate + p.staleAfterSec ? Math.max(sigma, p.staleSigmaWad) : sigma;
+    }
+
+    /// @inheritdoc IRiskEngine
+    function marketVolatility(
+        address market
+    ) external view returns (MarketVolParams memory params, MarketVolState memory state) {
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        return ($.volParams[market], $.vols[market]);
     }
 
     /// @inheritdoc IRiskEngine
@@ -154,7 +238,7 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
         RiskEngineStorage storage $ = _getRiskEngineStorage();
         MarketRiskParams memory p = $.markets[market];
         if (p.imFloorWad == 0) revert RiskMarketUnknown(market);
-        return RiskMath.marginRates(p, $.sigmaWad);
+        return RiskMath.marginRates(p, marginSigma(market));
     }
 
     /// @inheritdoc IRiskEngine

@@ -21,4 +21,12 @@ interface IClearingRiskSync {
     /// @param market The market.
     /// @param params The parameters.
     function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external;
+
+    /// @notice Records a market's own σ after a RiskEngine update (only from the ClearingHouse's RiskEngine): margin
+    ///         uses `sigmaWad` (already floored) until `staleAt`, then max(`sigmaWad`, `staleSigmaWad`).
+    /// @param market The market.
+    /// @param sigmaWad σ, WAD.
+    /// @param staleSigmaWad σ once stale, WAD.
+    /// @param staleAt Unix seconds after which the σ is stale.
+    function syncMarketVolatility(address market, uint256 sigmaWad, uint256 staleSigmaWad, uint256 staleAt) external;
 }

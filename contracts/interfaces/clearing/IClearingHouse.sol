@@ -126,6 +126,15 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @param enabled The flag after.
     function setMarketHoldsAccounts(address market, bool enabled) external;
 
+    /// @notice Portfolio-margins the accounts of `market` (ADMIN): every margin computation of an account holding it
+    ///         asks IMarketScenarioRisk.scenarioPnl and replaces the rate-based requirement of the account's positions
+    ///         by the worst loss over the scenario grid (ClearingPortfolio, CLR-04). The market should also hold its
+    ///         accounts (setMarketHoldsAccounts) and value them (setMarketAccountRisk). Emits MarketFlagsSet (whose
+    ///         three booleans do not include this flag).
+    /// @param market A registered market implementing IMarketScenarioRisk.
+    /// @param enabled The flag after.
+    function setMarketScenarioRisk(address market, bool enabled) external;
+
     /// @notice Sets the oracle, risk engine, guarantor pool, insurance fund and liquidation engine (ADMIN).
     /// @param oracle IComputePriceOracle.
     /// @param riskEngine IRiskEngine.

@@ -68,4 +68,8 @@ interface IClearingHouseErrors {
     /// @notice Thrown when a value does not fit its storage type.
     /// @param value The value.
     error ClearingOverflow(int256 value);
+    /// @notice Thrown when a scenario market answers a scenario vector of the wrong length.
+    /// @param market The market.
+    /// @param length The length it answered.
+    error ClearingBadScenarioAnswer(address market, uint256 length);
 }

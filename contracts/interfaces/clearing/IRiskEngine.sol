@@ -22,6 +22,30 @@ interface IRiskEngine {
         uint64 mmFloorWad;
     }
 
+    /// @notice A market's own volatility model (issue 20 item 3), all σ per update interval, WAD.
+    /// @param lambdaWad EWMA decay of the market's σ, < 1e18.
+    /// @param floorSigmaWad Stress floor: the σ margin uses is never below it.
+    /// @param staleSigmaWad σ margin uses (if larger) once the market's σ is older than `staleAfterSec`.
+    /// @param staleAfterSec Seconds after the last update at which the market's σ counts as stale (> 0).
+    struct MarketVolParams {
+        uint64 lambdaWad;
+        uint64 floorSigmaWad;
+        uint64 staleSigmaWad;
+        uint32 staleAfterSec;
+    }
+
+    /// @notice A market's volatility state.
+    /// @param varianceWad EWMA variance per interval, WAD.
+    /// @param sigmaWad √variance, WAD (before floor and staleness).
+    /// @param lastPriceWad Last index price folded in.
+    /// @param lastUpdate Unix seconds of the last update (0: never).
+    struct MarketVolState {
+        uint256 varianceWad;
+        uint256 sigmaWad;
+        uint256 lastPriceWad;
+        uint256 lastUpdate;
+    }
+
     /// @notice Thrown when a market has no risk parameters.
     /// @param market The market.
     error RiskMarketUnknown(address market);
@@ -31,6 +55,29 @@ interface IRiskEngine {
     /// @param nextUpdateAt Earliest next update, unix seconds.
     error RiskUpdateTooEarly(uint256 nextUpdateAt);
 
+    /// @notice Emitted when a market's volatility model is set.
+    /// @param market The market.
+    /// @param params The model.
+    event MarketVolParamsSet(address indexed market, MarketVolParams params);
+    /// @notice Emitted on every update of a market's σ.
+    /// @param market The market.
+    /// @param keeper Caller.
+    /// @param priceWad Price read.
+    /// @param returnWad |r| over the elapsed time, WAD.
+    /// @param elapsedSec Seconds since the previous update (0 on the first read).
+    /// @param varianceWad Variance per interval after.
+    /// @param sigmaWad σ per interval after (before floor and staleness).
+    /// @param bountyUsdc Bounty paid.
+    event MarketVolatilityUpdated(
+        address indexed market,
+        address indexed keeper,
+        uint256 priceWad,
+        uint256 returnWad,
+        uint256 elapsedSec,
+        uint256 varianceWad,
+        uint256 sigmaWad,
+        uint256 bountyUsdc
+    );
     /// @notice Emitted when a market's parameters are set.
     /// @param market The market.
     /// @param params The parameters.
@@ -67,10 +114,38 @@ interface IRiskEngine {
     /// @param bountyUsdc Max bounty paid per update from this contract's USDC.
     function setVolatilityParams(uint256 lambdaWad, uint256 minUpdateInterval, uint256 bountyUsdc) external;
 
-    /// @notice Reads the index and folds its return into the EWMA variance. Permissionless; pays the caller
-    ///         min(bountyUsdc, this contract's USDC balance). Reverts before minUpdateInterval has passed.
+    /// @notice Reads the index and folds its return into the EWMA variance, scaled by the elapsed intervals
+    ///         (RiskMath.foldReturn). Permissionless; pays the caller min(bountyUsdc, this contract's USDC balance).
+    ///         Reverts before minUpdateInterval has passed.
     /// @return sigmaWad σ after.
     function updateVolatility() external returns (uint256 sigmaWad);
+
+    /// @notice Gives `market` its own σ (ADMIN): from then on its margin rates use the market's EWMA σ (updated by
+    ///         `updateMarketVolatility`), never below `floorSigmaWad`, and at least `staleSigmaWad` while stale.
+    ///         Setting it again keeps the market's variance; the first update only records the reference price.
+    /// @param market The market (must have risk parameters).
+    /// @param params The model (λ < 1, staleSigma ≥ floorSigma, staleAfterSec ≥ minUpdateInterval).
+    function setMarketVolParams(address market, MarketVolParams calldata params) external;
+
+    /// @notice Folds the index return since `market`'s last update into its EWMA variance, scaled by the elapsed
+    ///         intervals (RiskMath.foldReturn), and pushes the margin σ to the ClearingHouse. Permissionless; pays
+    ///         the caller min(bountyUsdc, this contract's USDC) at most once per minUpdateInterval per market.
+    /// @param market The market (with a volatility model).
+    /// @return sigmaWad The σ margin now uses for the market (floor and staleness applied).
+    function updateMarketVolatility(address market) external returns (uint256 sigmaWad);
+
+    /// @notice σ the margin of `market` uses now: the market's own (floor, staleness) or the index σ.
+    /// @param market The market.
+    /// @return sigmaWad σ, WAD.
+    function marginSigma(address market) external view returns (uint256 sigmaWad);
+
+    /// @notice A market's volatility model and state.
+    /// @param market The market.
+    /// @return params The model (zero: the market uses the index σ).
+    /// @return state The state.
+    function marketVolatility(
+        address market
+    ) external view returns (MarketVolParams memory params, MarketVolState memory state);
 
     /// @notice Margin rates of `market`.
     /// @param market The market.

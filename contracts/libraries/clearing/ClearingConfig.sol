@@ -69,6 +69,11 @@ library ClearingConfig {
         $.marketById[id].market = market;
         m.registered = true;
         m.id = id;
+        // A σ pushed before registration (RiskEngine.setMarketVolParams first) is used from the start.
+        if ($.marketSigma[market] != 0) {
+            m.flags = ClearingStorage.FLAG_MARKET_SIGMA;
+            $.marketById[id].flags = ClearingStorage.FLAG_MARKET_SIGMA;
+        }
         emit IClearingHouseEvents.MarketRegistered(market);
     }
 
@@ -98,6 +103,23 @@ library ClearingConfig {
             return;
         }
         $.riskParams[market] = RiskWordLib.pack(params, $.riskGeneration);
+    }
+
+    /// @notice IClearingRiskSync.syncMarketVolatility from the RiskEngine: keeps the market's σ word and flags the
+    ///         market so the scan reads it. Values that do not fit leave no copy (the RiskEngine is then asked).
+    function syncMarketVolatility(address market, uint256 sigmaWad, uint256 staleSigmaWad, uint256 staleAt) external {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        uint256 word;
+        if (sigmaWad < type(uint72).max && staleSigmaWad <= type(uint72).max && staleAt <= type(uint40).max) {
+            word = (sigmaWad + 1) | (staleSigmaWad << 72) | (staleAt << 144) | (uint256($.riskGeneration) << 248);
+        }
+        $.marketSigma[market] = word;
+        ClearingHouseStorage.Market storage m = $.markets[market];
+        if (m.registered && m.flags & ClearingStorage.FLAG_MARKET_SIGMA == 0) {
+            uint8 flags = m.flags | ClearingStorage.FLAG_MARKET_SIGMA;
+            m.flags = flags;
+            $.marketById[m.id].flags = flags;
+        }
     }
 
     /// @notice IClearingHouse.flushFees: the guarantors' accrued fee share to the GuarantorPool

@@ -10,6 +10,7 @@ import {ClearingMath} from "../ClearingMath.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 import {ClearingMargin} from "./ClearingMargin.sol";
 import {ClearingPositions} from "./ClearingPositions.sol";
+import {ClearingAdl} from "./ClearingAdl.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
 
 /// @title ClearingLiquidation
@@ -28,7 +29,7 @@ library ClearingLiquidation {
         uint256 priceWad,
         address keeper,
         uint256 bountyUsdc
-    ) internal returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc) {
+    ) external returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc) {
         if (fractionWad == 0 || fractionWad > ClearingMath.WAD) {
             revert IClearingHouseErrors.ClearingInvalidFraction(fractionWad);
         }
@@ -104,9 +105,31 @@ library ClearingLiquidation {
                 collateralBefore + pnl
             );
         }
+        pnl += _hook($, account, acc, tr, delta, priceWad, pnl);
+    }
+
+    /// @dev The market's liquidation hook. A market that holds the account may release it from the hook: the set is
+    ///      taken back from storage. A scenario (portfolio-margined) market may also settle what it closed for a held
+    ///      account (options closed at their value, issue 20 item 3): that cash flow is returned so the caller's one
+    ///      write of the account keeps it.
+    function _hook(
+        ClearingHouseStorage.Layout storage $,
+        address account,
+        ClearingHouseStorage.Account memory acc,
+        ClearingMargin.Traded memory tr,
+        int256 delta,
+        uint256 priceWad,
+        int256 pnl
+    ) private returns (int256 settled) {
+        bool scenario = tr.flags & ClearingStorage.FLAG_SCENARIO_RISK != 0;
+        int256 before = scenario ? int256($.accounts[account].collateralUsdc) : int256(0);
         ILiquidatableMarket(tr.market).onPositionLiquidated(account, delta, priceWad, pnl);
-        // A market that holds the account may release it from the hook: take the set back from storage.
         if (tr.flags & ClearingStorage.FLAG_HOLDS_ACCOUNTS != 0) acc.markets = $.accounts[account].markets;
+        if (scenario) {
+            settled = int256($.accounts[account].collateralUsdc) - before;
+            // The caller writes the collateral once from its own running total: undo the hook's write here.
+            $.accounts[account].collateralUsdc = int96(before);
+        }
     }
 
     /// @dev A close never adds risk: the gate is never reached.
@@ -129,7 +152,7 @@ library ClearingLiquidation {
         address account,
         uint256 fromGuarantorUsdc,
         uint256 fromInsuranceUsdc
-    ) internal returns (int256 collateralUsdc) {
+    ) external returns (int256 collateralUsdc) {
         ClearingHouseStorage.Account storage a = $.accounts[account];
         int256 collateral = a.collateralUsdc;
         uint256 count = a.markets.count();
@@ -155,5 +178,13 @@ library ClearingLiquidation {
     ) internal returns (uint256 remaining) {
         remaining = amountUsdc >= deficitUsdc ? 0 : deficitUsdc - amountUsdc;
         if (amountUsdc > 0) emit IClearingHouse.DeficitAbsorbed(account, layer, amountUsdc, remaining, market);
+    }
+
+    /// @notice IClearingHouse.adlReduce after its access check: ClearingAdl.reduce run from this linked library so
+    ///         its code is not in the ClearingHouse (EIP-170 room; auto-deleveraging is not a hot path).
+    function adlReduce(
+        IClearingHouse.AdlStep calldata step
+    ) external returns (int256 realisedPnlUsdc, uint256 haircutUsdc, uint256 paidBountyUsdc) {
+        return ClearingAdl.reduce(ClearingStorage.layout(), step);
     }
 }

@@ -9,6 +9,7 @@ import {MarketSet} from "../../types/MarketSet.sol";
 import {RiskWord} from "../../types/RiskWord.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
+import {ClearingPortfolio} from "./ClearingPortfolio.sol";
 
 /// @title ClearingMargin
 /// @notice The account scan: one pass over an account's markets (bounded by MarketSetLib.MAX) giving the gross open
@@ -28,6 +29,7 @@ library ClearingMargin {
         uint256 generation;
         uint256 sigmaPlusOneWad;
         uint256 priceWad;
+        bool portfolio;
     }
 
     /// @notice Scans `account`: gross open notional Σ |cost basis| (independent of the oracle) and, with
@@ -48,7 +50,7 @@ library ClearingMargin {
         MarginInputs memory m;
         if (withMargin) (m.generation, m.sigmaPlusOneWad, m.priceWad) = ($.riskGeneration, $.sigmaPlusOneWad, priceWad);
         for (uint256 i; i < n; ++i) {
-            (ClearingHouseStorage.MarketRef memory ref, IClearingHouse.Position memory p) = _positionAt(
+            (ClearingHouseStorage.MarketRef memory ref, IClearingHouse.Position memory p) = positionAt(
                 $,
                 account,
                 tr,
@@ -56,9 +58,12 @@ library ClearingMargin {
             );
             grossOpenUsdc += FixedPointMath.abs(p.openNotionalUsdc);
             if (!withMargin) continue;
-            if (p.sizeCh != 0) _addMargin($, s, m, ref.market, p);
+            if (p.sizeCh != 0) _addMargin($, s, m, ref, p);
             if (ref.flags & ClearingStorage.FLAG_ACCOUNT_RISK != 0) _addAccountRisk(s, ref.market, account, priceWad);
+            if (ref.flags & ClearingStorage.FLAG_SCENARIO_RISK != 0) m.portfolio = true;
         }
+        // Portfolio margin (CLR-04): only for an account holding a scenario market, in the linked library.
+        if (m.portfolio) s = ClearingPortfolio.applyPortfolio(s, account, acc, tr, priceWad);
         s.equityUsdc = s.collateralUsdc + s.unrealisedPnlUsdc;
     }
 
@@ -77,15 +82,49 @@ library ClearingMargin {
         s.maintenanceMarginUsdc += extraMaintenanceUsdc;
     }
 
-    function _positionAt(
+    /// @notice The market and position at id `id` of `account` (the traded one from `tr`).
+    function positionAt(
         ClearingHouseStorage.Layout storage $,
         address account,
         Traded memory tr,
         uint256 id
-    ) private view returns (ClearingHouseStorage.MarketRef memory ref, IClearingHouse.Position memory p) {
+    ) internal view returns (ClearingHouseStorage.MarketRef memory ref, IClearingHouse.Position memory p) {
         if (id == tr.id) return (ClearingHouseStorage.MarketRef(tr.market, tr.flags), tr.position);
         ref = $.marketById[id];
         p = $.positions[account][ref.market];
+    }
+
+    /// @notice A market's margin rates: from the pushed copy (the market's own σ when flagged FLAG_MARKET_SIGMA, the
+    ///         index σ otherwise) while it is current, otherwise from the RiskEngine itself.
+    function rates(
+        ClearingHouseStorage.Layout storage $,
+        MarginInputs memory m,
+        ClearingHouseStorage.MarketRef memory ref
+    ) internal view returns (uint256 imRate, uint256 mmRate) {
+        RiskWord w = $.riskParams[ref.market];
+        uint256 sigmaPlusOne = m.sigmaPlusOneWad;
+        if (ref.flags & ClearingStorage.FLAG_MARKET_SIGMA != 0) sigmaPlusOne = _marketSigmaPlusOne($, m, ref.market);
+        if (sigmaPlusOne != 0 && w.isCurrent(m.generation)) {
+            return RiskMath.marginRates(w.params(), sigmaPlusOne - 1);
+        }
+        return $.riskEngine.marginRates(ref.market);
+    }
+
+    /// @dev σ + 1 of the market's own pushed σ, the stale σ applied after its stale-at time; 0 when the word is not
+    ///      current (the RiskEngine is then asked).
+    function _marketSigmaPlusOne(
+        ClearingHouseStorage.Layout storage $,
+        MarginInputs memory m,
+        address market
+    ) private view returns (uint256) {
+        uint256 word = $.marketSigma[market];
+        if (word == 0 || word >> 248 != m.generation) return 0;
+        uint256 sigmaPlusOne = uint72(word);
+        if (block.timestamp > uint40(word >> 144)) {
+            uint256 stale = uint72(word >> 72);
+            if (stale + 1 > sigmaPlusOne) sigmaPlusOne = stale + 1;
+        }
+        return sigmaPlusOne;
     }
 
     /// @dev Adds one position to the margin state. The rates come from the pushed copy of the RiskEngine's inputs
@@ -94,17 +133,10 @@ library ClearingMargin {
         ClearingHouseStorage.Layout storage $,
         IClearingHouse.MarginState memory s,
         MarginInputs memory m,
-        address market,
+        ClearingHouseStorage.MarketRef memory ref,
         IClearingHouse.Position memory p
     ) private view {
-        uint256 imRate;
-        uint256 mmRate;
-        RiskWord w = $.riskParams[market];
-        if (m.sigmaPlusOneWad != 0 && w.isCurrent(m.generation)) {
-            (imRate, mmRate) = RiskMath.marginRates(w.params(), m.sigmaPlusOneWad - 1);
-        } else {
-            (imRate, mmRate) = $.riskEngine.marginRates(market);
-        }
+        (uint256 imRate, uint256 mmRate) = rates($, m, ref);
         uint256 priceWad = m.priceWad;
         s.unrealisedPnlUsdc += ClearingMath.valueUsdcDown(p.sizeCh, priceWad) - p.openNotionalUsdc;
         uint256 notional = ClearingMath.notionalUsdcUp(FixedPointMath.abs(p.sizeCh), priceWad);

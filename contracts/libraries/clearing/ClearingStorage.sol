@@ -70,6 +70,10 @@ abstract contract ClearingHouseStorage {
         ///      loss-absorbing market of its largest closed position and the signed size closed (auto-deleveraging's
         ///      side and bankruptcy distance).
         mapping(address account => AdlSource) adlSource;
+        /// @dev A market's own σ pushed by the RiskEngine (IClearingRiskSync.syncMarketVolatility): σ + 1 (bits
+        ///      0-71), stale σ (72-143), stale-at unix seconds (144-183), risk-engine generation (248-255). Read by
+        ///      the scan only for a market flagged FLAG_MARKET_SIGMA.
+        mapping(address market => uint256) marketSigma;
     }
 
     /// @dev One slot: the market id (MarketRef) and the signed size a bankrupting close took out of it.
@@ -88,6 +92,10 @@ library ClearingStorage {
     uint8 internal constant FLAG_LOSS_ABSORBER = 2;
     /// @dev Market flag: an account stays in the market's set (at zero size) until the market releases it.
     uint8 internal constant FLAG_HOLDS_ACCOUNTS = 4;
+    /// @dev Market flag (set by the RiskEngine's push, not by governance): the market has its own σ (marketSigma).
+    uint8 internal constant FLAG_MARKET_SIGMA = 8;
+    /// @dev Market flag: the market answers IMarketScenarioRisk and its accounts are portfolio-margined.
+    uint8 internal constant FLAG_SCENARIO_RISK = 16;
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ClearingHouse")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 internal constant LOCATION = 0x55052fae2fc50d74c9cbac33e5ea35893b9adcb7f74bd0a66b4cdacc551a8700;

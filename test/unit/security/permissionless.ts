@@ -178,6 +178,11 @@ open(
 open("ClearingHouse", ["syncExposure(address)"], "recomputes an account's guarantor exposure from state; idempotent");
 open("RiskEngine", ["updateVolatility()"], "permissionless EWMA update at most once per interval, with a fixed bounty");
 open(
+  "RiskEngine",
+  ["updateMarketVolatility(address)"],
+  "permissionless per-market EWMA update (markets with a governance-set model only), at most once per interval per market, fixed bounty",
+);
+open(
   "GuarantorPool",
   [
     "registerGuarantor(bool,uint256)",
@@ -324,7 +329,11 @@ open(
 
 open(
   "ClearingHouse",
-  ["syncVolatility(uint256)", "syncMarketRisk(address,(uint64,uint64,uint64,uint64))"],
+  [
+    "syncVolatility(uint256)",
+    "syncMarketRisk(address,(uint64,uint64,uint64,uint64))",
+    "syncMarketVolatility(address,uint256,uint256,uint256)",
+  ],
   "margin-rate copy pushed by the RiskEngine: applied only when the caller is the configured RiskEngine, a no-op for anyone else (a replaced engine's push must not revert its own update)",
 );
 
