@@ -34,7 +34,7 @@ library DrawProfile {
         uint16 workloadClass,
         uint256 capacityPflopsWad,
         uint256 stakedDps,
-        uint256 repPct,
+        uint256 reputationPct,
         bool minStakeMet
     ) internal pure returns (uint208) {
         uint256 units = stakedDps / 1e18;
@@ -45,7 +45,7 @@ library DrawProfile {
                     (uint256(workloadClass) << 40) |
                     (uint256(uint88(capacityPflopsWad)) << 56) |
                     (units << 144) |
-                    (uint256(uint8(repPct)) << 199) |
+                    (uint256(uint8(reputationPct)) << 199) |
                     (minStakeMet ? uint256(1) << 207 : 0)
             );
     }
