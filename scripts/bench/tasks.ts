@@ -19,11 +19,7 @@ export const tasksBench: BenchSuite = {
     const tasksAddr = await tasks.getAddress();
     const now = async () => BigInt((await provider.getBlock("latest"))!.timestamp);
 
-    const onboard = async (p: HardhatEthersSigner) => {
-      await (await reg.connect(p).register(1, 0b10n, ZeroHash, "")).wait();
-      await (await dps.transfer(p.address, wad("5000"))).wait();
-      await (await dps.connect(p).approve(regAddr, wad("5000"))).wait();
-      await (await reg.connect(p).stake(wad("5000"))).wait();
+    const attest = async (p: HardhatEthersSigner) => {
       const m: AttestationMessage = {
         provider: p.address,
         workloadClass: 1,
@@ -41,6 +37,13 @@ export const tasksBench: BenchSuite = {
           await signAttestation(ctx.deployer, await domainOf(provider, "ProviderRegistry", regAddr), m),
         )
       ).wait();
+    };
+    const onboard = async (p: HardhatEthersSigner) => {
+      await (await reg.connect(p).register(1, 0b10n, ZeroHash, "")).wait();
+      await (await dps.transfer(p.address, wad("5000"))).wait();
+      await (await dps.connect(p).approve(regAddr, wad("5000"))).wait();
+      await (await reg.connect(p).stake(wad("5000"))).wait();
+      await attest(p);
     };
     const [client, ...rest] = ctx.users;
     const provs = rest.slice(0, 7);
@@ -220,5 +223,67 @@ export const tasksBench: BenchSuite = {
     await (await tasks.closeBidding(late)).wait();
     await ctx.connection.networkHelpers.time.increase(86_400);
     await ctx.measure("TaskRegistry.expire", tasks.expire(late));
+
+    // ─── Council draw at 10,000 providers (issue 21 item 8: TaskRegistry.drawCouncil ≤ 250,000) ─────────────────
+    // Registering, staking and attesting 10,000 accounts would take ~50,000 transactions: the fixture writes the
+    // registry storage a real onboarding leaves behind instead (ProviderRegistryStore layout: draw list entry, the
+    // duty/draw-index slot, one DrawProfile checkpoint), with stakes spread over 2,500..5,000 DPS so the weighted
+    // draw rejects about a quarter of its samples, then runs one task through closeBidding and measures the draw.
+    const listed = await drawFixture(ctx, regAddr, 10_000 - Number(await reg.drawCount()), await now());
+    if (listed !== 10_000n) throw new Error(`draw list holds ${listed}, not 10,000`);
+    await attest(exec);
+    await (await tasks.connect(client).submit(await terms(), pr)).wait();
+    const big = await tasks.taskCount();
+    await (await tasks.connect(exec).bid(big, usdc("400"))).wait();
+    await ctx.connection.networkHelpers.time.increase(3601);
+    await (await tasks.closeBidding(big)).wait();
+    await ctx.connection.networkHelpers.mine(1);
+    await (await tasks.closeBidding(big)).wait();
+    await ctx.measure("TaskRegistry.drawCouncil:n10000", tasks.drawCouncil(big));
   },
 };
+
+/** ERC-7201 base of chx.storage.ProviderRegistry and the slots the draw reads (storage-layouts/ProviderRegistry.json). */
+const REGISTRY_BASE = 0x57910e868696b19b0f1bc6634dc4c53f36fe0c37f0a005cc52dcb79aa46e4f00n;
+const PROVIDERS_SLOT = REGISTRY_BASE + 12n;
+const DRAW_LIST_SLOT = REGISTRY_BASE + 14n;
+
+/**
+ * Appends `count` synthetic draw-eligible providers to the registry's draw list by writing storage, and returns the
+ * list's new length. Each gets what onboarding records: its list entry, drawIndex1 (ProviderData slot 8, bytes
+ * 16..19) and one DrawProfile checkpoint (ProviderData slot 9: Trace208 length, then {uint48 key, uint208 word}).
+ */
+async function drawFixture(
+  ctx: Parameters<BenchSuite["run"]>[0],
+  regAddr: string,
+  count: number,
+  nowTs: bigint,
+): Promise<bigint> {
+  const coder = AbiCoder.defaultAbiCoder();
+  const eth = ctx.connection.ethers.provider;
+  const word32 = (x: bigint) => "0x" + x.toString(16).padStart(64, "0");
+  const set = (slot: bigint, value: bigint) => eth.send("hardhat_setStorageAt", [regAddr, word32(slot), word32(value)]);
+  const listLen = BigInt(await eth.getStorage(regAddr, DRAW_LIST_SLOT));
+  const listData = BigInt(keccak256(coder.encode(["uint256"], [DRAW_LIST_SLOT])));
+  const block = BigInt(await eth.getBlockNumber());
+  const expiry = nowTs + 30n * 86_400n;
+  const writes: Array<() => Promise<unknown>> = [];
+  for (let i = 0; i < count; i++) {
+    const who = BigInt(0xd7a0000000n + BigInt(i));
+    const index = listLen + BigInt(i);
+    const units = 2_500n + BigInt(i % 6) * 500n;
+    const w = expiry | (1n << 40n) | (wad("0.5") << 56n) | (units << 144n) | (100n << 199n) | (1n << 207n);
+    const base = BigInt(
+      keccak256(coder.encode(["address", "uint256"], ["0x" + who.toString(16).padStart(40, "0"), PROVIDERS_SLOT])),
+    );
+    const trace = base + 9n;
+    writes.push(() => set(listData + index, who));
+    writes.push(() => set(base + 8n, (index + 1n) << 128n));
+    writes.push(() => set(trace, 1n));
+    writes.push(() => set(BigInt(keccak256(coder.encode(["uint256"], [trace]))), block | (w << 48n)));
+  }
+  for (let i = 0; i < writes.length; i += 400) await Promise.all(writes.slice(i, i + 400).map((f) => f()));
+  await set(DRAW_LIST_SLOT, listLen + BigInt(count));
+  await ctx.connection.networkHelpers.mine(1);
+  return listLen + BigInt(count);
+}

@@ -229,9 +229,11 @@ contract CouncilDrawTest is TaskSolBase {
         emit IProviderRegistryEvents.DrawCandidateListed(p, count);
         registry.refreshDrawProfile(p);
         assertEq(registry.drawCount(), count + 1);
-        (address listed, uint256 word) = registry.drawCandidate(count, block.number);
-        assertEq(listed, p);
-        assertEq(word >> 207, 1, "now eligible");
+        uint256[] memory at = new uint256[](1);
+        at[0] = count;
+        (address[] memory listed, uint256[] memory words, ) = registry.drawSample(at, block.number);
+        assertEq(listed[0], p);
+        assertEq(words[0] >> 207, 1, "now eligible");
         assertEq(registry.drawProfilesAt(one, before)[0], oldWord, "the past is unchanged");
         vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderNotRegistered.selector, address(0xBAD)));
         registry.refreshDrawProfile(address(0xBAD));

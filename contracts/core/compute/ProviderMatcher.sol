@@ -5,7 +5,7 @@ import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {ProviderMatching} from "../../libraries/ProviderMatching.sol";
-import {DrawProfile} from "../../libraries/compute/DrawProfile.sol";
+import {ProviderSampling} from "../../libraries/compute/ProviderSampling.sol";
 
 /// @title ProviderMatcher
 /// @notice Governance-weighted provider matching over bounded pages (executors, delivery assignment) and
@@ -136,68 +136,10 @@ contract ProviderMatcher is ChxUpgradeable, IProviderMatcher {
         address[] calldata excluded,
         bytes32 seed,
         uint256 count
-    ) external view returns (address[] memory drawn) {
+    ) external view returns (address[] memory) {
         ProviderMatcherStorage storage $ = _s();
         if (count > $.maxPick) revert MatcherCountTooLarge(count, $.maxPick);
-        drawn = new address[](count);
-        uint256 filled = q.candidates == 0 ? 0 : _sample(IProviderRegistry($.registry), q, excluded, seed, drawn);
-        return _trim(drawn, filled);
-    }
-
-    /// @dev Rejection sampling over a fixed index sequence: sample k is index keccak256(seed, k) mod candidates,
-    ///      whatever happened to earlier samples, so the outcome depends on the seed and the snapshot only. If the
-    ///      count + extraSamples samples leave seats empty (a small or sparse list), a sweep of as many consecutive
-    ///      entries from a seeded start fills them — as fixed as the samples, and the whole list when it is small.
-    function _sample(
-        IProviderRegistry reg,
-        DrawQuery calldata q,
-        address[] calldata excluded,
-        bytes32 seed,
-        address[] memory drawn
-    ) private view returns (uint256 filled) {
-        uint256 n = q.candidates;
-        uint256 budget = drawn.length + q.extraSamples;
-        for (uint256 k; k < budget && filled < drawn.length; ++k) {
-            filled = _offer(reg, q, excluded, drawn, filled, uint256(keccak256(abi.encode(seed, k))) % n);
-        }
-        uint256 start = uint256(keccak256(abi.encode(seed, "sweep")));
-        uint256 sweep = budget < n ? budget : n;
-        for (uint256 i; i < sweep && filled < drawn.length; ++i) {
-            filled = _offer(reg, q, excluded, drawn, filled, (start + i) % n);
-        }
-    }
-
-    /// @dev Draws the entry at `index` when its snapshot profile is eligible and it is neither excluded nor drawn.
-    function _offer(
-        IProviderRegistry reg,
-        DrawQuery calldata q,
-        address[] calldata excluded,
-        address[] memory drawn,
-        uint256 filled,
-        uint256 index
-    ) private view returns (uint256) {
-        (address who, uint256 word) = reg.drawCandidate(index, q.atBlock);
-        if (!DrawProfile.eligible(word, q.workloadClass, q.requiredCapacityPflopsWad, q.atTime)) return filled;
-        if (_contains(excluded, who) || _containsMem(drawn, filled, who)) return filled;
-        drawn[filled] = who;
-        return filled + 1;
-    }
-
-    function _contains(address[] calldata list, address who) private pure returns (bool) {
-        for (uint256 j; j < list.length; ++j) if (list[j] == who) return true;
-        return false;
-    }
-
-    function _containsMem(address[] memory list, uint256 len, address who) private pure returns (bool) {
-        for (uint256 j; j < len; ++j) if (list[j] == who) return true;
-        return false;
-    }
-
-    function _trim(address[] memory list, uint256 len) private pure returns (address[] memory) {
-        assembly {
-            mstore(list, len)
-        }
-        return list;
+        return ProviderSampling.draw(IProviderRegistry($.registry), q, excluded, seed, count);
     }
 
     /// @inheritdoc IProviderMatcher

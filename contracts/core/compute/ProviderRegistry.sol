@@ -162,12 +162,7 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
 
     /// @inheritdoc IProviderRegistry
     function recordTaskOutcome(address provider, bool completed) external restricted {
-        ProviderData storage p = _registered(provider);
-        uint32 c = p.completed;
-        uint32 f = p.failed;
-        if (completed) p.completed = c = c + 1;
-        else p.failed = f = f + 1;
-        emit TaskOutcomeRecorded(provider, completed, c, f);
+        ProviderStake.recordOutcome(_s(), _registered(provider), provider, completed);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -205,15 +200,7 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         address finder,
         bytes32 reason
     ) external restricted nonReentrant returns (uint256 slashedDps) {
-        (slashedDps, ) = ProviderStake.slash(
-            _s(),
-            _registered(provider),
-            provider,
-            amountDps,
-            finder,
-            address(0),
-            reason
-        );
+        (slashedDps, ) = _slash(provider, amountDps, finder, address(0), reason);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -225,6 +212,17 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         bytes32 reason
     ) external restricted nonReentrant returns (uint256 slashedDps, uint256 paidDps) {
         if (recipient == address(0)) revert ChxZeroAddress();
+        return _slash(provider, amountDps, finder, recipient, reason);
+    }
+
+    /// @dev One call site of the linked slash for both entry points (runtime size).
+    function _slash(
+        address provider,
+        uint256 amountDps,
+        address finder,
+        address recipient,
+        bytes32 reason
+    ) private returns (uint256, uint256) {
         return ProviderStake.slash(_s(), _registered(provider), provider, amountDps, finder, recipient, reason);
     }
 
@@ -312,10 +310,20 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     }
 
     /// @inheritdoc IProviderRegistryViews
-    function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word) {
+    function drawSample(
+        uint256[] calldata indices,
+        uint256 atBlock
+    ) external view returns (address[] memory providers, uint256[] memory words, uint256 weightRef) {
         ProviderRegistryStorage storage $ = _s();
-        provider = $.drawList[index];
-        word = ProviderDraw.wordAt($.providers[provider], atBlock);
+        uint256 n = indices.length;
+        providers = new address[](n);
+        words = new uint256[](n);
+        for (uint256 i; i < n; ++i) {
+            address who = $.drawList[indices[i]];
+            providers[i] = who;
+            words[i] = ProviderDraw.wordAt($.providers[who], atBlock);
+        }
+        weightRef = ProviderDraw.maxWeightAt($, atBlock);
     }
 
     /// @inheritdoc IProviderRegistryViews
@@ -323,9 +331,7 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         address[] calldata providers,
         uint256 atBlock
     ) external view returns (uint256[] memory words) {
-        ProviderRegistryStorage storage $ = _s();
-        words = new uint256[](providers.length);
-        for (uint256 i; i < providers.length; ++i) words[i] = ProviderDraw.wordAt($.providers[providers[i]], atBlock);
+        return ProviderViews.drawProfilesAt(_s(), providers, atBlock);
     }
 
     /// @inheritdoc IProviderRegistryViews
@@ -349,21 +355,8 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     }
 
     /// @inheritdoc IProviderRegistry
-    function matchingProfile(address provider) external view returns (MatchingProfile memory m) {
-        ProviderRegistryStorage storage $ = _s();
-        ProviderData storage p = $.providers[provider];
-        m.eligible = p.index1 != 0 && p.attestationExpiresAt >= block.timestamp && p.stakedDps >= $.params.minStakeDps;
-        m.region = p.region;
-        m.workloadMask = p.workloadMask;
-        m.askPriceWad = p.askPriceWad;
-        m.uptimeWad = ProviderViews.uptime($, p);
-        m.completed = p.completed;
-        m.failed = p.failed;
-        m.slashCount = p.slashCount;
-        m.capacityPflopsWad = p.lastHeartbeat == 0 ? p.capacityPflopsWad : p.lastSamplePflopsWad;
-        m.outstandingCh = p.liabilityCh - p.assignedCh;
-        m.stakedDps = p.stakedDps;
-        m.workloadClass = p.workloadClass;
+    function matchingProfile(address provider) external view returns (MatchingProfile memory) {
+        return ProviderViews.matchingProfile(_s(), provider);
     }
 
     /// @inheritdoc IProviderRegistryViews

@@ -56,6 +56,10 @@ abstract contract ProviderRegistryStore {
         uint32 drawIndex1;
         uint32 completed;
         uint32 failed;
+        /// @dev Issue 21 item 3: reputation points (≤ ProviderDraw.REP_MAX_POINTS; one per reputation day with a
+        ///      completed task, −REP_FAIL_PENALTY per failure) and the 1-based day index of the last point.
+        uint16 repPoints;
+        uint16 repDay;
         // slot 9 — TSK-07: DrawProfile words by block number (what a draw committed at a block reads)
         Checkpoints.Trace208 drawTrace;
     }
@@ -84,6 +88,10 @@ abstract contract ProviderRegistryStore {
         /// @dev TSK-07: append-only list of providers that were ever draw-eligible (min stake and a live
         ///      attestation); draws sample indices below the length at their commit block.
         address[] drawList;
+        /// @dev Issue 21 item 3: the largest (capped) stake weight at the neutral reputation factor ever recorded, by
+        ///      block number: a draw committed at block B accepts a sampled entry with probability
+        ///      min(weight, ref) / ref, ref this value as of B.
+        Checkpoints.Trace208 drawMaxWeight;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ProviderRegistry")) - 1)) & ~bytes32(uint256(0xff))

@@ -113,6 +113,11 @@ interface IProviderRegistryEvents {
     /// @param liabilityCh Liability after.
     /// @param boughtBackCh Cumulative bought back after.
     event CHBoughtBack(address indexed provider, uint256 amount, uint256 liabilityCh, uint256 boughtBackCh);
+    /// @notice Emitted when a provider's reputation points change (issue 21 item 3; docs/compute.md "Reputation").
+    /// @param provider The provider.
+    /// @param points Reputation points after.
+    /// @param repPct Reputation factor after, percent (its draw weight is stake × this / 100).
+    event ReputationChanged(address indexed provider, uint256 points, uint256 repPct);
     /// @notice Emitted when the task registry records a task outcome.
     /// @param provider The provider.
     /// @param completed True for completed, false for failed.

@@ -9,12 +9,17 @@ interface IProviderRegistryViews {
     /// @return The length of the append-only draw list.
     function drawCount() external view returns (uint256);
 
-    /// @notice A draw-list entry and its DrawProfile word as of the end of block `atBlock` (0: no profile then).
-    /// @param index Index in the draw list (< drawCount()).
+    /// @notice Draw-list entries at `indices`, their DrawProfile words as of the end of block `atBlock`, and the draw's
+    ///         reference weight then (the largest capped stake weight at the neutral reputation factor): one call per batch of council samples.
+    /// @param indices Indices in the draw list (each < drawCount()).
     /// @param atBlock The draw's commit block.
-    /// @return provider The provider.
-    /// @return word Its DrawProfile word (contracts/libraries/compute/DrawProfile.sol).
-    function drawCandidate(uint256 index, uint256 atBlock) external view returns (address provider, uint256 word);
+    /// @return providers The entries.
+    /// @return words Their words (0: no profile then).
+    /// @return weightRef min(largest stake units × 100 recorded as of `atBlock`, DrawProfile.WEIGHT_CAP) (0: none).
+    function drawSample(
+        uint256[] calldata indices,
+        uint256 atBlock
+    ) external view returns (address[] memory providers, uint256[] memory words, uint256 weightRef);
 
     /// @notice DrawProfile words of `providers` as of the end of block `atBlock` (executor selection, TSK-07).
     /// @param providers The providers (unregistered ones read 0).

@@ -83,6 +83,26 @@ library ProviderStake {
         ProviderDraw.record($, p, provider);
     }
 
+    /// @notice Records a task outcome of `provider` (completed or failed counts) and its reputation step (issue 21
+    ///         item 3: a point per reputation day with a completion, a penalty per failure), re-recording the draw
+    ///         word when the reputation factor moved.
+    function recordOutcome(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p,
+        address provider,
+        bool completed
+    ) external {
+        uint32 c = p.completed;
+        uint32 f = p.failed;
+        if (completed) p.completed = c = c + 1;
+        else p.failed = f = f + 1;
+        emit IProviderRegistryEvents.TaskOutcomeRecorded(provider, completed, c, f);
+        if (!ProviderDraw.applyOutcome(p, completed)) return;
+        uint256 points = p.repPoints;
+        emit IProviderRegistryEvents.ReputationChanged(provider, points, ProviderDraw.repPct(points, p.slashCount));
+        ProviderDraw.record($, p, provider);
+    }
+
     /// @notice Locks `amount` of each provider's stake for a duty of the caller (TSK-08).
     function lock(
         ProviderRegistryStore.ProviderRegistryStorage storage $,

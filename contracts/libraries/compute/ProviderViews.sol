@@ -6,6 +6,7 @@ import {IProviderRegistryErrors} from "../../interfaces/compute/IProviderRegistr
 import {IComputeStandard} from "../../interfaces/compute/IComputeStandard.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderStake} from "./ProviderStake.sol";
+import {ProviderDraw} from "./ProviderDraw.sol";
 
 /// @title ProviderViews
 /// @notice The ProviderRegistry's derived figures — uptime (decayed while silent), mintable CH — and the full
@@ -26,6 +27,36 @@ library ProviderViews {
         if (offset >= end) return new address[](0);
         list = new address[](end - offset);
         for (uint256 i = offset; i < end; ++i) list[i - offset] = all[i];
+    }
+
+    /// @notice DrawProfile words of `providers` as of the end of block `atBlock` (TSK-07).
+    function drawProfilesAt(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address[] calldata providers,
+        uint256 atBlock
+    ) external view returns (uint256[] memory words) {
+        words = new uint256[](providers.length);
+        for (uint256 i; i < providers.length; ++i) words[i] = ProviderDraw.wordAt($.providers[providers[i]], atBlock);
+    }
+
+    /// @notice The live matching profile of `provider` (executor scoring).
+    function matchingProfile(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        address provider
+    ) external view returns (IProviderRegistry.MatchingProfile memory m) {
+        ProviderRegistryStore.ProviderData storage p = $.providers[provider];
+        m.eligible = p.index1 != 0 && p.attestationExpiresAt >= block.timestamp && p.stakedDps >= $.params.minStakeDps;
+        m.region = p.region;
+        m.workloadMask = p.workloadMask;
+        m.askPriceWad = p.askPriceWad;
+        m.uptimeWad = uptime($, p);
+        m.completed = p.completed;
+        m.failed = p.failed;
+        m.slashCount = p.slashCount;
+        m.capacityPflopsWad = p.lastHeartbeat == 0 ? p.capacityPflopsWad : p.lastSamplePflopsWad;
+        m.outstandingCh = p.liabilityCh - p.assignedCh;
+        m.stakedDps = p.stakedDps;
+        m.workloadClass = p.workloadClass;
     }
 
     /// @notice `provider`'s uptime, WAD (decayed while silent).

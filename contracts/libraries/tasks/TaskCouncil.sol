@@ -5,6 +5,8 @@ import {ITaskRegistry} from "../../interfaces/tasks/ITaskRegistry.sol";
 import {ITaskRegistryEvents} from "../../interfaces/tasks/ITaskRegistryEvents.sol";
 import {ITaskRegistryErrors} from "../../interfaces/tasks/ITaskRegistryErrors.sol";
 import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
+import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
+import {ProviderSampling} from "../compute/ProviderSampling.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 import {TaskCommon} from "./TaskCommon.sol";
 
@@ -39,7 +41,15 @@ library TaskCouncil {
             candidates: k.candidates,
             extraSamples: $.params.councilWindow
         });
-        address[] memory picked = IProviderMatcher($.matcher).drawFromSnapshot(q, _excluded($, taskId, k), seed, size);
+        // @dev Issue 21 item 3: weighted by the snapshot's stake × reputation, drawn here from the registry (one
+        //      call per batch of samples, no matcher hop; ProviderMatcher.drawFromSnapshot runs the same code).
+        address[] memory picked = ProviderSampling.draw(
+            IProviderRegistry($.registry),
+            q,
+            _excluded($, taskId, k),
+            seed,
+            size
+        );
         if (picked.length < size) revert ITaskRegistryErrors.TaskCouncilUnavailable(size, picked.length);
         TaskCommon.storeCouncil($, taskId, round, picked);
         TaskCommon.lockDuty($, k, picked);

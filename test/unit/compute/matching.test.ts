@@ -112,7 +112,7 @@ describe("ProviderMatcher", function () {
     expect(winners.size).to.be.greaterThan(1);
   });
 
-  it("samples the draw list at keccak256(seed, k) mod length, so nobody chooses the candidates", async function () {
+  it("samples the draw list at uint128(keccak256(seed, k)) mod length, so nobody chooses the candidates", async function () {
     const m = fx.protocol.providerMatcher;
     const reg = fx.protocol.providerRegistry;
     const q = await drawQuery(fx);
@@ -122,9 +122,12 @@ describe("ProviderMatcher", function () {
     // Independent reference: the first samples that are new entries, in order.
     const expected: string[] = [];
     for (let k = 0n; expected.length < 2; k++) {
-      const idx = BigInt(keccak256(coder.encode(["bytes32", "uint256"], [seed, k]))) % q.candidates;
-      const [who] = await reg.drawCandidate(idx, q.atBlock);
-      if (!expected.includes(who)) expected.push(who);
+      // accepted with probability weight / reference (stake units × reputation percent; issue 21 item 3)
+      const h = BigInt(keccak256(coder.encode(["bytes32", "uint256"], [seed, k])));
+      const [[who], [word], ref] = await reg.drawSample([(h & ((1n << 128n) - 1n)) % q.candidates], q.atBlock);
+      const w = ((word! >> 144n) & ((1n << 55n) - 1n)) * ((word! >> 199n) & 0xffn);
+      if (w < ref && (h >> 128n) % ref >= w) continue;
+      if (!expected.includes(who!)) expected.push(who!);
     }
     expect(await m.drawFromSnapshot(q, [], seed, 2)).to.deep.equal(expected);
   });
