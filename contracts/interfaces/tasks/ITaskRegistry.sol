@@ -177,12 +177,13 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param hi Index known to disagree (initially n − 1, the final results).
     /// @param n Checkpoints in the executor's chain (0: no chain committed).
     /// @param bond The challenger's bond, task currency.
+    /// @param window Seconds each move may take (half the dispute window when the bisection opened).
     /// @param refereeShare Per referee siding with the verdict: its share of a false challenger's bond (claimed with
     ///        its council fee).
     /// @param root The executor's chain root.
     /// @param challengerRoot The challenger's chain root.
     /// @param pending The leaf the first mover revealed at the current midpoint.
-    /// @param agreed The leaf both revealed at `lo` − 1 (zero while `lo` = 0: the prescription's input).
+    /// @param agreed The leaf both revealed at `lo` − 1 (while `lo` = 0: the task's prescription hash, i.e. its input).
     /// @param executorStep The executor's leaf at `hi`.
     /// @param challengerStep The challenger's leaf at `hi`.
     /// @param finalResult The executor's final result (the task's `resultHash` holds `executorStep` while judging).
@@ -196,6 +197,7 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
         uint32 hi;
         uint32 n;
         uint128 bond;
+        uint32 window;
         uint128 refereeShare;
         bytes32 root;
         bytes32 challengerRoot;

@@ -79,7 +79,7 @@ library TaskDisputes {
         uint32 n = d.n;
         if (n == 0) {
             // @dev No chain: the executor's move is due and it cannot make it; it loses when the move lapses.
-            ends = block.timestamp + moveWindow($);
+            ends = block.timestamp + d.window;
             (d.phase, d.moveEnds) = (EXECUTOR_MOVE, uint40(ends));
             return ends;
         }
@@ -93,7 +93,7 @@ library TaskDisputes {
             return 0;
         }
         _check(taskId, root, n, (n - 1) / 2, midLeaf, midProof);
-        ends = block.timestamp + moveWindow($);
+        ends = block.timestamp + d.window;
         d.pending = midLeaf;
         d.phase = EXECUTOR_MOVE;
         d.moveEnds = uint40(ends);
@@ -116,6 +116,9 @@ library TaskDisputes {
         }
         uint256 bond = bondOf(k);
         (d.challenger, d.bond, d.challengerRoot, d.moves) = (msg.sender, uint128(bond), root, 1);
+        // @dev The move window is fixed at the opening (a later parameter change does not move running deadlines) and
+        //      the agreed input starts as the prescription (non-zero: the first agreement rewrites a warm slot).
+        (d.window, d.agreed) = (uint32($.params.disputeWindowSec / 2), k.prescriptionHash);
         $.totalEscrow[uint8(k.currency)] += bond;
         // @dev The bond is pulled before the proofs are checked (a failing proof reverts it all); the registry's
         //      entry holds the reentrancy guard.
@@ -149,7 +152,7 @@ library TaskDisputes {
     ) private returns (uint256 ends) {
         bool byExecutor = d.phase == EXECUTOR_MOVE;
         _check(taskId, byExecutor ? d.root : d.challengerRoot, d.n, (d.lo + d.hi) / 2, nextLeaf, nextProof);
-        ends = block.timestamp + moveWindow($);
+        ends = block.timestamp + d.window;
         (d.pending, d.phase, d.moveEnds) = (nextLeaf, byExecutor ? CHALLENGER_MOVE : EXECUTOR_MOVE, uint40(ends));
     }
 
@@ -294,10 +297,5 @@ library TaskDisputes {
     /// @dev The bond a challenger posts: `BISECT_BOND_BPS` of the task's deposit, task currency.
     function bondOf(ITaskRegistry.Task storage k) internal view returns (uint256) {
         return (uint256(k.maxPayment) * TaskCommon.BISECT_BOND_BPS) / TaskCommon.BPS;
-    }
-
-    /// @dev Time each party has for its move: half the dispute window.
-    function moveWindow(TaskRegistryStore.TaskRegistryStorage storage $) internal view returns (uint256) {
-        return $.params.disputeWindowSec / 2;
     }
 }

@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {TaskSolBase} from "../../helpers/TaskSolBase.sol";
 import {ITaskRegistry} from "../../../contracts/interfaces/tasks/ITaskRegistry.sol";
 import {ITaskRegistryErrors} from "../../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
+import {ITaskKeeperLens} from "../../../contracts/interfaces/keepers/ITaskKeeperLens.sol";
+import {TaskKeeperLens} from "../../../contracts/periphery/TaskKeeperLens.sol";
 
 /// @notice Issue 21 item 2: checkpoint chains and disputes that narrow (bisection to the first disagreeing step,
 ///         judged by a freshly drawn referee council), and the dispute-timeout keeper pay of item 6. Attacks first.
@@ -408,5 +410,38 @@ contract TaskBisectionTest is TaskSolBase {
         );
         tasks.commitChain(id, keccak256("x"), 1, new bytes32[](0));
         assertEq(tasks.bisectionBond(id), BOND);
+    }
+
+    /// Keepers see the bisection's due work: nothing while a move is pending, `timeoutDispute` once it lapsed (marker:
+    /// the moves made), the referee draw, then `finalize` once the referees' quorum is in (lens and `checker()`).
+    function test_keeperLens_surfacesLapsedMoveAndJudgedStep() public {
+        TaskKeeperLens lens = new TaskKeeperLens(address(tasks), address(registry));
+        (uint256 id, address[] memory c) = _setUp(16, 3, 16, true);
+        _open(id, c[0]);
+        (ITaskKeeperLens.DueTask[] memory due, , , ) = lens.dueTasks(id, 1);
+        assertEq(due.length, 0, "a pending move is nobody's work");
+        (bool can, ) = _keeper().checker();
+        assertFalse(can);
+        _move(id);
+        vm.warp(tasks.bisectionOf(id).moveEnds + 1);
+        (due, , , ) = lens.dueTasks(id, 1);
+        assertEq(uint8(due[0].action), uint8(ITaskKeeperLens.Action.TimeoutDispute));
+        assertEq(due[0].selector, ITaskRegistry.timeoutDispute.selector);
+        assertEq(due[0].marker, 2);
+        // a second task whose bisection reaches the referees
+        (uint256 id2, address[] memory c2) = _setUp(4, 1, 4, true);
+        _open(id2, c2[0]);
+        _playOut(id2);
+        vm.roll(tasks.getTask(id2).targetBlock + 1);
+        (due, , , ) = lens.dueTasks(id2, 1);
+        assertEq(uint8(due[0].action), uint8(ITaskKeeperLens.Action.DrawCouncil));
+        _referees(id2, 0);
+        (due, , , ) = lens.dueTasks(id2, 1);
+        assertEq(uint8(due[0].action), uint8(ITaskKeeperLens.Action.Finalize));
+        (can, ) = _keeper().checker();
+        assertTrue(can);
+        _finalize(id2);
+        assertEq(uint8(tasks.getTask(id2).status), uint8(ITaskRegistry.Status.Rejected));
+        assertEq(_slashed(providers[1]), (uint256(SLASH) * (8 - 1) + 7) / 8, "step 1 of 4: 7/8 of the fault amount");
     }
 }
