@@ -6,6 +6,14 @@ import {ITaskRegistry} from "../../../contracts/interfaces/tasks/ITaskRegistry.s
 import {ITaskRegistryErrors} from "../../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
 import {ITaskKeeperLens} from "../../../contracts/interfaces/keepers/ITaskKeeperLens.sol";
 import {TaskKeeperLens} from "../../../contracts/periphery/TaskKeeperLens.sol";
+import {Roles} from "../../../contracts/core/governance/Roles.sol";
+import {MockERC20} from "../../../contracts/mocks/MockERC20.sol";
+
+interface IReentrantUsd {
+    function mint(address to, uint256 amount) external;
+    function approve(address spender, uint256 amount) external returns (bool);
+    function arm(address target, bytes calldata data) external;
+}
 
 /// @notice Issue 21 item 2: checkpoint chains and disputes that narrow (bisection to the first disagreeing step,
 ///         judged by a freshly drawn referee council), and the dispute-timeout keeper pay of item 6. Attacks first.
@@ -443,5 +451,56 @@ contract TaskBisectionTest is TaskSolBase {
         _finalize(id2);
         assertEq(uint8(tasks.getTask(id2).status), uint8(ITaskRegistry.Status.Rejected));
         assertEq(_slashed(providers[1]), (uint256(SLASH) * (8 - 1) + 7) / 8, "step 1 of 4: 7/8 of the fault amount");
+    }
+
+    /// SEC-04 through the currency: a USDC that re-enters the registry while the bisection pays (the lapsed
+    /// challenger's bond to the keeper) or pulls the bond cannot run a second settlement step inside it — the
+    /// reentrancy guard reverts the outer call and nothing moves.
+    function test_reentrancyViaCurrency_revertsBondPaths_SEC04() public {
+        IReentrantUsd rusd = IReentrantUsd(deployCode("ReentrantERC20.sol:ReentrantERC20"));
+        usdc = MockERC20(address(rusd)); // the helpers read `usdc` and `tasks`
+        tasks = ITaskRegistry(
+            _proxy(
+                "TaskRegistry.sol:TaskRegistry",
+                abi.encodeWithSignature(
+                    "initialize(address,address,address,address[3],address,(uint16,uint16,uint16,uint8,uint8,uint32,uint32,uint32,uint128))",
+                    manager,
+                    registry,
+                    matcher,
+                    [address(ch), address(rusd), address(dps)],
+                    pool,
+                    _params()
+                )
+            )
+        );
+        _grant(Roles.COMPUTE, address(tasks));
+        _grant(Roles.PROVIDER_SLASHER, address(tasks));
+        _grant(Roles.STAKE_LOCKER, address(tasks));
+        rusd.mint(client, 1_000_000e6);
+        vm.prank(client);
+        rusd.approve(address(tasks), type(uint256).max);
+        bytes4 reentrant = bytes4(keccak256("ReentrancyGuardReentrantCall()"));
+
+        (uint256 id, address[] memory c) = _setUp(16, 16, 5, true);
+        // the bond pull re-enters timeoutDispute
+        rusd.arm(address(tasks), abi.encodeCall(ITaskRegistry.timeoutDispute, (id)));
+        vm.expectRevert(reentrant);
+        _open(id, c[0]);
+        _openDisarmed(rusd, id, c[0]);
+        _move(id);
+        vm.warp(tasks.bisectionOf(id).moveEnds + 1);
+        // the keeper's bounty transfer re-enters finalize
+        rusd.arm(address(tasks), abi.encodeCall(ITaskRegistry.finalize, (id)));
+        vm.prank(KEEPER);
+        vm.expectRevert(reentrant);
+        tasks.timeoutDispute(id);
+        assertEq(tasks.bisectionOf(id).phase, 2, "nothing moved");
+        assertEq(tasks.bisectionOf(id).bond, BOND);
+    }
+
+    /// @dev Opens with the token's hook pointed at a harmless view (`taskCount`), so the re-entry is a no-op.
+    function _openDisarmed(IReentrantUsd rusd, uint256 id, address challenger) internal {
+        rusd.arm(address(tasks), abi.encodeCall(ITaskRegistry.taskCount, ()));
+        _open(id, challenger);
     }
 }
