@@ -97,13 +97,13 @@ async function runNarrowedDispute(ctx: DemoContext, providers: HardhatEthersSign
   const bond = await tasks.bisectionBond(taskId);
   await (await dps.connect(ctx.deployer).transfer(member.address, bond)).wait();
   await (await dps.connect(member).approve(tasksAddr, bond)).wait();
-  const dpsBefore = await dps.balanceOf(member.address);
   const mid0 = (N - 1) >> 1;
   await (
     await tasks
       .connect(member)
       .openBisection(taskId, chalL[10]![0]!, honest[N - 1]!, proofOf(chalL, N - 1), honest[mid0]!, proofOf(chalL, mid0))
   ).wait();
+  const dpsBefore = await dps.balanceOf(member.address); // the bond is held by the registry now
   let moves = 1;
   for (;;) {
     const d = await tasks.bisectionOf(taskId);
