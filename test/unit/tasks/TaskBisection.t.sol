@@ -503,4 +503,43 @@ contract TaskBisectionTest is TaskSolBase {
         rusd.arm(address(tasks), abi.encodeCall(ITaskRegistry.taskCount, ()));
         _open(id, challenger);
     }
+
+    /// TSK-06 over chains of 2..64 checkpoints and every pair of first wrong steps: the bisection isolates exactly the
+    /// first disagreement in log2 n + 1 moves, honest referees side with the party right at that step, and only the
+    /// party wrong there pays (the executor by severity, a wrong challenger with its bond); nobody else is slashed.
+    /// forge-config: default.fuzz.runs = 48
+    function testFuzz_bisection_isolatesFirstDisagreement_TSK06(uint8 logN, uint16 execBad, uint16 chalBad) public {
+        uint256 k = bound(logN, 1, 6);
+        uint256 n = 1 << k;
+        uint256 e = bound(execBad, 0, n - 1); // the executor's final result is wrong
+        uint256 ch = bound(chalBad, 0, n); // n: an honest challenger
+        vm.assume(ch != e);
+        (uint256 id, address[] memory c) = _setUp(n, e, ch, true);
+        _open(id, c[0]);
+        assertEq(1 + _playOut(id), k + 1, "log2 n + 1 moves");
+        uint256 step = e < ch ? e : ch;
+        ITaskRegistry.Bisection memory d = tasks.bisectionOf(id);
+        assertEq(d.hi, step, "the first disagreement");
+        assertEq(d.lo, step);
+        assertEq(e < ch ? d.challengerStep : d.executorStep, keccak256(abi.encode("good", step)));
+        _judgeHonestly(id, c, e < ch, n, step);
+    }
+
+    function _judgeHonestly(uint256 id, address[] memory c, bool execWrong, uint256 n, uint256 step) internal {
+        address[] memory r = _referees(id, execWrong ? 0 : 5);
+        uint256 chalBefore = usdc.balanceOf(c[0]);
+        _finalize(id);
+        if (execWrong) {
+            assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
+            assertEq(_slashed(providers[1]), (uint256(SLASH) * (2 * n - step) + 2 * n - 1) / (2 * n));
+            assertEq(usdc.balanceOf(c[0]) - chalBefore, BOND, "the bond back");
+        } else {
+            assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Accepted));
+            assertEq(_slashed(providers[1]), 0, "the honest executor loses nothing");
+            assertEq(usdc.balanceOf(c[0]), chalBefore, "the wrong challenger's bond is gone");
+        }
+        assertEq(_slashed(c[0]) + _slashed(c[1]), 0);
+        for (uint256 i; i < r.length; ++i) assertEq(_slashed(r[i]), 0, "honest referees");
+        _escrowBalanced();
+    }
 }
