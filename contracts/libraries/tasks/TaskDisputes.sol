@@ -138,13 +138,12 @@ library TaskDisputes {
         uint32 mid = _narrow(taskId, d, _mover($, taskId, d), leaf, proof);
         uint256 ends;
         if (d.lo == d.hi) _narrowed($, taskId, $.tasks[taskId], d);
-        else ends = _passTurn($, taskId, d, nextLeaf, nextProof);
+        else ends = _passTurn(taskId, d, nextLeaf, nextProof);
         emit ITaskRegistryEvents.BisectionMoved(taskId, msg.sender, mid, leaf, d.lo, d.hi, d.moves, ends);
     }
 
     /// @dev The mover's leaf at the next midpoint (against its own root) and the turn to the other party.
     function _passTurn(
-        TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
         ITaskRegistry.Bisection storage d,
         bytes32 nextLeaf,
