@@ -101,7 +101,8 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         one). `flags` bit 0: the first round's reveal window had closed when the dispute opened (its silent
     ///         members missed a deadline); bit 1: a CH redemption's failure-report bounty is held in escrow; bits
     ///         2–4: how many keeper bounties the task paid (≤ 5), so a client contract can tell the refund it was
-    ///         paid from the task view (DeliveryOrders).
+    ///         paid from the task view (DeliveryOrders); bit 5: a bisection decides the task (`bisectionOf`; cleared
+    ///         when its challenger lapsed).
     struct Task {
         address client;
         Status status;

@@ -120,6 +120,8 @@ library TaskDisputes {
         //      the agreed input starts as the prescription (non-zero: the first agreement rewrites a warm slot).
         (d.window, d.agreed) = (uint32($.params.disputeWindowSec / 2), k.prescriptionHash);
         $.totalEscrow[uint8(k.currency)] += bond;
+        // @dev Flag bit 5: a bisection decides the task (finalize reads it from a slot it loads anyway).
+        k.flags |= 32;
         // @dev The bond is pulled before the proofs are checked (a failing proof reverts it all); the registry's
         //      entry holds the reentrancy guard.
         IERC20($.tokens[uint8(k.currency)]).safeTransferFrom(msg.sender, address(this), bond);
@@ -213,6 +215,7 @@ library TaskDisputes {
         uint256 cut = msg.sender == d.challenger ? 0 : TaskCommon.bountyOf(k);
         if (cut > bond) cut = bond;
         (d.phase, d.bond, d.moveEnds) = (LAPSED, 0, 0);
+        k.flags &= ~uint8(32);
         $.totalEscrow[uint8(k.currency)] -= bond;
         emit ITaskRegistryEvents.BisectionEnded(taskId, true, true, 0, bond - cut, 0, cut);
         TaskCommon.pay($, k.currency, msg.sender, cut);

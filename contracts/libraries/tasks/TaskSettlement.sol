@@ -26,7 +26,7 @@ library TaskSettlement {
         ITaskRegistry.Status st = k.status;
         if (st < ITaskRegistry.Status.Verifying || st > ITaskRegistry.Status.Disputed)
             TaskCommon.revertStatus(taskId, st);
-        uint8 ph = $.bisections[taskId].phase;
+        uint8 ph = k.flags & 32 == 0 ? 0 : $.bisections[taskId].phase;
         // @dev A bisection in progress settles by its moves (or their timeout); a judged step by the referees.
         if (ph == 1 || ph == 2) revert ITaskRegistryErrors.TaskBisectionPhase(taskId, ph);
         if (ph == 3) return _finalizeJudged($, taskId, k);
@@ -209,7 +209,7 @@ library TaskSettlement {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         ITaskRegistry.Status outcome = executorCorrect ? ITaskRegistry.Status.Accepted : ITaskRegistry.Status.Rejected;
         k.status = outcome;
-        uint8 ph = $.bisections[taskId].phase;
+        uint8 ph = k.flags & 32 == 0 ? 0 : $.bisections[taskId].phase;
         // @dev Issue 21 item 2: a bisection (moving, or its step judged) decides who was wrong at one step; the final
         //      result the client should have got is not known, so a rejection records no verdict hash.
         bool bisected = ph != 0 && ph < 4;
