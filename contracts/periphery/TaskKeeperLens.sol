@@ -79,7 +79,13 @@ contract TaskKeeperLens is ITaskKeeperLens {
                 return (Action.DrawCouncil, k.targetBlock, true);
             }
             if (st == ITaskRegistry.Status.Running) return (Action.None, 0, true);
-            return (_verdictAction(id, k), 0, true);
+            // a bisection (issue 21 item 2): a lapsed move is due (marker: the moves made); a judged step settles
+            // like a dispute round
+            ITaskRegistry.Bisection memory b = _tasks.bisectionOf(id);
+            if (b.phase == 1 || b.phase == 2) {
+                return (block.timestamp > b.moveEnds ? Action.TimeoutDispute : Action.None, b.moves, true);
+            }
+            return (_verdictAction(id, k, b.phase == 3), 0, true);
         }
         if ((st == ITaskRegistry.Status.Rejected || st == ITaskRegistry.Status.Expired) && k.assignmentId != 0) {
             IProviderRegistry.Assignment memory asg = _providers.assignment(k.assignmentId);
@@ -93,10 +99,10 @@ contract TaskKeeperLens is ITaskKeeperLens {
     /// @dev Verifying or Disputed: finalise a quorum (a rejection in round 0 only after the appeal window); open a
     ///      dispute when no side can reach the quorum any more, or the window ended without one.
     ///      A rejection needs a quorum on one other result (commit–reveal, issue 21 item 1), not mere dissent.
-    function _verdictAction(uint256 id, ITaskRegistry.Task memory k) private view returns (Action) {
+    function _verdictAction(uint256 id, ITaskRegistry.Task memory k, bool judging) private view returns (Action) {
         uint256 q = k.round == 0 ? k.quorum : uint256(k.councilSize) + 1;
         bool windowOver = block.timestamp > k.votingEnds;
-        bool disputed = k.status == ITaskRegistry.Status.Disputed;
+        bool disputed = judging || k.status == ITaskRegistry.Status.Disputed;
         if (k.agree >= q) return Action.Finalize;
         uint256 d;
         if (k.disagree != 0) (, d) = _tasks.leadingRival(id);
@@ -118,6 +124,7 @@ contract TaskKeeperLens is ITaskKeeperLens {
         if (a == Action.DrawCouncil) return ITaskRegistry.drawCouncil.selector;
         if (a == Action.OpenDispute) return ITaskRegistry.openDispute.selector;
         if (a == Action.Finalize) return ITaskRegistry.finalize.selector;
+        if (a == Action.TimeoutDispute) return ITaskRegistry.timeoutDispute.selector;
         return ITaskRegistry.reportRedemptionFailure.selector;
     }
 }

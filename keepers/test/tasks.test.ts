@@ -319,4 +319,44 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
     expect(() => tasksJob(at, at, { ordinary: ["vote"] })).to.throw(/"vote", which is not a task action/);
     expect(() => tasksJob(at, at, { pageSize: 0 })).to.throw(/pageSize" must be an integer from 1 to 500/);
   });
+  it("drives a bisection's lapsed move (issue 21 item 2): nothing while the move is pending, then timeoutDispute", async function () {
+    this.timeout(120_000);
+    const tr = protocol.taskRegistry;
+    const admin = account(0).connect(node().provider);
+    const t = await submit(providers[0]);
+    await advance(HOUR + 1);
+    await closeFully(t);
+    await (await tr.connect(client).drawCouncil(t)).wait();
+    const executor = byAddress((await tr.getTask(t)).executor);
+    const member = byAddress((await tr.councilOf(t, 0))[0]!);
+    // the executor commits a result and no checkpoint chain; the member reveals another result and bisects
+    await (await tr.connect(executor).commit(t, 0, id("wrong"))).wait();
+    const salt = id("salt");
+    const commitment = keccak256(
+      AbiCoder.defaultAbiCoder().encode(
+        ["uint256", "address", "bytes32", "bytes32"],
+        [t, member.address, id("right"), salt],
+      ),
+    );
+    await (await tr.connect(member).commitResult(t, commitment)).wait();
+    await advance(Number((await tr.getTask(t)).commitEnds) - (await now()) + 1);
+    await (await tr.connect(member).revealResult(t, id("right"), salt)).wait();
+    const bond = await tr.bisectionBond(t);
+    await (await protocol.usdc.connect(admin).mint(member.address, bond)).wait();
+    await (await protocol.usdc.connect(member).approve(await tr.getAddress(), bond)).wait();
+    await (await tr.connect(member).openBisection(t, id("root"), id("right"), [], id("mid"), [])).wait();
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: tasksConfig() });
+    try {
+      expect((await k.tick()).results).to.deep.equal([]); // the executor's move is pending: nobody's work
+      await advance(Number((await tr.bisectionOf(t)).moveEnds) - (await now()) + 1);
+      const out = await k.tick();
+      expect(out.results.map((r) => [r.key, r.outcome, r.priority])).to.deep.equal([
+        [`tasks.timeoutDispute:${t}:1`, "success", true],
+      ]);
+      expect(await status(t)).to.equal(6n); // Rejected: the executor could not answer (no chain)
+      expect((await tr.bisectionOf(t)).phase).to.equal(5n);
+    } finally {
+      await k.stop(0);
+    }
+  });
 });

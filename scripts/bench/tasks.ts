@@ -1,10 +1,29 @@
-import { AbiCoder, id, keccak256, parseUnits, toUtf8Bytes, ZeroHash } from "ethers";
+import { AbiCoder, concat, id, keccak256, parseUnits, toUtf8Bytes, ZeroHash } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { BenchSuite } from "./lib.js";
 import { domainOf, signAttestation, type AttestationMessage } from "@chx/sdk";
 
 const wad = (x: string) => parseUnits(x, 18);
 const usdc = (x: string) => parseUnits(x, 6);
+
+/** Merkle levels of a checkpoint chain (leaves first), nodes keccak256(left ‖ right) as TaskDisputes.verify. */
+export function chainLevels(leaves: string[]): string[][] {
+  const levels = [leaves];
+  while (levels[levels.length - 1]!.length > 1) {
+    const l = levels[levels.length - 1]!;
+    levels.push(l.filter((_, i) => i % 2 === 0).map((x, i) => keccak256(concat([x, l[2 * i + 1]!]))));
+  }
+  return levels;
+}
+
+/** Sibling hashes of leaf `index`, bottom up. */
+export function chainProof(levels: string[][], index: number): string[] {
+  const p: string[] = [];
+  for (let d = 0; d < levels.length - 1; d++) {
+    p.push(levels[d]![(index >> d) ^ 1]!);
+  }
+  return p;
+}
 
 /**
  * Task layer: one batch task end to end (USDC, council of 3, quorum 2, two checkpoints): submit, bid (first and
@@ -240,6 +259,74 @@ export const tasksBench: BenchSuite = {
     await ctx.connection.networkHelpers.mine(1);
     await (await tasks.closeBidding(big)).wait();
     await ctx.measure("TaskRegistry.drawCouncil:n10000", tasks.drawCouncil(big));
+    // ─── Disputes that narrow (issue 21 item 2): a 1,024-checkpoint chain, the executor wrong from step 700 ──
+    // Council of 1 (quorum 1): its member reveals another result and opens the bisection; each move is
+    // TaskRegistry.bisect; `bisect:moves1024` counts the on-chain moves to isolate the step (opening included).
+    const N = 1024;
+    const honest = Array.from({ length: N }, (_, i) => id(`cp ${i}`));
+    const cheat = honest.map((h, i) => (i < 700 ? h : id(`cheat ${i}`)));
+    const execL = chainLevels(cheat);
+    const chalL = chainLevels(honest);
+    const disputed = await submit("TaskRegistry.submit:disputed");
+    await (await tasks.connect(provs[2]!).bid(disputed, usdc("300"))).wait();
+    await ctx.connection.networkHelpers.time.increase(3601);
+    await (await tasks.closeBidding(disputed)).wait();
+    await ctx.connection.networkHelpers.mine(1);
+    await (await tasks.closeBidding(disputed)).wait();
+    await (await tasks.drawCouncil(disputed)).wait();
+    const dexec = provs[2]!;
+    await (await tasks.connect(dexec).commit(disputed, 0, id("cp0"))).wait();
+    await (await tasks.connect(dexec).commit(disputed, 1, cheat[N - 1]!)).wait();
+    await ctx.measure(
+      "TaskRegistry.commitChain",
+      tasks.connect(dexec).commitChain(disputed, execL[execL.length - 1]![0]!, N, chainProof(execL, N - 1)),
+    );
+    const member = (await tasks.councilOf(disputed, 0))[0]!;
+    await answer(disputed, [member], honest[N - 1]!, false);
+    await (await token.mint(member, usdc("1000"))).wait();
+    await (await token.connect(signer(member)).approve(tasksAddr, usdc("1000"))).wait();
+    const mid0 = (N - 1) >> 1;
+    await ctx.measure(
+      "TaskRegistry.openBisection",
+      tasks
+        .connect(signer(member))
+        .openBisection(
+          disputed,
+          chalL[chalL.length - 1]![0]!,
+          honest[N - 1]!,
+          chainProof(chalL, N - 1),
+          honest[mid0]!,
+          chainProof(chalL, mid0),
+        ),
+    );
+    let moves = 1;
+    let worst = 0n;
+    for (;;) {
+      const d = await tasks.bisectionOf(disputed);
+      if (d.phase !== 1n && d.phase !== 2n) break;
+      const byExec = d.phase === 1n;
+      const [leaves, levels, who] = byExec ? [cheat, execL, dexec] : [honest, chalL, signer(member)];
+      const mid = Number((d.lo + d.hi) / 2n);
+      const [lo, hi] = leaves[mid] === d.pending ? [mid + 1, Number(d.hi)] : [Number(d.lo), mid];
+      const next = (lo + hi) >> 1;
+      const g = await ctx.measure(
+        // the move isolating the step also commits the referee council's seed: its own key
+        lo === hi ? "TaskRegistry.bisect:narrow" : "TaskRegistry.bisect:step",
+        tasks
+          .connect(who)
+          .bisect(
+            disputed,
+            leaves[mid]!,
+            chainProof(levels, mid),
+            leaves[next]!,
+            lo === hi ? [] : chainProof(levels, next),
+          ),
+      );
+      if (lo !== hi && g > worst) worst = g;
+      moves++;
+    }
+    ctx.set("TaskRegistry.bisect:stepMax", worst);
+    ctx.set("TaskRegistry.bisect:moves1024", BigInt(moves));
   },
 };
 

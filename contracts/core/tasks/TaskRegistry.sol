@@ -9,12 +9,13 @@ import {TaskCommon} from "../../libraries/tasks/TaskCommon.sol";
 import {TaskBidding} from "../../libraries/tasks/TaskBidding.sol";
 import {TaskCouncil} from "../../libraries/tasks/TaskCouncil.sol";
 import {TaskSettlement} from "../../libraries/tasks/TaskSettlement.sol";
+import {TaskDisputes} from "../../libraries/tasks/TaskDisputes.sol";
 
 /// @title TaskRegistry
 /// @notice Batch compute tasks with council consensus and CH redemption (SPEC section 4). See ITaskRegistry.
 /// @dev Entry contract: access control, pauses, the reentrancy guard, the keeper scan and views; the mechanisms
 ///      live in linked libraries working on this contract's storage (`TaskBidding`, `TaskCouncil`,
-///      `TaskSettlement`). Storage: `TaskRegistryStore`.
+///      `TaskSettlement`, `TaskDisputes`). Storage: `TaskRegistryStore`.
 contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeeperCompatible {
     uint256 private constant SCAN = 64;
     bytes32 private constant SUBMIT = keccak256("task.submit");
@@ -110,7 +111,45 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
 
     /// @inheritdoc ITaskRegistry
     function openDispute(uint256 taskId) external {
-        TaskCouncil.openDispute(_s(), taskId);
+        TaskRegistryStorage storage $ = _s();
+        // @dev A bisection in progress (moving or judged) decides the task; no council dispute on top of it.
+        uint8 ph = $.bisections[taskId].phase;
+        if (ph != 0 && ph < 4) revert TaskBisectionPhase(taskId, ph);
+        TaskCouncil.openDispute($, taskId);
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function commitChain(uint256 taskId, bytes32 root, uint32 n, bytes32[] calldata lastProof) external {
+        TaskDisputes.commitChain(_s(), taskId, root, n, lastProof);
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function openBisection(
+        uint256 taskId,
+        bytes32 root,
+        bytes32 finalLeaf,
+        bytes32[] calldata finalProof,
+        bytes32 midLeaf,
+        bytes32[] calldata midProof
+    ) external nonReentrant {
+        TaskDisputes.open(_s(), taskId, root, finalLeaf, finalProof, midLeaf, midProof);
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function bisect(
+        uint256 taskId,
+        bytes32 leaf,
+        bytes32[] calldata proof,
+        bytes32 nextLeaf,
+        bytes32[] calldata nextProof
+    ) external {
+        TaskDisputes.bisect(_s(), taskId, leaf, proof, nextLeaf, nextProof);
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function timeoutDispute(uint256 taskId) external nonReentrant {
+        TaskRegistryStorage storage $ = _s();
+        if (TaskDisputes.timeout($, taskId)) TaskSettlement.settleLapse($, taskId);
     }
 
     /// @inheritdoc ITaskRegistry
@@ -208,6 +247,12 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
             } else if (st == Status.Running && block.timestamp > k.deadline) {
                 return (this.expire.selector, id);
             } else if (st >= Status.Running && st <= Status.Disputed) {
+                Bisection storage d = $.bisections[id];
+                uint8 ph = d.phase;
+                if (ph != 0 && ph < 3) {
+                    if (block.timestamp > d.moveEnds) return (this.timeoutDispute.selector, id);
+                    continue;
+                }
                 if ($.councilHeads[id][k.round] == address(0) && block.number > k.targetBlock) {
                     return (this.drawCouncil.selector, id);
                 }
@@ -220,7 +265,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     function _finalizable(TaskRegistryStorage storage $, uint256 id, Task storage k) private view returns (bool) {
         uint256 q = TaskCommon.quorum(k);
         if (k.agree >= q) return true;
-        bool disputed = k.status == Status.Disputed;
+        bool disputed = k.status == Status.Disputed || $.bisections[id].phase == 3;
         (, uint256 d) = TaskCommon.rival($, id, k);
         if (d >= q) return disputed || block.timestamp > k.votingEnds;
         // a dispute undecided past governance's grace ends Unresolved (TSK-05)
@@ -244,6 +289,16 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     function leadingRival(uint256 taskId) external view returns (bytes32 resultHash, uint256 count) {
         TaskRegistryStorage storage $ = _s();
         return TaskCommon.rival($, taskId, $.tasks[taskId]);
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function bisectionOf(uint256 taskId) external view returns (Bisection memory) {
+        return _s().bisections[taskId];
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function bisectionBond(uint256 taskId) external view returns (uint256) {
+        return TaskDisputes.bondOf(_s().tasks[taskId]);
     }
 
     /// @inheritdoc ITaskRegistry

@@ -31,6 +31,9 @@ abstract contract TaskRegistryStore {
         /// @dev A member's commitment (keccak256(abi.encode(taskId, member, resultHash, salt))) until it reveals, then
         ///      its revealed result hash (issue 21 item 1). A member sits in one round of a task only.
         mapping(uint256 taskId => mapping(address member => bytes32 commitmentOrResult)) results;
+        /// @dev Each task's checkpoint chain and bisection dispute (issue 21 item 2; `TaskDisputes`). Bonds held here
+        ///      count in `totalEscrow` but not in the task's `escrow`.
+        mapping(uint256 taskId => ITaskRegistry.Bisection) bisections;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.TaskRegistry")) - 1)) & ~bytes32(uint256(0xff))

@@ -20,7 +20,8 @@ interface ITaskKeeperLens {
         DrawCouncil,
         OpenDispute,
         Finalize,
-        ReportRedemptionFailure
+        ReportRedemptionFailure,
+        TimeoutDispute
     }
 
     /// @notice One due action.
@@ -31,7 +32,7 @@ interface ITaskKeeperLens {
     /// @param round The task's council round (0, or 1 in a dispute).
     /// @param marker Distinguishes repeated work of the same kind: the seed block for DrawCouncil and for the
     ///        second (selecting) CloseBidding call (0 for the first, sealing one), the assignment id for
-    ///        ReportRedemptionFailure, 0 otherwise.
+    ///        ReportRedemptionFailure, the moves made for TimeoutDispute (a bisection's lapsed move), 0 otherwise.
     struct DueTask {
         uint256 taskId;
         Action action;

@@ -101,7 +101,8 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         one). `flags` bit 0: the first round's reveal window had closed when the dispute opened (its silent
     ///         members missed a deadline); bit 1: a CH redemption's failure-report bounty is held in escrow; bits
     ///         2–4: how many keeper bounties the task paid (≤ 5), so a client contract can tell the refund it was
-    ///         paid from the task view (DeliveryOrders).
+    ///         paid from the task view (DeliveryOrders); bit 5: a bisection decides the task (`bisectionOf`; cleared
+    ///         when its challenger lapsed).
     struct Task {
         address client;
         Status status;
@@ -161,6 +162,52 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
         uint32 disputeWindowSec;
         uint32 redemptionGraceSec;
         uint128 slashDps;
+    }
+
+    /// @notice A checkpoint chain and its bisection dispute (issue 21 item 2; docs/tasks.md "Disputes that narrow").
+    ///         The executor's chain is a Merkle root over `n` checkpoint hashes (n a power of two ≤ 2^16, the last leaf
+    ///         its final result). A challenger bonds and both parties reveal their leaf at the midpoint of
+    ///         [`lo`, `hi`] with a proof against their own root; equal leaves move `lo` past it, different ones set `hi`
+    ///         to it, until `lo` = `hi` = the first disagreeing step, which a freshly drawn referee council judges.
+    /// @param challenger Who opened the bisection (a round-0 member that revealed another result, or the client).
+    /// @param phase 0 none, 1 the executor's move, 2 the challenger's move, 3 referees judging, 4 ended (no verdict
+    ///        yet on the task: the challenger let a move lapse), 5 settled with the task.
+    /// @param moves Moves made so far (opening included).
+    /// @param moveEnds Deadline of the pending move (the party to move loses after it: `timeoutDispute`).
+    /// @param lo Lowest index that may still be the first disagreement.
+    /// @param hi Index known to disagree (initially n − 1, the final results).
+    /// @param n Checkpoints in the executor's chain (0: no chain committed).
+    /// @param bond The challenger's bond, task currency.
+    /// @param window Seconds each move may take (half the dispute window when the bisection opened).
+    /// @param refereeShare Per referee siding with the verdict: its share of a false challenger's bond (claimed with
+    ///        its council fee).
+    /// @param root The executor's chain root.
+    /// @param challengerRoot The challenger's chain root.
+    /// @param pending The leaf the first mover revealed at the current midpoint.
+    /// @param agreed The leaf both revealed at `lo` − 1 (while `lo` = 0: the task's prescription hash, i.e. its input).
+    /// @param executorStep The executor's leaf at `hi`.
+    /// @param challengerStep The challenger's leaf at `hi`.
+    /// @param finalResult The executor's final result (the task's `resultHash` holds `executorStep` while judging).
+    /// @param verdict The step output the referees' quorum revealed (zero until judged).
+    struct Bisection {
+        address challenger;
+        uint8 phase;
+        uint8 moves;
+        uint40 moveEnds;
+        uint32 lo;
+        uint32 hi;
+        uint32 n;
+        uint128 bond;
+        uint32 window;
+        uint128 refereeShare;
+        bytes32 root;
+        bytes32 challengerRoot;
+        bytes32 pending;
+        bytes32 agreed;
+        bytes32 executorStep;
+        bytes32 challengerStep;
+        bytes32 finalResult;
+        bytes32 verdict;
     }
 
     // ─── errors ────────────────────────────────────────────────────────────────────────────────────────────
@@ -363,4 +410,68 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @notice The parameters.
     /// @return The parameters.
     function params() external view returns (Params memory);
+
+    // ─── checkpoint chains and bisection (issue 21 item 2) ─────────────────────────────────────────────────
+
+    /// @notice The executor commits its checkpoint chain once its final result is committed (status Verifying, before
+    ///         any bisection): the Merkle root over `n` checkpoint hashes, `n` a power of two ≤ 2^16, with the proof
+    ///         that leaf n − 1 is the committed final result. Without a chain the executor cannot answer a bisection.
+    /// @param taskId The task.
+    /// @param root The chain root.
+    /// @param n Checkpoints.
+    /// @param lastProof Merkle proof of leaf n − 1 (= the final result), bottom up.
+    function commitChain(uint256 taskId, bytes32 root, uint32 n, bytes32[] calldata lastProof) external;
+
+    /// @notice Opens the task's bisection (one per task, while Verifying in round 0) by a round-0 member that
+    ///         revealed a result other than the executor's, or by the client; pulls the bond (`bisectionBond`, task
+    ///         currency; approve first). The challenger commits its own chain of the same length: its final leaf
+    ///         (≠ the executor's result) and its leaf at the first midpoint, each with a proof against `root`.
+    /// @param taskId The task.
+    /// @param root The challenger's chain root.
+    /// @param finalLeaf The challenger's final leaf.
+    /// @param finalProof Its proof.
+    /// @param midLeaf The challenger's leaf at the first midpoint ((n − 1) / 2).
+    /// @param midProof Its proof.
+    function openBisection(
+        uint256 taskId,
+        bytes32 root,
+        bytes32 finalLeaf,
+        bytes32[] calldata finalProof,
+        bytes32 midLeaf,
+        bytes32[] calldata midProof
+    ) external;
+
+    /// @notice One bisection move by the party whose turn it is, before `moveEnds`: its leaf at the current midpoint
+    ///         (proof against its own root) narrows [lo, hi]; unless that isolates the step, its leaf at the next
+    ///         midpoint hands the turn to the other party. Isolating the step commits the referee council's seed
+    ///         (drawn with `drawCouncil`, judging by commit–reveal of the step's output, settled by `finalize`).
+    /// @param taskId The task.
+    /// @param leaf The mover's leaf at the current midpoint.
+    /// @param proof Its proof.
+    /// @param nextLeaf The mover's leaf at the next midpoint (ignored when the step is isolated).
+    /// @param nextProof Its proof.
+    function bisect(
+        uint256 taskId,
+        bytes32 leaf,
+        bytes32[] calldata proof,
+        bytes32 nextLeaf,
+        bytes32[] calldata nextProof
+    ) external;
+
+    /// @notice Ends a bisection whose pending move lapsed (permissionless): a lapsed challenger forfeits its bond
+    ///         (the caller's keeper bounty out of it, the rest to the executor) and the task's verification goes on;
+    ///         a lapsed executor is rejected and slashed the full fault amount (the caller is the slash's finder),
+    ///         the bond goes back to the challenger and the client is refunded.
+    /// @param taskId The task.
+    function timeoutDispute(uint256 taskId) external;
+
+    /// @notice A task's checkpoint chain and bisection.
+    /// @param taskId The task.
+    /// @return The record.
+    function bisectionOf(uint256 taskId) external view returns (Bisection memory);
+
+    /// @notice The bond a challenger posts to open a bisection on `taskId` (task currency).
+    /// @param taskId The task.
+    /// @return The bond.
+    function bisectionBond(uint256 taskId) external view returns (uint256);
 }

@@ -98,4 +98,30 @@ interface ITaskRegistryErrors {
     error TaskUnknownUpkeep();
     /// @notice Thrown when `flushReplenishment` finds no deferred DPS.
     error TaskNothingToFlush();
+    /// @notice Thrown when a checkpoint chain is malformed (n not a power of two in 1..2^16, zero root) or committed
+    ///         twice or after a bisection opened.
+    /// @param taskId The task.
+    error TaskBadChain(uint256 taskId);
+    /// @notice Thrown when a Merkle proof does not show `leaf` at `index` under the mover's root.
+    /// @param taskId The task.
+    /// @param index The leaf index.
+    error TaskBadProof(uint256 taskId, uint256 index);
+    /// @notice Thrown when a bisection is opened on a task that already has one, or the action needs none running.
+    /// @param taskId The task.
+    /// @param phase The bisection's phase.
+    error TaskBisectionPhase(uint256 taskId, uint8 phase);
+    /// @notice Thrown when a bisection is opened by someone who is neither a round-0 member that revealed a result
+    ///         other than the executor's nor the client, or with a final leaf equal to the executor's result.
+    /// @param taskId The task.
+    /// @param caller The caller.
+    error TaskCannotChallenge(uint256 taskId, address caller);
+    /// @notice Thrown when a bisection move comes from someone other than the party to move.
+    /// @param taskId The task.
+    /// @param caller The caller.
+    /// @param mover The party whose move it is.
+    error TaskNotYourMove(uint256 taskId, address caller, address mover);
+    /// @notice Thrown when a move comes after its deadline, or a timeout is claimed before it.
+    /// @param taskId The task.
+    /// @param moveEnds The move's deadline.
+    error TaskMoveDeadline(uint256 taskId, uint256 moveEnds);
 }

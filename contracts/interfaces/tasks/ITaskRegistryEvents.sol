@@ -127,4 +127,77 @@ interface ITaskRegistryEvents {
     /// @notice Emitted when the deferred DPS is accounted (by `flushReplenishment` or the next replenishment).
     /// @param amountDps DPS accounted.
     event ReplenishmentFlushed(uint256 amountDps);
+    /// @notice Emitted when the executor commits its checkpoint chain.
+    /// @param taskId The task.
+    /// @param root The Merkle root over the checkpoint hashes.
+    /// @param n Checkpoints (a power of two; leaf n − 1 is the final result).
+    event ChainCommitted(uint256 indexed taskId, bytes32 root, uint32 n);
+    /// @notice Emitted when a bisection opens.
+    /// @param taskId The task.
+    /// @param challenger The challenger.
+    /// @param challengerRoot The challenger's chain root.
+    /// @param n Checkpoints.
+    /// @param bond Bond posted (task currency).
+    /// @param moveEnds Deadline of the executor's first move.
+    event BisectionOpened(
+        uint256 indexed taskId,
+        address indexed challenger,
+        bytes32 challengerRoot,
+        uint32 n,
+        uint256 bond,
+        uint256 moveEnds
+    );
+    /// @notice Emitted on each bisection move (post-state).
+    /// @param taskId The task.
+    /// @param mover Who moved.
+    /// @param index The midpoint answered.
+    /// @param leaf The mover's leaf there.
+    /// @param lo Lowest index still possible after the move.
+    /// @param hi Index known to disagree after the move.
+    /// @param moves Moves so far (opening included).
+    /// @param moveEnds Deadline of the next move (0 once the step is isolated).
+    event BisectionMoved(
+        uint256 indexed taskId,
+        address indexed mover,
+        uint32 index,
+        bytes32 leaf,
+        uint32 lo,
+        uint32 hi,
+        uint8 moves,
+        uint256 moveEnds
+    );
+    /// @notice Emitted when the bisection isolates the first disagreeing step; the referee council's seed is committed.
+    /// @param taskId The task.
+    /// @param step The step's index (its input is the leaf at step − 1, or the prescription's input for step 0).
+    /// @param agreed The agreed input leaf (zero for step 0).
+    /// @param executorStep The executor's output of the step.
+    /// @param challengerStep The challenger's output of the step.
+    /// @param moves Moves it took (opening included).
+    /// @param targetBlock The referee council's seed block.
+    event BisectionNarrowed(
+        uint256 indexed taskId,
+        uint32 step,
+        bytes32 agreed,
+        bytes32 executorStep,
+        bytes32 challengerStep,
+        uint8 moves,
+        uint256 targetBlock
+    );
+    /// @notice Emitted when a bisection ends (post-state of the bond).
+    /// @param taskId The task.
+    /// @param executorRight Whether the executor won (the challenger was proven wrong or lapsed).
+    /// @param byTimeout Whether a party let its move lapse (else: the referees' verdict or no verdict at all).
+    /// @param bondToChallenger Bond returned to the challenger.
+    /// @param bondToExecutor Bond paid to the executor.
+    /// @param bondToReferees Bond reserved for the referees siding with the verdict.
+    /// @param bondToKeeper Bond paid to the caller as the timeout's keeper bounty.
+    event BisectionEnded(
+        uint256 indexed taskId,
+        bool executorRight,
+        bool byTimeout,
+        uint256 bondToChallenger,
+        uint256 bondToExecutor,
+        uint256 bondToReferees,
+        uint256 bondToKeeper
+    );
 }

@@ -24,6 +24,8 @@ library TaskCommon {
     /// @dev Paid steps a task can have at most: closeBidding, drawCouncil twice, finalize, reportRedemptionFailure.
     ///      The deposit reserves this many bounties before any bid price or council fee (see `maxBid`).
     uint256 internal constant KEEPER_STEPS = 5;
+    /// @dev A bisection challenger's bond, bps of the task's deposit (issue 21 item 2): 10 %, task currency.
+    uint256 internal constant BISECT_BOND_BPS = 1_000;
 
     /// @dev Reverts TaskAlreadyDone for a finished task (keepers treat it as success), TaskWrongStatus otherwise.
     function revertStatus(uint256 taskId, ITaskRegistry.Status st) internal pure {
@@ -83,7 +85,17 @@ library TaskCommon {
         address provider,
         address finder
     ) internal {
-        uint256 amount = k.faultDps;
+        slashAmount($, taskId, provider, k.faultDps, finder);
+    }
+
+    /// @dev Slashes `provider` `amount` DPS (≤ the task's fault amount, which its duty locked) for task `taskId`.
+    function slashAmount(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        address provider,
+        uint256 amount,
+        address finder
+    ) internal {
         if (amount == 0) return;
         uint256 slashed = IProviderRegistry($.registry).slash(
             provider,

@@ -26,6 +26,10 @@ library TaskSettlement {
         ITaskRegistry.Status st = k.status;
         if (st < ITaskRegistry.Status.Verifying || st > ITaskRegistry.Status.Disputed)
             TaskCommon.revertStatus(taskId, st);
+        uint8 ph = k.flags & 32 == 0 ? 0 : $.bisections[taskId].phase;
+        // @dev A bisection in progress settles by its moves (or their timeout); a judged step by the referees.
+        if (ph == 1 || ph == 2) revert ITaskRegistryErrors.TaskBisectionPhase(taskId, ph);
+        if (ph == 3) return _finalizeJudged($, taskId, k);
         uint256 q = TaskCommon.quorum(k);
         if (k.agree >= q) return _settle($, taskId, true, k.resultHash, true);
         // @dev The accepted result is the quorum's: a quorum on another result proves the executor wrong.
@@ -46,6 +50,34 @@ library TaskSettlement {
         revert ITaskRegistryErrors.TaskNoQuorum(taskId, k.agree, d, q);
     }
 
+    /// @dev The referee council's verdict on the bisected step (issue 21 item 2): a quorum (n + 1 of 2n + 1) revealing
+    ///      the executor's step output accepts the task (the challenger was wrong); a quorum on another output proves
+    ///      the executor wrong (rejected). Without one past the window and the grace: Unresolved, bond returned.
+    function _finalizeJudged(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k
+    ) private {
+        ITaskRegistry.Bisection storage d = $.bisections[taskId];
+        uint256 q = TaskCommon.quorum(k);
+        uint256 agree = k.agree;
+        (bytes32 rival, uint256 c) = TaskCommon.rival($, taskId, k);
+        k.resultHash = d.finalResult;
+        if (agree >= q) return _settle($, taskId, true, d.finalResult, true);
+        if (c >= q) {
+            d.verdict = rival;
+            return _settle($, taskId, false, rival, true);
+        }
+        if (block.timestamp > uint256(k.votingEnds) + $.params.disputeWindowSec) return _unresolved($, taskId, k);
+        revert ITaskRegistryErrors.TaskNoQuorum(taskId, agree, c, q);
+    }
+
+    /// @notice Settles a task whose executor let a bisection move lapse: rejected, the executor slashed the full fault
+    ///         amount (the caller is the finder), the challenger's bond returned, the client refunded.
+    function settleLapse(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
+        _settle($, taskId, false, bytes32(0), false);
+    }
+
     /// @dev Ends a dispute nobody decided: full refund, no payment, no slash (no recorded fault), every duty and a CH
     ///      redemption's reservation released.
     function _unresolved(
@@ -54,6 +86,14 @@ library TaskSettlement {
         ITaskRegistry.Task storage k
     ) private {
         k.status = ITaskRegistry.Status.Unresolved;
+        ITaskRegistry.Bisection storage d = $.bisections[taskId];
+        uint256 bond;
+        if (d.phase == 3) {
+            // @dev An undecided step proves nobody wrong: the challenger's bond goes back.
+            (bond, d.bond, d.phase) = (d.bond, 0, 5);
+            $.totalEscrow[uint8(k.currency)] -= bond;
+            emit ITaskRegistryEvents.BisectionEnded(taskId, false, false, bond, 0, 0, 0);
+        }
         uint256 bounty = TaskCommon.takeBounty($, taskId, k, ITaskRegistry.finalize.selector);
         uint256 refund = TaskCommon.release($, k);
         uint256 assignmentId = k.assignmentId;
@@ -61,8 +101,9 @@ library TaskSettlement {
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Unresolved, msg.sender, refund);
         TaskCommon.releaseDuties($, taskId, k);
         // @dev No verdict, so nobody is wrong; but members silent past their reveal deadline missed it.
-        _judge($, taskId, k, false, bytes32(0), false);
+        _judge($, taskId, k, false, bytes32(0), false, false);
         if (assignmentId != 0) IProviderRegistry($.registry).releaseRedemption(assignmentId);
+        TaskCommon.pay($, k.currency, d.challenger, bond);
         TaskCommon.pay($, k.currency, msg.sender, bounty);
         TaskCommon.pay($, k.currency, k.client, refund);
     }
@@ -135,21 +176,18 @@ library TaskSettlement {
         uint256 b = $.members[taskId][msg.sender];
         // @dev A member sits in one round only (the dispute council excludes round 0); bit 6 marks a claim.
         uint256 r = b & 2 != 0 ? 1 : 0;
+        ITaskRegistry.Bisection storage d = $.bisections[taskId];
+        // @dev A judged bisection's referees side with the step output the quorum revealed (`d.verdict`).
+        bytes32 verdict = r == 1 && d.verdict != bytes32(0) ? d.verdict : k.verdictHash;
         if (
             b & 64 != 0 ||
             b & (4 << r) == 0 ||
-            !TaskCommon.sidesWith(
-                b,
-                r,
-                st == ITaskRegistry.Status.Accepted,
-                k.verdictHash,
-                $.results[taskId][msg.sender]
-            )
+            !TaskCommon.sidesWith(b, r, st == ITaskRegistry.Status.Accepted, verdict, $.results[taskId][msg.sender])
         ) {
             revert ITaskRegistryErrors.TaskNothingToClaim(taskId, msg.sender);
         }
         $.members[taskId][msg.sender] = b | 64;
-        fee = k.councilFee;
+        fee = k.councilFee + (r == 1 ? d.refereeShare : 0);
         uint128 left = k.escrow - uint128(fee);
         k.escrow = left;
         $.totalEscrow[uint8(k.currency)] -= fee;
@@ -171,27 +209,107 @@ library TaskSettlement {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         ITaskRegistry.Status outcome = executorCorrect ? ITaskRegistry.Status.Accepted : ITaskRegistry.Status.Rejected;
         k.status = outcome;
-        k.verdictHash = verdict;
+        uint8 ph = k.flags & 32 == 0 ? 0 : $.bisections[taskId].phase;
+        // @dev Issue 21 item 2: a bisection (moving, or its step judged) decides who was wrong at one step; the final
+        //      result the client should have got is not known, so a rejection records no verdict hash.
+        bool bisected = ph != 0 && ph < 4;
+        k.verdictHash = bisected && !executorCorrect ? bytes32(0) : verdict;
         uint256 bounty = byKeeper ? TaskCommon.takeBounty($, taskId, k, ITaskRegistry.finalize.selector) : 0;
         (uint256 reserved, uint256 refund, uint256 executorPaid, uint256 replenished) = _split(
             $,
             taskId,
             k,
             executorCorrect,
-            verdict
+            verdict,
+            bisected
         );
         emit ITaskRegistry.TaskFinalized(taskId, outcome, executorPaid, reserved, refund, replenished);
         TaskCommon.releaseDuties($, taskId, k);
-        _judge($, taskId, k, executorCorrect, verdict, true);
+        _judge($, taskId, k, executorCorrect, verdict, true, bisected);
+        _executorOutcome($, taskId, k, executorCorrect, executorPaid, replenished, ph);
+        TaskCommon.pay($, k.currency, msg.sender, bounty);
+        TaskCommon.pay($, k.currency, k.client, refund);
+        if (bisected) _settleBond($, taskId, k, executorCorrect, ph != 3);
+    }
+
+    /// @dev Pays and records the executor found right, or slashes and records the executor found wrong (a CH
+    ///      redemption is compensated by `reportRedemptionFailure` instead of a slash).
+    function _executorOutcome(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        bool executorCorrect,
+        uint256 executorPaid,
+        uint256 replenished,
+        uint8 ph
+    ) private {
         if (executorCorrect) {
             _payExecutor($, k, executorPaid, replenished);
             IProviderRegistry($.registry).recordTaskOutcome(k.executor, true);
         } else if (k.currency != ITaskRegistry.Currency.CH) {
-            TaskCommon.slash($, taskId, k, k.executor, address(0));
+            if (ph != 0 && ph < 4) {
+                // @dev A lapsed move: the full fault amount, the caller the finder (its bounty is the registry's finder
+                //      fee on the executor's slash, never the client's escrow).
+                address finder = ph == 3 || msg.sender == k.executor ? address(0) : msg.sender;
+                TaskCommon.slashAmount($, taskId, k.executor, _severity(k, $.bisections[taskId], ph), finder);
+            } else {
+                TaskCommon.slash($, taskId, k, k.executor, address(0));
+            }
             IProviderRegistry($.registry).recordTaskOutcome(k.executor, false);
         }
-        TaskCommon.pay($, k.currency, msg.sender, bounty);
-        TaskCommon.pay($, k.currency, k.client, refund);
+    }
+
+    /// @dev The executor's slash when a bisection proves it wrong, within the fault amount its duty locked (TSK-08):
+    ///      scaled by severity — the share of the chain from the first wrong step on: faultDps × (2n − step) / 2n,
+    ///      rounded up (a wrong first step: all of it; only the last step wrong: just over half). A lapsed move
+    ///      (or no chain to answer with): all of it.
+    function _severity(
+        ITaskRegistry.Task storage k,
+        ITaskRegistry.Bisection storage d,
+        uint8 ph
+    ) private view returns (uint256) {
+        uint256 f = k.faultDps;
+        if (ph != 3) return f;
+        uint256 twoN = 2 * uint256(d.n);
+        return (f * (twoN - d.hi) + twoN - 1) / twoN;
+    }
+
+    /// @dev Splits a settled bisection's bond and pays it (last step of a settlement). The challenger proven wrong loses it:
+    ///      half shared equally by the referees who revealed the executor's step output (claimed with their fee), the
+    ///      rest to the executor. The executor proven wrong (or lapsed): the bond goes back to the challenger.
+    function _settleBond(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        bool executorCorrect,
+        bool byTimeout
+    ) private {
+        ITaskRegistry.Bisection storage d = $.bisections[taskId];
+        uint256 bond = d.bond;
+        (uint256 toExecutor, uint256 toChallenger, uint256 toReferees) = (0, 0, 0);
+        if (executorCorrect) {
+            uint256 w = _roundWinners($, taskId, 1, true, bytes32(0));
+            uint256 share = w == 0 ? 0 : bond / 2 / w;
+            toReferees = share * w;
+            toExecutor = bond - toReferees;
+            d.refereeShare = uint128(share);
+            k.escrow += uint128(toReferees);
+        } else {
+            toChallenger = bond;
+        }
+        (d.bond, d.phase) = (0, 5);
+        $.totalEscrow[uint8(k.currency)] -= bond - toReferees;
+        emit ITaskRegistryEvents.BisectionEnded(
+            taskId,
+            executorCorrect,
+            byTimeout,
+            toChallenger,
+            toExecutor,
+            toReferees,
+            0
+        );
+        TaskCommon.pay($, k.currency, k.executor, toExecutor);
+        TaskCommon.pay($, k.currency, d.challenger, toChallenger);
     }
 
     /// @dev Splits the escrow left after the keeper's bounty: the fees of the members siding with the verdict stay
@@ -202,9 +320,13 @@ library TaskSettlement {
         uint256 taskId,
         ITaskRegistry.Task storage k,
         bool executorCorrect,
-        bytes32 verdict
+        bytes32 verdict,
+        bool bisected
     ) private returns (uint256 reserved, uint256 refund, uint256 executorPaid, uint256 replenished) {
-        reserved = _winners($, taskId, k, executorCorrect, verdict) * k.councilFee;
+        // @dev After a bisection round 0 sides by "executor's result or not" (its step verdict is round 1's only).
+        reserved = _roundWinners($, taskId, 0, executorCorrect, bisected ? bytes32(0) : verdict);
+        if (k.round != 0) reserved += _roundWinners($, taskId, 1, executorCorrect, verdict);
+        reserved *= k.councilFee;
         uint256 executorCost;
         if (executorCorrect) (executorCost, executorPaid, replenished) = _executorShare($, k.currency, k.price);
         uint256 escrow = k.escrow;
@@ -235,22 +357,20 @@ library TaskSettlement {
         $.totalEscrow[uint8(k.currency)] -= amount;
     }
 
-    /// @dev Members of every round so far who revealed a result siding with the verdict (fee earners).
-    function _winners(
+    /// @dev Members of round `r` who revealed a result siding with the verdict (fee earners).
+    function _roundWinners(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
-        ITaskRegistry.Task storage k,
+        uint256 r,
         bool executorCorrect,
         bytes32 verdict
     ) private view returns (uint256 right) {
         mapping(address => uint256) storage words = $.members[taskId];
         mapping(address => bytes32) storage res = $.results[taskId];
-        for (uint256 r; r <= k.round; ++r) {
-            uint256 b;
-            for (address m = $.councilHeads[taskId][uint8(r)]; m != address(0); m = address(uint160(b >> 8))) {
-                b = words[m];
-                if (b & (4 << r) != 0 && TaskCommon.sidesWith(b, r, executorCorrect, verdict, res[m])) ++right;
-            }
+        uint256 b;
+        for (address m = $.councilHeads[taskId][uint8(r)]; m != address(0); m = address(uint160(b >> 8))) {
+            b = words[m];
+            if (b & (4 << r) != 0 && TaskCommon.sidesWith(b, r, executorCorrect, verdict, res[m])) ++right;
         }
     }
 
@@ -266,7 +386,8 @@ library TaskSettlement {
         ITaskRegistry.Task storage k,
         bool executorCorrect,
         bytes32 verdict,
-        bool hasVerdict
+        bool hasVerdict,
+        bool bisected
     ) private {
         mapping(address => uint256) storage words = $.members[taskId];
         mapping(address => bytes32) storage res = $.results[taskId];
@@ -279,7 +400,14 @@ library TaskSettlement {
                 b = words[m];
                 if (b & (4 << r) == 0) {
                     if (late) TaskCommon.slashSilent($, taskId, k, m);
-                } else if (hasVerdict && last != 0 && !TaskCommon.sidesWith(b, r, executorCorrect, verdict, res[m])) {
+                } else if (
+                    // @dev After a bisection only the referees are judged on reveals (TSK-06): round 0 never saw the
+                    //      step, so its reveals cost nothing beyond the fee.
+                    hasVerdict &&
+                    last != 0 &&
+                    !(bisected && r == 0) &&
+                    !TaskCommon.sidesWith(b, r, executorCorrect, verdict, res[m])
+                ) {
                     TaskCommon.slash($, taskId, k, m, address(0));
                 }
             }

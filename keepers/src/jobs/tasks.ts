@@ -47,6 +47,7 @@ export const TASK_ACTIONS = [
   "openDispute",
   "finalize",
   "reportRedemptionFailure",
+  "timeoutDispute",
 ] as const;
 export type TaskActionName = (typeof TASK_ACTIONS)[number];
 
@@ -105,6 +106,8 @@ function epochOf(w: TaskWork): string {
     case "finalize":
       return String(w.round);
     case "reportRedemptionFailure":
+    case "timeoutDispute":
+      // a bisection's lapsed move: the marker counts the moves made (each lapse is a new piece of work)
       return String(w.marker);
     default:
       return "-";
@@ -150,6 +153,7 @@ export function tasksJob(
       "TaskCouncilNotDrawable",
       "TaskNoOpenRedemption",
       "TaskSeedPending",
+      "TaskBisectionPhase",
     ],
     cursor: () => cursor,
     async scan(ctx) {

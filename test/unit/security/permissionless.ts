@@ -275,6 +275,20 @@ open(
 );
 open(
   "TaskRegistry",
+  [
+    "commitChain(uint256,bytes32,uint32,bytes32[])",
+    "openBisection(uint256,bytes32,bytes32,bytes32[],bytes32,bytes32[])",
+    "bisect(uint256,bytes32,bytes32[],bytes32,bytes32[])",
+  ],
+  "bisection by its parties (executor's chain, a dissenting member or the client bonding, the party to move): each checks msg.sender's part",
+);
+open(
+  "TaskRegistry",
+  ["timeoutDispute(uint256)"],
+  "permissionless step, valid only after a bisection move lapsed; the keeper's bounty comes from the lapsed side",
+);
+open(
+  "TaskRegistry",
   ["flushReplenishment()"],
   "accounts DPS already at the reward pool whose replenish failed (item 17); the amount is the stored backlog",
 );
