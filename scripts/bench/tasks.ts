@@ -243,22 +243,6 @@ export const tasksBench: BenchSuite = {
     await ctx.connection.networkHelpers.time.increase(86_400);
     await ctx.measure("TaskRegistry.expire", tasks.expire(late));
 
-    // ─── Council draw at 10,000 providers (issue 21 item 8: TaskRegistry.drawCouncil ≤ 250,000) ─────────────────
-    // Registering, staking and attesting 10,000 accounts would take ~50,000 transactions: the fixture writes the
-    // registry storage a real onboarding leaves behind instead (ProviderRegistryStore layout: draw list entry, the
-    // duty/draw-index slot, one DrawProfile checkpoint), with stakes spread over 2,500..5,000 DPS so the weighted
-    // draw rejects about a quarter of its samples, then runs one task through closeBidding and measures the draw.
-    const listed = await drawFixture(ctx, regAddr, 10_000 - Number(await reg.drawCount()), await now());
-    if (listed !== 10_000n) throw new Error(`draw list holds ${listed}, not 10,000`);
-    await attest(exec);
-    await (await tasks.connect(client).submit(await terms(), pr)).wait();
-    const big = await tasks.taskCount();
-    await (await tasks.connect(exec).bid(big, usdc("400"))).wait();
-    await ctx.connection.networkHelpers.time.increase(3601);
-    await (await tasks.closeBidding(big)).wait();
-    await ctx.connection.networkHelpers.mine(1);
-    await (await tasks.closeBidding(big)).wait();
-    await ctx.measure("TaskRegistry.drawCouncil:n10000", tasks.drawCouncil(big));
     // ─── Disputes that narrow (issue 21 item 2): a 1,024-checkpoint chain, the executor wrong from step 700 ──
     // Council of 1 (quorum 1): its member reveals another result and opens the bisection; each move is
     // TaskRegistry.bisect; `bisect:moves1024` counts the on-chain moves to isolate the step (opening included).
@@ -327,6 +311,23 @@ export const tasksBench: BenchSuite = {
     }
     ctx.set("TaskRegistry.bisect:stepMax", worst);
     ctx.set("TaskRegistry.bisect:moves1024", BigInt(moves));
+    // ─── Council draw at 10,000 providers (issue 21 item 8: TaskRegistry.drawCouncil ≤ 250,000) ─────────────────
+    // (after the dispute: the synthetic providers have no keys, so no council they sit on could answer)
+    // Registering, staking and attesting 10,000 accounts would take ~50,000 transactions: the fixture writes the
+    // registry storage a real onboarding leaves behind instead (ProviderRegistryStore layout: draw list entry, the
+    // duty/draw-index slot, one DrawProfile checkpoint), with stakes spread over 2,500..5,000 DPS so the weighted
+    // draw rejects about a quarter of its samples, then runs one task through closeBidding and measures the draw.
+    const listed = await drawFixture(ctx, regAddr, 10_000 - Number(await reg.drawCount()), await now());
+    if (listed !== 10_000n) throw new Error(`draw list holds ${listed}, not 10,000`);
+    await attest(exec);
+    await (await tasks.connect(client).submit(await terms(), pr)).wait();
+    const big = await tasks.taskCount();
+    await (await tasks.connect(exec).bid(big, usdc("400"))).wait();
+    await ctx.connection.networkHelpers.time.increase(3601);
+    await (await tasks.closeBidding(big)).wait();
+    await ctx.connection.networkHelpers.mine(1);
+    await (await tasks.closeBidding(big)).wait();
+    await ctx.measure("TaskRegistry.drawCouncil:n10000", tasks.drawCouncil(big));
   },
 };
 
