@@ -10,6 +10,7 @@ import type { NetworkConnection } from "hardhat/types/network";
 import { connectionFor } from "../../helpers/fixture.js";
 import { loadFutures, jumpTo, trade, wad, type FuturesFixture } from "./helpers.js";
 import { DeliveryOrders__factory } from "../../../types/ethers-contracts/index.js";
+import { domainOf, signOffer, type OptionsOffer } from "@chx/sdk";
 
 const MONTHLY = 2;
 const ML = 1; // workload class of the reference system
@@ -114,5 +115,43 @@ describe("FuturesMarket: the seed's cast on the curve (Alice hedges her compute 
     // the ClearingHouse nets her eleven open months: 5 × 500 + 6 × 1,000 TFLOP-hours of CH
     expect(await netOf(alice!.address)).to.equal(5n * ch500 + 6n * ch1000);
     expect(await netOf(bob!.address)).to.equal(-(5n * ch500 + 6n * ch1000));
+  });
+
+  it("Bob sells his month forward and buys puts on those futures from Carol; the index falls to 8 and exercise makes him short at 10", async function () {
+    const p = fx.protocol;
+    const [alice, bob, carol] = fx.traders;
+    const futuresAddr = await p.futures.getAddress();
+    const m1 = await p.futures.nextStandardExpiry(MONTHLY);
+    const month = await p.futures.connect(bob!).listStandardSeriesAt.staticCall(MONTHLY, m1);
+    await (await p.futures.connect(bob!).listStandardSeriesAt(MONTHLY, m1)).wait();
+    await (await trade(fx, alice!, month, wad("100"), 0)).wait();
+    await (await trade(fx, bob!, month, -wad("100"), 0)).wait();
+    // a put on his futures, struck at 10, expiring at 08:00 UTC the day before the futures
+    const optionExpiry = m1 - 16n * HOUR;
+    const put = await p.options.connect(bob!).listStandardFuturesSeries.staticCall(1, wad("10"), optionExpiry, month);
+    await (await p.options.connect(bob!).listStandardFuturesSeries(1, wad("10"), optionExpiry, month)).wait();
+    const domain = await domainOf(connection.ethers.provider, "OptionsMarket", await p.options.getAddress());
+    const offer: OptionsOffer = {
+      maker: carol!.address,
+      seriesId: put,
+      isBuy: false,
+      sizeCh: wad("100"),
+      premiumWad: wad("0.5"),
+      nonce: 1n,
+      expiry: 2n ** 40n,
+      taker: "0x0000000000000000000000000000000000000000",
+    };
+    await (await p.options.connect(bob!).fillOffer(offer, await signOffer(carol!, domain, offer), wad("100"))).wait();
+    const bob0 = await p.clearingHouse.collateralOf(bob!.address);
+    await jumpTo(connection, fx, optionExpiry, wad("8"));
+    await (await p.options.fixSettlementPrice(put)).wait();
+    await jumpTo(connection, fx, optionExpiry + 2n * HOUR, wad("8"));
+    await (await p.options.exercise(put, bob!.address)).wait();
+    // exercise opened the futures at the strike: Bob (holder) short 100 more at 10, Carol (writer) long 100
+    expect((await p.futures.positionOf(month, bob!.address)).sizeCh).to.equal(-wad("200"));
+    expect((await p.futures.positionOf(month, carol!.address)).sizeCh).to.equal(wad("100"));
+    expect((await p.clearingHouse.positionOf(bob!.address, futuresAddr)).sizeCh).to.equal(-wad("200"));
+    // opening at 10 with the index at 8 pays him the 2 USDC per CH difference in cash at once
+    expect((await p.clearingHouse.collateralOf(bob!.address)) - bob0).to.equal(wad("200") / 10n ** 12n);
   });
 });
