@@ -3,14 +3,17 @@
  * (an AI startup) needs 500 TFLOP-hours a month from six months out, then 1,000 a month; she converts her schedule
  * into CH through ComputeStandard (one CH is one hour of the class's reference system) and hedges it with twelve
  * monthly standard series (`listStandardSeriesAt`), which Bob (a datacenter selling his capacity forward) sells her.
- * In her first month she takes delivery: her CH becomes a delivery order (MKT-05, MKT-08).
+ * In her first month she takes delivery: her CH becomes a delivery order (MKT-05, MKT-08). Bob buys puts on his
+ * futures (`OptionsMarket.listStandardFuturesSeries`); Carol sells a strangle struck at the futures price (put and
+ * call both at it, the straddle limit of a strangle) and buys a lower-strike put as her floor. Exercise of a futures
+ * option opens the futures at the strike, the difference to the index settled in cash at once (docs/options.md).
  */
 import { expect } from "chai";
 import type { NetworkConnection } from "hardhat/types/network";
 import { connectionFor } from "../../helpers/fixture.js";
-import { loadFutures, jumpTo, trade, wad, type FuturesFixture } from "./helpers.js";
+import { loadFutures, jumpTo, trade, usdc, wad, type FuturesFixture } from "./helpers.js";
 import { DeliveryOrders__factory } from "../../../types/ethers-contracts/index.js";
-import { domainOf, signOffer, type OptionsOffer } from "@chx/sdk";
+import { domainOf, optionFillQuote, signOffer, type OptionsOffer } from "@chx/sdk";
 
 const MONTHLY = 2;
 const ML = 1; // workload class of the reference system
@@ -22,7 +25,7 @@ function nextMonth(t: bigint): bigint {
   return BigInt(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000);
 }
 
-describe("FuturesMarket: the seed's cast on the curve (Alice hedges her compute schedule)", function () {
+describe("FuturesMarket: the seed's cast on the curve (Alice, Bob and Carol hedge with futures and options on them)", function () {
   let fx: FuturesFixture;
   let connection: NetworkConnection;
 
@@ -153,5 +156,62 @@ describe("FuturesMarket: the seed's cast on the curve (Alice hedges her compute 
     expect((await p.clearingHouse.positionOf(bob!.address, futuresAddr)).sizeCh).to.equal(-wad("200"));
     // opening at 10 with the index at 8 pays him the 2 USDC per CH difference in cash at once
     expect((await p.clearingHouse.collateralOf(bob!.address)) - bob0).to.equal(wad("200") / 10n ** 12n);
+  });
+
+  it("Carol sells a strangle struck at the futures price and buys a lower-strike put; the index falls to 6 and her loss stops at the lower strike", async function () {
+    const p = fx.protocol;
+    const [alice, bob, carol, dave] = fx.traders;
+    const futuresAddr = await p.futures.getAddress();
+    const m1 = await p.futures.nextStandardExpiry(MONTHLY);
+    const month = await p.futures.connect(carol!).listStandardSeriesAt.staticCall(MONTHLY, m1);
+    await (await p.futures.connect(carol!).listStandardSeriesAt(MONTHLY, m1)).wait();
+    const optionExpiry = m1 - 16n * HOUR;
+    const listed: bigint[] = [];
+    for (const [kind, strike] of [
+      [1, wad("10")], // put at the futures price (10: the index, the month has no skew yet)
+      [0, wad("10")], // call at the futures price
+      [1, wad("8")], // her lower-strike put
+    ] as const) {
+      const f = p.options.connect(carol!);
+      listed.push(await f.listStandardFuturesSeries.staticCall(kind, strike, optionExpiry, month));
+      await (await f.listStandardFuturesSeries(kind, strike, optionExpiry, month)).wait();
+    }
+    const [put10, call10, put8] = listed as [bigint, bigint, bigint];
+    const domain = await domainOf(connection.ethers.provider, "OptionsMarket", await p.options.getAddress());
+    async function sell(maker: typeof carol, seriesId: bigint, taker: typeof carol, premiumWad: bigint) {
+      const offer: OptionsOffer = {
+        maker: maker!.address,
+        seriesId,
+        isBuy: false,
+        sizeCh: wad("100"),
+        premiumWad,
+        nonce: seriesId,
+        expiry: 2n ** 40n,
+        taker: "0x0000000000000000000000000000000000000000",
+      };
+      await (
+        await p.options.connect(taker!).fillOffer(offer, await signOffer(maker!, domain, offer), wad("100"))
+      ).wait();
+    }
+    const carol0 = await p.clearingHouse.collateralOf(carol!.address);
+    await sell(carol, put10, bob, wad("0.5")); // Bob hedges his capacity
+    await sell(carol, call10, alice, wad("0.4")); // Alice hedges her need
+    await sell(dave, put8, carol, wad("0.1")); // Carol buys her floor from Dave
+    const premiums =
+      optionFillQuote(wad("100"), wad("0.5"), 30n, 10n).receivedUsdc +
+      optionFillQuote(wad("100"), wad("0.4"), 30n, 10n).receivedUsdc -
+      optionFillQuote(wad("100"), wad("0.1"), 30n, 10n).paidUsdc;
+    expect(premiums).to.equal(usdc("79.88")); // 49.95 + 39.96 − 10.03
+    await jumpTo(connection, fx, optionExpiry, wad("6"));
+    for (const id of listed) await (await p.options.fixSettlementPrice(id)).wait();
+    await jumpTo(connection, fx, optionExpiry + 2n * HOUR, wad("6"));
+    await (await p.options.exercise(put10, bob!.address)).wait(); // Carol, the writer, long 100 at 10
+    await (await p.options.exercise(put8, carol!.address)).wait(); // Carol, the holder, short 100 at 8
+    await (await p.options.exercise(call10, alice!.address)).wait(); // out of the money: nothing
+    await (await p.options.exercise(call10, carol!.address)).wait(); // her call collateral released
+    // her futures legs cancel; she lost (10 − 6) × 100 on the put she sold and got (8 − 6) × 100 back on her floor
+    expect((await p.futures.positionOf(month, carol!.address)).sizeCh).to.equal(0n);
+    expect((await p.clearingHouse.positionOf(carol!.address, futuresAddr)).sizeCh).to.equal(0n);
+    expect((await p.clearingHouse.collateralOf(carol!.address)) - carol0).to.equal(premiums - usdc("200"));
   });
 });
