@@ -651,7 +651,7 @@ export function handleBisectionMoved(event: BisectionMoved): void {
   const b = getBisection(task);
   let byChallenger = false;
   const challenger = b.challenger;
-  if (challenger != null) byChallenger = challenger.equals(p.mover);
+  if (challenger) byChallenger = challenger.equals(p.mover);
   b.lo = p.lo.toI32();
   b.hi = p.hi.toI32();
   b.moves = p.moves;
