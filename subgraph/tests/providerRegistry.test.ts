@@ -14,6 +14,7 @@ import {
 import {
   handleDrawCandidateListed,
   handleRedemptionReleased,
+  handleReputationChanged,
   handleStakeLocked,
   handleStakeReleased,
   handleTaskOutcomeRecorded,
@@ -114,7 +115,15 @@ describe("ProviderRegistry", () => {
   test("unbond and withdraw move stake to unbonding and out", () => {
     const t = T0 + 3 * DAY;
     handleUnbondRequested(
-      new ProviderRegistryEvents(REGISTRY).UnbondRequested(t, ALICE, wad(989), wad(9000), wad(989), BigInt.fromI64(t + 7 * DAY), 1),
+      new ProviderRegistryEvents(REGISTRY).UnbondRequested(
+        t,
+        ALICE,
+        wad(989),
+        wad(9000),
+        wad(989),
+        BigInt.fromI64(t + 7 * DAY),
+        1,
+      ),
     );
     assert.fieldEquals("Provider", P, "unbondingDps", wad(989).toString());
     assert.fieldEquals("Provider", P, "unbondReadyAt", (t + 7 * DAY).toString());
@@ -128,10 +137,43 @@ describe("ProviderRegistry", () => {
   });
 
   test("task outcomes feed reputation", () => {
-    const e = new ProviderRegistryEvents(REGISTRY).TaskOutcomeRecorded(T0 + 2 * DAY, ALICE, true, BigInt.fromI32(4), BigInt.fromI32(1));
+    const e = new ProviderRegistryEvents(REGISTRY).TaskOutcomeRecorded(
+      T0 + 2 * DAY,
+      ALICE,
+      true,
+      BigInt.fromI32(4),
+      BigInt.fromI32(1),
+    );
     handleTaskOutcomeRecorded(e);
     assert.fieldEquals("Provider", P, "completed", "4");
     assert.fieldEquals("TaskOutcome", lastEventId(e), "completedCount", "4");
+  });
+
+  test("reputation changes store the points and factor after", () => {
+    assert.fieldEquals("Provider", P, "repPct", "100");
+    assert.fieldEquals("Provider", P, "reputationPoints", "0");
+    handleReputationChanged(
+      new ProviderRegistryEvents(REGISTRY).ReputationChanged(
+        T0 + 2 * DAY,
+        ALICE,
+        BigInt.fromI32(3),
+        BigInt.fromI32(103),
+      ),
+    );
+    assert.fieldEquals("Provider", P, "reputationPoints", "3");
+    assert.fieldEquals("Provider", P, "repPct", "103");
+    assert.fieldEquals("Provider", P, "reputationUpdatedAt", (T0 + 2 * DAY).toString());
+    // later: 0 points, one slash → factor 100 + 0 − 10 = 90
+    handleReputationChanged(
+      new ProviderRegistryEvents(REGISTRY).ReputationChanged(
+        T0 + 3 * DAY,
+        ALICE,
+        BigInt.fromI32(0),
+        BigInt.fromI32(90),
+      ),
+    );
+    assert.fieldEquals("Provider", P, "reputationPoints", "0");
+    assert.fieldEquals("Provider", P, "repPct", "90");
   });
 
   test("earnings: deliveries confirmed and failed, compensation, slashes, task outcomes, per day", () => {
@@ -145,7 +187,13 @@ describe("ProviderRegistry", () => {
     assert.fieldEquals("ProviderEarnings", e, "slashCount", "2");
     assert.fieldEquals("ProviderEarnings", e, "slashedDps", wad(2011).toString());
     handleTaskOutcomeRecorded(
-      new ProviderRegistryEvents(REGISTRY).TaskOutcomeRecorded(T0 + 2 * DAY, ALICE, true, BigInt.fromI32(1), BigInt.fromI32(1)),
+      new ProviderRegistryEvents(REGISTRY).TaskOutcomeRecorded(
+        T0 + 2 * DAY,
+        ALICE,
+        true,
+        BigInt.fromI32(1),
+        BigInt.fromI32(1),
+      ),
     );
     assert.fieldEquals("ProviderEarnings", e, "tasksCompleted", "1");
     // the failure day holds the failed delivery and both slashes; the first day the confirmed delivery
@@ -175,7 +223,9 @@ describe("ProviderRegistry: issue 17 events", () => {
     assert.fieldEquals("Provider", P, "drawIndex", "4");
     // assignment 3 (5 CH) opened, then released with no penalty: reservation back to 0, liability unchanged
     assigned(3, ALICE, wad(5), wad(5), 1, T0 + 3 * DAY + 4);
-    handleRedemptionReleased(ev.RedemptionReleased(T0 + 3 * DAY + 5, BigInt.fromI32(3), ALICE, wad(5), BigInt.zero(), BigInt.zero()));
+    handleRedemptionReleased(
+      ev.RedemptionReleased(T0 + 3 * DAY + 5, BigInt.fromI32(3), ALICE, wad(5), BigInt.zero(), BigInt.zero()),
+    );
     assert.fieldEquals("RedemptionAssignment", Bytes.fromI32(3).toHexString(), "status", "released");
     assert.fieldEquals("Provider", P, "assignedCh", "0");
     assert.fieldEquals("Provider", P, "openAssignments", "0");

@@ -2,6 +2,11 @@
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
+  BisectionEnded,
+  BisectionMoved,
+  BisectionNarrowed,
+  BisectionOpened,
+  ChainCommitted,
   BiddingSealed,
   BidPlaced,
   BidWithdrawn,
@@ -23,6 +28,11 @@ import {
   SilentMemberSlashed,
 } from "../generated/TaskRegistry/TaskRegistry";
 import {
+  handleBisectionEnded,
+  handleBisectionMoved,
+  handleBisectionNarrowed,
+  handleBisectionOpened,
+  handleChainCommitted,
   handleBiddingSealed,
   handleBidPlaced,
   handleBidWithdrawn,
@@ -43,7 +53,7 @@ import {
   handleKeeperBountyPaid,
   handleSilentMemberSlashed,
 } from "../src/mappings/taskRegistry";
-import { ALICE, BOB, CAROL, DAY, HOUR, T0, wad } from "./helpers";
+import { ALICE, BOB, CAROL, DAY, HOUR, lastEventId, T0, wad } from "./helpers";
 import { TaskRegistryEvents } from "../generated/factories/TaskRegistry";
 
 const REG = Address.fromString("0x0000000000000000000000000000000000007a5c");
@@ -124,58 +134,141 @@ function submit(id: i32, currency: i32, council: i32, quorum: i32, maxPayment: B
     ethereum.Value.fromString("ipfs://task"),
   ]);
   handleTaskSubmitted(
-    new TaskRegistryEvents(REG).TaskSubmitted(ts, n(id), ALICE, terms, pr, Bytes.fromHexString("0x" + "e2".repeat(32)), BigInt.fromI64(ts + 3600)),
+    new TaskRegistryEvents(REG).TaskSubmitted(
+      ts,
+      n(id),
+      ALICE,
+      terms,
+      pr,
+      Bytes.fromHexString("0x" + "e2".repeat(32)),
+      BigInt.fromI64(ts + 3600),
+    ),
   );
 }
 
 function bid(id: i32, who: Address, price: BigInt, count: i32, ts: i64): void {
-  handleBidPlaced(
-    new TaskRegistryEvents(REG).BidPlaced(ts, n(id), who, price, n(count)),
-  );
+  handleBidPlaced(new TaskRegistryEvents(REG).BidPlaced(ts, n(id), who, price, n(count)));
 }
 
 function select(id: i32, price: BigInt, assignment: i32, ts: i64): void {
-  handleExecutorSelected(
-    new TaskRegistryEvents(REG).ExecutorSelected(ts, n(id), EXEC, price, n(2000), n(assignment)),
-  );
+  handleExecutorSelected(new TaskRegistryEvents(REG).ExecutorSelected(ts, n(id), EXEC, price, n(2000), n(assignment)));
 }
 
 function council(id: i32, round: i32, members: Address[], quorum: i32, ts: i64): void {
   handleCouncilDrawn(
-    new TaskRegistryEvents(REG).CouncilDrawn(ts, n(id), round, members, n(quorum), Bytes.fromHexString("0x" + "5e".repeat(32))),
+    new TaskRegistryEvents(REG).CouncilDrawn(
+      ts,
+      n(id),
+      round,
+      members,
+      n(quorum),
+      Bytes.fromHexString("0x" + "5e".repeat(32)),
+    ),
   );
 }
 
 function commitFinal(id: i32, ts: i64): void {
   handleResultCommitted(
-    new TaskRegistryEvents(REG).ResultCommitted(ts, n(id), 0, Bytes.fromHexString("0x" + "aa".repeat(32)), true, BigInt.fromI64(ts + DAY)),
+    new TaskRegistryEvents(REG).ResultCommitted(
+      ts,
+      n(id),
+      0,
+      Bytes.fromHexString("0x" + "aa".repeat(32)),
+      true,
+      BigInt.fromI64(ts + DAY),
+    ),
   );
 }
 
 /** A council member's reveal (commit–reveal): `agree` = it revealed the executor's result. */
 function vote(id: i32, who: Address, round: i32, agree: boolean, a: i32, d: i32, ts: i64): void {
   const result = Bytes.fromHexString("0x" + (agree ? "aa" : "bb").repeat(32));
-  handleResultRevealed(
-    new TaskRegistryEvents(REG).ResultRevealed(ts, n(id), who, round, result, agree, a, d),
-  );
+  handleResultRevealed(new TaskRegistryEvents(REG).ResultRevealed(ts, n(id), who, round, result, agree, a, d));
 }
 
 function finalized(id: i32, status: i32, paid: BigInt, council: BigInt, refund: BigInt, repl: BigInt, ts: i64): void {
-  handleTaskFinalized(
-    new TaskRegistryEvents(REG).TaskFinalized(ts, n(id), status, paid, council, refund, repl),
-  );
+  handleTaskFinalized(new TaskRegistryEvents(REG).TaskFinalized(ts, n(id), status, paid, council, refund, repl));
 }
 
 function slashed(id: i32, who: Address, amount: BigInt, ts: i64): void {
-  handleFaultSlashed(
-    new TaskRegistryEvents(REG).FaultSlashed(ts, n(id), who, amount),
-  );
+  handleFaultSlashed(new TaskRegistryEvents(REG).FaultSlashed(ts, n(id), who, amount));
 }
 
 function closed(id: i32, status: i32, refund: BigInt, ts: i64): void {
-  handleTaskClosed(
-    new TaskRegistryEvents(REG).TaskClosed(ts, n(id), status, CAROL, refund),
+  handleTaskClosed(new TaskRegistryEvents(REG).TaskClosed(ts, n(id), status, CAROL, refund));
+}
+
+function hash(byte: string): Bytes {
+  return Bytes.fromHexString("0x" + byte.repeat(32));
+}
+
+function opened(id: i32, nLeaves: i32, bond: BigInt, moveEnds: i64, ts: i64): void {
+  handleBisectionOpened(
+    new TaskRegistryEvents(REG).BisectionOpened(
+      ts,
+      n(id),
+      CAROL,
+      hash("cc"),
+      n(nLeaves),
+      bond,
+      BigInt.fromI64(moveEnds),
+    ),
   );
+}
+
+function moved(id: i32, who: Address, index: i32, lo: i32, hi: i32, moves: i32, moveEnds: i64, ts: i64): void {
+  handleBisectionMoved(
+    new TaskRegistryEvents(REG).BisectionMoved(
+      ts,
+      n(id),
+      who,
+      n(index),
+      hash("1" + index.toString()),
+      n(lo),
+      n(hi),
+      moves,
+      BigInt.fromI64(moveEnds),
+    ),
+  );
+}
+
+function narrowed(id: i32, step: i32, moves: i32, ts: i64): void {
+  handleBisectionNarrowed(
+    new TaskRegistryEvents(REG).BisectionNarrowed(
+      ts,
+      n(id),
+      n(step),
+      hash("a0"),
+      hash("aa"),
+      hash("bb"),
+      moves,
+      n(777),
+    ),
+  );
+}
+
+function ended(
+  id: i32,
+  executorRight: boolean,
+  byTimeout: boolean,
+  toC: BigInt,
+  toE: BigInt,
+  toR: BigInt,
+  toK: BigInt,
+  ts: i64,
+): void {
+  handleBisectionEnded(
+    new TaskRegistryEvents(REG).BisectionEnded(ts, n(id), executorRight, byTimeout, toC, toE, toR, toK),
+  );
+}
+
+/** A USDC task of 100 (bond 10 %) run by EXEC, judged by a 3-member council, its result committed. */
+function verifying(id: i32, ts: i64): void {
+  submit(id, USDC, 3, 2, wad(100), ts);
+  bid(id, EXEC, wad(50), 1, ts + 10);
+  select(id, wad(50), 0, ts + HOUR + 1);
+  council(id, 0, [M1, M2, M3], 2, ts + HOUR + 30);
+  commitFinal(id, ts + 2 * HOUR);
 }
 
 describe("TaskRegistry", () => {
@@ -235,9 +328,7 @@ describe("TaskRegistry", () => {
     council(1, 0, [M1], 1, T0 + HOUR + 20);
     commitFinal(1, T0 + 2 * HOUR);
     vote(1, M1, 0, true, 1, 0, T0 + 2 * HOUR + 1);
-    handleDisputeOpened(
-      new TaskRegistryEvents(REG).DisputeOpened(T0 + 2 * HOUR + 2, n(1), CAROL, n(3000)),
-    );
+    handleDisputeOpened(new TaskRegistryEvents(REG).DisputeOpened(T0 + 2 * HOUR + 2, n(1), CAROL, n(3000)));
     assert.fieldEquals("Task", key(1), "status", "Disputed");
     assert.fieldEquals("Task", key(1), "round", "1");
     assert.fieldEquals("Task", key(1), "agree", "0");
@@ -257,9 +348,7 @@ describe("TaskRegistry", () => {
     assert.fieldEquals("TaskCouncilMember", member(1, M1), "withVerdict", "false");
     assert.fieldEquals("TaskCouncilMember", member(1, M3), "withVerdict", "true");
     assert.fieldEquals("TaskRegistryState", REG.toHexString(), "chRedeemed", "0");
-    handleRedemptionFailed(
-      new TaskRegistryEvents(REG).RedemptionFailed(T0 + 3 * DAY, n(1), n(7), wad(22)),
-    );
+    handleRedemptionFailed(new TaskRegistryEvents(REG).RedemptionFailed(T0 + 3 * DAY, n(1), n(7), wad(22)));
     assert.fieldEquals("Task", key(1), "assignmentId", "0");
     assert.fieldEquals("Task", key(1), "redemptionFailed", "true");
     // reported by the client (no bounty): the held slice went back to it
@@ -320,7 +409,9 @@ describe("TaskRegistry: issue 17 events", () => {
     assert.fieldEquals("Task", key(7), "targetBlock", "1234");
     assert.fieldEquals("Task", key(7), "status", "Bidding");
     assert.entityCount("TaskEvent", 2);
-    handleReplenishmentDeferred(changetype<ReplenishmentDeferred>(ev.ReplenishmentDeferred(T0 + 3602, wad(9), wad(12))));
+    handleReplenishmentDeferred(
+      changetype<ReplenishmentDeferred>(ev.ReplenishmentDeferred(T0 + 3602, wad(9), wad(12))),
+    );
     assert.fieldEquals("TaskRegistryState", REG.toHexString(), "replenishBacklog", wad(12).toString());
     handleReplenishmentFlushed(changetype<ReplenishmentFlushed>(ev.ReplenishmentFlushed(T0 + 3603, wad(12))));
     assert.fieldEquals("TaskRegistryState", REG.toHexString(), "replenishBacklog", "0");
@@ -356,11 +447,116 @@ describe("TaskRegistry: issue 21 events", () => {
     assert.fieldEquals("Task", key(1), "keeperBounties", "5000");
     assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", "4995000");
     assert.fieldEquals("TaskCurrencyStats", stats(USDC), "keeperBounties", "5000");
-    handleSilentMemberSlashed(
-      new TaskRegistryEvents(REG).SilentMemberSlashed(T0 + 2 * DAY, n(1), M1, wad(25)),
-    );
+    handleSilentMemberSlashed(new TaskRegistryEvents(REG).SilentMemberSlashed(T0 + 2 * DAY, n(1), M1, wad(25)));
     assert.fieldEquals("Task", key(1), "slashedDps", wad(25).toString());
     assert.fieldEquals("TaskRegistryState", REG.toHexString(), "slashedDps", wad(25).toString());
     assert.entityCount("TaskSlash", 1);
+  });
+
+  test("a bisection the executor wins: bond held in escrow, moves, the narrowed step, the referees' half into the task's escrow", () => {
+    params(T0);
+    verifying(1, T0);
+    handleChainCommitted(new TaskRegistryEvents(REG).ChainCommitted(T0 + 2 * HOUR, n(1), hash("ee"), n(8)));
+    const b = key(1);
+    assert.fieldEquals("TaskBisection", b, "phase", "Committed");
+    assert.fieldEquals("TaskBisection", b, "executorRoot", hash("ee").toHexString());
+    assert.fieldEquals("TaskBisection", b, "n", "8");
+    assert.fieldEquals("Task", key(1), "bisection", b);
+    // bond 10 % of 100 = 10, into totalEscrow (not the task's escrow)
+    opened(1, 8, wad(10), T0 + 3 * HOUR + 12 * HOUR, T0 + 3 * HOUR);
+    assert.fieldEquals("TaskBisection", b, "phase", "ExecutorMove");
+    assert.fieldEquals("TaskBisection", b, "challenger", CAROL.toHexString());
+    assert.fieldEquals("TaskBisection", b, "bond", wad(10).toString());
+    assert.fieldEquals("TaskBisection", b, "lo", "0");
+    assert.fieldEquals("TaskBisection", b, "hi", "7");
+    assert.fieldEquals("TaskBisection", b, "moves", "1");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(110).toString());
+    assert.fieldEquals("Task", key(1), "escrow", wad(100).toString());
+    // [0, 7] → executor agrees at 3 → [4, 7]; challenger disagrees at 5 → [4, 5]; executor agrees at 4 → step 5
+    moved(1, EXEC, 3, 4, 7, 2, T0 + 4 * HOUR + 12 * HOUR, T0 + 4 * HOUR);
+    assert.fieldEquals("TaskBisection", b, "phase", "ChallengerMove");
+    moved(1, CAROL, 5, 4, 5, 3, T0 + 5 * HOUR + 12 * HOUR, T0 + 5 * HOUR);
+    assert.fieldEquals("TaskBisection", b, "phase", "ExecutorMove");
+    assert.fieldEquals("TaskBisection", b, "hi", "5");
+    const last = new TaskRegistryEvents(REG).BisectionMoved(
+      T0 + 6 * HOUR,
+      n(1),
+      EXEC,
+      n(4),
+      hash("14"),
+      n(5),
+      n(5),
+      4,
+      n(0),
+    );
+    handleBisectionMoved(last);
+    assert.fieldEquals("TaskBisection", b, "phase", "Judging");
+    assert.fieldEquals("TaskBisection", b, "moveEnds", "0");
+    narrowed(1, 5, 4, T0 + 6 * HOUR);
+    assert.fieldEquals("TaskBisection", b, "step", "5");
+    assert.fieldEquals("TaskBisection", b, "executorStep", hash("aa").toHexString());
+    assert.fieldEquals("TaskBisection", b, "challengerStep", hash("bb").toHexString());
+    assert.fieldEquals("TaskBisection", b, "refereeTargetBlock", "777");
+    assert.fieldEquals("Task", key(1), "round", "1");
+    assert.entityCount("BisectionMove", 3);
+    assert.fieldEquals("BisectionMove", lastEventId(last), "role", "Executor");
+    assert.fieldEquals("BisectionMove", lastEventId(last), "mover", EXEC.toHexString());
+    assert.fieldEquals("BisectionMove", lastEventId(last), "lo", "5");
+    assert.fieldEquals("BisectionMove", lastEventId(last), "moves", "4");
+    // accepted: executor 45, 2 fees reserved, refund 53 → escrow 110 − (100 − 2) = 12 (2 fees + the bond)
+    finalized(1, 5, wad(45), wad(2), wad(53), n(0), T0 + 8 * HOUR);
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(12).toString());
+    // the challenger proven wrong: 2 referees × 2.5 = 5 stay (now the task's), 5 to the executor
+    ended(1, true, false, n(0), wad(5), wad(5), n(0), T0 + 8 * HOUR);
+    assert.fieldEquals("TaskBisection", b, "phase", "Ended");
+    assert.fieldEquals("TaskBisection", b, "outcome", "ExecutorRight");
+    assert.fieldEquals("TaskBisection", b, "bondToReferees", wad(5).toString());
+    assert.fieldEquals("TaskBisection", b, "bondToExecutor", wad(5).toString());
+    assert.fieldEquals("TaskBisection", b, "byTimeout", "false");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(7).toString());
+    assert.fieldEquals("Task", key(1), "escrow", wad(7).toString());
+  });
+
+  test("a lapsed challenger forfeits its bond; a lapsed executor without a chain; a one-checkpoint chain left undecided", () => {
+    params(T0);
+    // 1: the challenger lets its move lapse: 0.1 (keeper) + 9.9 (executor) leave escrow; verification goes on
+    verifying(1, T0);
+    handleChainCommitted(new TaskRegistryEvents(REG).ChainCommitted(T0 + 2 * HOUR, n(1), hash("ee"), n(4)));
+    opened(1, 4, wad(10), T0 + 15 * HOUR, T0 + 3 * HOUR);
+    moved(1, EXEC, 1, 2, 3, 2, T0 + 16 * HOUR, T0 + 4 * HOUR);
+    ended(1, true, true, n(0), wad(99).div(n(10)), n(0), wad(1).div(n(10)), T0 + 17 * HOUR);
+    assert.fieldEquals("TaskBisection", key(1), "phase", "Lapsed");
+    assert.fieldEquals("TaskBisection", key(1), "outcome", "ExecutorRight");
+    assert.fieldEquals("TaskBisection", key(1), "bondToKeeper", wad(1).div(n(10)).toString());
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(100).toString());
+    assert.fieldEquals("Task", key(1), "escrow", wad(100).toString());
+    // 2: no chain committed: the executor's move is due at once and lapses; rejected, the bond back to the challenger
+    verifying(2, T0 + DAY);
+    opened(2, 0, wad(10), T0 + DAY + 15 * HOUR, T0 + DAY + 3 * HOUR);
+    assert.fieldEquals("TaskBisection", key(2), "phase", "ExecutorMove");
+    assert.fieldEquals("TaskBisection", key(2), "n", "0");
+    assert.fieldEquals("TaskBisection", key(2), "hi", "0");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(210).toString());
+    finalized(2, 6, n(0), n(0), wad(100), n(0), T0 + DAY + 16 * HOUR);
+    ended(2, false, true, wad(10), n(0), n(0), n(0), T0 + DAY + 16 * HOUR);
+    assert.fieldEquals("TaskBisection", key(2), "phase", "Ended");
+    assert.fieldEquals("TaskBisection", key(2), "outcome", "ChallengerRight");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(100).toString());
+    // 3: a one-checkpoint chain narrows inside the opening (BisectionNarrowed first), then no verdict
+    verifying(3, T0 + 2 * DAY);
+    handleChainCommitted(new TaskRegistryEvents(REG).ChainCommitted(T0 + 2 * DAY + 2 * HOUR, n(3), hash("ee"), n(1)));
+    narrowed(3, 0, 1, T0 + 2 * DAY + 3 * HOUR);
+    opened(3, 1, wad(10), 0, T0 + 2 * DAY + 3 * HOUR);
+    assert.fieldEquals("TaskBisection", key(3), "phase", "Judging");
+    assert.fieldEquals("TaskBisection", key(3), "step", "0");
+    assert.fieldEquals("TaskBisection", key(3), "hi", "0");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(210).toString());
+    ended(3, false, false, wad(10), n(0), n(0), n(0), T0 + 6 * DAY);
+    closed(3, 9, wad(100), T0 + 6 * DAY);
+    assert.fieldEquals("TaskBisection", key(3), "outcome", "Undecided");
+    assert.fieldEquals("TaskBisection", key(3), "bondToChallenger", wad(10).toString());
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(100).toString());
+    assert.fieldEquals("Task", key(3), "status", "Unresolved");
+    assert.entityCount("TaskBisection", 3);
   });
 });

@@ -82,6 +82,7 @@ export function newProvider(address: Bytes, event: ethereum.Event): Provider {
   p.hardwareUri = "";
   p.registeredAt = event.block.timestamp;
   p.tieredAt = event.block.timestamp;
+  p.repPct = BigInt.fromI32(100);
   p.reliabilityGrade = reliabilityGrade(getThresholds(), ZERO);
   gradeAttestation(p, getThresholds(), event);
   return p;

@@ -17,6 +17,7 @@ import {
   ProviderProfileUpdated,
   ProviderRegistered,
   RedemptionAssigned,
+  ReputationChanged,
   Slashed,
   DrawCandidateListed,
   RedemptionReleased,
@@ -323,6 +324,16 @@ export function handleTaskOutcomeRecorded(event: TaskOutcomeRecorded): void {
   e.failedCount = p.failed;
   stamp(e, event);
   e.save();
+}
+
+/** Reputation points and factor after a task outcome or a slash (issue 21 item 3; post-state, docs/compute.md). */
+export function handleReputationChanged(event: ReputationChanged): void {
+  const a = event.params;
+  const p = loadProvider(a.provider, event);
+  p.reputationPoints = a.points;
+  p.repPct = a.repPct;
+  p.reputationUpdatedAt = event.block.timestamp;
+  p.save();
 }
 
 export function handleSlashed(event: Slashed): void {

@@ -1,14 +1,16 @@
 // RiskEngine: EWMA volatility updates (keeper-driven) and risk parameters per market.
 import {
   MarketRiskParamsSet,
+  MarketVolatilityUpdated,
+  MarketVolParamsSet,
   VolatilityParamsSet,
   VolatilityUpdated,
 } from "../../generated/RiskEngine/RiskEngine";
 import { Address } from "@graphprotocol/graph-ts";
-import { MarketRiskParams, VolatilityState, VolatilityUpdate } from "../../generated/schema";
+import { MarketRiskParams, MarketVolatility, VolatilityState, VolatilityUpdate } from "../../generated/schema";
 import { eventId, stamp, ZERO } from "../lib/common";
 import { configChange } from "../lib/clearing";
-import { loadOrInitVolatilityState } from "../../generated/defaults";
+import { loadOrInitMarketVolatility, loadOrInitVolatilityState } from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): VolatilityState {
@@ -58,4 +60,45 @@ export function handleMarketRiskParamsSet(event: MarketRiskParamsSet): void {
   m.updatedAt = event.block.timestamp;
   m.save();
   configChange(event, "marketRisk", p.market, [], [r.imMultipleWad, r.mmMultipleWad, r.imFloorWad, r.mmFloorWad]);
+}
+
+function getMarketVol(market: Address): MarketVolatility {
+  const v = loadOrInitMarketVolatility(market);
+  v.market = market;
+  return v;
+}
+
+/** A market's own volatility model (issue 20 item 3); setting it again keeps the market's variance. */
+export function handleMarketVolParamsSet(event: MarketVolParamsSet): void {
+  const r = event.params.params;
+  const v = getMarketVol(event.params.market);
+  v.lambdaWad = r.lambdaWad;
+  v.floorSigmaWad = r.floorSigmaWad;
+  v.staleSigmaWad = r.staleSigmaWad;
+  v.staleAfterSec = r.staleAfterSec;
+  v.paramsSetAt = event.block.timestamp;
+  v.save();
+  configChange(
+    event,
+    "marketVolParams",
+    event.params.market,
+    [],
+    [r.lambdaWad, r.floorSigmaWad, r.staleSigmaWad, r.staleAfterSec],
+  );
+}
+
+/** One update of a market's σ: the event carries the post-state (variance, σ before floor and staleness). */
+export function handleMarketVolatilityUpdated(event: MarketVolatilityUpdated): void {
+  const p = event.params;
+  const v = getMarketVol(p.market);
+  v.priceWad = p.priceWad;
+  v.returnWad = p.returnWad;
+  v.elapsedSec = p.elapsedSec;
+  v.varianceWad = p.varianceWad;
+  v.sigmaWad = p.sigmaWad;
+  v.updateCount = v.updateCount + 1;
+  v.bountiesUsdc = v.bountiesUsdc.plus(p.bountyUsdc);
+  v.lastKeeper = p.keeper;
+  v.updatedAt = event.block.timestamp;
+  v.save();
 }

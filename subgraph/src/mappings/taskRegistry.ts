@@ -1,8 +1,14 @@
 // TaskRegistry: batch tasks, bids, executors, councils and votes, disputes, verification outcomes, slashes, council
 // fees and CH redemptions through tasks. Per-currency escrow follows the contract's totalEscrow exactly:
-// + maxPayment on submit, − (escrow − reserved fees) on finalisation, − the refund on close, − each claimed fee.
+// + maxPayment on submit, − (escrow − reserved fees) on finalisation, − the refund on close, − each claimed fee,
+// + a bisection's bond on opening, − what leaves of it on its end (the referees' part moves into the task's escrow).
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
+  BisectionEnded,
+  BisectionMoved,
+  BisectionNarrowed,
+  BisectionOpened,
+  ChainCommitted,
   BiddingSealed,
   BidPlaced,
   BidWithdrawn,
@@ -24,8 +30,10 @@ import {
   TaskSubmitted,
 } from "../../generated/TaskRegistry/TaskRegistry";
 import {
+  BisectionMove,
   Task,
   TaskBid,
+  TaskBisection,
   TaskCouncil,
   TaskCouncilFeeClaim,
   TaskCouncilMember,
@@ -37,7 +45,12 @@ import {
 } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import { currencyIndex, currencyName, getCurrencyStats, getTaskDay, idKey, taskStatusName } from "../lib/tasks";
-import { initTask, initTaskCouncilMember, loadOrInitTaskRegistryState } from "../../generated/defaults";
+import {
+  initTask,
+  initTaskBisection,
+  initTaskCouncilMember,
+  loadOrInitTaskRegistryState,
+} from "../../generated/defaults";
 import { earn, perCurrency } from "../lib/earnings";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
@@ -578,4 +591,143 @@ export function handleSilentMemberSlashed(event: SilentMemberSlashed): void {
   s.slashCount = s.slashCount + 1;
   s.slashedDps = s.slashedDps.plus(p.slashedDps);
   s.save();
+}
+
+// ─── checkpoint chains and bisection disputes (issue 21) ─────────────────────────────────────────────────────────
+
+/** The task's bisection entity, created (and linked from the task) on its first event. */
+function getBisection(task: Task): TaskBisection {
+  const b = TaskBisection.load(task.id);
+  if (b != null) return b;
+  const n = initTaskBisection(task.id);
+  n.task = task.id;
+  n.phase = "Committed";
+  task.bisection = task.id;
+  task.save();
+  return n;
+}
+
+export function handleChainCommitted(event: ChainCommitted): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const b = getBisection(task);
+  b.executorRoot = p.root;
+  b.n = p.n.toI32();
+  b.committedAt = event.block.timestamp;
+  b.save();
+}
+
+/**
+ * The bond is pulled into the registry's escrow. A one-checkpoint chain narrows at once (BisectionNarrowed precedes
+ * this event in the same call, moveEnds = 0): the phase it set is kept.
+ */
+export function handleBisectionOpened(event: BisectionOpened): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const b = getBisection(task);
+  b.challenger = getOrCreateAccount(p.challenger, event.block).id;
+  b.challengerRoot = p.challengerRoot;
+  b.n = p.n.toI32();
+  b.bond = p.bond;
+  b.openedAt = event.block.timestamp;
+  b.moves = 1;
+  b.lo = 0;
+  b.hi = b.n == 0 ? 0 : b.n - 1;
+  b.moveEnds = p.moveEnds;
+  if (!p.moveEnds.isZero()) b.phase = "ExecutorMove";
+  else b.phase = "Judging";
+  b.save();
+  const c = getCurrencyStats(currencyIndex(task.currency));
+  c.escrow = c.escrow.plus(p.bond);
+  c.save();
+}
+
+export function handleBisectionMoved(event: BisectionMoved): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const b = getBisection(task);
+  let byChallenger = false;
+  const challenger = b.challenger;
+  if (challenger) byChallenger = challenger.equals(p.mover);
+  b.lo = p.lo.toI32();
+  b.hi = p.hi.toI32();
+  b.moves = p.moves;
+  b.moveEnds = p.moveEnds;
+  // the turn passes to the other party; a move that isolates the step hands it to the referees
+  if (p.moveEnds.isZero()) b.phase = "Judging";
+  else b.phase = byChallenger ? "ExecutorMove" : "ChallengerMove";
+  b.save();
+  const m = new BisectionMove(eventId(event));
+  m.bisection = b.id;
+  m.task = task.id;
+  m.mover = getOrCreateAccount(p.mover, event.block).id;
+  m.role = byChallenger ? "Challenger" : "Executor";
+  m.index = p.index.toI32();
+  m.leaf = p.leaf;
+  m.lo = b.lo;
+  m.hi = b.hi;
+  m.moves = p.moves;
+  m.moveEnds = p.moveEnds;
+  stamp(m, event);
+  m.save();
+}
+
+export function handleBisectionNarrowed(event: BisectionNarrowed): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const b = getBisection(task);
+  b.phase = "Judging";
+  b.step = p.step.toI32();
+  b.hi = p.step.toI32();
+  b.agreed = p.agreed;
+  b.executorStep = p.executorStep;
+  b.challengerStep = p.challengerStep;
+  b.moves = p.moves;
+  b.moveEnds = ZERO;
+  b.refereeTargetBlock = p.targetBlock;
+  b.narrowedAt = event.block.timestamp;
+  b.save();
+  // the referee council is round 1, drawn from this seed block (CouncilDrawn follows when it is drawn)
+  task.round = 1;
+  task.targetBlock = p.targetBlock;
+  task.save();
+}
+
+/**
+ * What leaves escrow: the bond back to the challenger, to the executor and the keeper's bounty. The referees' part
+ * stays in escrow, now the task's (TaskSettlement._settleBond: k.escrow += toReferees; it follows TaskFinalized,
+ * which set Task.escrow to the reserved council fees).
+ */
+export function handleBisectionEnded(event: BisectionEnded): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const b = getBisection(task);
+  const out = p.bondToChallenger.plus(p.bondToExecutor).plus(p.bondToKeeper);
+  const c = getCurrencyStats(currencyIndex(task.currency));
+  c.escrow = c.escrow.minus(out);
+  c.save();
+  if (!p.bondToReferees.isZero()) {
+    task.escrow = task.escrow.plus(p.bondToReferees);
+    task.save();
+  }
+  // A lapsed challenger ends the bisection only (TaskDisputes.timeout; the task's ordinary verification goes on);
+  // every other end follows TaskFinalized (Accepted / Rejected), or, without a verdict (TaskSettlement._unresolved),
+  // gives the bond back before the task closes Unresolved.
+  b.phase = p.executorRight && task.status != "Accepted" ? "Lapsed" : "Ended";
+  if (p.executorRight) b.outcome = "ExecutorRight";
+  else if (p.byTimeout || task.status == "Rejected") b.outcome = "ChallengerRight";
+  else b.outcome = "Undecided";
+  b.byTimeout = p.byTimeout;
+  b.bondToChallenger = p.bondToChallenger;
+  b.bondToExecutor = p.bondToExecutor;
+  b.bondToReferees = p.bondToReferees;
+  b.bondToKeeper = p.bondToKeeper;
+  b.moveEnds = ZERO;
+  b.endedAt = event.block.timestamp;
+  b.save();
 }
