@@ -4,14 +4,10 @@
  * Hardhat's task runner against the whole protocol deployed by the real deploy script (the pattern of
  * status-json.test.ts; the record goes to a temporary CHX_DEPLOYMENTS_DIR).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect } from "chai";
-import hre from "hardhat";
-import type { NetworkConnection } from "hardhat/types/network";
 import { ZeroAddress } from "ethers";
-import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
+import type { Fixture } from "../../helpers/fixture.js";
+import { deployForTasks, runTask, runTaskJson } from "../../helpers/task-runner.js";
 
 const usdc = (n: bigint) => n * 10n ** 6n;
 
@@ -20,59 +16,15 @@ describe("tasks: guarantor withdrawal notices and ADL claims (issue 20 item 8)",
   let restore: () => void = () => {};
 
   before(async function () {
-    const connection = await connectionFor("tasks-clearing-status");
-    fx = await deployAll(connection);
-    const dir = mkdtempSync(path.join(os.tmpdir(), "chx-tasks-clearing-"));
-    writeFileSync(path.join(dir, `${connection.networkName}.json`), JSON.stringify(fx.ctx.record));
-    const previousDir = process.env.CHX_DEPLOYMENTS_DIR;
-    process.env.CHX_DEPLOYMENTS_DIR = dir;
-    const shared = new Proxy(connection, {
-      get: (target, key, receiver) =>
-        key === "close" ? async () => {} : (Reflect.get(target, key, receiver) as unknown),
-    });
-    const network = hre.network as { create: () => Promise<NetworkConnection> };
-    const create = network.create;
-    network.create = async () => shared;
-    restore = () => {
-      network.create = create;
-      if (previousDir === undefined) delete process.env.CHX_DEPLOYMENTS_DIR;
-      else process.env.CHX_DEPLOYMENTS_DIR = previousDir;
-      rmSync(dir, { recursive: true, force: true });
-    };
+    ({ fx, restore } = await deployForTasks("tasks-clearing-status"));
   });
 
   after(function () {
     restore();
   });
 
-  async function run(
-    name: string,
-    args: Record<string, unknown>,
-  ): Promise<{ out: string; err: string; failed: boolean }> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const { log, error } = console;
-    const exitCode = process.exitCode;
-    process.exitCode = undefined;
-    console.log = (...a: unknown[]) => void out.push(a.join(" "));
-    console.error = (...a: unknown[]) => void err.push(a.join(" "));
-    let failed: boolean;
-    try {
-      await hre.tasks.getTask(name).run(args);
-      failed = process.exitCode === 1;
-    } finally {
-      console.log = log;
-      console.error = error;
-      process.exitCode = exitCode;
-    }
-    return { out: out.join("\n"), err: err.join("\n"), failed };
-  }
-
-  async function json(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const r = await run(name, { ...args, json: true });
-    expect(r.failed, r.err).to.equal(false);
-    return JSON.parse(r.out) as Record<string, unknown>;
-  }
+  const run = runTask;
+  const json = runTaskJson;
 
   it("chx:guarantor:status: the notice period, then a holder's notice as the pool records it (CLR-02)", async function () {
     const { guarantorPool: pool, dps, usdc: token } = fx.protocol;

@@ -5,49 +5,21 @@
  * defaults as the CLI applies them) against the whole protocol deployed by the real deploy script; the deployment
  * record is written to a temporary CHX_DEPLOYMENTS_DIR.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { expect } from "chai";
 import hre from "hardhat";
-import type { NetworkConnection } from "hardhat/types/network";
 import { parseUnits, ZeroHash } from "ethers";
-import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
+import type { Fixture } from "../../helpers/fixture.js";
+import { deployForTasks, runTask, runTaskJson } from "../../helpers/task-runner.js";
 
 const wad = (x: string) => parseUnits(x, 18);
 
-interface Run {
-  out: string;
-  err: string;
-  failed: boolean;
-}
-
 describe("tasks: --json of the read tasks, typed ids, unknown ids (issue 22 item 5)", function () {
   let fx: Fixture;
-  let dir: string;
   let restore: () => void = () => {};
 
   before(async function () {
-    const connection = await connectionFor("tasks-json");
-    fx = await deployAll(connection);
-    dir = mkdtempSync(path.join(os.tmpdir(), "chx-tasks-json-"));
-    writeFileSync(path.join(dir, `${connection.networkName}.json`), JSON.stringify(fx.ctx.record));
-    const previousDir = process.env.CHX_DEPLOYMENTS_DIR;
-    process.env.CHX_DEPLOYMENTS_DIR = dir;
-    // The tasks open `hre.network.create()` and close it at the end: hand them the fixture's chain, uncloseable.
-    const shared = new Proxy(connection, {
-      get: (target, key, receiver) =>
-        key === "close" ? async () => {} : (Reflect.get(target, key, receiver) as unknown),
-    });
-    const network = hre.network as { create: () => Promise<NetworkConnection> };
-    const create = network.create;
-    network.create = async () => shared;
-    restore = () => {
-      network.create = create;
-      if (previousDir === undefined) delete process.env.CHX_DEPLOYMENTS_DIR;
-      else process.env.CHX_DEPLOYMENTS_DIR = previousDir;
-      rmSync(dir, { recursive: true, force: true });
-    };
+    ({ fx, restore } = await deployForTasks("tasks-json"));
+    const { connection } = fx;
 
     // Something to show: a registered provider, a futures series, an option series with a written position.
     const { providerRegistry: reg, futures, options, usdc, clearingHouse } = fx.protocol;
@@ -76,33 +48,8 @@ describe("tasks: --json of the read tasks, typed ids, unknown ids (issue 22 item
     restore();
   });
 
-  /** Runs a task as the CLI would (typed arguments, defaults filled in), capturing what it prints. */
-  async function run(name: string, args: Record<string, unknown>): Promise<Run> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const { log, error } = console;
-    const exitCode = process.exitCode;
-    process.exitCode = undefined;
-    console.log = (...a: unknown[]) => void out.push(a.join(" "));
-    console.error = (...a: unknown[]) => void err.push(a.join(" "));
-    let failed: boolean;
-    try {
-      await hre.tasks.getTask(name).run(args);
-      failed = process.exitCode === 1;
-    } finally {
-      console.log = log;
-      console.error = error;
-      process.exitCode = exitCode;
-    }
-    return { out: out.join("\n"), err: err.join("\n"), failed };
-  }
-
-  /** The one JSON document a `--json` run prints. */
-  async function json(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const r = await run(name, { ...args, json: true });
-    expect(r.failed, r.err).to.equal(false);
-    return JSON.parse(r.out) as Record<string, unknown>;
-  }
+  const run = runTask;
+  const json = runTaskJson;
 
   it("chx:oracle:status --json: feed, bounds, index price and the risk gate", async function () {
     const { oracle } = fx.protocol;
