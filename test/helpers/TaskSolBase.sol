@@ -9,6 +9,7 @@ import {ICHToken} from "../../contracts/interfaces/tokens/ICHToken.sol";
 import {IComputeStandard} from "../../contracts/interfaces/compute/IComputeStandard.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatcher.sol";
+import {IDeliveryOrders} from "../../contracts/interfaces/compute/IDeliveryOrders.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
 import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
 import {IKeeperCompatible} from "../../contracts/interfaces/keepers/IKeeperCompatible.sol";
@@ -372,5 +373,29 @@ abstract contract TaskSolBase is ManagedSolBase {
     function _isIn(address a, address[] memory list) internal pure returns (bool) {
         for (uint256 i; i < list.length; ++i) if (list[i] == a) return true;
         return false;
+    }
+
+    /// @dev A DeliveryOrders proxy on this task world with `market` as its futures market (workload class 1, grade 3,
+    ///      30-day window), holding COMPUTE and PROVIDER_SLASHER (the delivery-order suites and the MKT-08 invariant).
+    function _deployDeliveryOrders(address market) internal returns (IDeliveryOrders d) {
+        d = IDeliveryOrders(
+            _proxy(
+                "DeliveryOrders.sol:DeliveryOrders",
+                abi.encodeWithSignature(
+                    "initialize(address,address,address,address,address,address,address,address,(uint16,uint8,uint32))",
+                    manager,
+                    market,
+                    registry,
+                    matcher,
+                    tasks,
+                    standard,
+                    ch,
+                    dps,
+                    IDeliveryOrders.Spec({workloadClass: 1, minGrade: 3, windowSec: 30 days})
+                )
+            )
+        );
+        _grant(Roles.COMPUTE, address(d));
+        _grant(Roles.PROVIDER_SLASHER, address(d));
     }
 }

@@ -23,25 +23,7 @@ contract DeliveryOrdersTest is TaskSolBase {
 
     function setUp() public {
         _deployTasks();
-        orders = IDeliveryOrders(
-            _proxy(
-                "DeliveryOrders.sol:DeliveryOrders",
-                abi.encodeWithSignature(
-                    "initialize(address,address,address,address,address,address,address,address,(uint16,uint8,uint32))",
-                    manager,
-                    address(this),
-                    registry,
-                    matcher,
-                    tasks,
-                    standard,
-                    ch,
-                    dps,
-                    IDeliveryOrders.Spec({workloadClass: 1, minGrade: 3, windowSec: 30 days})
-                )
-            )
-        );
-        _grant(Roles.COMPUTE, address(orders));
-        _grant(Roles.PROVIDER_SLASHER, address(orders));
+        orders = _deployDeliveryOrders(address(this));
         // providers[0] minted the CH the short bought and delivered into the futures market.
         vm.prank(providers[0]);
         registry.mintCH(500e18, short);
