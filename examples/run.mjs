@@ -32,8 +32,11 @@ function run(cmd, args, env, quiet = false) {
   });
 }
 
-async function waitForNode(url) {
-  for (let i = 0; i < 120; i++) {
+// Up to 4 minutes: `hardhat node` loads the whole toolchain first, and on a loaded 2-core machine (CI runs the
+// instrumented build beside this step) that alone took 76 s here. A node that exits stops the wait at once.
+async function waitForNode(url, child) {
+  for (let i = 0; i < 480; i++) {
+    if (child.exitCode !== null) throw new Error(`hardhat node exited (${child.exitCode}) before answering`);
     try {
       const r = await fetch(url, {
         method: "POST",
@@ -59,8 +62,13 @@ const node = spawn("npx", ["hardhat", "node", "--hostname", "127.0.0.1", "--port
 let passed = 0;
 let failed = 0;
 try {
-  await waitForNode(url);
-  const env = { CHX_LOCAL_RPC: url, CHX_RPC_URL: url, CHX_DEPLOYMENTS_DIR: dir, CHX_DEPLOYMENT: path.join(dir, "localhost.json") };
+  await waitForNode(url, node);
+  const env = {
+    CHX_LOCAL_RPC: url,
+    CHX_RPC_URL: url,
+    CHX_DEPLOYMENTS_DIR: dir,
+    CHX_DEPLOYMENT: path.join(dir, "localhost.json"),
+  };
   console.log(`examples: deploying to a fresh node at ${url}`);
   const dep = await run("npx", ["hardhat", "run", "scripts/deploy.ts", "--network", "localhost"], env, true);
   if (dep.code !== 0) {

@@ -71,6 +71,15 @@ const only = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 const started = Date.now();
+// A recap printed just before the closing line, so that a log cut to its tail (CI keeps the last part) still says
+// which step failed and which tests: each step's summary, and for a failing step the lines that name a failure.
+const recap = [];
+const FAILURE_LINE = /✗|✖|×|\bFAIL(?:ED)?\b|\bnot ok\b|\d+\) |AssertionError|Error:|failing/;
+function failureLines(out) {
+  const clean = out.replace(/\x1b\[[0-9;]*m/g, "");
+  const lines = clean.split("\n").filter((l) => FAILURE_LINE.test(l) && !/\b0 failed\b|\b0 not ok\b/.test(l));
+  return lines.slice(0, 25).map((l) => `    ${l.trim().slice(0, 300)}`);
+}
 
 function run(step, quiet = false) {
   return new Promise((resolve) => {
@@ -104,13 +113,19 @@ function account(step, code, out, secs) {
     if (code !== 0 && f === 0) f = 1; // the runner died without a count: that is a failure
     passed += p;
     failed += f;
-    console.log(`=== ${step.name}: ${p} passed, ${f} failed (${secs}s)`);
+    const line = `=== ${step.name}: ${p} passed, ${f} failed (${secs}s)`;
+    console.log(line);
+    recap.push(line, ...(f > 0 ? failureLines(out) : []));
   } else if (code === 0) {
     passed += 1;
-    console.log(`=== ${step.name}: ok (${secs}s)`);
+    const line = `=== ${step.name}: ok (${secs}s)`;
+    console.log(line);
+    recap.push(line);
   } else {
     failed += 1;
-    console.log(`=== ${step.name}: FAILED (exit ${code}, ${secs}s)`);
+    const line = `=== ${step.name}: FAILED (exit ${code}, ${secs}s)`;
+    console.log(line);
+    recap.push(line, ...failureLines(out));
   }
 }
 
@@ -134,6 +149,7 @@ for (const pending of background) {
   account(step, code, out, secs);
 }
 
+console.log(`\n=== recap\n${recap.join("\n")}`);
 console.log(`\ntotal time ${((Date.now() - started) / 1000).toFixed(1)}s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

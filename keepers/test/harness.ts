@@ -32,7 +32,7 @@ export function node(): LocalNode {
 
 /** Starts the suite's `hardhat node` (keepers/test/local-node.ts) and keeps it in this harness's slot. */
 export async function startNode(): Promise<LocalNode> {
-  const started = await spawnLocalNode(60_000);
+  const started = await spawnLocalNode(240_000);
   slot.__chxKeeperNode = started;
   return started;
 }

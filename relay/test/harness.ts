@@ -50,7 +50,7 @@ export function node(): LocalNode {
 
 /** Starts the suite's `hardhat node` (keepers/test/local-node.ts) and keeps it in this harness's slot. */
 export async function startNode(): Promise<LocalNode> {
-  const n = await spawnLocalNode(90_000);
+  const n = await spawnLocalNode(240_000);
   slot.__chxRelayNode = n;
   return n;
 }
