@@ -105,8 +105,11 @@ export function makeKeeper(o: MakeKeeperOptions): Keeper {
     metricsPort: -1,
     rpcRetries: 3,
     rpcBackoffMs: 20,
-    rpcTimeoutMs: 5_000,
-    replaceAfterMs: 2_000,
+    // Generous on purpose: CI runs this suite on 2 loaded cores (the instrumented build beside it), where an RPC call
+    // or a block can take seconds; a tighter bound made tests that expect no replacement flaky. Tests of the
+    // timeout/replacement paths set their own small values.
+    rpcTimeoutMs: 30_000,
+    replaceAfterMs: 15_000,
     txTimeoutMs: 30_000,
     jobs: { "mock-target": { gasCeilingGwei: 20 } },
     dataDir: ":memory:",

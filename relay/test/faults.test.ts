@@ -214,7 +214,7 @@ for (const backend of BACKENDS) {
               return false;
             }
           },
-          60_000,
+          180_000,
           "relay up",
         );
       let child = start();
@@ -244,7 +244,7 @@ for (const backend of BACKENDS) {
             if (killed) await wait(5);
           }
         })();
-        await until(() => acked.size >= 10, 30_000, "10 acknowledged orders");
+        await until(() => acked.size >= 10, 90_000, "10 acknowledged orders");
         // fill two acknowledged orders while the relay runs, then kill it with no warning
         const filledLive = [...acked.values()].slice(0, 2);
         for (const f of filledLive)
@@ -267,7 +267,7 @@ for (const backend of BACKENDS) {
         child = start();
         await up();
         const head = await node().provider.getBlockNumber();
-        await until(async () => (await get(`${url}/v1/status`)).body.syncedBlock >= head, 30_000, "caught up");
+        await until(async () => (await get(`${url}/v1/status`)).body.syncedBlock >= head, 90_000, "caught up");
         // nothing acknowledged is lost
         for (const hash of acked.keys()) expect((await get(`${url}/v1/orders/${hash}`)).status, hash).to.equal(200);
         // nothing invalid is served: every served order can be filled on chain by its served amount

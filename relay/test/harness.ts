@@ -225,7 +225,7 @@ export async function revert(id: string): Promise<void> {
 export const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `fn` until it returns true (or throws after `ms`). */
-export async function until(fn: () => Promise<boolean> | boolean, ms = 20_000, what = "condition"): Promise<void> {
+export async function until(fn: () => Promise<boolean> | boolean, ms = 60_000, what = "condition"): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await fn()) return;

@@ -218,17 +218,17 @@ for (const backend of BACKENDS) {
       ws.on("message", (d) => got.push(JSON.parse(d.toString()) as RelayStreamMessage));
       await new Promise((res, rej) => (ws.once("open", res), ws.once("error", rej)));
       try {
-        await until(() => got.some((m) => m.type === "hello"), 5_000, "hello");
+        await until(() => got.some((m) => m.type === "hello"), 30_000, "hello");
         const o = await place(CH(2), PRICE(1.9));
-        await until(() => got.some((m) => m.type === "order" && m.order.hash === o.hash), 5_000, "order message");
+        await until(() => got.some((m) => m.type === "order" && m.order.hash === o.hash), 30_000, "order message");
         await until(
           () => got.some((m) => m.type === "book" && m.asks.some((l) => l.price === PRICE(1.9).toString())),
-          5_000,
+          30_000,
           "book message",
         );
         await (await protocol.spot.connect(taker).fillOrder(o.order, o.signature, CH(2))).wait();
         await r.engine.syncToHead();
-        await until(() => got.some((m) => m.type === "fill" && m.fill.orderHash === o.hash), 5_000, "fill message");
+        await until(() => got.some((m) => m.type === "fill" && m.fill.orderHash === o.hash), 30_000, "fill message");
       } finally {
         ws.close();
       }
