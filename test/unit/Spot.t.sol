@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {SpotSolBase} from "../helpers/SpotSolBase.sol";
 import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 import {ISpotMarketErrors} from "../../contracts/interfaces/markets/ISpotMarketErrors.sol";
+import {SignedOrders} from "../../contracts/libraries/orders/SignedOrders.sol";
 
 /// @notice Fuzzed settlement arithmetic (ACC-05, ACC-01) and replay across a real chain-id change (SEC-03).
 contract SpotUnitTest is SpotSolBase {
@@ -68,7 +69,7 @@ contract SpotUnitTest is SpotSolBase {
         if (first + second > 100e18) {
             vm.expectRevert(
                 abi.encodeWithSelector(
-                    ISpotMarketErrors.SpotOverfill.selector,
+                    SignedOrders.SignedOrderOverfill.selector,
                     spot.orderDigest(o),
                     second,
                     100e18 - first
@@ -87,7 +88,7 @@ contract SpotUnitTest is SpotSolBase {
         vm.chainId(block.chainid + 1);
         bytes32 digest = spot.orderDigest(o);
         vm.prank(taker);
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotInvalidSignature.selector, maker, digest));
+        vm.expectRevert(abi.encodeWithSelector(SignedOrders.SignedOrderInvalidSignature.selector, maker, digest));
         spot.fillOrder(o, sig, 1e18);
     }
 }

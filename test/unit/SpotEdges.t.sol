@@ -6,6 +6,7 @@ import {SpotSolBase} from "../helpers/SpotSolBase.sol";
 import {SpotMarket} from "../../contracts/core/markets/SpotMarket.sol";
 import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
+import {SignedOrders} from "../../contracts/libraries/orders/SignedOrders.sol";
 import {ISpotMarketErrors} from "../../contracts/interfaces/markets/ISpotMarketErrors.sol";
 
 /// @notice Edge paths of SpotMarket: private orders matched by someone else, cancelling a settled deal, fee-free
@@ -106,7 +107,7 @@ contract SpotEdgesTest is SpotSolBase {
         o.amountCh = uint256(type(uint128).max) + 1;
         bytes memory sig = _sign(MAKER_KEY, o);
         vm.prank(taker);
-        vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotInvalidAmount.selector, o.amountCh));
+        vm.expectRevert(abi.encodeWithSelector(SignedOrders.SignedOrderInvalidAmount.selector, o.amountCh));
         spot.fillOrder(o, sig, 1e18);
     }
 

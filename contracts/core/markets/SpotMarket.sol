@@ -13,6 +13,7 @@ import {SpotLayout, SpotStorage} from "../../libraries/spot/SpotStorage.sol";
 import {SpotOrders} from "../../libraries/spot/SpotOrders.sol";
 import {SpotSeats} from "../../libraries/spot/SpotSeats.sol";
 import {SpotAdmin} from "../../libraries/spot/SpotAdmin.sol";
+import {SignedOrders} from "../../libraries/orders/SignedOrders.sol";
 
 /// @title SpotMarket
 /// @notice CH/USDC spot: signed limit orders filled or matched on chain, OTC deals, DPS seats, a TWAP of fills.
@@ -167,32 +168,25 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     /// @inheritdoc ISpotMarket
     function cancelOrder(Order calldata order) external {
-        if (msg.sender != order.maker) revert SpotNotOwner(msg.sender, order.maker);
-        SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         bytes32 hash = _orderDigest(_domain(), order);
-        OrderState storage state = $.orders[hash];
-        state.cancelled = true;
-        // @dev the nonce stays claimed, so no other order can reuse it (idempotent when already claimed)
-        $.nonceBitmap[order.maker][order.nonce >> 8] |= 1 << (order.nonce & 0xff);
-        emit Cancelled(hash, msg.sender, order.nonce, state.filledCh);
+        // @dev the maker only (SignedOrderNotMaker); the nonce stays claimed so no other order can reuse it
+        uint256 filledCh = SignedOrders.cancel(SpotStorage.layout().book, hash, order.maker, order.nonce);
+        emit Cancelled(hash, msg.sender, order.nonce, filledCh);
     }
 
     /// @inheritdoc ISpotMarket
     function cancelDeal(Deal calldata deal) external {
         if (msg.sender != deal.seller && msg.sender != deal.buyer) revert SpotNotOwner(msg.sender, deal.seller);
         bytes32 hash = _dealDigest(deal);
-        OrderState storage state = SpotStorage.layout().orders[hash];
-        if (state.filledCh != 0) revert SpotDealSettled(hash);
+        SignedOrders.State storage state = SpotStorage.layout().book.orders[hash];
+        if (state.filled != 0) revert SpotDealSettled(hash);
         state.cancelled = true;
         emit Cancelled(hash, msg.sender, deal.nonce, 0);
     }
 
     /// @inheritdoc ISpotMarket
     function raiseMinNonce(uint256 newMinNonce) external {
-        SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
-        uint256 current = $.minNonce[msg.sender];
-        if (newMinNonce <= current) revert SpotNonceNotIncreasing(msg.sender, current, newMinNonce);
-        $.minNonce[msg.sender] = newMinNonce;
+        SignedOrders.raiseMinNonce(SpotStorage.layout().book, newMinNonce);
         emit MinNonceRaised(msg.sender, newMinNonce);
     }
 
@@ -279,17 +273,18 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     /// @inheritdoc ISpotMarket
     function orderState(bytes32 hash) external view returns (OrderState memory) {
-        return SpotStorage.layout().orders[hash];
+        SignedOrders.State memory st = SpotStorage.layout().book.orders[hash];
+        return OrderState({filledCh: st.filled, cancelled: st.cancelled});
     }
 
     /// @inheritdoc ISpotMarket
     function nonceUsed(address maker, uint256 nonce) external view returns (bool) {
-        return (SpotStorage.layout().nonceBitmap[maker][nonce >> 8] >> (nonce & 0xff)) & 1 == 1;
+        return (SpotStorage.layout().book.nonceBitmap[maker][nonce >> 8] >> (nonce & 0xff)) & 1 == 1;
     }
 
     /// @inheritdoc ISpotMarket
     function minNonce(address account) external view returns (uint256) {
-        return SpotStorage.layout().minNonce[account];
+        return SpotStorage.layout().book.minNonce[account];
     }
 
     /// @inheritdoc ISpotMarket

@@ -4,39 +4,6 @@ pragma solidity ^0.8.28;
 /// @title ISpotMarketErrors
 /// @notice The custom errors of ISpotMarket.
 interface ISpotMarketErrors {
-    /// @notice Thrown when a signature does not come from `signer` for `digest` (wrong key, other chain id or
-    ///         verifying contract, altered fields, or a malleable high-s form).
-    /// @param signer The account the signature had to come from.
-    /// @param digest The EIP-712 digest that was checked.
-    error SpotInvalidSignature(address signer, bytes32 digest);
-
-    /// @notice Thrown when an order or deal is used after its expiry.
-    /// @param hash The order or deal hash.
-    /// @param expiry Its expiry, unix seconds.
-    /// @param nowSec The block timestamp.
-    error SpotExpired(bytes32 hash, uint256 expiry, uint256 nowSec);
-
-    /// @notice Thrown when an order or deal was cancelled.
-    /// @param hash The order or deal hash.
-    error SpotCancelled(bytes32 hash);
-
-    /// @notice Thrown when a fill would exceed the order's amount (MKT-06).
-    /// @param hash The order hash.
-    /// @param requestedCh CH asked for.
-    /// @param remainingCh CH still fillable.
-    error SpotOverfill(bytes32 hash, uint256 requestedCh, uint256 remainingCh);
-
-    /// @notice Thrown when another order of the same maker already used this nonce (MKT-06, SEC-03).
-    /// @param maker The maker.
-    /// @param nonce The nonce.
-    error SpotNonceUsed(address maker, uint256 nonce);
-
-    /// @notice Thrown when an order's or deal's nonce is below its signer's minimum (bulk-cancelled).
-    /// @param account The maker or deal party.
-    /// @param nonce The nonce used.
-    /// @param minNonce The account's current minimum nonce.
-    error SpotNonceBelowMinimum(address account, uint256 nonce, uint256 minNonce);
-
     /// @notice Thrown when a private order is filled by someone other than its named taker.
     /// @param hash The order hash.
     /// @param caller The would-be taker.
@@ -64,12 +31,6 @@ interface ISpotMarketErrors {
     /// @param caller The caller.
     /// @param owner The account allowed to cancel.
     error SpotNotOwner(address caller, address owner);
-
-    /// @notice Thrown when a minimum nonce is not raised.
-    /// @param account The account.
-    /// @param currentMinNonce Its current minimum.
-    /// @param requested The value asked for.
-    error SpotNonceNotIncreasing(address account, uint256 currentMinNonce, uint256 requested);
 
     /// @notice Thrown when a deal was already settled.
     /// @param hash The deal hash.

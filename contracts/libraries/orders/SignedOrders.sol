@@ -10,8 +10,7 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 ///         nonce bitmap (the first fill claims the nonce) and minimum nonce (one call voids every older order), and
 ///         the signature check (ECDSA with OpenZeppelin's low-s / valid-v rules, else ERC-1271 for contract makers).
 ///         The market owns its order type, its struct hash and its EIP-712 domain and passes the digest here.
-/// @dev Mirrors SpotOrders.consumeOrder / useNonce / checkMinNonce / checkSignature and SpotMarket.cancelOrder /
-///      raiseMinNonce (the spot market is migrated onto this library later). Internal: runs in the market's frame.
+/// @dev Used by the SpotMarket (orders and OTC deals) and the FuturesMarket. Internal: runs in the market's frame.
 library SignedOrders {
     /// @notice Fill state of one order, keyed by its digest.
     /// @param filled Amount filled so far (the order's own unit).

@@ -4,8 +4,6 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
-import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/markets/ISpotMarket.sol";
 import {ISpotMarketErrors} from "../../interfaces/markets/ISpotMarketErrors.sol";
 import {ISpotMarketEvents} from "../../interfaces/markets/ISpotMarketEvents.sol";
@@ -13,6 +11,7 @@ import {SpotMath} from "../SpotMath.sol";
 import {SpotTwap} from "../SpotTwap.sol";
 import {SpotLayout} from "./SpotStorage.sol";
 import {SpotSeats} from "./SpotSeats.sol";
+import {SignedOrders} from "../orders/SignedOrders.sol";
 
 /// @title SpotOrders
 /// @notice The spot market's order book mechanics: order and deal checks (MKT-06, SEC-03), nonces, signatures,
@@ -22,9 +21,9 @@ library SpotOrders {
     using SafeERC20 for IERC20;
     using SpotTwap for SpotTwap.State;
 
-    /// @notice Checks an order and books `amountCh` against it: amount bounds, expiry, cancellation, minimum nonce,
-    ///         nonce uniqueness (the first fill claims the nonce), signature (only on the first fill: the stored
-    ///         fill proves it was checked), and overfill.
+    /// @notice Checks an order and books `amountCh` against it through the shared signed-order book
+    ///         (SignedOrders.consume: amount bounds, cancellation, expiry, minimum nonce, nonce uniqueness and the
+    ///         signature on the first fill only, overfill).
     function consumeOrder(
         SpotLayout.SpotMarketStorage storage $,
         ISpotMarketTypes.Order calldata order,
@@ -32,26 +31,21 @@ library SpotOrders {
         bytes calldata signature,
         uint256 amountCh
     ) internal returns (uint256 filledAfter) {
-        if (amountCh == 0) revert ISpotMarketErrors.SpotInvalidAmount(0);
-        if (order.amountCh > type(uint128).max) revert ISpotMarketErrors.SpotInvalidAmount(order.amountCh);
-        ISpotMarketTypes.OrderState storage state = $.orders[hash];
-        uint256 filled = state.filledCh;
-        if (state.cancelled) revert ISpotMarketErrors.SpotCancelled(hash);
-        if (block.timestamp > order.expiry) revert ISpotMarketErrors.SpotExpired(hash, order.expiry, block.timestamp);
-        checkMinNonce($, order.maker, order.nonce);
-        if (filled == 0) {
-            useNonce($, order.maker, order.nonce);
-            checkSignature(order.maker, hash, signature);
-        }
-        filledAfter = filled + amountCh;
-        if (filledAfter > order.amountCh) {
-            revert ISpotMarketErrors.SpotOverfill(hash, amountCh, order.amountCh - filled);
-        }
-        state.filledCh = uint128(filledAfter);
+        return
+            SignedOrders.consume(
+                $.book,
+                hash,
+                order.maker,
+                order.nonce,
+                order.expiry,
+                order.amountCh,
+                amountCh,
+                signature
+            );
     }
 
     /// @notice Checks a deal (amount, cancellation, single settlement, expiry, both minimum nonces, the signature of
-    ///         every party that is not the caller) and marks it settled.
+    ///         every party that is not the caller) and marks it settled, on the shared signed-order book.
     function consumeDeal(
         SpotLayout.SpotMarketStorage storage $,
         ISpotMarketTypes.Deal calldata deal,
@@ -60,16 +54,17 @@ library SpotOrders {
         bytes calldata buyerSignature
     ) internal {
         uint256 amountCh = deal.amountCh;
-        if (amountCh == 0 || amountCh > type(uint128).max) revert ISpotMarketErrors.SpotInvalidAmount(amountCh);
-        ISpotMarketTypes.OrderState storage state = $.orders[hash];
-        if (state.cancelled) revert ISpotMarketErrors.SpotCancelled(hash);
-        if (state.filledCh != 0) revert ISpotMarketErrors.SpotDealSettled(hash);
-        if (block.timestamp > deal.expiry) revert ISpotMarketErrors.SpotExpired(hash, deal.expiry, block.timestamp);
-        checkMinNonce($, deal.seller, deal.nonce);
-        checkMinNonce($, deal.buyer, deal.nonce);
-        if (msg.sender != deal.seller) checkSignature(deal.seller, hash, sellerSignature);
-        if (msg.sender != deal.buyer) checkSignature(deal.buyer, hash, buyerSignature);
-        state.filledCh = uint128(amountCh);
+        if (amountCh == 0 || amountCh > type(uint128).max) revert SignedOrders.SignedOrderInvalidAmount(amountCh);
+        SignedOrders.Book storage book = $.book;
+        SignedOrders.State storage state = book.orders[hash];
+        if (state.cancelled) revert SignedOrders.SignedOrderCancelled(hash);
+        if (state.filled != 0) revert ISpotMarketErrors.SpotDealSettled(hash);
+        if (block.timestamp > deal.expiry) revert SignedOrders.SignedOrderExpired(hash, deal.expiry, block.timestamp);
+        SignedOrders.checkMinNonce(book, deal.seller, deal.nonce);
+        SignedOrders.checkMinNonce(book, deal.buyer, deal.nonce);
+        if (msg.sender != deal.seller) SignedOrders.checkSignature(deal.seller, hash, sellerSignature);
+        if (msg.sender != deal.buyer) SignedOrders.checkSignature(deal.buyer, hash, buyerSignature);
+        state.filled = uint128(amountCh);
     }
 
     /// @notice A taker fill: the maker pays the maker fee, the caller the taker fee, at the order's price.
@@ -201,32 +196,5 @@ library SpotOrders {
         usdc.safeTransferFrom(st.buyer, st.seller, st.sellerReceivedUsdc);
         if (st.spreadUsdc != 0) usdc.safeTransferFrom(st.buyer, matcher, st.spreadUsdc);
         if (st.protocolUsdc != 0) usdc.safeTransferFrom(st.buyer, address(this), st.protocolUsdc);
-    }
-
-    /// @notice Marks `nonce` used for `maker`; reverts when it already was (another order claimed it).
-    function useNonce(SpotLayout.SpotMarketStorage storage $, address maker, uint256 nonce) internal {
-        uint256 bit = 1 << (nonce & 0xff);
-        mapping(uint256 => uint256) storage words = $.nonceBitmap[maker];
-        uint256 word = words[nonce >> 8];
-        if (word & bit != 0) revert ISpotMarketErrors.SpotNonceUsed(maker, nonce);
-        words[nonce >> 8] = word | bit;
-    }
-
-    /// @notice Reverts when `nonce` is below `account`'s minimum nonce.
-    function checkMinNonce(SpotLayout.SpotMarketStorage storage $, address account, uint256 nonce) internal view {
-        uint256 minimum = $.minNonce[account];
-        if (nonce < minimum) revert ISpotMarketErrors.SpotNonceBelowMinimum(account, nonce, minimum);
-    }
-
-    /// @notice ECDSA first (OpenZeppelin: rejects high-s malleable forms and invalid v), which spares EOAs the
-    ///         code-size lookup; otherwise ERC-1271 when the signer has code.
-    function checkSignature(address signer, bytes32 digest, bytes calldata signature) internal view {
-        (address recovered, ECDSA.RecoverError err, ) = ECDSA.tryRecoverCalldata(digest, signature);
-        if (err == ECDSA.RecoverError.NoError && recovered == signer) return;
-        if (
-            signer.code.length == 0 || !SignatureChecker.isValidERC1271SignatureNowCalldata(signer, digest, signature)
-        ) {
-            revert ISpotMarketErrors.SpotInvalidSignature(signer, digest);
-        }
     }
 }

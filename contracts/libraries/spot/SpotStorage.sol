@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/markets/ISpotMarket.sol";
 import {SpotTwap} from "../SpotTwap.sol";
+import {SignedOrders} from "../orders/SignedOrders.sol";
 
 /// @title SpotLayout
 /// @notice The SpotMarket's ERC-7201 storage, shared by the market and its libraries (docs/spot.md).
@@ -33,9 +34,10 @@ abstract contract SpotLayout {
         uint256 seatTiers;
         uint128 totalStakedDps;
         uint128 totalPendingDps;
-        mapping(bytes32 hash => ISpotMarketTypes.OrderState) orders;
-        mapping(address maker => mapping(uint256 word => uint256 bits)) nonceBitmap;
-        mapping(address account => uint256) minNonce;
+        // @dev the shared signed-order book (fills and cancels per digest, nonce bitmap, minimum nonce): three
+        //      mappings in the slots the market's own `orders`, `nonceBitmap` and `minNonce` held before (issue 19:
+        //      one implementation of the EIP-712 order model, shared with the FuturesMarket)
+        SignedOrders.Book book;
         mapping(address account => ISpotMarketTypes.Seat) seats;
         SpotTwap.State twap;
     }

@@ -8,7 +8,7 @@
  *
  * Keys: `spot.match:<buyHash>:<sellHash>:<buyFilled>-<sellFilled>` — after a match both filled amounts move, so the
  * next match of the same pair is new work, and a match in flight is not sent twice. Racing matchers: the loser's
- * simulation reverts `SpotOverfill` (nothing left): already done. A pair whose maker can no longer pay reverts in
+ * simulation reverts `SignedOrderOverfill` (nothing left): already done. A pair whose maker can no longer pay reverts in
  * simulation and is never sent; the relay drops such orders within a block.
  *
  * Options: relayUrl (default CHX_RELAY_URL, else http://127.0.0.1:8547), nativePriceUsdc (USDC per native token,
@@ -121,7 +121,7 @@ export function spotMatcherJob(market: string, chainId: bigint, opts: SpotMatche
   return {
     name: "spot-matcher",
     summary: `match crossing spot orders from the relay at ${relayUrl} on SpotMarket ${market} when the spread pays the gas`,
-    alreadyDoneErrors: ["SpotOverfill"],
+    alreadyDoneErrors: ["SignedOrderOverfill"],
     async scan(ctx: JobContext): Promise<Candidate<SpotMatch>[]> {
       let book;
       try {

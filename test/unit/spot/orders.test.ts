@@ -56,7 +56,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       expect(await spot.pendingFeesUsdc()).to.equal(9_000n);
     });
 
-    it("tracks partial fills and reverts with SpotOverfill beyond the amount", async function () {
+    it("tracks partial fills and reverts with SignedOrderOverfill beyond the amount", async function () {
       const { spot } = fx.protocol;
       const { order, sig } = await signed(fx, fx.maker);
       const hash = await spot.orderDigest(order);
@@ -64,23 +64,26 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       await spot.connect(fx.other).fillOrder(order, sig, 6n * CH);
       expect((await spot.orderState(hash)).filledCh).to.equal(9n * CH);
       await expect(spot.connect(fx.taker).fillOrder(order, sig, 2n * CH))
-        .to.be.revertedWithCustomError(spot, "SpotOverfill")
+        .to.be.revertedWithCustomError(spot, "SignedOrderOverfill")
         .withArgs(hash, 2n * CH, 1n * CH);
       await spot.connect(fx.taker).fillOrder(order, sig, 1n * CH);
       await expect(spot.connect(fx.taker).fillOrder(order, sig, 1n))
-        .to.be.revertedWithCustomError(spot, "SpotOverfill")
+        .to.be.revertedWithCustomError(spot, "SignedOrderOverfill")
         .withArgs(hash, 1n, 0n);
     });
 
-    it("reverts with SpotExpired after the expiry", async function () {
+    it("reverts with SignedOrderExpired after the expiry", async function () {
       const { spot } = fx.protocol;
       const now = BigInt(await fx.connection.networkHelpers.time.latest());
       const { order, sig } = await signed(fx, fx.maker, { expiry: now + 100n });
       await fx.connection.networkHelpers.time.increaseTo(now + 101n);
-      await expect(spot.connect(fx.taker).fillOrder(order, sig, CH)).to.be.revertedWithCustomError(spot, "SpotExpired");
+      await expect(spot.connect(fx.taker).fillOrder(order, sig, CH)).to.be.revertedWithCustomError(
+        spot,
+        "SignedOrderExpired",
+      );
     });
 
-    it("reverts with SpotCancelled after cancelOrder, also for a partly filled order", async function () {
+    it("reverts with SignedOrderCancelled after cancelOrder, also for a partly filled order", async function () {
       const { spot } = fx.protocol;
       const { order, sig } = await signed(fx, fx.maker);
       const hash = await spot.orderDigest(order);
@@ -89,55 +92,55 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
         .to.emit(spot, "Cancelled")
         .withArgs(hash, fx.maker.address, 1n, CH);
       await expect(spot.connect(fx.taker).fillOrder(order, sig, CH))
-        .to.be.revertedWithCustomError(spot, "SpotCancelled")
+        .to.be.revertedWithCustomError(spot, "SignedOrderCancelled")
         .withArgs(hash);
     });
 
-    it("cancels an unfilled order and burns its nonce; only the maker may cancel (SpotNotOwner)", async function () {
+    it("cancels an unfilled order and burns its nonce; only the maker may cancel (SignedOrderNotMaker)", async function () {
       const { spot } = fx.protocol;
       const { order, sig } = await signed(fx, fx.maker);
       await expect(spot.connect(fx.taker).cancelOrder(order))
-        .to.be.revertedWithCustomError(spot, "SpotNotOwner")
+        .to.be.revertedWithCustomError(spot, "SignedOrderNotMaker")
         .withArgs(fx.taker.address, fx.maker.address);
       await spot.connect(fx.maker).cancelOrder(order);
       expect(await spot.nonceUsed(fx.maker.address, 1n)).to.equal(true);
       await expect(spot.connect(fx.taker).fillOrder(order, sig, CH)).to.be.revertedWithCustomError(
         spot,
-        "SpotCancelled",
+        "SignedOrderCancelled",
       );
       const again = await signed(fx, fx.maker, { priceWad: 7n * WAD });
       await expect(spot.connect(fx.taker).fillOrder(again.order, again.sig, CH))
-        .to.be.revertedWithCustomError(spot, "SpotNonceUsed")
+        .to.be.revertedWithCustomError(spot, "SignedOrderNonceUsed")
         .withArgs(fx.maker.address, 1n);
     });
 
-    it("reverts with SpotNonceUsed for a second order with the same nonce", async function () {
+    it("reverts with SignedOrderNonceUsed for a second order with the same nonce", async function () {
       const { spot } = fx.protocol;
       const a = await signed(fx, fx.maker);
       const b = await signed(fx, fx.maker, { amountCh: 20n * CH });
       await spot.connect(fx.taker).fillOrder(a.order, a.sig, CH);
       await expect(spot.connect(fx.taker).fillOrder(b.order, b.sig, CH))
-        .to.be.revertedWithCustomError(spot, "SpotNonceUsed")
+        .to.be.revertedWithCustomError(spot, "SignedOrderNonceUsed")
         .withArgs(fx.maker.address, 1n);
     });
 
-    it("voids lower nonces with raiseMinNonce (SpotNonceBelowMinimum, SpotNonceNotIncreasing)", async function () {
+    it("voids lower nonces with raiseMinNonce (SignedOrderNonceBelowMinimum, SignedOrderNonceNotIncreasing)", async function () {
       const { spot } = fx.protocol;
       const { order, sig } = await signed(fx, fx.maker, { nonce: 41n });
       await expect(spot.connect(fx.maker).raiseMinNonce(42n))
         .to.emit(spot, "MinNonceRaised")
         .withArgs(fx.maker.address, 42n);
       await expect(spot.connect(fx.taker).fillOrder(order, sig, CH))
-        .to.be.revertedWithCustomError(spot, "SpotNonceBelowMinimum")
+        .to.be.revertedWithCustomError(spot, "SignedOrderNonceBelowMinimum")
         .withArgs(fx.maker.address, 41n, 42n);
       await expect(spot.connect(fx.maker).raiseMinNonce(42n))
-        .to.be.revertedWithCustomError(spot, "SpotNonceNotIncreasing")
+        .to.be.revertedWithCustomError(spot, "SignedOrderNonceNotIncreasing")
         .withArgs(fx.maker.address, 42n, 42n);
       const ok = await signed(fx, fx.maker, { nonce: 42n });
       await spot.connect(fx.taker).fillOrder(ok.order, ok.sig, CH);
     });
 
-    it("rejects a signature for another chain id or verifying contract (SpotInvalidSignature)", async function () {
+    it("rejects a signature for another chain id or verifying contract (SignedOrderInvalidSignature)", async function () {
       const { spot } = fx.protocol;
       const base = await signed(fx, fx.maker);
       const market = await spot.getAddress();
@@ -150,7 +153,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const otherName = await signOrder(fx.maker, { ...fx.domain, name: "CHX Spot v0" }, base.order);
       for (const sig of [otherChain, otherContract, otherName]) {
         await expect(spot.connect(fx.taker).fillOrder(base.order, sig, CH))
-          .to.be.revertedWithCustomError(spot, "SpotInvalidSignature")
+          .to.be.revertedWithCustomError(spot, "SignedOrderInvalidSignature")
           .withArgs(fx.maker.address, await spot.orderDigest(base.order));
       }
     });
@@ -161,11 +164,11 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const byOther = await signOrder(fx.other, fx.domain, order);
       await expect(spot.connect(fx.taker).fillOrder(order, byOther, CH)).to.be.revertedWithCustomError(
         spot,
-        "SpotInvalidSignature",
+        "SignedOrderInvalidSignature",
       );
       await expect(
         spot.connect(fx.taker).fillOrder({ ...order, priceWad: WAD }, sig, CH),
-      ).to.be.revertedWithCustomError(spot, "SpotInvalidSignature");
+      ).to.be.revertedWithCustomError(spot, "SignedOrderInvalidSignature");
     });
 
     it("rejects the malleable (high-s) form of a valid signature", async function () {
@@ -177,7 +180,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const malleable = s.r + toBeHex(highS, 32).slice(2) + (flippedV === 27 ? "1b" : "1c");
       await expect(spot.connect(fx.taker).fillOrder(order, malleable, CH)).to.be.revertedWithCustomError(
         spot,
-        "SpotInvalidSignature",
+        "SignedOrderInvalidSignature",
       );
       await spot.connect(fx.taker).fillOrder(order, sig, CH);
     });
@@ -191,11 +194,11 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       await spot.connect(fx.taker).fillOrder(order, sig, CH);
     });
 
-    it("rejects zero amounts (SpotInvalidAmount) and dust fills (SpotFillTooSmall)", async function () {
+    it("rejects zero amounts (SignedOrderInvalidAmount) and dust fills (SpotFillTooSmall)", async function () {
       const { spot } = fx.protocol;
       const { order, sig } = await signed(fx, fx.maker, { priceWad: WAD });
       await expect(spot.connect(fx.taker).fillOrder(order, sig, 0n))
-        .to.be.revertedWithCustomError(spot, "SpotInvalidAmount")
+        .to.be.revertedWithCustomError(spot, "SignedOrderInvalidAmount")
         .withArgs(0n);
       // 1e11 wei CH at 1 USDC = 1e-7 USDC: rounds down to 0 for the seller
       await expect(spot.connect(fx.taker).fillOrder(order, sig, 10n ** 11n))
@@ -214,7 +217,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const bad = await signOrder(fx.maker, fx.domain, order);
       await expect(spot.connect(fx.taker).fillOrder(order, bad, CH)).to.be.revertedWithCustomError(
         spot,
-        "SpotInvalidSignature",
+        "SignedOrderInvalidSignature",
       );
       await spot.connect(fx.taker).fillOrder(order, good, CH);
       expect(await ch.balanceOf(w)).to.equal(9n * CH);
@@ -280,7 +283,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       expect(await spot.pendingFeesUsdc()).to.equal(5_500n);
     });
 
-    it("reverts with SpotNotCrossing, SpotSideMismatch and SpotOverfill on either side", async function () {
+    it("reverts with SpotNotCrossing, SpotSideMismatch and SignedOrderOverfill on either side", async function () {
       const { spot } = fx.protocol;
       const buy = await signed(fx, fx.maker, { isBuy: true, priceWad: 2n * WAD, amountCh: CH });
       const sell = await signed(fx, fx.taker, { priceWad: 3n * WAD });
@@ -293,7 +296,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const cheap = await signed(fx, fx.taker, { priceWad: WAD, nonce: 2n });
       await expect(
         spot.connect(fx.matcher).matchOrders(buy.order, buy.sig, cheap.order, cheap.sig, 2n * CH),
-      ).to.be.revertedWithCustomError(spot, "SpotOverfill");
+      ).to.be.revertedWithCustomError(spot, "SignedOrderOverfill");
     });
   });
 
@@ -336,7 +339,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const sSig = await signDeal(fx.maker, fx.domain, d);
       await expect(spot.connect(fx.matcher).settleDeal(d, sSig, "0x")).to.be.revertedWithCustomError(
         spot,
-        "SpotInvalidSignature",
+        "SignedOrderInvalidSignature",
       );
       await spot.connect(fx.taker).settleDeal(d, sSig, "0x");
     });
@@ -349,23 +352,23 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const wrongChain = await signDeal(fx.maker, { ...fx.domain, chainId: fx.chainId + 1n }, d);
       await expect(spot.connect(fx.taker).settleDeal(d, wrongChain, "0x")).to.be.revertedWithCustomError(
         spot,
-        "SpotInvalidSignature",
+        "SignedOrderInvalidSignature",
       );
       await expect(spot.connect(fx.other).cancelDeal(d)).to.be.revertedWithCustomError(spot, "SpotNotOwner");
       const d2 = await deal({ nonce: 2n });
       await spot.connect(fx.maker).cancelDeal(d2);
       await expect(
         spot.connect(fx.taker).settleDeal(d2, await signDeal(fx.maker, fx.domain, d2), "0x"),
-      ).to.be.revertedWithCustomError(spot, "SpotCancelled");
+      ).to.be.revertedWithCustomError(spot, "SignedOrderCancelled");
       await spot.connect(fx.taker).raiseMinNonce(2n);
       await expect(spot.connect(fx.taker).settleDeal(d, sSig, "0x"))
-        .to.be.revertedWithCustomError(spot, "SpotNonceBelowMinimum")
+        .to.be.revertedWithCustomError(spot, "SignedOrderNonceBelowMinimum")
         .withArgs(fx.taker.address, 1n, 2n);
       const d3 = await deal({ nonce: 5n, expiry: now + 10n });
       await fx.connection.networkHelpers.time.increaseTo(now + 11n);
       await expect(
         spot.connect(fx.taker).settleDeal(d3, await signDeal(fx.maker, fx.domain, d3), "0x"),
-      ).to.be.revertedWithCustomError(spot, "SpotExpired");
+      ).to.be.revertedWithCustomError(spot, "SignedOrderExpired");
     });
   });
 
