@@ -194,6 +194,40 @@ contract GuarantorSecurityTest is ClearingUnitBase {
         vm.stopPrank();
     }
 
+    /// A flash deposit: an outsider puts capital into an open guarantor, joins it, opens the risk only that capital
+    /// admits, and takes the capital back in the same block. The capital cannot leave with the risk it admitted: the
+    /// immediate withdrawal needs a notice (CLR-02), the notice is refused while the exposure needs the capital, and a
+    /// default during the position is paid from that capital first.
+    function test_flashCapital_admitsRisk_cannotLeaveWithIt_CLR02() public {
+        pool.setCapitalNotice(3 days, 2 days);
+        address og = makeAddr("open guarantor");
+        address mallory = makeAddr("mallory");
+        _setupGuarantor(og, true, 10e6); // capacity for 100 USDC of exposure
+        _mintUsdc(mallory, 1_000e6);
+        _depositFor(mallory, 100e6);
+        vm.startPrank(mallory);
+        usdcApprove(address(pool), 1_000e6);
+        uint256 shares = pool.depositCapital(og, 1_000e6);
+        pool.joinOpenGuarantor(og);
+        market.trade(50e18); // exposure 500: admitted only thanks to mallory's capital
+        vm.expectRevert(abi.encodeWithSelector(IGuarantorPoolErrors.PoolNoticeRequired.selector, og, mallory));
+        pool.withdrawCapital(og, shares, mallory);
+        (, uint256 exposure) = pool.customerInfo(mallory);
+        vm.expectRevert(
+            abi.encodeWithSelector(IGuarantorPoolErrors.PoolCapacityExceeded.selector, og, 100e6, exposure) // og's 10 × 10
+        );
+        pool.requestCapitalWithdrawal(og, shares);
+        vm.stopPrank();
+        assertEq(pool.guarantorInfo(og).capitalUsdc, 1_010e6);
+        // the position defaults: the flash capital (all but og's 10) pays before the insurance fund
+        oracle.setPrice(7e18); // equity 100 − 150 = −50
+        _fundInsurance(1_000e6);
+        vm.prank(keeper);
+        liq.liquidate(mallory);
+        assertLt(pool.guarantorInfo(og).capitalUsdc, 1_010e6 - 40e6);
+        assertEq(usdc.balanceOf(address(insurance)), 1_000e6);
+    }
+
     /// The lock while the exposure needs the capital holds at the notice and at the withdrawal.
     function test_requestCapitalWithdrawal_refusedWhileExposureNeedsIt() public {
         pool.setCapitalNotice(1 days, 1 days);
