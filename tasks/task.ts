@@ -34,6 +34,29 @@ export const taskTasks = [
     .addOption({ name: "workload", description: "Workload class", type: ArgumentType.INT, defaultValue: 1 })
     .addOption({ name: "capacity", description: "Capacity needed, PFLOPS", defaultValue: "0.1" })
     .addOption({ name: "uri", description: "Prescription URI (D, M, I, f, e documents)", defaultValue: "" })
+    .addOption({
+      name: "payment",
+      description: "Payment function f(I'): flat (the bid), metered (bid × W / declared) or proportional",
+      defaultValue: "flat",
+    })
+    .addOption({
+      name: "declared",
+      description: "metered: declared work, milli-CH; proportional: items of I (> 0 for both)",
+      defaultValue: "0",
+    })
+    .addOption({
+      name: "minShare",
+      description: "proportional: least share of I fulfilled to be paid at all, bps (0..10000)",
+      type: ArgumentType.INT,
+      defaultValue: 0,
+    })
+    .addOption({
+      name: "mode",
+      description:
+        "Response mode: 0 final result only, 1 each checkpoint due by its milestone (-1: 1 when checkpoints > 1)",
+      type: ArgumentType.INT,
+      defaultValue: -1,
+    })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/task/submit.js"))
     .build(),

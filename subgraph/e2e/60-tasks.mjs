@@ -113,7 +113,9 @@ export async function scenario(ctx) {
           deadline: (await now()) + 86_400n,
           maxPayment,
           capacityPflopsWad: wad("0.1"),
-          paymentParams: 7n,
+          // issue 21 item 5: PROPORTIONAL over 1 item with no threshold (pays the bid for any nonzero result word, so
+          // the amounts stay FLAT's while TaskPriced is replayed); CH tasks must be FLAT
+          paymentParams: currency === CH ? 0n : 2n | (1n << 8n),
         },
         prescription(tag),
       ),

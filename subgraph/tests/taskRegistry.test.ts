@@ -22,6 +22,7 @@ import {
   ResultCommitted,
   TaskClosed,
   TaskFinalized,
+  TaskPriced,
   TaskSubmitted,
   ResultRevealed,
   KeeperBountyPaid,
@@ -48,6 +49,7 @@ import {
   handleResultCommitted,
   handleTaskClosed,
   handleTaskFinalized,
+  handleTaskPriced,
   handleTaskSubmitted,
   handleResultRevealed,
   handleKeeperBountyPaid,
@@ -109,6 +111,19 @@ function params(ts: i64): void {
 }
 
 function submit(id: i32, currency: i32, council: i32, quorum: i32, maxPayment: BigInt, ts: i64): void {
+  submitPaying(id, currency, council, quorum, maxPayment, n(0), ts);
+}
+
+/** `submit` with a payment function word (`Terms.paymentParams`, issue 21 item 5). */
+function submitPaying(
+  id: i32,
+  currency: i32,
+  council: i32,
+  quorum: i32,
+  maxPayment: BigInt,
+  payment: BigInt,
+  ts: i64,
+): void {
   const terms = tuple([
     iv(currency),
     iv(0),
@@ -122,7 +137,7 @@ function submit(id: i32, currency: i32, council: i32, quorum: i32, maxPayment: B
     uv(BigInt.fromI64(ts + 2 * DAY)),
     uv(maxPayment),
     uv(wad(1)),
-    uv(n(0)),
+    uv(payment),
   ]);
   const h = Bytes.fromHexString("0x" + "d1".repeat(32));
   const pr = tuple([
@@ -427,6 +442,22 @@ describe("TaskRegistry: issue 17 events", () => {
 describe("TaskRegistry: issue 21 events", () => {
   beforeEach(() => {
     clearStore();
+  });
+
+  test("a metered task: its payment kind, the units and the price of the accepted result", () => {
+    params(T0);
+    submit(2, USDC, 1, 1, n(5000000), T0);
+    assert.fieldEquals("Task", key(2), "paymentKind", "0");
+    assert.fieldEquals("Task", key(2), "pricedUnits", "0");
+    assert.fieldEquals("Task", key(2), "pricedPrice", "0");
+    // METERED (kind 1), 1,000 milli-CH declared: the kind is the low byte of paymentParams
+    submitPaying(1, USDC, 1, 1, n(5000000), BigInt.fromI32(1 | (1000 << 8)), T0);
+    assert.fieldEquals("Task", key(1), "paymentKind", "1");
+    handleTaskPriced(new TaskRegistryEvents(REG).TaskPriced(T0 + DAY, n(1), 1, n(500), n(2000000), n(1000000)));
+    assert.fieldEquals("Task", key(1), "pricedUnits", "500");
+    assert.fieldEquals("Task", key(1), "pricedPrice", "1000000");
+    handleTaskPriced(new TaskRegistryEvents(REG).TaskPriced(T0 + DAY, n(9), 1, n(1), n(1), n(1)));
+    assert.notInStore("Task", key(9));
   });
 
   test("keeper bounties leave the task's escrow; a silent member's slice is a slash", () => {

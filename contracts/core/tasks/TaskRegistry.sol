@@ -10,6 +10,7 @@ import {TaskBidding} from "../../libraries/tasks/TaskBidding.sol";
 import {TaskCouncil} from "../../libraries/tasks/TaskCouncil.sol";
 import {TaskSettlement} from "../../libraries/tasks/TaskSettlement.sol";
 import {TaskDisputes} from "../../libraries/tasks/TaskDisputes.sol";
+import {TaskPricing} from "../../libraries/tasks/TaskPricing.sol";
 
 /// @title TaskRegistry
 /// @notice Batch compute tasks with council consensus and CH redemption (SPEC section 4). See ITaskRegistry.
@@ -80,7 +81,8 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         Task storage k = $.tasks[taskId];
         if (k.status != Status.Running) TaskCommon.revertStatus(taskId, k.status);
         if (msg.sender != k.executor) revert TaskNotExecutor(msg.sender, k.executor);
-        if (block.timestamp > k.deadline) revert TaskDeadlinePassed(k.deadline);
+        uint256 due = TaskPricing.dueBy($, taskId, k, checkpoint);
+        if (block.timestamp > due) revert TaskDeadlinePassed(due);
         uint8 commits = k.commits;
         if (checkpoint != commits) revert TaskBadCheckpoint(commits, checkpoint);
         commits += 1;
@@ -244,7 +246,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
                 uint256 target = k.targetBlock;
                 bool halted = block.timestamp > k.biddingEnds || (k.maxBids != 0 && k.bidCount >= k.maxBids);
                 if (target == 0 ? halted : block.number > target) return (this.closeBidding.selector, id);
-            } else if (st == Status.Running && block.timestamp > k.deadline) {
+            } else if (st == Status.Running && block.timestamp > TaskPricing.dueBy($, id, k, k.commits)) {
                 return (this.expire.selector, id);
             } else if (st >= Status.Running && st <= Status.Disputed) {
                 Bisection storage d = $.bisections[id];
@@ -277,6 +279,11 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     /// @inheritdoc ITaskRegistry
     function getTask(uint256 taskId) external view returns (Task memory) {
         return _s().tasks[taskId];
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function paymentTermsOf(uint256 taskId) external view returns (uint256 paymentParams, uint8 responseMode) {
+        return TaskPricing.termsOf(_s(), taskId);
     }
 
     /// @inheritdoc ITaskRegistry

@@ -34,6 +34,10 @@ abstract contract TaskRegistryStore {
         /// @dev Each task's checkpoint chain and bisection dispute (issue 21 item 2; `TaskDisputes`). Bonds held here
         ///      count in `totalEscrow` but not in the task's `escrow`.
         mapping(uint256 taskId => ITaskRegistry.Bisection) bisections;
+        /// @dev Each task's payment function and response mode (issue 21 item 5; `TaskPricing`): `paymentParams` in
+        ///      bits 0..247 (validated to its kind's fields), `responseMode` in bits 248..255. Zero (FLAT, final result
+        ///      only) is never written.
+        mapping(uint256 taskId => uint256 word) payment;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.TaskRegistry")) - 1)) & ~bytes32(uint256(0xff))

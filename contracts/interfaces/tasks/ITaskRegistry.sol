@@ -61,7 +61,10 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
 
     /// @notice The on-chain terms of a task (the halting rule H is `bidWindowSec` / `maxBids`).
     /// @param currency Payment currency.
-    /// @param responseMode 0 final result only, 1 result hash per checkpoint (both verified on the final hash).
+    /// @param responseMode 0: only the final result is due, by `deadline` (the checkpoints before it may come any time
+    ///        until then); 1: a result hash per checkpoint, each due by its milestone — checkpoint i of N by
+    ///        L + (deadline − L)·(i + 1)/N with L = the bid window's end plus half the run time — and a missed milestone
+    ///        lets anyone `expire` the task at once (refund, executor slashed). Both are verified on the final hash.
     /// @param councilSize Council members n (odd recommended; 1..maxCouncil).
     /// @param quorum Agreeing votes needed (> n/2, ≤ n).
     /// @param checkpoints Result-hash commits the executor must make (1..32); the last one is the result.
@@ -72,8 +75,14 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param deadline Timestamp by which the final result hash must be committed.
     /// @param maxPayment Deposit: the most the client will pay, executor and council together (bids above 2^96 are rejected).
     /// @param capacityPflopsWad Capacity the executor and the council need, PFLOPS WAD.
-    /// @param paymentParams Payment-function parameters, opaque to v1 (which pays the full bid price on acceptance and
-    ///        nothing otherwise); emitted for indexers and reserved for later payment functions (docs/tasks.md).
+    /// @param paymentParams The payment function f(I'), kind in bits 0..7 (docs/tasks.md "Payment functions and
+    ///        response modes"; `TaskPricing`): 0 FLAT — the accepted bid (the default); 1 METERED, P = C·FLOPS·T —
+    ///        bits 8..71 the declared work D (milli-CH of the workload class, > 0), price = bid × W / D for the work W
+    ///        the accepted result carries in its low 64 bits, capped by the deposit after every council fee;
+    ///        2 PROPORTIONAL — bits 8..71 the items of I (> 0), bits 72..87 the least share paid at all (bps ≤ 10,000),
+    ///        price = bid × min(F, items) / items for the F items the accepted result carries, zero below the share.
+    ///        Nothing is paid to a rejected executor; the unpaid remainder is refunded in the same settlement. Other
+    ///        bits must be zero; variable prices are not allowed on CH tasks (a redemption's amount is fixed).
     struct Terms {
         Currency currency;
         uint8 responseMode;
@@ -385,6 +394,12 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param taskId The id.
     /// @return The task.
     function getTask(uint256 taskId) external view returns (Task memory);
+
+    /// @notice A task's payment function and response mode as submitted (issue 21 item 5; immutable once submitted).
+    /// @param taskId The task.
+    /// @return paymentParams The payment-function word (`Terms.paymentParams`).
+    /// @return responseMode The response mode (`Terms.responseMode`).
+    function paymentTermsOf(uint256 taskId) external view returns (uint256 paymentParams, uint8 responseMode);
 
     /// @notice A council.
     /// @param taskId The task.

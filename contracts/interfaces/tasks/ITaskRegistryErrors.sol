@@ -124,4 +124,17 @@ interface ITaskRegistryErrors {
     /// @param taskId The task.
     /// @param moveEnds The move's deadline.
     error TaskMoveDeadline(uint256 taskId, uint256 moveEnds);
+    /// @notice Thrown when `paymentParams` names a payment function outside the closed set (0 FLAT, 1 METERED,
+    ///         2 PROPORTIONAL; docs/tasks.md "Payment functions and response modes").
+    /// @param kind The kind byte (bits 0..7 of `paymentParams`).
+    error TaskUnknownPaymentKind(uint8 kind);
+    /// @notice Thrown when a known payment function's parameters are out of bounds: a zero declared or total
+    ///         amount, a threshold above 100 %, bits set beyond the kind's fields, or a variable price on a CH task.
+    /// @param kind The kind.
+    /// @param paymentParams The word given.
+    error TaskInvalidPaymentParams(uint8 kind, uint256 paymentParams);
+    /// @notice Thrown when `responseMode` is neither 0 (final result only) nor 1 (a result per checkpoint, each due
+    ///         by its milestone).
+    /// @param responseMode The mode given.
+    error TaskInvalidResponseMode(uint8 responseMode);
 }

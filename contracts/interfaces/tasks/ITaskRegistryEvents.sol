@@ -200,4 +200,12 @@ interface ITaskRegistryEvents {
         uint256 bondToReferees,
         uint256 bondToKeeper
     );
+    /// @notice Emitted when an accepted task with a variable payment function (METERED or PROPORTIONAL) is priced, in
+    ///         the settlement that pays it (post-state; the unpaid remainder is part of `TaskFinalized.refunded`).
+    /// @param taskId The task.
+    /// @param kind 1 METERED, 2 PROPORTIONAL.
+    /// @param units The units the accepted result carries (metered work, or items of I fulfilled).
+    /// @param bidPrice The executor's accepted bid (the price of the declared work).
+    /// @param price The price paid for the result (before the DPS discount).
+    event TaskPriced(uint256 indexed taskId, uint8 kind, uint256 units, uint256 bidPrice, uint256 price);
 }

@@ -9,6 +9,7 @@ import {ITaskRegistryErrors} from "../../interfaces/tasks/ITaskRegistryErrors.so
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 import {TaskCommon} from "./TaskCommon.sol";
+import {TaskPricing} from "./TaskPricing.sol";
 import {DrawProfile} from "../compute/DrawProfile.sol";
 
 /// @title TaskBidding
@@ -47,6 +48,7 @@ library TaskBidding {
         k.maxPayment = t.maxPayment;
         k.capacityPflopsWad = t.capacityPflopsWad;
         k.prescriptionHash = prHash;
+        TaskPricing.store($, taskId, t);
         $.totalEscrow[uint8(t.currency)] += t.maxPayment;
         emit ITaskRegistry.TaskSubmitted(taskId, msg.sender, t, pr, prHash, ends);
         IERC20($.tokens[uint8(t.currency)]).safeTransferFrom(msg.sender, address(this), t.maxPayment);
@@ -66,6 +68,7 @@ library TaskBidding {
             revert ITaskRegistryErrors.TaskInvalidTerms("deadline");
         }
         if (t.maxPayment == 0) revert ITaskRegistryErrors.TaskInvalidTerms("maxPayment");
+        TaskPricing.validate(t);
     }
 
     /// @notice Records a bid of the caller while the halting rule is open.

@@ -10,6 +10,7 @@ import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol"
 import {IRewardPool} from "../../interfaces/callback/IEmissionHooks.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 import {TaskCommon} from "./TaskCommon.sol";
+import {TaskPricing} from "./TaskPricing.sol";
 
 /// @title TaskSettlement
 /// @notice The TaskRegistry's endings: verdicts (pay, slash the side found wrong, reserve council fees, refund),
@@ -124,7 +125,8 @@ library TaskSettlement {
     function expire(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         if (k.status != ITaskRegistry.Status.Running) TaskCommon.revertStatus(taskId, k.status);
-        if (block.timestamp <= k.deadline) revert ITaskRegistryErrors.TaskDeadlineNotPassed(k.deadline);
+        uint256 due = TaskPricing.dueBy($, taskId, k, k.commits);
+        if (block.timestamp <= due) revert ITaskRegistryErrors.TaskDeadlineNotPassed(due);
         k.status = ITaskRegistry.Status.Expired;
         uint256 refund = _releaseKeepingReport($, k);
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Expired, msg.sender, refund);
@@ -328,7 +330,12 @@ library TaskSettlement {
         if (k.round != 0) reserved += _roundWinners($, taskId, 1, executorCorrect, verdict);
         reserved *= k.councilFee;
         uint256 executorCost;
-        if (executorCorrect) (executorCost, executorPaid, replenished) = _executorShare($, k.currency, k.price);
+        if (executorCorrect)
+            (executorCost, executorPaid, replenished) = _executorShare(
+                $,
+                k.currency,
+                TaskPricing.priceAccepted($, taskId, k)
+            );
         uint256 escrow = k.escrow;
         // @dev A rejected CH redemption keeps the bounty of its failure report in escrow (paid by that report).
         uint256 hold = executorCorrect ? 0 : _holdReport(k, escrow - reserved);

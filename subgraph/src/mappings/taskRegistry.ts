@@ -27,6 +27,7 @@ import {
   SilentMemberSlashed,
   TaskClosed,
   TaskFinalized,
+  TaskPriced,
   TaskSubmitted,
 } from "../../generated/TaskRegistry/TaskRegistry";
 import {
@@ -113,6 +114,7 @@ export function handleTaskSubmitted(event: TaskSubmitted): void {
   task.maxPayment = t.maxPayment;
   task.capacityPflopsWad = t.capacityPflopsWad;
   task.paymentParams = t.paymentParams;
+  task.paymentKind = t.paymentParams.bitAnd(BigInt.fromI32(255)).toI32();
   task.dataHash = pr.dataHash;
   task.modelHash = pr.modelHash;
   task.inputHash = pr.inputHash;
@@ -730,4 +732,17 @@ export function handleBisectionEnded(event: BisectionEnded): void {
   b.moveEnds = ZERO;
   b.endedAt = event.block.timestamp;
   b.save();
+}
+
+/**
+ * Issue 21 item 5: an accepted METERED or PROPORTIONAL task's price (emitted before TaskFinalized, in the same
+ * settlement; the amounts paid and refunded come with TaskFinalized as for every task).
+ */
+export function handleTaskPriced(event: TaskPriced): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  task.pricedUnits = p.units;
+  task.pricedPrice = p.price;
+  task.save();
 }
