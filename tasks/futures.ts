@@ -74,6 +74,13 @@ export const futuresTasks = [
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/futures/fill.js"))
     .build(),
+  task("chx:futures:match", "Match a signed buy against a signed sell of one series (each at its own price)")
+    .addOption({ name: "buy", description: "Signed buy order JSON file (required)", defaultValue: "" })
+    .addOption({ name: "sell", description: "Signed sell order JSON file (required)", defaultValue: "" })
+    .addOption({ name: "size", description: "CH to match (default: all that is left of both)", defaultValue: "" })
+    .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
+    .setAction(() => import("./actions/futures/match.js"))
+    .build(),
   task("chx:futures:elect", "Elect physical delivery of part of a long position (0 revokes), before the cut-off")
     .addOption({ name: "series", description: "Series id (required)", type: ArgumentType.BIGINT, defaultValue: 0n })
     .addOption({ name: "amount", description: "CH to take delivery of (0 revokes; required)", defaultValue: "" })

@@ -117,6 +117,17 @@ export const futuresBench: BenchSuite = {
       order,
     );
     await ctx.measure("FuturesMarket.fillOrder", p.futures.connect(carol).fillOrder(order, signature, wad("10")));
+    // matchOrders (issue 19): erin's sell of 10 CH at 10.04 against carol's buy at 10.06, matched by the keeper (both
+    // hold the series; each order's first fill; the spread credited to the keeper)
+    const domain = { name: "CHX Futures", version: "1", chainId, verifyingContract: f };
+    const sell = { ...order, sizeCh: wad("10"), priceWad: wad("10.04"), nonce: 2n };
+    const buy = { ...order, maker: carol.address, isBuy: true, priceWad: wad("10.06"), nonce: 1n };
+    const sellSig = await erin.signTypedData(domain, { FuturesOrder: FUTURES_ORDER_FIELDS }, sell);
+    const buySig = await carol.signTypedData(domain, { FuturesOrder: FUTURES_ORDER_FIELDS }, buy);
+    await ctx.measure(
+      "FuturesMarket.matchOrders",
+      p.futures.connect(keeper).matchOrders(buy, buySig, sell, sellSig, wad("10")),
+    );
     const batch = ctx.users.slice(7, 7 + BATCH);
     if (batch.length !== BATCH) throw new Error("futures bench needs 17 users");
     for (const [i, t] of batch.entries()) {
@@ -134,9 +145,15 @@ export const futuresBench: BenchSuite = {
       p.futures.openFromExercise(1n, carol.address, erin.address, wad("10"), wad("11")),
     );
 
-    await helpers.time.increaseTo(expiry);
+    // the settlement price is the index TWAP over the hour before expiry: 12 over the whole window
+    await helpers.time.increaseTo(expiry - 3_601n);
     await setPrice(wad("12"));
-    await ctx.measure("FuturesMarket.fixSettlementPrice", p.futures.connect(keeper).fixSettlementPrice(1n));
+    await helpers.time.increaseTo(expiry);
+    const [first, changes] = await p.futures.settlementTwapHints(1n);
+    await ctx.measure(
+      "FuturesMarket.fixSettlementPrice",
+      p.futures.connect(keeper).fixSettlementPriceAt(1n, first, [...changes]),
+    );
     await helpers.time.increase(2n * 3_600n);
     await setPrice(wad("12"));
     await ctx.measure("FuturesMarket.finalizeSettlement", p.futures.connect(keeper).finalizeSettlement(1n));

@@ -22,6 +22,7 @@ import {
   handleDeliverySettled,
   handleFuturesMinNonceRaised,
   handleFuturesOrderFilled,
+  handleFuturesOrdersMatched,
   handleFuturesSignedOrderCancelled,
   handleFuturesTraded,
   handleDeliveryEscrowChanged,
@@ -35,6 +36,7 @@ import {
   handleSeriesListed as handleFuturesSeriesListed,
   handleSettlementPriceFinalised,
   handleSettlementPriceProposed,
+  handleSettlementTwap,
 } from "../src/mappings/futuresMarket";
 import { ALICE, BOB, CAROL, DAY, T0, wad } from "./helpers";
 import { FuturesMarketEvents } from "../generated/factories/FuturesMarket";
@@ -384,5 +386,28 @@ describe("FuturesMarket", () => {
     );
     handleFuturesMinNonceRaised(new FuturesMarketEvents(FUT).FuturesMinNonceRaised(T0 + 7, ALICE, n(2)));
     assert.entityCount("FuturesEvent", 3);
+    // matchOrders: the curve point is the midpoint, the matcher's spread is logged
+    const other = Bytes.fromHexString("0x" + "cd".repeat(32));
+    handleFuturesOrdersMatched(
+      new FuturesMarketEvents(FUT).FuturesOrdersMatched(T0 + 8, digest, other, n(1), KEEPER, wad(2), usdc(1), wad(12)),
+    );
+    assert.fieldEquals("FuturesSeries", sid, "curvePriceWad", wad(12).toString());
+    assert.fieldEquals("FuturesSeries", sid, "matchCount", "1");
+    assert.entityCount("FuturesEvent", 4);
+    // the settlement TWAP is kept on the series
+    handleSettlementTwap(
+      new FuturesMarketEvents(FUT).SettlementTwap(
+        T0 + 9,
+        n(1),
+        BigInt.fromI64(T0),
+        BigInt.fromI64(T0 + 3600),
+        n(7),
+        n(3),
+        wad(11),
+      ),
+    );
+    assert.fieldEquals("FuturesSeries", sid, "settlementTwapWad", wad(11).toString());
+    assert.fieldEquals("FuturesSeries", sid, "twapFirstRoundId", "7");
+    assert.fieldEquals("FuturesSeries", sid, "twapRounds", "3");
   });
 });

@@ -80,8 +80,9 @@ contract FuturesOrdersSecurityTest is FuturesSecuritySetup {
         _trade(bob, id, -100e18);
         vm.prank(alice);
         futures.electDelivery(id, 100e18);
-        vm.warp(expiry);
+        vm.warp(expiry - 1 hours); // the settlement price is the index TWAP over the hour before expiry: 12
         _setPrice(12e18);
+        vm.warp(expiry);
         futures.fixSettlementPrice(id);
         _setPrice(11e18); // the index moves on; the marks do not
         IClearingHouse.MarginState memory a = chouse.marginState(alice);

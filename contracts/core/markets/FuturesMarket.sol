@@ -19,6 +19,7 @@ import {FuturesRisk} from "./futures/FuturesRisk.sol";
 import {FuturesOrders} from "./futures/FuturesOrders.sol";
 import {FuturesTrading} from "../../libraries/futures/FuturesTrading.sol";
 import {FuturesListing} from "../../libraries/futures/FuturesListing.sol";
+import {FuturesSettlement} from "../../libraries/futures/FuturesSettlement.sol";
 import {IDelayedOrders} from "../../interfaces/markets/IDelayedOrders.sol";
 import {SignedOrders} from "../../libraries/orders/SignedOrders.sol";
 
@@ -79,13 +80,13 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     // ───────────────────────────── listing ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
-    function listSeries(uint64, uint256) external returns (uint256) {
-        _delegateToModule();
+    function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
+        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
     }
 
     /// @inheritdoc IFuturesMarket
-    function listStandardSeries(Tenor) external returns (uint256) {
-        _delegateToModule();
+    function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
+        return FuturesListing.listStandard(_getFuturesMarketStorage(), tenor);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -94,13 +95,13 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     }
 
     /// @inheritdoc IFuturesMarket
-    function listStandardSeriesAt(Tenor, uint64) external returns (uint256) {
-        _delegateToModule();
+    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external whenActive(FEATURE_LIST) returns (uint256) {
+        return FuturesListing.listStandardAt(_getFuturesMarketStorage(), tenor, expiry);
     }
 
     /// @inheritdoc IFuturesMarket
-    function setKeeperListingMonths(uint256) external {
-        _delegateToModule();
+    function setKeeperListingMonths(uint256 months) external restricted {
+        FuturesListing.setKeeperListingMonths(_getFuturesMarketStorage(), months);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -187,14 +188,30 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
         bytes calldata signature,
         uint256 sizeCh
     ) external nonReentrant returns (uint256) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        // @dev pause flag for a risk-increasing leg of either party (reductions are never paused, SEC-05)
         int256 d = order.isBuy ? sizeCh.toInt256() : -sizeCh.toInt256();
-        mapping(address => Position) storage ps = $.positions[order.seriesId];
-        int256 m = ps[order.maker].sizeCh;
-        int256 t = ps[msg.sender].sizeCh;
-        if (FuturesLedger.isIncrease(m, m + d) || FuturesLedger.isIncrease(t, t - d)) _requireActive(FEATURE_TRADE);
-        return FuturesTrading.fillSigned($, order, signature, sizeCh);
+        _signedPause(order.seriesId, order.maker, msg.sender, d);
+        return FuturesTrading.fillSigned(_getFuturesMarketStorage(), order, signature, sizeCh);
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function matchOrders(
+        Order calldata buy,
+        bytes calldata buySignature,
+        Order calldata sell,
+        bytes calldata sellSignature,
+        uint256 sizeCh
+    ) external nonReentrant returns (uint256, uint256) {
+        _signedPause(buy.seriesId, buy.maker, sell.maker, sizeCh.toInt256());
+        return FuturesTrading.matchSigned(_getFuturesMarketStorage(), buy, buySignature, sell, sellSignature, sizeCh);
+    }
+
+    /// @dev The `futures.trade` pause binds a signed fill that grows either party's leg (`a` by `d`, `b` by −d);
+    ///      reductions are never paused (SEC-05).
+    function _signedPause(uint256 seriesId, address a, address b, int256 d) private view {
+        mapping(address => Position) storage ps = _getFuturesMarketStorage().positions[seriesId];
+        int256 x = ps[a].sizeCh;
+        int256 y = ps[b].sizeCh;
+        if (FuturesLedger.isIncrease(x, x + d) || FuturesLedger.isIncrease(y, y - d)) _requireActive(FEATURE_TRADE);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -275,6 +292,17 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     /// @inheritdoc IFuturesMarket
     function fixSettlementPrice(uint256) external returns (uint256) {
         _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function fixSettlementPriceAt(uint256, uint80, uint64[] calldata) external returns (uint256) {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
+    function settlementTwapHints(uint256 seriesId) external view returns (uint80, uint64[] memory) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        return FuturesSettlement.twapHints($.oracle, FuturesLedger.existing($, seriesId).expiry);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -399,13 +427,15 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     // ───────────────────────────── governance ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
-    function setParams(Params calldata) external {
-        _delegateToModule();
+    function setParams(Params calldata params_) external restricted {
+        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
     }
 
     /// @inheritdoc IFuturesMarket
-    function setVault(address) external {
-        _delegateToModule();
+    function setVault(address vault) external restricted {
+        if (vault == address(0)) revert ChxZeroAddress();
+        _getFuturesMarketStorage().vault = vault;
+        emit VaultSet(vault);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -421,8 +451,8 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     }
 
     /// @inheritdoc IFuturesMarket
-    function setSeriesOiCap(uint256, uint256) external {
-        _delegateToModule();
+    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
+        FuturesListing.setSeriesOiCap(_getFuturesMarketStorage(), seriesId, oiCapCh);
     }
 
     // ───────────────────────────── views ─────────────────────────────

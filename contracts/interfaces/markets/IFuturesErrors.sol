@@ -194,4 +194,29 @@ interface IFuturesErrors is IDelayedOrderErrors {
     /// @param taker The order's taker.
     /// @param caller The caller.
     error FuturesOrderTakerOnly(address taker, address caller);
+    /// @notice Thrown when settlement-TWAP hints name no first round or more rounds than one fixing reads.
+    /// @param rounds Rounds the hints cover (change times + 1; 0 when the first round id is 0).
+    /// @param maxRounds FuturesSettlement.MAX_TWAP_ROUNDS.
+    error FuturesTwapRounds(uint256 rounds, uint256 maxRounds);
+    /// @notice Thrown when a settlement-TWAP change time is not inside the window or goes backwards (the first round
+    ///         must last a positive time from the window start, the last one to the window end).
+    /// @param index Position of the change time in the hints.
+    /// @param time The change time (the window end for the last segment).
+    /// @param windowStart The window start (expiry − TWAP_WINDOW_SEC).
+    /// @param windowEnd The window end (the expiry).
+    error FuturesTwapChangeTime(uint256 index, uint256 time, uint256 windowStart, uint256 windowEnd);
+    /// @notice Thrown by the hint-less `fixSettlementPrice` when the oracle cannot find the window's rounds any more
+    ///         (its round look-back is exceeded): fix with `fixSettlementPriceAt` and hints read from the feed.
+    /// @param seriesId The series.
+    error FuturesTwapHintsUnavailable(uint256 seriesId);
+    /// @notice Thrown by `matchOrders` when the first order is not a buy or the second not a sell.
+    error FuturesMatchSides();
+    /// @notice Thrown by `matchOrders` for orders of two different series.
+    /// @param buySeriesId The buy order's series.
+    /// @param sellSeriesId The sell order's series.
+    error FuturesMatchSeries(uint256 buySeriesId, uint256 sellSeriesId);
+    /// @notice Thrown by `matchOrders` when the buy's limit is below the sell's.
+    /// @param buyPriceWad The buy order's price.
+    /// @param sellPriceWad The sell order's price.
+    error FuturesOrdersNotCrossed(uint256 buyPriceWad, uint256 sellPriceWad);
 }

@@ -99,6 +99,24 @@ interface IFuturesEvents {
         uint256 requiredCh,
         uint64 deadline
     );
+    /// @notice Emitted with SettlementPriceProposed: the index TWAP the price was fixed from, over the window
+    ///         [windowStart, windowEnd) anchored at expiry, from the consecutive feed rounds firstRoundId …
+    ///         firstRoundId + rounds − 1, each weighted by the seconds it was in force inside the window.
+    /// @param seriesId The series.
+    /// @param windowStart Window start (expiry − TWAP_WINDOW_SEC).
+    /// @param windowEnd Window end (the expiry).
+    /// @param firstRoundId The round in force at the window start.
+    /// @param rounds Rounds read.
+    /// @param twapWad The time-weighted index, WAD (rounded down).
+    event SettlementTwap(
+        uint256 indexed seriesId,
+        uint64 windowStart,
+        uint64 windowEnd,
+        uint80 firstRoundId,
+        uint256 rounds,
+        uint256 twapWad
+    );
+
     /// @notice Emitted when anyone fixes the settlement price from the oracle after expiry.
     /// @param seriesId The series.
     /// @param priceWad Proposed settlement price (the index).
@@ -318,6 +336,24 @@ interface IFuturesEvents {
         uint256 indexWad,
         uint256 filledCh,
         uint256 remainingCh
+    );
+    /// @notice Emitted by `matchOrders` after both orders' FuturesOrderFilled (each with the other maker as taker):
+    ///         each side traded at its own limit price, the matcher was credited the spread.
+    /// @param buyDigest The buy order's digest.
+    /// @param sellDigest The sell order's digest.
+    /// @param seriesId The series.
+    /// @param matcher The caller.
+    /// @param sizeCh Size matched, CH WAD.
+    /// @param spreadUsdc sizeCh × (buy price − sell price), rounded down, credited to the matcher (`claimBounties`).
+    /// @param midPriceWad (buy price + sell price) / 2, rounded down: the series' curve point.
+    event FuturesOrdersMatched(
+        bytes32 indexed buyDigest,
+        bytes32 indexed sellDigest,
+        uint256 indexed seriesId,
+        address matcher,
+        uint256 sizeCh,
+        uint256 spreadUsdc,
+        uint256 midPriceWad
     );
     /// @notice Emitted when a maker cancels its signed order (its nonce stays claimed).
     /// @param digest The order's EIP-712 digest.

@@ -199,11 +199,41 @@ interface IFuturesMarket is
 
     // ───────────────────────────── expiry and settlement ─────────────────────────────
 
-    /// @notice After expiry, anyone fixes the proposed settlement price from the oracle's index and starts the
-    ///         dispute window; pays the keeper bounty (from the pool, claimable).
+    /// @notice After expiry, anyone fixes the proposed settlement price and starts the dispute window; pays the
+    ///         keeper bounty (from the pool, claimable). The price is the index TWAP over the TWAP_WINDOW_SEC before
+    ///         expiry (`fixSettlementPriceAt`), with the hints found on chain (`settlementTwapHints`): costlier, and
+    ///         it reverts with FuturesTwapHintsUnavailable once the oracle's round look-back no longer reaches the
+    ///         window (then pass the hints).
     /// @param seriesId The series.
     /// @return priceWad The proposed price.
     function fixSettlementPrice(uint256 seriesId) external returns (uint256 priceWad);
+
+    /// @notice After expiry, anyone fixes the proposed settlement price from the index TWAP over the window
+    ///         [expiry − TWAP_WINDOW_SEC, expiry) and starts the dispute window; pays the keeper bounty. The caller
+    ///         names the feed rounds covering the window: `firstRoundId` (in force at the window start) and the
+    ///         times the next rounds took over (`changeTimes[i]` = when round firstRoundId + i + 1 was published).
+    ///         Each round is proven in force at both ends of its segment by the oracle (`priceAtRound`: not stale,
+    ///         inside the bounds), so no round can be skipped, added or moved, and the price does not depend on when
+    ///         the fixing runs. Emits SettlementTwap and SettlementPriceProposed.
+    /// @param seriesId The series.
+    /// @param firstRoundId The round in force at the window start.
+    /// @param changeTimes Publication times of the following rounds inside the window, ascending
+    ///        (≤ MAX_TWAP_ROUNDS − 1).
+    /// @return priceWad The proposed price.
+    function fixSettlementPriceAt(
+        uint256 seriesId,
+        uint80 firstRoundId,
+        uint64[] calldata changeTimes
+    ) external returns (uint256 priceWad);
+
+    /// @notice The hints `fixSettlementPriceAt` needs for `seriesId`, found with the oracle's `roundAt` (empty, with
+    ///         `firstRoundId` 0, when its look-back no longer reaches the window: read them from the feed).
+    /// @param seriesId The series.
+    /// @return firstRoundId The round in force at the window start.
+    /// @return changeTimes The publication times of the later rounds in the window.
+    function settlementTwapHints(
+        uint256 seriesId
+    ) external view returns (uint80 firstRoundId, uint64[] memory changeTimes);
 
     /// @notice The guardian corrects the proposed price inside the dispute window (by ≤ maxCorrectionBps).
     /// @param seriesId The series.
@@ -360,6 +390,28 @@ interface IFuturesMarket is
         bytes calldata signature,
         uint256 sizeCh
     ) external returns (uint256 filledCh);
+
+    /// @notice Matches two signed orders of one series against each other (the spot market's `matchOrders`): the
+    ///         buy's maker goes long `sizeCh` at the buy's price, the sell's maker short at the sell's price (each
+    ///         at its own limit, never worse), each through the same ledger path as `fillOrder` (fees, OI caps, the
+    ///         ClearingHouse leg at the risk price, the margin check of a growing leg); the spread sizeCh × (buy −
+    ///         sell) is credited to the caller (claimable with `claimBounties`); the midpoint becomes the curve
+    ///         point. Partial fills, nonces, cancels and expiries as `fillOrder`; a restricted order (`taker` set)
+    ///         only by that caller. A risk-increasing leg is pausable (`futures.trade`).
+    /// @param buy The buy order.
+    /// @param buySignature Its maker's signature.
+    /// @param sell The sell order (same series, price ≤ the buy's, another maker).
+    /// @param sellSignature Its maker's signature.
+    /// @param sizeCh CH to match, WAD (≤ what is left of each).
+    /// @return buyFilledCh The buy order's filled size after.
+    /// @return sellFilledCh The sell order's filled size after.
+    function matchOrders(
+        Order calldata buy,
+        bytes calldata buySignature,
+        Order calldata sell,
+        bytes calldata sellSignature,
+        uint256 sizeCh
+    ) external returns (uint256 buyFilledCh, uint256 sellFilledCh);
 
     /// @notice The maker cancels its signed order (its nonce stays claimed).
     /// @param order The order.

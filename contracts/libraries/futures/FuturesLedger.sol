@@ -39,8 +39,6 @@ library FuturesLedger {
     uint256 internal constant STANDARD_HORIZON_SEC = 366 days;
     /// @dev Most monthly expiries the keeper checker keeps listed ahead.
     uint256 internal constant MAX_KEEPER_LISTING_MONTHS = 12;
-    /// @dev FuturesBase.FUTURES_MARKET_STORAGE_LOCATION (erc7201:chx.storage.FuturesMarket).
-    bytes32 private constant STORAGE_LOCATION = 0xaedf0e92e643f6546d7bf0c18856bdec666471a589991542784308c09d9dbd00;
 
     /// @dev An account's aggregates over all its open legs, kept exact on every size and election change
     ///      (`syncLeg`), so the margin check values the legs beyond the near buckets in O(1). The sizes, the record
@@ -340,24 +338,6 @@ library FuturesLedger {
         for (uint256 k; k < MAX_SETTLE_BATCH && c < n && !$.positions[seriesId][accounts[c]].open; ++k) ++c;
         if (c != start) $.settleCursor[seriesId] = c;
     }
-    /// @dev `reduceLeg` without the storage pointer (the pre-issue-19 signature, kept for callers): the market's
-    ///      ERC-7201 namespace, where every caller runs (the market, its delegate-called module, linked libraries).
-    function reduceLeg(
-        IFuturesTypes.Series storage s,
-        uint256 seriesId,
-        address account,
-        IFuturesTypes.Position storage p,
-        int256 delta,
-        uint256 priceWad,
-        IFuturesTypes.ReduceReason reason
-    ) internal {
-        FuturesBase.FuturesMarketStorage storage $;
-        assembly ("memory-safe") {
-            $.slot := STORAGE_LOCATION
-        }
-        reduceLeg($, s, seriesId, account, p, delta, priceWad, reason);
-    }
-
     /// @dev Reduces one leg outside a trade (the vault takes the size): OI, short count, election cap before the
     ///      cut-off, delivery base after expiry. No ClearingHouse call (the caller does it, or it was done).
     function reduceLeg(

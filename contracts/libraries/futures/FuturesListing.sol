@@ -134,4 +134,18 @@ library FuturesListing {
         $.params = p;
         emit IFuturesEvents.ParamsSet(p);
     }
+
+    /// @notice IFuturesMarket.setSeriesOiCap (the market checked the caller).
+    function setSeriesOiCap(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId, uint256 oiCapCh) external {
+        FuturesLedger.existing($, seriesId).oiCapCh = oiCapCh.toUint128();
+        emit IFuturesEvents.SeriesOiCapSet(seriesId, oiCapCh);
+    }
+
+    /// @notice IFuturesMarket.listStandardSeries: the next grid expiry of `tenor` (the market checked the pause flag).
+    function listStandard(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Tenor tenor
+    ) external returns (uint256) {
+        return list($, nextStandardExpiry($, tenor), tenor, 0);
+    }
 }

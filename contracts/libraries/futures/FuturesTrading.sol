@@ -411,6 +411,126 @@ library FuturesTrading {
         return f.filledAfter;
     }
 
+    /// @notice IFuturesMarket.matchOrders (the market checked its pause flag for risk-increasing legs): both
+    ///         orders' checks (SignedOrders.consume), the buy's maker long at the buy price and the sell's maker
+    ///         short at the sell price (`_signedLeg` each), the spread to the caller as a pull credit and the
+    ///         midpoint as the curve point.
+    function matchSigned(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Order calldata buy,
+        bytes calldata buySignature,
+        IFuturesTypes.Order calldata sell,
+        bytes calldata sellSignature,
+        uint256 sizeCh
+    ) external returns (uint256, uint256) {
+        if (!buy.isBuy || sell.isBuy) revert IFuturesErrors.FuturesMatchSides();
+        if (buy.seriesId != sell.seriesId) revert IFuturesErrors.FuturesMatchSeries(buy.seriesId, sell.seriesId);
+        if (buy.priceWad < sell.priceWad) revert IFuturesErrors.FuturesOrdersNotCrossed(buy.priceWad, sell.priceWad);
+        if (sell.priceWad == 0) revert IFuturesErrors.FuturesZeroAmount();
+        if (buy.maker == sell.maker) revert IFuturesErrors.FuturesSelfTrade(buy.maker);
+        _takerCheck(buy.taker);
+        _takerCheck(sell.taker);
+        MatchVars memory m;
+        m.buyDigest = orderDigest(buy);
+        m.sellDigest = orderDigest(sell);
+        m.buyFilled = _consume($, buy, m.buyDigest, sizeCh, buySignature);
+        m.sellFilled = _consume($, sell, m.sellDigest, sizeCh, sellSignature);
+        m.index = _matchLegs($, buy, sell, sizeCh);
+        _emitMatched($, buy, sell, sizeCh, m);
+        return (m.buyFilled, m.sellFilled);
+    }
+
+    struct MatchVars {
+        bytes32 buyDigest;
+        bytes32 sellDigest;
+        uint256 buyFilled;
+        uint256 sellFilled;
+        uint256 index;
+    }
+
+    function _takerCheck(address taker) private view {
+        if (taker != address(0) && taker != msg.sender) revert IFuturesErrors.FuturesOrderTakerOnly(taker, msg.sender);
+    }
+
+    function _consume(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Order calldata o,
+        bytes32 digest,
+        uint256 sizeCh,
+        bytes calldata signature
+    ) private returns (uint256) {
+        return SignedOrders.consume($.signedOrders, digest, o.maker, o.nonce, o.expiry, o.sizeCh, sizeCh, signature);
+    }
+
+    /// @dev The two legs of a match at the risk price (ORC-01), each at its own order's price and fee, and the curve
+    ///      point at the midpoint; returns the risk price.
+    function _matchLegs(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Order calldata buy,
+        IFuturesTypes.Order calldata sell,
+        uint256 sizeCh
+    ) private returns (uint256 index) {
+        uint256 id = buy.seriesId;
+        IFuturesTypes.Series storage s = FuturesLedger.trading($, id);
+        index = $.oracle.riskPrice();
+        int256 size = sizeCh.toInt256();
+        uint256 price = buy.priceWad;
+        uint256 fee = feeOf($, sizeCh, price);
+        _signedLeg($, s, id, buy.maker, size, price, index, fee);
+        price = sell.priceWad;
+        fee = feeOf($, sizeCh, price);
+        _signedLeg($, s, id, sell.maker, -size, price, index, fee);
+        price = (buy.priceWad + price) / 2;
+        $.curve[id] = IFuturesTypes.CurvePoint(price.toUint96(), index.toUint96(), uint64(block.timestamp));
+    }
+
+    /// @dev The two FuturesOrderFilled (each maker's taker: the other maker), FuturesOrdersMatched, and the spread
+    ///      credit: the two legs' basis cash paid the pool sizeCh × (buy − sell) (each rounded against its trader), the
+    ///      matcher is owed that rounded down.
+    function _emitMatched(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Order calldata buy,
+        IFuturesTypes.Order calldata sell,
+        uint256 sizeCh,
+        MatchVars memory m
+    ) private {
+        int256 size = int256(sizeCh);
+        emit IFuturesEvents.FuturesOrderFilled(
+            m.buyDigest,
+            buy.seriesId,
+            buy.maker,
+            sell.maker,
+            size,
+            buy.priceWad,
+            m.index,
+            m.buyFilled,
+            buy.sizeCh - m.buyFilled
+        );
+        emit IFuturesEvents.FuturesOrderFilled(
+            m.sellDigest,
+            sell.seriesId,
+            sell.maker,
+            buy.maker,
+            -size,
+            sell.priceWad,
+            m.index,
+            m.sellFilled,
+            sell.sizeCh - m.sellFilled
+        );
+        uint256 spread = FuturesMath.usdcDown(sizeCh, buy.priceWad - sell.priceWad);
+        uint256 mid = (buy.priceWad + sell.priceWad) / 2;
+        emit IFuturesEvents.FuturesOrdersMatched(
+            m.buyDigest,
+            m.sellDigest,
+            buy.seriesId,
+            msg.sender,
+            sizeCh,
+            spread,
+            mid
+        );
+        FuturesLedger.creditBounty($, msg.sender, spread);
+    }
+
     function _emitSigned(IFuturesTypes.Order calldata o, bytes32 digest, SignedFill memory f) private {
         emit IFuturesEvents.FuturesOrderFilled(
             digest,

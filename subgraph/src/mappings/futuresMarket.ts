@@ -18,6 +18,7 @@ import {
   DeliverySettled,
   FuturesMinNonceRaised,
   FuturesOrderFilled,
+  FuturesOrdersMatched,
   FuturesSignedOrderCancelled,
   FuturesTraded,
   KeeperListingMonthsSet,
@@ -33,6 +34,7 @@ import {
   SettlementPriceDisputed,
   SettlementPriceFinalised,
   SettlementPriceProposed,
+  SettlementTwap,
   VaultFlow,
   VaultSet,
 } from "../../generated/FuturesMarket/FuturesMarket";
@@ -667,4 +669,36 @@ export function handleFuturesMinNonceRaised(event: FuturesMinNonceRaised): void 
   const e = other(event, "minNonceRaised", null, event.params.maker);
   e.value = event.params.minNonce;
   e.save();
+}
+
+/**
+ * Two signed orders matched by a third party (issue 19, `matchOrders`): each order's FuturesOrderFilled came first
+ * (each at its own price); the series' curve point is the midpoint, and an `ordersMatched` event records the matcher
+ * (account), the buy's maker is not known here (counterparty unset), amount = size, value = the spread credited.
+ */
+export function handleFuturesOrdersMatched(event: FuturesOrdersMatched): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s !== null) {
+    s.curvePriceWad = p.midPriceWad;
+    s.curveTradedAt = event.block.timestamp;
+    s.matchCount = s.matchCount + 1;
+    s.save();
+  }
+  const e = other(event, "ordersMatched", s, p.matcher);
+  e.amount = p.sizeCh;
+  e.value = p.spreadUsdc;
+  e.save();
+}
+
+/** The settlement price's index TWAP (issue 19): its window, first feed round and round count on the series. */
+export function handleSettlementTwap(event: SettlementTwap): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.settlementTwapWad = p.twapWad;
+  s.twapWindowStart = p.windowStart;
+  s.twapFirstRoundId = p.firstRoundId;
+  s.twapRounds = p.rounds.toI32();
+  s.save();
 }

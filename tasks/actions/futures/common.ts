@@ -1,4 +1,5 @@
-import { formatUnits, parseUnits, type ContractTransactionResponse } from "ethers";
+import { Contract, formatUnits, parseUnits, type ContractTransactionResponse } from "ethers";
+import { readFile } from "node:fs/promises";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
 import type { FuturesMarket } from "../../../types/ethers-contracts/index.js";
@@ -94,4 +95,78 @@ export async function followOrder(
   const reason = cancelled[0]?.args.reason;
   const parsed = reason === undefined ? null : futures.interface.parseError(reason);
   throw new TaskError(`the order was cancelled: ${parsed === null ? "unknown reason" : parsed.name}`);
+}
+
+/** A signed futures order as `chx:futures:order` writes it, parsed for `fillOrder` / `matchOrders`. */
+export interface SignedFuturesOrder {
+  order: {
+    maker: string;
+    seriesId: bigint;
+    isBuy: boolean;
+    sizeCh: bigint;
+    priceWad: bigint;
+    nonce: bigint;
+    expiry: bigint;
+    taker: string;
+  };
+  signature: string;
+}
+
+/** Reads a signed order JSON file (from `chx:futures:order`); `flag` names the option in errors. */
+export async function readSignedOrder(path: string, flag: string): Promise<SignedFuturesOrder> {
+  let signed: { order: Record<string, string>; signature: string };
+  try {
+    signed = JSON.parse(await readFile(path, "utf8")) as typeof signed;
+  } catch {
+    throw new TaskError(`${flag} ${path}: not a signed futures order JSON file (see chx:futures:order).`);
+  }
+  const o = signed.order;
+  return {
+    order: {
+      maker: o.maker ?? "",
+      seriesId: BigInt(o.seriesId ?? "0"),
+      isBuy: o.isBuy === "true",
+      sizeCh: BigInt(o.sizeCh ?? "0"),
+      priceWad: BigInt(o.priceWad ?? "0"),
+      nonce: BigInt(o.nonce ?? "0"),
+      expiry: BigInt(o.expiry ?? "0"),
+      taker: o.taker ?? "",
+    },
+    signature: signed.signature,
+  };
+}
+
+/** The settlement TWAP window (FuturesSettlement.TWAP_WINDOW_SEC). */
+export const TWAP_WINDOW_SEC = 3600n;
+
+const AGGREGATOR_ABI = [
+  "function latestRoundData() view returns (uint80, int256, uint256, uint256, uint80)",
+  "function getRoundData(uint80) view returns (uint80, int256, uint256, uint256, uint80)",
+];
+
+/**
+ * The hints of `fixSettlementPriceAt` for a series expiring at `expiry`: the market's own search
+ * (`settlementTwapHints`), else — once the oracle's round look-back no longer reaches the window — read from the
+ * feed's rounds, walking back from the latest (the market verifies them either way).
+ */
+export async function settlementHints(
+  protocol: Protocol,
+  futures: FuturesMarket,
+  id: bigint,
+  expiry: bigint,
+): Promise<{ first: bigint; changes: bigint[] }> {
+  const [first, changes] = await futures.settlementTwapHints(id);
+  if (first !== 0n) return { first, changes: [...changes] };
+  const feedAddr = (await protocol.oracle.feedConfig()).feed;
+  const feed = new Contract(feedAddr, AGGREGATOR_ABI, protocol.oracle.runner);
+  const start = expiry - TWAP_WINDOW_SEC;
+  let [round, , , at] = (await feed.getFunction("latestRoundData")()) as [bigint, bigint, bigint, bigint];
+  const inWindow: bigint[] = [];
+  while (at > start) {
+    if (at < expiry) inWindow.unshift(at);
+    if (round <= 1n) throw new TaskError(`The feed has no round in force at the window start ${fmtTime(start)}.`);
+    round -= 1n;
+    [, , , at] = (await feed.getFunction("getRoundData")(round)) as [bigint, bigint, bigint, bigint];
+  }
+  return { first: round, changes: inWindow };
 }

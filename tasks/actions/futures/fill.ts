@@ -1,12 +1,6 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
-import { readFile } from "node:fs/promises";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { fmtCh, fmtPrice, parseCh, signerAt } from "./common.js";
-
-interface SignedJson {
-  order: Record<string, string>;
-  signature: string;
-}
+import { fmtCh, fmtPrice, parseCh, readSignedOrder, signerAt } from "./common.js";
 
 /** `chx:futures:fill`: fills a signed futures order (from `chx:futures:order`) as the taker, at its price. */
 export default async function futuresFill(
@@ -14,23 +8,8 @@ export default async function futuresFill(
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
-    let signed: SignedJson;
-    try {
-      signed = JSON.parse(await readFile(args.order, "utf8")) as SignedJson;
-    } catch {
-      throw new TaskError(`--order ${args.order}: not a signed futures order JSON file (see chx:futures:order).`);
-    }
-    const o = signed.order;
-    const order = {
-      maker: o.maker ?? "",
-      seriesId: BigInt(o.seriesId ?? "0"),
-      isBuy: o.isBuy === "true",
-      sizeCh: BigInt(o.sizeCh ?? "0"),
-      priceWad: BigInt(o.priceWad ?? "0"),
-      nonce: BigInt(o.nonce ?? "0"),
-      expiry: BigInt(o.expiry ?? "0"),
-      taker: o.taker ?? "",
-    };
+    const signed = await readSignedOrder(args.order, "--order");
+    const order = signed.order;
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const taker = await signerAt(connection, args.signer);
     const futures = protocol.futures.connect(taker);

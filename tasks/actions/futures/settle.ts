@@ -1,6 +1,6 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { fmtPrice, fmtTime, fmtUsdc, parseSeries, requireSeries, signerAt } from "./common.js";
+import { fmtPrice, fmtTime, fmtUsdc, parseSeries, requireSeries, settlementHints, signerAt } from "./common.js";
 
 export default async function futuresSettle(
   args: { series: bigint; account: string; signer: string },
@@ -16,7 +16,9 @@ export default async function futuresSettle(
     let s = await futures.seriesInfo(id);
     if (now < s.expiry) throw new TaskError(`Series ${id} expires at ${fmtTime(s.expiry)}; nothing to settle yet.`);
     if (s.finalAt === 0n) {
-      await (await futures.fixSettlementPrice(id)).wait();
+      // the index TWAP over the hour before expiry, from feed rounds the market verifies (docs/futures.md)
+      const { first, changes } = await settlementHints(protocol, futures, id, s.expiry);
+      await (await futures.fixSettlementPriceAt(id, first, changes)).wait();
       s = await futures.seriesInfo(id);
       console.log(`settlement price proposed: ${fmtPrice(s.settlementPriceWad)}, final at ${fmtTime(s.finalAt)}`);
     }

@@ -25,7 +25,7 @@ abstract contract FuturesSecuritySetup is FuturesSolBase {
     uint64 internal expiry;
     uint256 internal id;
 
-    function setUp() public {
+    function setUp() public virtual {
         _deployFutures();
         _setupGuarantor(guarantor, false, 1_000_000e6);
         _setupTrader(alice, guarantor, 10_000e6);

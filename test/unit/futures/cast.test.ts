@@ -11,7 +11,7 @@
 import { expect } from "chai";
 import type { NetworkConnection } from "hardhat/types/network";
 import { connectionFor } from "../../helpers/fixture.js";
-import { loadFutures, jumpTo, trade, usdc, wad, type FuturesFixture } from "./helpers.js";
+import { loadFutures, jumpTo, jumpToExpiry, trade, usdc, wad, type FuturesFixture } from "./helpers.js";
 import { DeliveryOrders__factory } from "../../../types/ethers-contracts/index.js";
 import { domainOf, optionFillQuote, signOffer, type OptionsOffer } from "@chx/sdk";
 
@@ -84,7 +84,7 @@ describe("FuturesMarket: the seed's cast on the curve (Alice, Bob and Carol hedg
     await (await p.futures.connect(alice!).electDelivery(ids[0]!, ch500)).wait();
     await (await p.futures.connect(bob!).deliver(ids[0]!, ch500)).wait();
     const keeper = fx.users[9]!;
-    await jumpTo(connection, fx, expiries[0]!, wad("12"));
+    await jumpToExpiry(connection, fx, expiries[0]!, wad("12"));
     await (await p.futures.connect(keeper).fixSettlementPrice(ids[0]!)).wait();
     await jumpTo(connection, fx, expiries[0]! + 2n * HOUR, wad("12"));
     await (await p.futures.connect(keeper).finalizeSettlement(ids[0]!)).wait();

@@ -3,7 +3,17 @@ import { ZeroAddress } from "ethers";
 import type { NetworkConnection } from "hardhat/types/network";
 import { connectionFor } from "../../helpers/fixture.js";
 import { setupTrader } from "../../helpers/clearing.js";
-import { loadFutures, jumpTo, trade, cancelReason, usdc, wad, DAY, type FuturesFixture } from "./helpers.js";
+import {
+  loadFutures,
+  jumpTo,
+  jumpToExpiry,
+  trade,
+  cancelReason,
+  usdc,
+  wad,
+  DAY,
+  type FuturesFixture,
+} from "./helpers.js";
 import { DeliveryOrders__factory } from "../../../types/ethers-contracts/index.js";
 
 const HOUR = 3_600n;
@@ -20,7 +30,7 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
   /** Expiry at `priceWad`: fix (by `keeper`), wait out the 1 h dispute window, finalise. Returns the deadline. */
   async function expireAndFinalise(priceWad: bigint, seriesId = fx.seriesId, expiry = fx.expiry): Promise<bigint> {
     const keeper = fx.users[9]!;
-    await jumpTo(connection, fx, expiry, priceWad);
+    await jumpToExpiry(connection, fx, expiry, priceWad);
     await (await fx.protocol.futures.connect(keeper).fixSettlementPrice(seriesId)).wait();
     await jumpTo(connection, fx, expiry + 2n * HOUR, priceWad);
     await (await fx.protocol.futures.connect(keeper).finalizeSettlement(seriesId)).wait();
@@ -284,7 +294,7 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await expect(p.futures.settlePosition(fx.seriesId, alice!.address))
       .to.be.revertedWithCustomError(p.futures, "FuturesPriceNotFixed")
       .withArgs(fx.seriesId);
-    await jumpTo(connection, fx, fx.expiry, wad("12"));
+    await jumpToExpiry(connection, fx, fx.expiry, wad("12"));
     await expect(p.futures.connect(alice!).fixSettlementPrice(fx.seriesId)).to.emit(
       p.futures,
       "SettlementPriceProposed",
@@ -332,10 +342,14 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await (await trade(fx, dave!, fx.seriesId, wad("50"), 0)).wait();
     await (await trade(fx, erin!, fx.seriesId, -wad("20"), 0)).wait();
     expect((await p.futures.checker())[0]).to.equal(false);
-    await jumpTo(connection, fx, fx.expiry, wad("11"));
+    await jumpToExpiry(connection, fx, fx.expiry, wad("11"));
     let [can, payload] = await p.futures.checker();
     expect(can).to.equal(true);
-    expect(payload).to.equal(p.futures.interface.encodeFunctionData("fixSettlementPrice", [fx.seriesId]));
+    // the settlement TWAP's hints ride in the payload (docs/futures.md "Settlement TWAP")
+    const [first, changes] = await p.futures.settlementTwapHints(fx.seriesId);
+    expect(payload).to.equal(
+      p.futures.interface.encodeFunctionData("fixSettlementPriceAt", [fx.seriesId, first, [...changes]]),
+    );
     expect(await p.futures.checkUpkeep.staticCall("0x")).to.deep.equal([can, payload]);
     await (await p.futures.connect(k1).performUpkeep(payload)).wait();
     await expect(k1.sendTransaction({ to: await p.futures.getAddress(), data: payload }))

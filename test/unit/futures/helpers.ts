@@ -128,6 +128,23 @@ export async function jumpTo(connection: NetworkConnection, fx: FuturesFixture, 
   await (await fx.price.setPrice(priceWad)).wait();
 }
 
+/**
+ * Jumps to `expiry` with the index at `priceWad` over the whole settlement TWAP window (the hour before expiry, or
+ * from now when already inside it): the settlement price is then `priceWad` (docs/futures.md "Settlement TWAP").
+ */
+export async function jumpToExpiry(
+  connection: NetworkConnection,
+  fx: FuturesFixture,
+  expiry: bigint,
+  priceWad: bigint,
+) {
+  const { time } = connection.networkHelpers;
+  const start = expiry - 3_600n;
+  if (BigInt(await time.latest()) < start - 1n) await time.increaseTo(start - 1n);
+  await (await fx.price.setPrice(priceWad)).wait();
+  if (BigInt(await time.latest()) < expiry) await time.increaseTo(expiry);
+}
+
 export const parse18 = (v: string): bigint => parseUnits(v, 18);
 
 const fixtureFns = new Map<NetworkConnection, () => Promise<FuturesFixture>>();

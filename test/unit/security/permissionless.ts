@@ -489,6 +489,18 @@ open(
   ["performUpkeep(bytes)"],
   "calls the permissionless RiskEngine.updateVolatility (reverts before the interval); forwards the bounty to the fixed beneficiary",
 );
+open(
+  "FuturesMarket",
+  ["fixSettlementPriceAt(uint256,uint80,uint64[])"],
+  "expiry step valid only when due (MKT-04): the index TWAP over the hour before expiry from caller-named feed rounds, each proven in force by the oracle (none can be skipped, added or moved)",
+);
+open(
+  "FuturesMarket",
+  [
+    "matchOrders((address,uint256,bool,uint256,uint256,uint256,uint64,address),bytes,(address,uint256,bool,uint256,uint256,uint256,uint64,address),bytes,uint256)",
+  ],
+  "matches two makers' EIP-712 signed orders (issue 19): each signature authorises its own leg at its own limit, both margin-checked, pausable for new risk; the caller only earns the spread",
+);
 
 export const PERMISSIONLESS: Record<string, string> = Object.fromEntries(
   entries.flatMap(([keys, reason]) => keys.map((k) => [k, reason])),

@@ -14,7 +14,6 @@ import {FuturesOrders} from "./FuturesOrders.sol";
 import {FuturesSettlement} from "../../../libraries/futures/FuturesSettlement.sol";
 import {FuturesLiquidation} from "../../../libraries/futures/FuturesLiquidation.sol";
 import {FuturesTrading} from "../../../libraries/futures/FuturesTrading.sol";
-import {FuturesListing} from "../../../libraries/futures/FuturesListing.sol";
 
 /// @title FuturesDelivery
 /// @notice The delivery, expiry, settlement and liquidation-mapping half of the FuturesMarket, delegate-called by
@@ -72,46 +71,6 @@ contract FuturesDelivery is FuturesBase {
         if (sizeCh == 0 || priceWad == 0) revert FuturesZeroAmount();
         _requireActive(FEATURE_TRADE);
         FuturesTrading.exercise(_getFuturesMarketStorage(), seriesId, longAccount, shortAccount, sizeCh, priceWad);
-    }
-
-    /// @notice See IFuturesMarket.
-    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
-        Series storage s = FuturesLedger.existing(_getFuturesMarketStorage(), seriesId);
-        s.oiCapCh = oiCapCh.toUint128();
-        emit SeriesOiCapSet(seriesId, oiCapCh);
-    }
-
-    /// @notice See IFuturesMarket.
-    function setKeeperListingMonths(uint256 months) external restricted {
-        FuturesListing.setKeeperListingMonths(_getFuturesMarketStorage(), months);
-    }
-
-    /// @notice See IFuturesMarket.
-    function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
-        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
-    }
-
-    /// @notice See IFuturesMarket.
-    function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return FuturesListing.list($, FuturesListing.nextStandardExpiry($, tenor), tenor, 0);
-    }
-
-    /// @notice See IFuturesMarket.
-    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external whenActive(FEATURE_LIST) returns (uint256) {
-        return FuturesListing.listStandardAt(_getFuturesMarketStorage(), tenor, expiry);
-    }
-
-    /// @notice See IFuturesMarket.
-    function setParams(Params calldata params_) external restricted {
-        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
-    }
-
-    /// @notice See IFuturesMarket.
-    function setVault(address vault) external restricted {
-        if (vault == address(0)) revert ChxZeroAddress();
-        _getFuturesMarketStorage().vault = vault;
-        emit VaultSet(vault);
     }
 
     // ───────────────────────────── signed orders (issue 19 item 2)
@@ -231,7 +190,7 @@ contract FuturesDelivery is FuturesBase {
         uint256 index = $.oracle.indexPrice();
         p.proofDeadline = 0;
         int256 delta = int256(closedCh);
-        FuturesLedger.reduceLeg(s, seriesId, account, p, delta, index, ReduceReason.UnprovenShort);
+        FuturesLedger.reduceLeg($, s, seriesId, account, p, delta, index, ReduceReason.UnprovenShort);
         FuturesLedger.closeRecordIfEmpty($, s, seriesId, account, p);
         int256 realised = $.clearingHouse.modifyPosition(account, delta, index, 0);
         FuturesLedger.mirror($, delta, index, realised);
@@ -241,7 +200,16 @@ contract FuturesDelivery is FuturesBase {
 
     /// @notice See IFuturesMarket.
     function fixSettlementPrice(uint256 seriesId) external nonReentrant returns (uint256) {
-        return FuturesSettlement.fixPrice(_getFuturesMarketStorage(), seriesId);
+        return FuturesSettlement.fixPriceFound(_getFuturesMarketStorage(), seriesId);
+    }
+
+    /// @notice See IFuturesMarket.
+    function fixSettlementPriceAt(
+        uint256 seriesId,
+        uint80 firstRoundId,
+        uint64[] calldata changeTimes
+    ) external nonReentrant returns (uint256) {
+        return FuturesSettlement.fixPrice(_getFuturesMarketStorage(), seriesId, firstRoundId, changeTimes);
     }
 
     /// @notice See IFuturesMarket.
@@ -311,8 +279,14 @@ contract FuturesDelivery is FuturesBase {
         if (performData.length < 36) revert FuturesInvalidPerformData();
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
         bytes4 selector = bytes4(performData[:4]);
-        if (selector == FuturesDelivery.fixSettlementPrice.selector) {
-            FuturesSettlement.fixPrice($, abi.decode(performData[4:], (uint256)));
+        if (selector == FuturesDelivery.fixSettlementPriceAt.selector) {
+            (uint256 id, uint80 first, uint64[] memory changes) = abi.decode(
+                performData[4:],
+                (uint256, uint80, uint64[])
+            );
+            FuturesSettlement.fixPrice($, id, first, changes);
+        } else if (selector == FuturesDelivery.fixSettlementPrice.selector) {
+            FuturesSettlement.fixPriceFound($, abi.decode(performData[4:], (uint256)));
         } else if (selector == FuturesDelivery.finalizeSettlement.selector) {
             FuturesSettlement.finalize($, abi.decode(performData[4:], (uint256)));
         } else if (selector == FuturesDelivery.settlePosition.selector) {

@@ -16,6 +16,7 @@ import {SeriesId, SeriesIdLib} from "../../../types/SeriesId.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 import {FixedPointMath} from "../../../libraries/math/FixedPointMath.sol";
 import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
+import {FuturesSettlement} from "../../../libraries/futures/FuturesSettlement.sol";
 
 /// @title FuturesOrders
 /// @notice FuturesMarket's two-step trade orders against the vault (IDelayedOrders, issue 17 item 15): intake, execution,
@@ -269,7 +270,11 @@ library FuturesOrders {
         for (uint256 id = first; id <= last; ++id) {
             IFuturesTypes.Series storage s = $.series[id];
             if (s.finalAt == 0) {
-                if (block.timestamp >= s.expiry) return abi.encodeCall(IFuturesMarket.fixSettlementPrice, (id));
+                if (block.timestamp >= s.expiry) {
+                    (uint80 first, uint64[] memory changes) = FuturesSettlement.twapHints($.oracle, s.expiry);
+                    // @dev hints out of the oracle's look-back: someone passes them from the feed (docs/futures.md)
+                    if (first != 0) return abi.encodeCall(IFuturesMarket.fixSettlementPriceAt, (id, first, changes));
+                }
                 continue;
             }
             if (s.deliveryDeadline == 0) {
