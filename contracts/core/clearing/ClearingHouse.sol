@@ -14,6 +14,8 @@ import {ClearingMargin} from "../../libraries/clearing/ClearingMargin.sol";
 import {ClearingPositions} from "../../libraries/clearing/ClearingPositions.sol";
 import {ClearingLiquidation} from "../../libraries/clearing/ClearingLiquidation.sol";
 import {ClearingConfig} from "../../libraries/clearing/ClearingConfig.sol";
+import {ClearingCollateral} from "../../libraries/clearing/ClearingCollateral.sol";
+import {IClearingHouseCollateral} from "../../interfaces/clearing/IClearingHouseCollateral.sol";
 
 /// @title ClearingHouse
 /// @notice Cross-margined USDC accounts and the positions markets open in them. See IClearingHouse.
@@ -22,7 +24,13 @@ import {ClearingConfig} from "../../libraries/clearing/ClearingConfig.sol";
 ///      interest (ClearingPositions), the liquidation close and waterfall (ClearingLiquidation) and configuration
 ///      (ClearingConfig, an external linked library).
 /// @custom:oz-upgrades-unsafe-allow external-library-linking
-contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, IClearingRiskSync {
+contract ClearingHouse is
+    ChxUpgradeable,
+    ClearingHouseStorage,
+    IClearingHouse,
+    IClearingHouseCollateral,
+    IClearingRiskSync
+{
     using SafeERC20 for IERC20;
     using SafeCast for int256;
     using SafeCast for uint256;
@@ -109,7 +117,7 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.Account storage a = $.accounts[msg.sender];
         int256 collateral = a.collateralUsdc + amountUsdc.toInt256();
-        a.collateralUsdc = collateral.toInt96();
+        a.collateralUsdc = collateral.toInt88();
         emit MarginDeposited(msg.sender, amountUsdc, collateral);
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
@@ -125,7 +133,7 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
             revert ClearingInsufficientCollateral(msg.sender, amountUsdc, collateral);
         }
         collateral -= int256(amountUsdc);
-        acc.collateralUsdc = collateral.toInt96();
+        acc.collateralUsdc = collateral.toInt88();
         $.accounts[msg.sender].collateralUsdc = acc.collateralUsdc;
         if (acc.markets.count() != 0) {
             // Withdrawing against open positions adds risk: equity after must still cover initial margin, at the
@@ -138,6 +146,61 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
         }
         emit MarginWithdrawn(msg.sender, to, amountUsdc, collateral);
         $.usdc.safeTransfer(to, amountUsdc);
+    }
+
+    // ───────────────────────────── token collateral ─────────────────────────────
+
+    /// @inheritdoc IClearingHouseCollateral
+    function setCollateralToken(address token, CollateralTokenConfig calldata config) external restricted {
+        ClearingCollateral.configure(token, config);
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function depositToken(address token, uint256 amount) external nonReentrant whenActive(FEATURE_DEPOSIT) {
+        ClearingCollateral.deposit(token, amount);
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function withdrawToken(
+        address token,
+        uint256 amount,
+        address to
+    ) external nonReentrant whenActive(FEATURE_WITHDRAW) {
+        if (to == address(0)) revert ChxZeroAddress();
+        ClearingCollateral.withdraw(token, amount, to);
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function seizeTokenCollateral(
+        address account,
+        address buyer,
+        uint256 priceWad,
+        bool residual
+    ) external nonReentrant returns (int256 collateralUsdc, uint256 tokenMask) {
+        _onlyLiquidationEngine(ClearingStorage.layout());
+        return ClearingCollateral.seize(account, buyer, priceWad, residual);
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function tokenCollateralOf(address account, address token) external view returns (uint256) {
+        return ClearingStorage.layout().tokenBalances[account][token];
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function collateralToken(
+        address token
+    ) external view returns (CollateralTokenConfig memory config, uint256 id, uint256 totalDeposited) {
+        ClearingHouseStorage.CollateralToken storage t = ClearingStorage.layout().collateralTokens[token];
+        config = CollateralTokenConfig(
+            t.feed,
+            t.heartbeatSec,
+            t.indexPriced,
+            t.baseHaircutWad,
+            t.sigmaMultipleWad,
+            t.maxHaircutWad,
+            t.depositCap
+        );
+        return (config, t.id, t.totalDeposited);
     }
 
     // ───────────────────────────── markets ─────────────────────────────
