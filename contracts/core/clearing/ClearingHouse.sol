@@ -135,15 +135,8 @@ contract ClearingHouse is
         collateral -= int256(amountUsdc);
         acc.collateralUsdc = collateral.toInt88();
         $.accounts[msg.sender].collateralUsdc = acc.collateralUsdc;
-        if (acc.markets.count() != 0) {
-            // Withdrawing against open positions adds risk: equity after must still cover initial margin, at the
-            // price gated like every risk-increasing action (sequencer grace period, spot deviation, the oracle's
-            // risk pause: ORC-01). Without positions the oracle is not read at all (SEC-05).
-            (MarginState memory s, ) = ClearingMargin.scan($, msg.sender, acc, _noTrade(), true, $.oracle.riskPrice());
-            if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
-                revert ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
-            }
-        }
+        // Withdrawing against open positions adds risk. Without positions the oracle is not read at all (SEC-05).
+        if (acc.markets.count() != 0) _checkWithdrawalMargin($, acc);
         emit MarginWithdrawn(msg.sender, to, amountUsdc, collateral);
         $.usdc.safeTransfer(to, amountUsdc);
     }
@@ -167,7 +160,12 @@ contract ClearingHouse is
         address to
     ) external nonReentrant whenActive(FEATURE_WITHDRAW) {
         if (to == address(0)) revert ChxZeroAddress();
-        ClearingCollateral.withdraw(token, amount, to);
+        // The flash-collateral guard: what the token backed must still be covered without it.
+        if (ClearingCollateral.withdraw(token, amount, to)) {
+            ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+            _checkWithdrawalMargin($, $.accounts[msg.sender]);
+        }
+        IERC20(token).safeTransfer(to, amount);
     }
 
     /// @inheritdoc IClearingHouseCollateral
@@ -497,6 +495,18 @@ contract ClearingHouse is
     }
 
     // ───────────────────────────── internals ─────────────────────────────
+
+    /// @dev Equity after a withdrawal (USDC or token) must still cover initial margin, at the price gated like every
+    ///      risk-increasing action (sequencer grace period, spot deviation, the oracle's risk pause: ORC-01).
+    function _checkWithdrawalMargin(
+        ClearingHouseStorage.Layout storage $,
+        ClearingHouseStorage.Account memory acc
+    ) private view {
+        (MarginState memory s, ) = ClearingMargin.scan($, msg.sender, acc, _noTrade(), true, $.oracle.riskPrice());
+        if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
+            revert ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
+        }
+    }
 
     function _onlyLiquidationEngine(ClearingHouseStorage.Layout storage $) private view {
         if (msg.sender != $.liquidationEngine) revert ClearingOnlyLiquidationEngine(msg.sender);

@@ -6,12 +6,10 @@ import {IERC20Metadata} from "@openzeppelin/contracts/token/ERC20/extensions/IER
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {AggregatorV3Interface} from "@chainlink/contracts/src/v0.8/shared/interfaces/AggregatorV3Interface.sol";
-import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {IClearingHouseErrors} from "../../interfaces/clearing/IClearingHouseErrors.sol";
 import {IClearingHouseCollateral} from "../../interfaces/clearing/IClearingHouseCollateral.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
-import {ClearingMargin} from "./ClearingMargin.sol";
 
 /// @title ClearingCollateral
 /// @notice Collateral beyond USDC (IClearingHouseCollateral, docs/clearing.md "Non-USDC collateral"): listing,
@@ -83,8 +81,10 @@ library ClearingCollateral {
         emit IClearingHouseCollateral.TokenCollateralDeposited(msg.sender, token, amount, balance, total);
     }
 
-    /// @notice IClearingHouseCollateral.withdrawToken: effects, the margin check, then the transfer.
-    function withdraw(address token, uint256 amount, address to) external {
+    /// @notice IClearingHouseCollateral.withdrawToken's effects (the ClearingHouse then runs the margin check and
+    ///         transfers): returns whether the check is needed (a market in the account's set or USDC collateral < 0).
+    /// @dev The check stays in the ClearingHouse: the scan calls `valueOf`, which this library cannot call on itself.
+    function withdraw(address token, uint256 amount, address to) external returns (bool checkMargin) {
         if (amount == 0) revert IClearingHouseErrors.ClearingZeroAmount();
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.CollateralToken storage t = $.collateralTokens[token];
@@ -98,25 +98,8 @@ library ClearingCollateral {
         t.totalDeposited = uint128(total);
         ClearingHouseStorage.Account storage a = $.accounts[msg.sender];
         if (balance == 0) a.tokenMask &= ~uint8(1 << (t.id - 1));
-        ClearingHouseStorage.Account memory acc = a;
-        if (acc.markets.count() != 0 || acc.collateralUsdc < 0) {
-            // The flash-collateral guard: what the token backed must still be covered without it, at the price gated
-            // like every risk-increasing action (ORC-01).
-            ClearingMargin.Traded memory none;
-            (IClearingHouse.MarginState memory s, ) = ClearingMargin.scan(
-                $,
-                msg.sender,
-                acc,
-                none,
-                true,
-                $.oracle.riskPrice()
-            );
-            if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
-                revert IClearingHouseErrors.ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
-            }
-        }
+        checkMargin = a.markets.count() != 0 || a.collateralUsdc < 0;
         emit IClearingHouseCollateral.TokenCollateralWithdrawn(msg.sender, to, token, amount, balance, total);
-        IERC20(token).safeTransfer(to, amount);
     }
 
     /// @dev One liquidation sale's inputs and running totals (memory: keeps the stack small).
