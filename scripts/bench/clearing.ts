@@ -1,7 +1,8 @@
-import { parseUnits, Wallet } from "ethers";
+import { parseUnits, Wallet, ZeroAddress } from "ethers";
 import type { BenchSuite } from "./lib.js";
 import {
   MockAggregatorV3__factory,
+  MockERC20__factory,
   MockClearingMarket__factory,
   MockScenarioMarket__factory,
 } from "../../types/ethers-contracts/index.js";
@@ -157,6 +158,31 @@ export const clearingBench: BenchSuite = {
       await (await opts.trade(c.address, i % 2 === 0, strike, wad(i < 3 ? "-10" : "10"), 0n)).wait();
     }
     await ctx.measure("ClearingHouse.withdraw:portfolio", p.clearingHouse.connect(c).withdraw(usdc("1"), c.address));
+
+    // Token collateral (issue 20 item 5): a CH stand-in (18-decimal mock) valued at the index, h = 10 % + 1·σ ≤ 50 %;
+    // the first deposit of the token, then a USDC withdrawal of an account holding it beside a position.
+    const chTok = await new MockERC20__factory(admin).deploy("CH (bench)", "CHB", 18);
+    await chTok.waitForDeployment();
+    const chTokAddr = await chTok.getAddress();
+    await (
+      await p.clearingHouse.setCollateralToken(chTokAddr, {
+        feed: ZeroAddress,
+        heartbeatSec: 0n,
+        indexPriced: true,
+        baseHaircutWad: wad("0.1"),
+        sigmaMultipleWad: wad("1"),
+        maxHaircutWad: wad("0.5"),
+        depositCap: wad("1000000"),
+      })
+    ).wait();
+    await (await chTok.mint(b.address, wad("100"))).wait();
+    await (await chTok.connect(b).approve(ch, wad("100"))).wait();
+    await ctx.measure("ClearingHouse.depositToken", p.clearingHouse.connect(b).depositToken(chTokAddr, wad("100")));
+    await (await market.connect(b).trade(wad("20"))).wait();
+    await ctx.measure(
+      "ClearingHouse.withdraw:withTokenCollateral",
+      p.clearingHouse.connect(b).withdraw(usdc("1"), b.address),
+    );
 
     await (await p.usdc.mint(await p.riskEngine.getAddress(), usdc("100"))).wait();
     await ctx.measure("RiskEngine.updateVolatility:first", p.riskEngine.connect(b).updateVolatility());

@@ -11,12 +11,16 @@ import {
   handleMarketRegistered,
   handlePositionLiquidated,
   handlePositionModified,
+  handleTokenCollateralDeposited,
+  handleTokenCollateralSeized,
+  handleTokenCollateralWithdrawn,
 } from "../src/mappings/clearingHouse";
 import { ALICE, BOB, DAY, lastEventId, T0, wad } from "./helpers";
 import { ClearingHouseEvents } from "../generated/factories/ClearingHouse";
 
 const HOUSE = Address.fromString("0x000000000000000000000000000000000000c1ea");
 const MARKET = Address.fromString("0x000000000000000000000000000000000000aa01");
+const CH_TOKEN = Address.fromString("0x000000000000000000000000000000000000c400");
 
 function usdc(n: i64): BigInt {
   return BigInt.fromI64(n * 1000000);
@@ -33,7 +37,18 @@ function modified(
   collateral: BigInt,
 ): void {
   handlePositionModified(
-    new ClearingHouseEvents(HOUSE).PositionModified(T0 + 100, account, MARKET, delta, price, size, notional, pnl, fee, collateral),
+    new ClearingHouseEvents(HOUSE).PositionModified(
+      T0 + 100,
+      account,
+      MARKET,
+      delta,
+      price,
+      size,
+      notional,
+      pnl,
+      fee,
+      collateral,
+    ),
   );
 }
 
@@ -52,7 +67,16 @@ describe("ClearingHouse", () => {
     handleMarketRegistered(new ClearingHouseEvents(HOUSE).MarketRegistered(T0, MARKET));
     handleMarginDeposited(new ClearingHouseEvents(HOUSE).MarginDeposited(T0 + 2, ALICE, usdc(100), usdc(100)));
     // Alice long 10 CH at 10 USDC (fee 0.1), Bob short 10 CH
-    modified(ALICE, wad(10), wad(10), wad(10), usdc(100), BigInt.zero(), BigInt.fromI32(100000), usdc(100).minus(BigInt.fromI32(100000)));
+    modified(
+      ALICE,
+      wad(10),
+      wad(10),
+      wad(10),
+      usdc(100),
+      BigInt.zero(),
+      BigInt.fromI32(100000),
+      usdc(100).minus(BigInt.fromI32(100000)),
+    );
     modified(BOB, wad(-10), wad(10), wad(-10), usdc(-100), BigInt.zero(), BigInt.fromI32(100000), usdc(50));
     const m = MARKET.toHexString();
     assert.fieldEquals("ClearingMarket", m, "registered", "true");
@@ -63,7 +87,16 @@ describe("ClearingHouse", () => {
 
     // price falls to 2: Alice's position is liquidated by half (5 CH at 2 USDC: −40 USDC realised)
     handlePositionLiquidated(
-      new ClearingHouseEvents(HOUSE).PositionLiquidated(T0 + 400, ALICE, MARKET, wad(-5), wad(2), usdc(-40), wad(5), usdc(60).minus(BigInt.fromI32(100000))),
+      new ClearingHouseEvents(HOUSE).PositionLiquidated(
+        T0 + 400,
+        ALICE,
+        MARKET,
+        wad(-5),
+        wad(2),
+        usdc(-40),
+        wad(5),
+        usdc(60).minus(BigInt.fromI32(100000)),
+      ),
     );
     const pos = ALICE.concat(MARKET).toHexString();
     assert.fieldEquals("Position", pos, "sizeCh", wad(5).toString());
@@ -97,7 +130,18 @@ describe("ClearingHouse", () => {
     assert.fieldEquals("Position", pos, "unrealisedPnlUsdc", "0");
     // sell 4 at 12: realises 4 × (12 − 10) = 8, 6 left at cost 60 marked at 12 → unrealised 72 − 60 = 12
     handlePositionModified(
-      new ClearingHouseEvents(HOUSE).PositionModified(T0 + DAY, ALICE, MARKET, wad(-4), wad(12), wad(6), usdc(60), usdc(8), BigInt.zero(), usdc(108)),
+      new ClearingHouseEvents(HOUSE).PositionModified(
+        T0 + DAY,
+        ALICE,
+        MARKET,
+        wad(-4),
+        wad(12),
+        wad(6),
+        usdc(60),
+        usdc(8),
+        BigInt.zero(),
+        usdc(108),
+      ),
     );
     assert.fieldEquals("Position", pos, "markPriceWad", wad(12).toString());
     assert.fieldEquals("Position", pos, "unrealisedPnlUsdc", usdc(12).toString());
@@ -106,7 +150,9 @@ describe("ClearingHouse", () => {
     assert.fieldEquals("MarginAccount", a, "realisedPnlUsdc", usdc(8).toString());
     assert.fieldEquals("MarginAccount", a, "unrealisedPnlUsdc", usdc(12).toString());
     // funding credited: the day's settlements, the collateral at the close
-    handleAccountSettled(new ClearingHouseEvents(HOUSE).AccountSettled(T0 + DAY + 5, ALICE, MARKET, usdc(-3), usdc(105), usdc(3)));
+    handleAccountSettled(
+      new ClearingHouseEvents(HOUSE).AccountSettled(T0 + DAY + 5, ALICE, MARKET, usdc(-3), usdc(105), usdc(3)),
+    );
     const day1 = ALICE.concatI32(<i32>((T0 + DAY) / DAY)).toHexString();
     assert.fieldEquals("MarginAccountDayData", day1, "realisedPnlUsdc", usdc(8).toString());
     assert.fieldEquals("MarginAccountDayData", day1, "settledUsdc", usdc(-3).toString());
@@ -119,5 +165,35 @@ describe("ClearingHouse", () => {
     assert.fieldEquals("ClearingMarketDayData", mday, "openInterestHighCh", wad(10).toString());
     assert.fieldEquals("ClearingMarketDayData", mday, "longOpenInterestCh", wad(6).toString());
     assert.entityCount("MarginAccountDayData", 2);
+  });
+
+  test("token collateral: deposits, a withdrawal and a liquidation sale follow the recorded balance", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    handleTokenCollateralDeposited(house.TokenCollateralDeposited(T0, ALICE, CH_TOKEN, wad(20), wad(20), wad(20)));
+    handleTokenCollateralWithdrawn(
+      house.TokenCollateralWithdrawn(T0 + 1, ALICE, BOB, CH_TOKEN, wad(5), wad(15), wad(15)),
+    );
+    const id = ALICE.concat(CH_TOKEN).toHexString();
+    assert.fieldEquals("TokenCollateral", id, "balance", wad(15).toString());
+    assert.fieldEquals("TokenCollateral", id, "deposited", wad(20).toString());
+    assert.fieldEquals("TokenCollateral", id, "withdrawn", wad(5).toString());
+    // the liquidator (Bob) buys the 15 CH at 6 × (1 − 12 %) = 79.2 USDC, credited to Alice's collateral
+    const seized = house.TokenCollateralSeized(
+      T0 + 2,
+      ALICE,
+      BOB,
+      CH_TOKEN,
+      wad(15),
+      BigInt.fromI64(79200000),
+      usdc(89),
+    );
+    handleTokenCollateralSeized(seized);
+    assert.fieldEquals("TokenCollateral", id, "balance", "0");
+    assert.fieldEquals("TokenCollateral", id, "seized", wad(15).toString());
+    assert.fieldEquals("TokenCollateral", id, "seizedProceedsUsdc", "79200000");
+    assert.fieldEquals("MarginAccount", ALICE.toHexString(), "collateralUsdc", usdc(89).toString());
+    assert.fieldEquals("TokenCollateralEvent", lastEventId(seized), "kind", "seized");
+    assert.fieldEquals("TokenCollateralEvent", lastEventId(seized), "counterparty", BOB.toHexString());
+    assert.entityCount("TokenCollateralEvent", 3);
   });
 });

@@ -14,6 +14,8 @@ import {ClearingMargin} from "../../libraries/clearing/ClearingMargin.sol";
 import {ClearingPositions} from "../../libraries/clearing/ClearingPositions.sol";
 import {ClearingLiquidation} from "../../libraries/clearing/ClearingLiquidation.sol";
 import {ClearingConfig} from "../../libraries/clearing/ClearingConfig.sol";
+import {ClearingCollateral} from "../../libraries/clearing/ClearingCollateral.sol";
+import {IClearingHouseCollateral} from "../../interfaces/clearing/IClearingHouseCollateral.sol";
 
 /// @title ClearingHouse
 /// @notice Cross-margined USDC accounts and the positions markets open in them. See IClearingHouse.
@@ -22,7 +24,13 @@ import {ClearingConfig} from "../../libraries/clearing/ClearingConfig.sol";
 ///      interest (ClearingPositions), the liquidation close and waterfall (ClearingLiquidation) and configuration
 ///      (ClearingConfig, an external linked library).
 /// @custom:oz-upgrades-unsafe-allow external-library-linking
-contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, IClearingRiskSync {
+contract ClearingHouse is
+    ChxUpgradeable,
+    ClearingHouseStorage,
+    IClearingHouse,
+    IClearingHouseCollateral,
+    IClearingRiskSync
+{
     using SafeERC20 for IERC20;
     using SafeCast for int256;
     using SafeCast for uint256;
@@ -109,7 +117,7 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.Account storage a = $.accounts[msg.sender];
         int256 collateral = a.collateralUsdc + amountUsdc.toInt256();
-        a.collateralUsdc = collateral.toInt96();
+        a.collateralUsdc = collateral.toInt88();
         emit MarginDeposited(msg.sender, amountUsdc, collateral);
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
@@ -125,19 +133,72 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
             revert ClearingInsufficientCollateral(msg.sender, amountUsdc, collateral);
         }
         collateral -= int256(amountUsdc);
-        acc.collateralUsdc = collateral.toInt96();
+        acc.collateralUsdc = collateral.toInt88();
         $.accounts[msg.sender].collateralUsdc = acc.collateralUsdc;
-        if (acc.markets.count() != 0) {
-            // Withdrawing against open positions adds risk: equity after must still cover initial margin, at the
-            // price gated like every risk-increasing action (sequencer grace period, spot deviation, the oracle's
-            // risk pause: ORC-01). Without positions the oracle is not read at all (SEC-05).
-            (MarginState memory s, ) = ClearingMargin.scan($, msg.sender, acc, _noTrade(), true, $.oracle.riskPrice());
-            if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
-                revert ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
-            }
-        }
+        // Withdrawing against open positions adds risk. Without positions the oracle is not read at all (SEC-05).
+        if (acc.markets.count() != 0) _checkWithdrawalMargin($, acc);
         emit MarginWithdrawn(msg.sender, to, amountUsdc, collateral);
         $.usdc.safeTransfer(to, amountUsdc);
+    }
+
+    // ───────────────────────────── token collateral ─────────────────────────────
+
+    /// @inheritdoc IClearingHouseCollateral
+    function setCollateralToken(address token, CollateralTokenConfig calldata config) external restricted {
+        ClearingCollateral.configure(token, config);
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function depositToken(address token, uint256 amount) external nonReentrant whenActive(FEATURE_DEPOSIT) {
+        ClearingCollateral.deposit(token, amount);
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function withdrawToken(
+        address token,
+        uint256 amount,
+        address to
+    ) external nonReentrant whenActive(FEATURE_WITHDRAW) {
+        if (to == address(0)) revert ChxZeroAddress();
+        // The flash-collateral guard: what the token backed must still be covered without it.
+        if (ClearingCollateral.withdraw(token, amount, to)) {
+            ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+            _checkWithdrawalMargin($, $.accounts[msg.sender]);
+        }
+        IERC20(token).safeTransfer(to, amount);
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function seizeTokenCollateral(
+        address account,
+        address buyer,
+        uint256 priceWad,
+        bool residual
+    ) external nonReentrant returns (int256 collateralUsdc, uint256 tokenMask) {
+        _onlyLiquidationEngine(ClearingStorage.layout());
+        return ClearingCollateral.seize(account, buyer, priceWad, residual);
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function tokenCollateralOf(address account, address token) external view returns (uint256) {
+        return ClearingStorage.layout().tokenBalances[account][token];
+    }
+
+    /// @inheritdoc IClearingHouseCollateral
+    function collateralToken(
+        address token
+    ) external view returns (CollateralTokenConfig memory config, uint256 id, uint256 totalDeposited) {
+        ClearingHouseStorage.CollateralToken storage t = ClearingStorage.layout().collateralTokens[token];
+        config = CollateralTokenConfig(
+            t.feed,
+            t.heartbeatSec,
+            t.indexPriced,
+            t.baseHaircutWad,
+            t.sigmaMultipleWad,
+            t.maxHaircutWad,
+            t.depositCap
+        );
+        return (config, t.id, t.totalDeposited);
     }
 
     // ───────────────────────────── markets ─────────────────────────────
@@ -434,6 +495,18 @@ contract ClearingHouse is ChxUpgradeable, ClearingHouseStorage, IClearingHouse, 
     }
 
     // ───────────────────────────── internals ─────────────────────────────
+
+    /// @dev Equity after a withdrawal (USDC or token) must still cover initial margin, at the price gated like every
+    ///      risk-increasing action (sequencer grace period, spot deviation, the oracle's risk pause: ORC-01).
+    function _checkWithdrawalMargin(
+        ClearingHouseStorage.Layout storage $,
+        ClearingHouseStorage.Account memory acc
+    ) private view {
+        (MarginState memory s, ) = ClearingMargin.scan($, msg.sender, acc, _noTrade(), true, $.oracle.riskPrice());
+        if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
+            revert ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
+        }
+    }
 
     function _onlyLiquidationEngine(ClearingHouseStorage.Layout storage $) private view {
         if (msg.sender != $.liquidationEngine) revert ClearingOnlyLiquidationEngine(msg.sender);

@@ -7,6 +7,7 @@ import {FixedPointMath} from "../../libraries/math/FixedPointMath.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ILiquidationEngine} from "../../interfaces/clearing/ILiquidationEngine.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IClearingHouseCollateral} from "../../interfaces/clearing/IClearingHouseCollateral.sol";
 import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
 import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
 import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
@@ -77,21 +78,49 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         if (s.equityUsdc >= int256(s.maintenanceMarginUsdc)) {
             revert LiquidationAccountHealthy(account, s.equityUsdc, s.maintenanceMarginUsdc);
         }
-        (address oracle, address pool, address fund) = ch.liquidationModules();
         // A solvent account gets the sequencer grace period to top up; an insolvent one is liquidated at once.
-        if (s.equityUsdc >= 0) _checkSequencerGrace(oracle, account, s.equityUsdc);
+        if (s.equityUsdc >= 0) {
+            (address oracle, , ) = ch.liquidationModules();
+            _checkSequencerGrace(oracle, account, s.equityUsdc);
+        }
         int256 collateral = s.collateralUsdc;
+        // Token collateral first (docs/clearing.md "Non-USDC collateral"): the liquidator buys every priced token at
+        // its haircut value (the discount it earns) and the USDC joins the account's collateral — equity is
+        // unchanged, as the scan counted the tokens at that value. USDC-only accounts skip the call.
+        if (s.tokenMask != 0) {
+            (collateral, s.tokenMask) = IClearingHouseCollateral(address(ch)).seizeTokenCollateral(
+                account,
+                msg.sender,
+                priceWad,
+                false
+            );
+        }
         uint256 positionsLeft;
         if (s.positionCount > 0) {
             (fractionWad, collateral, positionsLeft, bountyUsdc) = _close($, ch, account, s, priceWad);
         }
-        if (positionsLeft == 0 && collateral < 0) {
-            collateral = _waterfall(ch, IGuarantorPool(pool), IInsuranceFund(fund), account, uint256(-collateral));
-            // CLR-03: what the insurance fund could not pay goes to auto-deleveraging (a claim on the opposite side
-            // of the market of the largest position the bankrupting close took out).
-            if (collateral < 0 && s.positionCount > 0) _openClaim($, ch, account, uint256(-collateral));
-        }
+        if (positionsLeft == 0 && collateral < 0) collateral = _default($, ch, account, s, priceWad, collateral);
         emit AccountLiquidated(account, msg.sender, fractionWad, priceWad, bountyUsdc, collateral, positionsLeft);
+    }
+
+    /// @dev A bankrupt account (no positions, collateral < 0): its unpriced token remainder goes to the insurance fund,
+    ///      then LIQ-03's waterfall; what the insurance fund cannot pay opens an auto-deleveraging claim (CLR-03) on
+    ///      the opposite side of the market of the largest position the bankrupting close took out.
+    function _default(
+        LiquidationEngineStorage storage $,
+        IClearingHouse ch,
+        address account,
+        IClearingHouse.MarginState memory s,
+        uint256 priceWad,
+        int256 collateral
+    ) private returns (int256) {
+        (, address pool, address fund) = ch.liquidationModules();
+        if (s.tokenMask != 0) {
+            IClearingHouseCollateral(address(ch)).seizeTokenCollateral(account, fund, priceWad, true);
+        }
+        collateral = _waterfall(ch, IGuarantorPool(pool), IInsuranceFund(fund), account, uint256(-collateral));
+        if (collateral < 0 && s.positionCount > 0) _openClaim($, ch, account, uint256(-collateral));
+        return collateral;
     }
 
     /// @dev Aave's PriceOracleSentinel rule on the oracle's own sequencer configuration: after an L2 sequencer outage,

@@ -27,11 +27,14 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @param collateralUsdc Deposited collateral plus realised PnL, funding and fees (may be < 0 in a default).
     /// @param unrealisedPnlUsdc Σ over positions of size × price − openNotional, rounded down, plus the equity
     ///        adjustments of flagged markets (IMarketAccountRisk: owed funding, delivery payments, …).
-    /// @param equityUsdc collateral + unrealised PnL.
+    /// @param equityUsdc collateral + unrealised PnL + token collateral's haircut value.
     /// @param initialMarginUsdc Σ |size| × price × initial rate, rounded up, plus flagged markets' extra initial margin.
     /// @param maintenanceMarginUsdc Σ |size| × price × maintenance rate, rounded up, plus their extra maintenance.
     /// @param grossNotionalUsdc Σ |size| × price, rounded up.
     /// @param positionCount Markets in the account's set: a non-zero position, or held by the market at zero size.
+    /// @param tokenCollateralUsdc Haircut value of the account's non-USDC collateral at the price (rounded down; part
+    ///        of equity, never of collateralUsdc; IClearingHouseCollateral).
+    /// @param tokenMask Bit (id − 1) set for each collateral token the account holds (0: USDC only).
     struct MarginState {
         int256 collateralUsdc;
         int256 unrealisedPnlUsdc;
@@ -40,6 +43,8 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
         uint256 maintenanceMarginUsdc;
         uint256 grossNotionalUsdc;
         uint256 positionCount;
+        uint256 tokenCollateralUsdc;
+        uint256 tokenMask;
     }
 
     /// @notice The default-waterfall layers after the account itself (LIQ-03).

@@ -92,10 +92,10 @@ library ClearingAdl {
         o.haircut = _min3(s.maxHaircutUsdc, profit, owed);
         o.bounty = _min3(s.bountyUsdc, profit - o.haircut, type(uint256).max);
         o.collateral = int256(acc.collateralUsdc) + o.pnl - int256(o.haircut + o.bounty);
-        acc.collateralUsdc = o.collateral.toInt96();
+        acc.collateralUsdc = o.collateral.toInt88();
         $.accounts[s.candidate] = acc;
         o.bankruptCollateral += int256(o.haircut);
-        b.collateralUsdc = o.bankruptCollateral.toInt96();
+        b.collateralUsdc = o.bankruptCollateral.toInt88();
     }
 
     function _min3(uint256 a, uint256 b, uint256 c) private pure returns (uint256 r) {

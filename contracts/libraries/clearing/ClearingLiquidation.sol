@@ -57,7 +57,7 @@ library ClearingLiquidation {
             paidBountyUsdc = bountyUsdc < uint256(collateralUsdc) ? bountyUsdc : uint256(collateralUsdc);
             collateralUsdc -= int256(paidBountyUsdc);
         }
-        acc.collateralUsdc = collateralUsdc.toInt96();
+        acc.collateralUsdc = collateralUsdc.toInt88();
         $.accounts[account] = acc;
         if (paidBountyUsdc > 0) {
             emit IClearingHouseEvents.LiquidationBountyPaid(account, keeper, paidBountyUsdc, collateralUsdc);
@@ -128,7 +128,7 @@ library ClearingLiquidation {
         if (scenario) {
             settled = int256($.accounts[account].collateralUsdc) - before;
             // The caller writes the collateral once from its own running total: undo the hook's write here.
-            $.accounts[account].collateralUsdc = int96(before);
+            $.accounts[account].collateralUsdc = int88(before);
         }
     }
 
@@ -164,7 +164,7 @@ library ClearingLiquidation {
         uint256 paid = fromGuarantorUsdc + fromInsuranceUsdc;
         uint256 total = uint256(-collateral);
         collateralUsdc = paid >= total ? (paid - total).toInt256() : -deficit.toInt256();
-        a.collateralUsdc = collateralUsdc.toInt96();
+        a.collateralUsdc = collateralUsdc.toInt88();
         if (deficit > 0) emit IClearingHouseEvents.DeficitUnabsorbed(account, deficit, collateralUsdc);
     }
 

@@ -10,6 +10,7 @@ import {RiskWord} from "../../types/RiskWord.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
 import {ClearingPortfolio} from "./ClearingPortfolio.sol";
+import {ClearingCollateral} from "./ClearingCollateral.sol";
 
 /// @title ClearingMargin
 /// @notice The account scan: one pass over an account's markets (bounded by MarketSetLib.MAX) giving the gross open
@@ -65,6 +66,12 @@ library ClearingMargin {
         // Portfolio margin (CLR-04): only for an account holding a scenario market, in the linked library.
         if (m.portfolio) s = ClearingPortfolio.applyPortfolio(s, account, acc, tr, priceWad);
         s.equityUsdc = s.collateralUsdc + s.unrealisedPnlUsdc;
+        // Token collateral at its haircut value (linked library): only for an account holding some.
+        if (acc.tokenMask != 0 && withMargin) {
+            s.tokenMask = acc.tokenMask;
+            s.tokenCollateralUsdc = ClearingCollateral.valueOf(account, acc.tokenMask, priceWad);
+            s.equityUsdc += int256(s.tokenCollateralUsdc);
+        }
     }
 
     /// @dev What the account holds in a flagged market beyond its position (IMarketAccountRisk): the equity

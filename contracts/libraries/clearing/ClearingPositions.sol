@@ -45,7 +45,7 @@ library ClearingPositions {
         if (settleUsdc != 0) settle(account, acc, m, tr.market, settleUsdc);
         (pnl, increasing) = movePosition($, account, acc, tr, sizeDeltaCh, tradePriceWad, gate);
         int256 collateral = int256(acc.collateralUsdc) + pnl - feeUsdc.toInt256();
-        acc.collateralUsdc = collateral.toInt96();
+        acc.collateralUsdc = collateral.toInt88();
         if (m.flags & ClearingStorage.FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = m.id;
         $.accounts[account] = acc;
         if (pnl != 0 || settleUsdc != 0) $.markets[tr.market].poolUsdc = (int256(m.poolUsdc) - pnl).toInt128();
@@ -116,7 +116,7 @@ library ClearingPositions {
         int256 amountUsdc
     ) internal {
         int256 collateral = int256(acc.collateralUsdc) + amountUsdc;
-        acc.collateralUsdc = collateral.toInt96();
+        acc.collateralUsdc = collateral.toInt88();
         if (m.flags & ClearingStorage.FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = m.id;
         int256 pool = int256(m.poolUsdc) - amountUsdc;
         m.poolUsdc = pool.toInt128();

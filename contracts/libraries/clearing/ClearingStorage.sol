@@ -14,13 +14,31 @@ import {RiskWord} from "../../types/RiskWord.sol";
 /// @notice The ClearingHouse's ERC-7201 storage records, inherited by the ClearingHouse (so the upgrade-safety gate
 ///         sees its namespace) and used by the clearing libraries through ClearingStorage.layout().
 abstract contract ClearingHouseStorage {
-    /// @dev One slot holds everything a trade, a withdrawal or a liquidation needs about the account: collateral,
-    ///      the last loss-absorbing market it traded or settled in (its socialised loss goes there) and the set of
-    ///      markets it holds positions in (MarketSet).
+    /// @dev One slot holds everything a trade, a withdrawal or a liquidation needs about the account: USDC
+    ///      collateral (int88: ±1.5e20 USDC), the last loss-absorbing market it traded or settled in, the set of
+    ///      markets it holds positions in (MarketSet) and the mask of collateral tokens it holds (bit id − 1 of
+    ///      `collateralTokenById`): an account without token collateral pays one bit test, never a token read.
     struct Account {
-        int96 collateralUsdc;
+        int88 collateralUsdc;
         uint16 lastMarketId;
         MarketSet markets;
+        uint8 tokenMask;
+    }
+
+    /// @dev A non-USDC collateral token (ClearingCollateral). Slot 1: price source and id; slot 2: haircut rule
+    ///      h = min(maxHaircut, baseHaircut + σMultiple × σ); slot 3: the deposit cap and the recorded total (the
+    ///      token's ledger: Σ account balances = totalDeposited ≤ balanceOf(ClearingHouse)).
+    struct CollateralToken {
+        address feed;
+        uint32 heartbeatSec;
+        uint8 id;
+        uint8 feedDecimals;
+        bool indexPriced;
+        uint64 baseHaircutWad;
+        uint64 sigmaMultipleWad;
+        uint64 maxHaircutWad;
+        uint128 depositCap;
+        uint128 totalDeposited;
     }
 
     /// @dev One slot; `id` (1-based, registration order) is what accounts store; `flags` FLAG_* bits.
@@ -74,6 +92,12 @@ abstract contract ClearingHouseStorage {
         ///      0-71), stale σ (72-143), stale-at unix seconds (144-183), risk-engine generation (248-255). Read by
         ///      the scan only for a market flagged FLAG_MARKET_SIGMA.
         mapping(address market => uint256) marketSigma;
+        /// @dev Non-USDC collateral (ClearingCollateral): per-token configuration, id → token (ids 1..8, the bit of
+        ///      Account.tokenMask), and each account's recorded balance (never balanceOf: a donation counts for nobody).
+        mapping(address token => CollateralToken) collateralTokens;
+        mapping(uint256 id => address) collateralTokenById;
+        uint8 collateralTokenCount;
+        mapping(address account => mapping(address token => uint256)) tokenBalances;
     }
 
     /// @dev One slot: the market id (MarketRef) and the signed size a bankrupting close took out of it.

@@ -39,6 +39,28 @@ export const clearingParams = {
   liquidationDustUsdc: parseUnits("10", 6),
   /** Mock index price on local networks when no ComputePriceOracle is deployed: 10 USDC per CH. */
   mockPriceWad: parseUnits("10", 18),
+  /**
+   * Non-USDC collateral (docs/clearing.md "Non-USDC collateral"): CH valued at the index with h = 10 % + 1·σ ≤ 50 %;
+   * DPS listed with h = 20 % + 2·σ ≤ 60 % but no feed — off until governance sets one (setCollateralToken).
+   */
+  chCollateral: {
+    feed: ZeroAddress,
+    heartbeatSec: 0n,
+    indexPriced: true,
+    baseHaircutWad: parseUnits("0.1", 18),
+    sigmaMultipleWad: parseUnits("1", 18),
+    maxHaircutWad: parseUnits("0.5", 18),
+    depositCap: parseUnits("1000000", 18),
+  },
+  dpsCollateral: {
+    feed: ZeroAddress,
+    heartbeatSec: 86_400n,
+    indexPriced: false,
+    baseHaircutWad: parseUnits("0.2", 18),
+    sigmaMultipleWad: parseUnits("2", 18),
+    maxHaircutWad: parseUnits("0.6", 18),
+    depositCap: parseUnits("10000000", 18),
+  },
 };
 
 /** The ClearingHouse market flags governance sets (IClearingHouse.marketFlags / MarketFlagsSet). */
@@ -201,6 +223,18 @@ export const clearingModule: DeployModule = {
         const data = guarantors.interface.encodeFunctionData("setBackstopParams", [want]);
         await ctx.adminCall(pool, data, "GuarantorPool: setBackstopParams(requirement, grace, slash, fee share)");
       }
+    }
+    // Collateral beyond USDC: CH at the index, DPS listed but off (no feed) — each listed once (ADMIN call).
+    for (const [name, config] of [
+      ["CHToken", p.chCollateral],
+      ["DPSToken", p.dpsCollateral],
+    ] as const) {
+      if (!ctx.has(name)) continue;
+      const token = ctx.address(name);
+      const [, id] = await house.collateralToken(token);
+      if (id !== 0n) continue;
+      const data = house.interface.encodeFunctionData("setCollateralToken", [token, config]);
+      await ctx.adminCall(ch, data, `ClearingHouse: setCollateralToken(${name})`);
     }
     await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);
     await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.GUARANTOR_SLASHER);

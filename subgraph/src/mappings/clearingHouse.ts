@@ -14,6 +14,9 @@ import {
   PositionDeleveraged,
   PositionLiquidated,
   PositionModified,
+  TokenCollateralDeposited,
+  TokenCollateralSeized,
+  TokenCollateralWithdrawn,
 } from "../../generated/ClearingHouse/ClearingHouse";
 import {
   AdlStep,
@@ -23,8 +26,10 @@ import {
   LiquidationDraft,
   Position,
   PositionChange,
+  TokenCollateral,
+  TokenCollateralEvent,
 } from "../../generated/schema";
-import { initPosition, loadOrInitLiquidationDraft } from "../../generated/defaults";
+import { initPosition, initTokenCollateral, loadOrInitLiquidationDraft } from "../../generated/defaults";
 import { Series } from "../lib/buckets";
 import { accountDay, configChange, getMarginAccount, getMarket, negative, positive } from "../lib/clearing";
 import { eventId, stamp, ZERO } from "../lib/common";
@@ -254,8 +259,18 @@ function changePosition(
   c.save();
 
   accountDay(a, event, realised, fee, ZERO, liquidation ? 0 : 1, 0);
-  marketDay(m, event, oiBefore, sizeDelta.abs(), liquidation ? 0 : 1, fee, realised, ZERO,
-    liquidation ? sizeDelta.abs() : ZERO, ZERO);
+  marketDay(
+    m,
+    event,
+    oiBefore,
+    sizeDelta.abs(),
+    liquidation ? 0 : 1,
+    fee,
+    realised,
+    ZERO,
+    liquidation ? sizeDelta.abs() : ZERO,
+    ZERO,
+  );
   if (liquidation) {
     const d = liquidationDraft(account, event);
     d.positionsClosed = d.positionsClosed + 1;
@@ -372,4 +387,75 @@ export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
   else if (p.layer == 2) d.insuranceUsdc = d.insuranceUsdc.plus(p.amountUsdc);
   else if (p.layer == 3) d.socialisedUsdc = d.socialisedUsdc.plus(p.amountUsdc);
   d.save();
+}
+
+// ───────────── token collateral (IClearingHouseCollateral) ─────────────
+
+function getTokenCollateral(account: Bytes, token: Bytes, event: ethereum.Event): TokenCollateral {
+  const id = account.concat(token);
+  let t = TokenCollateral.load(id);
+  if (t == null) {
+    t = initTokenCollateral(id);
+    t.account = account;
+    t.token = token;
+  }
+  t.updatedAt = event.block.timestamp;
+  return t;
+}
+
+function tokenEvent(event: ethereum.Event, kind: string, account: Bytes, token: Bytes): TokenCollateralEvent {
+  const e = new TokenCollateralEvent(eventId(event));
+  e.kind = kind;
+  e.account = account;
+  e.token = token;
+  e.amount = ZERO;
+  e.balance = ZERO;
+  e.proceedsUsdc = ZERO;
+  stamp(e, event);
+  return e;
+}
+
+export function handleTokenCollateralDeposited(event: TokenCollateralDeposited): void {
+  const p = event.params;
+  const t = getTokenCollateral(p.account, p.token, event);
+  t.balance = p.balance;
+  t.deposited = t.deposited.plus(p.amount);
+  t.save();
+  const e = tokenEvent(event, "deposit", p.account, p.token);
+  e.amount = p.amount;
+  e.balance = p.balance;
+  e.totalDeposited = p.totalDeposited;
+  e.save();
+}
+
+export function handleTokenCollateralWithdrawn(event: TokenCollateralWithdrawn): void {
+  const p = event.params;
+  const t = getTokenCollateral(p.account, p.token, event);
+  t.balance = p.balance;
+  t.withdrawn = t.withdrawn.plus(p.amount);
+  t.save();
+  const e = tokenEvent(event, "withdraw", p.account, p.token);
+  e.counterparty = p.to;
+  e.amount = p.amount;
+  e.balance = p.balance;
+  e.totalDeposited = p.totalDeposited;
+  e.save();
+}
+
+export function handleTokenCollateralSeized(event: TokenCollateralSeized): void {
+  const p = event.params;
+  const t = getTokenCollateral(p.account, p.token, event);
+  t.balance = ZERO;
+  t.seized = t.seized.plus(p.amount);
+  t.seizedProceedsUsdc = t.seizedProceedsUsdc.plus(p.proceedsUsdc);
+  t.save();
+  const a = getMarginAccount(p.account, event);
+  a.collateralUsdc = p.collateralUsdc;
+  a.save();
+  const e = tokenEvent(event, "seized", p.account, p.token);
+  e.counterparty = p.to;
+  e.amount = p.amount;
+  e.proceedsUsdc = p.proceedsUsdc;
+  e.collateralUsdc = p.collateralUsdc;
+  e.save();
 }

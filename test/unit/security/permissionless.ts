@@ -175,6 +175,11 @@ open(
   ["flushFees()"],
   "moves accrued fees to their fixed recipients (insurance fund); no choice of destination",
 );
+open(
+  "ClearingHouse",
+  ["depositToken(address,uint256)", "withdrawToken(address,uint256,address)"],
+  "a trader's own token collateral (recorded balances; the withdrawal runs the margin check)",
+);
 open("ClearingHouse", ["syncExposure(address)"], "recomputes an account's guarantor exposure from state; idempotent");
 open("RiskEngine", ["updateVolatility()"], "permissionless EWMA update at most once per interval, with a fixed bounty");
 open(
