@@ -343,15 +343,16 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
     expect(due.code, due.out).to.equal(0);
     const lines = due.out.trim().split("\n");
     expect(lines[0]).to.match(
-      /^keeper status on localhost \(chain 31337, .*localhost\.json\): block \d+, .* 5 action\(s\) due$/,
+      /^keeper status on localhost \(chain 31337, .*localhost\.json\): block \d+, .* 7 action\(s\) due$/,
     );
     // The markets' checkers are discovered from the deployment; no market has open interest, so nothing is due.
     expect(due.out).to.include("job funding: nothing due");
     expect(due.out).to.include("job futures-expiry: nothing due");
     expect(due.out).to.include("job options-expiry: nothing due");
-    // The clearing jobs are on too: no account has a position; the first volatility update is due.
+    // The clearing jobs are on too: no account has a position; the first volatility updates are due (the index σ
+    // and the perp and futures markets' own σ, whose models the deploy sets).
     expect(due.out).to.include("job liquidations: nothing due");
-    expect(due.out).to.include("job volatility: 1 action(s) due");
+    expect(due.out).to.include("job volatility: 3 action(s) due");
     expect(due.out).to.include('job checker: off — no "targets" configured for the checker job');
     expect(due.out).to.match(/job mock-target: off — MockKeeperTarget is not in /);
     expect(due.out).to.include("job emission: 4 action(s) due, 1 priority");

@@ -189,7 +189,7 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
       deployment: deployed.deployment,
       accountIndex: KEEPER_A,
       urls: [px.url],
-      config: config({ volatility: { gasCeilingGwei: 20 } }),
+      config: config({ volatility: { gasCeilingGwei: 20, markets: false } }),
     });
     try {
       px.gasMultiplier(10);
@@ -218,7 +218,7 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     const k = makeKeeper({
       deployment: deployed.deployment,
       accountIndex: KEEPER_A,
-      config: { jobs: { volatility: {} } },
+      config: { jobs: { volatility: { markets: false } } },
     });
     try {
       expect(k.summary().join("\n")).to.match(/job volatility: update the EWMA volatility when due on RiskEngine/);
@@ -573,7 +573,7 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     const k = makeKeeper({
       deployment: deployed.deployment,
       accountIndex: KEEPER_A,
-      config: { jobs: { volatility: {} }, breakerBaseMs: 10_000 },
+      config: { jobs: { volatility: { markets: false } }, breakerBaseMs: 10_000 },
     });
     try {
       const r = await k.tick();

@@ -61,3 +61,38 @@ export async function renderLinePlot(dir: string, plot: LinePlot): Promise<strin
   await writeFile(file, svg);
   return file;
 }
+
+export interface BarPlot {
+  file: string;
+  title: string;
+  /** One bar per row: `category` on the x axis, `group` side by side within it (one colour each), `value` its height. */
+  rows: Array<{ category: string; group: string; value: number }>;
+  xTitle: string;
+  yTitle: string;
+}
+
+/** Grouped bars (e.g. each waterfall layer's absorption in each shock), same renderer as the line plots. */
+export async function renderBarPlot(dir: string, plot: BarPlot): Promise<string> {
+  const order = [...new Set(plot.rows.map((r) => r.category))];
+  const spec = {
+    $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+    title: plot.title,
+    width: 640,
+    height: 280,
+    background: "white",
+    data: { values: plot.rows },
+    mark: { type: "bar", tooltip: true },
+    encoding: {
+      x: { field: "category", type: "nominal", title: plot.xTitle, sort: order, axis: { labelAngle: 0 } },
+      xOffset: { field: "group", type: "nominal" },
+      y: { field: "value", type: "quantitative", title: plot.yTitle },
+      color: { field: "group", type: "nominal", title: null },
+    },
+  } as unknown as vl.TopLevelSpec;
+  const compiled = vl.compile(spec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  const svg = await view.toSVG();
+  const file = path.join(dir, plot.file);
+  await writeFile(file, svg);
+  return file;
+}

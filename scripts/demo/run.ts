@@ -8,7 +8,7 @@ import { deployProtocol } from "../deploy/index.js";
 import { DemoKeeper } from "./keeper.js";
 import { Rng } from "./rng.js";
 import { scenes, pendingScenes } from "./scenes/index.js";
-import { renderLinePlot, type LinePlot } from "./plots.js";
+import { renderBarPlot, renderLinePlot, type BarPlot, type LinePlot } from "./plots.js";
 import { writeReport, type Report } from "./report.js";
 import type { DemoContext, DemoOptions, SceneResult, Series } from "./types.js";
 import { connectProtocol } from "@chx/sdk";
@@ -142,6 +142,7 @@ export async function runDemo(
 
   const plots: string[] = [];
   for (const plot of plotSpecs(series)) plots.push(await renderLinePlot(opts.out, plot));
+  for (const plot of barSpecs(series)) plots.push(await renderBarPlot(opts.out, plot));
   // the plots' data, for anyone who wants to re-plot or check a run
   await writeFile(path.join(opts.out, "series.json"), JSON.stringify(Object.fromEntries(series), null, 1) + "\n");
 
@@ -201,6 +202,41 @@ async function playScenes(
   }
 }
 
+/** The bar plots: compute delivered per month, each waterfall layer's absorption per shock. */
+function barSpecs(series: Map<string, Series>): BarPlot[] {
+  const specs: BarPlot[] = [];
+  const s = (name: string) => series.get(name) ?? [];
+  const schedule = s("delivery").filter((r) => r.scheduledCh !== undefined);
+  if (schedule.length > 0) {
+    // Alice's months (the cast scene: one row per delivered month): what she hedged against what her tasks consumed
+    const rows: BarPlot["rows"] = [];
+    for (const r of schedule) {
+      rows.push({
+        category: String(r.label),
+        group: "hedged and delivered to her order",
+        value: Number(r.scheduledCh),
+      });
+      rows.push({ category: String(r.label), group: "consumed as verified tasks", value: Number(r.computeHours) });
+    }
+    specs.push({
+      file: "delivery.svg",
+      title: "Alice's compute per delivery month: the CH her futures delivered vs the compute hours her tasks consumed",
+      rows,
+      xTitle: "month of her schedule (month 1 is six months after she hedged)",
+      yTitle: "compute hours (CH)",
+    });
+  }
+  if (s("shockLayers").length > 0)
+    specs.push({
+      file: "shock-layers.svg",
+      title: "What each layer of the waterfall absorbed, per shock (after the defaulters' own margin)",
+      rows: s("shockLayers").map((r) => ({ category: String(r.layer), group: String(r.shock), value: Number(r.usdc) })),
+      xTitle: "layer",
+      yTitle: "USDC absorbed",
+    });
+  return specs;
+}
+
 /** Which series become which plot; a plot is drawn only when its series has data. */
 function plotSpecs(series: Map<string, Series>): LinePlot[] {
   const specs: LinePlot[] = [];
@@ -236,23 +272,6 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
       y: ["index", "futures"],
       yTitle: "USDC per CH",
     });
-  if (s("delivery").length > 0) {
-    // compute hours delivered per month of the delivery window: the scene adds one row per delivered task
-    const perMonth = new Map<number, number>();
-    for (const r of s("delivery"))
-      perMonth.set(Number(r.month), (perMonth.get(Number(r.month)) ?? 0) + Number(r.computeHours));
-    specs.push({
-      file: "delivery.svg",
-      title: "Compute hours delivered per month (futures delivery orders consumed as tasks)",
-      series: [...perMonth.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([month, computeHours]) => ({ month, computeHours })),
-      x: "month",
-      xTitle: "month of the delivery window",
-      y: ["computeHours"],
-      yTitle: "compute hours (CH)",
-    });
-  }
   if (s("forwardCurve").length > 0)
     specs.push({
       file: "forward-curve.svg",
@@ -303,6 +322,17 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
       y: ["insuranceUsdc", "guarantorsUsdc"],
       yTitle: "USDC",
       rules: [{ x: 0, label: "−40 %" }],
+    });
+  if (s("shock60").length > 0)
+    specs.push({
+      file: "insurance-shock60.svg",
+      title: "Insurance fund and guarantor capital through the 60 % shock (the fund drained first)",
+      series: s("shock60"),
+      x: "hour",
+      xTitle: "hours from the shock",
+      y: ["insuranceUsdc", "guarantorsUsdc"],
+      yTitle: "USDC",
+      rules: [{ x: 0, label: "−60 %" }],
     });
   if (s("index").length > 1)
     specs.push({

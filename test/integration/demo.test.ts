@@ -76,7 +76,7 @@ describe("Demo (the main job) — a short run", function () {
         expect(Number(report.figures["perps.keeperActions"])).to.be.greaterThanOrEqual(48);
         expect(report.figures["perps.trades"]).to.equal(report.figures["perps.orders"]);
       }
-      if (done("A 40 % CH price shock")) {
+      if (done("Two CH price shocks")) {
         // liquidations by the keeper walked the waterfall; no bad debt was left unabsorbed or socialised
         expect(Number(report.figures["shock.liquidationsByKeeper"])).to.be.greaterThan(0);
         expect(report.figures["shock.liquidationsByKeeper"]).to.equal(report.figures["shock.liquidations"]);
@@ -85,6 +85,44 @@ describe("Demo (the main job) — a short run", function () {
         expect(report.figures["shock.noUnabsorbedBadDebt"]).to.equal("true");
         expect(report.figures["shock.socialisedUsdc"]).to.equal("0.0");
         expect(report.figures["shock.accountsLeftLiquidatable"]).to.equal("0");
+        // issue 20 item 8: the second shock (−60 % after the fund's staker left) walks guarantor → insurance → ADL:
+        // each layer absorbed part of Frank's deficit, the fund ended empty, the keeper's ADL steps recovered the
+        // rest from the profitable short at the bankruptcy price; no bad debt is left after both shocks
+        expect(Number(report.figures["shock60.layers.guarantorUsdc"])).to.be.greaterThan(0);
+        expect(Number(report.figures["shock60.layers.insuranceUsdc"])).to.be.greaterThan(0);
+        expect(Number(report.figures["shock60.layers.adlUsdc"])).to.be.greaterThan(0);
+        expect(report.figures["shock60.insuranceAfterUsdc"]).to.equal("0.0");
+        expect(Number(report.figures["shock.adlSteps"])).to.be.greaterThanOrEqual(1);
+        expect(Number(report.figures["shock60.adlNominations"])).to.be.greaterThanOrEqual(1);
+        expect(Number(report.figures["shock.unabsorbedBadDebtUsdc"])).to.equal(0);
+        expect(report.figures["shock.socialisedBothUsdc"]).to.equal("0.0");
+        // the totals per layer are the two shocks' sums (USDC, 6 dp: compared in micro-USDC)
+        const micro = (k: string) => Math.round(Number(report.figures[k]) * 1e6);
+        for (const layer of ["guarantor", "insurance", "adl"])
+          expect(micro(`shock.layers.${layer}Usdc`)).to.equal(
+            micro(`shock40.layers.${layer}Usdc`) + micro(`shock60.layers.${layer}Usdc`),
+          );
+        expect(report.plots.some((p) => p.endsWith("shock-layers.svg"))).to.equal(true);
+        const shock = report.scenes.find((x) => x.title.startsWith("Two CH price shocks"))!;
+        expect(shock.title).to.contain("ends in auto-deleveraging");
+      }
+      if (done("The seed's cast")) {
+        // issue 19 items 4–5: Alice's schedule through ComputeStandard (0.312 PFLOPS per CH of class ML: 500
+        // TFLOP-hours = 500 / 312 CH, rounded up), hedged with twelve monthly series, each month bought from Bob
+        expect(report.figures["futures.aliceChPerMonth500"]).to.equal("1.602564102564102565");
+        expect(report.figures["futures.aliceChPerMonth1000"]).to.equal("3.205128205128205129");
+        expect(report.figures["futures.aliceMonthsHedged"]).to.equal("12");
+        // the short run follows her first two delivering months to compute delivered
+        expect(Number(report.figures["futures.aliceMonthsDelivered"])).to.be.greaterThanOrEqual(2);
+        // every delivery order (the dated future's and one per delivered month) was consumed by a completed task
+        expect(Number(report.figures["delivery.ordersCreated"])).to.equal(
+          1 + Number(report.figures["futures.aliceMonthsDelivered"]),
+        );
+        expect(report.figures["delivery.tasksCompleted"]).to.equal(report.figures["delivery.ordersCreated"]);
+        expect(report.figures["delivery.failedDeliveriesSlashedDps"]).to.equal("0.0"); // nobody failed an assignment
+        expect(report.plots.some((p) => p.endsWith("delivery.svg"))).to.equal(true);
+        const cast = report.scenes.find((x) => x.title.startsWith("The seed's cast"))!;
+        expect(cast.title).to.contain("takes delivery of compute month by month");
       }
       const md = await readFile(path.join(out, "report.md"), "utf8");
       expect(md).to.contain("# CHX demo report");

@@ -48,7 +48,7 @@ export async function buyChOnSpot(ctx: DemoContext, buyer: HardhatEthersSigner, 
  * orders' delay, then the keeper ticks until nothing is left — the futures-expiry job's checker() payloads execute one
  * due order per tick at the oracle round in force at the order's price time.
  */
-async function executeFuturesOrders(ctx: DemoContext): Promise<void> {
+export async function executeFuturesOrders(ctx: DemoContext): Promise<void> {
   const { futures } = ctx.protocol;
   await ctx.advance(Number((await futures.params()).minOrderDelaySec) + 1);
   await ctx.keeper.settle();
@@ -57,7 +57,7 @@ async function executeFuturesOrders(ctx: DemoContext): Promise<void> {
 }
 
 /** What Alice's delivery order turned into: compute consumed as tasks, or why none was. */
-interface DeliveryOutcome {
+export interface DeliveryOutcome {
   /** Tasks of the order accepted and claimed by this scene. */
   tasks: number;
   /** CH paid to their executors (one CH is one hour of the class's reference system). */
@@ -74,12 +74,11 @@ const reasonOf = (e: unknown) => (e instanceof Error ? e.message.split("\n")[0]!
  * paid from the order (no new payment), providers owing enough CH bid, the council verifies (scripts/demo/task-flow.ts)
  * and the task is claimed back into the order's accounts. Every step that cannot happen is reported, never faked.
  */
-async function takeDelivery(
+export async function takeDelivery(
   ctx: DemoContext,
   orders: DeliveryOrders,
   orderId: bigint,
   alice: HardhatEthersSigner,
-  expiry: bigint,
 ): Promise<DeliveryOutcome> {
   const { providerRegistry: reg } = ctx.protocol;
   const none = (reason: string): DeliveryOutcome => ({ tasks: 0, consumedCh: 0n, reason });
@@ -143,15 +142,11 @@ async function takeDelivery(
   const consumedCh = stats.chDelivered - statsBefore.chDelivered;
   const tasks = Number(stats.tasksCompleted - statsBefore.tasksCompleted);
   const after = await orders.order(orderId);
-  const t1 = (await ctx.connection.ethers.provider.getBlock("latest"))!.timestamp;
   ctx.log(
     `task ${taskId} (status ${outcome.status}): executor ${outcome.executor.slice(0, 10)}… delivered ` +
       `${formatUnits(consumedCh, 18)} compute hours, burned against its liability; ` +
       `${formatUnits(after.availableCh, 18)} CH left in Alice's order (back to her when its window closes)`,
   );
-  // compute hours delivered per month of the delivery window (one row per delivered task)
-  if (consumedCh > 0n)
-    ctx.series("delivery", { month: Math.floor((t1 - Number(expiry)) / MONTH) + 1, computeHours: fmt(consumedCh) });
   return { tasks, consumedCh, reason: tasks > 0 ? "" : `task ${taskId} ended with status ${outcome.status}` };
 }
 
@@ -159,7 +154,7 @@ const TITLE = "Futures: Alice buys futures and elects delivery; Bob sells future
 let titleNow = TITLE;
 
 /** EIP-712 fields of IFuturesTypes.Order (type `FuturesOrder`, FuturesTrading.ORDER_TYPEHASH). */
-const FUTURES_ORDER_FIELDS = [
+export const FUTURES_ORDER_FIELDS = [
   { name: "maker", type: "address" },
   { name: "seriesId", type: "uint256" },
   { name: "isBuy", type: "bool" },
@@ -345,7 +340,10 @@ export const futuresScene: Scene = {
     ctx.figure("futures.positionsLeftOpen", Number(stillOpen));
     ctx.figure("futures.bobEscrowLeftCh", formatUnits(bobLeft.escrowCh, 18));
     ctx.figure("futures.aliceCollateralUsdc", formatUnits(collateral, 6));
-    const delivery = await takeDelivery(ctx, orders, await orders.orderId(seriesId, alice.address), alice, expiry);
+    const delivery = await takeDelivery(ctx, orders, await orders.orderId(seriesId, alice.address), alice);
+    // the delivery plot: this order is the dated future's (the cast scene adds Alice's schedule month by month)
+    if (delivery.consumedCh > 0n)
+      ctx.series("delivery", { label: "dated future", month: 0, computeHours: fmt(delivery.consumedCh) });
     if (delivery.tasks > 0) {
       titleNow =
         "Futures: Alice buys futures and takes delivery of compute; Bob sells futures; the price converges at expiry";

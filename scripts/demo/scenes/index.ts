@@ -7,6 +7,7 @@ import { futuresScene } from "./futures.js";
 import { optionsScene } from "./options.js";
 import { launchScene, perpsScene } from "./perps.js";
 import { shockScene } from "./shock.js";
+import { castScene } from "./cast.js";
 
 /** The scripted market, in order. A scene whose modules are not deployed is reported as skipped. */
 export const scenes: Scene[] = [
@@ -19,6 +20,8 @@ export const scenes: Scene[] = [
   optionsScene,
   perpsScene,
   shockScene,
+  // last: it moves the chain more than six months on (Alice's first need)
+  castScene,
 ];
 
 /** Scenes of modules that have not landed yet: listed in the report as skipped, never faked. */
