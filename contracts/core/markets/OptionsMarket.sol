@@ -14,6 +14,10 @@ import {OptionsListing} from "../../libraries/options/OptionsListing.sol";
 import {OptionsFunds} from "../../libraries/options/OptionsFunds.sol";
 import {OptionsPositions} from "../../libraries/options/OptionsPositions.sol";
 import {OptionsOffers} from "../../libraries/options/OptionsOffers.sol";
+import {OptionsMargin} from "../../libraries/options/OptionsMargin.sol";
+import {IMarketScenarioRisk} from "../../interfaces/callback/IMarketScenarioRisk.sol";
+import {IMarketAccountRisk} from "../../interfaces/callback/IMarketAccountRisk.sol";
+import {ILiquidatableMarket} from "../../interfaces/callback/ILiquidatableMarket.sol";
 
 /// @title OptionsMarket
 /// @notice European calls (capped: call spreads) and puts on the CH index, cash-settled, and on futures series,
@@ -111,6 +115,45 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         p.longCh = (p.longCh + sizeCh).toUint96();
         _store($, s, seriesId, msg.sender, p, wasEmpty);
         OptionsFunds.move($, msg.sender, -collateralUsdc.toInt256());
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function writeMargined(uint256, uint256) external {
+        _delegate();
+    }
+
+    /// @inheritdoc ILiquidatableMarket
+    function onPositionLiquidated(address, int256, uint256, int256) external {
+        _delegate();
+    }
+
+    /// @inheritdoc IMarketScenarioRisk
+    function scenarioPnl(
+        address account,
+        uint256 priceWad,
+        uint256[] calldata scenarioPricesWad
+    ) external view returns (int256[] memory) {
+        return OptionsMargin.scenarioPnl(_s(), account, priceWad, scenarioPricesWad);
+    }
+
+    /// @inheritdoc IMarketAccountRisk
+    function accountRisk(address account, uint256 priceWad) external view returns (int256, uint256, uint256) {
+        return (OptionsMargin.accountRisk(_s(), account, priceWad), 0, 0);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function marginedOf(uint256 seriesId, address account) external view returns (MarginedShort memory) {
+        return _s().margined[seriesId][account];
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function marginedSeriesOf(address account) external view returns (uint256[] memory) {
+        return _s().marginedSeries[account];
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function marginedSeries(uint256 seriesId) external view returns (MarginedSeries memory) {
+        return _s().marginedState[seriesId];
     }
 
     /// @inheritdoc IOptionsMarket

@@ -8,6 +8,7 @@ import {IOptionsMarketErrors} from "../../interfaces/markets/IOptionsMarketError
 import {IOptionsMarketEvents} from "../../interfaces/markets/IOptionsMarketEvents.sol";
 import {OptionsMarketBase} from "../../core/markets/OptionsMarketBase.sol";
 import {OptionsBook} from "./OptionsBook.sol";
+import {OptionsMargin} from "./OptionsMargin.sol";
 
 /// @title OptionsPositions
 /// @notice Closing a long+short pair before expiry and transferring longs (docs/options.md). External library
@@ -28,12 +29,24 @@ library OptionsPositions {
         if (sizeCh > p.longCh) {
             revert IOptionsMarketErrors.OptionsInsufficientLong(seriesId, msg.sender, sizeCh, p.longCh);
         }
+        // collateralised shorts first (their collateral comes back), then margined ones (their margin frees up)
+        uint256 covered = sizeCh;
         if (sizeCh > p.shortCh) {
-            revert IOptionsMarketErrors.OptionsInsufficientShort(seriesId, msg.sender, sizeCh, p.shortCh);
+            uint256 margined = $.margined[seriesId][msg.sender].shortCh;
+            if (sizeCh - p.shortCh > margined) {
+                revert IOptionsMarketErrors.OptionsInsufficientShort(
+                    seriesId,
+                    msg.sender,
+                    sizeCh,
+                    p.shortCh + margined
+                );
+            }
+            covered = p.shortCh;
+            OptionsMargin.close($, seriesId, msg.sender, sizeCh - covered);
         }
-        releasedUsdc = OptionsBook.portion(p, sizeCh);
+        releasedUsdc = covered == 0 ? 0 : OptionsBook.portion(p, covered);
         p.longCh -= uint96(sizeCh);
-        p.shortCh -= uint96(sizeCh);
+        p.shortCh -= uint96(covered);
         p.collateralUsdc -= uint64(releasedUsdc);
         uint256 oi = s.openInterestCh - sizeCh;
         s.openInterestCh = uint96(oi);
