@@ -175,31 +175,16 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         Offer calldata offer,
         bytes calldata signature,
         uint256 sizeCh
-    ) external nonReentrant whenActive(FEATURE_TRADE) returns (uint256) {
+    ) external nonReentrant whenActive(FEATURE_TRADE) returns (uint256 filledAfterCh) {
         if (offer.maker == msg.sender) revert OptionsSelfTrade(msg.sender);
-        OptionsMarketStorage storage $ = _s();
-        OptionsOffers.Fill memory f;
-        f.hash = _offerDigest(offer);
+        bytes32 hash = _offerDigest(offer);
         if (offer.taker != address(0) && offer.taker != msg.sender) {
-            revert OptionsTakerNotAllowed(f.hash, msg.sender, offer.taker);
+            revert OptionsTakerNotAllowed(hash, msg.sender, offer.taker);
         }
-        _checkSize(sizeCh);
-        f.filledAfterCh = OptionsOffers.consume($, offer, f.hash, signature, sizeCh);
-        Series storage s = _tradable($, offer.seriesId);
-        OptionsOffers.quoteFill($, offer, sizeCh, f);
-        OptionsOffers.deliver($, s, offer.seriesId, f.seller, f.buyer, sizeCh, f, _requireWriteActive);
-        uint256 fee = f.paidUsdc - f.receivedUsdc;
-        _accrueFees($, fee);
-        // @dev counted only while a listing bond waits for them (saturating: only compared with the bond)
-        uint256 bond = s.listingBondUsdc;
-        if (bond != 0 && s.feesUsdc < bond) {
-            uint256 seriesFees = s.feesUsdc + fee;
-            s.feesUsdc = seriesFees > type(uint64).max ? type(uint64).max : uint64(seriesFees);
-        }
-        OptionsOffers.emitFill(offer, sizeCh, f);
-        OptionsFunds.move($, f.buyer, -f.paidUsdc.toInt256());
-        OptionsFunds.move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());
-        return f.filledAfterCh;
+        bool wrote;
+        (filledAfterCh, wrote) = OptionsPositions.fillOffer(_s(), offer, signature, sizeCh, hash);
+        // @dev a seller writing in the fill needs "options.write" too (the whole fill reverts when it is paused)
+        if (wrote) _requireActive(FEATURE_WRITE);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -324,11 +309,6 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     function modules() external view returns (address, address, address, address) {
         OptionsMarketStorage storage $ = _s();
         return (address($.clearingHouse), address($.oracle), address($.futuresMarket), $.feeRecipient);
-    }
-
-    /// @dev Writing during an offer fill needs feature "options.write" (checked only when the seller writes).
-    function _requireWriteActive() private view {
-        _requireActive(FEATURE_WRITE);
     }
 
     function _offerDigest(Offer calldata o) private view returns (bytes32) {
