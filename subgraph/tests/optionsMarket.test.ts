@@ -4,11 +4,6 @@ import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/as
 import {
   FeesAccrued,
   FuturesExercised,
-  MarginedBooked,
-  MarginedClosed,
-  MarginedLiquidated,
-  MarginedSettled,
-  MarginedWritten,
   MinNonceRaised,
   OfferFilled,
   OptionsWritten,
@@ -162,7 +157,9 @@ describe("OptionsMarket", () => {
   test("margined writing: an uncapped call written margined, closed in part, the writer liquidated, booked, settled", () => {
     const ev = new OptionsMarketEvents(OPT);
     const uncapped = BigInt.fromString("340282366920938463463374607431768211455");
-    handleOptionsSeriesListed(ev.SeriesListed(T0, n(4), 0, false, BigInt.zero(), BigInt.fromI64(T0 + 7 * DAY), wad(10), uncapped, CAROL, n(1)));
+    handleOptionsSeriesListed(
+      ev.SeriesListed(T0, n(4), 0, false, BigInt.zero(), BigInt.fromI64(T0 + 7 * DAY), wad(10), uncapped, CAROL, n(1)),
+    );
     // Carol writes 100 margined calls (no collateral), closes 20 against her longs
     handleMarginedWritten(ev.MarginedWritten(T0 + 10, n(4), CAROL, wad(100), wad(100), wad(100), wad(100)));
     const s = OPT.concatI32(4).toHexString();
@@ -183,7 +180,9 @@ describe("OptionsMarket", () => {
     // final at 30: the holders' claim 1,600 is booked; Carol's prepaid covers it exactly
     handleMarginedBooked(ev.MarginedBooked(T0 + 8 * DAY, n(4), wad(80), usdc(1600)));
     assert.fieldEquals("OptionSeries", s, "marginedDueUsdc", usdc(1600).toString());
-    handleMarginedSettled(ev.MarginedSettled(T0 + 8 * DAY + 1, n(4), CAROL, wad(80), usdc(1600), usdc(1600), BigInt.zero(), BigInt.zero()));
+    handleMarginedSettled(
+      ev.MarginedSettled(T0 + 8 * DAY + 1, n(4), CAROL, wad(80), usdc(1600), usdc(1600), BigInt.zero(), BigInt.zero()),
+    );
     assert.fieldEquals("OptionPosition", pos, "prepaidCh", "0");
     assert.fieldEquals("OptionPosition", pos, "settled", "true");
     assert.fieldEquals("OptionSeries", s, "marginedOpenCh", "0");

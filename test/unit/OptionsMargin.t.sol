@@ -257,13 +257,9 @@ contract OptionsMarginTest is OptionsMarginBase {
             options.writeMargined(id, 1e18);
         }
         uint256 ninth = _listAs(30e18);
-        vm.expectRevert(
-            abi.encodeWithSelector(IOptionsMarketErrors.OptionsTooManyMarginedSeries.selector, alice, 8)
-        );
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsTooManyMarginedSeries.selector, alice, 8));
         options.writeMargined(ninth, 1e18);
-        vm.expectRevert(
-            abi.encodeWithSelector(IOptionsMarketErrors.OptionsOnlyClearingHouse.selector, alice)
-        );
+        vm.expectRevert(abi.encodeWithSelector(IOptionsMarketErrors.OptionsOnlyClearingHouse.selector, alice));
         options.onPositionLiquidated(alice, 0, 10e18, 0);
         vm.stopPrank();
         vm.prank(address(chouse));

@@ -27,7 +27,11 @@ library OptionsMargin {
     uint256 internal constant MAX_MARGINED_SERIES = 8;
 
     /// @notice See IOptionsMarket.writeMargined (pause and reentrancy: checked by the market).
-    function writeMargined(OptionsMarketBase.OptionsMarketStorage storage $, uint256 seriesId, uint256 sizeCh) external {
+    function writeMargined(
+        OptionsMarketBase.OptionsMarketStorage storage $,
+        uint256 seriesId,
+        uint256 sizeCh
+    ) external {
         IOptionsMarketTypes.Series storage s = OptionsBook.tradable($, seriesId);
         OptionsBook.checkSize(sizeCh);
         if (s.onFutures) revert IOptionsMarketErrors.OptionsMarginedCashOnly(seriesId);
@@ -146,14 +150,7 @@ library OptionsMargin {
                 prepaidUsdc.toUint64()
             );
             total += value;
-            emit IOptionsMarketEvents.MarginedLiquidated(
-                seriesId,
-                account,
-                m.shortCh,
-                value,
-                prepaidCh,
-                prepaidUsdc
-            );
+            emit IOptionsMarketEvents.MarginedLiquidated(seriesId, account, m.shortCh, value, prepaidCh, prepaidUsdc);
             list.pop();
         }
         $.reservedUsdc += total.toUint128();
