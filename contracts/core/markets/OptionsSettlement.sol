@@ -234,7 +234,8 @@ contract OptionsSettlement is OptionsMarketBase {
     ///      payoff × size (the obligation rounds up). A bounty of at most `c.bountyCap` comes out of the credit.
     function _settleAccount(OptionsMarketStorage storage $, Series storage s, Ctx memory c, address account) private {
         uint256 seriesId = c.seriesId;
-        OptionsMargin.settle($, s, seriesId, account, c.payoffWad);
+        // @dev a series without margined shorts skips the account's margined record (warm slot after the first)
+        if ($.marginedState[seriesId].openCh != 0) OptionsMargin.settle($, s, seriesId, account, c.payoffWad);
         Position memory p = $.positions[seriesId][account];
         if (_isEmpty(p)) return;
         uint256 payoutUsdc = SpotMath.quoteUsdcDown(p.longCh, c.payoffWad);
