@@ -41,6 +41,10 @@ export const optionsTasks = [
       defaultValue: 86400,
     })
     .addOption({ name: "out", description: "Write the signed offer to this JSON file", defaultValue: "offer.json" })
+    .addFlag({
+      name: "margined",
+      description: "Write margined by the ClearingHouse's portfolio margin instead of posting collateral",
+    })
     .addOption({ name: "signer", description: SIGNER_HELP, defaultValue: "0" })
     .setAction(() => import("./actions/options/write.js"))
     .build(),

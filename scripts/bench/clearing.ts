@@ -4,7 +4,6 @@ import {
   MockAggregatorV3__factory,
   MockERC20__factory,
   MockClearingMarket__factory,
-  MockScenarioMarket__factory,
 } from "../../types/ethers-contracts/index.js";
 import { Roles } from "@chx/sdk";
 
@@ -126,36 +125,40 @@ export const clearingBench: BenchSuite = {
     );
 
     // Portfolio margin (issue 20 item 3): the margin check of an account holding a perp, a futures market's net
-    // position and 6 margined option series (scenario grid, 16 prices, one IMarketScenarioRisk call). Stand-ins:
-    // MockClearingMarket for the perp and for the futures market's one ClearingHouse position (the real futures
-    // market's own per-series account-risk hook is not in this figure), MockScenarioMarket for the options.
+    // position and margined shorts in 6 series of the real OptionsMarket (scenario grid, 16 prices, one
+    // IMarketScenarioRisk call looping over the account's 6 margined series). Stand-in: MockClearingMarket for the
+    // futures market's one ClearingHouse position (the real futures market's own per-series account-risk hook is
+    // not in this figure). The deploy flags the OptionsMarket for portfolio margin (scripts/deploy/modules/options.ts).
     await (await oracle.setPrice(wad("10"))).wait();
     const futures = await new MockClearingMarket__factory(admin).deploy(ch, oracleAddr, await p.usdc.getAddress());
-    const opts = await new MockScenarioMarket__factory(admin).deploy(ch, oracleAddr);
-    await Promise.all([futures.waitForDeployment(), opts.waitForDeployment()]);
+    await futures.waitForDeployment();
     const params = {
       imMultipleWad: wad("3"),
       mmMultipleWad: wad("1.5"),
       imFloorWad: wad("0.1"),
       mmFloorWad: wad("0.05"),
     };
-    for (const x of [await futures.getAddress(), await opts.getAddress()]) {
-      await (await p.clearingHouse.registerMarket(x)).wait();
-      await (await p.riskEngine.setMarketParams(x, params)).wait();
-      await (await p.accessManager.grantRole(Roles.MARKET, x, 0)).wait();
-    }
-    const o = await opts.getAddress();
-    await (await p.clearingHouse.setMarketHoldsAccounts(o, true)).wait();
-    await (await p.clearingHouse.setMarketAccountRisk(o, true)).wait();
-    await (await p.clearingHouse.setMarketScenarioRisk(o, true)).wait();
-    await (await p.usdc.approve(await futures.getAddress(), usdc("100000"))).wait();
+    const fAddr = await futures.getAddress();
+    await (await p.clearingHouse.registerMarket(fAddr)).wait();
+    await (await p.riskEngine.setMarketParams(fAddr, params)).wait();
+    await (await p.accessManager.grantRole(Roles.MARKET, fAddr, 0)).wait();
+    await (await p.usdc.approve(fAddr, usdc("100000"))).wait();
     await (await futures.fund(usdc("100000"))).wait();
     await (await p.clearingHouse.connect(c).deposit(usdc("1000"))).wait();
     await (await market.connect(c).trade(wad("20"))).wait();
     await (await futures.connect(c).trade(wad("-10"))).wait();
+    const options = p.options;
+    const expiry = BigInt(await ctx.connection.networkHelpers.time.latest()) + 7n * 86_400n;
     for (let i = 0; i < 6; i++) {
-      const strike = wad(String(8 + i));
-      await (await opts.trade(c.address, i % 2 === 0, strike, wad(i < 3 ? "-10" : "10"), 0n)).wait();
+      const kind = i % 2 === 0 ? 0 : 1; // call, put
+      const strikeWad = wad(String(8 + i));
+      await (
+        await options.listSeries({ kind, onFutures: false, futuresSeriesId: 0, expiry, strikeWad, capWad: wad("5") })
+      ).wait();
+      const id = await options.seriesCount();
+      const tx = options.connect(c).writeMargined(id, wad("10"));
+      if (i === 5) await ctx.measure("OptionsMarket.writeMargined", tx);
+      else await (await tx).wait();
     }
     await ctx.measure("ClearingHouse.withdraw:portfolio", p.clearingHouse.connect(c).withdraw(usdc("1"), c.address));
 

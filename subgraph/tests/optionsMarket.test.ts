@@ -13,6 +13,11 @@ import {
 import {
   handleFeesAccrued,
   handleFuturesExercised,
+  handleMarginedBooked,
+  handleMarginedClosed,
+  handleMarginedLiquidated,
+  handleMarginedSettled,
+  handleMarginedWritten,
   handleMinNonceRaised,
   handleOfferFilled,
   handleOptionsWritten,
@@ -147,5 +152,41 @@ describe("OptionsMarket", () => {
     assert.fieldEquals("OptionsMarketState", OPT.toHexString(), "liveSeries", "4");
     assert.fieldEquals("OptionsMarketState", OPT.toHexString(), "keeperPaidUsdc", "500000");
     assert.entityCount("OptionEvent", 1);
+  });
+
+  test("margined writing: an uncapped call written margined, closed in part, the writer liquidated, booked, settled", () => {
+    const ev = new OptionsMarketEvents(OPT);
+    const uncapped = BigInt.fromString("340282366920938463463374607431768211455");
+    handleOptionsSeriesListed(
+      ev.SeriesListed(T0, n(4), 0, false, BigInt.zero(), BigInt.fromI64(T0 + 7 * DAY), wad(10), uncapped, CAROL, n(1)),
+    );
+    // Carol writes 100 margined calls (no collateral), closes 20 against her longs
+    handleMarginedWritten(ev.MarginedWritten(T0 + 10, n(4), CAROL, wad(100), wad(100), wad(100), wad(100)));
+    const s = OPT.concatI32(4).toHexString();
+    const pos = OPT.concatI32(4).concat(CAROL).toHexString();
+    assert.fieldEquals("OptionSeries", s, "openInterestCh", wad(100).toString());
+    assert.fieldEquals("OptionSeries", s, "marginedOpenCh", wad(100).toString());
+    assert.fieldEquals("OptionsMarketState", OPT.toHexString(), "marginedWrittenCh", wad(100).toString());
+    assert.fieldEquals("OptionPosition", pos, "marginedShortCh", wad(100).toString());
+    assert.fieldEquals("OptionPosition", pos, "collateralUsdc", "0");
+    handleMarginedClosed(ev.MarginedClosed(T0 + 20, n(4), CAROL, wad(20), wad(80), wad(80)));
+    assert.fieldEquals("OptionPosition", pos, "marginedShortCh", wad(80).toString());
+    assert.fieldEquals("OptionSeries", s, "marginedOpenCh", wad(80).toString());
+    // the index triples: the liquidation prepays the 80 shorts at 20 per CH
+    handleMarginedLiquidated(ev.MarginedLiquidated(T0 + 30, n(4), CAROL, wad(80), usdc(1600), wad(80), usdc(1600)));
+    assert.fieldEquals("OptionPosition", pos, "marginedShortCh", "0");
+    assert.fieldEquals("OptionPosition", pos, "prepaidCh", wad(80).toString());
+    assert.fieldEquals("OptionPosition", pos, "prepaidUsdc", usdc(1600).toString());
+    // final at 30: the holders' claim 1,600 is booked; Carol's prepaid covers it exactly
+    handleMarginedBooked(ev.MarginedBooked(T0 + 8 * DAY, n(4), wad(80), usdc(1600)));
+    assert.fieldEquals("OptionSeries", s, "marginedDueUsdc", usdc(1600).toString());
+    handleMarginedSettled(
+      ev.MarginedSettled(T0 + 8 * DAY + 1, n(4), CAROL, wad(80), usdc(1600), usdc(1600), BigInt.zero(), BigInt.zero()),
+    );
+    assert.fieldEquals("OptionPosition", pos, "prepaidCh", "0");
+    assert.fieldEquals("OptionPosition", pos, "settled", "true");
+    assert.fieldEquals("OptionSeries", s, "marginedOpenCh", "0");
+    assert.fieldEquals("OptionSeries", s, "openInterestCh", wad(20).toString());
+    assert.entityCount("OptionEvent", 4);
   });
 });

@@ -14,6 +14,10 @@ import {OptionsListing} from "../../libraries/options/OptionsListing.sol";
 import {OptionsFunds} from "../../libraries/options/OptionsFunds.sol";
 import {OptionsPositions} from "../../libraries/options/OptionsPositions.sol";
 import {OptionsOffers} from "../../libraries/options/OptionsOffers.sol";
+import {OptionsMargin} from "../../libraries/options/OptionsMargin.sol";
+import {IMarketScenarioRisk} from "../../interfaces/callback/IMarketScenarioRisk.sol";
+import {IMarketAccountRisk} from "../../interfaces/callback/IMarketAccountRisk.sol";
+import {ILiquidatableMarket} from "../../interfaces/callback/ILiquidatableMarket.sol";
 
 /// @title OptionsMarket
 /// @notice European calls (capped: call spreads) and puts on the CH index, cash-settled, and on futures series,
@@ -114,6 +118,45 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     }
 
     /// @inheritdoc IOptionsMarket
+    function writeMargined(uint256, uint256) external {
+        _delegate();
+    }
+
+    /// @inheritdoc ILiquidatableMarket
+    function onPositionLiquidated(address, int256, uint256, int256) external {
+        _delegate();
+    }
+
+    /// @inheritdoc IMarketScenarioRisk
+    function scenarioPnl(
+        address account,
+        uint256 priceWad,
+        uint256[] calldata scenarioPricesWad
+    ) external view returns (int256[] memory) {
+        return OptionsMargin.scenarioPnl(_s(), account, priceWad, scenarioPricesWad);
+    }
+
+    /// @inheritdoc IMarketAccountRisk
+    function accountRisk(address account, uint256 priceWad) external view returns (int256, uint256, uint256) {
+        return (OptionsMargin.accountRisk(_s(), account, priceWad), 0, 0);
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function marginedOf(uint256 seriesId, address account) external view returns (MarginedShort memory) {
+        return _s().margined[seriesId][account];
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function marginedSeriesOf(address account) external view returns (uint256[] memory) {
+        return _s().marginedSeries[account];
+    }
+
+    /// @inheritdoc IOptionsMarket
+    function marginedSeries(uint256 seriesId) external view returns (MarginedSeries memory) {
+        return _s().marginedState[seriesId];
+    }
+
+    /// @inheritdoc IOptionsMarket
     function close(uint256 seriesId, uint256 sizeCh) external nonReentrant returns (uint256 releasedUsdc) {
         return OptionsPositions.close(_s(), seriesId, sizeCh);
     }
@@ -132,31 +175,16 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         Offer calldata offer,
         bytes calldata signature,
         uint256 sizeCh
-    ) external nonReentrant whenActive(FEATURE_TRADE) returns (uint256) {
+    ) external nonReentrant whenActive(FEATURE_TRADE) returns (uint256 filledAfterCh) {
         if (offer.maker == msg.sender) revert OptionsSelfTrade(msg.sender);
-        OptionsMarketStorage storage $ = _s();
-        OptionsOffers.Fill memory f;
-        f.hash = _offerDigest(offer);
+        bytes32 hash = _offerDigest(offer);
         if (offer.taker != address(0) && offer.taker != msg.sender) {
-            revert OptionsTakerNotAllowed(f.hash, msg.sender, offer.taker);
+            revert OptionsTakerNotAllowed(hash, msg.sender, offer.taker);
         }
-        _checkSize(sizeCh);
-        f.filledAfterCh = OptionsOffers.consume($, offer, f.hash, signature, sizeCh);
-        Series storage s = _tradable($, offer.seriesId);
-        OptionsOffers.quoteFill($, offer, sizeCh, f);
-        OptionsOffers.deliver($, s, offer.seriesId, f.seller, f.buyer, sizeCh, f, _requireWriteActive);
-        uint256 fee = f.paidUsdc - f.receivedUsdc;
-        _accrueFees($, fee);
-        // @dev counted only while a listing bond waits for them (saturating: only compared with the bond)
-        uint256 bond = s.listingBondUsdc;
-        if (bond != 0 && s.feesUsdc < bond) {
-            uint256 seriesFees = s.feesUsdc + fee;
-            s.feesUsdc = seriesFees > type(uint64).max ? type(uint64).max : uint64(seriesFees);
-        }
-        OptionsOffers.emitFill(offer, sizeCh, f);
-        OptionsFunds.move($, f.buyer, -f.paidUsdc.toInt256());
-        OptionsFunds.move($, f.seller, f.receivedUsdc.toInt256() - f.collateralUsdc.toInt256());
-        return f.filledAfterCh;
+        bool wrote;
+        (filledAfterCh, wrote) = OptionsPositions.fillOffer(_s(), offer, signature, sizeCh, hash);
+        // @dev a seller writing in the fill needs "options.write" too (the whole fill reverts when it is paused)
+        if (wrote) _requireActive(FEATURE_WRITE);
     }
 
     /// @inheritdoc IOptionsMarket
@@ -281,11 +309,6 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
     function modules() external view returns (address, address, address, address) {
         OptionsMarketStorage storage $ = _s();
         return (address($.clearingHouse), address($.oracle), address($.futuresMarket), $.feeRecipient);
-    }
-
-    /// @dev Writing during an offer fill needs feature "options.write" (checked only when the seller writes).
-    function _requireWriteActive() private view {
-        _requireActive(FEATURE_WRITE);
     }
 
     function _offerDigest(Offer calldata o) private view returns (bytes32) {

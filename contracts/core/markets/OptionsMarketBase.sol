@@ -32,6 +32,11 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketErrors, IOp
     /// @notice An unused permissionless listing can be delisted this long after it was listed.
     uint256 public constant LISTING_GRACE_SEC = 1 days;
 
+    /// @notice The cap of an uncapped call (listed by governance; writable margined only).
+    uint128 public constant UNCAPPED = type(uint128).max;
+    /// @notice Series in which one account may hold margined shorts (bounds the scenario-risk hook's cost).
+    uint256 public constant MAX_MARGINED_SERIES = 8;
+
     /// @notice Pause flag of series listing.
     bytes32 public constant FEATURE_LIST = keccak256("options.list");
     /// @notice Pause flag of writing (new short option risk).
@@ -67,6 +72,10 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketErrors, IOp
         mapping(address maker => uint256) minNonce;
         uint256[] pending;
         address settlement;
+        // issue 20 item 3: margined writing (appended)
+        mapping(uint256 seriesId => mapping(address account => MarginedShort)) margined;
+        mapping(address account => uint256[] seriesIds) marginedSeries;
+        mapping(uint256 seriesId => MarginedSeries) marginedState;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.OptionsMarket")) - 1)) & ~bytes32(uint256(0xff))
@@ -126,12 +135,8 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketErrors, IOp
     }
 
     /// @dev Calls: min(max(S − K, 0), cap). Puts: min(max(K − S, 0), cap) with cap = K.
-    function _payoff(Series storage s, uint256 priceWad) internal view returns (uint256 x) {
-        uint256 k = s.strikeWad;
-        if (s.kind == OptionKind.Call) x = priceWad > k ? priceWad - k : 0;
-        else x = k > priceWad ? k - priceWad : 0;
-        uint256 cap = s.capWad;
-        if (x > cap) x = cap;
+    function _payoff(Series storage s, uint256 priceWad) internal view returns (uint256) {
+        return OptionsBook.payoff(s, priceWad);
     }
 
     function _series(OptionsMarketStorage storage $, uint256 seriesId) internal view returns (Series storage s) {

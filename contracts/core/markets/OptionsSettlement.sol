@@ -6,6 +6,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {OptionsMarketBase} from "./OptionsMarketBase.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
 import {OptionsExercise} from "../../libraries/options/OptionsExercise.sol";
+import {OptionsMargin} from "../../libraries/options/OptionsMargin.sol";
 
 /// @title OptionsSettlement
 /// @notice The options market's expiry, settlement, exercise and delisting logic, and its parameter setter. Stateless: it runs
@@ -44,12 +45,23 @@ contract OptionsSettlement is OptionsMarketBase {
         emit SettlementPriceCorrected(seriesId, old, priceWad, _payoff(s, priceWad), msg.sender, endsAt);
     }
 
+    /// @notice See IOptionsMarket.writeMargined.
+    function writeMargined(uint256 seriesId, uint256 sizeCh) external nonReentrant whenActive(FEATURE_WRITE) {
+        OptionsMargin.writeMargined(_s(), seriesId, sizeCh);
+    }
+
+    /// @notice See ILiquidatableMarket.onPositionLiquidated (the ClearingHouse only; never reverts for it).
+    function onPositionLiquidated(address account, int256 sizeDeltaCh, uint256 priceWad, int256) external {
+        OptionsMargin.onLiquidated(_s(), account, sizeDeltaCh, priceWad);
+    }
+
     /// @notice See IOptionsMarket.exercise.
     function exercise(uint256 seriesId, address account) external nonReentrant returns (uint256) {
         OptionsMarketStorage storage $ = _s();
         Series storage s = _series($, seriesId);
         if (s.settled) revert OptionsAlreadyDone(seriesId, Work.Settle);
         Ctx memory c = Ctx(seriesId, _finalPayoff($, s, seriesId), 0, 0, 0);
+        OptionsMargin.book($, s, seriesId, c.payoffWad);
         if (s.onFutures && c.payoffWad != 0) OptionsExercise.exerciseFutures($, s, c, account, MAX_PAIRS_PER_CALL);
         else _settleAccount($, s, c, account);
         emit SettlementProgressed(seriesId, s.cursor, s.writerCursor, s.accountCount, false);
@@ -168,6 +180,7 @@ contract OptionsSettlement is OptionsMarketBase {
         Series storage s = _series($, seriesId);
         if (s.settled) revert OptionsAlreadyDone(seriesId, Work.Settle);
         Ctx memory c = Ctx(seriesId, _finalPayoff($, s, seriesId), $.params.bountyUsdc, 0, 0);
+        OptionsMargin.book($, s, seriesId, c.payoffWad);
         uint256 cursor;
         (cursor, steps) = _settlePage($, s, c, maxSteps);
         s.cursor = uint32(cursor);
@@ -221,6 +234,8 @@ contract OptionsSettlement is OptionsMarketBase {
     ///      payoff × size (the obligation rounds up). A bounty of at most `c.bountyCap` comes out of the credit.
     function _settleAccount(OptionsMarketStorage storage $, Series storage s, Ctx memory c, address account) private {
         uint256 seriesId = c.seriesId;
+        // @dev a series without margined shorts skips the account's margined record (warm slot after the first)
+        if ($.marginedState[seriesId].openCh != 0) OptionsMargin.settle($, s, seriesId, account, c.payoffWad);
         Position memory p = $.positions[seriesId][account];
         if (_isEmpty(p)) return;
         uint256 payoutUsdc = SpotMath.quoteUsdcDown(p.longCh, c.payoffWad);

@@ -8,6 +8,9 @@ import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 import {IOptionsMarketTypes} from "./IOptionsMarketTypes.sol";
 import {IOptionsMarketErrors} from "./IOptionsMarketErrors.sol";
 import {IOptionsMarketEvents} from "./IOptionsMarketEvents.sol";
+import {IMarketScenarioRisk} from "../callback/IMarketScenarioRisk.sol";
+import {IMarketAccountRisk} from "../callback/IMarketAccountRisk.sol";
+import {ILiquidatableMarket} from "../callback/ILiquidatableMarket.sol";
 
 /// @title IOptionsMarket
 /// @notice European calls and puts on the CH index (cash-settled in USDC) and on futures series (exercise opens the
@@ -33,7 +36,15 @@ import {IOptionsMarketEvents} from "./IOptionsMarketEvents.sol";
 ///      USDC units (6 decimals). Conversions use SpotMath: USDC = sizeCh · priceWad / 1e30. Collateral and a writer's
 ///      obligation round up, holder payouts and writer releases round down (ACC-05).
 ///      EIP-712 domain: ERC-5267 `eip712Domain()` (OpenZeppelin EIP712Upgradeable; name "CHX Options", version "1").
-interface IOptionsMarket is IOptionsMarketErrors, IOptionsMarketEvents, IKeeperCompatible, IERC5267 {
+interface IOptionsMarket is
+    IOptionsMarketErrors,
+    IOptionsMarketEvents,
+    IKeeperCompatible,
+    IERC5267,
+    IMarketScenarioRisk,
+    IMarketAccountRisk,
+    ILiquidatableMarket
+{
     // ---------------------------------------------------------------- listing
 
     /// @notice Lists a series (ADMIN). Puts' cap is the strike; calls need a cap. Futures options need the futures
@@ -84,6 +95,31 @@ interface IOptionsMarket is IOptionsMarketErrors, IOptionsMarketEvents, IKeeperC
     /// @param sizeCh Size, CH wei.
     /// @return collateralUsdc Collateral posted.
     function write(uint256 seriesId, uint256 sizeCh) external returns (uint256 collateralUsdc);
+
+    /// @notice Writes `sizeCh` options margined (issue 20 item 3): no collateral moves; the short counts in the
+    ///         caller's ClearingHouse portfolio margin (the market holds the account there and answers its scenario
+    ///         risk), which must cover initial margin afterwards. Gives the caller the short and the matching long
+    ///         like `write`. Cash-settled index options only; uncapped calls (`capWad` = UNCAPPED) are writable only
+    ///         this way. The caller needs a ClearingHouse guarantor like any trader. Pausable ("options.write").
+    /// @param seriesId The series (before expiry).
+    /// @param sizeCh Size, CH wei.
+    function writeMargined(uint256 seriesId, uint256 sizeCh) external;
+
+    /// @notice `account`'s margined shorts in `seriesId`.
+    /// @param seriesId The series.
+    /// @param account The account.
+    /// @return The record.
+    function marginedOf(uint256 seriesId, address account) external view returns (MarginedShort memory);
+
+    /// @notice Series in which `account` has margined shorts counting in its margin (≤ MAX_MARGINED_SERIES).
+    /// @param account The account.
+    /// @return The series ids.
+    function marginedSeriesOf(address account) external view returns (uint256[] memory);
+
+    /// @notice The margined-shorts state of `seriesId`.
+    /// @param seriesId The series.
+    /// @return The record.
+    function marginedSeries(uint256 seriesId) external view returns (MarginedSeries memory);
 
     /// @notice Burns `sizeCh` of the caller's longs against its own shorts before expiry and returns the
     ///         proportional collateral (rounded down). Never paused (risk-reducing).

@@ -150,4 +150,18 @@ interface IOptionsMarketErrors is IOptionsMarketTypes {
     error OptionsCorrectionTooLarge(uint256 seriesId, uint256 oraclePriceWad, uint256 correctedWad, uint256 maxBps);
     /// @notice Thrown when `performUpkeep` is given data that is not a due work item.
     error OptionsInvalidUpkeep();
+    /// @notice Thrown when an uncapped call (`capWad` = UNCAPPED) is written fully collateralised: its payoff has no
+    ///         bound, so it can only be written margined (`writeMargined`).
+    /// @param seriesId The series.
+    error OptionsUncappedCall(uint256 seriesId);
+    /// @notice Thrown when margined writing is asked for a futures option (margined writing is cash-settled only).
+    /// @param seriesId The series.
+    error OptionsMarginedCashOnly(uint256 seriesId);
+    /// @notice Thrown when an account would hold margined shorts in more than MAX_MARGINED_SERIES series.
+    /// @param account The account.
+    /// @param max The bound.
+    error OptionsTooManyMarginedSeries(address account, uint256 max);
+    /// @notice Thrown when a ClearingHouse hook is called by another address.
+    /// @param caller The caller.
+    error OptionsOnlyClearingHouse(address caller);
 }

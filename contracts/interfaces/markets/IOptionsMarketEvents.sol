@@ -274,4 +274,76 @@ interface IOptionsMarketEvents is IOptionsMarketTypes {
     /// @notice Emitted when governance sets the fee recipient.
     /// @param feeRecipient The new recipient.
     event FeeRecipientSet(address indexed feeRecipient);
+
+    /// @notice Emitted when an account writes margined options (no collateral: its ClearingHouse margin covers them).
+    /// @param seriesId The series.
+    /// @param writer The writer.
+    /// @param sizeCh Written now.
+    /// @param marginedShortCh The writer's margined shorts in the series after.
+    /// @param seriesMarginedCh The series' open margined shorts after.
+    /// @param openInterestCh The series' open interest after.
+    event MarginedWritten(
+        uint256 indexed seriesId,
+        address indexed writer,
+        uint256 sizeCh,
+        uint256 marginedShortCh,
+        uint256 seriesMarginedCh,
+        uint256 openInterestCh
+    );
+
+    /// @notice Emitted when the ClearingHouse liquidates a margined writer: its margined shorts become prepaid (it
+    ///         paid their value at the liquidation price into the reserve) and stop counting in its margin.
+    /// @param seriesId The series.
+    /// @param account The liquidated writer.
+    /// @param sizeCh Shorts prepaid now.
+    /// @param valueUsdc Their value paid now.
+    /// @param prepaidCh The account's prepaid shorts in the series after.
+    /// @param prepaidUsdc The account's prepaid value in the series after.
+    event MarginedLiquidated(
+        uint256 indexed seriesId,
+        address indexed account,
+        uint256 sizeCh,
+        uint256 valueUsdc,
+        uint256 prepaidCh,
+        uint256 prepaidUsdc
+    );
+
+    /// @notice Emitted once per series when its settlement is final: the holders' claim on the margined shorts is
+    ///         booked into the reserve (owed by the margined writers).
+    /// @param seriesId The series.
+    /// @param openCh Margined (and prepaid) shorts open.
+    /// @param dueUsdc Booked claim, rounded up.
+    event MarginedBooked(uint256 indexed seriesId, uint256 openCh, uint256 dueUsdc);
+
+    /// @notice Emitted when an account's margined shorts of a series settle from its ClearingHouse collateral.
+    /// @param seriesId The series.
+    /// @param account The writer.
+    /// @param shortCh Margined and prepaid shorts settled.
+    /// @param obligationUsdc What they owe at the final payoff, rounded up.
+    /// @param prepaidUsdc Value already prepaid at a liquidation.
+    /// @param cashUsdc Moved to (+) or from (−) the account's ClearingHouse collateral.
+    /// @param seriesMarginedCh The series' open margined shorts after.
+    event MarginedSettled(
+        uint256 indexed seriesId,
+        address indexed account,
+        uint256 shortCh,
+        uint256 obligationUsdc,
+        uint256 prepaidUsdc,
+        int256 cashUsdc,
+        uint256 seriesMarginedCh
+    );
+
+    /// @notice Emitted when margined shorts are closed against the account's longs before expiry.
+    /// @param seriesId The series.
+    /// @param account The writer.
+    /// @param sizeCh Closed.
+    /// @param marginedShortCh The account's margined shorts after.
+    /// @param seriesMarginedCh The series' open margined shorts after.
+    event MarginedClosed(
+        uint256 indexed seriesId,
+        address indexed account,
+        uint256 sizeCh,
+        uint256 marginedShortCh,
+        uint256 seriesMarginedCh
+    );
 }

@@ -156,4 +156,23 @@ interface IOptionsMarketTypes {
         uint16 maxCorrectionBps;
         uint48 listingBondPerDayUsdc;
     }
+
+    /// @notice An account's margined shorts in one series (issue 20 item 3): written without collateral, margined by
+    ///         the ClearingHouse's portfolio margin. `shortCh` counts in the account's margin; `prepaidCh` were
+    ///         liquidated — the account paid their value `prepaidUsdc` into the market's reserve and they no longer
+    ///         count in its margin; both settle at expiry from the account's ClearingHouse collateral.
+    struct MarginedShort {
+        uint96 shortCh;
+        uint96 prepaidCh;
+        uint64 prepaidUsdc;
+    }
+
+    /// @notice A series' margined shorts: `openCh` (margined and prepaid shorts not yet settled) and, once the
+    ///         settlement is final, the holders' claim on them booked into the reserve (`dueLeftUsdc`: what the
+    ///         margined writers still owe the reserve; `booked`).
+    struct MarginedSeries {
+        uint96 openCh;
+        uint128 dueLeftUsdc;
+        bool booked;
+    }
 }

@@ -67,4 +67,13 @@ library OptionsBook {
             revert IOptionsMarketErrors.OptionsSeriesExpired(seriesId, s.expiry, block.timestamp);
         }
     }
+
+    /// @notice Payoff per CH at `priceWad`: calls min(max(S − K, 0), cap), puts min(max(K − S, 0), cap) with cap = K.
+    function payoff(IOptionsMarketTypes.Series storage s, uint256 priceWad) internal view returns (uint256 x) {
+        uint256 k = s.strikeWad;
+        if (s.kind == IOptionsMarketTypes.OptionKind.Call) x = priceWad > k ? priceWad - k : 0;
+        else x = k > priceWad ? k - priceWad : 0;
+        uint256 cap = s.capWad;
+        if (x > cap) x = cap;
+    }
 }

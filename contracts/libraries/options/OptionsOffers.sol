@@ -107,6 +107,8 @@ library OptionsOffers {
         IOptionsMarketTypes.Position memory p,
         uint256 sizeCh
     ) internal returns (uint256 collateralUsdc) {
+        // @dev an uncapped call has no finite collateral: it is written margined only (writeMargined)
+        if (s.capWad == type(uint128).max) revert IOptionsMarketErrors.OptionsUncappedCall(seriesId);
         // @dev collateral rounds up: the writer always posts at least size × cap (MKT-07)
         collateralUsdc = SpotMath.quoteUsdcUp(sizeCh, s.capWad);
         p.shortCh = (p.shortCh + sizeCh).toUint96();

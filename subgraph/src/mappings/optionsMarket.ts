@@ -12,6 +12,11 @@ import {
   KeeperPaid,
   ListingBondReleased,
   LongTransferred,
+  MarginedBooked,
+  MarginedClosed,
+  MarginedLiquidated,
+  MarginedSettled,
+  MarginedWritten,
   MinNonceRaised,
   OfferCancelled,
   OfferFilled,
@@ -472,4 +477,95 @@ export function handleSettlementModuleSet(event: SettlementModuleSet): void {
   const m = getMarket(event.address);
   m.settlementModule = event.params.module;
   m.save();
+}
+
+// ---------------------------------------------------------------- margined writing (issue 20 item 3)
+
+export function handleMarginedWritten(event: MarginedWritten): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  setOpenInterest(m, s, p.openInterestCh);
+  m.writtenCh = m.writtenCh.plus(p.sizeCh);
+  m.marginedWrittenCh = m.marginedWrittenCh.plus(p.sizeCh);
+  m.save();
+  s.writtenCh = s.writtenCh.plus(p.sizeCh);
+  s.marginedOpenCh = p.seriesMarginedCh;
+  s.save();
+  const pos = getPosition(s, p.writer, event);
+  pos.writtenCh = pos.writtenCh.plus(p.sizeCh);
+  pos.marginedShortCh = p.marginedShortCh;
+  pos.save();
+  const e = lifecycle(event, s, "writtenMargined");
+  e.account = p.writer;
+  e.sizeCh = p.sizeCh;
+  e.save();
+  const f = new Flow();
+  f.written = p.sizeCh;
+  aggregate(m, event, f);
+}
+
+export function handleMarginedClosed(event: MarginedClosed): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.marginedOpenCh = p.seriesMarginedCh;
+  s.save();
+  const pos = getPosition(s, p.account, event);
+  pos.marginedShortCh = p.marginedShortCh;
+  pos.save();
+}
+
+export function handleMarginedLiquidated(event: MarginedLiquidated): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const pos = getPosition(s, p.account, event);
+  pos.marginedShortCh = ZERO;
+  pos.prepaidCh = p.prepaidCh;
+  pos.prepaidUsdc = p.prepaidUsdc;
+  pos.save();
+  const e = lifecycle(event, s, "marginedLiquidated");
+  e.account = p.account;
+  e.sizeCh = p.sizeCh;
+  e.amountUsdc = p.valueUsdc;
+  e.save();
+}
+
+export function handleMarginedBooked(event: MarginedBooked): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.marginedDueUsdc = p.dueUsdc;
+  s.save();
+  const e = lifecycle(event, s, "marginedBooked");
+  e.sizeCh = p.openCh;
+  e.amountUsdc = p.dueUsdc;
+  e.save();
+}
+
+export function handleMarginedSettled(event: MarginedSettled): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const m = getMarket(event.address);
+  // the account's margined and prepaid shorts leave the open interest (OptionsMargin.settle)
+  setOpenInterest(m, s, s.openInterestCh.minus(p.shortCh));
+  m.save();
+  s.marginedOpenCh = p.seriesMarginedCh;
+  s.save();
+  const pos = getPosition(s, p.account, event);
+  pos.marginedShortCh = ZERO;
+  pos.prepaidCh = ZERO;
+  pos.prepaidUsdc = ZERO;
+  pos.settled = true;
+  pos.save();
+  const e = lifecycle(event, s, "marginedSettled");
+  e.account = p.account;
+  e.sizeCh = p.shortCh;
+  e.amountUsdc = p.obligationUsdc;
+  e.releasedUsdc = p.cashUsdc.gt(ZERO) ? p.cashUsdc : ZERO;
+  e.save();
+  aggregate(m, event, new Flow());
 }

@@ -6,7 +6,15 @@ import { parseAmount, positiveInt, requireSeries, signerAt, usdc } from "./commo
 import { offerToJson, domainOf, signOffer, type OptionsOffer } from "@chx/sdk";
 
 export default async function optionsWrite(
-  args: { series: bigint; size: string; premium: string; expiry: number; out: string; signer: string },
+  args: {
+    series: bigint;
+    size: string;
+    premium: string;
+    expiry: number;
+    out: string;
+    margined: boolean;
+    signer: string;
+  },
   hre: HardhatRuntimeEnvironment,
 ): Promise<void> {
   await runTask(hre, async () => {
@@ -16,9 +24,15 @@ export default async function optionsWrite(
     const id = args.series;
     await requireSeries(protocol.options, id);
     const sizeCh = parseAmount("--size", args.size, 18);
-    const collateral = await options.collateralFor(id, sizeCh);
-    await (await options.write(id, sizeCh)).wait();
-    console.log(`wrote ${args.size} CH of series #${id}: ${usdc(collateral)} USDC of collateral posted`);
+    if (args.margined) {
+      // no collateral moves: the ClearingHouse's portfolio margin must cover the short (docs/options.md)
+      await (await options.writeMargined(id, sizeCh)).wait();
+      console.log(`wrote ${args.size} CH of series #${id} margined (no collateral posted)`);
+    } else {
+      const collateral = await options.collateralFor(id, sizeCh);
+      await (await options.write(id, sizeCh)).wait();
+      console.log(`wrote ${args.size} CH of series #${id}: ${usdc(collateral)} USDC of collateral posted`);
+    }
     if (args.premium !== "") {
       const market = await options.getAddress();
       const { chainId } = await connection.ethers.provider.getNetwork();

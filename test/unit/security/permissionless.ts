@@ -481,6 +481,11 @@ open(
   "listing on the standard strike/expiry grid (bonded), removing an unused listing after its grace day, and settlement steps valid only when due, priced by the oracle",
 );
 open("OptionsMarket", ["withdrawFees()"], "sends accrued fees to the configured fee recipient only");
+open(
+  "OptionsMarket",
+  ["writeMargined(uint256,uint256)"],
+  "a writer adding shorts to its own ClearingHouse account, which must still cover initial margin (portfolio margin)",
+);
 
 // Vendor automation periphery (contracts/periphery: no storage, no roles, holds nothing between calls)
 open(
