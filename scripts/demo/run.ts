@@ -18,6 +18,9 @@ const ROUTINE = /^keeper volatility:|→ pokeFunding\(\)/;
 
 const ACTORS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"];
 
+/** The longest stretch of simulated time without a new index round (the feed's heartbeat is 1 day). */
+const MAX_INDEX_STEP_SEC = 12 * 3_600;
+
 export async function runDemo(
   hre: HardhatRuntimeEnvironment,
   connection: NetworkConnection,
@@ -109,12 +112,20 @@ export async function runDemo(
     },
     series: addRow,
     async advance(seconds) {
-      await connection.networkHelpers.time.increase(seconds);
-      clock = Number((await connection.ethers.provider.getBlock("latest"))!.timestamp);
-      const days = seconds / 86_400;
-      const z = (indexRng.next() - 0.5) * Math.sqrt(12); // unit variance
-      const next = indexUsdc * (1 + 0.02 * Math.sqrt(days) * z) + 0.05 * (2 - indexUsdc) * Math.min(days, 1);
-      await publish(Math.max(0.05, Number(next.toFixed(6))));
+      // In steps of at most 12 hours, each publishing a round, as a live feed does within its heartbeat (1 day): a
+      // futures series settles from the index TWAP over the hour before its expiry, and a round in that hour older
+      // than the heartbeat is stale (the fixing refuses it), so one long jump across an expiry must not leave a
+      // days-old round in force there.
+      for (let left = seconds; left > 0;) {
+        const step = Math.min(left, MAX_INDEX_STEP_SEC);
+        left -= step;
+        await connection.networkHelpers.time.increase(step);
+        clock = Number((await connection.ethers.provider.getBlock("latest"))!.timestamp);
+        const days = step / 86_400;
+        const z = (indexRng.next() - 0.5) * Math.sqrt(12); // unit variance
+        const next = indexUsdc * (1 + 0.02 * Math.sqrt(days) * z) + 0.05 * (2 - indexUsdc) * Math.min(days, 1);
+        await publish(Math.max(0.05, Number(next.toFixed(6))));
+      }
       await keeper.tick();
     },
     index: () => indexUsdc,
