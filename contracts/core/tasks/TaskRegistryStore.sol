@@ -34,6 +34,9 @@ abstract contract TaskRegistryStore {
         /// @dev Each task's checkpoint chain and bisection dispute (issue 21 item 2; `TaskDisputes`). Bonds held here
         ///      count in `totalEscrow` but not in the task's `escrow`.
         mapping(uint256 taskId => ITaskRegistry.Bisection) bisections;
+        /// @dev Keeper bounties credited and not yet claimed, by keeper and currency (issue 21 item 6; pull, like
+        ///      FuturesLedger.creditBounty). Counted in `totalEscrow` (TSK-02: task escrows + bonds + these credits).
+        mapping(address keeper => uint256[3] owed) keeperCredits;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.TaskRegistry")) - 1)) & ~bytes32(uint256(0xff))

@@ -124,4 +124,8 @@ interface ITaskRegistryErrors {
     /// @param taskId The task.
     /// @param moveEnds The move's deadline.
     error TaskMoveDeadline(uint256 taskId, uint256 moveEnds);
+    /// @notice Thrown when a keeper claims credits it does not have (nothing credited, or claimed already).
+    /// @param keeper The caller.
+    /// @param currency The currency asked for.
+    error TaskKeeperNothingToClaim(address keeper, uint8 currency);
 }
