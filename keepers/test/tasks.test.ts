@@ -198,6 +198,23 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
       const earned = fin.results[0]!.bounties ?? [];
       expect(earned.map((b) => [b.asset, b.event])).to.deep.equal([["USDC", "KeeperBountyPaid"]]);
       expect(earned[0]!.amount).to.equal((await tr.getTask(accepted)).maxPayment / 1_000n); // 0.1 % of the deposit
+      // Item 6: the bounties are credited (pull); the bounties job claims the keeper's TaskRegistry credits.
+      const credited = await tr.keeperCredits(k.address, 1);
+      expect(credited >= earned[0]!.amount).to.equal(true);
+      const claimer = makeKeeper({
+        deployment: deployed.deployment,
+        accountIndex: KEEPER_A,
+        config: { jobs: { bounties: { intervalMs: 0, minUsdc: "1", sources: ["tasks"] } } },
+      });
+      try {
+        const usdcBefore = await protocol.usdc.balanceOf(k.address);
+        const claim = await claimer.tick();
+        expect(claim.results.map((r) => [r.job, r.outcome])).to.deep.equal([["bounties", "success"]]);
+        expect((await protocol.usdc.balanceOf(k.address)) - usdcBefore).to.equal(credited);
+        expect(await tr.keeperCredits(k.address, 1)).to.equal(0n);
+      } finally {
+        await claimer.stop(0);
+      }
 
       // The other executor misses its deadline: the keeper expires the task and earns the registry's finder fee.
       await advance(2 * DAY);

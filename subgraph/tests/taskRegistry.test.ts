@@ -476,7 +476,8 @@ describe("TaskRegistry: issue 21 events", () => {
     );
     assert.fieldEquals("Task", key(1), "escrow", "4995000");
     assert.fieldEquals("Task", key(1), "keeperBounties", "5000");
-    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", "4995000");
+    // credited, not paid: the keeper's credit stays in the contract's totalEscrow until claimed (issue 21 item 6)
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", "5000000");
     assert.fieldEquals("TaskCurrencyStats", stats(USDC), "keeperBounties", "5000");
     handleSilentMemberSlashed(new TaskRegistryEvents(REG).SilentMemberSlashed(T0 + 2 * DAY, n(1), M1, wad(25)));
     assert.fieldEquals("Task", key(1), "slashedDps", wad(25).toString());

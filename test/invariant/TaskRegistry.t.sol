@@ -41,7 +41,7 @@ contract TaskRegistryInvariants is TaskSolBase {
         assertEq(handler.actions(), 12);
     }
 
-    /// TSK-02: Σ task escrows = totalEscrow = the registry's balance, per currency (no fees are kept).
+    /// TSK-02: Σ task escrows + Σ keeper credits = totalEscrow = the registry's balance, per currency (no fees are kept).
     function invariant_TSK02_escrowConservation() public view {
         uint256[3] memory sum;
         uint256 n = tasks.taskCount();
@@ -61,6 +61,8 @@ contract TaskRegistryInvariants is TaskSolBase {
         }
         for (uint8 c; c < 3; ++c) {
             ITaskRegistry.Currency cur = ITaskRegistry.Currency(c);
+            // + the unclaimed keeper credits (issue 21 item 6: bounties are pulled; the handler is the only keeper)
+            sum[c] += tasks.keeperCredits(address(handler), cur);
             assertEq(tasks.totalEscrow(cur), sum[c]);
             assertEq(IERC20(_token(cur)).balanceOf(address(tasks)), sum[c]);
         }

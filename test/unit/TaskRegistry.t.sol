@@ -176,7 +176,7 @@ contract TaskRegistryTest is TaskSolBase {
         emit ITaskRegistry.TaskClosed(id, ITaskRegistry.Status.Cancelled, address(this), 1_000e6 - 1e6);
         tasks.closeBidding(id);
         assertEq(usdc.balanceOf(client), 1_000_000e6 - 1e6, "refund less the keeper's bounty (0.1 %)");
-        assertEq(usdc.balanceOf(address(this)), 1e6);
+        assertEq(tasks.keeperCredits(address(this), USDC), 1e6);
         vm.expectRevert(
             abi.encodeWithSelector(ITaskRegistry.TaskAlreadyDone.selector, id, ITaskRegistry.Status.Cancelled)
         );
@@ -424,7 +424,11 @@ contract TaskRegistryTest is TaskSolBase {
             3e18
         );
         tasks.reportRedemptionFailure(id);
-        assertEq(ch.balanceOf(address(this)), 0.2e18, "the reporting keeper's bounty");
+        assertEq(
+            tasks.keeperCredits(address(this), ITaskRegistry.Currency.CH),
+            0.2e18,
+            "the reporting keeper's bounty"
+        );
         // 100 CH × 2.5 USDC × 1.1 penalty / 1 USDC per DPS = 275 DPS.
         assertEq(dps.balanceOf(client) - before, 275e18);
         assertEq(registry.liabilityOf(providers[0]), 500e18, "CH still outstanding");

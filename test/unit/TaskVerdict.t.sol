@@ -246,7 +246,7 @@ contract TaskVerdictTest is TaskSolBase {
         vm.warp(block.timestamp + 1 hours + 1);
         vm.prank(KEEPER);
         tasks.closeBidding(id); // seal: no bounty
-        assertEq(usdc.balanceOf(KEEPER), 0, "sealing pays nothing");
+        assertEq(tasks.keeperCredits(KEEPER, USDC), 0, "sealing pays nothing");
         uint256 target = tasks.getTask(id).targetBlock;
         vm.roll(target + 1);
         vm.setBlockhash(target, keccak256(abi.encode("block", target)));
@@ -261,9 +261,16 @@ contract TaskVerdictTest is TaskSolBase {
         _voteAll(id, 0, true, 3);
         vm.prank(KEEPER);
         tasks.finalize(id);
-        assertEq(usdc.balanceOf(KEEPER), 2e6, "closeBidding + finalize");
+        assertEq(tasks.keeperCredits(KEEPER, USDC), 2e6, "closeBidding + finalize");
+        assertEq(usdc.balanceOf(KEEPER), 0, "credited, not transferred (pull)");
+        assertEq(tasks.keeperCredits(providers[1], USDC), 0, "the executor's draw earned nothing");
         assertEq(usdc.balanceOf(client), 1_000_000e6 - 400e6 - 12e6 - 2e6, "the client paid the two bounties");
         _claimAll(id);
+        assertEq(usdc.balanceOf(address(tasks)), 2e6, "only the keeper's credits are left");
+        assertEq(tasks.totalEscrow(USDC), 2e6, "TSK-02: credits count in totalEscrow");
+        vm.prank(KEEPER);
+        assertEq(tasks.claimKeeperCredits(USDC, KEEPER), 2e6);
+        assertEq(usdc.balanceOf(KEEPER), 2e6);
         assertEq(usdc.balanceOf(address(tasks)), 0);
         assertEq(tasks.totalEscrow(USDC), 0);
     }
@@ -278,13 +285,13 @@ contract TaskVerdictTest is TaskSolBase {
         vm.roll(target + 257); // the seed aged out: the call re-commits and earns nothing
         vm.prank(KEEPER);
         tasks.drawCouncil(id);
-        assertEq(usdc.balanceOf(KEEPER), 0);
+        assertEq(tasks.keeperCredits(KEEPER, USDC), 0);
         target = tasks.getTask(id).targetBlock;
         vm.roll(target + 1);
         vm.setBlockhash(target, keccak256("fresh"));
         vm.prank(KEEPER);
         tasks.drawCouncil(id);
-        assertEq(usdc.balanceOf(KEEPER), 1e6);
+        assertEq(tasks.keeperCredits(KEEPER, USDC), 1e6);
         vm.prank(client); // the client gets nothing (its own deposit)
         vm.expectRevert();
         tasks.drawCouncil(id); // already drawn
@@ -308,5 +315,6 @@ contract TaskVerdictTest is TaskSolBase {
         vm.warp(tasks.getTask(id).votingEnds + 1);
         tasks.resolveDispute(id, true);
         assertEq(usdc.balanceOf(address(this)), 0);
+        assertEq(tasks.keeperCredits(address(this), USDC), 0);
     }
 }

@@ -5,7 +5,6 @@ import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {IProviderRegistryViews} from "../../interfaces/compute/IProviderRegistryViews.sol";
 import {ICapacityRecorder} from "../../interfaces/callback/IEmissionHooks.sol";
-import {IEmission} from "../../interfaces/emission/IEmission.sol";
 import {ProviderRegistryStore} from "./ProviderRegistryStore.sol";
 import {ProviderStake} from "../../libraries/compute/ProviderStake.sol";
 import {ProviderAttestation} from "../../libraries/compute/ProviderAttestation.sol";
@@ -37,6 +36,7 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     /// @param ch CH token (minted against capacity; this registry must hold Roles.CH_MINTER).
     /// @param standard_ ComputeStandard.
     /// @param p Initial parameters.
+    /// @custom:oz-upgrades-unsafe-allow missing-initializer-call
     function initialize(
         address authority,
         address dps,
@@ -45,7 +45,8 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         Params calldata p
     ) external initializer {
         __ChxUpgradeable_init(authority);
-        __EIP712_init(EIP712_NAME, EIP712_VERSION);
+        // @dev No `__EIP712_init`: the domain name and version are the constant overrides below, so the strings it
+        //      would store are never read (ERC-5267 `eip712Domain()` and every digest use the overrides; runtime size).
         if (dps == address(0) || ch == address(0) || standard_ == address(0)) revert ChxZeroAddress();
         ProviderRegistryStorage storage $ = _s();
         $.dps = dps;
@@ -160,8 +161,15 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
 
     // ─── hooks ─────────────────────────────────────────────────────────────────────────────────────────────
 
+    /// @dev The trusted task registry governance named passes with one SLOAD; anyone else goes through AccessManager
+    ///      exactly as `restricted` (the hooks' roles still decide for every other caller).
+    modifier onlyTasks() {
+        if (msg.sender != _s().trustedTaskRegistry) _checkCanCall(msg.sender, msg.data);
+        _;
+    }
+
     /// @inheritdoc IProviderRegistry
-    function recordTaskOutcome(address provider, bool completed) external restricted {
+    function recordTaskOutcome(address provider, bool completed) external onlyTasks {
         ProviderStake.recordOutcome(_s(), _registered(provider), provider, completed);
     }
 
@@ -232,12 +240,12 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     }
 
     /// @inheritdoc IProviderRegistry
-    function lockStake(address[] calldata providers, uint256 amountDps) external restricted {
+    function lockStake(address[] calldata providers, uint256 amountDps) external onlyTasks {
         ProviderStake.lock(_s(), providers, amountDps);
     }
 
     /// @inheritdoc IProviderRegistry
-    function releaseStake(address[] calldata providers, uint256 amountDps) external restricted {
+    function releaseStake(address[] calldata providers, uint256 amountDps) external onlyTasks {
         ProviderStake.release(_s(), providers, amountDps);
     }
 
@@ -255,21 +263,14 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
 
     /// @inheritdoc IProviderRegistry
     function setCapacityRecorder(address recorder) external restricted {
+        ProviderProfile.setCapacityRecorder(_s(), recorder);
+    }
+
+    /// @inheritdoc IProviderRegistry
+    function setTrustedTaskRegistry(address tasks) external restricted {
         ProviderRegistryStorage storage $ = _s();
-        $.recorder = recorder;
-        // The recorder's days start at genesis + k days: IEmission.epochStart(0) mod 1 day (0 for a recorder without
-        // epochs). Low-level to fit the EIP-170 size limit; uses only the scratch space.
-        uint256 offset;
-        bytes4 selector = IEmission.epochStart.selector;
-        assembly ("memory-safe") {
-            mstore(0, selector)
-            mstore(4, 0)
-            if and(staticcall(gas(), recorder, 0, 36, 0, 32), gt(returndatasize(), 31)) {
-                offset := mod(mload(0), 86400)
-            }
-        }
-        $.recorderDayOffset = uint32(offset);
-        emit CapacityRecorderSet(recorder);
+        emit TrustedTaskRegistrySet($.trustedTaskRegistry, tasks);
+        $.trustedTaskRegistry = tasks;
     }
 
     /// @inheritdoc IProviderRegistry
@@ -280,7 +281,7 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     // ─── internals ─────────────────────────────────────────────────────────────────────────────────────────
 
     /// @dev The domain name as a constant: an attestation's digest then reads no storage for it (OpenZeppelin's
-    ///      documented override; `__EIP712_init` stores the same strings).
+    ///      documented override; nothing stores the strings).
     // solhint-disable-next-line func-name-mixedcase
     function _EIP712Name() internal pure override returns (string memory) {
         return EIP712_NAME;
@@ -407,6 +408,11 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     /// @inheritdoc IProviderRegistryViews
     function capacityRecorder() external view returns (address) {
         return _s().recorder;
+    }
+
+    /// @inheritdoc IProviderRegistryViews
+    function trustedTaskRegistry() external view returns (address) {
+        return _s().trustedTaskRegistry;
     }
 
     /// @inheritdoc IProviderRegistryViews

@@ -92,6 +92,9 @@ abstract contract ProviderRegistryStore {
         ///      block number: a draw committed at block B accepts a sampled entry with probability
         ///      min(weight, ref) / ref, ref this value as of B.
         Checkpoints.Trace208 drawMaxWeight;
+        /// @dev The TaskRegistry governance named (`setTrustedTaskRegistry`): its duty and outcome hooks pass with one
+        ///      SLOAD instead of the AccessManager call (issue 18 gas; Emission's trusted-recorder pattern).
+        address trustedTaskRegistry;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ProviderRegistry")) - 1)) & ~bytes32(uint256(0xff))

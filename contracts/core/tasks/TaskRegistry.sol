@@ -175,6 +175,12 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     }
 
     /// @inheritdoc ITaskRegistry
+    function claimKeeperCredits(Currency currency, address to) external nonReentrant returns (uint256) {
+        if (to == address(0)) revert ChxZeroAddress();
+        return TaskSettlement.claimKeeperCredits(_s(), currency, to);
+    }
+
+    /// @inheritdoc ITaskRegistry
     function flushReplenishment() external nonReentrant returns (uint256) {
         return TaskSettlement.flushReplenishment(_s());
     }
@@ -277,8 +283,15 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     // ─── views ─────────────────────────────────────────────────────────────────────────────────────────────
 
     /// @inheritdoc ITaskRegistry
-    function getTask(uint256 taskId) external view returns (Task memory) {
-        return _s().tasks[taskId];
+    function keeperCredits(address keeper, Currency currency) external view returns (uint256) {
+        return _s().keeperCredits[keeper][uint8(currency)];
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function getTask(uint256 taskId) external view returns (Task memory t) {
+        t = _s().tasks[taskId];
+        // @dev An accepted task's verdict is the executor's result: not stored (one fresh slot less in finalize).
+        if (t.status == Status.Accepted) t.verdictHash = t.resultHash;
     }
 
     /// @inheritdoc ITaskRegistry

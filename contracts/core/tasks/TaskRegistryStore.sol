@@ -38,6 +38,9 @@ abstract contract TaskRegistryStore {
         ///      bits 0..247 (validated to its kind's fields), `responseMode` in bits 248..255. Zero (FLAT, final result
         ///      only) is never written.
         mapping(uint256 taskId => uint256 word) payment;
+        /// @dev Keeper bounties credited and not yet claimed, by keeper and currency (issue 21 item 6; pull, like
+        ///      FuturesLedger.creditBounty). Counted in `totalEscrow` (TSK-02: task escrows + bonds + these credits).
+        mapping(address keeper => uint256[3] owed) keeperCredits;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.TaskRegistry")) - 1)) & ~bytes32(uint256(0xff))

@@ -322,6 +322,12 @@ interface IProviderRegistry is IERC5267, IProviderRegistryErrors, IProviderRegis
     /// @param thresholdsDps Thresholds, DPS.
     function setTierThresholds(uint128[4] calldata thresholdsDps) external;
 
+    /// @notice Names the TaskRegistry whose `lockStake`, `releaseStake` and `recordTaskOutcome` calls skip the
+    ///         AccessManager check (one SLOAD instead; issue 18 gas). Zero: every caller goes through AccessManager.
+    ///         Revoking the TaskRegistry's roles must be paired with clearing this. ADMIN only.
+    /// @param tasks The TaskRegistry (or zero).
+    function setTrustedTaskRegistry(address tasks) external;
+
     /// @notice Sets the capacity recorder (Emission); zero disables recording. ADMIN only.
     /// @param recorder ICapacityRecorder.
     function setCapacityRecorder(address recorder) external;

@@ -197,6 +197,10 @@ interface IProviderRegistryEvents {
     /// @notice Emitted when tier stake thresholds change.
     /// @param thresholdsDps Stake needed for tiers 1..4 (Low, Medium, High, Ultra); below the first is Entry (0).
     event TierThresholdsSet(uint128[4] thresholdsDps);
+    /// @notice Emitted when governance names the trusted TaskRegistry (see `setTrustedTaskRegistry`).
+    /// @param previous The one before (zero: none).
+    /// @param tasks The new one (zero: none).
+    event TrustedTaskRegistrySet(address previous, address tasks);
     /// @notice Emitted when the capacity recorder (Emission) changes.
     /// @param recorder New recorder (zero: heartbeats record nothing).
     event CapacityRecorderSet(address recorder);

@@ -78,6 +78,10 @@ interface IProviderRegistryViews {
     /// @return Thresholds for tiers 1..4, DPS.
     function tierThresholds() external view returns (uint128[4] memory);
 
+    /// @notice The TaskRegistry whose duty and outcome hooks skip the AccessManager check (zero when unset).
+    /// @return The address.
+    function trustedTaskRegistry() external view returns (address);
+
     /// @notice The capacity recorder (zero when unset).
     /// @return The address.
     function capacityRecorder() external view returns (address);

@@ -354,6 +354,19 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @return fee Amount paid.
     function claimCouncilFee(uint256 taskId) external returns (uint256 fee);
 
+    /// @notice Pays the caller's credited keeper bounties in `currency` to `to` (issue 21 item 6: the maintenance
+    ///         steps credit their bounty instead of transferring it). Permissionless; only the caller's own credit.
+    /// @param currency The currency to claim.
+    /// @param to The recipient (non-zero).
+    /// @return amount Amount paid.
+    function claimKeeperCredits(Currency currency, address to) external returns (uint256 amount);
+
+    /// @notice Keeper bounties credited to `keeper` in `currency` and not yet claimed.
+    /// @param keeper The keeper.
+    /// @param currency The currency.
+    /// @return The amount.
+    function keeperCredits(address keeper, Currency currency) external view returns (uint256);
+
     /// @notice Enforces a missed deadline: slashes the executor (the caller gets the registry's finder fee as a
     ///         bounded bounty — none when the caller is the executor itself; CH tasks: the registry compensates the
     ///         client instead) and refunds the client.
@@ -417,7 +430,8 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @return The count.
     function taskCount() external view returns (uint256);
 
-    /// @notice Total escrowed per currency (TSK-02: equals this contract's balance of that token).
+    /// @notice Total held per currency: task escrows, bisection bonds and unclaimed keeper credits (TSK-02: equals
+    ///         this contract's balance of that token).
     /// @param currency The currency.
     /// @return The amount.
     function totalEscrow(Currency currency) external view returns (uint256);

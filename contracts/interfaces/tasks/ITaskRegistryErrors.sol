@@ -137,4 +137,8 @@ interface ITaskRegistryErrors {
     ///         by its milestone).
     /// @param responseMode The mode given.
     error TaskInvalidResponseMode(uint8 responseMode);
+    /// @notice Thrown when a keeper claims credits it does not have (nothing credited, or claimed already).
+    /// @param keeper The caller.
+    /// @param currency The currency asked for.
+    error TaskKeeperNothingToClaim(address keeper, uint8 currency);
 }

@@ -83,12 +83,13 @@ interface ITaskRegistryEvents {
     /// @param member The member.
     /// @param slashedDps DPS slashed.
     event SilentMemberSlashed(uint256 indexed taskId, address indexed member, uint256 slashedDps);
-    /// @notice Emitted when a maintenance step pays its caller the keeper bounty out of the task's escrow.
+    /// @notice Emitted when a maintenance step credits its caller the keeper bounty out of the task's escrow (claimed
+    ///         with `claimKeeperCredits`; see KeeperCreditsClaimed).
     /// @param taskId The task.
-    /// @param keeper The caller paid.
+    /// @param keeper The caller credited.
     /// @param step The step's selector (closeBidding, drawCouncil, finalize, reportRedemptionFailure).
     /// @param currency The task currency (0 CH, 1 USDC, 2 DPS).
-    /// @param amount Amount paid (task currency).
+    /// @param amount Amount credited (task currency).
     /// @param escrowLeft The task's escrow after.
     event KeeperBountyPaid(
         uint256 indexed taskId,
@@ -208,4 +209,10 @@ interface ITaskRegistryEvents {
     /// @param bidPrice The executor's accepted bid (the price of the declared work).
     /// @param price The price paid for the result (before the DPS discount).
     event TaskPriced(uint256 indexed taskId, uint8 kind, uint256 units, uint256 bidPrice, uint256 price);
+    /// @notice Emitted when a keeper claims its credited bounties in one currency.
+    /// @param keeper The keeper (caller).
+    /// @param to The recipient.
+    /// @param currency The currency (0 CH, 1 USDC, 2 DPS).
+    /// @param amount Amount paid.
+    event KeeperCreditsClaimed(address indexed keeper, address indexed to, uint8 currency, uint256 amount);
 }

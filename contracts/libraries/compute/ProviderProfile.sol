@@ -5,6 +5,7 @@ import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol"
 import {IProviderRegistryErrors} from "../../interfaces/compute/IProviderRegistryErrors.sol";
 import {IProviderRegistryEvents} from "../../interfaces/compute/IProviderRegistryEvents.sol";
 import {ICHToken} from "../../interfaces/tokens/ICHToken.sol";
+import {IEmission} from "../../interfaces/emission/IEmission.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 
 /// @title ProviderProfile
@@ -66,6 +67,17 @@ library ProviderProfile {
     function setAskPrice(ProviderRegistryStore.ProviderRegistryStorage storage $, uint128 askPriceWad) external {
         registered($, msg.sender).askPriceWad = askPriceWad;
         emit IProviderRegistryEvents.AskPriceSet(msg.sender, askPriceWad);
+    }
+
+    /// @notice Sets the capacity recorder and its day boundary: the recorder's days start at genesis + k days,
+    ///         IEmission.epochStart(0) mod 1 day (0 for a recorder without epochs; a failing read counts as 0).
+    function setCapacityRecorder(ProviderRegistryStore.ProviderRegistryStorage storage $, address recorder) external {
+        uint256 offset;
+        (bool ok, bytes memory ret) = recorder.staticcall(abi.encodeCall(IEmission.epochStart, (0)));
+        if (ok && ret.length >= 32) offset = abi.decode(ret, (uint256)) % 1 days;
+        $.recorder = recorder;
+        $.recorderDayOffset = uint32(offset);
+        emit IProviderRegistryEvents.CapacityRecorderSet(recorder);
     }
 
     /// @notice Sets the CH price oracle (redemption compensation).

@@ -84,8 +84,10 @@ library ProviderStake {
     }
 
     /// @notice Records a task outcome of `provider` (completed or failed counts) and its reputation step (issue 21
-    ///         item 3: a point per reputation day with a completion, a penalty per failure), re-recording the draw
-    ///         word when the reputation factor moved.
+    ///         item 3: a point per reputation day with a completion, a penalty per failure). Lazy reputation (issue 18,
+    ///         docs/compute.md "Reputation"): a gained point waits in the provider's outcome slot and enters the draw
+    ///         word with the next snapshot write (stake, unbond, attestation, slash, anyone's `refreshDrawProfile`);
+    ///         a lost one re-records the word at once (a penalty never waits on the provider's goodwill).
     function recordOutcome(
         ProviderRegistryStore.ProviderRegistryStorage storage $,
         ProviderRegistryStore.ProviderData storage p,
@@ -100,7 +102,7 @@ library ProviderStake {
         if (!ProviderDraw.applyOutcome(p, completed)) return;
         uint256 points = p.repPoints;
         emit IProviderRegistryEvents.ReputationChanged(provider, points, ProviderDraw.repPct(points, p.slashCount));
-        ProviderDraw.record($, p, provider);
+        if (!completed) ProviderDraw.record($, p, provider);
     }
 
     /// @notice Locks `amount` of each provider's stake for a duty of the caller (TSK-08).

@@ -135,12 +135,7 @@ library TaskBidding {
         }
         // @dev The council draws from the same (already mined) seed block and snapshot: drawable at once.
         emit ITaskRegistryEvents.ExecutorSelected(taskId, executor, k.price, target, assignmentId);
-        TaskCommon.pay(
-            $,
-            k.currency,
-            msg.sender,
-            TaskCommon.takeBounty($, taskId, k, ITaskRegistry.closeBidding.selector)
-        );
+        TaskCommon.creditBounty($, taskId, k, ITaskRegistry.closeBidding.selector);
     }
 
     /// @dev Latest selection time: half the run time the terms promise (deadline − end of the bid window) must
@@ -183,10 +178,9 @@ library TaskBidding {
         ITaskRegistry.Task storage k
     ) private {
         k.status = ITaskRegistry.Status.Cancelled;
-        uint256 bounty = TaskCommon.takeBounty($, taskId, k, ITaskRegistry.closeBidding.selector);
+        TaskCommon.creditBounty($, taskId, k, ITaskRegistry.closeBidding.selector);
         uint256 refund = TaskCommon.release($, k);
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Cancelled, msg.sender, refund);
-        TaskCommon.pay($, k.currency, msg.sender, bounty);
         TaskCommon.pay($, k.currency, k.client, refund);
     }
 

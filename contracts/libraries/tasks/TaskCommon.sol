@@ -189,10 +189,11 @@ library TaskCommon {
         return (uint256(k.maxPayment) * KEEPER_BOUNTY_BPS) / BPS;
     }
 
-    /// @dev Takes the caller's keeper bounty for `step` out of the task's escrow (effects only; the caller pays the
-    ///      returned amount after its other effects). Nothing for the client or the executor (self-dealing only moves
-    ///      the client's own deposit; the slice stays in escrow and is refunded), nor beyond the escrow left.
-    function takeBounty(
+    /// @dev Moves the caller's keeper bounty for `step` out of the task's escrow into the caller's keeper credit
+    ///      (pull: `claimKeeperCredits`; no transfer on the maintenance path, and `totalEscrow` is unchanged because
+    ///      it counts credits too). Nothing for the client or the executor (self-dealing only moves the client's own
+    ///      deposit; the slice stays in escrow and is refunded), nor beyond the escrow left. Returns the amount.
+    function creditBounty(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
         ITaskRegistry.Task storage k,
@@ -207,7 +208,7 @@ library TaskCommon {
         // @dev bits 2–4 of `flags` count the bounties paid (≤ KEEPER_STEPS = 5 < 8): a client contract reads the
         //      refund it was paid from the task view (DeliveryAccounting).
         k.flags += 4;
-        $.totalEscrow[uint8(k.currency)] -= amount;
+        $.keeperCredits[msg.sender][uint8(k.currency)] += amount;
         emit ITaskRegistryEvents.KeeperBountyPaid(taskId, msg.sender, step, uint8(k.currency), amount, esc - amount);
     }
 

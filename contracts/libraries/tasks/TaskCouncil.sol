@@ -62,8 +62,7 @@ library TaskCouncil {
             k.votingEnds = uint40(block.timestamp + w);
         }
         emit ITaskRegistryEvents.CouncilDrawn(taskId, round, picked, TaskCommon.quorum(k), seed);
-        uint256 bounty = TaskCommon.takeBounty($, taskId, k, ITaskRegistry.drawCouncil.selector);
-        TaskCommon.pay($, k.currency, msg.sender, bounty);
+        TaskCommon.creditBounty($, taskId, k, ITaskRegistry.drawCouncil.selector);
     }
 
     /// @dev Client and executor never sit on the council; a dispute council excludes the first council. The caller is

@@ -95,7 +95,7 @@ library TaskSettlement {
             $.totalEscrow[uint8(k.currency)] -= bond;
             emit ITaskRegistryEvents.BisectionEnded(taskId, false, false, bond, 0, 0, 0);
         }
-        uint256 bounty = TaskCommon.takeBounty($, taskId, k, ITaskRegistry.finalize.selector);
+        TaskCommon.creditBounty($, taskId, k, ITaskRegistry.finalize.selector);
         uint256 refund = TaskCommon.release($, k);
         uint256 assignmentId = k.assignmentId;
         k.assignmentId = 0;
@@ -105,7 +105,6 @@ library TaskSettlement {
         _judge($, taskId, k, false, bytes32(0), false, false);
         if (assignmentId != 0) IProviderRegistry($.registry).releaseRedemption(assignmentId);
         TaskCommon.pay($, k.currency, d.challenger, bond);
-        TaskCommon.pay($, k.currency, msg.sender, bounty);
         TaskCommon.pay($, k.currency, k.client, refund);
     }
 
@@ -154,7 +153,7 @@ library TaskSettlement {
         //      and the held slice goes back to the client then.
         uint256 held = k.flags & 2 != 0 ? TaskCommon.bountyOf(k) : 0;
         uint256 bounty =
-            held == 0 ? 0 : TaskCommon.takeBounty($, taskId, k, ITaskRegistry.reportRedemptionFailure.selector);
+            held == 0 ? 0 : TaskCommon.creditBounty($, taskId, k, ITaskRegistry.reportRedemptionFailure.selector);
         uint256 back = held - bounty;
         if (back != 0) {
             k.escrow -= uint128(back);
@@ -162,8 +161,23 @@ library TaskSettlement {
         }
         uint256 comp = IProviderRegistry($.registry).reportDeliveryFailure(id, k.client);
         emit ITaskRegistryEvents.RedemptionFailed(taskId, id, comp);
-        TaskCommon.pay($, k.currency, msg.sender, bounty);
         TaskCommon.pay($, k.currency, k.client, back);
+    }
+
+    /// @notice Pays the caller's keeper credits in `currency` to `to` (the entry checks `to`); once: the credit is
+    ///         zeroed before the transfer.
+    function claimKeeperCredits(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        ITaskRegistry.Currency currency,
+        address to
+    ) external returns (uint256 amount) {
+        uint8 c = uint8(currency);
+        amount = $.keeperCredits[msg.sender][c];
+        if (amount == 0) revert ITaskRegistryErrors.TaskKeeperNothingToClaim(msg.sender, c);
+        $.keeperCredits[msg.sender][c] = 0;
+        $.totalEscrow[c] -= amount;
+        emit ITaskRegistryEvents.KeeperCreditsClaimed(msg.sender, to, c, amount);
+        TaskCommon.pay($, currency, to, amount);
     }
 
     /// @notice Pays the caller its council fee (voted with the verdict, once).
@@ -198,7 +212,7 @@ library TaskSettlement {
     }
 
     /// @dev Pays the executor, slashes the side found wrong, reserves the fees of the members who sided with the
-    ///      verdict (claimed with `claimCouncilFee`), pays the keeper's bounty, holds a CH redemption's report bounty
+    ///      verdict (claimed with `claimCouncilFee`), credits the keeper's bounty, holds a CH redemption's report bounty
     ///      and refunds the rest. Effects first, then slashes and transfers. `byKeeper`: finalize (governance's
     ///      resolution earns no bounty).
     function _settle(
@@ -215,8 +229,9 @@ library TaskSettlement {
         // @dev Issue 21 item 2: a bisection (moving, or its step judged) decides who was wrong at one step; the final
         //      result the client should have got is not known, so a rejection records no verdict hash.
         bool bisected = ph != 0 && ph < 4;
-        k.verdictHash = bisected && !executorCorrect ? bytes32(0) : verdict;
-        uint256 bounty = byKeeper ? TaskCommon.takeBounty($, taskId, k, ITaskRegistry.finalize.selector) : 0;
+        // @dev An acceptance's verdict is `resultHash` (getTask shows it): stored only for a rejection.
+        if (!executorCorrect && !bisected) k.verdictHash = verdict;
+        if (byKeeper) TaskCommon.creditBounty($, taskId, k, ITaskRegistry.finalize.selector);
         (uint256 reserved, uint256 refund, uint256 executorPaid, uint256 replenished) = _split(
             $,
             taskId,
@@ -229,7 +244,6 @@ library TaskSettlement {
         TaskCommon.releaseDuties($, taskId, k);
         _judge($, taskId, k, executorCorrect, verdict, true, bisected);
         _executorOutcome($, taskId, k, executorCorrect, executorPaid, replenished, ph);
-        TaskCommon.pay($, k.currency, msg.sender, bounty);
         TaskCommon.pay($, k.currency, k.client, refund);
         if (bisected) _settleBond($, taskId, k, executorCorrect, ph != 3);
     }

@@ -7,7 +7,11 @@
  *    `claimBounties(keeper)`;
  *  - ClearingHouse: liquidation bounties and options settlement bounties are credited to the keeper's margin account
  *    (`collateralOf(keeper)`) → `withdraw(amount, keeper)`, only while the keeper holds no position there (a keeper
- *    that also trades keeps its margin).
+ *    that also trades keeps its margin);
+ *  - TaskRegistry (issue 21 item 6): closeBidding, drawCouncil, finalize and redemption-failure reports credit 0.1 %
+ *    of the task's deposit in the task's currency (`keeperCredits(keeper, currency)`) →
+ *    `claimKeeperCredits(currency, keeper)`, one claim per currency (USDC against `minUsdc`; CH and DPS, 18 decimals,
+ *    against `minUsdc` × 10^12, the same nominal amount).
  *
  * Every `intervalMs` (default 1 hour; 10 s on a local node) the job reads what is owed and claims each source holding
  * at least `minUsdc` (default 1 USDC). Ordinary work (gas ceiling). Key `bounties.claim:<source>:<amount>`: a lagging
@@ -26,8 +30,8 @@ export interface BountiesJobOptions {
   intervalMs?: number;
   /** Smallest amount worth a claim, USDC with 6 decimals as a decimal string (default "1000000" = 1 USDC). */
   minUsdc?: string;
-  /** Which sources to claim from (default all: perps, futures, clearing). */
-  sources?: Array<"perps" | "futures" | "clearing">;
+  /** Which sources to claim from (default all: perps, futures, clearing, tasks). */
+  sources?: Array<"perps" | "futures" | "clearing" | "tasks">;
 }
 
 const OPTION_KEYS = ["intervalMs", "minUsdc", "sources"];
@@ -42,10 +46,19 @@ const FUTURES = new Interface([
   "function claimBounties(address to) returns (uint256 amountUsdc)",
 ]);
 
+const TASKS = new Interface([
+  "function keeperCredits(address keeper, uint8 currency) view returns (uint256)",
+  "function claimKeeperCredits(uint8 currency, address to) returns (uint256 amount)",
+]);
+/** TaskRegistry currencies (ITaskRegistry.Currency): CH 0, USDC 1, DPS 2. */
+const TASK_CURRENCIES = [0, 1, 2] as const;
+
 interface Source {
-  kind: "perps" | "futures" | "clearing";
+  kind: "perps" | "futures" | "clearing" | "tasks";
   name: string;
   address: string;
+  /** TaskRegistry only: the currency this claim is for. */
+  currency?: number;
 }
 
 interface ClaimWork {
@@ -67,8 +80,13 @@ export function bountiesJob(sources: Source[], opts: BountiesJobOptions = {}, lo
     throw new ConfigError(`Config "jobs.bounties.minUsdc" must be a decimal string of USDC units (6 decimals).`);
   }
   const min = BigInt(opts.minUsdc ?? "1000000");
-  const wanted = new Set(opts.sources ?? ["perps", "futures", "clearing"]);
-  const active = sources.filter((s) => wanted.has(s.kind));
+  const wanted = new Set(opts.sources ?? ["perps", "futures", "clearing", "tasks"]);
+  // A TaskRegistry is one source per currency (its credits are kept per currency).
+  const active = sources
+    .filter((s) => wanted.has(s.kind))
+    .flatMap((s) =>
+      s.kind === "tasks" ? TASK_CURRENCIES.map((currency) => ({ ...s, name: `${s.name}:${currency}`, currency })) : [s],
+    );
   let lastCheckMem = 0;
   const unreadable = new Set<string>();
   return {
@@ -97,6 +115,11 @@ export function bountiesJob(sources: Source[], opts: BountiesJobOptions = {}, lo
             new Contract(s.address, PERP, p).getFunction("keeperBountyOf")(ctx.keeper, { blockTag }),
           ) as Promise<bigint>;
         }
+        if (s.kind === "tasks") {
+          return ctx.client.read("keeperCredits", (p) =>
+            new Contract(s.address, TASKS, p).getFunction("keeperCredits")(ctx.keeper, s.currency ?? 1, { blockTag }),
+          ) as Promise<bigint>;
+        }
         if (s.kind === "futures") {
           const [mine] = (await ctx.client.read("bountiesOwed", (p) =>
             new Contract(s.address, FUTURES, p).getFunction("bountiesOwed")(ctx.keeper, { blockTag }),
@@ -116,7 +139,9 @@ export function bountiesJob(sources: Source[], opts: BountiesJobOptions = {}, lo
       const out: Candidate<ClaimWork>[] = [];
       active.forEach((source, i) => {
         const amountUsdc = owed[i]!;
-        if (amountUsdc < min) return;
+        // USDC has 6 decimals; a TaskRegistry's CH and DPS credits 18: the same nominal minimum.
+        const floor = source.kind === "tasks" && source.currency !== 1 ? min * 10n ** 12n : min;
+        if (amountUsdc < floor) return;
         out.push({
           key: { action: CLAIM_ACTION, id: source.name, epoch: amountUsdc.toString() },
           priority: false,
@@ -134,13 +159,15 @@ export function bountiesJob(sources: Source[], opts: BountiesJobOptions = {}, lo
             ? PERP.encodeFunctionData("claimKeeperBounty")
             : source.kind === "futures"
               ? FUTURES.encodeFunctionData("claimBounties", [ctx.keeper])
-              : chIface.encodeFunctionData("withdraw", [amountUsdc, ctx.keeper]);
+              : source.kind === "tasks"
+                ? TASKS.encodeFunctionData("claimKeeperCredits", [source.currency ?? 1, ctx.keeper])
+                : chIface.encodeFunctionData("withdraw", [amountUsdc, ctx.keeper]);
         return {
           key: c.key,
           priority: false,
           to: source.address,
           data,
-          description: `claim ${amountUsdc} USDC units of bounties from ${source.name} to the keeper's wallet`,
+          description: `claim ${amountUsdc} ${source.kind === "tasks" && source.currency !== 1 ? "wei" : "USDC units"} of bounties from ${source.name} to the keeper's wallet`,
         };
       });
     },
@@ -153,17 +180,19 @@ export function bountySources(d: DeploymentInfo): Source[] {
     if (c.contract === "PerpMarket") out.push({ kind: "perps", name, address: c.address });
     else if (c.contract === "FuturesMarket") out.push({ kind: "futures", name, address: c.address });
     else if (c.contract === "ClearingHouse") out.push({ kind: "clearing", name, address: c.address });
+    else if (c.contract === "TaskRegistry") out.push({ kind: "tasks", name, address: c.address });
   }
   return out;
 }
 
 export const bountiesFactory: JobFactory = {
   name: "bounties",
-  description: "Claims accrued keeper bounties (PerpMarket, FuturesMarket, ClearingHouse margin) on a schedule.",
+  description:
+    "Claims accrued keeper bounties (PerpMarket, FuturesMarket, ClearingHouse margin, TaskRegistry credits) on a schedule.",
   create({ deployment, config }) {
     const sources = bountySources(deployment);
     if (sources.length === 0) {
-      throw new JobUnavailable(`no PerpMarket, FuturesMarket or ClearingHouse in ${deployment.file}`);
+      throw new JobUnavailable(`no PerpMarket, FuturesMarket, ClearingHouse or TaskRegistry in ${deployment.file}`);
     }
     const local = deployment.chainId === 31337 || deployment.chainId === 1337;
     return bountiesJob(sources, config.options as BountiesJobOptions, local);

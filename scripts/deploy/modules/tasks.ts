@@ -1,7 +1,7 @@
 import { parseUnits, ZeroAddress } from "ethers";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
-import { StreamTasks__factory } from "../../../types/ethers-contracts/index.js";
+import { ProviderRegistry__factory, StreamTasks__factory } from "../../../types/ethers-contracts/index.js";
 
 /** Default TaskRegistry parameters (docs/tasks.md explains each choice). */
 export const defaultTaskParams = {
@@ -74,6 +74,16 @@ export const tasksModule: DeployModule = {
     // TSK-08: executor and council seats (TaskRegistry) and subscriptions (StreamTasks) lock the stake they may slash.
     await ctx.grantRole(Roles.STAKE_LOCKER, tasks, "TaskRegistry");
     await ctx.grantRole(Roles.STAKE_LOCKER, ctx.address("StreamTasks"), "StreamTasks");
+    // Issue 18 gas: the registry's duty and outcome hooks skip the AccessManager call for this TaskRegistry.
+    const providerRegistry = ProviderRegistry__factory.connect(ctx.address("ProviderRegistry"), ctx.deployer);
+    if ((await providerRegistry.trustedTaskRegistry()).toLowerCase() !== tasks.toLowerCase()) {
+      const data = providerRegistry.interface.encodeFunctionData("setTrustedTaskRegistry", [tasks]);
+      await ctx.adminCall(
+        ctx.address("ProviderRegistry"),
+        data,
+        "ProviderRegistry: trusted task registry → TaskRegistry",
+      );
+    }
     const streams = StreamTasks__factory.connect(ctx.address("StreamTasks"), ctx.deployer);
     if ((await streams.subscriptionLock()) !== STREAM_SUBSCRIPTION_LOCK_DPS) {
       const data = streams.interface.encodeFunctionData("setSubscriptionLock", [STREAM_SUBSCRIPTION_LOCK_DPS]);

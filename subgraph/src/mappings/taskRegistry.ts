@@ -22,6 +22,7 @@ import {
   ReplenishmentDeferred,
   ReplenishmentFlushed,
   KeeperBountyPaid,
+  KeeperCreditsClaimed,
   ResultCommitted,
   ResultRevealed,
   SilentMemberSlashed,
@@ -554,13 +555,13 @@ export function handleReplenishmentFlushed(event: ReplenishmentFlushed): void {
   s.save();
 }
 
-/** A maintenance step paid its caller out of the task's escrow (issue 21 item 6). */
+/** A maintenance step credited its caller out of the task's escrow (issue 21 item 6). The credit stays in the
+ *  contract's totalEscrow until the keeper claims it (KeeperCreditsClaimed), so the currency escrow is unchanged. */
 export function handleKeeperBountyPaid(event: KeeperBountyPaid): void {
   const p = event.params;
   const task = Task.load(idKey(p.taskId));
   if (task == null) return;
   const c = getCurrencyStats(currencyIndex(task.currency));
-  c.escrow = c.escrow.minus(p.amount);
   c.keeperBounties = c.keeperBounties.plus(p.amount);
   c.save();
   // the report's bounty comes out of the slice held for it
@@ -568,6 +569,14 @@ export function handleKeeperBountyPaid(event: KeeperBountyPaid): void {
   task.escrow = p.escrowLeft;
   task.keeperBounties = task.keeperBounties.plus(p.amount);
   task.save();
+}
+
+/** A keeper claimed its credited bounties of one currency: they leave the contract's totalEscrow. */
+export function handleKeeperCreditsClaimed(event: KeeperCreditsClaimed): void {
+  const p = event.params;
+  const c = getCurrencyStats(p.currency);
+  c.escrow = c.escrow.minus(p.amount);
+  c.save();
 }
 
 /** A council member silent past its reveal window lost the bounded slice (issue 21 item 1). */

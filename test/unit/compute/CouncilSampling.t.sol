@@ -54,6 +54,10 @@ contract CouncilSamplingTest is TaskSolBase {
     function test_selfDealing_thousandTinyTasks_earnOneReputationPoint() public {
         address farmer = providers[1];
         for (uint256 i; i < 1_000; ++i) registry.recordTaskOutcome(farmer, true);
+        // lazy reputation: the gained point enters the draw word with the next snapshot write (anyone may force it)
+        assertEq(DrawProfile.repPct(_word(farmer)), 100, "a completion re-recorded the draw word");
+        vm.prank(address(0xBEEF));
+        registry.refreshDrawProfile(farmer);
         uint256 w = _word(farmer);
         assertEq(DrawProfile.repPct(w), 101, "1,000 same-day completions earned more than one point");
         assertEq(DrawProfile.weight(w), 5_000 * 101);
@@ -61,6 +65,7 @@ contract CouncilSamplingTest is TaskSolBase {
             vm.warp(block.timestamp + 1 days);
             vm.roll(block.number + 1);
             registry.recordTaskOutcome(farmer, true);
+            registry.refreshDrawProfile(farmer);
         }
         assertEq(DrawProfile.repPct(_word(farmer)), DrawProfile.REP_MAX_PCT, "reputation is bounded");
         // a failure costs five points, a slash ten percent
@@ -77,11 +82,48 @@ contract CouncilSamplingTest is TaskSolBase {
         vm.expectEmit(address(registry));
         emit IProviderRegistryEvents.ReputationChanged(p, 1, 101);
         registry.recordTaskOutcome(p, true);
+        registry.refreshDrawProfile(p);
+        assertEq(DrawProfile.repPct(_word(p)), 101);
         vm.warp(block.timestamp + 1 days);
         registry.recordTaskOutcome(p, false);
         assertEq(DrawProfile.repPct(_word(p)), 100, "a failure took the point back");
         registry.recordTaskOutcome(p, false);
         assertEq(DrawProfile.repPct(_word(p)), 100, "points do not go below zero");
+    }
+
+    /// Lazy reputation (issue 18 gas, TSK-07): a completion only counts points in the outcome slot; the draw word
+    /// picks them up at the next snapshot write. Self-dealing folds nothing extra — fifty refreshes a day still hold
+    /// one point — and a refresh cannot reach back before its own block (a draw committed earlier is unchanged).
+    function test_lazyReputation_selfDealtCompletions_foldOncePerDay_neverIntoACommittedDraw() public {
+        address farmer = providers[1];
+        vm.roll(block.number + 1);
+        uint256 committed = block.number - 1;
+        uint256 wordAtCommit = registry.drawProfilesAt(_one(farmer), committed)[0];
+        for (uint256 i; i < 50; ++i) {
+            registry.recordTaskOutcome(farmer, true);
+            vm.prank(farmer);
+            registry.refreshDrawProfile(farmer);
+        }
+        assertEq(DrawProfile.repPct(_word(farmer)), 101, "refreshing folded more than the day's point");
+        assertEq(registry.drawProfilesAt(_one(farmer), committed)[0], wordAtCommit, "a refresh rewrote the past");
+    }
+
+    /// A penalty is not lazy: a failure re-records the draw word in the same call (the provider cannot keep a better
+    /// weight by never refreshing).
+    function test_lazyReputation_failureFoldsAtOnce() public {
+        address p = providers[2];
+        registry.recordTaskOutcome(p, true);
+        registry.refreshDrawProfile(p);
+        vm.warp(block.timestamp + 1 days);
+        registry.recordTaskOutcome(p, true);
+        assertEq(DrawProfile.repPct(_word(p)), 101, "the second point is pending");
+        registry.recordTaskOutcome(p, false);
+        assertEq(DrawProfile.repPct(_word(p)), 100, "the failure did not reach the word at once");
+    }
+
+    function _one(address p) internal pure returns (address[] memory one) {
+        one = new address[](1);
+        one[0] = p;
     }
 
     /// Stake added after the commit block is not in that draw's snapshot: neither its weight nor the reference

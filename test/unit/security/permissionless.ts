@@ -294,6 +294,11 @@ open(
 );
 open(
   "TaskRegistry",
+  ["claimKeeperCredits(uint8,address)"],
+  "pays only msg.sender's own credited keeper bounties (zeroed before the transfer; issue 21 item 6)",
+);
+open(
+  "TaskRegistry",
   ["flushReplenishment()"],
   "accounts DPS already at the reward pool whose replenish failed (item 17); the amount is the stored backlog",
 );
