@@ -90,9 +90,16 @@ contract TaskDutiesInvariants is TaskSolBase {
             uint256 expected;
             for (uint256 id = 1; id <= n; ++id) {
                 ITaskRegistry.Task memory t = tasks.getTask(id);
+                // issue 21: an accepted task's executor stays locked through the client's appeal window
+                if (t.status == ITaskRegistry.Status.Accepted && t.commitEnds != 0 && t.executor == p) {
+                    expected += t.faultDps;
+                }
                 if (t.status < ITaskRegistry.Status.Running || t.status > ITaskRegistry.Status.Disputed) continue;
                 if (t.executor == p) expected += t.faultDps;
-                for (uint8 r; r < 2; ++r) if (_isIn(p, tasks.councilOf(id, r))) expected += t.faultDps;
+                // an appeal's referee round reopens an accepted task whose round 0 was released at acceptance
+                for (uint8 r = t.flags & 64 != 0 ? 1 : 0; r < 2; ++r) {
+                    if (_isIn(p, tasks.councilOf(id, r))) expected += t.faultDps;
+                }
             }
             (, , , uint96 sub) = streams.subscription(streamId, p);
             expected += sub;

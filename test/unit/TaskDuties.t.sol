@@ -155,8 +155,12 @@ contract TaskDutiesTest is TaskSolBase {
         _commitAll(id, providers[1], GOOD);
         _voteAll(id, 0, true, 2);
         _finalize(id);
-        assertTrue(_fullyUnlocked(providers[1]));
         for (uint256 i; i < c0.length; ++i) assertTrue(_fullyUnlocked(c0[i]), "every member, voter or not");
+        // issue 21: the executor's lock stays through the client's appeal window (closeAppeal releases it)
+        assertFalse(_fullyUnlocked(providers[1]));
+        vm.warp(block.timestamp + 2 days + 1);
+        tasks.closeAppeal(id);
+        assertTrue(_fullyUnlocked(providers[1]));
     }
 
     function test_dutyLock_releasedOnReject() public {
@@ -191,6 +195,8 @@ contract TaskDutiesTest is TaskSolBase {
         _voteAll(id, 1, true, 2); // no quorum (3 of 5 needed)
         vm.warp(block.timestamp + 2 days + 1);
         tasks.resolveDispute(id, true);
+        vm.warp(block.timestamp + 2 days + 1);
+        tasks.closeAppeal(id); // issue 21: the executor's appeal-window lock
         assertTrue(_fullyUnlocked(providers[1]));
         for (uint256 i; i < c0.length; ++i) assertTrue(_fullyUnlocked(c0[i]));
         for (uint256 i; i < c1.length; ++i) assertTrue(_fullyUnlocked(c1[i]));

@@ -155,8 +155,28 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     }
 
     /// @inheritdoc ITaskRegistry
+    function appeal(
+        uint256 taskId,
+        bytes32 root,
+        bytes32 finalLeaf,
+        bytes32[] calldata finalProof,
+        bytes32 midLeaf,
+        bytes32[] calldata midProof
+    ) external nonReentrant {
+        TaskDisputes.appeal(_s(), taskId, root, finalLeaf, finalProof, midLeaf, midProof);
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function closeAppeal(uint256 taskId) external nonReentrant {
+        TaskDisputes.closeAppeal(_s(), taskId);
+    }
+
+    /// @inheritdoc ITaskRegistry
     function finalize(uint256 taskId) external nonReentrant {
-        TaskSettlement.finalize(_s(), taskId);
+        TaskRegistryStorage storage $ = _s();
+        // @dev An appeal's judged step settles by TaskDisputes (the acceptance's money has already moved).
+        if ($.tasks[taskId].flags & TaskDisputes.APPEAL != 0) TaskDisputes.finalizeAppeal($, taskId);
+        else TaskSettlement.finalize($, taskId);
     }
 
     /// @inheritdoc ITaskRegistry
@@ -189,7 +209,11 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
 
     /// @inheritdoc ITaskRegistry
     function resolveDispute(uint256 taskId, bool executorCorrect) external restricted nonReentrant {
-        TaskSettlement.resolveDispute(_s(), taskId, executorCorrect);
+        TaskRegistryStorage storage $ = _s();
+        // @dev An appeal ends by its moves, its referees or their lapse (`finalize`), never by governance.
+        if ($.tasks[taskId].flags & TaskDisputes.APPEAL != 0)
+            revert TaskBisectionPhase(taskId, $.bisections[taskId].phase);
+        TaskSettlement.resolveDispute($, taskId, executorCorrect);
     }
 
     /// @inheritdoc ITaskRegistry
@@ -313,12 +337,17 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
 
     /// @inheritdoc ITaskRegistry
     function bisectionOf(uint256 taskId) external view returns (Bisection memory) {
-        return _s().bisections[taskId];
+        return TaskDisputes.decoded(_s().bisections[taskId]);
     }
 
     /// @inheritdoc ITaskRegistry
     function bisectionBond(uint256 taskId) external view returns (uint256) {
         return TaskDisputes.bondOf(_s().tasks[taskId]);
+    }
+
+    /// @inheritdoc ITaskRegistry
+    function appealBond(uint256 taskId) external view returns (uint256) {
+        return TaskDisputes.appealBond(_s().tasks[taskId]);
     }
 
     /// @inheritdoc ITaskRegistry

@@ -111,7 +111,9 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         members missed a deadline); bit 1: a CH redemption's failure-report bounty is held in escrow; bits
     ///         2–4: how many keeper bounties the task paid (≤ 5), so a client contract can tell the refund it was
     ///         paid from the task view (DeliveryOrders); bit 5: a bisection decides the task (`bisectionOf`; cleared
-    ///         when its challenger lapsed).
+    ///         when its challenger lapsed); bit 6: the bisection is the client's appeal of the accepted result.
+    ///         Once the task has ended, `commitEnds` holds the acceptance time while the client's appeal window is
+    ///         open and the executor's duty lock held (0 otherwise; `appeal`, `closeAppeal`).
     struct Task {
         address client;
         Status status;
@@ -190,6 +192,10 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param window Seconds each move may take (half the dispute window when the bisection opened).
     /// @param refereeShare Per referee siding with the verdict: its share of a false challenger's bond (claimed with
     ///        its council fee).
+    /// @param depth log2 n (the proofs' length), fixed when the chain is committed.
+    /// @param roles Storage only (`bisectionOf` returns the three leaves decoded): which of the `pending`,
+    ///        `executorStep`, `challengerStep` slots holds each (bits 0–1: pending, 2–3: the executor's step), so a
+    ///        disagreeing move rewrites one leaf slot instead of two (issue 21 item 8's `bisect:step` ≤ 80,000).
     /// @param root The executor's chain root.
     /// @param challengerRoot The challenger's chain root.
     /// @param pending The leaf the first mover revealed at the current midpoint.
@@ -199,15 +205,17 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param finalResult The executor's final result (the task's `resultHash` holds `executorStep` while judging).
     /// @param verdict The step output the referees' quorum revealed (zero until judged).
     struct Bisection {
-        address challenger;
         uint8 phase;
         uint8 moves;
         uint40 moveEnds;
         uint32 lo;
         uint32 hi;
         uint32 n;
-        uint128 bond;
         uint32 window;
+        uint8 depth;
+        uint8 roles;
+        address challenger;
+        uint96 bond;
         uint128 refereeShare;
         bytes32 root;
         bytes32 challengerRoot;
@@ -503,4 +511,38 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param taskId The task.
     /// @return The bond.
     function bisectionBond(uint256 taskId) external view returns (uint256);
+
+    /// @notice The client appeals its accepted task (issue 21 item 2) within the appeal window (`disputeWindowSec`
+    ///         from acceptance; non-CH tasks without an earlier bisection): a bisection against the executor's
+    ///         committed chain opens exactly as `openBisection` does, with the client as challenger proving its own
+    ///         leaves, and pulls `appealBond` (approve first). The executor's duty lock (TSK-08) has been held since
+    ///         acceptance, so its stake answers for the slash. Executor proven wrong (or lapsed): the task becomes
+    ///         Rejected, the executor is slashed (scaled by severity, full on a lapse) to the client, the bond comes
+    ///         back and the round-0 members who accepted lose their unclaimed fee to the client. Client proven wrong
+    ///         (or lapsed): the acceptance stands and the bond pays the referees, the keeper and the executor.
+    /// @param taskId The task.
+    /// @param root The client's chain root.
+    /// @param finalLeaf The client's final leaf (≠ the executor's result).
+    /// @param finalProof Its proof.
+    /// @param midLeaf The client's leaf at the first midpoint ((n − 1) / 2).
+    /// @param midProof Its proof.
+    function appeal(
+        uint256 taskId,
+        bytes32 root,
+        bytes32 finalLeaf,
+        bytes32[] calldata finalProof,
+        bytes32 midLeaf,
+        bytes32[] calldata midProof
+    ) external;
+
+    /// @notice Closes an accepted task's appeal window once it has ended without an appeal (permissionless) and
+    ///         releases the executor's duty lock.
+    /// @param taskId The task.
+    function closeAppeal(uint256 taskId) external;
+
+    /// @notice The bond a client posts to appeal `taskId`: the larger of `bisectionBond` and the referee council's
+    ///         cost (2n + 1 council fees and two keeper bounties).
+    /// @param taskId The task.
+    /// @return The bond.
+    function appealBond(uint256 taskId) external view returns (uint256);
 }

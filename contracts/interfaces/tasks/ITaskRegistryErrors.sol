@@ -141,4 +141,10 @@ interface ITaskRegistryErrors {
     /// @param keeper The caller.
     /// @param currency The currency asked for.
     error TaskKeeperNothingToClaim(address keeper, uint8 currency);
+    /// @notice Thrown when a client's appeal (or the closing of its window) comes outside the appeal window: the task
+    ///         is not an accepted non-CH task whose executor is still held, or the window (`disputeWindowSec` from
+    ///         acceptance) has ended (appeal) or not yet ended (close).
+    /// @param taskId The task.
+    /// @param appealEnds End of the window (0: the task has none, or it was closed).
+    error TaskAppealClosed(uint256 taskId, uint256 appealEnds);
 }

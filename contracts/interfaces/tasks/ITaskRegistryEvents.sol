@@ -215,4 +215,33 @@ interface ITaskRegistryEvents {
     /// @param currency The currency (0 CH, 1 USDC, 2 DPS).
     /// @param amount Amount paid.
     event KeeperCreditsClaimed(address indexed keeper, address indexed to, uint8 currency, uint256 amount);
+    /// @notice Emitted when the client appeals an accepted result (issue 21 item 2): a bisection against the
+    ///         executor's chain opens on the accepted task (`BisectionOpened` follows with the moves' data).
+    /// @param taskId The task.
+    /// @param client The client.
+    /// @param bond The appeal bond (task currency; covers the referee council's fees and keeper steps).
+    /// @param appealEnds End of the appeal window it came in.
+    event AppealOpened(uint256 indexed taskId, address indexed client, uint256 bond, uint256 appealEnds);
+    /// @notice Emitted when an appeal ends (post-state).
+    /// @param taskId The task.
+    /// @param executorWrong Whether the executor was proven wrong (the task is then Rejected).
+    /// @param byTimeout Whether a party let its move lapse.
+    /// @param slashedDps DPS slashed from the executor (net of the finder fee it went to the client).
+    /// @param toClient Task currency returned to the client (its bond left over, and the forfeited council fees of the
+    ///        members who accepted a result proven wrong).
+    /// @param toExecutor Task currency paid to the executor out of a losing client's bond.
+    /// @param refereeFees Task currency reserved in the task's escrow for the referees siding with the verdict.
+    event AppealSettled(
+        uint256 indexed taskId,
+        bool executorWrong,
+        bool byTimeout,
+        uint256 slashedDps,
+        uint256 toClient,
+        uint256 toExecutor,
+        uint256 refereeFees
+    );
+    /// @notice Emitted when an accepted task's appeal window is closed and the executor's duty lock released.
+    /// @param taskId The task.
+    /// @param executor The executor.
+    event AppealWindowClosed(uint256 indexed taskId, address indexed executor);
 }

@@ -124,12 +124,18 @@ library TaskCommon {
         uint256 taskId,
         ITaskRegistry.Task storage k
     ) internal {
+        // @dev Issue 21 (appeal hook, TaskDisputes): an accepted non-CH task without a bisection keeps its executor's
+        //      lock through the client's appeal window; `commitEnds` then holds the acceptance time (0: no window).
+        bool hold =
+            k.status == ITaskRegistry.Status.Accepted && k.flags & 32 == 0 && k.currency != ITaskRegistry.Currency.CH;
+        k.commitEnds = hold ? uint40(block.timestamp) : 0;
         uint256 amount = k.faultDps;
         if (amount == 0) return;
         uint256 n = k.councilSize;
         address[] memory all = new address[](1 + n + (k.round == 0 ? 0 : 2 * n + 1));
-        all[0] = k.executor;
-        uint256 len = appendCouncil($, taskId, 0, all, 1);
+        uint256 len = hold ? 0 : 1;
+        if (!hold) all[0] = k.executor;
+        len = appendCouncil($, taskId, 0, all, len);
         if (k.round != 0) len = appendCouncil($, taskId, 1, all, len);
         assembly ("memory-safe") {
             mstore(all, len)

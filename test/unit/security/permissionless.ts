@@ -299,6 +299,16 @@ open(
 );
 open(
   "TaskRegistry",
+  ["appeal(uint256,bytes32,bytes32,bytes32[],bytes32,bytes32[])"],
+  "the client's appeal of its accepted task (issue 21): client only, inside the appeal window, bonded",
+);
+open(
+  "TaskRegistry",
+  ["closeAppeal(uint256)"],
+  "permissionless step, valid only after an unused appeal window ended; releases the executor's lock, moves no funds",
+);
+open(
+  "TaskRegistry",
   ["flushReplenishment()"],
   "accounts DPS already at the reward pool whose replenish failed (item 17); the amount is the stored backlog",
 );
