@@ -58,6 +58,10 @@ contract TaskDisputesInvariants is TaskSolBase {
         uint256 sum;
         uint256 n = tasks.taskCount();
         for (uint256 id = 1; id <= n; ++id) sum += uint256(tasks.getTask(id).escrow) + tasks.bisectionOf(id).bond;
+        // + the unclaimed keeper credits (issue 21 item 6: bounties are credited and pulled; the handler's keeper,
+        //   the handler itself and the providers are the only callers that can be credited)
+        sum += tasks.keeperCredits(handler.KEEPER(), USDC_) + tasks.keeperCredits(address(handler), USDC_);
+        for (uint256 i; i < providers.length; ++i) sum += tasks.keeperCredits(providers[i], USDC_);
         assertEq(tasks.totalEscrow(USDC_), sum, "totalEscrow != escrows + bonds");
         assertEq(usdc.balanceOf(address(tasks)), sum, "balance != escrows + bonds");
     }
