@@ -13,6 +13,8 @@ contract TaskKeeperLens is ITaskKeeperLens {
     ///      500 far under a node's eth_call gas cap.
     uint256 private constant MAX_PAGE = 500;
     uint8 private constant ASSIGNMENT_OPEN = 1;
+    /// @dev `Task.flags` bit 6: a client's appeal is running (TaskDisputes.APPEAL).
+    uint8 private constant APPEAL_FLAG = 64;
 
     ITaskRegistry private immutable _tasks;
     IProviderRegistry private immutable _providers;
@@ -86,6 +88,15 @@ contract TaskKeeperLens is ITaskKeeperLens {
                 return (block.timestamp > b.moveEnds ? Action.TimeoutDispute : Action.None, b.moves, true);
             }
             return (_verdictAction(id, k, b.phase == 3), 0, true);
+        }
+        if (st == ITaskRegistry.Status.Accepted && k.flags & APPEAL_FLAG != 0) {
+            // a client's appeal of the accepted result (issue 21 item 2): its moves run on the Accepted task (the
+            // referee round, once the step is isolated, reopens it as Disputed above); a lapsed move is due
+            ITaskRegistry.Bisection memory b = _tasks.bisectionOf(id);
+            if (b.phase == 1 || b.phase == 2) {
+                return (block.timestamp > b.moveEnds ? Action.TimeoutDispute : Action.None, b.moves, true);
+            }
+            return (Action.None, 0, true);
         }
         if ((st == ITaskRegistry.Status.Rejected || st == ITaskRegistry.Status.Expired) && k.assignmentId != 0) {
             IProviderRegistry.Assignment memory asg = _providers.assignment(k.assignmentId);

@@ -5,6 +5,8 @@ import {TaskBisectionBase} from "./TaskBisectionBase.sol";
 import {ITaskRegistry} from "../../../contracts/interfaces/tasks/ITaskRegistry.sol";
 import {ITaskRegistryErrors} from "../../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
 import {IProviderRegistryErrors} from "../../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
+import {ITaskKeeperLens} from "../../../contracts/interfaces/keepers/ITaskKeeperLens.sol";
+import {TaskKeeperLens} from "../../../contracts/periphery/TaskKeeperLens.sol";
 
 /// @notice Issue 21 item 2, last sentence: "a client can appeal an accepted result the same way". The client opens a
 ///         bisection against the executor's chain inside the appeal window (`disputeWindowSec` from acceptance);
@@ -307,5 +309,29 @@ contract TaskAppealTest is TaskBisectionBase {
         tasks.timeoutDispute(id);
         assertEq(dps.balanceOf(client) - before, SLASH);
         assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Rejected));
+    }
+
+    /// An executor that stops answering an appeal must not sit on the client's claim because nobody is watching: the
+    /// keeper lens shows nothing while the move is pending and `timeoutDispute` once it lapsed (marker: the moves made),
+    /// and the keeper's call ends the appeal against the executor.
+    function test_keeperLens_surfacesLapsedAppealMove() public {
+        TaskKeeperLens lens = new TaskKeeperLens(address(tasks), address(registry));
+        (uint256 id, ) = _accepted(16, 3, 16, false);
+        (ITaskKeeperLens.DueTask[] memory due, , , ) = lens.dueTasks(id, 1);
+        assertEq(due.length, 0, "an accepted task without an appeal is nobody's work");
+        _appeal(id, client);
+        (due, , , ) = lens.dueTasks(id, 1);
+        assertEq(due.length, 0, "a pending appeal move is nobody's work");
+        vm.warp(tasks.bisectionOf(id).moveEnds + 1);
+        (due, , , ) = lens.dueTasks(id, 1);
+        assertEq(due.length, 1);
+        assertEq(uint8(due[0].action), uint8(ITaskKeeperLens.Action.TimeoutDispute));
+        assertEq(due[0].selector, ITaskRegistry.timeoutDispute.selector);
+        assertEq(due[0].marker, tasks.bisectionOf(id).moves);
+        vm.prank(makeAddr("keeper"));
+        tasks.timeoutDispute(id);
+        assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Rejected));
+        (due, , , ) = lens.dueTasks(id, 1);
+        assertEq(due.length, 0);
     }
 }
