@@ -51,6 +51,16 @@ export const queries = {
     },
   },
 
+  TaskAppeals: {
+    async check(d, t) {
+      // the OPS-03 scenario has no client appeal: the rows, when there are any, must be consistent
+      t.eq(d.tasks.length, rowsOf(t, "Task", (x) => String(x.appealed) === "true").length, "all appealed tasks");
+      t.every(d.tasks, (x) => x.bisection && x.bisection.isAppeal, "an appeal's bisection");
+      t.every(d.tasks, (x) => x.appealOutcome !== "Overturned" || x.status === "Rejected", "overturned → Rejected");
+      t.sorted(d.tasks, (x) => x.appealedAt, "desc", "newest first");
+    },
+  },
+
   Council: {
     variables: (t) => ({ provider: maxBy(t, "Account", (a) => rowsOf(t, "TaskCouncilMember", (m) => m.member === a.id).length).id }),
     async check(d, t) {

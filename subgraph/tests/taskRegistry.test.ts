@@ -2,6 +2,9 @@
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import {
+  AppealOpened,
+  AppealSettled,
+  AppealWindowClosed,
   BisectionEnded,
   BisectionMoved,
   BisectionNarrowed,
@@ -29,6 +32,9 @@ import {
   SilentMemberSlashed,
 } from "../generated/TaskRegistry/TaskRegistry";
 import {
+  handleAppealOpened,
+  handleAppealSettled,
+  handleAppealWindowClosed,
   handleBisectionEnded,
   handleBisectionMoved,
   handleBisectionNarrowed,
@@ -590,5 +596,187 @@ describe("TaskRegistry: issue 21 events", () => {
     assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(100).toString());
     assert.fieldEquals("Task", key(3), "status", "Unresolved");
     assert.entityCount("TaskBisection", 3);
+  });
+});
+
+/** The client (ALICE) appeals: AppealOpened, then BisectionOpened with it as the challenger (same call). */
+function appealOpen(id: i32, bond: BigInt, moveEnds: i64, ts: i64): void {
+  handleAppealOpened(new TaskRegistryEvents(REG).AppealOpened(ts, n(id), ALICE, bond, BigInt.fromI64(ts + 3 * DAY)));
+  handleBisectionOpened(
+    new TaskRegistryEvents(REG).BisectionOpened(ts, n(id), ALICE, hash("cc"), n(8), bond, BigInt.fromI64(moveEnds)),
+  );
+}
+
+function appealSettled(
+  id: i32,
+  executorWrong: boolean,
+  byTimeout: boolean,
+  slashedDps: BigInt,
+  toClient: BigInt,
+  toExecutor: BigInt,
+  refereeFees: BigInt,
+  ts: i64,
+): void {
+  handleAppealSettled(
+    new TaskRegistryEvents(REG).AppealSettled(
+      ts,
+      n(id),
+      executorWrong,
+      byTimeout,
+      slashedDps,
+      toClient,
+      toExecutor,
+      refereeFees,
+    ),
+  );
+}
+
+/** `verifying`, a chain of 8, two round-0 members revealing the executor's result, accepted with `fees` reserved. */
+function accepted(id: i32, fees: BigInt, ts: i64): void {
+  verifying(id, ts);
+  handleChainCommitted(new TaskRegistryEvents(REG).ChainCommitted(ts + 2 * HOUR, n(id), hash("ee"), n(8)));
+  vote(id, M1, 0, true, 1, 0, ts + 3 * HOUR);
+  vote(id, M2, 0, true, 2, 0, ts + 4 * HOUR);
+  finalized(id, 5, wad(45), fees, wad(100).minus(wad(45)).minus(fees), n(0), ts + DAY + 3 * HOUR);
+}
+
+describe("TaskRegistry: the client's appeal (issue 21 item 2)", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("an appeal overturned by the referees: the task reopens Disputed, the bond joins its escrow, then Rejected", () => {
+    params(T0);
+    accepted(1, wad(2), T0);
+    const t = key(1);
+    assert.fieldEquals("Task", t, "status", "Accepted");
+    assert.fieldEquals("Task", t, "appealed", "false");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(2).toString());
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "accepted", "1");
+    // the bond enters the currency's escrow, not yet the task's
+    const ts = T0 + 2 * DAY;
+    appealOpen(1, wad(10), ts + 12 * HOUR, ts);
+    assert.fieldEquals("Task", t, "appealed", "true");
+    assert.fieldEquals("Task", t, "appealBond", wad(10).toString());
+    assert.fieldEquals("Task", t, "appealEnds", (ts + 3 * DAY).toString());
+    assert.fieldEquals("Task", t, "appealedAt", ts.toString());
+    assert.fieldEquals("Task", t, "status", "Accepted");
+    assert.fieldEquals("TaskBisection", t, "isAppeal", "true");
+    assert.fieldEquals("TaskBisection", t, "challenger", ALICE.toHexString());
+    assert.fieldEquals("TaskBisection", t, "phase", "ExecutorMove");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(12).toString());
+    assert.fieldEquals("Task", t, "escrow", wad(2).toString());
+    // the step isolated: Disputed for the referees, the bond now in the task's escrow, fresh window
+    narrowed(1, 5, 4, ts + HOUR);
+    assert.fieldEquals("Task", t, "status", "Disputed");
+    assert.fieldEquals("Task", t, "escrow", wad(12).toString());
+    assert.fieldEquals("Task", t, "round", "1");
+    assert.fieldEquals("Task", t, "agree", "0");
+    assert.fieldEquals("Task", t, "votingEnds", (ts + HOUR + 3 * DAY).toString());
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(12).toString());
+    // the draw's and finalize's keeper credits (0.1 each) come out of the task's escrow, credited (stay in totalEscrow)
+    const tenth = wad(1).div(n(10));
+    handleKeeperBountyPaid(
+      new TaskRegistryEvents(REG).KeeperBountyPaid(
+        ts + 2 * HOUR,
+        n(1),
+        CAROL,
+        Bytes.fromHexString("0x7b5d9b24"),
+        1,
+        tenth,
+        wad(12).minus(tenth),
+      ),
+    );
+    handleKeeperBountyPaid(
+      new TaskRegistryEvents(REG).KeeperBountyPaid(
+        ts + DAY,
+        n(1),
+        CAROL,
+        Bytes.fromHexString("0x4bb278f3"),
+        1,
+        tenth,
+        wad(12).minus(tenth).minus(tenth),
+      ),
+    );
+    slashed(1, EXEC, wad(75), ts + DAY);
+    // overturned: round 0's fees forfeited, 4 referees' fees stay (4), the rest 11.8 − 4 = 7.8 back to the client
+    const rest = wad(12).minus(tenth).minus(tenth).minus(wad(4));
+    appealSettled(1, true, false, wad(75), rest, n(0), wad(4), ts + DAY);
+    assert.fieldEquals("Task", t, "status", "Rejected");
+    assert.fieldEquals("Task", t, "appealOutcome", "Overturned");
+    assert.fieldEquals("Task", t, "appealByTimeout", "false");
+    assert.fieldEquals("Task", t, "appealSlashedDps", wad(75).toString());
+    assert.fieldEquals("Task", t, "appealToClient", rest.toString());
+    assert.fieldEquals("Task", t, "appealToExecutor", "0");
+    assert.fieldEquals("Task", t, "appealRefereeFees", wad(4).toString());
+    assert.fieldEquals("Task", t, "appealClosedAt", (ts + DAY).toString());
+    assert.fieldEquals("Task", t, "escrow", wad(4).toString());
+    assert.fieldEquals("Task", t, "slashedDps", wad(75).toString());
+    // the two keeper credits (0.2) stay in the currency's escrow until claimed
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(4).plus(tenth).plus(tenth).toString());
+    assert.fieldEquals("TaskBisection", t, "phase", "Ended");
+    assert.fieldEquals("TaskBisection", t, "outcome", "ChallengerRight");
+    assert.fieldEquals("TaskBisection", t, "endedAt", (ts + DAY).toString());
+    // the round-0 members who accepted no longer side with the verdict
+    assert.fieldEquals("TaskCouncilMember", member(1, M1), "withVerdict", "false");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "accepted", "0");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "rejected", "1");
+    assert.fieldEquals("TaskDayData", day(ts + DAY), "tasksRejected", "1");
+    assert.entityCount("TaskEvent", 4); // executorSelected, finalized, appealOpened, appealSettled
+  });
+
+  test("appeals the client loses or lets lapse, an executor lapse before judging, an unused window closed", () => {
+    params(T0);
+    const tenth = wad(1).div(n(10));
+    // 1: the client lets its move lapse: BisectionEnded moved the bond out (keeper 0.1, executor 9.9) first
+    accepted(1, n(0), T0);
+    appealOpen(1, wad(10), T0 + 2 * DAY + 12 * HOUR, T0 + 2 * DAY);
+    moved(1, EXEC, 3, 4, 7, 2, T0 + 3 * DAY, T0 + 2 * DAY + HOUR);
+    ended(1, true, true, n(0), wad(10).minus(tenth), n(0), tenth, T0 + 3 * DAY + HOUR);
+    appealSettled(1, false, true, n(0), n(0), wad(10).minus(tenth), n(0), T0 + 3 * DAY + HOUR);
+    assert.fieldEquals("Task", key(1), "status", "Accepted");
+    assert.fieldEquals("Task", key(1), "appealOutcome", "Lapsed");
+    assert.fieldEquals("Task", key(1), "appealByTimeout", "true");
+    assert.fieldEquals("Task", key(1), "appealToExecutor", wad(10).minus(tenth).toString());
+    assert.fieldEquals("Task", key(1), "escrow", "0");
+    assert.fieldEquals("TaskBisection", key(1), "phase", "Ended");
+    assert.fieldEquals("TaskBisection", key(1), "outcome", "ExecutorRight");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", "0");
+    // 2: upheld by a referee quorum: round 0's unclaimed fees (2) and the referees' (4) stay, 12 − 6 to the executor
+    accepted(2, wad(2), T0 + 10 * DAY);
+    appealOpen(2, wad(10), T0 + 12 * DAY + 12 * HOUR, T0 + 12 * DAY);
+    narrowed(2, 0, 4, T0 + 12 * DAY + HOUR);
+    assert.fieldEquals("Task", key(2), "status", "Disputed");
+    assert.fieldEquals("Task", key(2), "escrow", wad(12).toString());
+    appealSettled(2, false, false, n(0), n(0), wad(6), wad(4), T0 + 13 * DAY);
+    assert.fieldEquals("Task", key(2), "status", "Accepted");
+    assert.fieldEquals("Task", key(2), "appealOutcome", "Upheld");
+    assert.fieldEquals("Task", key(2), "escrow", wad(6).toString());
+    assert.fieldEquals("TaskBisection", key(2), "outcome", "ExecutorRight");
+    assert.fieldEquals("TaskCouncilMember", member(2, M1), "withVerdict", "true");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(6).toString());
+    // 3: the executor lets its first move lapse: the bond joins the escrow at the end, all 12 back to the client
+    accepted(3, wad(2), T0 + 20 * DAY);
+    appealOpen(3, wad(10), T0 + 22 * DAY + 12 * HOUR, T0 + 22 * DAY);
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(18).toString());
+    slashed(3, EXEC, wad(100), T0 + 23 * DAY);
+    appealSettled(3, true, true, wad(100), wad(12), n(0), n(0), T0 + 23 * DAY);
+    assert.fieldEquals("Task", key(3), "status", "Rejected");
+    assert.fieldEquals("Task", key(3), "appealOutcome", "Overturned");
+    assert.fieldEquals("Task", key(3), "appealToClient", wad(12).toString());
+    assert.fieldEquals("Task", key(3), "escrow", "0");
+    assert.fieldEquals("TaskBisection", key(3), "outcome", "ChallengerRight");
+    assert.fieldEquals("TaskBisection", key(3), "byTimeout", "true");
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(6).toString());
+    // 4: nobody appealed: the window closed, the executor's lock released, nothing moves
+    accepted(4, wad(2), T0 + 30 * DAY);
+    handleAppealWindowClosed(new TaskRegistryEvents(REG).AppealWindowClosed(T0 + 34 * DAY, n(4), EXEC));
+    assert.fieldEquals("Task", key(4), "appealed", "false");
+    assert.fieldEquals("Task", key(4), "appealClosedAt", (T0 + 34 * DAY).toString());
+    assert.fieldEquals("Task", key(4), "escrow", wad(2).toString());
+    assert.fieldEquals("TaskCurrencyStats", stats(USDC), "escrow", wad(8).toString());
+    assert.fieldEquals("TaskBisection", key(4), "isAppeal", "false");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "accepted", "3");
+    assert.fieldEquals("TaskRegistryState", REG.toHexString(), "rejected", "1");
   });
 });

@@ -1,9 +1,13 @@
 // TaskRegistry: batch tasks, bids, executors, councils and votes, disputes, verification outcomes, slashes, council
 // fees and CH redemptions through tasks. Per-currency escrow follows the contract's totalEscrow exactly:
 // + maxPayment on submit, − (escrow − reserved fees) on finalisation, − the refund on close, − each claimed fee,
-// + a bisection's bond on opening, − what leaves of it on its end (the referees' part moves into the task's escrow).
+// + a bisection's bond on opening, − what leaves of it on its end (the referees' part moves into the task's escrow);
+// an appeal's bond joins the task's escrow when its step is judged, and what AppealSettled pays out leaves.
 import { Address, BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
+  AppealOpened,
+  AppealSettled,
+  AppealWindowClosed,
   BisectionEnded,
   BisectionMoved,
   BisectionNarrowed,
@@ -705,6 +709,15 @@ export function handleBisectionNarrowed(event: BisectionNarrowed): void {
   // the referee council is round 1, drawn from this seed block (CouncilDrawn follows when it is drawn)
   task.round = 1;
   task.targetBlock = p.targetBlock;
+  if (b.isAppeal) {
+    // TaskDisputes._narrowed: an appeal's step is judged like a dispute's — the accepted task reopens Disputed, the
+    // bond joins its escrow (still in the currency's escrow: no change there), fresh votes and window
+    task.status = "Disputed";
+    task.escrow = task.escrow.plus(b.bond);
+    task.agree = 0;
+    task.disagree = 0;
+    task.votingEnds = event.block.timestamp.plus(getState(event.address).disputeWindowSec);
+  }
   task.save();
 }
 
@@ -754,4 +767,109 @@ export function handleTaskPriced(event: TaskPriced): void {
   task.pricedUnits = p.units;
   task.pricedPrice = p.price;
   task.save();
+}
+
+// ─── the client's appeal of an accepted result (issue 21 item 2) ────────────────────────────────────────────────
+
+/**
+ * The client appeals its accepted task: emitted before BisectionOpened (and before BisectionNarrowed when a
+ * one-checkpoint chain narrows at once), so the bisection is marked an appeal and given its bond here; the bond
+ * enters the currency's escrow with BisectionOpened, as every bisection's.
+ */
+export function handleAppealOpened(event: AppealOpened): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const b = getBisection(task);
+  b.isAppeal = true;
+  b.bond = p.bond;
+  b.save();
+  task.appealed = true;
+  task.appealEnds = p.appealEnds;
+  task.appealBond = p.bond;
+  task.appealedAt = event.block.timestamp;
+  task.save();
+  const e = taskEvent(event, task, "appealOpened");
+  e.account = p.client;
+  e.save();
+}
+
+/**
+ * An appeal ends (TaskDisputes._endAppeal, or a lapsed client in timeout). A lapsed client's bond already left with
+ * BisectionEnded (same call, before this event): nothing more moves. Otherwise (_appealEscrow) the bond joins the
+ * task's escrow unless the judged step's already did, finalize's keeper credit came out of it (KeeperBountyPaid,
+ * before this event), the round-0 fees still owed and the referees' fees stay, and toClient + toExecutor leave.
+ */
+export function handleAppealSettled(event: AppealSettled): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  const b = getBisection(task);
+  const clientLapsed = b.endedAt !== null;
+  if (!clientLapsed) {
+    const judged = b.phase == "Judging";
+    const rest = p.toClient.plus(p.toExecutor);
+    let escrow = task.escrow;
+    if (!judged) escrow = escrow.plus(b.bond);
+    task.escrow = escrow.minus(rest);
+    const c = getCurrencyStats(currencyIndex(task.currency));
+    c.escrow = c.escrow.minus(rest);
+    c.save();
+    b.phase = "Ended";
+    b.moveEnds = ZERO;
+    b.byTimeout = p.byTimeout;
+    b.endedAt = event.block.timestamp;
+    if (p.executorWrong) b.outcome = "ChallengerRight";
+    else if (p.byTimeout || decided(task, p.toExecutor)) b.outcome = "ExecutorRight";
+    else b.outcome = "Undecided";
+    b.save();
+    // the referees' and round 0's standing against the final verdict (an overturn forfeits round 0's fees)
+    if (judged || p.executorWrong) judgeMembers(task, !p.executorWrong);
+  }
+  let outcome = "Undecided";
+  if (p.executorWrong) outcome = "Overturned";
+  else if (clientLapsed) outcome = "Lapsed";
+  else if (decided(task, p.toExecutor)) outcome = "Upheld";
+  task.appealOutcome = outcome;
+  task.appealByTimeout = p.byTimeout;
+  task.appealSlashedDps = p.slashedDps;
+  task.appealToClient = p.toClient;
+  task.appealToExecutor = p.toExecutor;
+  task.appealRefereeFees = p.refereeFees;
+  task.appealClosedAt = event.block.timestamp;
+  const wasAccepted = task.status != "Rejected";
+  task.status = p.executorWrong ? "Rejected" : "Accepted";
+  task.save();
+  const e = taskEvent(event, task, "appealSettled");
+  e.refunded = p.toClient;
+  e.executorPaid = p.toExecutor;
+  e.councilPaid = p.refereeFees;
+  e.save();
+  if (p.executorWrong && wasAccepted) {
+    // the acceptance TaskFinalized counted is overturned
+    const s = getState(event.address);
+    s.accepted = s.accepted - 1;
+    s.rejected = s.rejected + 1;
+    s.save();
+    const d = getTaskDay(event);
+    d.tasksRejected = d.tasksRejected + 1;
+    d.save();
+  }
+}
+
+/** A referee quorum (councilSize + 1, TaskCommon.quorum in round 1) revealed the executor's step output: upheld. */
+function decided(task: Task, toExecutor: BigInt): boolean {
+  return !toExecutor.isZero() || task.agree >= task.councilSize + 1;
+}
+
+/** The unused appeal window closed (closeAppeal): the executor's duty lock is released; no money moves. */
+export function handleAppealWindowClosed(event: AppealWindowClosed): void {
+  const p = event.params;
+  const task = Task.load(idKey(p.taskId));
+  if (task == null) return;
+  task.appealClosedAt = event.block.timestamp;
+  task.save();
+  const e = taskEvent(event, task, "appealWindowClosed");
+  e.account = p.executor;
+  e.save();
 }
