@@ -120,7 +120,10 @@ export async function scenario(ctx) {
   await send(f(keeper).closeUnproven(seriesId, gus.address));
   await ctx.checkpoint();
 
-  // expiry: fixed at 12, corrected by the guardian (the deployer holds GUARDIAN locally), finalised
+  // expiry: fixed at 12, corrected by the guardian (the deployer holds GUARDIAN locally), finalised. The settlement
+  // price is the index TWAP over the hour before expiry, so the 12 round is published before that hour (a round in
+  // force there must be younger than the feed's heartbeat), then the clock moves to expiry.
+  await jumpTo(ctx, expiry - BigInt(2 * HOUR), wad(12));
   await jumpTo(ctx, expiry, wad(12));
   await send(f(keeper).fixSettlementPrice(seriesId));
   await send(d("AccessManager").grantRole(ctx.Roles.GUARDIAN, deployer.address, 0));
