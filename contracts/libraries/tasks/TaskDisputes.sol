@@ -394,7 +394,7 @@ library TaskDisputes {
         if (executorWrong) (k.status, k.verdictHash, d.verdict) = (ITaskRegistry.Status.Rejected, OVERTURNED, verdict);
         else k.status = ITaskRegistry.Status.Accepted;
         (k.flags, k.commitEnds, d.phase, d.moveEnds) = (k.flags & ~APPEAL, 0, SETTLED, 0);
-        (uint256 rest, uint256 refFees, ) = _appealEscrow($, taskId, k, d, executorWrong, judged, verdict);
+        (uint256 rest, uint256 refFees) = _appealEscrow($, taskId, k, d, executorWrong, judged, verdict);
         bool toExecutor = decided && !executorWrong;
         uint256 slashed = _appealConsequences($, taskId, k, d, executorWrong, byTimeout, judged, verdict);
         emit ITaskRegistryEvents.AppealSettled(
@@ -420,10 +420,10 @@ library TaskDisputes {
         bool executorWrong,
         bool judged,
         bytes32 verdict
-    ) private returns (uint256 rest, uint256 refFees, uint256 bounty) {
+    ) private returns (uint256 rest, uint256 refFees) {
         k.escrow += d.bond;
         d.bond = 0;
-        if (judged) bounty = TaskCommon.creditBounty($, taskId, k, ITaskRegistry.finalize.selector);
+        if (judged) TaskCommon.creditBounty($, taskId, k, ITaskRegistry.finalize.selector);
         uint256 owed = executorWrong ? 0 : _round0Owed($, taskId) * k.councilFee;
         if (judged) refFees = _refereeWinners($, taskId, !executorWrong, verdict) * k.councilFee;
         rest = k.escrow - owed - refFees;

@@ -23,17 +23,7 @@ contract TaskAppealTest is TaskBisectionBase {
         uint256 clientBadFrom,
         bool commitChain
     ) internal returns (uint256 id, address[] memory c) {
-        execLeaves = _chain(n, badFrom, "cheat");
-        chalLeaves = _chain(n, clientBadFrom, "liar");
-        id = _submit(USDC, 1_000e6, 2, 2);
-        _bid(id, providers[1], 400e6);
-        _closeAndDraw(id);
-        _commitAll(id, providers[1], execLeaves[n - 1]);
-        if (commitChain) {
-            vm.prank(providers[1]);
-            tasks.commitChain(id, _root(execLeaves), uint32(n), _proof(execLeaves, n - 1));
-        }
-        c = tasks.councilOf(id, 0);
+        (id, c) = _executorRan(n, badFrom, clientBadFrom, commitChain);
         _voteAll(id, 0, true, 2);
         _finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Accepted));

@@ -53,9 +53,10 @@ abstract contract TaskBisectionBase is TaskSolBase {
 
     // ─── scenario ───────────────────────────────────────────────────────────────────────────────────────────
 
-    /// @dev Council n = 2, q = 2; the executor (providers[1]) runs `exec`, commits its last leaf as the result and its
-    ///      chain; the challenger's chain is wrong from `chalBadFrom`; c[0] reveals the challenger's final result (so it may challenge), c[1] the executor's.
-    function _setUp(
+    /// @dev Council n = 2, q = 2: the executor (providers[1]) ran a chain of `n` leaves wrong from `badFrom`, committed
+    ///      its last leaf as the result and (if `commitChain`) its chain; the challenger's chain is wrong from
+    ///      `chalBadFrom`; the council is drawn and has voted nothing yet.
+    function _executorRan(
         uint256 n,
         uint256 badFrom,
         uint256 chalBadFrom,
@@ -72,6 +73,17 @@ abstract contract TaskBisectionBase is TaskSolBase {
             tasks.commitChain(id, _root(execLeaves), uint32(n), _proof(execLeaves, n - 1));
         }
         c = tasks.councilOf(id, 0);
+    }
+
+    /// @dev Council n = 2, q = 2; the executor (providers[1]) runs `exec`, commits its last leaf as the result and its
+    ///      chain; the challenger's chain is wrong from `chalBadFrom`; c[0] reveals the challenger's final result (so it may challenge), c[1] the executor's.
+    function _setUp(
+        uint256 n,
+        uint256 badFrom,
+        uint256 chalBadFrom,
+        bool commitChain
+    ) internal returns (uint256 id, address[] memory c) {
+        (id, c) = _executorRan(n, badFrom, chalBadFrom, commitChain);
         _commitAs(id, c[0], chalLeaves[n - 1]);
         _commitAs(id, c[1], execLeaves[n - 1]);
         _toReveal(id);
