@@ -249,6 +249,9 @@ describe("issue 25: what an operator hit, through the CLI (child process, real n
       });
     });
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    // 'close' fires once every holder of the stdout pipe (npm and the keeper it started) has closed it, so the
+    // keeper's last log line has been read; 'exit' (npm alone) can come before that line is delivered.
+    const closed = new Promise<void>((r) => child.on("close", () => r()));
     const timer = setTimeout(() => child.kill("SIGKILL"), 40_000);
     try {
       await started;
@@ -264,6 +267,7 @@ describe("issue 25: what an operator hit, through the CLI (child process, real n
       };
       for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
       expect(alive(), `keeper pid ${keeperPid} still running after npm exited`).to.equal(false);
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000))]);
       expect(out).to.include('"msg":"keeper stopped"');
     } finally {
       clearTimeout(timer);
