@@ -126,8 +126,9 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
         EmissionStorage storage $ = _s();
         EmissionEpochs.sync($, EmissionKeepers.MAX_LAZY_CLOSES, false);
         EmissionStore.Provider storage pr = $.providers[msg.sender];
-        EmissionRewards.settle($, msg.sender, pr, $.currentEpoch);
-        amountDps = pr.accruedDps;
+        // @dev the claim accrues the pending reward only; the GFL balance follows at the rebalance or the next
+        //      heartbeat (a token write the DPS claim does not need: docs/emission.md "Rewards and claims")
+        amountDps = EmissionRewards.accrueReward($, msg.sender, pr, $.currentEpoch);
         if (amountDps == 0) return 0;
         uint256 claimed = pr.claimedDps + amountDps;
         pr.accruedDps = 0;

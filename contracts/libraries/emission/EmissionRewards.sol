@@ -53,6 +53,27 @@ library EmissionRewards {
         return true;
     }
 
+    /// @notice The reward half of `settle`, for a claim: accrues `provider`'s pending epoch reward once (its sample
+    ///         epoch is then settled) and leaves its GFL balance to the rebalance batch, its next heartbeat or
+    ///         `rebalanceProvider` — `settle` still applies a GFL that is off its target after the reward was accrued
+    ///         (docs/emission.md "Rewards and claims"). Returns the provider's accrued DPS after.
+    function accrueReward(
+        EmissionStore.EmissionStorage storage $,
+        address provider,
+        EmissionStore.Provider storage pr,
+        uint256 epoch
+    ) internal returns (uint256 accrued) {
+        accrued = pr.accruedDps;
+        uint256 sampleEpoch = pr.sampleEpoch;
+        if (!pr.listed || sampleEpoch >= epoch || pr.settled) return accrued;
+        // @dev reward rounds down (favours the protocol), exactly as in `settle`.
+        uint256 reward = (uint256(pr.epochGfl) * $.epochs[sampleEpoch].rateWad) / WAD;
+        accrued += reward;
+        pr.accruedDps = uint128(accrued);
+        pr.settled = true;
+        emit IEmissionEvents.ProviderRebalanced(provider, sampleEpoch, pr.gfl, reward, accrued);
+    }
+
     /// @notice Funds closed epochs' rewards: the reward pool (replenished DPS) pays first, only the shortfall is
     ///         minted (to this contract), so EMI-01 holds with replenishment. One mint per call, whatever the epochs.
     function fund(EmissionStore.EmissionStorage storage $) internal {

@@ -76,7 +76,8 @@ contract TrustedCallersTest is EmissionSolBase {
         assertEq(gfl.balanceOf(p1), 3e18);
     }
 
-    /// The lazy settle of a claim rebalances GFL through the minter path even when no role may write GFL.
+    /// A claim accrues the reward without writing GFL (issue 18); the rebalance that follows writes GFL through the
+    /// minter path even when no role may write GFL.
     function test_claim_lazySettleThroughMinter_withoutGflRole() public {
         gfl.setMinter(address(emission));
         _setRole(address(gfl), GFLToken.setBalance.selector, 999); // a role nobody holds
@@ -87,7 +88,10 @@ contract TrustedCallersTest is EmissionSolBase {
         vm.prank(p1);
         uint256 paid = emission.claim(p1);
         assertEq(paid, (100e18 * BASE_RATE) / 1e18);
+        assertEq(gfl.balanceOf(p1), 0);
+        emission.rebalanceProvider(p1);
         assertEq(gfl.balanceOf(p1), 100e18);
+        assertEq(emission.claimable(p1), 0);
     }
 
     // ------------------------------------------------------------------ Emission trusted recorder

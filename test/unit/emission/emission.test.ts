@@ -198,24 +198,79 @@ describe("Emission", function () {
       );
       await toEpoch(1);
       await emission.closeEpoch();
-      // a: rebalanced by a batch of 1; b: lazily by its next heartbeat; c: lazily by its claim.
+      // a: rebalanced by a batch of 1; b: lazily by its next heartbeat; c: its reward lazily by its claim, its GFL
+      // by the rest of the batch (a claim accrues the reward and leaves the GFL token to the rebalance).
       await expect(emission.rebalance(1))
         .to.emit(emission, "RebalanceBatch")
         .withArgs(1n, 0n, 1n, 1n, fx.deployer.address, 0n);
       await sample(b!.address, 1, 0, pf(8));
-      await emission.connect(c!).claim(c!.address);
-      for (const p of [a!, b!, c!]) expect(await fx.protocol.gfl.balanceOf(p.address)).to.equal(pf(7));
+      await expect(emission.connect(c!).claim(c!.address))
+        .to.emit(emission, "ProviderRebalanced")
+        .withArgs(c!.address, 0n, 0n, parseUnits("0.014", 18), parseUnits("0.014", 18));
+      expect(await fx.protocol.gfl.balanceOf(c!.address)).to.equal(0n);
+      for (const p of [a!, b!]) expect(await fx.protocol.gfl.balanceOf(p.address)).to.equal(pf(7));
       const before = await emission.providerInfo(a!.address);
-      // The rest of the pass changes nothing (b and c are already done) and the finished pass reverts, typed.
+      // The rest of the pass applies c's GFL only (b is done, c's reward is not paid twice); the finished pass
+      // reverts, typed.
       await expect(emission.rebalance(100))
-        .to.emit(emission, "RebalanceBatch")
-        .withArgs(1n, 1n, 3n, 0n, fx.deployer.address, 0n);
+        .to.emit(emission, "ProviderRebalanced")
+        .withArgs(c!.address, 0n, pf(7), 0n, 0n);
+      for (const p of [a!, b!, c!]) expect(await fx.protocol.gfl.balanceOf(p.address)).to.equal(pf(7));
+      expect(await fx.protocol.dps.balanceOf(c!.address)).to.equal(parseUnits("0.014", 18));
+      expect(await emission.claimable(c!.address)).to.equal(0n);
       await expect(emission.rebalance(100))
         .to.be.revertedWithCustomError(emission, "EmissionRebalanceComplete")
         .withArgs(1n);
       await emission.rebalanceProvider(a!.address);
       expect(await emission.providerInfo(a!.address)).to.deep.equal(before);
       expect(await emission.claimable(a!.address)).to.equal(parseUnits("0.014", 18));
+    });
+
+    it("test_claimTwice_thenHeartbeat_paysOnceAndAppliesGflLater (EMI-02)", async function () {
+      const [a, b] = providers;
+      await sampleAll(
+        [a!, b!].map((p): [string, bigint] => [p.address, pf(7)]),
+        0,
+        ALL_DAYS.slice(0, 8),
+      );
+      await toEpoch(1);
+      await emission.closeEpoch();
+      // a claims twice in the same block-free sequence: the reward is accrued and paid once.
+      await emission.connect(a!).claim(a!.address);
+      expect(await emission.connect(a!).claim.staticCall(a!.address)).to.equal(0n);
+      await expect(emission.connect(a!).claim(a!.address)).not.to.emit(emission, "ProviderRebalanced");
+      expect(await fx.protocol.dps.balanceOf(a!.address)).to.equal(parseUnits("0.014", 18));
+      // Its next heartbeat applies the GFL the claim left (and no second reward).
+      await expect(sample(a!.address, 1, 0, pf(9)))
+        .to.emit(emission, "ProviderRebalanced")
+        .withArgs(a!.address, 0n, pf(7), 0n, 0n);
+      expect(await fx.protocol.gfl.balanceOf(a!.address)).to.equal(pf(7));
+      // b, rebalanced by rebalanceProvider instead, ends with the same reward and GFL (path independence).
+      await emission.rebalanceProvider(b!.address);
+      await emission.connect(b!).claim(b!.address);
+      expect(await fx.protocol.dps.balanceOf(b!.address)).to.equal(parseUnits("0.014", 18));
+      expect(await fx.protocol.gfl.balanceOf(b!.address)).to.equal(pf(7));
+    });
+
+    it("test_claimThenSkippedEpoch_gflDropsToZeroAtNextRebalance", async function () {
+      const [a] = providers;
+      await sampleDays(a!.address, 0, ALL_DAYS.slice(0, 8), pf(5));
+      await toEpoch(1);
+      await emission.closeEpoch();
+      await emission.connect(a!).claim(a!.address);
+      expect(await fx.protocol.gfl.balanceOf(a!.address)).to.equal(0n);
+      await emission.rebalance(100);
+      expect(await fx.protocol.gfl.balanceOf(a!.address)).to.equal(pf(5));
+      // a recorded nothing in epoch 1: its claim in epoch 2 pays nothing and leaves the GFL; the rebalance drops it.
+      await toEpoch(2);
+      await emission.closeEpoch();
+      expect(await emission.connect(a!).claim.staticCall(a!.address)).to.equal(0n);
+      await emission.connect(a!).claim(a!.address);
+      expect(await fx.protocol.gfl.balanceOf(a!.address)).to.equal(pf(5));
+      await emission.rebalanceProvider(a!.address);
+      expect(await fx.protocol.gfl.balanceOf(a!.address)).to.equal(0n);
+      expect(await emission.claimable(a!.address)).to.equal(0n);
+      expect(await fx.protocol.dps.balanceOf(a!.address)).to.equal(parseUnits("0.01", 18));
     });
 
     it("closes overdue epochs lazily on a heartbeat and reverts a premature close", async function () {
