@@ -17,7 +17,8 @@ import { jobFactories } from "../src/jobs/index.js";
 import { formatDueWork, scanDueWork } from "../src/scan.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, CHAIN_ID, counts, makeKeeper, node } from "./harness.js";
-import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
+import { type DeployedProtocol } from "./protocol.js";
+import { protocolSuite, race } from "./fixtures.js";
 import { Roles, type Protocol } from "@chx/sdk";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -106,16 +107,12 @@ async function expectOnePass(protocol: Protocol, fromBlock: number, epoch: bigin
 describe("emission job: epoch close and GFL rebalancing (real protocol, real node)", function () {
   let deployed: DeployedProtocol;
   let protocol: Protocol;
-  let snapshot: string;
   /** The shared protocol as this file found it: restored at the end for the next file that uses it. */
-  let pristine: string;
   let epoch1Start: number;
 
-  before(async function () {
-    this.timeout(120_000);
-    deployed = await protocolOnNode();
-    protocol = deployed.protocol;
-    pristine = await node().rpc<string>("evm_snapshot", []);
+  protocolSuite(120_000, async (d) => {
+    deployed = d;
+    protocol = d.protocol;
     const { emission, dps, accessManager } = protocol;
     const emissionAddress = await emission.getAddress();
     const recorder = account(RECORDER).connect(node().provider);
@@ -146,16 +143,6 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
     await node().rpc("evm_setNextBlockTimestamp", [epoch1Start + EPOCH + 60]);
     await node().rpc("evm_mine", []);
     expect(await emission.epochDue()).to.equal(true);
-    snapshot = await node().rpc<string>("evm_snapshot", []);
-  });
-
-  after(async function () {
-    expect(await node().rpc("evm_revert", [pristine])).to.equal(true);
-  });
-
-  beforeEach(async function () {
-    expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
-    snapshot = await node().rpc<string>("evm_snapshot", []);
   });
 
   const config = (extra: Record<string, unknown> = {}) => ({
@@ -220,26 +207,8 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
       config: { ...config(), replaceAfterMs: 20_000 },
     });
     const from = (await node().provider.getBlockNumber()) + 1;
-    const n0 = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "latest")));
     const paid0 = (await dpsOf(protocol, a.address)) + (await dpsOf(protocol, b.address));
-    await node().rpc("evm_setAutomine", [false]);
-    try {
-      let settled = false;
-      const ticks = Promise.all([a.tick(), b.tick()]).finally(() => (settled = true));
-      // Both keepers' 4 transactions reach the mempool before anything is mined.
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const pending = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "pending")));
-        if (pending[0]! >= n0[0]! + 4 && pending[1]! >= n0[1]! + 4) break;
-        if (Date.now() > deadline) throw new Error(`transactions never reached the mempool: ${pending}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      // Mine until both ticks settle (a block holds as many of the 8 as its gas limit allows).
-      while (!settled) {
-        await node().rpc("evm_mine", []);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const all = (await ticks).flatMap((t) => t.results);
+    await race(a, b, 4, async (all) => {
       const closes = all.filter((x) => x.key.startsWith("emission.closeEpochs"));
       const batches = all.filter((x) => x.key.startsWith("emission.rebalance"));
       expect(counts(closes)).to.deep.equal({ success: 1, "already-done": 1 });
@@ -257,11 +226,7 @@ describe("emission job: epoch close and GFL rebalancing (real protocol, real nod
       // The bounty is paid once per unit of work, whoever did it.
       const paid = (await dpsOf(protocol, a.address)) + (await dpsOf(protocol, b.address)) - paid0;
       expect(paid).to.equal(parseUnits("13.5", 18));
-    } finally {
-      await node().rpc("evm_setAutomine", [true]);
-      await a.stop(0);
-      await b.stop(0);
-    }
+    });
   });
 
   it("OPS-02: a 10× gas spike never skips the epoch close (priority); the batches wait for the fee to fall", async function () {

@@ -6,11 +6,12 @@
  * same snapshot.
  */
 import { expect } from "chai";
-import { toBeHex, type Wallet } from "ethers";
-import { Roles, type Protocol } from "@chx/sdk";
-import { setupGuarantor, setupTrader, usdc, wad } from "../../test/helpers/clearing.js";
+import { type Wallet } from "ethers";
+import { type Protocol } from "@chx/sdk";
+import { usdc, wad } from "../../test/helpers/clearing.js";
 import { account, advance, makeKeeper, node } from "./harness.js";
-import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
+import { type DeployedProtocol } from "./protocol.js";
+import { protocolSuite, setIndexPrice, setupOrderTrading } from "./fixtures.js";
 
 const KEEPER_A = 70;
 const GUARANTOR = 71;
@@ -22,52 +23,23 @@ describe("futures orders: the checker job executes due orders and cancels expire
   let protocol: Protocol;
   let trader: Wallet;
   let seriesId: bigint;
-  let snapshot: string;
-  let pristine: string;
 
   const config = { jobs: { "futures-expiry": { gasCeilingGwei: 20 } } };
-  const setPrice = async (priceWad: bigint) => {
-    const feed = protocol.chIndexFeed;
-    if (feed === undefined) throw new Error("no mock CH index feed");
-    await (await feed.setAnswer(priceWad / 10n ** 10n)).wait();
-  };
+  const setPrice = (priceWad: bigint) => setIndexPrice(protocol, priceWad);
   const now = async () => BigInt((await node().provider.getBlock("latest"))!.timestamp);
 
-  before(async function () {
-    this.timeout(180_000);
-    deployed = await protocolOnNode();
-    protocol = deployed.protocol;
-    pristine = await node().rpc<string>("evm_snapshot", []);
-    const p = node().provider;
-    const admin = account(0).connect(p);
-    for (const i of [KEEPER_A, GUARANTOR, TRADER, LP]) {
-      await node().rpc("hardhat_setBalance", [account(i).address, toBeHex(10n ** 22n)]);
-    }
-    await setPrice(wad("10"));
-    const g = account(GUARANTOR).connect(p);
-    await setupGuarantor(protocol, admin, g, false, usdc("100000"));
-    trader = account(TRADER).connect(p);
-    await setupTrader(protocol, g, trader, usdc("10000"));
-    // LP capital behind the market
-    const lp = account(LP).connect(p);
-    const vault = protocol.liquidityVault;
-    await (await protocol.usdc.connect(lp).mint(lp.address, usdc("100000"))).wait();
-    await (await protocol.usdc.connect(lp).approve(await vault.getAddress(), usdc("100000"))).wait();
-    await (await vault.connect(lp).deposit(usdc("100000"), lp.address)).wait();
-    await (await protocol.accessManager.grantRole(Roles.KEEPER, admin.address, 0)).wait();
-    await (await vault.connect(admin).allocate(await protocol.futures.getAddress(), usdc("50000"))).wait();
+  protocolSuite(180_000, async (d) => {
+    deployed = d;
+    protocol = d.protocol;
+    trader = await setupOrderTrading(protocol, await protocol.futures.getAddress(), {
+      fund: [KEEPER_A, GUARANTOR, TRADER, LP],
+      guarantor: GUARANTOR,
+      trader: TRADER,
+      lp: LP,
+    });
+    const admin = account(0).connect(node().provider);
     await (await protocol.futures.connect(admin).listSeries((await now()) + 60n * 86_400n, 0)).wait();
     [seriesId] = await protocol.futures.seriesCount();
-    snapshot = await node().rpc<string>("evm_snapshot", []);
-  });
-
-  after(async function () {
-    expect(await node().rpc("evm_revert", [pristine])).to.equal(true);
-  });
-
-  beforeEach(async function () {
-    expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
-    snapshot = await node().rpc<string>("evm_snapshot", []);
   });
 
   it("commit → not due yet → after the delay the job executes it at the round in force and earns the fee", async function () {

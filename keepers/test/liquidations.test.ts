@@ -20,7 +20,8 @@ import { liquidationJob } from "../src/jobs/liquidations.js";
 import { volatilityJob } from "../src/jobs/volatility.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, counts, makeKeeper, node } from "./harness.js";
-import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
+import { type DeployedProtocol } from "./protocol.js";
+import { protocolSuite, race } from "./fixtures.js";
 import {
   LiquidationChecker__factory,
   MockAggregatorV3__factory,
@@ -55,14 +56,10 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
   let protocol: Protocol;
   let cs: ClearingSetup;
   let traders: Wallet[];
-  let snapshot: string;
-  let pristine: string;
 
-  before(async function () {
-    this.timeout(180_000);
-    deployed = await protocolOnNode();
-    protocol = deployed.protocol;
-    pristine = await node().rpc<string>("evm_snapshot", []);
+  protocolSuite(180_000, async (d) => {
+    deployed = d;
+    protocol = d.protocol;
     const p = node().provider;
     const admin = account(0).connect(p);
     const indexes = [KEEPER_A, KEEPER_B, GUARANTOR, ...SIZES.map((_, i) => FIRST_TRADER + i)];
@@ -76,16 +73,6 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
       await (await cs.market.connect(t).trade(wad(SIZES[i]!))).wait();
     }
     for (const t of traders) expect((await protocol.liquidationEngine.isLiquidatable(t.address))[0]).to.equal(false);
-    snapshot = await node().rpc<string>("evm_snapshot", []);
-  });
-
-  after(async function () {
-    expect(await node().rpc("evm_revert", [pristine])).to.equal(true);
-  });
-
-  beforeEach(async function () {
-    expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
-    snapshot = await node().rpc<string>("evm_snapshot", []);
   });
 
   const config = (extra: Record<string, unknown> = {}) => ({
@@ -147,23 +134,7 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
       accountIndex: KEEPER_B,
       config: { ...config(), replaceAfterMs: 20_000 },
     });
-    const n0 = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "latest")));
-    await node().rpc("evm_setAutomine", [false]);
-    try {
-      let settled = false;
-      const ticks = Promise.all([a.tick(), b.tick()]).finally(() => (settled = true));
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const pending = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "pending")));
-        if (pending[0]! >= n0[0]! + 3 && pending[1]! >= n0[1]! + 3) break;
-        if (Date.now() > deadline) throw new Error(`transactions never reached the mempool: ${pending}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      while (!settled) {
-        await node().rpc("evm_mine", []);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const all = (await ticks).flatMap((t) => t.results);
+    await race(a, b, 3, async (all) => {
       expect(counts(all)).to.deep.equal({ success: 3, "already-done": 3 });
       for (const x of all.filter((y) => y.outcome === "already-done")) {
         expect(x.reason).to.match(/LiquidationAccountHealthy\(account=0x/);
@@ -173,11 +144,7 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
       // Exactly one liquidation per underwater account, whoever won it.
       const done = await liquidatedSince(from);
       expect(done.map(([acc]) => acc).sort()).to.deep.equal(underwater());
-    } finally {
-      await node().rpc("evm_setAutomine", [true]);
-      await a.stop(0);
-      await b.stop(0);
-    }
+    });
   });
 
   it("OPS-02: a 10× gas spike still liquidates (priority) while the volatility update waits for the fee to fall", async function () {

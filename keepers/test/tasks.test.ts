@@ -11,7 +11,8 @@ import { TaskKeeperLens__factory } from "../../types/ethers-contracts/index.js";
 import { tasksJob } from "../src/jobs/tasks.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, CHAIN_ID, counts, makeKeeper, node } from "./harness.js";
-import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
+import { type DeployedProtocol } from "./protocol.js";
+import { protocolSuite, race } from "./fixtures.js";
 import { signAttestation, type AttestationMessage, type Protocol, domainOf } from "@chx/sdk";
 
 const KEEPER_A = 20;
@@ -31,8 +32,6 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
   let protocol: Protocol;
   let client: Wallet;
   let providers: Wallet[];
-  let snapshot: string;
-  let pristine: string;
 
   const now = async () => (await node().provider.getBlock("latest"))!.timestamp;
   const advance = async (s: number) => {
@@ -83,11 +82,9 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
     jobs: { tasks: { gasCeilingGwei: 1_000, pageSize: 25, ...extra } },
   });
 
-  before(async function () {
-    this.timeout(180_000);
-    deployed = await protocolOnNode();
-    protocol = deployed.protocol;
-    pristine = await node().rpc<string>("evm_snapshot", []);
+  protocolSuite(180_000, async (d) => {
+    deployed = d;
+    protocol = d.protocol;
     const p = node().provider;
     const admin = account(0).connect(p);
     for (const i of [KEEPER_A, KEEPER_B, CLIENT, ...Array.from({ length: PROVIDERS }, (_, k) => FIRST_PROVIDER + k)]) {
@@ -119,16 +116,6 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
     client = account(CLIENT).connect(p);
     await (await token.connect(admin).mint(client.address, usdc("100000"))).wait();
     await (await token.connect(client).approve(await taskRegistry.getAddress(), usdc("100000"))).wait();
-    snapshot = await node().rpc<string>("evm_snapshot", []);
-  });
-
-  after(async function () {
-    expect(await node().rpc("evm_revert", [pristine])).to.equal(true);
-  });
-
-  beforeEach(async function () {
-    expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
-    snapshot = await node().rpc<string>("evm_snapshot", []);
   });
 
   it("drives tasks outside checker()'s newest-64 window: close bidding (cancel / select), draw the council, finalise, expire; then nothing", async function () {
@@ -247,32 +234,12 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
     const cfg = { ...tasksConfig(), replaceAfterMs: 20_000 };
     const a = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: cfg });
     const b = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_B, config: cfg });
-    const n0 = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "latest")));
-    await node().rpc("evm_setAutomine", [false]);
-    try {
-      let settled = false;
-      const ticks = Promise.all([a.tick(), b.tick()]).finally(() => (settled = true));
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const pending = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "pending")));
-        if (pending[0]! > n0[0]! && pending[1]! > n0[1]!) break;
-        if (Date.now() > deadline) throw new Error(`transactions never reached the mempool: ${pending}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      while (!settled) {
-        await node().rpc("evm_mine", []);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const all = (await ticks).flatMap((x) => x.results);
+    await race(a, b, 1, async (all) => {
       expect(counts(all)).to.deep.equal({ success: 1, "already-done": 1 });
       expect(all.find((x) => x.outcome === "already-done")!.reason).to.match(/TaskAlreadyDone\(taskId=\d+, status=7\)/);
       const closed = await tr.queryFilter(tr.filters.TaskClosed(t), from, "latest");
       expect(closed.map((l) => l.args.status)).to.deep.equal([S.Expired]);
-    } finally {
-      await node().rpc("evm_setAutomine", [true]);
-      await a.stop(0);
-      await b.stop(0);
-    }
+    });
   });
 
   it("OPS-02: on a 10× gas spike the expiry (priority) goes ahead while the council draw (ordinary) waits", async function () {

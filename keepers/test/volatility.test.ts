@@ -9,7 +9,8 @@ import { toBeHex } from "ethers";
 import { listTestMarket, wad, type ClearingSetup } from "../../test/helpers/clearing.js";
 import { MARKET_VOLATILITY_ACTION, VOLATILITY_ACTION, volatilityJob } from "../src/jobs/volatility.js";
 import { account, counts, makeKeeper, node } from "./harness.js";
-import { protocolOnNode, type DeployedProtocol } from "./protocol.js";
+import { type DeployedProtocol } from "./protocol.js";
+import { protocolSuite, race } from "./fixtures.js";
 import type { Protocol } from "@chx/sdk";
 
 /** Accounts beyond the node's 20 funded ones (as in liquidations.test.ts; the chain is restored after). */
@@ -28,30 +29,16 @@ describe("volatility job: the index σ and every market's own σ, each when due 
   let cs: ClearingSetup;
   let perp: string;
   let futures: string;
-  let snapshot: string;
-  let pristine: string;
 
-  before(async function () {
-    this.timeout(180_000);
-    deployed = await protocolOnNode();
-    protocol = deployed.protocol;
-    pristine = await node().rpc<string>("evm_snapshot", []);
+  protocolSuite(180_000, async (d) => {
+    deployed = d;
+    protocol = d.protocol;
     for (const i of [KEEPER_A, KEEPER_B])
       await node().rpc("hardhat_setBalance", [account(i).address, toBeHex(10n ** 22n)]);
     // a market listed after the deploy, with risk parameters but no σ model of its own (yet)
     cs = await listTestMarket(undefined as never, deployed.record, protocol, account(0).connect(node().provider));
     perp = deployed.record.contracts.PerpMarket!.address;
     futures = deployed.record.contracts.FuturesMarket!.address;
-    snapshot = await node().rpc<string>("evm_snapshot", []);
-  });
-
-  after(async function () {
-    expect(await node().rpc("evm_revert", [pristine])).to.equal(true);
-  });
-
-  beforeEach(async function () {
-    expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
-    snapshot = await node().rpc<string>("evm_snapshot", []);
   });
 
   const key = (market: string, lastUpdate: bigint) =>
@@ -165,32 +152,12 @@ describe("volatility job: the index σ and every market's own σ, each when due 
     const a = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: cfg });
     const b = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_B, config: cfg });
     const from = (await node().provider.getBlockNumber()) + 1;
-    const n0 = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "latest")));
-    await node().rpc("evm_setAutomine", [false]);
-    try {
-      let settled = false;
-      const ticks = Promise.all([a.tick(), b.tick()]).finally(() => (settled = true));
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const pending = await Promise.all([a, b].map((k) => node().provider.getTransactionCount(k.address, "pending")));
-        if (pending[0]! >= n0[0]! + 3 && pending[1]! >= n0[1]! + 3) break;
-        if (Date.now() > deadline) throw new Error(`transactions never reached the mempool: ${pending}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      while (!settled) {
-        await node().rpc("evm_mine", []);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const all = (await ticks).flatMap((t) => t.results);
+    await race(a, b, 3, async (all) => {
       expect(counts(all)).to.deep.equal({ success: 3, "already-done": 3 });
       for (const x of all.filter((y) => y.outcome === "already-done")) expect(x.reason).to.match(/RiskUpdateTooEarly/);
       expect(await a.metrics.count("volatility", "reverted")).to.equal(0);
       expect(await b.metrics.count("volatility", "reverted")).to.equal(0);
-    } finally {
-      await node().rpc("evm_setAutomine", [true]);
-      await a.stop(0);
-      await b.stop(0);
-    }
+    });
     // one update per market (and one bounty), whoever won it
     const updates = await re.queryFilter(re.filters.MarketVolatilityUpdated(), from, "latest");
     expect(updates.map((e) => e.args.market.toLowerCase()).sort()).to.deep.equal(

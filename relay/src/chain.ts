@@ -143,6 +143,12 @@ const mulDivUp = (a: bigint, b: bigint, d: bigint) => (a * b + d - 1n) / d;
 const E30 = 10n ** 30n;
 const BPS = 10_000n;
 
+/** What `x` costs a buyer at `price` (quote, rounded up) plus the maker fee on it (rounded up), as the markets charge. */
+function costWithFee(x: bigint, price: bigint, feeBps: bigint): bigint {
+  const q = mulDivUp(x, price, E30);
+  return q + mulDivUp(q, feeBps, BPS);
+}
+
 /** The largest x ≤ cap with cost(x) ≤ budget (cost non-decreasing). */
 function maxAffordable(cap: bigint, budget: bigint, cost: (x: bigint) => bigint): bigint {
   if (budget <= 0n || cap <= 0n) return 0n;
@@ -447,15 +453,10 @@ export class Chain {
         isContract ? read(this.call1271(maker, o.hash, o.signature)) : Promise.resolve(""),
         feesP,
       ]);
+      const closed = this.closedStatus(o, state, minNonce);
+      if (closed !== null) return closed;
       const filled = u(state, 0);
-      const cancelled = u(state, 1) !== 0n;
       const base = { filled, fillable: 0n };
-      if (cancelled) return { ...base, status: "cancelled", reason: "cancelled on chain" };
-      if (filled >= o.amount) return { ...base, status: "filled", reason: null };
-      // a remainder below the minimum amount cannot be filled (SpotFillTooSmall): done
-      if (filled > 0n && o.amount - filled < this.minAmount)
-        return { ...base, status: "filled", reason: "dust remainder" };
-      if (o.nonce < u(minNonce)) return { ...base, status: "cancelled", reason: "minNonce" };
       if (filled === 0n && u(used) !== 0n) return { ...base, status: "cancelled", reason: "nonceUsed" };
       if (BigInt(clock.timestamp) > o.expiry) return { ...base, status: "expired", reason: null };
       if (isContract && filled === 0n && sig.slice(0, 10).toLowerCase() !== ERC1271_MAGIC) {
@@ -469,11 +470,7 @@ export class Chain {
       let cap: bigint;
       if (o.side === "sell") cap = avail < remaining ? avail : remaining;
       else {
-        const fee = fees.spotMakerBps;
-        cap = maxAffordable(remaining, avail, (x) => {
-          const q = mulDivUp(x, o.price, E30);
-          return q + mulDivUp(q, fee, BPS);
-        });
+        cap = maxAffordable(remaining, avail, (x) => costWithFee(x, o.price, fees.spotMakerBps));
       }
       if (cap < this.minAmount) return { ...base, status: "unfunded", reason: short };
       return { filled, fillable: cap, status: "open", reason: cap < remaining ? `partly funded (${short})` : null };
@@ -492,14 +489,10 @@ export class Chain {
         this.seriesAt(seriesId, clock.block < 0 ? this.head.number : clock.block),
         feesP,
       ]);
+      const closed = this.closedStatus(o, state, minNonce);
+      if (closed !== null) return closed;
       const filled = u(state, 0);
-      const cancelled = u(state, 1) !== 0n;
       const base = { filled, fillable: 0n };
-      if (cancelled) return { ...base, status: "cancelled", reason: "cancelled on chain" };
-      if (filled >= o.amount) return { ...base, status: "filled", reason: null };
-      if (filled > 0n && o.amount - filled < this.minAmount)
-        return { ...base, status: "filled", reason: "dust remainder" };
-      if (o.nonce < u(minNonce)) return { ...base, status: "cancelled", reason: "minNonce" };
       if (BigInt(clock.timestamp) > o.expiry) return { ...base, status: "expired", reason: null };
       if (!series.exists || series.settled || BigInt(clock.timestamp) >= series.expiry) {
         return { ...base, status: "expired", reason: "series expired" };
@@ -511,11 +504,7 @@ export class Chain {
       const collateral = i256(coll);
       let cap: bigint;
       if (o.side === "buy") {
-        const fee = fees.optionsMakerBps;
-        cap = maxAffordable(remaining, collateral, (x) => {
-          const q = mulDivUp(x, o.price, E30);
-          return q + mulDivUp(q, fee, BPS);
-        });
+        cap = maxAffordable(remaining, collateral, (x) => costWithFee(x, o.price, fees.optionsMakerBps));
       } else {
         // a seller delivers its longs first, then writes the rest against ⌈size · cap⌉ of collateral
         const longs = u(pos, 0);
@@ -526,6 +515,22 @@ export class Chain {
       return { filled, fillable: cap, status: "open", reason: cap < remaining ? "partly funded (collateral)" : null };
     }
     return { status: "cancelled", filled: 0n, fillable: 0n, reason: `unsupported kind ${o.kind}` };
+  }
+
+  /**
+   * The checks a signed order of either kind passes first, on its on-chain state (filled, cancelled) and the maker's
+   * minNonce: cancelled on chain, filled, a remainder below the minimum amount (it cannot be filled, *FillTooSmall:
+   * done), below the maker's minNonce. Null while none of them ends the order.
+   */
+  private closedStatus(o: RelayOrder, state: string, minNonce: string): Assessment | null {
+    const filled = u(state, 0);
+    const base = { filled, fillable: 0n };
+    if (u(state, 1) !== 0n) return { ...base, status: "cancelled", reason: "cancelled on chain" };
+    if (filled >= o.amount) return { ...base, status: "filled", reason: null };
+    if (filled > 0n && o.amount - filled < this.minAmount)
+      return { ...base, status: "filled", reason: "dust remainder" };
+    if (o.nonce < u(minNonce)) return { ...base, status: "cancelled", reason: "minNonce" };
+    return null;
   }
 
   destroy(): void {

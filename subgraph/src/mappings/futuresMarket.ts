@@ -51,6 +51,7 @@ import {
   FuturesTrade,
 } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
+import { orderStep } from "../lib/orders";
 import { Series } from "../lib/buckets";
 import { notionalUsdc, seriesKey, seriesPosition } from "../lib/markets";
 import { initFuturesPosition, initFuturesSeries, loadOrInitFuturesMarketState } from "../../generated/defaults";
@@ -515,35 +516,26 @@ export function handleParamsSet(event: ParamsSet): void {
 
 // ───────────── two-step orders (OrderCommitted / OrderExecuted / OrderCancelled) ─────────────
 
+/** One order step (lib/orders): the market's counters, saved, and the order's event entity with the common fields. */
 function orderEvent(
   event: ethereum.Event,
   kind: string,
   seriesId: BigInt,
   account: Address,
-  feeUsdc: BigInt,
+  fee: BigInt,
   pending: BigInt,
 ): FuturesOrderEvent {
+  const m = getMarket(event.address);
   const e = new FuturesOrderEvent(eventId(event));
   e.series = seriesKey(event.address, seriesId);
-  e.kind = kind;
-  e.account = account;
-  e.feeUsdc = feeUsdc;
-  e.pendingOrders = pending.toI32();
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  orderStep(m, e, event, kind, account, fee, pending);
+  m.save();
   return e;
 }
 
 export function handleOrderCommitted(event: OrderCommitted): void {
   const p = event.params;
   getOrCreateAccount(p.account, event.block);
-  const m = getMarket(event.address);
-  m.pendingOrders = p.pendingOrders.toI32();
-  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.plus(p.feeUsdc);
-  m.ordersCommitted = m.ordersCommitted + 1;
-  m.save();
   const e = orderEvent(event, "committed", p.seriesId, p.account, p.feeUsdc, p.pendingOrders);
   e.sizeDeltaCh = p.sizeDeltaCh;
   e.limitPriceWad = p.limitPriceWad;
@@ -556,12 +548,6 @@ export function handleOrderCommitted(event: OrderCommitted): void {
 
 export function handleOrderExecuted(event: OrderExecuted): void {
   const p = event.params;
-  const m = getMarket(event.address);
-  m.pendingOrders = p.pendingOrders.toI32();
-  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.minus(p.feeUsdc);
-  m.ordersExecuted = m.ordersExecuted + 1;
-  m.executionFeesPaidUsdc = m.executionFeesPaidUsdc.plus(p.feeUsdc);
-  m.save();
   const e = orderEvent(event, "executed", p.seriesId, p.account, p.feeUsdc, p.pendingOrders);
   e.by = p.executor;
   e.roundId = p.roundId;
@@ -571,12 +557,6 @@ export function handleOrderExecuted(event: OrderExecuted): void {
 
 export function handleOrderCancelled(event: OrderCancelled): void {
   const p = event.params;
-  const m = getMarket(event.address);
-  m.pendingOrders = p.pendingOrders.toI32();
-  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.minus(p.feeUsdc);
-  m.ordersCancelled = m.ordersCancelled + 1;
-  m.executionFeesPaidUsdc = m.executionFeesPaidUsdc.plus(p.feeUsdc);
-  m.save();
   const e = orderEvent(event, "cancelled", p.seriesId, p.account, p.feeUsdc, p.pendingOrders);
   e.by = p.by;
   e.reason = p.reason;

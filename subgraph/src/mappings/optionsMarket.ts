@@ -133,28 +133,54 @@ export function handlePositionUpdated(event: PositionUpdated): void {
   pos.save();
 }
 
+/**
+ * What writing `sizeCh` options does (OptionsWritten, MarginedWritten): the open interest from the event's post-state,
+ * the written size on the market, series and writer's position, and the lifecycle event. Each handler adds its own
+ * fields, then save() stores all four and the day/hour written volume.
+ */
+class Writing {
+  m: OptionsMarketState;
+  pos: OptionPosition;
+  e: OptionEvent;
+
+  constructor(
+    event: ethereum.Event,
+    public s: OptionSeries,
+    writer: Address,
+    public sizeCh: BigInt,
+    openInterestCh: BigInt,
+    kind: string,
+  ) {
+    this.m = getMarket(event.address);
+    setOpenInterest(this.m, s, openInterestCh);
+    this.m.writtenCh = this.m.writtenCh.plus(sizeCh);
+    s.writtenCh = s.writtenCh.plus(sizeCh);
+    this.pos = getPosition(s, writer, event);
+    this.pos.writtenCh = this.pos.writtenCh.plus(sizeCh);
+    this.e = lifecycle(event, s, kind);
+    this.e.account = writer;
+    this.e.sizeCh = sizeCh;
+  }
+
+  save(event: ethereum.Event): void {
+    this.m.save();
+    this.s.save();
+    this.pos.save();
+    this.e.save();
+    const f = new Flow();
+    f.written = this.sizeCh;
+    aggregate(this.m, event, f);
+  }
+}
+
 export function handleOptionsWritten(event: OptionsWritten): void {
   const p = event.params;
   const s = loadSeries(event, p.seriesId);
   if (s == null) return;
-  const m = getMarket(event.address);
-  setOpenInterest(m, s, p.openInterestCh);
-  m.writtenCh = m.writtenCh.plus(p.sizeCh);
-  m.save();
-  s.writtenCh = s.writtenCh.plus(p.sizeCh);
+  const w = new Writing(event, s, p.writer, p.sizeCh, p.openInterestCh, "written");
   s.postedUsdc = p.postedUsdc;
-  s.save();
-  const pos = getPosition(s, p.writer, event);
-  pos.writtenCh = pos.writtenCh.plus(p.sizeCh);
-  pos.save();
-  const e = lifecycle(event, s, "written");
-  e.account = p.writer;
-  e.sizeCh = p.sizeCh;
-  e.amountUsdc = p.collateralUsdc;
-  e.save();
-  const f = new Flow();
-  f.written = p.sizeCh;
-  aggregate(m, event, f);
+  w.e.amountUsdc = p.collateralUsdc;
+  w.save(event);
 }
 
 export function handleOptionsClosed(event: OptionsClosed): void {
@@ -485,25 +511,11 @@ export function handleMarginedWritten(event: MarginedWritten): void {
   const p = event.params;
   const s = loadSeries(event, p.seriesId);
   if (s == null) return;
-  const m = getMarket(event.address);
-  setOpenInterest(m, s, p.openInterestCh);
-  m.writtenCh = m.writtenCh.plus(p.sizeCh);
-  m.marginedWrittenCh = m.marginedWrittenCh.plus(p.sizeCh);
-  m.save();
-  s.writtenCh = s.writtenCh.plus(p.sizeCh);
+  const w = new Writing(event, s, p.writer, p.sizeCh, p.openInterestCh, "writtenMargined");
+  w.m.marginedWrittenCh = w.m.marginedWrittenCh.plus(p.sizeCh);
   s.marginedOpenCh = p.seriesMarginedCh;
-  s.save();
-  const pos = getPosition(s, p.writer, event);
-  pos.writtenCh = pos.writtenCh.plus(p.sizeCh);
-  pos.marginedShortCh = p.marginedShortCh;
-  pos.save();
-  const e = lifecycle(event, s, "writtenMargined");
-  e.account = p.writer;
-  e.sizeCh = p.sizeCh;
-  e.save();
-  const f = new Flow();
-  f.written = p.sizeCh;
-  aggregate(m, event, f);
+  w.pos.marginedShortCh = p.marginedShortCh;
+  w.save(event);
 }
 
 export function handleMarginedClosed(event: MarginedClosed): void {

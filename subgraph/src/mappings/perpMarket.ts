@@ -26,6 +26,7 @@ import {
   PerpTrade,
 } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
+import { orderStep } from "../lib/orders";
 import { initPerpPosition, loadOrInitPerpMarket } from "../../generated/defaults";
 import { Series } from "../lib/buckets";
 import { notionalUsdc } from "../lib/markets";
@@ -264,35 +265,25 @@ export function handlePerpParamsSet(event: PerpParamsSet): void {
   m.save();
 }
 
-/** The order's event entity with the common fields (the handler adds its own and saves it once: immutable). */
+/** One order step (lib/orders): the market's counters, saved, and the order's event entity with the common fields. */
 function orderEvent(
   event: ethereum.Event,
   kind: string,
   account: Address,
-  feeUsdc: BigInt,
+  fee: BigInt,
   pending: BigInt,
 ): PerpOrderEvent {
+  const m = getMarket(event.address);
   const e = new PerpOrderEvent(eventId(event));
   e.market = event.address;
-  e.kind = kind;
-  e.account = account;
-  e.feeUsdc = feeUsdc;
-  e.pendingOrders = pending.toI32();
-  e.blockNumber = event.block.number;
-  e.timestamp = event.block.timestamp;
-  e.transactionHash = event.transaction.hash;
-  e.logIndex = event.logIndex;
+  orderStep(m, e, event, kind, account, fee, pending);
+  m.save();
   return e;
 }
 
 export function handleOrderCommitted(event: OrderCommitted): void {
   const p = event.params;
   getOrCreateAccount(p.account, event.block);
-  const m = getMarket(event.address);
-  m.pendingOrders = p.pendingOrders.toI32();
-  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.plus(p.feeUsdc);
-  m.ordersCommitted = m.ordersCommitted + 1;
-  m.save();
   const e = orderEvent(event, "committed", p.account, p.feeUsdc, p.pendingOrders);
   e.sizeDeltaCh = p.sizeDeltaCh;
   e.acceptablePriceWad = p.acceptablePriceWad;
@@ -305,12 +296,6 @@ export function handleOrderCommitted(event: OrderCommitted): void {
 
 export function handleOrderExecuted(event: OrderExecuted): void {
   const p = event.params;
-  const m = getMarket(event.address);
-  m.pendingOrders = p.pendingOrders.toI32();
-  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.minus(p.feeUsdc);
-  m.ordersExecuted = m.ordersExecuted + 1;
-  m.executionFeesPaidUsdc = m.executionFeesPaidUsdc.plus(p.feeUsdc);
-  m.save();
   const e = orderEvent(event, "executed", p.account, p.feeUsdc, p.pendingOrders);
   e.by = p.executor;
   e.roundId = p.roundId;
@@ -320,12 +305,6 @@ export function handleOrderExecuted(event: OrderExecuted): void {
 
 export function handleOrderCancelled(event: OrderCancelled): void {
   const p = event.params;
-  const m = getMarket(event.address);
-  m.pendingOrders = p.pendingOrders.toI32();
-  m.orderFeesHeldUsdc = m.orderFeesHeldUsdc.minus(p.feeUsdc);
-  m.ordersCancelled = m.ordersCancelled + 1;
-  m.executionFeesPaidUsdc = m.executionFeesPaidUsdc.plus(p.feeUsdc);
-  m.save();
   const e = orderEvent(event, "cancelled", p.account, p.feeUsdc, p.pendingOrders);
   e.by = p.by;
   e.reason = p.reason;

@@ -34,6 +34,7 @@ import {
   StreamRequest,
   StreamSubscription,
   StreamTasksConfig,
+  TaskCurrencyStats,
 } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
 import {
@@ -56,6 +57,24 @@ function streamEvent(event: ethereum.Event, s: Stream, kind: string): StreamEven
   e.status = s.status;
   stamp(e, event);
   return e;
+}
+
+/** A stream event whose one detail is `value` (saved: immutable). */
+function streamValueEvent(event: ethereum.Event, s: Stream, kind: string, value: BigInt): void {
+  const e = streamEvent(event, s, kind);
+  e.value = value;
+  e.save();
+}
+
+/**
+ * A stream deposit's move in its currency's totals (unsaved): `amount` in (opened, funded) or out (withdrawn, paid)
+ * of streamDeposit, and summed into `flow` (streamFunded / streamWithdrawn / streamPaid).
+ */
+function streamTotals(currency: i32, amount: BigInt, inflow: boolean, flow: string): TaskCurrencyStats {
+  const c = getCurrencyStats(currency);
+  c.streamDeposit = inflow ? c.streamDeposit.plus(amount) : c.streamDeposit.minus(amount);
+  c.setBigInt(flow, c.getBigInt(flow).plus(amount));
+  return c;
 }
 
 export function handleStreamOpened(event: StreamOpened): void {
@@ -86,14 +105,10 @@ export function handleStreamOpened(event: StreamOpened): void {
   s.closesAt = ZERO;
   s.openedAt = event.block.timestamp;
   s.save();
-  const c = getCurrencyStats(t.currency);
-  c.streamDeposit = c.streamDeposit.plus(t.deposit);
-  c.streamFunded = c.streamFunded.plus(t.deposit);
+  const c = streamTotals(t.currency, t.deposit, true, "streamFunded");
   c.streamCount = c.streamCount + 1;
   c.save();
-  const e = streamEvent(event, s, "opened");
-  e.value = t.deposit;
-  e.save();
+  streamValueEvent(event, s, "opened", t.deposit);
   const d = getTaskDay(event);
   d.streamsOpened = d.streamsOpened + 1;
   d.save();
@@ -160,9 +175,7 @@ export function handleSpecUpdated(event: SpecUpdated): void {
   s.fnHash = p.fnHash;
   s.specVersion = p.specVersion.toI32();
   s.save();
-  const e = streamEvent(event, s, "specUpdated");
-  e.value = p.specVersion;
-  e.save();
+  streamValueEvent(event, s, "specUpdated", p.specVersion);
 }
 
 export function handleConsensusFailed(event: ConsensusFailed): void {
@@ -172,9 +185,7 @@ export function handleConsensusFailed(event: ConsensusFailed): void {
   s.failures = p.failures;
   s.status = streamStatusName(p.status);
   s.save();
-  const e = streamEvent(event, s, "consensusFailed");
-  e.value = BigInt.fromI32(p.failures);
-  e.save();
+  streamValueEvent(event, s, "consensusFailed", BigInt.fromI32(p.failures));
 }
 
 export function handleStreamFunded(event: StreamFunded): void {
@@ -184,13 +195,8 @@ export function handleStreamFunded(event: StreamFunded): void {
   s.deposit = p.deposit;
   s.funded = s.funded.plus(p.amount);
   s.save();
-  const c = getCurrencyStats(currencyIndex(s.currency));
-  c.streamDeposit = c.streamDeposit.plus(p.amount);
-  c.streamFunded = c.streamFunded.plus(p.amount);
-  c.save();
-  const e = streamEvent(event, s, "funded");
-  e.value = p.amount;
-  e.save();
+  streamTotals(currencyIndex(s.currency), p.amount, true, "streamFunded").save();
+  streamValueEvent(event, s, "funded", p.amount);
 }
 
 export function handleStreamRetracted(event: StreamRetracted): void {
@@ -200,9 +206,7 @@ export function handleStreamRetracted(event: StreamRetracted): void {
   s.status = "Closed";
   s.closesAt = p.closesAt;
   s.save();
-  const e = streamEvent(event, s, "retracted");
-  e.value = p.closesAt;
-  e.save();
+  streamValueEvent(event, s, "retracted", p.closesAt);
 }
 
 export function handleStreamWithdrawn(event: StreamWithdrawn): void {
@@ -212,13 +216,8 @@ export function handleStreamWithdrawn(event: StreamWithdrawn): void {
   s.deposit = ZERO;
   s.withdrawn = s.withdrawn.plus(p.amount);
   s.save();
-  const c = getCurrencyStats(currencyIndex(s.currency));
-  c.streamDeposit = c.streamDeposit.minus(p.amount);
-  c.streamWithdrawn = c.streamWithdrawn.plus(p.amount);
-  c.save();
-  const e = streamEvent(event, s, "withdrawn");
-  e.value = p.amount;
-  e.save();
+  streamTotals(currencyIndex(s.currency), p.amount, false, "streamWithdrawn").save();
+  streamValueEvent(event, s, "withdrawn", p.amount);
 }
 
 export function handleReceiptSettled(event: ReceiptSettled): void {
@@ -248,10 +247,7 @@ export function handleReceiptSettled(event: ReceiptSettled): void {
   r.depositAfter = p.deposit;
   stamp(r, event);
   r.save();
-  const c = getCurrencyStats(currencyIndex(s.currency));
-  c.streamDeposit = c.streamDeposit.minus(p.amount);
-  c.streamPaid = c.streamPaid.plus(p.amount);
-  c.save();
+  streamTotals(currencyIndex(s.currency), p.amount, false, "streamPaid").save();
   const d = getTaskDay(event);
   d.streamReceipts = d.streamReceipts + 1;
   if (s.currency == "CH") d.streamPaidCh = d.streamPaidCh.plus(p.amount);

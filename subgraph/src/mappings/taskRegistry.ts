@@ -83,6 +83,16 @@ function taskEvent(event: ethereum.Event, task: Task, kind: string): TaskEvent {
   return e;
 }
 
+/** One more bid / vote / dispute / slash: counted on the registry (`stateField`) and on the day (`dayField`). */
+function tally(event: ethereum.Event, stateField: string, dayField: string): void {
+  const s = getState(event.address);
+  s.setI32(stateField, s.getI32(stateField) + 1);
+  s.save();
+  const d = getTaskDay(event);
+  d.setI32(dayField, d.getI32(dayField) + 1);
+  d.save();
+}
+
 export function handleParamsSet(event: ParamsSet): void {
   const p = event.params.params;
   const s = getState(event.address);
@@ -160,12 +170,7 @@ export function handleBidPlaced(event: BidPlaced): void {
   b.bidCount = p.bidCount.toI32();
   stamp(b, event);
   b.save();
-  const s = getState(event.address);
-  s.bidCount = s.bidCount + 1;
-  s.save();
-  const d = getTaskDay(event);
-  d.bids = d.bids + 1;
-  d.save();
+  tally(event, "bidCount", "bids");
 }
 
 export function handleExecutorSelected(event: ExecutorSelected): void {
@@ -285,12 +290,7 @@ export function handleResultRevealed(event: ResultRevealed): void {
   v.disagreeCount = p.disagreeCount;
   stamp(v, event);
   v.save();
-  const s = getState(event.address);
-  s.voteCount = s.voteCount + 1;
-  s.save();
-  const d = getTaskDay(event);
-  d.votes = d.votes + 1;
-  d.save();
+  tally(event, "voteCount", "votes");
 }
 
 export function handleDisputeOpened(event: DisputeOpened): void {
@@ -311,11 +311,7 @@ export function handleDisputeOpened(event: DisputeOpened): void {
   e.account = p.by;
   e.targetBlock = p.targetBlock;
   e.save();
-  s.disputeCount = s.disputeCount + 1;
-  s.save();
-  const d = getTaskDay(event);
-  d.disputes = d.disputes + 1;
-  d.save();
+  tally(event, "disputeCount", "disputes");
 }
 
 /** Marks each council member who voted with (or against) the verdict; bounded by the council sizes (≤ 3·maxCouncil + 1). */
