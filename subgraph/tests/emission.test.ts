@@ -231,6 +231,21 @@ describe("Emission", () => {
     assert.fieldEquals("ProviderEarnings", BOB.toHexString(), "rewardsAccruedDps", milli(100).toString());
   });
 
+  test("a claim accrues the reward without GFL; the later rebalance records the GFL applied for that epoch", () => {
+    init(wad(10000000), T0);
+    sample(ALICE, 0, 0, wad(100), 1, wad(100), wad(100), T0 + HOUR);
+    closed(0, wad(100), RATE0, milli(200), wad(100), 0, wad(0), T0 + EPOCH + 60);
+    // the claim's settle: reward 0.2 DPS, GFL still the pre-epoch 0 (not applied by the claim)
+    rebalanced(ALICE, 0, wad(0), milli(200), milli(200), T0 + EPOCH + 70);
+    assert.fieldEquals("ProviderEpoch", providerEpochId(ALICE, 0), "appliedGfl", "0");
+    // the heartbeat applies the GFL later, with no reward: the epoch's record follows, the reward is not counted twice
+    rebalanced(ALICE, 0, wad(100), wad(0), milli(200), T0 + EPOCH + 3600);
+    assert.fieldEquals("ProviderEpoch", providerEpochId(ALICE, 0), "appliedGfl", wad(100).toString());
+    assert.fieldEquals("ProviderEpoch", providerEpochId(ALICE, 0), "rewardDps", milli(200).toString());
+    assert.fieldEquals("EmissionProvider", ALICE.toHexString(), "gfl", wad(100).toString());
+    assert.fieldEquals("EmissionState", STATE, "totalAccruedDps", milli(200).toString());
+  });
+
   test("threshold halving inside an epoch: blended rate, rate in force after, halving timeline", () => {
     init(wad(400), T0);
     sample(CAROL, 0, 0, wad(500), 1, wad(500), wad(500), T0 + HOUR);

@@ -22,6 +22,7 @@ import {
   EpochClose,
   Halving,
   KeeperBudgetFunding,
+  ProviderEpoch,
   ProviderRebalance,
   RebalanceBatch,
   Replenishment,
@@ -186,6 +187,16 @@ export function handleProviderRebalanced(event: ProviderRebalanced): void {
     const e = getOrCreateEpoch(rewardEpoch);
     e.accruedDps = e.accruedDps.plus(reward);
     e.save();
+  } else if (!event.params.gfl.equals(oldGfl) && event.params.epoch.toI32() == rewardEpoch) {
+    // A claim accrues the epoch's reward without applying GFL (docs/emission.md "Rewards and claims"): the
+    // rebalance, heartbeat or rebalanceProvider that applies it later carries no reward; record the GFL applied then.
+    // (A provider absent from the last epoch drops to 0 under the closed epoch's number: that is not this case.)
+    const pe = ProviderEpoch.load(p.id.concatI32(rewardEpoch));
+    if (pe != null) {
+      pe.appliedGfl = event.params.gfl;
+      pe.appliedAt = event.block.timestamp;
+      pe.save();
+    }
   }
   p.gfl = event.params.gfl;
   p.accruedDps = event.params.accruedDps;
