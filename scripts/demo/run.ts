@@ -301,7 +301,7 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
       series: s("castOptionsPayoff"),
       x: "futuresAtExpiry",
       xTitle: "futures price at expiry (USDC per CH)",
-      y: ["Bob's puts", "Carol's strangle (she wrote it)", "Carol's lower put", "Carol's net of premiums"],
+      y: ["Bob: puts", "Carol: strangle written", "Carol: lower put", "Carol: net of premiums"],
       yTitle: "USDC",
       rules: s("castOptionsSettlement").map((r) => ({ x: Number(r.price), label: "settled" })),
     });

@@ -277,10 +277,10 @@ export const castOptionsScene: Scene = {
       const at = (l: Leg) => legPayoff(l.kind, l.strike, l.strike, x) * fmt(l.sizeCh);
       ctx.series("castOptionsPayoff", {
         futuresAtExpiry: x,
-        "Bob's puts": Number(at(bobPut).toFixed(4)),
-        "Carol's strangle (she wrote it)": Number((-at(carolCall) - at(carolPut)).toFixed(4)),
-        "Carol's lower put": Number(at(lowerPut).toFixed(4)),
-        "Carol's net of premiums": Number(
+        "Bob: puts": Number(at(bobPut).toFixed(4)),
+        "Carol: strangle written": Number((-at(carolCall) - at(carolPut)).toFixed(4)),
+        "Carol: lower put": Number(at(lowerPut).toFixed(4)),
+        "Carol: net of premiums": Number(
           (
             fmt(carolPremiums, 6) -
             at(carolCall) -
@@ -293,7 +293,9 @@ export const castOptionsScene: Scene = {
     }
     ctx.series("castOptionsSettlement", { price: S });
 
-    const moved = `the futures ${movePct < 0 ? "fell" : "rose"} ${Math.abs(movePct).toFixed(1)} %`;
+    const moved =
+      `the futures ${movePct < 0 ? "fell" : "rose"} ${Math.abs(movePct).toFixed(1)} % ` +
+      `(${F.toFixed(4)} → ${Fend.toFixed(4)}; the options settled at the index, ${S.toFixed(4)})`;
     const bobSays =
       bobPayoff > 0n
         ? `Bob's puts paid ${usdcStr(bobPayoff)} USDC as ${moved}`
