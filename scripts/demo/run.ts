@@ -293,6 +293,18 @@ function plotSpecs(series: Map<string, Series>): LinePlot[] {
       y: ["price"],
       yTitle: "USDC per CH",
     });
+  if (s("castOptionsPayoff").length > 0)
+    specs.push({
+      file: "cast-options-payoff.svg",
+      title:
+        "Bob's puts and Carol's strangle at expiry: payoff (USDC) against the futures price, the settlement marked",
+      series: s("castOptionsPayoff"),
+      x: "futuresAtExpiry",
+      xTitle: "futures price at expiry (USDC per CH)",
+      y: ["Bob: puts", "Carol: strangle written", "Carol: lower put", "Carol: net of premiums"],
+      yTitle: "USDC",
+      rules: s("castOptionsSettlement").map((r) => ({ x: Number(r.price), label: "settled" })),
+    });
   if (s("basis").length > 0)
     specs.push({
       file: "basis.svg",

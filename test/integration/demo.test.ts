@@ -1,9 +1,22 @@
 import { expect } from "chai";
+import { formatUnits, parseUnits } from "ethers";
 import hre from "hardhat";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runDemo } from "../../scripts/demo/run.js";
+import { OptionsMarket__factory } from "../../types/ethers-contracts/index.js";
+
+const PUT = 1n; // IOptionsMarketTypes.OptionKind.Put
+/** USDC (6 dp) of `sizeCh` at `perChWad` USDC per CH, rounded down — what a holder is paid (SpotMath). */
+const usdcDown = (sizeCh: bigint, perChWad: bigint) => (sizeCh * perChWad) / 10n ** 30n;
+/** A report figure in micro-USDC. */
+const microOf = (v: string | undefined) => {
+  expect(v, "figure missing").to.not.equal(undefined);
+  const [i, f = ""] = v!.replace("-", "").split(".");
+  const abs = BigInt(i!) * 1_000_000n + BigInt((f + "000000").slice(0, 6));
+  return v!.startsWith("-") ? -abs : abs;
+};
 
 describe("Demo (the main job) — a short run", function () {
   this.timeout(300_000);
@@ -123,6 +136,68 @@ describe("Demo (the main job) — a short run", function () {
         expect(report.plots.some((p) => p.endsWith("delivery.svg"))).to.equal(true);
         const cast = report.scenes.find((x) => x.title.startsWith("The seed's cast"))!;
         expect(cast.title).to.contain("takes delivery of compute month by month");
+      }
+      if (done("Bob's puts and Carol's strangle")) {
+        // issue 19 item 4: Bob's puts on the futures he sold and Carol's strangle (written) with her lower-strike put,
+        // re-read from the chain: every payoff is max(K − S, 0) · size (calls min(max(S − K, 0), cap) · size) at the
+        // series' on-chain settlement price, rounded down; premiums were paid; every leg settled (MKT-07 equality)
+        const f = report.figures;
+        for (const k of [
+          "options.bobPutsBought",
+          "options.bobPutPayoffUsdc",
+          "options.carolStrangleLegs",
+          "options.carolPayoffUsdc",
+          "options.carolLowerPutPayoffUsdc",
+        ])
+          expect(f[k], k).to.not.equal(undefined);
+        expect(f["options.carolStrangleLegs"]).to.equal("2");
+        const market = OptionsMarket__factory.connect(f["options.castMarket"]!, connection.ethers.provider);
+        const ids = f["options.castSeriesIds"]!.split(",").map((x) => BigInt(x));
+        expect(ids.length).to.equal(4); // Bob's put, Carol's call and put, Carol's lower put
+        const fills = await market.queryFilter(market.filters.OfferFilled());
+        const legs = [];
+        for (const id of ids) {
+          const s = await market.series(id);
+          expect(s.settled, `series ${id} settled`).to.equal(true);
+          expect(s.onFutures).to.equal(true);
+          expect(s.paidUsdc + s.releasedUsdc).to.equal(s.postedUsdc); // MKT-07: nothing left in the series
+          const fill = fills.filter((e) => e.args.seriesId === id);
+          expect(fill.length).to.equal(1);
+          expect(fill[0]!.args.buyerPaidUsdc).to.be.greaterThan(0n); // the premium was paid
+          expect(fill[0]!.args.sellerReceivedUsdc).to.be.greaterThan(0n);
+          const size = fill[0]!.args.sizeCh;
+          const S = s.settlementPriceWad;
+          expect(S).to.be.greaterThan(0n);
+          const K = s.strikeWad;
+          const perCh = s.kind === PUT ? (K > S ? K - S : 0n) : S > K ? (S - K < s.capWad ? S - K : s.capWad) : 0n;
+          expect(await market.payoffPerCh(id, S)).to.equal(perCh);
+          expect(s.paidUsdc, `series ${id} paid`).to.equal(usdcDown(size, perCh));
+          // the holders hold nothing any more
+          expect((await market.positionOf(id, fill[0]!.args.taker)).longCh).to.equal(0n);
+          legs.push({ paid: s.paidUsdc, size, premium: fill[0]!.args });
+        }
+        const [bob, call, put, lower] = legs;
+        expect(f["options.bobPutsBought"]).to.equal(formatUnits(bob!.size, 18));
+        expect(microOf(f["options.bobPutPayoffUsdc"])).to.equal(bob!.paid);
+        expect(microOf(f["options.carolPayoffUsdc"])).to.equal(-(call!.paid + put!.paid));
+        expect(microOf(f["options.carolLowerPutPayoffUsdc"])).to.equal(lower!.paid);
+        expect(microOf(f["options.carolStranglePremiumUsdc"])).to.equal(
+          call!.premium.sellerReceivedUsdc + put!.premium.sellerReceivedUsdc,
+        );
+        expect(microOf(f["options.carolNetUsdc"])).to.equal(
+          call!.premium.sellerReceivedUsdc +
+            put!.premium.sellerReceivedUsdc -
+            call!.paid -
+            put!.paid +
+            lower!.paid -
+            lower!.premium.buyerPaidUsdc,
+        );
+        // Carol's strangle is on her schedule-sized 1,000 TFLOP-hours; Bob's puts cover the size he sold Alice
+        expect(call!.size).to.equal(parseUnits("3.205128205128205129", 18));
+        expect(bob!.size).to.equal(parseUnits(f["options.bobPutsBought"]!, 18));
+        expect(report.plots.some((p) => p.endsWith("cast-options-payoff.svg"))).to.equal(true);
+        const scene = report.scenes.find((x) => x.title.startsWith("Bob's puts and Carol's strangle"))!;
+        expect(scene.title).to.contain(bob!.paid > 0n ? "Bob's puts paid" : "Bob's puts expired worthless");
       }
       const md = await readFile(path.join(out, "report.md"), "utf8");
       expect(md).to.contain("# CHX demo report");

@@ -61,6 +61,16 @@ function revertOf(contract: BaseContract, e: unknown): { name: string; args: rea
   }
 }
 
+/** What the cast leaves for the scenes after it (cast-options.ts): Alice's series, their expiries and sizes. */
+export interface CastBook {
+  ids: bigint[];
+  expiries: bigint[];
+  sizes: bigint[];
+  /** Months whose delivery the cast followed (their series have expired). */
+  monthsFollowed: number;
+}
+export const castBooks = new WeakMap<DemoContext, CastBook>();
+
 const TITLE = "The seed's cast: Alice hedges 500 then 1,000 TFLOP-hours a month with twelve monthly futures from Bob";
 let titleNow = TITLE;
 
@@ -212,6 +222,7 @@ export const castScene: Scene = {
       await hedgeWhatIsListable();
     }
     await hedgeWhatIsListable();
+    castBooks.set(ctx, { ids, expiries, sizes, monthsFollowed: months });
 
     // months hedged with a position (her schedule's size in the month's series after the fill); the open ones still
     // hold it now

@@ -8,6 +8,7 @@ import { optionsScene } from "./options.js";
 import { launchScene, perpsScene } from "./perps.js";
 import { shockScene } from "./shock.js";
 import { castScene } from "./cast.js";
+import { castOptionsScene } from "./cast-options.js";
 
 /** The scripted market, in order. A scene whose modules are not deployed is reported as skipped. */
 export const scenes: Scene[] = [
@@ -22,6 +23,8 @@ export const scenes: Scene[] = [
   shockScene,
   // last: it moves the chain more than six months on (Alice's first need)
   castScene,
+  // after the cast: options on one of the futures series Bob sold Alice there (Bob's puts, Carol's strangle)
+  castOptionsScene,
 ];
 
 /** Scenes of modules that have not landed yet: listed in the report as skipped, never faked. */

@@ -27,7 +27,7 @@ function Phi(x: number): number {
  * plus a 10 % writer's margin, rounded to 0.0001 USDC. Calls are capped (a call spread), so the cap's value is
  * taken off.
  */
-function premium(kind: number, index: number, strike: number, cap: number, days: number): number {
+export function premium(kind: number, index: number, strike: number, cap: number, days: number): number {
   const s = index * 0.02 * Math.sqrt(days);
   const call = (k: number) => (index - k) * Phi((index - k) / s) + s * phi((index - k) / s);
   const value = kind === OptionKind.Put ? call(strike) - (index - strike) : call(strike) - call(strike + cap); // put by parity
