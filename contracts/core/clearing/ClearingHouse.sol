@@ -8,7 +8,7 @@ import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {IRiskEngine} from "../../interfaces/clearing/IRiskEngine.sol";
 import {IClearingRiskSync} from "../../interfaces/callback/IClearingRiskSync.sol";
-import {MarketSetLib} from "../../types/MarketSet.sol";
+import {MarketSet, MarketSetLib} from "../../types/MarketSet.sol";
 import {ClearingHouseStorage, ClearingStorage} from "../../libraries/clearing/ClearingStorage.sol";
 import {ClearingMargin} from "../../libraries/clearing/ClearingMargin.sol";
 import {ClearingPositions} from "../../libraries/clearing/ClearingPositions.sol";
@@ -264,9 +264,7 @@ contract ClearingHouse is
             $.oracle.indexPrice()
         );
         $.guarantorPool.onRiskIncrease(account, grossOpenUsdc, feeUsdc);
-        if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
-            revert ClearingInsufficientMargin(account, s.initialMarginUsdc, s.equityUsdc);
-        }
+        ClearingMargin.requireInitial(s, account);
     }
 
     /// @dev The pauses a risk-increasing trade passes: the global new-risk pause and the market's own
@@ -410,8 +408,11 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function marketsOf(address account) external view returns (address[] memory) {
-        return ClearingConfig.marketsOf(account);
+    function marketsOf(address account) external view returns (address[] memory list) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        MarketSet set = $.accounts[account].markets;
+        list = new address[](set.count());
+        for (uint256 i; i < list.length; ++i) list[i] = $.marketById[set.idAt(i)].market;
     }
 
     /// @inheritdoc IClearingHouse
@@ -475,9 +476,7 @@ contract ClearingHouse is
         ClearingHouseStorage.Account memory acc
     ) private view {
         (MarginState memory s, ) = ClearingMargin.scan($, msg.sender, acc, _noTrade(), true, $.oracle.riskPrice());
-        if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
-            revert ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
-        }
+        ClearingMargin.requireInitial(s, msg.sender);
     }
 
     function _onlyLiquidationEngine(ClearingHouseStorage.Layout storage $) private view {

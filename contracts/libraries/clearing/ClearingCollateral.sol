@@ -254,11 +254,11 @@ library ClearingCollateral {
         }
     }
 
-    /// @notice IClearingHouseCollateral.collateralToken.
+    /// @notice IClearingHouseCollateral.collateralToken (internal: compiled into the ClearingHouse's view).
     function configOf(
         address token
     )
-        external
+        internal
         view
         returns (IClearingHouseCollateral.CollateralTokenConfig memory config, uint256 id, uint256 totalDeposited)
     {

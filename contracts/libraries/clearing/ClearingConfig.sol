@@ -13,7 +13,6 @@ import {IRiskEngine} from "../../interfaces/clearing/IRiskEngine.sol";
 import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
 import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
 import {RiskWord, RiskWordLib} from "../../types/RiskWord.sol";
-import {MarketSet} from "../../types/MarketSet.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 
 /// @title ClearingConfig
@@ -178,14 +177,6 @@ library ClearingConfig {
         ClearingHouseStorage.Market storage m = $.markets[msg.sender];
         if (!m.registered) revert IClearingHouseErrors.ClearingMarketNotRegistered(msg.sender);
         return m.poolUsdc;
-    }
-
-    /// @notice IClearingHouse.marketsOf.
-    function marketsOf(address account) external view returns (address[] memory list) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        MarketSet set = $.accounts[account].markets;
-        list = new address[](set.count());
-        for (uint256 i; i < list.length; ++i) list[i] = $.marketById[set.idAt(i)].market;
     }
 
     /// @notice IClearingHouse.marketFlags.
