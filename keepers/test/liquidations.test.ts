@@ -7,7 +7,7 @@
  */
 import { expect } from "chai";
 import { toBeHex, type Wallet } from "ethers";
-import { MockPerpFundingMarket__factory } from "../../types/ethers-contracts/index.js";
+import { MockERC20__factory, MockPerpFundingMarket__factory } from "../../types/ethers-contracts/index.js";
 import {
   listTestMarket,
   setupGuarantor,
@@ -16,7 +16,7 @@ import {
   wad,
   type ClearingSetup,
 } from "../../test/helpers/clearing.js";
-import { liquidationJob } from "../src/jobs/liquidations.js";
+import { APPROVE_ACTION, LIQUIDATE_ACTION, liquidationJob } from "../src/jobs/liquidations.js";
 import { volatilityJob } from "../src/jobs/volatility.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, counts, makeKeeper, node } from "./harness.js";
@@ -46,6 +46,7 @@ const KEEPER_A = 20;
 const KEEPER_B = 21;
 const GUARANTOR = 29;
 const PERP_TRADER = 40;
+const TOKEN_TRADER = 41;
 const FIRST_TRADER = 30;
 const SIZES = ["10", "30", "50", "70", "80", "95"];
 /** Indexes into SIZES below maintenance at 9 USDC (independent arithmetic in the header). */
@@ -307,7 +308,9 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
       expect(await protocol.clearingHouse.collateralOf(t.address)).to.equal(usdc("80"));
       expect(counts(first.results)).to.deep.equal({ success: 4 }); // the settlement + the three underwater longs
       const second = await k.tick();
-      expect(second.results.map((x) => [x.key.split(":")[0], x.key.split(":")[1], x.outcome])).to.deep.equal([
+      // the funding bounty left the keeper USDC: it also approves the ClearingHouse before its first liquidation
+      const work = second.results.filter((x) => !x.key.startsWith(`${APPROVE_ACTION}:`));
+      expect(work.map((x) => [x.key.split(":")[0], x.key.split(":")[1], x.outcome])).to.deep.equal([
         ["liquidations.liquidate", t.address.toLowerCase(), "success"],
       ]);
       expect((await k.tick()).results).to.deep.equal([]);
@@ -615,5 +618,55 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     job.set.apply(traders[1]!.address, at, 7n, 11);
     job.set.apply(traders[1]!.address, at, undefined, 14); // a settlement: same size, newer block
     expect(job.set.open()).to.deep.equal([{ account: traders[1]!.address.toLowerCase(), lastBlock: 14 }]);
+  });
+  it("test_tokenCollateralAccount_keeperApprovesUsdcThenLiquidates: an account holding CH-like token collateral is liquidated; the keeper approves USDC to the ClearingHouse first and buys the token at its haircut value", async function () {
+    const p = node().provider;
+    const admin = account(0).connect(p);
+    const keeper = account(KEEPER_A).connect(p);
+    const t = account(TOKEN_TRADER).connect(p);
+    await node().rpc("hardhat_setBalance", [t.address, toBeHex(10n ** 22n)]);
+    const ch = await protocol.clearingHouse.getAddress();
+    const tok = await new MockERC20__factory(admin).deploy("CH (keeper test)", "CHK", 18);
+    await tok.waitForDeployment();
+    const tokAddr = await tok.getAddress();
+    await (
+      await protocol.clearingHouse.connect(admin).setCollateralToken(tokAddr, {
+        feed: "0x0000000000000000000000000000000000000000",
+        heartbeatSec: 0n,
+        indexPriced: true,
+        baseHaircutWad: wad("0.1"),
+        sigmaMultipleWad: wad("1"),
+        maxHaircutWad: wad("0.5"),
+        depositCap: wad("1000000"),
+      })
+    ).wait();
+    await setupTrader(protocol, account(GUARANTOR).connect(p), t, usdc("20"));
+    await (await tok.mint(t.address, wad("10"))).wait();
+    await (await tok.connect(t).approve(ch, wad("10"))).wait();
+    await (await protocol.clearingHouse.connect(t).depositToken(tokAddr, wad("10"))).wait();
+    await (await cs.market.connect(t).trade(wad("95"))).wait();
+    await (await protocol.usdc.connect(admin).mint(keeper.address, usdc("1000"))).wait();
+    await (await cs.oracle.setPrice(wad("9"))).wait();
+    expect((await protocol.liquidationEngine.isLiquidatable(t.address))[0]).to.equal(true);
+    expect(await protocol.usdc.allowance(keeper.address, ch)).to.equal(0n);
+    const from = (await p.getBlockNumber()) + 1;
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    try {
+      const outcomes: Array<[string, string, string]> = [];
+      for (let i = 0; i < 3 && !(await liquidatedSince(from)).some(([a]) => a === t.address.toLowerCase()); ++i) {
+        const r = await k.tick();
+        for (const x of r.results) outcomes.push([x.key.split(":")[0]!, x.key.split(":")[1]!, x.outcome]);
+      }
+      expect(outcomes).to.deep.include([APPROVE_ACTION, ch.toLowerCase(), "success"]);
+      expect(outcomes).to.deep.include([LIQUIDATE_ACTION, t.address.toLowerCase(), "success"]);
+      expect((await protocol.usdc.allowance(keeper.address, ch)) > usdc("1000")).to.equal(true);
+      expect((await liquidatedSince(from)).map(([a]) => a)).to.include(t.address.toLowerCase());
+      // the keeper bought every token at its haircut value; the account holds none
+      expect(await tok.balanceOf(keeper.address)).to.equal(wad("10"));
+      expect(await protocol.clearingHouse.tokenCollateralOf(t.address, tokAddr)).to.equal(0n);
+      expect((await protocol.usdc.balanceOf(keeper.address)) < usdc("1000")).to.equal(true);
+    } finally {
+      await k.stop(0);
+    }
   });
 });

@@ -7,7 +7,12 @@
 import { expect } from "chai";
 import { toBeHex } from "ethers";
 import { listTestMarket, wad, type ClearingSetup } from "../../test/helpers/clearing.js";
-import { MARKET_VOLATILITY_ACTION, VOLATILITY_ACTION, volatilityJob } from "../src/jobs/volatility.js";
+import {
+  MARKET_VOLATILITY_ACTION,
+  TENOR_VOLATILITY_ACTION,
+  VOLATILITY_ACTION,
+  volatilityJob,
+} from "../src/jobs/volatility.js";
 import { account, counts, makeKeeper, node } from "./harness.js";
 import { type DeployedProtocol } from "./protocol.js";
 import { protocolSuite, race } from "./fixtures.js";
@@ -182,5 +187,45 @@ describe("volatility job: the index σ and every market's own σ, each when due 
     expect(() => volatilityJob(at, { perMarket: true } as never)).to.throw(
       /Unknown option "jobs.volatility.perMarket"/,
     );
+  });
+  it("test_tenorBuckets_eachUpdatedWhenDue_oncePerInterval: the futures market's tenor buckets are discovered and each one that is due is updated", async function () {
+    const re = protocol.riskEngine;
+    const gov = re.connect(account(0).connect(node().provider));
+    await (
+      await gov.setTenorVolParams(futures, 0, { ...VOL_MODEL, floorSigmaWad: wad("0.05"), staleSigmaWad: wad("0.1") })
+    ).wait();
+    await (await gov.setTenorVolParams(futures, 2, VOL_MODEL)).wait();
+    const k = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      config: { jobs: { volatility: {} } },
+    });
+    try {
+      const before = await Promise.all([0, 2].map(async (b) => (await re.tenorVolatility(futures, b))[1].lastUpdate));
+      const first = await k.tick();
+      expect(first.errors).to.deep.equal([]);
+      const tenorKeys = first.results.filter((x) => x.key.startsWith(`${TENOR_VOLATILITY_ACTION}:`));
+      expect(tenorKeys.map((x) => [x.key, x.outcome])).to.have.deep.members([
+        [`${TENOR_VOLATILITY_ACTION}:${futures.toLowerCase()}/0:${before[0]}`, "success"],
+        [`${TENOR_VOLATILITY_ACTION}:${futures.toLowerCase()}/2:${before[1]}`, "success"],
+      ]);
+      const job = k.jobs.find((j) => j.name === "volatility")!.job as ReturnType<typeof volatilityJob>;
+      expect(job.tenors()).to.have.members([`${futures.toLowerCase()}/0`, `${futures.toLowerCase()}/2`]);
+      for (const b of [0, 2]) expect((await re.tenorVolatility(futures, b))[1].lastPriceWad > 0n).to.equal(true);
+      // the front bucket's floor sets the futures market's margin σ
+      expect(await re.marginSigma(futures)).to.equal(wad("0.05"));
+      // nothing is due again before an interval has passed
+      expect((await k.tick()).results).to.deep.equal([]);
+      const [, interval] = await re.volatilityParams();
+      await node().rpc("evm_increaseTime", [Number(interval) + 1]);
+      await node().rpc("evm_mine", []);
+      const again = await k.tick();
+      expect(again.errors).to.deep.equal([]);
+      expect(
+        again.results.filter((x) => x.key.startsWith(`${TENOR_VOLATILITY_ACTION}:`)).map((x) => x.outcome),
+      ).to.deep.equal(["success", "success"]);
+    } finally {
+      await k.stop(0);
+    }
   });
 });

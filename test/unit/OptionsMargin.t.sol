@@ -30,12 +30,13 @@ contract OptionsMarginTest is OptionsMarginBase {
         assertEq(reserved, 0);
     }
 
-    /// A writer whose margin does not cover the new short cannot write it (the ClearingHouse's check).
+    /// A writer whose margin does not cover the new short cannot write it (the ClearingHouse's checkRiskIncrease: the
+    /// grid's +R loss exactly, against the collateral exactly — no 1-wei trade in the figures any more).
     function test_writeMargined_beyondMargin_reverts() public {
         _setupTrader(alice, guarantor, 50e6);
         vm.prank(alice);
         vm.expectRevert(
-            abi.encodeWithSelector(IClearingHouseErrors.ClearingInsufficientMargin.selector, alice, 100e6 + 1, 50e6 - 1)
+            abi.encodeWithSelector(IClearingHouseErrors.ClearingInsufficientMargin.selector, alice, 100e6, 50e6)
         );
         options.writeMargined(uncappedCall, 100e18);
     }

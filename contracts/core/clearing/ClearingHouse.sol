@@ -188,17 +188,7 @@ contract ClearingHouse is
     function collateralToken(
         address token
     ) external view returns (CollateralTokenConfig memory config, uint256 id, uint256 totalDeposited) {
-        ClearingHouseStorage.CollateralToken storage t = ClearingStorage.layout().collateralTokens[token];
-        config = CollateralTokenConfig(
-            t.feed,
-            t.heartbeatSec,
-            t.indexPriced,
-            t.baseHaircutWad,
-            t.sigmaMultipleWad,
-            t.maxHaircutWad,
-            t.depositCap
-        );
-        return (config, t.id, t.totalDeposited);
+        return ClearingCollateral.configOf(token);
     }
 
     // ───────────────────────────── markets ─────────────────────────────
@@ -252,8 +242,19 @@ contract ClearingHouse is
         // A risk-reducing trade calls nothing else (SEC-05): the guarantor keeps the higher exposure recorded by the
         // last risk-increasing trade until the next one or a permissionless syncExposure (as after a liquidation).
         if (!increasing) return (realisedPnlUsdc, position);
-        // One pass over the account's markets gives both the guarantor's exposure and the margin state; the traded
-        // position is taken from memory, the oracle is read once.
+        _checkInitialMargin($, account, acc, tr, feeUsdc);
+    }
+
+    /// @dev One pass over the account's markets gives both the guarantor's exposure and the margin state (the traded
+    ///      position from memory, the oracle read once); the guarantor's pre-trade gate (admission, customer limit,
+    ///      capacity), then equity ≥ initial margin.
+    function _checkInitialMargin(
+        ClearingHouseStorage.Layout storage $,
+        address account,
+        ClearingHouseStorage.Account memory acc,
+        ClearingMargin.Traded memory tr,
+        uint256 feeUsdc
+    ) private {
         (MarginState memory s, uint256 grossOpenUsdc) = ClearingMargin.scan(
             $,
             account,
@@ -262,11 +263,8 @@ contract ClearingHouse is
             true,
             $.oracle.indexPrice()
         );
-        // The guarantor's pre-trade gate (admission, customer limit, capacity), then the margin check.
         $.guarantorPool.onRiskIncrease(account, grossOpenUsdc, feeUsdc);
-        if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
-            revert ClearingInsufficientMargin(account, s.initialMarginUsdc, s.equityUsdc);
-        }
+        ClearingMargin.requireInitial(s, account);
     }
 
     /// @dev The pauses a risk-increasing trade passes: the global new-risk pause and the market's own
@@ -288,44 +286,29 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function releaseAccount(address account) external {
+    function checkRiskIncrease(address account) external nonReentrant {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.Market memory m = ClearingPositions.registered($, msg.sender);
-        ClearingHouseStorage.Account storage a = $.accounts[account];
-        MarketSet set = a.markets;
-        uint256 place = set.placeOf(m.id);
-        if (place == MarketSetLib.NOT_IN_SET) return;
-        set = set.unhold(place);
-        // Idempotent and never reverting (a market may call it from its liquidation hook, where the ClearingHouse
-        // re-reads the account's set afterwards): a position still open keeps the market in the set until it closes.
-        if ($.positions[account][msg.sender].sizeCh == 0) set = set.removeAt(place);
-        a.markets = set;
-        emit AccountReleased(account, msg.sender, set.count());
+        _newRiskGate(msg.sender);
+        ClearingHouseStorage.Account memory acc = $.accounts[account];
+        ClearingPositions.hold($, account, acc, m.id);
+        _checkInitialMargin($, account, acc, _noTrade(), 0);
+    }
+
+    /// @inheritdoc IClearingHouse
+    function releaseAccount(address account) external {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        ClearingPositions.release($, account, ClearingPositions.registered($, msg.sender).id);
     }
 
     /// @inheritdoc IClearingHouse
     function fundMarketPool(uint256 amountUsdc) external restricted nonReentrant {
-        if (amountUsdc == 0) revert ClearingZeroAmount();
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        ClearingHouseStorage.Market memory m = ClearingPositions.registered($, msg.sender);
-        int256 pool = int256(m.poolUsdc) + amountUsdc.toInt256();
-        $.markets[msg.sender].poolUsdc = pool.toInt128();
-        emit MarketPoolChanged(msg.sender, int256(amountUsdc), pool);
-        $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
+        ClearingConfig.fundMarketPool(amountUsdc);
     }
 
     /// @inheritdoc IClearingHouse
     function withdrawMarketPool(uint256 amountUsdc, address to) external restricted nonReentrant {
-        if (amountUsdc == 0) revert ClearingZeroAmount();
-        if (to == address(0)) revert ChxZeroAddress();
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        ClearingHouseStorage.Market memory m = ClearingPositions.registered($, msg.sender);
-        int256 pool = m.poolUsdc;
-        if (pool < amountUsdc.toInt256()) revert ClearingMarketPoolTooLow(msg.sender, amountUsdc, pool);
-        pool -= int256(amountUsdc);
-        $.markets[msg.sender].poolUsdc = pool.toInt128();
-        emit MarketPoolChanged(msg.sender, -int256(amountUsdc), pool);
-        $.usdc.safeTransfer(to, amountUsdc);
+        ClearingConfig.withdrawMarketPool(amountUsdc, to);
     }
 
     // ───────────────────────────── liquidation ─────────────────────────────
@@ -374,9 +357,7 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function adlSourceOf(address account) external view returns (address market, int256 closedCh) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        ClearingHouseStorage.AdlSource memory src = $.adlSource[account];
-        return ($.marketById[src.marketId].market, src.closedCh);
+        return ClearingConfig.adlSourceOf(account);
     }
 
     /// @inheritdoc IClearingHouse
@@ -394,34 +375,26 @@ contract ClearingHouse is
     // ───────────────────────────── views ─────────────────────────────
 
     /// @inheritdoc IClearingHouse
-    function marginState(address account) external view returns (MarginState memory s) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        (s, ) = ClearingMargin.scan($, account, $.accounts[account], _noTrade(), true, $.oracle.indexPrice());
+    function marginState(address account) external view returns (MarginState memory) {
+        return _stateAt(account, ClearingStorage.layout().oracle.indexPrice());
     }
 
     /// @inheritdoc IClearingHouse
     function liquidationState(address account) external view returns (MarginState memory state, uint256 priceWad) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        priceWad = $.oracle.indexPrice();
-        (state, ) = ClearingMargin.scan($, account, $.accounts[account], _noTrade(), true, priceWad);
+        priceWad = ClearingStorage.layout().oracle.indexPrice();
+        state = _stateAt(account, priceWad);
     }
 
     /// @inheritdoc IClearingHouse
-    function marginStateAt(address account, uint256 priceWad) external view returns (MarginState memory s) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        (s, ) = ClearingMargin.scan($, account, $.accounts[account], _noTrade(), true, priceWad);
+    function marginStateAt(address account, uint256 priceWad) external view returns (MarginState memory) {
+        return _stateAt(account, priceWad);
     }
 
     /// @inheritdoc IClearingHouse
     function marketFlags(
         address market
     ) external view returns (bool accountRisk, bool lossAbsorber, bool holdsAccounts) {
-        uint8 flags = ClearingStorage.layout().markets[market].flags;
-        return (
-            flags & ClearingStorage.FLAG_ACCOUNT_RISK != 0,
-            flags & ClearingStorage.FLAG_LOSS_ABSORBER != 0,
-            flags & ClearingStorage.FLAG_HOLDS_ACCOUNTS != 0
-        );
+        return ClearingConfig.marketFlags(market);
     }
 
     /// @inheritdoc IClearingHouse
@@ -503,13 +476,17 @@ contract ClearingHouse is
         ClearingHouseStorage.Account memory acc
     ) private view {
         (MarginState memory s, ) = ClearingMargin.scan($, msg.sender, acc, _noTrade(), true, $.oracle.riskPrice());
-        if (s.equityUsdc < s.initialMarginUsdc.toInt256()) {
-            revert ClearingInsufficientMargin(msg.sender, s.initialMarginUsdc, s.equityUsdc);
-        }
+        ClearingMargin.requireInitial(s, msg.sender);
     }
 
     function _onlyLiquidationEngine(ClearingHouseStorage.Layout storage $) private view {
         if (msg.sender != $.liquidationEngine) revert ClearingOnlyLiquidationEngine(msg.sender);
+    }
+
+    /// @dev `account`'s margin state at `priceWad` (the views).
+    function _stateAt(address account, uint256 priceWad) private view returns (MarginState memory s) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        (s, ) = ClearingMargin.scan($, account, $.accounts[account], _noTrade(), true, priceWad);
     }
 
     /// @dev No traded market: every position is read from storage (market ids start at 1).

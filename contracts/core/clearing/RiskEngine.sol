@@ -33,7 +33,24 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
         mapping(address market => MarketRiskParams) markets;
         mapping(address market => MarketVolParams) volParams;
         mapping(address market => MarketVolState) vols;
+        // Per-tenor σ of futures markets (docs/clearing.md "Per-tenor σ"): TENOR_BUCKETS models and states per market.
+        mapping(address market => MarketVolParams[3]) tenorParams;
+        mapping(address market => MarketVolState[3]) tenorVols;
+        // The market's margin σ over its model and its buckets as last pushed (one slot for marginRates' reads;
+        // `staleAt == 0`: no model, the index σ).
+        mapping(address market => MarginSigma) marginSigmas;
     }
+
+    /// @dev The aggregate `_marketSigma` computes on every push (σ capped at 2^128 − 1: the rates cap at 100 % long
+    ///      before).
+    struct MarginSigma {
+        uint128 sigmaWad;
+        uint64 staleSigmaWad;
+        uint64 staleAt;
+    }
+
+    /// @notice Tenor buckets per futures market: 0 front month (≤ 35 days to expiry), 1 ≤ 3 months, 2 ≤ 12 months.
+    uint256 public constant TENOR_BUCKETS = 3;
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.RiskEngine")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 internal constant RISK_ENGINE_STORAGE_LOCATION =
@@ -149,21 +166,33 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
     function setMarketVolParams(address market, MarketVolParams calldata params) external restricted {
         RiskEngineStorage storage $ = _getRiskEngineStorage();
         if ($.markets[market].imFloorWad == 0) revert RiskMarketUnknown(market);
-        if (
-            params.lambdaWad >= WAD ||
-            params.staleSigmaWad < params.floorSigmaWad ||
-            params.staleAfterSec < $.minUpdateInterval
-        ) revert RiskInvalidParams();
+        _checkVolParams($, params);
         $.volParams[market] = params;
         MarketVolState storage v = $.vols[market];
         // A new model starts from the index σ (never from zero: a zero variance would need many updates to build up).
-        if (v.lastUpdate == 0 && v.varianceWad == 0) {
-            v.varianceWad = $.varianceWad;
-            v.sigmaWad = $.sigmaWad;
-            v.lastUpdate = block.timestamp;
-        }
+        if (v.lastUpdate == 0 && v.varianceWad == 0) _startFrom(v, $.varianceWad, $.sigmaWad);
         emit MarketVolParamsSet(market, params);
-        _pushMarketSigma($, market, params, v);
+        _pushMarketSigma($, market);
+    }
+
+    /// @inheritdoc IRiskEngine
+    function setTenorVolParams(address market, uint256 bucket, MarketVolParams calldata params) external restricted {
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        if ($.volParams[market].staleAfterSec == 0) revert RiskMarketUnknown(market);
+        if (bucket >= TENOR_BUCKETS) revert RiskTenorUnknown(market, bucket);
+        // all zero removes the bucket (its state is kept: a later model continues from it)
+        if (params.staleAfterSec != 0 || params.lambdaWad != 0 || params.floorSigmaWad != 0) {
+            _checkVolParams($, params);
+        } else if (params.staleSigmaWad != 0) revert RiskInvalidParams();
+        $.tenorParams[market][bucket] = params;
+        MarketVolState storage v = $.tenorVols[market][bucket];
+        // A bucket's first model starts from the market's σ (never from zero).
+        if (v.lastUpdate == 0 && v.varianceWad == 0) {
+            MarketVolState storage mv = $.vols[market];
+            _startFrom(v, mv.varianceWad, mv.sigmaWad);
+        }
+        emit TenorVolParamsSet(market, bucket, params);
+        _pushMarketSigma($, market);
     }
 
     /// @inheritdoc IRiskEngine
@@ -171,42 +200,124 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
         RiskEngineStorage storage $ = _getRiskEngineStorage();
         MarketVolParams memory p = $.volParams[market];
         if (p.staleAfterSec == 0) revert RiskMarketUnknown(market);
+        (uint256 priceWad, uint256 returnWad, uint256 elapsed) = _fold($, p, $.vols[market]);
+        sigmaWad = _pushMarketSigma($, market);
+        uint256 bounty = _bounty($);
         MarketVolState storage v = $.vols[market];
+        emit MarketVolatilityUpdated(
+            market,
+            msg.sender,
+            priceWad,
+            returnWad,
+            elapsed,
+            v.varianceWad,
+            v.sigmaWad,
+            bounty
+        );
+        if (bounty > 0) $.usdc.safeTransfer(msg.sender, bounty);
+    }
+
+    /// @inheritdoc IRiskEngine
+    function updateTenorVolatility(address market, uint256 bucket) external nonReentrant returns (uint256 sigmaWad) {
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        if (bucket >= TENOR_BUCKETS) revert RiskTenorUnknown(market, bucket);
+        MarketVolParams memory p = $.tenorParams[market][bucket];
+        if (p.staleAfterSec == 0) revert RiskTenorUnknown(market, bucket);
+        MarketVolState storage v = $.tenorVols[market][bucket];
+        (uint256 priceWad, uint256 returnWad, uint256 elapsed) = _fold($, p, v);
+        sigmaWad = _pushMarketSigma($, market);
+        uint256 bounty = _bounty($);
+        emit TenorVolatilityUpdated(
+            market,
+            bucket,
+            msg.sender,
+            priceWad,
+            returnWad,
+            elapsed,
+            v.varianceWad,
+            v.sigmaWad,
+            bounty
+        );
+        if (bounty > 0) $.usdc.safeTransfer(msg.sender, bounty);
+    }
+
+    /// @dev λ < 1, staleSigma ≥ floorSigma, staleAfterSec ≥ minUpdateInterval.
+    function _checkVolParams(RiskEngineStorage storage $, MarketVolParams calldata params) private view {
+        if (
+            params.lambdaWad >= WAD ||
+            params.staleSigmaWad < params.floorSigmaWad ||
+            params.staleAfterSec < $.minUpdateInterval
+        ) revert RiskInvalidParams();
+    }
+
+    function _startFrom(MarketVolState storage v, uint256 varianceWad, uint256 sigmaWad) private {
+        v.varianceWad = varianceWad;
+        v.sigmaWad = sigmaWad;
+        v.lastUpdate = block.timestamp;
+    }
+
+    /// @dev One EWMA step of a market's or bucket's state: one update (and one bounty) per interval per state —
+    ///      calling every block pays nothing more; the first read only records the reference price.
+    function _fold(
+        RiskEngineStorage storage $,
+        MarketVolParams memory p,
+        MarketVolState storage v
+    ) private returns (uint256 priceWad, uint256 returnWad, uint256 elapsed) {
         uint256 interval = $.minUpdateInterval;
         uint256 last = v.lastUpdate;
         uint256 lastPrice = v.lastPriceWad;
-        // One update (and one bounty) per interval per market: calling every block pays nothing more.
         if (lastPrice != 0 && block.timestamp < last + interval) revert RiskUpdateTooEarly(last + interval);
-        uint256 priceWad = $.oracle.indexPrice();
-        uint256 returnWad;
-        uint256 elapsed;
-        uint256 variance = v.varianceWad;
+        priceWad = $.oracle.indexPrice();
         if (lastPrice != 0) {
             elapsed = block.timestamp - last;
-            (variance, returnWad) = RiskMath.foldReturn(variance, p.lambdaWad, lastPrice, priceWad, elapsed, interval);
+            uint256 variance;
+            (variance, returnWad) = RiskMath.foldReturn(
+                v.varianceWad,
+                p.lambdaWad,
+                lastPrice,
+                priceWad,
+                elapsed,
+                interval
+            );
             v.varianceWad = variance;
             v.sigmaWad = RiskMath.sigmaOf(variance);
         }
         v.lastPriceWad = priceWad;
         v.lastUpdate = block.timestamp;
-        sigmaWad = _pushMarketSigma($, market, p, v);
-        uint256 bounty = _bounty($);
-        emit MarketVolatilityUpdated(market, msg.sender, priceWad, returnWad, elapsed, variance, v.sigmaWad, bounty);
-        if (bounty > 0) $.usdc.safeTransfer(msg.sender, bounty);
     }
 
-    /// @dev Pushes the market's floored σ and its staleness rule into the ClearingHouse's copy; returns the σ
-    ///      margin uses now.
-    function _pushMarketSigma(
+    /// @dev Pushes the market's margin σ and its staleness rule into the ClearingHouse's copy; returns the σ margin
+    ///      uses now.
+    function _pushMarketSigma(RiskEngineStorage storage $, address market) private returns (uint256) {
+        (uint256 sigma, uint256 staleSigma, uint256 staleAt) = _marketSigma($, market);
+        if (sigma > type(uint128).max) sigma = type(uint128).max;
+        // staleSigma ≤ the largest uint64 stale σ; staleAt < 2^64 for any real clock
+        $.marginSigmas[market] = MarginSigma(uint128(sigma), uint64(staleSigma), uint64(staleAt));
+        IClearingRiskSync(address($.clearingHouse)).syncMarketVolatility(market, sigma, staleSigma, staleAt);
+        return block.timestamp > staleAt ? Math.max(sigma, staleSigma) : sigma;
+    }
+
+    /// @dev The market's margin σ over its own model and its configured tenor buckets (O(TENOR_BUCKETS)): the
+    ///      largest floored σ, the largest stale σ, and the earliest stale-at time. Before any of them is stale this is
+    ///      the largest σ; after, at least each stale one's rule (conservative: a stale bucket raises the market's σ
+    ///      to the largest stale σ).
+    function _marketSigma(
         RiskEngineStorage storage $,
-        address market,
-        MarketVolParams memory p,
-        MarketVolState storage v
-    ) private returns (uint256) {
-        uint256 sigma = Math.max(v.sigmaWad, p.floorSigmaWad);
-        uint256 staleAt = v.lastUpdate + p.staleAfterSec;
-        IClearingRiskSync(address($.clearingHouse)).syncMarketVolatility(market, sigma, p.staleSigmaWad, staleAt);
-        return block.timestamp > staleAt ? Math.max(sigma, p.staleSigmaWad) : sigma;
+        address market
+    ) private view returns (uint256 sigma, uint256 staleSigma, uint256 staleAt) {
+        MarketVolParams memory p = $.volParams[market];
+        MarketVolState storage v = $.vols[market];
+        sigma = Math.max(v.sigmaWad, p.floorSigmaWad);
+        staleSigma = p.staleSigmaWad;
+        staleAt = v.lastUpdate + p.staleAfterSec;
+        for (uint256 b; b < TENOR_BUCKETS; ++b) {
+            MarketVolParams memory tp = $.tenorParams[market][b];
+            if (tp.staleAfterSec == 0) continue;
+            MarketVolState storage tv = $.tenorVols[market][b];
+            sigma = Math.max(sigma, Math.max(tv.sigmaWad, tp.floorSigmaWad));
+            staleSigma = Math.max(staleSigma, tp.staleSigmaWad);
+            staleAt = Math.min(staleAt, tv.lastUpdate + tp.staleAfterSec);
+        }
     }
 
     /// @dev min(bountyUsdc, balance).
@@ -218,11 +329,19 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
     /// @inheritdoc IRiskEngine
     function marginSigma(address market) public view returns (uint256) {
         RiskEngineStorage storage $ = _getRiskEngineStorage();
-        MarketVolParams memory p = $.volParams[market];
-        if (p.staleAfterSec == 0) return $.sigmaWad;
-        MarketVolState storage v = $.vols[market];
-        uint256 sigma = Math.max(v.sigmaWad, p.floorSigmaWad);
-        return block.timestamp > v.lastUpdate + p.staleAfterSec ? Math.max(sigma, p.staleSigmaWad) : sigma;
+        MarginSigma memory w = $.marginSigmas[market];
+        if (w.staleAt == 0) return $.sigmaWad;
+        return block.timestamp > w.staleAt ? Math.max(w.sigmaWad, w.staleSigmaWad) : w.sigmaWad;
+    }
+
+    /// @inheritdoc IRiskEngine
+    function tenorVolatility(
+        address market,
+        uint256 bucket
+    ) external view returns (MarketVolParams memory params, MarketVolState memory state) {
+        if (bucket >= TENOR_BUCKETS) revert RiskTenorUnknown(market, bucket);
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        return ($.tenorParams[market][bucket], $.tenorVols[market][bucket]);
     }
 
     /// @inheritdoc IRiskEngine

@@ -197,6 +197,15 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @param amountUsdc Signed amount credited to the account (negative: debited).
     function settle(address account, int256 amountUsdc) external;
 
+    /// @notice The calling market (registered) added risk to `account` outside its ClearingHouse position (a margined
+    ///         option write changes its scenario risk): the market joins the account's market set (held, until
+    ///         `releaseAccount`) if it is not in it, then the account passes the gates of a risk-increasing trade — the
+    ///         new-risk pauses (global and the market's), the guarantor's pre-trade gate and equity ≥ initial margin
+    ///         at the index (portfolio margin with the market's new scenario risk). Reverts otherwise; no event (the
+    ///         market emits its own).
+    /// @param account The account.
+    function checkRiskIncrease(address account) external;
+
     /// @notice The calling market (registered) no longer holds `account`: it leaves the account's market set now if
     ///         its position there is zero, else when the position closes. Idempotent; never reverts for a registered
     ///         market, so it may be called from the liquidation hook (the one ClearingHouse call allowed there).

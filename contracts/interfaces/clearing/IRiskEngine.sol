@@ -51,6 +51,10 @@ interface IRiskEngine {
     error RiskMarketUnknown(address market);
     /// @notice Thrown when parameters are inconsistent (mm > im, a rate ≥ 1, λ ≥ 1, zero interval).
     error RiskInvalidParams();
+    /// @notice Thrown for a tenor bucket ≥ TENOR_BUCKETS or one without a model.
+    /// @param market The market.
+    /// @param bucket The bucket.
+    error RiskTenorUnknown(address market, uint256 bucket);
     /// @notice Thrown when the volatility is updated before `nextUpdateAt`.
     /// @param nextUpdateAt Earliest next update, unix seconds.
     error RiskUpdateTooEarly(uint256 nextUpdateAt);
@@ -70,6 +74,32 @@ interface IRiskEngine {
     /// @param bountyUsdc Bounty paid.
     event MarketVolatilityUpdated(
         address indexed market,
+        address indexed keeper,
+        uint256 priceWad,
+        uint256 returnWad,
+        uint256 elapsedSec,
+        uint256 varianceWad,
+        uint256 sigmaWad,
+        uint256 bountyUsdc
+    );
+    /// @notice Emitted when a futures tenor bucket's volatility model is set (`params.staleAfterSec == 0`: removed).
+    /// @param market The market.
+    /// @param bucket 0 front month (≤ 35 days to expiry), 1 ≤ 3 months, 2 ≤ 12 months.
+    /// @param params The model.
+    event TenorVolParamsSet(address indexed market, uint256 indexed bucket, MarketVolParams params);
+    /// @notice Emitted on every update of a tenor bucket's σ.
+    /// @param market The market.
+    /// @param bucket The bucket.
+    /// @param keeper Caller.
+    /// @param priceWad Price read.
+    /// @param returnWad |r| over the elapsed time, WAD.
+    /// @param elapsedSec Seconds since the previous update (0 on the first read).
+    /// @param varianceWad Variance per interval after.
+    /// @param sigmaWad σ per interval after (before floor and staleness).
+    /// @param bountyUsdc Bounty paid.
+    event TenorVolatilityUpdated(
+        address indexed market,
+        uint256 indexed bucket,
         address indexed keeper,
         uint256 priceWad,
         uint256 returnWad,
@@ -134,7 +164,35 @@ interface IRiskEngine {
     /// @return sigmaWad The σ margin now uses for the market (floor and staleness applied).
     function updateMarketVolatility(address market) external returns (uint256 sigmaWad);
 
-    /// @notice σ the margin of `market` uses now: the market's own (floor, staleness) or the index σ.
+    /// @notice Gives tenor bucket `bucket` of futures market `market` its own σ (ADMIN; docs/clearing.md "Per-tenor
+    ///         σ"). The market's margin σ becomes the largest of its own σ and every configured bucket's (floor and
+    ///         staleness applied per bucket). A bucket's first model starts from the market's variance (never 0);
+    ///         setting it again keeps the bucket's variance; `params.staleAfterSec == 0` removes the bucket.
+    /// @param market The market (must have its own model, setMarketVolParams).
+    /// @param bucket 0 front month, 1 ≤ 3 months, 2 ≤ 12 months (< TENOR_BUCKETS).
+    /// @param params The model (as setMarketVolParams), or all zero to remove.
+    function setTenorVolParams(address market, uint256 bucket, MarketVolParams calldata params) external;
+
+    /// @notice Folds the index return since the bucket's last update into its EWMA variance (scaled by the elapsed
+    ///         intervals) and pushes the market's margin σ to the ClearingHouse. Permissionless; pays the caller
+    ///         min(bountyUsdc, this contract's USDC) at most once per minUpdateInterval per bucket.
+    /// @param market The market.
+    /// @param bucket The bucket (with a model).
+    /// @return sigmaWad The σ margin now uses for the market (every bucket, floor and staleness applied).
+    function updateTenorVolatility(address market, uint256 bucket) external returns (uint256 sigmaWad);
+
+    /// @notice A tenor bucket's volatility model and state.
+    /// @param market The market.
+    /// @param bucket The bucket (< TENOR_BUCKETS).
+    /// @return params The model (zero: no such bucket).
+    /// @return state The state.
+    function tenorVolatility(
+        address market,
+        uint256 bucket
+    ) external view returns (MarketVolParams memory params, MarketVolState memory state);
+
+    /// @notice σ the margin of `market` uses now: the largest of the market's own σ and its tenor buckets' (floor
+    ///         and staleness applied), or the index σ for a market without a model.
     /// @param market The market.
     /// @return sigmaWad σ, WAD.
     function marginSigma(address market) external view returns (uint256 sigmaWad);

@@ -253,4 +253,25 @@ library ClearingCollateral {
             return type(uint64).max;
         }
     }
+
+    /// @notice IClearingHouseCollateral.collateralToken (internal: compiled into the ClearingHouse's view).
+    function configOf(
+        address token
+    )
+        internal
+        view
+        returns (IClearingHouseCollateral.CollateralTokenConfig memory config, uint256 id, uint256 totalDeposited)
+    {
+        ClearingHouseStorage.CollateralToken storage t = ClearingStorage.layout().collateralTokens[token];
+        config = IClearingHouseCollateral.CollateralTokenConfig(
+            t.feed,
+            t.heartbeatSec,
+            t.indexPriced,
+            t.baseHaircutWad,
+            t.sigmaMultipleWad,
+            t.maxHaircutWad,
+            t.depositCap
+        );
+        return (config, t.id, t.totalDeposited);
+    }
 }

@@ -16,12 +16,14 @@ import {RiskWord, RiskWordLib} from "../../types/RiskWord.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 
 /// @title ClearingConfig
-/// @notice The ClearingHouse's configuration paths (modules, market registration and flags, the pushed risk copies).
+/// @notice The ClearingHouse's configuration paths (modules, market registration and flags, the pushed risk copies),
+///         the market pools' funding and the views that are not on a margin path.
 /// @dev An external library the ClearingHouse links and runs by delegatecall (EIP-170 room; none of these is on a
 ///      trade, withdrawal or liquidation path). Access control stays in the ClearingHouse.
 library ClearingConfig {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
+    using SafeCast for int256;
 
     /// @notice IClearingHouse.setModules after its access check.
     function setModules(
@@ -143,6 +145,55 @@ library ClearingConfig {
         }
         $.usdc.forceApprove(fund, fees);
         IInsuranceFund(fund).depositFees(fees);
+    }
+
+    /// @notice IClearingHouse.fundMarketPool after its access check: the calling market's pool grows by
+    ///         `amountUsdc`, pulled from it.
+    function fundMarketPool(uint256 amountUsdc) external {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        int256 pool = _registeredPool($, amountUsdc) + amountUsdc.toInt256();
+        $.markets[msg.sender].poolUsdc = pool.toInt128();
+        emit IClearingHouseEvents.MarketPoolChanged(msg.sender, int256(amountUsdc), pool);
+        $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
+    }
+
+    /// @notice IClearingHouse.withdrawMarketPool after its access check: at most the calling market's pool.
+    function withdrawMarketPool(uint256 amountUsdc, address to) external {
+        if (to == address(0)) revert IChxModule.ChxZeroAddress();
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        int256 pool = _registeredPool($, amountUsdc);
+        if (pool < amountUsdc.toInt256()) {
+            revert IClearingHouseErrors.ClearingMarketPoolTooLow(msg.sender, amountUsdc, pool);
+        }
+        pool -= int256(amountUsdc);
+        $.markets[msg.sender].poolUsdc = pool.toInt128();
+        emit IClearingHouseEvents.MarketPoolChanged(msg.sender, -int256(amountUsdc), pool);
+        $.usdc.safeTransfer(to, amountUsdc);
+    }
+
+    /// @dev The calling market's pool (reverts for a zero amount or an unregistered caller).
+    function _registeredPool(ClearingHouseStorage.Layout storage $, uint256 amountUsdc) private view returns (int256) {
+        if (amountUsdc == 0) revert IClearingHouseErrors.ClearingZeroAmount();
+        ClearingHouseStorage.Market storage m = $.markets[msg.sender];
+        if (!m.registered) revert IClearingHouseErrors.ClearingMarketNotRegistered(msg.sender);
+        return m.poolUsdc;
+    }
+
+    /// @notice IClearingHouse.marketFlags.
+    function marketFlags(address market) external view returns (bool accountRisk, bool lossAbsorber, bool holds) {
+        uint8 flags = ClearingStorage.layout().markets[market].flags;
+        return (
+            flags & ClearingStorage.FLAG_ACCOUNT_RISK != 0,
+            flags & ClearingStorage.FLAG_LOSS_ABSORBER != 0,
+            flags & ClearingStorage.FLAG_HOLDS_ACCOUNTS != 0
+        );
+    }
+
+    /// @notice IClearingHouse.adlSourceOf.
+    function adlSourceOf(address account) external view returns (address market, int256 closedCh) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        ClearingHouseStorage.AdlSource memory src = $.adlSource[account];
+        return ($.marketById[src.marketId].market, src.closedCh);
     }
 
     /// @notice Keeps σ + 1 (0, no copy, when σ does not fit).

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IClearingHouseErrors} from "../../interfaces/clearing/IClearingHouseErrors.sol";
 import {IMarketAccountRisk} from "../../interfaces/callback/IMarketAccountRisk.sol";
 import {ClearingMath} from "../ClearingMath.sol";
 import {RiskMath} from "../RiskMath.sol";
@@ -71,6 +73,13 @@ library ClearingMargin {
             s.tokenMask = acc.tokenMask;
             s.tokenCollateralUsdc = ClearingCollateral.valueOf(account, acc.tokenMask, priceWad);
             s.equityUsdc += int256(s.tokenCollateralUsdc);
+        }
+    }
+
+    /// @notice Reverts ClearingInsufficientMargin unless the state's equity covers its initial margin.
+    function requireInitial(IClearingHouse.MarginState memory s, address account) internal pure {
+        if (s.equityUsdc < SafeCast.toInt256(s.initialMarginUsdc)) {
+            revert IClearingHouseErrors.ClearingInsufficientMargin(account, s.initialMarginUsdc, s.equityUsdc);
         }
     }
 

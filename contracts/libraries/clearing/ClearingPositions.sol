@@ -123,6 +123,36 @@ library ClearingPositions {
         emit IClearingHouseEvents.AccountSettled(account, market, amountUsdc, collateral, pool);
     }
 
+    /// @notice IClearingHouse.checkRiskIncrease's hold: market `id` joins the account's set (held) unless it is in it;
+    ///         `acc` (memory) and the stored set are updated.
+    function hold(
+        ClearingHouseStorage.Layout storage $,
+        address account,
+        ClearingHouseStorage.Account memory acc,
+        uint256 id
+    ) internal {
+        MarketSet set = acc.markets;
+        if (set.placeOf(id) != MarketSetLib.NOT_IN_SET) return;
+        if (set.count() >= MarketSetLib.MAX)
+            revert IClearingHouseErrors.ClearingTooManyMarkets(account, MarketSetLib.MAX);
+        acc.markets = set.add(id, true);
+        $.accounts[account].markets = acc.markets;
+    }
+
+    /// @notice IClearingHouse.releaseAccount for market `id` (msg.sender): idempotent and never reverting (a market may
+    ///         call it from its liquidation hook, where the ClearingHouse re-reads the account's set afterwards); a
+    ///         position still open keeps the market in the set until it closes.
+    function release(ClearingHouseStorage.Layout storage $, address account, uint256 id) internal {
+        ClearingHouseStorage.Account storage a = $.accounts[account];
+        MarketSet set = a.markets;
+        uint256 place = set.placeOf(id);
+        if (place == MarketSetLib.NOT_IN_SET) return;
+        set = set.unhold(place);
+        if ($.positions[account][msg.sender].sizeCh == 0) set = set.removeAt(place);
+        a.markets = set;
+        emit IClearingHouseEvents.AccountReleased(account, msg.sender, set.count());
+    }
+
     /// @dev Adds or removes `id` in the account's market set (in memory). A market that holds its accounts
     ///      (`holds`) marks the place held when it adds it; a held place stays at zero size.
     function _updateMembership(

@@ -56,11 +56,8 @@ library OptionsMargin {
         OptionsBook.store($, s, seriesId, msg.sender, p, wasEmpty);
         emit IOptionsMarketEvents.MarginedWritten(seriesId, msg.sender, sizeCh, shortAfter, seriesMargined, oi);
         // The ClearingHouse holds the account for this market and checks its initial margin (portfolio margin, with
-        // the new short in it): a risk-increasing 1-wei trade and its reversal, at the index (as a held market does).
-        IClearingHouse ch = $.clearingHouse;
-        uint256 price = $.oracle.indexPrice();
-        ch.modifyPosition(msg.sender, 1, price, 0);
-        ch.modifyPosition(msg.sender, -1, price, 0);
+        // the new short in it) behind the gates of a risk-increasing trade.
+        $.clearingHouse.checkRiskIncrease(msg.sender);
     }
 
     /// @notice See IMarketScenarioRisk.scenarioPnl: −Σ margined shorts × (payoff at the scenario − payoff now);

@@ -21,7 +21,7 @@
  * a new key, while a lagging scan repeats the old one and the memo holds it back. Racing keepers: the loser's call
  * reverts `LiquidationAccountHealthy` (the account is back at initial margin or closed): already done (OPS-01).
  */
-import { AbiCoder, Contract, Interface } from "ethers";
+import { AbiCoder, Contract, Interface, MaxUint256 } from "ethers";
 import {
   ClearingHouse__factory,
   LiquidationEngine__factory,
@@ -115,6 +115,17 @@ export const LIQUIDATE_ACTION = "liquidations.liquidate";
 /** Auto-deleveraging (docs/clearing.md): nominate ranked candidates during a claim's window, execute after it. */
 export const ADL_NOMINATE_ACTION = "liquidations.nominateAdl";
 export const ADL_EXECUTE_ACTION = "liquidations.executeAdl";
+/**
+ * The liquidator of an account holding token collateral (CH, DPS) buys that collateral at its haircut value: the
+ * ClearingHouse pulls the USDC from the caller (`seizeTokenCollateral`, buyer = the keeper), so the keeper approves
+ * USDC to the ClearingHouse once (max) before its first liquidation. Key `liquidations.approveUsdc:<ch>:<allowance>`.
+ */
+export const APPROVE_ACTION = "liquidations.approveUsdc";
+const ERC20_APPROVE = new Interface([
+  "function approve(address spender, uint256 amount) returns (bool)",
+  "function allowance(address owner, address spender) view returns (uint256)",
+  "function balanceOf(address owner) view returns (uint256)",
+]);
 /** LiquidationEngine.ADL_MAX_NOMINEES. */
 const ADL_MAX_NOMINEES = 8;
 
@@ -130,6 +141,8 @@ export interface LiquidationWork {
   owedUsdc?: bigint;
   /** Set for auto-deleveraging: nominate `candidate` for the bankrupt `account`'s claim, or execute its round. */
   adl?: { kind: "nominate" | "execute"; candidate?: string; scoreUsdc?: bigint };
+  /** Set for the keeper's USDC approval of the ClearingHouse (token-collateral liquidations): the USDC address. */
+  approveToken?: string;
 }
 
 interface Tracked {
@@ -544,6 +557,38 @@ export function liquidationJob(
     return out;
   }
 
+  /** USDC of the ClearingHouse (read once). */
+  let usdcAddress: string | undefined;
+  /**
+   * The approval a token-collateral liquidation needs (APPROVE_ACTION): when the keeper holds USDC and its allowance
+   * to the ClearingHouse is below that balance. USDC-only accounts do not need it; it is sent before the first
+   * liquidation either way (one transaction per keeper, harmless: the ClearingHouse pulls only from its caller).
+   */
+  async function approval(ctx: JobContext): Promise<Candidate<LiquidationWork>[]> {
+    const blockTag = ctx.safeBlock;
+    usdcAddress ??= (
+      await ctx.client.read("modules", (p) => ClearingHouse__factory.connect(clearingHouse, p).modules({ blockTag }))
+    )[0];
+    const usdc = usdcAddress;
+    const read = (fn: "allowance" | "balanceOf", args: string[]) =>
+      ctx.client.read(`usdc.${fn}`, async (p) => {
+        const raw = await p.call({ to: usdc, data: ERC20_APPROVE.encodeFunctionData(fn, args), blockTag });
+        return ERC20_APPROVE.decodeFunctionResult(fn, raw)[0] as bigint;
+      });
+    const [allowance, balance] = await Promise.all([
+      read("allowance", [ctx.keeper, clearingHouse]),
+      read("balanceOf", [ctx.keeper]),
+    ]);
+    if (balance === 0n || allowance >= balance) return [];
+    return [
+      {
+        key: { action: APPROVE_ACTION, id: clearingHouse.toLowerCase(), epoch: allowance.toString() },
+        priority: true,
+        data: { account: ctx.keeper, approveToken: usdc },
+      },
+    ];
+  }
+
   return {
     name: "liquidations",
     summary: `liquidate accounts below maintenance margin (priority) through ${engine}, accounts from ClearingHouse ${clearingHouse} events`,
@@ -611,6 +656,7 @@ export function liquidationJob(
           out.push({ key: key(o), priority: true, data: { account: o.account, equityUsdc, maintenanceMarginUsdc } });
         });
       }
+      if (out.length > 0) out.unshift(...(await approval(ctx)));
       out.push(...(await fundingSettlements(ctx, near)));
       out.push(...(await adlWork(ctx)));
       // Models for the accounts that have none, fitted in the background, and the rotating re-validation: never on
@@ -639,39 +685,47 @@ export function liquidationJob(
     },
     async plan(_ctx, candidates): Promise<Action[]> {
       return candidates.map((c) =>
-        c.data.adl !== undefined
+        c.data.approveToken !== undefined
           ? {
               key: c.key,
               priority: true,
-              to: engine,
-              data:
-                c.data.adl.kind === "execute"
-                  ? engineIface.encodeFunctionData("executeAdl", [c.data.account])
-                  : engineIface.encodeFunctionData("nominateAdl", [c.data.account, c.data.adl.candidate!]),
-              description:
-                c.data.adl.kind === "execute"
-                  ? `executeAdl(${c.data.account}): the insurance fund is exhausted, the nomination window is over`
-                  : `nominateAdl(${c.data.account}, ${c.data.adl.candidate}): score ${c.data.adl.scoreUsdc} (PnL × leverage, USDC 6 dp)`,
+              to: c.data.approveToken,
+              data: ERC20_APPROVE.encodeFunctionData("approve", [clearingHouse, MaxUint256]),
+              description: `approve(ClearingHouse ${clearingHouse}, max) on USDC: a token-collateral liquidation pulls the collateral's price from the liquidator`,
             }
-          : c.data.settleMarket !== undefined
+          : c.data.adl !== undefined
             ? {
                 key: c.key,
                 priority: true,
-                to: c.data.settleMarket,
-                data: PERP_FUNDING.encodeFunctionData("settleFunding", [c.data.account]),
-                description: `settleFunding(${c.data.account}) on ${c.data.settleMarket}: owes ${c.data.owedUsdc} USDC (6 dp) of funding, near maintenance (priority)`,
-              }
-            : {
-                key: c.key,
-                priority: true,
-                rewardWei: c.rewardWei,
                 to: engine,
-                data: engineIface.encodeFunctionData("liquidate", [c.data.account]),
+                data:
+                  c.data.adl.kind === "execute"
+                    ? engineIface.encodeFunctionData("executeAdl", [c.data.account])
+                    : engineIface.encodeFunctionData("nominateAdl", [c.data.account, c.data.adl.candidate!]),
                 description:
-                  c.data.equityUsdc === undefined
-                    ? `liquidate(${c.data.account}): below maintenance margin (probe: ${c.data.gasUsed ?? "failed"} gas; priority)`
-                    : `liquidate(${c.data.account}): equity ${c.data.equityUsdc} < maintenance ${c.data.maintenanceMarginUsdc} (USDC 6 dp, priority)`,
-              },
+                  c.data.adl.kind === "execute"
+                    ? `executeAdl(${c.data.account}): the insurance fund is exhausted, the nomination window is over`
+                    : `nominateAdl(${c.data.account}, ${c.data.adl.candidate}): score ${c.data.adl.scoreUsdc} (PnL × leverage, USDC 6 dp)`,
+              }
+            : c.data.settleMarket !== undefined
+              ? {
+                  key: c.key,
+                  priority: true,
+                  to: c.data.settleMarket,
+                  data: PERP_FUNDING.encodeFunctionData("settleFunding", [c.data.account]),
+                  description: `settleFunding(${c.data.account}) on ${c.data.settleMarket}: owes ${c.data.owedUsdc} USDC (6 dp) of funding, near maintenance (priority)`,
+                }
+              : {
+                  key: c.key,
+                  priority: true,
+                  rewardWei: c.rewardWei,
+                  to: engine,
+                  data: engineIface.encodeFunctionData("liquidate", [c.data.account]),
+                  description:
+                    c.data.equityUsdc === undefined
+                      ? `liquidate(${c.data.account}): below maintenance margin (probe: ${c.data.gasUsed ?? "failed"} gas; priority)`
+                      : `liquidate(${c.data.account}): equity ${c.data.equityUsdc} < maintenance ${c.data.maintenanceMarginUsdc} (USDC 6 dp, priority)`,
+                },
       );
     },
   };

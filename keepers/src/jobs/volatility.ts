@@ -13,6 +13,12 @@
  *   `staleAfterSec` passes: the work is still ordinary (gas ceiling, profit check), a late update only folds a
  *   longer return, scaled by the elapsed intervals.
  *
+ * - Each tenor bucket of a futures market (docs/clearing.md "Per-tenor σ", `setTenorVolParams`):
+ *   `updateTenorVolatility(market, bucket)` on the same rule (no reference price yet, or `minUpdateInterval` after its
+ *   last update), every bucket that is due. Key `volatility.updateTenor:<market>/<bucket>:<lastUpdate>`. Buckets are
+ *   discovered from `TenorVolParamsSet` events in the same scan; a removed bucket (`staleAfterSec == 0`) is skipped.
+ *   The contract pays one bounty per bucket per interval, so racing keepers cannot farm more.
+ *
  * Scan (at head − confirmations): `volatility()`, `volatilityParams()`, `marketVolatility(m)` per known market, the
  * block's timestamp. Racing keepers: the loser reverts `RiskUpdateTooEarly`: already done. A stale oracle makes both
  * revert until the feed recovers (expected: deferred with back-off).
@@ -36,10 +42,13 @@ const OPTION_KEYS = ["contract", "markets", "fromBlock"];
 
 export const VOLATILITY_ACTION = "volatility.update";
 export const MARKET_VOLATILITY_ACTION = "volatility.updateMarket";
+export const TENOR_VOLATILITY_ACTION = "volatility.updateTenor";
 
 export interface VolatilityWork {
   /** The market whose own σ is due; undefined for the index σ. */
   market?: string;
+  /** The tenor bucket whose σ is due (with `market`); undefined for the market's own σ. */
+  bucket?: number;
   lastUpdate: bigint;
   dueAt: bigint;
 }
@@ -48,7 +57,7 @@ export function volatilityJob(
   address: string,
   opts: VolatilityJobOptions = {},
   deployBlock = 0,
-): KeeperJob<VolatilityWork> & { readonly markets: () => string[] } {
+): KeeperJob<VolatilityWork> & { readonly markets: () => string[]; readonly tenors: () => string[] } {
   for (const k of Object.keys(opts)) {
     if (!OPTION_KEYS.includes(k))
       throw new ConfigError(`Unknown option "jobs.volatility.${k}" (known: ${OPTION_KEYS.join(", ")}).`);
@@ -61,9 +70,12 @@ export function volatilityJob(
   const fromBlock = opts.fromBlock ?? deployBlock;
   const iface = RiskEngine__factory.createInterface();
   const paramsTopic = iface.getEvent("MarketVolParamsSet").topicHash;
+  const tenorTopic = iface.getEvent("TenorVolParamsSet").topicHash;
   const scanner = new LogScanner({ initialRange: 2_000, maxRange: 10_000 });
   /** Markets with a model (lower-case address → display address), and the last block scanned for models. */
   const known = new Map<string, string>();
+  /** Tenor buckets with a model: "<market lower-case>/<bucket>" → [market, bucket]. */
+  const tenors = new Map<string, [string, number]>();
   let scannedTo = -1;
 
   async function discover(ctx: JobContext): Promise<void> {
@@ -71,14 +83,19 @@ export function volatilityJob(
     if (to < scannedTo) {
       // the chain is behind the scan (a reorg, another node): rebuild
       known.clear();
+      tenors.clear();
       scannedTo = -1;
     }
     const start = Math.max(fromBlock, scannedTo + 1);
     if (start > to) return;
-    await scanner.scan(ctx.client, { address, topics: [paramsTopic] }, start, to, (logs, end) => {
+    await scanner.scan(ctx.client, { address, topics: [[paramsTopic, tenorTopic]] }, start, to, (logs, end) => {
       for (const l of logs) {
-        const market = iface.parseLog(l)!.args.market as string;
-        known.set(market.toLowerCase(), market);
+        const parsed = iface.parseLog(l)!;
+        const market = parsed.args.market as string;
+        if (parsed.name === "TenorVolParamsSet") {
+          const bucket = Number(parsed.args.bucket as bigint);
+          tenors.set(`${market.toLowerCase()}/${bucket}`, [market, bucket]);
+        } else known.set(market.toLowerCase(), market);
       }
       scannedTo = end;
     });
@@ -94,6 +111,7 @@ export function volatilityJob(
     // with back-off, not an error every tick (issue 25).
     expectedErrors: [/^Oracle/],
     markets: () => [...known.values()],
+    tenors: () => [...tenors.keys()],
     async scan(ctx: JobContext): Promise<Candidate<VolatilityWork>[]> {
       const blockTag = ctx.safeBlock;
       const risk = (p: Parameters<typeof RiskEngine__factory.connect>[1]) => RiskEngine__factory.connect(address, p);
@@ -131,23 +149,46 @@ export function volatilityJob(
           data: { market, lastUpdate: state.lastUpdate, dueAt: due },
         });
       }
+      const buckets = [...tenors.entries()];
+      const tenorStates = await Promise.all(
+        buckets.map(([, [m, b]]) =>
+          ctx.client.read("tenorVolatility", (p) => risk(p).tenorVolatility(m, b, { blockTag })),
+        ),
+      );
+      for (const [i, [id, [market, bucket]]] of buckets.entries()) {
+        const [params, state] = tenorStates[i]!;
+        if (params.staleAfterSec === 0n) continue; // the bucket was removed
+        const due = state.lastPriceWad === 0n ? 0n : state.lastUpdate + interval;
+        if (BigInt(ts) < due) continue;
+        out.push({
+          key: { action: TENOR_VOLATILITY_ACTION, id, epoch: state.lastUpdate.toString() },
+          priority: false,
+          data: { market, bucket, lastUpdate: state.lastUpdate, dueAt: due },
+        });
+      }
       return out;
     },
     async plan(_ctx, candidates): Promise<Action[]> {
-      return candidates.map((c) => ({
-        key: c.key,
-        priority: false,
-        rewardWei: c.rewardWei,
-        to: address,
-        data:
-          c.data.market === undefined
-            ? iface.encodeFunctionData("updateVolatility")
-            : iface.encodeFunctionData("updateMarketVolatility", [c.data.market]),
-        description:
-          c.data.market === undefined
-            ? `updateVolatility(): due since ${c.data.dueAt} (last update ${c.data.lastUpdate})`
-            : `updateMarketVolatility(${c.data.market}): due since ${c.data.dueAt} (last update ${c.data.lastUpdate})`,
-      }));
+      return candidates.map((c) => {
+        const { market, bucket, dueAt, lastUpdate } = c.data;
+        const [data, call] =
+          market === undefined
+            ? [iface.encodeFunctionData("updateVolatility"), "updateVolatility()"]
+            : bucket === undefined
+              ? [iface.encodeFunctionData("updateMarketVolatility", [market]), `updateMarketVolatility(${market})`]
+              : [
+                  iface.encodeFunctionData("updateTenorVolatility", [market, bucket]),
+                  `updateTenorVolatility(${market}, ${bucket})`,
+                ];
+        return {
+          key: c.key,
+          priority: false,
+          rewardWei: c.rewardWei,
+          to: address,
+          data,
+          description: `${call}: due since ${dueAt} (last update ${lastUpdate})`,
+        };
+      });
     },
   };
 }
@@ -155,7 +196,7 @@ export function volatilityJob(
 export const volatilityFactory: JobFactory = {
   name: "volatility",
   description:
-    "RiskEngine: the permissionless EWMA volatility updates when due (the index σ and every market's own σ).",
+    "RiskEngine: the permissionless EWMA volatility updates when due (the index σ, every market's own σ and every futures tenor bucket's).",
   covers: ["VolatilityChecker"],
   create({ deployment, config }) {
     const opts = config.options as VolatilityJobOptions;

@@ -188,6 +188,11 @@ open(
   "permissionless per-market EWMA update (markets with a governance-set model only), at most once per interval per market, fixed bounty",
 );
 open(
+  "RiskEngine",
+  ["updateTenorVolatility(address,uint256)"],
+  "permissionless per-tenor-bucket EWMA update (buckets with a governance-set model only), at most once per interval per bucket, fixed bounty",
+);
+open(
   "GuarantorPool",
   [
     "registerGuarantor(bool,uint256)",
