@@ -5,6 +5,8 @@ import { VolatilityUpdated } from "../generated/RiskEngine/RiskEngine";
 import {
   handleMarketVolatilityUpdated,
   handleMarketVolParamsSet,
+  handleTenorVolatilityUpdated,
+  handleTenorVolParamsSet,
   handleVolatilityUpdated,
 } from "../src/mappings/riskEngine";
 import { ALICE, BOB, lastEventId, T0, wad } from "./helpers";
@@ -109,5 +111,37 @@ describe("RiskEngine", () => {
     assert.fieldEquals("MarketVolatility", id, "lambdaWad", milliWad(970).toString());
     assert.fieldEquals("MarketVolatility", id, "varianceWad", "24000000000000");
     assert.fieldEquals("MarketVolatility", id, "updateCount", "2");
+  });
+
+  test("tenor buckets: one entity per market and bucket, updates (post-state), a zero model deactivates", () => {
+    const id = MARKET.concatI32(1).toHexString();
+    handleTenorVolParamsSet(new RiskEngineEvents(RISK).TenorVolParamsSet(T0, MARKET, BigInt.fromI32(1), params(940, 7200)));
+    assert.fieldEquals("TenorVolatility", id, "bucket", "1");
+    assert.fieldEquals("TenorVolatility", id, "active", "true");
+    assert.fieldEquals("TenorVolatility", id, "lambdaWad", milliWad(940).toString());
+    handleTenorVolatilityUpdated(
+      new RiskEngineEvents(RISK).TenorVolatilityUpdated(
+        T0 + 3600,
+        MARKET,
+        BigInt.fromI32(1),
+        BOB,
+        milliWad(10200),
+        milliWad(20),
+        BigInt.fromI32(3600),
+        BigInt.fromString("24000000000000"),
+        milliWad(5),
+        usdc(2),
+      ),
+    );
+    assert.fieldEquals("TenorVolatility", id, "sigmaWad", milliWad(5).toString());
+    assert.fieldEquals("TenorVolatility", id, "updateCount", "1");
+    assert.fieldEquals("TenorVolatility", id, "bountiesUsdc", usdc(2).toString());
+    assert.fieldEquals("TenorVolatility", id, "lastKeeper", BOB.toHexString());
+    // the market's own model is a different entity, untouched; another bucket is another entity
+    assert.notInStore("MarketVolatility", MARKET.toHexString());
+    assert.entityCount("TenorVolatility", 1);
+    handleTenorVolParamsSet(new RiskEngineEvents(RISK).TenorVolParamsSet(T0 + 9000, MARKET, BigInt.fromI32(1), params(0, 0)));
+    assert.fieldEquals("TenorVolatility", id, "active", "false");
+    assert.fieldEquals("TenorVolatility", id, "sigmaWad", milliWad(5).toString());
   });
 });

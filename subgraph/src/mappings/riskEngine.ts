@@ -3,14 +3,26 @@ import {
   MarketRiskParamsSet,
   MarketVolatilityUpdated,
   MarketVolParamsSet,
+  TenorVolatilityUpdated,
+  TenorVolParamsSet,
   VolatilityParamsSet,
   VolatilityUpdated,
 } from "../../generated/RiskEngine/RiskEngine";
-import { Address } from "@graphprotocol/graph-ts";
-import { MarketRiskParams, MarketVolatility, VolatilityState, VolatilityUpdate } from "../../generated/schema";
+import { Address, BigInt } from "@graphprotocol/graph-ts";
+import {
+  MarketRiskParams,
+  MarketVolatility,
+  TenorVolatility,
+  VolatilityState,
+  VolatilityUpdate,
+} from "../../generated/schema";
 import { eventId, stamp, ZERO } from "../lib/common";
 import { configChange } from "../lib/clearing";
-import { loadOrInitMarketVolatility, loadOrInitVolatilityState } from "../../generated/defaults";
+import {
+  loadOrInitMarketVolatility,
+  loadOrInitTenorVolatility,
+  loadOrInitVolatilityState,
+} from "../../generated/defaults";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 function getState(address: Address): VolatilityState {
@@ -91,6 +103,49 @@ export function handleMarketVolParamsSet(event: MarketVolParamsSet): void {
 export function handleMarketVolatilityUpdated(event: MarketVolatilityUpdated): void {
   const p = event.params;
   const v = getMarketVol(p.market);
+  v.priceWad = p.priceWad;
+  v.returnWad = p.returnWad;
+  v.elapsedSec = p.elapsedSec;
+  v.varianceWad = p.varianceWad;
+  v.sigmaWad = p.sigmaWad;
+  v.updateCount = v.updateCount + 1;
+  v.bountiesUsdc = v.bountiesUsdc.plus(p.bountyUsdc);
+  v.lastKeeper = p.keeper;
+  v.updatedAt = event.block.timestamp;
+  v.save();
+}
+
+function getTenorVol(market: Address, bucket: BigInt): TenorVolatility {
+  const v = loadOrInitTenorVolatility(market.concatI32(bucket.toI32()));
+  v.market = market;
+  v.bucket = bucket.toI32();
+  return v;
+}
+
+/** A futures market's tenor bucket model (issue 20 item 3); all zeros remove the bucket, its history stays. */
+export function handleTenorVolParamsSet(event: TenorVolParamsSet): void {
+  const r = event.params.params;
+  const v = getTenorVol(event.params.market, event.params.bucket);
+  v.lambdaWad = r.lambdaWad;
+  v.floorSigmaWad = r.floorSigmaWad;
+  v.staleSigmaWad = r.staleSigmaWad;
+  v.staleAfterSec = r.staleAfterSec;
+  v.active = !r.staleAfterSec.isZero();
+  v.paramsSetAt = event.block.timestamp;
+  v.save();
+  configChange(
+    event,
+    "tenorVolParams",
+    event.params.market,
+    [],
+    [event.params.bucket, r.lambdaWad, r.floorSigmaWad, r.staleSigmaWad, r.staleAfterSec],
+  );
+}
+
+/** One update of a tenor bucket's σ (post-state, σ before floor and staleness). */
+export function handleTenorVolatilityUpdated(event: TenorVolatilityUpdated): void {
+  const p = event.params;
+  const v = getTenorVol(p.market, p.bucket);
   v.priceWad = p.priceWad;
   v.returnWad = p.returnWad;
   v.elapsedSec = p.elapsedSec;
