@@ -19,7 +19,7 @@ import {FuturesRisk} from "./futures/FuturesRisk.sol";
 import {FuturesOrders} from "./futures/FuturesOrders.sol";
 import {FuturesTrading} from "../../libraries/futures/FuturesTrading.sol";
 import {FuturesListing} from "../../libraries/futures/FuturesListing.sol";
-import {FuturesSettlement} from "../../libraries/futures/FuturesSettlement.sol";
+import {FuturesFixing} from "../../libraries/futures/FuturesFixing.sol";
 import {IDelayedOrders} from "../../interfaces/markets/IDelayedOrders.sol";
 import {SignedOrders} from "../../libraries/orders/SignedOrders.sol";
 
@@ -80,13 +80,13 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     // ───────────────────────────── listing ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
-    function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
-        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
+    function listSeries(uint64, uint256) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
-        return FuturesListing.listStandard(_getFuturesMarketStorage(), tenor);
+    function listStandardSeries(Tenor) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
@@ -95,13 +95,13 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     }
 
     /// @inheritdoc IFuturesMarket
-    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external whenActive(FEATURE_LIST) returns (uint256) {
-        return FuturesListing.listStandardAt(_getFuturesMarketStorage(), tenor, expiry);
+    function listStandardSeriesAt(Tenor, uint64) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function setKeeperListingMonths(uint256 months) external restricted {
-        FuturesListing.setKeeperListingMonths(_getFuturesMarketStorage(), months);
+    function setKeeperListingMonths(uint256) external {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
@@ -300,9 +300,14 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     }
 
     /// @inheritdoc IFuturesMarket
+    function fixSettlementPriceFallback(uint256, uint80, uint64, uint80, uint64) external returns (uint256) {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
     function settlementTwapHints(uint256 seriesId) external view returns (uint80, uint64[] memory) {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return FuturesSettlement.twapHints($.oracle, FuturesLedger.existing($, seriesId).expiry);
+        return FuturesFixing.twapHints($.oracle, FuturesLedger.existing($, seriesId).expiry);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -427,15 +432,13 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     // ───────────────────────────── governance ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
-    function setParams(Params calldata params_) external restricted {
-        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
+    function setParams(Params calldata) external {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function setVault(address vault) external restricted {
-        if (vault == address(0)) revert ChxZeroAddress();
-        _getFuturesMarketStorage().vault = vault;
-        emit VaultSet(vault);
+    function setVault(address) external {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
@@ -451,8 +454,8 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     }
 
     /// @inheritdoc IFuturesMarket
-    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
-        FuturesListing.setSeriesOiCap(_getFuturesMarketStorage(), seriesId, oiCapCh);
+    function setSeriesOiCap(uint256, uint256) external {
+        _delegateToModule();
     }
 
     // ───────────────────────────── views ─────────────────────────────

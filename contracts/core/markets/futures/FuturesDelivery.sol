@@ -12,6 +12,8 @@ import {IVaultMarket} from "../../../interfaces/callback/IVaultMarket.sol";
 import {IFuturesMarket} from "../../../interfaces/markets/IFuturesMarket.sol";
 import {FuturesOrders} from "./FuturesOrders.sol";
 import {FuturesSettlement} from "../../../libraries/futures/FuturesSettlement.sol";
+import {FuturesFixing} from "../../../libraries/futures/FuturesFixing.sol";
+import {FuturesListing} from "../../../libraries/futures/FuturesListing.sol";
 import {FuturesLiquidation} from "../../../libraries/futures/FuturesLiquidation.sol";
 import {FuturesTrading} from "../../../libraries/futures/FuturesTrading.sol";
 
@@ -50,6 +52,45 @@ contract FuturesDelivery is FuturesBase {
         if (amountUsdc > free) revert FuturesVaultWithdrawTooLarge(amountUsdc, free);
         emit VaultFlow(vault, -int256(amountUsdc));
         $.clearingHouse.withdrawMarketPool(amountUsdc, vault);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setVault(address vault) external restricted {
+        if (vault == address(0)) revert ChxZeroAddress();
+        _getFuturesMarketStorage().vault = vault;
+        emit VaultSet(vault);
+    }
+
+    // ───────────────────────────── listing and parameters (rare calls: here for the market's size)
+
+    /// @notice See IFuturesMarket.
+    function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
+        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
+    }
+
+    /// @notice See IFuturesMarket.
+    function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
+        return FuturesListing.listStandard(_getFuturesMarketStorage(), tenor);
+    }
+
+    /// @notice See IFuturesMarket.
+    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external whenActive(FEATURE_LIST) returns (uint256) {
+        return FuturesListing.listStandardAt(_getFuturesMarketStorage(), tenor, expiry);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setKeeperListingMonths(uint256 months) external restricted {
+        FuturesListing.setKeeperListingMonths(_getFuturesMarketStorage(), months);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setParams(Params calldata params_) external restricted {
+        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
+        FuturesListing.setSeriesOiCap(_getFuturesMarketStorage(), seriesId, oiCapCh);
     }
 
     /// @notice See IFuturesMarket.
@@ -200,7 +241,7 @@ contract FuturesDelivery is FuturesBase {
 
     /// @notice See IFuturesMarket.
     function fixSettlementPrice(uint256 seriesId) external nonReentrant returns (uint256) {
-        return FuturesSettlement.fixPriceFound(_getFuturesMarketStorage(), seriesId);
+        return FuturesFixing.fixPriceFound(_getFuturesMarketStorage(), seriesId);
     }
 
     /// @notice See IFuturesMarket.
@@ -209,7 +250,19 @@ contract FuturesDelivery is FuturesBase {
         uint80 firstRoundId,
         uint64[] calldata changeTimes
     ) external nonReentrant returns (uint256) {
-        return FuturesSettlement.fixPrice(_getFuturesMarketStorage(), seriesId, firstRoundId, changeTimes);
+        return FuturesFixing.fixPrice(_getFuturesMarketStorage(), seriesId, firstRoundId, changeTimes);
+    }
+
+    /// @notice See IFuturesMarket.
+    function fixSettlementPriceFallback(
+        uint256 seriesId,
+        uint80 staleRoundId,
+        uint64 staleAt,
+        uint80 roundId,
+        uint64 roundTime
+    ) external nonReentrant returns (uint256) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        return FuturesFixing.fixPriceFallback($, seriesId, staleRoundId, staleAt, roundId, roundTime);
     }
 
     /// @notice See IFuturesMarket.
@@ -284,9 +337,15 @@ contract FuturesDelivery is FuturesBase {
                 performData[4:],
                 (uint256, uint80, uint64[])
             );
-            FuturesSettlement.fixPrice($, id, first, changes);
+            FuturesFixing.fixPrice($, id, first, changes);
+        } else if (selector == FuturesDelivery.fixSettlementPriceFallback.selector) {
+            (uint256 id, uint80 stale, uint64 staleAt, uint80 round, uint64 time) = abi.decode(
+                performData[4:],
+                (uint256, uint80, uint64, uint80, uint64)
+            );
+            FuturesFixing.fixPriceFallback($, id, stale, staleAt, round, time);
         } else if (selector == FuturesDelivery.fixSettlementPrice.selector) {
-            FuturesSettlement.fixPriceFound($, abi.decode(performData[4:], (uint256)));
+            FuturesFixing.fixPriceFound($, abi.decode(performData[4:], (uint256)));
         } else if (selector == FuturesDelivery.finalizeSettlement.selector) {
             FuturesSettlement.finalize($, abi.decode(performData[4:], (uint256)));
         } else if (selector == FuturesDelivery.settlePosition.selector) {
