@@ -58,6 +58,14 @@ library FuturesFixing {
         return fixPrice($, seriesId, first, changes);
     }
 
+    /// @notice IFuturesMarket.settlementTwapHints: `twapHints` for an existing series.
+    function hints(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId
+    ) external view returns (uint80, uint64[] memory) {
+        return twapHints($.oracle, FuturesLedger.existing($, seriesId).expiry);
+    }
+
     /// @notice The time-weighted index over [expiry − TWAP_WINDOW_SEC, expiry) from the consecutive rounds `first`,
     ///         `first` + 1, … whose publication times inside the window are `changes` (docs/futures.md "Settlement
     ///         TWAP"). Segment i runs from a = (window start or changes[i − 1]) to b = (changes[i] or the expiry); its
