@@ -72,6 +72,7 @@ describe("FuturesMarket: settlement fallback when the TWAP window is stale (real
       .to.emit(f, "SettlementFallback")
       .withArgs(id, stale, fx.expiry - 1n, first, wad("13"))
       .and.to.emit(f, "SettlementPriceProposed");
+    // MKT-04: a window the TWAP cannot price still ends with one settlement price every position settles at
     expect((await f.seriesInfo(id)).settlementPriceWad).to.equal(wad("13"));
     // fixed once: neither rule runs again
     await expect(f.fixSettlementPriceFallback(id, stale, fx.expiry - 1n, first, fx.expiry + 600n))
