@@ -49,6 +49,7 @@ export const KNOWN_CHECKERS: Record<string, KnownChecker> = {
       "cancelOrder(address,uint256)",
       "fixSettlementPrice(uint256)",
       "fixSettlementPriceAt(uint256,uint80,uint64[])",
+      "fixSettlementPriceFallback(uint256,uint80,uint64,uint80,uint64)",
       "finalizeSettlement(uint256)",
       "settlePosition(uint256,address)",
       "listStandardSeriesAt(uint8,uint64)",

@@ -37,6 +37,7 @@ import {
   handleSettlementPriceFinalised,
   handleSettlementPriceProposed,
   handleSettlementTwap,
+  handleSettlementFallback,
 } from "../src/mappings/futuresMarket";
 import { ALICE, BOB, CAROL, DAY, T0, wad } from "./helpers";
 import { FuturesMarketEvents } from "../generated/factories/FuturesMarket";
@@ -409,5 +410,11 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesSeries", sid, "settlementTwapWad", wad(11).toString());
     assert.fieldEquals("FuturesSeries", sid, "twapFirstRoundId", "7");
     assert.fieldEquals("FuturesSeries", sid, "twapRounds", "3");
+    // a stale window fixed by the fallback rule names its rounds on the series
+    handleSettlementFallback(
+      new FuturesMarketEvents(FUT).SettlementFallback(T0 + 10, n(1), n(6), BigInt.fromI64(T0 - 1), n(8), wad(12)),
+    );
+    assert.fieldEquals("FuturesSeries", sid, "fallbackStaleRoundId", "6");
+    assert.fieldEquals("FuturesSeries", sid, "fallbackRoundId", "8");
   });
 });

@@ -5,7 +5,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
-import {FuturesBase} from "./futures/FuturesBase.sol";
+import {FuturesViews} from "./futures/FuturesViews.sol";
 import {FuturesLedger} from "../../libraries/futures/FuturesLedger.sol";
 import {IFuturesMarket} from "../../interfaces/markets/IFuturesMarket.sol";
 import {IFuturesExercise} from "../../interfaces/markets/IFuturesExercise.sol";
@@ -18,10 +18,8 @@ import {IMarketAccountRisk} from "../../interfaces/callback/IMarketAccountRisk.s
 import {FuturesRisk} from "./futures/FuturesRisk.sol";
 import {FuturesOrders} from "./futures/FuturesOrders.sol";
 import {FuturesTrading} from "../../libraries/futures/FuturesTrading.sol";
+import {FuturesSigned} from "../../libraries/futures/FuturesSigned.sol";
 import {FuturesListing} from "../../libraries/futures/FuturesListing.sol";
-import {FuturesSettlement} from "../../libraries/futures/FuturesSettlement.sol";
-import {IDelayedOrders} from "../../interfaces/markets/IDelayedOrders.sol";
-import {SignedOrders} from "../../libraries/orders/SignedOrders.sol";
 
 /// @title FuturesMarket
 /// @notice Dated CH futures with physical delivery against the LP vault. See IFuturesMarket and docs/futures.md.
@@ -31,7 +29,7 @@ import {SignedOrders} from "../../libraries/orders/SignedOrders.sol";
 ///         Trades between traders are signed EIP-712 orders (`fillOrder`) under OpenZeppelin's EIP712Upgradeable
 ///         domain (ERC-5267 `eip712Domain()`, name "CHX Futures", version "1").
 /// @custom:oz-upgrades-unsafe-allow external-library-linking
-contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarketAccountRisk {
+contract FuturesMarket is FuturesViews, EIP712Upgradeable, IMarketAccountRisk {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
     using SafeCast for int256;
@@ -40,8 +38,8 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     uint256 public constant STANDARD_HORIZON_SEC = FuturesLedger.STANDARD_HORIZON_SEC;
 
     /// @dev The EIP-712 domain of signed orders (returned by `eip712Domain()`; constants, so no initialiser runs).
-    string internal constant EIP712_NAME = FuturesTrading.EIP712_NAME;
-    string internal constant EIP712_VERSION = FuturesTrading.EIP712_VERSION;
+    string internal constant EIP712_NAME = FuturesSigned.EIP712_NAME;
+    string internal constant EIP712_VERSION = FuturesSigned.EIP712_VERSION;
 
     /// @notice Initialises the proxy.
     /// @param authority The protocol AccessManager.
@@ -80,39 +78,23 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     // ───────────────────────────── listing ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
-    function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
-        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
+    function listSeries(uint64, uint256) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
-        return FuturesListing.listStandard(_getFuturesMarketStorage(), tenor);
+    function listStandardSeries(Tenor) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function nextStandardExpiry(Tenor tenor) external view returns (uint64) {
-        return FuturesListing.nextStandardExpiry(_getFuturesMarketStorage(), tenor);
+    function listStandardSeriesAt(Tenor, uint64) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external whenActive(FEATURE_LIST) returns (uint256) {
-        return FuturesListing.listStandardAt(_getFuturesMarketStorage(), tenor, expiry);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function setKeeperListingMonths(uint256 months) external restricted {
-        FuturesListing.setKeeperListingMonths(_getFuturesMarketStorage(), months);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function keeperListingMonths() external view returns (uint256) {
-        return _getFuturesMarketStorage().keeperListingMonths;
-    }
-
-    /// @inheritdoc IFuturesExercise
-    function isStandardSeries(uint256 seriesId) external view returns (bool) {
-        Series storage s = _getFuturesMarketStorage().series[seriesId];
-        return s.expiry != 0 && s.tenor != Tenor.Custom;
+    function setKeeperListingMonths(uint256) external {
+        _delegateToModule();
     }
 
     // ───────────────────────────── trading ─────────────────────────────
@@ -190,7 +172,7 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     ) external nonReentrant returns (uint256) {
         int256 d = order.isBuy ? sizeCh.toInt256() : -sizeCh.toInt256();
         _signedPause(order.seriesId, order.maker, msg.sender, d);
-        return FuturesTrading.fillSigned(_getFuturesMarketStorage(), order, signature, sizeCh);
+        return FuturesSigned.fillSigned(_getFuturesMarketStorage(), order, signature, sizeCh);
     }
 
     /// @inheritdoc IFuturesMarket
@@ -202,7 +184,7 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
         uint256 sizeCh
     ) external nonReentrant returns (uint256, uint256) {
         _signedPause(buy.seriesId, buy.maker, sell.maker, sizeCh.toInt256());
-        return FuturesTrading.matchSigned(_getFuturesMarketStorage(), buy, buySignature, sell, sellSignature, sizeCh);
+        return FuturesSigned.matchSigned(_getFuturesMarketStorage(), buy, buySignature, sell, sellSignature, sizeCh);
     }
 
     /// @dev The `futures.trade` pause binds a signed fill that grows either party's leg (`a` by `d`, `b` by −d);
@@ -222,27 +204,6 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     /// @inheritdoc IFuturesMarket
     function raiseMinNonce(uint256) external {
         _delegateToModule();
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function orderDigest(Order calldata order) external view returns (bytes32) {
-        return FuturesTrading.orderDigest(order);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function signedOrderState(bytes32 digest) external view returns (uint256 filledCh, bool cancelled) {
-        SignedOrders.State memory st = _getFuturesMarketStorage().signedOrders.orders[digest];
-        return (st.filled, st.cancelled);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function minNonce(address maker) external view returns (uint256) {
-        return _getFuturesMarketStorage().signedOrders.minNonce[maker];
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function curvePoint(uint256 seriesId) external view returns (CurvePoint memory) {
-        return _getFuturesMarketStorage().curve[seriesId];
     }
 
     /// @dev The domain name as a constant (OpenZeppelin's documented override): a digest reads no storage for it.
@@ -300,9 +261,8 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     }
 
     /// @inheritdoc IFuturesMarket
-    function settlementTwapHints(uint256 seriesId) external view returns (uint80, uint64[] memory) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return FuturesSettlement.twapHints($.oracle, FuturesLedger.existing($, seriesId).expiry);
+    function fixSettlementPriceFallback(uint256, uint80, uint64, uint80, uint64) external returns (uint256) {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
@@ -387,20 +347,12 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     ///      trades of every live series' skew would credit them (FuturesRisk.skewCloseCostUsdc, issue 17 item 2).
     ///      What pending orders hold in the pool (execution fees, escrowed margins) is not LP capital.
     function vaultEquityUsdc() public view returns (int256) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        uint256 index = $.oracle.indexPrice();
-        return
-            pool -
-            FuturesLedger.traderPnlUp($, index) -
-            int256(FuturesRisk.skewCloseCostUsdc($, index)) -
-            $.totalLiquidationCashUsdc -
-            int256(FuturesLedger.heldForOrders($));
+        return FuturesRisk.vaultEquityUsdc(_getFuturesMarketStorage());
     }
 
     /// @inheritdoc IVaultMarket
     function withdrawableToVaultUsdc() external view returns (uint256) {
-        return FuturesLedger.withdrawableUsdc(_getFuturesMarketStorage());
+        return FuturesRisk.withdrawableUsdc(_getFuturesMarketStorage());
     }
 
     // ───────────────────────────── keeper ─────────────────────────────
@@ -427,15 +379,13 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     // ───────────────────────────── governance ─────────────────────────────
 
     /// @inheritdoc IFuturesMarket
-    function setParams(Params calldata params_) external restricted {
-        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
+    function setParams(Params calldata) external {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
-    function setVault(address vault) external restricted {
-        if (vault == address(0)) revert ChxZeroAddress();
-        _getFuturesMarketStorage().vault = vault;
-        emit VaultSet(vault);
+    function setVault(address) external {
+        _delegateToModule();
     }
 
     /// @inheritdoc IFuturesMarket
@@ -446,98 +396,7 @@ contract FuturesMarket is FuturesBase, EIP712Upgradeable, IFuturesMarket, IMarke
     }
 
     /// @inheritdoc IFuturesMarket
-    function deliveryModule() external view returns (address) {
-        return _getFuturesMarketStorage().deliveryModule;
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
-        FuturesListing.setSeriesOiCap(_getFuturesMarketStorage(), seriesId, oiCapCh);
-    }
-
-    // ───────────────────────────── views ─────────────────────────────
-
-    /// @inheritdoc IFuturesExercise
-    function seriesExpiry(uint256 seriesId) external view returns (uint64 expiry, bool trading) {
-        expiry = _getFuturesMarketStorage().series[seriesId].expiry;
-        trading = expiry != 0 && block.timestamp < expiry;
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function seriesInfo(uint256 seriesId) external view returns (Series memory) {
-        return _getFuturesMarketStorage().series[seriesId];
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function positionOf(uint256 seriesId, address account) external view returns (Position memory) {
-        return _getFuturesMarketStorage().positions[seriesId][account];
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function accountSeries(address account) external view returns (uint256[] memory) {
-        return FuturesRisk.accountSeries(_getFuturesMarketStorage(), account);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function seriesAccounts(
-        uint256 seriesId,
-        uint256 offset,
-        uint256 limit
-    ) external view returns (address[] memory accounts, uint256 total) {
-        return FuturesRisk.seriesAccounts(_getFuturesMarketStorage(), seriesId, offset, limit);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function quote(
-        uint256 seriesId,
-        int256 sizeDeltaCh
-    ) external view returns (uint256 priceWad, uint256 indexPriceWad, int256 premiumWad) {
-        return FuturesOrders.quote(_getFuturesMarketStorage(), seriesId, sizeDeltaCh);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function deliveryObligation(
-        uint256 seriesId,
-        address account
-    ) external view returns (uint256 assignedCh, uint256 escrowCh, uint64 deadline) {
-        return FuturesRisk.deliveryObligation(_getFuturesMarketStorage(), seriesId, account);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function pendingOrder(uint256 seriesId, address account) external view returns (IDelayedOrders.OrderView memory) {
-        return FuturesOrders.orderOf(_getFuturesMarketStorage(), seriesId, account);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function pendingOrders() external view returns (uint256 count, uint256 feesUsdc) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return ($.orders.keys.length, $.orders.feesUsdc);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function params() external view returns (Params memory) {
-        return _getFuturesMarketStorage().params;
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function seriesCount() external view returns (uint256 count, uint256 live) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return ($.seriesCount, $.liveSeries);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function bountiesOwed(address keeper) external view returns (uint256 owedUsdc, uint256 totalOwedUsdc) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return ($.bountiesOwedUsdc[keeper], $.totalBountiesOwedUsdc);
-    }
-
-    /// @inheritdoc IFuturesMarket
-    function modules()
-        external
-        view
-        returns (address clearingHouse, address oracle, address ch, address usdc, address vault)
-    {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        return (address($.clearingHouse), address($.oracle), address($.ch), address($.usdc), $.vault);
+    function setSeriesOiCap(uint256, uint256) external {
+        _delegateToModule();
     }
 }

@@ -209,6 +209,22 @@ interface IFuturesErrors is IDelayedOrderErrors {
     ///         (its round look-back is exceeded): fix with `fixSettlementPriceAt` and hints read from the feed.
     /// @param seriesId The series.
     error FuturesTwapHintsUnavailable(uint256 seriesId);
+    /// @notice Thrown by `fixSettlementPriceFallback` before FALLBACK_DELAY_SEC after expiry.
+    /// @param seriesId The series.
+    /// @param dueAt When the fallback may run (expiry + FALLBACK_DELAY_SEC).
+    error FuturesFallbackNotDue(uint256 seriesId, uint256 dueAt);
+    /// @notice Thrown by `fixSettlementPriceFallback` when the named round is not proven stale (older than the feed
+    ///         heartbeat) while in force at `time` inside the TWAP window: the TWAP can still be fixed.
+    /// @param seriesId The series.
+    /// @param roundId The round named stale.
+    /// @param time The time inside the window it was named stale at.
+    error FuturesFallbackNotStale(uint256 seriesId, uint80 roundId, uint256 time);
+    /// @notice Thrown by `fixSettlementPriceFallback` when `roundId` is not the first round published at or after
+    ///         expiry, or `time` is not a time it is in force at within FALLBACK_MAX_LAG_SEC after expiry.
+    /// @param seriesId The series.
+    /// @param roundId The round named.
+    /// @param time The time it was named in force at.
+    error FuturesFallbackRound(uint256 seriesId, uint80 roundId, uint256 time);
     /// @notice Thrown by `matchOrders` when the first order is not a buy or the second not a sell.
     error FuturesMatchSides();
     /// @notice Thrown by `matchOrders` for orders of two different series.

@@ -117,6 +117,22 @@ interface IFuturesEvents {
         uint256 twapWad
     );
 
+    /// @notice Emitted when the settlement price is fixed by the stale-window fallback rule instead of the TWAP
+    ///         (`fixSettlementPriceFallback`, docs/futures.md "Stale window fallback"): the window held a stale round,
+    ///         so the price is the first round published at or after expiry.
+    /// @param seriesId The series.
+    /// @param staleRoundId The round proven stale inside the window.
+    /// @param staleAt The time inside the window it was stale at.
+    /// @param roundId The first round published at or after expiry (the price).
+    /// @param priceWad The price fixed (that round's validated price).
+    event SettlementFallback(
+        uint256 indexed seriesId,
+        uint80 staleRoundId,
+        uint64 staleAt,
+        uint80 roundId,
+        uint256 priceWad
+    );
+
     /// @notice Emitted when anyone fixes the settlement price from the oracle after expiry.
     /// @param seriesId The series.
     /// @param priceWad Proposed settlement price (the index).

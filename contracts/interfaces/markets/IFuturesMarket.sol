@@ -226,6 +226,27 @@ interface IFuturesMarket is
         uint64[] calldata changeTimes
     ) external returns (uint256 priceWad);
 
+    /// @notice The stale-window fallback (docs/futures.md "Stale window fallback"): when a round in force inside the
+    ///         TWAP window was stale (older than the feed heartbeat), no TWAP can be fixed; from FALLBACK_DELAY_SEC
+    ///         after expiry anyone fixes the price at the first round published at or after expiry, if it came within
+    ///         FALLBACK_MAX_LAG_SEC of expiry. Deterministic: the proof of staleness makes the TWAP impossible, and
+    ///         one round only is the first after expiry (its predecessor in force at expiry − 1). Disputable like a
+    ///         TWAP fix; pays the keeper bounty. Emits SettlementFallback and SettlementPriceProposed.
+    /// @param seriesId The series.
+    /// @param staleRoundId A round in force at `staleAt` and stale there (`priceAtRound` reverts OracleStalePrice).
+    /// @param staleAt A time inside [expiry − TWAP_WINDOW_SEC, expiry).
+    /// @param roundId The first round published at or after expiry.
+    /// @param roundTime A time `roundId` is in force and fresh at, ≤ expiry + FALLBACK_MAX_LAG_SEC (its
+    ///        publication time works); the price does not depend on it.
+    /// @return priceWad The proposed price.
+    function fixSettlementPriceFallback(
+        uint256 seriesId,
+        uint80 staleRoundId,
+        uint64 staleAt,
+        uint80 roundId,
+        uint64 roundTime
+    ) external returns (uint256 priceWad);
+
     /// @notice The hints `fixSettlementPriceAt` needs for `seriesId`, found with the oracle's `roundAt` (empty, with
     ///         `firstRoundId` 0, when its look-back no longer reaches the window: read them from the feed).
     /// @param seriesId The series.

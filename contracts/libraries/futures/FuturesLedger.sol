@@ -431,19 +431,4 @@ library FuturesLedger {
     function heldForOrders(FuturesBase.FuturesMarketStorage storage $) internal view returns (uint256) {
         return $.totalBountiesOwedUsdc + $.orders.feesUsdc + $.totalOrderMarginUsdc;
     }
-
-    /// @dev The pool minus traders' unrealised profit (with the basis cash closing the live skew would pay them, and
-    ///      the settlement-price corrections owed to liquidated accounts), the vault reserve,
-    ///      unclaimed bounties and what pending orders hold (fees, escrowed margins), floored at 0.
-    function withdrawableUsdc(FuturesBase.FuturesMarketStorage storage $) internal view returns (uint256) {
-        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        uint256 index = $.oracle.indexPrice();
-        int256 pnl =
-            traderPnlUp($, index) + int256(FuturesRisk.skewCloseCostUsdc($, index)) + $.totalLiquidationCashUsdc;
-        uint256 reserve =
-            (FuturesMath.usdcUp(FixedPointMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps + BPS - 1) /
-                BPS;
-        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256(heldForOrders($));
-        return free > 0 ? uint256(free) : 0;
-    }
 }

@@ -11,13 +11,12 @@ import {IFuturesErrors} from "../../interfaces/markets/IFuturesErrors.sol";
 import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {IDeliveryOrders} from "../../interfaces/compute/IDeliveryOrders.sol";
-import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
 import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
 
 /// @title FuturesSettlement
-/// @notice Expiry and settlement of FuturesMarket series (docs/futures.md): fixing the settlement price, finalising
-///         it after the dispute window, and settling positions (cash at the settlement price, CH delivery from
+/// @notice Expiry and settlement of FuturesMarket series (docs/futures.md): finalising the settlement price
+///         (FuturesFixing fixes it) after the dispute window, and settling positions (cash at the settlement price, CH delivery from
 ///         assigned shorts' escrow to electing longs, penalties for undelivered CH, flattening when a spread leg
 ///         cannot close). An external library linked into the FuturesDelivery module and run by delegatecall on the
 ///         FuturesMarket proxy's storage; emits the market's events (IFuturesTypes).
@@ -25,117 +24,6 @@ library FuturesSettlement {
     using SafeERC20 for IERC20;
     using SafeCast for uint256;
     using SafeCast for int256;
-
-    /// @notice The settlement TWAP window: the index is averaged over [expiry − TWAP_WINDOW_SEC, expiry).
-    uint256 internal constant TWAP_WINDOW_SEC = 1 hours;
-    /// @notice Most feed rounds one fixing reads (two oracle reads each; bounds its gas).
-    uint256 internal constant MAX_TWAP_ROUNDS = 48;
-
-    /// @notice Fixes an expired series' settlement price from the index TWAP over the window anchored at expiry
-    ///         (`twap`, verified hints), disputable until `finalAt`, and credits the caller the keeper bounty; emits
-    ///         SettlementTwap and SettlementPriceProposed.
-    function fixPrice(
-        FuturesBase.FuturesMarketStorage storage $,
-        uint256 seriesId,
-        uint80 firstRoundId,
-        uint64[] memory changeTimes
-    ) public returns (uint256 priceWad) {
-        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
-        uint64 expiry = s.expiry;
-        if (block.timestamp < expiry) revert IFuturesErrors.FuturesSeriesNotExpired(seriesId, expiry);
-        if (s.finalAt != 0) revert IFuturesErrors.FuturesAlreadyDone(seriesId, address(0));
-        priceWad = twap($.oracle, expiry, firstRoundId, changeTimes);
-        emit IFuturesEvents.SettlementTwap(
-            seriesId,
-            uint64(expiry - TWAP_WINDOW_SEC),
-            expiry,
-            firstRoundId,
-            changeTimes.length + 1,
-            priceWad
-        );
-        uint64 finalAt = uint64(block.timestamp) + $.params.disputeWindowSec;
-        s.settlementPriceWad = priceWad.toUint128();
-        s.finalAt = finalAt;
-        uint256 assignable = uint256(s.shortOiCh) + s.postExpiryShortCh;
-        s.assignableShortCh = assignable.toUint128();
-        uint256 live = $.liveSeries - 1;
-        $.liveSeries = uint64(live);
-        uint256 bounty = $.params.keeperBountyUsdc;
-        emit IFuturesEvents.SettlementPriceProposed(seriesId, priceWad, finalAt, assignable, msg.sender, bounty, live);
-        FuturesLedger.creditBounty($, msg.sender, bounty);
-    }
-
-    /// @notice IFuturesMarket.fixSettlementPrice: `fixPrice` with the hints found on chain (`twapHints`).
-    function fixPriceFound(
-        FuturesBase.FuturesMarketStorage storage $,
-        uint256 seriesId
-    ) external returns (uint256 priceWad) {
-        uint64 expiry = FuturesLedger.existing($, seriesId).expiry;
-        if (block.timestamp < expiry) revert IFuturesErrors.FuturesSeriesNotExpired(seriesId, expiry);
-        (uint80 first, uint64[] memory changes) = twapHints($.oracle, expiry);
-        if (first == 0) revert IFuturesErrors.FuturesTwapHintsUnavailable(seriesId);
-        return fixPrice($, seriesId, first, changes);
-    }
-
-    /// @notice The time-weighted index over [expiry − TWAP_WINDOW_SEC, expiry) from the consecutive rounds `first`,
-    ///         `first` + 1, … whose publication times inside the window are `changes` (docs/futures.md "Settlement
-    ///         TWAP"). Segment i runs from a = (window start or changes[i − 1]) to b = (changes[i] or the expiry); its
-    ///         round must be in force at a and at b − 1 (`priceAtRound`: published at or before, the next one after,
-    ///         not stale, inside the bounds), so consecutive segments meet exactly at the next round's publication
-    ///         and no round of the window is left out. A zero-length segment (two rounds published in the same
-    ///         second) weighs nothing and is not read: its neighbours' checks prove its time. Rounded down.
-    function twap(
-        IComputePriceOracle oracle,
-        uint256 expiry,
-        uint80 first,
-        uint64[] memory changes
-    ) internal view returns (uint256) {
-        uint256 n = changes.length + 1;
-        if (first == 0 || n > MAX_TWAP_ROUNDS)
-            revert IFuturesErrors.FuturesTwapRounds(first == 0 ? 0 : n, MAX_TWAP_ROUNDS);
-        uint256 start = expiry - TWAP_WINDOW_SEC;
-        uint256 a = start;
-        uint256 acc;
-        for (uint256 i; i < n; ++i) {
-            uint256 b = i < n - 1 ? changes[i] : expiry;
-            // @dev the first and the last segment last a positive time (their rounds are read); inner ones ≥ 0
-            if (b < a || b > expiry || (b == a && (i == 0 || i == n - 1))) {
-                revert IFuturesErrors.FuturesTwapChangeTime(i, b, start, expiry);
-            }
-            if (b == a) continue;
-            uint80 round = first + uint80(i);
-            uint256 p = oracle.priceAtRound(round, a);
-            if (b - 1 != a) oracle.priceAtRound(round, b - 1);
-            acc += p * (b - a);
-            a = b;
-        }
-        return acc / TWAP_WINDOW_SEC;
-    }
-
-    /// @notice IFuturesMarket.settlementTwapHints: the round in force at the window start (`roundAt`) and each later
-    ///         round's publication time, found by bisection on `roundAt` (a view for keepers; ≤ MAX_TWAP_ROUNDS).
-    ///         `first` = 0 when the oracle cannot find the window's rounds.
-    function twapHints(
-        IComputePriceOracle oracle,
-        uint256 expiry
-    ) internal view returns (uint80 first, uint64[] memory changes) {
-        uint256 start = expiry - TWAP_WINDOW_SEC;
-        first = oracle.roundAt(start);
-        uint80 last = oracle.roundAt(expiry - 1);
-        if (first == 0 || last < first || last - first >= MAX_TWAP_ROUNDS) return (0, changes);
-        changes = new uint64[](last - first);
-        uint256 lo = start + 1;
-        for (uint256 i; i < changes.length; ++i) {
-            uint256 r = uint256(first) + i + 1;
-            uint256 hi = expiry - 1;
-            while (lo < hi) {
-                uint256 mid = (lo + hi) / 2;
-                if (oracle.roundAt(mid) >= r) hi = mid;
-                else lo = mid + 1;
-            }
-            changes[i] = uint64(lo);
-        }
-    }
 
     /// @notice Finalises a series whose price was fixed and whose dispute window passed, opening delivery.
     function finalize(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId) external {

@@ -40,8 +40,9 @@ export const futuresRisk = {
 };
 
 /**
- * FuturesMarket (proxy, linking FuturesTrading/FuturesListing/FuturesOrders/FuturesRisk, deployed first) + FuturesDelivery
- * (its delegate-called module, linking FuturesSettlement/FuturesLiquidation/FuturesOrders). Registered in the ClearingHouse with risk
+ * FuturesMarket (proxy, linking FuturesTrading/FuturesSigned/FuturesFixing/FuturesListing/FuturesOrders/FuturesRisk, deployed
+ * first) + FuturesDelivery (its delegate-called module, linking those and FuturesSettlement/FuturesEscrow/FuturesLiquidation;
+ * the deployer links each from the artifact's link references). Registered in the ClearingHouse with risk
  * parameters, granted Roles.MARKET. `openFromExercise` is mapped to Roles.MARKET: the OptionsMarket holds that role
  * already as a ClearingHouse market, so no extra grant is needed for it. The liquidity vault is wired when its
  * module (name "LiquidityVault") ran first, else later by governance (`setVault`).

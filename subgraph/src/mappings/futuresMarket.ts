@@ -35,6 +35,7 @@ import {
   SettlementPriceFinalised,
   SettlementPriceProposed,
   SettlementTwap,
+  SettlementFallback,
   VaultFlow,
   VaultSet,
 } from "../../generated/FuturesMarket/FuturesMarket";
@@ -680,5 +681,15 @@ export function handleSettlementTwap(event: SettlementTwap): void {
   s.twapWindowStart = p.windowStart;
   s.twapFirstRoundId = p.firstRoundId;
   s.twapRounds = p.rounds.toI32();
+  s.save();
+}
+
+/** The stale-window fallback (issue 19): the price came from the first round after expiry, not from a TWAP. */
+export function handleSettlementFallback(event: SettlementFallback): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  s.fallbackStaleRoundId = p.staleRoundId;
+  s.fallbackRoundId = p.roundId;
   s.save();
 }

@@ -531,6 +531,11 @@ open(
   ],
   "matches two makers' EIP-712 signed orders (issue 19): each signature authorises its own leg at its own limit, both margin-checked, pausable for new risk; the caller only earns the spread",
 );
+open(
+  "FuturesMarket",
+  ["fixSettlementPriceFallback(uint256,uint80,uint64,uint80,uint64)"],
+  "expiry step valid only when due (expiry + FALLBACK_DELAY_SEC) and only for a window proven stale by the oracle: the price is the one first round after expiry (no choice of round or time), disputable like the TWAP",
+);
 
 export const PERMISSIONLESS: Record<string, string> = Object.fromEntries(
   entries.flatMap(([keys, reason]) => keys.map((k) => [k, reason])),

@@ -7,13 +7,17 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {FuturesBase} from "./FuturesBase.sol";
 import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
 import {IClearingHouse} from "../../../interfaces/clearing/IClearingHouse.sol";
-import {IGuarantorPool} from "../../../interfaces/clearing/IGuarantorPool.sol";
 import {IVaultMarket} from "../../../interfaces/callback/IVaultMarket.sol";
 import {IFuturesMarket} from "../../../interfaces/markets/IFuturesMarket.sol";
 import {FuturesOrders} from "./FuturesOrders.sol";
+import {FuturesRisk} from "./FuturesRisk.sol";
 import {FuturesSettlement} from "../../../libraries/futures/FuturesSettlement.sol";
+import {FuturesFixing} from "../../../libraries/futures/FuturesFixing.sol";
+import {FuturesListing} from "../../../libraries/futures/FuturesListing.sol";
+import {FuturesEscrow} from "../../../libraries/futures/FuturesEscrow.sol";
 import {FuturesLiquidation} from "../../../libraries/futures/FuturesLiquidation.sol";
 import {FuturesTrading} from "../../../libraries/futures/FuturesTrading.sol";
+import {FuturesSigned} from "../../../libraries/futures/FuturesSigned.sol";
 
 /// @title FuturesDelivery
 /// @notice The delivery, expiry, settlement and liquidation-mapping half of the FuturesMarket, delegate-called by
@@ -46,10 +50,49 @@ contract FuturesDelivery is FuturesBase {
         address vault = $.vault;
         if (msg.sender != vault || vault == address(0)) revert IVaultMarket.VaultMarketOnlyVault(msg.sender);
         if (amountUsdc == 0) revert FuturesZeroAmount();
-        uint256 free = FuturesLedger.withdrawableUsdc($);
+        uint256 free = FuturesRisk.withdrawableUsdc($);
         if (amountUsdc > free) revert FuturesVaultWithdrawTooLarge(amountUsdc, free);
         emit VaultFlow(vault, -int256(amountUsdc));
         $.clearingHouse.withdrawMarketPool(amountUsdc, vault);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setVault(address vault) external restricted {
+        if (vault == address(0)) revert ChxZeroAddress();
+        _getFuturesMarketStorage().vault = vault;
+        emit VaultSet(vault);
+    }
+
+    // ───────────────────────────── listing and parameters (rare calls: here for the market's size)
+
+    /// @notice See IFuturesMarket.
+    function listSeries(uint64 expiry, uint256 oiCapCh) external restricted returns (uint256) {
+        return FuturesListing.list(_getFuturesMarketStorage(), expiry, Tenor.Custom, oiCapCh);
+    }
+
+    /// @notice See IFuturesMarket.
+    function listStandardSeries(Tenor tenor) external whenActive(FEATURE_LIST) returns (uint256) {
+        return FuturesListing.listStandard(_getFuturesMarketStorage(), tenor);
+    }
+
+    /// @notice See IFuturesMarket.
+    function listStandardSeriesAt(Tenor tenor, uint64 expiry) external whenActive(FEATURE_LIST) returns (uint256) {
+        return FuturesListing.listStandardAt(_getFuturesMarketStorage(), tenor, expiry);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setKeeperListingMonths(uint256 months) external restricted {
+        FuturesListing.setKeeperListingMonths(_getFuturesMarketStorage(), months);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setParams(Params calldata params_) external restricted {
+        FuturesListing.setParams(_getFuturesMarketStorage(), params_);
+    }
+
+    /// @notice See IFuturesMarket.
+    function setSeriesOiCap(uint256 seriesId, uint256 oiCapCh) external restricted {
+        FuturesListing.setSeriesOiCap(_getFuturesMarketStorage(), seriesId, oiCapCh);
     }
 
     /// @notice See IFuturesMarket.
@@ -77,12 +120,12 @@ contract FuturesDelivery is FuturesBase {
 
     /// @notice See IFuturesMarket.
     function cancelSignedOrder(Order calldata order) external {
-        FuturesTrading.cancelSigned(_getFuturesMarketStorage(), order);
+        FuturesSigned.cancelSigned(_getFuturesMarketStorage(), order);
     }
 
     /// @notice See IFuturesMarket.
     function raiseMinNonce(uint256 newMinNonce) external {
-        FuturesTrading.raiseMinNonce(_getFuturesMarketStorage(), newMinNonce);
+        FuturesSigned.raiseMinNonce(_getFuturesMarketStorage(), newMinNonce);
     }
 
     // ───────────────────────────── delivery ─────────────────────────────
@@ -117,90 +160,29 @@ contract FuturesDelivery is FuturesBase {
 
     /// @notice See IFuturesMarket.
     function deliver(uint256 seriesId, uint256 chAmount) external nonReentrant {
-        if (chAmount == 0) revert FuturesZeroAmount();
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        Series storage s = FuturesLedger.existing($, seriesId);
-        Position storage p = $.positions[seriesId][msg.sender];
-        uint256 base = FuturesLedger.shortBase(p);
-        if (base == 0 || !p.open) revert FuturesNotShort(seriesId, msg.sender);
-        uint64 deadline = s.deliveryDeadline;
-        if (deadline != 0 && block.timestamp >= deadline) revert FuturesEscrowLocked(seriesId, msg.sender);
-        uint256 escrow = p.escrowCh + chAmount;
-        if (escrow > base) revert FuturesEscrowOutOfRange(seriesId, msg.sender, escrow, base);
-        p.escrowCh = uint128(escrow);
-        emit DeliveryEscrowChanged(seriesId, msg.sender, int256(chAmount), escrow);
-        $.ch.safeTransferFrom(msg.sender, address(this), chAmount);
+        FuturesEscrow.deliver(_getFuturesMarketStorage(), seriesId, chAmount);
     }
 
     /// @notice See IFuturesMarket.
     function withdrawEscrow(uint256 seriesId, uint256 chAmount) external nonReentrant {
-        if (chAmount == 0) revert FuturesZeroAmount();
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        Series storage s = FuturesLedger.existing($, seriesId);
-        if (block.timestamp >= s.expiry) revert FuturesEscrowLocked(seriesId, msg.sender);
-        Position storage p = $.positions[seriesId][msg.sender];
-        uint256 escrow = p.escrowCh;
-        if (chAmount > escrow) revert FuturesEscrowOutOfRange(seriesId, msg.sender, chAmount, escrow);
-        escrow -= chAmount;
-        uint256 size = p.sizeCh < 0 ? uint256(-int256(p.sizeCh)) : 0;
-        if (p.proofDeadline != 0 && escrow < size) revert FuturesEscrowOutOfRange(seriesId, msg.sender, escrow, size);
-        p.escrowCh = uint128(escrow);
-        emit DeliveryEscrowChanged(seriesId, msg.sender, -int256(chAmount), escrow);
-        // Escrow backs the delivery bond of an assignable short (FuturesRisk): taking it back adds risk, so the
-        // account must still cover its initial margin with the bond it now owes, at the gated price (ORC-01).
-        if (s.electedCh != 0) {
-            IClearingHouse.MarginState memory m = $.clearingHouse.marginStateAt(msg.sender, $.oracle.riskPrice());
-            if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
-                revert FuturesEscrowNeeded(seriesId, msg.sender, m.initialMarginUsdc, m.equityUsdc);
-            }
-        }
-        FuturesLedger.closeRecordIfEmpty($, s, seriesId, msg.sender, p);
-        $.ch.safeTransfer(msg.sender, chAmount);
+        FuturesEscrow.withdraw(_getFuturesMarketStorage(), seriesId, chAmount);
     }
 
     /// @notice See IFuturesMarket.
     function demandDeliveryProof(uint256 seriesId, address account) external {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        Series storage s = FuturesLedger.trading($, seriesId);
-        (, , , address pool, , ) = $.clearingHouse.modules();
-        address guarantor = IGuarantorPool(pool).guarantorOf(account);
-        if (msg.sender != guarantor) revert FuturesNotGuarantor(account, msg.sender, guarantor);
-        Position storage p = $.positions[seriesId][account];
-        if (p.sizeCh >= 0) revert FuturesNotShort(seriesId, account);
-        uint64 deadline = uint64(block.timestamp) + $.params.proofWindowSec;
-        // The guarantor must be able to act on an unanswered demand (`closeUnproven` runs only while the series
-        // trades): a demand made less than a window before expiry ends one second before it (issue 19 item 2).
-        uint64 last = s.expiry - 1;
-        if (deadline > last) deadline = last;
-        p.proofDeadline = deadline;
-        emit DeliveryProofDemanded(seriesId, account, guarantor, uint256(-int256(p.sizeCh)), deadline);
+        FuturesEscrow.demandProof(_getFuturesMarketStorage(), seriesId, account);
     }
 
     /// @notice See IFuturesMarket.
-    function closeUnproven(uint256 seriesId, address account) external nonReentrant returns (uint256 closedCh) {
-        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        Series storage s = FuturesLedger.trading($, seriesId);
-        Position storage p = $.positions[seriesId][account];
-        uint64 deadline = p.proofDeadline;
-        if (deadline == 0 || block.timestamp < deadline) revert FuturesDemandNotDue(seriesId, account, deadline);
-        int256 size = p.sizeCh;
-        uint256 escrow = p.escrowCh;
-        if (size >= 0 || uint256(-size) <= escrow) revert FuturesAlreadyDone(seriesId, account);
-        closedCh = uint256(-size) - escrow;
-        uint256 index = $.oracle.indexPrice();
-        p.proofDeadline = 0;
-        int256 delta = int256(closedCh);
-        FuturesLedger.reduceLeg($, s, seriesId, account, p, delta, index, ReduceReason.UnprovenShort);
-        FuturesLedger.closeRecordIfEmpty($, s, seriesId, account, p);
-        int256 realised = $.clearingHouse.modifyPosition(account, delta, index, 0);
-        FuturesLedger.mirror($, delta, index, realised);
+    function closeUnproven(uint256 seriesId, address account) external nonReentrant returns (uint256) {
+        return FuturesEscrow.closeUnproven(_getFuturesMarketStorage(), seriesId, account);
     }
 
     // ───────────────────────────── expiry and settlement ─────────────────────────────
 
     /// @notice See IFuturesMarket.
     function fixSettlementPrice(uint256 seriesId) external nonReentrant returns (uint256) {
-        return FuturesSettlement.fixPriceFound(_getFuturesMarketStorage(), seriesId);
+        return FuturesFixing.fixPriceFound(_getFuturesMarketStorage(), seriesId);
     }
 
     /// @notice See IFuturesMarket.
@@ -209,7 +191,19 @@ contract FuturesDelivery is FuturesBase {
         uint80 firstRoundId,
         uint64[] calldata changeTimes
     ) external nonReentrant returns (uint256) {
-        return FuturesSettlement.fixPrice(_getFuturesMarketStorage(), seriesId, firstRoundId, changeTimes);
+        return FuturesFixing.fixPrice(_getFuturesMarketStorage(), seriesId, firstRoundId, changeTimes);
+    }
+
+    /// @notice See IFuturesMarket.
+    function fixSettlementPriceFallback(
+        uint256 seriesId,
+        uint80 staleRoundId,
+        uint64 staleAt,
+        uint80 roundId,
+        uint64 roundTime
+    ) external nonReentrant returns (uint256) {
+        FuturesMarketStorage storage $ = _getFuturesMarketStorage();
+        return FuturesFixing.fixPriceFallback($, seriesId, staleRoundId, staleAt, roundId, roundTime);
     }
 
     /// @notice See IFuturesMarket.
@@ -284,9 +278,15 @@ contract FuturesDelivery is FuturesBase {
                 performData[4:],
                 (uint256, uint80, uint64[])
             );
-            FuturesSettlement.fixPrice($, id, first, changes);
+            FuturesFixing.fixPrice($, id, first, changes);
+        } else if (selector == FuturesDelivery.fixSettlementPriceFallback.selector) {
+            (uint256 id, uint80 stale, uint64 staleAt, uint80 round, uint64 time) = abi.decode(
+                performData[4:],
+                (uint256, uint80, uint64, uint80, uint64)
+            );
+            FuturesFixing.fixPriceFallback($, id, stale, staleAt, round, time);
         } else if (selector == FuturesDelivery.fixSettlementPrice.selector) {
-            FuturesSettlement.fixPriceFound($, abi.decode(performData[4:], (uint256)));
+            FuturesFixing.fixPriceFound($, abi.decode(performData[4:], (uint256)));
         } else if (selector == FuturesDelivery.finalizeSettlement.selector) {
             FuturesSettlement.finalize($, abi.decode(performData[4:], (uint256)));
         } else if (selector == FuturesDelivery.settlePosition.selector) {

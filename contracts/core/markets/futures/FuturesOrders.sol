@@ -16,7 +16,8 @@ import {SeriesId, SeriesIdLib} from "../../../types/SeriesId.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 import {FixedPointMath} from "../../../libraries/math/FixedPointMath.sol";
 import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
-import {FuturesSettlement} from "../../../libraries/futures/FuturesSettlement.sol";
+import {FuturesFixing} from "../../../libraries/futures/FuturesFixing.sol";
+import {IComputePriceOracle} from "../../../interfaces/oracle/IComputePriceOracle.sol";
 
 /// @title FuturesOrders
 /// @notice FuturesMarket's two-step trade orders against the vault (IDelayedOrders, issue 17 item 15): intake, execution,
@@ -271,9 +272,8 @@ library FuturesOrders {
             IFuturesTypes.Series storage s = $.series[id];
             if (s.finalAt == 0) {
                 if (block.timestamp >= s.expiry) {
-                    (uint80 first, uint64[] memory changes) = FuturesSettlement.twapHints($.oracle, s.expiry);
-                    // @dev hints out of the oracle's look-back: someone passes them from the feed (docs/futures.md)
-                    if (first != 0) return abi.encodeCall(IFuturesMarket.fixSettlementPriceAt, (id, first, changes));
+                    payload = _fixWork($.oracle, id, s.expiry);
+                    if (payload.length != 0) return payload;
                 }
                 continue;
             }
@@ -285,6 +285,20 @@ library FuturesOrders {
             address[] memory batch = _settleBatch($, s, id);
             if (batch.length != 0) return abi.encodeCall(IFuturesMarket.settlePositions, (id, batch));
         }
+    }
+
+    /// @dev The fixing of expired series `id`: the TWAP with its hints, or — when a round of the window is stale — the
+    ///      fallback once due and its round published (FuturesFixing). Hints out of the oracle's look-back: someone
+    ///      passes them from the feed (docs/futures.md).
+    function _fixWork(IComputePriceOracle oracle, uint256 id, uint64 expiry) private view returns (bytes memory) {
+        (uint80 first, uint64[] memory changes) = FuturesFixing.twapHints(oracle, expiry);
+        if (first == 0) return "";
+        (uint80 stale, uint64 staleAt) = FuturesFixing.staleHint(oracle, expiry, first, changes);
+        if (stale == 0) return abi.encodeCall(IFuturesMarket.fixSettlementPriceAt, (id, first, changes));
+        if (block.timestamp < expiry + FuturesFixing.FALLBACK_DELAY_SEC) return "";
+        (uint80 round, uint64 roundTime) = FuturesFixing.roundAfter(oracle, expiry);
+        if (round == 0) return "";
+        return abi.encodeCall(IFuturesMarket.fixSettlementPriceFallback, (id, stale, staleAt, round, roundTime));
     }
 
     /// @dev Up to KEEPER_BATCH settleable accounts of series `id` among ACCOUNT_SCAN from its cursor.

@@ -117,6 +117,35 @@ library FuturesRisk {
         }
     }
 
+    /// @notice IVaultMarket.withdrawableToVaultUsdc: the pool minus traders' unrealised profit (with the basis cash
+    ///         closing the live skew would pay them, and the settlement-price corrections owed to liquidated accounts),
+    ///         the vault reserve, unclaimed bounties and what pending orders hold (fees, escrowed margins), floored at 0.
+    function withdrawableUsdc(FuturesBase.FuturesMarketStorage storage $) public view returns (uint256) {
+        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        uint256 index = $.oracle.indexPrice();
+        int256 pnl =
+            FuturesLedger.traderPnlUp($, index) + int256(skewCloseCostUsdc($, index)) + $.totalLiquidationCashUsdc;
+        uint256 reserve =
+            (FuturesMath.usdcUp(FixedPointMath.abs($.traderNetSizeCh), index) * $.params.vaultReserveBps +
+                FuturesLedger.BPS -
+                1) / FuturesLedger.BPS;
+        int256 free = pool - (pnl > 0 ? pnl : int256(0)) - int256(reserve) - int256(FuturesLedger.heldForOrders($));
+        return free > 0 ? uint256(free) : 0;
+    }
+
+    /// @notice IVaultMarket.vaultEquityUsdc: the pool minus the traders' PnL at the index, the basis cash closing the
+    ///         live skew would credit them, the liquidation corrections owed and what pending orders hold.
+    function vaultEquityUsdc(FuturesBase.FuturesMarketStorage storage $) external view returns (int256) {
+        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        uint256 index = $.oracle.indexPrice();
+        return
+            pool -
+            FuturesLedger.traderPnlUp($, index) -
+            int256(skewCloseCostUsdc($, index)) -
+            $.totalLiquidationCashUsdc -
+            int256(FuturesLedger.heldForOrders($));
+    }
+
     /// @notice What closing every live series' open skew would pay the traders in basis cash (issue 17 item 2): for
     ///         each trading series, a trade of −(longOi − shortOi) at the series price the market would quote for it
     ///         now (the premium of the mid skew, FuturesMarket._priceFor), valued as the trader's credit
@@ -129,7 +158,7 @@ library FuturesRisk {
     function skewCloseCostUsdc(
         FuturesBase.FuturesMarketStorage storage $,
         uint256 index
-    ) external view returns (uint256 costUsdc) {
+    ) public view returns (uint256 costUsdc) {
         IFuturesTypes.Params storage pr = $.params;
         uint256 unfixed = $.liveSeries;
         int256 cost;
