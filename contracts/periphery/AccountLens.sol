@@ -15,16 +15,14 @@ import {IPerpMarket} from "../interfaces/markets/IPerpMarket.sol";
 import {IRiskEngine} from "../interfaces/clearing/IRiskEngine.sol";
 import {ClearingMath} from "../libraries/ClearingMath.sol";
 import {FixedPointMath} from "../libraries/math/FixedPointMath.sol";
+import {AccountRows} from "./AccountRows.sol";
+import {AccountLiquidationSearch} from "./AccountLiquidationSearch.sol";
 
 /// @title AccountLens
 /// @notice Wallet-facing read views (IAccountLens). Periphery: read-only, not upgradeable, holds nothing; redeploy it
 ///         to change what it shows. Margin, equity and withdrawable amounts are the ClearingHouse's own views; the
 ///         lens only arranges them (and, for the liquidation price, searches `marginStateAt`).
 contract AccountLens is IAccountLens {
-    /// @dev Relative precision of the liquidation-price search: the bracket ends within 1e-9 of each other.
-    uint256 private constant PRICE_PRECISION = 1e9;
-    /// @dev Most bracket widenings / bisection steps of the search (each one `marginStateAt`).
-    uint256 private constant MAX_STEPS = 48;
     bytes32 private constant FEATURE_CLEARING_WITHDRAW = keccak256("clearing.withdraw");
 
     IClearingHouse private immutable _house;
@@ -80,7 +78,8 @@ contract AccountLens is IAccountLens {
                         ? 0
                         : (uint256(p.margin.equityUsdc) * 1e18) / p.margin.maintenanceMarginUsdc;
             if (p.margin.positionCount != 0) {
-                (p.liquidationPriceWad, p.liquidationBelow) = _liquidationPrice(
+                (p.liquidationPriceWad, p.liquidationBelow) = AccountLiquidationSearch.liquidationPrice(
+                    _house,
                     account,
                     p.margin.equityUsdc - mm,
                     p.indexPriceWad
@@ -89,7 +88,7 @@ contract AccountLens is IAccountLens {
         }
         p.positions = _positions(account, p, IRiskEngine(riskEngine));
         p.collateral = _collateral(account, p.positions);
-        p.guarantor = _guarantor(IGuarantorPool(pool), account);
+        p.guarantor = AccountRows.guarantor(IGuarantorPool(pool), account);
     }
 
     /// @inheritdoc IAccountLens
@@ -127,73 +126,6 @@ contract AccountLens is IAccountLens {
         return uint256(free) < collateral ? uint256(free) : collateral;
     }
 
-    /// @dev f(price) = equity − maintenance margin at `priceWad`, from the ClearingHouse.
-    function _slack(address account, uint256 priceWad) private view returns (int256) {
-        IClearingHouse.MarginState memory s = _house.marginStateAt(account, priceWad);
-        return s.equityUsdc - int256(s.maintenanceMarginUsdc);
-    }
-
-    /// @dev The index at which the account becomes liquidatable. Equity and maintenance margin are both linear in the
-    ///      price (margin rates do not depend on it), so two `marginStateAt` reads give an estimate; a bracket around
-    ///      it is then bisected on `marginStateAt` itself, so the answer holds the ClearingHouse's rounding (and any
-    ///      price-dependent term a market adds, within the bracket's reach). Returns the liquidatable end of the
-    ///      final bracket: the highest liquidatable price below the index, or the lowest one above it.
-    function _liquidationPrice(
-        address account,
-        int256 slack0,
-        uint256 p0
-    ) private view returns (uint256 priceWad, bool below) {
-        if (p0 == 0) return (0, false);
-        int256 slope = _slack(account, p0 * 2) - slack0; // change of the slack over +p0
-        if (slope == 0) return (0, false);
-        below = slope > 0;
-        if (slack0 < 0) return (p0, below); // liquidatable now
-        uint256 move = (uint256(slack0) * p0) / (slope > 0 ? uint256(slope) : uint256(-slope));
-        uint256 estimate;
-        if (below) {
-            if (move >= p0) {
-                // the slack stays ≥ 0 down to a price of (almost) zero: check the smallest price
-                if (_slack(account, 1) >= 0) return (0, true);
-                estimate = 1;
-            } else {
-                estimate = p0 - move;
-            }
-        } else {
-            estimate = p0 + move;
-        }
-        return (_refine(account, estimate, below), below);
-    }
-
-    /// @dev Bisects [liquidatable, healthy] around `estimate` on `marginStateAt`.
-    function _refine(address account, uint256 estimate, bool below) private view returns (uint256) {
-        uint256 delta = estimate / 1e6 + 1;
-        uint256 bad; // liquidatable side
-        uint256 good; // healthy side
-        uint256 steps;
-        for (; steps < MAX_STEPS; ++steps) {
-            if (below) {
-                bad = estimate > delta ? estimate - delta : 1;
-                good = estimate + delta;
-            } else {
-                good = estimate > delta ? estimate - delta : 1;
-                bad = estimate + delta;
-            }
-            bool badOk = _slack(account, bad) < 0 || (below && bad == 1);
-            bool goodOk = _slack(account, good) >= 0;
-            if (badOk && goodOk) break;
-            delta *= 16;
-        }
-        for (; steps < MAX_STEPS; ++steps) {
-            uint256 gap = bad > good ? bad - good : good - bad;
-            uint256 lowEnd = bad < good ? bad : good;
-            if (gap <= lowEnd / PRICE_PRECISION + 1) break;
-            uint256 mid = (bad + good) / 2;
-            if (_slack(account, mid) < 0) bad = mid;
-            else good = mid;
-        }
-        return bad;
-    }
-
     function _positions(
         address account,
         Portfolio memory p,
@@ -202,7 +134,7 @@ contract AccountLens is IAccountLens {
         address[] memory held = _house.marketsOf(account);
         uint256[] memory futuresIds =
             _futures == address(0) ? new uint256[](0) : IFuturesMarket(_futures).accountSeries(account);
-        (uint256[] memory optionIds, uint256 optionCount) = _optionSeriesHeld(account);
+        (uint256[] memory optionIds, uint256 optionCount) = AccountRows.optionSeriesHeld(_options, account);
         rows = new PositionView[](held.length + futuresIds.length + optionCount);
         uint256 n;
         for (uint256 i; i < held.length; ++i) {
@@ -210,11 +142,12 @@ contract AccountLens is IAccountLens {
             if (rows[n - 1].kind == PositionKind.Perp) p.fundingOwedUsdc += rows[n - 1].fundingOwedUsdc;
         }
         for (uint256 i; i < futuresIds.length; ++i) {
-            rows[n] = _futuresRow(account, futuresIds[i], p.indexPriceWad);
+            rows[n] = AccountRows.futuresRow(_futures, account, futuresIds[i], p.indexPriceWad);
             p.pendingDeliveryUsdc += rows[n].pendingDeliveryUsdc;
             ++n;
         }
-        for (uint256 i; i < optionCount; ++i) rows[n++] = _optionRow(account, optionIds[i], p.indexPriceWad);
+        for (uint256 i; i < optionCount; ++i)
+            rows[n++] = AccountRows.optionRow(_options, account, optionIds[i], p.indexPriceWad);
     }
 
     function _clearingRow(
@@ -251,62 +184,6 @@ contract AccountLens is IAccountLens {
         }
     }
 
-    function _futuresRow(
-        address account,
-        uint256 seriesId,
-        uint256 indexWad
-    ) private view returns (PositionView memory r) {
-        IFuturesTypes.Position memory pos = IFuturesMarket(_futures).positionOf(seriesId, account);
-        IFuturesTypes.Series memory s = IFuturesMarket(_futures).seriesInfo(seriesId);
-        r.kind = PositionKind.FuturesSeries;
-        r.market = _futures;
-        r.seriesId = seriesId;
-        r.sizeCh = pos.sizeCh;
-        r.entryPriceWad = pos.entryPriceWad;
-        r.openNotionalUsdc = ClearingMath.valueUsdcUp(pos.sizeCh, pos.entryPriceWad);
-        uint256 mark = s.settlementPriceWad != 0 ? s.settlementPriceWad : indexWad;
-        if (mark != 0) r.unrealisedPnlUsdc = ClearingMath.valueUsdcDown(pos.sizeCh, mark) - r.openNotionalUsdc;
-        r.electedCh = pos.electedCh;
-        r.escrowCh = pos.escrowCh;
-        if (pos.electedCh != 0 && mark != 0) r.pendingDeliveryUsdc = ClearingMath.notionalUsdcUp(pos.electedCh, mark);
-    }
-
-    /// @dev Options series (not yet settled) in which `account` holds or wrote options: found by scanning the
-    ///      market's pending series, so a wallet needs no series id.
-    function _optionSeriesHeld(address account) private view returns (uint256[] memory ids, uint256 count) {
-        if (_options == address(0)) return (ids, 0);
-        ids = IOptionsMarket(_options).pendingSeries();
-        for (uint256 i; i < ids.length; ++i) {
-            IOptionsMarketTypes.Position memory pos = IOptionsMarket(_options).positionOf(ids[i], account);
-            if (pos.longCh != 0 || pos.shortCh != 0) ids[count++] = ids[i];
-        }
-    }
-
-    function _optionRow(
-        address account,
-        uint256 seriesId,
-        uint256 indexWad
-    ) private view returns (PositionView memory r) {
-        IOptionsMarket market = IOptionsMarket(_options);
-        IOptionsMarketTypes.Position memory pos = market.positionOf(seriesId, account);
-        IOptionsMarketTypes.Series memory s = market.series(seriesId);
-        r.kind = PositionKind.Option;
-        r.market = _options;
-        r.seriesId = seriesId;
-        r.sizeCh = int256(uint256(pos.longCh)) - int256(uint256(pos.shortCh));
-        r.entryPriceWad = s.strikeWad;
-        uint256 mark = s.settlementPriceWad != 0 ? s.settlementPriceWad : indexWad;
-        if (mark != 0) {
-            uint256 payoff = market.payoffPerCh(seriesId, mark);
-            r.unrealisedPnlUsdc =
-                ClearingMath.valueUsdcDown(int256(uint256(pos.longCh)), payoff) +
-                ClearingMath.valueUsdcDown(-int256(uint256(pos.shortCh)), payoff);
-        }
-        r.electedCh = pos.longCh;
-        r.escrowCh = pos.shortCh;
-        r.pendingDeliveryUsdc = pos.collateralUsdc;
-    }
-
     function _collateral(
         address account,
         PositionView[] memory rows
@@ -326,23 +203,6 @@ contract AccountLens is IAccountLens {
             list[n++] = CollateralView(ch, _futures, int256(escrowCh));
         }
         if (optionUsdc != 0) list[n] = CollateralView(usdc, _options, int256(optionUsdc));
-    }
-
-    function _guarantor(IGuarantorPool pool, address account) private view returns (GuarantorView memory g) {
-        if (address(pool) == address(0)) return g;
-        g.guarantor = pool.guarantorOf(account);
-        (g.customerLimitUsdc, g.customerExposureUsdc) = pool.customerInfo(account);
-        if (g.guarantor == address(0)) return g;
-        IGuarantorPool.Guarantor memory info = pool.guarantorInfo(g.guarantor);
-        (, uint256 maxLeverageWad) = pool.params();
-        g.open = info.open;
-        g.capitalUsdc = info.capitalUsdc;
-        g.exposureUsdc = info.exposureUsdc;
-        g.capacityUsdc = FixedPointMath.wadMulDown(info.capitalUsdc, maxLeverageWad);
-        uint256 poolRoom = g.capacityUsdc > info.exposureUsdc ? g.capacityUsdc - info.exposureUsdc : 0;
-        uint256 customerRoom =
-            g.customerLimitUsdc > g.customerExposureUsdc ? g.customerLimitUsdc - g.customerExposureUsdc : 0;
-        g.remainingUsdc = poolRoom < customerRoom ? poolRoom : customerRoom;
     }
 
     // ───────────────────────────── markets ─────────────────────────────

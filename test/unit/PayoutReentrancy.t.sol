@@ -5,6 +5,7 @@ import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.s
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
+import {ITaskRegistryActions} from "../../contracts/interfaces/tasks/ITaskRegistryActions.sol";
 import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
 import {IInsuranceFund} from "../../contracts/interfaces/clearing/IInsuranceFund.sol";
 import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
@@ -166,7 +167,7 @@ contract PayoutReentrancyTest is TaskSolBase {
         uint256 id = _verifying();
         tasks.finalize(id);
         address member = tasks.councilOf(id, 0)[0];
-        rusd.arm(address(tasks), abi.encodeCall(ITaskRegistry.claimCouncilFee, (id)));
+        rusd.arm(address(tasks), abi.encodeCall(ITaskRegistryActions.claimCouncilFee, (id)));
         vm.prank(member);
         vm.expectRevert(REENTRANT);
         tasks.claimCouncilFee(id);

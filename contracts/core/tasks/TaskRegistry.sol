@@ -3,6 +3,9 @@ pragma solidity ^0.8.28;
 
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ITaskRegistry} from "../../interfaces/tasks/ITaskRegistry.sol";
+import {ITaskRegistryActions} from "../../interfaces/tasks/ITaskRegistryActions.sol";
+import {ITaskRegistryViews} from "../../interfaces/tasks/ITaskRegistryViews.sol";
+import {ITaskDisputes} from "../../interfaces/tasks/ITaskDisputes.sol";
 import {IKeeperCompatible, IKeeperChecker, IKeeperUpkeep} from "../../interfaces/keepers/IKeeperCompatible.sol";
 import {TaskRegistryStore} from "./TaskRegistryStore.sol";
 import {TaskCommon} from "../../libraries/tasks/TaskCommon.sol";
@@ -55,12 +58,12 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         return TaskBidding.submit(_s(), t, pr);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryActions
     function bid(uint256 taskId, uint128 price) external whenActive(BID) {
         TaskBidding.bid(_s(), taskId, price);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryActions
     function withdrawBid(uint256 taskId, uint32 index) external {
         TaskBidding.withdrawBid(_s(), taskId, index);
     }
@@ -75,7 +78,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         TaskCouncil.drawCouncil(_s(), taskId);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryActions
     function commit(uint256 taskId, uint8 checkpoint, bytes32 resultHash) external {
         TaskRegistryStorage storage $ = _s();
         Task storage k = $.tasks[taskId];
@@ -101,12 +104,12 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         emit ResultCommitted(taskId, checkpoint, resultHash, isFinal, votingEnds);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryActions
     function commitResult(uint256 taskId, bytes32 commitment) external {
         TaskCouncil.commitResult(_s(), taskId, commitment);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryActions
     function revealResult(uint256 taskId, bytes32 resultHash, bytes32 salt) external {
         TaskCouncil.revealResult(_s(), taskId, resultHash, salt);
     }
@@ -120,12 +123,12 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         TaskCouncil.openDispute($, taskId);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskDisputes
     function commitChain(uint256 taskId, bytes32 root, uint32 n, bytes32[] calldata lastProof) external {
         TaskDisputes.commitChain(_s(), taskId, root, n, lastProof);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskDisputes
     function openBisection(
         uint256 taskId,
         bytes32 root,
@@ -137,7 +140,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         TaskDisputes.open(_s(), taskId, root, finalLeaf, finalProof, midLeaf, midProof);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskDisputes
     function bisect(
         uint256 taskId,
         bytes32 leaf,
@@ -154,7 +157,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         if (TaskDisputes.timeout($, taskId)) TaskSettlement.settleLapse($, taskId);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskDisputes
     function appeal(
         uint256 taskId,
         bytes32 root,
@@ -166,7 +169,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         TaskDisputes.appeal(_s(), taskId, root, finalLeaf, finalProof, midLeaf, midProof);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskDisputes
     function closeAppeal(uint256 taskId) external nonReentrant {
         TaskDisputes.closeAppeal(_s(), taskId);
     }
@@ -189,7 +192,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         TaskSettlement.reportRedemptionFailure(_s(), taskId);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryActions
     function claimCouncilFee(uint256 taskId) external nonReentrant returns (uint256 fee) {
         return TaskSettlement.claimCouncilFee(_s(), taskId);
     }
@@ -200,7 +203,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         return TaskSettlement.claimKeeperCredits(_s(), currency, to);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryActions
     function flushReplenishment() external nonReentrant returns (uint256) {
         return TaskSettlement.flushReplenishment(_s());
     }
@@ -318,39 +321,39 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         if (t.status == Status.Accepted) t.verdictHash = t.resultHash;
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryViews
     function paymentTermsOf(uint256 taskId) external view returns (uint256 paymentParams, uint8 responseMode) {
         return TaskPricing.termsOf(_s(), taskId);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryViews
     function councilOf(uint256 taskId, uint8 round) external view returns (address[] memory) {
         TaskRegistryStorage storage $ = _s();
         return TaskCommon.council($, taskId, $.tasks[taskId], round);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryViews
     function leadingRival(uint256 taskId) external view returns (bytes32 resultHash, uint256 count) {
         TaskRegistryStorage storage $ = _s();
         return TaskCommon.rival($, taskId, $.tasks[taskId]);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskDisputes
     function bisectionOf(uint256 taskId) external view returns (Bisection memory) {
         return TaskDisputes.decoded(_s().bisections[taskId]);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskDisputes
     function bisectionBond(uint256 taskId) external view returns (uint256) {
         return TaskDisputes.bondOf(_s().tasks[taskId]);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskDisputes
     function appealBond(uint256 taskId) external view returns (uint256) {
         return TaskDisputes.appealBond(_s().tasks[taskId]);
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryViews
     function taskCount() external view returns (uint256) {
         return _s().taskCount;
     }
@@ -360,7 +363,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         return _s().totalEscrow[uint8(currency)];
     }
 
-    /// @inheritdoc ITaskRegistry
+    /// @inheritdoc ITaskRegistryViews
     function replenishBacklog() external view returns (uint256) {
         return _s().replenishBacklogDps;
     }

@@ -3,6 +3,10 @@ pragma solidity ^0.8.28;
 
 import {ITaskRegistryErrors} from "./ITaskRegistryErrors.sol";
 import {ITaskRegistryEvents} from "./ITaskRegistryEvents.sol";
+import {ITaskRegistryTypes} from "./ITaskRegistryTypes.sol";
+import {ITaskRegistryActions} from "./ITaskRegistryActions.sol";
+import {ITaskRegistryViews} from "./ITaskRegistryViews.sol";
+import {ITaskDisputes} from "./ITaskDisputes.sol";
 
 /// @title ITaskRegistry
 /// @notice Batch compute tasks (SPEC section 4, seed 004): a client escrows the maximum payment, providers bid while
@@ -15,8 +19,18 @@ import {ITaskRegistryEvents} from "./ITaskRegistryEvents.sol";
 ///         steered once the seed is known (TSK-07) and open duties hold the stake their slash may take (TSK-08).
 /// @dev Units: payment amounts in the task currency's smallest unit (CH and DPS 18 decimals, USDC 6); bps for
 ///      configuration; capacity PFLOPS WAD. See docs/tasks.md.
-///      Errors and events that name no task type live in `ITaskRegistryErrors` / `ITaskRegistryEvents` (inherited).
-interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
+///      Errors and events that name no task type live in `ITaskRegistryErrors` / `ITaskRegistryEvents`, the bisection
+///      record in `ITaskRegistryTypes`, the functions that name no task type in `ITaskRegistryActions`,
+///      `ITaskRegistryViews` and `ITaskDisputes` (all inherited: one ABI). Selectors code takes as
+///      `ITaskRegistry.f.selector` stay declared here.
+interface ITaskRegistry is
+    ITaskRegistryErrors,
+    ITaskRegistryEvents,
+    ITaskRegistryTypes,
+    ITaskRegistryActions,
+    ITaskRegistryViews,
+    ITaskDisputes
+{
     /// @notice Payment currency of a task.
     enum Currency {
         CH,
@@ -175,58 +189,6 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
         uint128 slashDps;
     }
 
-    /// @notice A checkpoint chain and its bisection dispute (issue 21 item 2; docs/tasks.md "Disputes that narrow").
-    ///         The executor's chain is a Merkle root over `n` checkpoint hashes (n a power of two ≤ 2^16, the last leaf
-    ///         its final result). A challenger bonds and both parties reveal their leaf at the midpoint of
-    ///         [`lo`, `hi`] with a proof against their own root; equal leaves move `lo` past it, different ones set `hi`
-    ///         to it, until `lo` = `hi` = the first disagreeing step, which a freshly drawn referee council judges.
-    /// @param challenger Who opened the bisection (a round-0 member that revealed another result, or the client).
-    /// @param phase 0 none, 1 the executor's move, 2 the challenger's move, 3 referees judging, 4 ended (no verdict
-    ///        yet on the task: the challenger let a move lapse), 5 settled with the task.
-    /// @param moves Moves made so far (opening included).
-    /// @param moveEnds Deadline of the pending move (the party to move loses after it: `timeoutDispute`).
-    /// @param lo Lowest index that may still be the first disagreement.
-    /// @param hi Index known to disagree (initially n − 1, the final results).
-    /// @param n Checkpoints in the executor's chain (0: no chain committed).
-    /// @param bond The challenger's bond, task currency.
-    /// @param window Seconds each move may take (half the dispute window when the bisection opened).
-    /// @param refereeShare Per referee siding with the verdict: its share of a false challenger's bond (claimed with
-    ///        its council fee).
-    /// @param depth log2 n (the proofs' length), fixed when the chain is committed.
-    /// @param roles Storage only (`bisectionOf` returns the three leaves decoded): which of the `pending`,
-    ///        `executorStep`, `challengerStep` slots holds each (bits 0–1: pending, 2–3: the executor's step), so a
-    ///        disagreeing move rewrites one leaf slot instead of two (issue 21 item 8's `bisect:step` ≤ 80,000).
-    /// @param root The executor's chain root.
-    /// @param challengerRoot The challenger's chain root.
-    /// @param pending The leaf the first mover revealed at the current midpoint.
-    /// @param agreed The leaf both revealed at `lo` − 1 (while `lo` = 0: the task's prescription hash, i.e. its input).
-    /// @param executorStep The executor's leaf at `hi`.
-    /// @param challengerStep The challenger's leaf at `hi`.
-    /// @param finalResult The executor's final result (the task's `resultHash` holds `executorStep` while judging).
-    /// @param verdict The step output the referees' quorum revealed (zero until judged).
-    struct Bisection {
-        uint8 phase;
-        uint8 moves;
-        uint40 moveEnds;
-        uint32 lo;
-        uint32 hi;
-        uint32 n;
-        uint32 window;
-        uint8 depth;
-        uint8 roles;
-        address challenger;
-        uint96 bond;
-        uint128 refereeShare;
-        bytes32 root;
-        bytes32 challengerRoot;
-        bytes32 pending;
-        bytes32 agreed;
-        bytes32 executorStep;
-        bytes32 challengerStep;
-        bytes32 finalResult;
-        bytes32 verdict;
-    }
-
     // ─── errors ────────────────────────────────────────────────────────────────────────────────────────────
 
     /// @notice Thrown when a task is not in the status the action needs.
@@ -290,18 +252,6 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @return taskId The new id.
     function submit(Terms calldata terms, Prescription calldata prescription) external returns (uint256 taskId);
 
-    /// @notice Bids `price` (task currency) while the halting rule is open (at most 32 bids per task). Eligibility
-    ///         is checked when bidding closes (see `closeBidding`).
-    /// @param taskId The task.
-    /// @param price Total executor payment asked.
-    function bid(uint256 taskId, uint128 price) external;
-
-    /// @notice Withdraws the caller's bid at `index` (its `BidPlaced.bidCount` − 1) while the halting rule is open
-    ///         (issue 17 item 22). The slot still counts toward `maxBids`. Never paused.
-    /// @param taskId The task.
-    /// @param index The bid's index.
-    function withdrawBid(uint256 taskId, uint32 index) external;
-
     /// @notice Closes bidding once the window ended or N bids arrived, in two calls (permissionless): the first
     ///         seals the bids and commits the next block as the seed block (no bids: cancels and refunds); once that
     ///         block is mined the second selects the executor — the lowest bid eligible by its registry snapshot at
@@ -320,28 +270,6 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param taskId The task.
     function drawCouncil(uint256 taskId) external;
 
-    /// @notice Executor commits the result hash of checkpoint `checkpoint` (0-based, in order) before the deadline;
-    ///         the last checkpoint starts verification.
-    /// @param taskId The task.
-    /// @param checkpoint Index.
-    /// @param resultHash Result hash.
-    function commit(uint256 taskId, uint8 checkpoint, bytes32 resultHash) external;
-
-    /// @notice A current council member commits to its own result until `commitEnds` (the first half of the
-    ///         verification window; may replace its commitment until then): `commitment` =
-    ///         keccak256(abi.encode(taskId, member, resultHash, salt)).
-    /// @param taskId The task.
-    /// @param commitment The salted hash of the member's result.
-    function commitResult(uint256 taskId, bytes32 commitment) external;
-
-    /// @notice A member that committed reveals its result after `commitEnds` and until `votingEnds`. The accepted
-    ///         result is the one a quorum of distinct members reveals (TSK-01): the executor's hash is accepted only
-    ///         when the quorum's equals it, and a quorum on another hash proves the executor wrong.
-    /// @param taskId The task.
-    /// @param resultHash The member's result hash.
-    /// @param salt The salt of its commitment.
-    function revealResult(uint256 taskId, bytes32 resultHash, bytes32 salt) external;
-
     /// @notice Opens a dispute (enlarged council of 2n + 1): when votes split so no quorum is possible, when the
     ///         vote window ends without a quorum, or by the executor against a rejection inside the window.
     /// @param taskId The task.
@@ -356,11 +284,6 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     ///         of the deposit; none for the client or executor); a second call reverts with TaskAlreadyDone.
     /// @param taskId The task.
     function finalize(uint256 taskId) external;
-
-    /// @notice A council member who revealed the verdict's result (either round) claims its fee, once.
-    /// @param taskId The task.
-    /// @return fee Amount paid.
-    function claimCouncilFee(uint256 taskId) external returns (uint256 fee);
 
     /// @notice Pays the caller's credited keeper bounties in `currency` to `to` (issue 21 item 6: the maintenance
     ///         steps credit their bounty instead of transferring it). Permissionless; only the caller's own credit.
@@ -388,15 +311,6 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @param taskId The task.
     function reportRedemptionFailure(uint256 taskId) external;
 
-    /// @notice Accounts the DPS whose replenishment failed at the reward pool (see ReplenishmentDeferred); the next
-    ///         accepted DPS task retries it anyway. Permissionless; reverts while the pool still fails.
-    /// @return amountDps DPS accounted.
-    function flushReplenishment() external returns (uint256 amountDps);
-
-    /// @notice DPS transferred to the reward pool whose `replenish` is still pending.
-    /// @return The amount.
-    function replenishBacklog() external view returns (uint256);
-
     // ─── governance ────────────────────────────────────────────────────────────────────────────────────────
 
     /// @notice Resolves a dispute the enlarged council left without a quorum, after its vote window and until
@@ -416,28 +330,6 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @return The task.
     function getTask(uint256 taskId) external view returns (Task memory);
 
-    /// @notice A task's payment function and response mode as submitted (issue 21 item 5; immutable once submitted).
-    /// @param taskId The task.
-    /// @return paymentParams The payment-function word (`Terms.paymentParams`).
-    /// @return responseMode The response mode (`Terms.responseMode`).
-    function paymentTermsOf(uint256 taskId) external view returns (uint256 paymentParams, uint8 responseMode);
-
-    /// @notice A council.
-    /// @param taskId The task.
-    /// @param round 0 or 1.
-    /// @return The members.
-    function councilOf(uint256 taskId, uint8 round) external view returns (address[] memory);
-
-    /// @notice The current round's most revealed result other than the executor's (a quorum on it rejects).
-    /// @param taskId The task.
-    /// @return resultHash The result (zero when every reveal matched the executor's).
-    /// @return count Members of the current round who revealed it.
-    function leadingRival(uint256 taskId) external view returns (bytes32 resultHash, uint256 count);
-
-    /// @notice Number of tasks submitted.
-    /// @return The count.
-    function taskCount() external view returns (uint256);
-
     /// @notice Total held per currency: task escrows, bisection bonds and unclaimed keeper credits (TSK-02: equals
     ///         this contract's balance of that token).
     /// @param currency The currency.
@@ -448,101 +340,10 @@ interface ITaskRegistry is ITaskRegistryErrors, ITaskRegistryEvents {
     /// @return The parameters.
     function params() external view returns (Params memory);
 
-    // ─── checkpoint chains and bisection (issue 21 item 2) ─────────────────────────────────────────────────
-
-    /// @notice The executor commits its checkpoint chain once its final result is committed (status Verifying, before
-    ///         any bisection): the Merkle root over `n` checkpoint hashes, `n` a power of two ≤ 2^16, with the proof
-    ///         that leaf n − 1 is the committed final result. Without a chain the executor cannot answer a bisection.
-    /// @param taskId The task.
-    /// @param root The chain root.
-    /// @param n Checkpoints.
-    /// @param lastProof Merkle proof of leaf n − 1 (= the final result), bottom up.
-    function commitChain(uint256 taskId, bytes32 root, uint32 n, bytes32[] calldata lastProof) external;
-
-    /// @notice Opens the task's bisection (one per task, while Verifying in round 0) by a round-0 member that
-    ///         revealed a result other than the executor's, or by the client; pulls the bond (`bisectionBond`, task
-    ///         currency; approve first). The challenger commits its own chain of the same length: its final leaf
-    ///         (≠ the executor's result) and its leaf at the first midpoint, each with a proof against `root`.
-    /// @param taskId The task.
-    /// @param root The challenger's chain root.
-    /// @param finalLeaf The challenger's final leaf.
-    /// @param finalProof Its proof.
-    /// @param midLeaf The challenger's leaf at the first midpoint ((n − 1) / 2).
-    /// @param midProof Its proof.
-    function openBisection(
-        uint256 taskId,
-        bytes32 root,
-        bytes32 finalLeaf,
-        bytes32[] calldata finalProof,
-        bytes32 midLeaf,
-        bytes32[] calldata midProof
-    ) external;
-
-    /// @notice One bisection move by the party whose turn it is, before `moveEnds`: its leaf at the current midpoint
-    ///         (proof against its own root) narrows [lo, hi]; unless that isolates the step, its leaf at the next
-    ///         midpoint hands the turn to the other party. Isolating the step commits the referee council's seed
-    ///         (drawn with `drawCouncil`, judging by commit–reveal of the step's output, settled by `finalize`).
-    /// @param taskId The task.
-    /// @param leaf The mover's leaf at the current midpoint.
-    /// @param proof Its proof.
-    /// @param nextLeaf The mover's leaf at the next midpoint (ignored when the step is isolated).
-    /// @param nextProof Its proof.
-    function bisect(
-        uint256 taskId,
-        bytes32 leaf,
-        bytes32[] calldata proof,
-        bytes32 nextLeaf,
-        bytes32[] calldata nextProof
-    ) external;
-
     /// @notice Ends a bisection whose pending move lapsed (permissionless): a lapsed challenger forfeits its bond
     ///         (the caller's keeper bounty out of it, the rest to the executor) and the task's verification goes on;
     ///         a lapsed executor is rejected and slashed the full fault amount (the caller is the slash's finder),
     ///         the bond goes back to the challenger and the client is refunded.
     /// @param taskId The task.
     function timeoutDispute(uint256 taskId) external;
-
-    /// @notice A task's checkpoint chain and bisection.
-    /// @param taskId The task.
-    /// @return The record.
-    function bisectionOf(uint256 taskId) external view returns (Bisection memory);
-
-    /// @notice The bond a challenger posts to open a bisection on `taskId` (task currency).
-    /// @param taskId The task.
-    /// @return The bond.
-    function bisectionBond(uint256 taskId) external view returns (uint256);
-
-    /// @notice The client appeals its accepted task (issue 21 item 2) within the appeal window (`disputeWindowSec`
-    ///         from acceptance; non-CH tasks without an earlier bisection): a bisection against the executor's
-    ///         committed chain opens exactly as `openBisection` does, with the client as challenger proving its own
-    ///         leaves, and pulls `appealBond` (approve first). The executor's duty lock (TSK-08) has been held since
-    ///         acceptance, so its stake answers for the slash. Executor proven wrong (or lapsed): the task becomes
-    ///         Rejected, the executor is slashed (scaled by severity, full on a lapse) to the client, the bond comes
-    ///         back and the round-0 members who accepted lose their unclaimed fee to the client. Client proven wrong
-    ///         (or lapsed): the acceptance stands and the bond pays the referees, the keeper and the executor.
-    /// @param taskId The task.
-    /// @param root The client's chain root.
-    /// @param finalLeaf The client's final leaf (≠ the executor's result).
-    /// @param finalProof Its proof.
-    /// @param midLeaf The client's leaf at the first midpoint ((n − 1) / 2).
-    /// @param midProof Its proof.
-    function appeal(
-        uint256 taskId,
-        bytes32 root,
-        bytes32 finalLeaf,
-        bytes32[] calldata finalProof,
-        bytes32 midLeaf,
-        bytes32[] calldata midProof
-    ) external;
-
-    /// @notice Closes an accepted task's appeal window once it has ended without an appeal (permissionless) and
-    ///         releases the executor's duty lock.
-    /// @param taskId The task.
-    function closeAppeal(uint256 taskId) external;
-
-    /// @notice The bond a client posts to appeal `taskId`: the larger of `bisectionBond` and the referee council's
-    ///         cost (2n + 1 council fees and two keeper bounties).
-    /// @param taskId The task.
-    /// @return The bond.
-    function appealBond(uint256 taskId) external view returns (uint256);
 }

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {TaskBisectionBase} from "./TaskBisectionBase.sol";
 import {ITaskRegistry} from "../../../contracts/interfaces/tasks/ITaskRegistry.sol";
 import {ITaskRegistryErrors} from "../../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
+import {ITaskRegistryViews} from "../../../contracts/interfaces/tasks/ITaskRegistryViews.sol";
 import {ITaskKeeperLens} from "../../../contracts/interfaces/keepers/ITaskKeeperLens.sol";
 import {TaskKeeperLens} from "../../../contracts/periphery/TaskKeeperLens.sol";
 import {Roles} from "../../../contracts/core/governance/Roles.sol";
@@ -372,7 +373,7 @@ contract TaskBisectionTest is TaskBisectionBase {
 
     /// @dev Opens with the token's hook pointed at a harmless view (`taskCount`), so the re-entry is a no-op.
     function _openDisarmed(IReentrantUsd rusd, uint256 id, address challenger) internal {
-        rusd.arm(address(tasks), abi.encodeCall(ITaskRegistry.taskCount, ()));
+        rusd.arm(address(tasks), abi.encodeCall(ITaskRegistryViews.taskCount, ()));
         _open(id, challenger);
     }
 
