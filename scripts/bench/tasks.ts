@@ -6,7 +6,7 @@ import { domainOf, signAttestation, type AttestationMessage } from "@chx/sdk";
 const wad = (x: string) => parseUnits(x, 18);
 const usdc = (x: string) => parseUnits(x, 6);
 
-/** Merkle levels of a checkpoint chain (leaves first), nodes keccak256(left ‖ right) as TaskDisputes.verify. */
+/** Merkle levels of a checkpoint chain (leaves first), nodes keccak256(left ‖ right) as TaskChains.verify. */
 export function chainLevels(leaves: string[]): string[][] {
   const levels = [leaves];
   while (levels[levels.length - 1]!.length > 1) {

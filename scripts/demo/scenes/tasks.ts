@@ -23,7 +23,7 @@ async function runTask(ctx: DemoContext, honest: boolean, providers: HardhatEthe
   return taskId;
 }
 
-/** Merkle levels of a checkpoint chain (leaves first; nodes keccak256(left ‖ right), as TaskDisputes.verify). */
+/** Merkle levels of a checkpoint chain (leaves first; nodes keccak256(left ‖ right), as TaskChains.verify). */
 function levelsOf(leaves: string[]): string[][] {
   const levels = [leaves];
   while (levels[levels.length - 1]!.length > 1) {

@@ -706,7 +706,7 @@ export function handleBisectionNarrowed(event: BisectionNarrowed): void {
   task.round = 1;
   task.targetBlock = p.targetBlock;
   if (b.isAppeal) {
-    // TaskDisputes._narrowed: an appeal's step is judged like a dispute's — the accepted task reopens Disputed, the
+    // TaskBisectionGame.narrowed: an appeal's step is judged like a dispute's — the accepted task reopens Disputed, the
     // bond joins its escrow (still in the currency's escrow: no change there), fresh votes and window
     task.status = "Disputed";
     task.escrow = task.escrow.plus(b.bond);
@@ -791,7 +791,7 @@ export function handleAppealOpened(event: AppealOpened): void {
 }
 
 /**
- * An appeal ends (TaskDisputes._endAppeal, or a lapsed client in timeout). A lapsed client's bond already left with
+ * An appeal ends (TaskAppeals.endAppeal, or a lapsed client in timeout). A lapsed client's bond already left with
  * BisectionEnded (same call, before this event): nothing more moves. Otherwise (_appealEscrow) the bond joins the
  * task's escrow unless the judged step's already did, finalize's keeper credit came out of it (KeeperBountyPaid,
  * before this event), the round-0 fees still owed and the referees' fees stay, and toClient + toExecutor leave.
