@@ -76,7 +76,7 @@ contract TaskKeeperLens is ITaskKeeperLens {
             return (closable ? Action.CloseBidding : Action.None, 0, true);
         }
         if (st >= ITaskRegistry.Status.Running && st <= ITaskRegistry.Status.Disputed) {
-            if (st == ITaskRegistry.Status.Running && block.timestamp > k.deadline) return (Action.Expire, 0, true);
+            if (st == ITaskRegistry.Status.Running && block.timestamp > _dueBy(id, k)) return (Action.Expire, 0, true);
             if (block.number > k.targetBlock && _tasks.councilOf(id, k.round).length == 0) {
                 return (Action.DrawCouncil, k.targetBlock, true);
             }
@@ -123,6 +123,19 @@ contract TaskKeeperLens is ITaskKeeperLens {
         uint256 left = uint256(k.councilSize) - k.agree - k.disagree;
         if (windowOver || (k.agree + left < q && d + left < q)) return Action.OpenDispute;
         return Action.None;
+    }
+
+    /// @dev When a Running task's pending checkpoint is due, as the registry's `expire` reads it (TaskPricing.dueBy):
+    ///      the deadline, or in response mode 1 an earlier checkpoint's milestone L + (deadline − L)·(i + 1)/N with L
+    ///      the bid window's end plus half the run time (docs/tasks.md "Payment functions and response modes").
+    function _dueBy(uint256 id, ITaskRegistry.Task memory k) private view returns (uint256) {
+        uint256 deadline = k.deadline;
+        uint256 n = k.checkpoints;
+        if (uint256(k.commits) + 1 >= n) return deadline;
+        (, uint8 mode) = _tasks.paymentTermsOf(id);
+        if (mode == 0) return deadline;
+        uint256 latest = uint256(k.biddingEnds) + (deadline - k.biddingEnds) / 2;
+        return latest + ((deadline - latest) * (uint256(k.commits) + 1)) / n;
     }
 
     function _disputeGrace() private view returns (uint256) {

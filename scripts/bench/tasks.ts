@@ -338,7 +338,7 @@ const DRAW_LIST_SLOT = REGISTRY_BASE + 14n;
 
 /**
  * Appends `count` synthetic draw-eligible providers to the registry's draw list by writing storage, and returns the
- * list's new length. Each gets what onboarding records: its list entry, drawIndex1 (ProviderData slot 8, bytes
+ * list's new length. Each gets what onboarding records: its list entry (with its weight), drawIndex1 (ProviderData slot 8, bytes
  * 16..19) and one DrawProfile checkpoint (ProviderData slot 9: Trace208 length, then {uint48 key, uint208 word}).
  */
 async function drawFixture(
@@ -365,7 +365,8 @@ async function drawFixture(
       keccak256(coder.encode(["address", "uint256"], ["0x" + who.toString(16).padStart(40, "0"), PROVIDERS_SLOT])),
     );
     const trace = base + 9n;
-    writes.push(() => set(listData + index, who));
+    // draw-list entry: provider | block of its last weight change << 160 | weight (units × 100 %) << 208
+    writes.push(() => set(listData + index, who | (block << 160n) | ((units * 100n) << 208n)));
     writes.push(() => set(base + 8n, (index + 1n) << 128n));
     writes.push(() => set(trace, 1n));
     writes.push(() => set(BigInt(keccak256(coder.encode(["uint256"], [trace]))), block | (w << 48n)));

@@ -7,6 +7,7 @@ import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderReg
 import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProviderRegistryEvents.sol";
 import {IProviderRegistryErrors} from "../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatcher.sol";
+import {ProviderSampling} from "../../contracts/libraries/compute/ProviderSampling.sol";
 
 /// @notice TSK-07 (issue 17 items 6 and 20): once the seed is known, no action — registering, staking, unbonding,
 ///         updating a profile, heartbeating, choosing who calls — changes who is drawn for a council (either round)
@@ -237,5 +238,157 @@ contract CouncilDrawTest is TaskSolBase {
         assertEq(registry.drawProfilesAt(one, before)[0], oldWord, "the past is unchanged");
         vm.expectRevert(abi.encodeWithSelector(IProviderRegistryErrors.ProviderNotRegistered.selector, address(0xBAD)));
         registry.refreshDrawProfile(address(0xBAD));
+    }
+
+    // ─── the draw-list entry's weight (drawSampleWeighted: a rejected sample reads one slot) ─────────────────
+
+    /// @dev chx.storage.ProviderRegistry base + 14: the draw list (storage-layouts/ProviderRegistry.json).
+    uint256 internal constant DRAW_LIST_SLOT = 0x57910e868696b19b0f1bc6634dc4c53f36fe0c37f0a005cc52dcb79aa46e4f00 + 14;
+
+    function _entry(uint256 index) internal view returns (uint256) {
+        return uint256(vm.load(address(registry), bytes32(uint256(keccak256(abi.encode(DRAW_LIST_SLOT))) + index)));
+    }
+
+    /// @dev Requires drawSampleWeighted to return, for 300 sample hashes, exactly what the reference rule gives: the
+    ///      entry `drawSample` lists with its word as of `atBlock`, accepted by `ProviderSampling.accepts` against the
+    ///      reference weight as of `atBlock` (the checkpointed snapshot) — otherwise (0, 0). Returns the rejections.
+    function _assertSamplesMatchSnapshot(uint256 atBlock, uint256 n) internal view returns (uint256 rejected) {
+        uint256[] memory hs = new uint256[](300);
+        uint256[] memory idx = new uint256[](300);
+        for (uint256 i; i < hs.length; ++i) {
+            hs[i] = ProviderSampling.sampleHash(keccak256(abi.encode("weighted", atBlock)), i);
+            idx[i] = ProviderSampling.index(hs[i], n);
+        }
+        (address[] memory ref, uint256[] memory refWords, uint256 w) = registry.drawSample(idx, atBlock);
+        for (uint256 i; i < hs.length; ++i) {
+            bool ok = ProviderSampling.accepts(hs[i], refWords[i], w);
+            _assertOne(hs[i], n, atBlock, ok ? ref[i] : address(0), ok ? refWords[i] : 0);
+            if (!ok) ++rejected;
+        }
+    }
+
+    function _assertOne(uint256 h, uint256 n, uint256 atBlock, address expected, uint256 expectedWord) internal view {
+        uint256[] memory one = new uint256[](1);
+        one[0] = h;
+        (address[] memory who, uint256[] memory words, uint256 used) = registry.drawSampleWeighted(
+            one,
+            n,
+            atBlock,
+            1,
+            new address[](0)
+        );
+        assertEq(used, 1);
+        assertEq(who[0], expected, "sample provider differs from the snapshot rule");
+        assertEq(words[0], expectedWord, "sample word differs from the snapshot");
+    }
+
+    /// A batch reads samples in order until `want` distinct providers outside `excluded` are accepted, and reports
+    /// how many it consumed: the same providers, in the same positions, as the reference rule applied in order.
+    function test_weightedBatch_stopsAtWant_skipsExcludedAndRepeats() public {
+        _onboard(address(0xBEE1), 1_000e18);
+        _onboard(address(0xBEE2), 20_000e18);
+        vm.roll(block.number + 1);
+        uint256 atBlock = block.number - 1;
+        uint256 n = registry.drawCount();
+        uint256[] memory hs = new uint256[](40);
+        uint256[] memory idx = new uint256[](40);
+        for (uint256 i; i < hs.length; ++i) {
+            hs[i] = ProviderSampling.sampleHash(keccak256("batch"), i);
+            idx[i] = ProviderSampling.index(hs[i], n);
+        }
+        (address[] memory ref, uint256[] memory refWords, uint256 w) = registry.drawSample(idx, atBlock);
+        address[] memory ex = new address[](1);
+        ex[0] = ref[0]; // the first sample's provider is excluded
+        (address[] memory who, uint256[] memory words, uint256 used) = registry.drawSampleWeighted(
+            hs,
+            n,
+            atBlock,
+            4,
+            ex
+        );
+        address[] memory seen = new address[](hs.length);
+        uint256 got;
+        uint256 i;
+        for (; i < hs.length && got < 4; ++i) {
+            bool take = ProviderSampling.accepts(hs[i], refWords[i], w) && ref[i] != ex[0] && !_isIn(ref[i], seen);
+            assertEq(who[i], take ? ref[i] : address(0), "batch differs from the in-order reference");
+            assertEq(words[i], take ? refWords[i] : 0);
+            if (take) seen[got++] = ref[i];
+        }
+        assertEq(got, 4, "four accepted");
+        assertEq(used, i, "consumed up to the fourth acceptance");
+        for (uint256 j = used; j < hs.length; ++j) assertEq(who[j], address(0), "nothing read past want");
+    }
+
+    /// TSK-07 attack: with the seed public, members and outsiders change their weight — a listed provider unstakes and
+    /// withdraws down to nothing, another stakes ten times more, a third slashes-free re-attests — after the commit
+    /// block. The entries now carry the new weights (marked with the later block), yet every sample of a draw
+    /// committed before still follows the snapshot; a draw committed after follows the new weights from the entries.
+    function test_weightChangedAfterCommit_samplesFollowTheSnapshot_notTheEntry() public {
+        _onboard(address(0xBEE1), 1_000e18);
+        _onboard(address(0xBEE2), 20_000e18);
+        vm.roll(block.number + 1);
+        uint256 atBlock = block.number;
+        uint256 n = registry.drawCount();
+        uint256 rejectedBefore = _assertSamplesMatchSnapshot(atBlock, n);
+        assertGt(rejectedBefore, 0, "unequal weights reject samples");
+        vm.roll(block.number + 1);
+        vm.startPrank(attackers[0]);
+        registry.requestUnbond(registry.providerInfo(attackers[0]).stakedDps);
+        vm.stopPrank();
+        vm.warp(block.timestamp + 8 days);
+        vm.prank(attackers[0]);
+        registry.withdrawUnbonded();
+        dps.transfer(attackers[1], 45_000e18);
+        vm.startPrank(attackers[1]);
+        dps.approve(address(registry), 45_000e18);
+        registry.stake(45_000e18);
+        vm.stopPrank();
+        IProviderRegistry.Attestation memory a = _attestation(attackers[2]);
+        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
+        registry.attest(a, abi.encodePacked(r, s, v));
+        // the entries moved on: the unstaked and the restaked provider carry this block and their new weights
+        for (uint256 i; i < n; ++i) {
+            uint256 e = _entry(i);
+            address who = address(uint160(e));
+            if (who == attackers[0] || who == attackers[1]) assertEq(uint48(e >> 160), block.number, "entry block");
+            if (who == attackers[0]) assertEq(e >> 208, 0, "unstaked: weight 0");
+            if (who == attackers[1]) assertEq(e >> 208, 50_000 * 100, "restaked: weight 50,000 x 100 %");
+            if (who == attackers[2]) assertLt(uint48(e >> 160), atBlock + 1, "same weight: entry untouched");
+        }
+        _assertSamplesMatchSnapshot(atBlock, n);
+        vm.roll(block.number + 1);
+        _assertSamplesMatchSnapshot(block.number - 1, n);
+    }
+
+    /// An entry without a recorded weight (block 0: written before entries carried one) takes the checkpointed word:
+    /// the same samples.
+    function test_entryWithoutWeight_readsTheSnapshotWord() public {
+        _onboard(address(0xBEE1), 1_000e18);
+        vm.roll(block.number + 1);
+        uint256 n = registry.drawCount();
+        for (uint256 i; i < n; ++i) {
+            bytes32 slot = bytes32(uint256(keccak256(abi.encode(DRAW_LIST_SLOT))) + i);
+            vm.store(address(registry), slot, bytes32(uint256(uint160(_entry(i)))));
+        }
+        _assertSamplesMatchSnapshot(block.number - 1, n);
+    }
+
+    /// TSK-07: the council drawn through the entries is the one the snapshot rule gives (ProviderMatcher.drawFromSnapshot
+    /// runs the same sampler), with unequal weights and a member's stake withdrawn between the commit and the draw.
+    function test_unstakeBetweenCommitAndDraw_councilIsTheSnapshots() public {
+        _onboard(address(0xBEE1), 1_000e18);
+        _onboard(address(0xBEE2), 20_000e18);
+        uint256 id = _closed(3, 2);
+        uint256 snap = vm.snapshotState();
+        address[] memory before = _drawnBy(id, address(this));
+        vm.revertToState(snap);
+        for (uint256 i; i < before.length; ++i) {
+            vm.startPrank(before[i]);
+            registry.requestUnbond(registry.providerInfo(before[i]).stakedDps);
+            vm.stopPrank();
+        }
+        address[] memory afterUnstake = _drawnBy(id, address(0xCAFE));
+        assertTrue(_same(before, afterUnstake), "an unstake after the commit changed the council");
     }
 }

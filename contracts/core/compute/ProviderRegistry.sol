@@ -320,11 +320,22 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         providers = new address[](n);
         words = new uint256[](n);
         for (uint256 i; i < n; ++i) {
-            address who = $.drawList[indices[i]];
+            address who = address(uint160($.drawList[indices[i]]));
             providers[i] = who;
             words[i] = ProviderDraw.wordAt($.providers[who], atBlock);
         }
         weightRef = ProviderDraw.maxWeightAt($, atBlock);
+    }
+
+    /// @inheritdoc IProviderRegistryViews
+    function drawSampleWeighted(
+        uint256[] calldata samples,
+        uint256 candidates,
+        uint256 atBlock,
+        uint256 want,
+        address[] calldata excluded
+    ) external view returns (address[] memory, uint256[] memory, uint256) {
+        return ProviderDraw.weightedSamples(_s(), samples, want, ProviderDraw.Batch(candidates, atBlock, 0, excluded));
     }
 
     /// @inheritdoc IProviderRegistryViews

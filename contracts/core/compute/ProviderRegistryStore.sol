@@ -86,8 +86,10 @@ abstract contract ProviderRegistryStore {
         mapping(address provider => ProviderData) providers;
         mapping(uint256 id => IProviderRegistry.Assignment) assignments;
         /// @dev TSK-07: append-only list of providers that were ever draw-eligible (min stake and a live
-        ///      attestation); draws sample indices below the length at their commit block.
-        address[] drawList;
+        ///      attestation); draws sample indices below the length at their commit block. Entry: the provider (bits
+        ///      0..159), the block of its last draw-weight change (160..207; 0: unknown) and that weight (208..255), so
+        ///      a sample a draw rejects by weight reads this one slot (ProviderDraw.entry, issue 21 drawCouncil gas).
+        uint256[] drawList;
         /// @dev Issue 21 item 3: the largest (capped) stake weight at the neutral reputation factor ever recorded, by
         ///      block number: a draw committed at block B accepts a sampled entry with probability
         ///      min(weight, ref) / ref, ref this value as of B.

@@ -21,6 +21,27 @@ interface IProviderRegistryViews {
         uint256 atBlock
     ) external view returns (address[] memory providers, uint256[] memory words, uint256 weightRef);
 
+    /// @notice A weighted draw's samples (ProviderSampling, TSK-07), read in order until `want` distinct providers
+    ///         outside `excluded` are accepted: sample hash h picks draw-list entry uint128(h) mod `candidates` and
+    ///         accepts it with probability min(weight, ref) / ref, weight and ref as of the end of block `atBlock`.
+    ///         A sample rejected by weight reads one slot (the entry carries its weight while unchanged since
+    ///         `atBlock`); an excluded or repeated provider is skipped before its word is read.
+    /// @param samples The sample hashes, in draw order.
+    /// @param candidates The draw list's length at the commit block (> 0).
+    /// @param atBlock The draw's commit block.
+    /// @param want How many accepted providers end the batch (the open seats).
+    /// @param excluded Providers never returned (the draw's exclusions and the seats already filled).
+    /// @return providers The accepted provider at each consumed sample's position (address(0): not accepted).
+    /// @return words Their words as of `atBlock` (0 where not accepted).
+    /// @return used The samples consumed (the next batch starts after them).
+    function drawSampleWeighted(
+        uint256[] calldata samples,
+        uint256 candidates,
+        uint256 atBlock,
+        uint256 want,
+        address[] calldata excluded
+    ) external view returns (address[] memory providers, uint256[] memory words, uint256 used);
+
     /// @notice DrawProfile words of `providers` as of the end of block `atBlock` (executor selection, TSK-07).
     /// @param providers The providers (unregistered ones read 0).
     /// @param atBlock The commit block.

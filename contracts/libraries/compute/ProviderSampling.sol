@@ -12,7 +12,9 @@ import {DrawProfile} from "./DrawProfile.sol";
 ///         ((h >> 128) mod ref < weight), where weight is the entry's DrawProfile weight (stake × reputation) and ref
 ///         the largest capped stake weight at the neutral factor recorded, both as of the commit block. So each sample lands on a provider with
 ///         probability proportional to its weight, and the whole outcome is a function of the seed and the snapshot.
-///         Entries are read in batches (one registry call per batch). If count + extraSamples samples leave seats
+///         Entries are read in batches (one registry call per batch, `drawSampleWeighted`, which decides acceptance
+///         from the draw-list entry's weight when it is unchanged since the commit block — one SLOAD for a rejected
+///         sample — and otherwise from the checkpointed word: the outcome is the same either way). If count + extraSamples samples leave seats
 ///         empty (a small, sparse or very unequal list), a sweep of as many consecutive entries from a seeded start
 ///         fills them on eligibility alone. Internal: inlined into ProviderMatcher and the TaskRegistry's
 ///         TaskCouncil library (which calls the registry directly: no matcher hop on the hot path).
@@ -24,7 +26,11 @@ library ProviderSampling {
 
     /// @dev Whether a sample hash accepts an entry of `word` against reference weight `ref`.
     function accepts(uint256 h, uint256 word, uint256 ref) internal pure returns (bool) {
-        uint256 w = DrawProfile.weight(word);
+        return acceptsWeight(h, DrawProfile.weight(word), ref);
+    }
+
+    /// @dev Whether a sample hash accepts an entry of draw weight `w` against reference weight `ref`.
+    function acceptsWeight(uint256 h, uint256 w, uint256 ref) internal pure returns (bool) {
         return w >= ref || (h >> 128) % ref < w;
     }
 
@@ -61,14 +67,12 @@ library ProviderSampling {
         if (n != 0 && count != 0) {
             uint256 budget = count + q.extraSamples;
             for (uint256 k; k < budget && r.filled < count;) {
-                uint256 m = _batch(count - r.filled, budget - k);
-                _samples(r, k, m);
-                k += m;
+                k += _samples(r, k, _batch(2 * (count - r.filled) + 1, budget - k));
             }
             uint256 sweep = budget < n ? budget : n;
             uint256 start = uint256(keccak256(abi.encode(seed, "sweep")));
             for (uint256 i; i < sweep && r.filled < count;) {
-                uint256 m = _batch(count - r.filled, sweep - i);
+                uint256 m = _batch(count - r.filled + 1, sweep - i);
                 _sweep(r, start + i, m);
                 i += m;
             }
@@ -80,18 +84,19 @@ library ProviderSampling {
         }
     }
 
-    /// @dev Samples k .. k + m − 1: one registry read, then each accepted entry is offered.
-    function _samples(Run memory r, uint256 k, uint256 m) private view {
+    /// @dev Samples from k, at most m: one registry call reads them in order until the open seats are accepted
+    ///      (skipping the excluded and the seats already filled before reading their words), then each accepted
+    ///      entry is offered. Returns the samples consumed (≥ 1); unread hashes cost only their computation.
+    function _samples(Run memory r, uint256 k, uint256 m) private view returns (uint256 used) {
         uint256[] memory hs = new uint256[](m);
-        uint256[] memory idx = new uint256[](m);
-        uint256 n = r.q.candidates;
-        for (uint256 j; j < m; ++j) {
-            uint256 h = sampleHash(r.seed, k + j);
-            hs[j] = h;
-            idx[j] = index(h, n);
-        }
-        (address[] memory who, uint256[] memory words, uint256 ref) = r.reg.drawSample(idx, r.q.atBlock);
-        for (uint256 j; j < m; ++j) if (accepts(hs[j], words[j], ref)) _offer(r, who[j], words[j]);
+        for (uint256 j; j < m; ++j) hs[j] = sampleHash(r.seed, k + j);
+        address[] memory skip = new address[](r.excluded.length + r.filled);
+        for (uint256 j; j < r.excluded.length; ++j) skip[j] = r.excluded[j];
+        for (uint256 j; j < r.filled; ++j) skip[r.excluded.length + j] = r.drawn[j];
+        address[] memory who;
+        uint256[] memory words;
+        (who, words, used) = r.reg.drawSampleWeighted(hs, r.q.candidates, r.q.atBlock, r.drawn.length - r.filled, skip);
+        for (uint256 j; j < used; ++j) if (who[j] != address(0)) _offer(r, who[j], words[j]);
     }
 
     /// @dev Fallback: entries from, from + 1, … (mod n), eligibility alone (the sweep starts at a seeded entry).
@@ -103,10 +108,10 @@ library ProviderSampling {
         for (uint256 j; j < m; ++j) _offer(r, who[j], words[j]);
     }
 
-    /// @dev Batch size: the open seats plus one (a rejection or a duplicate rarely costs a second call), within
-    ///      the samples left.
-    function _batch(uint256 open, uint256 left) private pure returns (uint256) {
-        return open + 1 < left ? open + 1 : left;
+    /// @dev Batch size: `want` (twice the open seats plus one: a sample the registry does not need to read costs only
+    ///      its hash, so a rejection or a repeat rarely costs a second call), within the samples left.
+    function _batch(uint256 want, uint256 left) private pure returns (uint256) {
+        return want < left ? want : left;
     }
 
     /// @dev Draws `who` when a seat is open, its snapshot word is eligible and it is neither excluded nor drawn.
