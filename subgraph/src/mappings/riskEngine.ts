@@ -74,6 +74,29 @@ export function handleMarketRiskParamsSet(event: MarketRiskParamsSet): void {
   configChange(event, "marketRisk", p.market, [], [r.imMultipleWad, r.mmMultipleWad, r.imFloorWad, r.mmFloorWad]);
 }
 
+/** Copies a volatility model (a market's or a tenor bucket's: V is the entity, R the event's params tuple). */
+function setModel<V, R>(v: V, r: R, at: BigInt): void {
+  v.lambdaWad = r.lambdaWad;
+  v.floorSigmaWad = r.floorSigmaWad;
+  v.staleSigmaWad = r.staleSigmaWad;
+  v.staleAfterSec = r.staleAfterSec;
+  v.paramsSetAt = at;
+}
+
+/** Folds one σ update (the event's post-state: variance, σ before floor and staleness) into V and saves it. */
+function foldUpdate<V, P>(v: V, p: P, at: BigInt): void {
+  v.priceWad = p.priceWad;
+  v.returnWad = p.returnWad;
+  v.elapsedSec = p.elapsedSec;
+  v.varianceWad = p.varianceWad;
+  v.sigmaWad = p.sigmaWad;
+  v.updateCount = v.updateCount + 1;
+  v.bountiesUsdc = v.bountiesUsdc.plus(p.bountyUsdc);
+  v.lastKeeper = p.keeper;
+  v.updatedAt = at;
+  v.save();
+}
+
 function getMarketVol(market: Address): MarketVolatility {
   const v = loadOrInitMarketVolatility(market);
   v.market = market;
@@ -84,11 +107,7 @@ function getMarketVol(market: Address): MarketVolatility {
 export function handleMarketVolParamsSet(event: MarketVolParamsSet): void {
   const r = event.params.params;
   const v = getMarketVol(event.params.market);
-  v.lambdaWad = r.lambdaWad;
-  v.floorSigmaWad = r.floorSigmaWad;
-  v.staleSigmaWad = r.staleSigmaWad;
-  v.staleAfterSec = r.staleAfterSec;
-  v.paramsSetAt = event.block.timestamp;
+  setModel(v, r, event.block.timestamp);
   v.save();
   configChange(
     event,
@@ -102,17 +121,7 @@ export function handleMarketVolParamsSet(event: MarketVolParamsSet): void {
 /** One update of a market's σ: the event carries the post-state (variance, σ before floor and staleness). */
 export function handleMarketVolatilityUpdated(event: MarketVolatilityUpdated): void {
   const p = event.params;
-  const v = getMarketVol(p.market);
-  v.priceWad = p.priceWad;
-  v.returnWad = p.returnWad;
-  v.elapsedSec = p.elapsedSec;
-  v.varianceWad = p.varianceWad;
-  v.sigmaWad = p.sigmaWad;
-  v.updateCount = v.updateCount + 1;
-  v.bountiesUsdc = v.bountiesUsdc.plus(p.bountyUsdc);
-  v.lastKeeper = p.keeper;
-  v.updatedAt = event.block.timestamp;
-  v.save();
+  foldUpdate(getMarketVol(p.market), p, event.block.timestamp);
 }
 
 function getTenorVol(market: Address, bucket: BigInt): TenorVolatility {
@@ -126,12 +135,8 @@ function getTenorVol(market: Address, bucket: BigInt): TenorVolatility {
 export function handleTenorVolParamsSet(event: TenorVolParamsSet): void {
   const r = event.params.params;
   const v = getTenorVol(event.params.market, event.params.bucket);
-  v.lambdaWad = r.lambdaWad;
-  v.floorSigmaWad = r.floorSigmaWad;
-  v.staleSigmaWad = r.staleSigmaWad;
-  v.staleAfterSec = r.staleAfterSec;
+  setModel(v, r, event.block.timestamp);
   v.active = !r.staleAfterSec.isZero();
-  v.paramsSetAt = event.block.timestamp;
   v.save();
   configChange(
     event,
@@ -145,15 +150,5 @@ export function handleTenorVolParamsSet(event: TenorVolParamsSet): void {
 /** One update of a tenor bucket's σ (post-state, σ before floor and staleness). */
 export function handleTenorVolatilityUpdated(event: TenorVolatilityUpdated): void {
   const p = event.params;
-  const v = getTenorVol(p.market, p.bucket);
-  v.priceWad = p.priceWad;
-  v.returnWad = p.returnWad;
-  v.elapsedSec = p.elapsedSec;
-  v.varianceWad = p.varianceWad;
-  v.sigmaWad = p.sigmaWad;
-  v.updateCount = v.updateCount + 1;
-  v.bountiesUsdc = v.bountiesUsdc.plus(p.bountyUsdc);
-  v.lastKeeper = p.keeper;
-  v.updatedAt = event.block.timestamp;
-  v.save();
+  foldUpdate(getTenorVol(p.market, p.bucket), p, event.block.timestamp);
 }
