@@ -653,11 +653,17 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
     try {
       const outcomes: Array<[string, string, string]> = [];
+      const keys: string[] = [];
       for (let i = 0; i < 3 && !(await liquidatedSince(from)).some(([a]) => a === t.address.toLowerCase()); ++i) {
         const r = await k.tick();
         for (const x of r.results) outcomes.push([x.key.split(":")[0]!, x.key.split(":")[1]!, x.outcome]);
+        for (const x of r.results) if (x.outcome === "success") keys.push(x.key);
       }
       expect(outcomes).to.deep.include([APPROVE_ACTION, ch.toLowerCase(), "success"]);
+      // the approval is each keeper's own work: its key names the keeper (two keepers approving is not a double action)
+      expect(keys.filter((x) => x.startsWith(APPROVE_ACTION))).to.deep.equal([
+        `${APPROVE_ACTION}:${ch.toLowerCase()}:${keeper.address.toLowerCase()}:0`,
+      ]);
       expect(outcomes).to.deep.include([LIQUIDATE_ACTION, t.address.toLowerCase(), "success"]);
       expect((await protocol.usdc.allowance(keeper.address, ch)) > usdc("1000")).to.equal(true);
       expect((await liquidatedSince(from)).map(([a]) => a)).to.include(t.address.toLowerCase());

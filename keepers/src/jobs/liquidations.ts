@@ -118,7 +118,7 @@ export const ADL_EXECUTE_ACTION = "liquidations.executeAdl";
 /**
  * The liquidator of an account holding token collateral (CH, DPS) buys that collateral at its haircut value: the
  * ClearingHouse pulls the USDC from the caller (`seizeTokenCollateral`, buyer = the keeper), so the keeper approves
- * USDC to the ClearingHouse once (max) before its first liquidation. Key `liquidations.approveUsdc:<ch>:<allowance>`.
+ * USDC to the ClearingHouse once (max) before its first liquidation. Key `liquidations.approveUsdc:<ch>:<keeper>:<allowance>`.
  */
 export const APPROVE_ACTION = "liquidations.approveUsdc";
 const ERC20_APPROVE = new Interface([
@@ -582,7 +582,12 @@ export function liquidationJob(
     if (balance === 0n || allowance >= balance) return [];
     return [
       {
-        key: { action: APPROVE_ACTION, id: clearingHouse.toLowerCase(), epoch: allowance.toString() },
+        // per keeper: each keeper's own allowance (two keepers approving is two pieces of work, not a double action)
+        key: {
+          action: APPROVE_ACTION,
+          id: `${clearingHouse.toLowerCase()}:${ctx.keeper.toLowerCase()}`,
+          epoch: allowance.toString(),
+        },
         priority: true,
         data: { account: ctx.keeper, approveToken: usdc },
       },
