@@ -164,7 +164,7 @@ describe("checker discovery: every deployed contract with checker() becomes a jo
       child.on("exit", (code) => resolve({ code, stdout, stderr }));
     });
     expect(out.code, out.stderr).to.equal(0);
-    expect(out.stderr).to.include("dry run: 10 Gelato task(s) built");
+    expect(out.stderr).to.include("dry run: 11 Gelato task(s) built");
     const json = JSON.parse(out.stdout) as {
       registrations: Array<{ contract: string; job: string; execFunction: string; selectorSource: string }>;
     };
@@ -176,6 +176,12 @@ describe("checker discovery: every deployed contract with checker() becomes a jo
       ["futures-expiry", "FuturesMarket", "cancelOrder(address,uint256)", "contract type"],
       ["futures-expiry", "FuturesMarket", "fixSettlementPrice(uint256)", "contract type"],
       ["futures-expiry", "FuturesMarket", "fixSettlementPriceAt(uint256,uint80,uint64[])", "contract type"],
+      [
+        "futures-expiry",
+        "FuturesMarket",
+        "fixSettlementPriceFallback(uint256,uint80,uint64,uint80,uint64)",
+        "contract type",
+      ],
       ["futures-expiry", "FuturesMarket", "finalizeSettlement(uint256)", "contract type"],
       ["futures-expiry", "FuturesMarket", "settlePosition(uint256,address)", "contract type"],
       ["futures-expiry", "FuturesMarket", "listStandardSeriesAt(uint8,uint64)", "contract type"],
