@@ -559,12 +559,15 @@ export function liquidationJob(
 
   /** USDC of the ClearingHouse (read once). */
   let usdcAddress: string | undefined;
+  /** Set once this keeper's allowance is the maximum: no further reads (liquidation ticks are latency-sensitive). */
+  let approvedMax = false;
   /**
    * The approval a token-collateral liquidation needs (APPROVE_ACTION): when the keeper holds USDC and its allowance
    * to the ClearingHouse is below that balance. USDC-only accounts do not need it; it is sent before the first
    * liquidation either way (one transaction per keeper, harmless: the ClearingHouse pulls only from its caller).
    */
   async function approval(ctx: JobContext): Promise<Candidate<LiquidationWork>[]> {
+    if (approvedMax) return [];
     const blockTag = ctx.safeBlock;
     usdcAddress ??= (
       await ctx.client.read("modules", (p) => ClearingHouse__factory.connect(clearingHouse, p).modules({ blockTag }))
@@ -579,6 +582,9 @@ export function liquidationJob(
       read("allowance", [ctx.keeper, clearingHouse]),
       read("balanceOf", [ctx.keeper]),
     ]);
+    // a max allowance stays above any balance even where the token spends it down (an operator who revokes it
+    // by hand restarts the keeper, which reads it again)
+    approvedMax = allowance === MaxUint256;
     if (balance === 0n || allowance >= balance) return [];
     return [
       {
