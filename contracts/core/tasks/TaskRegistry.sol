@@ -288,7 +288,7 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
                     if (block.timestamp > d.moveEnds) return (this.timeoutDispute.selector, id);
                     continue;
                 }
-                if ($.councilHeads[id][k.round] == address(0) && block.number > k.targetBlock) {
+                if (TaskCommon.headOf($, id, k.round) == address(0) && block.number > k.targetBlock) {
                     return (this.drawCouncil.selector, id);
                 }
                 if (st != Status.Running && _finalizable($, id, k)) return (this.finalize.selector, id);

@@ -19,7 +19,8 @@ abstract contract TaskRegistryStore {
         mapping(uint256 taskId => ITaskRegistry.Task) tasks;
         /// @dev Packed bids: price << 160 | bidder, in arrival order (≤ MAX_BIDS per task).
         mapping(uint256 taskId => mapping(uint256 index => uint256 bid)) bids;
-        /// @dev The first member of each round's council (zero: not drawn yet); the rest follow `members` links.
+        /// @dev The first member of the dispute round's council (zero: not drawn yet); the rest follow `members` links.
+        ///      The first round's head is the task's `councilHead` (key 0 is no longer written).
         mapping(uint256 taskId => mapping(uint8 round => address first)) councilHeads;
         /// @dev A member's word: bit r member of round r; bit 2 + r revealed in round r; bit 4 + r revealed the
         ///      executor's result in round r; bit 6 fee claimed; bits 8..167 the next member of its council in draw order (zero: the last). The

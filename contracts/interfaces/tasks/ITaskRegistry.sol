@@ -128,6 +128,9 @@ interface ITaskRegistry is
     ///         when its challenger lapsed); bit 6: the bisection is the client's appeal of the accepted result.
     ///         Once the task has ended, `commitEnds` holds the acceptance time while the client's appeal window is
     ///         open and the executor's duty lock held (0 otherwise; `appeal`, `closeAppeal`).
+    ///         `councilHead` is the first member of the first round's council (zero: not drawn yet); its other
+    ///         members follow the member words' links, the dispute council's head is `councilHeads[taskId][1]`. It
+    ///         shares the slot of `targetBlock`, which the draw reads anyway: drawing writes no fresh slot for it.
     struct Task {
         address client;
         Status status;
@@ -153,8 +156,9 @@ interface ITaskRegistry is
         uint128 maxPayment;
         uint128 capacityPflopsWad;
         uint128 councilFee;
-        uint64 targetBlock;
-        uint64 assignmentId;
+        uint48 targetBlock;
+        uint48 assignmentId;
+        address councilHead;
         bytes32 resultHash;
         bytes32 prescriptionHash;
         uint96 faultDps;

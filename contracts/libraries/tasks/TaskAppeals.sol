@@ -158,7 +158,7 @@ library TaskAppeals {
         bool late = block.timestamp > k.votingEnds;
         bool hasVerdict = executorWrong || k.agree >= TaskCommon.quorum(k);
         uint256 b;
-        for (address m = $.councilHeads[taskId][1]; m != address(0); m = address(uint160(b >> 8))) {
+        for (address m = TaskCommon.headOf($, taskId, 1); m != address(0); m = address(uint160(b >> 8))) {
             b = words[m];
             if (b & 8 == 0) {
                 if (late) TaskCommon.slashSilent($, taskId, k, m);
@@ -175,7 +175,7 @@ library TaskAppeals {
     ) private view returns (uint256 c) {
         mapping(address => uint256) storage words = $.members[taskId];
         uint256 b;
-        for (address m = $.councilHeads[taskId][0]; m != address(0); m = address(uint160(b >> 8))) {
+        for (address m = TaskCommon.headOf($, taskId, 0); m != address(0); m = address(uint160(b >> 8))) {
             b = words[m];
             if (b & 84 == 20) ++c;
         }
@@ -191,7 +191,7 @@ library TaskAppeals {
         mapping(address => uint256) storage words = $.members[taskId];
         mapping(address => bytes32) storage res = $.results[taskId];
         uint256 b;
-        for (address m = $.councilHeads[taskId][1]; m != address(0); m = address(uint160(b >> 8))) {
+        for (address m = TaskCommon.headOf($, taskId, 1); m != address(0); m = address(uint160(b >> 8))) {
             b = words[m];
             if (b & 8 != 0 && TaskCommon.sidesWith(b, 1, upheld, verdict, res[m])) ++c;
         }

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ITaskRegistry} from "../../interfaces/tasks/ITaskRegistry.sol";
 import {ITaskRegistryEvents} from "../../interfaces/tasks/ITaskRegistryEvents.sol";
 import {ITaskRegistryErrors} from "../../interfaces/tasks/ITaskRegistryErrors.sol";
@@ -131,7 +132,7 @@ library TaskBidding {
                 k.price,
                 uint256(k.deadline) + $.params.redemptionGraceSec
             );
-            k.assignmentId = uint64(assignmentId);
+            k.assignmentId = SafeCast.toUint48(assignmentId);
         }
         // @dev The council draws from the same (already mined) seed block and snapshot: drawable at once.
         emit ITaskRegistryEvents.ExecutorSelected(taskId, executor, k.price, target, assignmentId);

@@ -64,7 +64,7 @@ library TaskCommon {
         ITaskRegistry.Task storage k
     ) internal returns (uint64 target) {
         target = uint64(block.number + 1);
-        k.targetBlock = target;
+        k.targetBlock = uint48(target);
         k.seedTime = uint40(block.timestamp);
         k.candidates = uint32(IProviderRegistry($.registry).drawCount());
     }
@@ -143,10 +143,13 @@ library TaskCommon {
         IProviderRegistry($.registry).releaseStake(all, amount);
     }
 
-    /// @dev Stores a drawn council as the list threaded through its members' words (draw order kept).
+    /// @dev Stores a drawn council as the list threaded through its members' words (draw order kept). The first
+    ///      round's head goes into the task's `councilHead` (the slot of `targetBlock`, which the draw has read: a
+    ///      warm rewrite instead of a fresh slot, issue 21 drawCouncil gas); the dispute council's into `councilHeads`.
     function storeCouncil(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
+        ITaskRegistry.Task storage k,
         uint8 round,
         address[] memory picked
     ) internal {
@@ -157,7 +160,17 @@ library TaskCommon {
             uint256 next = i + 1 < n ? uint160(picked[i + 1]) : 0;
             words[picked[i]] |= flag | (next << 8);
         }
-        $.councilHeads[taskId][round] = picked[0];
+        if (round == 0) k.councilHead = picked[0];
+        else $.councilHeads[taskId][round] = picked[0];
+    }
+
+    /// @dev The first member of round `round`'s council of `taskId` (zero: not drawn yet).
+    function headOf(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        uint256 round
+    ) internal view returns (address) {
+        return round == 0 ? $.tasks[taskId].councilHead : $.councilHeads[taskId][uint8(round)];
     }
 
     /// @dev Appends round `round`'s members (draw order) to `list` from index `at`; returns the new length. `list`
@@ -170,7 +183,7 @@ library TaskCommon {
         uint256 at
     ) internal view returns (uint256) {
         mapping(address => uint256) storage words = $.members[taskId];
-        for (address m = $.councilHeads[taskId][round]; m != address(0); m = address(uint160(words[m] >> 8))) {
+        for (address m = headOf($, taskId, round); m != address(0); m = address(uint160(words[m] >> 8))) {
             list[at++] = m;
         }
         return at;
@@ -247,7 +260,7 @@ library TaskCommon {
         bytes32[] memory seen = new bytes32[](d);
         uint256 n;
         uint256 b;
-        for (address m = $.councilHeads[taskId][uint8(r)]; m != address(0); m = address(uint160(b >> 8))) {
+        for (address m = headOf($, taskId, r); m != address(0); m = address(uint160(b >> 8))) {
             b = words[m];
             if (b & (4 << r) != 0 && b & (16 << r) == 0) seen[n++] = res[m];
         }

@@ -22,7 +22,7 @@ library TaskCouncil {
             TaskCommon.revertStatus(taskId, st);
         uint8 round = k.round;
         uint256 target = k.targetBlock;
-        if (target == 0 || block.number <= target || $.councilHeads[taskId][round] != address(0)) {
+        if (target == 0 || block.number <= target || TaskCommon.headOf($, taskId, round) != address(0)) {
             revert ITaskRegistryErrors.TaskCouncilNotDrawable(taskId, target);
         }
         if (block.number > target + 256) {
@@ -51,7 +51,7 @@ library TaskCouncil {
             size
         );
         if (picked.length < size) revert ITaskRegistryErrors.TaskCouncilUnavailable(size, picked.length);
-        TaskCommon.storeCouncil($, taskId, round, picked);
+        TaskCommon.storeCouncil($, taskId, k, round, picked);
         TaskCommon.lockDuty($, k, picked);
         // @dev A council drawn after its commit window closed (the final result committed, or the dispute opened, and
         //      nobody drew in time) gets full commit and reveal windows from now: nobody misses a deadline it never

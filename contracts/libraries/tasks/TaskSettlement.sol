@@ -389,7 +389,7 @@ library TaskSettlement {
         mapping(address => uint256) storage words = $.members[taskId];
         mapping(address => bytes32) storage res = $.results[taskId];
         uint256 b;
-        for (address m = $.councilHeads[taskId][uint8(r)]; m != address(0); m = address(uint160(b >> 8))) {
+        for (address m = TaskCommon.headOf($, taskId, r); m != address(0); m = address(uint160(b >> 8))) {
             b = words[m];
             if (b & (4 << r) != 0 && TaskCommon.sidesWith(b, r, executorCorrect, verdict, res[m])) ++right;
         }
@@ -417,7 +417,7 @@ library TaskSettlement {
         for (uint256 r; r <= last; ++r) {
             bool late = r < last ? k.flags & 1 != 0 : lateNow;
             uint256 b;
-            for (address m = $.councilHeads[taskId][uint8(r)]; m != address(0); m = address(uint160(b >> 8))) {
+            for (address m = TaskCommon.headOf($, taskId, r); m != address(0); m = address(uint160(b >> 8))) {
                 b = words[m];
                 if (b & (4 << r) == 0) {
                     if (late) TaskCommon.slashSilent($, taskId, k, m);
