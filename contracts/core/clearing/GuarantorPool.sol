@@ -215,10 +215,23 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
         address account,
         uint256 amountUsdc,
         address recipient
-    ) external restricted nonReentrant returns (uint256 paidUsdc) {
+    ) external nonReentrant returns (uint256 paidUsdc) {
         Layout storage $ = GuarantorStorage.layout();
+        // The registered engine passes with one SLOAD; anyone else goes through AccessManager exactly as `restricted`.
+        if (msg.sender != $.trustedEngine) _checkCanCall(msg.sender, msg.data);
         paidUsdc = GuarantorCapital.coverLoss($, account, amountUsdc);
         if (paidUsdc > 0) $.usdc.safeTransfer(recipient, paidUsdc);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function setTrustedEngine(address engine) external restricted {
+        GuarantorStorage.layout().trustedEngine = engine;
+        emit TrustedEngineSet(engine);
+    }
+
+    /// @inheritdoc IGuarantorPool
+    function trustedEngine() external view returns (address) {
+        return GuarantorStorage.layout().trustedEngine;
     }
 
     // ───────────────────────────── insurance requirement ─────────────────────────────

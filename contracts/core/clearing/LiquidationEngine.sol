@@ -16,8 +16,10 @@ import {AggregatorV3Interface} from "@chainlink/contracts/src/v0.8/shared/interf
 /// @title LiquidationEngine
 /// @notice Permissionless partial liquidation and the default waterfall. See ILiquidationEngine.
 /// @dev The ClearingHouse accepts liquidationClose/absorbDeficit only from the engine set in its setModules; the
-///      engine holds Roles.CLEARING for GuarantorPool.coverLoss and InsuranceFund.coverBadDebt. Reads the module addresses from the ClearingHouse on every call, so
-///      a module swap there needs no second governance action here.
+///      GuarantorPool admits the engine it trusts by address (setTrustedEngine) and the engine holds Roles.CLEARING for
+///      InsuranceFund.coverBadDebt. The waterfall's guarantor pool and insurance fund are a copy of the
+///      ClearingHouse's modules that anyone refreshes (`syncModules`, one SLOAD on the default path instead of a call);
+///      until the first sync they are read from the ClearingHouse on every call. The oracle is always read there.
 contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
     using SafeCast for uint256;
     uint256 internal constant WAD = 1e18;
@@ -37,7 +39,13 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         uint40 dustNotionalUsdc;
         /// @dev ADL nomination window; 0 reads as DEFAULT_ADL_WINDOW_SEC.
         uint32 adlWindowSec;
+        /// @dev The ClearingHouse's guarantor pool as of the last `syncModules` (address(0): never synced — the
+        ///      waterfall reads the ClearingHouse). Packed beside adlWindowSec (the slot before the claims mapping).
+        address guarantorPool;
         mapping(address bankrupt => AdlClaim) adlClaims;
+        /// @dev The ClearingHouse's insurance fund as of the last `syncModules` (read only when the pool leaves a
+        ///      deficit).
+        address insuranceFund;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.LiquidationEngine")) - 1)) & ~bytes32(uint256(0xff))
@@ -114,11 +122,11 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         uint256 priceWad,
         int256 collateral
     ) private returns (int256) {
-        (, address pool, address fund) = ch.liquidationModules();
         if (s.tokenMask != 0) {
+            (, , address fund) = ch.liquidationModules();
             IClearingHouseCollateral(address(ch)).seizeTokenCollateral(account, fund, priceWad, true);
         }
-        collateral = _waterfall(ch, IGuarantorPool(pool), IInsuranceFund(fund), account, uint256(-collateral));
+        collateral = _waterfall($, ch, account, uint256(-collateral));
         if (collateral < 0 && s.positionCount > 0) _openClaim($, ch, account, uint256(-collateral));
         return collateral;
     }
@@ -178,19 +186,38 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
     /// @dev LIQ-03: guarantor capital, then the insurance fund; each layer pays at most the remaining deficit and at
     ///      most what it holds. Returns the account's collateral after (< 0: left for auto-deleveraging).
     function _waterfall(
+        LiquidationEngineStorage storage $,
         IClearingHouse ch,
-        IGuarantorPool pool,
-        IInsuranceFund fund,
         address account,
         uint256 deficit
     ) private returns (int256) {
-        uint256 fromGuarantor = pool.coverLoss(account, deficit, address(ch));
+        address pool = $.guarantorPool;
+        address fund;
+        bool synced = pool != address(0);
+        if (!synced) (, pool, fund) = ch.liquidationModules();
+        uint256 fromGuarantor = IGuarantorPool(pool).coverLoss(account, deficit, address(ch));
         uint256 remaining = deficit - Math.min(fromGuarantor, deficit);
         uint256 fromInsurance;
-        if (remaining > 0 && address(fund) != address(0)) {
-            fromInsurance = fund.coverBadDebt(remaining, address(ch));
+        if (remaining > 0) {
+            if (synced) fund = $.insuranceFund;
+            if (fund != address(0)) fromInsurance = IInsuranceFund(fund).coverBadDebt(remaining, address(ch));
         }
         return ch.absorbDeficit(account, fromGuarantor, fromInsurance);
+    }
+
+    /// @inheritdoc ILiquidationEngine
+    function syncModules() external returns (address guarantorPool, address insuranceFund) {
+        LiquidationEngineStorage storage $ = _getLiquidationEngineStorage();
+        (, guarantorPool, insuranceFund) = $.clearingHouse.liquidationModules();
+        $.guarantorPool = guarantorPool;
+        $.insuranceFund = insuranceFund;
+        emit LiquidationModulesSynced(guarantorPool, insuranceFund);
+    }
+
+    /// @inheritdoc ILiquidationEngine
+    function waterfallModules() external view returns (address guarantorPool, address insuranceFund) {
+        LiquidationEngineStorage storage $ = _getLiquidationEngineStorage();
+        return ($.guarantorPool, $.insuranceFund);
     }
 
     // ───────────────────────────── auto-deleveraging ─────────────────────────────
@@ -293,8 +320,7 @@ contract LiquidationEngine is ChxUpgradeable, ILiquidationEngine {
         if (collateral < 0) {
             // CLR-03: ADL only takes what the guarantor and the insurance fund cannot pay now (a refilled fund pays
             // first).
-            (, address pool, address fund) = r.ch.liquidationModules();
-            collateral = _waterfall(r.ch, IGuarantorPool(pool), IInsuranceFund(fund), bankrupt, uint256(-collateral));
+            collateral = _waterfall($, r.ch, bankrupt, uint256(-collateral));
         }
         r.deficit = collateral < 0 ? uint256(-collateral) : 0;
         r.priceWad = _indexPrice(r.ch);

@@ -238,12 +238,23 @@ interface IGuarantorPool is IGuarantorPoolErrors, IGuarantorPoolEvents {
     function incomeOwed() external view returns (uint256);
 
     /// @notice Pays up to `amountUsdc` of `account`'s deficit from its guarantor's capital to `recipient`
-    ///         (Roles.CLEARING: the LiquidationEngine), never below zero (LIQ-03).
+    ///         (the trusted engine governance registered, else Roles.CLEARING through AccessManager), never below
+    ///         zero (LIQ-03).
     /// @param account The defaulted customer.
     /// @param amountUsdc Deficit.
     /// @param recipient The ClearingHouse.
     /// @return paidUsdc USDC paid.
     function coverLoss(address account, uint256 amountUsdc, address recipient) external returns (uint256 paidUsdc);
+
+    /// @notice Registers the LiquidationEngine `coverLoss` admits with one SLOAD instead of an AccessManager check
+    ///         (ADMIN). Re-pointing or clearing it (address(0)) removes the old engine's fast path at once; any other
+    ///         caller still needs Roles.CLEARING through AccessManager.
+    /// @param engine The LiquidationEngine proxy, or address(0).
+    function setTrustedEngine(address engine) external;
+
+    /// @notice The LiquidationEngine `coverLoss` admits without an AccessManager check (address(0): none).
+    /// @return The engine.
+    function trustedEngine() external view returns (address);
 
     /// @notice Sets governance parameters (ADMIN).
     /// @param minDpsStake Minimum DPS stake.

@@ -210,4 +210,8 @@ interface IGuarantorPoolEvents {
     /// @param unvestedUsdc Income not yet in the share price, after.
     /// @param vestEnd Second by which all of it is.
     event IncomeVesting(address indexed guarantor, uint256 unvestedUsdc, uint64 vestEnd);
+
+    /// @notice Emitted when governance registers the LiquidationEngine `coverLoss` trusts by address.
+    /// @param engine The engine trusted now (address(0): none; the previous one is refused from now on).
+    event TrustedEngineSet(address indexed engine);
 }

@@ -161,12 +161,30 @@ interface ILiquidationEngine {
     /// @param maxBountyUsdc Cap per liquidation.
     /// @param dustNotionalUsdc Remaining notional below which the account is fully closed.
     event LiquidationParamsSet(uint256 bountyBps, uint256 maxBountyUsdc, uint256 dustNotionalUsdc);
+    /// @notice Emitted when the engine copies the ClearingHouse's waterfall modules (`syncModules`).
+    /// @param guarantorPool The guarantor pool the waterfall pays from now.
+    /// @param insuranceFund The insurance fund the waterfall pays from now (address(0): none).
+    event LiquidationModulesSynced(address indexed guarantorPool, address indexed insuranceFund);
 
     /// @notice Liquidates `account` (permissionless).
     /// @param account The account below maintenance margin.
     /// @return fractionWad Fraction closed.
     /// @return bountyUsdc Bounty paid to the caller.
     function liquidate(address account) external returns (uint256 fractionWad, uint256 bountyUsdc);
+
+    /// @notice Copies the ClearingHouse's guarantor pool and insurance fund into the engine (permissionless: it only
+    ///         copies the ClearingHouse's own `liquidationModules`). The waterfall then pays from the copy with one
+    ///         SLOAD instead of a call; call it after every `ClearingHouse.setModules` that swaps either (governance
+    ///         batches both in one operation; the deploy module syncs). Before the first sync the waterfall reads the
+    ///         ClearingHouse on every default.
+    /// @return guarantorPool The pool copied.
+    /// @return insuranceFund The fund copied.
+    function syncModules() external returns (address guarantorPool, address insuranceFund);
+
+    /// @notice The waterfall modules as of the last `syncModules` (address(0) pool: never synced).
+    /// @return guarantorPool The pool.
+    /// @return insuranceFund The fund.
+    function waterfallModules() external view returns (address guarantorPool, address insuranceFund);
 
     /// @notice Sets parameters (ADMIN).
     /// @param bountyBps Bounty bps of closed notional (≤ 1000).

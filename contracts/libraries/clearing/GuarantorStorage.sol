@@ -57,6 +57,9 @@ abstract contract GuarantorPoolStorage {
         ///      Σ pendingUsdc = incomeOwed + incomeFunded at all times.
         uint128 incomeOwed;
         uint128 incomeFunded;
+        /// @dev The LiquidationEngine governance registered: `coverLoss` admits it with this one SLOAD instead of an
+        ///      AccessManager round trip (address(0): everyone goes through AccessManager).
+        address trustedEngine;
     }
 }
 

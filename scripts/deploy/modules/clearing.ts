@@ -4,6 +4,7 @@ import {
   GuarantorPool__factory,
   IMarketAccountRisk__factory,
   InsuranceFund__factory,
+  LiquidationEngine__factory,
 } from "../../../types/ethers-contracts/index.js";
 import type { DeployContext, DeployModule } from "../../lib/deployer.js";
 import { Roles } from "../../lib/roles.js";
@@ -239,6 +240,19 @@ export const clearingModule: DeployModule = {
     await ctx.setFunctionRole("GuarantorPool", ["coverLoss(address,uint256,address)"], Roles.CLEARING);
     await ctx.setFunctionRole("GuarantorPool", ["slashDps(address,uint256,address)"], Roles.GUARANTOR_SLASHER);
     await ctx.grantRole(Roles.CLEARING, ctx.address("LiquidationEngine"), "LiquidationEngine");
+    // the waterfall pays from the engine's copy of the ClearingHouse's pool and fund (one SLOAD instead of a call)
+    const engine = LiquidationEngine__factory.connect(liq, ctx.deployer);
+    const [syncedPool, syncedFund] = await engine.waterfallModules();
+    if (syncedPool.toLowerCase() !== pool.toLowerCase() || syncedFund.toLowerCase() !== insurance.toLowerCase()) {
+      await (await engine.syncModules()).wait();
+    }
+    // coverLoss admits the registered engine with one SLOAD (docs/clearing.md "Trusted engine"); the CLEARING role
+    // stays for InsuranceFund.coverBadDebt and keeps other role holders on the AccessManager path.
+    const guarantorPool = GuarantorPool__factory.connect(pool, ctx.deployer);
+    if ((await guarantorPool.trustedEngine()).toLowerCase() !== liq.toLowerCase()) {
+      const data = guarantorPool.interface.encodeFunctionData("setTrustedEngine", [liq]);
+      await ctx.adminCall(pool, data, "GuarantorPool: setTrustedEngine(LiquidationEngine)");
+    }
     for (const name of ["ClearingHouse", "GuarantorPool", "RiskEngine", "LiquidationEngine"]) {
       await ctx.guardianMayPause(name, Roles.GUARDIAN);
     }

@@ -235,6 +235,11 @@ open(
   ["nominateAdl(address,address)", "executeAdl(address)"],
   "auto-deleveraging (docs/clearing.md): nominations are scored and ranked on-chain; execution only after the window, after the insurance fund, best-ranked first",
 );
+open(
+  "LiquidationEngine",
+  ["syncModules()"],
+  "copies the ClearingHouse's own guarantor pool and insurance fund (liquidationModules): the caller chooses nothing",
+);
 
 // Spot market
 open(
