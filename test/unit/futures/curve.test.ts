@@ -111,12 +111,28 @@ describe("FuturesMarket: the listed curve and roll (through the deploy script)",
       .to.be.revertedWithCustomError(options, "OptionsInvalidFuturesSeries")
       .withArgs(99n, 0n, optionExpiry);
     // a futures series that stops trading before the option can be exercised (fix + dispute window)
-    const params = await options.params();
-    await (await options.setParams({ ...params.toObject(), disputeWindowSec: 17 * 3_600 })).wait();
+    const q = await options.params();
+    const params = {
+      makerFeeBps: q.makerFeeBps,
+      takerFeeBps: q.takerFeeBps,
+      disputeWindowSec: q.disputeWindowSec,
+      expiryGridSec: q.expiryGridSec,
+      expiryOffsetSec: q.expiryOffsetSec,
+      minTimeToExpirySec: q.minTimeToExpirySec,
+      maxHorizonSec: q.maxHorizonSec,
+      maxStrikeDeviationBps: q.maxStrikeDeviationBps,
+      callCapBps: q.callCapBps,
+      maxLiveSeries: q.maxLiveSeries,
+      bountyUsdc: q.bountyUsdc,
+      strikeStepWad: q.strikeStepWad,
+      maxCorrectionBps: q.maxCorrectionBps,
+      listingBondPerDayUsdc: q.listingBondPerDayUsdc,
+    };
+    await (await options.setParams({ ...params, disputeWindowSec: 17 * 3_600 })).wait();
     await expect(o.listStandardFuturesSeries(PUT, wad("12"), optionExpiry, m2Id))
       .to.be.revertedWithCustomError(options, "OptionsInvalidFuturesSeries")
       .withArgs(m2Id, m2, optionExpiry);
-    await (await options.setParams(params.toObject())).wait();
+    await (await options.setParams(params)).wait();
     // an expired futures series
     const m1Id = 1n + m2Id; // listed below
     await (await futures.connect(alice!).listStandardSeriesAt(MONTHLY, m1)).wait();
