@@ -160,7 +160,7 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
         assertEq(futures.positionOf(id, alice).escrowCh, 0, "claim taken");
     }
 
-    /// A long settles twice: the second settlement reverts and the claim is not doubled.
+    /// MKT-05: a long settles twice: the second settlement reverts and the claim is not doubled.
     function test_lazyHandOver_longSettlesTwice_claimNotDoubled() public {
         _wireOrders();
         _deliveringPair();
@@ -282,8 +282,8 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
         assertEq(orders.close(oid), 30e18);
     }
 
-    /// CH conservation through the lazy hand-over: short escrow + claims + orders + balances is constant, and the
-    /// market holds exactly the escrow and claims it owes at every step.
+    /// MKT-05, MKT-08: CH conservation through the lazy hand-over: short escrow + claims + orders + balances is
+    /// constant, and the market holds exactly the escrow and claims it owes at every step.
     function test_lazyHandOver_chConserved() public {
         _wireOrders();
         _deliveringPair();
