@@ -241,6 +241,11 @@ contract FuturesMarket is FuturesViews, EIP712Upgradeable, IMarketAccountRisk {
     }
 
     /// @inheritdoc IFuturesMarket
+    function takeDelivery(uint256, address, address) external returns (uint256, uint256) {
+        _delegateToModule();
+    }
+
+    /// @inheritdoc IFuturesMarket
     function demandDeliveryProof(uint256, address) external {
         _delegateToModule();
     }

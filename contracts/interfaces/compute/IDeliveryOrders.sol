@@ -230,7 +230,10 @@ interface IDeliveryOrders {
     event DeliverySpecSet(Spec spec);
 
     /// @notice Creates the order of a settled electing long; the market has transferred `chAmount` CH here first.
-    ///         Only the futures market.
+    ///         Only the futures market. The FuturesMarket itself hands over lazily (issue 19 item 6): it keeps the CH
+    ///         as the long's claim and the first call that needs the order (`assign`, `submitTask`, `close`) opens it
+    ///         from the claim (`IFuturesMarket.takeDelivery`, `DeliveryOrderCreated`); this push entry remains for a
+    ///         market that transfers at settlement.
     /// @param seriesId The series.
     /// @param owner The long.
     /// @param chAmount CH delivered (> 0).
@@ -309,7 +312,8 @@ interface IDeliveryOrders {
     /// @param spec The spec.
     function setSpec(Spec calldata spec) external;
 
-    /// @notice An order.
+    /// @notice An order. A settled long's claim not yet taken from the market shows as the Open order it opens on
+    ///         first use (its CH, the current spec, a window from now, unassigned).
     /// @param orderId The order.
     /// @return The order.
     function order(uint256 orderId) external view returns (Order memory);

@@ -235,4 +235,9 @@ interface IFuturesErrors is IDelayedOrderErrors {
     /// @param buyPriceWad The buy order's price.
     /// @param sellPriceWad The sell order's price.
     error FuturesOrdersNotCrossed(uint256 buyPriceWad, uint256 sellPriceWad);
+    /// @notice Thrown by `takeDelivery` when the caller is not the DeliveryOrders contract (or, with none set, the
+    ///         long itself).
+    /// @param caller The caller.
+    /// @param deliveryOrders The DeliveryOrders contract set (zero: none).
+    error FuturesNotDeliveryOrders(address caller, address deliveryOrders);
 }

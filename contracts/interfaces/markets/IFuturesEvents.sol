@@ -381,4 +381,12 @@ interface IFuturesEvents {
     /// @param maker The maker.
     /// @param minNonce The new minimum.
     event FuturesMinNonceRaised(address indexed maker, uint256 minNonce);
+    /// @notice Emitted when a settled electing long's delivery claim (the CH it received, held by the market since
+    ///         its settlement) is handed over: to DeliveryOrders, which opens the long's delivery order with it, or to
+    ///         the long when no DeliveryOrders contract is set. The claim left is zero.
+    /// @param seriesId The series.
+    /// @param account The long.
+    /// @param to Where the CH went.
+    /// @param chAmount CH handed over, CH WAD.
+    event DeliveryClaimTaken(uint256 indexed seriesId, address indexed account, address indexed to, uint256 chAmount);
 }

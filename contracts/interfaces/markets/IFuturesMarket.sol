@@ -462,4 +462,19 @@ interface IFuturesMarket is
     /// @param seriesId The series.
     /// @return The point (price 0: never traded).
     function curvePoint(uint256 seriesId) external view returns (CurvePoint memory);
+
+    /// @notice Hands a settled electing long's delivery claim to `to`: the CH it received at settlement, which the
+    ///         market holds until the long's delivery order is opened (docs/futures.md "Lazy hand-over"). Only the
+    ///         DeliveryOrders contract set (`setDeliveryOrders`) may call it — or, when none is set, the long itself.
+    ///         Zeroes the claim: a second call returns 0.
+    /// @param seriesId The series.
+    /// @param account The settled long.
+    /// @param to Recipient of the CH.
+    /// @return chAmount CH handed over (0: no claim).
+    /// @return priceWad The series' settlement price (0 when no claim).
+    function takeDelivery(
+        uint256 seriesId,
+        address account,
+        address to
+    ) external returns (uint256 chAmount, uint256 priceWad);
 }

@@ -79,7 +79,8 @@ interface IFuturesTypes {
     /// @param receivedCh Σ CH paid out to electing longs, CH WAD (MKT-05: = deliveredCh once all settled).
     /// @param slashedUsdc Σ slashes of failing shorts, USDC.
     /// @param compensatedUsdc Σ compensation paid to electing longs, USDC.
-    /// @param claimedElectedCh Σ elected size of longs already settled, CH WAD.
+    /// @param unclaimedElectedCh Σ elected size of longs not yet settled, CH WAD: set to `electedCh` at finalisation
+    ///        (elections are fixed from then), so a long's settlement updates a written slot (issue 19 item 6).
     /// @param postExpiryShortCh Short size liquidated after expiry (still bound to deliver), CH WAD.
     /// @param tenor How it was listed.
     struct Series {
@@ -98,7 +99,7 @@ interface IFuturesTypes {
         uint128 receivedCh;
         uint128 slashedUsdc;
         uint128 compensatedUsdc;
-        uint128 claimedElectedCh;
+        uint128 unclaimedElectedCh;
         uint128 postExpiryShortCh;
         Tenor tenor;
     }

@@ -66,8 +66,11 @@ interface IOptionsMarket is
     function listStandardSeries(OptionKind kind, uint128 strikeWad, uint64 expiry) external returns (uint256 seriesId);
 
     /// @notice `listStandardSeries` for an option on a STANDARD futures series (listed on a tenor's grid by anyone,
-    ///         `IFuturesExercise.isStandardSeries`), trading and expiring at or after the option: same expiry, strike,
-    ///         cap, live-series and bond rules; exercised into that futures series. Pausable ("options.list").
+    ///         `IFuturesExercise.isStandardSeries`), trading and expiring no earlier than the option's expiry plus
+    ///         the dispute window (its exercise opens futures then): same expiry, cap, live-series and bond rules; the
+    ///         strike a multiple of strikeStepWad / 10 within maxStrikeDeviationBps of the futures' forward (its last
+    ///         trade within a day, else its quoted mid), not of the index; exercised into that futures series.
+    ///         Pausable ("options.list").
     /// @param kind Call or put.
     /// @param strikeWad Strike.
     /// @param expiry Expiry.

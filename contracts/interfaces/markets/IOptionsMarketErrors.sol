@@ -65,9 +65,10 @@ interface IOptionsMarketErrors is IOptionsMarketTypes {
     /// @notice Thrown when a listing's expiry is in the past, too close, too far or off the standard grid.
     /// @param expiry The expiry asked for.
     error OptionsInvalidExpiry(uint256 expiry);
-    /// @notice Thrown when a permissionless strike is off the grid or too far from the index.
+    /// @notice Thrown when a permissionless strike is off the grid or too far from the index (or, for an option on
+    ///         a futures series, from the futures' forward).
     /// @param strikeWad The strike.
-    /// @param indexWad The index price.
+    /// @param indexWad The price the band is centred on: the index, or the futures' forward.
     /// @param stepWad The strike grid step.
     error OptionsStrikeNotListable(uint256 strikeWad, uint256 indexWad, uint256 stepWad);
     /// @notice Thrown when a permissionless listing would exceed the live-series bound.

@@ -10,6 +10,7 @@ import {IFuturesErrors} from "../../interfaces/markets/IFuturesErrors.sol";
 import {IFuturesEvents} from "../../interfaces/markets/IFuturesEvents.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
+import {IChxModule} from "../../interfaces/base/IChxModule.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
 
 /// @title FuturesEscrow
@@ -103,5 +104,29 @@ library FuturesEscrow {
         FuturesLedger.closeRecordIfEmpty($, s, seriesId, account, p);
         int256 realised = $.clearingHouse.modifyPosition(account, delta, index, 0);
         FuturesLedger.mirror($, delta, index, realised);
+    }
+
+    /// @notice IFuturesMarket.takeDelivery: hands a settled electing long's delivery claim (the CH it received,
+    ///         left in the market at settlement) to DeliveryOrders, which opens the long's delivery order with it;
+    ///         without a DeliveryOrders contract the long takes it itself. Zeroes the claim first (once only).
+    function takeDelivery(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId,
+        address account,
+        address to
+    ) external returns (uint256 chAmount, uint256 priceWad) {
+        address orders = $.deliveryOrders;
+        if (msg.sender != (orders == address(0) ? account : orders))
+            revert IFuturesErrors.FuturesNotDeliveryOrders(msg.sender, orders);
+        if (to == address(0)) revert IChxModule.ChxZeroAddress();
+        IFuturesTypes.Position storage p = $.positions[seriesId][account];
+        // @dev a settled record's escrow is a long's claim: a short's escrow is zeroed when it settles
+        if (p.open) return (0, 0);
+        chAmount = p.escrowCh;
+        if (chAmount == 0) return (0, 0);
+        p.escrowCh = 0;
+        priceWad = $.series[seriesId].settlementPriceWad;
+        emit IFuturesEvents.DeliveryClaimTaken(seriesId, account, to, chAmount);
+        $.ch.safeTransfer(to, chAmount);
     }
 }

@@ -37,6 +37,8 @@ library FuturesSettlement {
         uint256 elected = s.electedCh;
         uint256 assignable = s.assignableShortCh;
         uint256 deliverable = elected < assignable ? elected : assignable;
+        // @dev the longs' settlement count-down starts here: their settlements then update a written slot
+        if (elected != 0) s.unclaimedElectedCh = uint128(elected);
         uint256 fraction = assignable == 0 ? 0 : (deliverable * FuturesLedger.WAD) / assignable;
         uint256 bounty = $.params.keeperBountyUsdc;
         emit IFuturesEvents.SettlementPriceFinalised(
@@ -92,6 +94,7 @@ library FuturesSettlement {
         uint256 penalty;
         uint256 credited;
         uint256 slashDps;
+        bool cashBooked;
     }
 
     /// @notice Settles one account's position in a finalised series: cash at the settlement price, or delivery of
@@ -136,10 +139,10 @@ library FuturesSettlement {
         }
         v.cash += _takeLiquidationCash($, account);
         IClearingHouse house = $.clearingHouse;
-        if (v.size != 0) v.realised = _closeAtSettlement($, house, seriesId, account, v.size, v.price);
+        if (v.size != 0) _closeAtSettlement($, house, seriesId, account, v);
         emit IFuturesEvents.PositionSettled(seriesId, account, v.size, v.price, v.realised, msg.sender, v.bounty, open);
         if (v.elected != 0) _collectPayment($, house, seriesId, account, v);
-        if (v.cash != 0) house.settle(account, v.cash);
+        if (!v.cashBooked && v.cash != 0) house.settle(account, v.cash);
         if (v.bounty != 0) FuturesLedger.creditBounty($, msg.sender, v.bounty);
         if (v.assigned != 0) {
             int256 collateral = house.collateralOf(account);
@@ -159,21 +162,21 @@ library FuturesSettlement {
         if (open == 0) FuturesLedger.advanceFirstOpen($);
     }
 
-    /// @dev CH out of the market: an electing long's delivered CH becomes its delivery order when a DeliveryOrders
-    ///      contract is set (issue 19, docs/futures.md "Delivery as compute"); escrow returns go to the account.
+    /// @dev CH out of the market. An electing long's delivered CH stays in the market as its delivery claim (the
+    ///      settled record's `escrowCh`) when a DeliveryOrders contract is set: DeliveryOrders opens the order and
+    ///      pulls the CH with `takeDelivery` when the order is first used (issue 19 item 6, docs/futures.md "Lazy
+    ///      hand-over"). Escrow returns (and every hand-over without DeliveryOrders) go to the account.
     function _handOver(
         FuturesBase.FuturesMarketStorage storage $,
         uint256 seriesId,
         address account,
         SettleVars memory v
     ) private {
-        address orders = $.deliveryOrders;
-        if (v.elected == 0 || orders == address(0)) {
+        if (v.elected == 0 || $.deliveryOrders == address(0)) {
             $.ch.safeTransfer(account, v.chOut);
             return;
         }
-        $.ch.safeTransfer(orders, v.chOut);
-        IDeliveryOrders(orders).createOrder(seriesId, account, v.chOut, v.price);
+        $.positions[seriesId][account].escrowCh = uint128(v.chOut);
     }
 
     /// @dev Settlement-price corrections of legs a liquidation closed at the index, paid with the account's next
@@ -306,24 +309,25 @@ library FuturesSettlement {
         if (deliverable != 0 && s.shortPositions != 0)
             revert IFuturesErrors.FuturesShortsPending(seriesId, s.shortPositions);
         uint256 e = p.electedCh;
-        uint256 claimed = uint256(s.claimedElectedCh) + e;
+        uint256 unclaimed = s.unclaimedElectedCh;
+        bool last = unclaimed == e;
         uint256 received;
         uint256 comp;
-        if (claimed == totalElected) {
+        if (last) {
             received = s.deliveredCh - s.receivedCh;
             comp = s.slashedUsdc - s.compensatedUsdc;
         } else {
             received = (e * s.deliveredCh) / totalElected;
             comp = (e * s.slashedUsdc) / totalElected;
         }
-        s.claimedElectedCh = uint128(claimed);
+        s.unclaimedElectedCh = uint128(unclaimed - e);
         s.receivedCh += uint128(received);
-        s.compensatedUsdc += uint128(comp);
+        if (comp != 0) s.compensatedUsdc += uint128(comp);
         // @dev The slashed DPS, shared like the USDC compensation (the last long takes the remainder).
         FuturesBase.SlashCompensation storage c = $.slashCompensation[seriesId];
         uint256 pool = c.dps;
         if (pool != 0) {
-            uint256 share = claimed == totalElected ? pool - c.paidDps : (e * pool) / totalElected;
+            uint256 share = last ? pool - c.paidDps : (e * pool) / totalElected;
             c.paidDps += uint128(share);
             v.slashDps = share;
         }
@@ -351,13 +355,16 @@ library FuturesSettlement {
     ) private {
         uint256 received = v.chOut;
         uint256 paid = v.paid;
-        int256 after_ = house.collateralOf(account) + v.cash;
+        // @dev the cash flow (payment included) was booked with the close when `cashBooked`: the collateral is the
+        //      one after it; otherwise it is added here
+        int256 after_ = house.collateralOf(account) + (v.cashBooked ? int256(0) : v.cash);
         if (after_ < 0 && paid != 0) {
             uint256 uncollected = uint256(-after_) < paid ? uint256(-after_) : paid;
             uint256 collected = paid - uncollected;
             uint256 handed = Math.mulDiv(received, collected, paid);
             uint256 forfeited = received - handed;
-            v.cash += int256(uncollected);
+            if (v.cashBooked) house.settle(account, int256(uncollected));
+            else v.cash += int256(uncollected);
             v.chOut = handed;
             (received, paid) = (handed, collected);
             address vault = $.vault;
@@ -367,32 +374,38 @@ library FuturesSettlement {
         emit IFuturesEvents.DeliveryReceived(seriesId, account, v.elected, received, paid, v.comp, v.cashSettled);
     }
 
-    /// @dev Closes `size` at the settlement price in the ClearingHouse. When removing this leg would ADD to the
-    ///      account's net position (a calendar spread) and the ClearingHouse refuses (margin, guarantor, pause),
-    ///      the account's other legs are closed at the index too (the vault takes them over) and this leg's price
-    ///      difference is settled in cash, so settlement never gets stuck (MKT-04).
+    /// @dev Closes the leg at the settlement price in the ClearingHouse. A close that does not add to the account's
+    ///      net position books the settlement's cash flow in the same call (`modifyPositionAndSettle`, one call
+    ///      fewer: `v.cashBooked`). When removing this leg would ADD to the account's net position (a calendar
+    ///      spread) and the ClearingHouse refuses (margin, guarantor, pause), the account's other legs are closed at
+    ///      the index too (the vault takes them over) and this leg's price difference is settled in cash, so
+    ///      settlement never gets stuck (MKT-04); the cash flow is then booked separately.
     function _closeAtSettlement(
         FuturesBase.FuturesMarketStorage storage $,
         IClearingHouse house,
         uint256 seriesId,
         address account,
-        int256 size,
-        uint256 price
-    ) private returns (int256 realised) {
+        SettleVars memory v
+    ) private {
+        int256 size = v.size;
+        uint256 price = v.price;
         int256 net = FuturesLedger.netSize($, account) + size; // this leg was already removed from the list
         if (!FuturesLedger.isIncrease(net, net - size)) {
-            realised = house.modifyPosition(account, -size, price, 0);
-            FuturesLedger.mirror($, -size, price, realised);
-            return realised;
+            if (v.cash == 0) v.realised = house.modifyPosition(account, -size, price, 0);
+            else (v.realised, ) = house.modifyPositionAndSettle(account, -size, price, 0, v.cash);
+            v.cashBooked = true;
+            FuturesLedger.mirror($, -size, price, v.realised);
+            return;
         }
         try house.modifyPosition(account, -size, price, 0) returns (int256 r) {
             FuturesLedger.mirror($, -size, price, r);
-            return r;
+            v.realised = r;
         } catch {
             uint256 index = $.oracle.indexPrice();
             _flattenOthers($, account, index);
-            realised = house.modifyPosition(account, -net, index, 0);
+            int256 realised = house.modifyPosition(account, -net, index, 0);
             FuturesLedger.mirror($, -net, index, realised);
+            v.realised = realised;
             int256 adjust = FuturesMath.valueDown(size, price) - FuturesMath.valueUp(size, index);
             if (adjust != 0) house.settle(account, adjust);
             // the settled leg's post-state: no size, no election, the series' open interest after its settlement

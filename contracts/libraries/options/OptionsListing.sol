@@ -8,6 +8,8 @@ import {IOptionsMarketTypes} from "../../interfaces/markets/IOptionsMarketTypes.
 import {IOptionsMarketErrors} from "../../interfaces/markets/IOptionsMarketErrors.sol";
 import {IOptionsMarketEvents} from "../../interfaces/markets/IOptionsMarketEvents.sol";
 import {IFuturesExercise} from "../../interfaces/markets/IFuturesExercise.sol";
+import {IFuturesMarket} from "../../interfaces/markets/IFuturesMarket.sol";
+import {IFuturesTypes} from "../../interfaces/markets/IFuturesTypes.sol";
 import {OptionsMarketBase} from "../../core/markets/OptionsMarketBase.sol";
 import {SpotMath} from "../SpotMath.sol";
 import {OptionsFunds} from "./OptionsFunds.sol";
@@ -25,6 +27,11 @@ library OptionsListing {
     /// @notice Page sizes the checker proposes: accounts (cash) and pairs (futures).
     uint256 internal constant CASH_PAGE = 100;
     uint256 internal constant FUTURES_PAGE = 20;
+    /// @notice Options on standard futures series: the strike step is the index grid's step divided by this
+    ///         (0.05 USDC with the default 0.5: 2.5 % of a 2 USDC forward; docs/options.md "Options on futures").
+    uint256 internal constant FUTURES_STEP_DIVISOR = 10;
+    /// @notice A futures series' last trade is its forward for this long; later its quoted mid is (seconds).
+    uint256 internal constant CURVE_POINT_MAX_AGE = 1 days;
 
     /// @notice See IOptionsMarket.listSeries (ADMIN: checked by the market).
     function listSeries(
@@ -54,10 +61,16 @@ library OptionsListing {
         uint128 strikeWad,
         uint64 expiry
     ) external returns (uint256 seriesId) {
-        return _listStandard($, kind, strikeWad, expiry, 0);
+        IOptionsMarketTypes.Params memory pr = $.params;
+        _checkGrid($, pr, expiry);
+        _checkStrike(strikeWad, $.oracle.indexPrice(), pr.strikeStepWad, pr.maxStrikeDeviationBps);
+        return _listStandard($, pr, kind, strikeWad, expiry, 0);
     }
 
-    /// @notice See IOptionsMarket.listStandardFuturesSeries (reentrancy and pause: checked by the market).
+    /// @notice See IOptionsMarket.listStandardFuturesSeries (reentrancy and pause: checked by the market). The
+    ///         strike grid is centred on the futures series' forward (its last trade within CURVE_POINT_MAX_AGE, else
+    ///         its quoted mid), with the finer futures step; the series must still trade a dispute window after the
+    ///         option's expiry (its exercise opens futures positions then).
     function listStandardFuturesSeries(
         OptionsMarketBase.OptionsMarketStorage storage $,
         IOptionsMarketTypes.OptionKind kind,
@@ -67,22 +80,35 @@ library OptionsListing {
     ) external returns (uint256 seriesId) {
         IFuturesExercise fm = $.futuresMarket;
         if (address(fm) == address(0)) revert IOptionsMarketErrors.OptionsFuturesMarketNotSet();
+        IOptionsMarketTypes.Params memory pr = $.params;
         (uint64 futuresExpiry, bool trading) = fm.seriesExpiry(futuresSeriesId);
-        if (futuresSeriesId == 0 || !trading || futuresExpiry < expiry || !fm.isStandardSeries(futuresSeriesId)) {
-            revert IOptionsMarketErrors.OptionsInvalidFuturesSeries(futuresSeriesId, futuresExpiry, expiry);
-        }
-        return _listStandard($, kind, strikeWad, expiry, futuresSeriesId);
+        if (
+            futuresSeriesId == 0 ||
+            !trading ||
+            futuresExpiry < uint256(expiry) + pr.disputeWindowSec ||
+            !fm.isStandardSeries(futuresSeriesId)
+        ) revert IOptionsMarketErrors.OptionsInvalidFuturesSeries(futuresSeriesId, futuresExpiry, expiry);
+        _checkGrid($, pr, expiry);
+        uint256 step = pr.strikeStepWad / FUTURES_STEP_DIVISOR;
+        _checkStrike(strikeWad, forwardOf(fm, futuresSeriesId), step == 0 ? 1 : step, pr.maxStrikeDeviationBps);
+        return _listStandard($, pr, kind, strikeWad, expiry, futuresSeriesId);
     }
 
-    /// @dev The permissionless listing rule (grid, strike, cap, live slots, bond); `futuresId` 0 = cash-settled.
-    function _listStandard(
+    /// @notice The forward a futures option's strike grid is centred on: the series' last trader-against-trader
+    ///         trade (its curve point) while at most CURVE_POINT_MAX_AGE old, else the market's quoted mid.
+    function forwardOf(IFuturesExercise fm, uint256 futuresSeriesId) internal view returns (uint256) {
+        IFuturesTypes.CurvePoint memory c = IFuturesMarket(address(fm)).curvePoint(futuresSeriesId);
+        if (c.priceWad != 0 && block.timestamp <= uint256(c.time) + CURVE_POINT_MAX_AGE) return c.priceWad;
+        (uint256 mid, , ) = IFuturesMarket(address(fm)).quote(futuresSeriesId, 0);
+        return mid;
+    }
+
+    /// @dev The permissionless expiry rule and the live-series cap.
+    function _checkGrid(
         OptionsMarketBase.OptionsMarketStorage storage $,
-        IOptionsMarketTypes.OptionKind kind,
-        uint128 strikeWad,
-        uint64 expiry,
-        uint64 futuresId
-    ) private returns (uint256 seriesId) {
-        IOptionsMarketTypes.Params memory pr = $.params;
+        IOptionsMarketTypes.Params memory pr,
+        uint64 expiry
+    ) private view {
         if ($.liveSeries >= pr.maxLiveSeries)
             revert IOptionsMarketErrors.OptionsTooManyLiveSeries($.liveSeries, pr.maxLiveSeries);
         if (
@@ -90,12 +116,26 @@ library OptionsListing {
             expiry > block.timestamp + pr.maxHorizonSec ||
             expiry % pr.expiryGridSec != pr.expiryOffsetSec
         ) revert IOptionsMarketErrors.OptionsInvalidExpiry(expiry);
-        uint256 index = $.oracle.indexPrice();
-        uint256 step = pr.strikeStepWad;
-        uint256 dist = strikeWad > index ? strikeWad - index : index - strikeWad;
-        if (strikeWad == 0 || strikeWad % step != 0 || dist * SpotMath.BPS > index * pr.maxStrikeDeviationBps) {
-            revert IOptionsMarketErrors.OptionsStrikeNotListable(strikeWad, index, step);
+    }
+
+    /// @dev The strike rule: a positive multiple of `step` within `maxDevBps` of `centre` (the index, or the
+    ///      futures' forward).
+    function _checkStrike(uint256 strikeWad, uint256 centre, uint256 step, uint256 maxDevBps) private pure {
+        uint256 dist = strikeWad > centre ? strikeWad - centre : centre - strikeWad;
+        if (strikeWad == 0 || strikeWad % step != 0 || dist * SpotMath.BPS > centre * maxDevBps) {
+            revert IOptionsMarketErrors.OptionsStrikeNotListable(strikeWad, centre, step);
         }
+    }
+
+    /// @dev The permissionless listing (cap, bond) once the grid and strike rules passed; `futuresId` 0 = cash.
+    function _listStandard(
+        OptionsMarketBase.OptionsMarketStorage storage $,
+        IOptionsMarketTypes.Params memory pr,
+        IOptionsMarketTypes.OptionKind kind,
+        uint128 strikeWad,
+        uint64 expiry,
+        uint64 futuresId
+    ) private returns (uint256 seriesId) {
         // @dev the call cap rounds down: a smaller cap only lowers the writer's collateral and the holder's maximum
         uint128 cap =
             kind == IOptionsMarketTypes.OptionKind.Call

@@ -118,10 +118,217 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
         assertEq(uint8(o.status), uint8(IDeliveryOrders.Status.Open));
         assertEq(o.workloadClass, 1);
         assertEq(o.minGrade, 2);
-        assertEq(o.windowEnd, block.timestamp + 30 days);
+        assertEq(o.windowEnd, block.timestamp + 30 days, "the window the order gets when it opens now");
         assertEq(chToken.balanceOf(alice), 0, "no bare CH");
-        assertEq(chToken.balanceOf(address(orders)), 100e18);
+        // issue 19 item 6, the lazy hand-over: the CH stays in the market as alice's claim until the order is used
+        assertEq(chToken.balanceOf(address(orders)), 0);
+        assertEq(chToken.balanceOf(address(futures)), 100e18);
+        assertEq(futures.positionOf(id, alice).escrowCh, 100e18, "the claim");
+    }
+
+    // ───────────────────────── issue 19 item 6: the lazy hand-over, attacked ─────────────────────────
+
+    /// The order opens on first use: DeliveryOrders pulls the claim once (DeliveryClaimTaken, then
+    /// DeliveryOrderCreated with the settlement price), and the long closing it gets exactly its CH.
+    function test_lazyHandOver_orderOpensOnFirstUse_longGetsItsCh() public {
+        _wireOrders();
+        _deliveringPair();
+        _finalise();
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        uint256 oid = orders.orderId(id, alice);
+        uint256 price = futures.seriesInfo(id).settlementPriceWad;
+        vm.warp(block.timestamp + 3 days);
+        vm.expectEmit(address(futures));
+        emit IFuturesEvents.DeliveryClaimTaken(id, alice, address(orders), 100e18);
+        vm.expectEmit(address(orders));
+        emit IDeliveryOrders.DeliveryOrderCreated(
+            oid,
+            alice,
+            id,
+            100e18,
+            price,
+            1,
+            2,
+            uint40(block.timestamp + 30 days)
+        );
+        vm.prank(alice);
+        assertEq(orders.close(oid), 100e18);
+        assertEq(chToken.balanceOf(alice), 100e18);
         assertEq(chToken.balanceOf(address(futures)), 0);
+        assertEq(futures.positionOf(id, alice).escrowCh, 0, "claim taken");
+    }
+
+    /// MKT-05: a long settles twice: the second settlement reverts and the claim is not doubled.
+    function test_lazyHandOver_longSettlesTwice_claimNotDoubled() public {
+        _wireOrders();
+        _deliveringPair();
+        _finalise();
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesAlreadyDone.selector, id, alice));
+        futures.settlePosition(id, alice);
+        vm.prank(keeper);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesAlreadyDone.selector, id, alice));
+        futures.settlePosition(id, alice);
+        assertEq(futures.positionOf(id, alice).escrowCh, 100e18);
+        assertEq(chToken.balanceOf(address(futures)), 100e18);
+    }
+
+    /// A delivery order consumed twice: the claim moves once (a second take returns 0), only DeliveryOrders may
+    /// take it, and a closed order cannot be reopened from the (now empty) claim.
+    function test_lazyHandOver_orderConsumedTwice_claimMovesOnce() public {
+        _wireOrders();
+        _deliveringPair();
+        _finalise();
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        vm.prank(alice);
+        vm.expectRevert(
+            abi.encodeWithSelector(IFuturesErrors.FuturesNotDeliveryOrders.selector, alice, address(orders))
+        );
+        futures.takeDelivery(id, alice, alice);
+        uint256 oid = orders.orderId(id, alice);
+        vm.prank(alice);
+        orders.close(oid);
+        vm.prank(alice);
+        vm.expectRevert(abi.encodeWithSelector(IDeliveryOrders.DeliveryOrderNotOpen.selector, oid));
+        orders.close(oid);
+        vm.prank(address(orders));
+        (uint256 again, ) = futures.takeDelivery(id, alice, address(orders));
+        assertEq(again, 0, "nothing left to take");
+        // a series nobody elected in: no claim, no order
+        uint256 none = orders.orderId(id, bob);
+        assertEq(uint8(orders.order(none).status), uint8(IDeliveryOrders.Status.None));
+        vm.expectRevert(abi.encodeWithSelector(IDeliveryOrders.DeliveryOrderNotOpen.selector, none));
+        orders.close(none);
+        assertEq(chToken.balanceOf(alice), 100e18, "paid out once");
+    }
+
+    /// A short's escrow withdrawn between expiry and the long's settlement: refused (the escrow is locked from
+    /// expiry), and the short settling first takes back only its unassigned escrow: the long's claim stays backed.
+    function test_lazyHandOver_shortWithdrawsBetweenExpiryAndLongSettlement_claimBacked() public {
+        _wireOrders();
+        _trade(alice, id, 100e18);
+        _trade(bob, id, -100e18);
+        _mintCh(bob, 100e18);
+        vm.startPrank(bob);
+        chToken.approve(address(futures), 100e18);
+        futures.deliver(id, 100e18);
+        vm.stopPrank();
+        vm.prank(alice);
+        futures.electDelivery(id, 60e18);
+        _finalise();
+        vm.prank(bob);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesEscrowLocked.selector, id, bob));
+        futures.withdrawEscrow(id, 50e18);
+        futures.settlePosition(id, bob);
+        assertEq(chToken.balanceOf(bob), 40e18, "only the unassigned escrow");
+        vm.prank(bob);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesEscrowLocked.selector, id, bob));
+        futures.withdrawEscrow(id, 1);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(chToken.balanceOf(address(futures)), 60e18, "the claim, fully backed");
+        uint256 oid = orders.orderId(id, alice);
+        vm.prank(alice);
+        assertEq(orders.close(oid), 60e18);
+    }
+
+    /// A failed provider assignment after the lazy hand-over (the compute side refuses): the assignment reverts as
+    /// a whole, the claim stays in the market, and the long still gets its CH.
+    function test_lazyHandOver_failedAssignment_claimIntact() public {
+        _wireOrders();
+        _deliveringPair();
+        _finalise();
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        uint256 oid = orders.orderId(id, alice);
+        address[] memory candidates = new address[](1);
+        candidates[0] = makeAddr("provider");
+        vm.expectRevert();
+        orders.assign(oid, candidates);
+        assertEq(futures.positionOf(id, alice).escrowCh, 100e18, "claim intact");
+        assertEq(chToken.balanceOf(address(orders)), 0);
+        vm.prank(alice);
+        assertEq(orders.close(oid), 100e18);
+    }
+
+    /// The failing short's make-whole order (slash → short margin → the rest uncovered) is unchanged by the lazy
+    /// hand-over: each leg an event at settlement, and the long's claim is exactly the CH delivered.
+    function test_lazyHandOver_failedShort_longMadeWholeThenClaimsDelivered() public {
+        SlashRecorder rec = new SlashRecorder();
+        rec.setProvider(bob);
+        _failingShort(address(rec));
+        uint256 penalty = _penalty();
+        (uint256 toLongs, uint256 credit) = _slashLegs(penalty, true);
+        vm.expectEmit(address(futures));
+        emit IFuturesEvents.DeliveryShortMadeWhole(id, bob, penalty, toLongs, credit, penalty - credit, 0, toLongs);
+        vm.prank(keeper);
+        futures.settlePosition(id, bob);
+        vm.expectEmit(address(futures));
+        emit IFuturesEvents.DeliverySlashReceived(id, alice, toLongs, 0);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(futures.positionOf(id, alice).escrowCh, 30e18, "claim = CH delivered");
+        assertEq(chToken.balanceOf(address(futures)), 30e18);
+        uint256 oid = orders.orderId(id, alice);
+        vm.prank(alice);
+        assertEq(orders.close(oid), 30e18);
+    }
+
+    /// MKT-05, MKT-08: CH conservation through the lazy hand-over: short escrow + claims + orders + balances is
+    /// constant, and the market holds exactly the escrow and claims it owes at every step.
+    function test_lazyHandOver_chConserved() public {
+        _wireOrders();
+        _deliveringPair();
+        uint256 total = _chTotal();
+        assertEq(chToken.balanceOf(address(futures)), futures.positionOf(id, bob).escrowCh);
+        _finalise();
+        futures.settlePosition(id, bob);
+        assertEq(_chTotal(), total);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(_chTotal(), total);
+        assertEq(chToken.balanceOf(address(futures)), futures.positionOf(id, alice).escrowCh, "market = claims");
+        uint256 oid = orders.orderId(id, alice);
+        vm.prank(alice);
+        orders.close(oid);
+        assertEq(_chTotal(), total);
+        assertEq(chToken.balanceOf(address(futures)), 0);
+    }
+
+    function _chTotal() internal view returns (uint256) {
+        return
+            chToken.balanceOf(alice) +
+            chToken.balanceOf(bob) +
+            chToken.balanceOf(address(futures)) +
+            chToken.balanceOf(address(orders));
+    }
+
+    /// With no DeliveryOrders contract any more (governance unset it after settlement), the long takes its claim
+    /// itself; nobody else can.
+    function test_lazyHandOver_noDeliveryOrders_longTakesItsClaim() public {
+        _wireOrders();
+        _deliveringPair();
+        _finalise();
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        futures.setDeliveryOrders(address(0));
+        vm.prank(bob);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesNotDeliveryOrders.selector, bob, address(0)));
+        futures.takeDelivery(id, alice, bob);
+        vm.prank(alice);
+        (uint256 taken, uint256 price) = futures.takeDelivery(id, alice, alice);
+        assertEq(taken, 100e18);
+        assertEq(price, futures.seriesInfo(id).settlementPriceWad);
+        assertEq(chToken.balanceOf(alice), 100e18);
     }
 
     /// A long that elects and then closes before the cut-off has its election capped: the order carries only

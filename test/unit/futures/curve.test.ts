@@ -6,6 +6,7 @@
 import { expect } from "chai";
 import { connectionFor } from "../../helpers/fixture.js";
 import { loadFutures, trade, wad, type FuturesFixture } from "./helpers.js";
+import { ZeroAddress } from "ethers";
 
 const MONTHLY = 2;
 const PUT = 1;
@@ -46,6 +47,99 @@ describe("FuturesMarket: the listed curve and roll (through the deploy script)",
     await expect(
       options.connect(alice!).listStandardFuturesSeries(PUT, wad("10"), m2 + 8n * 3_600n, m2Id),
     ).to.be.revertedWithCustomError(options, "OptionsInvalidFuturesSeries");
+  });
+
+  /** EIP-712 fields of IFuturesTypes.Order (type `FuturesOrder`). */
+  const ORDER_FIELDS = [
+    { name: "maker", type: "address" },
+    { name: "seriesId", type: "uint256" },
+    { name: "isBuy", type: "bool" },
+    { name: "sizeCh", type: "uint256" },
+    { name: "priceWad", type: "uint256" },
+    { name: "nonce", type: "uint256" },
+    { name: "expiry", type: "uint64" },
+    { name: "taker", type: "address" },
+  ];
+
+  it("options on a standard series: strikes on the futures grid (0.05) centred on its forward, not the index; attacks refused", async function () {
+    const { futures, options } = fx.protocol;
+    const [alice, bob] = fx.traders;
+    const m1 = await futures.nextStandardExpiry(MONTHLY);
+    const m2 = nextMonth(m1);
+    await (await futures.connect(alice!).listStandardSeriesAt(MONTHLY, m2)).wait();
+    const m2Id = 2n;
+    // the month trades at 12 between traders (the index is 10): its curve point is the forward
+    const now = BigInt((await fx.connection.ethers.provider.getBlock("latest"))!.timestamp);
+    const order = {
+      maker: alice!.address,
+      seriesId: m2Id,
+      isBuy: false,
+      sizeCh: wad("10"),
+      priceWad: wad("12"),
+      nonce: 1n,
+      expiry: now + 3_600n,
+      taker: ZeroAddress,
+    };
+    const { chainId } = await fx.connection.ethers.provider.getNetwork();
+    const domain = { name: "CHX Futures", version: "1", chainId, verifyingContract: await futures.getAddress() };
+    const sig = await alice!.signTypedData(domain, { FuturesOrder: ORDER_FIELDS }, order);
+    await (await futures.connect(bob!).fillOrder(order, sig, wad("10"))).wait();
+    expect((await futures.curvePoint(m2Id)).priceWad).to.equal(wad("12"));
+    const optionExpiry = m2 - 16n * 3_600n;
+    const o = options.connect(bob!);
+    // 17.5 is within 50 % of the forward (12) but not of the index (10): listable on the futures, not on the index
+    await expect(o.listStandardFuturesSeries(PUT, wad("17.5"), optionExpiry, m2Id)).to.emit(options, "SeriesListed");
+    await expect(o.listStandardSeries(PUT, wad("17.5"), optionExpiry - 86_400n))
+      .to.be.revertedWithCustomError(options, "OptionsStrikeNotListable")
+      .withArgs(wad("17.5"), wad("10"), wad("0.5"));
+    // the futures grid step is 0.05 (the index grid's 0.5 / 10): 11.95 lists, 11.97 is off the grid
+    await expect(o.listStandardFuturesSeries(PUT, wad("11.95"), optionExpiry, m2Id)).to.emit(options, "SeriesListed");
+    await expect(o.listStandardFuturesSeries(PUT, wad("11.97"), optionExpiry, m2Id))
+      .to.be.revertedWithCustomError(options, "OptionsStrikeNotListable")
+      .withArgs(wad("11.97"), wad("12"), wad("0.05"));
+    // outside the ±50 % band around the forward
+    await expect(o.listStandardFuturesSeries(PUT, wad("5.95"), optionExpiry, m2Id))
+      .to.be.revertedWithCustomError(options, "OptionsStrikeNotListable")
+      .withArgs(wad("5.95"), wad("12"), wad("0.05"));
+    // the same series twice
+    await expect(o.listStandardFuturesSeries(PUT, wad("11.95"), optionExpiry, m2Id)).to.be.revertedWithCustomError(
+      options,
+      "OptionsSeriesExists",
+    );
+    // a futures series never listed
+    await expect(o.listStandardFuturesSeries(PUT, wad("12"), optionExpiry, 99n))
+      .to.be.revertedWithCustomError(options, "OptionsInvalidFuturesSeries")
+      .withArgs(99n, 0n, optionExpiry);
+    // a futures series that stops trading before the option can be exercised (fix + dispute window)
+    const q = await options.params();
+    const params = {
+      makerFeeBps: q.makerFeeBps,
+      takerFeeBps: q.takerFeeBps,
+      disputeWindowSec: q.disputeWindowSec,
+      expiryGridSec: q.expiryGridSec,
+      expiryOffsetSec: q.expiryOffsetSec,
+      minTimeToExpirySec: q.minTimeToExpirySec,
+      maxHorizonSec: q.maxHorizonSec,
+      maxStrikeDeviationBps: q.maxStrikeDeviationBps,
+      callCapBps: q.callCapBps,
+      maxLiveSeries: q.maxLiveSeries,
+      bountyUsdc: q.bountyUsdc,
+      strikeStepWad: q.strikeStepWad,
+      maxCorrectionBps: q.maxCorrectionBps,
+      listingBondPerDayUsdc: q.listingBondPerDayUsdc,
+    };
+    await (await options.setParams({ ...params, disputeWindowSec: 17 * 3_600 })).wait();
+    await expect(o.listStandardFuturesSeries(PUT, wad("12"), optionExpiry, m2Id))
+      .to.be.revertedWithCustomError(options, "OptionsInvalidFuturesSeries")
+      .withArgs(m2Id, m2, optionExpiry);
+    await (await options.setParams(params)).wait();
+    // an expired futures series
+    const m1Id = 1n + m2Id; // listed below
+    await (await futures.connect(alice!).listStandardSeriesAt(MONTHLY, m1)).wait();
+    await fx.connection.networkHelpers.time.increaseTo(m1 + 1n);
+    await expect(o.listStandardFuturesSeries(PUT, wad("10"), m1 + 8n * 3_600n, m1Id))
+      .to.be.revertedWithCustomError(options, "OptionsInvalidFuturesSeries")
+      .withArgs(m1Id, m1, m1 + 8n * 3_600n);
   });
 
   it("rolls a long into the next month in one call: two fills, one PositionRolled, the net position unchanged", async function () {

@@ -75,10 +75,11 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     await expect(p.futures.connect(alice!).settlePosition(1n, alice!.address))
       .to.emit(p.futures, "DeliveryReceived")
       .withArgs(1n, alice!.address, wad("500"), wad("500"), usdc("6000"), 0n, 0n)
-      .and.to.emit(orders, "DeliveryOrderCreated");
+      .and.not.to.emit(orders, "DeliveryOrderCreated"); // the lazy hand-over: a claim, opened on first use
     // Alice takes delivery of compute: her 500 CH are a delivery order, not tokens in her wallet (issue 19)
     expect(await p.ch.balanceOf(alice!.address)).to.equal(chBefore);
     expect(await orderCh(1n, alice!.address)).to.equal(wad("500"));
+    expect((await p.futures.positionOf(1n, alice!.address)).escrowCh).to.equal(wad("500"), "her claim in the market");
     // Alice's month-1 CH cost her exactly her locked futures price: 6,000 − 1,000 gain + 12.5 premium = 500 × 10.025
     expect(await p.clearingHouse.collateralOf(alice!.address)).to.equal(
       usdc("20000") - 2n * usdc("2.50625") - 2n * usdc("12.5") + usdc("1000") - usdc("6000"),
@@ -197,7 +198,9 @@ describe("FuturesMarket: expiry, physical delivery, slashing, keepers (the seed'
     expect(await orderCh(fx.seriesId, alice!.address)).to.equal(bobAssigned + daveAssigned);
     const s = await p.futures.seriesInfo(fx.seriesId);
     expect(s.deliveredCh).to.equal(s.receivedCh);
-    expect(await p.ch.balanceOf(await p.futures.getAddress())).to.equal(0n);
+    // the market holds exactly the long's delivery claim (the lazy hand-over), nothing else
+    expect(await p.ch.balanceOf(await p.futures.getAddress())).to.equal(bobAssigned + daveAssigned);
+    expect((await p.futures.positionOf(fx.seriesId, alice!.address)).escrowCh).to.equal(bobAssigned + daveAssigned);
   });
 
   it("cash-settles elections beyond the trader shorts without penalty (the vault's net short never delivers)", async function () {

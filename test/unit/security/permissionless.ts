@@ -428,6 +428,11 @@ open(
 );
 open(
   "FuturesMarket",
+  ["takeDelivery(uint256,address,address)"],
+  "only the configured DeliveryOrders contract (or, with none set, the settled long itself) takes a settled long's delivery claim, once (checked inside: FuturesNotDeliveryOrders)",
+);
+open(
+  "FuturesMarket",
   ["executeOrder(address,uint256,uint80)", "cancelOrder(address,uint256)"],
   "keeper work on a committed order: fills only at the oracle round in force at its price time, cancels only after expiry",
 );

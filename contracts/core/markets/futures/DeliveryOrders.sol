@@ -9,6 +9,8 @@ import {IProviderMatcher} from "../../../interfaces/compute/IProviderMatcher.sol
 import {IProviderRegistry} from "../../../interfaces/compute/IProviderRegistry.sol";
 import {IComputeStandard} from "../../../interfaces/compute/IComputeStandard.sol";
 import {ITaskRegistry} from "../../../interfaces/tasks/ITaskRegistry.sol";
+import {IFuturesMarket} from "../../../interfaces/markets/IFuturesMarket.sol";
+import {IFuturesTypes} from "../../../interfaces/markets/IFuturesTypes.sol";
 import {DeliveryAccounting} from "../../../libraries/futures/DeliveryAccounting.sol";
 
 /// @title DeliveryOrders
@@ -122,26 +124,33 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
         id = orderId(seriesId, owner);
         OrderState storage o = $.orders[id];
         if (o.status != Status.None) revert DeliveryOrderExists(id);
-        Spec memory sp = $.spec;
+        _write(o, id, chAmount, settlementPriceWad);
+    }
+
+    /// @dev Writes a new order (one slot: window, class, grade, status and the CH held); its window starts now.
+    function _write(OrderState storage o, uint256 id, uint256 chAmount, uint256 settlementPriceWad) private {
+        Spec memory sp = _s().spec;
         uint40 windowEnd = uint40(block.timestamp + sp.windowSec);
-        // @dev One slot: window, class, grade, status and the CH held.
-        (o.windowEnd, o.workloadClass, o.minGrade, o.status, o.availableCh) = (
-            windowEnd,
-            sp.workloadClass,
-            sp.minGrade,
-            Status.Open,
-            uint128(chAmount)
-        );
+        (o.windowEnd, o.workloadClass, o.minGrade) = (windowEnd, sp.workloadClass, sp.minGrade);
+        (o.status, o.availableCh) = (Status.Open, uint128(chAmount));
         emit DeliveryOrderCreated(
             id,
-            owner,
-            seriesId,
+            _owner(id),
+            id >> 160,
             chAmount,
             settlementPriceWad,
             sp.workloadClass,
             sp.minGrade,
             windowEnd
         );
+    }
+
+    /// @dev Opens the order of a settled long from its delivery claim in the market (the lazy hand-over: the CH
+    ///      stays in the market from settlement until the order is first used; `takeDelivery` moves it here once).
+    function _materialise(DeliveryOrdersStorage storage $, OrderState storage o, uint256 id) private {
+        (uint256 amount, uint256 price) = IFuturesMarket($.market).takeDelivery(id >> 160, _owner(id), address(this));
+        if (amount == 0) revert DeliveryOrderNotOpen(id);
+        _write(o, id, amount, price);
     }
 
     /// @inheritdoc IDeliveryOrders
@@ -357,9 +366,18 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
         return address(uint160(id));
     }
 
-    function _open(DeliveryOrdersStorage storage $, uint256 id) private view returns (OrderState storage o) {
+    /// @dev The open order `id`, opened first from the long's delivery claim in the market if it has none yet.
+    function _open(DeliveryOrdersStorage storage $, uint256 id) private returns (OrderState storage o) {
         o = $.orders[id];
-        if (o.status != Status.Open) revert DeliveryOrderNotOpen(id);
+        Status status = o.status;
+        if (status == Status.None) _materialise($, o, id);
+        else if (status != Status.Open) revert DeliveryOrderNotOpen(id);
+    }
+
+    /// @dev A settled long's delivery claim still held by the market (0: none, or already taken).
+    function _claim(DeliveryOrdersStorage storage $, uint256 id) private view returns (uint256) {
+        IFuturesTypes.Position memory p = IFuturesMarket($.market).positionOf(id >> 160, _owner(id));
+        return p.open ? 0 : p.escrowCh;
     }
 
     // ───────────────────────────── governance ─────────────────────────────
@@ -381,7 +399,28 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
 
     /// @inheritdoc IDeliveryOrders
     function order(uint256 id) external view returns (Order memory) {
-        OrderState storage o = _s().orders[id];
+        DeliveryOrdersStorage storage $ = _s();
+        OrderState storage o = $.orders[id];
+        if (o.status == Status.None) {
+            // @dev a claim not yet taken: the order it opens on first use (its window would start now)
+            uint256 claim = _claim($, id);
+            if (claim == 0) return Order(address(0), 0, 0, 0, Status.None, 0, 0, address(0), 0, 0, 0);
+            Spec memory sp = $.spec;
+            return
+                Order({
+                    owner: _owner(id),
+                    windowEnd: uint40(block.timestamp + sp.windowSec),
+                    workloadClass: sp.workloadClass,
+                    minGrade: sp.minGrade,
+                    status: Status.Open,
+                    availableCh: uint128(claim),
+                    inTasksCh: 0,
+                    provider: address(0),
+                    assignmentId: 0,
+                    consumedCh: 0,
+                    compensatedDps: 0
+                });
+        }
         return
             Order({
                 owner: o.status == Status.None ? address(0) : _owner(id),
@@ -413,9 +452,10 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
     function meter(uint256 id) external view returns (uint256 pflopHoursWad, uint256 providerHoursWad) {
         DeliveryOrdersStorage storage $ = _s();
         OrderState storage o = $.orders[id];
-        uint256 held = uint256(o.availableCh) + o.inTasksCh;
+        bool lazy = o.status == Status.None;
+        uint256 held = lazy ? _claim($, id) : uint256(o.availableCh) + o.inTasksCh;
         IComputeStandard std = $.standard;
-        uint16 cls = o.workloadClass;
+        uint16 cls = lazy ? $.spec.workloadClass : o.workloadClass;
         uint256 refPflops = std.referenceSystem(cls, std.latestVersion(cls)).refPflopsWad;
         pflopHoursWad = (held * refPflops) / WAD;
         if (o.provider != address(0)) {

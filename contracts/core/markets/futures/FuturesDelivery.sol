@@ -169,6 +169,15 @@ contract FuturesDelivery is FuturesBase {
     }
 
     /// @notice See IFuturesMarket.
+    function takeDelivery(
+        uint256 seriesId,
+        address account,
+        address to
+    ) external nonReentrant returns (uint256, uint256) {
+        return FuturesEscrow.takeDelivery(_getFuturesMarketStorage(), seriesId, account, to);
+    }
+
+    /// @notice See IFuturesMarket.
     function demandDeliveryProof(uint256 seriesId, address account) external {
         FuturesEscrow.demandProof(_getFuturesMarketStorage(), seriesId, account);
     }
