@@ -14,9 +14,9 @@
  *   through ComputeStandard as the cast scene does.
  *
  * The series are options on the futures series expiring with it (`onFutures`, expiry = the futures expiry), listed
- * by governance: the permissionless rule (`listStandardFuturesSeries`) cannot list them (its daily 08:00 UTC grid
- * misses the futures' 00:00 UTC expiries, its 0.5 USDC strike step cannot strike at a ≈2 USDC futures price, and
- * its listing bond of 0.5 USDC a day is more than these payoffs). At expiry the futures no longer trade, so an
+ * by governance. The permissionless rule (`listStandardFuturesSeries`: strikes on a 0.05 USDC grid within ±50 % of
+ * the futures series' own price, docs/options.md) could strike them, but its daily 08:00 UTC grid misses the
+ * futures' 00:00 UTC expiries and its listing bond of 0.5 USDC a day is more than these payoffs. At expiry the futures no longer trade, so an
  * in-the-money option settles by the market's cash fallback at the index (= what the futures converge to).
  * The market then moves: the index's seeded walk, and for the last ten days before expiry the correction Bob
  * anticipates (the demo publishes the index 3 % lower each day, on top of the walk: `ctx.setIndex`, the shock
