@@ -7,6 +7,8 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
+import {IInsuranceFundStaking} from "../../interfaces/clearing/IInsuranceFundStaking.sol";
+import {IInsuranceFundViews} from "../../interfaces/clearing/IInsuranceFundViews.sol";
 import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
 
 /// @title InsuranceFund
@@ -131,25 +133,25 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         emit InsuranceGuarantorPoolSet(pool);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function guarantorPool() external view returns (address) {
         return address(_getStorage().guarantorPool);
     }
 
     // ------------------------------------------------------------------ stakers
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundStaking
     function stake(uint256 amountUsdc) external returns (uint256 shares) {
         return _stake(msg.sender, amountUsdc);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundStaking
     function stakeFor(address staker, uint256 amountUsdc) external returns (uint256 shares) {
         if (staker == address(0)) revert ChxZeroAddress();
         return _stake(staker, amountUsdc);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundStaking
     function requestWithdraw(uint256 shares) external returns (uint64 readyAt, uint64 expiresAt) {
         if (shares == 0) revert InsuranceZeroAmount();
         InsuranceFundStorage storage $ = _getStorage();
@@ -162,7 +164,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         emit InsuranceWithdrawRequested(msg.sender, shares, readyAt, expiresAt);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundStaking
     function cancelWithdraw() external {
         InsuranceFundStorage storage $ = _getStorage();
         if ($.requests[msg.sender].shares == 0) revert InsuranceNoWithdrawRequest(msg.sender);
@@ -170,7 +172,7 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         emit InsuranceWithdrawCancelled(msg.sender);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundStaking
     function withdraw(uint256 shares, address receiver) external nonReentrant returns (uint256 amountUsdc) {
         if (shares == 0) revert InsuranceZeroAmount();
         if (receiver == address(0)) revert ChxZeroAddress();
@@ -243,38 +245,38 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         return _getStorage().totalAssets;
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function asset() external view returns (address) {
         return address(_getStorage().usdc);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function totalShares() external view returns (uint256) {
         return _getStorage().totalShares;
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function sharesOf(address staker) external view returns (uint256) {
         return _held(_getStorage(), staker);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function shareEpoch() external view returns (uint64) {
         return _getStorage().shareEpoch;
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function withdrawRequest(address staker) external view returns (WithdrawRequest memory request) {
         InsuranceFundStorage storage $ = _getStorage();
         if ($.stakers[staker].epoch == $.shareEpoch) request = $.requests[staker];
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function guarantorRequirement(address guarantor) external view returns (uint256 requiredUsdc) {
         return _requirement(_getStorage(), guarantor);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function guarantorShortfall(address guarantor) external view returns (uint256 shortfallUsdc) {
         InsuranceFundStorage storage $ = _getStorage();
         uint256 required = _requirement($, guarantor);
@@ -282,17 +284,17 @@ contract InsuranceFund is ChxUpgradeable, IInsuranceFund {
         return required > staked ? required - staked : 0;
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function previewStake(uint256 amountUsdc) external view returns (uint256 shares) {
         return _toSharesDown(_getStorage(), amountUsdc);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function previewWithdraw(uint256 shares) external view returns (uint256 amountUsdc) {
         return _toAssetsDown(_getStorage(), shares);
     }
 
-    /// @inheritdoc IInsuranceFund
+    /// @inheritdoc IInsuranceFundViews
     function cooldown() external view returns (uint64 cooldownSec, uint64 windowSec) {
         InsuranceFundStorage storage $ = _getStorage();
         return ($.cooldownSec, $.windowSec);

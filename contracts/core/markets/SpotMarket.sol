@@ -7,6 +7,9 @@ import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/Messa
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ISpotMarket} from "../../interfaces/markets/ISpotMarket.sol";
+import {ISpotMarketAdmin} from "../../interfaces/markets/ISpotMarketAdmin.sol";
+import {ISpotMarketTrading} from "../../interfaces/markets/ISpotMarketTrading.sol";
+import {ISpotMarketViews} from "../../interfaces/markets/ISpotMarketViews.sol";
 import {ISpotPriceSource} from "../../interfaces/callback/ISpotPriceSource.sol";
 import {SpotTwap} from "../../libraries/SpotTwap.sol";
 import {SpotLayout, SpotStorage} from "../../libraries/spot/SpotStorage.sol";
@@ -89,7 +92,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     // ================================================================ trading
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function fillOrder(
         Order calldata order,
         bytes calldata signature,
@@ -108,7 +111,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         SpotOrders.transfer($, st, address(0));
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function matchOrders(
         Order calldata buy,
         bytes calldata buySignature,
@@ -143,7 +146,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         SpotOrders.transfer($, st, msg.sender);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function settleDeal(
         Deal calldata deal,
         bytes calldata sellerSignature,
@@ -166,7 +169,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         SpotOrders.transfer($, st, address(0));
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function cancelOrder(Order calldata order) external {
         bytes32 hash = _orderDigest(_domain(), order);
         // @dev the maker only (SignedOrderNotMaker); the nonce stays claimed so no other order can reuse it
@@ -174,7 +177,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         emit Cancelled(hash, msg.sender, order.nonce, filledCh);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function cancelDeal(Deal calldata deal) external {
         if (msg.sender != deal.seller && msg.sender != deal.buyer) revert SpotNotOwner(msg.sender, deal.seller);
         bytes32 hash = _dealDigest(deal);
@@ -184,7 +187,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         emit Cancelled(hash, msg.sender, deal.nonce, 0);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function raiseMinNonce(uint256 newMinNonce) external {
         SignedOrders.raiseMinNonce(SpotStorage.layout().book, newMinNonce);
         emit MinNonceRaised(msg.sender, newMinNonce);
@@ -192,24 +195,24 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     // ================================================================ fees and seats
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function distributeFees() external nonReentrant returns (uint256 insuranceUsdc, uint256 treasuryUsdc) {
         return SpotAdmin.distributeFees();
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function stakeSeat(uint256 amountDps) external nonReentrant whenActive(FEATURE_STAKE) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         SpotSeats.stake($, amountDps);
         $.dps.safeTransferFrom(msg.sender, address(this), amountDps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function requestUnstake(uint256 amountDps) external {
         SpotSeats.requestUnstake(SpotStorage.layout(), amountDps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function withdrawUnstaked() external nonReentrant returns (uint256 amountDps) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         amountDps = SpotSeats.withdraw($);
@@ -218,27 +221,27 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     // ================================================================ governance
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setFees(uint16 makerFeeBps, uint16 takerFeeBps, uint16 insuranceShareBps) external restricted {
         SpotAdmin.setFees(makerFeeBps, takerFeeBps, insuranceShareBps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setFeeRecipients(address treasury, address insuranceFund) external restricted {
         SpotAdmin.setFeeRecipients(treasury, insuranceFund);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setSeatTiers(uint256[] calldata minStakeDps, uint256[] calldata discountBps) external restricted {
         SpotAdmin.setSeatTiers(minStakeDps, discountBps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setUnstakeDelay(uint32 unstakeDelaySec) external restricted {
         SpotAdmin.setUnstakeDelay(unstakeDelaySec);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setTwapParams(uint32 observationIntervalSec, uint128 minAmountCh) external restricted {
         SpotAdmin.setTwapParams(observationIntervalSec, minAmountCh);
     }
@@ -250,71 +253,71 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         return SpotStorage.layout().twap.twap(windowSec);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function twapState() external view returns (uint256 lastPriceWad, uint256 priceCumulative, uint256 count) {
         SpotTwap.State storage t = SpotStorage.layout().twap;
         return (t.lastPriceWad, t.count == 0 ? 0 : t.cumulativeNow(), t.count);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function orderDigest(Order calldata order) external view returns (bytes32) {
         return _orderDigest(_domain(), order);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function dealDigest(Deal calldata deal) external view returns (bytes32) {
         return _dealDigest(deal);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function domainSeparator() external view returns (bytes32) {
         return _domainSeparatorV4();
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function orderState(bytes32 hash) external view returns (OrderState memory) {
         SignedOrders.State memory st = SpotStorage.layout().book.orders[hash];
         return OrderState({filledCh: st.filled, cancelled: st.cancelled});
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function nonceUsed(address maker, uint256 nonce) external view returns (bool) {
         return (SpotStorage.layout().book.nonceBitmap[maker][nonce >> 8] >> (nonce & 0xff)) & 1 == 1;
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function minNonce(address account) external view returns (uint256) {
         return SpotStorage.layout().book.minNonce[account];
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function seat(address account) external view returns (Seat memory) {
         return SpotStorage.layout().seats[account];
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function seatDiscountBps(address account) external view returns (uint256) {
         return SpotSeats.discountBps(SpotStorage.layout(), account);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function fees() external view returns (uint256, uint256, uint256) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         return ($.makerFeeBps, $.takerFeeBps, $.insuranceShareBps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function pendingFeesUsdc() external view returns (uint256) {
         return SpotStorage.layout().pendingFeesUsdc;
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function totalSeatDps() external view returns (uint256, uint256) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         return ($.totalStakedDps, $.totalPendingDps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function addresses() external view returns (address, address, address, address, address) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         return (address($.ch), address($.usdc), address($.dps), $.treasury, $.insuranceFund);

@@ -34,7 +34,7 @@ library StreamConsensus {
     ) external returns (uint32 r) {
         uint32 window = p.answerWindowSec;
         if (window == 0) revert IStreamTasksErrors.StreamConsensusParams("unset");
-        if (s.status != IStreamTasks.Status.Live) revert IStreamTasks.StreamWrongStatus(id, s.status);
+        if (s.status != IStreamTasks.Status.Live) revert IStreamTasksErrors.StreamWrongStatus(id, s.status);
         uint8 council = s.subscribers;
         // @dev The deposit covers this request for every member at maxPrice plus the penalty (rounded up).
         uint256 need = _divUp(uint256(council) * s.maxPrice * (BPS + p.clientPenaltyBps), BPS);

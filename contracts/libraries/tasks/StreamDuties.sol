@@ -32,7 +32,7 @@ library StreamDuties {
         uint32[] calldata rs
     ) external {
         if (s.status == IStreamTasks.Status.Closed && block.timestamp > s.closesAt) {
-            revert IStreamTasks.StreamWrongStatus(id, s.status);
+            revert IStreamTasksErrors.StreamWrongStatus(id, s.status);
         }
         uint32 credited = _credit(b, p, id, rs);
         uint64 paid = sub.paid;

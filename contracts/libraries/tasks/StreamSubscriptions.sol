@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IStreamTasks} from "../../interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../interfaces/tasks/IStreamTasksStreamEvents.sol";
 import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol";
 import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
@@ -21,13 +22,13 @@ library StreamSubscriptions {
         IStreamTasks.Stream storage s = $.streams[id];
         IStreamTasks.Status st = s.status;
         if (st != IStreamTasks.Status.Open && st != IStreamTasks.Status.Interrupted) {
-            if (st == IStreamTasks.Status.Live) revert IStreamTasks.StreamFull(id);
-            revert IStreamTasks.StreamWrongStatus(id, st);
+            if (st == IStreamTasks.Status.Live) revert IStreamTasksErrors.StreamFull(id);
+            revert IStreamTasksErrors.StreamWrongStatus(id, st);
         }
-        if (msg.sender == s.client) revert IStreamTasks.StreamIneligible(msg.sender);
-        if (price == 0 || price > s.maxPrice) revert IStreamTasks.StreamPriceTooHigh(price, s.maxPrice);
+        if (msg.sender == s.client) revert IStreamTasksErrors.StreamIneligible(msg.sender);
+        if (price == 0 || price > s.maxPrice) revert IStreamTasksErrors.StreamPriceTooHigh(price, s.maxPrice);
         StreamTasksStorage.Sub storage sub = $.subs[id][msg.sender];
-        if (sub.active) revert IStreamTasks.StreamSubscription(msg.sender);
+        if (sub.active) revert IStreamTasksErrors.StreamSubscription(msg.sender);
         _checkEligible($.matcher, msg.sender);
         uint96 leftover = _join($, id, sub);
         // @dev A returning subscriber keeps its paid count (receipts are cumulative) and takes the new price.
@@ -42,7 +43,7 @@ library StreamSubscriptions {
         }
         uint96 lockDps = $.subscriptionLockDps;
         if (lockDps != 0) sub.lockedDps = lockDps;
-        emit IStreamTasks.Subscribed(id, msg.sender, price, n, st);
+        emit IStreamTasksStreamEvents.Subscribed(id, msg.sender, price, n, st);
         // @dev TSK-08: the subscription holds stake until it ends (the registry is a protocol module).
         if (leftover != 0) IProviderRegistry($.registry).releaseStake(StreamStorage.one(msg.sender), leftover);
         if (lockDps != 0) IProviderRegistry($.registry).lockStake(StreamStorage.one(msg.sender), lockDps);
@@ -53,7 +54,7 @@ library StreamSubscriptions {
         StreamTasksStorage.Layout storage $ = StreamStorage.layout();
         IStreamTasks.Stream storage s = $.streams[id];
         StreamTasksStorage.Sub storage sub = $.subs[id][msg.sender];
-        if (!sub.active) revert IStreamTasks.StreamSubscription(msg.sender);
+        if (!sub.active) revert IStreamTasksErrors.StreamSubscription(msg.sender);
         // @dev The price stays recorded so receipts for requests already answered still settle.
         sub.active = false;
         uint8 n = s.subscribers - 1;
@@ -63,7 +64,7 @@ library StreamSubscriptions {
             st = IStreamTasks.Status.Interrupted;
             s.status = st;
         }
-        emit IStreamTasks.Unsubscribed(id, msg.sender, n, st);
+        emit IStreamTasksStreamEvents.Unsubscribed(id, msg.sender, n, st);
         // @dev TSK-08: a member of requests asked so far keeps its lock until their slash window ends.
         uint96 locked = StreamDuties.leave($.book, $.consensus, sub, id);
         if (locked != 0) IProviderRegistry($.registry).releaseStake(StreamStorage.one(msg.sender), locked);
@@ -95,6 +96,6 @@ library StreamSubscriptions {
             requiredCh: 0
         });
         (bool[] memory ok, ) = IProviderMatcher(matcher).scoreCandidates(q, StreamStorage.one(provider), bytes32(0));
-        if (!ok[0]) revert IStreamTasks.StreamIneligible(provider);
+        if (!ok[0]) revert IStreamTasksErrors.StreamIneligible(provider);
     }
 }

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IStreamTasks} from "../../interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../interfaces/tasks/IStreamTasksStreamEvents.sol";
 import {IStreamTasksTypes} from "../../interfaces/tasks/IStreamTasksTypes.sol";
 import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol";
 import {IStreamTasksEvents} from "../../interfaces/tasks/IStreamTasksEvents.sol";
@@ -79,7 +80,7 @@ library StreamVerdict {
             st = IStreamTasks.Status.Interrupted;
             s.status = st;
         }
-        emit IStreamTasks.ConsensusFailed(id, f, st);
+        emit IStreamTasksStreamEvents.ConsensusFailed(id, f, st);
     }
 
     /// @dev The verdict of a blind (commit–reveal) round: the strict weighted majority, the mode's consensus and,

@@ -180,7 +180,7 @@ contract StreamConsensusTest is StreamConsensusBase {
         assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Interrupted));
         vm.prank(streamClient);
         vm.expectRevert(
-            abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Interrupted)
+            abi.encodeWithSelector(IStreamTasksErrors.StreamWrongStatus.selector, id, IStreamTasks.Status.Interrupted)
         );
         streams.request(id, bytes32("p"));
         assertEq(streams.requestCount(id), 4);
@@ -206,7 +206,7 @@ contract StreamConsensusTest is StreamConsensusBase {
             streams.answerCommitment(id, r, providers[0], A, bytes32(uint256(1)))
         );
         vm.prank(providers[0]);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamNotClient.selector, providers[0]));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamNotClient.selector, providers[0]));
         streams.request(id, bytes32("p"));
         // a member joining later is not a member of the earlier request
         assertEq(streams.dutyOf(id, providers[0]).fromRequest, 1);

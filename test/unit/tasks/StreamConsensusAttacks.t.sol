@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {StreamConsensusBase} from "./StreamConsensusBase.sol";
 import {IStreamTasks} from "../../../contracts/interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../../contracts/interfaces/tasks/IStreamTasksStreamEvents.sol";
 import {IStreamTasksTypes} from "../../../contracts/interfaces/tasks/IStreamTasksTypes.sol";
 import {IStreamTasksErrors} from "../../../contracts/interfaces/tasks/IStreamTasksErrors.sol";
 import {IStreamTasksEvents} from "../../../contracts/interfaces/tasks/IStreamTasksEvents.sol";
@@ -60,7 +61,7 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
         _reveal(id, r, 2, A);
         // every answer is in: resolvable at once
         vm.expectEmit(address(streams));
-        emit IStreamTasks.ConsensusFailed(id, 1, IStreamTasks.Status.Live);
+        emit IStreamTasksStreamEvents.ConsensusFailed(id, 1, IStreamTasks.Status.Live);
         vm.expectEmit(address(streams));
         emit IStreamTasksEvents.RequestResolved(id, r, A, false, true, 3, 2, 3, 1);
         streams.resolve(id, r);
@@ -107,7 +108,7 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
         streams.retract(id);
         vm.warp(block.timestamp + 1 days + 1); // the old settle grace alone has passed
         vm.prank(streamClient);
-        vm.expectPartialRevert(IStreamTasks.StreamStillSettling.selector);
+        vm.expectPartialRevert(IStreamTasksErrors.StreamStillSettling.selector);
         streams.withdraw(id);
         uint32[] memory rs = new uint32[](1);
         rs[0] = r;
@@ -213,7 +214,7 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
     function test_leaveWithoutDuty_releasesAtOnce() public {
         (uint256 id, ) = _live(IStreamTasks.Mode.Weighted, 3, 0.5e18);
         vm.prank(providers[3]);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamFull.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamFull.selector, id));
         streams.subscribe(id, 1e6);
         // a fresh stream, nobody asked yet
         vm.prank(streamClient);
