@@ -11,16 +11,19 @@ import {IStreamTasksLifecycle} from "../../interfaces/tasks/IStreamTasksLifecycl
 import {IStreamTasksViews} from "../../interfaces/tasks/IStreamTasksViews.sol";
 import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol";
 import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
+import {StreamClient} from "../../libraries/tasks/StreamClient.sol";
 import {StreamConsensus} from "../../libraries/tasks/StreamConsensus.sol";
 import {StreamDuties} from "../../libraries/tasks/StreamDuties.sol";
 import {StreamSettlement} from "../../libraries/tasks/StreamSettlement.sol";
 import {StreamStorage, StreamTasksStorage} from "../../libraries/tasks/StreamStorage.sol";
+import {StreamRequests} from "../../libraries/tasks/StreamRequests.sol";
 import {StreamSubscriptions} from "../../libraries/tasks/StreamSubscriptions.sol";
 import {StreamVerdict} from "../../libraries/tasks/StreamVerdict.sol";
 
 /// @title StreamTasks
 /// @notice Subscriptions, live/interrupted streams and batched receipt settlement. See IStreamTasks. The entry keeps
-///         storage, access, pauses, the client's stream lifecycle and deposits; the mechanisms live in the linked
+///         storage, access, pauses and deposits; the client's status changes live in StreamClient (internal), the
+///         mechanisms in the linked
 ///         StreamSubscriptions (councils, subscription locks), StreamSettlement (receipts), StreamConsensus (requests
 ///         and answers), StreamVerdict (resolution and slashing) and StreamDuties (unpaid claims, duty locks).
 contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, IStreamTasks {
@@ -91,44 +94,23 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
 
     /// @inheritdoc IStreamTasksLifecycle
     function updateSpec(uint256 id, bytes32 inputHash, bytes32 fnHash) external {
-        Stream storage s = _client(id);
-        if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
-        uint32 v = s.specVersion + 1;
-        (s.inputHash, s.fnHash, s.specVersion) = (inputHash, fnHash, v);
-        emit SpecUpdated(id, inputHash, fnHash, v);
+        StreamClient.updateSpec(id, inputHash, fnHash);
     }
 
     /// @inheritdoc IStreamTasksLifecycle
     function reportFailedConsensus(uint256 id) external {
-        Stream storage s = _client(id);
-        Status st = s.status;
-        if (st != Status.Live) revert StreamWrongStatus(id, st);
-        uint8 f = s.failures + 1;
-        s.failures = f;
-        if (s.maxFailures != 0 && f >= s.maxFailures) {
-            st = Status.Interrupted;
-            s.status = st;
-        }
-        emit ConsensusFailed(id, f, st);
+        StreamClient.reportFailedConsensus(id);
     }
 
     /// @inheritdoc IStreamTasksLifecycle
     function resume(uint256 id) external {
-        Stream storage s = _client(id);
-        Status st = s.status;
-        if (st != Status.Interrupted || !StreamStorage.halted(s)) revert StreamWrongStatus(id, st);
-        s.failures = 0;
-        if (s.subscribers >= s.executors) {
-            st = Status.Live;
-            s.status = st;
-        }
-        emit StreamResumed(id, st);
+        StreamClient.resume(id);
     }
 
     /// @inheritdoc IStreamTasksLifecycle
     function fund(uint256 id, uint128 amount) external nonReentrant {
         Layout storage $ = StreamStorage.layout();
-        Stream storage s = _client(id);
+        Stream storage s = StreamClient.client(id);
         if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
         uint128 d = s.deposit + amount;
         s.deposit = d;
@@ -138,26 +120,13 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
 
     /// @inheritdoc IStreamTasksLifecycle
     function retract(uint256 id) external {
-        Stream storage s = _client(id);
-        if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
-        Layout storage $ = StreamStorage.layout();
-        uint256 grace = $.settleGraceSec;
-        uint256 closesAt = block.timestamp + grace;
-        // @dev Item 4: the deposit stays until providers could claim every on-chain answer the client left unpaid.
-        uint256 lastAt = $.book.lastAt[id];
-        if (lastAt != 0) {
-            uint256 claimable = lastAt + StreamStorage.lifetime($.consensus) + $.consensus.payGraceSec + grace;
-            if (claimable > closesAt) closesAt = claimable;
-        }
-        s.status = Status.Closed;
-        s.closesAt = uint40(closesAt);
-        emit StreamRetracted(id, uint40(closesAt));
+        StreamClient.retract(id);
     }
 
     /// @inheritdoc IStreamTasksLifecycle
     function withdraw(uint256 id) external nonReentrant {
         Layout storage $ = StreamStorage.layout();
-        Stream storage s = _client(id);
+        Stream storage s = StreamClient.client(id);
         if (s.status != Status.Closed) revert StreamWrongStatus(id, s.status);
         if (block.timestamp <= s.closesAt) revert StreamStillSettling(s.closesAt);
         uint256 amount = s.deposit;
@@ -195,7 +164,7 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
     /// @inheritdoc IStreamTasksCouncil
     function request(uint256 id, bytes32 inputHash) external whenActive(REQUEST) returns (uint32) {
         Layout storage $ = StreamStorage.layout();
-        return StreamConsensus.open($.book, $.consensus, _client(id), id, inputHash);
+        return StreamConsensus.open($.book, $.consensus, StreamClient.client(id), id, inputHash);
     }
 
     /// @inheritdoc IStreamTasksCouncil
@@ -277,7 +246,7 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         bytes32 answerHash,
         bytes32 salt
     ) external pure returns (bytes32) {
-        return StreamStorage.commitmentOf(id, r, provider, answerHash, salt);
+        return StreamRequests.commitmentOf(id, r, provider, answerHash, salt);
     }
 
     /// @inheritdoc IStreamTasksLifecycle
@@ -291,11 +260,6 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
     /// @inheritdoc IStreamTasksViews
     function subscriptionLock() external view returns (uint96) {
         return StreamStorage.layout().subscriptionLockDps;
-    }
-
-    function _client(uint256 id) private view returns (Stream storage s) {
-        s = StreamStorage.layout().streams[id];
-        if (msg.sender != s.client) revert StreamNotClient(msg.sender);
     }
 
     /// @dev The domain name as a constant: a receipt's digest then reads no storage for it (OpenZeppelin's documented

@@ -5,6 +5,7 @@ import {IERC5267} from "@openzeppelin/contracts/interfaces/IERC5267.sol";
 import {IStreamTasksTypes} from "./IStreamTasksTypes.sol";
 import {IStreamTasksErrors} from "./IStreamTasksErrors.sol";
 import {IStreamTasksEvents} from "./IStreamTasksEvents.sol";
+import {IStreamTasksVerdictEvents} from "./IStreamTasksVerdictEvents.sol";
 import {IStreamTasksStreamEvents} from "./IStreamTasksStreamEvents.sol";
 import {IStreamTasksLifecycle} from "./IStreamTasksLifecycle.sol";
 import {IStreamTasksCouncil} from "./IStreamTasksCouncil.sol";
@@ -32,6 +33,7 @@ interface IStreamTasks is
     IStreamTasksTypes,
     IStreamTasksErrors,
     IStreamTasksEvents,
+    IStreamTasksVerdictEvents,
     IStreamTasksStreamEvents,
     IStreamTasksLifecycle,
     IStreamTasksCouncil,

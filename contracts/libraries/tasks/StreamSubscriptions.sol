@@ -7,6 +7,7 @@ import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol"
 import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {StreamTasksStorage, StreamStorage} from "./StreamStorage.sol";
+import {StreamRequests} from "./StreamRequests.sol";
 import {StreamDuties} from "./StreamDuties.sol";
 
 /// @title StreamSubscriptions
@@ -37,7 +38,7 @@ library StreamSubscriptions {
         s.subscribers = n;
         // @dev Live at c subscribers — unless failed consensus interrupted it: only the client's `resume` resets that
         //      count (item 21: a subscriber leaving and re-joining must not clear the client's verdict).
-        if (n >= s.executors && !StreamStorage.halted(s)) {
+        if (n >= s.executors && !StreamRequests.halted(s)) {
             st = IStreamTasks.Status.Live;
             s.status = st;
         }
@@ -45,8 +46,8 @@ library StreamSubscriptions {
         if (lockDps != 0) sub.lockedDps = lockDps;
         emit IStreamTasksStreamEvents.Subscribed(id, msg.sender, price, n, st);
         // @dev TSK-08: the subscription holds stake until it ends (the registry is a protocol module).
-        if (leftover != 0) IProviderRegistry($.registry).releaseStake(StreamStorage.one(msg.sender), leftover);
-        if (lockDps != 0) IProviderRegistry($.registry).lockStake(StreamStorage.one(msg.sender), lockDps);
+        if (leftover != 0) IProviderRegistry($.registry).releaseStake(StreamRequests.one(msg.sender), leftover);
+        if (lockDps != 0) IProviderRegistry($.registry).lockStake(StreamRequests.one(msg.sender), lockDps);
     }
 
     /// @notice The caller leaves stream `id`'s council.
@@ -67,7 +68,7 @@ library StreamSubscriptions {
         emit IStreamTasksStreamEvents.Unsubscribed(id, msg.sender, n, st);
         // @dev TSK-08: a member of requests asked so far keeps its lock until their slash window ends.
         uint96 locked = StreamDuties.leave($.book, $.consensus, sub, id);
-        if (locked != 0) IProviderRegistry($.registry).releaseStake(StreamStorage.one(msg.sender), locked);
+        if (locked != 0) IProviderRegistry($.registry).releaseStake(StreamRequests.one(msg.sender), locked);
     }
 
     /// @dev Council membership from the next request on; a duty from an earlier subscription that is still slashable
@@ -95,7 +96,7 @@ library StreamSubscriptions {
             requiredCapacityPflopsWad: 0,
             requiredCh: 0
         });
-        (bool[] memory ok, ) = IProviderMatcher(matcher).scoreCandidates(q, StreamStorage.one(provider), bytes32(0));
+        (bool[] memory ok, ) = IProviderMatcher(matcher).scoreCandidates(q, StreamRequests.one(provider), bytes32(0));
         if (!ok[0]) revert IStreamTasksErrors.StreamIneligible(provider);
     }
 }

@@ -6,6 +6,7 @@ import {IStreamTasks} from "../../../contracts/interfaces/tasks/IStreamTasks.sol
 import {IStreamTasksTypes} from "../../../contracts/interfaces/tasks/IStreamTasksTypes.sol";
 import {IStreamTasksErrors} from "../../../contracts/interfaces/tasks/IStreamTasksErrors.sol";
 import {IStreamTasksEvents} from "../../../contracts/interfaces/tasks/IStreamTasksEvents.sol";
+import {IStreamTasksVerdictEvents} from "../../../contracts/interfaces/tasks/IStreamTasksVerdictEvents.sol";
 
 /// @notice Issue 21 item 4: the modes on chain — optimistic (first answer, challenge with a bond, the others decide),
 ///         weighted and unanimous consensus, parameters, windows and the failure count.
@@ -94,7 +95,7 @@ contract StreamConsensusTest is StreamConsensusBase {
         _reveal(id, r, 1, A);
         _reveal(id, r, 2, A);
         vm.expectEmit(address(streams));
-        emit IStreamTasksEvents.ChallengeBondPaid(id, r, challenger, 20e6);
+        emit IStreamTasksVerdictEvents.ChallengeBondPaid(id, r, challenger, 20e6);
         streams.resolve(id, r);
         assertEq(streams.getRequest(id, r).answer, A);
         assertEq(usdc.balanceOf(challenger), 20e6);
