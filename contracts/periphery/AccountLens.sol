@@ -7,15 +7,16 @@ import {IChxModule} from "../interfaces/base/IChxModule.sol";
 import {IComputePriceOracle} from "../interfaces/oracle/IComputePriceOracle.sol";
 import {IComputeStandard} from "../interfaces/compute/IComputeStandard.sol";
 import {IFuturesMarket} from "../interfaces/markets/IFuturesMarket.sol";
-import {IFuturesTypes} from "../interfaces/markets/IFuturesTypes.sol";
 import {IGuarantorPool} from "../interfaces/clearing/IGuarantorPool.sol";
 import {ILiquidityVault} from "../interfaces/markets/ILiquidityVault.sol";
-import {IOptionsMarket, IOptionsMarketTypes} from "../interfaces/markets/IOptionsMarket.sol";
+import {IOptionsMarket} from "../interfaces/markets/IOptionsMarket.sol";
 import {IPerpMarket} from "../interfaces/markets/IPerpMarket.sol";
 import {IRiskEngine} from "../interfaces/clearing/IRiskEngine.sol";
 import {ClearingMath} from "../libraries/ClearingMath.sol";
 import {FixedPointMath} from "../libraries/math/FixedPointMath.sol";
 import {AccountRows} from "./AccountRows.sol";
+import {AccountSeries} from "./AccountSeries.sol";
+import {AccountDirectory} from "./AccountDirectory.sol";
 import {AccountLiquidationSearch} from "./AccountLiquidationSearch.sol";
 
 /// @title AccountLens
@@ -224,65 +225,9 @@ contract AccountLens is IAccountLens {
             m.vaultSharePriceWad = ILiquidityVault(_vault).sharePriceWad();
             m.vaultTotalAssetsUsdc = IERC4626Assets(_vault).totalAssets();
         }
-        if (_futures != address(0)) m.futuresSeries = _futuresPage(futuresFromId, futuresLimit);
-        if (_options != address(0)) m.optionSeries = _optionsPending();
-    }
-
-    function _futuresPage(uint256 fromId, uint256 limit) private view returns (SeriesView[] memory list) {
-        IFuturesMarket f = IFuturesMarket(_futures);
-        (uint256 count, ) = f.seriesCount();
-        if (fromId == 0) fromId = 1;
-        uint256 end = fromId > count ? fromId : (count - fromId + 1 < limit ? count + 1 : fromId + limit);
-        list = new SeriesView[](end - fromId);
-        uint256 n;
-        for (uint256 id = fromId; id < end; ++id) {
-            IFuturesTypes.Series memory s = f.seriesInfo(id);
-            uint8 status =
-                block.timestamp < s.expiry
-                    ? 0
-                    : s.settlementPriceWad == 0
-                        ? 1
-                        : block.timestamp < s.finalAt
-                            ? 2
-                            : 3;
-            if (status == 3 && s.openPositions == 0) continue; // settled
-            list[n++] = SeriesView({
-                seriesId: id,
-                expiry: s.expiry,
-                isOption: false,
-                optionKind: 0,
-                status: status,
-                strikeWad: 0,
-                capWad: 0,
-                settlementPriceWad: s.settlementPriceWad,
-                longOiCh: s.longOiCh,
-                shortOiCh: s.shortOiCh
-            });
-        }
-        assembly {
-            mstore(list, n)
-        }
-    }
-
-    function _optionsPending() private view returns (SeriesView[] memory list) {
-        IOptionsMarket o = IOptionsMarket(_options);
-        uint256[] memory ids = o.pendingSeries();
-        list = new SeriesView[](ids.length);
-        for (uint256 i; i < ids.length; ++i) {
-            IOptionsMarketTypes.Series memory s = o.series(ids[i]);
-            list[i] = SeriesView({
-                seriesId: ids[i],
-                expiry: s.expiry,
-                isOption: true,
-                optionKind: uint8(s.kind),
-                status: uint8(o.seriesStatus(ids[i])),
-                strikeWad: s.strikeWad,
-                capWad: s.capWad,
-                settlementPriceWad: s.settlementPriceWad,
-                longOiCh: s.openInterestCh,
-                shortOiCh: s.openInterestCh
-            });
-        }
+        if (_futures != address(0))
+            m.futuresSeries = AccountSeries.futuresPage(IFuturesMarket(_futures), futuresFromId, futuresLimit);
+        if (_options != address(0)) m.optionSeries = AccountSeries.optionsPending(IOptionsMarket(_options));
     }
 
     // ───────────────────────────── guarantors, compute ─────────────────────────────
@@ -290,51 +235,13 @@ contract AccountLens is IAccountLens {
     /// @inheritdoc IAccountLens
     function openGuarantors(address[] calldata candidates) external view returns (OpenGuarantor[] memory list) {
         (, , , address poolAddress, , ) = _house.modules();
-        IGuarantorPool pool = IGuarantorPool(poolAddress);
-        (uint256 minDps, uint256 maxLeverageWad) = pool.params();
-        list = new OpenGuarantor[](candidates.length);
-        uint256 n;
-        for (uint256 i; i < candidates.length; ++i) {
-            IGuarantorPool.Guarantor memory g = pool.guarantorInfo(candidates[i]);
-            if (!g.registered || !g.open) continue;
-            uint256 capacity = FixedPointMath.wadMulDown(g.capitalUsdc, maxLeverageWad);
-            list[n++] = OpenGuarantor({
-                guarantor: candidates[i],
-                defaultLimitUsdc: g.defaultLimitUsdc,
-                capitalUsdc: g.capitalUsdc,
-                exposureUsdc: g.exposureUsdc,
-                remainingCapacityUsdc: capacity > g.exposureUsdc ? capacity - g.exposureUsdc : 0,
-                dpsStaked: g.dpsStaked,
-                stakeOk: g.dpsStaked >= minDps
-            });
-        }
-        assembly {
-            mstore(list, n)
-        }
+        return AccountDirectory.openGuarantors(IGuarantorPool(poolAddress), candidates);
     }
 
     /// @inheritdoc IAccountLens
     function workloadClasses(uint16 maxClass) external view returns (WorkloadClassView[] memory list) {
         if (_standard == address(0)) return list;
-        IComputeStandard standard = IComputeStandard(_standard);
-        list = new WorkloadClassView[](maxClass);
-        uint256 n;
-        for (uint256 c = 1; c <= maxClass; ++c) {
-            uint16 version = standard.latestVersion(uint16(c));
-            if (version == 0) continue;
-            IComputeStandard.ReferenceSystem memory r = standard.referenceSystem(uint16(c), version);
-            list[n++] = WorkloadClassView(
-                uint16(c),
-                version,
-                r.refPflopsWad,
-                r.factorCount,
-                r.publishedAt,
-                r.weightsWad
-            );
-        }
-        assembly {
-            mstore(list, n)
-        }
+        return AccountDirectory.workloadClasses(IComputeStandard(_standard), maxClass);
     }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IAccountLens} from "./IAccountLens.sol";
+import {IAccountLensTypes} from "./IAccountLensTypes.sol";
 import {IFuturesMarket} from "../interfaces/markets/IFuturesMarket.sol";
 import {IFuturesTypes} from "../interfaces/markets/IFuturesTypes.sol";
 import {IGuarantorPool} from "../interfaces/clearing/IGuarantorPool.sol";
@@ -19,10 +19,10 @@ library AccountRows {
         address account,
         uint256 seriesId,
         uint256 indexWad
-    ) internal view returns (IAccountLens.PositionView memory r) {
+    ) internal view returns (IAccountLensTypes.PositionView memory r) {
         IFuturesTypes.Position memory pos = IFuturesMarket(futures).positionOf(seriesId, account);
         IFuturesTypes.Series memory s = IFuturesMarket(futures).seriesInfo(seriesId);
-        r.kind = IAccountLens.PositionKind.FuturesSeries;
+        r.kind = IAccountLensTypes.PositionKind.FuturesSeries;
         r.market = futures;
         r.seriesId = seriesId;
         r.sizeCh = pos.sizeCh;
@@ -55,11 +55,11 @@ library AccountRows {
         address account,
         uint256 seriesId,
         uint256 indexWad
-    ) internal view returns (IAccountLens.PositionView memory r) {
+    ) internal view returns (IAccountLensTypes.PositionView memory r) {
         IOptionsMarket market = IOptionsMarket(options);
         IOptionsMarketTypes.Position memory pos = market.positionOf(seriesId, account);
         IOptionsMarketTypes.Series memory s = market.series(seriesId);
-        r.kind = IAccountLens.PositionKind.Option;
+        r.kind = IAccountLensTypes.PositionKind.Option;
         r.market = options;
         r.seriesId = seriesId;
         r.sizeCh = int256(uint256(pos.longCh)) - int256(uint256(pos.shortCh));
@@ -80,7 +80,7 @@ library AccountRows {
     function guarantor(
         IGuarantorPool pool,
         address account
-    ) internal view returns (IAccountLens.GuarantorView memory g) {
+    ) internal view returns (IAccountLensTypes.GuarantorView memory g) {
         if (address(pool) == address(0)) return g;
         g.guarantor = pool.guarantorOf(account);
         (g.customerLimitUsdc, g.customerExposureUsdc) = pool.customerInfo(account);

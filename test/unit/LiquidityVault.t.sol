@@ -5,6 +5,7 @@ import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
+import {ILiquidityVaultErrors} from "../../contracts/interfaces/markets/ILiquidityVaultErrors.sol";
 
 /// @notice LiquidityVault security regressions (issue 17): share locks that a third party cannot extend.
 contract LiquidityVaultTest is PerpSolBase {
@@ -57,7 +58,9 @@ contract LiquidityVaultTest is PerpSolBase {
         assertLe(unlock - (t0 + LOCK), 87); // 1 USDC on 1,000 buys ≈ 1/1001 of a day
         vm.warp(unlock - 1);
         vm.prank(victim);
-        vm.expectRevert(abi.encodeWithSelector(ILiquidityVault.VaultSharesLocked.selector, victim, own, 0, unlock));
+        vm.expectRevert(
+            abi.encodeWithSelector(ILiquidityVaultErrors.VaultSharesLocked.selector, victim, own, 0, unlock)
+        );
         vault.redeem(own, victim, victim);
         vm.warp(unlock);
         vm.prank(victim);
@@ -86,7 +89,13 @@ contract LiquidityVaultTest is PerpSolBase {
         assertEq(vault.maxRedeem(fresh), 0);
         vm.prank(fresh);
         vm.expectRevert(
-            abi.encodeWithSelector(ILiquidityVault.VaultSharesLocked.selector, fresh, shares, 0, block.timestamp + LOCK)
+            abi.encodeWithSelector(
+                ILiquidityVaultErrors.VaultSharesLocked.selector,
+                fresh,
+                shares,
+                0,
+                block.timestamp + LOCK
+            )
         );
         vault.redeem(shares, fresh, fresh);
     }

@@ -7,7 +7,9 @@ import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
 import {ITaskRegistryActions} from "../../contracts/interfaces/tasks/ITaskRegistryActions.sol";
 import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksLifecycle} from "../../contracts/interfaces/tasks/IStreamTasksLifecycle.sol";
 import {IInsuranceFund} from "../../contracts/interfaces/clearing/IInsuranceFund.sol";
+import {IInsuranceFundStaking} from "../../contracts/interfaces/clearing/IInsuranceFundStaking.sol";
 import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
 
 interface IReentrantToken {
@@ -104,7 +106,7 @@ contract PayoutReentrancyTest is TaskSolBase {
         rusd.mint(staker, 10e6);
         vm.prank(staker);
         rusd.approve(address(fund), 10e6);
-        rusd.arm(address(fund), abi.encodeCall(IInsuranceFund.stake, (1)));
+        rusd.arm(address(fund), abi.encodeCall(IInsuranceFundStaking.stake, (1)));
         vm.prank(staker);
         vm.expectRevert(REENTRANT);
         fund.stake(10e6);
@@ -116,7 +118,7 @@ contract PayoutReentrancyTest is TaskSolBase {
         vm.prank(staker);
         fund.requestWithdraw(shares);
         vm.warp(block.timestamp + 7 days);
-        rusd.arm(address(fund), abi.encodeCall(IInsuranceFund.withdraw, (1, staker)));
+        rusd.arm(address(fund), abi.encodeCall(IInsuranceFundStaking.withdraw, (1, staker)));
         vm.prank(staker);
         vm.expectRevert(REENTRANT);
         fund.withdraw(shares, staker);
@@ -209,7 +211,7 @@ contract PayoutReentrancyTest is TaskSolBase {
         rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 10, amount: 10e6});
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
         sigs[0] = abi.encodePacked(r, s, v);
-        rusd.arm(address(streams), abi.encodeCall(IStreamTasks.settle, (rs, sigs)));
+        rusd.arm(address(streams), abi.encodeCall(IStreamTasksLifecycle.settle, (rs, sigs)));
         vm.expectRevert(REENTRANT);
         streams.settle(rs, sigs);
         assertEq(rusd.balanceOf(providers[0]), 0);
@@ -221,7 +223,7 @@ contract PayoutReentrancyTest is TaskSolBase {
         vm.prank(streamClient);
         streams.retract(id);
         vm.warp(block.timestamp + 1 days + 1);
-        rusd.arm(address(streams), abi.encodeCall(IStreamTasks.withdraw, (id)));
+        rusd.arm(address(streams), abi.encodeCall(IStreamTasksLifecycle.withdraw, (id)));
         vm.prank(streamClient);
         vm.expectRevert(REENTRANT);
         streams.withdraw(id);

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {Test} from "forge-std/Test.sol";
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
+import {ISpotMarketTrading} from "../../contracts/interfaces/markets/ISpotMarketTrading.sol";
 
 interface IToken {
     function mint(address to, uint256 amount) external;
@@ -77,7 +78,7 @@ contract SpotReentrancyTest is Test {
 
     function test_fillOrder_reenteringTokenReverts_SEC04() public {
         (ISpotMarket.Order memory o, bytes memory sig) = _signed(false);
-        rusd.arm(address(spot), abi.encodeCall(ISpotMarket.fillOrder, (o, sig, 1e18)));
+        rusd.arm(address(spot), abi.encodeCall(ISpotMarketTrading.fillOrder, (o, sig, 1e18)));
         uint256 before = rusd.balanceOf(taker);
         vm.prank(taker);
         vm.expectRevert(REENTRANT);
@@ -91,7 +92,7 @@ contract SpotReentrancyTest is Test {
         vm.prank(taker);
         spot.fillOrder(o, sig, 50e18); // accrues fees in USDC
         uint256 held = rusd.balanceOf(address(spot));
-        rusd.arm(address(spot), abi.encodeCall(ISpotMarket.distributeFees, ()));
+        rusd.arm(address(spot), abi.encodeCall(ISpotMarketTrading.distributeFees, ()));
         assertGt(held, 0, "fees accrued");
         vm.expectRevert(REENTRANT);
         spot.distributeFees();

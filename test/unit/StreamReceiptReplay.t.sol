@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksErrors} from "../../contracts/interfaces/tasks/IStreamTasksErrors.sol";
 
 /// @notice SEC-03 for StreamTasks receipts (the client's EIP-712 signature authorises a payment): a receipt is
 ///         rejected when signed for another chain, for another StreamTasks deployment, or presented in its
@@ -75,7 +76,7 @@ contract StreamReceiptReplayTest is TaskSolBase {
         (uint8 v, bytes32 rr, bytes32 s) = vm.sign(CLIENT_PK, streams.receiptDigest(r));
         vm.chainId(home);
         (IStreamTasks.Receipt[] memory rs, bytes[] memory sigs) = _one(r, abi.encodePacked(rr, s, v));
-        vm.expectPartialRevert(IStreamTasks.StreamBadSignature.selector);
+        vm.expectPartialRevert(IStreamTasksErrors.StreamBadSignature.selector);
         streams.settle(rs, sigs);
         assertEq(usdc.balanceOf(providers[0]), 0);
     }
@@ -86,7 +87,7 @@ contract StreamReceiptReplayTest is TaskSolBase {
         (IStreamTasks.Receipt[] memory rs, bytes[] memory sigs) = _one(r, abi.encodePacked(rr, s, v));
         other.settle(rs, sigs); // valid where it was signed
         assertEq(usdc.balanceOf(providers[0]), 10e6);
-        vm.expectPartialRevert(IStreamTasks.StreamBadSignature.selector);
+        vm.expectPartialRevert(IStreamTasksErrors.StreamBadSignature.selector);
         streams.settle(rs, sigs);
         assertEq(usdc.balanceOf(providers[0]), 10e6);
     }
@@ -97,7 +98,7 @@ contract StreamReceiptReplayTest is TaskSolBase {
         bytes32 highS = bytes32(SECP256K1_N - uint256(s));
         uint8 flippedV = v == 27 ? 28 : 27;
         (IStreamTasks.Receipt[] memory rs, bytes[] memory sigs) = _one(r, abi.encodePacked(rr, highS, flippedV));
-        vm.expectPartialRevert(IStreamTasks.StreamBadSignature.selector);
+        vm.expectPartialRevert(IStreamTasksErrors.StreamBadSignature.selector);
         streams.settle(rs, sigs);
         sigs[0] = abi.encodePacked(rr, s, v);
         streams.settle(rs, sigs); // the canonical form settles

@@ -3,6 +3,8 @@ pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../contracts/interfaces/tasks/IStreamTasksStreamEvents.sol";
+import {IStreamTasksErrors} from "../../contracts/interfaces/tasks/IStreamTasksErrors.sol";
 
 /// @notice StreamTasks: subscriptions, live at c, each response mode, interruption rules, spec changes, batched
 ///         EIP-712 receipt settlement (replay-safe), retraction and escrow conservation.
@@ -64,10 +66,10 @@ contract StreamTasksTest is TaskSolBase {
         _sub(id, 0, 1e6);
         assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Open));
         vm.expectEmit(address(streams));
-        emit IStreamTasks.Subscribed(id, providers[1], 2e6, 2, IStreamTasks.Status.Live);
+        emit IStreamTasksStreamEvents.Subscribed(id, providers[1], 2e6, 2, IStreamTasks.Status.Live);
         _sub(id, 1, 2e6);
         vm.prank(providers[2]);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamFull.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamFull.selector, id));
         streams.subscribe(id, 1e6);
         // 100 requests answered by p0 and 50 by p1, settled in one transaction.
         IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](2);
@@ -91,7 +93,7 @@ contract StreamTasksTest is TaskSolBase {
         uint256 id = _open(IStreamTasks.Mode.Weighted, 3, 0.5e18);
         assertEq(streams.answersPerRequest(id), 2, "ceil(0.5 x 3)");
         vm.prank(streamClient);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamInvalidTerms.selector, bytes32("weight")));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamInvalidTerms.selector, bytes32("weight")));
         streams.open(_t(IStreamTasks.Mode.Weighted, 3, 0));
     }
 
@@ -107,7 +109,7 @@ contract StreamTasksTest is TaskSolBase {
         assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Live));
         vm.prank(streamClient);
         vm.expectEmit(address(streams));
-        emit IStreamTasks.ConsensusFailed(id, 3, IStreamTasks.Status.Interrupted);
+        emit IStreamTasksStreamEvents.ConsensusFailed(id, 3, IStreamTasks.Status.Interrupted);
         streams.reportFailedConsensus(id);
     }
 
@@ -119,7 +121,7 @@ contract StreamTasksTest is TaskSolBase {
         streams.unsubscribe(id);
         assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Interrupted));
         vm.prank(providers[1]);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamSubscription.selector, providers[1]));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamSubscription.selector, providers[1]));
         streams.unsubscribe(id);
         // Receipts for requests answered before leaving still settle.
         IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
@@ -134,11 +136,11 @@ contract StreamTasksTest is TaskSolBase {
     function test_clientChangesSpec_retracts_withdraws() public {
         uint256 id = _open(IStreamTasks.Mode.Optimistic, 1, 0);
         vm.prank(providers[0]);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamNotClient.selector, providers[0]));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamNotClient.selector, providers[0]));
         streams.updateSpec(id, bytes32("I2"), bytes32("f2"));
         vm.prank(streamClient);
         vm.expectEmit(address(streams));
-        emit IStreamTasks.SpecUpdated(id, bytes32("I2"), bytes32("f2"), 1);
+        emit IStreamTasksStreamEvents.SpecUpdated(id, bytes32("I2"), bytes32("f2"), 1);
         streams.updateSpec(id, bytes32("I2"), bytes32("f2"));
         _sub(id, 0, 1e6);
         vm.prank(streamClient);
@@ -148,7 +150,9 @@ contract StreamTasksTest is TaskSolBase {
         (rs[0], sigs[0]) = _receipt(id, providers[0], 10);
         streams.settle(rs, sigs); // inside the grace
         vm.prank(streamClient);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamStillSettling.selector, block.timestamp + 1 days));
+        vm.expectRevert(
+            abi.encodeWithSelector(IStreamTasksErrors.StreamStillSettling.selector, block.timestamp + 1 days)
+        );
         streams.withdraw(id);
         vm.warp(block.timestamp + 1 days + 1);
         vm.prank(streamClient);
@@ -165,13 +169,13 @@ contract StreamTasksTest is TaskSolBase {
         rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 10, amount: 10e6});
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(0xBAD, streams.receiptDigest(rs[0]));
         sigs[0] = abi.encodePacked(r, s, v);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamBadSignature.selector, vm.addr(0xBAD)));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamBadSignature.selector, vm.addr(0xBAD)));
         streams.settle(rs, sigs);
         (rs[0], sigs[0]) = _receipt(id, providers[3], 10);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamNotSubscriber.selector, providers[3]));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamNotSubscriber.selector, providers[3]));
         streams.settle(rs, sigs);
         (rs[0], sigs[0]) = _receipt(id, providers[0], 2_000);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamDepositExhausted.selector, 2_000e6, 1_000e6));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamDepositExhausted.selector, 2_000e6, 1_000e6));
         streams.settle(rs, sigs);
     }
 
@@ -232,7 +236,7 @@ contract StreamTasksTest is TaskSolBase {
         (uint8 v, bytes32 r, bytes32 s_) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
         sigs[0] = abi.encodePacked(r, s_, v);
         vm.expectEmit(address(streams));
-        emit IStreamTasks.ReceiptSettled(id, providers[0], 15, 15, 7e6, 993e6);
+        emit IStreamTasksStreamEvents.ReceiptSettled(id, providers[0], 15, 15, 7e6, 993e6);
         streams.settle(rs, sigs);
         (, uint64 paid, uint128 paidAmount, ) = streams.subscription(id, providers[0]);
         assertEq(paid, 15);
@@ -241,7 +245,7 @@ contract StreamTasksTest is TaskSolBase {
         rs[0].amount = 33e6;
         (v, r, s_) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
         sigs[0] = abi.encodePacked(r, s_, v);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamReceiptAboveMaxPrice.selector, 33e6, 32e6));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamReceiptAboveMaxPrice.selector, 33e6, 32e6));
         streams.settle(rs, sigs);
     }
 
@@ -270,20 +274,22 @@ contract StreamTasksTest is TaskSolBase {
         _sub(id, 0, 1e6);
         _sub(id, 1, 1e6);
         vm.prank(streamClient);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Live));
+        vm.expectRevert(
+            abi.encodeWithSelector(IStreamTasksErrors.StreamWrongStatus.selector, id, IStreamTasks.Status.Live)
+        );
         streams.resume(id);
         for (uint256 i; i < 3; ++i) {
             vm.prank(streamClient);
             streams.reportFailedConsensus(id);
         }
         vm.prank(providers[0]);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamNotClient.selector, providers[0]));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamNotClient.selector, providers[0]));
         streams.resume(id);
         vm.prank(providers[1]);
         streams.unsubscribe(id);
         vm.prank(streamClient);
         vm.expectEmit(address(streams));
-        emit IStreamTasks.StreamResumed(id, IStreamTasks.Status.Interrupted); // one subscriber short
+        emit IStreamTasksStreamEvents.StreamResumed(id, IStreamTasks.Status.Interrupted); // one subscriber short
         streams.resume(id);
         assertEq(streams.getStream(id).failures, 0);
         _sub(id, 1, 1e6);
@@ -293,7 +299,7 @@ contract StreamTasksTest is TaskSolBase {
         streams.unsubscribe(id);
         vm.prank(streamClient);
         vm.expectRevert(
-            abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Interrupted)
+            abi.encodeWithSelector(IStreamTasksErrors.StreamWrongStatus.selector, id, IStreamTasks.Status.Interrupted)
         );
         streams.resume(id);
     }

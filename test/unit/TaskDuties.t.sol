@@ -8,6 +8,7 @@ import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderReg
 import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProviderRegistryEvents.sol";
 import {IProviderRegistryErrors} from "../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
 import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../contracts/interfaces/tasks/IStreamTasksStreamEvents.sol";
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 
@@ -137,7 +138,7 @@ contract TaskDutiesTest is TaskSolBase {
     ///      the task slash amount).
     function _setStreamLock() internal {
         vm.expectEmit(address(streams));
-        emit IStreamTasks.SubscriptionLockSet(uint96(SLASH), address(registry));
+        emit IStreamTasksStreamEvents.SubscriptionLockSet(uint96(SLASH), address(registry));
         streams.setSubscriptionLock(uint96(SLASH));
         assertEq(streams.subscriptionLock(), SLASH);
         vm.prank(providers[0]);

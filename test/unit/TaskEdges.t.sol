@@ -7,6 +7,8 @@ import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol"
 import {ITaskRegistryEvents} from "../../contracts/interfaces/tasks/ITaskRegistryEvents.sol";
 import {ITaskRegistryErrors} from "../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
 import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../contracts/interfaces/tasks/IStreamTasksStreamEvents.sol";
+import {IStreamTasksErrors} from "../../contracts/interfaces/tasks/IStreamTasksErrors.sol";
 
 /// @notice Edge paths of StreamTasks and TaskRegistry: term validation, subscription guards, every action on a
 ///         closed stream, late receipts, the zero-address guards, a stale council seed block, a dispute council
@@ -50,7 +52,7 @@ contract TaskEdgesTest is TaskSolBase {
     }
 
     function _invalid(bytes32 reason) internal pure returns (bytes memory) {
-        return abi.encodeWithSelector(IStreamTasks.StreamInvalidTerms.selector, reason);
+        return abi.encodeWithSelector(IStreamTasksErrors.StreamInvalidTerms.selector, reason);
     }
 
     function test_stream_termsValidated() public {
@@ -77,39 +79,43 @@ contract TaskEdgesTest is TaskSolBase {
     function test_stream_subscriptionGuards() public {
         uint256 id = _open();
         vm.prank(streamClient);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamIneligible.selector, streamClient));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamIneligible.selector, streamClient));
         streams.subscribe(id, 1e6);
         vm.startPrank(providers[0]);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamPriceTooHigh.selector, 0, 2e6));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamPriceTooHigh.selector, 0, 2e6));
         streams.subscribe(id, 0);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamPriceTooHigh.selector, 2e6 + 1, 2e6));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamPriceTooHigh.selector, 2e6 + 1, 2e6));
         streams.subscribe(id, 2e6 + 1);
         streams.subscribe(id, 1.5e6);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamSubscription.selector, providers[0]));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamSubscription.selector, providers[0]));
         streams.subscribe(id, 1e6);
         vm.stopPrank();
         // Not an onboarded provider: the matcher rejects it.
         address stranger = makeAddr("stranger");
         vm.prank(stranger);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamIneligible.selector, stranger));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamIneligible.selector, stranger));
         streams.subscribe(id, 1e6);
         (uint128 price, uint64 paid, , ) = streams.subscription(id, providers[0]);
         assertEq(price, 1.5e6);
         assertEq(paid, 0);
         // Only a live stream can report a failed consensus (one subscriber of two: still open).
         vm.prank(streamClient);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Open));
+        vm.expectRevert(
+            abi.encodeWithSelector(IStreamTasksErrors.StreamWrongStatus.selector, id, IStreamTasks.Status.Open)
+        );
         streams.reportFailedConsensus(id);
     }
 
     function test_stream_fundThenClosedStreamRejectsEverything() public {
         uint256 id = _open();
         vm.prank(streamClient);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Open));
+        vm.expectRevert(
+            abi.encodeWithSelector(IStreamTasksErrors.StreamWrongStatus.selector, id, IStreamTasks.Status.Open)
+        );
         streams.withdraw(id);
         vm.prank(streamClient);
         vm.expectEmit(address(streams));
-        emit IStreamTasks.StreamFunded(id, 500e6, 1_500e6);
+        emit IStreamTasksStreamEvents.StreamFunded(id, 500e6, 1_500e6);
         streams.fund(id, 500e6);
         assertEq(streams.getStream(id).deposit, 1_500e6);
         assertEq(usdc.balanceOf(address(streams)), 1_500e6);
@@ -117,7 +123,7 @@ contract TaskEdgesTest is TaskSolBase {
         vm.startPrank(streamClient);
         streams.retract(id);
         bytes memory closed = abi.encodeWithSelector(
-            IStreamTasks.StreamWrongStatus.selector,
+            IStreamTasksErrors.StreamWrongStatus.selector,
             id,
             IStreamTasks.Status.Closed
         );

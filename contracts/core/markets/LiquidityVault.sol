@@ -3,21 +3,23 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC4626} from "@openzeppelin/contracts/interfaces/IERC4626.sol";
-import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {ERC4626Upgradeable} from "@openzeppelin/contracts-upgradeable/token/ERC20/extensions/ERC4626Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ILiquidityVault} from "../../interfaces/markets/ILiquidityVault.sol";
-import {IVaultMarket} from "../../interfaces/callback/IVaultMarket.sol";
-import {VaultMarkets} from "../../libraries/clearing/VaultMarkets.sol";
+import {LiquidityVaultStore} from "../../libraries/vault/VaultStorage.sol";
+import {VaultLocks} from "../../libraries/vault/VaultLocks.sol";
+import {VaultCapital} from "../../libraries/vault/VaultCapital.sol";
+import {VaultValuation} from "../../libraries/vault/VaultValuation.sol";
 
 /// @title LiquidityVault
 /// @notice The LPs' ERC-4626 USDC vault behind the perpetual and futures markets. See ILiquidityVault.
 /// @dev deposit / mint / withdraw / redeem value the markets once each (every market's equity, which reads the
 ///      index): the OpenZeppelin flow would read it up to three times. The ERC-4626 views never revert: a market
 ///      that cannot be valued (stale oracle) counts 0 in totalAssets and closes the max* views (issue 17 item 29).
-contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
-    using SafeERC20 for IERC20;
+///      Storage in LiquidityVaultStore; share locks in VaultLocks, markets and capital moves in VaultCapital, the
+///      valuation across markets in VaultValuation.
+contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, LiquidityVaultStore, ILiquidityVault {
     using Math for uint256;
 
     /// @notice Most markets the vault backs: bounds every loop over markets.
@@ -29,35 +31,6 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     /// @dev Shares have 6 more decimals than USDC; 10^6 virtual shares back 1 virtual wei (ACC-04).
     uint8 internal constant DECIMALS_OFFSET = 6;
     uint256 internal constant VIRTUAL_SHARES = 10 ** DECIMALS_OFFSET;
-
-    /// @custom:storage-location erc7201:chx.storage.LiquidityVault
-    struct LiquidityVaultStorage {
-        uint256 idleUsdc;
-        address[] markets;
-        mapping(address market => bool) isMarket;
-        uint256 depositCapUsdc;
-        uint32 lockPeriodSec;
-        /// @custom:oz-renamed-from unlocksAt
-        // solhint-disable-next-line var-name-mixedcase
-        mapping(address owner => uint256) __deprecated_unlocksAt;
-        mapping(address owner => Lock) locks;
-    }
-
-    /// @dev One word per owner: how many of its shares are locked, and until when (all of them together).
-    struct Lock {
-        uint192 shares;
-        uint64 unlocksAt;
-    }
-
-    // keccak256(abi.encode(uint256(keccak256("chx.storage.LiquidityVault")) - 1)) & ~bytes32(uint256(0xff))
-    bytes32 internal constant LIQUIDITY_VAULT_STORAGE_LOCATION =
-        0x910c5bbc1e9453114af778d4e40b0a8c25fd03885f981404bc1072e33eb84900;
-
-    function _getLiquidityVaultStorage() private pure returns (LiquidityVaultStorage storage $) {
-        assembly {
-            $.slot := LIQUIDITY_VAULT_STORAGE_LOCATION
-        }
-    }
 
     /// @notice Initialises the proxy.
     /// @param authority The protocol AccessManager.
@@ -89,32 +62,14 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     ///      (ERC-4626): a market that cannot be valued now (stale oracle) counts 0 here; deposits and withdrawals
     ///      value every market strictly and revert instead (issue 17 item 29).
     function totalAssets() public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        (int256 total, ) = _equityView();
-        return total > 0 ? uint256(total) : 0;
-    }
-
-    /// @dev idle + Σ market equity, signed (VaultMarkets); reverts when a market cannot be valued.
-    function _equity() private view returns (int256) {
-        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        return VaultMarkets.equity($.markets, $.idleUsdc);
-    }
-
-    /// @dev The same for the views: a market whose valuation reverts counts 0 and `valued` is false.
-    function _equityView() private view returns (int256, bool) {
-        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        return VaultMarkets.equityView($.markets, $.idleUsdc);
-    }
-
-    /// @dev totalAssets for a withdrawal: every market valued (reverts with the market's reason otherwise).
-    function _totalAssetsStrict() private view returns (uint256) {
-        int256 total = _equity();
+        (int256 total, ) = VaultValuation.equityView(_getLiquidityVaultStorage());
         return total > 0 ? uint256(total) : 0;
     }
 
     /// @dev totalAssets for a deposit: reverts while existing shares are worth nothing (the depositor would pay for
     ///      the existing LPs' losses); an empty vault (no shares) accepts deposits at any equity ≥ 0.
     function _depositAssets() private view returns (uint256) {
-        int256 equity = _equity();
+        int256 equity = VaultValuation.equity(_getLiquidityVaultStorage());
         if (_insolvent(equity)) revert VaultInsolvent(equity);
         return uint256(equity);
     }
@@ -157,7 +112,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         address owner
     ) public override(ERC4626Upgradeable, IERC4626) nonReentrant whenActive(FEATURE_WITHDRAW) returns (uint256 shares) {
         if (assets == 0) revert VaultZeroAmount();
-        uint256 ta = _totalAssetsStrict();
+        uint256 ta = VaultValuation.strictAssets(_getLiquidityVaultStorage());
         // @dev shares burned for an exact amount round up (ACC-05)
         shares = assets.mulDiv(totalSupply() + VIRTUAL_SHARES, ta + 1, Math.Rounding.Ceil);
         if (shares > balanceOf(owner)) {
@@ -177,7 +132,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         uint256 balance = balanceOf(owner);
         if (shares > balance) revert ERC4626ExceededMaxRedeem(owner, shares, balance);
         _requireUnlocked(owner, shares);
-        uint256 ta = _totalAssetsStrict();
+        uint256 ta = VaultValuation.strictAssets(_getLiquidityVaultStorage());
         // @dev assets paid for burned shares round down (ACC-05)
         assets = _assetsDown(shares, ta);
         if (assets == 0) revert VaultZeroAmount();
@@ -200,7 +155,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     /// @dev Whether a deposit would be accepted at all now, and the totalAssets it would use.
     function _depositOpen() private view returns (bool open, uint256 ta) {
         if (_isPaused(FEATURE_DEPOSIT)) return (false, 0);
-        (int256 equity, bool valued) = _equityView();
+        (int256 equity, bool valued) = VaultValuation.equityView(_getLiquidityVaultStorage());
         if (!valued || _insolvent(equity)) return (false, 0);
         return (true, uint256(equity));
     }
@@ -214,7 +169,10 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     /// @dev Limited by the owner's unlocked shares and by the liquidity the vault can raise now; 0 while a market
     ///      cannot be valued (withdrawals revert then).
     function maxWithdraw(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        (bool open, uint256 ta, uint256 liquid) = _withdrawOpen();
+        (bool open, uint256 ta, uint256 liquid) = VaultValuation.withdrawOpen(
+            _getLiquidityVaultStorage(),
+            _isPaused(FEATURE_WITHDRAW)
+        );
         if (!open) return 0;
         uint256 own = _assetsDown(_unlockedShares(owner), ta);
         return own < liquid ? own : liquid;
@@ -222,23 +180,16 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
 
     /// @inheritdoc IERC4626
     function maxRedeem(address owner) public view override(ERC4626Upgradeable, IERC4626) returns (uint256) {
-        (bool open, uint256 ta, uint256 liquid) = _withdrawOpen();
+        (bool open, uint256 ta, uint256 liquid) = VaultValuation.withdrawOpen(
+            _getLiquidityVaultStorage(),
+            _isPaused(FEATURE_WITHDRAW)
+        );
         if (!open) return 0;
         uint256 shares = _unlockedShares(owner);
         uint256 liquidShares = _sharesDown(liquid, ta);
         if (liquidShares < shares) shares = liquidShares;
         // @dev shares worth 0 assets (dust left by a withdrawal) cannot be redeemed (VaultZeroAmount): not offered
         return _assetsDown(shares, ta) == 0 ? 0 : shares;
-    }
-
-    /// @dev Whether a withdrawal can go through at all now, the totalAssets it would use and the liquidity.
-    function _withdrawOpen() private view returns (bool open, uint256 ta, uint256 liquid) {
-        if (_isPaused(FEATURE_WITHDRAW)) return (false, 0, 0);
-        (int256 equity, bool valued) = _equityView();
-        bool liquidKnown;
-        (liquid, liquidKnown) = _liquid();
-        if (!valued || !liquidKnown) return (false, 0, 0);
-        return (true, equity > 0 ? uint256(equity) : 0, liquid);
     }
 
     /// @dev Idle ledger and lock: the shares a deposit mints are locked for the lock period (the receiver's other
@@ -248,23 +199,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         $.idleUsdc += assets;
         super._deposit(caller, receiver, assets, shares);
         uint32 period = $.lockPeriodSec;
-        if (period != 0) _lock($, receiver, shares, block.timestamp + period);
-    }
-
-    /// @dev Adds `shares` locked until `until` to `owner`'s lock. Locked shares share one unlock time: an incoming
-    ///      lock that ends no later than the current one joins it; a later one moves the unlock time to the
-    ///      share-weighted average, rounded up (Aave's staked-token cooldown rule). So nobody can lock someone
-    ///      else's shares for longer at less than the cost of the shares it gives away, and no lock ever ends
-    ///      earlier because shares arrive.
-    function _lock(LiquidityVaultStorage storage $, address owner, uint256 shares, uint256 until) private {
-        Lock memory lk = $.locks[owner];
-        uint256 held = block.timestamp < lk.unlocksAt ? lk.shares : 0;
-        uint256 unlock = until;
-        if (held != 0 && until <= lk.unlocksAt) unlock = lk.unlocksAt;
-        else if (held != 0) unlock = (held * lk.unlocksAt + shares * until).ceilDiv(held + shares);
-        uint256 total = held + shares;
-        $.locks[owner] = Lock(uint192(total), uint64(unlock));
-        emit SharesLocked(owner, total, unlock);
+        if (period != 0) VaultLocks.lock($, receiver, shares, block.timestamp + period);
     }
 
     /// @dev Pays a withdrawal from idle USDC, first pulling any shortfall from the markets (bounded loop).
@@ -272,7 +207,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
         uint256 idle = $.idleUsdc;
         if (idle < assets) {
-            idle = _pullFromMarkets($, assets - idle);
+            idle = VaultCapital.pullFromMarkets($, IERC20(asset()), assets - idle);
             if (idle < assets) revert ERC4626ExceededMaxWithdraw(owner, assets, idle);
         }
         $.idleUsdc = idle - assets;
@@ -280,51 +215,12 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         _emitState(ta - assets);
     }
 
-    function _pullFromMarkets(LiquidityVaultStorage storage $, uint256 needUsdc) private returns (uint256 idle) {
-        address[] storage list = $.markets;
-        uint256 n = list.length;
-        for (uint256 i; i < n && needUsdc > 0; ++i) {
-            IVaultMarket m = IVaultMarket(list[i]);
-            uint256 available = m.withdrawableToVaultUsdc();
-            uint256 take = available < needUsdc ? available : needUsdc;
-            if (take == 0) continue;
-            uint256 received = _returnFrom($, address(m), take);
-            needUsdc = received < needUsdc ? needUsdc - received : 0;
-        }
-        return $.idleUsdc;
-    }
-
-    /// @dev Credits idle with what actually arrived (balance difference), not with what was asked.
-    function _returnFrom(
-        LiquidityVaultStorage storage $,
-        address market,
-        uint256 amountUsdc
-    ) private returns (uint256) {
-        IERC20 token = IERC20(asset());
-        uint256 before = token.balanceOf(address(this));
-        IVaultMarket(market).returnToVault(amountUsdc);
-        uint256 received = token.balanceOf(address(this)) - before;
-        uint256 idle = $.idleUsdc + received;
-        $.idleUsdc = idle;
-        emit CapitalReturned(market, received, idle);
-        return received;
-    }
-
     /// @dev A transfer moves the sender's unlocked shares first; locked shares it moves stay locked at the receiver
-    ///      until the sender's unlock time (see _lock), so a lock cannot be shed by moving shares. Burns only ever
+    ///      until the sender's unlock time (VaultLocks.lock), so a lock cannot be shed by moving shares. Burns only ever
     ///      take unlocked shares (withdraw and redeem check first).
     function _update(address from, address to, uint256 value) internal override {
         if (from != address(0) && to != address(0)) {
-            LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-            Lock memory lk = $.locks[from];
-            uint256 held = block.timestamp < lk.unlocksAt ? lk.shares : 0;
-            uint256 free = balanceOf(from) - held;
-            if (value > free && value <= balanceOf(from)) {
-                uint256 moved = value - free;
-                $.locks[from].shares = uint192(held - moved);
-                emit SharesLocked(from, held - moved, lk.unlocksAt);
-                _lock($, to, moved, lk.unlocksAt);
-            }
+            VaultLocks.onTransfer(_getLiquidityVaultStorage(), from, to, value, balanceOf(from));
         }
         super._update(from, to, value);
     }
@@ -339,53 +235,26 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     /// @inheritdoc ILiquidityVault
     function addMarket(address market) external restricted {
         if (market == address(0)) revert ChxZeroAddress();
-        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        if ($.isMarket[market]) revert VaultMarketAlreadyAdded(market);
-        if ($.markets.length >= MAX_MARKETS) revert VaultTooManyMarkets(MAX_MARKETS);
-        $.isMarket[market] = true;
-        $.markets.push(market);
-        emit VaultMarketAdded(market, $.markets.length);
+        VaultCapital.addMarket(_getLiquidityVaultStorage(), market, MAX_MARKETS);
     }
 
     /// @inheritdoc ILiquidityVault
     function removeMarket(address market) external restricted {
-        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        _requireMarket($, market);
-        int256 equity = IVaultMarket(market).vaultEquityUsdc();
-        if (equity != 0) revert VaultMarketNotEmpty(market, equity);
-        $.isMarket[market] = false;
-        address[] storage list = $.markets;
-        uint256 n = list.length;
-        for (uint256 i; i < n; ++i) {
-            if (list[i] == market) {
-                list[i] = list[n - 1];
-                list.pop();
-                break;
-            }
-        }
-        emit VaultMarketRemoved(market, list.length);
+        VaultCapital.removeMarket(_getLiquidityVaultStorage(), market);
     }
 
     /// @inheritdoc ILiquidityVault
     function allocate(address market, uint256 amountUsdc) external restricted nonReentrant {
         if (amountUsdc == 0) revert VaultZeroAmount();
-        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        _requireMarket($, market);
-        uint256 idle = $.idleUsdc;
-        if (amountUsdc > idle) revert VaultInsufficientIdle(amountUsdc, idle);
-        idle -= amountUsdc;
-        $.idleUsdc = idle;
-        emit CapitalAllocated(market, amountUsdc, idle);
-        IERC20(asset()).forceApprove(market, amountUsdc);
-        IVaultMarket(market).fundFromVault(amountUsdc);
+        VaultCapital.allocate(_getLiquidityVaultStorage(), IERC20(asset()), market, amountUsdc);
     }
 
     /// @inheritdoc ILiquidityVault
     function deallocate(address market, uint256 amountUsdc) external restricted nonReentrant {
         if (amountUsdc == 0) revert VaultZeroAmount();
         LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        _requireMarket($, market);
-        _returnFrom($, market, amountUsdc);
+        VaultCapital.requireMarket($, market);
+        VaultCapital.returnFrom($, IERC20(asset()), market, amountUsdc);
     }
 
     /// @inheritdoc ILiquidityVault
@@ -408,12 +277,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
     /// @inheritdoc ILiquidityVault
     /// @dev A market that cannot say what it can return now (stale oracle) counts 0.
     function liquidUsdc() external view returns (uint256 total) {
-        (total, ) = _liquid();
-    }
-
-    function _liquid() private view returns (uint256, bool) {
-        LiquidityVaultStorage storage $ = _getLiquidityVaultStorage();
-        return VaultMarkets.liquid($.markets, $.idleUsdc);
+        (total, ) = VaultValuation.liquid(_getLiquidityVaultStorage());
     }
 
     /// @inheritdoc ILiquidityVault
@@ -423,8 +287,7 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
 
     /// @inheritdoc ILiquidityVault
     function lockOf(address owner) external view returns (uint256 lockedShares, uint256 unlocksAt) {
-        Lock memory lk = _getLiquidityVaultStorage().locks[owner];
-        if (block.timestamp < lk.unlocksAt) return (lk.shares, lk.unlocksAt);
+        return VaultLocks.lockOf(_getLiquidityVaultStorage(), owner);
     }
 
     /// @inheritdoc ILiquidityVault
@@ -442,23 +305,13 @@ contract LiquidityVault is ChxUpgradeable, ERC4626Upgradeable, ILiquidityVault {
         emit VaultLimitsSet(depositCapUsdc, lockPeriodSec);
     }
 
-    function _requireMarket(LiquidityVaultStorage storage $, address market) private view {
-        if (!$.isMarket[market]) revert VaultMarketUnknown(market);
-    }
-
     function _requireUnlocked(address owner, uint256 shares) private view {
-        uint256 free = _unlockedShares(owner);
-        if (shares > free) {
-            revert VaultSharesLocked(owner, shares, free, _getLiquidityVaultStorage().locks[owner].unlocksAt);
-        }
+        VaultLocks.requireUnlocked(_getLiquidityVaultStorage(), owner, shares, balanceOf(owner));
     }
 
     /// @dev The owner's shares outside its lock (a lock that has ended holds nothing).
     function _unlockedShares(address owner) private view returns (uint256) {
-        Lock memory lk = _getLiquidityVaultStorage().locks[owner];
-        uint256 balance = balanceOf(owner);
-        uint256 held = block.timestamp < lk.unlocksAt ? lk.shares : 0;
-        return balance > held ? balance - held : 0;
+        return VaultLocks.unlocked(_getLiquidityVaultStorage(), owner, balanceOf(owner));
     }
 
     function _isPaused(bytes32 feature) private view returns (bool) {

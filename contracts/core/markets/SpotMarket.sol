@@ -3,16 +3,21 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {ISpotMarket} from "../../interfaces/markets/ISpotMarket.sol";
+import {ISpotMarketAdmin} from "../../interfaces/markets/ISpotMarketAdmin.sol";
+import {ISpotMarketTrading} from "../../interfaces/markets/ISpotMarketTrading.sol";
+import {ISpotMarketViews} from "../../interfaces/markets/ISpotMarketViews.sol";
 import {ISpotPriceSource} from "../../interfaces/callback/ISpotPriceSource.sol";
 import {SpotTwap} from "../../libraries/SpotTwap.sol";
 import {SpotLayout, SpotStorage} from "../../libraries/spot/SpotStorage.sol";
 import {SpotOrders} from "../../libraries/spot/SpotOrders.sol";
+import {SpotQuotes} from "../../libraries/spot/SpotQuotes.sol";
+import {SpotSettlement} from "../../libraries/spot/SpotSettlement.sol";
 import {SpotSeats} from "../../libraries/spot/SpotSeats.sol";
 import {SpotAdmin} from "../../libraries/spot/SpotAdmin.sol";
+import {SpotDigests} from "../../libraries/spot/SpotDigests.sol";
 import {SignedOrders} from "../../libraries/orders/SignedOrders.sol";
 
 /// @title SpotMarket
@@ -44,21 +49,6 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
     /// @notice Pause flag of seat staking.
     bytes32 public constant FEATURE_STAKE = keccak256("spot.stake");
 
-    bytes32 internal constant ORDER_TYPEHASH = keccak256(
-        "Order(address maker,bool isBuy,uint256 amountCh,uint256 priceWad,uint256 nonce,uint64 expiry,address taker)"
-    );
-    bytes32 internal constant DEAL_TYPEHASH = keccak256(
-        "Deal(address seller,address buyer,uint256 amountCh,uint256 priceWad,uint256 nonce,uint64 expiry)"
-    );
-    bytes32 internal constant DOMAIN_TYPEHASH = keccak256(
-        "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
-    );
-    /// @dev The EIP-712 domain name and version (ERC-5267 `eip712Domain()`; the SDK reads them from there).
-    string internal constant EIP712_NAME = "CHX Spot";
-    string internal constant EIP712_VERSION = "1";
-    bytes32 internal constant EIP712_NAME_HASH = keccak256(bytes(EIP712_NAME));
-    bytes32 internal constant EIP712_VERSION_HASH = keccak256(bytes(EIP712_VERSION));
-
     /// @notice Initialises the proxy.
     /// @param authority The protocol AccessManager.
     /// @param ch CH token.
@@ -75,7 +65,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         address insuranceFund
     ) external initializer {
         __ChxUpgradeable_init(authority);
-        __EIP712_init(EIP712_NAME, EIP712_VERSION);
+        __EIP712_init(SpotDigests.EIP712_NAME, SpotDigests.EIP712_VERSION);
         if (ch == address(0) || usdc == address(0) || dps == address(0)) revert ChxZeroAddress();
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         $.ch = IERC20(ch);
@@ -89,26 +79,26 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     // ================================================================ trading
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function fillOrder(
         Order calldata order,
         bytes calldata signature,
         uint256 amountCh
     ) external nonReentrant whenActive(FEATURE_TRADE) returns (uint256 filledAfterCh) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
-        bytes32 hash = _orderDigest(_domain(), order);
+        bytes32 hash = SpotDigests.orderDigest(SpotDigests.domain(), order);
         if (order.taker != address(0) && order.taker != msg.sender) {
             revert SpotTakerNotAllowed(hash, msg.sender, order.taker);
         }
         filledAfterCh = SpotOrders.consumeOrder($, order, hash, signature, amountCh);
-        Settlement memory st = SpotOrders.fillQuote($, order, amountCh);
-        SpotOrders.emitFill(hash, order, st, filledAfterCh, order.isBuy ? st.sellerFeeUsdc : st.buyerFeeUsdc);
-        SpotOrders.accrue($, st.protocolUsdc);
-        SpotOrders.recordPrice($, amountCh, order.priceWad);
-        SpotOrders.transfer($, st, address(0));
+        Settlement memory st = SpotQuotes.fillQuote($, order, amountCh);
+        SpotSettlement.emitFill(hash, order, st, filledAfterCh, order.isBuy ? st.sellerFeeUsdc : st.buyerFeeUsdc);
+        SpotSettlement.accrue($, st.protocolUsdc);
+        SpotSettlement.recordPrice($, amountCh, order.priceWad);
+        SpotSettlement.transfer($, st, address(0));
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function matchOrders(
         Order calldata buy,
         bytes calldata buySignature,
@@ -119,8 +109,8 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         if (!buy.isBuy || sell.isBuy) revert SpotSideMismatch();
         if (buy.priceWad < sell.priceWad) revert SpotNotCrossing(buy.priceWad, sell.priceWad);
         // @dev one domain separator for both digests
-        bytes32 domain = _domain();
-        bytes32[2] memory hashes = [_orderDigest(domain, buy), _orderDigest(domain, sell)];
+        bytes32 domain = SpotDigests.domain();
+        bytes32[2] memory hashes = [SpotDigests.orderDigest(domain, buy), SpotDigests.orderDigest(domain, sell)];
         // a private order may be matched only by its named taker
         if (buy.taker != address(0) && buy.taker != msg.sender) {
             revert SpotTakerNotAllowed(hashes[0], msg.sender, buy.taker);
@@ -132,27 +122,27 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         uint256[2] memory filled;
         filled[0] = SpotOrders.consumeOrder($, buy, hashes[0], buySignature, amountCh);
         filled[1] = SpotOrders.consumeOrder($, sell, hashes[1], sellSignature, amountCh);
-        Settlement memory st = SpotOrders.matchQuote($, buy, sell, amountCh);
-        SpotOrders.emitFill(hashes[0], buy, st, filled[0], 0);
-        SpotOrders.emitFill(hashes[1], sell, st, filled[1], 0);
+        Settlement memory st = SpotQuotes.matchQuote($, buy, sell, amountCh);
+        SpotSettlement.emitFill(hashes[0], buy, st, filled[0], 0);
+        SpotSettlement.emitFill(hashes[1], sell, st, filled[1], 0);
         // @dev midpoint rounded down; it only feeds the TWAP, no payment depends on it
         uint256 midWad = (buy.priceWad + sell.priceWad) / 2;
         emit OrdersMatched(hashes[0], hashes[1], msg.sender, amountCh, st.spreadUsdc, midWad);
-        SpotOrders.accrue($, st.protocolUsdc);
-        SpotOrders.recordPrice($, amountCh, midWad);
-        SpotOrders.transfer($, st, msg.sender);
+        SpotSettlement.accrue($, st.protocolUsdc);
+        SpotSettlement.recordPrice($, amountCh, midWad);
+        SpotSettlement.transfer($, st, msg.sender);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function settleDeal(
         Deal calldata deal,
         bytes calldata sellerSignature,
         bytes calldata buyerSignature
     ) external nonReentrant whenActive(FEATURE_TRADE) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
-        bytes32 hash = _dealDigest(deal);
+        bytes32 hash = SpotDigests.dealDigest(SpotDigests.domain(), deal);
         SpotOrders.consumeDeal($, deal, hash, sellerSignature, buyerSignature);
-        Settlement memory st = SpotOrders.dealQuote($, deal);
+        Settlement memory st = SpotQuotes.dealQuote($, deal);
         emit DealSettled(
             hash,
             deal.seller,
@@ -162,29 +152,29 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
             st.buyerPaidUsdc,
             st.sellerReceivedUsdc
         );
-        SpotOrders.accrue($, st.protocolUsdc);
-        SpotOrders.transfer($, st, address(0));
+        SpotSettlement.accrue($, st.protocolUsdc);
+        SpotSettlement.transfer($, st, address(0));
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function cancelOrder(Order calldata order) external {
-        bytes32 hash = _orderDigest(_domain(), order);
+        bytes32 hash = SpotDigests.orderDigest(SpotDigests.domain(), order);
         // @dev the maker only (SignedOrderNotMaker); the nonce stays claimed so no other order can reuse it
         uint256 filledCh = SignedOrders.cancel(SpotStorage.layout().book, hash, order.maker, order.nonce);
         emit Cancelled(hash, msg.sender, order.nonce, filledCh);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function cancelDeal(Deal calldata deal) external {
         if (msg.sender != deal.seller && msg.sender != deal.buyer) revert SpotNotOwner(msg.sender, deal.seller);
-        bytes32 hash = _dealDigest(deal);
+        bytes32 hash = SpotDigests.dealDigest(SpotDigests.domain(), deal);
         SignedOrders.State storage state = SpotStorage.layout().book.orders[hash];
         if (state.filled != 0) revert SpotDealSettled(hash);
         state.cancelled = true;
         emit Cancelled(hash, msg.sender, deal.nonce, 0);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function raiseMinNonce(uint256 newMinNonce) external {
         SignedOrders.raiseMinNonce(SpotStorage.layout().book, newMinNonce);
         emit MinNonceRaised(msg.sender, newMinNonce);
@@ -192,24 +182,24 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     // ================================================================ fees and seats
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function distributeFees() external nonReentrant returns (uint256 insuranceUsdc, uint256 treasuryUsdc) {
         return SpotAdmin.distributeFees();
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function stakeSeat(uint256 amountDps) external nonReentrant whenActive(FEATURE_STAKE) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         SpotSeats.stake($, amountDps);
         $.dps.safeTransferFrom(msg.sender, address(this), amountDps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function requestUnstake(uint256 amountDps) external {
         SpotSeats.requestUnstake(SpotStorage.layout(), amountDps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketTrading
     function withdrawUnstaked() external nonReentrant returns (uint256 amountDps) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         amountDps = SpotSeats.withdraw($);
@@ -218,27 +208,27 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     // ================================================================ governance
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setFees(uint16 makerFeeBps, uint16 takerFeeBps, uint16 insuranceShareBps) external restricted {
         SpotAdmin.setFees(makerFeeBps, takerFeeBps, insuranceShareBps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setFeeRecipients(address treasury, address insuranceFund) external restricted {
         SpotAdmin.setFeeRecipients(treasury, insuranceFund);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setSeatTiers(uint256[] calldata minStakeDps, uint256[] calldata discountBps) external restricted {
         SpotAdmin.setSeatTiers(minStakeDps, discountBps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setUnstakeDelay(uint32 unstakeDelaySec) external restricted {
         SpotAdmin.setUnstakeDelay(unstakeDelaySec);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketAdmin
     function setTwapParams(uint32 observationIntervalSec, uint128 minAmountCh) external restricted {
         SpotAdmin.setTwapParams(observationIntervalSec, minAmountCh);
     }
@@ -250,71 +240,71 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         return SpotStorage.layout().twap.twap(windowSec);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function twapState() external view returns (uint256 lastPriceWad, uint256 priceCumulative, uint256 count) {
         SpotTwap.State storage t = SpotStorage.layout().twap;
         return (t.lastPriceWad, t.count == 0 ? 0 : t.cumulativeNow(), t.count);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function orderDigest(Order calldata order) external view returns (bytes32) {
-        return _orderDigest(_domain(), order);
+        return SpotDigests.orderDigest(SpotDigests.domain(), order);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function dealDigest(Deal calldata deal) external view returns (bytes32) {
-        return _dealDigest(deal);
+        return SpotDigests.dealDigest(SpotDigests.domain(), deal);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function domainSeparator() external view returns (bytes32) {
         return _domainSeparatorV4();
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function orderState(bytes32 hash) external view returns (OrderState memory) {
         SignedOrders.State memory st = SpotStorage.layout().book.orders[hash];
         return OrderState({filledCh: st.filled, cancelled: st.cancelled});
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function nonceUsed(address maker, uint256 nonce) external view returns (bool) {
         return (SpotStorage.layout().book.nonceBitmap[maker][nonce >> 8] >> (nonce & 0xff)) & 1 == 1;
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function minNonce(address account) external view returns (uint256) {
         return SpotStorage.layout().book.minNonce[account];
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function seat(address account) external view returns (Seat memory) {
         return SpotStorage.layout().seats[account];
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function seatDiscountBps(address account) external view returns (uint256) {
         return SpotSeats.discountBps(SpotStorage.layout(), account);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function fees() external view returns (uint256, uint256, uint256) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         return ($.makerFeeBps, $.takerFeeBps, $.insuranceShareBps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function pendingFeesUsdc() external view returns (uint256) {
         return SpotStorage.layout().pendingFeesUsdc;
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function totalSeatDps() external view returns (uint256, uint256) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         return ($.totalStakedDps, $.totalPendingDps);
     }
 
-    /// @inheritdoc ISpotMarket
+    /// @inheritdoc ISpotMarketViews
     function addresses() external view returns (address, address, address, address, address) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         return (address($.ch), address($.usdc), address($.dps), $.treasury, $.insuranceFund);
@@ -326,33 +316,12 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
     ///      documented override; `__EIP712_init` stores the same strings).
     // solhint-disable-next-line func-name-mixedcase
     function _EIP712Name() internal pure override returns (string memory) {
-        return EIP712_NAME;
+        return SpotDigests.EIP712_NAME;
     }
 
     /// @dev The domain version as a constant (see `_EIP712Name`).
     // solhint-disable-next-line func-name-mixedcase
     function _EIP712Version() internal pure override returns (string memory) {
-        return EIP712_VERSION;
-    }
-
-    /// @dev The EIP-712 domain separator from the constant name and version hashes: the same value as
-    ///      `_domainSeparatorV4()` (a test checks it) without hashing the two strings on every digest.
-    function _domain() private view returns (bytes32) {
-        return
-            keccak256(abi.encode(DOMAIN_TYPEHASH, EIP712_NAME_HASH, EIP712_VERSION_HASH, block.chainid, address(this)));
-    }
-
-    function _orderDigest(bytes32 domain, Order calldata o) private pure returns (bytes32) {
-        bytes32 structHash = keccak256(
-            abi.encode(ORDER_TYPEHASH, o.maker, o.isBuy, o.amountCh, o.priceWad, o.nonce, o.expiry, o.taker)
-        );
-        return MessageHashUtils.toTypedDataHash(domain, structHash);
-    }
-
-    function _dealDigest(Deal calldata d) private view returns (bytes32) {
-        bytes32 structHash = keccak256(
-            abi.encode(DEAL_TYPEHASH, d.seller, d.buyer, d.amountCh, d.priceWad, d.nonce, d.expiry)
-        );
-        return MessageHashUtils.toTypedDataHash(_domain(), structHash);
+        return SpotDigests.EIP712_VERSION;
     }
 }

@@ -6,18 +6,24 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IStreamTasks} from "../../interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksCouncil} from "../../interfaces/tasks/IStreamTasksCouncil.sol";
+import {IStreamTasksLifecycle} from "../../interfaces/tasks/IStreamTasksLifecycle.sol";
+import {IStreamTasksViews} from "../../interfaces/tasks/IStreamTasksViews.sol";
 import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol";
 import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
+import {StreamClient} from "../../libraries/tasks/StreamClient.sol";
 import {StreamConsensus} from "../../libraries/tasks/StreamConsensus.sol";
 import {StreamDuties} from "../../libraries/tasks/StreamDuties.sol";
 import {StreamSettlement} from "../../libraries/tasks/StreamSettlement.sol";
 import {StreamStorage, StreamTasksStorage} from "../../libraries/tasks/StreamStorage.sol";
+import {StreamRequests} from "../../libraries/tasks/StreamRequests.sol";
 import {StreamSubscriptions} from "../../libraries/tasks/StreamSubscriptions.sol";
 import {StreamVerdict} from "../../libraries/tasks/StreamVerdict.sol";
 
 /// @title StreamTasks
 /// @notice Subscriptions, live/interrupted streams and batched receipt settlement. See IStreamTasks. The entry keeps
-///         storage, access, pauses, the client's stream lifecycle and deposits; the mechanisms live in the linked
+///         storage, access, pauses and deposits; the client's status changes live in StreamClient (internal), the
+///         mechanisms in the linked
 ///         StreamSubscriptions (councils, subscription locks), StreamSettlement (receipts), StreamConsensus (requests
 ///         and answers), StreamVerdict (resolution and slashing) and StreamDuties (unpaid claims, duty locks).
 contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, IStreamTasks {
@@ -52,7 +58,7 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         ($.matcher, $.tokens, $.settleGraceSec) = (matcher_, tokens_, settleGraceSec);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function open(StreamTerms calldata t) external nonReentrant whenActive(OPEN) returns (uint256 id) {
         if (t.currency > 2) revert StreamInvalidTerms("currency");
         if (t.executors == 0 || t.executors > MAX_EXECUTORS) revert StreamInvalidTerms("executors");
@@ -76,56 +82,35 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         IERC20($.tokens[t.currency]).safeTransferFrom(msg.sender, address(this), t.deposit);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function subscribe(uint256 id, uint128 price) external whenActive(SUBSCRIBE) {
         StreamSubscriptions.subscribe(id, price);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function unsubscribe(uint256 id) external {
         StreamSubscriptions.unsubscribe(id);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function updateSpec(uint256 id, bytes32 inputHash, bytes32 fnHash) external {
-        Stream storage s = _client(id);
-        if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
-        uint32 v = s.specVersion + 1;
-        (s.inputHash, s.fnHash, s.specVersion) = (inputHash, fnHash, v);
-        emit SpecUpdated(id, inputHash, fnHash, v);
+        StreamClient.updateSpec(id, inputHash, fnHash);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function reportFailedConsensus(uint256 id) external {
-        Stream storage s = _client(id);
-        Status st = s.status;
-        if (st != Status.Live) revert StreamWrongStatus(id, st);
-        uint8 f = s.failures + 1;
-        s.failures = f;
-        if (s.maxFailures != 0 && f >= s.maxFailures) {
-            st = Status.Interrupted;
-            s.status = st;
-        }
-        emit ConsensusFailed(id, f, st);
+        StreamClient.reportFailedConsensus(id);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function resume(uint256 id) external {
-        Stream storage s = _client(id);
-        Status st = s.status;
-        if (st != Status.Interrupted || !StreamStorage.halted(s)) revert StreamWrongStatus(id, st);
-        s.failures = 0;
-        if (s.subscribers >= s.executors) {
-            st = Status.Live;
-            s.status = st;
-        }
-        emit StreamResumed(id, st);
+        StreamClient.resume(id);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function fund(uint256 id, uint128 amount) external nonReentrant {
         Layout storage $ = StreamStorage.layout();
-        Stream storage s = _client(id);
+        Stream storage s = StreamClient.client(id);
         if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
         uint128 d = s.deposit + amount;
         s.deposit = d;
@@ -133,28 +118,15 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         IERC20($.tokens[s.currency]).safeTransferFrom(msg.sender, address(this), amount);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function retract(uint256 id) external {
-        Stream storage s = _client(id);
-        if (s.status == Status.Closed) revert StreamWrongStatus(id, Status.Closed);
-        Layout storage $ = StreamStorage.layout();
-        uint256 grace = $.settleGraceSec;
-        uint256 closesAt = block.timestamp + grace;
-        // @dev Item 4: the deposit stays until providers could claim every on-chain answer the client left unpaid.
-        uint256 lastAt = $.book.lastAt[id];
-        if (lastAt != 0) {
-            uint256 claimable = lastAt + StreamStorage.lifetime($.consensus) + $.consensus.payGraceSec + grace;
-            if (claimable > closesAt) closesAt = claimable;
-        }
-        s.status = Status.Closed;
-        s.closesAt = uint40(closesAt);
-        emit StreamRetracted(id, uint40(closesAt));
+        StreamClient.retract(id);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function withdraw(uint256 id) external nonReentrant {
         Layout storage $ = StreamStorage.layout();
-        Stream storage s = _client(id);
+        Stream storage s = StreamClient.client(id);
         if (s.status != Status.Closed) revert StreamWrongStatus(id, s.status);
         if (block.timestamp <= s.closesAt) revert StreamStillSettling(s.closesAt);
         uint256 amount = s.deposit;
@@ -163,14 +135,14 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         if (amount != 0) IERC20($.tokens[s.currency]).safeTransfer(s.client, amount);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function settle(Receipt[] calldata receipts, bytes[] calldata signatures) external nonReentrant {
         StreamSettlement.settle(receipts, signatures, _domainSeparatorV4());
     }
 
     // ─── on-chain consensus (issue 21 item 4) ───────────────────────────────────────────────────────────────
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function setConsensusParams(ConsensusParams calldata p) external restricted {
         Layout storage $ = StreamStorage.layout();
         if (p.answerWindowSec == 0 || p.revealWindowSec == 0 || p.challengeWindowSec == 0) {
@@ -184,89 +156,89 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         emit ConsensusParamsSet(p, reg);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function consensusParams() external view returns (ConsensusParams memory) {
         return StreamStorage.layout().consensus;
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function request(uint256 id, bytes32 inputHash) external whenActive(REQUEST) returns (uint32) {
         Layout storage $ = StreamStorage.layout();
-        return StreamConsensus.open($.book, $.consensus, _client(id), id, inputHash);
+        return StreamConsensus.open($.book, $.consensus, StreamClient.client(id), id, inputHash);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function answer(uint256 id, uint32 r, bytes32 answerHash) external {
         Layout storage $ = StreamStorage.layout();
         StreamConsensus.answerFirst($.book, $.consensus, $.streams[id], id, r, answerHash);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function challenge(uint256 id, uint32 r) external nonReentrant {
         Layout storage $ = StreamStorage.layout();
         Stream storage s = $.streams[id];
         StreamConsensus.challenge($.book, $.consensus, s, $.tokens[s.currency], id, r);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function commitAnswer(uint256 id, uint32 r, bytes32 commitment) external {
         Layout storage $ = StreamStorage.layout();
         StreamConsensus.commit($.book, $.streams[id], id, r, commitment);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function revealAnswer(uint256 id, uint32 r, bytes32 answerHash, bytes32 salt) external {
         Layout storage $ = StreamStorage.layout();
         StreamConsensus.reveal($.book, $.streams[id], $.registry, id, r, answerHash, salt);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function resolve(uint256 id, uint32 r) external nonReentrant {
         Layout storage $ = StreamStorage.layout();
         Stream storage s = $.streams[id];
         StreamVerdict.resolve($.book, s, $.tokens[s.currency], id, r);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function slashFaulty(uint256 id, uint32 r, address provider) external nonReentrant {
         Layout storage $ = StreamStorage.layout();
         StreamVerdict.slashFaulty($.book, $.consensus, $.streams[id], $.registry, id, r, provider);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function claimUnpaid(uint256 id, uint32[] calldata requestIds) external nonReentrant {
         Layout storage $ = StreamStorage.layout();
         Stream storage s = $.streams[id];
         StreamDuties.claim($.book, $.consensus, s, $.subs[id][msg.sender], $.tokens[s.currency], id, requestIds);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksCouncil
     function releaseDutyLock(uint256 id, address provider) external {
         Layout storage $ = StreamStorage.layout();
         StreamDuties.releaseLock($.book, $.subs[id][provider], $.registry, id, provider);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function getRequest(uint256 id, uint32 r) external view returns (Request memory) {
         return StreamStorage.layout().book.requests[id][r];
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function answerOf(uint256 id, uint32 r, address provider) external view returns (Answer memory) {
         return StreamStorage.layout().book.answers[id][r][provider];
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function dutyOf(uint256 id, address provider) external view returns (Duty memory) {
         return StreamStorage.layout().book.duties[id][provider];
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function requestCount(uint256 id) external view returns (uint32) {
         return StreamStorage.layout().book.count[id];
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function answerCommitment(
         uint256 id,
         uint32 r,
@@ -274,10 +246,10 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         bytes32 answerHash,
         bytes32 salt
     ) external pure returns (bytes32) {
-        return StreamStorage.commitmentOf(id, r, provider, answerHash, salt);
+        return StreamRequests.commitmentOf(id, r, provider, answerHash, salt);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksLifecycle
     function setSubscriptionLock(uint96 lockDps) external restricted {
         Layout storage $ = StreamStorage.layout();
         address reg = IProviderMatcher($.matcher).registry();
@@ -285,14 +257,9 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         emit SubscriptionLockSet(lockDps, reg);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function subscriptionLock() external view returns (uint96) {
         return StreamStorage.layout().subscriptionLockDps;
-    }
-
-    function _client(uint256 id) private view returns (Stream storage s) {
-        s = StreamStorage.layout().streams[id];
-        if (msg.sender != s.client) revert StreamNotClient(msg.sender);
     }
 
     /// @dev The domain name as a constant: a receipt's digest then reads no storage for it (OpenZeppelin's documented
@@ -308,17 +275,17 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         return EIP712_VERSION;
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function receiptDigest(Receipt calldata r) external view returns (bytes32) {
         return StreamSettlement.digest(r, _domainSeparatorV4());
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function getStream(uint256 id) external view returns (Stream memory) {
         return StreamStorage.layout().streams[id];
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function subscription(
         uint256 id,
         address provider
@@ -327,7 +294,7 @@ contract StreamTasks is ChxUpgradeable, EIP712Upgradeable, StreamTasksStorage, I
         return (sub.price, sub.paid, sub.paidAmount, sub.lockedDps);
     }
 
-    /// @inheritdoc IStreamTasks
+    /// @inheritdoc IStreamTasksViews
     function answersPerRequest(uint256 id) external view returns (uint256) {
         Stream storage s = StreamStorage.layout().streams[id];
         if (s.mode == Mode.Optimistic) return 1;

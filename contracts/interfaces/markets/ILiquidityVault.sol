@@ -2,6 +2,8 @@
 pragma solidity ^0.8.28;
 
 import {IERC4626} from "@openzeppelin/contracts/interfaces/IERC4626.sol";
+import {ILiquidityVaultErrors} from "./ILiquidityVaultErrors.sol";
+import {ILiquidityVaultEvents} from "./ILiquidityVaultEvents.sol";
 
 /// @title ILiquidityVault
 /// @notice The ERC-4626 USDC vault whose LPs are the counterparty of the CHX perpetuals and futures (SPEC
@@ -17,72 +19,7 @@ import {IERC4626} from "@openzeppelin/contracts/interfaces/IERC4626.sol";
 ///      deposit just ahead of a known gain and leave right after it; locked shares keep their lock when
 ///      transferred, and shares arriving never lock the receiver's other shares (see `lockOf`).
 ///      At most MAX_MARKETS markets: every per-market loop is bounded.
-interface ILiquidityVault is IERC4626 {
-    /// @notice Thrown when an amount of zero is passed.
-    error VaultZeroAmount();
-    /// @notice Thrown when adding a market twice.
-    /// @param market The market.
-    error VaultMarketAlreadyAdded(address market);
-    /// @notice Thrown when a market is not one of the vault's.
-    /// @param market The market.
-    error VaultMarketUnknown(address market);
-    /// @notice Thrown when adding more than MAX_MARKETS markets.
-    /// @param max MAX_MARKETS.
-    error VaultTooManyMarkets(uint256 max);
-    /// @notice Thrown when removing a market that still holds vault capital or owes the vault anything.
-    /// @param market The market.
-    /// @param equityUsdc Its vaultEquityUsdc().
-    error VaultMarketNotEmpty(address market, int256 equityUsdc);
-    /// @notice Thrown when allocating more than the idle USDC.
-    /// @param requestedUsdc Amount asked.
-    /// @param idleUsdc Idle USDC.
-    error VaultInsufficientIdle(uint256 requestedUsdc, uint256 idleUsdc);
-    /// @notice Thrown when depositing while existing shares are worth nothing or less (idle + Σ market equity ≤ 0):
-    ///         a new deposit would pay for the existing LPs' losses.
-    /// @param equityUsdc idle + Σ market equity, signed.
-    error VaultInsolvent(int256 equityUsdc);
-    /// @notice Thrown when withdrawing or redeeming more shares than the owner holds outside its lock.
-    /// @param owner The share owner.
-    /// @param requestedShares Shares the withdrawal would burn.
-    /// @param unlockedShares Shares the owner may burn now.
-    /// @param unlocksAt Unix seconds from which the locked shares may leave.
-    error VaultSharesLocked(address owner, uint256 requestedShares, uint256 unlockedShares, uint256 unlocksAt);
-
-    /// @notice Emitted when a market is added.
-    /// @param market The market (an IVaultMarket).
-    /// @param marketCount Markets after.
-    event VaultMarketAdded(address indexed market, uint256 marketCount);
-    /// @notice Emitted when a market is removed.
-    /// @param market The market.
-    /// @param marketCount Markets after.
-    event VaultMarketRemoved(address indexed market, uint256 marketCount);
-    /// @notice Emitted when idle USDC is moved into a market's PnL pool.
-    /// @param market The market.
-    /// @param amountUsdc USDC moved.
-    /// @param idleUsdc Idle USDC after.
-    event CapitalAllocated(address indexed market, uint256 amountUsdc, uint256 idleUsdc);
-    /// @notice Emitted when a market returns USDC to the vault (by the keeper, or to pay a withdrawal).
-    /// @param market The market.
-    /// @param amountUsdc USDC returned.
-    /// @param idleUsdc Idle USDC after.
-    event CapitalReturned(address indexed market, uint256 amountUsdc, uint256 idleUsdc);
-    /// @notice Emitted after every deposit, mint, withdrawal and redemption (next to ERC-4626's Deposit /
-    ///         Withdraw), with the post-state an indexer needs.
-    /// @param totalAssetsUsdc totalAssets() after.
-    /// @param totalShares totalSupply() after.
-    /// @param idleUsdc Idle USDC after.
-    /// @param sharePriceWad USDC per whole share (10^decimals() units), WAD, virtual offset included.
-    event VaultStateUpdated(uint256 totalAssetsUsdc, uint256 totalShares, uint256 idleUsdc, uint256 sharePriceWad);
-    /// @notice Emitted when an owner's lock changes (a deposit, or locked shares moving with a transfer).
-    /// @param owner The share owner.
-    /// @param lockedShares Its locked shares after.
-    /// @param unlocksAt When they unlock, unix seconds.
-    event SharesLocked(address indexed owner, uint256 lockedShares, uint256 unlocksAt);
-    /// @notice Emitted when the deposit cap or the lock period changes.
-    /// @param depositCapUsdc totalAssets above which deposits stop (0 = no deposits).
-    /// @param lockPeriodSec Seconds a deposit's shares stay locked.
-    event VaultLimitsSet(uint256 depositCapUsdc, uint32 lockPeriodSec);
-
+interface ILiquidityVault is IERC4626, ILiquidityVaultErrors, ILiquidityVaultEvents {
     /// @notice Adds a market (ADMIN). The vault can then allocate to it and counts its vaultEquityUsdc().
     /// @param market An IVaultMarket whose onlyVault entry points accept this vault.
     function addMarket(address market) external;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {IStreamTasks} from "./IStreamTasks.sol";
 import {IStreamTasksTypes} from "./IStreamTasksTypes.sol";
 
 /// @title IStreamTasksErrors
-/// @notice Errors of the on-chain stream consensus (issue 21 item 4).
+/// @notice Errors of StreamTasks: the on-chain stream consensus (issue 21 item 4) and the stream lifecycle.
 interface IStreamTasksErrors {
     /// @notice Thrown when governance has not set the consensus parameters (or sets invalid ones).
     /// @param reason Short tag.
@@ -48,4 +49,46 @@ interface IStreamTasksErrors {
     /// @notice Thrown when a claim of unpaid answers finds nothing owed.
     /// @param provider The claimant.
     error StreamNothingOwed(address provider);
+
+    // ─── the stream lifecycle ───
+    /// @notice Thrown on invalid stream terms.
+    /// @param reason Short tag.
+    error StreamInvalidTerms(bytes32 reason);
+    /// @notice Thrown when the stream is not in the status the action needs.
+    /// @param streamId The stream.
+    /// @param status Its status.
+    error StreamWrongStatus(uint256 streamId, IStreamTasks.Status status);
+    /// @notice Thrown when the caller is not the stream's client.
+    /// @param caller The caller.
+    error StreamNotClient(address caller);
+    /// @notice Thrown when a subscriber's price exceeds the stream's maximum.
+    /// @param price The price.
+    /// @param maxPrice The maximum.
+    error StreamPriceTooHigh(uint256 price, uint256 maxPrice);
+    /// @notice Thrown when a provider fails the matcher's hard filters.
+    /// @param provider The provider.
+    error StreamIneligible(address provider);
+    /// @notice Thrown when a provider subscribes twice or unsubscribes without a subscription.
+    /// @param provider The provider.
+    error StreamSubscription(address provider);
+    /// @notice Thrown when the stream already has c subscribers.
+    /// @param streamId The stream.
+    error StreamFull(uint256 streamId);
+    /// @notice Thrown when a receipt's signature is not the client's.
+    /// @param signer The recovered signer.
+    error StreamBadSignature(address signer);
+    /// @notice Thrown when a receipt pays a provider that never subscribed.
+    /// @param provider The provider.
+    error StreamNotSubscriber(address provider);
+    /// @notice Thrown when the deposit does not cover a settlement.
+    /// @param owed Amount owed.
+    /// @param deposit Deposit left.
+    error StreamDepositExhausted(uint256 owed, uint256 deposit);
+    /// @notice Thrown when a receipt's cumulative amount exceeds its answered count at the stream's maximum price.
+    /// @param amount The receipt's amount.
+    /// @param cap answered × maxPrice.
+    error StreamReceiptAboveMaxPrice(uint256 amount, uint256 cap);
+    /// @notice Thrown when the remaining deposit is withdrawn before the settlement grace ends.
+    /// @param closesAt End of the grace.
+    error StreamStillSettling(uint256 closesAt);
 }

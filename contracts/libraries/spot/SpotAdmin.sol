@@ -6,6 +6,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {IChxModule} from "../../interfaces/base/IChxModule.sol";
 import {ISpotMarketErrors} from "../../interfaces/markets/ISpotMarketErrors.sol";
 import {ISpotMarketEvents} from "../../interfaces/markets/ISpotMarketEvents.sol";
+import {ISpotMarketConfigEvents} from "../../interfaces/markets/ISpotMarketConfigEvents.sol";
 import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
 import {SpotMath} from "../SpotMath.sol";
 import {SpotLayout, SpotStorage} from "./SpotStorage.sol";
@@ -38,7 +39,7 @@ library SpotAdmin {
         $.makerFeeBps = makerFeeBps;
         $.takerFeeBps = takerFeeBps;
         $.insuranceShareBps = insuranceShareBps;
-        emit ISpotMarketEvents.FeesSet(makerFeeBps, takerFeeBps, insuranceShareBps);
+        emit ISpotMarketConfigEvents.FeesSet(makerFeeBps, takerFeeBps, insuranceShareBps);
     }
 
     /// @notice See ISpotMarket.setFeeRecipients.
@@ -47,7 +48,7 @@ library SpotAdmin {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         $.treasury = treasury;
         $.insuranceFund = insuranceFund;
-        emit ISpotMarketEvents.FeeRecipientsSet(treasury, insuranceFund);
+        emit ISpotMarketConfigEvents.FeeRecipientsSet(treasury, insuranceFund);
     }
 
     /// @notice See ISpotMarket.setSeatTiers.
@@ -72,7 +73,7 @@ library SpotAdmin {
         $.seatTiers = packed;
         // @dev mirrored into a word every fill reads anyway, so a market without tiers reads no tier word
         $.hasSeatTiers = packed != 0;
-        emit ISpotMarketEvents.SeatTiersSet(minStakeDps, discountBps);
+        emit ISpotMarketConfigEvents.SeatTiersSet(minStakeDps, discountBps);
     }
 
     /// @notice See ISpotMarket.setUnstakeDelay.
@@ -81,7 +82,7 @@ library SpotAdmin {
             revert ISpotMarketErrors.SpotDurationOutOfBounds(unstakeDelaySec, 0, MAX_UNSTAKE_DELAY);
         }
         SpotStorage.layout().unstakeDelaySec = unstakeDelaySec;
-        emit ISpotMarketEvents.UnstakeDelaySet(unstakeDelaySec);
+        emit ISpotMarketConfigEvents.UnstakeDelaySet(unstakeDelaySec);
     }
 
     /// @notice See ISpotMarket.setTwapParams.
@@ -97,7 +98,7 @@ library SpotAdmin {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         $.twap.intervalSec = observationIntervalSec;
         $.twapMinAmountCh = uint80(minAmountCh);
-        emit ISpotMarketEvents.TwapParamsSet(observationIntervalSec, minAmountCh);
+        emit ISpotMarketConfigEvents.TwapParamsSet(observationIntervalSec, minAmountCh);
     }
 
     /// @notice See ISpotMarket.distributeFees.

@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/markets/ISpotMarket.sol";
 import {ISpotMarketErrors} from "../../interfaces/markets/ISpotMarketErrors.sol";
-import {ISpotMarketEvents} from "../../interfaces/markets/ISpotMarketEvents.sol";
+import {ISpotMarketConfigEvents} from "../../interfaces/markets/ISpotMarketConfigEvents.sol";
 import {SpotLayout} from "./SpotStorage.sol";
 
 /// @title SpotSeats
@@ -20,7 +20,12 @@ library SpotSeats {
         uint256 stakedAfter = seat.stakedDps + amountDps;
         seat.stakedDps = uint128(stakedAfter);
         $.totalStakedDps += uint128(amountDps);
-        emit ISpotMarketEvents.SeatStaked(msg.sender, amountDps, stakedAfter, tierDiscount($.seatTiers, stakedAfter));
+        emit ISpotMarketConfigEvents.SeatStaked(
+            msg.sender,
+            amountDps,
+            stakedAfter,
+            tierDiscount($.seatTiers, stakedAfter)
+        );
     }
 
     /// @notice Moves `amountDps` of the caller's stake to pending, unlocking after the unstake delay.
@@ -37,7 +42,7 @@ library SpotSeats {
         seat.unlockAt = uint64(unlockAt);
         $.totalStakedDps -= uint128(amountDps);
         $.totalPendingDps += uint128(amountDps);
-        emit ISpotMarketEvents.SeatUnstakeRequested(
+        emit ISpotMarketConfigEvents.SeatUnstakeRequested(
             msg.sender,
             amountDps,
             stakedAfter,
@@ -58,7 +63,7 @@ library SpotSeats {
         seat.pendingDps = 0;
         seat.unlockAt = 0;
         $.totalPendingDps -= uint128(amountDps);
-        emit ISpotMarketEvents.SeatWithdrawn(msg.sender, amountDps);
+        emit ISpotMarketConfigEvents.SeatWithdrawn(msg.sender, amountDps);
     }
 
     /// @notice `account`'s fee discount; a market without tiers reads no tier or seat word.

@@ -8,7 +8,8 @@ import {IStreamTasksEvents} from "../../interfaces/tasks/IStreamTasksEvents.sol"
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {StreamTasksStorage, StreamStorage} from "./StreamStorage.sol";
+import {StreamTasksStorage} from "./StreamStorage.sol";
+import {StreamRequests} from "./StreamRequests.sol";
 
 /// @title StreamConsensus
 /// @notice StreamTasks' on-chain consensus (issue 21 item 4, seed 004 section 2): requests put to the stream's council,
@@ -34,7 +35,7 @@ library StreamConsensus {
     ) external returns (uint32 r) {
         uint32 window = p.answerWindowSec;
         if (window == 0) revert IStreamTasksErrors.StreamConsensusParams("unset");
-        if (s.status != IStreamTasks.Status.Live) revert IStreamTasks.StreamWrongStatus(id, s.status);
+        if (s.status != IStreamTasks.Status.Live) revert IStreamTasksErrors.StreamWrongStatus(id, s.status);
         uint8 council = s.subscribers;
         // @dev The deposit covers this request for every member at maxPrice plus the penalty (rounded up).
         uint256 need = _divUp(uint256(council) * s.maxPrice * (BPS + p.clientPenaltyBps), BPS);
@@ -63,11 +64,16 @@ library StreamConsensus {
         uint32 r,
         bytes32 answer
     ) external {
-        IStreamTasksTypes.Request storage q = StreamStorage.request(b, id, r, IStreamTasksTypes.RequestPhase.Answering);
+        IStreamTasksTypes.Request storage q = StreamRequests.request(
+            b,
+            id,
+            r,
+            IStreamTasksTypes.RequestPhase.Answering
+        );
         if (s.mode != IStreamTasks.Mode.Optimistic || q.first != address(0) || answer == 0) {
             revert IStreamTasksErrors.StreamAnswerRejected(msg.sender);
         }
-        StreamStorage.member(b, id, r, msg.sender);
+        StreamRequests.member(b, id, r, msg.sender);
         if (block.timestamp > q.commitEnd) {
             revert IStreamTasksErrors.StreamOutsideWindow(block.timestamp, q.createdAt, q.commitEnd);
         }
@@ -89,7 +95,12 @@ library StreamConsensus {
         uint256 id,
         uint32 r
     ) external {
-        IStreamTasksTypes.Request storage q = StreamStorage.request(b, id, r, IStreamTasksTypes.RequestPhase.Answering);
+        IStreamTasksTypes.Request storage q = StreamRequests.request(
+            b,
+            id,
+            r,
+            IStreamTasksTypes.RequestPhase.Answering
+        );
         if (q.first == address(0)) revert IStreamTasksErrors.StreamRequestPhase(id, r, q.phase);
         if (block.timestamp > q.revealEnd) {
             revert IStreamTasksErrors.StreamOutsideWindow(block.timestamp, q.commitEnd, q.revealEnd);
@@ -115,7 +126,7 @@ library StreamConsensus {
         bytes32 commitment
     ) external {
         IStreamTasksTypes.Request storage q = _blind(b, s, id, r);
-        StreamStorage.member(b, id, r, msg.sender);
+        StreamRequests.member(b, id, r, msg.sender);
         if (block.timestamp > q.commitEnd) {
             revert IStreamTasksErrors.StreamOutsideWindow(block.timestamp, q.createdAt, q.commitEnd);
         }
@@ -140,7 +151,7 @@ library StreamConsensus {
         IStreamTasksTypes.Request storage q = _blind(b, s, id, r);
         // @dev Reveals open when the commit window ends, or as soon as every expected member committed.
         if (
-            block.timestamp > q.revealEnd || (block.timestamp <= q.commitEnd && q.commits < StreamStorage.expected(q))
+            block.timestamp > q.revealEnd || (block.timestamp <= q.commitEnd && q.commits < StreamRequests.expected(q))
         ) {
             revert IStreamTasksErrors.StreamOutsideWindow(block.timestamp, q.commitEnd, q.revealEnd);
         }
@@ -149,7 +160,7 @@ library StreamConsensus {
             answer == 0 ||
             a.answer != 0 ||
             a.commitment == 0 ||
-            a.commitment != StreamStorage.commitmentOf(id, r, msg.sender, answer, salt)
+            a.commitment != StreamRequests.commitmentOf(id, r, msg.sender, answer, salt)
         ) revert IStreamTasksErrors.StreamAnswerRejected(msg.sender);
         a.answer = answer;
         uint256 weight = 1;

@@ -4,11 +4,12 @@ pragma solidity ^0.8.28;
 import {IStreamTasks} from "../../interfaces/tasks/IStreamTasks.sol";
 import {IStreamTasksTypes} from "../../interfaces/tasks/IStreamTasksTypes.sol";
 import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol";
-import {IStreamTasksEvents} from "../../interfaces/tasks/IStreamTasksEvents.sol";
+import {IStreamTasksVerdictEvents} from "../../interfaces/tasks/IStreamTasksVerdictEvents.sol";
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {StreamTasksStorage, StreamStorage} from "./StreamStorage.sol";
+import {StreamTasksStorage} from "./StreamStorage.sol";
+import {StreamRequests} from "./StreamRequests.sol";
 
 /// @title StreamDuties
 /// @notice StreamTasks' council duties (issue 21 item 4, TSK-08): a member's consensus answers the client's receipts
@@ -32,7 +33,7 @@ library StreamDuties {
         uint32[] calldata rs
     ) external {
         if (s.status == IStreamTasks.Status.Closed && block.timestamp > s.closesAt) {
-            revert IStreamTasks.StreamWrongStatus(id, s.status);
+            revert IStreamTasksErrors.StreamWrongStatus(id, s.status);
         }
         uint32 credited = _credit(b, p, id, rs);
         uint64 paid = sub.paid;
@@ -47,7 +48,7 @@ library StreamDuties {
         s.deposit = left;
         sub.paid = credited;
         sub.paidAmount += uint128(amount);
-        emit IStreamTasksEvents.UnpaidClaimed(id, msg.sender, credited, unpaid, amount, penalty, left);
+        emit IStreamTasksVerdictEvents.UnpaidClaimed(id, msg.sender, credited, unpaid, amount, penalty, left);
         if (amount + penalty != 0) IERC20(token).safeTransfer(msg.sender, amount + penalty);
     }
 
@@ -61,13 +62,13 @@ library StreamDuties {
         credited = d.credited;
         for (uint256 i; i < rs.length; ++i) {
             uint32 r = rs[i];
-            IStreamTasksTypes.Request storage q = StreamStorage.request(
+            IStreamTasksTypes.Request storage q = StreamRequests.request(
                 b,
                 id,
                 r,
                 IStreamTasksTypes.RequestPhase.Resolved
             );
-            uint256 due = uint256(StreamStorage.endOf(q)) + p.payGraceSec;
+            uint256 due = uint256(StreamRequests.endOf(q)) + p.payGraceSec;
             if (block.timestamp <= due) revert IStreamTasksErrors.StreamOutsideWindow(block.timestamp, due, 0);
             IStreamTasksTypes.Answer storage a = b.answers[id][r][msg.sender];
             if (a.answer == 0 || a.answer != q.answer || a.credited) {
@@ -93,12 +94,12 @@ library StreamDuties {
         uint32 count = b.count[id];
         d.toRequest = count;
         if (count != 0 && count >= d.fromRequest) {
-            uint256 until = uint256(b.lastAt[id]) + StreamStorage.lifetime(p) + p.slashWindowSec;
+            uint256 until = uint256(b.lastAt[id]) + StreamRequests.lifetime(p) + p.slashWindowSec;
             // @dev The duty blocks re-joining (which would reset the range) even when no lock is configured.
             if (until >= block.timestamp) {
                 d.lockUntil = uint40(until);
                 if (locked != 0) {
-                    emit IStreamTasksEvents.DutyLockHeld(id, msg.sender, locked, uint40(until));
+                    emit IStreamTasksVerdictEvents.DutyLockHeld(id, msg.sender, locked, uint40(until));
                     return 0;
                 }
             }
@@ -120,7 +121,7 @@ library StreamDuties {
             revert IStreamTasksErrors.StreamDutyPending(d.lockUntil);
         }
         (sub.lockedDps, d.lockUntil) = (0, 0);
-        emit IStreamTasksEvents.DutyLockReleased(id, provider, locked);
+        emit IStreamTasksVerdictEvents.DutyLockReleased(id, provider, locked);
         address[] memory one = new address[](1);
         one[0] = provider;
         IProviderRegistry(registry).releaseStake(one, locked);

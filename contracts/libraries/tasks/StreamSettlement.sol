@@ -6,6 +6,8 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {MessageHashUtils} from "@openzeppelin/contracts/utils/cryptography/MessageHashUtils.sol";
 import {IStreamTasks} from "../../interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../interfaces/tasks/IStreamTasksStreamEvents.sol";
+import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol";
 import {StreamTasksStorage, StreamStorage} from "./StreamStorage.sol";
 
 /// @title StreamSettlement
@@ -28,7 +30,7 @@ library StreamSettlement {
         bytes32 domainSeparator
     ) external {
         uint256 n = receipts.length;
-        if (n != signatures.length) revert IStreamTasks.StreamInvalidTerms("length");
+        if (n != signatures.length) revert IStreamTasksErrors.StreamInvalidTerms("length");
         StreamTasksStorage.Layout storage $ = StreamStorage.layout();
         for (uint256 i; i < n; ++i) _settleOne($, receipts[i], signatures[i], domainSeparator);
     }
@@ -50,19 +52,19 @@ library StreamSettlement {
         IStreamTasks.Stream storage s = $.streams[r.streamId];
         _checkReceipt(s, r, sig, domainSeparator);
         StreamTasksStorage.Sub storage sub = $.subs[r.streamId][r.provider];
-        if (sub.price == 0) revert IStreamTasks.StreamNotSubscriber(r.provider);
+        if (sub.price == 0) revert IStreamTasksErrors.StreamNotSubscriber(r.provider);
         uint128 settled = sub.paidAmount;
         if (r.amount <= settled) return;
         uint256 amount = r.amount - settled;
         uint128 d = s.deposit;
-        if (amount > d) revert IStreamTasks.StreamDepositExhausted(amount, d);
+        if (amount > d) revert IStreamTasksErrors.StreamDepositExhausted(amount, d);
         d -= uint128(amount);
         s.deposit = d;
         uint64 paid = sub.paid;
         uint64 fresh = r.answered > paid ? r.answered - paid : 0;
         if (fresh != 0) sub.paid = r.answered;
         sub.paidAmount = r.amount;
-        emit IStreamTasks.ReceiptSettled(r.streamId, r.provider, r.answered, fresh, amount, d);
+        emit IStreamTasksStreamEvents.ReceiptSettled(r.streamId, r.provider, r.answered, fresh, amount, d);
         IERC20($.tokens[s.currency]).safeTransfer(r.provider, amount);
     }
 
@@ -74,11 +76,12 @@ library StreamSettlement {
         bytes32 domainSeparator
     ) private view {
         if (s.status == IStreamTasks.Status.Closed && block.timestamp > s.closesAt) {
-            revert IStreamTasks.StreamWrongStatus(r.streamId, s.status);
+            revert IStreamTasksErrors.StreamWrongStatus(r.streamId, s.status);
         }
         (address signer, ECDSA.RecoverError err, ) = ECDSA.tryRecoverCalldata(digest(r, domainSeparator), sig);
-        if (err != ECDSA.RecoverError.NoError || signer != s.client) revert IStreamTasks.StreamBadSignature(signer);
+        if (err != ECDSA.RecoverError.NoError || signer != s.client)
+            revert IStreamTasksErrors.StreamBadSignature(signer);
         uint256 cap = uint256(r.answered) * s.maxPrice;
-        if (r.amount > cap) revert IStreamTasks.StreamReceiptAboveMaxPrice(r.amount, cap);
+        if (r.amount > cap) revert IStreamTasksErrors.StreamReceiptAboveMaxPrice(r.amount, cap);
     }
 }

@@ -2,10 +2,12 @@
 pragma solidity ^0.8.28;
 
 import {IStreamTasks} from "../../interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../interfaces/tasks/IStreamTasksStreamEvents.sol";
 import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol";
 import {IProviderMatcher} from "../../interfaces/compute/IProviderMatcher.sol";
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {StreamTasksStorage, StreamStorage} from "./StreamStorage.sol";
+import {StreamRequests} from "./StreamRequests.sol";
 import {StreamDuties} from "./StreamDuties.sol";
 
 /// @title StreamSubscriptions
@@ -21,13 +23,13 @@ library StreamSubscriptions {
         IStreamTasks.Stream storage s = $.streams[id];
         IStreamTasks.Status st = s.status;
         if (st != IStreamTasks.Status.Open && st != IStreamTasks.Status.Interrupted) {
-            if (st == IStreamTasks.Status.Live) revert IStreamTasks.StreamFull(id);
-            revert IStreamTasks.StreamWrongStatus(id, st);
+            if (st == IStreamTasks.Status.Live) revert IStreamTasksErrors.StreamFull(id);
+            revert IStreamTasksErrors.StreamWrongStatus(id, st);
         }
-        if (msg.sender == s.client) revert IStreamTasks.StreamIneligible(msg.sender);
-        if (price == 0 || price > s.maxPrice) revert IStreamTasks.StreamPriceTooHigh(price, s.maxPrice);
+        if (msg.sender == s.client) revert IStreamTasksErrors.StreamIneligible(msg.sender);
+        if (price == 0 || price > s.maxPrice) revert IStreamTasksErrors.StreamPriceTooHigh(price, s.maxPrice);
         StreamTasksStorage.Sub storage sub = $.subs[id][msg.sender];
-        if (sub.active) revert IStreamTasks.StreamSubscription(msg.sender);
+        if (sub.active) revert IStreamTasksErrors.StreamSubscription(msg.sender);
         _checkEligible($.matcher, msg.sender);
         uint96 leftover = _join($, id, sub);
         // @dev A returning subscriber keeps its paid count (receipts are cumulative) and takes the new price.
@@ -36,16 +38,16 @@ library StreamSubscriptions {
         s.subscribers = n;
         // @dev Live at c subscribers — unless failed consensus interrupted it: only the client's `resume` resets that
         //      count (item 21: a subscriber leaving and re-joining must not clear the client's verdict).
-        if (n >= s.executors && !StreamStorage.halted(s)) {
+        if (n >= s.executors && !StreamRequests.halted(s)) {
             st = IStreamTasks.Status.Live;
             s.status = st;
         }
         uint96 lockDps = $.subscriptionLockDps;
         if (lockDps != 0) sub.lockedDps = lockDps;
-        emit IStreamTasks.Subscribed(id, msg.sender, price, n, st);
+        emit IStreamTasksStreamEvents.Subscribed(id, msg.sender, price, n, st);
         // @dev TSK-08: the subscription holds stake until it ends (the registry is a protocol module).
-        if (leftover != 0) IProviderRegistry($.registry).releaseStake(StreamStorage.one(msg.sender), leftover);
-        if (lockDps != 0) IProviderRegistry($.registry).lockStake(StreamStorage.one(msg.sender), lockDps);
+        if (leftover != 0) IProviderRegistry($.registry).releaseStake(StreamRequests.one(msg.sender), leftover);
+        if (lockDps != 0) IProviderRegistry($.registry).lockStake(StreamRequests.one(msg.sender), lockDps);
     }
 
     /// @notice The caller leaves stream `id`'s council.
@@ -53,7 +55,7 @@ library StreamSubscriptions {
         StreamTasksStorage.Layout storage $ = StreamStorage.layout();
         IStreamTasks.Stream storage s = $.streams[id];
         StreamTasksStorage.Sub storage sub = $.subs[id][msg.sender];
-        if (!sub.active) revert IStreamTasks.StreamSubscription(msg.sender);
+        if (!sub.active) revert IStreamTasksErrors.StreamSubscription(msg.sender);
         // @dev The price stays recorded so receipts for requests already answered still settle.
         sub.active = false;
         uint8 n = s.subscribers - 1;
@@ -63,10 +65,10 @@ library StreamSubscriptions {
             st = IStreamTasks.Status.Interrupted;
             s.status = st;
         }
-        emit IStreamTasks.Unsubscribed(id, msg.sender, n, st);
+        emit IStreamTasksStreamEvents.Unsubscribed(id, msg.sender, n, st);
         // @dev TSK-08: a member of requests asked so far keeps its lock until their slash window ends.
         uint96 locked = StreamDuties.leave($.book, $.consensus, sub, id);
-        if (locked != 0) IProviderRegistry($.registry).releaseStake(StreamStorage.one(msg.sender), locked);
+        if (locked != 0) IProviderRegistry($.registry).releaseStake(StreamRequests.one(msg.sender), locked);
     }
 
     /// @dev Council membership from the next request on; a duty from an earlier subscription that is still slashable
@@ -94,7 +96,7 @@ library StreamSubscriptions {
             requiredCapacityPflopsWad: 0,
             requiredCh: 0
         });
-        (bool[] memory ok, ) = IProviderMatcher(matcher).scoreCandidates(q, StreamStorage.one(provider), bytes32(0));
-        if (!ok[0]) revert IStreamTasks.StreamIneligible(provider);
+        (bool[] memory ok, ) = IProviderMatcher(matcher).scoreCandidates(q, StreamRequests.one(provider), bytes32(0));
+        if (!ok[0]) revert IStreamTasksErrors.StreamIneligible(provider);
     }
 }

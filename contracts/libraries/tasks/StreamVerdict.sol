@@ -2,13 +2,15 @@
 pragma solidity ^0.8.28;
 
 import {IStreamTasks} from "../../interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../interfaces/tasks/IStreamTasksStreamEvents.sol";
 import {IStreamTasksTypes} from "../../interfaces/tasks/IStreamTasksTypes.sol";
 import {IStreamTasksErrors} from "../../interfaces/tasks/IStreamTasksErrors.sol";
-import {IStreamTasksEvents} from "../../interfaces/tasks/IStreamTasksEvents.sol";
+import {IStreamTasksVerdictEvents} from "../../interfaces/tasks/IStreamTasksVerdictEvents.sol";
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {StreamTasksStorage, StreamStorage} from "./StreamStorage.sol";
+import {StreamTasksStorage} from "./StreamStorage.sol";
+import {StreamRequests} from "./StreamRequests.sol";
 
 /// @title StreamVerdict
 /// @notice StreamTasks' consensus verdicts (issue 21 item 4): a request resolves to the delivered answer, the mode's
@@ -50,7 +52,7 @@ library StreamVerdict {
         q.phase = IStreamTasksTypes.RequestPhase.Resolved;
         q.consensus = consensus;
         uint8 f = consensus ? s.failures : _countFailure(s, id);
-        emit IStreamTasksEvents.RequestResolved(
+        emit IStreamTasksVerdictEvents.RequestResolved(
             id,
             r,
             q.answer,
@@ -62,7 +64,7 @@ library StreamVerdict {
             f
         );
         if (bond != 0) {
-            emit IStreamTasksEvents.ChallengeBondPaid(id, r, bondTo, bond);
+            emit IStreamTasksVerdictEvents.ChallengeBondPaid(id, r, bondTo, bond);
             IERC20(token).safeTransfer(bondTo, bond);
         }
     }
@@ -79,7 +81,7 @@ library StreamVerdict {
             st = IStreamTasks.Status.Interrupted;
             s.status = st;
         }
-        emit IStreamTasks.ConsensusFailed(id, f, st);
+        emit IStreamTasksStreamEvents.ConsensusFailed(id, f, st);
     }
 
     /// @dev The verdict of a blind (commit–reveal) round: the strict weighted majority, the mode's consensus and,
@@ -88,7 +90,7 @@ library StreamVerdict {
         IStreamTasksTypes.Request storage q,
         IStreamTasks.Stream storage s
     ) private returns (bool consensus, address bondTo, uint128 bond) {
-        if (block.timestamp <= q.revealEnd && q.reveals < StreamStorage.expected(q)) {
+        if (block.timestamp <= q.revealEnd && q.reveals < StreamRequests.expected(q)) {
             revert IStreamTasksErrors.StreamNotResolvable(q.revealEnd);
         }
         uint256 top = q.topWeight;
@@ -121,10 +123,10 @@ library StreamVerdict {
         uint32 r,
         address provider
     ) external {
-        IStreamTasksTypes.Request storage q = StreamStorage.request(b, id, r, IStreamTasksTypes.RequestPhase.Resolved);
-        uint256 closedAt = uint256(StreamStorage.endOf(q)) + p.slashWindowSec;
+        IStreamTasksTypes.Request storage q = StreamRequests.request(b, id, r, IStreamTasksTypes.RequestPhase.Resolved);
+        uint256 closedAt = uint256(StreamRequests.endOf(q)) + p.slashWindowSec;
         if (block.timestamp > closedAt) revert IStreamTasksErrors.StreamSlashWindowOver(closedAt);
-        StreamStorage.member(b, id, r, provider);
+        StreamRequests.member(b, id, r, provider);
         IStreamTasksTypes.Answer storage a = b.answers[id][r][provider];
         bool guilty;
         if (s.mode == IStreamTasks.Mode.Optimistic && q.challenger == address(0)) {
@@ -143,6 +145,6 @@ library StreamVerdict {
             msg.sender,
             keccak256(abi.encode("stream", id, r))
         );
-        emit IStreamTasksEvents.StreamProviderSlashed(id, r, provider, slashed, msg.sender);
+        emit IStreamTasksVerdictEvents.StreamProviderSlashed(id, r, provider, slashed, msg.sender);
     }
 }

@@ -1,12 +1,12 @@
 /** Wallet reads through the AccountLens (contracts/periphery/AccountLens.sol). */
 import type { Provider } from "ethers";
 import type { AccountLens, GuarantorPool } from "./generated/typechain/index.js";
-import type { IAccountLens } from "./generated/typechain/AccountLens.js";
+import type { IAccountLens, IAccountLensMarketTypes, IAccountLensTypes } from "./generated/typechain/AccountLens.js";
 
 export type Portfolio = IAccountLens.PortfolioStructOutput;
-export type PositionView = IAccountLens.PositionViewStructOutput;
-export type MarketsView = IAccountLens.MarketsViewStructOutput;
-export type OpenGuarantor = IAccountLens.OpenGuarantorStructOutput;
+export type PositionView = IAccountLensTypes.PositionViewStructOutput;
+export type MarketsView = IAccountLensMarketTypes.MarketsViewStructOutput;
+export type OpenGuarantor = IAccountLensMarketTypes.OpenGuarantorStructOutput;
 
 /**
  * Every guarantor ever configured (`GuarantorConfigured` events of the pool from `fromBlock`): the candidates

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
 import {ISpotMarket} from "../../../contracts/interfaces/markets/ISpotMarket.sol";
+import {ISpotMarketTrading} from "../../../contracts/interfaces/markets/ISpotMarketTrading.sol";
 
 /// @notice Drives the spot market with makers (signing orders), takers (filling), matchers, a canceller
 ///         (cancel / raise minimum nonce), seat stakers, fee distribution and time jumps. Ghost state records what
@@ -87,7 +88,7 @@ contract SpotHandler is Test {
         ISpotMarket.Order memory o = orders[idx];
         bytes memory sig = sigs[idx];
         vm.prank(takers[takerSeed % 3]);
-        (bool ok, ) = address(spot).call(abi.encodeCall(ISpotMarket.fillOrder, (o, sig, amount)));
+        (bool ok, ) = address(spot).call(abi.encodeCall(ISpotMarketTrading.fillOrder, (o, sig, amount)));
         if (ok) {
             if (forbidden) violation = true;
             ghostFilled[idx] += amount;
@@ -111,7 +112,9 @@ contract SpotHandler is Test {
         bytes memory buySig = sigs[a];
         bytes memory sellSig = sigs[b];
         vm.prank(takers[0]);
-        (bool ok, ) = address(spot).call(abi.encodeCall(ISpotMarket.matchOrders, (buy, buySig, sell, sellSig, amount)));
+        (bool ok, ) = address(spot).call(
+            abi.encodeCall(ISpotMarketTrading.matchOrders, (buy, buySig, sell, sellSig, amount))
+        );
         if (ok) {
             if (forbidden) violation = true;
             ghostFilled[a] += amount;

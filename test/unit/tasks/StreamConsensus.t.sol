@@ -6,6 +6,7 @@ import {IStreamTasks} from "../../../contracts/interfaces/tasks/IStreamTasks.sol
 import {IStreamTasksTypes} from "../../../contracts/interfaces/tasks/IStreamTasksTypes.sol";
 import {IStreamTasksErrors} from "../../../contracts/interfaces/tasks/IStreamTasksErrors.sol";
 import {IStreamTasksEvents} from "../../../contracts/interfaces/tasks/IStreamTasksEvents.sol";
+import {IStreamTasksVerdictEvents} from "../../../contracts/interfaces/tasks/IStreamTasksVerdictEvents.sol";
 
 /// @notice Issue 21 item 4: the modes on chain — optimistic (first answer, challenge with a bond, the others decide),
 ///         weighted and unanimous consensus, parameters, windows and the failure count.
@@ -94,7 +95,7 @@ contract StreamConsensusTest is StreamConsensusBase {
         _reveal(id, r, 1, A);
         _reveal(id, r, 2, A);
         vm.expectEmit(address(streams));
-        emit IStreamTasksEvents.ChallengeBondPaid(id, r, challenger, 20e6);
+        emit IStreamTasksVerdictEvents.ChallengeBondPaid(id, r, challenger, 20e6);
         streams.resolve(id, r);
         assertEq(streams.getRequest(id, r).answer, A);
         assertEq(usdc.balanceOf(challenger), 20e6);
@@ -180,7 +181,7 @@ contract StreamConsensusTest is StreamConsensusBase {
         assertEq(uint8(streams.getStream(id).status), uint8(IStreamTasks.Status.Interrupted));
         vm.prank(streamClient);
         vm.expectRevert(
-            abi.encodeWithSelector(IStreamTasks.StreamWrongStatus.selector, id, IStreamTasks.Status.Interrupted)
+            abi.encodeWithSelector(IStreamTasksErrors.StreamWrongStatus.selector, id, IStreamTasks.Status.Interrupted)
         );
         streams.request(id, bytes32("p"));
         assertEq(streams.requestCount(id), 4);
@@ -206,7 +207,7 @@ contract StreamConsensusTest is StreamConsensusBase {
             streams.answerCommitment(id, r, providers[0], A, bytes32(uint256(1)))
         );
         vm.prank(providers[0]);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamNotClient.selector, providers[0]));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamNotClient.selector, providers[0]));
         streams.request(id, bytes32("p"));
         // a member joining later is not a member of the earlier request
         assertEq(streams.dutyOf(id, providers[0]).fromRequest, 1);

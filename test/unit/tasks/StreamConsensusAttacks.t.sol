@@ -3,9 +3,10 @@ pragma solidity ^0.8.28;
 
 import {StreamConsensusBase} from "./StreamConsensusBase.sol";
 import {IStreamTasks} from "../../../contracts/interfaces/tasks/IStreamTasks.sol";
+import {IStreamTasksStreamEvents} from "../../../contracts/interfaces/tasks/IStreamTasksStreamEvents.sol";
 import {IStreamTasksTypes} from "../../../contracts/interfaces/tasks/IStreamTasksTypes.sol";
 import {IStreamTasksErrors} from "../../../contracts/interfaces/tasks/IStreamTasksErrors.sol";
-import {IStreamTasksEvents} from "../../../contracts/interfaces/tasks/IStreamTasksEvents.sol";
+import {IStreamTasksVerdictEvents} from "../../../contracts/interfaces/tasks/IStreamTasksVerdictEvents.sol";
 import {IProviderRegistryErrors} from "../../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
 
 /// @notice Issue 21 item 4, the attacks: a late answer, a colluding minority, a client withdrawing between receipts,
@@ -35,7 +36,7 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
         assertTrue(q.consensus, "2 of 3 reveal, ceil(0.6 x 3) = 2");
         uint256 before = _stake(late);
         vm.expectEmit(address(streams));
-        emit IStreamTasksEvents.StreamProviderSlashed(id, r, late, STREAM_SLASH, keeper);
+        emit IStreamTasksVerdictEvents.StreamProviderSlashed(id, r, late, STREAM_SLASH, keeper);
         _slash(id, r, late);
         assertEq(before - _stake(late), STREAM_SLASH);
         assertEq(dps.balanceOf(keeper), STREAM_SLASH / 10, "finder fee 10 %");
@@ -60,9 +61,9 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
         _reveal(id, r, 2, A);
         // every answer is in: resolvable at once
         vm.expectEmit(address(streams));
-        emit IStreamTasks.ConsensusFailed(id, 1, IStreamTasks.Status.Live);
+        emit IStreamTasksStreamEvents.ConsensusFailed(id, 1, IStreamTasks.Status.Live);
         vm.expectEmit(address(streams));
-        emit IStreamTasksEvents.RequestResolved(id, r, A, false, true, 3, 2, 3, 1);
+        emit IStreamTasksVerdictEvents.RequestResolved(id, r, A, false, true, 3, 2, 3, 1);
         streams.resolve(id, r);
         uint256 s0 = _stake(providers[0]);
         _slash(id, r, providers[1]);
@@ -107,7 +108,7 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
         streams.retract(id);
         vm.warp(block.timestamp + 1 days + 1); // the old settle grace alone has passed
         vm.prank(streamClient);
-        vm.expectPartialRevert(IStreamTasks.StreamStillSettling.selector);
+        vm.expectPartialRevert(IStreamTasksErrors.StreamStillSettling.selector);
         streams.withdraw(id);
         uint32[] memory rs = new uint32[](1);
         rs[0] = r;
@@ -117,7 +118,7 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
         streams.claimUnpaid(id, rs);
         vm.prank(providers[0]);
         vm.expectEmit(address(streams));
-        emit IStreamTasksEvents.UnpaidClaimed(id, providers[0], 1, 1, 1e6, 0.5e6, 1_000e6 - 1.5e6);
+        emit IStreamTasksVerdictEvents.UnpaidClaimed(id, providers[0], 1, 1, 1e6, 0.5e6, 1_000e6 - 1.5e6);
         streams.claimUnpaid(id, rs);
         assertEq(usdc.balanceOf(providers[0]), 1.5e6, "price + 50 % penalty");
         vm.prank(providers[0]);
@@ -169,7 +170,7 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
         uint40 holdUntil = uint40(streams.getRequest(id, r).createdAt + 4 hours + 1 days);
         vm.startPrank(cheat);
         vm.expectEmit(address(streams));
-        emit IStreamTasksEvents.DutyLockHeld(id, cheat, STREAM_SLASH, holdUntil);
+        emit IStreamTasksVerdictEvents.DutyLockHeld(id, cheat, STREAM_SLASH, holdUntil);
         streams.unsubscribe(id);
         (, , , uint96 locked) = streams.subscription(id, cheat);
         assertEq(locked, STREAM_SLASH, "the lock outlives the subscription");
@@ -213,7 +214,7 @@ contract StreamConsensusAttacksTest is StreamConsensusBase {
     function test_leaveWithoutDuty_releasesAtOnce() public {
         (uint256 id, ) = _live(IStreamTasks.Mode.Weighted, 3, 0.5e18);
         vm.prank(providers[3]);
-        vm.expectRevert(abi.encodeWithSelector(IStreamTasks.StreamFull.selector, id));
+        vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamFull.selector, id));
         streams.subscribe(id, 1e6);
         // a fresh stream, nobody asked yet
         vm.prank(streamClient);
