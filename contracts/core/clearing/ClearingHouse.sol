@@ -391,6 +391,11 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
+    function marketSigmaWord(address market) external view returns (uint256) {
+        return ClearingStorage.layout().marketSigma[market];
+    }
+
+    /// @inheritdoc IClearingHouse
     function marketFlags(
         address market
     ) external view returns (bool accountRisk, bool lossAbsorber, bool holdsAccounts) {

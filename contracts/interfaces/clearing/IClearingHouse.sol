@@ -281,6 +281,13 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @notice Sends accrued fees to the insurance fund (permissionless).
     function flushFees() external;
 
+    /// @notice A market's σ word as the RiskEngine pushed it (0: none): σ + 1 (bits 0-71), stale σ (72-143),
+    ///         stale-at (144-183), the per-tenor bit (184: the net position is charged at the lowest tenor σ and the
+    ///         market's account-risk hook adds each tenor's margin above it), the RiskEngine generation (248-255).
+    /// @param market The market.
+    /// @return word The word.
+    function marketSigmaWord(address market) external view returns (uint256 word);
+
     /// @notice A registered market's flags.
     /// @param market The market.
     /// @return accountRisk Margin computations ask it for the account's extra risk (IMarketAccountRisk).
