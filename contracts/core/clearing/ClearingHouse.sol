@@ -391,8 +391,9 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function marketSigmaWord(address market) external view returns (uint256) {
-        return ClearingStorage.layout().marketSigma[market];
+    function tenorMarginSource(address market) external view returns (address) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        return $.marketSigma[market] & ClearingStorage.TENOR_MARGIN_BIT != 0 ? address($.riskEngine) : address(0);
     }
 
     /// @inheritdoc IClearingHouse

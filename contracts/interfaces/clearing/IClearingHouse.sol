@@ -281,12 +281,12 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @notice Sends accrued fees to the insurance fund (permissionless).
     function flushFees() external;
 
-    /// @notice A market's σ word as the RiskEngine pushed it (0: none): σ + 1 (bits 0-71), stale σ (72-143),
-    ///         stale-at (144-183), the per-tenor bit (184: the net position is charged at the lowest tenor σ and the
-    ///         market's account-risk hook adds each tenor's margin above it), the RiskEngine generation (248-255).
+    /// @notice Where a per-tenor market's account-risk hook reads its tenor rates: the RiskEngine when the market's
+    ///         σ copy carries the per-tenor bit (the ClearingHouse then charges its net position at the lowest tenor
+    ///         σ and the hook must add each tenor's margin above it: IRiskEngine.tenorMarginRates), else zero.
     /// @param market The market.
-    /// @return word The word.
-    function marketSigmaWord(address market) external view returns (uint256 word);
+    /// @return riskEngine The RiskEngine, or zero when the market is not per-tenor margined.
+    function tenorMarginSource(address market) external view returns (address riskEngine);
 
     /// @notice A registered market's flags.
     /// @param market The market.

@@ -53,6 +53,7 @@ contract ClearingTenorMarginTest is FuturesSolBase {
         risk.setTenorVolParams(address(futures), 1, _p(0.05e18, 0.05e18, 3650 days));
         risk.setTenorVolParams(address(futures), 2, _p(0.02e18, 0.02e18, 3650 days));
         risk.setTenorMargin(address(futures), true);
+        assertEq(chouse.tenorMarginSource(address(futures)), address(risk));
     }
 
     function _trade(address who, uint256 seriesId, int256 size) internal {
@@ -169,6 +170,33 @@ contract ClearingTenorMarginTest is FuturesSolBase {
         chouse.withdraw(freeBefore, alice);
     }
 
+    /// Fuzz: random legs in the three tenors. The requirement (ClearingHouse + hook) equals the per-tenor rule
+    /// max(Σ long_t × rate_t, Σ |short_t| × rate_t) up to rounding (≤ 3 wei, always above), and never exceeds the
+    /// largest-σ rule of per-tenor margin off.
+    /// forge-config: default.fuzz.runs = 24
+    function testFuzz_requirement_isPerTenorRule(int8 a, int8 b, int8 c) public {
+        _enable();
+        int256[3] memory sizes = [int256(a % 6) * 1e18, int256(b % 6) * 1e18, int256(c % 6) * 1e18];
+        uint256[3] memory ids = [front, mid, far];
+        uint256[3] memory rates = [uint256(0.3e18), 0.15e18, 0.1e18];
+        uint256 longReq;
+        uint256 shortReq;
+        for (uint256 t; t < 3; ++t) {
+            if (sizes[t] == 0) continue;
+            _trade(alice, ids[t], sizes[t]);
+            uint256 abs = sizes[t] > 0 ? uint256(sizes[t]) : uint256(-sizes[t]);
+            uint256 req = (((abs * PRICE0 + 1e30 - 1) / 1e30) * rates[t] + 1e18 - 1) / 1e18;
+            if (sizes[t] > 0) longReq += req;
+            else shortReq += req;
+        }
+        uint256 expected = longReq > shortReq ? longReq : shortReq;
+        uint256 im = _state(alice).initialMarginUsdc;
+        assertGe(im, expected, "at least the per-tenor rule");
+        assertLe(im, expected + 3, "rounding only");
+        risk.setTenorMargin(address(futures), false);
+        assertLe(im, _state(alice).initialMarginUsdc + 3, "never above the largest-sigma rule");
+    }
+
     function _rates() internal view returns (uint256[4] memory im, uint256 baseIm) {
         (baseIm, , im, ) = risk.tenorMarginRates(address(futures));
     }
@@ -216,6 +244,6 @@ contract ClearingTenorMarginTest is FuturesSolBase {
         assertTrue(risk.tenorMargin(address(futures)));
         _trade(alice, far, 10e18);
         assertEq(_state(alice).initialMarginUsdc, 15e6);
-        assertEq(chouse.marketSigmaWord(address(futures)) & (uint256(1) << 184), 0, "no per-tenor bit");
+        assertEq(chouse.tenorMarginSource(address(futures)), address(0), "no per-tenor bit");
     }
 }

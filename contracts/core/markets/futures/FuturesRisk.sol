@@ -23,8 +23,6 @@ library FuturesRisk {
     ///      then ≤ 3 months (92 days: the longest three calendar months); every further leg is in the far tenor.
     uint256 internal constant TENOR_FRONT_SEC = 35 days;
     uint256 internal constant TENOR_MID_SEC = 92 days;
-    /// @dev ClearingStorage.TENOR_MARGIN_BIT of the market's σ word in the ClearingHouse.
-    uint256 private constant TENOR_MARGIN_BIT = uint256(1) << 184;
 
     /// @dev Per-account sums (memory, to keep the stack small): net and live (not price-fixed) sides over all legs,
     ///      and what the near legs walked one by one add to the aggregates (subtracted to get the far part).
@@ -73,11 +71,7 @@ library FuturesRisk {
             sum.liveShortCh += farShort;
             uint256 farElected = book.electedCh - sum.nearElectedCh;
             if (farElected != 0) equityAdjustmentUsdc -= int256(FuturesMath.usdcUp(farElected, priceWad));
-            // per-tenor margin (the ClearingHouse charged the net at the lowest tenor σ) or the hidden legs' margin
-            (uint256 spreadIm, uint256 spreadMm) = $.clearingHouse.marketSigmaWord(address(this)) & TENOR_MARGIN_BIT !=
-                0
-                ? _tenorMargin($, account, sum, priceWad)
-                : _spreadMargin($, sum, priceWad);
+            (uint256 spreadIm, uint256 spreadMm) = _legMargin($, account, sum, priceWad);
             extraInitialUsdc += spreadIm;
             extraMaintenanceUsdc += spreadMm;
         }
@@ -265,6 +259,19 @@ library FuturesRisk {
         mm = Math.mulDiv(notional, mmRateWad, 1e18, Math.Rounding.Ceil);
     }
 
+    /// @dev Per-tenor margin when the ClearingHouse charged the net at the lowest tenor σ (it names the RiskEngine),
+    ///      else the hidden legs' margin.
+    function _legMargin(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        Sums memory sum,
+        uint256 priceWad
+    ) private view returns (uint256, uint256) {
+        address tenorRates = $.clearingHouse.tenorMarginSource(address(this));
+        if (tenorRates != address(0)) return _tenorMargin($, account, sum, priceWad, tenorRates);
+        return _spreadMargin($, sum, priceWad);
+    }
+
     /// @dev Per-tenor margin (IRiskEngine.setTenorMargin; docs/clearing.md "Per-tenor margin"): the live legs' sizes
     ///      per tenor by time to expiry NOW (a series ageing into the front month is margined at the front σ from then
     ///      on) — legs expiring within TENOR_MID_SEC one by one (the expiry buckets up to there: ≤ 5 × 8 legs),
@@ -272,14 +279,14 @@ library FuturesRisk {
     ///      beyond 12 months) — and the requirement max(Σ long_t × rate_t, Σ |short_t| × rate_t) (offsets between
     ///      tenors as between series: the larger side, each leg at its own tenor's rate, each stale tenor at least
     ///      at its stale σ). Returns what exceeds the ClearingHouse's charge of the net position at the lowest σ
-    ///      (rounded down there, up here). Two RiskEngine-side reads (modules, rates).
+    ///      (rounded down there, up here). One RiskEngine read (`riskEngine`: IClearingHouse.tenorMarginSource).
     function _tenorMargin(
         FuturesBase.FuturesMarketStorage storage $,
         address account,
         Sums memory sum,
-        uint256 priceWad
+        uint256 priceWad,
+        address riskEngine
     ) private view returns (uint256 im, uint256 mm) {
-        (, , address riskEngine, , , ) = $.clearingHouse.modules();
         (uint256 baseIm, uint256 baseMm, uint256[4] memory imR, uint256[4] memory mmR) = IRiskEngine(riskEngine)
             .tenorMarginRates(address(this));
         (imR[2], mmR[2]) = (Math.max(imR[2], imR[3]), Math.max(mmR[2], mmR[3]));
