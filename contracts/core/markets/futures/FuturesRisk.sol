@@ -5,6 +5,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FuturesBase} from "./FuturesBase.sol";
 import {IFuturesTypes} from "../../../interfaces/markets/IFuturesTypes.sol";
 import {IRiskEngine} from "../../../interfaces/clearing/IRiskEngine.sol";
+import {IClearingHouse} from "../../../interfaces/clearing/IClearingHouse.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 import {FixedPointMath} from "../../../libraries/math/FixedPointMath.sol";
 import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
@@ -267,9 +268,19 @@ library FuturesRisk {
         Sums memory sum,
         uint256 priceWad
     ) private view returns (uint256, uint256) {
-        address tenorRates = $.clearingHouse.tenorMarginSource(address(this));
+        address tenorRates = _tenorSource($);
         if (tenorRates != address(0)) return _tenorMargin($, account, sum, priceWad, tenorRates);
         return _spreadMargin($, sum, priceWad);
+    }
+
+    /// @dev IClearingHouse.tenorMarginSource of this market. In a margin check the ClearingHouse is the caller: asked
+    ///      directly (no storage read for its address). Any other caller (a lens, a test) that does not answer is
+    ///      answered from the stored ClearingHouse; one that answers shapes only its own view.
+    function _tenorSource(FuturesBase.FuturesMarketStorage storage $) private view returns (address) {
+        bytes memory call = abi.encodeCall(IClearingHouse.tenorMarginSource, (address(this)));
+        (bool ok, bytes memory ret) = msg.sender.staticcall(call);
+        if (ok && ret.length == 32) return abi.decode(ret, (address));
+        return $.clearingHouse.tenorMarginSource(address(this));
     }
 
     /// @dev Per-tenor margin (IRiskEngine.setTenorMargin; docs/clearing.md "Per-tenor margin"): the live legs' sizes
