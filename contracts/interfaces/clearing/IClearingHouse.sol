@@ -282,7 +282,7 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     function flushFees() external;
 
     /// @notice Where a per-tenor market's account-risk hook reads its tenor rates: the RiskEngine when the market's
-    ///         σ copy carries the per-tenor bit (the ClearingHouse then charges its net position at the lowest tenor
+    ///         current σ copy carries the per-tenor bit (the ClearingHouse then charges its net position at the lowest tenor
     ///         σ and the hook must add each tenor's margin above it: IRiskEngine.tenorMarginRates), else zero.
     /// @param market The market.
     /// @return riskEngine The RiskEngine, or zero when the market is not per-tenor margined.

@@ -237,6 +237,32 @@ contract ClearingTenorMarginTest is FuturesSolBase {
         risk.setTenorMargin(address(0xbeef), true);
     }
 
+    /// A replaced RiskEngine: the per-tenor copy is no longer current, so the hook stops reading tenor rates (the
+    /// ClearingHouse asks the new engine for the largest σ); the copy counts again once the engine pushes.
+    function test_replacedRiskEngine_perTenorCopyIgnoredUntilPushed() public {
+        _enable();
+        (, address o, , address g, address i, address l) = chouse.modules();
+        chouse.setModules(o, address(vault), g, i, l); // a contract that is no RiskEngine
+        assertEq(chouse.tenorMarginSource(address(futures)), address(0), "not current");
+        chouse.setModules(o, address(risk), g, i, l);
+        assertEq(chouse.tenorMarginSource(address(futures)), address(0), "still not pushed");
+        risk.setTenorMargin(address(futures), true);
+        assertEq(chouse.tenorMarginSource(address(futures)), address(risk), "pushed again");
+        _trade(alice, far, 10e18);
+        // the parameters' copy is not current yet: the ClearingHouse asks the engine (largest σ), never less
+        assertEq(_state(alice).initialMarginUsdc, 30e6, "conservative until the parameters are pushed");
+        risk.setMarketParams(
+            address(futures),
+            IRiskEngine.MarketRiskParams({
+                imMultipleWad: 3e18,
+                mmMultipleWad: 1.5e18,
+                imFloorWad: 0.1e18,
+                mmFloorWad: 0.05e18
+            })
+        );
+        assertEq(_state(alice).initialMarginUsdc, 10e6);
+    }
+
     /// Without a bucket configured per-tenor margin changes nothing (the copy stays the market's σ).
     function test_tenorMarginWithoutBuckets_unchanged() public {
         risk.setMarketVolParams(address(futures), _p(0.05e18, 0.05e18, 3650 days));
