@@ -4,7 +4,9 @@ import {
   MockAggregatorV3__factory,
   MockERC20__factory,
   MockClearingMarket__factory,
+  MockFuturesVault__factory,
 } from "../../types/ethers-contracts/index.js";
+import { futuresParams } from "../deploy/modules/futures.js";
 import { Roles } from "@chx/sdk";
 
 const usdc = (v: string): bigint => parseUnits(v, 6);
@@ -124,31 +126,41 @@ export const clearingBench: BenchSuite = {
       p.liquidationEngine.connect(b).liquidate(a.address),
     );
 
-    // Portfolio margin (issue 20 item 3): the margin check of an account holding a perp, a futures market's net
-    // position and margined shorts in 6 series of the real OptionsMarket (scenario grid, 16 prices, one
-    // IMarketScenarioRisk call looping over the account's 6 margined series). Stand-in: MockClearingMarket for the
-    // futures market's one ClearingHouse position (the real futures market's own per-series account-risk hook is
-    // not in this figure). The deploy flags the OptionsMarket for portfolio margin (scripts/deploy/modules/options.ts).
+    // Portfolio margin (issue 20 item 3): the margin check of an account holding a perp (MockClearingMarket stand-in),
+    // shorts and longs in 6 series of the real FuturesMarket (its account-risk hook: near legs walked, far legs from
+    // the account aggregates) and margined shorts in 6 series of the real OptionsMarket (scenario grid, 16 prices,
+    // one IMarketScenarioRisk call looping over the account's 6 margined series). The deploy flags the OptionsMarket
+    // for portfolio margin (scripts/deploy/modules/options.ts). `:portfolioTenors`: the same account once the futures
+    // market has its three tenor buckets and per-tenor margin (docs/clearing.md "Per-tenor margin"), the 6 series
+    // spread over the front month (20, 30 days), ≤ 3 months (60, 80) and the far tenor (150, 250).
     await (await oracle.setPrice(wad("10"))).wait();
-    const futures = await new MockClearingMarket__factory(admin).deploy(ch, oracleAddr, await p.usdc.getAddress());
-    await futures.waitForDeployment();
-    const params = {
-      imMultipleWad: wad("3"),
-      mmMultipleWad: wad("1.5"),
-      imFloorWad: wad("0.1"),
-      mmFloorWad: wad("0.05"),
-    };
-    const fAddr = await futures.getAddress();
-    await (await p.clearingHouse.registerMarket(fAddr)).wait();
-    await (await p.riskEngine.setMarketParams(fAddr, params)).wait();
-    await (await p.accessManager.grantRole(Roles.MARKET, fAddr, 0)).wait();
-    await (await p.usdc.approve(fAddr, usdc("100000"))).wait();
-    await (await futures.fund(usdc("100000"))).wait();
+    const helpers = ctx.connection.networkHelpers;
+    const fut = p.futures;
+    const fAddr = await fut.getAddress();
+    await (await fut.setParams({ ...futuresParams, maxLiveSeries: 32 })).wait();
+    const fVault = await new MockFuturesVault__factory(admin).deploy(await p.usdc.getAddress());
+    await fVault.waitForDeployment();
+    await (await fut.setVault(await fVault.getAddress())).wait();
+    await (await p.usdc.approve(await fVault.getAddress(), usdc("1000000"))).wait();
+    await (await fVault.fund(fAddr, usdc("1000000"))).wait();
     await (await p.clearingHouse.connect(c).deposit(usdc("1000"))).wait();
     await (await market.connect(c).trade(wad("20"))).wait();
-    await (await futures.connect(c).trade(wad("-10"))).wait();
+    const futTrade = async (seriesId: bigint, size: bigint) => {
+      await (await fut.connect(c).commitOrder(seriesId, size, 0)).wait();
+      const { priceTime } = await fut.pendingOrder(seriesId, c.address);
+      if (BigInt(await helpers.time.latest()) <= priceTime) await helpers.time.increaseTo(priceTime + 1n);
+      await (await fut.connect(b).executeOrder(c.address, seriesId, await p.oracle.roundAt(priceTime))).wait();
+    };
+    const listedAt = BigInt(await helpers.time.latest());
+    const futSizes = ["-3", "1", "-3", "1", "-3", "-3"]; // net −10 CH
+    for (const [k, days] of [20n, 30n, 60n, 80n, 150n, 250n].entries()) {
+      await (await fut.listSeries(listedAt + days * 86_400n, 0)).wait();
+      const [id] = await fut.seriesCount();
+      await futTrade(id, wad(futSizes[k] ?? "0"));
+    }
+    await (await oracle.setPrice(wad("10"))).wait();
     const options = p.options;
-    const expiry = BigInt(await ctx.connection.networkHelpers.time.latest()) + 7n * 86_400n;
+    const expiry = BigInt(await helpers.time.latest()) + 7n * 86_400n;
     for (let i = 0; i < 6; i++) {
       const kind = i % 2 === 0 ? 0 : 1; // call, put
       const strikeWad = wad(String(8 + i));
@@ -161,6 +173,21 @@ export const clearingBench: BenchSuite = {
       else await (await tx).wait();
     }
     await ctx.measure("ClearingHouse.withdraw:portfolio", p.clearingHouse.connect(c).withdraw(usdc("1"), c.address));
+    const tenorModel = (floor: string) => ({
+      lambdaWad: wad("0.94"),
+      floorSigmaWad: wad(floor),
+      staleSigmaWad: wad("0.06"),
+      staleAfterSec: 86_400n,
+    });
+    for (const [bucket, floor] of ["0.05", "0.03", "0.01"].entries()) {
+      await (await p.riskEngine.setTenorVolParams(fAddr, bucket, tenorModel(floor))).wait();
+    }
+    await (await p.riskEngine.setTenorMargin(fAddr, true)).wait();
+    await ctx.measure(
+      "ClearingHouse.withdraw:portfolioTenors",
+      p.clearingHouse.connect(c).withdraw(usdc("1"), c.address),
+    );
+    await (await p.riskEngine.setTenorMargin(fAddr, false)).wait();
 
     // Token collateral (issue 20 item 5): a CH stand-in (18-decimal mock) valued at the index, h = 10 % + 1·σ ≤ 50 %;
     // the first deposit of the token, then a USDC withdrawal of an account holding it beside a position.

@@ -391,6 +391,15 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
+    function tenorMarginSource(address market) external view returns (address) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        uint256 word = $.marketSigma[market];
+        // only a current copy (a replaced RiskEngine's is not: the scan then asks the new one for the largest σ)
+        if (word & ClearingStorage.TENOR_MARGIN_BIT == 0 || word >> 248 != $.riskGeneration) return address(0);
+        return address($.riskEngine);
+    }
+
+    /// @inheritdoc IClearingHouse
     function marketFlags(
         address market
     ) external view returns (bool accountRisk, bool lossAbsorber, bool holdsAccounts) {

@@ -39,6 +39,9 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
         // The market's margin σ over its model and its buckets as last pushed (one slot for marginRates' reads;
         // `staleAt == 0`: no model, the index σ).
         mapping(address market => MarginSigma) marginSigmas;
+        // Per-tenor margin on (setTenorMargin): with a bucket configured, the ClearingHouse's copy is the lowest σ
+        // and the market's account-risk hook adds each tenor's margin above it (docs/clearing.md "Per-tenor margin").
+        mapping(address market => bool) tenorMargin;
     }
 
     /// @dev The aggregate `_marketSigma` computes on every push (σ capped at 2^128 − 1: the rates cap at 100 % long
@@ -51,6 +54,11 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
 
     /// @notice Tenor buckets per futures market: 0 front month (≤ 35 days to expiry), 1 ≤ 3 months, 2 ≤ 12 months.
     uint256 public constant TENOR_BUCKETS = 3;
+
+    /// @dev The stale-at pushed with a per-tenor copy: never stale (the copy is the lowest floored σ, a lower bound
+    ///      the market's hook tops up per tenor with each one's staleness) with bit 40 set, which the ClearingHouse
+    ///      keeps as its per-tenor bit (ClearingStorage.TENOR_MARGIN_BIT).
+    uint256 internal constant TENOR_COPY_STALE_AT = (uint256(1) << 40) | type(uint40).max;
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.RiskEngine")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 internal constant RISK_ENGINE_STORAGE_LOCATION =
@@ -196,6 +204,65 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
     }
 
     /// @inheritdoc IRiskEngine
+    function setTenorMargin(address market, bool enabled) external restricted {
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        if ($.markets[market].imFloorWad == 0) revert RiskMarketUnknown(market);
+        if (enabled) {
+            (bool accountRisk, , ) = $.clearingHouse.marketFlags(market);
+            if (!accountRisk) revert RiskTenorMarginNeedsHook(market);
+        }
+        $.tenorMargin[market] = enabled;
+        emit TenorMarginSet(market, enabled);
+        if ($.volParams[market].staleAfterSec != 0) _pushMarketSigma($, market);
+    }
+
+    /// @inheritdoc IRiskEngine
+    function tenorMargin(address market) external view returns (bool) {
+        return _getRiskEngineStorage().tenorMargin[market];
+    }
+
+    /// @inheritdoc IRiskEngine
+    function tenorMarginRates(
+        address market
+    ) external view returns (uint256 baseImWad, uint256 baseMmWad, uint256[4] memory imWad, uint256[4] memory mmWad) {
+        RiskEngineStorage storage $ = _getRiskEngineStorage();
+        MarketRiskParams memory rp = $.markets[market];
+        if (rp.imFloorWad == 0) revert RiskMarketUnknown(market);
+        MarketVolParams memory p = $.volParams[market];
+        uint256 own = $.sigmaWad;
+        uint256 lowest = own;
+        if (p.staleAfterSec != 0) {
+            MarketVolState storage v = $.vols[market];
+            lowest = Math.max(v.sigmaWad, p.floorSigmaWad);
+            own = _sigmaNow(p, v, lowest);
+        }
+        (imWad[3], mmWad[3]) = RiskMath.marginRates(rp, own);
+        for (uint256 b; b < TENOR_BUCKETS; ++b) {
+            MarketVolParams memory tp = $.tenorParams[market][b];
+            if (tp.staleAfterSec == 0) {
+                (imWad[b], mmWad[b]) = (imWad[3], mmWad[3]);
+                continue;
+            }
+            MarketVolState storage tv = $.tenorVols[market][b];
+            uint256 floored = Math.max(tv.sigmaWad, tp.floorSigmaWad);
+            lowest = Math.min(lowest, floored);
+            (imWad[b], mmWad[b]) = RiskMath.marginRates(rp, _sigmaNow(tp, tv, floored));
+        }
+        (baseImWad, baseMmWad) = RiskMath.marginRates(rp, lowest);
+    }
+
+    /// @dev A model's σ now: its floored σ, at least its stale σ once `staleAfterSec` passed since its last update
+    ///      (the rule `_marketSigma` pushes).
+    function _sigmaNow(
+        MarketVolParams memory p,
+        MarketVolState storage v,
+        uint256 floored
+    ) private view returns (uint256) {
+        if (block.timestamp > v.lastUpdate + p.staleAfterSec) return Math.max(floored, p.staleSigmaWad);
+        return floored;
+    }
+
+    /// @inheritdoc IRiskEngine
     function updateMarketVolatility(address market) external nonReentrant returns (uint256 sigmaWad) {
         RiskEngineStorage storage $ = _getRiskEngineStorage();
         MarketVolParams memory p = $.volParams[market];
@@ -293,7 +360,14 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
         if (sigma > type(uint128).max) sigma = type(uint128).max;
         // staleSigma ≤ the largest uint64 stale σ; staleAt < 2^64 for any real clock
         $.marginSigmas[market] = MarginSigma(uint128(sigma), uint64(staleSigma), uint64(staleAt));
-        IClearingRiskSync(address($.clearingHouse)).syncMarketVolatility(market, sigma, staleSigma, staleAt);
+        (uint256 lowest, bool tenors) = $.tenorMargin[market] ? _lowestSigma($, market) : (0, false);
+        if (tenors) {
+            // per-tenor margin: the ClearingHouse charges the net position at the lowest σ, the market's hook the
+            // rest per tenor (FuturesRisk); the copy carries the per-tenor bit so the hook knows
+            IClearingRiskSync(address($.clearingHouse)).syncMarketVolatility(market, lowest, 0, TENOR_COPY_STALE_AT);
+        } else {
+            IClearingRiskSync(address($.clearingHouse)).syncMarketVolatility(market, sigma, staleSigma, staleAt);
+        }
         return block.timestamp > staleAt ? Math.max(sigma, staleSigma) : sigma;
     }
 
@@ -317,6 +391,20 @@ contract RiskEngine is ChxUpgradeable, IRiskEngine {
             sigma = Math.max(sigma, Math.max(tv.sigmaWad, tp.floorSigmaWad));
             staleSigma = Math.max(staleSigma, tp.staleSigmaWad);
             staleAt = Math.min(staleAt, tv.lastUpdate + tp.staleAfterSec);
+        }
+    }
+
+    /// @dev The lowest floored σ over the market's own model and its configured buckets, and whether it has one.
+    function _lowestSigma(
+        RiskEngineStorage storage $,
+        address market
+    ) private view returns (uint256 lowest, bool tenors) {
+        lowest = Math.max($.vols[market].sigmaWad, $.volParams[market].floorSigmaWad);
+        for (uint256 b; b < TENOR_BUCKETS; ++b) {
+            MarketVolParams memory tp = $.tenorParams[market][b];
+            if (tp.staleAfterSec == 0) continue;
+            tenors = true;
+            lowest = Math.min(lowest, Math.max($.tenorVols[market][b].sigmaWad, tp.floorSigmaWad));
         }
     }
 

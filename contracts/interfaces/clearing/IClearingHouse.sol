@@ -281,6 +281,13 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @notice Sends accrued fees to the insurance fund (permissionless).
     function flushFees() external;
 
+    /// @notice Where a per-tenor market's account-risk hook reads its tenor rates: the RiskEngine when the market's
+    ///         current σ copy carries the per-tenor bit (the ClearingHouse then charges its net position at the lowest tenor
+    ///         σ and the hook must add each tenor's margin above it: IRiskEngine.tenorMarginRates), else zero.
+    /// @param market The market.
+    /// @return riskEngine The RiskEngine, or zero when the market is not per-tenor margined.
+    function tenorMarginSource(address market) external view returns (address riskEngine);
+
     /// @notice A registered market's flags.
     /// @param market The market.
     /// @return accountRisk Margin computations ask it for the account's extra risk (IMarketAccountRisk).

@@ -58,6 +58,10 @@ interface IRiskEngine {
     /// @notice Thrown when the volatility is updated before `nextUpdateAt`.
     /// @param nextUpdateAt Earliest next update, unix seconds.
     error RiskUpdateTooEarly(uint256 nextUpdateAt);
+    /// @notice Thrown when per-tenor margin is enabled for a market the ClearingHouse does not ask for account risk
+    ///         (its hook must add each tenor's margin above the lowest tenor's rate the ClearingHouse then charges).
+    /// @param market The market.
+    error RiskTenorMarginNeedsHook(address market);
 
     /// @notice Emitted when a market's volatility model is set.
     /// @param market The market.
@@ -108,6 +112,10 @@ interface IRiskEngine {
         uint256 sigmaWad,
         uint256 bountyUsdc
     );
+    /// @notice Emitted when per-tenor margin is turned on or off for a futures market.
+    /// @param market The market.
+    /// @param enabled Whether the ClearingHouse charges the lowest tenor's rate and the market's hook the rest.
+    event TenorMarginSet(address indexed market, bool enabled);
     /// @notice Emitted when a market's parameters are set.
     /// @param market The market.
     /// @param params The parameters.
@@ -180,6 +188,33 @@ interface IRiskEngine {
     /// @param bucket The bucket (with a model).
     /// @return sigmaWad The σ margin now uses for the market (every bucket, floor and staleness applied).
     function updateTenorVolatility(address market, uint256 bucket) external returns (uint256 sigmaWad);
+
+    /// @notice Turns per-tenor margin on or off for a futures market (ADMIN; docs/clearing.md "Per-tenor margin"). On,
+    ///         and with a tenor bucket configured, the ClearingHouse margins the market's net position at the lowest
+    ///         σ of its models and the market's account-risk hook adds each tenor's margin above it
+    ///         (`tenorMarginRates`). Only for a market whose hook does so (FuturesMarket): reverts
+    ///         RiskTenorMarginNeedsHook for a market the ClearingHouse does not ask for account risk.
+    /// @param market The market (with risk parameters).
+    /// @param enabled On or off.
+    function setTenorMargin(address market, bool enabled) external;
+
+    /// @notice Whether per-tenor margin is on for `market` (`setTenorMargin`).
+    /// @param market The market.
+    /// @return enabled On.
+    function tenorMargin(address market) external view returns (bool enabled);
+
+    /// @notice The margin rates of each tenor of a futures market now: 0 front month (≤ 35 days to expiry), 1 ≤ 3
+    ///         months, 2 ≤ 12 months (a bucket without a model: the market's own), 3 beyond (the market's own model);
+    ///         each σ floored and at least its stale σ once stale. `base*` are the rates at the lowest floored σ of
+    ///         the market's models: what the ClearingHouse charges the net position when per-tenor margin is on.
+    /// @param market The market (with risk parameters).
+    /// @return baseImWad Initial rate at the lowest σ, WAD.
+    /// @return baseMmWad Maintenance rate at the lowest σ, WAD.
+    /// @return imWad Initial rate per tenor, WAD.
+    /// @return mmWad Maintenance rate per tenor, WAD.
+    function tenorMarginRates(
+        address market
+    ) external view returns (uint256 baseImWad, uint256 baseMmWad, uint256[4] memory imWad, uint256[4] memory mmWad);
 
     /// @notice A tenor bucket's volatility model and state.
     /// @param market The market.

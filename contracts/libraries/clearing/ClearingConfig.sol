@@ -109,10 +109,12 @@ library ClearingConfig {
 
     /// @notice IClearingRiskSync.syncMarketVolatility from the RiskEngine: keeps the market's σ word and flags the
     ///         market so the scan reads it. Values that do not fit leave no copy (the RiskEngine is then asked).
+    ///         Bit 40 of `staleAt` (the per-tenor bit, word bit 184: ClearingStorage.TENOR_MARGIN_BIT) marks a copy of
+    ///         the lowest tenor σ whose per-tenor rest the market's account-risk hook adds.
     function syncMarketVolatility(address market, uint256 sigmaWad, uint256 staleSigmaWad, uint256 staleAt) external {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         uint256 word;
-        if (sigmaWad < type(uint72).max && staleSigmaWad <= type(uint72).max && staleAt <= type(uint40).max) {
+        if (sigmaWad < type(uint72).max && staleSigmaWad <= type(uint72).max && staleAt < uint256(1) << 41) {
             word = (sigmaWad + 1) | (staleSigmaWad << 72) | (staleAt << 144) | (uint256($.riskGeneration) << 248);
         }
         $.marketSigma[market] = word;

@@ -89,8 +89,8 @@ abstract contract ClearingHouseStorage {
         ///      side and bankruptcy distance).
         mapping(address account => AdlSource) adlSource;
         /// @dev A market's own σ pushed by the RiskEngine (IClearingRiskSync.syncMarketVolatility): σ + 1 (bits
-        ///      0-71), stale σ (72-143), stale-at unix seconds (144-183), risk-engine generation (248-255). Read by
-        ///      the scan only for a market flagged FLAG_MARKET_SIGMA.
+        ///      0-71), stale σ (72-143), stale-at unix seconds (144-183), the per-tenor bit (184, TENOR_MARGIN_BIT),
+        ///      risk-engine generation (248-255). Read by the scan only for a market flagged FLAG_MARKET_SIGMA.
         mapping(address market => uint256) marketSigma;
         /// @dev Non-USDC collateral (ClearingCollateral): per-token configuration, id → token (ids 1..8, the bit of
         ///      Account.tokenMask), and each account's recorded balance (never balanceOf: a donation counts for nobody).
@@ -120,6 +120,9 @@ library ClearingStorage {
     uint8 internal constant FLAG_MARKET_SIGMA = 8;
     /// @dev Market flag: the market answers IMarketScenarioRisk and its accounts are portfolio-margined.
     uint8 internal constant FLAG_SCENARIO_RISK = 16;
+    /// @dev Bit of a market's σ word: the copy is the lowest σ of a per-tenor market (IRiskEngine.setTenorMargin);
+    ///      the market's account-risk hook adds each tenor's margin above it (FuturesRisk).
+    uint256 internal constant TENOR_MARGIN_BIT = uint256(1) << 184;
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ClearingHouse")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 internal constant LOCATION = 0x55052fae2fc50d74c9cbac33e5ea35893b9adcb7f74bd0a66b4cdacc551a8700;

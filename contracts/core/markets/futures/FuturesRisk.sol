@@ -5,6 +5,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FuturesBase} from "./FuturesBase.sol";
 import {IFuturesTypes} from "../../../interfaces/markets/IFuturesTypes.sol";
 import {IRiskEngine} from "../../../interfaces/clearing/IRiskEngine.sol";
+import {IClearingHouse} from "../../../interfaces/clearing/IClearingHouse.sol";
 import {FuturesMath} from "../../../libraries/FuturesMath.sol";
 import {FixedPointMath} from "../../../libraries/math/FixedPointMath.sol";
 import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
@@ -19,6 +20,10 @@ import {FuturesLedger} from "../../../libraries/futures/FuturesLedger.sol";
 ///         (linked, not delegate-called through a selector forwarder).
 library FuturesRisk {
     uint256 private constant BPS = 10_000;
+    /// @dev Tenor boundaries of IRiskEngine.tenorMarginRates, by time to expiry at read time: front month ≤ 35 days,
+    ///      then ≤ 3 months (92 days: the longest three calendar months); every further leg is in the far tenor.
+    uint256 internal constant TENOR_FRONT_SEC = 35 days;
+    uint256 internal constant TENOR_MID_SEC = 92 days;
 
     /// @dev Per-account sums (memory, to keep the stack small): net and live (not price-fixed) sides over all legs,
     ///      and what the near legs walked one by one add to the aggregates (subtracted to get the far part).
@@ -67,7 +72,7 @@ library FuturesRisk {
             sum.liveShortCh += farShort;
             uint256 farElected = book.electedCh - sum.nearElectedCh;
             if (farElected != 0) equityAdjustmentUsdc -= int256(FuturesMath.usdcUp(farElected, priceWad));
-            (uint256 spreadIm, uint256 spreadMm) = _spreadMargin($, sum, priceWad);
+            (uint256 spreadIm, uint256 spreadMm) = _legMargin($, account, sum, priceWad);
             extraInitialUsdc += spreadIm;
             extraMaintenanceUsdc += spreadMm;
         }
@@ -253,6 +258,109 @@ library FuturesRisk {
         uint256 notional = FuturesMath.usdcUp(hidden, priceWad);
         im = Math.mulDiv(notional, imRateWad, 1e18, Math.Rounding.Ceil);
         mm = Math.mulDiv(notional, mmRateWad, 1e18, Math.Rounding.Ceil);
+    }
+
+    /// @dev Per-tenor margin when the ClearingHouse charged the net at the lowest tenor σ (it names the RiskEngine),
+    ///      else the hidden legs' margin.
+    function _legMargin(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        Sums memory sum,
+        uint256 priceWad
+    ) private view returns (uint256, uint256) {
+        address tenorRates = _tenorSource($);
+        if (tenorRates != address(0)) return _tenorMargin($, account, sum, priceWad, tenorRates);
+        return _spreadMargin($, sum, priceWad);
+    }
+
+    /// @dev IClearingHouse.tenorMarginSource of this market. In a margin check the ClearingHouse is the caller: asked
+    ///      directly (no storage read for its address). Any other caller (a lens, a test) that does not answer is
+    ///      answered from the stored ClearingHouse; one that answers shapes only its own view.
+    function _tenorSource(FuturesBase.FuturesMarketStorage storage $) private view returns (address) {
+        bytes memory call = abi.encodeCall(IClearingHouse.tenorMarginSource, (address(this)));
+        (bool ok, bytes memory ret) = msg.sender.staticcall(call);
+        if (ok && ret.length == 32) return abi.decode(ret, (address));
+        return $.clearingHouse.tenorMarginSource(address(this));
+    }
+
+    /// @dev Per-tenor margin (IRiskEngine.setTenorMargin; docs/clearing.md "Per-tenor margin"): the live legs' sizes
+    ///      per tenor by time to expiry NOW (a series ageing into the front month is margined at the front σ from then
+    ///      on) — legs expiring within TENOR_MID_SEC one by one (the expiry buckets up to there: ≤ 5 × 8 legs),
+    ///      every further leg from the account aggregates as the far tenor, at max(≤ 12 months, the market's own:
+    ///      beyond 12 months) — and the requirement max(Σ long_t × rate_t, Σ |short_t| × rate_t) (offsets between
+    ///      tenors as between series: the larger side, each leg at its own tenor's rate, each stale tenor at least
+    ///      at its stale σ). Returns what exceeds the ClearingHouse's charge of the net position at the lowest σ
+    ///      (rounded down there, up here). One RiskEngine read (`riskEngine`: IClearingHouse.tenorMarginSource).
+    function _tenorMargin(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        Sums memory sum,
+        uint256 priceWad,
+        address riskEngine
+    ) private view returns (uint256 im, uint256 mm) {
+        (uint256 baseIm, uint256 baseMm, uint256[4] memory imR, uint256[4] memory mmR) = IRiskEngine(riskEngine)
+            .tenorMarginRates(address(this));
+        (imR[2], mmR[2]) = (Math.max(imR[2], imR[3]), Math.max(mmR[2], mmR[3]));
+        (uint256[3] memory longs, uint256[3] memory shorts) = _tenorSizes($, account, sum);
+        uint256 netNotional = FuturesMath.usdcDown(FixedPointMath.abs(sum.netCh), priceWad);
+        im = _aboveBase(longs, shorts, imR, priceWad, Math.mulDiv(netNotional, baseIm, 1e18));
+        mm = _aboveBase(longs, shorts, mmR, priceWad, Math.mulDiv(netNotional, baseMm, 1e18));
+    }
+
+    /// @dev The live legs' Σ long and Σ |short| per tenor (0 front, 1 ≤ 3 months, 2 further) by time to expiry now.
+    function _tenorSizes(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account,
+        Sums memory sum
+    ) private view returns (uint256[3] memory longs, uint256[3] memory shorts) {
+        uint256[] memory ids = FuturesLedger.heldUpTo(
+            $,
+            account,
+            FuturesLedger.bucketOf(block.timestamp + TENOR_MID_SEC)
+        );
+        uint256 walkedLong;
+        uint256 walkedShort;
+        for (uint256 i; i < ids.length; ++i) {
+            IFuturesTypes.Series storage s = $.series[ids[i]];
+            if (s.finalAt != 0) continue; // price-fixed: no price risk (marked at its settlement price)
+            uint256 left = s.expiry > block.timestamp ? s.expiry - block.timestamp : 0;
+            uint256 t = left <= TENOR_FRONT_SEC ? 0 : (left <= TENOR_MID_SEC ? 1 : 2);
+            int256 size = $.positions[ids[i]][account].sizeCh;
+            if (size > 0) {
+                longs[t] += uint256(size);
+                walkedLong += uint256(size);
+            } else {
+                shorts[t] += uint256(-size);
+                walkedShort += uint256(-size);
+            }
+        }
+        // the legs not walked expire after TENOR_MID_SEC: the far tenor
+        longs[2] += sum.liveLongCh - walkedLong;
+        shorts[2] += sum.liveShortCh - walkedShort;
+    }
+
+    /// @dev max(Σ long_t × rate_t, Σ short_t × rate_t) (each product rounded up) minus `charged`, floored at 0.
+    function _aboveBase(
+        uint256[3] memory longs,
+        uint256[3] memory shorts,
+        uint256[4] memory rates,
+        uint256 priceWad,
+        uint256 charged
+    ) private pure returns (uint256) {
+        uint256 longReq;
+        uint256 shortReq;
+        for (uint256 t; t < 3; ++t) {
+            longReq += _atRate(longs[t], priceWad, rates[t]);
+            shortReq += _atRate(shorts[t], priceWad, rates[t]);
+        }
+        uint256 req = longReq > shortReq ? longReq : shortReq;
+        return req > charged ? req - charged : 0;
+    }
+
+    /// @dev ⌈⌈size × price⌉ × rate⌉ in USDC.
+    function _atRate(uint256 sizeCh, uint256 priceWad, uint256 rateWad) private pure returns (uint256) {
+        if (sizeCh == 0) return 0;
+        return Math.mulDiv(FuturesMath.usdcUp(sizeCh, priceWad), rateWad, 1e18, Math.Rounding.Ceil);
     }
 
     /// @notice IFuturesMarket.deliveryObligation: `account`'s delivery assignment in a finalised series (a short's
