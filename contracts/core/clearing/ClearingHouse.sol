@@ -392,11 +392,7 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function tenorMarginSource(address market) external view returns (address) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        uint256 word = $.marketSigma[market];
-        // only a current copy (a replaced RiskEngine's is not: the scan then asks the new one for the largest σ)
-        if (word & ClearingStorage.TENOR_MARGIN_BIT == 0 || word >> 248 != $.riskGeneration) return address(0);
-        return address($.riskEngine);
+        return ClearingStorage.tenorMarginSource(ClearingStorage.layout(), market);
     }
 
     /// @inheritdoc IClearingHouse

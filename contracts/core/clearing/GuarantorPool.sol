@@ -162,7 +162,7 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
     /// @inheritdoc IGuarantorPool
     function fundIncome(uint256 amountUsdc) external nonReentrant {
         Layout storage $ = GuarantorStorage.layout();
-        if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
+        _onlyClearingHouse($);
         GuarantorIncome.fund($, amountUsdc);
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
@@ -198,14 +198,14 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
     /// @inheritdoc IGuarantorPool
     function onExposureChanged(address account, uint256 newExposureUsdc, bool increasing) external {
         Layout storage $ = GuarantorStorage.layout();
-        if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
+        _onlyClearingHouse($);
         GuarantorAdmission.onExposure($, account, newExposureUsdc, increasing);
     }
 
     /// @inheritdoc IGuarantorPool
     function onRiskIncrease(address account, uint256 newExposureUsdc, uint256 feeUsdc) external {
         Layout storage $ = GuarantorStorage.layout();
-        if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
+        _onlyClearingHouse($);
         address guarantor = GuarantorAdmission.onExposure($, account, newExposureUsdc, true);
         if (feeUsdc != 0) GuarantorIncome.accrue($, guarantor, account, feeUsdc);
     }
@@ -384,5 +384,10 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
     function params() external view returns (uint256 minDpsStake, uint256 maxLeverageWad) {
         Layout storage $ = GuarantorStorage.layout();
         return ($.minDpsStake, $.maxLeverageWad);
+    }
+
+    /// @dev The clearing hooks' caller check (one copy of the revert in the bytecode).
+    function _onlyClearingHouse(Layout storage $) private view {
+        if (msg.sender != address($.clearingHouse)) revert PoolOnlyClearingHouse(msg.sender);
     }
 }

@@ -133,4 +133,13 @@ library ClearingStorage {
             $.slot := LOCATION
         }
     }
+
+    /// @notice The RiskEngine that answers a market's per-tenor margin rates, or zero when the market's σ copy is not a
+    ///         current per-tenor copy (a replaced RiskEngine's copy is not: the scan then asks the new one for the
+    ///         largest σ).
+    function tenorMarginSource(ClearingHouseStorage.Layout storage $, address market) internal view returns (address) {
+        uint256 word = $.marketSigma[market];
+        if (word & TENOR_MARGIN_BIT == 0 || word >> 248 != $.riskGeneration) return address(0);
+        return address($.riskEngine);
+    }
 }
