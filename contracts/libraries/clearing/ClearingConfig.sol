@@ -84,6 +84,12 @@ library ClearingConfig {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.Market storage m = $.markets[market];
         if (!m.registered) revert IClearingHouseErrors.ClearingUnknownMarket(market);
+        // The hook adds a per-tenor market's margin above its lowest σ: it stays on while that copy is current
+        // (IRiskEngine.setTenorMargin(market, false) first).
+        if (!enabled && flag & ClearingStorage.FLAG_ACCOUNT_RISK != 0) {
+            if (ClearingStorage.tenorMarginSource($, market) != address(0))
+                revert IRiskEngine.RiskTenorMarginNeedsHook(market);
+        }
         uint8 flags = enabled ? m.flags | flag : m.flags & ~flag;
         m.flags = flags;
         $.marketById[m.id].flags = flags;

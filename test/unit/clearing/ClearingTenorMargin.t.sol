@@ -237,6 +237,21 @@ contract ClearingTenorMarginTest is FuturesSolBase {
         risk.setTenorMargin(address(0xbeef), true);
     }
 
+    /// Attack (governance sequence): switching the market's account-risk hook off while per-tenor margin is on would
+    /// leave the futures margined at the lowest σ alone. Refused until per-tenor margin is switched off first.
+    function test_hookOff_whilePerTenorOn_reverts() public {
+        _enable();
+        _trade(alice, front, 10e18);
+        vm.expectRevert(abi.encodeWithSelector(IRiskEngine.RiskTenorMarginNeedsHook.selector, address(futures)));
+        chouse.setMarketAccountRisk(address(futures), false);
+        assertEq(_state(alice).initialMarginUsdc, 30e6, "front month still at its own sigma");
+        risk.setTenorMargin(address(futures), false);
+        chouse.setMarketAccountRisk(address(futures), false);
+        (bool accountRisk, , ) = chouse.marketFlags(address(futures));
+        assertFalse(accountRisk);
+        assertEq(_state(alice).initialMarginUsdc, 30e6, "largest sigma once per-tenor margin is off");
+    }
+
     /// A replaced RiskEngine: the per-tenor copy is no longer current, so the hook stops reading tenor rates (the
     /// ClearingHouse asks the new engine for the largest σ); the copy counts again once the engine pushes.
     function test_replacedRiskEngine_perTenorCopyIgnoredUntilPushed() public {
