@@ -17,6 +17,7 @@ import {
   handleDeliveryOrdersSet,
   handleDeliveryShortMadeWhole,
   handleDeliverySlashReceived,
+  handleDeliveryClaimTaken,
   handleDeliveryForfeited,
   handleDeliveryReceived,
   handleDeliverySettled,
@@ -186,6 +187,15 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesDayData", bucket(FUT, T0 + 9 * DAY, DAY), "failedDeliveries", "1");
     assert.fieldEquals("FuturesDayData", bucket(FUT, T0, DAY), "feesUsdc", "220000");
     assert.entityCount("FuturesSettlementPrice", 2);
+    // Alice's 3 CH received stay in the market as her claim until her delivery order opens (lazy hand-over)
+    const alicePos = FUT.concatI32(1).concat(ALICE).toHexString();
+    assert.fieldEquals("FuturesPosition", alicePos, "claimTakenCh", "0");
+    handleDeliveryClaimTaken(
+      new FuturesMarketEvents(FUT).DeliveryClaimTaken(T0 + 10 * DAY, n(1), ALICE, CAROL, wad(3)),
+    );
+    assert.fieldEquals("FuturesPosition", alicePos, "claimTakenCh", wad(3).toString());
+    assert.fieldEquals("FuturesPosition", alicePos, "receivedCh", wad(3).toString());
+    assert.entityCount("FuturesEvent", 4);
   });
 
   test("open records follow the contract; a failed settlement close's Flatten marker does not count twice", () => {

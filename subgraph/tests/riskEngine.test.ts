@@ -5,6 +5,7 @@ import { VolatilityUpdated } from "../generated/RiskEngine/RiskEngine";
 import {
   handleMarketVolatilityUpdated,
   handleMarketVolParamsSet,
+  handleTenorMarginSet,
   handleTenorVolatilityUpdated,
   handleTenorVolParamsSet,
   handleVolatilityUpdated,
@@ -115,7 +116,9 @@ describe("RiskEngine", () => {
 
   test("tenor buckets: one entity per market and bucket, updates (post-state), a zero model deactivates", () => {
     const id = MARKET.concatI32(1).toHexString();
-    handleTenorVolParamsSet(new RiskEngineEvents(RISK).TenorVolParamsSet(T0, MARKET, BigInt.fromI32(1), params(940, 7200)));
+    handleTenorVolParamsSet(
+      new RiskEngineEvents(RISK).TenorVolParamsSet(T0, MARKET, BigInt.fromI32(1), params(940, 7200)),
+    );
     assert.fieldEquals("TenorVolatility", id, "bucket", "1");
     assert.fieldEquals("TenorVolatility", id, "active", "true");
     assert.fieldEquals("TenorVolatility", id, "lambdaWad", milliWad(940).toString());
@@ -140,8 +143,26 @@ describe("RiskEngine", () => {
     // the market's own model is a different entity, untouched; another bucket is another entity
     assert.notInStore("MarketVolatility", MARKET.toHexString());
     assert.entityCount("TenorVolatility", 1);
-    handleTenorVolParamsSet(new RiskEngineEvents(RISK).TenorVolParamsSet(T0 + 9000, MARKET, BigInt.fromI32(1), params(0, 0)));
+    handleTenorVolParamsSet(
+      new RiskEngineEvents(RISK).TenorVolParamsSet(T0 + 9000, MARKET, BigInt.fromI32(1), params(0, 0)),
+    );
     assert.fieldEquals("TenorVolatility", id, "active", "false");
     assert.fieldEquals("TenorVolatility", id, "sigmaWad", milliWad(5).toString());
+  });
+
+  test("per-tenor margin: the switch lands on the market's σ entity with its time, and as a config change", () => {
+    const id = MARKET.toHexString();
+    const on = new RiskEngineEvents(RISK).TenorMarginSet(T0, MARKET, true);
+    handleTenorMarginSet(on);
+    assert.fieldEquals("MarketVolatility", id, "tenorMargin", "true");
+    assert.fieldEquals("MarketVolatility", id, "tenorMarginSetAt", T0.toString());
+    assert.fieldEquals("MarketVolatility", id, "updateCount", "0");
+    assert.fieldEquals("ClearingConfigChange", lastEventId(on), "kind", "tenorMargin");
+    assert.fieldEquals("ClearingConfigChange", lastEventId(on), "values", "[1]");
+    const off = new RiskEngineEvents(RISK).TenorMarginSet(T0 + 60, MARKET, false);
+    handleTenorMarginSet(off);
+    assert.fieldEquals("MarketVolatility", id, "tenorMargin", "false");
+    assert.fieldEquals("MarketVolatility", id, "tenorMarginSetAt", (T0 + 60).toString());
+    assert.fieldEquals("ClearingConfigChange", lastEventId(off), "values", "[0]");
   });
 });

@@ -13,6 +13,7 @@ import {
   DeliveryShortMadeWhole,
   DeliverySlashReceived,
   DeliveryProofDemanded,
+  DeliveryClaimTaken,
   DeliveryForfeited,
   DeliveryReceived,
   DeliverySettled,
@@ -415,6 +416,20 @@ export function handleDeliveryForfeited(event: DeliveryForfeited): void {
   e.amount = p.forfeitedCh;
   e.value = p.uncollectedUsdc;
   e.counterparty = p.vault;
+  e.save();
+}
+
+/** An electing long's delivery claim left the market when its delivery order opened (issue 19: the lazy hand-over). */
+export function handleDeliveryClaimTaken(event: DeliveryClaimTaken): void {
+  const p = event.params;
+  const s = loadSeries(event, p.seriesId);
+  if (s == null) return;
+  const pos = getPosition(s, p.account, event);
+  pos.claimTakenCh = pos.claimTakenCh.plus(p.chAmount);
+  pos.save();
+  const e = other(event, "claimTaken", s, p.account);
+  e.amount = p.chAmount;
+  e.counterparty = p.to;
   e.save();
 }
 

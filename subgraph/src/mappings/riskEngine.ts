@@ -3,6 +3,7 @@ import {
   MarketRiskParamsSet,
   MarketVolatilityUpdated,
   MarketVolParamsSet,
+  TenorMarginSet,
   TenorVolatilityUpdated,
   TenorVolParamsSet,
   VolatilityParamsSet,
@@ -151,4 +152,13 @@ export function handleTenorVolParamsSet(event: TenorVolParamsSet): void {
 export function handleTenorVolatilityUpdated(event: TenorVolatilityUpdated): void {
   const p = event.params;
   foldUpdate(getTenorVol(p.market, p.bucket), p, event.block.timestamp);
+}
+
+/** Per-tenor futures margin switched on or off for a market (issue 20 item 3); kept on the market's σ entity. */
+export function handleTenorMarginSet(event: TenorMarginSet): void {
+  const v = getMarketVol(event.params.market);
+  v.tenorMargin = event.params.enabled;
+  v.tenorMarginSetAt = event.block.timestamp;
+  v.save();
+  configChange(event, "tenorMargin", event.params.market, [], [event.params.enabled ? BigInt.fromI32(1) : ZERO]);
 }
