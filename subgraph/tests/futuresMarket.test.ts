@@ -40,7 +40,7 @@ import {
   handleSettlementTwap,
   handleSettlementFallback,
 } from "../src/mappings/futuresMarket";
-import { ALICE, BOB, CAROL, DAY, T0, wad } from "./helpers";
+import { ALICE, BOB, CAROL, DAY, lastEventId, T0, wad } from "./helpers";
 import { FuturesMarketEvents } from "../generated/factories/FuturesMarket";
 import { seriesKey } from "../src/lib/markets";
 
@@ -187,15 +187,6 @@ describe("FuturesMarket", () => {
     assert.fieldEquals("FuturesDayData", bucket(FUT, T0 + 9 * DAY, DAY), "failedDeliveries", "1");
     assert.fieldEquals("FuturesDayData", bucket(FUT, T0, DAY), "feesUsdc", "220000");
     assert.entityCount("FuturesSettlementPrice", 2);
-    // Alice's 3 CH received stay in the market as her claim until her delivery order opens (lazy hand-over)
-    const alicePos = FUT.concatI32(1).concat(ALICE).toHexString();
-    assert.fieldEquals("FuturesPosition", alicePos, "claimTakenCh", "0");
-    handleDeliveryClaimTaken(
-      new FuturesMarketEvents(FUT).DeliveryClaimTaken(T0 + 10 * DAY, n(1), ALICE, CAROL, wad(3)),
-    );
-    assert.fieldEquals("FuturesPosition", alicePos, "claimTakenCh", wad(3).toString());
-    assert.fieldEquals("FuturesPosition", alicePos, "receivedCh", wad(3).toString());
-    assert.entityCount("FuturesEvent", 4);
   });
 
   test("open records follow the contract; a failed settlement close's Flatten marker does not count twice", () => {
@@ -329,6 +320,36 @@ describe("FuturesMarket", () => {
     );
     handleKeeperListingMonthsSet(new FuturesMarketEvents(FUT).KeeperListingMonthsSet(T0 + 20, n(12)));
     assert.entityCount("FuturesEvent", 2);
+  });
+
+  test("lazy hand-over (issue 19): an electing long's CH stays as its claim (escrow) until its order opens", () => {
+    handleFuturesSeriesListed(
+      new FuturesMarketEvents(FUT).SeriesListed(
+        T0,
+        n(1),
+        BigInt.fromI64(T0 + 7 * DAY),
+        BigInt.fromI64(T0 + 6 * DAY),
+        2,
+        wad(1000),
+        CAROL,
+        n(1),
+      ),
+    );
+    const orders = Address.fromString("0x000000000000000000000000000000000000de11");
+    handleDeliveryOrdersSet(new FuturesMarketEvents(FUT).DeliveryOrdersSet(T0, orders));
+    handleDeliveryReceived(
+      new FuturesMarketEvents(FUT).DeliveryReceived(T0 + 8 * DAY, n(1), ALICE, wad(3), wad(3), usdc(36), n(0), n(0)),
+    );
+    const alicePos = FUT.concatI32(1).concat(ALICE).toHexString();
+    assert.fieldEquals("FuturesPosition", alicePos, "escrowCh", wad(3).toString());
+    assert.fieldEquals("FuturesPosition", alicePos, "claimTakenCh", "0");
+    const taken = new FuturesMarketEvents(FUT).DeliveryClaimTaken(T0 + 9 * DAY, n(1), ALICE, orders, wad(3));
+    handleDeliveryClaimTaken(taken);
+    assert.fieldEquals("FuturesPosition", alicePos, "escrowCh", "0");
+    assert.fieldEquals("FuturesPosition", alicePos, "claimTakenCh", wad(3).toString());
+    assert.fieldEquals("FuturesPosition", alicePos, "receivedCh", wad(3).toString());
+    assert.fieldEquals("FuturesEvent", lastEventId(taken), "kind", "claimTaken");
+    assert.entityCount("FuturesEvent", 1);
   });
 
   test("the DeliveryOrders contract of the market (issue 19: electing longs receive delivery orders there)", () => {

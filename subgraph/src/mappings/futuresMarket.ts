@@ -391,6 +391,10 @@ export function handleDeliveryReceived(event: DeliveryReceived): void {
   pos.receivedPaidUsdc = p.paidUsdc;
   pos.compensationUsdc = p.compensationUsdc;
   pos.cashSettledCh = p.cashSettledCh;
+  // issue 19 lazy hand-over: with a DeliveryOrders set, the CH received stays in the market as the long's claim (its
+  // settled record's escrow) until its delivery order opens (DeliveryClaimTaken); without one it went to the long
+  const orders = getMarket(event.address).deliveryOrders;
+  if (orders !== null && orders.notEqual(Address.zero())) pos.escrowCh = p.receivedCh;
   pos.save();
   const x = new FuturesDeliveryReceipt(eventId(event));
   x.series = s.id;
@@ -426,6 +430,7 @@ export function handleDeliveryClaimTaken(event: DeliveryClaimTaken): void {
   if (s == null) return;
   const pos = getPosition(s, p.account, event);
   pos.claimTakenCh = pos.claimTakenCh.plus(p.chAmount);
+  pos.escrowCh = ZERO;
   pos.save();
   const e = other(event, "claimTaken", s, p.account);
   e.amount = p.chAmount;
