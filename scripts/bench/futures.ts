@@ -1,23 +1,12 @@
 import { ZeroAddress, parseUnits } from "ethers";
 import type { BenchSuite } from "./lib.js";
 import { MockAggregatorV3__factory, MockFuturesVault__factory } from "../../types/ethers-contracts/index.js";
-import { Roles } from "@chx/sdk";
+import { Roles, signFuturesOrder } from "@chx/sdk";
 
 const usdc = (v: string): bigint => parseUnits(v, 6);
 const wad = (v: string): bigint => parseUnits(v, 18);
 const DAY = 86_400n;
 const BATCH = 10;
-/** EIP-712 fields of IFuturesTypes.Order (type `FuturesOrder`, FuturesTrading.ORDER_TYPEHASH). */
-const FUTURES_ORDER_FIELDS = [
-  { name: "maker", type: "address" },
-  { name: "seriesId", type: "uint256" },
-  { name: "isBuy", type: "bool" },
-  { name: "sizeCh", type: "uint256" },
-  { name: "priceWad", type: "uint256" },
-  { name: "nonce", type: "uint256" },
-  { name: "expiry", type: "uint64" },
-  { name: "taker", type: "address" },
-];
 
 /**
  * Futures gas: open / increase / reduce against the vault (each a two-step order: `…:commit` is the trader's commit, the
@@ -111,9 +100,9 @@ export const futuresBench: BenchSuite = {
       taker: ZeroAddress,
     };
     const { chainId } = await ctx.connection.ethers.provider.getNetwork();
-    const signature = await erin.signTypedData(
+    const signature = await signFuturesOrder(
+      erin,
       { name: "CHX Futures", version: "1", chainId, verifyingContract: f },
-      { FuturesOrder: FUTURES_ORDER_FIELDS },
       order,
     );
     await ctx.measure("FuturesMarket.fillOrder", p.futures.connect(carol).fillOrder(order, signature, wad("10")));
@@ -122,8 +111,8 @@ export const futuresBench: BenchSuite = {
     const domain = { name: "CHX Futures", version: "1", chainId, verifyingContract: f };
     const sell = { ...order, sizeCh: wad("10"), priceWad: wad("10.04"), nonce: 2n };
     const buy = { ...order, maker: carol.address, isBuy: true, priceWad: wad("10.06"), nonce: 1n };
-    const sellSig = await erin.signTypedData(domain, { FuturesOrder: FUTURES_ORDER_FIELDS }, sell);
-    const buySig = await carol.signTypedData(domain, { FuturesOrder: FUTURES_ORDER_FIELDS }, buy);
+    const sellSig = await signFuturesOrder(erin, domain, sell);
+    const buySig = await signFuturesOrder(carol, domain, buy);
     await ctx.measure(
       "FuturesMarket.matchOrders",
       p.futures.connect(keeper).matchOrders(buy, buySig, sell, sellSig, wad("10")),

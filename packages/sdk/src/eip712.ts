@@ -12,10 +12,18 @@ import {
   type TypedDataDomain,
   type TypedDataField,
 } from "ethers";
-import { AttestationTypes, DealTypes, OfferTypes, OrderTypes, ReceiptTypes } from "./generated/typed-data.js";
+import {
+  AttestationTypes,
+  DealTypes,
+  FuturesOrderTypes,
+  OfferTypes,
+  OrderTypes,
+  ReceiptTypes,
+} from "./generated/typed-data.js";
 
 /** Contracts that verify EIP-712 signatures, and the primary types each verifies. */
-export type SigningContract = "SpotMarket" | "OptionsMarket" | "ProviderRegistry" | "StreamTasks" | "ERC20Permit";
+export type SigningContract =
+  "SpotMarket" | "FuturesMarket" | "OptionsMarket" | "ProviderRegistry" | "StreamTasks" | "ERC20Permit";
 
 const ERC5267_ABI = [
   "function eip712Domain() view returns (bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)",
@@ -67,6 +75,19 @@ export interface SpotOrder {
   priceWad: bigint;
   nonce: bigint;
   expiry: bigint;
+  taker: string;
+}
+
+/** A signed futures order (IFuturesTypes.Order, FuturesMarket.fillOrder / matchOrders; issue 19's forward curve). */
+export interface FuturesOrder {
+  maker: string;
+  seriesId: bigint;
+  isBuy: boolean;
+  sizeCh: bigint;
+  priceWad: bigint;
+  nonce: bigint;
+  expiry: bigint;
+  /** The only account that may fill it (ZeroAddress: anyone). */
   taker: string;
 }
 
@@ -134,6 +155,7 @@ export const PermitTypes = {
 export const typedMessages = {
   Order: { contract: "SpotMarket", types: OrderTypes },
   Deal: { contract: "SpotMarket", types: DealTypes },
+  FuturesOrder: { contract: "FuturesMarket", types: FuturesOrderTypes },
   Offer: { contract: "OptionsMarket", types: OfferTypes },
   Attestation: { contract: "ProviderRegistry", types: AttestationTypes },
   Receipt: { contract: "StreamTasks", types: ReceiptTypes },
@@ -145,13 +167,15 @@ type MessageOf<P extends PrimaryType> = P extends "Order"
   ? SpotOrder
   : P extends "Deal"
     ? SpotDeal
-    : P extends "Offer"
-      ? OptionsOffer
-      : P extends "Attestation"
-        ? AttestationMessage
-        : P extends "Receipt"
-          ? StreamReceipt
-          : PermitMessage;
+    : P extends "FuturesOrder"
+      ? FuturesOrder
+      : P extends "Offer"
+        ? OptionsOffer
+        : P extends "Attestation"
+          ? AttestationMessage
+          : P extends "Receipt"
+            ? StreamReceipt
+            : PermitMessage;
 
 /** What a wallet shows and signs (`eth_signTypedData_v4` shape, bigints as bigints). */
 export interface TypedData<M> {
@@ -198,6 +222,8 @@ export const signOrder = (signer: Signer, domain: TypedDataDomain, order: SpotOr
   signTypedData(signer, typedData("Order", domain, order));
 export const signDeal = (signer: Signer, domain: TypedDataDomain, deal: SpotDeal): Promise<string> =>
   signTypedData(signer, typedData("Deal", domain, deal));
+export const signFuturesOrder = (signer: Signer, domain: TypedDataDomain, order: FuturesOrder): Promise<string> =>
+  signTypedData(signer, typedData("FuturesOrder", domain, order));
 export const signOffer = (signer: Signer, domain: TypedDataDomain, offer: OptionsOffer): Promise<string> =>
   signTypedData(signer, typedData("Offer", domain, offer));
 export const signAttestation = (signer: Signer, domain: TypedDataDomain, m: AttestationMessage): Promise<string> =>

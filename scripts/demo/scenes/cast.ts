@@ -14,9 +14,10 @@ import { formatUnits, type BaseContract } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { DemoContext, Scene } from "../types.js";
 import { trader, usdc6, wad } from "./clearing.js";
-import { buyChOnSpot, FUTURES_ORDER_FIELDS, takeDelivery } from "./futures.js";
+import { buyChOnSpot, takeDelivery } from "./futures.js";
 import { perpTrade } from "./perps.js";
 import { DeliveryOrders__factory } from "../../../types/ethers-contracts/index.js";
+import { signFuturesOrder } from "@chx/sdk";
 
 const HOUR = 3_600;
 const DAY = 86_400;
@@ -151,7 +152,7 @@ export const castScene: Scene = {
           expiry: (await now()) + BigInt(DAY),
           taker: alice.address,
         };
-        const signature = await bob.signTypedData(domain, { FuturesOrder: FUTURES_ORDER_FIELDS }, order);
+        const signature = await signFuturesOrder(bob, domain, order);
         await (await futures.connect(alice).fillOrder(order, signature, order.sizeCh)).wait();
         if ((await futures.positionOf(id, alice.address)).sizeCh === sizes[m]!) hedged.add(m);
         ids.push(id);

@@ -3,7 +3,7 @@ import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types"
 import type { DemoContext, Scene } from "../types.js";
 import { fundUsdc, trader, usdc6, wad } from "./clearing.js";
 import { allocate } from "./perps.js";
-import { domainOf, signOrder, type SpotOrder } from "@chx/sdk";
+import { domainOf, signFuturesOrder, signOrder, type SpotOrder } from "@chx/sdk";
 import { DeliveryOrders__factory, type DeliveryOrders } from "../../../types/ethers-contracts/index.js";
 import { attest } from "./providers.js";
 import { batchTerms, driveTask, PRESCRIPTION } from "../task-flow.js";
@@ -153,18 +153,6 @@ export async function takeDelivery(
 const TITLE = "Futures: Alice buys futures and elects delivery; Bob sells futures; the price converges at expiry";
 let titleNow = TITLE;
 
-/** EIP-712 fields of IFuturesTypes.Order (type `FuturesOrder`, FuturesTrading.ORDER_TYPEHASH). */
-export const FUTURES_ORDER_FIELDS = [
-  { name: "maker", type: "address" },
-  { name: "seriesId", type: "uint256" },
-  { name: "isBuy", type: "bool" },
-  { name: "sizeCh", type: "uint256" },
-  { name: "priceWad", type: "uint256" },
-  { name: "nonce", type: "uint256" },
-  { name: "expiry", type: "uint64" },
-  { name: "taker", type: "address" },
-];
-
 /**
  * The forward curve (issue 19): governance lists `months` more monthly expiries after `expiry`; in each, the maker
  * (`carla`: Erin in the scene) signs a sell order (EIP-712) at the index plus 1 % per month of carry and the taker
@@ -202,7 +190,7 @@ async function forwardCurve(
         expiry: BigInt(now + DAY),
         taker: frank.address,
       };
-      const signature = await carla.signTypedData(domain, { FuturesOrder: FUTURES_ORDER_FIELDS }, order);
+      const signature = await signFuturesOrder(carla, domain, order);
       await (await futures.connect(frank).fillOrder(order, signature, order.sizeCh)).wait();
       const point = await futures.curvePoint(id);
       points.push({ month: m, price: fmt(point.priceWad) });

@@ -8,18 +8,6 @@ import { TaskError } from "../../lib.js";
 
 export const TENORS = ["daily", "weekly", "monthly", "quarterly"] as const;
 
-/** EIP-712 fields of IFuturesTypes.Order (type `FuturesOrder`, FuturesTrading.ORDER_TYPEHASH). */
-export const FUTURES_ORDER_FIELDS = [
-  { name: "maker", type: "address" },
-  { name: "seriesId", type: "uint256" },
-  { name: "isBuy", type: "bool" },
-  { name: "sizeCh", type: "uint256" },
-  { name: "priceWad", type: "uint256" },
-  { name: "nonce", type: "uint256" },
-  { name: "expiry", type: "uint64" },
-  { name: "taker", type: "address" },
-];
-
 export async function signerAt(connection: NetworkConnection, index: string): Promise<HardhatEthersSigner> {
   const i = Number(index);
   const signers = await connection.ethers.getSigners();

@@ -2,7 +2,8 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { writeFile } from "node:fs/promises";
 import { isAddress, parseUnits, ZeroAddress } from "ethers";
 import { openProtocol, runTask, TaskError } from "../../lib.js";
-import { FUTURES_ORDER_FIELDS, parseCh, parseSeries, requireSeries, signerAt } from "./common.js";
+import { parseCh, parseSeries, requireSeries, signerAt } from "./common.js";
+import { signFuturesOrder } from "@chx/sdk";
 
 interface Args {
   series: bigint;
@@ -43,7 +44,7 @@ export default async function futuresOrder(args: Args, hre: HardhatRuntimeEnviro
     // the domain as the market states it (ERC-5267 eip712Domain())
     const d = await futures.eip712Domain();
     const domain = { name: d.name, version: d.version, chainId: d.chainId, verifyingContract: d.verifyingContract };
-    const signature = await maker.signTypedData(domain, { FuturesOrder: FUTURES_ORDER_FIELDS }, order);
+    const signature = await signFuturesOrder(maker, domain, order);
     const json = JSON.stringify(
       { order: Object.fromEntries(Object.entries(order).map(([k, v]) => [k, String(v)])), signature },
       null,

@@ -7,6 +7,7 @@ import { expect } from "chai";
 import { connectionFor } from "../../helpers/fixture.js";
 import { loadFutures, trade, wad, type FuturesFixture } from "./helpers.js";
 import { ZeroAddress } from "ethers";
+import { signFuturesOrder } from "@chx/sdk";
 
 const MONTHLY = 2;
 const PUT = 1;
@@ -49,18 +50,6 @@ describe("FuturesMarket: the listed curve and roll (through the deploy script)",
     ).to.be.revertedWithCustomError(options, "OptionsInvalidFuturesSeries");
   });
 
-  /** EIP-712 fields of IFuturesTypes.Order (type `FuturesOrder`). */
-  const ORDER_FIELDS = [
-    { name: "maker", type: "address" },
-    { name: "seriesId", type: "uint256" },
-    { name: "isBuy", type: "bool" },
-    { name: "sizeCh", type: "uint256" },
-    { name: "priceWad", type: "uint256" },
-    { name: "nonce", type: "uint256" },
-    { name: "expiry", type: "uint64" },
-    { name: "taker", type: "address" },
-  ];
-
   it("options on a standard series: strikes on the futures grid (0.05) centred on its forward, not the index; attacks refused", async function () {
     const { futures, options } = fx.protocol;
     const [alice, bob] = fx.traders;
@@ -82,7 +71,7 @@ describe("FuturesMarket: the listed curve and roll (through the deploy script)",
     };
     const { chainId } = await fx.connection.ethers.provider.getNetwork();
     const domain = { name: "CHX Futures", version: "1", chainId, verifyingContract: await futures.getAddress() };
-    const sig = await alice!.signTypedData(domain, { FuturesOrder: ORDER_FIELDS }, order);
+    const sig = await signFuturesOrder(alice!, domain, order);
     await (await futures.connect(bob!).fillOrder(order, sig, wad("10"))).wait();
     expect((await futures.curvePoint(m2Id)).priceWad).to.equal(wad("12"));
     const optionExpiry = m2 - 16n * 3_600n;
