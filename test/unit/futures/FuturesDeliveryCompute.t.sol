@@ -105,12 +105,7 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
 
     /// MKT-05: CH delivered = CH received — now received as a delivery order of the series' long.
     function test_electingLong_endsExpiryHoldingADeliveryOrder() public {
-        _wireOrders();
-        _deliveringPair();
-        _finalise();
-        futures.settlePosition(id, bob);
-        vm.prank(alice);
-        futures.settlePosition(id, alice);
+        _settledWithClaim();
         uint256 oid = orders.orderId(id, alice);
         IDeliveryOrders.Order memory o = orders.order(oid);
         assertEq(o.owner, alice);
@@ -128,15 +123,21 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
 
     // ───────────────────────── issue 19 item 6: the lazy hand-over, attacked ─────────────────────────
 
-    /// The order opens on first use: DeliveryOrders pulls the claim once (DeliveryClaimTaken, then
-    /// DeliveryOrderCreated with the settlement price), and the long closing it gets exactly its CH.
-    function test_lazyHandOver_orderOpensOnFirstUse_longGetsItsCh() public {
+    /// DeliveryOrders wired, a delivering pair traded and fixed, the short (bob) then the electing long (alice)
+    /// settled: alice's 100 CH wait in the market as her claim.
+    function _settledWithClaim() internal {
         _wireOrders();
         _deliveringPair();
         _finalise();
         futures.settlePosition(id, bob);
         vm.prank(alice);
         futures.settlePosition(id, alice);
+    }
+
+    /// The order opens on first use: DeliveryOrders pulls the claim once (DeliveryClaimTaken, then
+    /// DeliveryOrderCreated with the settlement price), and the long closing it gets exactly its CH.
+    function test_lazyHandOver_orderOpensOnFirstUse_longGetsItsCh() public {
+        _settledWithClaim();
         uint256 oid = orders.orderId(id, alice);
         uint256 price = futures.seriesInfo(id).settlementPriceWad;
         vm.warp(block.timestamp + 3 days);
@@ -162,12 +163,7 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
 
     /// MKT-05: a long settles twice: the second settlement reverts and the claim is not doubled.
     function test_lazyHandOver_longSettlesTwice_claimNotDoubled() public {
-        _wireOrders();
-        _deliveringPair();
-        _finalise();
-        futures.settlePosition(id, bob);
-        vm.prank(alice);
-        futures.settlePosition(id, alice);
+        _settledWithClaim();
         vm.prank(alice);
         vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesAlreadyDone.selector, id, alice));
         futures.settlePosition(id, alice);
@@ -181,12 +177,7 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
     /// A delivery order consumed twice: the claim moves once (a second take returns 0), only DeliveryOrders may
     /// take it, and a closed order cannot be reopened from the (now empty) claim.
     function test_lazyHandOver_orderConsumedTwice_claimMovesOnce() public {
-        _wireOrders();
-        _deliveringPair();
-        _finalise();
-        futures.settlePosition(id, bob);
-        vm.prank(alice);
-        futures.settlePosition(id, alice);
+        _settledWithClaim();
         vm.prank(alice);
         vm.expectRevert(
             abi.encodeWithSelector(IFuturesErrors.FuturesNotDeliveryOrders.selector, alice, address(orders))
@@ -242,12 +233,7 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
     /// A failed provider assignment after the lazy hand-over (the compute side refuses): the assignment reverts as
     /// a whole, the claim stays in the market, and the long still gets its CH.
     function test_lazyHandOver_failedAssignment_claimIntact() public {
-        _wireOrders();
-        _deliveringPair();
-        _finalise();
-        futures.settlePosition(id, bob);
-        vm.prank(alice);
-        futures.settlePosition(id, alice);
+        _settledWithClaim();
         uint256 oid = orders.orderId(id, alice);
         address[] memory candidates = new address[](1);
         candidates[0] = makeAddr("provider");
@@ -314,12 +300,7 @@ contract FuturesDeliveryComputeTest is FuturesSecuritySetup {
     /// With no DeliveryOrders contract any more (governance unset it after settlement), the long takes its claim
     /// itself; nobody else can.
     function test_lazyHandOver_noDeliveryOrders_longTakesItsClaim() public {
-        _wireOrders();
-        _deliveringPair();
-        _finalise();
-        futures.settlePosition(id, bob);
-        vm.prank(alice);
-        futures.settlePosition(id, alice);
+        _settledWithClaim();
         futures.setDeliveryOrders(address(0));
         vm.prank(bob);
         vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesNotDeliveryOrders.selector, bob, address(0)));
