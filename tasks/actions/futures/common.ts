@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { NetworkConnection } from "hardhat/types/network";
 import type { FuturesMarket } from "../../../types/ethers-contracts/index.js";
-import type { Protocol } from "@chx/sdk";
+import type { FuturesOrder, Protocol } from "@chx/sdk";
 import { TaskError } from "../../lib.js";
 
 export const TENORS = ["daily", "weekly", "monthly", "quarterly"] as const;
@@ -87,16 +87,7 @@ export async function followOrder(
 
 /** A signed futures order as `chx:futures:order` writes it, parsed for `fillOrder` / `matchOrders`. */
 export interface SignedFuturesOrder {
-  order: {
-    maker: string;
-    seriesId: bigint;
-    isBuy: boolean;
-    sizeCh: bigint;
-    priceWad: bigint;
-    nonce: bigint;
-    expiry: bigint;
-    taker: string;
-  };
+  order: FuturesOrder;
   signature: string;
 }
 
