@@ -12,7 +12,7 @@ import { ConfigError, deploymentFile, loadConfig } from "./config.js";
 import { loadDeployment } from "./deployments.js";
 import { jobFactories } from "./jobs/index.js";
 import { Keeper } from "./keeper.js";
-import { createLogger } from "./log.js";
+import { createLogger, stdoutDestination } from "./log.js";
 import { allFactories } from "./scan.js";
 import { signerFor } from "./signer.js";
 import { FAILED_OUTCOMES } from "./keeper.js";
@@ -80,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const deployment = loadDeployment(deploymentFile(cfg));
   const wallet = await signerFor(cfg);
-  const log = createLogger(cfg.logLevel);
+  const log = createLogger(cfg.logLevel, stdoutDestination());
   const keeper = new Keeper({ config: cfg, deployment, wallet, factories: jobFactories, log });
   if (keeper.jobs.length === 0) {
     const why = keeper.unavailable.map((u) => `${u.name}: ${u.reason}`).join("; ");

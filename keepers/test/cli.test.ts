@@ -237,6 +237,8 @@ describe("issue 25: what an operator hit, through the CLI (child process, real n
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     let keeperPid: number | undefined;
     const started = new Promise<void>((resolve) => {
       child.stdout.on("data", (d: Buffer) => {
@@ -268,7 +270,9 @@ describe("issue 25: what an operator hit, through the CLI (child process, real n
       for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
       expect(alive(), `keeper pid ${keeperPid} still running after npm exited`).to.equal(false);
       await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000))]);
-      expect(out).to.include('"msg":"keeper stopped"');
+      expect(out, `stdout tail: ${out.slice(-600)}\nstderr tail: ${err.slice(-600)}`).to.include(
+        '"msg":"keeper stopped"',
+      );
     } finally {
       clearTimeout(timer);
       if (keeperPid !== undefined) {
