@@ -100,8 +100,8 @@ async function main(argv: string[]): Promise<number> {
   if (metricsPort !== undefined) cfg.metricsPort = metricsPort;
   for (const line of keeper.summary()) process.stderr.write(line + "\n");
   for (const w of warnings) process.stderr.write(`warning: ${w}\n`);
-  log.info({ address: keeper.address, jobs: keeper.jobs.map((j) => j.name), dryRun: cfg.dryRun }, "keeper started");
-
+  // The handlers are in place before "keeper started" is written: a supervisor may stop the keeper as soon as it reads
+  // that line, and a signal without a handler would kill the process without its graceful stop.
   let signals = 0;
   const onSignal = (sig: string) => {
     signals++;
@@ -111,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on("SIGINT", () => onSignal("SIGINT"));
   process.on("SIGTERM", () => onSignal("SIGTERM"));
+  log.info({ address: keeper.address, jobs: keeper.jobs.map((j) => j.name), dryRun: cfg.dryRun }, "keeper started");
 
   if (cfg.once) {
     try {
