@@ -120,15 +120,16 @@ library PerpOrders {
     /// @notice Executes `account`'s order at `roundId` (IPerpMarket.executeOrder): takes it out of the book first (so
     ///         the fill's margin check does not count it twice), then runs the fill in the market's own frame
     ///         (`fillOrder`): a revert with a reason is a user-caused failure and cancels the order; an empty one (out
-    ///         of gas) reverts everything. The executor (the caller) is paid the fee either way.
+    ///         of gas) reverts everything. The executor (the caller) earns the fee either way: it leaves the book's
+    ///         Σ fees and the market credits it (PerpMarket, a keeper credit claimed like the poke bounty).
+    /// @return feeUsdc The fee the executor earned.
     function execute(
         DelayedOrders.Book storage book,
-        IClearingHouse clearingHouse,
         IComputePriceOracle oracle,
         IPerpMarket.PerpParams storage p,
         address account,
         uint80 roundId
-    ) external {
+    ) external returns (uint256 feeUsdc) {
         bytes32 k = DelayedOrders.key(account, 0);
         DelayedOrders.Order memory o = book.orders[k];
         if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(account);
@@ -146,16 +147,17 @@ library PerpOrders {
             if (reason.length == 0) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasleft(), MIN_EXECUTION_GAS);
             emit IDelayedOrders.OrderCancelled(account, msg.sender, o.feeUsdc, reason, pending);
         }
-        if (o.feeUsdc != 0) clearingHouse.settle(msg.sender, int256(uint256(o.feeUsdc)));
+        return o.feeUsdc;
     }
 
-    /// @notice Cancels `account`'s expired order and pays the caller its fee (IPerpMarket.cancelOrder).
+    /// @notice Cancels `account`'s expired order (IPerpMarket.cancelOrder); its fee leaves the book's Σ fees for the
+    ///         caller (the market credits it).
+    /// @return feeUsdc The fee the caller earned.
     function cancel(
         DelayedOrders.Book storage book,
-        IClearingHouse clearingHouse,
         uint256 maxDelaySec,
         address account
-    ) external {
+    ) external returns (uint256 feeUsdc) {
         bytes32 k = DelayedOrders.key(account, 0);
         DelayedOrders.Order memory o = book.orders[k];
         if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(account);
@@ -168,7 +170,7 @@ library PerpOrders {
             uint256(o.commitTime) + maxDelaySec
         );
         emit IDelayedOrders.OrderCancelled(account, msg.sender, o.feeUsdc, reason, pending);
-        if (o.feeUsdc != 0) clearingHouse.settle(msg.sender, int256(uint256(o.feeUsdc)));
+        return o.feeUsdc;
     }
 
     /// @notice `account`'s pending order (IPerpMarket.pendingOrder).

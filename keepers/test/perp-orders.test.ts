@@ -56,7 +56,9 @@ describe("perp orders: the checker job executes due orders and cancels expired o
       expect((await protocol.clearingHouse.positionOf(trader.address, await perp.getAddress())).sizeCh).to.equal(
         wad("100"),
       );
-      expect(await protocol.clearingHouse.collateralOf(k.address)).to.equal(fee);
+      // the fee is a keeper credit in the market (issue 18 item 4), claimed like the poke bounty
+      expect(await perp.keeperBountyOf(k.address)).to.equal(fee);
+      expect(await protocol.clearingHouse.collateralOf(k.address)).to.equal(0n);
       expect((await perp.marketState()).pendingOrders).to.equal(0n);
       expect((await k.tick()).results).to.deep.equal([]);
     } finally {

@@ -169,19 +169,28 @@ contract PerpEdgesTest is PerpSolBase {
     }
 
     /// The keeper bounty stops (never reverts) once unclaimed bounties would leave the packed 40-bit field.
+    ///      Execution fees share the packed range (issue 18 item 4): once it is full an executor's fee is paid into its
+    ///      ClearingHouse collateral instead (never lost, never a revert).
     function test_poke_bountySaturates() public {
+        PerpOrderSteps.mustTrade(perp, alice, 10e18); // this contract executes it: its fee is a keeper credit
+        uint256 fee = _params().executionFeeUsdc;
+        assertEq(perp.marketState().keeperOwedUsdc, fee);
         IPerpMarket.PerpParams memory p = _params();
-        p.pokeBountyUsdc = type(uint40).max;
+        p.pokeBountyUsdc = uint64(type(uint40).max - fee);
         perp.setParams(p);
-        PerpOrderSteps.mustTrade(perp, alice, 10e18);
         vm.warp(block.timestamp + 1 hours);
         vm.prank(keeper);
-        assertEq(perp.pokeFunding(), type(uint40).max);
+        assertEq(perp.pokeFunding(), type(uint40).max - fee);
         vm.warp(block.timestamp + 1 hours);
         vm.prank(keeper);
         assertEq(perp.pokeFunding(), 0);
         assertEq(perp.marketState().keeperOwedUsdc, type(uint40).max);
-        assertEq(perp.keeperBountyOf(keeper), type(uint40).max);
+        assertEq(perp.keeperBountyOf(keeper), type(uint40).max - fee);
+        int256 collateralBefore = chouse.collateralOf(address(this));
+        PerpOrderSteps.mustTrade(perp, alice, 10e18);
+        assertEq(chouse.collateralOf(address(this)) - collateralBefore, int256(fee), "paid, not credited");
+        assertEq(perp.keeperBountyOf(address(this)), fee);
+        assertEq(perp.marketState().keeperOwedUsdc, type(uint40).max);
     }
 
     /// A liquidated short's funding is parked as pending funding; its next trade settles it and clears it. The

@@ -203,7 +203,7 @@ contract PerpSecurityTest is PerpSolBase {
         emit IDelayedOrders.OrderCancelled(t, executor, 0.5e6, reason, 0);
         vm.prank(executor);
         perp.cancelOrder(t);
-        assertEq(chouse.collateralOf(executor), 0.5e6);
+        assertEq(perp.keeperBountyOf(executor), 0.5e6); // a keeper credit (issue 18 item 4)
         assertEq(perp.marketState().pendingOrders, 0);
         vm.prank(executor2);
         vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderAlreadyDone.selector, t));
@@ -222,8 +222,8 @@ contract PerpSecurityTest is PerpSolBase {
         vm.expectRevert(abi.encodeWithSelector(IDelayedOrderErrors.DelayedOrderAlreadyDone.selector, t));
         perp.executeOrder(t, roundId);
         assertEq(chouse.positionOf(t, address(perp)).sizeCh, 100e18);
-        assertEq(chouse.collateralOf(executor), 0.5e6);
-        assertEq(chouse.collateralOf(executor2), 0);
+        assertEq(perp.keeperBountyOf(executor), 0.5e6);
+        assertEq(perp.keeperBountyOf(executor2), 0);
     }
 
     /// SEC-05: a close is committed and filled while new risk is paused, and even when the account's collateral
@@ -261,7 +261,7 @@ contract PerpSecurityTest is PerpSolBase {
         emit IDelayedOrders.OrderCancelled(t, executor, 0.5e6, reason, 0);
         _execute(executor, t, priceTime);
         assertEq(chouse.positionOf(t, address(perp)).sizeCh, 0);
-        assertEq(chouse.collateralOf(executor), 0.5e6);
+        assertEq(perp.keeperBountyOf(executor), 0.5e6);
     }
 
     /// An executor cannot starve the fill to turn it into a cancellation: too little gas reverts everything.
@@ -341,13 +341,13 @@ contract PerpSecurityTest is PerpSolBase {
         perp.performUpkeep(payload);
         assertEq(perp.marketState().pendingOrders, 0);
         assertEq(perp.marketState().orderFeesUsdc, 0);
-        assertEq(chouse.collateralOf(executor), 1e6);
+        assertEq(perp.keeperBountyOf(executor), 1e6);
         vm.warp(block.timestamp + 1 hours);
         (due, payload) = perp.checker();
         assertEq(payload, abi.encodeCall(IPerpMarket.pokeFunding, ()));
         vm.prank(executor);
         perp.performUpkeep(payload);
-        assertEq(perp.keeperBountyOf(executor), 0.1e6);
+        assertEq(perp.keeperBountyOf(executor), 1e6 + 0.1e6);
     }
 
     /// A close order whose position was liquidated in full before its execution is cancelled (nothing left to

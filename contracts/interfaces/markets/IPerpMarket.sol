@@ -89,7 +89,7 @@ interface IPerpMarket is
     /// @param fundingOffsetWad Σ size × snapshot − Σ pending funding, USDC WAD: the traders' funding debt is
     ///        netSize × index − fundingOffset, with no loop.
     /// @param burnReserveUsdc Fees held in the PnL pool for the DPS burn, not LP capital.
-    /// @param keeperOwedUsdc Poke bounties credited and not yet claimed, not LP capital.
+    /// @param keeperOwedUsdc Poke bounties and execution fees credited and not yet claimed, not LP capital.
     /// @param orderFeesUsdc Execution fees held by pending orders, not LP capital.
     /// @param pendingOrders Pending orders.
     struct MarketState {
@@ -151,7 +151,8 @@ interface IPerpMarket is
 
     /// @notice Executes `account`'s pending order at `roundId`, which must be the oracle round in force at the order's
     ///         price time (IComputePriceOracle.priceAtRound; `checker()` and the oracle's `roundAt` find it).
-    ///         Permissionless; pays the executor the order's fee. A user-caused failure of the fill (price limit,
+    ///         Permissionless; credits the executor the order's fee (a keeper credit: `keeperBountyOf`, claimed with
+    ///         `claimKeeperBounty`). A user-caused failure of the fill (price limit,
     ///         margin, pause, caps, the oracle's new-risk gates, no position to close) cancels the order with
     ///         OrderCancelled instead of reverting. Reverts DelayedOrderAlreadyDone when there is no pending order
     ///         (another executor won), DelayedOrderNotReady / DelayedOrderExpired outside its window, the oracle's
@@ -160,7 +161,8 @@ interface IPerpMarket is
     /// @param roundId The oracle round.
     function executeOrder(address account, uint80 roundId) external;
 
-    /// @notice Cancels `account`'s pending order after its expiry and pays the caller its fee. Permissionless; before
+    /// @notice Cancels `account`'s pending order after its expiry and credits the caller its fee (as `executeOrder`).
+    ///         Permissionless; before
     ///         the expiry nobody can cancel it, the trader included (DelayedOrderNotExpired).
     /// @param account The trader.
     function cancelOrder(address account) external;
@@ -194,7 +196,7 @@ interface IPerpMarket is
     /// @return bountyUsdc The bounty credited.
     function pokeFunding() external returns (uint256 bountyUsdc);
 
-    /// @notice Pays the caller its credited poke bounties from the PnL pool.
+    /// @notice Pays the caller its credited poke bounties and execution fees from the PnL pool.
     /// @return amountUsdc USDC paid.
     function claimKeeperBounty() external returns (uint256 amountUsdc);
 
@@ -248,7 +250,7 @@ interface IPerpMarket is
     /// @return state The state.
     function accountState(address account) external view returns (AccountState memory state);
 
-    /// @notice Bounty credited to `keeper` and not yet claimed, USDC.
+    /// @notice Poke bounties and execution fees credited to `keeper` and not yet claimed, USDC.
     /// @param keeper The keeper.
     /// @return USDC.
     function keeperBountyOf(address keeper) external view returns (uint256);
