@@ -391,12 +391,14 @@ describe("PerpMarket", function () {
       perpMarket,
       "PerpAlreadyDone",
     );
-    expect(await perpMarket.keeperBountyOf(k.address)).to.equal(perpParams.pokeBountyUsdc);
+    // the keeper also executed the trade: its fee is credited the same way (issue 18 item 4), one claim pays both
+    const credit = perpParams.pokeBountyUsdc + perpParams.executionFeeUsdc;
+    expect(await perpMarket.keeperBountyOf(k.address)).to.equal(credit);
     const before = await token.balanceOf(k.address);
     await expect(perpMarket.connect(k).claimKeeperBounty())
       .to.emit(perpMarket, "KeeperBountyClaimed")
-      .withArgs(k.address, perpParams.pokeBountyUsdc);
-    expect((await token.balanceOf(k.address)) - before).to.equal(perpParams.pokeBountyUsdc);
+      .withArgs(k.address, credit);
+    expect((await token.balanceOf(k.address)) - before).to.equal(credit);
     await expect(perpMarket.connect(k).claimKeeperBounty()).to.be.revertedWithCustomError(
       perpMarket,
       "PerpNothingToSettle",
