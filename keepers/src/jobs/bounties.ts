@@ -2,7 +2,8 @@
  * Bounty claims (issue 25, "getting paid"): the bounties a keeper earns that accrue on chain instead of being paid out
  * at once are claimed to its wallet on a schedule.
  *
- *  - PerpMarket: funding pokes credit `pokeBountyUsdc` (`keeperBountyOf(keeper)`) → `claimKeeperBounty()`;
+ *  - PerpMarket: funding pokes credit `pokeBountyUsdc`, and executing or expiry-cancelling a delayed order credits
+ *    the order's execution fee, both to `keeperBountyOf(keeper)` → `claimKeeperBounty()`;
  *  - FuturesMarket: fixes, finalisations and third-party settlements credit the keeper (`bountiesOwed(keeper)`) →
  *    `claimBounties(keeper)`;
  *  - ClearingHouse: liquidation bounties and options settlement bounties are credited to the keeper's margin account
