@@ -391,4 +391,48 @@ contract CouncilDrawTest is TaskSolBase {
         address[] memory afterUnstake = _drawnBy(id, address(0xCAFE));
         assertTrue(_same(before, afterUnstake), "an unstake after the commit changed the council");
     }
+
+    /// Issue 18 item 5: the draw reads (`drawSample`, `drawSampleWeighted`) run in the linked ProviderViews library on
+    /// the registry's storage. Through the delegatecall they still read the registry's checkpoints (TSK-07): a
+    /// provider that stakes ten times more after `atBlock` keeps its `atBlock` word in both reads, and the
+    /// registry's runtime is within the 20,480-byte target.
+    function test_linkedDrawReads_readTheRegistrysSnapshot_andRegistryFitsTarget() public {
+        address[] memory one = new address[](1);
+        one[0] = attackers[1];
+        vm.roll(block.number + 1);
+        uint256 atBlock = block.number;
+        uint256 wordThen = registry.drawProfilesAt(one, atBlock)[0];
+        assertGt(wordThen, 0, "listed with a word");
+        vm.roll(block.number + 1);
+        dps.transfer(attackers[1], 45_000e18);
+        vm.startPrank(attackers[1]);
+        dps.approve(address(registry), 45_000e18);
+        registry.stake(45_000e18);
+        vm.stopPrank();
+        assertTrue(registry.drawProfilesAt(one, block.number)[0] != wordThen, "the live word moved");
+        uint256 n = registry.drawCount();
+        uint256[] memory idx = new uint256[](n);
+        for (uint256 i; i < n; ++i) idx[i] = i;
+        (address[] memory who, uint256[] memory words, ) = registry.drawSample(idx, atBlock);
+        bool found;
+        for (uint256 i; i < n; ++i) {
+            if (who[i] == attackers[1]) {
+                assertEq(words[i], wordThen, "drawSample follows the snapshot");
+                found = true;
+            }
+        }
+        assertTrue(found, "attacker listed");
+        _assertSamplesMatchSnapshot(atBlock, n);
+        address impl = address(
+            uint160(
+                uint256(
+                    vm.load(
+                        address(registry),
+                        0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc // ERC-1967 implementation
+                    )
+                )
+            )
+        );
+        assertLe(impl.code.length, 20_480, "ProviderRegistry runtime over the 20,480-byte target");
+    }
 }

@@ -11,7 +11,6 @@ import {ProviderAttestation} from "../../libraries/compute/ProviderAttestation.s
 import {EIP712Upgradeable} from "@openzeppelin/contracts-upgradeable/utils/cryptography/EIP712Upgradeable.sol";
 import {ProviderRedemption} from "../../libraries/compute/ProviderRedemption.sol";
 import {ProviderViews} from "../../libraries/compute/ProviderViews.sol";
-import {ProviderDraw} from "../../libraries/compute/ProviderDraw.sol";
 import {ProviderProfile} from "../../libraries/compute/ProviderProfile.sol";
 
 /// @title ProviderRegistry
@@ -314,17 +313,8 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     function drawSample(
         uint256[] calldata indices,
         uint256 atBlock
-    ) external view returns (address[] memory providers, uint256[] memory words, uint256 weightRef) {
-        ProviderRegistryStorage storage $ = _s();
-        uint256 n = indices.length;
-        providers = new address[](n);
-        words = new uint256[](n);
-        for (uint256 i; i < n; ++i) {
-            address who = address(uint160($.drawList[indices[i]]));
-            providers[i] = who;
-            words[i] = ProviderDraw.wordAt($.providers[who], atBlock);
-        }
-        weightRef = ProviderDraw.maxWeightAt($, atBlock);
+    ) external view returns (address[] memory, uint256[] memory, uint256) {
+        return ProviderViews.drawSample(_s(), indices, atBlock);
     }
 
     /// @inheritdoc IProviderRegistryViews
@@ -335,7 +325,7 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         uint256 want,
         address[] calldata excluded
     ) external view returns (address[] memory, uint256[] memory, uint256) {
-        return ProviderDraw.weightedSamples(_s(), samples, want, ProviderDraw.Batch(candidates, atBlock, 0, excluded));
+        return ProviderViews.drawSampleWeighted(_s(), samples, candidates, atBlock, want, excluded);
     }
 
     /// @inheritdoc IProviderRegistryViews

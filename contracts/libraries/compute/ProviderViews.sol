@@ -39,6 +39,36 @@ library ProviderViews {
         for (uint256 i; i < providers.length; ++i) words[i] = ProviderDraw.wordAt($.providers[providers[i]], atBlock);
     }
 
+    /// @notice The draw list's entries at `indices` with their DrawProfile words as of the end of block `atBlock`
+    ///         and the reference weight then (TSK-07). External so the registry's runtime carries no checkpoint reader.
+    function drawSample(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        uint256[] calldata indices,
+        uint256 atBlock
+    ) external view returns (address[] memory providers, uint256[] memory words, uint256 weightRef) {
+        uint256 n = indices.length;
+        providers = new address[](n);
+        words = new uint256[](n);
+        for (uint256 i; i < n; ++i) {
+            address who = address(uint160($.drawList[indices[i]]));
+            providers[i] = who;
+            words[i] = ProviderDraw.wordAt($.providers[who], atBlock);
+        }
+        weightRef = ProviderDraw.maxWeightAt($, atBlock);
+    }
+
+    /// @notice The accepted samples of a weighted draw batch (`ProviderDraw.weightedSamples`; TSK-07).
+    function drawSampleWeighted(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        uint256[] calldata samples,
+        uint256 candidates,
+        uint256 atBlock,
+        uint256 want,
+        address[] calldata excluded
+    ) external view returns (address[] memory, uint256[] memory, uint256) {
+        return ProviderDraw.weightedSamples($, samples, want, ProviderDraw.Batch(candidates, atBlock, 0, excluded));
+    }
+
     /// @notice The live matching profile of `provider` (executor scoring).
     function matchingProfile(
         ProviderRegistryStore.ProviderRegistryStorage storage $,
