@@ -442,8 +442,10 @@ export class Chain {
       // order unfilled and not cancelled — its state is read only when the nonce is claimed (a second round)
       const usedP = read(call(spot.address, SEL.nonceUsed, maker, o.nonce));
       const stateP = lazyState
-        ? usedP.then((used) => (u(used) === 0n ? "0x" : read(call(spot.address, SEL.orderState, o.hash))))
-        : read(call(spot.address, SEL.orderState, o.hash));
+        ? usedP.then((used) =>
+            u(used) === 0n ? "0x" : read(call(spot.address, SEL.orderState, maker, o.nonce, o.hash)),
+          )
+        : read(call(spot.address, SEL.orderState, maker, o.nonce, o.hash));
       const [state, used, minNonce, bal, allow, sig, fees] = await Promise.all([
         stateP,
         usedP,

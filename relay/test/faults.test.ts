@@ -273,7 +273,8 @@ for (const backend of BACKENDS) {
         // nothing invalid is served: every served order can be filled on chain by its served amount
         const book = (await get(`${url}/v1/books/spot?orders=500&depth=500`)).body;
         for (const v of book.orders.asks as Array<{ hash: string; fillable: string; amount: string }>) {
-          const st = await protocol.spot.orderState(v.hash);
+          const o = (await get(`${url}/v1/orders/${v.hash}`)).body.order as { maker: string; nonce: string };
+          const st = await protocol.spot.orderState(o.maker, BigInt(o.nonce), v.hash);
           expect(st.cancelled, v.hash).to.equal(false);
           expect(BigInt(v.fillable) <= BigInt(v.amount) - st.filledCh, v.hash).to.equal(true);
         }

@@ -188,7 +188,9 @@ async function spot(ctx) {
       ),
   );
   const spotC = ctx.as(deployer)("SpotMarket");
-  for (const o of [ask, bid, sell]) seen.orders.push((await spotC.orderDigest(o)).toLowerCase());
+  // order state is keyed on chain by (maker, nonce); the digest selects the order (docs/spot.md)
+  for (const o of [ask, bid, sell])
+    seen.orders.push({ hash: (await spotC.orderDigest(o)).toLowerCase(), maker: o.maker, nonce: o.nonce });
   await ctx.checkpoint();
 }
 
@@ -258,7 +260,12 @@ export async function compare(ctx) {
     const spotC = ctx.contract("SpotMarket");
     const bad = [];
     for (const o of replay.entities("SpotOrder")) {
-      const s = await spotC.orderState(o.id, at);
+      const key = seen.orders.find((k) => k.hash === String(o.id).toLowerCase());
+      if (!key) {
+        bad.push(`order ${o.id} not placed by this scenario`);
+        continue;
+      }
+      const s = await spotC.orderState(key.maker, key.nonce, o.id, at);
       if (big(o.filledCh) !== s.filledCh) bad.push(`order ${o.id} filled ${o.filledCh} ≠ ${s.filledCh}`);
       if (o.cancelled !== s.cancelled) bad.push(`order ${o.id} cancelled`);
     }

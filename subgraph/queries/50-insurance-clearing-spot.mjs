@@ -1,5 +1,5 @@
 // Checks of the insurance, oracle, clearing and spot queries of docs/queries.md.
-import { big, expected, maxBy, pick, rowsOf, sameRows } from "./_lib.mjs";
+import { big, expected, maxBy, pick, rowsOf, sameRows, spotOrderNonce } from "./_lib.mjs";
 
 const fund = (t) => t.contract("InsuranceFund");
 const house = (t) => t.contract("ClearingHouse");
@@ -181,7 +181,11 @@ export const queries = {
     async check(d, t) {
       t.rows(d.spotOrders, 1, "orders");
       t.eq(d.spotOrders.length, rowsOf(t, "SpotOrder", (o) => o.maker === t.variables.maker).length, "the maker's orders");
-      for (const o of d.spotOrders) t.eq(o.filledCh, (await t.contract("SpotMarket").orderState(o.id, t.at)).filledCh, `orderState(${o.id})`);
+      const spot = t.contract("SpotMarket");
+      for (const o of d.spotOrders) {
+        const state = await spot.orderState(t.variables.maker, await spotOrderNonce(t, o.id), o.id, t.at);
+        t.eq(o.filledCh, state.filledCh, `orderState(${o.id})`);
+      }
       t.ok(d.spotTrader === null || d.spotTrader.minNonce !== undefined, "seat row (null when the maker never took one)");
     },
   },

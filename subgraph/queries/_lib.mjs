@@ -47,3 +47,23 @@ export function sameRows(t, answer, rows, what, field = "id", of = (r) => r.id) 
     `${what}: the rows and their order`,
   );
 }
+
+/**
+ * The nonce of spot order `hash` (the SpotMarket keys order state by maker and nonce; the digest selects the order):
+ * from a SpotCancel of it, else from the calldata of a fillOrder/matchOrders transaction that filled it.
+ */
+export async function spotOrderNonce(t, hash) {
+  const id = String(hash).toLowerCase();
+  const cancel = rowsOf(t, "SpotCancel", (r) => String(r.hash ?? "").toLowerCase() === id)[0];
+  if (cancel) return big(cancel.nonce);
+  const spot = t.contract("SpotMarket");
+  const fills = rowsOf(t, "SpotFill", (r) => String(r.order?.id ?? r.order).toLowerCase() === id);
+  for (const f of fills) {
+    const tx = await t.provider.getTransaction(f.transactionHash);
+    const call = tx ? spot.interface.parseTransaction({ data: tx.data }) : null;
+    const orders =
+      call?.name === "fillOrder" ? [call.args[0]] : call?.name === "matchOrders" ? [call.args[0], call.args[2]] : [];
+    for (const o of orders) if ((await spot.orderDigest(o, t.at)).toLowerCase() === id) return big(o.nonce);
+  }
+  throw new Error(`spot order ${hash}: no cancel or fill transaction names its nonce`);
+}

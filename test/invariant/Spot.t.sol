@@ -33,7 +33,7 @@ contract SpotInvariantTest is SpotSolBase {
         uint256 n = handler.orderCount();
         for (uint256 i = 0; i < n; ++i) {
             ISpotMarket.Order memory o = handler.orderAt(i);
-            uint256 filled = spot.orderState(spot.orderDigest(o)).filledCh;
+            uint256 filled = spot.orderState(o.maker, o.nonce, spot.orderDigest(o)).filledCh;
             assertLe(filled, o.amountCh, "overfilled");
             // two orders with the same maker and nonce share no state: each hash's fill is its own ghost
             assertEq(filled, handler.ghostFilled(i), "ledger");

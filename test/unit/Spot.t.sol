@@ -78,7 +78,7 @@ contract SpotUnitTest is SpotSolBase {
         }
         spot.fillOrder(o, sig, second);
         vm.stopPrank();
-        assertLe(spot.orderState(spot.orderDigest(o)).filledCh, 100e18);
+        assertLe(spot.orderState(o.maker, o.nonce, spot.orderDigest(o)).filledCh, 100e18);
     }
 
     /// @notice SEC-03: after a fork to another chain id the same signed order no longer verifies.

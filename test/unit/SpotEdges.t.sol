@@ -68,7 +68,7 @@ contract SpotEdgesTest is SpotSolBase {
         vm.prank(taker);
         vm.expectRevert(err);
         spot.matchOrders(buy, buySig, sell, sellSig, 1e18);
-        assertEq(spot.orderState(spot.orderDigest(sell)).filledCh, 0);
+        assertEq(spot.orderState(sell.maker, sell.nonce, spot.orderDigest(sell)).filledCh, 0);
     }
 
     function test_deal_cannotBeCancelledOnceSettled() public {
@@ -87,8 +87,8 @@ contract SpotEdgesTest is SpotSolBase {
         vm.prank(maker);
         vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotDealSettled.selector, hash));
         spot.cancelDeal(deal);
-        assertFalse(spot.orderState(hash).cancelled);
-        assertEq(spot.orderState(hash).filledCh, 5e18);
+        assertFalse(spot.dealState(hash).cancelled);
+        assertEq(spot.dealState(hash).filledCh, 5e18);
     }
 
     function test_fill_withoutFeesAccruesNothing() public {

@@ -160,7 +160,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
     function cancelOrder(Order calldata order) external {
         bytes32 hash = SpotDigests.orderDigest(SpotDigests.domain(), order);
         // @dev the maker only (SignedOrderNotMaker); the nonce stays claimed so no other order can reuse it
-        uint256 filledCh = SignedOrders.cancel(SpotStorage.layout().book, hash, order.maker, order.nonce);
+        uint256 filledCh = SpotOrders.cancelOrder(SpotStorage.layout(), order, hash);
         emit Cancelled(hash, msg.sender, order.nonce, filledCh);
     }
 
@@ -262,14 +262,19 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
     }
 
     /// @inheritdoc ISpotMarketViews
-    function orderState(bytes32 hash) external view returns (OrderState memory) {
+    function orderState(address maker, uint256 nonce, bytes32 hash) external view returns (OrderState memory) {
+        return SpotOrders.orderState(SpotStorage.layout(), maker, nonce, hash);
+    }
+
+    /// @inheritdoc ISpotMarketViews
+    function dealState(bytes32 hash) external view returns (OrderState memory) {
         SignedOrders.State memory st = SpotStorage.layout().book.orders[hash];
         return OrderState({filledCh: st.filled, cancelled: st.cancelled});
     }
 
     /// @inheritdoc ISpotMarketViews
     function nonceUsed(address maker, uint256 nonce) external view returns (bool) {
-        return (SpotStorage.layout().book.nonceBitmap[maker][nonce >> 8] >> (nonce & 0xff)) & 1 == 1;
+        return SpotStorage.layout().orderRecords[maker][nonce] != 0;
     }
 
     /// @inheritdoc ISpotMarketViews

@@ -20,12 +20,24 @@ interface ISpotMarketViews {
     /// @return The separator.
     function domainSeparator() external view returns (bytes32);
 
-    /// @notice Fill state of an order or deal by its digest.
-    /// @param hash The order or deal digest.
+    /// @notice Fill state of an order. Order state is keyed by (maker, nonce) and the record is the nonce claim;
+    ///         `hash` selects the order, so another order of the maker with the same nonce reads as zero.
+    /// @param maker The order's maker.
+    /// @param nonce The order's nonce.
+    /// @param hash The order digest.
     /// @return The state.
-    function orderState(bytes32 hash) external view returns (ISpotMarket.OrderState memory);
+    function orderState(
+        address maker,
+        uint256 nonce,
+        bytes32 hash
+    ) external view returns (ISpotMarket.OrderState memory);
 
-    /// @notice Whether `maker` has used `nonce` for an order (filled or cancelled).
+    /// @notice Settlement state of an OTC deal by its digest (`filledCh` is its amount once settled).
+    /// @param hash The deal digest.
+    /// @return The state.
+    function dealState(bytes32 hash) external view returns (ISpotMarket.OrderState memory);
+
+    /// @notice Whether `maker` has used `nonce` for an order (filled or cancelled: its record exists).
     /// @param maker The maker.
     /// @param nonce The nonce.
     /// @return True when used.

@@ -40,6 +40,8 @@ abstract contract SpotLayout {
         SignedOrders.Book book;
         mapping(address account => ISpotMarketTypes.Seat) seats;
         SpotTwap.State twap;
+        // @dev order fill records keyed by (maker, nonce): the record is the nonce claim (docs/spot.md, SpotOrders)
+        mapping(address maker => mapping(uint256 nonce => uint256 record)) orderRecords;
     }
 }
 

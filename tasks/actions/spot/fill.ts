@@ -16,7 +16,7 @@ export default async function spotFill(
     const { order, signature } =
       args.hash !== "" ? await orderFromRelay(args.relay, args.hash, market) : await readOrder(args.order, market);
     const hash = await spot.orderDigest(order);
-    const state = await spot.orderState(hash);
+    const state = await spot.orderState(order.maker, order.nonce, hash);
     const remaining = order.amountCh - state.filledCh;
     const amount = args.amount === "" ? remaining : parseUnits(args.amount, 18);
     if (amount === 0n) throw new TaskError(`Order ${hash} has nothing left to fill.`);

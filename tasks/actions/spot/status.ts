@@ -29,7 +29,7 @@ export default async function spotStatus(
       if (args.order !== "") {
         const { order } = await readOrder(args.order, market);
         const hash = await spot.orderDigest(order);
-        const state = await spot.orderState(hash);
+        const state = await spot.orderState(order.maker, order.nonce, hash);
         onChain = {
           hash,
           order,

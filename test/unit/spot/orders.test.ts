@@ -38,7 +38,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       expect(await ch.balanceOf(fx.taker.address)).to.equal(takerCh + 4n * CH);
       expect(await usdc.balanceOf(await spot.getAddress())).to.equal(15_000n);
       expect(await ch.balanceOf(await spot.getAddress())).to.equal(0n);
-      expect((await spot.orderState(hash)).filledCh).to.equal(4n * CH);
+      expect((await spot.orderState(order.maker, order.nonce, hash)).filledCh).to.equal(4n * CH);
       expect(await spot.nonceUsed(fx.maker.address, 1n)).to.equal(true);
     });
 
@@ -62,7 +62,7 @@ describe("SpotMarket orders (MKT-06, SEC-03)", function () {
       const hash = await spot.orderDigest(order);
       await spot.connect(fx.taker).fillOrder(order, sig, 3n * CH);
       await spot.connect(fx.other).fillOrder(order, sig, 6n * CH);
-      expect((await spot.orderState(hash)).filledCh).to.equal(9n * CH);
+      expect((await spot.orderState(order.maker, order.nonce, hash)).filledCh).to.equal(9n * CH);
       await expect(spot.connect(fx.taker).fillOrder(order, sig, 2n * CH))
         .to.be.revertedWithCustomError(spot, "SignedOrderOverfill")
         .withArgs(hash, 2n * CH, 1n * CH);
