@@ -34,6 +34,9 @@ library FuturesSigned {
     ///      `eip712Domain()` and the separator below describe the same domain).
     string internal constant EIP712_NAME = "CHX Futures";
     string internal constant EIP712_VERSION = "1";
+    /// @dev The domain's hashed name and version (compile-time constants: the digest hashes neither per fill).
+    bytes32 private constant EIP712_NAME_HASH = keccak256(bytes(EIP712_NAME));
+    bytes32 private constant EIP712_VERSION_HASH = keccak256(bytes(EIP712_VERSION));
     bytes32 private constant DOMAIN_TYPEHASH = keccak256(
         "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
     );
@@ -42,13 +45,7 @@ library FuturesSigned {
     ///         what OpenZeppelin's `_hashTypedDataV4` gives for the same struct hash.
     function orderDigest(IFuturesTypes.Order calldata o) public view returns (bytes32) {
         bytes32 domain = keccak256(
-            abi.encode(
-                DOMAIN_TYPEHASH,
-                keccak256(bytes(EIP712_NAME)),
-                keccak256(bytes(EIP712_VERSION)),
-                block.chainid,
-                address(this)
-            )
+            abi.encode(DOMAIN_TYPEHASH, EIP712_NAME_HASH, EIP712_VERSION_HASH, block.chainid, address(this))
         );
         bytes32 structHash = keccak256(
             abi.encode(ORDER_TYPEHASH, o.maker, o.seriesId, o.isBuy, o.sizeCh, o.priceWad, o.nonce, o.expiry, o.taker)

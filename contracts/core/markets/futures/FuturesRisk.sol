@@ -276,10 +276,20 @@ library FuturesRisk {
     /// @dev IClearingHouse.tenorMarginSource of this market. In a margin check the ClearingHouse is the caller: asked
     ///      directly (no storage read for its address). Any other caller (a lens, a test) that does not answer is
     ///      answered from the stored ClearingHouse; one that answers shapes only its own view.
+    ///      The call is encoded in scratch space (no memory allocation, no ABI decoder: ~0.4k less per margin check);
+    ///      an answer that is not one clean address word counts as no answer.
     function _tenorSource(FuturesBase.FuturesMarketStorage storage $) private view returns (address) {
-        bytes memory call = abi.encodeCall(IClearingHouse.tenorMarginSource, (address(this)));
-        (bool ok, bytes memory ret) = msg.sender.staticcall(call);
-        if (ok && ret.length == 32) return abi.decode(ret, (address));
+        bytes4 selector = IClearingHouse.tenorMarginSource.selector;
+        bool ok;
+        uint256 answer;
+        assembly ("memory-safe") {
+            mstore(0x00, selector)
+            mstore(0x04, address())
+            ok := staticcall(gas(), caller(), 0x00, 0x24, 0x00, 0x20)
+            ok := and(ok, eq(returndatasize(), 0x20))
+            answer := mload(0x00)
+        }
+        if (ok && answer >> 160 == 0) return address(uint160(answer));
         return $.clearingHouse.tenorMarginSource(address(this));
     }
 
