@@ -63,7 +63,7 @@ export async function spotOrderNonce(t, hash) {
     const call = tx ? spot.interface.parseTransaction({ data: tx.data }) : null;
     const orders =
       call?.name === "fillOrder" ? [call.args[0]] : call?.name === "matchOrders" ? [call.args[0], call.args[2]] : [];
-    for (const o of orders) if ((await spot.orderDigest(o, t.at)).toLowerCase() === id) return big(o.nonce);
+    for (const o of orders) if ((await spot.orderDigest(o.toObject(), t.at)).toLowerCase() === id) return big(o.nonce);
   }
   throw new Error(`spot order ${hash}: no cancel or fill transaction names its nonce`);
 }

@@ -294,8 +294,20 @@ export function handleOrderCommitted(event: OrderCommitted): void {
   e.save();
 }
 
+/** The executor's (canceller's) fee is a keeper credit like the poke bounty (PerpMarket._creditExecutor), unless the
+ *  market's packed credit (uint40) would overflow: then it was paid into the caller's collateral instead. */
+function creditExecutor(market: Address, feeUsdc: BigInt): void {
+  if (feeUsdc.isZero()) return;
+  const m = getMarket(market);
+  const owedAfter = m.keeperBountiesUsdc.minus(m.keeperClaimedUsdc).plus(feeUsdc);
+  if (owedAfter.gt(BigInt.fromString("1099511627775"))) return;
+  m.keeperBountiesUsdc = m.keeperBountiesUsdc.plus(feeUsdc);
+  m.save();
+}
+
 export function handleOrderExecuted(event: OrderExecuted): void {
   const p = event.params;
+  creditExecutor(event.address, p.feeUsdc);
   const e = orderEvent(event, "executed", p.account, p.feeUsdc, p.pendingOrders);
   e.by = p.executor;
   e.roundId = p.roundId;
@@ -305,6 +317,7 @@ export function handleOrderExecuted(event: OrderExecuted): void {
 
 export function handleOrderCancelled(event: OrderCancelled): void {
   const p = event.params;
+  creditExecutor(event.address, p.feeUsdc);
   const e = orderEvent(event, "cancelled", p.account, p.feeUsdc, p.pendingOrders);
   e.by = p.by;
   e.reason = p.reason;
