@@ -41,11 +41,7 @@ export function expected(t, type, { where = () => true, key, dir = "asc", first 
 
 /** The answer's rows in the same order as `rows` (compared by field `field`, the id by default). */
 export function sameRows(t, answer, rows, what, field = "id", of = (r) => r.id) {
-  return t.eq(
-    answer.map((r) => r[field]).join(","),
-    rows.map(of).join(","),
-    `${what}: the rows and their order`,
-  );
+  return t.eq(answer.map((r) => r[field]).join(","), rows.map(of).join(","), `${what}: the rows and their order`);
 }
 
 /**
