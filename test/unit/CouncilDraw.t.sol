@@ -394,9 +394,10 @@ contract CouncilDrawTest is TaskSolBase {
 
     /// Issue 18 item 5: the draw reads (`drawSample`, `drawSampleWeighted`) run in the linked ProviderViews library on
     /// the registry's storage. Through the delegatecall they still read the registry's checkpoints (TSK-07): a
-    /// provider that stakes ten times more after `atBlock` keeps its `atBlock` word in both reads, and the
-    /// registry's runtime is within the 20,480-byte target.
-    function test_linkedDrawReads_readTheRegistrysSnapshot_andRegistryFitsTarget() public {
+    /// provider that stakes ten times more after `atBlock` keeps its `atBlock` word in both reads. (The registry's
+    /// 20,480-byte runtime target is checked by `npm run gates` on the production build: under `--coverage` the
+    /// instrumented bytecode is larger by design.)
+    function test_linkedDrawReads_readTheRegistrysSnapshot() public {
         address[] memory one = new address[](1);
         one[0] = attackers[1];
         vm.roll(block.number + 1);
@@ -423,16 +424,5 @@ contract CouncilDrawTest is TaskSolBase {
         }
         assertTrue(found, "attacker listed");
         _assertSamplesMatchSnapshot(atBlock, n);
-        address impl = address(
-            uint160(
-                uint256(
-                    vm.load(
-                        address(registry),
-                        0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc // ERC-1967 implementation
-                    )
-                )
-            )
-        );
-        assertLe(impl.code.length, 20_480, "ProviderRegistry runtime over the 20,480-byte target");
     }
 }
