@@ -9,7 +9,7 @@ import { artifactFiles as artifacts } from "./lib/walk.mjs";
 
 const LIMIT = 24_576;
 const TARGET = 20_480;
-const OVER_TARGET = new Set(["ClearingHouse"]);
+const OVER_TARGET = new Set([]);
 let passed = 0;
 let failed = 0;
 const rows = [];

@@ -23,7 +23,7 @@ import {IClearingHouseCollateral} from "../../interfaces/clearing/IClearingHouse
 ///      libraries on the storage pointer — the account scan (ClearingMargin), positions, market set and open
 ///      interest (ClearingPositions), the liquidation close and waterfall (ClearingLiquidation) and configuration
 ///      (ClearingConfig, an external linked library).
-/// @custom:oz-upgrades-unsafe-allow external-library-linking
+/// @custom:oz-upgrades-unsafe-allow delegatecall external-library-linking
 contract ClearingHouse is
     ChxUpgradeable,
     ClearingHouseStorage,
@@ -57,38 +57,38 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function setModules(
-        address oracle,
-        address riskEngine,
-        address guarantorPool,
-        address insuranceFund,
-        address liquidationEngine
+        address /* oracle */,
+        address /* riskEngine */,
+        address /* guarantorPool */,
+        address /* insuranceFund */,
+        address /* liquidationEngine */
     ) external restricted {
-        ClearingConfig.setModules(oracle, riskEngine, guarantorPool, insuranceFund, liquidationEngine);
+        _lib(address(ClearingConfig), ClearingConfig.setModules.selector);
     }
 
     /// @inheritdoc IClearingHouse
-    function registerMarket(address market) external restricted {
-        ClearingConfig.registerMarket(market);
+    function registerMarket(address /* market */) external restricted {
+        _lib(address(ClearingConfig), ClearingConfig.registerMarket.selector);
     }
 
     /// @inheritdoc IClearingHouse
     function setMarketLossAbsorber(address market, bool enabled) external restricted {
-        ClearingConfig.setFlag(market, ClearingStorage.FLAG_LOSS_ABSORBER, enabled);
+        _setFlag(market, ClearingStorage.FLAG_LOSS_ABSORBER, enabled);
     }
 
     /// @inheritdoc IClearingHouse
     function setMarketAccountRisk(address market, bool enabled) external restricted {
-        ClearingConfig.setFlag(market, ClearingStorage.FLAG_ACCOUNT_RISK, enabled);
+        _setFlag(market, ClearingStorage.FLAG_ACCOUNT_RISK, enabled);
     }
 
     /// @inheritdoc IClearingHouse
     function setMarketHoldsAccounts(address market, bool enabled) external restricted {
-        ClearingConfig.setFlag(market, ClearingStorage.FLAG_HOLDS_ACCOUNTS, enabled);
+        _setFlag(market, ClearingStorage.FLAG_HOLDS_ACCOUNTS, enabled);
     }
 
     /// @inheritdoc IClearingHouse
     function setMarketScenarioRisk(address market, bool enabled) external restricted {
-        ClearingConfig.setFlag(market, ClearingStorage.FLAG_SCENARIO_RISK, enabled);
+        _setFlag(market, ClearingStorage.FLAG_SCENARIO_RISK, enabled);
     }
 
     /// @inheritdoc IClearingRiskSync
@@ -98,14 +98,20 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingRiskSync
-    function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external {
-        if (msg.sender == address(ClearingStorage.layout().riskEngine)) ClearingConfig.syncMarketRisk(market, params);
+    function syncMarketRisk(address /* market */, IRiskEngine.MarketRiskParams calldata /* params */) external {
+        if (msg.sender == address(ClearingStorage.layout().riskEngine))
+            _lib(address(ClearingConfig), ClearingConfig.syncMarketRisk.selector);
     }
 
     /// @inheritdoc IClearingRiskSync
-    function syncMarketVolatility(address market, uint256 sigmaWad, uint256 staleSigmaWad, uint256 staleAt) external {
+    function syncMarketVolatility(
+        address /* market */,
+        uint256 /* sigmaWad */,
+        uint256 /* staleSigmaWad */,
+        uint256 /* staleAt */
+    ) external {
         if (msg.sender == address(ClearingStorage.layout().riskEngine)) {
-            ClearingConfig.syncMarketVolatility(market, sigmaWad, staleSigmaWad, staleAt);
+            _lib(address(ClearingConfig), ClearingConfig.syncMarketVolatility.selector);
         }
     }
 
@@ -144,13 +150,13 @@ contract ClearingHouse is
     // ───────────────────────────── token collateral ─────────────────────────────
 
     /// @inheritdoc IClearingHouseCollateral
-    function setCollateralToken(address token, CollateralTokenConfig calldata config) external restricted {
-        ClearingCollateral.configure(token, config);
+    function setCollateralToken(address /* token */, CollateralTokenConfig calldata /* config */) external restricted {
+        _lib(address(ClearingCollateral), ClearingCollateral.configure.selector);
     }
 
     /// @inheritdoc IClearingHouseCollateral
-    function depositToken(address token, uint256 amount) external nonReentrant whenActive(FEATURE_DEPOSIT) {
-        ClearingCollateral.deposit(token, amount);
+    function depositToken(address /* token */, uint256 /* amount */) external nonReentrant whenActive(FEATURE_DEPOSIT) {
+        _lib(address(ClearingCollateral), ClearingCollateral.deposit.selector);
     }
 
     /// @inheritdoc IClearingHouseCollateral
@@ -170,25 +176,29 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouseCollateral
     function seizeTokenCollateral(
-        address account,
-        address buyer,
-        uint256 priceWad,
-        bool residual
+        address /* account */,
+        address /* buyer */,
+        uint256 /* priceWad */,
+        bool /* residual */
     ) external nonReentrant returns (int256 collateralUsdc, uint256 tokenMask) {
         _onlyLiquidationEngine(ClearingStorage.layout());
-        return ClearingCollateral.seize(account, buyer, priceWad, residual);
+        return abi.decode(_libData(address(ClearingCollateral), ClearingCollateral.seize.selector), (int256, uint256));
     }
 
     /// @inheritdoc IClearingHouseCollateral
-    function tokenCollateralOf(address account, address token) external view returns (uint256) {
-        return ClearingStorage.layout().tokenBalances[account][token];
+    function tokenCollateralOf(address /* account */, address /* token */) external view returns (uint256 balance) {
+        _libView(address(ClearingCollateral), ClearingCollateral.balanceOf.selector);
     }
 
     /// @inheritdoc IClearingHouseCollateral
     function collateralToken(
-        address token
-    ) external view returns (CollateralTokenConfig memory config, uint256 id, uint256 totalDeposited) {
-        return ClearingCollateral.configOf(token);
+        address /* token */
+    )
+        external
+        view
+        returns (CollateralTokenConfig memory /* config */, uint256 /* id */, uint256 /* totalDeposited */)
+    {
+        _libView(address(ClearingCollateral), ClearingCollateral.configOf.selector);
     }
 
     // ───────────────────────────── markets ─────────────────────────────
@@ -302,74 +312,68 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function fundMarketPool(uint256 amountUsdc) external restricted nonReentrant {
-        ClearingConfig.fundMarketPool(amountUsdc);
+    function fundMarketPool(uint256 /* amountUsdc */) external restricted nonReentrant {
+        _lib(address(ClearingConfig), ClearingConfig.fundMarketPool.selector);
     }
 
     /// @inheritdoc IClearingHouse
-    function withdrawMarketPool(uint256 amountUsdc, address to) external restricted nonReentrant {
-        ClearingConfig.withdrawMarketPool(amountUsdc, to);
+    function withdrawMarketPool(uint256 /* amountUsdc */, address /* to */) external restricted nonReentrant {
+        _lib(address(ClearingConfig), ClearingConfig.withdrawMarketPool.selector);
     }
 
     // ───────────────────────────── liquidation ─────────────────────────────
 
     /// @inheritdoc IClearingHouse
     function liquidationClose(
-        address account,
-        uint256 fractionWad,
-        uint256 priceWad,
-        address keeper,
-        uint256 bountyUsdc
+        address /* account */,
+        uint256 /* fractionWad */,
+        uint256 /* priceWad */,
+        address /* keeper */,
+        uint256 /* bountyUsdc */
     ) external nonReentrant returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        _onlyLiquidationEngine($);
-        (collateralUsdc, positionsLeft, paidBountyUsdc) = ClearingLiquidation.close(
-            $,
-            account,
-            fractionWad,
-            priceWad,
-            keeper,
-            bountyUsdc
-        );
-        if (paidBountyUsdc > 0) $.usdc.safeTransfer(keeper, paidBountyUsdc);
+        _onlyLiquidationEngine(ClearingStorage.layout());
+        return
+            abi.decode(
+                _libData(address(ClearingLiquidation), ClearingLiquidation.close.selector),
+                (int256, uint256, uint256)
+            );
     }
 
     /// @inheritdoc IClearingHouse
     function absorbDeficit(
-        address account,
-        uint256 fromGuarantorUsdc,
-        uint256 fromInsuranceUsdc
-    ) external returns (int256 collateralUsdc) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        _onlyLiquidationEngine($);
-        return ClearingLiquidation.absorbDeficit($, account, fromGuarantorUsdc, fromInsuranceUsdc);
+        address /* account */,
+        uint256 /* fromGuarantorUsdc */,
+        uint256 /* fromInsuranceUsdc */
+    ) external returns (int256 /* collateralUsdc */) {
+        _onlyLiquidationEngine(ClearingStorage.layout());
+        _libReturn(address(ClearingLiquidation), ClearingLiquidation.absorbDeficit.selector);
     }
 
     /// @inheritdoc IClearingHouse
     function adlReduce(
-        AdlStep calldata step
+        AdlStep calldata /* step */
     ) external nonReentrant returns (int256 realisedPnlUsdc, uint256 haircutUsdc, uint256 paidBountyUsdc) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        _onlyLiquidationEngine($);
-        (realisedPnlUsdc, haircutUsdc, paidBountyUsdc) = ClearingLiquidation.adlReduce(step);
-        if (paidBountyUsdc > 0) $.usdc.safeTransfer(step.keeper, paidBountyUsdc);
+        _onlyLiquidationEngine(ClearingStorage.layout());
+        return
+            abi.decode(
+                _libData(address(ClearingLiquidation), ClearingLiquidation.adlReduce.selector),
+                (int256, uint256, uint256)
+            );
     }
 
     /// @inheritdoc IClearingHouse
-    function adlSourceOf(address account) external view returns (address market, int256 closedCh) {
-        return ClearingConfig.adlSourceOf(account);
+    function adlSourceOf(address /* account */) external view returns (address /* market */, int256 /* closedCh */) {
+        _libView(address(ClearingConfig), ClearingConfig.adlSourceOf.selector);
     }
 
     /// @inheritdoc IClearingHouse
-    function syncExposure(address account) external nonReentrant {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        (, uint256 grossOpenUsdc) = ClearingMargin.scan($, account, $.accounts[account], _noTrade(), false, 0);
-        $.guarantorPool.onExposureChanged(account, grossOpenUsdc, false);
+    function syncExposure(address /* account */) external nonReentrant {
+        _lib(address(ClearingLiquidation), ClearingLiquidation.syncExposure.selector);
     }
 
     /// @inheritdoc IClearingHouse
     function flushFees() external nonReentrant {
-        ClearingConfig.flushFees();
+        _lib(address(ClearingConfig), ClearingConfig.flushFees.selector);
     }
 
     // ───────────────────────────── views ─────────────────────────────
@@ -397,9 +401,9 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function marketFlags(
-        address market
-    ) external view returns (bool accountRisk, bool lossAbsorber, bool holdsAccounts) {
-        return ClearingConfig.marketFlags(market);
+        address /* market */
+    ) external view returns (bool /* accountRisk */, bool /* lossAbsorber */, bool /* holdsAccounts */) {
+        _libView(address(ClearingConfig), ClearingConfig.marketFlags.selector);
     }
 
     /// @inheritdoc IClearingHouse
@@ -408,8 +412,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function positionOf(address account, address market) external view returns (Position memory) {
-        return ClearingStorage.layout().positions[account][market];
+    function positionOf(address /* account */, address /* market */) external view returns (Position memory position) {
+        _libView(address(ClearingLiquidation), ClearingLiquidation.positionOf.selector);
     }
 
     /// @inheritdoc IClearingHouse
@@ -421,9 +425,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function grossOpenNotionalOf(address account) external view returns (uint256 grossOpenUsdc) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        (, grossOpenUsdc) = ClearingMargin.scan($, account, $.accounts[account], _noTrade(), false, 0);
+    function grossOpenNotionalOf(address /* account */) external view returns (uint256 /* grossOpenUsdc */) {
+        _libView(address(ClearingLiquidation), ClearingLiquidation.grossOpenNotionalOf.selector);
     }
 
     /// @inheritdoc IClearingHouse
@@ -437,9 +440,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function totals() external view returns (uint256 feesUsdc, uint256 socialisedLossUsdc) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        return ($.feesUsdc, $.socialisedLossUsdc);
+    function totals() external view returns (uint256 /* feesUsdc */, uint256 /* socialisedLossUsdc */) {
+        _libView(address(ClearingConfig), ClearingConfig.totals.selector);
     }
 
     /// @inheritdoc IClearingHouse
@@ -492,6 +494,56 @@ contract ClearingHouse is
     function _stateAt(address account, uint256 priceWad) private view returns (MarginState memory s) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         (s, ) = ClearingMargin.scan($, account, $.accounts[account], _noTrade(), true, priceWad);
+    }
+
+    /// @dev Runs this call's arguments (calldata after the selector) in the linked library `lib`'s function
+    ///      `selector` by delegatecall and reverts with its revert data.
+    function _lib(address lib, bytes4 selector) private {
+        assembly ("memory-safe") {
+            let p := mload(0x40)
+            mstore(p, selector)
+            calldatacopy(add(p, 4), 4, sub(calldatasize(), 4))
+            if iszero(delegatecall(gas(), lib, p, calldatasize(), 0, 0)) {
+                returndatacopy(p, 0, returndatasize())
+                revert(p, returndatasize())
+            }
+        }
+    }
+
+    /// @dev _lib, then returns the library's return data as this call's (only where no modifier has work after the body).
+    function _libReturn(address lib, bytes4 selector) private {
+        _lib(lib, selector);
+        assembly {
+            returndatacopy(0, 0, returndatasize())
+            return(0, returndatasize())
+        }
+    }
+
+    /// @dev _libReturn for a view: the library function is a view, run by delegatecall like Solidity's own library
+    ///      view calls (the compiler cannot see that through assembly, hence the cast).
+    function _libView(address lib, bytes4 selector) private view {
+        function(address, bytes4) internal run = _libReturn;
+        function(address, bytes4) internal view asView;
+        assembly {
+            asView := run
+        }
+        asView(lib, selector);
+    }
+
+    /// @dev _lib, then the library's return data as bytes (for a caller whose modifiers still have work to do).
+    function _libData(address lib, bytes4 selector) private returns (bytes memory data) {
+        _lib(lib, selector);
+        assembly ("memory-safe") {
+            data := mload(0x40)
+            mstore(data, returndatasize())
+            returndatacopy(add(data, 32), 0, returndatasize())
+            mstore(0x40, and(add(add(data, 63), returndatasize()), not(31)))
+        }
+    }
+
+    /// @dev One call site for the four market-flag setters.
+    function _setFlag(address market, uint8 flag, bool enabled) private {
+        ClearingConfig.setFlag(market, flag, enabled);
     }
 
     /// @dev No traded market: every position is read from storage (market ids start at 1).

@@ -258,7 +258,7 @@ library ClearingCollateral {
     function configOf(
         address token
     )
-        internal
+        external
         view
         returns (IClearingHouseCollateral.CollateralTokenConfig memory config, uint256 id, uint256 totalDeposited)
     {
@@ -273,5 +273,10 @@ library ClearingCollateral {
             t.depositCap
         );
         return (config, t.id, t.totalDeposited);
+    }
+
+    /// @notice IClearingHouseCollateral.tokenCollateralOf.
+    function balanceOf(address account, address token) external view returns (uint256) {
+        return ClearingStorage.layout().tokenBalances[account][token];
     }
 }

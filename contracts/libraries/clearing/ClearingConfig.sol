@@ -204,6 +204,12 @@ library ClearingConfig {
         return ($.marketById[src.marketId].market, src.closedCh);
     }
 
+    /// @notice IClearingHouse.totals.
+    function totals() external view returns (uint256 feesUsdc, uint256 socialisedLossUsdc) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        return ($.feesUsdc, $.socialisedLossUsdc);
+    }
+
     /// @notice Keeps σ + 1 (0, no copy, when σ does not fit).
     function copySigma(ClearingHouseStorage.Layout storage $, uint256 sigmaWad) internal {
         $.sigmaPlusOneWad = sigmaWad < type(uint72).max ? uint72(sigmaWad + 1) : 0;

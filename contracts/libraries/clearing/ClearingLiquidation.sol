@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {IClearingHouseErrors} from "../../interfaces/clearing/IClearingHouseErrors.sol";
@@ -12,18 +14,19 @@ import {ClearingMargin} from "./ClearingMargin.sol";
 import {ClearingPositions} from "./ClearingPositions.sol";
 import {ClearingAdl} from "./ClearingAdl.sol";
 import {FixedPointMath} from "../math/FixedPointMath.sol";
+import {MarketSet} from "../../types/MarketSet.sol";
 
 /// @title ClearingLiquidation
 /// @notice The liquidation close (every position of an account by one fraction, at one price) and the default
 ///         waterfall's bookkeeping (LIQ-03), on the ClearingHouse storage.
 library ClearingLiquidation {
+    using SafeERC20 for IERC20;
     using SafeCast for int256;
     using SafeCast for uint256;
 
     /// @notice Closes `fractionWad` of every position of `account` at `priceWad` and pays the keeper up to
     ///         `bountyUsdc` from what is left (LIQ-04); the caller transfers the bounty.
     function close(
-        ClearingHouseStorage.Layout storage $,
         address account,
         uint256 fractionWad,
         uint256 priceWad,
@@ -33,6 +36,7 @@ library ClearingLiquidation {
         if (fractionWad == 0 || fractionWad > ClearingMath.WAD) {
             revert IClearingHouseErrors.ClearingInvalidFraction(fractionWad);
         }
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.Account memory acc = $.accounts[account];
         collateralUsdc = acc.collateralUsdc;
         ClearingHouseStorage.AdlSource memory largest;
@@ -61,6 +65,7 @@ library ClearingLiquidation {
         $.accounts[account] = acc;
         if (paidBountyUsdc > 0) {
             emit IClearingHouseEvents.LiquidationBountyPaid(account, keeper, paidBountyUsdc, collateralUsdc);
+            $.usdc.safeTransfer(keeper, paidBountyUsdc);
         }
     }
 
@@ -148,12 +153,11 @@ library ClearingLiquidation {
     ///         is left stays on the account as negative collateral (DeficitUnabsorbed) for auto-deleveraging (ClearingAdl)
     ///         to cover — no market pool is charged (CLR-05).
     function absorbDeficit(
-        ClearingHouseStorage.Layout storage $,
         address account,
         uint256 fromGuarantorUsdc,
         uint256 fromInsuranceUsdc
     ) external returns (int256 collateralUsdc) {
-        ClearingHouseStorage.Account storage a = $.accounts[account];
+        ClearingHouseStorage.Account storage a = ClearingStorage.layout().accounts[account];
         int256 collateral = a.collateralUsdc;
         uint256 count = a.markets.count();
         if (collateral >= 0 || count != 0) revert IClearingHouseErrors.ClearingNoDeficit(account, collateral, count);
@@ -185,6 +189,32 @@ library ClearingLiquidation {
     function adlReduce(
         IClearingHouse.AdlStep calldata step
     ) external returns (int256 realisedPnlUsdc, uint256 haircutUsdc, uint256 paidBountyUsdc) {
-        return ClearingAdl.reduce(ClearingStorage.layout(), step);
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        (realisedPnlUsdc, haircutUsdc, paidBountyUsdc) = ClearingAdl.reduce($, step);
+        if (paidBountyUsdc > 0) $.usdc.safeTransfer(step.keeper, paidBountyUsdc);
+    }
+
+    /// @notice IClearingHouse.syncExposure: the guarantor's recorded exposure of `account` set to its gross open
+    ///         notional now (IGuarantorPool.onExposureChanged).
+    function syncExposure(address account) external {
+        ClearingStorage.layout().guarantorPool.onExposureChanged(account, grossOpenNotionalOf(account), false);
+    }
+
+    /// @notice IClearingHouse.grossOpenNotionalOf: Σ |cost basis| over the account's markets, the figure
+    ///         ClearingMargin.scan gives a risk-increasing trade's guarantor check (one loop bounded by MarketSetLib.MAX).
+    function grossOpenNotionalOf(address account) public view returns (uint256 grossOpenUsdc) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        MarketSet set = $.accounts[account].markets;
+        uint256 n = set.count();
+        for (uint256 i; i < n; ++i) {
+            grossOpenUsdc += FixedPointMath.abs(
+                $.positions[account][$.marketById[set.idAt(i)].market].openNotionalUsdc
+            );
+        }
+    }
+
+    /// @notice IClearingHouse.positionOf.
+    function positionOf(address account, address market) external view returns (IClearingHouse.Position memory) {
+        return ClearingStorage.layout().positions[account][market];
     }
 }
