@@ -15,6 +15,7 @@ import {ClearingPositions} from "../../libraries/clearing/ClearingPositions.sol"
 import {ClearingLiquidation} from "../../libraries/clearing/ClearingLiquidation.sol";
 import {ClearingConfig} from "../../libraries/clearing/ClearingConfig.sol";
 import {ClearingCollateral} from "../../libraries/clearing/ClearingCollateral.sol";
+import {LinkedCall} from "../../libraries/clearing/LinkedCall.sol";
 import {IClearingHouseCollateral} from "../../interfaces/clearing/IClearingHouseCollateral.sol";
 
 /// @title ClearingHouse
@@ -22,7 +23,8 @@ import {IClearingHouseCollateral} from "../../interfaces/clearing/IClearingHouse
 /// @dev The entry contract: storage (ClearingStorage), access, token transfers and the gates; the mechanisms live in
 ///      libraries on the storage pointer — the account scan (ClearingMargin), positions, market set and open
 ///      interest (ClearingPositions), the liquidation close and waterfall (ClearingLiquidation) and configuration
-///      (ClearingConfig, an external linked library).
+///      (ClearingConfig, an external linked library). Cold entry points forward their argument bytes to a linked
+///      library (LinkedCall; docs/clearing.md "Linked entry points").
 /// @custom:oz-upgrades-unsafe-allow delegatecall external-library-linking
 contract ClearingHouse is
     ChxUpgradeable,
@@ -56,19 +58,13 @@ contract ClearingHouse is
     // ───────────────────────────── configuration ─────────────────────────────
 
     /// @inheritdoc IClearingHouse
-    function setModules(
-        address /* oracle */,
-        address /* riskEngine */,
-        address /* guarantorPool */,
-        address /* insuranceFund */,
-        address /* liquidationEngine */
-    ) external restricted {
-        _lib(address(ClearingConfig), ClearingConfig.setModules.selector);
+    function setModules(address, address, address, address, address) external restricted {
+        LinkedCall.forward(address(ClearingConfig), ClearingConfig.setModules.selector);
     }
 
     /// @inheritdoc IClearingHouse
-    function registerMarket(address /* market */) external restricted {
-        _lib(address(ClearingConfig), ClearingConfig.registerMarket.selector);
+    function registerMarket(address) external restricted {
+        LinkedCall.forward(address(ClearingConfig), ClearingConfig.registerMarket.selector);
     }
 
     /// @inheritdoc IClearingHouse
@@ -98,20 +94,15 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingRiskSync
-    function syncMarketRisk(address /* market */, IRiskEngine.MarketRiskParams calldata /* params */) external {
+    function syncMarketRisk(address, IRiskEngine.MarketRiskParams calldata) external {
         if (msg.sender == address(ClearingStorage.layout().riskEngine))
-            _lib(address(ClearingConfig), ClearingConfig.syncMarketRisk.selector);
+            LinkedCall.forward(address(ClearingConfig), ClearingConfig.syncMarketRisk.selector);
     }
 
     /// @inheritdoc IClearingRiskSync
-    function syncMarketVolatility(
-        address /* market */,
-        uint256 /* sigmaWad */,
-        uint256 /* staleSigmaWad */,
-        uint256 /* staleAt */
-    ) external {
+    function syncMarketVolatility(address, uint256, uint256, uint256) external {
         if (msg.sender == address(ClearingStorage.layout().riskEngine)) {
-            _lib(address(ClearingConfig), ClearingConfig.syncMarketVolatility.selector);
+            LinkedCall.forward(address(ClearingConfig), ClearingConfig.syncMarketVolatility.selector);
         }
     }
 
@@ -150,13 +141,13 @@ contract ClearingHouse is
     // ───────────────────────────── token collateral ─────────────────────────────
 
     /// @inheritdoc IClearingHouseCollateral
-    function setCollateralToken(address /* token */, CollateralTokenConfig calldata /* config */) external restricted {
-        _lib(address(ClearingCollateral), ClearingCollateral.configure.selector);
+    function setCollateralToken(address, CollateralTokenConfig calldata) external restricted {
+        LinkedCall.forward(address(ClearingCollateral), ClearingCollateral.configure.selector);
     }
 
     /// @inheritdoc IClearingHouseCollateral
-    function depositToken(address /* token */, uint256 /* amount */) external nonReentrant whenActive(FEATURE_DEPOSIT) {
-        _lib(address(ClearingCollateral), ClearingCollateral.deposit.selector);
+    function depositToken(address, uint256) external nonReentrant whenActive(FEATURE_DEPOSIT) {
+        LinkedCall.forward(address(ClearingCollateral), ClearingCollateral.deposit.selector);
     }
 
     /// @inheritdoc IClearingHouseCollateral
@@ -176,29 +167,27 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouseCollateral
     function seizeTokenCollateral(
-        address /* account */,
-        address /* buyer */,
-        uint256 /* priceWad */,
-        bool /* residual */
+        address,
+        address,
+        uint256,
+        bool
     ) external nonReentrant returns (int256 collateralUsdc, uint256 tokenMask) {
         _onlyLiquidationEngine(ClearingStorage.layout());
-        return abi.decode(_libData(address(ClearingCollateral), ClearingCollateral.seize.selector), (int256, uint256));
+        return
+            abi.decode(
+                LinkedCall.forwardData(address(ClearingCollateral), ClearingCollateral.seize.selector),
+                (int256, uint256)
+            );
     }
 
     /// @inheritdoc IClearingHouseCollateral
-    function tokenCollateralOf(address /* account */, address /* token */) external view returns (uint256 balance) {
-        _libView(address(ClearingCollateral), ClearingCollateral.balanceOf.selector);
+    function tokenCollateralOf(address, address) external view returns (uint256) {
+        LinkedCall.forwardView(address(ClearingCollateral), ClearingCollateral.balanceOf.selector);
     }
 
     /// @inheritdoc IClearingHouseCollateral
-    function collateralToken(
-        address /* token */
-    )
-        external
-        view
-        returns (CollateralTokenConfig memory /* config */, uint256 /* id */, uint256 /* totalDeposited */)
-    {
-        _libView(address(ClearingCollateral), ClearingCollateral.configOf.selector);
+    function collateralToken(address) external view returns (CollateralTokenConfig memory, uint256, uint256) {
+        LinkedCall.forwardView(address(ClearingCollateral), ClearingCollateral.configOf.selector);
     }
 
     // ───────────────────────────── markets ─────────────────────────────
@@ -312,68 +301,64 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function fundMarketPool(uint256 /* amountUsdc */) external restricted nonReentrant {
-        _lib(address(ClearingConfig), ClearingConfig.fundMarketPool.selector);
+    function fundMarketPool(uint256) external restricted nonReentrant {
+        LinkedCall.forward(address(ClearingConfig), ClearingConfig.fundMarketPool.selector);
     }
 
     /// @inheritdoc IClearingHouse
-    function withdrawMarketPool(uint256 /* amountUsdc */, address /* to */) external restricted nonReentrant {
-        _lib(address(ClearingConfig), ClearingConfig.withdrawMarketPool.selector);
+    function withdrawMarketPool(uint256, address) external restricted nonReentrant {
+        LinkedCall.forward(address(ClearingConfig), ClearingConfig.withdrawMarketPool.selector);
     }
 
     // ───────────────────────────── liquidation ─────────────────────────────
 
     /// @inheritdoc IClearingHouse
     function liquidationClose(
-        address /* account */,
-        uint256 /* fractionWad */,
-        uint256 /* priceWad */,
-        address /* keeper */,
-        uint256 /* bountyUsdc */
+        address,
+        uint256,
+        uint256,
+        address,
+        uint256
     ) external nonReentrant returns (int256 collateralUsdc, uint256 positionsLeft, uint256 paidBountyUsdc) {
         _onlyLiquidationEngine(ClearingStorage.layout());
         return
             abi.decode(
-                _libData(address(ClearingLiquidation), ClearingLiquidation.close.selector),
+                LinkedCall.forwardData(address(ClearingLiquidation), ClearingLiquidation.close.selector),
                 (int256, uint256, uint256)
             );
     }
 
     /// @inheritdoc IClearingHouse
-    function absorbDeficit(
-        address /* account */,
-        uint256 /* fromGuarantorUsdc */,
-        uint256 /* fromInsuranceUsdc */
-    ) external returns (int256 /* collateralUsdc */) {
+    function absorbDeficit(address, uint256, uint256) external returns (int256) {
         _onlyLiquidationEngine(ClearingStorage.layout());
-        _libReturn(address(ClearingLiquidation), ClearingLiquidation.absorbDeficit.selector);
+        LinkedCall.forwardReturn(address(ClearingLiquidation), ClearingLiquidation.absorbDeficit.selector);
     }
 
     /// @inheritdoc IClearingHouse
     function adlReduce(
-        AdlStep calldata /* step */
+        AdlStep calldata
     ) external nonReentrant returns (int256 realisedPnlUsdc, uint256 haircutUsdc, uint256 paidBountyUsdc) {
         _onlyLiquidationEngine(ClearingStorage.layout());
         return
             abi.decode(
-                _libData(address(ClearingLiquidation), ClearingLiquidation.adlReduce.selector),
+                LinkedCall.forwardData(address(ClearingLiquidation), ClearingLiquidation.adlReduce.selector),
                 (int256, uint256, uint256)
             );
     }
 
     /// @inheritdoc IClearingHouse
-    function adlSourceOf(address /* account */) external view returns (address /* market */, int256 /* closedCh */) {
-        _libView(address(ClearingConfig), ClearingConfig.adlSourceOf.selector);
+    function adlSourceOf(address) external view returns (address, int256) {
+        LinkedCall.forwardView(address(ClearingConfig), ClearingConfig.adlSourceOf.selector);
     }
 
     /// @inheritdoc IClearingHouse
-    function syncExposure(address /* account */) external nonReentrant {
-        _lib(address(ClearingLiquidation), ClearingLiquidation.syncExposure.selector);
+    function syncExposure(address) external nonReentrant {
+        LinkedCall.forward(address(ClearingLiquidation), ClearingLiquidation.syncExposure.selector);
     }
 
     /// @inheritdoc IClearingHouse
     function flushFees() external nonReentrant {
-        _lib(address(ClearingConfig), ClearingConfig.flushFees.selector);
+        LinkedCall.forward(address(ClearingConfig), ClearingConfig.flushFees.selector);
     }
 
     // ───────────────────────────── views ─────────────────────────────
@@ -400,10 +385,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function marketFlags(
-        address /* market */
-    ) external view returns (bool /* accountRisk */, bool /* lossAbsorber */, bool /* holdsAccounts */) {
-        _libView(address(ClearingConfig), ClearingConfig.marketFlags.selector);
+    function marketFlags(address) external view returns (bool, bool, bool) {
+        LinkedCall.forwardView(address(ClearingConfig), ClearingConfig.marketFlags.selector);
     }
 
     /// @inheritdoc IClearingHouse
@@ -412,8 +395,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function positionOf(address /* account */, address /* market */) external view returns (Position memory position) {
-        _libView(address(ClearingLiquidation), ClearingLiquidation.positionOf.selector);
+    function positionOf(address, address) external view returns (Position memory) {
+        LinkedCall.forwardView(address(ClearingLiquidation), ClearingLiquidation.positionOf.selector);
     }
 
     /// @inheritdoc IClearingHouse
@@ -425,8 +408,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function grossOpenNotionalOf(address /* account */) external view returns (uint256 /* grossOpenUsdc */) {
-        _libView(address(ClearingLiquidation), ClearingLiquidation.grossOpenNotionalOf.selector);
+    function grossOpenNotionalOf(address) external view returns (uint256) {
+        LinkedCall.forwardView(address(ClearingLiquidation), ClearingLiquidation.grossOpenNotionalOf.selector);
     }
 
     /// @inheritdoc IClearingHouse
@@ -440,8 +423,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function totals() external view returns (uint256 /* feesUsdc */, uint256 /* socialisedLossUsdc */) {
-        _libView(address(ClearingConfig), ClearingConfig.totals.selector);
+    function totals() external view returns (uint256, uint256) {
+        LinkedCall.forwardView(address(ClearingConfig), ClearingConfig.totals.selector);
     }
 
     /// @inheritdoc IClearingHouse
@@ -494,51 +477,6 @@ contract ClearingHouse is
     function _stateAt(address account, uint256 priceWad) private view returns (MarginState memory s) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         (s, ) = ClearingMargin.scan($, account, $.accounts[account], _noTrade(), true, priceWad);
-    }
-
-    /// @dev Runs this call's arguments (calldata after the selector) in the linked library `lib`'s function
-    ///      `selector` by delegatecall and reverts with its revert data.
-    function _lib(address lib, bytes4 selector) private {
-        assembly ("memory-safe") {
-            let p := mload(0x40)
-            mstore(p, selector)
-            calldatacopy(add(p, 4), 4, sub(calldatasize(), 4))
-            if iszero(delegatecall(gas(), lib, p, calldatasize(), 0, 0)) {
-                returndatacopy(p, 0, returndatasize())
-                revert(p, returndatasize())
-            }
-        }
-    }
-
-    /// @dev _lib, then returns the library's return data as this call's (only where no modifier has work after the body).
-    function _libReturn(address lib, bytes4 selector) private {
-        _lib(lib, selector);
-        assembly {
-            returndatacopy(0, 0, returndatasize())
-            return(0, returndatasize())
-        }
-    }
-
-    /// @dev _libReturn for a view: the library function is a view, run by delegatecall like Solidity's own library
-    ///      view calls (the compiler cannot see that through assembly, hence the cast).
-    function _libView(address lib, bytes4 selector) private view {
-        function(address, bytes4) internal run = _libReturn;
-        function(address, bytes4) internal view asView;
-        assembly {
-            asView := run
-        }
-        asView(lib, selector);
-    }
-
-    /// @dev _lib, then the library's return data as bytes (for a caller whose modifiers still have work to do).
-    function _libData(address lib, bytes4 selector) private returns (bytes memory data) {
-        _lib(lib, selector);
-        assembly ("memory-safe") {
-            data := mload(0x40)
-            mstore(data, returndatasize())
-            returndatacopy(add(data, 32), 0, returndatasize())
-            mstore(0x40, and(add(add(data, 63), returndatasize()), not(31)))
-        }
     }
 
     /// @dev One call site for the four market-flag setters.
