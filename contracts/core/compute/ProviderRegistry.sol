@@ -169,7 +169,11 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
 
     /// @inheritdoc IProviderRegistry
     function recordTaskOutcome(address provider, bool completed) external onlyTasks {
-        ProviderStake.recordOutcome(_s(), _registered(provider), provider, completed);
+        ProviderData storage p = _s().providers[provider];
+        // @dev A draw-listed provider is registered (`drawIndex1` shares the outcome's slot): the identity slot is
+        //      read only for a provider never listed, as in `ProviderStake.lock` (finalize −2.1k, issue 18).
+        if (p.drawIndex1 == 0) _registered(provider);
+        ProviderStake.recordOutcome(_s(), p, provider, completed);
     }
 
     /// @inheritdoc IProviderRegistry
