@@ -5,7 +5,7 @@ import {ChxSolBase} from "./ChxSolBase.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {Emission} from "../../contracts/core/emission/Emission.sol";
 import {IEmission} from "../../contracts/interfaces/emission/IEmission.sol";
-import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
+import {DeployDefaults} from "../utils/DeployDefaults.sol";
 
 /// @notice ChxSolBase plus the Emission module behind a proxy, wired as the deploy module wires it; `registry`
 ///         holds COMPUTE (stands in for the ProviderRegistry and the TaskRegistry).
@@ -16,31 +16,15 @@ abstract contract EmissionSolBase is ChxSolBase {
     uint256 internal constant EPOCH = 15 days;
     uint256 internal constant BASE_RATE = 2e15; // 20 % × 1/100
 
-    function _params(uint256 spanGfl, uint256 minSamples) internal view returns (IEmission.InitParams memory p) {
-        p.gfl = address(gfl);
-        p.dps = address(dps);
-        p.genesisTime = 0;
-        p.rewardShareBps = 2_000;
-        p.initialRatioWad = 1e16;
-        p.halvingSpanGfl = spanGfl;
-        p.minSamples = minSamples;
-        p.bounty = IEmission.BountyConfig({closeBountyDps: 1e18, perProviderBountyDps: 5e16, maxBountyDps: 10e18});
-        p.keeperShareBps = 500;
-        p.keeperBatchSize = 100;
+    function _params(uint256 spanGfl, uint256 minSamples) internal view returns (IEmission.InitParams memory) {
+        return DeployDefaults.emission(address(gfl), address(dps), spanGfl, minSamples);
     }
 
+    /// @dev The base layer, Emission (pause behind GUARDIAN), and `registry` as its capacity recorder and reward source.
     function _deployEmission(uint256 spanGfl, uint256 minSamples) internal {
         _deployBase();
-        emission = Emission(
-            _proxy(
-                address(new Emission()),
-                abi.encodeCall(Emission.initialize, (address(manager), _params(spanGfl, minSamples)))
-            )
-        );
-        _setRole(address(emission), Emission.recordCapacity.selector, Roles.CAPACITY_RECORDER);
-        _setRole(address(emission), Emission.replenish.selector, Roles.REWARD_SOURCE);
-        _setRole(address(emission), IChxModule.pauseFeature.selector, Roles.GUARDIAN);
-        _grant(Roles.EMISSION, address(emission));
+        emission = Emission(_deployEmission(_params(spanGfl, minSamples)));
+        _guardPause(address(emission));
         _grant(Roles.CAPACITY_RECORDER, registry);
         _grant(Roles.REWARD_SOURCE, registry);
     }

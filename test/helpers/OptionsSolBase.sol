@@ -2,7 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {ClearingSolBase} from "./ClearingSolBase.sol";
-import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IOptionsMarket, IOptionsMarketTypes} from "../../contracts/interfaces/markets/IOptionsMarket.sol";
 
 /// @notice The options market behind a real proxy (with its settlement module) on top of the clearing layer of
@@ -14,22 +13,7 @@ abstract contract OptionsSolBase is ClearingSolBase {
 
     function _deployOptions() internal {
         _deployClearing();
-        address settlement = deployCode("OptionsSettlement.sol:OptionsSettlement");
-        options = IOptionsMarket(
-            _proxy(
-                deployCode("OptionsMarket.sol:OptionsMarket"),
-                abi.encodeWithSignature(
-                    "initialize(address,address,address,address,address)",
-                    address(manager),
-                    address(chouse),
-                    address(oracle),
-                    address(this),
-                    settlement
-                )
-            )
-        );
-        chouse.registerMarket(address(options));
-        _grant(Roles.MARKET, address(options));
+        options = IOptionsMarket(_deployOptionsMarket(stack, address(oracle), address(this)));
         expiry = uint64(block.timestamp + 7 days);
         options.listSeries(
             IOptionsMarketTypes.SeriesParams(IOptionsMarketTypes.OptionKind.Put, false, 0, expiry, 8e18, 0)

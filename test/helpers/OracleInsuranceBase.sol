@@ -6,7 +6,6 @@ import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {ComputePriceOracle} from "../../contracts/core/oracle/ComputePriceOracle.sol";
 import {InsuranceFund} from "../../contracts/core/clearing/InsuranceFund.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
-import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 
 /// @notice ChxSolBase plus the oracle (over a MockAggregatorV3 at 2 USDC/CH, 8 decimals) and the insurance fund
 ///         (7-day cooldown, 2-day window), wired as the deploy module wires them.
@@ -28,27 +27,11 @@ abstract contract OracleInsuranceBase is ChxSolBase {
     function _deployOracleAndFund() internal {
         vm.warp(T0);
         _deployBase();
-        feed = new MockAggregatorV3(8, "CH / USD", 2e8);
-        oracle = ComputePriceOracle(
-            _proxy(
-                address(new ComputePriceOracle()),
-                abi.encodeCall(
-                    ComputePriceOracle.initialize,
-                    (address(manager), address(feed), HEARTBEAT, MIN_PRICE, MAX_PRICE, address(0), 0)
-                )
-            )
-        );
-        fund = InsuranceFund(
-            _proxy(
-                address(new InsuranceFund()),
-                abi.encodeCall(InsuranceFund.initialize, (address(manager), address(usdc), COOLDOWN, WINDOW))
-            )
-        );
-        _setRole(address(fund), InsuranceFund.coverBadDebt.selector, Roles.CLEARING);
-        _setRole(address(fund), InsuranceFund.depositFees.selector, Roles.FEE_SOURCE);
-        _setRole(address(fund), InsuranceFund.setGuarantorRequirement.selector, Roles.CLEARING);
-        _setRole(address(fund), IChxModule.pauseFeature.selector, Roles.GUARDIAN);
-        _setRole(address(oracle), IChxModule.pauseFeature.selector, Roles.GUARDIAN);
+        feed = MockAggregatorV3(_deployFeed(2e8));
+        oracle = ComputePriceOracle(_deployComputeOracle(address(feed), HEARTBEAT, MIN_PRICE, MAX_PRICE));
+        fund = InsuranceFund(_deployInsuranceFund(address(usdc), COOLDOWN, WINDOW));
+        _guardPause(address(fund));
+        _guardPause(address(oracle));
         _grant(Roles.CLEARING, clearing);
         _grant(Roles.FEE_SOURCE, clearing);
         _grant(Roles.GUARDIAN, guardian);

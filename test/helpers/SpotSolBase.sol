@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {Test} from "forge-std/Test.sol";
-import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
+import {Deployers} from "../utils/Deployers.sol";
 import {SpotMarket} from "../../contracts/core/markets/SpotMarket.sol";
 import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 import {MockInsuranceFund} from "../../contracts/mocks/MockInsuranceFund.sol";
@@ -11,11 +10,9 @@ import {MockAuthority} from "../../contracts/mocks/MockAuthority.sol";
 
 /// @notice A SpotMarket proxy over mock tokens, a mock insurance fund and an allow-all authority, for Solidity
 ///         unit, fuzz and invariant tests of the market alone.
-/// @dev Deliberately does not extend ChxSolBase: with the governance and token layers (AccessManager, DPS votes,
-///      GFL) in the same compilation job, solc-js (wasm) runs out of memory on the invariant handler (HHE908).
-///      The market only sees CH, USDC and DPS as ERC-20s, so mocks lose nothing here; access control is
-///      tested in TypeScript against the real AccessManager.
-abstract contract SpotSolBase is Test {
+/// @dev Uses only Deployers' proxy step: no AccessManager or real tokens (the market only sees CH, USDC and DPS as
+///      ERC-20s, so mocks lose nothing here; access control is tested in TypeScript against the real AccessManager).
+abstract contract SpotSolBase is Deployers {
     SpotMarket internal spot;
     MockInsuranceFund internal fund;
     MockERC20 internal ch;
@@ -25,20 +22,12 @@ abstract contract SpotSolBase is Test {
 
     function _deploySpot() internal {
         ch = new MockERC20("Compute Hour", "CH", 18);
-        usdc = new MockERC20("USD Coin (mock)", "USDC", 6);
+        usdc = MockERC20(_deployUsdc());
         dps = new MockERC20("CHX Reward Share", "DPS", 18);
         fund = new MockInsuranceFund(address(usdc));
         address authority = address(new MockAuthority());
         spot = SpotMarket(
-            address(
-                new ERC1967Proxy(
-                    address(new SpotMarket()),
-                    abi.encodeCall(
-                        SpotMarket.initialize,
-                        (authority, address(ch), address(usdc), address(dps), treasury, address(fund))
-                    )
-                )
-            )
+            _deploySpotMarket(authority, [address(ch), address(usdc), address(dps)], treasury, address(fund))
         );
     }
 

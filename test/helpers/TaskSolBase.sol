@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {ManagedSolBase} from "./ManagedSolBase.sol";
-import {IAccessManager} from "@openzeppelin/contracts/access/manager/IAccessManager.sol";
-import {Roles} from "../../contracts/core/governance/Roles.sol";
+import {Deployers} from "../utils/Deployers.sol";
+import {DeployDefaults} from "../utils/DeployDefaults.sol";
 import {IDPSToken} from "../../contracts/interfaces/tokens/IDPSToken.sol";
 import {ICHToken} from "../../contracts/interfaces/tokens/ICHToken.sol";
 import {IComputeStandard} from "../../contracts/interfaces/compute/IComputeStandard.sol";
@@ -22,7 +21,7 @@ import {MockRewardPool} from "../../contracts/mocks/MockRewardPool.sol";
 ///         USDC, a mock reward pool and price index, eight onboarded providers and a funded client.
 /// @dev Implementations come from their compiled artifacts (`deployCode`) and are driven through interfaces only:
 ///      compiling them into this job with forge-std exhausts solc-js's wasm memory (HHE908).
-abstract contract TaskSolBase is ManagedSolBase {
+abstract contract TaskSolBase is Deployers {
     IDPSToken internal dps;
     ICHToken internal ch;
     IComputeStandard internal standard;
@@ -33,8 +32,6 @@ abstract contract TaskSolBase is ManagedSolBase {
     MockRewardPool internal pool;
     MockPriceIndex internal oracle;
 
-    uint256 internal constant GENESIS_DPS = 10_000_000e18;
-    uint256 internal constant ATTESTER_PK = 0xA77E57;
     address internal client = address(0xC11E);
     address[] internal providers;
 
@@ -43,64 +40,16 @@ abstract contract TaskSolBase is ManagedSolBase {
     bytes32 internal constant OTHER_RESULT = keccak256("other result");
     uint16 internal constant FEE_BPS = 100; // 1 % of the price per council member
 
+    /// @dev AccessManager, DPS (genesis to this contract), CH, the ComputeStandard, the ProviderRegistry (10-year
+    ///      attestations) with a MockPriceIndex at 2.5 USDC/CH as its price oracle.
     function _deployCompute() internal {
-        manager = IAccessManager(
-            _proxy(
-                "ChxAccessManager.sol:ChxAccessManager",
-                abi.encodeWithSignature("initialize(address)", address(this))
-            )
-        );
-        dps = IDPSToken(
-            _proxy(
-                "DPSToken.sol:DPSToken",
-                abi.encodeWithSignature("initialize(address,address,uint256)", manager, address(this), GENESIS_DPS)
-            )
-        );
-        ch = ICHToken(_proxy("CHToken.sol:CHToken", abi.encodeWithSignature("initialize(address)", manager)));
-        _setRole(address(ch), ICHToken.mint.selector, Roles.CH_MINTER);
-        _setRole(address(ch), ICHToken.burn.selector, Roles.CH_MINTER);
-        standard = IComputeStandard(
-            _proxy("ComputeStandard.sol:ComputeStandard", abi.encodeWithSignature("initialize(address)", manager))
-        );
-        IProviderRegistry.Params memory p = IProviderRegistry.Params({
-            minStakeDps: 1_000e18,
-            collateralFactorWad: 0.5e18,
-            mintHorizonSec: 30 days,
-            unbondingDelaySec: 7 days,
-            attestationValiditySec: 3650 days,
-            heartbeatIntervalSec: 1 hours,
-            uptimeWindowSec: 30 days,
-            finderFeeBps: 1_000,
-            redemptionPenaltyBps: 1_000,
-            dpsPriceWad: 1e18
-        });
+        _deployAccessManager();
+        dps = IDPSToken(_deployDps(GENESIS_DPS, false));
+        ch = ICHToken(_deployCh());
+        standard = IComputeStandard(_deployComputeStandard());
         registry = IProviderRegistry(
-            _proxy(
-                "ProviderRegistry.sol:ProviderRegistry",
-                abi.encodeWithSignature(
-                    "initialize(address,address,address,address,(uint96,uint96,uint64,uint64,uint64,uint32,uint32,uint16,uint16,uint128))",
-                    manager,
-                    dps,
-                    ch,
-                    standard,
-                    p
-                )
-            )
+            _deployProviderRegistry(address(dps), address(ch), address(standard), DeployDefaults.registry(3650 days))
         );
-        _grant(Roles.CH_MINTER, address(registry));
-        _setRole(address(registry), IProviderRegistry.recordTaskOutcome.selector, Roles.COMPUTE);
-        _setRole(address(registry), IProviderRegistry.assignRedemption.selector, Roles.COMPUTE);
-        _setRole(address(registry), IProviderRegistry.confirmDelivery.selector, Roles.COMPUTE);
-        _setRole(address(registry), IProviderRegistry.reportDeliveryFailure.selector, Roles.COMPUTE);
-        _setRole(address(registry), IProviderRegistry.releaseRedemption.selector, Roles.COMPUTE);
-        _setRole(address(registry), IProviderRegistry.slash.selector, Roles.PROVIDER_SLASHER);
-        _setRole(address(registry), IProviderRegistry.slashTo.selector, Roles.PROVIDER_SLASHER);
-        _setRole(address(registry), IProviderRegistry.lockStake.selector, Roles.STAKE_LOCKER);
-        _setRole(address(registry), IProviderRegistry.releaseStake.selector, Roles.STAKE_LOCKER);
-        _grant(Roles.ATTESTER, vm.addr(ATTESTER_PK));
-        uint64[] memory w = new uint64[](3);
-        (w[0], w[1], w[2]) = (0.5e18, 0.3e18, 0.2e18);
-        standard.publishReference(1, 0.312e18, w, "ML training", bytes32(0));
         oracle = new MockPriceIndex(2.5e18);
         registry.setPriceOracle(address(oracle));
     }
@@ -136,66 +85,22 @@ abstract contract TaskSolBase is ManagedSolBase {
     }
 
     function _params() internal pure returns (ITaskRegistry.Params memory) {
-        return
-            ITaskRegistry.Params({
-                councilFeeBps: FEE_BPS,
-                dpsDiscountBps: 1_000,
-                dpsReplenishBps: 2_000,
-                maxCouncil: 5,
-                councilWindow: 32,
-                verifyWindowSec: 1 days,
-                disputeWindowSec: 2 days,
-                redemptionGraceSec: 1 days,
-                slashDps: SLASH
-            });
+        return DeployDefaults.tasks(FEE_BPS, SLASH);
     }
 
     /// @dev A StreamTasks proxy on this deployment's manager and matcher, paying in `toks` (CH, USDC, DPS order),
     ///      with a one-day window; it may lock subscribers' stake (STAKE_LOCKER; the lock itself starts at 0).
     function _deployStreams(address[3] memory toks) internal returns (IStreamTasks s) {
-        s = IStreamTasks(
-            _proxy(
-                "StreamTasks.sol:StreamTasks",
-                abi.encodeWithSignature(
-                    "initialize(address,address,address[3],uint32)",
-                    manager,
-                    matcher,
-                    toks,
-                    uint32(1 days)
-                )
-            )
-        );
-        _grant(Roles.STAKE_LOCKER, address(s));
+        s = IStreamTasks(_deployStreamTasks(address(matcher), toks));
     }
 
     function _deployTasks() internal {
         _deployCompute();
-        matcher = IProviderMatcher(
-            _proxy(
-                "ProviderMatcher.sol:ProviderMatcher",
-                abi.encodeWithSignature("initialize(address,address)", manager, registry)
-            )
-        );
-        usdc = new MockERC20("USD Coin (mock)", "USDC", 6);
+        matcher = IProviderMatcher(_deployProviderMatcher(address(registry)));
+        usdc = MockERC20(_deployUsdc());
         pool = new MockRewardPool(dps);
         address[3] memory toks = [address(ch), address(usdc), address(dps)];
-        tasks = ITaskRegistry(
-            _proxy(
-                "TaskRegistry.sol:TaskRegistry",
-                abi.encodeWithSignature(
-                    "initialize(address,address,address,address[3],address,(uint16,uint16,uint16,uint8,uint8,uint32,uint32,uint32,uint128))",
-                    manager,
-                    registry,
-                    matcher,
-                    toks,
-                    pool,
-                    _params()
-                )
-            )
-        );
-        _grant(Roles.COMPUTE, address(tasks));
-        _grant(Roles.PROVIDER_SLASHER, address(tasks));
-        _grant(Roles.STAKE_LOCKER, address(tasks));
+        tasks = ITaskRegistry(_deployTaskRegistry(address(registry), address(matcher), toks, address(pool), _params()));
         for (uint256 i; i < 8; ++i) {
             address p = address(uint160(0xB000 + i));
             providers.push(p);
@@ -378,24 +283,20 @@ abstract contract TaskSolBase is ManagedSolBase {
     /// @dev A DeliveryOrders proxy on this task world with `market` as its futures market (workload class 1, grade 3,
     ///      30-day window), holding COMPUTE and PROVIDER_SLASHER (the delivery-order suites and the MKT-08 invariant).
     function _deployDeliveryOrders(address market) internal returns (IDeliveryOrders d) {
+        address[6] memory deps = [
+            address(registry),
+            address(matcher),
+            address(tasks),
+            address(standard),
+            address(ch),
+            address(dps)
+        ];
         d = IDeliveryOrders(
-            _proxy(
-                "DeliveryOrders.sol:DeliveryOrders",
-                abi.encodeWithSignature(
-                    "initialize(address,address,address,address,address,address,address,address,(uint16,uint8,uint32))",
-                    manager,
-                    market,
-                    registry,
-                    matcher,
-                    tasks,
-                    standard,
-                    ch,
-                    dps,
-                    IDeliveryOrders.Spec({workloadClass: 1, minGrade: 3, windowSec: 30 days})
-                )
+            _deployDeliveryOrders(
+                market,
+                deps,
+                IDeliveryOrders.Spec({workloadClass: 1, minGrade: 3, windowSec: 30 days})
             )
         );
-        _grant(Roles.COMPUTE, address(d));
-        _grant(Roles.PROVIDER_SLASHER, address(d));
     }
 }

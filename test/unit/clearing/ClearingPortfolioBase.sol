@@ -2,8 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../../helpers/ClearingUnitBase.sol";
-import {IRiskEngine} from "../../../contracts/interfaces/clearing/IRiskEngine.sol";
-import {Roles} from "../../../contracts/core/governance/Roles.sol";
 import {MockScenarioMarket} from "../../../contracts/mocks/MockScenarioMarket.sol";
 
 /// @notice Shared set-up: a scenario (options) market with the same risk parameters as the perp stand-in (σ = 2 %:
@@ -14,20 +12,8 @@ abstract contract ClearingPortfolioBase is ClearingUnitBase {
     function setUp() public virtual override {
         super.setUp();
         opts = new MockScenarioMarket(address(chouse), address(oracle));
-        chouse.registerMarket(address(opts));
-        chouse.setMarketHoldsAccounts(address(opts), true);
-        chouse.setMarketAccountRisk(address(opts), true);
-        chouse.setMarketScenarioRisk(address(opts), true);
-        risk.setMarketParams(
-            address(opts),
-            IRiskEngine.MarketRiskParams({
-                imMultipleWad: 3e18,
-                mmMultipleWad: 1.5e18,
-                imFloorWad: 0.1e18,
-                mmFloorWad: 0.05e18
-            })
-        );
-        _grant(Roles.MARKET, address(opts));
+        _registerMarket(stack, address(opts), false);
+        _portfolioMargin(stack, address(opts));
         _fundMarket(5_000e6);
     }
 

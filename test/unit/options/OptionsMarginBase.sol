@@ -2,8 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../../helpers/ClearingUnitBase.sol";
-import {IRiskEngine} from "../../../contracts/interfaces/clearing/IRiskEngine.sol";
-import {Roles} from "../../../contracts/core/governance/Roles.sol";
 import {IOptionsMarket, IOptionsMarketTypes} from "../../../contracts/interfaces/markets/IOptionsMarket.sol";
 
 /// @notice The real OptionsMarket (proxy + settlement module + linked libraries) on the clearing unit set-up, flagged
@@ -22,34 +20,8 @@ abstract contract OptionsMarginBase is ClearingUnitBase {
 
     function setUp() public virtual override {
         super.setUp();
-        address settlement = deployCode("OptionsSettlement.sol:OptionsSettlement");
-        options = IOptionsMarket(
-            _proxy(
-                deployCode("OptionsMarket.sol:OptionsMarket"),
-                abi.encodeWithSignature(
-                    "initialize(address,address,address,address,address)",
-                    address(manager),
-                    address(chouse),
-                    address(oracle),
-                    address(this),
-                    settlement
-                )
-            )
-        );
-        chouse.registerMarket(address(options));
-        chouse.setMarketHoldsAccounts(address(options), true);
-        chouse.setMarketAccountRisk(address(options), true);
-        chouse.setMarketScenarioRisk(address(options), true);
-        risk.setMarketParams(
-            address(options),
-            IRiskEngine.MarketRiskParams({
-                imMultipleWad: 3e18,
-                mmMultipleWad: 1.5e18,
-                imFloorWad: 0.1e18,
-                mmFloorWad: 0.05e18
-            })
-        );
-        _grant(Roles.MARKET, address(options));
+        options = IOptionsMarket(_deployOptionsMarket(stack, address(oracle), address(this)));
+        _portfolioMargin(stack, address(options));
         expiry = uint64(block.timestamp + 7 days);
         uncappedCall = _list(IOptionsMarketTypes.OptionKind.Call, 10e18, UNCAPPED);
         put10 = _list(IOptionsMarketTypes.OptionKind.Put, 10e18, 0);
