@@ -5,7 +5,9 @@
 // groups, then each test file alone. See docs/toolchain.md. Then the SDK (packages/sdk): ABIs, enums, EIP-712 types and
 // TypeChain handles generated from the artifacts, compiled to packages/sdk/dist (ESM + types), incrementally.
 // Progress: one line per step and, while solc-js works (a first build takes minutes on 2 cores), a line every 20 s.
-// `--sdk-only` rebuilds the SDK from the current artifacts.
+// `--sdk-only` rebuilds the SDK from the current artifacts. `--no-tests` compiles the contracts (and TypeChain, the
+// SDK) but not the Solidity tests: `npm test` uses it for the plain tree, whose only users are the deploy-based
+// steps (lint, gates, subgraph, keepers, relay, examples), while the hardhat tests run in the instrumented tree.
 import { spawnSync, spawn } from "node:child_process";
 
 import { walk } from "./lib/walk.mjs";
@@ -58,9 +60,16 @@ async function hardhat(args, label) {
   process.exit(r.status ?? 1);
 }
 
+const CONTRACTS_ONLY = process.argv.includes("--no-tests");
+
 async function compile() {
   console.log("build: compiling contracts (solc-js; a first build takes several minutes, later ones seconds)");
-  if ((await hardhat(["--no-tests"], "compiling contracts")) && (await hardhat([], "compiling tests, TypeChain")))
+  if (CONTRACTS_ONLY) {
+    if (await hardhat(["--no-tests"], "compiling contracts, TypeChain")) return;
+  } else if (
+    (await hardhat(["--no-tests"], "compiling contracts")) &&
+    (await hardhat([], "compiling tests, TypeChain"))
+  )
     return;
   const contracts = sol("contracts").filter((f) => !f.endsWith(".t.sol"));
   const tests = [...sol("test"), ...sol("contracts").filter((f) => f.endsWith(".t.sol"))];
@@ -68,6 +77,10 @@ async function compile() {
   for (const group of chunks(contracts, GROUP)) {
     i++;
     if (!(await hardhat(["--no-tests", ...group], `contracts, group ${i}`))) process.exit(1);
+  }
+  if (CONTRACTS_ONLY) {
+    if (!(await hardhat(["--no-tests"], "TypeChain"))) process.exit(1);
+    return;
   }
   i = 0;
   for (const group of chunks(tests, 1)) {

@@ -5,6 +5,8 @@
 //   node scripts/coverage.mjs            run every test with coverage, write coverage/ (lcov.info + html), gate
 //   node scripts/coverage.mjs --check    gate an existing coverage/lcov.info only (no test run)
 //   node scripts/coverage.mjs --update   run, then raise the floor to the measured value (never lowers it)
+//   node scripts/coverage.mjs --no-build run on an instrumented tree already built (`npm test` builds it from the
+//                                        start, beside the plain build: scripts/test.mjs)
 //
 // The instrumented build lives in its own tree, `.coverage-build/` (artifacts, cache, TypeChain output: the
 // CHX_BUILD_DIR switch of hardhat.config.ts), never in the plain artifacts/: instrumented bytecode exceeds EIP-170
@@ -17,6 +19,8 @@ const FLOOR_FILE = "scripts/coverage-floor.json";
 const LCOV = "coverage/lcov.info";
 const SCOPE = "contracts/core/";
 const args = new Set(process.argv.slice(2));
+/** The instrumented tree's build switches (hardhat.config.ts, scripts/build.mjs); scripts/test.mjs sets the same. */
+const COVERAGE_TREE = { CHX_BUILD_DIR: ".coverage-build", CHX_BUILD_COVERAGE: "1" };
 
 if (!args.has("--check")) {
   // the mocha tests import the plain TypeChain types (types/): build them first on a fresh checkout
@@ -30,10 +34,12 @@ if (!args.has("--check")) {
   // The instrumented build first, through scripts/build.mjs: in a fresh clone one solc-js job for the whole project
   // runs out of wasm memory (HHE908), and build.mjs falls back to small jobs; `hardhat test --coverage` then only
   // reuses the cache.
-  const b = spawnSync("node", ["scripts/build.mjs"], {
-    stdio: "inherit",
-    env: { ...process.env, CHX_BUILD_DIR: ".coverage-build", CHX_BUILD_COVERAGE: "1" },
-  });
+  const b = args.has("--no-build")
+    ? { status: 0 }
+    : spawnSync("node", ["scripts/build.mjs"], {
+        stdio: "inherit",
+        env: { ...process.env, ...COVERAGE_TREE },
+      });
   if (b.status !== 0) {
     console.log("coverage build failed");
     console.log("0 passed, 1 failed");

@@ -6,23 +6,47 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 
 // The hardhat tests run once, instrumented (Hardhat's built-in coverage): the same solidity + mocha suite, then the
-// contracts/core line-coverage floor of scripts/coverage-floor.json. The instrumented build has its own tree
-// (`.coverage-build/`), so that step starts in the background right after the plain build and runs alongside lint,
-// gates, subgraph and keepers (which use the plain build); its output is printed when it ends. CHX_COVERAGE=0 runs
-// the plain `hardhat test` instead, in line (a quicker local loop; docs/toolchain.md, "Coverage").
-const hardhatTests =
-  process.env.CHX_COVERAGE === "0"
-    ? { name: "hardhat test (solidity + mocha)", cmd: "npx", args: ["hardhat", "test"], kind: "tests" }
-    : {
-        name: "hardhat test --coverage (solidity + mocha) + floor (contracts/core lines)",
-        cmd: "node",
-        args: ["scripts/coverage.mjs"],
-        kind: "tests",
-        background: true,
-      };
+// contracts/core line-coverage floor of scripts/coverage-floor.json. The instrumented tree (`.coverage-build/`) is
+// built from the start, in the background, beside the plain build: the two solc-js builds are single-threaded and the
+// machine has two cores. The plain build compiles the contracts only (`--no-tests`): its users are the deploy-based
+// steps (lint, gates, subgraph, keepers, relay, examples); the Solidity tests are compiled and run in the
+// instrumented tree. Once both builds are done the instrumented tests start, still in the background, alongside the
+// other steps; background output is printed when each ends. CHX_COVERAGE=0 runs the plain `hardhat test` instead, in
+// line, after a full plain build (a quicker local loop; docs/toolchain.md, "Coverage").
+const COVERAGE = process.env.CHX_COVERAGE !== "0";
+const COVERAGE_TREE = { CHX_BUILD_DIR: ".coverage-build", CHX_BUILD_COVERAGE: "1" };
 const steps = [
-  { name: "build (solc-js + TypeChain)", cmd: "node", args: ["scripts/build.mjs"], kind: "check" },
-  ...(hardhatTests.background === true ? [hardhatTests] : []),
+  ...(COVERAGE
+    ? [
+        {
+          name: "coverage build (instrumented tree, contracts + tests)",
+          cmd: "node",
+          args: ["scripts/build.mjs"],
+          env: COVERAGE_TREE,
+          kind: "check",
+          background: true,
+          id: "coverage-build",
+        },
+      ]
+    : []),
+  {
+    name: "build (solc-js + TypeChain)",
+    cmd: "node",
+    args: COVERAGE ? ["scripts/build.mjs", "--no-tests"] : ["scripts/build.mjs"],
+    kind: "check",
+  },
+  ...(COVERAGE
+    ? [
+        {
+          name: "hardhat test --coverage (solidity + mocha) + floor (contracts/core lines)",
+          cmd: "node",
+          args: ["scripts/coverage.mjs", "--no-build"],
+          kind: "tests",
+          background: true,
+          after: "coverage-build",
+        },
+      ]
+    : []),
   { name: "lint", cmd: "npm", args: ["run", "--silent", "lint"], kind: "check" },
   {
     name: "gates (storage layouts vs baseline, contract sizes)",
@@ -30,7 +54,9 @@ const steps = [
     args: ["run", "--silent", "gates"],
     kind: "tests",
   },
-  ...(hardhatTests.background === true ? [] : [hardhatTests]),
+  ...(COVERAGE
+    ? []
+    : [{ name: "hardhat test (solidity + mocha)", cmd: "npx", args: ["hardhat", "test"], kind: "tests" }]),
 ];
 if (existsSync("subgraph/package.json") || existsSync("subgraph/subgraph.template.yaml")) {
   steps.push({
@@ -54,6 +80,16 @@ if (existsSync("relay/test/run.ts")) {
     name: "relay (SQLite and PostgreSQL/PGlite, against a local node)",
     cmd: "npm",
     args: ["run", "--silent", "test:relay"],
+    kind: "tests",
+  });
+}
+
+if (COVERAGE && existsSync("test/integration/demo.test.ts")) {
+  // the main job's short run, on the plain contracts (skipped inside the instrumented run: demo.test.ts)
+  steps.push({
+    name: "demo (a short run of the main job, plain contracts)",
+    cmd: "npx",
+    args: ["hardhat", "test", "mocha", "--no-compile", "test/integration/demo.test.ts"],
     kind: "tests",
   });
 }
@@ -83,7 +119,10 @@ function failureLines(out) {
 
 function run(step, quiet = false) {
   return new Promise((resolve) => {
-    const child = spawn(step.cmd, step.args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    const child = spawn(step.cmd, step.args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...(step.env ?? {}) },
+    });
     let out = "";
     const onData = (stream) => (d) => {
       out += d.toString();
@@ -130,12 +169,27 @@ function account(step, code, out, secs) {
 }
 
 const background = [];
+const byId = new Map();
 for (const step of steps) {
   if (only.length > 0 && !only.some((o) => step.name.includes(o))) continue;
   const t0 = Date.now();
   if (step.background === true) {
+    // a step that needs another background step (the instrumented tests need the instrumented build) starts when
+    // that one has ended, and only if it passed
+    const before = step.after === undefined ? undefined : byId.get(step.after);
+    const start = () => {
+      const t1 = Date.now();
+      return run(step, true).then((r) => ({ step, ...r, secs: ((Date.now() - t1) / 1000).toFixed(1) }));
+    };
+    const pending =
+      before === undefined
+        ? start()
+        : before.then((b) =>
+            b.code === 0 ? start() : { step, code: 1, out: `not run: "${b.step.name}" failed\n`, secs: "0.0" },
+          );
     console.log(`\n=== ${step.name}: started in the background (its output follows the last step)`);
-    background.push(run(step, true).then((r) => ({ step, ...r, secs: ((Date.now() - t0) / 1000).toFixed(1) })));
+    if (step.id !== undefined) byId.set(step.id, pending);
+    background.push(pending);
     continue;
   }
   console.log(`\n=== ${step.name}`);

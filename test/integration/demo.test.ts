@@ -18,8 +18,13 @@ const microOf = (v: string | undefined) => {
   return v!.startsWith("-") ? -abs : abs;
 };
 
-describe("Demo (the main job) — a short run", function () {
-  this.timeout(300_000);
+// The demo runs the plain contracts (it is the main job). `npm test` runs this file in the plain tree, as its own step
+// (scripts/test.mjs, "demo"), not in the instrumented coverage run: there it took 151 s of the critical path and
+// reached no contracts/core line the unit and integration tests do not.
+const inCoverageTree = process.env.CHX_BUILD_DIR !== undefined;
+
+(inCoverageTree ? describe.skip : describe)("Demo (the main job) — a short run", function () {
+  this.timeout(600_000);
 
   it("runs every landed scene without failure and reports honest figures", async function () {
     const out = await mkdtemp(path.join(tmpdir(), "chx-demo-"));
