@@ -37,25 +37,31 @@ library CapacitySamples {
     /// @return med The median (0 when the mask is empty).
     /// @return count Number of samples.
     function median(uint256[4] storage ring, uint256 mask) internal view returns (uint256 med, uint256 count) {
+        mask &= (1 << DAYS) - 1; // only days 0-14 exist
+        if (mask == 0) return (0, 0);
         uint256[DAYS] memory vals;
-        uint256[4] memory words;
-        for (uint256 w; w < 4; ++w) {
-            // Skip words whose four days are all missing.
-            if ((mask >> (w << 2)) & 0xf != 0) words[w] = ring[w];
-        }
-        for (uint256 d; d < DAYS; ++d) {
-            if ((mask >> d) & 1 == 0) continue;
-            uint256 v = (words[d >> 2] >> ((d & 3) << 6)) & MASK64;
-            // Insertion sort: at most 15 elements.
-            uint256 i = count;
-            while (i > 0 && vals[i - 1] > v) {
-                vals[i] = vals[i - 1];
-                --i;
+        // @dev unchecked: count ≤ 15, every index below it; a word whose four days are all missing is not read.
+        unchecked {
+            for (uint256 w; w < 4; ++w) {
+                uint256 bits = (mask >> (w << 2)) & 0xf;
+                if (bits == 0) continue;
+                uint256 word = ring[w];
+                for (uint256 j; bits != 0; ++j) {
+                    if (bits & 1 == 1) {
+                        uint256 v = (word >> (j << 6)) & MASK64;
+                        // Insertion sort: at most 15 elements.
+                        uint256 i = count;
+                        while (i > 0 && vals[i - 1] > v) {
+                            vals[i] = vals[i - 1];
+                            --i;
+                        }
+                        vals[i] = v;
+                        ++count;
+                    }
+                    bits >>= 1;
+                }
             }
-            vals[i] = v;
-            ++count;
         }
-        if (count == 0) return (0, 0);
         uint256 mid = count >> 1;
         // @dev even count: mean of the two middle values, rounded down (favours the protocol).
         med = count & 1 == 1 ? vals[mid] : (vals[mid - 1] + vals[mid]) >> 1;

@@ -226,8 +226,11 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
     }
 
     /// @inheritdoc IEmission
-    function epochInfo(uint256 epoch) external view returns (EpochInfo memory) {
-        return _s().epochs[epoch];
+    function epochInfo(uint256 epoch) external view returns (EpochInfo memory info) {
+        EmissionStorage storage $ = _s();
+        info = $.epochs[epoch];
+        // @dev the open epoch's running total is kept in word 2 until its close.
+        if (epoch == $.currentEpoch) info.totalGfl = uint128(uint256($.openTotalGfl) * CapacitySamples.UNIT);
     }
 
     /// @inheritdoc IEmission

@@ -9,7 +9,8 @@ import {IDPSToken} from "../../interfaces/tokens/IDPSToken.sol";
 /// @notice The Emission module's ERC-7201 namespace and per-provider record, shared by the module and the
 ///         libraries that hold its mechanisms (`contracts/libraries/emission/`): epochs and halvings, rewards.
 /// @dev The first words are packed by path: a claim reads word 0 (GFL token, funded reserve) and word 1 (DPS token,
-///      genesis, open epoch); a heartbeat reads word 1 and word 2 (trusted recorder, minimum sample count). The
+///      genesis, open epoch); a heartbeat reads word 1 and word 2 (trusted recorder, minimum sample count, the open
+///      epoch's GFL total). The
 ///      funded reserve (rewards of closed epochs not yet claimed) is 96-bit: 7.9e10 DPS, far above any supply the
 ///      halving schedule allows (docs/emission.md); funding beyond it reverts (SafeCast) instead of wrapping.
 abstract contract EmissionStore {
@@ -38,10 +39,14 @@ abstract contract EmissionStore {
         IDPSToken dps;
         uint64 genesisTime;
         uint32 currentEpoch;
-        // word 2: a heartbeat (trusted recorder, minimum sample count)
+        // word 2: a heartbeat (trusted recorder, minimum sample count, the open epoch's GFL total)
         address trustedRecorder;
         uint8 minSamples;
         uint8 minSamplesNext;
+        /// @dev The open epoch's GFL total (Σ of the providers' running medians) in stored units (nano-PFLOPs, ×1e9
+        ///      for GFL wei): kept in the word every sample reads anyway, moved into `epochs[e].totalGfl` at the close.
+        ///      2^80 units = 1.2e15 PFLOPS, 1e8 × any plausible network; beyond it a sample reverts (SafeCast).
+        uint80 openTotalGfl;
         // word 3: rates and halvings (closes, replenishment)
         uint64 baseRateWad;
         uint16 halvings;

@@ -6,11 +6,13 @@ import {IEmission} from "../../interfaces/emission/IEmission.sol";
 import {IEmissionErrors} from "../../interfaces/emission/IEmissionErrors.sol";
 import {IEmissionEvents} from "../../interfaces/emission/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
+import {CapacitySamples} from "../CapacitySamples.sol";
 
 /// @title EmissionEpochs
 /// @notice Epochs and halvings of the Emission module (SPEC section 5, seed 001 §3-4) on a pointer to its storage:
 ///         lazy epoch closes, the reward rate R_n × share, cumulative-GFL and yearly halvings, the emission bound.
-/// @dev Epoch totals are maintained incrementally on every sample, so closing an epoch is O(1).
+/// @dev Epoch totals are maintained incrementally on every sample (the open epoch's in storage word 2), so closing an
+///      epoch is O(1).
 library EmissionEpochs {
     uint256 internal constant EPOCH = 15 days;
     uint256 internal constant YEAR = 365 days;
@@ -59,6 +61,8 @@ library EmissionEpochs {
         uint256 closes;
         IEmission.BountyConfig memory cfg = $.bounty;
         uint256 budget = $.keeperBudgetDps;
+        // @dev only the open epoch can hold samples: the later epochs this sync closes are empty.
+        uint256 total = uint256($.openTotalGfl) * CapacitySamples.UNIT;
         while (block.timestamp >= next) {
             if (closes == maxCloses) {
                 if (paid) break;
@@ -73,7 +77,8 @@ library EmissionEpochs {
                 budget -= b;
                 bounty += b;
             }
-            _close($, epoch, next, b);
+            _close($, epoch, next, b, total);
+            total = 0;
             ++epoch;
             ++closes;
             next += EPOCH;
@@ -82,14 +87,21 @@ library EmissionEpochs {
         $.keeperBudgetDps = budget;
         $.rebalanceCursor = 0;
         $.minSamples = $.minSamplesNext;
+        $.openTotalGfl = 0;
     }
 
     /// @dev Fixes epoch `epoch`'s reward rate and applies halvings. A threshold crossed inside the epoch splits its
     ///      GFL: the part up to the threshold earns the old rate, the rest the new one (blended rate, rounded down),
     ///      so every era pays at most rate_n × span (EMI-01). A time halving applies from the next epoch.
-    function _close(EmissionStore.EmissionStorage storage $, uint256 epoch, uint256 endsAt, uint256 bounty) private {
+    function _close(
+        EmissionStore.EmissionStorage storage $,
+        uint256 epoch,
+        uint256 endsAt,
+        uint256 bounty,
+        uint256 total
+    ) private {
         IEmission.EpochInfo storage info = $.epochs[epoch];
-        uint256 total = info.totalGfl;
+        info.totalGfl = uint128(total);
         (uint256 weighted, uint256 n) = _applyGfl($, epoch, total, endsAt);
         // @dev blended rate rounds down: Σ rewards ≤ Σ part × rate_n.
         uint256 rateWad = total == 0 ? rate($, n) : weighted / total;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IEmission} from "../../interfaces/emission/IEmission.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IEmissionErrors} from "../../interfaces/emission/IEmissionErrors.sol";
 import {IEmissionEvents} from "../../interfaces/emission/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
@@ -40,16 +40,16 @@ library EmissionSamples {
         (uint256 mask, bool changed, uint256 daySample) = _write(pr, day, sample);
         uint256 newGfl = pr.epochGfl;
         uint256 count;
-        IEmission.EpochInfo storage info = $.epochs[epoch];
-        uint256 total = info.totalGfl;
+        // @dev the open epoch's total lives in word 2 (read by the recorder check already), in stored units.
+        uint256 total = $.openTotalGfl;
         if (changed) {
             uint256 med;
             (med, count) = pr.samples.median(mask);
             uint256 oldGfl = newGfl;
             newGfl = count >= $.minSamples ? med * CapacitySamples.UNIT : 0;
             if (newGfl != oldGfl) {
-                total = total + newGfl - oldGfl;
-                info.totalGfl = uint128(total);
+                total = total + newGfl / CapacitySamples.UNIT - oldGfl / CapacitySamples.UNIT;
+                $.openTotalGfl = SafeCast.toUint80(total);
                 pr.epochGfl = uint96(newGfl);
             }
         } else {
@@ -63,7 +63,7 @@ library EmissionSamples {
             daySample * CapacitySamples.UNIT,
             count,
             newGfl,
-            total
+            total * CapacitySamples.UNIT
         );
     }
 

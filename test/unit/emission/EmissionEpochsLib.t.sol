@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {Test} from "forge-std/Test.sol";
 import {EmissionStore} from "../../../contracts/core/emission/EmissionStore.sol";
 import {EmissionEpochs} from "../../../contracts/libraries/emission/EmissionEpochs.sol";
+import {CapacitySamples} from "../../../contracts/libraries/CapacitySamples.sol";
 
 /// @dev Runs EmissionEpochs on a bare EmissionStore namespace (no module, no tokens).
 contract EmissionEpochsHarness is EmissionStore {
@@ -15,8 +16,11 @@ contract EmissionEpochsHarness is EmissionStore {
         $.halvingSpanGfl = spanGfl;
     }
 
+    /// @dev The open epoch's running total (word 2, in stored units: totals are sums of nano-PFLOPs samples).
     function setTotal(uint256 e, uint128 totalGfl) external {
-        _s().epochs[e].totalGfl = totalGfl;
+        EmissionStorage storage $ = _s();
+        require(e == $.currentEpoch && totalGfl % CapacitySamples.UNIT == 0, "open epoch, whole units");
+        $.openTotalGfl = uint80(totalGfl / CapacitySamples.UNIT);
     }
 
     function sync(uint256 maxCloses) external {
@@ -76,7 +80,8 @@ contract EmissionEpochsLibTest is Test {
         uint256 n;
         uint256 owed;
         for (uint256 e; e < 20; ++e) {
-            uint256 total = uint256(keccak256(abi.encode(seed, e))) % (3 * span);
+            // Totals are sums of samples in nano-PFLOPs: whole multiples of 1e9 GFL wei.
+            uint256 total = ((uint256(keccak256(abi.encode(seed, e))) % (3 * span)) / 1e9) * 1e9;
             if (e % 5 == 4) total = 0;
             h.setTotal(e, uint128(total));
             vm.warp(h.start(e + 1));
