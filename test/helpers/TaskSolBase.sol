@@ -198,6 +198,21 @@ abstract contract TaskSolBase is Deployers {
         tasks.finalize(id);
     }
 
+    /// @dev A USDC task (deposit 1,000, council `n`, quorum 2) that providers[1] won at 400 and executed, its final
+    ///      checkpoint `result`: Verifying, with its round-0 council.
+    function _verifyingN(bytes32 result, uint8 n) internal returns (uint256 id, address[] memory c) {
+        id = _submit(ITaskRegistry.Currency.USDC, 1_000e6, n, 2);
+        _bid(id, providers[1], 400e6);
+        _closeAndDraw(id);
+        _commitAll(id, providers[1], result);
+        c = tasks.councilOf(id, 0);
+    }
+
+    /// @dev DPS slashed from provider `p` so far.
+    function _slashedDps(address p) internal view returns (uint256) {
+        return registry.providerInfo(p).slashedDps;
+    }
+
     function _commitAll(uint256 id, address executor, bytes32 result) internal {
         vm.startPrank(executor);
         tasks.commit(id, 0, keccak256("checkpoint-0"));

@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
-import {PerpDefaults} from "../helpers/PerpDefaults.sol";
+import {DeployDefaults} from "../utils/DeployDefaults.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
@@ -103,7 +103,7 @@ contract PerpEdgesTest is PerpSolBase {
         _proxy(
             perpImpl,
             abi.encodeWithSignature(
-                PerpDefaults.INITIALIZE_SIG,
+                DeployDefaults.PERP_INITIALIZE_SIG,
                 address(manager),
                 address(chouse),
                 address(index),

@@ -19,22 +19,10 @@ contract TaskVerdictTest is TaskSolBase {
         _deployTasks();
     }
 
-    /// @dev n = 3, q = 2, deposit 1,000 USDC, providers[1] executes at 400 and commits `result`.
+    /// @dev n = 3 (TaskSolBase._verifyingN: q = 2, deposit 1,000 USDC, providers[1] executes at 400 and commits
+    ///      `result`).
     function _verifying(bytes32 result) internal returns (uint256 id, address[] memory c) {
         return _verifyingN(result, 3);
-    }
-
-    /// @dev Like `_verifying` with a council of `n` (quorum 2; n = 2 leaves enough providers for a dispute).
-    function _verifyingN(bytes32 result, uint8 n) internal returns (uint256 id, address[] memory c) {
-        id = _submit(USDC, 1_000e6, n, 2);
-        _bid(id, providers[1], 400e6);
-        _closeAndDraw(id);
-        _commitAll(id, providers[1], result);
-        c = tasks.councilOf(id, 0);
-    }
-
-    function _slashed(address p) internal view returns (uint256) {
-        return registry.providerInfo(p).slashedDps;
     }
 
     // ─── item 1: commit–reveal ──────────────────────────────────────────────────────────────────────────
@@ -108,7 +96,7 @@ contract TaskVerdictTest is TaskSolBase {
         ITaskRegistry.Task memory t = tasks.getTask(id);
         assertEq(uint8(t.status), uint8(ITaskRegistry.Status.Rejected));
         assertEq(t.verdictHash, OTHER_RESULT, "the quorum's result");
-        assertEq(_slashed(providers[1]), SLASH);
+        assertEq(_slashedDps(providers[1]), SLASH);
         for (uint256 i; i < 3; ++i) {
             vm.prank(c[i]);
             assertEq(tasks.claimCouncilFee(id), 4e6);
@@ -136,7 +124,7 @@ contract TaskVerdictTest is TaskSolBase {
         assertEq(uint8(t.status), uint8(ITaskRegistry.Status.Disputed));
         assertEq(t.round, 1);
         assertEq(t.flags & 1, 1, "the first round's reveal window had closed");
-        assertEq(_slashed(providers[1]), 0, "no quorum, no slash");
+        assertEq(_slashedDps(providers[1]), 0, "no quorum, no slash");
     }
 
     /// A dispute-round member revealing against the enlarged council's verdict is slashed (a recorded dispute).
@@ -150,10 +138,10 @@ contract TaskVerdictTest is TaskSolBase {
         address[] memory c1 = tasks.councilOf(id, 1);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
         assertEq(tasks.getTask(id).verdictHash, OTHER_RESULT);
-        assertEq(_slashed(c1[0]), SLASH, "dispute minority");
-        assertEq(_slashed(c[0]), SLASH, "first-round member with the cheat");
-        assertEq(_slashed(c[1]), 0);
-        assertEq(_slashed(providers[1]), SLASH, "the executor proven wrong");
+        assertEq(_slashedDps(c1[0]), SLASH, "dispute minority");
+        assertEq(_slashedDps(c[0]), SLASH, "first-round member with the cheat");
+        assertEq(_slashedDps(c[1]), 0);
+        assertEq(_slashedDps(providers[1]), SLASH, "the executor proven wrong");
         vm.prank(c1[0]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c1[0]));
         tasks.claimCouncilFee(id);
@@ -166,7 +154,7 @@ contract TaskVerdictTest is TaskSolBase {
         _voteMask(id, 0, 3, 3); // c[0], c[1] agree; c[2] reveals OTHER
         _finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Accepted));
-        assertEq(_slashed(c[2]), 0);
+        assertEq(_slashedDps(c[2]), 0);
         vm.prank(c[2]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c[2]));
         tasks.claimCouncilFee(id);
@@ -182,8 +170,8 @@ contract TaskVerdictTest is TaskSolBase {
         vm.expectEmit(address(tasks));
         emit ITaskRegistryEvents.SilentMemberSlashed(id, c[2], SLASH / 4);
         _finalize(id);
-        assertEq(_slashed(c[2]), SLASH / 4);
-        assertEq(_slashed(c[0]) + _slashed(c[1]) + _slashed(providers[1]), 0);
+        assertEq(_slashedDps(c[2]), SLASH / 4);
+        assertEq(_slashedDps(c[0]) + _slashedDps(c[1]) + _slashedDps(providers[1]), 0);
         vm.prank(c[2]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c[2]));
         tasks.claimCouncilFee(id);
@@ -196,7 +184,7 @@ contract TaskVerdictTest is TaskSolBase {
         _voteAll(id, 0, true, 2);
         assertLe(block.timestamp, tasks.getTask(id).votingEnds);
         _finalize(id);
-        assertEq(_slashed(c[2]), 0);
+        assertEq(_slashedDps(c[2]), 0);
     }
 
     /// `leadingRival` and the registry's own keeper scan see the quorum's other result: finalize is due only once the
@@ -233,7 +221,7 @@ contract TaskVerdictTest is TaskSolBase {
         _finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Accepted));
         address[] memory c1 = tasks.councilOf(id, 1);
-        for (uint256 i; i < c1.length; ++i) assertEq(_slashed(c1[i]), 0, "inside its window: not silent");
+        for (uint256 i; i < c1.length; ++i) assertEq(_slashedDps(c1[i]), 0, "inside its window: not silent");
     }
 
     // ─── item 6: keeper bounties ────────────────────────────────────────────────────────────────────────

@@ -6,11 +6,39 @@ import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol"
 import {IEmission} from "../../contracts/interfaces/emission/IEmission.sol";
 import {IFuturesTypes} from "../../contracts/interfaces/markets/IFuturesTypes.sol";
 import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
+import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 
-/// @notice The parameter sets the Solidity tests deploy with (the perp set lives in test/helpers/PerpDefaults.sol,
-///         shared with handlers). Deployers' steps take these as arguments, so a test can start from a default and
-///         change one field before deploying.
+/// @notice The parameter sets the Solidity tests and invariant handlers deploy with. Deployers' steps take these as
+///         arguments, so a test can start from a default and change one field before deploying.
 library DeployDefaults {
+    /// @notice The PerpMarket.initialize signature with the PerpParams tuple spelled out (abi.encodeWithSignature).
+    string internal constant PERP_INITIALIZE_SIG =
+        "initialize(address,address,address,address,address,(uint96,uint64,uint64,uint16,uint16,uint96,uint96,uint16,uint16,uint16,uint16,uint96,uint64,uint32,uint32,uint32))";
+
+    /// @notice The perp parameters of scripts/deploy/modules/perps.ts, so every suite that deploys a PerpMarket
+    ///         exercises the production configuration.
+    function perp() internal pure returns (IPerpMarket.PerpParams memory) {
+        return
+            IPerpMarket.PerpParams({
+                skewScaleCh: 1_000_000e18,
+                maxFundingVelocityWad: 3e18,
+                maxFundingRateWad: 0.1e18,
+                makerFeeBps: 2,
+                takerFeeBps: 5,
+                maxOpenInterestCh: 100_000e18,
+                maxPositionCh: 10_000e18,
+                insuranceShareBps: 2_000,
+                burnShareBps: 1_000,
+                lpReserveBps: 1_000,
+                minOrderDelaySec: 30,
+                minTradeCh: 0.01e18,
+                pokeBountyUsdc: 0.1e6,
+                pokeIntervalSec: 1 hours,
+                maxOrderDelaySec: 300,
+                executionFeeUsdc: 0.5e6
+            });
+    }
+
     /// @notice Production margin multiples of a registered market: IM = max(10 %, 3σ), MM = max(5 %, 1.5σ).
     function marketRisk() internal pure returns (IRiskEngine.MarketRiskParams memory) {
         return

@@ -20,7 +20,6 @@ import {IFuturesMarket} from "../../contracts/interfaces/markets/IFuturesMarket.
 import {IFuturesExercise} from "../../contracts/interfaces/markets/IFuturesExercise.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
-import {PerpDefaults} from "../helpers/PerpDefaults.sol";
 import {DeployDefaults, IFuturesMarketInit, EmissionInit} from "./DeployDefaults.sol";
 
 /// @notice The one deploy base of the Solidity tests: every component of the protocol is deployed here, once, the way
@@ -59,7 +58,12 @@ abstract contract Deployers is Test {
 
     /// @notice The same over a fresh implementation deployed from `artifact` ("File.sol:Contract").
     function _proxy(string memory artifact, bytes memory init) internal returns (address) {
-        return address(new ERC1967Proxy(deployCode(artifact), init));
+        return _proxy(deployCode(artifact), init);
+    }
+
+    /// @notice `_proxy(artifact, …)` of a module whose initializer takes only its `authority`.
+    function _managedProxy(string memory artifact, address authority) internal returns (address) {
+        return _proxy(artifact, abi.encodeWithSignature("initialize(address)", authority));
     }
 
     /// @notice Maps one function of `target` to `role` in the AccessManager.
@@ -76,12 +80,7 @@ abstract contract Deployers is Test {
 
     /// @notice The ChxAccessManager with this contract as initial admin; stored in `manager`.
     function _deployAccessManager() internal returns (address) {
-        manager = IAccessManager(
-            _proxy(
-                "ChxAccessManager.sol:ChxAccessManager",
-                abi.encodeWithSignature("initialize(address)", address(this))
-            )
-        );
+        manager = IAccessManager(_managedProxy("ChxAccessManager.sol:ChxAccessManager", address(this)));
         return address(manager);
     }
 
@@ -96,14 +95,14 @@ abstract contract Deployers is Test {
 
     /// @notice CHToken; mint and burn behind Roles.CH_MINTER (tokens module).
     function _deployCh() internal returns (address ch) {
-        ch = _proxy("CHToken.sol:CHToken", abi.encodeWithSignature("initialize(address)", address(manager)));
+        ch = _managedProxy("CHToken.sol:CHToken", address(manager));
         _setRole(ch, bytes4(keccak256("mint(address,uint256)")), Roles.CH_MINTER);
         _setRole(ch, bytes4(keccak256("burn(address,uint256)")), Roles.CH_MINTER);
     }
 
     /// @notice GFLToken; mint, burn and setBalance behind Roles.EMISSION (tokens module).
     function _deployGfl() internal returns (address gfl) {
-        gfl = _proxy("GFLToken.sol:GFLToken", abi.encodeWithSignature("initialize(address)", address(manager)));
+        gfl = _managedProxy("GFLToken.sol:GFLToken", address(manager));
         _setRole(gfl, bytes4(keccak256("mint(address,uint256)")), Roles.EMISSION);
         _setRole(gfl, bytes4(keccak256("burn(address,uint256)")), Roles.EMISSION);
         _setRole(gfl, bytes4(keccak256("setBalance(address,uint256)")), Roles.EMISSION);
@@ -171,10 +170,7 @@ abstract contract Deployers is Test {
 
     /// @notice ComputeStandard with reference version 1 of workload class 1 published (ML training, three factors).
     function _deployComputeStandard() internal returns (address standard) {
-        standard = _proxy(
-            "ComputeStandard.sol:ComputeStandard",
-            abi.encodeWithSignature("initialize(address)", address(manager))
-        );
+        standard = _managedProxy("ComputeStandard.sol:ComputeStandard", address(manager));
         uint64[] memory w = new uint64[](3);
         (w[0], w[1], w[2]) = (0.5e18, 0.3e18, 0.2e18);
         IComputeStandard(standard).publishReference(1, 0.312e18, w, "ML training", bytes32(0));
@@ -402,8 +398,8 @@ abstract contract Deployers is Test {
             );
     }
 
-    /// @notice PerpMarket with the production parameters (PerpDefaults) reading `index`, registered on the stack as a
-    ///         loss absorber and added to `vault` (perps module).
+    /// @notice PerpMarket with the production parameters (DeployDefaults.perp) reading `index`, registered on the
+    ///         stack as a loss absorber and added to `vault` (perps module).
     function _deployPerpMarket(
         ClearingStack memory c,
         address index,
@@ -413,13 +409,13 @@ abstract contract Deployers is Test {
         perp = _proxy(
             "PerpMarket.sol:PerpMarket",
             abi.encodeWithSignature(
-                PerpDefaults.INITIALIZE_SIG,
+                DeployDefaults.PERP_INITIALIZE_SIG,
                 address(manager),
                 c.house,
                 index,
                 vault,
                 burnSink,
-                PerpDefaults.params()
+                DeployDefaults.perp()
             )
         );
         _registerMarket(c, perp, true);

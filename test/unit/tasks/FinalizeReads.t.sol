@@ -17,23 +17,11 @@ contract FinalizeReadsTest is TaskSolBase {
         _deployTasks();
     }
 
-    function _verifying(bytes32 result, uint8 n) internal returns (uint256 id, address[] memory c) {
-        id = _submit(USDC, 1_000e6, n, 2);
-        _bid(id, providers[1], 400e6);
-        _closeAndDraw(id);
-        _commitAll(id, providers[1], result);
-        c = tasks.councilOf(id, 0);
-    }
-
-    function _slashed(address p) internal view returns (uint256) {
-        return registry.providerInfo(p).slashedDps;
-    }
-
     /// TSK-06: an acceptance reserves exactly the fees of the members who revealed the executor's result; the member
     /// revealing another result (here one bit away from the executor's) earns nothing and is not slashed, and no
     /// member claims twice. The accepted task still shows the executor's result as its verdict.
     function test_accept_minorityNearCopy_earnsNoFee_andNoSecondClaim_TSK06() public {
-        (uint256 id, address[] memory c) = _verifying(GOOD, 3);
+        (uint256 id, address[] memory c) = _verifyingN(GOOD, 3);
         bytes32 nearCopy = GOOD ^ bytes32(uint256(1));
         _commitAs(id, c[0], GOOD);
         _commitAs(id, c[1], GOOD);
@@ -47,7 +35,7 @@ contract FinalizeReadsTest is TaskSolBase {
         assertEq(uint8(t.status), uint8(ITaskRegistry.Status.Accepted));
         assertEq(t.verdictHash, GOOD, "an acceptance's verdict is the executor's result");
         assertEq(t.escrow, 2 * t.councilFee, "two fees reserved, the near-copy's not");
-        assertEq(_slashed(c[2]), 0, "round-0 dissent is not slashed");
+        assertEq(_slashedDps(c[2]), 0, "round-0 dissent is not slashed");
         vm.prank(c[2]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c[2]));
         tasks.claimCouncilFee(id);
@@ -64,7 +52,7 @@ contract FinalizeReadsTest is TaskSolBase {
     /// TSK-03: a dispute the enlarged council decides for the executor slashes every member of both rounds who
     /// revealed another result — judged by the executor bit, not by a stored verdict hash — and pays the others.
     function test_acceptAfterDispute_slashesOtherRevealers_TSK03() public {
-        (uint256 id, address[] memory c) = _verifying(GOOD, 2);
+        (uint256 id, address[] memory c) = _verifyingN(GOOD, 2);
         _voteMask(id, 0, 2, 1); // c[0] reveals GOOD, c[1] OTHER_RESULT: no quorum either way
         tasks.openDispute(id);
         _draw(id);
@@ -73,10 +61,10 @@ contract FinalizeReadsTest is TaskSolBase {
         address[] memory c1 = tasks.councilOf(id, 1);
         ITaskRegistry.Task memory t = tasks.getTask(id);
         assertEq(uint8(t.status), uint8(ITaskRegistry.Status.Accepted));
-        assertEq(_slashed(providers[1]), 0, "the executor was right");
-        assertEq(_slashed(c1[0]), SLASH, "dispute member against the verdict");
-        assertEq(_slashed(c[1]), SLASH, "first-round member against the verdict");
-        assertEq(_slashed(c[0]), 0);
+        assertEq(_slashedDps(providers[1]), 0, "the executor was right");
+        assertEq(_slashedDps(c1[0]), SLASH, "dispute member against the verdict");
+        assertEq(_slashedDps(c[1]), SLASH, "first-round member against the verdict");
+        assertEq(_slashedDps(c[0]), 0);
         assertEq(t.escrow, 5 * t.councilFee, "fees of the five who sided with the executor");
         vm.prank(c1[0]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c1[0]));
