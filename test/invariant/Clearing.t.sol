@@ -50,8 +50,18 @@ contract ClearingInvariantTest is ClearingSolBase {
         for (uint256 i; i < 3; ++i) total += chouse.collateralOf(traders[i]);
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_ACC01_clearingLedger();
+        check_ACC01_LIQ07_guarantorCapitalSegregated();
+        check_ACC02_sums();
+        check_LIQ06_insuranceMonotone();
+        check_LIQ01_LIQ05_ACC03_SEC05_noViolations();
+    }
+
     /// ACC-01: the ClearingHouse ledger sums exactly: USDC held = Σ collateral + market PnL pool + accrued fees.
-    function invariant_ACC01_clearingLedger() public view {
+    function check_ACC01_clearingLedger() public view {
         (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
         (uint256 fees, ) = chouse.totals();
         assertEq(int256(usdc.balanceOf(address(chouse))), _sumCollateral() + poolUsdc + int256(fees));
@@ -59,7 +69,7 @@ contract ClearingInvariantTest is ClearingSolBase {
 
     /// ACC-01 / LIQ-07: the GuarantorPool holds exactly the guarantors' capital and DPS bonds, and capital moves
     /// only by deposits, withdrawals, income and recorded defaults (never from or to customer collateral).
-    function invariant_ACC01_LIQ07_guarantorCapitalSegregated() public view {
+    function check_ACC01_LIQ07_guarantorCapitalSegregated() public view {
         uint256 c1 = pool.guarantorInfo(guarantor).capitalUsdc;
         uint256 c2 = pool.guarantorInfo(g2).capitalUsdc;
         assertEq(usdc.balanceOf(address(pool)), c1 + c2);
@@ -71,7 +81,7 @@ contract ClearingInvariantTest is ClearingSolBase {
     }
 
     /// ACC-02: Σ long sizes = long OI, Σ short sizes = short OI; Σ shares = total shares.
-    function invariant_ACC02_sums() public view {
+    function check_ACC02_sums() public view {
         uint256 longs;
         uint256 shorts;
         for (uint256 i; i < 3; ++i) {
@@ -86,7 +96,7 @@ contract ClearingInvariantTest is ClearingSolBase {
     }
 
     /// LIQ-06: the insurance fund decreases only by covering bad debt.
-    function invariant_LIQ06_insuranceMonotone() public view {
+    function check_LIQ06_insuranceMonotone() public view {
         assertEq(insurance.totalAssets(), INSURANCE0 + handler.ghostFeesFlushed() - insurance.totalCovered());
     }
 
@@ -103,7 +113,7 @@ contract ClearingInvariantTest is ClearingSolBase {
     }
 
     /// LIQ-01..05, ACC-03, SEC-05: properties observed inside handler calls.
-    function invariant_LIQ01_LIQ05_ACC03_SEC05_noViolations() public view {
+    function check_LIQ01_LIQ05_ACC03_SEC05_noViolations() public view {
         assertEq(handler.violationsLIQ01(), 0, "LIQ-01");
         assertEq(handler.violationsLIQ02(), 0, "LIQ-02");
         assertEq(handler.violationsLIQ03(), 0, "LIQ-03");

@@ -58,14 +58,21 @@ contract ClearingAdlInvariantTest is ClearingSolBase {
         assertEq(handler.violationsCLR03() + handler.violationsCLR05(), 0);
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_CLR03_CLR05_adlNoViolations();
+        check_ACC01_ledgerThroughAdl();
+    }
+
     /// CLR-03, CLR-05: properties observed inside handler calls.
-    function invariant_CLR03_CLR05_adlNoViolations() public view {
+    function check_CLR03_CLR05_adlNoViolations() public view {
         assertEq(handler.violationsCLR03(), 0, "CLR-03");
         assertEq(handler.violationsCLR05(), 0, "CLR-05");
     }
 
     /// ACC-01 through ADL: USDC held = Σ collateral (negative for a bankrupt awaiting ADL) + pool + fees.
-    function invariant_ACC01_ledgerThroughAdl() public view {
+    function check_ACC01_ledgerThroughAdl() public view {
         int256 total;
         for (uint256 i; i < 4; ++i) total += chouse.collateralOf(traders[i]);
         (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));

@@ -48,9 +48,17 @@ contract ClearingCollateralInvariantTest is ClearingSolBase {
         targetContract(address(handler));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_tokenLedgerIdentity();
+        check_usdcLedger();
+        check_marginNeverAboveHaircutValue();
+    }
+
     /// ACC-01 per token: Σ recorded balances = the recorded total ≤ the ClearingHouse's balance (donations count for
     /// nobody; a seized balance leaves both).
-    function invariant_tokenLedgerIdentity() public view {
+    function check_tokenLedgerIdentity() public view {
         address[2] memory tokens = [address(chTok), address(feedToken)];
         for (uint256 j; j < 2; ++j) {
             uint256 sum;
@@ -63,7 +71,7 @@ contract ClearingCollateralInvariantTest is ClearingSolBase {
 
     /// ACC-01 for USDC is unchanged by token collateral: balance = Σ collateral + pool + fees (liquidation proceeds are
     /// USDC the keeper pays in).
-    function invariant_usdcLedger() public view {
+    function check_usdcLedger() public view {
         int256 sum;
         for (uint256 i; i < 3; ++i) sum += chouse.collateralOf(traders[i]);
         sum += chouse.collateralOf(handler.keeperAccount());
@@ -74,7 +82,7 @@ contract ClearingCollateralInvariantTest is ClearingSolBase {
 
     /// An account's margin never counts a token above balance × price × (1 − base − k·σ), and equity is exactly
     /// collateral + unrealised PnL + that value (ACC-05).
-    function invariant_marginNeverAboveHaircutValue() public view {
+    function check_marginNeverAboveHaircutValue() public view {
         uint256 price = oracle.indexPrice();
         (uint256 sigma, , , ) = risk.volatility();
         uint256 h = BASE + (uint256(K) * sigma) / 1e18;

@@ -64,8 +64,16 @@ contract ClearingCustomerMovesInvariantTest is ClearingSolBase {
         targetContract(address(handler));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_exposureMovesWithCustomers();
+        check_LIQ03_SEC05_noViolations();
+        check_ACC01_LIQ07_noLossOnNonAbsorbingPool();
+    }
+
     /// Item 5: a guarantor's recorded exposure is exactly Σ of its customers' recorded exposures.
-    function invariant_exposureMovesWithCustomers() public view {
+    function check_exposureMovesWithCustomers() public view {
         uint256[2] memory sums;
         for (uint256 i; i < 4; ++i) {
             address g = pool.guarantorOf(traders[i]);
@@ -79,14 +87,14 @@ contract ClearingCustomerMovesInvariantTest is ClearingSolBase {
     }
 
     /// LIQ-03, SEC-05 observed inside the handler's calls.
-    function invariant_LIQ03_SEC05_noViolations() public view {
+    function check_LIQ03_SEC05_noViolations() public view {
         assertEq(handler.violationsLIQ03(), 0, "LIQ-03");
         assertEq(handler.violationsSEC05(), 0, "SEC-05");
     }
 
     /// ACC-01 (item 14): the non-absorbing market's pool moved only by its own payouts — no socialised loss; and
     /// the ClearingHouse ledger sums exactly. LIQ-07: guarantor capital is held apart, in the GuarantorPool.
-    function invariant_ACC01_LIQ07_noLossOnNonAbsorbingPool() public view {
+    function check_ACC01_LIQ07_noLossOnNonAbsorbingPool() public view {
         (, int256 payoutsPool, , ) = chouse.marketInfo(address(payouts));
         assertEq(payoutsPool, payoutsPool0 - handler.ghostPayouts(), "socialised loss charged to a non-absorber");
         int256 collateral;
@@ -116,6 +124,6 @@ contract ClearingCustomerMovesInvariantTest is ClearingSolBase {
         handler.deposit(0, 500e6);
         handler.open(0, 10e18);
         assertEq(handler.violationsLIQ03() + handler.violationsSEC05(), 0);
-        invariant_exposureMovesWithCustomers();
+        check_exposureMovesWithCustomers();
     }
 }

@@ -27,8 +27,18 @@ contract EmissionInvariantTest is EmissionSolBase {
         targetSelector(FuzzSelector({addr: address(handler), selectors: selectors}));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_EMI01_mintedWithinGeometricBound();
+        check_EMI02_secondClaimPaysZero();
+        check_EMI03_gflTracksMedians();
+        check_EMI04_halvingTrigger();
+        check_ACC01_rewardsCovered();
+    }
+
     /// EMI-01: DPS ever minted by emission ≤ the geometric bound of the schedule (with replenishment).
-    function invariant_EMI01_mintedWithinGeometricBound() public view {
+    function check_EMI01_mintedWithinGeometricBound() public view {
         (, , uint256 minted, ) = emission.pools();
         assertLe(minted, emission.emissionBound(), "minted > bound");
         // With a constant span the bound never exceeds 2 × rate_0 × span.
@@ -37,13 +47,13 @@ contract EmissionInvariantTest is EmissionSolBase {
     }
 
     /// EMI-02: no second claim in one block ever paid (checked in the handler).
-    function invariant_EMI02_secondClaimPaysZero() public view {
+    function check_EMI02_secondClaimPaysZero() public view {
         assertFalse(handler.violatedEmi02());
     }
 
     /// EMI-03: total GFL = Σ provider GFL; after a complete rebalance pass total GFL = the last closed epoch's total
     /// of medians; GFL never moves except through the module.
-    function invariant_EMI03_gflTracksMedians() public view {
+    function check_EMI03_gflTracksMedians() public view {
         uint256 sum;
         for (uint256 i; i < handler.providerCount(); ++i) {
             address p = handler.providers(i);
@@ -60,13 +70,13 @@ contract EmissionInvariantTest is EmissionSolBase {
     }
 
     /// EMI-04: halvings only at the first of a year or a threshold, never twice for one trigger (handler check).
-    function invariant_EMI04_halvingTrigger() public view {
+    function check_EMI04_halvingTrigger() public view {
         assertFalse(handler.violatedEmi04());
     }
 
     /// ACC-01: the module holds at least its pool, keeper budget and funded rewards, and what providers can claim
     /// is covered by funded plus owed rewards.
-    function invariant_ACC01_rewardsCovered() public view {
+    function check_ACC01_rewardsCovered() public view {
         (uint256 pool, uint256 budget, , ) = emission.pools();
         (uint256 funded, uint256 unfunded) = emission.rewardReserves();
         assertGe(dps.balanceOf(address(emission)), pool + budget + funded, "balance");

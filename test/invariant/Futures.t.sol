@@ -37,8 +37,19 @@ contract FuturesInvariantTest is FuturesSolBase {
         targetContract(address(handler));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_MKT04_settledSeriesHaveNoOpenPosition();
+        check_MKT04_clearingPositionIsNetOfSeries();
+        check_series_bucketsListOpenRecords();
+        check_ACC02_openInterestSums();
+        check_MKT05_deliveryConservation();
+        check_MKT08_deliveryPaymentHeld();
+    }
+
     /// @notice MKT-04: every expired series was settled at its final price with no position left open.
-    function invariant_MKT04_settledSeriesHaveNoOpenPosition() public view {
+    function check_MKT04_settledSeriesHaveNoOpenPosition() public view {
         uint256 n = handler.finishedCount();
         for (uint256 k; k < n; ++k) {
             uint256 id = handler.finished(k);
@@ -54,7 +65,7 @@ contract FuturesInvariantTest is FuturesSolBase {
     }
 
     /// @notice MKT-04 (and the clearing seam): each account's ClearingHouse position is the net of its series.
-    function invariant_MKT04_clearingPositionIsNetOfSeries() public view {
+    function check_MKT04_clearingPositionIsNetOfSeries() public view {
         for (uint256 i; i < 4; ++i) {
             uint256[] memory ids = futures.accountSeries(traders[i]);
             int256 net;
@@ -66,7 +77,7 @@ contract FuturesInvariantTest is FuturesSolBase {
     /// @notice Issue 19 item 3: the expiry-bucket index lists exactly the account's open records (the live daily,
     ///         the far series, the finished ones), and the ClearingHouse net — read in O(1) from the account
     ///         aggregates by every fill — is their sum, through trades, elections, liquidations and settlements.
-    function invariant_series_bucketsListOpenRecords() public view {
+    function check_series_bucketsListOpenRecords() public view {
         uint256 n = handler.finishedCount();
         for (uint256 i; i < 4; ++i) {
             uint256 open;
@@ -87,7 +98,7 @@ contract FuturesInvariantTest is FuturesSolBase {
     }
 
     /// @notice ACC-02: the live series' open interest is the sum of the positions per side.
-    function invariant_ACC02_openInterestSums() public view {
+    function check_ACC02_openInterestSums() public view {
         uint256 id = handler.series();
         uint256 longs;
         uint256 shorts;
@@ -103,7 +114,7 @@ contract FuturesInvariantTest is FuturesSolBase {
 
     /// @notice MKT-05: CH delivered = CH received per settled series, slashes = compensation, every assigned short
     ///         delivered or was slashed exactly, and the market holds exactly the live escrow.
-    function invariant_MKT05_deliveryConservation() public view {
+    function check_MKT05_deliveryConservation() public view {
         assertEq(handler.violationsMKT05(), 0, "MKT-05 per-account delivery rule");
         uint256 n = handler.finishedCount();
         for (uint256 k; k < n; ++k) {
@@ -130,13 +141,13 @@ contract FuturesInvariantTest is FuturesSolBase {
         assertGt(chouse.marginState(traders[1]).initialMarginUsdc, 0); // the spread and the bond stay margined
         handler.expireAndSettle();
         assertEq(handler.violationsMKT05() + handler.violationsMKT08(), 0);
-        invariant_MKT08_deliveryPaymentHeld();
+        check_MKT08_deliveryPaymentHeld();
     }
 
     /// @notice MKT-08: an electing long's delivery payment is held from election to settlement — every margin
     ///         computation takes elected × index off its equity (FuturesRisk through the account-risk hook); and no
     ///         withdrawal or election left an account below initial margin, no long got CH into a deficit.
-    function invariant_MKT08_deliveryPaymentHeld() public view {
+    function check_MKT08_deliveryPaymentHeld() public view {
         assertEq(handler.violationsMKT08(), 0, "MKT-08 observed in calls");
         uint256 price = fIndex.priceWad();
         for (uint256 i; i < 4; ++i) {

@@ -202,13 +202,21 @@ contract FuturesDeliveryInvariantTest is TaskSolBase {
 
     // ─── invariants ─────────────────────────────────────────────────────────────────────────────────────
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_MKT08_hoursDeliveredPlusCompensatedEqualContracted();
+        check_MKT08_paymentHeldUntilDelivered();
+        check_TSK03_slashedOnlyForAFailedAssignment();
+    }
+
     /// @notice MKT-08: per order (per series and long), compute hours delivered + hours compensated = hours
     ///         contracted. Delivered = the accepted tasks' price, burned against the executors' liability
     ///         (`consumedCh`, exact); the rest is held (available, in running tasks) or came back to the long as CH
     ///         (unconsumed, refunds) — with the slashed DPS on top for failed tasks — and the only other CH that
     ///         leaves is the verification the long's tasks paid (council fees and keeper bounties, ≤ 12 % of a
     ///         task's deposit). No hour is created or lost.
-    function invariant_MKT08_hoursDeliveredPlusCompensatedEqualContracted() public view {
+    function check_MKT08_hoursDeliveredPlusCompensatedEqualContracted() public view {
         assertEq(violationsMKT08, 0, "MKT-08 observed in calls");
         for (uint256 k; k < orderIds.length; ++k) {
             uint256 id = orderIds[k];
@@ -227,7 +235,7 @@ contract FuturesDeliveryInvariantTest is TaskSolBase {
 
     /// @notice MKT-08: the long's payment — the CH it paid for at settlement — is held for it until consumed or
     ///         returned: DeliveryOrders holds at least every open order's available CH.
-    function invariant_MKT08_paymentHeldUntilDelivered() public view {
+    function check_MKT08_paymentHeldUntilDelivered() public view {
         uint256 held;
         for (uint256 k; k < orderIds.length; ++k) held += orders.order(orderIds[k]).availableCh;
         assertGe(ch.balanceOf(address(orders)), held, "MKT-08 CH held for the longs");
@@ -235,7 +243,7 @@ contract FuturesDeliveryInvariantTest is TaskSolBase {
 
     /// @notice TSK-03: a slashed provider is always one that failed an assignment (an execution the council
     ///         rejected), slashed at most once per failure; every other provider keeps its stake and record.
-    function invariant_TSK03_slashedOnlyForAFailedAssignment() public view {
+    function check_TSK03_slashedOnlyForAFailedAssignment() public view {
         assertEq(violationsTSK03, 0, "TSK-03 observed in calls");
         for (uint256 i; i < providers.length; ++i) {
             address p = providers[i];
@@ -266,8 +274,8 @@ contract FuturesDeliveryInvariantTest is TaskSolBase {
         assertGt(o.compensatedDps, 0);
         assertEq(uint8(o.status), uint8(IDeliveryOrders.Status.Closed));
         assertGt(returned[id], 0);
-        invariant_MKT08_hoursDeliveredPlusCompensatedEqualContracted();
-        invariant_MKT08_paymentHeldUntilDelivered();
-        invariant_TSK03_slashedOnlyForAFailedAssignment();
+        check_MKT08_hoursDeliveredPlusCompensatedEqualContracted();
+        check_MKT08_paymentHeldUntilDelivered();
+        check_TSK03_slashedOnlyForAFailedAssignment();
     }
 }

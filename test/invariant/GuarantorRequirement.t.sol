@@ -49,15 +49,22 @@ contract GuarantorBackstopInvariantTest is ClearingUnitBase {
         targetSelector(FuzzSelector({addr: address(handler), selectors: selectors}));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_CLR01_noNewRiskBelowRequirement();
+        check_CLR02_committedCapitalStays();
+    }
+
     /// @notice CLR-01: no risk-increasing trade ever succeeded with the guarantor's insurance stake below
     ///         exposure × stress.
-    function invariant_CLR01_noNewRiskBelowRequirement() public view {
+    function check_CLR01_noNewRiskBelowRequirement() public view {
         assertEq(handler.requirementViolations(), 0);
     }
 
     /// @notice CLR-02: no withdrawal ran outside its notice or left exposure above the capital's capacity, and the
     ///         capacity always covers the exposure (nothing else lowers capital in this run).
-    function invariant_CLR02_committedCapitalStays() public view {
+    function check_CLR02_committedCapitalStays() public view {
         assertEq(handler.capitalViolations(), 0);
         for (uint256 i; i < 2; ++i) {
             IGuarantorPool.Guarantor memory g = pool.guarantorInfo(gs[i]);

@@ -16,9 +16,18 @@ contract InsuranceFundInvariantTest is OracleInsuranceBase {
         targetContract(address(handler));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_LIQ06_fundDecreasesOnlyByCoverOrCooledWithdrawal();
+        check_ACC01_balanceCoversLedger();
+        check_ACC02_sharesSum();
+        check_LIQ03_coverNeverOverdraws();
+    }
+
     /// @notice LIQ-06: totalAssets = staked + fees − covered − withdrawn, exactly; no withdrawal outside its
     ///         cooled-down window; no other action ever lowered the fund.
-    function invariant_LIQ06_fundDecreasesOnlyByCoverOrCooledWithdrawal() public view {
+    function check_LIQ06_fundDecreasesOnlyByCoverOrCooledWithdrawal() public view {
         assertEq(
             fund.totalAssets(),
             handler.ghostStaked() + handler.ghostFees() - handler.ghostCovered() - handler.ghostWithdrawn()
@@ -28,18 +37,18 @@ contract InsuranceFundInvariantTest is OracleInsuranceBase {
     }
 
     /// @notice ACC-01: the USDC held covers the ledger; the difference is exactly what was donated.
-    function invariant_ACC01_balanceCoversLedger() public view {
+    function check_ACC01_balanceCoversLedger() public view {
         assertEq(usdc.balanceOf(address(fund)), fund.totalAssets() + handler.ghostDonated());
         assertLe(handler.sumClaims(), fund.totalAssets());
     }
 
     /// @notice ACC-02: Σ stakers' shares = total shares.
-    function invariant_ACC02_sharesSum() public view {
+    function check_ACC02_sharesSum() public view {
         assertEq(handler.sumShares(), fund.totalShares());
     }
 
     /// @notice LIQ-03: cover never pays more than asked or than the fund holds.
-    function invariant_LIQ03_coverNeverOverdraws() public view {
+    function check_LIQ03_coverNeverOverdraws() public view {
         assertFalse(handler.overCovered());
     }
 }

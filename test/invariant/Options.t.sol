@@ -18,9 +18,18 @@ contract OptionsInvariantTest is OptionsSolBase {
         targetContract(address(handler));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_MKT07_writerCollateralCoversMaxPayout();
+        check_MKT07_seriesPaysAtMostPosted();
+        check_ACC01_poolCoversClaims();
+        check_ACC02_longsEqualShorts();
+    }
+
     /// @notice MKT-07: a written option's payout never exceeds its posted collateral — every writer's collateral
     ///         always covers its shorts at the maximum payoff (size × cap), the most any settlement can take.
-    function invariant_MKT07_writerCollateralCoversMaxPayout() public view {
+    function check_MKT07_writerCollateralCoversMaxPayout() public view {
         for (uint256 id = 1; id <= 2; ++id) {
             uint256 cap = options.series(id).capWad;
             for (uint256 i = 0; i < 4; ++i) {
@@ -32,7 +41,7 @@ contract OptionsInvariantTest is OptionsSolBase {
 
     /// @notice MKT-07: total payouts of a series (to holders, plus collateral returned to writers) never exceed the
     ///         total collateral posted to it.
-    function invariant_MKT07_seriesPaysAtMostPosted() public view {
+    function check_MKT07_seriesPaysAtMostPosted() public view {
         for (uint256 id = 1; id <= 2; ++id) {
             IOptionsMarketTypes.Series memory s = options.series(id);
             assertLe(uint256(s.paidUsdc) + s.releasedUsdc, s.postedUsdc, "paid + released > posted");
@@ -43,7 +52,7 @@ contract OptionsInvariantTest is OptionsSolBase {
 
     /// @notice ACC-01: the market's ClearingHouse PnL pool always holds its pending fees plus every series' reserve,
     ///         and the reserve is exactly Σ (posted − paid − released) over unsettled series.
-    function invariant_ACC01_poolCoversClaims() public view {
+    function check_ACC01_poolCoversClaims() public view {
         (uint256 fees, uint256 reserved) = options.poolClaims();
         uint256 sum;
         for (uint256 id = 1; id <= 2; ++id) {
@@ -56,7 +65,7 @@ contract OptionsInvariantTest is OptionsSolBase {
     }
 
     /// @notice ACC-02: before the settlement price is fixed, Σ longs = Σ shorts = open interest of each series.
-    function invariant_ACC02_longsEqualShorts() public view {
+    function check_ACC02_longsEqualShorts() public view {
         for (uint256 id = 1; id <= 2; ++id) {
             IOptionsMarketTypes.Series memory s = options.series(id);
             if (s.priceFixedAt != 0) continue;

@@ -27,9 +27,16 @@ contract OptionsPortfolioInvariantTest is OptionsMarginBase {
         targetContract(address(handler));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_CLR04_marginedOptionsRequirementCoversWorstScenarioLoss();
+        check_ACC02_longsEqualShortsWithMarginedAndPrepaid();
+    }
+
     /// CLR-04: an account's margin requirement is never below its worst loss over the scenario grid, its margined
     /// option shorts included (initial over the initial range, maintenance over the maintenance range).
-    function invariant_CLR04_marginedOptionsRequirementCoversWorstScenarioLoss() public view {
+    function check_CLR04_marginedOptionsRequirementCoversWorstScenarioLoss() public view {
         uint256 price = oracle.indexPrice();
         (uint256 im, uint256 mm) = risk.marginRates(address(market));
         for (uint256 i; i < 3; ++i) {
@@ -42,7 +49,7 @@ contract OptionsPortfolioInvariantTest is OptionsMarginBase {
     /// ACC-02 with margined shorts: per series Σ longs = Σ collateralised + margined + prepaid shorts = open interest,
     /// and the series' open margined shorts are the accounts' margined + prepaid; the reserve is Σ collateral +
     /// Σ prepaid value (before expiry).
-    function invariant_ACC02_longsEqualShortsWithMarginedAndPrepaid() public view {
+    function check_ACC02_longsEqualShortsWithMarginedAndPrepaid() public view {
         uint256[3] memory ids = [uncappedCall, put10, cappedCall];
         uint256 reserve;
         for (uint256 j; j < 3; ++j) {

@@ -35,23 +35,32 @@ contract PerpsInvariantTest is PerpSolBase {
         targetContract(address(handler));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_MKT01_fundingConservation();
+        check_MKT02_ACC03_noViolations();
+        check_ACC01_ledgers();
+        check_ACC02_sums();
+    }
+
     /// MKT-01: Σ funding paid ≥ Σ funding received — settled plus still owed (incl. pending after liquidations),
     /// over every trader, is never negative: the majority side pays, the vault holds the skew.
-    function invariant_MKT01_fundingConservation() public view {
+    function check_MKT01_fundingConservation() public view {
         int256 unsettled;
         for (uint256 i; i < 3; ++i) unsettled += perp.fundingOwedUsdc(traders[i]);
         assertGe(handler.ghostFundingSettled() + unsettled, -int256(handler.ghostFundingOps()));
     }
 
     /// MKT-02 (funding direction over every warp) and ACC-03 (LP round trips, bounty claims).
-    function invariant_MKT02_ACC03_noViolations() public view {
+    function check_MKT02_ACC03_noViolations() public view {
         assertEq(handler.violationsMKT02(), 0);
         assertEq(handler.violationsACC03(), 0);
     }
 
     /// ACC-01: the ClearingHouse ledger sums (collateral + pools + fees); the market holds no USDC; the vault holds
     /// at least its idle ledger; the market's reserves (burn, bounties) are covered by its pool.
-    function invariant_ACC01_ledgers() public view {
+    function check_ACC01_ledgers() public view {
         (, int256 perpPool, , ) = chouse.marketInfo(address(perp));
         (, int256 mockPool, , ) = chouse.marketInfo(address(market));
         (uint256 fees, ) = chouse.totals();
@@ -64,7 +73,7 @@ contract PerpsInvariantTest is PerpSolBase {
 
     /// ACC-02: Σ position sizes per side = open interest (market and ClearingHouse agree); Σ cost basis mirrors the
     /// ClearingHouse; Σ shares = total supply.
-    function invariant_ACC02_sums() public view {
+    function check_ACC02_sums() public view {
         uint256 longs;
         uint256 shorts;
         int256 basis;
@@ -94,7 +103,7 @@ contract PerpsInvariantTest is PerpSolBase {
         handler.settleFunding(0);
         assertEq(handler.trades(), 2);
         assertGt(handler.ghostFundingSettled(), 0);
-        invariant_MKT01_fundingConservation();
-        invariant_ACC02_sums();
+        check_MKT01_fundingConservation();
+        check_ACC02_sums();
     }
 }

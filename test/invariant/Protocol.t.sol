@@ -118,9 +118,30 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     // ───────────── invariants ─────────────
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_ACC01_clearingHouseLedger();
+        check_ACC01_LIQ07_guarantorCapitalSegregated();
+        check_ACC01_LIQ06_insuranceLedger();
+        check_ACC01_registryStakeBacked();
+        check_ACC01_emissionRewardsCovered();
+        check_TSK04_ACC02_chSupplyEqualsLiabilities();
+        check_EMI01_mintedWithinBound();
+        check_EMI03_ACC02_gflSums();
+        check_ACC02_sums();
+        check_TSK02_ACC01_taskEscrow();
+        check_LIQ01_LIQ05_ACC03_SEC05_EMI02_EMI04_noViolations();
+        check_ACC01_perpPoolAndVaultLedgers();
+        check_ACC02_perpOpenInterestAndShares();
+        check_MKT01_fundingConservation();
+        check_MKT01_MKT03_fundingAggregateMatchesPositions();
+        check_MKT01_MKT02_ACC03_ACC04_LIQ01_SEC05_ORC01_perpNoViolations();
+    }
+
     /// ACC-01: the ClearingHouse's USDC = Σ customer collateral + both markets' PnL pools (test market and
     /// PerpMarket) + accrued fees, exactly.
-    function invariant_ACC01_clearingHouseLedger() public view {
+    function check_ACC01_clearingHouseLedger() public view {
         (, int256 poolUsdc, , ) = house.marketInfo(address(market));
         (, int256 perpPoolUsdc, , ) = house.marketInfo(address(perp));
         (uint256 fees, ) = house.totals();
@@ -129,7 +150,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     /// ACC-01 / LIQ-07: the GuarantorPool holds exactly the guarantors' capital and DPS bonds; capital moves only by
     /// deposits, withdrawals, income and recorded defaults — never from or to customer collateral.
-    function invariant_ACC01_LIQ07_guarantorCapitalSegregated() public view {
+    function check_ACC01_LIQ07_guarantorCapitalSegregated() public view {
         uint256 c1 = pool.guarantorInfo(g1).capitalUsdc;
         uint256 c2 = pool.guarantorInfo(g2).capitalUsdc;
         assertEq(usdc.balanceOf(address(pool)), c1 + c2);
@@ -139,14 +160,14 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     /// ACC-01 / LIQ-06: the InsuranceFund holds exactly its ledger, which moved only by stakes, fee income, bad-debt
     /// cover and cooled-down withdrawals.
-    function invariant_ACC01_LIQ06_insuranceLedger() public view {
+    function check_ACC01_LIQ06_insuranceLedger() public view {
         assertEq(usdc.balanceOf(address(fund)), fund.totalAssets());
         assertEq(fund.totalAssets(), handler.ghostFundIn() - handler.ghostFundOut());
         assertEq(handler.violationsLIQ06(), 0, "LIQ-06");
     }
 
     /// ACC-01: the ProviderRegistry's DPS = Σ staked + unbonding DPS of its providers.
-    function invariant_ACC01_registryStakeBacked() public view {
+    function check_ACC01_registryStakeBacked() public view {
         uint256 sum;
         for (uint256 i; i < 3; ++i) {
             IProviderRegistry.ProviderInfo memory info = registry.providerInfo(providers[i]);
@@ -156,7 +177,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
     }
 
     /// ACC-01 / EMI-01: Emission holds at least its pool, keeper budget and funded rewards; claims are covered.
-    function invariant_ACC01_emissionRewardsCovered() public view {
+    function check_ACC01_emissionRewardsCovered() public view {
         (uint256 rewardPool, uint256 budget, , ) = emission.pools();
         (uint256 funded, uint256 unfunded) = emission.rewardReserves();
         assertGe(dps.balanceOf(address(emission)), rewardPool + budget + funded);
@@ -167,7 +188,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     /// TSK-04: per provider, liability = minted − bought back (no deliveries in this suite); CH supply = Σ liabilities
     /// = Σ CH balances (ACC-02 for CH).
-    function invariant_TSK04_ACC02_chSupplyEqualsLiabilities() public view {
+    function check_TSK04_ACC02_chSupplyEqualsLiabilities() public view {
         uint256 liabilities;
         uint256 balances;
         for (uint256 i; i < 3; ++i) {
@@ -181,7 +202,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
     }
 
     /// EMI-01: DPS ever minted by Emission ≤ the geometric bound; DPS supply = genesis + emitted − burned (slashes).
-    function invariant_EMI01_mintedWithinBound() public view {
+    function check_EMI01_mintedWithinBound() public view {
         (, , uint256 minted, ) = emission.pools();
         assertLe(minted, emission.emissionBound());
         assertEq(dps.totalEmitted(), minted);
@@ -189,7 +210,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
     }
 
     /// EMI-03 / ACC-02: total GFL = Σ provider GFL, mirrored by the module; GFL held by no one else.
-    function invariant_EMI03_ACC02_gflSums() public view {
+    function check_EMI03_ACC02_gflSums() public view {
         uint256 sum;
         for (uint256 i; i < 3; ++i) {
             uint256 bal = gfl.balanceOf(providers[i]);
@@ -200,7 +221,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
     }
 
     /// ACC-02: Σ long/short sizes = open interest per side; Σ shares = total shares (open guarantor, insurance fund).
-    function invariant_ACC02_sums() public view {
+    function check_ACC02_sums() public view {
         uint256 longs;
         uint256 shorts;
         for (uint256 i; i < 3; ++i) {
@@ -217,14 +238,14 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     /// TSK-02 / ACC-01: the TaskRegistry holds exactly its escrows and claimable payouts, per currency (DPS tasks
     /// replenish Emission on the way out, never from escrow).
-    function invariant_TSK02_ACC01_taskEscrow() public view {
+    function check_TSK02_ACC01_taskEscrow() public view {
         assertEq(usdc.balanceOf(address(tasks)), tasks.totalEscrow(ITaskRegistry.Currency.USDC), "USDC");
         assertEq(dps.balanceOf(address(tasks)), tasks.totalEscrow(ITaskRegistry.Currency.DPS), "DPS");
         assertEq(taskHandler.violationsTSK01(), 0, "TSK-01");
     }
 
     /// LIQ-01..05, ACC-03, SEC-05, EMI-02, EMI-04, ORC-01 (staleness): properties observed inside handler calls.
-    function invariant_LIQ01_LIQ05_ACC03_SEC05_EMI02_EMI04_noViolations() public view {
+    function check_LIQ01_LIQ05_ACC03_SEC05_EMI02_EMI04_noViolations() public view {
         assertEq(handler.violationsLIQ01(), 0, "LIQ-01");
         assertEq(handler.violationsLIQ02(), 0, "LIQ-02");
         assertEq(handler.violationsLIQ03(), 0, "LIQ-03");
@@ -244,7 +265,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
     /// bounties = credited − paid, all of them the keeper's, and the rest of `keeperOwedUsdc` the executor's fees. The PnL pool is a signed ledger and is NOT asserted to
     /// cover the reserves (burn reserve + unclaimed bounties): a poke can credit a bounty the pool cannot pay — see
     /// test_finding_pokeBountyCanExceedPerpPool.
-    function invariant_ACC01_perpPoolAndVaultLedgers() public view {
+    function check_ACC01_perpPoolAndVaultLedgers() public view {
         assertEq(usdc.balanceOf(address(perp)), 0, "perp holds USDC");
         assertEq(usdc.balanceOf(address(vault)), vault.idleUsdc() + marketHandler.ghostDonated(), "vault idle");
         assertEq(usdc.balanceOf(BURN_SINK), marketHandler.ghostBurnFlushed(), "burn sink");
@@ -258,7 +279,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     /// ACC-02: Σ perp sizes per side = the market's open interest = the ClearingHouse's; every account's size
     /// mirrors its ClearingHouse position; Σ cost basis mirrors the ClearingHouse; Σ vault shares = total supply.
-    function invariant_ACC02_perpOpenInterestAndShares() public view {
+    function check_ACC02_perpOpenInterestAndShares() public view {
         uint256 longs;
         uint256 shorts;
         int256 basis;
@@ -283,7 +304,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     /// MKT-01: Σ funding paid ≥ Σ funding received — what traders settled plus what they still owe (pending
     /// funding carried over liquidations included) is never negative beyond one wei of rounding per settlement.
-    function invariant_MKT01_fundingConservation() public view {
+    function check_MKT01_fundingConservation() public view {
         // what is owed is priced at the index: not observable while the oracle is stale (ProtocolHandler.timeJump
         // without a refresh); checked again at the next valid state
         try oracle.indexPrice() returns (uint256) {} catch {
@@ -300,7 +321,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
 
     /// MKT-01 / MKT-03: the O(1) aggregate the vault's equity uses (funding offset = Σ size × snapshot − Σ pending
     /// funding) equals the sum over the actual positions, so LPs' funding claim is the traders' debt, exactly.
-    function invariant_MKT01_MKT03_fundingAggregateMatchesPositions() public view {
+    function check_MKT01_MKT03_fundingAggregateMatchesPositions() public view {
         int256 offset;
         for (uint256 i; i < 3; ++i) {
             IPerpMarket.AccountState memory a = perp.accountState(traders[i]);
@@ -312,7 +333,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
     /// MKT-01 (settlements move what was owed), MKT-02 (direction over every time jump), ACC-03 / ACC-04 (vault
     /// shares: no free value, share price never lowered by an LP action, donations inert, bounties exact), LIQ-01,
     /// SEC-05 and ORC-01 on the perp's trades and closes, and no Panic in any market call.
-    function invariant_MKT01_MKT02_ACC03_ACC04_LIQ01_SEC05_ORC01_perpNoViolations() public view {
+    function check_MKT01_MKT02_ACC03_ACC04_LIQ01_SEC05_ORC01_perpNoViolations() public view {
         assertEq(marketHandler.violationsMKT01(), 0, "MKT-01");
         assertEq(marketHandler.violationsMKT02(), 0, "MKT-02");
         assertEq(marketHandler.violationsACC03(), 0, "ACC-03");
@@ -359,10 +380,10 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         vm.warp(block.timestamp + 7 days + 1);
         handler.insuranceWithdraw(0);
         assertEq(fund.sharesOf(stakers[0]), 0, "staker exited");
-        invariant_LIQ01_LIQ05_ACC03_SEC05_EMI02_EMI04_noViolations();
-        invariant_ACC01_clearingHouseLedger();
-        invariant_ACC01_LIQ06_insuranceLedger();
-        invariant_TSK04_ACC02_chSupplyEqualsLiabilities();
+        check_LIQ01_LIQ05_ACC03_SEC05_EMI02_EMI04_noViolations();
+        check_ACC01_clearingHouseLedger();
+        check_ACC01_LIQ06_insuranceLedger();
+        check_TSK04_ACC02_chSupplyEqualsLiabilities();
         // client / council: a USDC task from submission to a finalised, paid result
         taskHandler.clientSubmit(false, 500e6);
         taskHandler.providerBid(0, 1, 5_000);
@@ -375,7 +396,7 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         taskHandler.anyoneFinalize(0);
         taskHandler.councilClaim(0);
         assertEq(taskHandler.finalized(), 1, "task finalised");
-        invariant_TSK02_ACC01_taskEscrow();
+        check_TSK02_ACC01_taskEscrow();
     }
 
     /// Regression (found by invariant_ACC01_perpPoolAndVaultLedgers in its first form, "pool ≥ burn reserve + unclaimed
@@ -440,14 +461,14 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         marketHandler.perpPriceMove(800, false);
         marketHandler.perpLiquidate(0, false);
         assertEq(marketHandler.perpLiquidations(), 1, "perp position liquidated");
-        invariant_ACC01_clearingHouseLedger();
-        invariant_ACC01_LIQ07_guarantorCapitalSegregated();
-        invariant_ACC01_LIQ06_insuranceLedger();
-        invariant_ACC01_perpPoolAndVaultLedgers();
-        invariant_ACC02_perpOpenInterestAndShares();
-        invariant_MKT01_fundingConservation();
-        invariant_MKT01_MKT03_fundingAggregateMatchesPositions();
-        invariant_MKT01_MKT02_ACC03_ACC04_LIQ01_SEC05_ORC01_perpNoViolations();
-        invariant_LIQ01_LIQ05_ACC03_SEC05_EMI02_EMI04_noViolations();
+        check_ACC01_clearingHouseLedger();
+        check_ACC01_LIQ07_guarantorCapitalSegregated();
+        check_ACC01_LIQ06_insuranceLedger();
+        check_ACC01_perpPoolAndVaultLedgers();
+        check_ACC02_perpOpenInterestAndShares();
+        check_MKT01_fundingConservation();
+        check_MKT01_MKT03_fundingAggregateMatchesPositions();
+        check_MKT01_MKT02_ACC03_ACC04_LIQ01_SEC05_ORC01_perpNoViolations();
+        check_LIQ01_LIQ05_ACC03_SEC05_EMI02_EMI04_noViolations();
     }
 }

@@ -45,13 +45,22 @@ contract ProviderRegistryInvariantTest is ComputeSolBase {
         handler.warp(3 days);
         handler.withdraw(2);
         assertEq(registry.providerInfo(ps[2]).unbondingDps, 0);
-        invariant_TSK04_liabilityLedger();
-        invariant_TSK04_supplyEqualsLiabilities();
-        invariant_ACC01_stakeBacked();
+        check_TSK04_liabilityLedger();
+        check_TSK04_supplyEqualsLiabilities();
+        check_ACC01_stakeBacked();
+    }
+
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_TSK04_liabilityLedger();
+        check_TSK04_supplyEqualsLiabilities();
+        check_ACC01_stakeBacked();
+        check_assignedWithinLiability();
     }
 
     /// TSK-04: for every provider, liability = minted − delivered − bought back.
-    function invariant_TSK04_liabilityLedger() public view {
+    function check_TSK04_liabilityLedger() public view {
         for (uint256 i; i < ps.length; ++i) {
             address p = ps[i];
             assertEq(
@@ -62,14 +71,14 @@ contract ProviderRegistryInvariantTest is ComputeSolBase {
     }
 
     /// TSK-04: total CH supply = Σ liabilities.
-    function invariant_TSK04_supplyEqualsLiabilities() public view {
+    function check_TSK04_supplyEqualsLiabilities() public view {
         uint256 sum;
         for (uint256 i; i < ps.length; ++i) sum += registry.liabilityOf(ps[i]);
         assertEq(ch.totalSupply(), sum);
     }
 
     /// ACC-01: the registry's DPS balance covers every provider's staked + unbonding DPS exactly.
-    function invariant_ACC01_stakeBacked() public view {
+    function check_ACC01_stakeBacked() public view {
         uint256 sum;
         for (uint256 i; i < ps.length; ++i) {
             IProviderRegistry.ProviderInfo memory info = registry.providerInfo(ps[i]);
@@ -80,7 +89,7 @@ contract ProviderRegistryInvariantTest is ComputeSolBase {
 
     /// Reserved liability never exceeds liability; liability never exceeds stake × collateral factor at mint time
     /// (slashing can later breach it, which blocks further minting).
-    function invariant_assignedWithinLiability() public view {
+    function check_assignedWithinLiability() public view {
         for (uint256 i; i < ps.length; ++i) {
             IProviderRegistry.ProviderInfo memory info = registry.providerInfo(ps[i]);
             assertLe(info.assignedCh, info.liabilityCh);

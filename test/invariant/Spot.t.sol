@@ -26,9 +26,16 @@ contract SpotInvariantTest is SpotSolBase {
         targetContract(address(handler));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public {
+        check_MKT06_ordersNeverOverfilled();
+        check_ACC01_marketHoldsOnlyStakesAndPendingFees();
+    }
+
     /// @notice MKT-06: filled ≤ amount, filled equals the sum of successful fills, nothing after cancellation, and
     ///         no forbidden fill (expired, below min nonce, reused nonce) ever succeeded.
-    function invariant_MKT06_ordersNeverOverfilled() public view {
+    function check_MKT06_ordersNeverOverfilled() public view {
         assertFalse(handler.violation(), "forbidden fill succeeded");
         uint256 n = handler.orderCount();
         for (uint256 i = 0; i < n; ++i) {
@@ -43,7 +50,7 @@ contract SpotInvariantTest is SpotSolBase {
 
     /// @notice ACC-01: the market never holds CH; its USDC is exactly the pending fees; its DPS is exactly the seat
     ///         stakes (staked + pending unstake); after distribution it holds no USDC.
-    function invariant_ACC01_marketHoldsOnlyStakesAndPendingFees() public {
+    function check_ACC01_marketHoldsOnlyStakesAndPendingFees() public {
         assertEq(ch.balanceOf(address(spot)), 0, "CH");
         assertEq(usdc.balanceOf(address(spot)), spot.pendingFeesUsdc(), "USDC");
         (uint256 staked, uint256 pending) = spot.totalSeatDps();

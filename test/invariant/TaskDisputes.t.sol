@@ -34,17 +34,27 @@ contract TaskDisputesInvariants is TaskSolBase {
         assertEq(handler.forgedAccepted(), 0);
         assertGt(handler.ghostSlashedDps(providers[1]), 0);
         assertEq(handler.ghostSlashedDps(providers[2]), 0);
-        invariant_TSK06_onlyThePartyProvenWrongIsSlashed();
-        invariant_TSK02_registryHoldsExactlyTheOpenObligations();
-        invariant_TSK02_bondsAndDepositsConserved();
-        invariant_TSK05_disputesEndInLog2Moves();
-        invariant_TSK08_appealableExecutorStaysLocked();
+        check_TSK06_onlyThePartyProvenWrongIsSlashed();
+        check_TSK02_registryHoldsExactlyTheOpenObligations();
+        check_TSK02_bondsAndDepositsConserved();
+        check_TSK05_disputesEndInLog2Moves();
+        check_TSK08_appealableExecutorStaysLocked();
+    }
+
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_TSK06_onlyThePartyProvenWrongIsSlashed();
+        check_TSK02_registryHoldsExactlyTheOpenObligations();
+        check_TSK02_bondsAndDepositsConserved();
+        check_TSK05_disputesEndInLog2Moves();
+        check_TSK08_appealableExecutorStaysLocked();
     }
 
     /// TSK-06: after bisection only the party wrong at the single disputed step is slashed (the executor, by
     /// severity; all of it when it let a move lapse); honest executors, challengers, members and referees lose
     /// nothing but gas — and a move outside the mover's committed chain is never accepted, an honest one never refused.
-    function invariant_TSK06_onlyThePartyProvenWrongIsSlashed() public view {
+    function check_TSK06_onlyThePartyProvenWrongIsSlashed() public view {
         for (uint256 i; i < providers.length; ++i) {
             assertEq(registry.providerInfo(providers[i]).slashedDps, handler.ghostSlashedDps(providers[i]));
         }
@@ -54,7 +64,7 @@ contract TaskDisputesInvariants is TaskSolBase {
 
     /// TSK-02: the registry holds exactly its open obligations: Σ task escrows (unclaimed fees, an appeal's
     /// referee pay) + Σ bonds of running bisections = totalEscrow = its USDC balance.
-    function invariant_TSK02_registryHoldsExactlyTheOpenObligations() public view {
+    function check_TSK02_registryHoldsExactlyTheOpenObligations() public view {
         uint256 sum;
         uint256 n = tasks.taskCount();
         for (uint256 id = 1; id <= n; ++id) sum += uint256(tasks.getTask(id).escrow) + tasks.bisectionOf(id).bond;
@@ -68,7 +78,7 @@ contract TaskDisputesInvariants is TaskSolBase {
 
     /// TSK-02: bonds and deposits are conserved: every USDC minted is held by the client, a provider, the keeper or
     /// the registry (nothing leaks, nothing is created by a settlement).
-    function invariant_TSK02_bondsAndDepositsConserved() public view {
+    function check_TSK02_bondsAndDepositsConserved() public view {
         uint256 held = usdc.balanceOf(client) + usdc.balanceOf(address(tasks)) + usdc.balanceOf(handler.KEEPER());
         for (uint256 i; i < providers.length; ++i) held += usdc.balanceOf(providers[i]);
         assertEq(held, usdc.totalSupply());
@@ -76,7 +86,7 @@ contract TaskDisputesInvariants is TaskSolBase {
 
     /// TSK-05: a dispute ends in at most ⌈log2 n⌉ + 1 moves (opening included), and the pending move always has a
     /// deadline within the move window (after it, anyone may end the dispute).
-    function invariant_TSK05_disputesEndInLog2Moves() public view {
+    function check_TSK05_disputesEndInLog2Moves() public view {
         uint256 window = tasks.params().disputeWindowSec / 2;
         uint256 n = tasks.taskCount();
         for (uint256 id = 1; id <= n; ++id) {
@@ -89,7 +99,7 @@ contract TaskDisputesInvariants is TaskSolBase {
 
     /// TSK-08: an executor whose accepted task can still be appealed keeps the fault amount locked: each provider's
     /// duty lock is its open seats' and executions' fault amounts plus the appealable acceptances it executed.
-    function invariant_TSK08_appealableExecutorStaysLocked() public view {
+    function check_TSK08_appealableExecutorStaysLocked() public view {
         uint256 n = tasks.taskCount();
         for (uint256 i; i < providers.length; ++i) {
             address p = providers[i];

@@ -76,14 +76,22 @@ contract TaskDutiesInvariants is TaskSolBase {
         assertGt(handler.hits("unbondDuringDuty"), 0, "unbond during a duty");
         assertGt(handler.hits("withdrawDuringDuty"), 0, "withdraw during a duty");
         assertGt(handler.hits("unresolved"), 0, "stalled dispute");
-        invariant_TSK08_dutyLocksMatchOpenDuties();
-        invariant_TSK08_noWithdrawalOrUnbondTookLockedStake();
-        invariant_TSK03_everyFaultSlashedInFull();
+        check_TSK08_dutyLocksMatchOpenDuties();
+        check_TSK08_noWithdrawalOrUnbondTookLockedStake();
+        check_TSK03_everyFaultSlashedInFull();
+    }
+
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_TSK08_dutyLocksMatchOpenDuties();
+        check_TSK08_noWithdrawalOrUnbondTookLockedStake();
+        check_TSK03_everyFaultSlashedInFull();
     }
 
     /// TSK-08: each provider's duty lock is exactly the fault amount of every open executor or council seat it holds
     /// plus its stream subscription's lock — so every ending path released what it took.
-    function invariant_TSK08_dutyLocksMatchOpenDuties() public view {
+    function check_TSK08_dutyLocksMatchOpenDuties() public view {
         uint256 n = tasks.taskCount();
         for (uint256 i; i < providers.length; ++i) {
             address p = providers[i];
@@ -108,13 +116,13 @@ contract TaskDutiesInvariants is TaskSolBase {
     }
 
     /// TSK-08: no unbond request and no withdrawal ever took stake an open duty locked.
-    function invariant_TSK08_noWithdrawalOrUnbondTookLockedStake() public view {
+    function check_TSK08_noWithdrawalOrUnbondTookLockedStake() public view {
         assertEq(handler.violations(), 0);
     }
 
     /// TSK-03 + TSK-08: every slash took exactly the task's fault amount or the silent slice (a quarter of it, issue
     /// 21 item 1) — the stake was still there to take: slashed = a·SLASH + b·SLASH/4 with a + b = slashCount.
-    function invariant_TSK03_everyFaultSlashedInFull() public view {
+    function check_TSK03_everyFaultSlashedInFull() public view {
         for (uint256 i; i < providers.length; ++i) {
             IProviderRegistry.ProviderInfo memory info = registry.providerInfo(providers[i]);
             uint256 floor = uint256(info.slashCount) * (SLASH / 4);

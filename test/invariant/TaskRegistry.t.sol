@@ -41,8 +41,17 @@ contract TaskRegistryInvariants is TaskSolBase {
         assertEq(handler.actions(), 12);
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public view {
+        check_TSK02_escrowConservation();
+        check_TSK01_quorumBehindEveryVerdict();
+        check_TSK03_slashBoundToGuilt();
+        check_TSK04_supplyEqualsLiabilities();
+    }
+
     /// TSK-02: Σ task escrows + Σ keeper credits = totalEscrow = the registry's balance, per currency (no fees are kept).
-    function invariant_TSK02_escrowConservation() public view {
+    function check_TSK02_escrowConservation() public view {
         uint256[3] memory sum;
         uint256 n = tasks.taskCount();
         for (uint256 id = 1; id <= n; ++id) {
@@ -69,7 +78,7 @@ contract TaskRegistryInvariants is TaskSolBase {
     }
 
     /// TSK-01: an accepted task had a quorum of distinct current members agreeing; a rejected one disagreeing.
-    function invariant_TSK01_quorumBehindEveryVerdict() public view {
+    function check_TSK01_quorumBehindEveryVerdict() public view {
         uint256 n = tasks.taskCount();
         for (uint256 id = 1; id <= n; ++id) {
             ITaskRegistry.Task memory t = tasks.getTask(id);
@@ -87,7 +96,7 @@ contract TaskRegistryInvariants is TaskSolBase {
 
     /// TSK-03: a provider is slashed exactly SLASH per fault it committed (rejected result or missed deadline) and
     /// a quarter of it per reveal it missed (issue 21 item 1).
-    function invariant_TSK03_slashBoundToGuilt() public view {
+    function check_TSK03_slashBoundToGuilt() public view {
         for (uint256 i; i < providers.length; ++i) {
             address p = providers[i];
             assertEq(registry.providerInfo(p).slashedDps, handler.ghostSlashedDps(p));
@@ -95,7 +104,7 @@ contract TaskRegistryInvariants is TaskSolBase {
     }
 
     /// TSK-04: CH supply equals the sum of provider liabilities whatever tasks redeem.
-    function invariant_TSK04_supplyEqualsLiabilities() public view {
+    function check_TSK04_supplyEqualsLiabilities() public view {
         uint256 sum;
         for (uint256 i; i < providers.length; ++i) sum += registry.liabilityOf(providers[i]);
         assertEq(ch.totalSupply(), sum);

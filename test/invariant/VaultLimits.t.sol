@@ -85,14 +85,21 @@ contract VaultLimitsInvariantTest is PerpSolBase {
         if (m != 0) _expectAccepted(abi.encodeCall(this.probeRedeem, (owner, m)));
     }
 
+    /// The suite's one campaign: every property below is checked after each handler call of the same
+    /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
+    function invariant_suite() public {
+        check_everyMaxAmountIsAccepted();
+        check_viewsNeverRevert();
+    }
+
     /// ERC-4626 (issue 17 items 27–29): max* never overstates what its action accepts.
-    function invariant_everyMaxAmountIsAccepted() public {
+    function check_everyMaxAmountIsAccepted() public {
         for (uint256 i; i < 3; ++i) _checkLimits(handler.lps(i));
         _checkLimits(address(0xBEEF)); // an account that holds nothing
     }
 
     /// ERC-4626: totalAssets and the conversions never revert (they are called, so a revert fails the run).
-    function invariant_viewsNeverRevert() public view {
+    function check_viewsNeverRevert() public view {
         uint256 ta = vault.totalAssets();
         vault.convertToShares(ta + 1);
         vault.convertToAssets(vault.totalSupply());
@@ -111,35 +118,35 @@ contract VaultLimitsInvariantTest is PerpSolBase {
         handler.setLimits(1_000_000e6, 1 days);
         handler.deposit(0, 0, 100_000e6);
         handler.deposit(1, 2, 50_000e6);
-        invariant_everyMaxAmountIsAccepted();
+        check_everyMaxAmountIsAccepted();
         handler.warp(1 days);
         handler.allocate(120_000e6);
         // dust: fees lift the share price, then a full exit
         handler.trade(0, 5_000e18);
         handler.withdraw(0, 10_000);
         assertGt(handler.seenDust() + vault.balanceOf(_lp(0)), 0);
-        invariant_everyMaxAmountIsAccepted();
+        check_everyMaxAmountIsAccepted();
         // cap binding
         handler.setLimits(vault.totalAssets(), 1 days);
         assertEq(vault.maxDeposit(_lp(1)), 0);
-        invariant_everyMaxAmountIsAccepted();
+        check_everyMaxAmountIsAccepted();
         handler.setLimits(1_000_000e6, 0);
         // pause
         handler.togglePause(true);
         handler.togglePause(false);
-        invariant_everyMaxAmountIsAccepted();
+        check_everyMaxAmountIsAccepted();
         handler.togglePause(true);
         handler.togglePause(false);
         // insolvency: the traders win more than LP equity
         handler.trade(1, 10_000e18);
         for (uint256 i; i < 4; ++i) handler.movePrice(3_000, true);
         assertGt(handler.seenInsolvent(), 0);
-        invariant_everyMaxAmountIsAccepted();
+        check_everyMaxAmountIsAccepted();
         // stale oracle
         handler.toggleStale();
         assertEq(vault.maxWithdraw(_lp(1)), 0);
-        invariant_everyMaxAmountIsAccepted();
-        invariant_viewsNeverRevert();
+        check_everyMaxAmountIsAccepted();
+        check_viewsNeverRevert();
         handler.toggleStale();
         assertGt(handler.seenStale() * handler.seenPaused() * handler.seenLocked() * handler.seenCapBinding(), 0);
     }
