@@ -70,7 +70,14 @@ try {
     CHX_DEPLOYMENT: path.join(dir, "localhost.json"),
   };
   console.log(`examples: deploying to a fresh node at ${url}`);
-  const dep = await run("npx", ["hardhat", "run", "scripts/deploy.ts", "--network", "localhost"], env, true);
+  // `npm test` has built the contracts (CHX_PREBUILT=1): `hardhat run` would otherwise also compile the Solidity tests
+  const noCompile = process.env.CHX_PREBUILT === "1" ? ["--no-compile"] : [];
+  const dep = await run(
+    "npx",
+    ["hardhat", "run", ...noCompile, "scripts/deploy.ts", "--network", "localhost"],
+    env,
+    true,
+  );
   if (dep.code !== 0) {
     process.stdout.write(dep.out);
     throw new Error("the deploy failed");

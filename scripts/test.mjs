@@ -121,7 +121,9 @@ function run(step, quiet = false) {
   return new Promise((resolve) => {
     const child = spawn(step.cmd, step.args, {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...(step.env ?? {}) },
+      // CHX_PREBUILT: the contracts are built by this run, so `hardhat run` in the steps skips its own build (it
+      // would compile the Solidity tests into the plain tree: subgraph/scripts/manifest.mjs `prebuilt`)
+      env: { ...process.env, CHX_PREBUILT: "1", ...(step.env ?? {}) },
     });
     let out = "";
     const onData = (stream) => (d) => {

@@ -13,6 +13,8 @@ import { parseDeployment, Roles } from "@chx/sdk";
 import { SubgraphReplay } from "../../tools/graph-host/replay.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** `--no-compile` when `npm test` has built the contracts (as in manifest.mjs `prebuilt`). */
+const prebuilt = () => (process.env.CHX_PREBUILT === "1" ? ["--no-compile"] : []);
 const subgraphDir = path.resolve(here, "..");
 const repoRoot = path.resolve(subgraphDir, "..");
 
@@ -81,7 +83,7 @@ export async function deployTo(url, recordFile) {
   await new Promise((resolve, reject) => {
     execFile(
       "npx",
-      ["hardhat", "run", "subgraph/scripts/deploy-record.ts", "--network", "localhost"],
+      ["hardhat", "run", ...prebuilt(), "subgraph/scripts/deploy-record.ts", "--network", "localhost"],
       { cwd: repoRoot, env: { ...process.env, CHX_LOCAL_RPC: url, CHX_SUBGRAPH_RECORD: recordFile } },
       (err, stdout, stderr) =>
         err ? reject(new Error(`deploy failed: ${err.message}\n${stdout}\n${stderr}`)) : resolve(),

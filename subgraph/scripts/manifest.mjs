@@ -102,8 +102,14 @@ function withModuleParts(text, name, abi, where) {
   const file = /^\s*file:\s*(\S+\.ts)\s*$/m.exec(text)?.[1];
   const source = file ? fs.readFileSync(path.join(subgraphDir, file), "utf8") : "";
   for (const m of needed)
-    if (!new RegExp(`export \\{[^}]*\\b${m.handler}\\b[^}]*\\} from "\\./module"|export function ${m.handler}\\b`).test(source))
-      throw new Error(`manifest: ${where}: ${file} must export ${m.handler} (export { ${m.handler} } from "./module";)`);
+    if (
+      !new RegExp(`export \\{[^}]*\\b${m.handler}\\b[^}]*\\} from "\\./module"|export function ${m.handler}\\b`).test(
+        source,
+      )
+    )
+      throw new Error(
+        `manifest: ${where}: ${file} must export ${m.handler} (export { ${m.handler} } from "./module";)`,
+      );
   const lines = text.split("\n");
   const at = (re) => lines.findIndex((l) => re.test(l));
   // entities: appended to the list (once each)
@@ -130,9 +136,15 @@ const eventSignature = (e) => `${e.name}(${e.inputs.map((p) => typeOf(p, false))
 /** The manifest's form: `Name(indexed type,...)`. */
 const manifestEventSignature = (e) => `${e.name}(${e.inputs.map((p) => typeOf(p, true)).join(",")})`;
 
+/**
+ * `--no-compile` when `npm test` has already built the contracts (CHX_PREBUILT=1, scripts/test.mjs). `hardhat run`
+ * otherwise builds the whole project, Solidity tests included, which `npm test`'s plain tree leaves out on purpose.
+ */
+export const prebuilt = () => (process.env.CHX_PREBUILT === "1" ? ["--no-compile"] : []);
+
 /** Produces a deployment record on the in-process Hardhat network with the real deploy function. */
 export function deployInProcess(outFile) {
-  execFileSync("npx", ["hardhat", "run", "subgraph/scripts/deploy-record.ts"], {
+  execFileSync("npx", ["hardhat", "run", ...prebuilt(), "subgraph/scripts/deploy-record.ts"], {
     cwd: repoRoot,
     env: { ...process.env, CHX_SUBGRAPH_RECORD: outFile },
     stdio: ["ignore", "ignore", "inherit"],
