@@ -185,8 +185,9 @@ library FuturesSettlement {
         FuturesBase.FuturesMarketStorage storage $,
         address account
     ) private returns (int256 owed) {
-        owed = FuturesLedger.takeLiquidationCash($, account);
+        owed = $.liquidationCashUsdc[account];
         if (owed == 0) return 0;
+        delete $.liquidationCashUsdc[account];
         $.totalLiquidationCashUsdc -= owed;
     }
 
