@@ -11,24 +11,6 @@ const SOLC_VERSION: string = (require("solc/package.json") as { version: string 
 const SOLCJS_PATH = require.resolve("solc/soljson.js");
 
 const optimizer = { enabled: true, runs: 200 };
-// The instrumented tree (CHX_BUILD_DIR, `npm test`'s coverage run) is compiled with a light optimizer: the Yul
-// optimizer and peephole pass only (with none, the ABI coder's Yul hits "stack too deep"). Its bytecode is only ever
-// run by the instrumented tests, whose gas is not measured; the solc-js build of that tree takes about a third less
-// CPU. Every deployed or benchmarked figure comes from the plain tree, fully optimised.
-const coverageOptimizer = {
-  enabled: false,
-  runs: 200,
-  details: {
-    yul: true,
-    peephole: true,
-    inliner: false,
-    jumpdestRemover: true,
-    orderLiterals: false,
-    deduplicate: false,
-    cse: false,
-    constantOptimizer: false,
-  },
-};
 
 // CHX_BUILD_DIR: a second build tree (artifacts, cache, TypeChain output) beside the plain one. scripts/coverage.mjs
 // runs the instrumented suite in `.coverage-build/`, so `npm test` can run it alongside the steps that need the
@@ -53,11 +35,7 @@ export default defineConfig({
       default: {
         version: SOLC_VERSION,
         path: SOLCJS_PATH,
-        settings: {
-          evmVersion: "cancun",
-          optimizer: BUILD_DIR === undefined ? optimizer : coverageOptimizer,
-          viaIR: false,
-        },
+        settings: { evmVersion: "cancun", optimizer, viaIR: false },
       },
       production: {
         version: SOLC_VERSION,
