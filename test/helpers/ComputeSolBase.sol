@@ -9,6 +9,7 @@ import {ComputeStandard} from "../../contracts/core/compute/ComputeStandard.sol"
 import {ProviderRegistry} from "../../contracts/core/compute/ProviderRegistry.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @notice Fixture of the ProviderRegistry suites: governance, DPS, CH and the compute layer (standard, registry)
 ///         from Deployers, kept in the concrete types the suites drive, with helpers to onboard providers.
@@ -53,8 +54,7 @@ abstract contract ComputeSolBase is Deployers {
     }
 
     function _sign(IProviderRegistry.Attestation memory a, uint256 pk) internal view returns (bytes memory) {
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(pk, registry.attestationDigest(a));
-        return abi.encodePacked(r, s, v);
+        return signDigest(pk, registry.attestationDigest(a));
     }
 
     /// @dev Registers, stakes `stakeDps` (from this contract's genesis DPS) and attests `provider`.

@@ -18,6 +18,7 @@ import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatc
 import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
 import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @dev The subset of MockERC20 / MockAggregatorV3 / MockClearingMarket the suite drives (their artifacts are
 ///      deployed with deployCode, so this file never compiles them together with forge-std).
@@ -154,8 +155,7 @@ abstract contract ProtocolSolBase is Deployers {
 
     function _attest(address provider) internal {
         IProviderRegistry.Attestation memory a = _attestation(provider);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
-        registry.attest(a, abi.encodePacked(r, s, v));
+        registry.attest(a, signDigest(ATTESTER_PK, registry.attestationDigest(a)));
     }
 
     function _onboardProvider(address provider, uint256 stakeDps) internal {

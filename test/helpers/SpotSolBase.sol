@@ -7,6 +7,7 @@ import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 import {MockInsuranceFund} from "../../contracts/mocks/MockInsuranceFund.sol";
 import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
 import {MockAuthority} from "../../contracts/mocks/MockAuthority.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @notice A SpotMarket proxy over mock tokens, a mock insurance fund and an allow-all authority, for Solidity
 ///         unit, fuzz and invariant tests of the market alone.
@@ -44,7 +45,6 @@ abstract contract SpotSolBase is Deployers {
     }
 
     function _sign(uint256 key, ISpotMarket.Order memory o) internal view returns (bytes memory) {
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(key, spot.orderDigest(o));
-        return abi.encodePacked(r, s, v);
+        return signDigest(key, spot.orderDigest(o));
     }
 }

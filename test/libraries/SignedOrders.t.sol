@@ -5,6 +5,7 @@ import {Test} from "forge-std/Test.sol";
 import {SignedOrders} from "../../contracts/libraries/orders/SignedOrders.sol";
 import {SpotDigests} from "../../contracts/libraries/spot/SpotDigests.sol";
 import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @dev A market in miniature: one SignedOrders book and the SpotMarket's digest (its own address is the domain's
 ///      verifying contract, as in the market).
@@ -59,8 +60,7 @@ contract SignedOrdersTest is Test {
     }
 
     function _sign(ISpotMarket.Order memory o) internal view returns (bytes memory) {
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(makerKey, h.digest(o));
-        return abi.encodePacked(r, s, v);
+        return signDigest(makerKey, h.digest(o));
     }
 
     /// @dev The digest by hand: the type strings spelled out here, the domain from its four fields.

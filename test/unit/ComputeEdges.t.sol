@@ -8,6 +8,7 @@ import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderReg
 import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProviderRegistryEvents.sol";
 import {IProviderRegistryErrors} from "../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatcher.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @notice Edge paths of ProviderRegistry and ProviderMatcher: profile updates, attestation of an unregistered
 ///         provider or of an out-of-range capacity, heartbeats without an emission recorder, the zero-address and
@@ -21,8 +22,7 @@ contract ComputeEdgesTest is TaskSolBase {
     }
 
     function _signed(IProviderRegistry.Attestation memory a) internal view returns (bytes memory) {
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
-        return abi.encodePacked(r, s, v);
+        return signDigest(ATTESTER_PK, registry.attestationDigest(a));
     }
 
     function _query() internal pure returns (IProviderMatcher.Query memory) {

@@ -11,6 +11,7 @@ import {IStreamTasksLifecycle} from "../../contracts/interfaces/tasks/IStreamTas
 import {IInsuranceFund} from "../../contracts/interfaces/clearing/IInsuranceFund.sol";
 import {IInsuranceFundStaking} from "../../contracts/interfaces/clearing/IInsuranceFundStaking.sol";
 import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 interface IReentrantToken {
     function mint(address to, uint256 amount) external;
@@ -209,8 +210,7 @@ contract PayoutReentrancyTest is TaskSolBase {
         IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
         bytes[] memory sigs = new bytes[](1);
         rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 10, amount: 10e6});
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
-        sigs[0] = abi.encodePacked(r, s, v);
+        sigs[0] = signDigest(CLIENT_PK, streams.receiptDigest(rs[0]));
         rusd.arm(address(streams), abi.encodeCall(IStreamTasksLifecycle.settle, (rs, sigs)));
         vm.expectRevert(REENTRANT);
         streams.settle(rs, sigs);

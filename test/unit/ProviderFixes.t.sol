@@ -6,6 +6,7 @@ import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderReg
 import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProviderRegistryEvents.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatcher.sol";
 import {MockCapacityRecorder} from "../../contracts/mocks/MockCapacityRecorder.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @notice Issue 17 item 18: matching trusts the attested workload class, not the self-declared mask; a provider
 ///         below the minimum stake earns no capacity (GFL, DPS) from its heartbeats.
@@ -30,8 +31,7 @@ contract ProviderFixesTest is TaskSolBase {
         registry.stake(5_000e18);
         vm.stopPrank();
         IProviderRegistry.Attestation memory a = _attestation(p); // class 1
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
-        registry.attest(a, abi.encodePacked(r, s, v));
+        registry.attest(a, signDigest(ATTESTER_PK, registry.attestationDigest(a)));
         address[] memory one = new address[](1);
         one[0] = p;
         (bool[] memory ok, ) = matcher.scoreCandidates(_q(1), one, bytes32(0));

@@ -8,6 +8,7 @@ import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 import {SignedOrders} from "../../contracts/libraries/orders/SignedOrders.sol";
 import {ISpotMarketErrors} from "../../contracts/interfaces/markets/ISpotMarketErrors.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @notice Edge paths of SpotMarket: private orders matched by someone else, cancelling a settled deal, fee-free
 ///         fills, oversized amounts and the governance setters' bounds and zero-address guards.
@@ -81,9 +82,8 @@ contract SpotEdgesTest is SpotSolBase {
             expiry: uint64(block.timestamp + 1 days)
         });
         bytes32 hash = spot.dealDigest(deal);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(MAKER_KEY, hash);
         vm.prank(taker);
-        spot.settleDeal(deal, "", abi.encodePacked(r, s, v));
+        spot.settleDeal(deal, "", signDigest(MAKER_KEY, hash));
         vm.prank(maker);
         vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotDealSettled.selector, hash));
         spot.cancelDeal(deal);

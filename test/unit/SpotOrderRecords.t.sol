@@ -6,6 +6,7 @@ import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 import {SignedOrders} from "../../contracts/libraries/orders/SignedOrders.sol";
 import {MockERC1271Wallet} from "../../contracts/mocks/MockERC1271Wallet.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @notice Attacks on the order records keyed by (maker, nonce) (issue 18 item 4; docs/spot.md "Gas"): the fill
 ///         record is the nonce claim and carries a 127-bit tag of the order's digest, so a later fill skips the
@@ -220,9 +221,8 @@ contract SpotOrderRecordsTest is SpotSolBase {
             expiry: uint64(block.timestamp + 1 days)
         });
         bytes32 hash = spot.dealDigest(deal);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(MAKER_KEY, hash);
         vm.prank(taker);
-        spot.settleDeal(deal, abi.encodePacked(r, s, v), "");
+        spot.settleDeal(deal, signDigest(MAKER_KEY, hash), "");
         assertEq(spot.dealState(hash).filledCh, 2e18);
         assertFalse(spot.nonceUsed(maker, 1));
         ISpotMarket.Order memory o = _order(1, 2e18);

@@ -5,6 +5,7 @@ import {Test} from "forge-std/Test.sol";
 import {ERC1967Proxy} from "@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol";
 import {ISpotMarket} from "../../contracts/interfaces/markets/ISpotMarket.sol";
 import {ISpotMarketTrading} from "../../contracts/interfaces/markets/ISpotMarketTrading.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 interface IToken {
     function mint(address to, uint256 amount) external;
@@ -72,8 +73,7 @@ contract SpotReentrancyTest is Test {
             expiry: uint64(block.timestamp + 1 days),
             taker: address(0)
         });
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(MAKER_KEY, spot.orderDigest(o));
-        sig = abi.encodePacked(r, s, v);
+        sig = signDigest(MAKER_KEY, spot.orderDigest(o));
     }
 
     function test_fillOrder_reenteringTokenReverts_SEC04() public {

@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {Test} from "forge-std/Test.sol";
 import {ISpotMarket} from "../../../contracts/interfaces/markets/ISpotMarket.sol";
 import {ISpotMarketTrading} from "../../../contracts/interfaces/markets/ISpotMarketTrading.sol";
+import {signDigest} from "../../utils/Signatures.sol";
 
 /// @notice Drives the spot market with makers (signing orders), takers (filling), matchers, a canceller
 ///         (cancel / raise minimum nonce), seat stakers, fee distribution and time jumps. Ghost state records what
@@ -67,9 +68,8 @@ contract SpotHandler is Test {
         bytes32 digest = spot.orderDigest(o);
         if (seen[digest]) return; // an identical order is the same order, not a replay
         seen[digest] = true;
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(makerKeys[m], digest);
         orders.push(o);
-        sigs.push(abi.encodePacked(r, s, v));
+        sigs.push(signDigest(makerKeys[m], digest));
     }
 
     /// @dev Whether MKT-06 forbids filling `amount` more of order `idx` now.
