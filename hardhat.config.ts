@@ -11,6 +11,20 @@ const SOLC_VERSION: string = (require("solc/package.json") as { version: string 
 const SOLCJS_PATH = require.resolve("solc/soljson.js");
 
 const optimizer = { enabled: true, runs: 200 };
+const LIGHT_OPTIMIZER = {
+  enabled: false,
+  runs: 200,
+  details: {
+    yul: true,
+    peephole: true,
+    inliner: false,
+    jumpdestRemover: true,
+    orderLiterals: false,
+    deduplicate: false,
+    cse: false,
+    constantOptimizer: false,
+  },
+};
 
 // CHX_BUILD_DIR: a second build tree (artifacts, cache, TypeChain output) beside the plain one. scripts/coverage.mjs
 // runs the instrumented suite in `.coverage-build/`, so `npm test` can run it alongside the steps that need the
@@ -36,6 +50,17 @@ export default defineConfig({
         version: SOLC_VERSION,
         path: SOLCJS_PATH,
         settings: { evmVersion: "cancun", optimizer, viaIR: false },
+      },
+      // The instrumented tree's Solidity tests (scripts/build.mjs under CHX_BUILD_COVERAGE=1 builds them with
+      // `--build-profile coverageTests --no-contracts`). A test file's job recompiles every contract it imports, so the
+      // tests are most of that tree's solc-js time; a light optimizer (Yul and peephole only — with none at all the ABI
+      // coder hits "stack too deep") roughly halves it. The contracts' own artifacts, which the mocha tests and the
+      // deploy script use, still come from the default profile: OpenZeppelin's upgrades plugin refused light-optimizer
+      // bytecode in 37 mocha tests ("Bytecode is not a valid hex string"; docs/toolchain.md).
+      coverageTests: {
+        version: SOLC_VERSION,
+        path: SOLCJS_PATH,
+        settings: { evmVersion: "cancun", optimizer: LIGHT_OPTIMIZER, viaIR: false },
       },
       production: {
         version: SOLC_VERSION,

@@ -16,6 +16,12 @@ const GROUP = Number(process.env.CHX_BUILD_GROUP ?? 8);
 // CHX_BUILD_COVERAGE=1 (scripts/coverage.mjs): the instrumented build, with the same small-job fallback, so a fresh
 // clone's coverage tree never depends on one solc-js job holding the whole project.
 const COVERAGE = process.env.CHX_BUILD_COVERAGE === "1" ? ["--coverage"] : [];
+// In that tree the Solidity tests are built with the light `coverageTests` profile (hardhat.config.ts), alone
+// (`--no-contracts`): a build of contracts and tests under that profile would recompile the contracts too.
+const TESTS =
+  COVERAGE.length > 0
+    ? { global: ["--build-profile", "coverageTests"], only: ["--no-contracts"] }
+    : { global: [], only: [] };
 const verbose = process.env.CHX_BUILD_VERBOSE === "1";
 
 const sol = (dir) => walk(dir, (p) => p.endsWith(".sol"));
@@ -45,9 +51,9 @@ function run(cmd, args, label) {
 }
 
 /** Runs `hardhat build`; returns true on success. Output is shown only when it fails for another reason. */
-async function hardhat(args, label) {
-  if (verbose) console.log(`build: ${args.join(" ") || "(all)"}`);
-  const r = await run("npx", ["hardhat", ...COVERAGE, "build", "--quiet", ...args], label);
+async function hardhat(args, label, global = []) {
+  if (verbose) console.log(`build: ${[...global, ...args].join(" ") || "(all)"}`);
+  const r = await run("npx", ["hardhat", ...COVERAGE, ...global, "build", "--quiet", ...args], label);
   const out = r.out;
   if (r.status === 0) return true;
   if (/HHE908|memory access out of bounds|Aborted\(\)/.test(out)) {
@@ -61,20 +67,25 @@ async function hardhat(args, label) {
 }
 
 const CONTRACTS_ONLY = process.argv.includes("--no-tests");
+// `--tests-only`: the Solidity tests alone, on contracts this tree has already built (`npm test` builds the
+// instrumented tree's contracts first, then its tests and its mocha run side by side: scripts/test.mjs).
+const TESTS_ONLY = process.argv.includes("--tests-only");
 
 async function compile() {
   console.log("build: compiling contracts (solc-js; a first build takes several minutes, later ones seconds)");
   if (CONTRACTS_ONLY) {
     if (await hardhat(["--no-tests"], "compiling contracts, TypeChain")) return;
+  } else if (TESTS_ONLY) {
+    if (await hardhat(["--no-contracts"], "compiling tests", TESTS.global)) return;
   } else if (
     (await hardhat(["--no-tests"], "compiling contracts")) &&
-    (await hardhat([], "compiling tests, TypeChain"))
+    (await hardhat(TESTS.only, "compiling tests, TypeChain", TESTS.global))
   )
     return;
   const contracts = sol("contracts").filter((f) => !f.endsWith(".t.sol"));
   const tests = [...sol("test"), ...sol("contracts").filter((f) => f.endsWith(".t.sol"))];
   let i = 0;
-  for (const group of chunks(contracts, GROUP)) {
+  for (const group of TESTS_ONLY ? [] : chunks(contracts, GROUP)) {
     i++;
     if (!(await hardhat(["--no-tests", ...group], `contracts, group ${i}`))) process.exit(1);
   }
@@ -85,9 +96,9 @@ async function compile() {
   i = 0;
   for (const group of chunks(tests, 1)) {
     i++;
-    if (!(await hardhat(["--no-contracts", ...group], `test file ${i}/${tests.length}`))) process.exit(1);
+    if (!(await hardhat(["--no-contracts", ...group], `test file ${i}/${tests.length}`, TESTS.global))) process.exit(1);
   }
-  if (!(await hardhat([], "TypeChain"))) process.exit(1);
+  if (!(await hardhat(COVERAGE.length > 0 ? ["--no-tests"] : [], "TypeChain"))) process.exit(1);
 }
 
 /** packages/sdk: generate from the plain artifacts, then tsc (incremental). Skipped in the coverage tree. */

@@ -7,25 +7,27 @@ import { existsSync } from "node:fs";
 
 // The hardhat tests run once, instrumented (Hardhat's built-in coverage): the same solidity + mocha suite, then the
 // contracts/core line-coverage floor of scripts/coverage-floor.json. The instrumented tree (`.coverage-build/`) is
-// built from the start, in the background, beside the plain build: the two solc-js builds are single-threaded and the
+// built from the start, in the background, beside the plain build: the solc-js builds are single-threaded and the
 // machine has two cores. The plain build compiles the contracts only (`--no-tests`): its users are the deploy-based
 // steps (lint, gates, subgraph, keepers, relay, examples); the Solidity tests are compiled and run in the
-// instrumented tree. Once both builds are done the instrumented tests start, still in the background, alongside the
-// other steps; background output is printed when each ends. CHX_COVERAGE=0 runs the plain `hardhat test` instead, in
-// line, after a full plain build (a quicker local loop; docs/toolchain.md, "Coverage").
+// instrumented tree. Once the instrumented contracts are built, the mocha tests run on them (in a copy of that tree)
+// while the Solidity tests compile (a light optimizer: hardhat.config.ts `coverageTests`); the Solidity tests run when
+// their compile ends; one report over both runners and the floor close it (scripts/coverage.mjs). All of it runs in
+// the background alongside the other steps; background output is printed when each ends. CHX_COVERAGE=0 runs the plain
+// `hardhat test` instead, in line, after a full plain build (a quicker local loop; docs/toolchain.md, "Coverage").
 const COVERAGE = process.env.CHX_COVERAGE !== "0";
 const COVERAGE_TREE = { CHX_BUILD_DIR: ".coverage-build", CHX_BUILD_COVERAGE: "1" };
 const steps = [
   ...(COVERAGE
     ? [
         {
-          name: "coverage build (instrumented tree, contracts + tests)",
+          name: "coverage build: contracts (instrumented tree)",
           cmd: "node",
-          args: ["scripts/build.mjs"],
+          args: ["scripts/build.mjs", "--no-tests"],
           env: COVERAGE_TREE,
           kind: "check",
           background: true,
-          id: "coverage-build",
+          id: "coverage-contracts",
         },
       ]
     : []),
@@ -38,12 +40,40 @@ const steps = [
   ...(COVERAGE
     ? [
         {
-          name: "hardhat test --coverage (solidity + mocha) + floor (contracts/core lines)",
+          name: "coverage build: Solidity tests (instrumented tree, light optimizer)",
           cmd: "node",
-          args: ["scripts/coverage.mjs", "--no-build"],
+          args: ["scripts/build.mjs", "--tests-only"],
+          env: COVERAGE_TREE,
+          kind: "check",
+          background: true,
+          id: "coverage-tests",
+          after: ["coverage-contracts"],
+        },
+        {
+          name: "hardhat test mocha --coverage",
+          cmd: "node",
+          args: ["scripts/coverage.mjs", "--run", "mocha"],
           kind: "tests",
           background: true,
-          after: "coverage-build",
+          id: "coverage-mocha",
+          after: ["coverage-contracts"],
+        },
+        {
+          name: "hardhat test solidity --coverage",
+          cmd: "node",
+          args: ["scripts/coverage.mjs", "--run", "solidity"],
+          kind: "tests",
+          background: true,
+          id: "coverage-solidity",
+          after: ["coverage-tests"],
+        },
+        {
+          name: "coverage report (both runners) + floor (contracts/core lines)",
+          cmd: "node",
+          args: ["scripts/coverage.mjs", "--report"],
+          kind: "tests",
+          background: true,
+          after: ["coverage-mocha", "coverage-solidity"],
         },
       ]
     : []),
@@ -176,19 +206,22 @@ for (const step of steps) {
   if (only.length > 0 && !only.some((o) => step.name.includes(o))) continue;
   const t0 = Date.now();
   if (step.background === true) {
-    // a step that needs another background step (the instrumented tests need the instrumented build) starts when
-    // that one has ended, and only if it passed
-    const before = step.after === undefined ? undefined : byId.get(step.after);
+    // a step that needs other background steps (the instrumented tests need the instrumented build) starts when
+    // those have ended, and only if they all passed
+    const before = (step.after ?? []).map((id) => byId.get(id)).filter((p) => p !== undefined);
     const start = () => {
       const t1 = Date.now();
       return run(step, true).then((r) => ({ step, ...r, secs: ((Date.now() - t1) / 1000).toFixed(1) }));
     };
     const pending =
-      before === undefined
+      before.length === 0
         ? start()
-        : before.then((b) =>
-            b.code === 0 ? start() : { step, code: 1, out: `not run: "${b.step.name}" failed\n`, secs: "0.0" },
-          );
+        : Promise.all(before).then((bs) => {
+            const failedBefore = bs.find((b) => b.code !== 0);
+            return failedBefore === undefined
+              ? start()
+              : { step, code: 1, out: `not run: "${failedBefore.step.name}" failed\n`, secs: "0.0" };
+          });
     console.log(`\n=== ${step.name}: started in the background (its output follows the last step)`);
     if (step.id !== undefined) byId.set(step.id, pending);
     background.push(pending);
