@@ -29,7 +29,10 @@ library EmissionRewards {
         uint256 sampleEpoch = pr.sampleEpoch;
         if (!pr.listed || sampleEpoch >= epoch) return false;
         // @dev epochGfl is in stored units (nano-PFLOPs): GFL wei = × UNIT.
-        uint256 epochGfl = uint256(pr.epochGfl) * CapacitySamples.UNIT;
+        uint256 epochGfl;
+        unchecked {
+            epochGfl = uint256(pr.epochGfl) * CapacitySamples.UNIT; // < 2^96 × 1e9
+        }
         uint256 target = sampleEpoch + 1 == epoch ? epochGfl : 0;
         uint256 reward;
         uint256 accrued = pr.accruedDps;
@@ -70,7 +73,11 @@ library EmissionRewards {
         uint256 sampleEpoch = pr.sampleEpoch;
         if (!pr.listed || sampleEpoch >= epoch || pr.settled) return accrued;
         // @dev reward rounds down (favours the protocol), exactly as in `settle`.
-        uint256 reward = (uint256(pr.epochGfl) * CapacitySamples.UNIT * $.epochs[sampleEpoch].rateWad) / WAD;
+        uint256 reward;
+        unchecked {
+            // < 2^96 × 1e9 × 2^64: no overflow
+            reward = (uint256(pr.epochGfl) * CapacitySamples.UNIT * $.epochs[sampleEpoch].rateWad) / WAD;
+        }
         accrued += reward;
         pr.accruedDps = uint128(accrued);
         pr.settled = true;

@@ -57,15 +57,18 @@ library EmissionSamples {
             // A higher reading on a day that already has one changes nothing.
             count = popcount(mask);
         }
-        emit IEmissionEvents.CapacityRecorded(
-            provider,
-            epoch,
-            day,
-            daySample * CapacitySamples.UNIT,
-            count,
-            newGfl * CapacitySamples.UNIT,
-            total * CapacitySamples.UNIT
-        );
+        // @dev unchecked: samples < 2^64 and the total < 2^80 stored units, × 1e9 far below 2^256.
+        unchecked {
+            emit IEmissionEvents.CapacityRecorded(
+                provider,
+                epoch,
+                day,
+                daySample * CapacitySamples.UNIT,
+                count,
+                newGfl * CapacitySamples.UNIT,
+                total * CapacitySamples.UNIT
+            );
+        }
     }
 
     /// @dev Writes day `day`'s sample: the day's lowest attested capacity (capacity guaranteed all day). Returns the
