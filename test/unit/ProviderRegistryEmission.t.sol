@@ -28,6 +28,11 @@ contract ProviderRegistryEmissionTest is ProtocolSolBase {
         registry.heartbeat(cap);
     }
 
+    /// @dev One beat of `p` per day on days [fromDay, toDay) of `epoch`, at `hour`, reporting `cap`.
+    function _beatOn(address p, uint256 epoch, uint256 fromDay, uint256 toDay, uint256 hour, uint256 cap) internal {
+        for (uint256 d = fromDay; d < toDay; ++d) _beat(p, epoch, d, hour, cap);
+    }
+
     /// @dev Closes `epoch` at its end (the keeper path).
     function _close(uint256 epoch) internal returns (IEmission.EpochInfo memory) {
         vm.warp(emission.epochStart(epoch + 1));
@@ -66,10 +71,10 @@ contract ProviderRegistryEmissionTest is ProtocolSolBase {
     /// Item 18: stake unbonded below the minimum mid-window makes the following beats zero samples (samples, not
     /// missing days): the median falls with them; staking again restores the samples from the next day.
     function test_EMI03_unbondBelowMinimumMidWindow_zeroSamples() public {
-        for (uint256 d; d < 3; ++d) _beat(p1, 0, d, 1, 0.5e18);
+        _beatOn(p1, 0, 0, 3, 1, 0.5e18);
         vm.prank(p1);
         registry.requestUnbond(4_500e18); // 500 DPS left, below the 1,000 minimum
-        for (uint256 d = 3; d < 7; ++d) _beat(p1, 0, d, 1, 0.5e18);
+        _beatOn(p1, 0, 3, 7, 1, 0.5e18);
         IEmission.EpochInfo memory info = _close(0);
         assertEq(info.totalGfl, 0, "four zero days outweigh three staked days: the median is 0");
         assertEq(emission.providerInfo(p1).sampleCount, 7, "the unbonded days are samples, not missing");
@@ -78,13 +83,12 @@ contract ProviderRegistryEmissionTest is ProtocolSolBase {
     /// A slash between the provider's last beat and the epoch's close does not rewrite the samples already taken
     /// (each is judged by the stake at its beat); the beats after a slash below the minimum are zero samples.
     function test_EMI03_slashBetweenBeatAndClose_samplesJudgedAtTheBeat() public {
-        for (uint256 d; d < 5; ++d) _beat(p1, 0, d, 1, 0.5e18);
+        _beatOn(p1, 0, 0, 5, 1, 0.5e18);
         vm.prank(slasher);
         registry.slash(p1, 4_500e18, address(0), bytes32("fault"));
         IEmission.EpochInfo memory info = _close(0);
         assertEq(info.totalGfl, 0.5e18, "the five staked beats before the slash count");
-        _beat(p1, 1, 0, 1, 0.5e18);
-        _beat(p1, 1, 1, 1, 0.5e18);
+        _beatOn(p1, 1, 0, 2, 1, 0.5e18);
         info = _close(1);
         assertEq(info.totalGfl, 0, "beats after the slash (stake below the minimum) are zero samples");
     }
@@ -128,7 +132,7 @@ contract ProviderRegistryEmissionTest is ProtocolSolBase {
     /// A provider that registers (and beats) after the epoch has ended but before anyone closed it adds nothing to
     /// the ended epoch: its beat lands in the epoch its timestamp belongs to.
     function test_EMI03_registeringAfterTheEpochEnded_notInTheEndedEpoch() public {
-        for (uint256 d; d < 3; ++d) _beat(p1, 0, d, 1, 0.5e18);
+        _beatOn(p1, 0, 0, 3, 1, 0.5e18);
         vm.warp(emission.epochStart(1) + 1 hours);
         assertTrue(emission.epochDue());
         _onboardProvider(p2, 5_000e18);

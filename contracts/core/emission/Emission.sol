@@ -239,7 +239,7 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
         info.sampleEpoch = pr.sampleEpoch;
         info.sampleCount = uint8(EmissionSamples.popcount(pr.mask));
         info.settled = pr.settled;
-        info.epochGfl = pr.epochGfl;
+        info.epochGfl = uint256(pr.epochGfl) * CapacitySamples.UNIT;
         info.gfl = pr.gfl;
         info.accruedDps = pr.accruedDps;
         info.claimedDps = pr.claimedDps;
@@ -263,7 +263,7 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
         EmissionStore.Provider storage pr = $.providers[provider];
         uint256 amount = pr.accruedDps;
         if (pr.listed && !pr.settled && pr.sampleEpoch < $.currentEpoch) {
-            amount += (uint256(pr.epochGfl) * $.epochs[pr.sampleEpoch].rateWad) / WAD;
+            amount += (uint256(pr.epochGfl) * CapacitySamples.UNIT * $.epochs[pr.sampleEpoch].rateWad) / WAD;
         }
         return amount;
     }

@@ -20,6 +20,8 @@ abstract contract EmissionStore {
         uint16 mask;
         bool settled;
         bool listed;
+        /// @dev The sample epoch's GFL (the running median) in stored units (nano-PFLOPs, ×1e9 for GFL wei), like
+        ///      the samples and the open total: a sample does no unit round trip.
         uint96 epochGfl;
         uint96 gfl;
         uint128 accruedDps;

@@ -83,6 +83,8 @@ library EmissionEpochs {
             ++closes;
             next += EPOCH;
         }
+        // @dev nothing closed (a paid call with maxCloses = 0): the open epoch, its total and the cursor stay.
+        if (closes == 0) return 0;
         $.currentEpoch = uint32(epoch);
         $.keeperBudgetDps = budget;
         $.rebalanceCursor = 0;

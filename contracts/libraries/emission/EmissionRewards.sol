@@ -7,6 +7,7 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IEmissionErrors} from "../../interfaces/emission/IEmissionErrors.sol";
 import {IEmissionEvents} from "../../interfaces/emission/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
+import {CapacitySamples} from "../CapacitySamples.sol";
 import {EmissionEpochs} from "./EmissionEpochs.sol";
 
 /// @title EmissionRewards
@@ -27,12 +28,17 @@ library EmissionRewards {
     ) internal returns (bool) {
         uint256 sampleEpoch = pr.sampleEpoch;
         if (!pr.listed || sampleEpoch >= epoch) return false;
-        uint256 target = sampleEpoch + 1 == epoch ? pr.epochGfl : 0;
+        // @dev epochGfl is in stored units (nano-PFLOPs): GFL wei = × UNIT.
+        uint256 epochGfl;
+        unchecked {
+            epochGfl = uint256(pr.epochGfl) * CapacitySamples.UNIT; // < 2^96 × 1e9
+        }
+        uint256 target = sampleEpoch + 1 == epoch ? epochGfl : 0;
         uint256 reward;
         uint256 accrued = pr.accruedDps;
         if (!pr.settled) {
             // @dev reward rounds down (favours the protocol).
-            reward = (uint256(pr.epochGfl) * $.epochs[sampleEpoch].rateWad) / WAD;
+            reward = (epochGfl * $.epochs[sampleEpoch].rateWad) / WAD;
             accrued += reward;
             pr.accruedDps = uint128(accrued);
             pr.settled = true;
@@ -67,7 +73,11 @@ library EmissionRewards {
         uint256 sampleEpoch = pr.sampleEpoch;
         if (!pr.listed || sampleEpoch >= epoch || pr.settled) return accrued;
         // @dev reward rounds down (favours the protocol), exactly as in `settle`.
-        uint256 reward = (uint256(pr.epochGfl) * $.epochs[sampleEpoch].rateWad) / WAD;
+        uint256 reward;
+        unchecked {
+            // < 2^96 × 1e9 × 2^64: no overflow
+            reward = (uint256(pr.epochGfl) * CapacitySamples.UNIT * $.epochs[sampleEpoch].rateWad) / WAD;
+        }
         accrued += reward;
         pr.accruedDps = uint128(accrued);
         pr.settled = true;

@@ -38,17 +38,18 @@ library EmissionSamples {
         // @dev samples are stored in nano-PetaFLOPs, rounded down (favours the protocol).
         uint256 sample = capacityPflopsWad / CapacitySamples.UNIT;
         (uint256 mask, bool changed, uint256 daySample) = _write(pr, day, sample);
+        // @dev the epoch GFL and the open total stay in stored units (nano-PFLOPs); GFL wei only in the event.
         uint256 newGfl = pr.epochGfl;
         uint256 count;
-        // @dev the open epoch's total lives in word 2 (read by the recorder check already), in stored units.
+        // @dev the open epoch's total lives in word 2 (read by the recorder check already).
         uint256 total = $.openTotalGfl;
         if (changed) {
             uint256 med;
             (med, count) = pr.samples.median(mask);
             uint256 oldGfl = newGfl;
-            newGfl = count >= $.minSamples ? med * CapacitySamples.UNIT : 0;
+            newGfl = count >= $.minSamples ? med : 0;
             if (newGfl != oldGfl) {
-                total = total + newGfl / CapacitySamples.UNIT - oldGfl / CapacitySamples.UNIT;
+                total = total + newGfl - oldGfl;
                 $.openTotalGfl = SafeCast.toUint80(total);
                 pr.epochGfl = uint96(newGfl);
             }
@@ -56,15 +57,18 @@ library EmissionSamples {
             // A higher reading on a day that already has one changes nothing.
             count = popcount(mask);
         }
-        emit IEmissionEvents.CapacityRecorded(
-            provider,
-            epoch,
-            day,
-            daySample * CapacitySamples.UNIT,
-            count,
-            newGfl,
-            total * CapacitySamples.UNIT
-        );
+        // @dev unchecked: samples < 2^64 and the total < 2^80 stored units, × 1e9 far below 2^256.
+        unchecked {
+            emit IEmissionEvents.CapacityRecorded(
+                provider,
+                epoch,
+                day,
+                daySample * CapacitySamples.UNIT,
+                count,
+                newGfl * CapacitySamples.UNIT,
+                total * CapacitySamples.UNIT
+            );
+        }
     }
 
     /// @dev Writes day `day`'s sample: the day's lowest attested capacity (capacity guaranteed all day). Returns the

@@ -27,6 +27,24 @@ contract EmissionEpochsHarness is EmissionStore {
         EmissionEpochs.sync(_s(), maxCloses, false);
     }
 
+    /// @dev The keeper path (paid closes), capped at `maxCloses` (0: close nothing).
+    function syncPaid(uint256 maxCloses) external returns (uint256) {
+        return EmissionEpochs.sync(_s(), maxCloses, true);
+    }
+
+    function setCursorAndMinSamples(uint256 cursor, uint8 current, uint8 next) external {
+        EmissionStorage storage $ = _s();
+        $.rebalanceCursor = cursor;
+        $.minSamples = current;
+        $.minSamplesNext = next;
+    }
+
+    /// @dev The open epoch's total (stored units), the rebalance cursor and the minimum sample count in force.
+    function openState() external view returns (uint256 openTotal, uint256 cursor, uint256 minSamples) {
+        EmissionStorage storage $ = _s();
+        return ($.openTotalGfl, $.rebalanceCursor, $.minSamples);
+    }
+
     function start(uint256 e) external view returns (uint256) {
         return EmissionEpochs.start(_s(), e);
     }
@@ -119,5 +137,39 @@ contract EmissionEpochsLibTest is Test {
         assertEq(halvings, 1);
         (uint256 rateWad, , ) = h.epochRecord(24);
         assertEq(rateWad, 1e15, "an empty epoch records the rate in force after its close");
+    }
+
+    /// EMI-03 (review of g35): a sync that closes nothing — nothing due, or a paid call capped at 0 closes — keeps the
+    /// open epoch's running total (and the rebalance cursor, the minimum sample count in force): only a close moves
+    /// them. Before the fix a paid sync with maxCloses = 0 on a due epoch zeroed the open total, dropping every
+    /// sample of the epoch from its close.
+    function test_sync_closingNothing_keepsTheOpenTotal() public {
+        h.init(2e15, 0);
+        h.setTotal(0, 7e18);
+        h.setCursorAndMinSamples(3, 8, 5);
+        // nothing due
+        h.sync(64);
+        assertEq(h.syncPaid(0), 0);
+        (uint256 openTotal, uint256 cursor, uint256 minSamples) = h.openState();
+        assertEq(openTotal, 7e9, "nothing due: the open total is kept");
+        assertEq(cursor, 3);
+        assertEq(minSamples, 8);
+        // due, but a paid call capped at 0 closes nothing
+        vm.warp(h.start(1));
+        assertEq(h.syncPaid(0), 0);
+        (uint256 current, , ) = h.state();
+        assertEq(current, 0, "nothing closed");
+        (openTotal, cursor, minSamples) = h.openState();
+        assertEq(openTotal, 7e9, "maxCloses = 0: the open total is kept");
+        assertEq(cursor, 3, "the cursor is kept");
+        assertEq(minSamples, 8, "the next minimum applies only from a close");
+        // the close then runs on the kept total
+        h.syncPaid(1);
+        (openTotal, cursor, minSamples) = h.openState();
+        assertEq(openTotal, 0);
+        assertEq(cursor, 0);
+        assertEq(minSamples, 5);
+        (uint256 rateWad, , uint256 unfunded) = h.epochRecord(0);
+        assertEq(unfunded, (7e18 * rateWad) / 1e18, "epoch 0 closed on its samples");
     }
 }
