@@ -92,7 +92,7 @@ contract TaskAppealTest is TaskBisectionBase {
         vm.prank(KEEPER);
         tasks.timeoutDispute(id);
         assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Rejected));
-        assertEq(_slashed(exec), SLASH, "full fault amount on a lapse");
+        assertEq(_slashedDps(exec), SLASH, "full fault amount on a lapse");
         assertEq(dps.balanceOf(client) - dpsBefore, SLASH - SLASH / 10, "slash net of the keeper's finder fee");
         assertEq(dps.balanceOf(KEEPER), SLASH / 10, "keeper is the finder");
         assertEq(_locked(exec), 0, "lock released with the appeal");
@@ -217,11 +217,11 @@ contract TaskAppealTest is TaskBisectionBase {
         tasks.finalize(id);
         assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Rejected));
         uint256 severity = (uint256(SLASH) * 27 + 31) / 32;
-        assertEq(_slashed(providers[1]), severity, "scaled by severity");
+        assertEq(_slashedDps(providers[1]), severity, "scaled by severity");
         assertEq(dps.balanceOf(client) - dpsBefore, severity, "slash paid to the client (no finder)");
         assertEq(usdBefore + 2 * FEE - 1e6 - 5 * FEE, usdc.balanceOf(client), "bond back less fees, plus forfeits");
-        for (uint256 i; i < r.length; ++i) assertEq(_slashed(r[i]), 0);
-        assertEq(_slashed(c[0]) + _slashed(c[1]), 0, "round 0 loses only its fee");
+        for (uint256 i; i < r.length; ++i) assertEq(_slashedDps(r[i]), 0);
+        assertEq(_slashedDps(c[0]) + _slashedDps(c[1]), 0, "round 0 loses only its fee");
         assertEq(_locked(providers[1]), 0);
         for (uint256 i; i < 2; ++i) {
             vm.prank(c[i]);
@@ -248,10 +248,10 @@ contract TaskAppealTest is TaskBisectionBase {
         tasks.finalize(id);
         assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Accepted));
         assertEq(usdc.balanceOf(providers[1]) - execBefore, BOND - 1e6 - 5 * FEE);
-        assertEq(_slashed(providers[1]), 0);
+        assertEq(_slashedDps(providers[1]), 0);
         assertEq(_locked(providers[1]), 0);
         for (uint256 i; i < r.length; ++i) {
-            assertEq(_slashed(r[i]), 0);
+            assertEq(_slashedDps(r[i]), 0);
             assertEq(_locked(r[i]), 0, "referee seats released");
         }
         _claimAll(id);
@@ -281,8 +281,8 @@ contract TaskAppealTest is TaskBisectionBase {
         _finalize(id);
         assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Accepted));
         assertEq(usdc.balanceOf(client) - before, BOND - FEE, "bond back less r[0]'s fee");
-        assertEq(_slashed(providers[1]) + _slashed(r[0]) + _slashed(r[1]), 0);
-        for (uint256 i = 2; i < r.length; ++i) assertEq(_slashed(r[i]), SLASH / 4, "silent referee");
+        assertEq(_slashedDps(providers[1]) + _slashedDps(r[0]) + _slashedDps(r[1]), 0);
+        for (uint256 i = 2; i < r.length; ++i) assertEq(_slashedDps(r[i]), SLASH / 4, "silent referee");
         _claimAll(id);
         assertEq(tasks.getTask(id).escrow, 0);
         _escrowBalanced();
