@@ -284,6 +284,14 @@ abstract contract TaskSolBase is Deployers {
         }
     }
 
+    /// @dev Releases every seat of both rounds still holding its lock after a verdict (TSK-08, lazy seat release).
+    function _releaseSeats(uint256 id) internal {
+        for (uint8 r; r < 2; ++r) {
+            address[] memory c = tasks.councilOf(id, r);
+            for (uint256 i; i < c.length; ++i) if (!tasks.seatReleased(id, c[i])) tasks.releaseSeat(id, c[i]);
+        }
+    }
+
     function _token(ITaskRegistry.Currency cur) internal view returns (address) {
         return
             cur == ITaskRegistry.Currency.CH
