@@ -16,6 +16,13 @@ import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
 import {MockRewardPool} from "../../contracts/mocks/MockRewardPool.sol";
 
+/// @dev A task's payment word (`Terms.paymentParams`, docs/tasks.md "Payment functions and response modes") from its
+///      fields: the kind (0 FLAT, 1 METERED, 2 PROPORTIONAL) in bits 0..7, the declared units D in bits 8..71 and the
+///      PROPORTIONAL threshold in bps in bits 72..87. The one place the task tests build it.
+function taskPaymentWord(uint256 kind, uint256 declared, uint256 thrBps) pure returns (uint256) {
+    return kind | (declared << 8) | (thrBps << 72);
+}
+
 /// @notice The TaskRegistry test world: governance, DPS, CH, ComputeStandard, ProviderRegistry, ProviderMatcher and
 ///         TaskRegistry behind real ERC1967 proxies (COMPUTE and SLASHER granted as the deploy module does), mock
 ///         USDC, a mock reward pool and price index, eight onboarded providers and a funded client.
@@ -274,6 +281,14 @@ abstract contract TaskSolBase is Deployers {
                 vm.prank(c[i]);
                 try tasks.claimCouncilFee(id) {} catch {}
             }
+        }
+    }
+
+    /// @dev Releases every seat of both rounds still holding its lock after a verdict (TSK-08, lazy seat release).
+    function _releaseSeats(uint256 id) internal {
+        for (uint8 r; r < 2; ++r) {
+            address[] memory c = tasks.councilOf(id, r);
+            for (uint256 i; i < c.length; ++i) if (!tasks.seatReleased(id, c[i])) tasks.releaseSeat(id, c[i]);
         }
     }
 

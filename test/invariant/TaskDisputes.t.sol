@@ -109,9 +109,12 @@ contract TaskDisputesInvariants is TaskSolBase {
                 if (t.status == ITaskRegistry.Status.Accepted && t.commitEnds != 0 && t.executor == p) {
                     expected += t.faultDps;
                 }
-                if (t.status < ITaskRegistry.Status.Running || t.status > ITaskRegistry.Status.Disputed) continue;
-                if (t.executor == p) expected += t.faultDps;
-                for (uint8 r = t.flags & 64 != 0 ? 1 : 0; r < 2; ++r) {
+                // issue 18 item 4: a verdict (Accepted, Rejected) leaves each seat locked until it is released
+                if (t.status < ITaskRegistry.Status.Running || t.status > ITaskRegistry.Status.Rejected) continue;
+                if (t.executor == p && t.status <= ITaskRegistry.Status.Disputed) expected += t.faultDps;
+                // a seat holds its lock from the draw until `releaseSeat` or its fee claim after a verdict
+                if (tasks.seatReleased(id, p)) continue;
+                for (uint8 r; r < 2; ++r) {
                     if (_isIn(p, tasks.councilOf(id, r))) expected += t.faultDps;
                 }
             }

@@ -81,6 +81,29 @@ contract TaskDutiesInvariants is TaskSolBase {
         check_TSK03_everyFaultSlashedInFull();
     }
 
+    /// Sanity for lazy seat release (issue 18 item 4): an accepted task's seats stay locked past the verdict (the
+    /// TSK-08 check counts them) until the claim and `releaseSeat` paths the campaign drives release them.
+    function test_seatReleasePathsAreLive() public {
+        handler.newTask(1, 4_000, true);
+        handler.close(0);
+        handler.draw(0);
+        handler.commit(0, true);
+        handler.vote(0, 0, true);
+        handler.vote(0, 1, true);
+        vm.warp(tasks.getTask(1).commitEnds + 1);
+        handler.vote(0, 0, true);
+        handler.vote(0, 1, true);
+        handler.finalize(0);
+        assertEq(uint8(tasks.getTask(1).status), uint8(ITaskRegistry.Status.Accepted));
+        check_TSK08_dutyLocksMatchOpenDuties();
+        handler.releaseSeat(0, 0, false, true); // the member's fee claim
+        handler.releaseSeat(0, 2, false, false); // anyone's release of the silent member's seat
+        handler.releaseSeat(0, 2, false, false); // a second release is refused
+        assertEq(handler.hits("seatClaimed"), 1, "claim path");
+        assertEq(handler.hits("seatReleased"), 1, "release path, once");
+        check_TSK08_dutyLocksMatchOpenDuties();
+    }
+
     /// The suite's one campaign: every property below is checked after each handler call of the same
     /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
     function invariant_suite() public view {
@@ -102,10 +125,12 @@ contract TaskDutiesInvariants is TaskSolBase {
                 if (t.status == ITaskRegistry.Status.Accepted && t.commitEnds != 0 && t.executor == p) {
                     expected += t.faultDps;
                 }
-                if (t.status < ITaskRegistry.Status.Running || t.status > ITaskRegistry.Status.Disputed) continue;
-                if (t.executor == p) expected += t.faultDps;
-                // an appeal's referee round reopens an accepted task whose round 0 was released at acceptance
-                for (uint8 r = t.flags & 64 != 0 ? 1 : 0; r < 2; ++r) {
+                // issue 18 item 4: a verdict (Accepted, Rejected) leaves each seat locked until it is released
+                if (t.status < ITaskRegistry.Status.Running || t.status > ITaskRegistry.Status.Rejected) continue;
+                if (t.executor == p && t.status <= ITaskRegistry.Status.Disputed) expected += t.faultDps;
+                // a seat holds its lock from the draw until `releaseSeat` or its fee claim after a verdict
+                if (tasks.seatReleased(id, p)) continue;
+                for (uint8 r; r < 2; ++r) {
                     if (_isIn(p, tasks.councilOf(id, r))) expected += t.faultDps;
                 }
             }

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
+import {taskPaymentWord} from "../helpers/TaskSolBase.sol";
 import {TaskPricing} from "../../contracts/libraries/tasks/TaskPricing.sol";
 import {TaskRegistryStore} from "../../contracts/core/tasks/TaskRegistryStore.sol";
 import {ITaskRegistry} from "../../contracts/interfaces/tasks/ITaskRegistry.sol";
@@ -22,7 +23,7 @@ contract TaskPricingTest is Test {
 
     /// @dev A payment word from its fields; `stray` ≠ 0 sets one bit above the kind's last field.
     function _word(uint8 kind, uint64 declared, uint16 thrBps, uint256 stray) internal pure returns (uint256 w) {
-        w = uint256(kind) | (uint256(declared) << 8) | (uint256(thrBps) << 72);
+        w = taskPaymentWord(kind, declared, thrBps);
         if (stray != 0) w |= 1 << bound(stray, 88, 247);
     }
 

@@ -156,6 +156,9 @@ contract TaskDutiesTest is TaskSolBase {
         _commitAll(id, providers[1], GOOD);
         _voteAll(id, 0, true, 2);
         _finalize(id);
+        // issue 18 item 4: the verdict leaves each seat locked until its claim or `releaseSeat`
+        for (uint256 i; i < c0.length; ++i) assertFalse(_fullyUnlocked(c0[i]), "seat held past the verdict");
+        _releaseSeats(id);
         for (uint256 i; i < c0.length; ++i) assertTrue(_fullyUnlocked(c0[i]), "every member, voter or not");
         // issue 21: the executor's lock stays through the client's appeal window (closeAppeal releases it)
         assertFalse(_fullyUnlocked(providers[1]));
@@ -172,6 +175,7 @@ contract TaskDutiesTest is TaskSolBase {
         vm.warp(block.timestamp + 1 days + 1);
         _finalize(id);
         assertTrue(_fullyUnlocked(providers[1]));
+        _releaseSeats(id);
         for (uint256 i; i < c0.length; ++i) assertTrue(_fullyUnlocked(c0[i]));
     }
 
@@ -199,6 +203,7 @@ contract TaskDutiesTest is TaskSolBase {
         vm.warp(block.timestamp + 2 days + 1);
         tasks.closeAppeal(id); // issue 21: the executor's appeal-window lock
         assertTrue(_fullyUnlocked(providers[1]));
+        _releaseSeats(id);
         for (uint256 i; i < c0.length; ++i) assertTrue(_fullyUnlocked(c0[i]));
         for (uint256 i; i < c1.length; ++i) assertTrue(_fullyUnlocked(c1[i]));
     }

@@ -71,6 +71,10 @@ contract TaskRegistryTest is TaskSolBase {
         assertEq(usdc.balanceOf(client), 1_000_000e6 - 408e6);
         assertEq(usdc.balanceOf(address(tasks)), 0);
         assertEq(tasks.totalEscrow(USDC), 0);
+        // issue 18 item 4: the completion is recorded when the client's appeal window closes
+        assertEq(registry.providerInfo(providers[1]).completed, 0);
+        vm.warp(block.timestamp + tasks.params().disputeWindowSec + 1);
+        tasks.closeAppeal(id);
         assertEq(registry.providerInfo(providers[1]).completed, 1);
         // TSK-01: finalising twice reverts.
         vm.expectRevert(

@@ -124,9 +124,14 @@ contract TaskRegistryKeeperCreditsTest is TaskSolBase {
     function test_finalize_reputationIsLazy_foldedByRefresh() public {
         address exec = providers[1];
         uint256 wordBefore = _word(exec);
-        _runBy(KEEPER);
+        uint256 id = _runBy(KEEPER);
+        // issue 18 item 4: an appealable acceptance records the completion when its appeal window closes
+        assertEq(registry.providerInfo(exec).completed, 0, "held back while the client may appeal");
+        vm.warp(block.timestamp + tasks.params().disputeWindowSec + 1);
+        vm.prank(KEEPER);
+        tasks.closeAppeal(id);
         assertEq(registry.providerInfo(exec).completed, 1);
-        assertEq(_word(exec), wordBefore, "finalize re-recorded the draw snapshot");
+        assertEq(_word(exec), wordBefore, "the completion re-recorded the draw snapshot");
         vm.prank(THIEF);
         registry.refreshDrawProfile(exec);
         assertEq(DrawProfile.repPct(_word(exec)), 101);

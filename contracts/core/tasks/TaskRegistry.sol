@@ -194,7 +194,12 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
 
     /// @inheritdoc ITaskRegistryActions
     function claimCouncilFee(uint256 taskId) external nonReentrant returns (uint256 fee) {
-        return TaskSettlement.claimCouncilFee(_s(), taskId);
+        return TaskCouncil.claimCouncilFee(_s(), taskId);
+    }
+
+    /// @inheritdoc ITaskRegistryActions
+    function releaseSeat(uint256 taskId, address member) external nonReentrant {
+        TaskCouncil.releaseSeat(_s(), taskId, member);
     }
 
     /// @inheritdoc ITaskRegistry
@@ -319,6 +324,11 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
         t = _s().tasks[taskId];
         // @dev An accepted task's verdict is the executor's result: not stored (one fresh slot less in finalize).
         if (t.status == Status.Accepted) t.verdictHash = t.resultHash;
+    }
+
+    /// @inheritdoc ITaskRegistryViews
+    function seatReleased(uint256 taskId, address member) external view returns (bool) {
+        return _s().members[taskId][member] & TaskCommon.SEAT_RELEASED != 0;
     }
 
     /// @inheritdoc ITaskRegistryViews

@@ -86,8 +86,8 @@ interface ITaskDisputes is ITaskRegistryTypes {
         bytes32[] calldata midProof
     ) external;
 
-    /// @notice Closes an accepted task's appeal window once it has ended without an appeal (permissionless) and
-    ///         releases the executor's duty lock.
+    /// @notice Closes an accepted task's appeal window once it has ended without an appeal (permissionless),
+    ///         releases the executor's duty lock and records its completion (held back while it could be appealed).
     /// @param taskId The task.
     function closeAppeal(uint256 taskId) external;
 

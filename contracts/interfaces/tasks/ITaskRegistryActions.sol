@@ -46,6 +46,13 @@ interface ITaskRegistryActions {
     /// @return fee Amount paid.
     function claimCouncilFee(uint256 taskId) external returns (uint256 fee);
 
+    /// @notice Releases the duty lock of `member`'s seat on a task ended by a verdict (Accepted or Rejected): a
+    ///         verdict leaves every council seat locked until its member claims its fee or this is called (TSK-08).
+    ///         Permissionless (it frees only the member's own stake), once per seat.
+    /// @param taskId The task.
+    /// @param member The council member (either round).
+    function releaseSeat(uint256 taskId, address member) external;
+
     /// @notice Accounts the DPS whose replenishment failed at the reward pool (see ReplenishmentDeferred); the next
     ///         accepted DPS task retries it anyway. Permissionless; reverts while the pool still fails.
     /// @return amountDps DPS accounted.

@@ -92,6 +92,10 @@ interface ITaskRegistryErrors {
     /// @param taskId The task.
     /// @param member The caller.
     error TaskNothingToClaim(uint256 taskId, address member);
+    /// @notice Thrown when a seat release names no member of the task, a task without a verdict, or a released seat.
+    /// @param taskId The task.
+    /// @param member The member named.
+    error TaskSeatNotReleasable(uint256 taskId, address member);
     /// @notice Thrown when parameters are out of range.
     error TaskInvalidParams();
     /// @notice Thrown when `performUpkeep` data names no due action.

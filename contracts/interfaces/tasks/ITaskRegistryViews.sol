@@ -23,6 +23,13 @@ interface ITaskRegistryViews {
     /// @return count Members of the current round who revealed it.
     function leadingRival(uint256 taskId) external view returns (bytes32 resultHash, uint256 count);
 
+    /// @notice Whether `member`'s seat on `taskId` had its duty lock released after the verdict (`releaseSeat` or
+    ///         its fee claim). A seat of a task ended by a verdict holds its lock until then (TSK-08).
+    /// @param taskId The task.
+    /// @param member The council member.
+    /// @return Whether the seat was released.
+    function seatReleased(uint256 taskId, address member) external view returns (bool);
+
     /// @notice Number of tasks submitted.
     /// @return The count.
     function taskCount() external view returns (uint256);

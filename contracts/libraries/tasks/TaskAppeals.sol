@@ -81,7 +81,7 @@ library TaskAppeals {
         $.totalEscrow[uint8(k.currency)] -= rest;
     }
 
-    /// @dev Releases the executor's (and the referees') locks, then slashes: referees who revealed against the verdict
+    /// @dev Releases the executor's lock (the referees' seats stay locked until released), then slashes: referees who revealed against the verdict
     ///      the fault amount, silent ones past their window the silent slice, and the executor proven wrong — by
     ///      severity after a judged step, the full fault amount on a lapse (the caller its finder) — to the client.
     function _appealConsequences(
@@ -94,9 +94,13 @@ library TaskAppeals {
         bool judged,
         bytes32 verdict
     ) private returns (uint256 slashed) {
-        release($, taskId, k, judged);
+        release($, k);
         if (judged) _judgeReferees($, taskId, k, executorWrong, verdict);
-        if (!executorWrong) return 0;
+        // @dev The acceptance stands: its completion, held back while it could be appealed, is recorded now.
+        if (!executorWrong) {
+            IProviderRegistry($.registry).recordTaskOutcome(k.executor, true);
+            return 0;
+        }
         slashed = _slashExecutor($, taskId, k, byTimeout ? k.faultDps : _severity(k.faultDps, d), byTimeout);
     }
 
@@ -126,22 +130,18 @@ library TaskAppeals {
         reg.recordTaskOutcome(k.executor, false);
     }
 
-    /// @dev Releases the executor's appeal-window lock (and, after a judged step, the referees' seats).
-    function release(
-        TaskRegistryStore.TaskRegistryStorage storage $,
-        uint256 taskId,
-        ITaskRegistry.Task storage k,
-        bool referees
-    ) internal {
+    /// @dev Ends the appeal window of an acceptance that stands (closed unused, or the client's appeal lapsed):
+    ///      releases the executor's lock and records its completion, both held back since finalize.
+    function standing(TaskRegistryStore.TaskRegistryStorage storage $, ITaskRegistry.Task storage k) internal {
+        release($, k);
+        IProviderRegistry($.registry).recordTaskOutcome(k.executor, true);
+    }
+
+    /// @dev Releases the executor's appeal-window lock. The referees' seats, like every seat of a task ended by a
+    ///      verdict, stay locked until each member claims its fee or `releaseSeat` (TSK-08, docs/tasks.md).
+    function release(TaskRegistryStore.TaskRegistryStorage storage $, ITaskRegistry.Task storage k) internal {
         uint256 amount = k.faultDps;
-        if (amount == 0) return;
-        address[] memory all = new address[](referees ? 2 * uint256(k.councilSize) + 2 : 1);
-        all[0] = k.executor;
-        uint256 len = referees ? TaskCommon.appendCouncil($, taskId, 1, all, 1) : 1;
-        assembly ("memory-safe") {
-            mstore(all, len)
-        }
-        IProviderRegistry($.registry).releaseStake(all, amount);
+        if (amount != 0) IProviderRegistry($.registry).releaseStake(TaskCommon.one(k.executor), amount);
     }
 
     /// @dev The referees' consequences (TSK-06: round 0 never saw the step and loses nothing here beyond a fee): a

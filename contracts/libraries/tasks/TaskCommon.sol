@@ -116,21 +116,28 @@ library TaskCommon {
         if (amount != 0) IProviderRegistry($.registry).lockStake(who, amount);
     }
 
-    /// @dev Releases every duty lock of an ending task — the executor and the members of both rounds — in one
-    ///      registry call. Called on every ending path (verdict, governance resolution, expiry, stalled-dispute
-    ///      refund) before any slash.
+    /// @dev Releases the duty locks of an ending task in one registry call: the executor's (unless an acceptance keeps
+    ///      it through the appeal window) and, with `seats`, the members' of both rounds. Called on every ending path
+    ///      before any slash; a verdict (Accepted, Rejected: `seats` false) leaves each council seat locked until its
+    ///      member claims its fee or anyone calls `releaseSeat` (issue 18 finalize gas; docs/tasks.md, TSK-08).
     function releaseDuties(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
-        ITaskRegistry.Task storage k
+        ITaskRegistry.Task storage k,
+        bool seats
     ) internal {
         // @dev Issue 21 (appeal hook, TaskDisputes): an accepted non-CH task without a bisection keeps its executor's
         //      lock through the client's appeal window; `commitEnds` then holds the acceptance time (0: no window).
         bool hold =
             k.status == ITaskRegistry.Status.Accepted && k.flags & 32 == 0 && k.currency != ITaskRegistry.Currency.CH;
         k.commitEnds = hold ? uint40(block.timestamp) : 0;
+        if (hold && !seats) return;
         uint256 amount = k.faultDps;
         if (amount == 0) return;
+        if (!seats) {
+            IProviderRegistry($.registry).releaseStake(one(k.executor), amount);
+            return;
+        }
         uint256 n = k.councilSize;
         address[] memory all = new address[](1 + n + (k.round == 0 ? 0 : 2 * n + 1));
         uint256 len = hold ? 0 : 1;
@@ -141,6 +148,23 @@ library TaskCommon {
             mstore(all, len)
         }
         IProviderRegistry($.registry).releaseStake(all, amount);
+    }
+
+    /// @dev Member word bit 7: the seat's duty lock was released after a verdict (`releaseSeat`, `claimCouncilFee`).
+    uint256 internal constant SEAT_RELEASED = 128;
+
+    /// @dev Releases the duty lock of `member`'s seat on a task ended by a verdict (word `b`, bit 7 not set yet):
+    ///      marks the word first, so a seat is released once (TSK-08).
+    function releaseSeat(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId,
+        ITaskRegistry.Task storage k,
+        address member,
+        uint256 b
+    ) internal {
+        $.members[taskId][member] = b | SEAT_RELEASED;
+        uint256 amount = k.faultDps;
+        if (amount != 0) IProviderRegistry($.registry).releaseStake(one(member), amount);
     }
 
     /// @dev Stores a drawn council as the list threaded through its members' words (draw order kept). The first

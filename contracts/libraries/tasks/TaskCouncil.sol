@@ -168,4 +168,52 @@ library TaskCouncil {
         k.votingEnds = uint40(block.timestamp + w);
         emit ITaskRegistryEvents.DisputeOpened(taskId, msg.sender, target);
     }
+
+    /// @notice Pays the caller its council fee (voted with the verdict, once) and releases its seat's duty lock if
+    ///         `releaseSeat` has not (TSK-08: a verdict leaves the seats locked until their members act).
+    function claimCouncilFee(
+        TaskRegistryStore.TaskRegistryStorage storage $,
+        uint256 taskId
+    ) external returns (uint256 fee) {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        ITaskRegistry.Status st = k.status;
+        if (st != ITaskRegistry.Status.Accepted && st != ITaskRegistry.Status.Rejected)
+            TaskCommon.revertStatus(taskId, st);
+        uint256 b = $.members[taskId][msg.sender];
+        // @dev A member sits in one round only (the dispute council excludes round 0); bit 6 marks a claim.
+        uint256 r = b & 2 != 0 ? 1 : 0;
+        ITaskRegistry.Bisection storage d = $.bisections[taskId];
+        // @dev A judged bisection's referees side with the step output the quorum revealed (`d.verdict`).
+        bytes32 verdict = r == 1 && d.verdict != bytes32(0) ? d.verdict : k.verdictHash;
+        if (
+            b & 64 != 0 ||
+            b & (4 << r) == 0 ||
+            !TaskCommon.sidesWith(b, r, st == ITaskRegistry.Status.Accepted, verdict, $.results[taskId][msg.sender])
+        ) {
+            revert ITaskRegistryErrors.TaskNothingToClaim(taskId, msg.sender);
+        }
+        fee = k.councilFee + (r == 1 ? d.refereeShare : 0);
+        uint128 left = k.escrow - uint128(fee);
+        k.escrow = left;
+        $.totalEscrow[uint8(k.currency)] -= fee;
+        emit ITaskRegistryEvents.CouncilFeeClaimed(taskId, msg.sender, fee, left);
+        if (b & TaskCommon.SEAT_RELEASED == 0) TaskCommon.releaseSeat($, taskId, k, msg.sender, b | 64);
+        else $.members[taskId][msg.sender] = b | 64;
+        TaskCommon.pay($, k.currency, msg.sender, fee);
+    }
+
+    /// @notice Releases the duty lock of `member`'s seat (either round) on a task ended by a verdict (Accepted,
+    ///         Rejected), once; permissionless, it only frees the member's own stake. Reverts
+    ///         `TaskSeatNotReleasable` for a non-member, a task without a verdict or a seat already released.
+    function releaseSeat(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId, address member) external {
+        ITaskRegistry.Task storage k = $.tasks[taskId];
+        ITaskRegistry.Status st = k.status;
+        uint256 b = $.members[taskId][member];
+        if (
+            (st != ITaskRegistry.Status.Accepted && st != ITaskRegistry.Status.Rejected) ||
+            b & 3 == 0 ||
+            b & TaskCommon.SEAT_RELEASED != 0
+        ) revert ITaskRegistryErrors.TaskSeatNotReleasable(taskId, member);
+        TaskCommon.releaseSeat($, taskId, k, member, b);
+    }
 }

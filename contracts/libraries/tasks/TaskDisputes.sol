@@ -132,7 +132,7 @@ library TaskDisputes {
         if (isAppeal) {
             // @dev The client let its appeal lapse: the acceptance stands and the appeal window is over.
             (k.flags, k.commitEnds) = (k.flags & ~TaskChains.APPEAL, 0);
-            TaskAppeals.release($, taskId, k, false);
+            TaskAppeals.standing($, k);
             emit ITaskRegistryEvents.AppealSettled(taskId, false, true, 0, 0, bond - cut, 0);
         }
         TaskCommon.pay($, k.currency, msg.sender, cut);
@@ -167,7 +167,7 @@ library TaskDisputes {
         emit ITaskRegistryEvents.BisectionOpened(taskId, msg.sender, root, d.n, bond, moveEnds);
     }
 
-    /// @notice Closes an ended appeal window nobody used and releases the executor's duty lock (permissionless).
+    /// @notice Closes an ended appeal window nobody used: releases the executor's duty lock and records its completion.
     function closeAppeal(TaskRegistryStore.TaskRegistryStorage storage $, uint256 taskId) external {
         ITaskRegistry.Task storage k = $.tasks[taskId];
         uint256 ends = TaskAppeals.appealEnds($, k);
@@ -177,7 +177,7 @@ library TaskDisputes {
             revert ITaskRegistryErrors.TaskAppealClosed(taskId, ends);
         }
         k.commitEnds = 0;
-        TaskAppeals.release($, taskId, k, false);
+        TaskAppeals.standing($, k);
         emit ITaskRegistryEvents.AppealWindowClosed(taskId, k.executor);
     }
 

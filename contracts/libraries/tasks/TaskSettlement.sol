@@ -102,7 +102,7 @@ library TaskSettlement {
         uint256 assignmentId = k.assignmentId;
         k.assignmentId = 0;
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Unresolved, msg.sender, refund);
-        TaskCommon.releaseDuties($, taskId, k);
+        TaskCommon.releaseDuties($, taskId, k, true);
         // @dev No verdict, so nobody is wrong; but members silent past their reveal deadline missed it.
         _judge($, taskId, k, false, bytes32(0), false, false);
         if (assignmentId != 0) IProviderRegistry($.registry).releaseRedemption(assignmentId);
@@ -131,7 +131,7 @@ library TaskSettlement {
         k.status = ITaskRegistry.Status.Expired;
         uint256 refund = _releaseKeepingReport($, k);
         emit ITaskRegistry.TaskClosed(taskId, ITaskRegistry.Status.Expired, msg.sender, refund);
-        TaskCommon.releaseDuties($, taskId, k);
+        TaskCommon.releaseDuties($, taskId, k, true);
         // @dev TSK-03: the executor accepted this deadline and missed it. CH tasks are compensated by the registry
         //      through reportRedemptionFailure once the delivery deadline passes.
         if (k.currency != ITaskRegistry.Currency.CH) {
@@ -182,37 +182,6 @@ library TaskSettlement {
         TaskCommon.pay($, currency, to, amount);
     }
 
-    /// @notice Pays the caller its council fee (voted with the verdict, once).
-    function claimCouncilFee(
-        TaskRegistryStore.TaskRegistryStorage storage $,
-        uint256 taskId
-    ) external returns (uint256 fee) {
-        ITaskRegistry.Task storage k = $.tasks[taskId];
-        ITaskRegistry.Status st = k.status;
-        if (st != ITaskRegistry.Status.Accepted && st != ITaskRegistry.Status.Rejected)
-            TaskCommon.revertStatus(taskId, st);
-        uint256 b = $.members[taskId][msg.sender];
-        // @dev A member sits in one round only (the dispute council excludes round 0); bit 6 marks a claim.
-        uint256 r = b & 2 != 0 ? 1 : 0;
-        ITaskRegistry.Bisection storage d = $.bisections[taskId];
-        // @dev A judged bisection's referees side with the step output the quorum revealed (`d.verdict`).
-        bytes32 verdict = r == 1 && d.verdict != bytes32(0) ? d.verdict : k.verdictHash;
-        if (
-            b & 64 != 0 ||
-            b & (4 << r) == 0 ||
-            !TaskCommon.sidesWith(b, r, st == ITaskRegistry.Status.Accepted, verdict, $.results[taskId][msg.sender])
-        ) {
-            revert ITaskRegistryErrors.TaskNothingToClaim(taskId, msg.sender);
-        }
-        $.members[taskId][msg.sender] = b | 64;
-        fee = k.councilFee + (r == 1 ? d.refereeShare : 0);
-        uint128 left = k.escrow - uint128(fee);
-        k.escrow = left;
-        $.totalEscrow[uint8(k.currency)] -= fee;
-        emit ITaskRegistryEvents.CouncilFeeClaimed(taskId, msg.sender, fee, left);
-        TaskCommon.pay($, k.currency, msg.sender, fee);
-    }
-
     /// @dev Pays the executor, slashes the side found wrong, reserves the fees of the members who sided with the
     ///      verdict (claimed with `claimCouncilFee`), credits the keeper's bounty, holds a CH redemption's report bounty
     ///      and refunds the rest. Effects first, then slashes and transfers. `byKeeper`: finalize (governance's
@@ -243,15 +212,16 @@ library TaskSettlement {
             bisected
         );
         emit ITaskRegistry.TaskFinalized(taskId, outcome, executorPaid, reserved, refund, replenished);
-        TaskCommon.releaseDuties($, taskId, k);
+        // @dev The council's seats stay locked until each member claims its fee or `releaseSeat` (TSK-08, lazy).
+        TaskCommon.releaseDuties($, taskId, k, false);
         _judge($, taskId, k, executorCorrect, verdict, true, bisected);
         _executorOutcome($, taskId, k, executorCorrect, executorPaid, replenished, ph);
         TaskCommon.pay($, k.currency, k.client, refund);
         if (bisected) _settleBond($, taskId, k, executorCorrect, ph != 3);
     }
 
-    /// @dev Pays and records the executor found right, or slashes and records the executor found wrong (a CH
-    ///      redemption is compensated by `reportRedemptionFailure` instead of a slash).
+    /// @dev Pays and records the executor found right (an appealable acceptance: recorded when final), or slashes and
+    ///      records the executor found wrong (a CH redemption is compensated by `reportRedemptionFailure` instead).
     function _executorOutcome(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId,
@@ -263,7 +233,9 @@ library TaskSettlement {
     ) private {
         if (executorCorrect) {
             _payExecutor($, k, executorPaid, replenished);
-            IProviderRegistry($.registry).recordTaskOutcome(k.executor, true);
+            // @dev An acceptance the client may still appeal (`commitEnds` holds its time) records the completion
+            //      when it is final: `closeAppeal`, or the appeal's end (issue 18 item 4, finalize gas).
+            if (k.commitEnds == 0) IProviderRegistry($.registry).recordTaskOutcome(k.executor, true);
         } else if (k.currency != ITaskRegistry.Currency.CH) {
             if (ph != 0 && ph < 4) {
                 // @dev A lapsed move: the full fault amount, the caller the finder (its bounty is the registry's finder

@@ -173,6 +173,25 @@ contract DutyHandler is CommonBase, StdUtils {
         } catch {}
     }
 
+    /// @dev Releases a seat after a verdict (TSK-08, issue 18 item 4): by `releaseSeat`, or its member's fee claim.
+    function releaseSeat(uint256 i, uint256 m, bool round1, bool byClaim) external {
+        uint256 id = _id(i);
+        if (id == 0) return;
+        address[] memory c = tasks.councilOf(id, round1 ? 1 : 0);
+        if (c.length == 0) return;
+        address member = c[m % c.length];
+        if (byClaim) vm.prank(member);
+        if (byClaim) {
+            try tasks.claimCouncilFee(id) {
+                ++hits["seatClaimed"];
+            } catch {}
+        } else {
+            try tasks.releaseSeat(id, member) {
+                ++hits["seatReleased"];
+            } catch {}
+        }
+    }
+
     function resolve(uint256 i, bool verdict) external {
         uint256 id = _id(i);
         if (id == 0) return;

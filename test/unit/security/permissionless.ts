@@ -315,7 +315,12 @@ open(
 open(
   "TaskRegistry",
   ["closeAppeal(uint256)"],
-  "permissionless step, valid only after an unused appeal window ended; releases the executor's lock, moves no funds",
+  "permissionless step, valid only after an unused appeal window ended; releases the executor's lock and records its completion, moves no funds",
+);
+open(
+  "TaskRegistry",
+  ["releaseSeat(uint256,address)"],
+  "permissionless step, valid once per seat after a verdict (TSK-08, issue 18 item 4); frees only that member's own duty lock, moves no funds",
 );
 open(
   "TaskRegistry",

@@ -96,10 +96,12 @@ contract CouncilHeadTest is TaskSolBase {
         vm.prank(c0[0]);
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNotCouncilMember.selector, id, c0[0]));
         tasks.commitResult(id, _commitment(id, c0[0], GOOD));
-        // the dispute council decides; both councils' locks are released by finalize
+        // the dispute council decides; both councils' seats stay locked until released (issue 18 item 4)
         _voteAll(id, 1, true, 5);
         _finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Accepted));
+        for (uint256 i; i < c1.length; ++i) assertEq(registry.providerInfo(c1[i]).dutyLockedDps, SLASH);
+        _releaseSeats(id);
         for (uint256 i; i < c1.length; ++i) assertEq(registry.providerInfo(c1[i]).dutyLockedDps, 0);
         for (uint256 i; i < c0.length; ++i) assertEq(registry.providerInfo(c0[i]).dutyLockedDps, 0);
     }
@@ -150,7 +152,7 @@ contract CouncilHeadTest is TaskSolBase {
     }
 
     /// TSK-08: a member that unbonds everything and withdraws between the draw and its commitment keeps its seat's
-    /// lock (the withdrawal leaves it) and still commits and reveals; the lock is released at finalize.
+    /// lock (the withdrawal leaves it) and still commits and reveals; the lock is released by its fee claim.
     function test_memberUnbondsBetweenDrawAndCommit_lockHeld_seatKept() public {
         ITaskRegistry.Terms memory terms = _terms(USDC, 1_000e6, 3, 2);
         terms.deadline = uint40(block.timestamp + 10 days);
@@ -176,6 +178,9 @@ contract CouncilHeadTest is TaskSolBase {
         _commitAll(id, providers[0], GOOD);
         _voteAll(id, 0, true, 3);
         _finalize(id);
-        assertEq(registry.providerInfo(m).dutyLockedDps, 0, "released at finalize");
+        assertEq(registry.providerInfo(m).dutyLockedDps, locked, "the verdict leaves the seat locked");
+        vm.prank(m);
+        tasks.claimCouncilFee(id);
+        assertEq(registry.providerInfo(m).dutyLockedDps, 0, "released by the member's claim");
     }
 }

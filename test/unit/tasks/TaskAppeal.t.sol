@@ -92,7 +92,7 @@ contract TaskAppealTest is TaskBisectionBase {
         vm.prank(KEEPER);
         tasks.timeoutDispute(id);
         assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Rejected));
-        assertEq(_slashed(exec), SLASH, "full fault amount on a lapse");
+        assertEq(_slashedDps(exec), SLASH, "full fault amount on a lapse");
         assertEq(dps.balanceOf(client) - dpsBefore, SLASH - SLASH / 10, "slash net of the keeper's finder fee");
         assertEq(dps.balanceOf(KEEPER), SLASH / 10, "keeper is the finder");
         assertEq(_locked(exec), 0, "lock released with the appeal");
@@ -177,9 +177,11 @@ contract TaskAppealTest is TaskBisectionBase {
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskAppealClosed.selector, id, ends));
         tasks.closeAppeal(id);
         vm.warp(ends + 1);
+        assertEq(registry.providerInfo(providers[1]).completed, 0, "held back while appealable");
         vm.prank(KEEPER);
         tasks.closeAppeal(id);
         assertEq(_locked(providers[1]), 0);
+        assertEq(registry.providerInfo(providers[1]).completed, 1, "recorded with the window's close, once");
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskAppealClosed.selector, id, 0));
         tasks.closeAppeal(id);
     }
@@ -216,12 +218,15 @@ contract TaskAppealTest is TaskBisectionBase {
         vm.prank(KEEPER);
         tasks.finalize(id);
         assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Rejected));
+        // issue 18 item 4: the appealable acceptance recorded no completion; the overturn records only the failure
+        assertEq(registry.providerInfo(providers[1]).completed, 0, "no completion for an overturned acceptance");
+        assertEq(registry.providerInfo(providers[1]).failed, 1);
         uint256 severity = (uint256(SLASH) * 27 + 31) / 32;
-        assertEq(_slashed(providers[1]), severity, "scaled by severity");
+        assertEq(_slashedDps(providers[1]), severity, "scaled by severity");
         assertEq(dps.balanceOf(client) - dpsBefore, severity, "slash paid to the client (no finder)");
         assertEq(usdBefore + 2 * FEE - 1e6 - 5 * FEE, usdc.balanceOf(client), "bond back less fees, plus forfeits");
-        for (uint256 i; i < r.length; ++i) assertEq(_slashed(r[i]), 0);
-        assertEq(_slashed(c[0]) + _slashed(c[1]), 0, "round 0 loses only its fee");
+        for (uint256 i; i < r.length; ++i) assertEq(_slashedDps(r[i]), 0);
+        assertEq(_slashedDps(c[0]) + _slashedDps(c[1]), 0, "round 0 loses only its fee");
         assertEq(_locked(providers[1]), 0);
         for (uint256 i; i < 2; ++i) {
             vm.prank(c[i]);
@@ -243,18 +248,29 @@ contract TaskAppealTest is TaskBisectionBase {
         _appeal(id, client);
         _playOut(id);
         address[] memory r = _referees(id, 5);
+        // the appeal's referees sit on an open duty (Disputed): no seat of the task can be released meanwhile
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskSeatNotReleasable.selector, id, r[0]));
+        tasks.releaseSeat(id, r[0]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskSeatNotReleasable.selector, id, c[0]));
+        tasks.releaseSeat(id, c[0]);
         uint256 execBefore = usdc.balanceOf(providers[1]);
         vm.prank(KEEPER);
         tasks.finalize(id);
         assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Accepted));
+        assertEq(registry.providerInfo(providers[1]).completed, 1, "completion recorded when the appeal upheld it");
         assertEq(usdc.balanceOf(providers[1]) - execBefore, BOND - 1e6 - 5 * FEE);
-        assertEq(_slashed(providers[1]), 0);
+        assertEq(_slashedDps(providers[1]), 0);
         assertEq(_locked(providers[1]), 0);
+        // issue 18 item 4 (an appeal after finalize): the referees' seats, like round 0's, stay locked until each
+        // member's claim or `releaseSeat`; none was releasable while the appeal ran (Disputed)
         for (uint256 i; i < r.length; ++i) {
-            assertEq(_slashed(r[i]), 0);
-            assertEq(_locked(r[i]), 0, "referee seats released");
+            assertEq(_slashedDps(r[i]), 0);
+            assertEq(_locked(r[i]), SLASH, "referee seat held past the verdict");
         }
         _claimAll(id);
+        _releaseSeats(id);
+        for (uint256 i; i < r.length; ++i) assertEq(_locked(r[i]), 0, "referee seats released");
+        for (uint256 i; i < c.length; ++i) assertEq(_locked(c[i]), 0, "round-0 seats released");
         assertEq(usdc.balanceOf(c[0]), FEE);
         assertEq(tasks.getTask(id).escrow, 0);
         _escrowBalanced();
@@ -281,8 +297,8 @@ contract TaskAppealTest is TaskBisectionBase {
         _finalize(id);
         assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Accepted));
         assertEq(usdc.balanceOf(client) - before, BOND - FEE, "bond back less r[0]'s fee");
-        assertEq(_slashed(providers[1]) + _slashed(r[0]) + _slashed(r[1]), 0);
-        for (uint256 i = 2; i < r.length; ++i) assertEq(_slashed(r[i]), SLASH / 4, "silent referee");
+        assertEq(_slashedDps(providers[1]) + _slashedDps(r[0]) + _slashedDps(r[1]), 0);
+        for (uint256 i = 2; i < r.length; ++i) assertEq(_slashedDps(r[i]), SLASH / 4, "silent referee");
         _claimAll(id);
         assertEq(tasks.getTask(id).escrow, 0);
         _escrowBalanced();

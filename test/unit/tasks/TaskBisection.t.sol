@@ -64,10 +64,10 @@ contract TaskBisectionTest is TaskBisectionBase {
         vm.prank(KEEPER);
         tasks.timeoutDispute(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
-        assertEq(_slashed(providers[1]), SLASH, "full fault amount");
+        assertEq(_slashedDps(providers[1]), SLASH, "full fault amount");
         assertEq(usdc.balanceOf(c[0]) - chalBefore, BOND, "bond back (its council fee stays reserved for its claim)");
         assertEq(tasks.bisectionOf(id).phase, 5);
-        assertEq(_slashed(c[0]) + _slashed(c[1]), 0);
+        assertEq(_slashedDps(c[0]) + _slashedDps(c[1]), 0);
         _escrowBalanced();
     }
 
@@ -81,7 +81,7 @@ contract TaskBisectionTest is TaskBisectionBase {
         vm.warp(tasks.bisectionOf(id).moveEnds + 1);
         tasks.timeoutDispute(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
-        assertEq(_slashed(providers[1]), SLASH);
+        assertEq(_slashedDps(providers[1]), SLASH);
     }
 
     /// A third account cannot move for either party, and a party cannot move out of turn.
@@ -205,12 +205,12 @@ contract TaskBisectionTest is TaskBisectionBase {
         assertEq(t.verdictHash, bytes32(0));
         // severity: faultDps × (2n − step) / 2n = 100 × (2048 − 700) / 2048, rounded up
         uint256 expected = (uint256(SLASH) * (2048 - 700) + 2047) / 2048;
-        assertEq(_slashed(providers[1]), expected);
+        assertEq(_slashedDps(providers[1]), expected);
         assertEq(usdc.balanceOf(c[0]) - chalBefore, BOND, "bond returned");
         assertGt(usdc.balanceOf(client), clientBefore);
-        assertEq(_slashed(c[0]) + _slashed(c[1]), 0, "round 0 not judged on reveals");
-        assertEq(_slashed(r[0]), SLASH, "the referee against the quorum");
-        for (uint256 i = 1; i < 5; ++i) assertEq(_slashed(r[i]), 0);
+        assertEq(_slashedDps(c[0]) + _slashedDps(c[1]), 0, "round 0 not judged on reveals");
+        assertEq(_slashedDps(r[0]), SLASH, "the referee against the quorum");
+        for (uint256 i = 1; i < 5; ++i) assertEq(_slashedDps(r[i]), 0);
         vm.prank(r[1]);
         assertEq(tasks.claimCouncilFee(id), 4e6);
         vm.prank(r[0]);
@@ -237,7 +237,7 @@ contract TaskBisectionTest is TaskBisectionBase {
         assertEq(tasks.bisectionOf(id).refereeShare, BOND / 2 / 5);
         vm.prank(r[0]);
         assertEq(tasks.claimCouncilFee(id), 4e6 + 10e6);
-        assertEq(_slashed(providers[1]) + _slashed(c[0]) + _slashed(c[1]), 0);
+        assertEq(_slashedDps(providers[1]) + _slashedDps(c[0]) + _slashedDps(c[1]), 0);
         _claimAll(id);
         assertEq(tasks.getTask(id).escrow, 0, "every fee and share claimed");
         _escrowBalanced();
@@ -257,7 +257,7 @@ contract TaskBisectionTest is TaskBisectionBase {
         _finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Unresolved));
         assertEq(usdc.balanceOf(c[0]) - chalBefore, BOND);
-        assertEq(_slashed(providers[1]), 0);
+        assertEq(_slashedDps(providers[1]), 0);
         _escrowBalanced();
     }
 
@@ -271,7 +271,7 @@ contract TaskBisectionTest is TaskBisectionBase {
         _referees(id, 0);
         _finalize(id);
         assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
-        assertEq(_slashed(providers[1]), SLASH, "wrong at step 0: all of it");
+        assertEq(_slashedDps(providers[1]), SLASH, "wrong at step 0: all of it");
     }
 
     /// Malformed chains are refused: not a power of two, zero root, a second commit, by someone else.
@@ -323,7 +323,7 @@ contract TaskBisectionTest is TaskBisectionBase {
         assertTrue(can);
         _finalize(id2);
         assertEq(uint8(tasks.getTask(id2).status), uint8(ITaskRegistry.Status.Rejected));
-        assertEq(_slashed(providers[1]), (uint256(SLASH) * (8 - 1) + 7) / 8, "step 1 of 4: 7/8 of the fault amount");
+        assertEq(_slashedDps(providers[1]), (uint256(SLASH) * (8 - 1) + 7) / 8, "step 1 of 4: 7/8 of the fault amount");
     }
 
     /// SEC-04 through the currency: a USDC that re-enters the registry while the bisection pays (the lapsed
@@ -404,15 +404,15 @@ contract TaskBisectionTest is TaskBisectionBase {
         _finalize(id);
         if (execWrong) {
             assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Rejected));
-            assertEq(_slashed(providers[1]), (uint256(SLASH) * (2 * n - step) + 2 * n - 1) / (2 * n));
+            assertEq(_slashedDps(providers[1]), (uint256(SLASH) * (2 * n - step) + 2 * n - 1) / (2 * n));
             assertEq(usdc.balanceOf(c[0]) - chalBefore, BOND, "the bond back");
         } else {
             assertEq(uint8(tasks.getTask(id).status), uint8(ITaskRegistry.Status.Accepted));
-            assertEq(_slashed(providers[1]), 0, "the honest executor loses nothing");
+            assertEq(_slashedDps(providers[1]), 0, "the honest executor loses nothing");
             assertEq(usdc.balanceOf(c[0]), chalBefore, "the wrong challenger's bond is gone");
         }
-        assertEq(_slashed(c[0]) + _slashed(c[1]), 0);
-        for (uint256 i; i < r.length; ++i) assertEq(_slashed(r[i]), 0, "honest referees");
+        assertEq(_slashedDps(c[0]) + _slashedDps(c[1]), 0);
+        for (uint256 i; i < r.length; ++i) assertEq(_slashedDps(r[i]), 0, "honest referees");
         _escrowBalanced();
     }
 }

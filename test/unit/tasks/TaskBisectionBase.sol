@@ -139,10 +139,6 @@ abstract contract TaskBisectionBase is TaskSolBase {
         for (uint256 i; i < r.length; ++i) _revealAs(id, r[i], i < forExec ? d.executorStep : d.challengerStep);
     }
 
-    function _slashed(address p) internal view returns (uint256) {
-        return registry.providerInfo(p).slashedDps;
-    }
-
     function _escrowBalanced() internal view {
         assertEq(tasks.totalEscrow(USDC), usdc.balanceOf(address(tasks)), "TSK-02: escrow + bonds = balance");
     }

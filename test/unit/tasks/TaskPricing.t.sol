@@ -2,7 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Vm} from "forge-std/Vm.sol";
-import {TaskSolBase} from "../../helpers/TaskSolBase.sol";
+import {TaskSolBase, taskPaymentWord} from "../../helpers/TaskSolBase.sol";
 import {ITaskRegistry} from "../../../contracts/interfaces/tasks/ITaskRegistry.sol";
 import {ITaskRegistryErrors} from "../../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
 import {ITaskRegistryEvents} from "../../../contracts/interfaces/tasks/ITaskRegistryEvents.sol";
@@ -30,11 +30,11 @@ contract TaskPricingTest is TaskSolBase {
     // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────────
 
     function _metered(uint256 declared) internal pure returns (uint256) {
-        return 1 | (declared << 8);
+        return taskPaymentWord(1, declared, 0);
     }
 
     function _proportional(uint256 total, uint256 minBps) internal pure returns (uint256) {
-        return 2 | (total << 8) | (minBps << 72);
+        return taskPaymentWord(2, total, minBps);
     }
 
     /// @dev A result word carrying `units` in its low 64 bits (what the council recomputes and reveals).

@@ -126,6 +126,10 @@ describe("tasks integration (real deployment)", function () {
     expect(await tasks.keeperCredits(fx.deployer.address, 2)).to.equal(wad("3"));
     await (await tasks.claimKeeperCredits(2, fx.deployer.address)).wait();
     expect(await tasks.totalEscrow(2)).to.equal(0n);
+    // issue 18 item 4: the completion is recorded when the client's appeal window closes (with the executor's lock)
+    expect((await fx.protocol.providerRegistry.providerInfo(provs[0]!.address)).completed).to.equal(0n);
+    await fx.connection.networkHelpers.time.increase(Number((await tasks.params()).disputeWindowSec) + 1);
+    await (await tasks.closeAppeal(1)).wait();
     expect((await fx.protocol.providerRegistry.providerInfo(provs[0]!.address)).completed).to.equal(1n);
   });
 
