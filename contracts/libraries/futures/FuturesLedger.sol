@@ -42,13 +42,20 @@ library FuturesLedger {
 
     /// @dev An account's aggregates over all its open legs, kept exact on every size and election change
     ///      (`syncLeg`), so the margin check values the legs beyond the near buckets in O(1). The sizes, the record
-    ///      count and the lowest bitmap word share one slot (the one a fill writes); the elections sit in a second.
+    ///      count, the lowest bitmap word and the lowest expiry share one slot (the one a fill writes); the elections,
+    ///      the margin its pending orders hold and the liquidation corrections owed share a second (round 35: the
+    ///      risk hook reads two slots for all three, docs/gas.md).
     struct AccountBook {
         uint96 longCh; // Σ long sizes (≤ 7.9e10 CH, far above any OI cap)
         uint96 shortCh; // Σ |short sizes|
-        uint32 legs; // open records (the ClearingHouse releases the account when the last one closes)
-        uint32 lowWord; // lowest bitmap word that may hold one of its buckets (lowered on insert, reset when empty)
+        uint16 legs; // open records (≤ 32 live series + unsettled expired ones; the CH releases the account at 0)
+        uint16 lowWord; // lowest bitmap word that may hold one of its buckets (lowered on insert, reset when empty)
+        // A lower bound on the expiries of its open legs: lowered on insert (clamped to uint32), reset when empty,
+        // never raised on a close. While it is in the future no leg has expired, so none is price-fixed or in delivery.
+        uint32 minExpiry;
         uint128 electedCh; // Σ elections
+        uint64 orderMarginUsdc; // initial margin its pending orders hold (escrowed; was a mapping of its own)
+        int64 liquidationCashUsdc; // settlement-price corrections owed (+) or by (−) it (was a mapping of its own)
     }
 
     function existing(
@@ -115,6 +122,28 @@ library FuturesLedger {
         if (oldElected != newElected) b.electedCh = (uint256(b.electedCh) + newElected - oldElected).toUint128();
     }
 
+    /// @dev Moves the initial margin `account`'s pending orders hold by `delta` (AccountBook.orderMarginUsdc).
+    function moveOrderMargin(FuturesBase.FuturesMarketStorage storage $, address account, int256 delta) internal {
+        AccountBook storage b = $.accountBooks[account];
+        b.orderMarginUsdc = (int256(uint256(b.orderMarginUsdc)) + delta).toUint256().toUint64();
+    }
+
+    /// @dev Adds a settlement-price correction owed to (+) or by (−) `account` (AccountBook.liquidationCashUsdc).
+    function addLiquidationCash(FuturesBase.FuturesMarketStorage storage $, address account, int256 delta) internal {
+        AccountBook storage b = $.accountBooks[account];
+        b.liquidationCashUsdc = (int256(b.liquidationCashUsdc) + delta).toInt64();
+    }
+
+    /// @dev Takes the settlement-price corrections owed to (+) or by (−) `account` (zeroes them).
+    function takeLiquidationCash(
+        FuturesBase.FuturesMarketStorage storage $,
+        address account
+    ) internal returns (int256 owed) {
+        AccountBook storage b = $.accountBooks[account];
+        owed = b.liquidationCashUsdc;
+        if (owed != 0) b.liquidationCashUsdc = 0;
+    }
+
     /// @dev The expiry bucket of a series expiring at `expiry`.
     function bucketOf(uint256 expiry) internal pure returns (uint256) {
         return expiry / BUCKET_SEC;
@@ -171,6 +200,8 @@ library FuturesLedger {
         AccountBook storage b = $.accountBooks[account];
         longs = b.longCh;
         shorts = b.shortCh;
+        // no leg expired yet (the book's lower bound on expiries is ahead): none is price-fixed, nothing to walk
+        if (b.minExpiry > block.timestamp) return (longs, shorts);
         uint256[] memory ids = heldUpTo($, account, bucketOf(block.timestamp));
         for (uint256 i; i < ids.length; ++i) {
             if ($.series[ids[i]].finalAt == 0) continue;
@@ -249,7 +280,7 @@ library FuturesLedger {
         IFuturesTypes.Position storage p
     ) internal {
         if (p.open || p.sizeCh == 0) return;
-        _addToBucket($, account, seriesId, bucketOf(s.expiry));
+        _addToBucket($, account, seriesId, s.expiry);
         p.open = true;
         s.openPositions += 1;
         if (!p.listed) {
@@ -277,8 +308,9 @@ library FuturesLedger {
         FuturesBase.FuturesMarketStorage storage $,
         address account,
         uint256 seriesId,
-        uint256 bucket
+        uint256 expiry
     ) private {
+        uint256 bucket = bucketOf(expiry);
         SeriesSet set = $.accountBuckets[account][bucket];
         uint256 n = set.length();
         if (n >= MAX_SERIES_PER_ACCOUNT) revert IFuturesErrors.FuturesTooManySeries(account, MAX_SERIES_PER_ACCOUNT);
@@ -288,8 +320,10 @@ library FuturesLedger {
         if (n == 0) $.accountBucketBits[account][word] |= uint256(1) << (bucket & 255);
         AccountBook storage b = $.accountBooks[account];
         uint256 legs = b.legs;
-        if (legs == 0 || word < b.lowWord) b.lowWord = word.toUint32();
-        b.legs = uint32(legs + 1);
+        uint256 e = expiry < type(uint32).max ? expiry : type(uint32).max; // clamped down: still a lower bound
+        if (legs == 0 || word < b.lowWord) b.lowWord = word.toUint16();
+        if (legs == 0 || e < b.minExpiry) b.minExpiry = uint32(e);
+        b.legs = (legs + 1).toUint16();
     }
 
     /// @dev Drops the series from the account's bucket; the last leg gone, the ClearingHouse stops holding the account
@@ -306,7 +340,7 @@ library FuturesLedger {
         if (n == 1) $.accountBucketBits[account][bucket >> 8] &= ~(uint256(1) << (bucket & 255));
         AccountBook storage b = $.accountBooks[account];
         uint256 legs = b.legs - 1;
-        b.legs = uint32(legs);
+        b.legs = uint16(legs);
         if (legs == 0) $.clearingHouse.releaseAccount(account);
     }
 

@@ -115,7 +115,7 @@ library FuturesLiquidation {
         if (s.finalAt != 0) {
             int256 correction =
                 FuturesMath.valueDown(legDelta, priceWad) - FuturesMath.valueUp(legDelta, s.settlementPriceWad);
-            $.liquidationCashUsdc[w.account] += correction;
+            FuturesLedger.addLiquidationCash($, w.account, correction);
             $.totalLiquidationCashUsdc += correction;
         }
     }

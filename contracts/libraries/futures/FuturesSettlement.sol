@@ -185,9 +185,8 @@ library FuturesSettlement {
         FuturesBase.FuturesMarketStorage storage $,
         address account
     ) private returns (int256 owed) {
-        owed = $.liquidationCashUsdc[account];
+        owed = FuturesLedger.takeLiquidationCash($, account);
         if (owed == 0) return 0;
-        delete $.liquidationCashUsdc[account];
         $.totalLiquidationCashUsdc -= owed;
     }
 

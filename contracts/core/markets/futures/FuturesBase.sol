@@ -54,16 +54,19 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         mapping(address account => uint256[]) __deprecated_accountSeries;
         mapping(address keeper => uint256) bountiesOwedUsdc;
         address deliveryModule;
-        // A liquidation closes a price-fixed expired leg at the index; the difference to its settlement price is owed
+        // retired by round 35 (now AccountBook.liquidationCashUsdc, in the slot the risk hook reads anyway): a
+        // liquidation closes a price-fixed expired leg at the index; the difference to its settlement price is owed
         // to (+) or by (−) the account, in its equity at once (FuturesRisk) and paid at its next settlement.
-        mapping(address account => int256) liquidationCashUsdc;
+        mapping(address account => int256) __deprecated_liquidationCashUsdc;
+        // Σ AccountBook.liquidationCashUsdc.
         int256 totalLiquidationCashUsdc;
         // Two-step trade orders against the vault, keyed DelayedOrders.key(account, seriesId) (issue 17 item 15).
         DelayedOrders.Book orders;
-        // Σ initial margin the account's pending orders hold, escrowed from its collateral into the pool until the
-        // order is executed or cancelled (and shown in its accountRisk as equity and as initial margin).
-        mapping(address account => uint256) orderMarginUsdc;
-        // Σ orderMarginUsdc: pool money that is not LP capital.
+        // retired by round 35 (now AccountBook.orderMarginUsdc, in the slot the risk hook reads anyway): the initial
+        // margin the account's pending orders hold, escrowed from its collateral into the pool until the order is
+        // executed or cancelled (and shown in its accountRisk as equity and as initial margin).
+        mapping(address account => uint256) __deprecated_orderMarginUsdc;
+        // Σ AccountBook.orderMarginUsdc: pool money that is not LP capital.
         uint256 totalOrderMarginUsdc;
         // retired by issue 19 item 3 (replaced by accountBooks / accountBucketBits / accountBuckets)
         mapping(address account => SeriesSet) __deprecated_accountSeriesSet;

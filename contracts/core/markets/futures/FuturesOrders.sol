@@ -94,7 +94,7 @@ library FuturesOrders {
             }
             _checkMargin($.clearingHouse, account, margin, fee);
             if (margin != 0) {
-                $.orderMarginUsdc[account] += margin;
+                FuturesLedger.moveOrderMargin($, account, int256(margin));
                 $.totalOrderMarginUsdc += margin;
             }
         } else if (collateral < int256(fee)) {
@@ -224,7 +224,7 @@ library FuturesOrders {
         (, pending) = $.orders.take(k);
         $.orders.feesUsdc -= o.feeUsdc;
         if (o.marginUsdc != 0) {
-            $.orderMarginUsdc[account] -= o.marginUsdc;
+            FuturesLedger.moveOrderMargin($, account, -int256(uint256(o.marginUsdc)));
             $.totalOrderMarginUsdc -= o.marginUsdc;
         }
     }

@@ -55,15 +55,20 @@ library FuturesRisk {
         address account,
         uint256 priceWad
     ) external view returns (int256 equityAdjustmentUsdc, uint256 extraInitialUsdc, uint256 extraMaintenanceUsdc) {
-        // settlement-price corrections of legs a liquidation closed at the index, not yet paid
-        equityAdjustmentUsdc = $.liquidationCashUsdc[account];
         FuturesLedger.AccountBook memory book = $.accountBooks[account];
+        // settlement-price corrections of legs a liquidation closed at the index, not yet paid
+        equityAdjustmentUsdc = book.liquidationCashUsdc;
         if (book.legs != 0) {
             Sums memory sum;
-            int256 nearAdj;
-            (nearAdj, extraInitialUsdc) = _nearLegs($, account, priceWad, sum);
-            extraMaintenanceUsdc = extraInitialUsdc;
-            equityAdjustmentUsdc += nearAdj;
+            // Nothing to walk when every leg is a live long without election (no short, no election, no leg expired
+            // by the book's lower bound on expiries): no price-fixed mark, no delivery payment or bond, and the near
+            // legs' sizes are what the aggregates hold — the walk would add exactly nothing (a hedger's long ladder).
+            if (book.shortCh != 0 || book.electedCh != 0 || book.minExpiry <= block.timestamp) {
+                int256 nearAdj;
+                (nearAdj, extraInitialUsdc) = _nearLegs($, account, priceWad, sum);
+                extraMaintenanceUsdc = extraInitialUsdc;
+                equityAdjustmentUsdc += nearAdj;
+            }
             // the far legs: live, unfixed, unfinalised (their buckets start after now + NEAR_SEC)
             uint256 farLong = book.longCh - sum.nearLongCh;
             uint256 farShort = book.shortCh - sum.nearShortCh;
@@ -78,7 +83,7 @@ library FuturesRisk {
         }
         // the initial margin pending orders hold until executed or cancelled (item 15): escrowed out of the
         // collateral, so it counts as equity and is required as initial margin (binds withdrawals, not liquidations)
-        uint256 held = $.orderMarginUsdc[account];
+        uint256 held = book.orderMarginUsdc;
         equityAdjustmentUsdc += int256(held);
         extraInitialUsdc += held;
     }
@@ -92,7 +97,6 @@ library FuturesRisk {
         Sums memory sum
     ) private view returns (int256 adj, uint256 bonds) {
         uint256[] memory ids = FuturesLedger.heldUpTo($, account, FuturesLedger.nearBucket());
-        uint256 penaltyBps = $.params.penaltyBps;
         for (uint256 i; i < ids.length; ++i) {
             IFuturesTypes.Series storage s = $.series[ids[i]];
             IFuturesTypes.Position storage p = $.positions[ids[i]][account];
@@ -118,7 +122,7 @@ library FuturesRisk {
                 adj -= int256(FuturesMath.usdcUp(_paymentCh(s, elected), markWad));
             }
             // The short's delivery bond: the penalty on the part of its (estimated) assignment not escrowed in CH.
-            bonds += _bondUsdc(s, p, size, penaltyBps, markWad);
+            bonds += _bondUsdc($, s, p, size, markWad);
         }
     }
 
@@ -218,10 +222,10 @@ library FuturesRisk {
     ///      assignment the current elections would give (the short size at expiry once the price is fixed, the live
     ///      short open interest before). Grows as longs elect; falls as the short escrows CH.
     function _bondUsdc(
+        FuturesBase.FuturesMarketStorage storage $,
         IFuturesTypes.Series storage s,
         IFuturesTypes.Position storage p,
         int256 size,
-        uint256 penaltyBps,
         uint256 markWad
     ) private view returns (uint256) {
         // @dev cheapest reads first: a live leg has no delivery base beyond its short size (baseTaken is set after
@@ -236,7 +240,8 @@ library FuturesRisk {
         uint256 assigned = FuturesMath.assignment(base, elected < assignable ? elected : assignable, assignable);
         uint256 escrow = p.escrowCh;
         if (assigned <= escrow) return 0;
-        return (FuturesMath.usdcUp((assigned - escrow) * penaltyBps, markWad) + BPS - 1) / BPS;
+        // the penalty read last: only a short owing a bond pays for the parameter slot
+        return (FuturesMath.usdcUp((assigned - escrow) * $.params.penaltyBps, markWad) + BPS - 1) / BPS;
     }
 
     /// @dev The margin of the live legs the net ClearingHouse position does not show, at the market's own rates: the
