@@ -15,6 +15,7 @@ import {IKeeperCompatible} from "../../contracts/interfaces/keepers/IKeeperCompa
 import {MockERC20} from "../../contracts/mocks/MockERC20.sol";
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
 import {MockRewardPool} from "../../contracts/mocks/MockRewardPool.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @dev A task's payment word (`Terms.paymentParams`, docs/tasks.md "Payment functions and response modes") from its
 ///      fields: the kind (0 FLAT, 1 METERED, 2 PROPORTIONAL) in bits 0..7, the declared units D in bits 8..71 and the
@@ -87,8 +88,7 @@ abstract contract TaskSolBase is Deployers {
         registry.stake(stakeDps);
         vm.stopPrank();
         IProviderRegistry.Attestation memory a = _attestation(provider);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
-        registry.attest(a, abi.encodePacked(r, s, v));
+        registry.attest(a, signDigest(ATTESTER_PK, registry.attestationDigest(a)));
     }
 
     function _params() internal pure returns (ITaskRegistry.Params memory) {
@@ -328,5 +328,16 @@ abstract contract TaskSolBase is Deployers {
                 IDeliveryOrders.Spec({workloadClass: 1, minGrade: 3, windowSec: 30 days})
             )
         );
+    }
+
+    /// @dev A USDC task (1,000 USDC, council n, quorum q, a 10-day deadline) won by providers[1] at 400 USDC, closed
+    ///      and its council drawn: the start of the duty-lock and seat-release tests.
+    function _drawnUsdcTask(uint8 n, uint8 q) internal returns (uint256 id) {
+        ITaskRegistry.Terms memory t = _terms(ITaskRegistry.Currency.USDC, 1_000e6, n, q);
+        t.deadline = uint40(block.timestamp + 10 days);
+        vm.prank(client);
+        id = tasks.submit(t, _prescription());
+        _bid(id, providers[1], 400e6);
+        _closeAndDraw(id);
     }
 }

@@ -1,39 +1,13 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {FuturesSolBase} from "../helpers/FuturesSolBase.sol";
 import {IFuturesTypes} from "../../contracts/interfaces/markets/IFuturesTypes.sol";
-import {FuturesHandler} from "./handlers/FuturesHandler.sol";
+import {FuturesHandlerSetup} from "./handlers/FuturesHandlerSetup.sol";
 
 /// @notice MKT-04 and MKT-05 as handler-based invariants over the FuturesMarket.
-contract FuturesInvariantTest is FuturesSolBase {
-    FuturesHandler internal handler;
-    address[4] internal traders;
-
+contract FuturesInvariantTest is FuturesHandlerSetup {
     function setUp() public {
-        _deployFutures();
-        _setupGuarantor(guarantor, false, 10_000_000e6);
-        for (uint256 i; i < 4; ++i) {
-            address t = address(uint160(0xF0700 + i));
-            traders[i] = t;
-            _setupTrader(t, guarantor, 50_000e6);
-            _mintCh(t, 100_000e18);
-            vm.prank(t);
-            chToken.approve(address(futures), type(uint256).max);
-        }
-        handler = new FuturesHandler(
-            [
-                address(futures),
-                address(chouse),
-                address(liq),
-                address(oracle),
-                address(fIndex),
-                address(chToken),
-                address(vault)
-            ],
-            traders,
-            futures.listSeries(uint64(block.timestamp + 365 days), 0)
-        );
+        _setUpHandler();
         targetContract(address(handler));
     }
 

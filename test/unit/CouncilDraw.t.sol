@@ -8,6 +8,7 @@ import {IProviderRegistryEvents} from "../../contracts/interfaces/compute/IProvi
 import {IProviderRegistryErrors} from "../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
 import {IProviderMatcher} from "../../contracts/interfaces/compute/IProviderMatcher.sol";
 import {ProviderSampling} from "../../contracts/libraries/compute/ProviderSampling.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @notice TSK-07 (issue 17 items 6 and 20): once the seed is known, no action — registering, staking, unbonding,
 ///         updating a profile, heartbeating, choosing who calls — changes who is drawn for a council (either round)
@@ -214,8 +215,7 @@ contract CouncilDrawTest is TaskSolBase {
         registry.stake(800e18);
         vm.stopPrank();
         IProviderRegistry.Attestation memory a = _attestation(p);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
-        registry.attest(a, abi.encodePacked(r, s, v));
+        registry.attest(a, signDigest(ATTESTER_PK, registry.attestationDigest(a)));
         uint256 count = registry.drawCount();
         uint256 before = block.number;
         address[] memory one = new address[](1);
@@ -345,8 +345,7 @@ contract CouncilDrawTest is TaskSolBase {
         registry.stake(45_000e18);
         vm.stopPrank();
         IProviderRegistry.Attestation memory a = _attestation(attackers[2]);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(ATTESTER_PK, registry.attestationDigest(a));
-        registry.attest(a, abi.encodePacked(r, s, v));
+        registry.attest(a, signDigest(ATTESTER_PK, registry.attestationDigest(a)));
         // the entries moved on: the unstaked and the restaked provider carry this block and their new weights
         for (uint256 i; i < n; ++i) {
             uint256 e = _entry(i);

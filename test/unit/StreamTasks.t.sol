@@ -5,6 +5,7 @@ import {TaskSolBase} from "../helpers/TaskSolBase.sol";
 import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
 import {IStreamTasksStreamEvents} from "../../contracts/interfaces/tasks/IStreamTasksStreamEvents.sol";
 import {IStreamTasksErrors} from "../../contracts/interfaces/tasks/IStreamTasksErrors.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @notice StreamTasks: subscriptions, live at c, each response mode, interruption rules, spec changes, batched
 ///         EIP-712 receipt settlement (replay-safe), retraction and escrow conservation.
@@ -167,8 +168,7 @@ contract StreamTasksTest is TaskSolBase {
         IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
         bytes[] memory sigs = new bytes[](1);
         rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 10, amount: 10e6});
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(0xBAD, streams.receiptDigest(rs[0]));
-        sigs[0] = abi.encodePacked(r, s, v);
+        sigs[0] = signDigest(0xBAD, streams.receiptDigest(rs[0]));
         vm.expectRevert(abi.encodeWithSelector(IStreamTasksErrors.StreamBadSignature.selector, vm.addr(0xBAD)));
         streams.settle(rs, sigs);
         (rs[0], sigs[0]) = _receipt(id, providers[3], 10);

@@ -30,14 +30,9 @@ contract TaskDutiesTest is TaskSolBase {
         return registry.providerInfo(p).stakedDps;
     }
 
-    /// @dev A USDC task (n, q) with a 10-day deadline, p1 bidding 400: closed (p1 executes) and the council drawn.
-    function _longTask(uint8 n, uint8 q) internal returns (uint256 id) {
-        ITaskRegistry.Terms memory t = _terms(USDC, 1_000e6, n, q);
-        t.deadline = uint40(block.timestamp + 10 days);
-        vm.prank(client);
-        id = tasks.submit(t, _prescription());
-        _bid(id, providers[1], 400e6);
-        _closeAndDraw(id);
+    /// @dev TaskSolBase's drawn USDC task (n, q): providers[1] executes at 400, 10-day deadline.
+    function _longTask(uint8 n, uint8 q) internal returns (uint256) {
+        return _drawnUsdcTask(n, q);
     }
 
     /// @dev Unbonds everything the registry lets `p` unbond: all of it, or all but what its duties lock.

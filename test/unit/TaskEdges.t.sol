@@ -9,6 +9,7 @@ import {ITaskRegistryErrors} from "../../contracts/interfaces/tasks/ITaskRegistr
 import {IStreamTasks} from "../../contracts/interfaces/tasks/IStreamTasks.sol";
 import {IStreamTasksStreamEvents} from "../../contracts/interfaces/tasks/IStreamTasksStreamEvents.sol";
 import {IStreamTasksErrors} from "../../contracts/interfaces/tasks/IStreamTasksErrors.sol";
+import {signDigest} from "../utils/Signatures.sol";
 
 /// @notice Edge paths of StreamTasks and TaskRegistry: term validation, subscription guards, every action on a
 ///         closed stream, late receipts, the zero-address guards, a stale council seed block, a dispute council
@@ -140,8 +141,7 @@ contract TaskEdgesTest is TaskSolBase {
         IStreamTasks.Receipt[] memory rs = new IStreamTasks.Receipt[](1);
         rs[0] = IStreamTasks.Receipt({streamId: id, provider: providers[0], answered: 1, amount: 1e6});
         bytes[] memory sigs = new bytes[](1);
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(CLIENT_PK, streams.receiptDigest(rs[0]));
-        sigs[0] = abi.encodePacked(r, s, v);
+        sigs[0] = signDigest(CLIENT_PK, streams.receiptDigest(rs[0]));
         vm.expectRevert(closed);
         streams.settle(rs, sigs);
         vm.prank(streamClient);

@@ -15,6 +15,7 @@ import {IProviderRegistry} from "../../../contracts/interfaces/compute/IProvider
 import {IComputePriceOracle} from "../../../contracts/interfaces/oracle/IComputePriceOracle.sol";
 import {IEmission} from "../../../contracts/interfaces/emission/IEmission.sol";
 import {IChxModule} from "../../../contracts/interfaces/base/IChxModule.sol";
+import {signDigest} from "../../utils/Signatures.sol";
 
 /// @notice Every actor of the deployed core protocol in one handler: providers (stake, heartbeat, mint and buy back
 ///         CH, unbond, re-attest), traders (through the ClearingHouse and a test market), guarantors and an LP on
@@ -180,8 +181,7 @@ contract ProtocolHandler is CommonBase, StdCheats, StdUtils {
             nonce: c.registry.attestationNonce(p),
             deadline: block.timestamp + 1 hours
         });
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(attesterPk, c.registry.attestationDigest(a));
-        c.registry.attest(a, abi.encodePacked(r, s, v));
+        c.registry.attest(a, signDigest(attesterPk, c.registry.attestationDigest(a)));
     }
 
     // ───────────── traders ─────────────

@@ -7,6 +7,7 @@ import {IFuturesErrors} from "../../../contracts/interfaces/markets/IFuturesErro
 import {IFuturesEvents} from "../../../contracts/interfaces/markets/IFuturesEvents.sol";
 import {IChxModule} from "../../../contracts/interfaces/base/IChxModule.sol";
 import {SignedOrders} from "../../../contracts/libraries/orders/SignedOrders.sol";
+import {signDigest} from "../../utils/Signatures.sol";
 
 /// @notice `matchOrders(buy, sig, sell, sig, size)`: two signed orders of one series matched by a third party, each
 ///         maker at its own limit price, the spread credited to the matcher, the midpoint as the curve point (issue
@@ -50,8 +51,7 @@ contract FuturesMatchOrdersTest is FuturesSecuritySetup {
     }
 
     function _sign(IFuturesTypes.Order memory o) internal view returns (bytes memory) {
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(o.maker == buyer ? buyerKey : sellerKey, futures.orderDigest(o));
-        return abi.encodePacked(r, s, v);
+        return signDigest(o.maker == buyer ? buyerKey : sellerKey, futures.orderDigest(o));
     }
 
     function _match(

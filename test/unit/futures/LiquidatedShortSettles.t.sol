@@ -1,43 +1,17 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {FuturesSolBase} from "../../helpers/FuturesSolBase.sol";
+import {FuturesHandlerSetup} from "../../invariant/handlers/FuturesHandlerSetup.sol";
 import {IFuturesTypes} from "../../../contracts/interfaces/markets/IFuturesTypes.sol";
-import {FuturesHandler} from "../../invariant/handlers/FuturesHandler.sol";
 
 /// @notice Round 36 regression for the clean-clone CI failure of the merged g35-fut change (MKT-05's per-account
 ///         delivery rule, `violationsMKT05` 1 ≠ 0): the invariant handler's sequence trade → withdrawMax → deliver →
 ///         movePrice → liquidate → expireAndSettle, replayed deterministically through the same handler (so MKT-05
 ///         is asserted exactly as FuturesHandler computes it: per short assigned delivered or slashed, CH delivered =
 ///         CH received, slashes = compensation), with a long counterparty, partial and full liquidations.
-contract LiquidatedShortSettlesTest is FuturesSolBase {
-    FuturesHandler internal handler;
-    address[4] internal traders;
-
+contract LiquidatedShortSettlesTest is FuturesHandlerSetup {
     function setUp() public {
-        _deployFutures();
-        _setupGuarantor(guarantor, false, 10_000_000e6);
-        for (uint256 i; i < 4; ++i) {
-            address t = address(uint160(0xF0700 + i));
-            traders[i] = t;
-            _setupTrader(t, guarantor, 50_000e6);
-            _mintCh(t, 100_000e18);
-            vm.prank(t);
-            chToken.approve(address(futures), type(uint256).max);
-        }
-        handler = new FuturesHandler(
-            [
-                address(futures),
-                address(chouse),
-                address(liq),
-                address(oracle),
-                address(fIndex),
-                address(chToken),
-                address(vault)
-            ],
-            traders,
-            futures.listSeries(uint64(block.timestamp + 365 days), 0)
-        );
+        _setUpHandler();
     }
 
     function _clean() internal view {

@@ -7,6 +7,7 @@ import {IFuturesErrors} from "../../../contracts/interfaces/markets/IFuturesErro
 import {IChxModule} from "../../../contracts/interfaces/base/IChxModule.sol";
 import {SignedOrders} from "../../../contracts/libraries/orders/SignedOrders.sol";
 import {FuturesOrderSteps} from "../../helpers/FuturesOrderSteps.sol";
+import {signDigest} from "../../utils/Signatures.sol";
 
 /// @notice Signed trader-against-trader orders per series (issue 19 item 2, `fillOrder(order, signature, size)`), the
 ///         curve point they record and the vault's quote around it. Attacks first: replay, cross-series replay, an
@@ -46,8 +47,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     }
 
     function _sign(IFuturesTypes.Order memory o) internal view returns (bytes memory) {
-        (uint8 v, bytes32 r, bytes32 s) = vm.sign(makerKey, futures.orderDigest(o));
-        return abi.encodePacked(r, s, v);
+        return signDigest(makerKey, futures.orderDigest(o));
     }
 
     function _fill(

@@ -24,14 +24,9 @@ contract TaskSeatReleaseTest is TaskSolBase {
         return registry.providerInfo(p).dutyLockedDps;
     }
 
-    /// @dev A USDC task (n, q, 10-day deadline) won by providers[1] at 400, council drawn.
-    function _task(uint8 n, uint8 q) internal returns (uint256 id) {
-        ITaskRegistry.Terms memory t = _terms(USDC, 1_000e6, n, q);
-        t.deadline = uint40(block.timestamp + 10 days);
-        vm.prank(client);
-        id = tasks.submit(t, _prescription());
-        _bid(id, providers[1], 400e6);
-        _closeAndDraw(id);
+    /// @dev TaskSolBase's drawn USDC task (n, q): providers[1] executes at 400, 10-day deadline.
+    function _task(uint8 n, uint8 q) internal returns (uint256) {
+        return _drawnUsdcTask(n, q);
     }
 
     /// @dev An accepted 3-seat task: the first two members revealed the executor's result, the third was silent.
