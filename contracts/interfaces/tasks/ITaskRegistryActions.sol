@@ -41,7 +41,8 @@ interface ITaskRegistryActions {
     /// @param salt The salt of its commitment.
     function revealResult(uint256 taskId, bytes32 resultHash, bytes32 salt) external;
 
-    /// @notice A council member who revealed the verdict's result (either round) claims its fee, once.
+    /// @notice A council member who revealed the verdict's result (either round) claims its fee, once; not while the
+    ///         client's appeal of the acceptance runs (`TaskBisectionPhase`).
     /// @param taskId The task.
     /// @return fee Amount paid.
     function claimCouncilFee(uint256 taskId) external returns (uint256 fee);

@@ -9,6 +9,7 @@ import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol"
 import {ProviderSampling} from "../compute/ProviderSampling.sol";
 import {TaskRegistryStore} from "../../core/tasks/TaskRegistryStore.sol";
 import {TaskCommon} from "./TaskCommon.sol";
+import {TaskChains} from "./TaskChains.sol";
 
 /// @title TaskCouncil
 /// @notice The TaskRegistry's verification: drawing the council of each round from the committed seed block,
@@ -170,7 +171,8 @@ library TaskCouncil {
     }
 
     /// @notice Pays the caller its council fee (voted with the verdict, once) and releases its seat's duty lock if
-    ///         `releaseSeat` has not (TSK-08: a verdict leaves the seats locked until their members act).
+    ///         `releaseSeat` has not (TSK-08: a verdict leaves the seats locked until their members act). Refused
+    ///         (`TaskBisectionPhase`) while a client's appeal of the acceptance runs.
     function claimCouncilFee(
         TaskRegistryStore.TaskRegistryStorage storage $,
         uint256 taskId
@@ -179,10 +181,13 @@ library TaskCouncil {
         ITaskRegistry.Status st = k.status;
         if (st != ITaskRegistry.Status.Accepted && st != ITaskRegistry.Status.Rejected)
             TaskCommon.revertStatus(taskId, st);
+        ITaskRegistry.Bisection storage d = $.bisections[taskId];
+        // @dev While the client's appeal runs (moves phase: still Accepted) the round-0 fees are at stake: an
+        //      overturn forfeits the unclaimed ones to the client, so none is paid before the appeal ends.
+        if (k.flags & TaskChains.APPEAL != 0) revert ITaskRegistryErrors.TaskBisectionPhase(taskId, d.phase);
         uint256 b = $.members[taskId][msg.sender];
         // @dev A member sits in one round only (the dispute council excludes round 0); bit 6 marks a claim.
         uint256 r = b & 2 != 0 ? 1 : 0;
-        ITaskRegistry.Bisection storage d = $.bisections[taskId];
         // @dev A judged bisection's referees side with the step output the quorum revealed (`d.verdict`).
         bytes32 verdict = r == 1 && d.verdict != bytes32(0) ? d.verdict : k.verdictHash;
         if (

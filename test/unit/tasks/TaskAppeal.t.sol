@@ -197,6 +197,46 @@ contract TaskAppealTest is TaskBisectionBase {
         tasks.resolveDispute(id, true);
     }
 
+    /// A round-0 member that accepted cannot take its fee while the client's appeal runs (moves phase, status still
+    /// Accepted): it would keep a fee the overturn forfeits to the client. Refused while the appeal runs; after the
+    /// lapse overturns the acceptance the fee is the client's.
+    function test_round0ClaimDuringRunningAppeal_refused_forfeitedOnOverturn() public {
+        (uint256 id, address[] memory c) = _accepted(16, 3, 16, false);
+        _appeal(id, client);
+        vm.prank(c[0]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBisectionPhase.selector, id, 1));
+        tasks.claimCouncilFee(id);
+        uint256 before = usdc.balanceOf(client);
+        vm.warp(tasks.bisectionOf(id).moveEnds + 1);
+        vm.prank(client);
+        tasks.timeoutDispute(id);
+        assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Rejected));
+        assertEq(usdc.balanceOf(client) - before, BOND + 2 * FEE, "bond back plus both forfeited fees");
+        for (uint256 i; i < 2; ++i) {
+            vm.prank(c[i]);
+            vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c[i]));
+            tasks.claimCouncilFee(id);
+        }
+        assertEq(tasks.getTask(id).escrow, 0);
+        _escrowBalanced();
+    }
+
+    /// The same claim after an appeal the referees upheld is paid (the fee was only held while the appeal ran).
+    function test_round0ClaimAfterUpheldAppeal_paid() public {
+        (uint256 id, address[] memory c) = _accepted(16, 16, 5, true);
+        _appeal(id, client);
+        vm.prank(c[0]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBisectionPhase.selector, id, 1));
+        tasks.claimCouncilFee(id);
+        _playOut(id);
+        _referees(id, 5);
+        vm.prank(KEEPER);
+        tasks.finalize(id);
+        assertEq(uint8(_status(id)), uint8(ITaskRegistry.Status.Accepted));
+        vm.prank(c[0]);
+        assertEq(tasks.claimCouncilFee(id), FEE);
+    }
+
     // ─── outcomes ───────────────────────────────────────────────────────────────────────────────────────────
 
     /// TSK-06: a cheating executor is caught by the client's appeal: the step is isolated and judged by the referees,
