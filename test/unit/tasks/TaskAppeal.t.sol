@@ -197,15 +197,20 @@ contract TaskAppealTest is TaskBisectionBase {
         tasks.resolveDispute(id, true);
     }
 
+    /// @dev The client appeals; `member`'s claim is refused while the appeal's moves run (status still Accepted).
+    function _appealThenClaimRefused(uint256 id, address member) internal {
+        _appeal(id, client);
+        vm.prank(member);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBisectionPhase.selector, id, 1));
+        tasks.claimCouncilFee(id);
+    }
+
     /// A round-0 member that accepted cannot take its fee while the client's appeal runs (moves phase, status still
     /// Accepted): it would keep a fee the overturn forfeits to the client. Refused while the appeal runs; after the
     /// lapse overturns the acceptance the fee is the client's.
     function test_round0ClaimDuringRunningAppeal_refused_forfeitedOnOverturn() public {
         (uint256 id, address[] memory c) = _accepted(16, 3, 16, false);
-        _appeal(id, client);
-        vm.prank(c[0]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBisectionPhase.selector, id, 1));
-        tasks.claimCouncilFee(id);
+        _appealThenClaimRefused(id, c[0]);
         uint256 before = usdc.balanceOf(client);
         vm.warp(tasks.bisectionOf(id).moveEnds + 1);
         vm.prank(client);
@@ -224,10 +229,7 @@ contract TaskAppealTest is TaskBisectionBase {
     /// The same claim after an appeal the referees upheld is paid (the fee was only held while the appeal ran).
     function test_round0ClaimAfterUpheldAppeal_paid() public {
         (uint256 id, address[] memory c) = _accepted(16, 16, 5, true);
-        _appeal(id, client);
-        vm.prank(c[0]);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskBisectionPhase.selector, id, 1));
-        tasks.claimCouncilFee(id);
+        _appealThenClaimRefused(id, c[0]);
         _playOut(id);
         _referees(id, 5);
         vm.prank(KEEPER);
