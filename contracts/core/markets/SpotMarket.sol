@@ -300,7 +300,8 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     /// @inheritdoc ISpotMarketViews
     function pendingFeesUsdc() external view returns (uint256) {
-        return SpotStorage.layout().pendingFeesUsdc;
+        // @dev the market holds USDC only as pending fee income (ACC-01), so its balance is the income
+        return SpotStorage.layout().usdc.balanceOf(address(this));
     }
 
     /// @inheritdoc ISpotMarketViews
