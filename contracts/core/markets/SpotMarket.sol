@@ -67,6 +67,9 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         __ChxUpgradeable_init(authority);
         __EIP712_init(SpotDigests.EIP712_NAME, SpotDigests.EIP712_VERSION);
         if (ch == address(0) || usdc == address(0) || dps == address(0)) revert ChxZeroAddress();
+        // @dev the market's USDC balance is its pending fee income (SpotSettlement.accrue), so no stake or CH in it
+        if (usdc == ch || usdc == dps) revert SpotSameToken(usdc);
+        if (ch == dps) revert SpotSameToken(ch);
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         $.ch = IERC20(ch);
         $.usdc = IERC20(usdc);
