@@ -43,23 +43,41 @@ library SpotTwap {
         State storage s,
         uint256 priceWad
     ) internal returns (uint256 cumulative, uint256 index, uint256 count) {
-        uint40 nowSec = uint40(block.timestamp);
-        count = s.count;
+        uint256 nowSec = block.timestamp;
+        // @dev one read of each word (the packed fields of `State`, in declaration order from the low bits): word 1
+        //      is lastTimestamp (bits 0–39), lastPriceWad (40–135), priceCumulative (136–255); word 2 is
+        //      lastObservationTimestamp (0–39), index (40–55), count (56–71), intervalSec (72–103).
+        uint256 acc;
+        uint256 cursor;
+        assembly ("memory-safe") {
+            acc := sload(s.slot)
+            cursor := sload(add(s.slot, 1))
+        }
+        count = (cursor >> 56) & type(uint16).max;
         if (count == 0) {
-            s.observations[0] = Observation(nowSec, 0);
-            (s.lastTimestamp, s.lastPriceWad, s.priceCumulative) = (nowSec, uint96(priceWad), 0);
-            (s.lastObservationTimestamp, s.count) = (nowSec, 1);
+            s.observations[0] = Observation(uint40(nowSec), 0);
+            (s.lastTimestamp, s.lastPriceWad, s.priceCumulative) = (uint40(nowSec), uint96(priceWad), 0);
+            (s.lastObservationTimestamp, s.count) = (uint40(nowSec), 1);
             return (0, 0, 1);
         }
-        uint120 c = _cumulativeAt(s, nowSec);
-        cumulative = c;
-        (s.lastTimestamp, s.lastPriceWad, s.priceCumulative) = (nowSec, uint96(priceWad), c);
-        index = s.index;
-        if (nowSec >= uint256(s.lastObservationTimestamp) + s.intervalSec) {
+        // @dev wraps modulo 2^120 on purpose (see the library note); differences stay exact. nowSec < 2^40 and
+        //      priceWad ≤ MAX_PRICE_WAD < 2^96 (the caller clamps; truncated like the uint96 cast before).
+        unchecked {
+            cumulative = uint120((acc >> 136) + ((acc >> 40) & type(uint96).max) * (nowSec - (acc & type(uint40).max)));
+        }
+        acc = uint40(nowSec) | ((priceWad & type(uint96).max) << 40) | (cumulative << 136);
+        assembly ("memory-safe") {
+            sstore(s.slot, acc)
+        }
+        index = (cursor >> 40) & type(uint16).max;
+        if (nowSec >= (cursor & type(uint40).max) + ((cursor >> 72) & type(uint32).max)) {
             index = index + 1 == CAPACITY ? 0 : index + 1;
-            s.observations[index] = Observation(nowSec, c);
+            s.observations[index] = Observation(uint40(nowSec), uint120(cumulative));
             if (count < CAPACITY) count += 1;
-            (s.lastObservationTimestamp, s.index, s.count) = (nowSec, uint16(index), uint16(count));
+            cursor = (cursor & ~uint256(type(uint72).max)) | uint40(nowSec) | (index << 40) | (count << 56);
+            assembly ("memory-safe") {
+                sstore(add(s.slot, 1), cursor)
+            }
         }
     }
 

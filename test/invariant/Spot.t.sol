@@ -48,11 +48,18 @@ contract SpotInvariantTest is SpotSolBase {
         }
     }
 
-    /// @notice ACC-01: the market never holds CH; its USDC is exactly the pending fees; its DPS is exactly the seat
-    ///         stakes (staked + pending unstake); after distribution it holds no USDC.
+    /// @notice ACC-01: the market never holds CH; its USDC is exactly the pending fees, and with what was distributed
+    ///         it is exactly what the actors lost to fills (the handler's independent ledger: the pending income is
+    ///         the market's balance, round 37); its DPS is exactly the seat stakes (staked + pending unstake); after
+    ///         distribution it holds no USDC.
     function check_ACC01_marketHoldsOnlyStakesAndPendingFees() public {
         assertEq(ch.balanceOf(address(spot)), 0, "CH");
         assertEq(usdc.balanceOf(address(spot)), spot.pendingFeesUsdc(), "USDC");
+        assertEq(
+            usdc.balanceOf(address(spot)) + usdc.balanceOf(treasury) + usdc.balanceOf(address(fund)),
+            handler.ghostFeeIncome(),
+            "USDC fee income"
+        );
         (uint256 staked, uint256 pending) = spot.totalSeatDps();
         assertEq(staked, handler.ghostStaked(), "staked");
         assertEq(pending, handler.ghostPending(), "pending");

@@ -139,6 +139,29 @@ contract SpotEdgesTest is SpotSolBase {
         );
     }
 
+    /// @notice ACC-01: the market's USDC balance is its pending fee income, so USDC may not double as CH or the seat
+    ///         token (seat stakes would otherwise be distributed as fees); CH and DPS must differ too.
+    function test_init_rejectsRepeatedTokens() public {
+        address impl = address(new SpotMarket());
+        address authority = address(0xA0);
+        address[3][3] memory sets = [
+            [address(usdc), address(usdc), address(dps)],
+            [address(ch), address(usdc), address(usdc)],
+            [address(ch), address(usdc), address(ch)]
+        ];
+        address[3] memory repeated = [address(usdc), address(usdc), address(ch)];
+        for (uint256 i = 0; i < 3; ++i) {
+            vm.expectRevert(abi.encodeWithSelector(ISpotMarketErrors.SpotSameToken.selector, repeated[i]));
+            new ERC1967Proxy(
+                impl,
+                abi.encodeCall(
+                    SpotMarket.initialize,
+                    (authority, sets[i][0], sets[i][1], sets[i][2], treasury, address(fund))
+                )
+            );
+        }
+    }
+
     /// @dev The digests come from a domain separator built from constant name/version hashes; it must equal the
     ///      ERC-5267 domain the SDK signs under and OpenZeppelin's `_domainSeparatorV4()`.
     function test_digests_useTheErc5267Domain() public view {

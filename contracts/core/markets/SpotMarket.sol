@@ -67,6 +67,9 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         __ChxUpgradeable_init(authority);
         __EIP712_init(SpotDigests.EIP712_NAME, SpotDigests.EIP712_VERSION);
         if (ch == address(0) || usdc == address(0) || dps == address(0)) revert ChxZeroAddress();
+        // @dev the market's USDC balance is its pending fee income (SpotSettlement.accrue), so no stake or CH in it
+        if (usdc == ch || usdc == dps) revert SpotSameToken(usdc);
+        if (ch == dps) revert SpotSameToken(ch);
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         $.ch = IERC20(ch);
         $.usdc = IERC20(usdc);
@@ -300,7 +303,8 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
 
     /// @inheritdoc ISpotMarketViews
     function pendingFeesUsdc() external view returns (uint256) {
-        return SpotStorage.layout().pendingFeesUsdc;
+        // @dev the market holds USDC only as pending fee income (ACC-01), so its balance is the income
+        return SpotStorage.layout().usdc.balanceOf(address(this));
     }
 
     /// @inheritdoc ISpotMarketViews

@@ -61,4 +61,9 @@ interface ISpotMarketErrors {
     /// @param unlockAt When the pending DPS unlocks (0 when nothing is pending).
     /// @param nowSec The block timestamp.
     error SpotUnstakeNotReady(address account, uint256 unlockAt, uint256 nowSec);
+
+    /// @notice Thrown at initialisation when two of CH, USDC and DPS are the same token: the market's USDC balance is
+    ///         its pending fee income (ACC-01), so USDC must not double as a traded or staked token.
+    /// @param token The repeated token.
+    error SpotSameToken(address token);
 }

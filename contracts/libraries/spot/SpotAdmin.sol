@@ -104,16 +104,16 @@ library SpotAdmin {
     /// @notice See ISpotMarket.distributeFees.
     function distributeFees() external returns (uint256 insuranceUsdc, uint256 treasuryUsdc) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
-        uint256 pending = $.pendingFeesUsdc;
+        IERC20 usdc = $.usdc;
+        // @dev the pending fee income is the market's USDC balance (ACC-01; SpotSettlement.accrue)
+        uint256 pending = usdc.balanceOf(address(this));
         if (pending == 0) return (0, 0);
-        $.pendingFeesUsdc = 0;
         address fund = $.insuranceFund;
         address treasury = $.treasury;
         // @dev the insurance share rounds down; the treasury takes the remainder, so the two sum to `pending`
         if (fund != treasury) insuranceUsdc = SpotMath.bpsDown(pending, $.insuranceShareBps);
         treasuryUsdc = pending - insuranceUsdc;
         emit ISpotMarketEvents.FeesDistributed(insuranceUsdc, treasuryUsdc);
-        IERC20 usdc = $.usdc;
         if (insuranceUsdc != 0) {
             usdc.forceApprove(fund, insuranceUsdc);
             IInsuranceFund(fund).depositFees(insuranceUsdc);

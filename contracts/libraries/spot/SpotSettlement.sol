@@ -2,7 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
-import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ISpotMarket as ISpotMarketTypes} from "../../interfaces/markets/ISpotMarket.sol";
 import {ISpotMarketEvents} from "../../interfaces/markets/ISpotMarketEvents.sol";
@@ -39,12 +38,14 @@ library SpotSettlement {
         );
     }
 
-    /// @notice Adds the protocol's USDC of a settlement to the pending fee income.
+    /// @notice Announces the protocol's USDC of a settlement as fee income. The income is the market's USDC balance
+    ///         (ACC-01: the market holds USDC only as pending fee income), so nothing is written: the settlement's
+    ///         transfer into the market is the accrual. `pendingAfter` is the balance once that transfer lands.
+    /// @dev Runs before the transfers (a view call; the USDC account and the market's balance slot it warms are
+    ///      the ones the transfers touch next).
     function accrue(SpotLayout.SpotMarketStorage storage $, uint256 amountUsdc) internal {
         if (amountUsdc == 0) return;
-        uint256 pendingAfter = $.pendingFeesUsdc + amountUsdc;
-        // @dev 2^64 USDC units = 1.8e13 USDC pending between two distributions; beyond it the fill reverts
-        $.pendingFeesUsdc = SafeCast.toUint64(pendingAfter);
+        uint256 pendingAfter = $.usdc.balanceOf(address(this)) + amountUsdc;
         emit ISpotMarketEvents.FeesAccrued(amountUsdc, pendingAfter);
     }
 

@@ -8,17 +8,19 @@ import {SignedOrders} from "../orders/SignedOrders.sol";
 
 /// @title SpotLayout
 /// @notice The SpotMarket's ERC-7201 storage, shared by the market and its libraries (docs/spot.md).
-/// @dev The two first words hold everything a fill reads besides its order's own slots: the USDC token, the fees
-///      and the pending fee income (word 0, written by every fill); the CH token, the TWAP size floor and whether
-///      seat tiers exist (word 1, read only). Parameters read by governance, seats or fee distribution only sit
-///      behind them.
+/// @dev The two first words hold everything a fill reads besides its order's own slots: the USDC token and the fees
+///      (word 0; the pending fee income is the market's USDC balance, no word); the CH token, the TWAP size floor
+///      and whether seat tiers exist (word 1). A fill writes neither. Parameters read by governance, seats or fee
+///      distribution only sit behind them.
 abstract contract SpotLayout {
     /// @custom:storage-location erc7201:chx.storage.SpotMarket
     struct SpotMarketStorage {
-        // word 0: read and written by every fill
+        // word 0: read by every fill
         IERC20 usdc;
         uint16 makerFeeBps;
         uint16 takerFeeBps;
+        // @dev retired in round 37 (never written since): the pending fee income is the market's USDC balance
+        //      (SpotSettlement.accrue); the field keeps word 0's layout
         uint64 pendingFeesUsdc;
         // word 1: read by every fill
         IERC20 ch;

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {ISpotMarket} from "../../../contracts/interfaces/markets/ISpotMarket.sol";
 import {ISpotMarketTrading} from "../../../contracts/interfaces/markets/ISpotMarketTrading.sol";
 import {signDigest} from "../../utils/Signatures.sol";
@@ -24,6 +25,9 @@ contract SpotHandler is Test {
     mapping(address => uint256) internal nextNonce;
     mapping(bytes32 => bool) internal seen;
 
+    /// @notice USDC the actors lost to successful fills and matches: what the market, the treasury and the
+    ///         insurance fund must hold together (ACC-01; the market's pending fee income is its balance).
+    uint256 public ghostFeeIncome;
     uint256 public ghostStaked;
     uint256 public ghostPending;
     /// @notice Set when a fill succeeded that MKT-06 forbids (expired, cancelled, below min nonce, reused nonce).
@@ -36,6 +40,12 @@ contract SpotHandler is Test {
         takers = takers_;
         makerKeys = [uint256(0xA11CE), uint256(0xB0B), uint256(0xCA401)];
         for (uint256 i = 0; i < 3; ++i) makers[i] = vm.addr(makerKeys[i]);
+    }
+
+    /// @dev USDC held by the six actors (makers and takers; takers[0] is also the matcher).
+    function _actorsUsdc() internal view returns (uint256 sum) {
+        (, address usdc, , , ) = spot.addresses();
+        for (uint256 i = 0; i < 3; ++i) sum += IERC20(usdc).balanceOf(makers[i]) + IERC20(usdc).balanceOf(takers[i]);
     }
 
     function makerAddress(uint256 i) external view returns (address) {
@@ -87,9 +97,11 @@ contract SpotHandler is Test {
         bool forbidden = _forbidden(idx, amount);
         ISpotMarket.Order memory o = orders[idx];
         bytes memory sig = sigs[idx];
+        uint256 usdcBefore = _actorsUsdc();
         vm.prank(takers[takerSeed % 3]);
         (bool ok, ) = address(spot).call(abi.encodeCall(ISpotMarketTrading.fillOrder, (o, sig, amount)));
         if (ok) {
+            ghostFeeIncome += usdcBefore - _actorsUsdc();
             if (forbidden) violation = true;
             ghostFilled[idx] += amount;
             fills += 1;
@@ -111,11 +123,13 @@ contract SpotHandler is Test {
         ISpotMarket.Order memory sell = orders[b];
         bytes memory buySig = sigs[a];
         bytes memory sellSig = sigs[b];
+        uint256 usdcBefore = _actorsUsdc();
         vm.prank(takers[0]);
         (bool ok, ) = address(spot).call(
             abi.encodeCall(ISpotMarketTrading.matchOrders, (buy, buySig, sell, sellSig, amount))
         );
         if (ok) {
+            ghostFeeIncome += usdcBefore - _actorsUsdc();
             if (forbidden) violation = true;
             ghostFilled[a] += amount;
             ghostFilled[b] += amount;
