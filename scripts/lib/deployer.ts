@@ -155,9 +155,15 @@ export class DeployContext {
 
   /**
    * Deploys `contract` behind a UUPS proxy (validated by OpenZeppelin's upgrades plugin) unless the record
-   * already holds a live proxy under `name`. Returns the proxy address.
+   * already holds a live proxy under `name`. Returns the proxy address. `constructorArgs`: the implementation's
+   * constructor arguments, for a contract whose configuration is implementation immutables (ComputePriceOracle).
    */
-  async proxy(name: string, contract: string, initArgs: () => unknown[] | Promise<unknown[]>): Promise<string> {
+  async proxy(
+    name: string,
+    contract: string,
+    initArgs: () => unknown[] | Promise<unknown[]>,
+    constructorArgs: () => unknown[] | Promise<unknown[]> = () => [],
+  ): Promise<string> {
     const existing = this.record.contracts[name];
     if (existing !== undefined && (await this.hasCode(existing.address))) {
       const impl = await this.upgrades.erc1967.getImplementationAddress(existing.address);
@@ -175,9 +181,11 @@ export class DeployContext {
     const libraries = await this.libraries(contract);
     const factory = await this.ethers.getContractFactory(contract, { signer: this.deployer, libraries });
     const args = await initArgs();
+    const ctorArgs = await constructorArgs();
     const proxy = await this.upgrades.deployProxy(factory, args, {
       kind: "uups",
       initializer: "initialize",
+      ...(ctorArgs.length > 0 ? { constructorArgs: ctorArgs } : {}),
       // linked libraries hold no state and are called by delegatecall only (docs/upgrades.md)
       ...(Object.keys(libraries).length > 0 ? { unsafeAllow: ["external-library-linking" as const] } : {}),
     });

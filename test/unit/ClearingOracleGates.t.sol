@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {ClearingUnitBase} from "../helpers/ClearingUnitBase.sol";
+import {OracleReconfig} from "../helpers/OracleReconfig.sol";
 import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
 import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
@@ -14,7 +15,7 @@ import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol
 ///         a one-hour grace period, a spot TWAP): a withdrawal with open positions is a risk-increasing action and
 ///         reads the gated price (ORC-01); liquidations wait out the grace period after the sequencer returns unless
 ///         the account is already insolvent (Aave's PriceOracleSentinel rule).
-contract ClearingOracleGatesTest is ClearingUnitBase {
+contract ClearingOracleGatesTest is ClearingUnitBase, OracleReconfig {
     uint256 internal constant T0 = 1_700_000_000;
     uint32 internal constant GRACE = 3600;
     IComputePriceOracle internal real;
@@ -28,20 +29,11 @@ contract ClearingOracleGatesTest is ClearingUnitBase {
         seq = MockSequencerUptimeFeed(
             deployCode("MockSequencerUptimeFeed.sol:MockSequencerUptimeFeed", abi.encode(true, T0 - 1 days))
         );
+        IComputePriceOracle.Config memory c;
+        (c.feed, c.heartbeatSec, c.minPriceWad, c.maxPriceWad) = (address(feed), 1 days, 0.01e18, 1_000e18);
+        (c.sequencerFeed, c.gracePeriodSec) = (address(seq), GRACE);
         real = IComputePriceOracle(
-            _proxy(
-                deployCode("ComputePriceOracle.sol:ComputePriceOracle"),
-                abi.encodeWithSignature(
-                    "initialize(address,address,uint32,uint256,uint256,address,uint32)",
-                    address(manager),
-                    address(feed),
-                    uint32(1 days),
-                    0.01e18,
-                    1_000e18,
-                    address(seq),
-                    GRACE
-                )
-            )
+            _proxy(_deployOracleImpl(c), abi.encodeWithSignature("initialize(address)", address(manager)))
         );
         chouse.setModules(address(real), address(risk), address(pool), address(insurance), address(liq));
     }
@@ -90,13 +82,41 @@ contract ClearingOracleGatesTest is ClearingUnitBase {
         market.tradeAt(alice, 50e18, 10e18);
         MockSpotPriceSource spot = MockSpotPriceSource(deployCode("MockSpotPriceSource.sol:MockSpotPriceSource"));
         spot.set(12e18, T0 - 1 days); // +20 %
-        vm.prank(address(this));
-        IOracleAdmin(address(real)).setSpotSource(address(spot), 1800, 1000);
+        _oracleSetSpot(address(real), address(spot), 1800, 1000);
         vm.prank(alice);
         vm.expectRevert(
             abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 10e18, 12e18, 2000, 1000)
         );
         chouse.withdraw(10e6, alice);
+    }
+
+    /// ORC-01 with the configuration as oracle immutables: a stale or out-of-bounds feed still blocks a withdrawal
+    /// with open positions, and a configuration change (an upgrade) binds the very next withdrawal; without positions
+    /// the oracle is not read and the withdrawal goes through (SEC-05).
+    function test_withdrawWithPositions_staleOrOutOfBounds_reverts_ORC01() public {
+        _setupTrader(alice, guarantor, 100e6);
+        market.tradeAt(alice, 50e18, 10e18);
+        _depositFor(bob, 50e6);
+        vm.warp(T0 + 1 days + 1); // the round of T0 is older than the 1-day heartbeat
+        vm.prank(alice);
+        vm.expectRevert(
+            abi.encodeWithSelector(IComputePriceOracleErrors.OracleStalePrice.selector, T0, 1 days, T0 + 1 days + 1)
+        );
+        chouse.withdraw(1e6, alice);
+        vm.prank(bob);
+        chouse.withdraw(10e6, bob);
+        feed.setAnswer(10e8);
+        vm.prank(alice);
+        chouse.withdraw(1e6, alice);
+        // governance tightens the bounds above the price: the next withdrawal with positions sees it
+        _oracleSetBounds(address(real), 11e18, 1_000e18);
+        vm.prank(alice);
+        vm.expectRevert(
+            abi.encodeWithSelector(IComputePriceOracleErrors.OraclePriceOutOfBounds.selector, 10e18, 11e18, 1_000e18)
+        );
+        chouse.withdraw(1e6, alice);
+        vm.prank(bob);
+        chouse.withdraw(10e6, bob);
     }
 
     /// Liquidations resumed the instant the sequencer came back, before users could top up at the fresh price.
@@ -128,8 +148,4 @@ contract ClearingOracleGatesTest is ClearingUnitBase {
         liq.liquidate(alice);
         assertLt(chouse.positionOf(alice, address(market)).sizeCh, 50e18);
     }
-}
-
-interface IOracleAdmin {
-    function setSpotSource(address source, uint32 windowSec, uint16 maxDeviationBps) external;
 }

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
+import {OracleReconfig} from "../helpers/OracleReconfig.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
 import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
@@ -11,7 +12,7 @@ import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol
 
 /// @notice ComputePriceOracle: the one decimal conversion and the ORC-01 rejections of the price itself (stale,
 ///         zero/negative, out of bounds, incomplete rounds), each by error name.
-contract ComputePriceOracleTest is OracleInsuranceBase {
+contract ComputePriceOracleTest is OracleInsuranceBase, OracleReconfig {
     MockSequencerUptimeFeed internal seq;
     MockSpotPriceSource internal spot;
 
@@ -47,7 +48,7 @@ contract ComputePriceOracleTest is OracleInsuranceBase {
 
     function test_indexPrice_readsFeedWithOtherDecimals() public {
         MockAggregatorV3 f18 = new MockAggregatorV3(18, "CH / USD 18", 3.5e18);
-        oracle.setFeed(address(f18), 600);
+        _oracleSetFeed(address(oracle), address(f18), 600);
         assertEq(oracle.indexPrice(), 3.5e18);
         IComputePriceOracle.FeedConfig memory cfg = oracle.feedConfig();
         assertEq(cfg.decimals, 18);
@@ -157,7 +158,7 @@ contract ComputePriceOracleTest is OracleInsuranceBase {
 
     function test_indexPrice_revertsWithoutFeedRounds() public {
         MockAggregatorV3 empty = new MockAggregatorV3(8, "empty", 0);
-        oracle.setFeed(address(empty), HEARTBEAT);
+        _oracleSetFeed(address(oracle), address(empty), HEARTBEAT);
         vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleRoundIncomplete.selector, 0, 0, 0));
         oracle.indexPrice();
     }

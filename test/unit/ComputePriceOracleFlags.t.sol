@@ -2,16 +2,17 @@
 pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
+import {OracleReconfig} from "../helpers/OracleReconfig.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
 import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
 import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol";
 
-/// @notice ComputePriceOracle keeps "no sequencer feed" and "no spot source" in the feed's word (issue 18: a price read
-///         skips the cold slots of what is not configured). Every order of configuration calls must keep the flags in
-///         step with the configuration itself, or a check would be skipped (ORC-01).
-contract ComputePriceOracleFlagsTest is OracleInsuranceBase {
+/// @notice ComputePriceOracle's configuration is implementation immutables (issue 18: a price read loads no
+///         configuration slot). Governance changes it by upgrade; every order of upgrades must keep each check in step
+///         with the configuration the proxy runs, and the next read must see it (ORC-01).
+contract ComputePriceOracleFlagsTest is OracleInsuranceBase, OracleReconfig {
     MockSequencerUptimeFeed internal seq;
     MockSpotPriceSource internal spot;
 
@@ -23,10 +24,10 @@ contract ComputePriceOracleFlagsTest is OracleInsuranceBase {
 
     /// @dev A new primary feed must not clear the sequencer / spot flags set before it.
     function test_replaceFeedAfterSequencerAndSpot_keepsTheirChecks() public {
-        oracle.setSequencerFeed(address(seq), 3600);
-        oracle.setSpotSource(address(spot), 1800, 1000);
+        _oracleSetSequencer(address(oracle), address(seq), 3600);
+        _oracleSetSpot(address(oracle), address(spot), 1800, 1000);
         MockAggregatorV3 next = new MockAggregatorV3(8, "CH / USD", 2e8);
-        oracle.setFeed(address(next), 3600);
+        _oracleSetFeed(address(oracle), address(next), 3600);
         IComputePriceOracle.FeedConfig memory cfg = oracle.feedConfig();
         assertEq(cfg.feed, address(next));
         assertEq(cfg.heartbeatSec, 3600);
@@ -47,34 +48,34 @@ contract ComputePriceOracleFlagsTest is OracleInsuranceBase {
 
     /// @dev Clearing the sequencer feed or the spot source turns its check off; setting it again turns it back on.
     function test_clearAndResetSequencerAndSpot_followTheConfiguration() public {
-        oracle.setSequencerFeed(address(seq), 3600);
+        _oracleSetSequencer(address(oracle), address(seq), 3600);
         seq.setStatus(false);
-        oracle.setSequencerFeed(address(0), 0);
+        _oracleSetSequencer(address(oracle), address(0), 0);
         assertEq(oracle.indexPrice(), 2e18);
-        oracle.setSequencerFeed(address(seq), 3600);
+        _oracleSetSequencer(address(oracle), address(seq), 3600);
         vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, T0));
         oracle.indexPrice();
-        oracle.setSequencerFeed(address(0), 0);
+        _oracleSetSequencer(address(oracle), address(0), 0);
 
         spot.set(2.3e18, T0 - 1 days);
-        oracle.setSpotSource(address(spot), 1800, 1000);
+        _oracleSetSpot(address(oracle), address(spot), 1800, 1000);
         vm.expectRevert(
             abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
         );
         oracle.riskPrice();
-        oracle.setSpotSource(address(0), 0, 0);
+        _oracleSetSpot(address(oracle), address(0), 0, 0);
         assertEq(oracle.riskPrice(), 2e18);
-        oracle.setSpotSource(address(spot), 1800, 1000);
+        _oracleSetSpot(address(oracle), address(spot), 1800, 1000);
         vm.expectRevert(
             abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
         );
         oracle.checkRiskAt(2e18, T0);
     }
 
-    /// @dev The grace period after the sequencer comes back still gates new risk with the flag in the feed word.
+    /// @dev The grace period after the sequencer comes back still gates new risk.
     function test_sequencerGrace_stillGatesNewRisk() public {
         seq.setStatusSince(true, T0 - 10);
-        oracle.setSequencerFeed(address(seq), 3600);
+        _oracleSetSequencer(address(oracle), address(seq), 3600);
         assertEq(oracle.indexPrice(), 2e18);
         vm.expectRevert(
             abi.encodeWithSelector(
@@ -86,26 +87,37 @@ contract ComputePriceOracleFlagsTest is OracleInsuranceBase {
         oracle.riskPrice();
     }
 
-    /// @dev A feed word written by an implementation without the flags (upgraded proxy) reads "not known unset": every
-    ///      check reads its slot as before. Simulated by clearing the two flag bytes of the word.
-    function test_wordWithoutFlags_failsSafe_readsEverySlot() public {
-        bytes32 slot = 0x542db62239ede27da56685d11a03fc14db201e010e39ff8dff85aeee5f11b100; // erc7201 base: the feed word
-        uint256 flags = uint256(0xffff) << 200;
-        assertTrue(uint256(vm.load(address(oracle), slot)) & flags != 0, "fresh oracle: no spot source, no sequencer");
-        vm.store(address(oracle), slot, bytes32(uint256(vm.load(address(oracle), slot)) & ~flags));
-        assertEq(oracle.indexPrice(), 2e18); // zero sequencer feed and spot source: read, and nothing to check
+    /// @dev The attack on immutables: a configuration change that the next read does not see. Tightened bounds, a
+    ///      shorter heartbeat and a new feed each bite on the very next read after the upgrade (ORC-01).
+    function test_ORC01_upgradedConfigurationIsSeenByTheNextRead() public {
         assertEq(oracle.riskPrice(), 2e18);
-
-        oracle.setSequencerFeed(address(seq), 3600);
-        oracle.setSpotSource(address(spot), 1800, 1000);
-        vm.store(address(oracle), slot, bytes32(uint256(vm.load(address(oracle), slot)) & ~flags));
-        spot.set(2.3e18, T0 - 1 days);
+        _oracleSetBounds(address(oracle), 2.5e18, 10e18);
         vm.expectRevert(
-            abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2e18, 2.3e18, 1500, 1000)
+            abi.encodeWithSelector(IComputePriceOracleErrors.OraclePriceOutOfBounds.selector, 2e18, 2.5e18, 10e18)
         );
         oracle.riskPrice();
-        seq.setStatus(false);
-        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, T0));
+        _oracleSetBounds(address(oracle), MIN_PRICE, MAX_PRICE);
+        vm.warp(T0 + 600);
+        assertEq(oracle.indexPrice(), 2e18);
+        _oracleSetFeed(address(oracle), address(feed), 300); // heartbeat 1 h → 5 min: the round is now stale
+        vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleStalePrice.selector, T0, 300, T0 + 600));
         oracle.indexPrice();
+        MockAggregatorV3 next = new MockAggregatorV3(8, "CH / USD", 3e8);
+        _oracleSetFeed(address(oracle), address(next), 3600);
+        assertEq(oracle.indexPrice(), 3e18);
+    }
+
+    /// @dev The proxy holds no configuration: a value written where the configuration lived before (the ERC-7201 base
+    ///      of "chx.storage.ComputePriceOracle") changes nothing, and nothing there is written any more.
+    function test_proxyHoldsNoConfiguration() public {
+        bytes32 slot = 0x542db62239ede27da56685d11a03fc14db201e010e39ff8dff85aeee5f11b100;
+        for (uint256 i; i < 5; ++i) assertEq(vm.load(address(oracle), bytes32(uint256(slot) + i)), bytes32(0));
+        vm.store(address(oracle), slot, bytes32(uint256(uint160(address(0xdead)))));
+        vm.store(address(oracle), bytes32(uint256(slot) + 4), bytes32(uint256(1)));
+        assertEq(oracle.indexPrice(), 2e18);
+        assertEq(oracle.feedConfig().feed, address(feed));
+        (uint256 lo, uint256 hi) = oracle.priceBounds();
+        assertEq(lo, MIN_PRICE);
+        assertEq(hi, MAX_PRICE);
     }
 }

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
+import {OracleReconfig} from "../helpers/OracleReconfig.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
 import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
 import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
@@ -11,7 +12,7 @@ import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol
 
 /// @notice ComputePriceOracle: ORC-01 gates on new risk — sequencer down / grace period, spot-TWAP deviation,
 ///         guardian pause — and the ORC-01 property fuzzed.
-contract ComputePriceOracleGatesTest is OracleInsuranceBase {
+contract ComputePriceOracleGatesTest is OracleInsuranceBase, OracleReconfig {
     MockSequencerUptimeFeed internal seq;
     MockSpotPriceSource internal spot;
 
@@ -24,7 +25,7 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
     // ---------------------------------------------------------------- ORC-01: sequencer
 
     function test_ORC01_sequencerDownReverts() public {
-        oracle.setSequencerFeed(address(seq), 3600);
+        _oracleSetSequencer(address(oracle), address(seq), 3600);
         assertEq(oracle.riskPrice(), 2e18);
         seq.setStatus(false);
         vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, T0));
@@ -38,13 +39,13 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
 
     function test_ORC01_uninitialisedSequencerFeedCountsAsDown() public {
         MockSequencerUptimeFeed fresh = new MockSequencerUptimeFeed(true, 0);
-        oracle.setSequencerFeed(address(fresh), 3600);
+        _oracleSetSequencer(address(oracle), address(fresh), 3600);
         vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, 0));
         oracle.indexPrice();
     }
 
     function test_ORC01_insideGracePeriodBlocksRiskButNotIndex() public {
-        oracle.setSequencerFeed(address(seq), 3600);
+        _oracleSetSequencer(address(oracle), address(seq), 3600);
         seq.setStatus(false);
         vm.warp(T0 + 100);
         seq.setStatus(true); // back up at T0 + 100
@@ -69,7 +70,7 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
     // ---------------------------------------------------------------- ORC-01: deviation from the spot TWAP
 
     function test_ORC01_deviationBeyondBoundBlocksRiskButNotIndex() public {
-        oracle.setSpotSource(address(spot), 1800, 1000); // 30-minute TWAP, 10 % bound
+        _oracleSetSpot(address(oracle), address(spot), 1800, 1000); // 30-minute TWAP, 10 % bound
         spot.set(2.3e18, T0 - 1 days); // +15 %, mature
         assertEq(oracle.indexPrice(), 2e18);
         vm.expectRevert(
@@ -87,7 +88,7 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
     }
 
     function test_deviation_exactlyAtBoundIsAllowed_andJustAboveRoundsUp() public {
-        oracle.setSpotSource(address(spot), 1800, 1000);
+        _oracleSetSpot(address(oracle), address(spot), 1800, 1000);
         spot.set(2.2e18, T0 - 1 days); // exactly 10 %
         assertEq(oracle.riskPrice(), 2e18);
         spot.set(2.2e18 + 1, T0 - 1 days); // 10 % + 1 wei: deviation rounds UP to 1001 bps
@@ -104,7 +105,7 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
     }
 
     function test_deviation_immatureOrEmptyTwapIsNotCompared() public {
-        oracle.setSpotSource(address(spot), 1800, 1000);
+        _oracleSetSpot(address(oracle), address(spot), 1800, 1000);
         spot.set(5e18, T0 - 1799); // less history than the window
         assertEq(oracle.riskPrice(), 2e18);
         spot.set(0, T0 - 1 days); // no trades
@@ -117,12 +118,12 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
     }
 
     function test_deviation_brokenSourceBlocksRisk() public {
-        oracle.setSpotSource(address(spot), 1800, 1000);
+        _oracleSetSpot(address(oracle), address(spot), 1800, 1000);
         spot.setBroken(true);
         vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleSpotSourceUnavailable.selector, spot));
         oracle.riskPrice();
         assertEq(oracle.indexPrice(), 2e18);
-        oracle.setSpotSource(address(0), 0, 0); // governance removes the source
+        _oracleSetSpot(address(oracle), address(0), 0, 0); // governance removes the source
         assertEq(oracle.riskPrice(), 2e18);
     }
 
@@ -151,10 +152,10 @@ contract ComputePriceOracleGatesTest is OracleInsuranceBase {
         age = uint32(bound(age, 0, 2 * HEARTBEAT));
         feed.setRound(answer, block.timestamp - age, block.timestamp - age);
         seq.setStatusSince(seqUp, block.timestamp - (uint256(seqAge) % 10 days));
-        oracle.setSequencerFeed(address(seq), 3600);
+        _oracleSetSequencer(address(oracle), address(seq), 3600);
         uint256 spotWad = answer > 0 ? (uint256(int256(answer)) * 1e10 * (10_000 + (devBps % 3000))) / 10_000 : 1;
         spot.set(spotWad, 0);
-        oracle.setSpotSource(address(spot), 1800, 1000);
+        _oracleSetSpot(address(oracle), address(spot), 1800, 1000);
         try oracle.riskPrice() returns (uint256 p) {
             assertGt(answer, 0);
             assertLe(age, HEARTBEAT);

@@ -2,9 +2,11 @@
 pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
+import {OracleReconfig} from "../helpers/OracleReconfig.sol";
 import {ComputePriceOracle} from "../../contracts/core/oracle/ComputePriceOracle.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
 import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
+import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 import {MockSequencerUptimeFeed} from "../../contracts/mocks/MockSequencerUptimeFeed.sol";
 import {MockSpotPriceSource} from "../../contracts/mocks/MockSpotPriceSource.sol";
 
@@ -35,7 +37,7 @@ contract PhasedFeed {
 /// @notice ComputePriceOracle's round reads for delayed orders (issue 17 item 15): `priceAtRound` accepts exactly the
 ///         round in force at a past time, with the ORC-01 checks; `checkRiskAt` applies the new-risk gates for that
 ///         time; `roundAt` finds the round.
-contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
+contract ComputePriceOracleRoundsTest is OracleInsuranceBase, OracleReconfig {
     function setUp() public {
         _deployOracleAndFund();
         // rounds: 1 at T0 (2.0), 2 at T0 + 10 (2.2), 3 at T0 + 20 (2.4)
@@ -104,7 +106,7 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
         );
         oracle.priceAtRound(5, block.timestamp - 1);
         MockSequencerUptimeFeed seq = new MockSequencerUptimeFeed(false, block.timestamp);
-        oracle.setSequencerFeed(address(seq), 3600);
+        _oracleSetSequencer(address(oracle), address(seq), 3600);
         vm.expectRevert(
             abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerDown.selector, block.timestamp)
         );
@@ -115,21 +117,21 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
     function test_checkRiskAt_gatesAtThatTime() public {
         oracle.checkRiskAt(2.4e18, T0 + 25);
         MockSequencerUptimeFeed seq = new MockSequencerUptimeFeed(true, T0 + 22);
-        oracle.setSequencerFeed(address(seq), 100);
+        _oracleSetSequencer(address(oracle), address(seq), 100);
         vm.expectRevert(
             abi.encodeWithSelector(IComputePriceOracleErrors.OracleSequencerGracePeriod.selector, T0 + 22, T0 + 122)
         );
         oracle.checkRiskAt(2.4e18, T0 + 25);
         oracle.checkRiskAt(2.4e18, T0 + 123);
-        oracle.setSequencerFeed(address(0), 0);
+        _oracleSetSequencer(address(oracle), address(0), 0);
         MockSpotPriceSource spot = new MockSpotPriceSource();
-        oracle.setSpotSource(address(spot), 1800, 1000);
+        _oracleSetSpot(address(oracle), address(spot), 1800, 1000);
         spot.set(3e18, T0 - 1 days); // +25 % against 2.4
         vm.expectRevert(
             abi.encodeWithSelector(IComputePriceOracleErrors.OracleDeviationTooHigh.selector, 2.4e18, 3e18, 2500, 1000)
         );
         oracle.checkRiskAt(2.4e18, T0 + 25);
-        oracle.setSpotSource(address(0), 0, 0);
+        _oracleSetSpot(address(oracle), address(0), 0, 0);
         bytes32 risk = oracle.RISK_FEATURE();
         vm.prank(guardian);
         oracle.pauseFeature(risk);
@@ -145,22 +147,19 @@ contract ComputePriceOracleRoundsTest is OracleInsuranceBase {
         }
         assertEq(oracle.roundAt(T0 + 25), 0); // the round in force then is more than 32 rounds back
         PhasedFeed phased = new PhasedFeed(block.timestamp);
-        oracle.setFeed(address(phased), HEARTBEAT);
+        _oracleSetFeed(address(oracle), address(phased), HEARTBEAT);
         vm.warp(block.timestamp + 10);
         assertEq(oracle.roundAt(block.timestamp - 20), 0); // before the phase's first round: cannot be shown
         assertEq(oracle.roundAt(block.timestamp - 1), (uint80(2) << 64) | 1);
         assertEq(oracle.priceAtRound((uint80(2) << 64) | 1, block.timestamp - 1), 2e18);
     }
 
-    /// Without a feed (an implementation nobody initialised) every read says so; roundAt finds nothing.
-    function test_withoutFeed_readsRevertFeedNotSet() public {
-        ComputePriceOracle bare = new ComputePriceOracle();
-        vm.expectRevert(IComputePriceOracleErrors.OracleFeedNotSet.selector);
-        bare.priceAtRound(1, block.timestamp - 1);
-        vm.expectRevert(IComputePriceOracleErrors.OracleFeedNotSet.selector);
-        bare.indexPrice();
-        vm.expectRevert(IComputePriceOracleErrors.OracleFeedNotSet.selector);
-        bare.latestRound();
-        assertEq(bare.roundAt(block.timestamp), 0);
+    /// An implementation without a feed cannot be built (the configuration is immutable, checked by the constructor):
+    /// no read can meet an unset feed.
+    function test_withoutFeed_implementationRefused() public {
+        IComputePriceOracle.Config memory c = oracle.config();
+        c.feed = address(0);
+        vm.expectRevert(IChxModule.ChxZeroAddress.selector);
+        new ComputePriceOracle(c);
     }
 }

@@ -3,6 +3,8 @@ pragma solidity ^0.8.28;
 
 import {OracleInsuranceBase} from "../helpers/OracleInsuranceBase.sol";
 import {MockAggregatorV3} from "../../contracts/mocks/MockAggregatorV3.sol";
+import {ComputePriceOracle} from "../../contracts/core/oracle/ComputePriceOracle.sol";
+import {UUPSUpgradeable} from "@openzeppelin/contracts-upgradeable/proxy/utils/UUPSUpgradeable.sol";
 import {DPSToken} from "../../contracts/core/token/DPSToken.sol";
 import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
 import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
@@ -17,12 +19,15 @@ contract OracleTokenEdgesTest is OracleInsuranceBase {
 
     function test_oracle_feedWithTooManyDecimalsRejected() public {
         MockAggregatorV3 wide = new MockAggregatorV3(37, "CH / USD", 2e8);
+        IComputePriceOracle.Config memory c = oracle.config();
+        c.feed = address(wide);
         vm.expectRevert(abi.encodeWithSelector(IComputePriceOracleErrors.OracleInvalidConfig.selector, "decimals"));
-        oracle.setFeed(address(wide), HEARTBEAT);
+        new ComputePriceOracle(c);
         // 36 decimals is the largest accepted; the price stays the old feed's meanwhile.
         assertEq(oracle.indexPrice(), 2e18);
         MockAggregatorV3 widest = new MockAggregatorV3(36, "CH / USD", 3e36);
-        oracle.setFeed(address(widest), HEARTBEAT);
+        c.feed = address(widest);
+        UUPSUpgradeable(address(oracle)).upgradeToAndCall(_deployOracleImpl(c), "");
         assertEq(oracle.indexPrice(), 3e18);
     }
 

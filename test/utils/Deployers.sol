@@ -10,6 +10,7 @@ import {IClearingHouse} from "../../contracts/interfaces/clearing/IClearingHouse
 import {IGuarantorPool} from "../../contracts/interfaces/clearing/IGuarantorPool.sol";
 import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
 import {IInsuranceFund} from "../../contracts/interfaces/clearing/IInsuranceFund.sol";
+import {IComputePriceOracle} from "../../contracts/interfaces/oracle/IComputePriceOracle.sol";
 import {IProviderRegistry} from "../../contracts/interfaces/compute/IProviderRegistry.sol";
 import {IComputeStandard} from "../../contracts/interfaces/compute/IComputeStandard.sol";
 import {IDeliveryOrders} from "../../contracts/interfaces/compute/IDeliveryOrders.sol";
@@ -120,27 +121,21 @@ abstract contract Deployers is Test {
         return deployCode("MockAggregatorV3.sol:MockAggregatorV3", abi.encode(uint8(8), "CH / USD", answer));
     }
 
-    /// @notice ComputePriceOracle over `feed` (no sequencer feed).
+    /// @notice ComputePriceOracle over `feed` (no sequencer feed, no spot source).
     function _deployComputeOracle(
         address feed,
         uint32 heartbeatSec,
         uint256 minPriceWad,
         uint256 maxPriceWad
     ) internal returns (address) {
-        return
-            _proxy(
-                "ComputePriceOracle.sol:ComputePriceOracle",
-                abi.encodeWithSignature(
-                    "initialize(address,address,uint32,uint256,uint256,address,uint32)",
-                    address(manager),
-                    feed,
-                    heartbeatSec,
-                    minPriceWad,
-                    maxPriceWad,
-                    address(0),
-                    uint32(0)
-                )
-            );
+        IComputePriceOracle.Config memory c;
+        (c.feed, c.heartbeatSec, c.minPriceWad, c.maxPriceWad) = (feed, heartbeatSec, minPriceWad, maxPriceWad);
+        return _proxy(_deployOracleImpl(c), abi.encodeWithSignature("initialize(address)", address(manager)));
+    }
+
+    /// @notice The one constructor of ComputePriceOracle implementations in the tests (configuration immutables).
+    function _deployOracleImpl(IComputePriceOracle.Config memory c) internal returns (address) {
+        return deployCode("ComputePriceOracle.sol:ComputePriceOracle", abi.encode(c));
     }
 
     /// @notice InsuranceFund over `usdc`; coverBadDebt and setGuarantorRequirement behind Roles.CLEARING, depositFees

@@ -11,7 +11,11 @@ import {ISpotPriceSource} from "../../interfaces/callback/ISpotPriceSource.sol";
 ///         governance bounds and L2 sequencer uptime, with a spot-TWAP deviation gate on new risk (SPEC section 8).
 /// @dev Stateless reads: a price is a function of the feed's latest round, `block.timestamp` and configuration,
 ///      none of which changes inside a transaction unless the feed itself is updated in it. `pinIndexPrice` closes
-///      that last gap with a transient-storage cache (ORC-02).
+///      that last gap with a transient-storage cache (ORC-02). The configuration is immutable in the implementation
+///      (docs/oracle.md "Configuration by upgrade"): no price read loads a configuration slot; governance changes it
+///      by upgrading the proxy to an implementation built with the new configuration (`upgradeToAndCall` with
+///      `announceConfig`, which emits the configuration events from the proxy).
+/// @custom:oz-upgrades-unsafe-allow constructor state-variable-immutable
 contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     /// @notice Feature id the guardian pauses to block every risk-increasing read (closing stays open).
     bytes32 public constant RISK_FEATURE = keccak256("oracle.risk");
@@ -27,59 +31,61 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     ///      Cleared by the EVM at the end of every transaction (EIP-1153).
     bytes32 private constant PINNED_PRICE_SLOT = 0xeaa1179bfefc69b8ca6464a912f4997b07229b3c45b39a59bc03969e7c6134fd;
 
-    /// @dev The feed's configuration and, in the same word, whether the sequencer feed and the spot source are known to
-    ///      be unset: every price read loads this word anyway, so a deployment without a sequencer feed (L1) or without
-    ///      a spot source skips those cold slots. Fail-safe: the flags only skip what the setters saw cleared; a word
-    ///      written by an older implementation reads false and every slot is read as before.
-    struct FeedWord {
-        address feed;
-        uint32 heartbeatSec;
-        uint8 decimals;
-        bool noSequencer;
-        bool noSpotSource;
-    }
+    // The configuration (validated by the constructor). The proxy holds no configuration slot.
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    address private immutable FEED;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    uint32 private immutable HEARTBEAT_SEC;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    uint8 private immutable FEED_DECIMALS;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    uint256 private immutable MIN_PRICE_WAD;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    uint256 private immutable MAX_PRICE_WAD;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    address private immutable SEQUENCER_FEED;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    uint32 private immutable GRACE_PERIOD_SEC;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    address private immutable SPOT_SOURCE;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    uint32 private immutable SPOT_WINDOW_SEC;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    uint16 private immutable MAX_DEVIATION_BPS;
 
-    /// @custom:storage-location erc7201:chx.storage.ComputePriceOracle
-    struct ComputePriceOracleStorage {
-        FeedWord feed;
-        SequencerConfig sequencer;
-        DeviationConfig deviation;
-        uint128 minPriceWad;
-        uint128 maxPriceWad;
-    }
-
-    // keccak256(abi.encode(uint256(keccak256("chx.storage.ComputePriceOracle")) - 1)) & ~bytes32(uint256(0xff))
-    bytes32 internal constant COMPUTE_PRICE_ORACLE_STORAGE_LOCATION =
-        0x542db62239ede27da56685d11a03fc14db201e010e39ff8dff85aeee5f11b100;
-
-    function _getStorage() private pure returns (ComputePriceOracleStorage storage $) {
-        assembly {
-            $.slot := COMPUTE_PRICE_ORACLE_STORAGE_LOCATION
+    /// @notice Builds an implementation with configuration `c` (validated here, as the setters did before): a
+    ///         non-zero feed of at most 36 decimals (read from it) with a heartbeat > 0; bounds 0 < min < max ≤
+    ///         2^128 − 1; a spot source, when set, with a window > 0 and a bound of 1..10,000 bps.
+    /// @param c The configuration.
+    /// @custom:oz-upgrades-unsafe-allow constructor
+    constructor(Config memory c) {
+        if (c.feed == address(0)) revert ChxZeroAddress();
+        if (c.heartbeatSec == 0) revert OracleInvalidConfig("heartbeatSec");
+        uint8 decimals = AggregatorV3Interface(c.feed).decimals();
+        if (decimals > 36) revert OracleInvalidConfig("decimals");
+        if (c.minPriceWad == 0 || c.maxPriceWad <= c.minPriceWad || c.maxPriceWad > type(uint128).max) {
+            revert OracleInvalidConfig("bounds");
         }
+        if (c.spotSource != address(0)) {
+            if (c.spotWindowSec == 0) revert OracleInvalidConfig("windowSec");
+            if (c.maxDeviationBps == 0 || c.maxDeviationBps > BPS) revert OracleInvalidConfig("maxDeviationBps");
+        }
+        (FEED, HEARTBEAT_SEC, FEED_DECIMALS) = (c.feed, c.heartbeatSec, decimals);
+        (MIN_PRICE_WAD, MAX_PRICE_WAD) = (c.minPriceWad, c.maxPriceWad);
+        (SEQUENCER_FEED, GRACE_PERIOD_SEC) = (c.sequencerFeed, c.gracePeriodSec);
+        (SPOT_SOURCE, SPOT_WINDOW_SEC, MAX_DEVIATION_BPS) = (c.spotSource, c.spotWindowSec, c.maxDeviationBps);
     }
 
-    /// @notice Initialises the proxy.
+    /// @notice Initialises the proxy and announces the implementation's configuration (the configuration events).
     /// @param authority The protocol AccessManager.
-    /// @param feed The primary CH/USDC AggregatorV3 feed.
-    /// @param heartbeatSec The feed's heartbeat, seconds.
-    /// @param minPriceWad Lower price bound, WAD.
-    /// @param maxPriceWad Upper price bound, WAD.
-    /// @param sequencerFeed The L2 sequencer-uptime feed, or the zero address on L1.
-    /// @param gracePeriodSec Grace period after the sequencer comes back up, seconds.
-    function initialize(
-        address authority,
-        address feed,
-        uint32 heartbeatSec,
-        uint256 minPriceWad,
-        uint256 maxPriceWad,
-        address sequencerFeed,
-        uint32 gracePeriodSec
-    ) external initializer {
+    function initialize(address authority) external initializer {
         __ChxUpgradeable_init(authority);
-        _setFeed(feed, heartbeatSec);
-        _setPriceBounds(minPriceWad, maxPriceWad);
-        _setSequencerFeed(sequencerFeed, gracePeriodSec);
-        _getStorage().feed.noSpotSource = true; // no spot source until setSpotSource
+        _announce();
+    }
+
+    /// @inheritdoc IComputePriceOracle
+    function announceConfig() external restricted {
+        _announce();
     }
 
     // ------------------------------------------------------------------ reads
@@ -100,11 +106,8 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
 
     /// @inheritdoc IComputePriceOracle
     function priceAtRound(uint80 roundId, uint256 time) external view returns (uint256 priceWad) {
-        ComputePriceOracleStorage storage $ = _getStorage();
-        FeedWord memory cfg = $.feed;
-        if (!cfg.noSequencer) _checkSequencerUp($.sequencer.feed);
-        if (cfg.feed == address(0)) revert OracleFeedNotSet();
-        AggregatorV3Interface feed = AggregatorV3Interface(cfg.feed);
+        _checkSequencerUp();
+        AggregatorV3Interface feed = AggregatorV3Interface(FEED);
         if (time >= block.timestamp) revert OracleRoundNotInForce(roundId, 0, time);
         (int256 answer, uint256 updatedAt) = _round(feed, roundId);
         if (updatedAt > time) revert OracleRoundNotInForce(roundId, updatedAt, time);
@@ -115,10 +118,8 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
             (, uint256 nextAt) = _round(feed, roundId + 1);
             if (nextAt <= time) revert OracleRoundNotInForce(roundId, nextAt, time);
         }
-        if (time - updatedAt > cfg.heartbeatSec) revert OracleStalePrice(updatedAt, cfg.heartbeatSec, time);
-        priceWad = _toWad(answer, cfg.decimals);
-        (uint256 lo, uint256 hi) = ($.minPriceWad, $.maxPriceWad);
-        if (priceWad < lo || priceWad > hi) revert OraclePriceOutOfBounds(priceWad, lo, hi);
+        if (time - updatedAt > HEARTBEAT_SEC) revert OracleStalePrice(updatedAt, HEARTBEAT_SEC, time);
+        priceWad = _inBounds(_toWad(answer, FEED_DECIMALS));
     }
 
     /// @inheritdoc IComputePriceOracle
@@ -129,8 +130,7 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
 
     /// @inheritdoc IComputePriceOracle
     function roundAt(uint256 time) external view returns (uint80 roundId) {
-        address feed = _getStorage().feed.feed;
-        if (feed == address(0)) return 0;
+        address feed = FEED;
         uint256 updatedAt;
         (roundId, , , updatedAt, ) = AggregatorV3Interface(feed).latestRoundData();
         for (uint256 i; i < MAX_ROUND_LOOKBACK && roundId > 1; ++i) {
@@ -173,9 +173,7 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
 
     /// @inheritdoc IComputePriceOracle
     function latestRound() external view returns (uint80 roundId, int256 answer, uint256 updatedAt) {
-        address feed = _getStorage().feed.feed;
-        if (feed == address(0)) revert OracleFeedNotSet();
-        (roundId, answer, , updatedAt, ) = AggregatorV3Interface(feed).latestRoundData();
+        (roundId, answer, , updatedAt, ) = AggregatorV3Interface(FEED).latestRoundData();
     }
 
     /// @inheritdoc IComputePriceOracle
@@ -184,84 +182,53 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     }
 
     /// @inheritdoc IComputePriceOracle
+    function config() external view returns (Config memory) {
+        return _config();
+    }
+
+    /// @inheritdoc IComputePriceOracle
     function feedConfig() external view returns (FeedConfig memory) {
-        FeedWord memory w = _getStorage().feed;
-        return FeedConfig({feed: w.feed, heartbeatSec: w.heartbeatSec, decimals: w.decimals});
+        return FeedConfig({feed: FEED, heartbeatSec: HEARTBEAT_SEC, decimals: FEED_DECIMALS});
     }
 
     /// @inheritdoc IComputePriceOracle
     function sequencerConfig() external view returns (SequencerConfig memory) {
-        return _getStorage().sequencer;
+        return SequencerConfig({feed: SEQUENCER_FEED, gracePeriodSec: GRACE_PERIOD_SEC});
     }
 
     /// @inheritdoc IComputePriceOracle
     function deviationConfig() external view returns (DeviationConfig memory) {
-        return _getStorage().deviation;
+        return DeviationConfig({source: SPOT_SOURCE, windowSec: SPOT_WINDOW_SEC, maxDeviationBps: MAX_DEVIATION_BPS});
     }
 
     /// @inheritdoc IComputePriceOracle
     function priceBounds() external view returns (uint256 minPriceWad, uint256 maxPriceWad) {
-        ComputePriceOracleStorage storage $ = _getStorage();
-        return ($.minPriceWad, $.maxPriceWad);
-    }
-
-    // ------------------------------------------------------------------ governance
-
-    /// @inheritdoc IComputePriceOracle
-    function setFeed(address feed, uint32 heartbeatSec) external restricted {
-        _setFeed(feed, heartbeatSec);
-    }
-
-    /// @inheritdoc IComputePriceOracle
-    function setPriceBounds(uint256 minPriceWad, uint256 maxPriceWad) external restricted {
-        _setPriceBounds(minPriceWad, maxPriceWad);
-    }
-
-    /// @inheritdoc IComputePriceOracle
-    function setSequencerFeed(address feed, uint32 gracePeriodSec) external restricted {
-        _setSequencerFeed(feed, gracePeriodSec);
-    }
-
-    /// @inheritdoc IComputePriceOracle
-    function setSpotSource(address source, uint32 windowSec, uint16 maxDeviationBps) external restricted {
-        if (source != address(0)) {
-            if (windowSec == 0) revert OracleInvalidConfig("windowSec");
-            if (maxDeviationBps == 0 || maxDeviationBps > BPS) revert OracleInvalidConfig("maxDeviationBps");
-        }
-        ComputePriceOracleStorage storage $ = _getStorage();
-        $.feed.noSpotSource = source == address(0);
-        $.deviation = DeviationConfig({source: source, windowSec: windowSec, maxDeviationBps: maxDeviationBps});
-        emit OracleSpotSourceSet(source, windowSec, maxDeviationBps);
+        return (MIN_PRICE_WAD, MAX_PRICE_WAD);
     }
 
     // ------------------------------------------------------------------ internals
 
-    function _setFeed(address feed, uint32 heartbeatSec) private {
-        if (feed == address(0)) revert ChxZeroAddress();
-        if (heartbeatSec == 0) revert OracleInvalidConfig("heartbeatSec");
-        uint8 decimals = AggregatorV3Interface(feed).decimals();
-        if (decimals > 36) revert OracleInvalidConfig("decimals");
-        FeedWord storage w = _getStorage().feed;
-        (w.feed, w.heartbeatSec, w.decimals) = (feed, heartbeatSec, decimals);
-        emit OracleFeedSet(feed, heartbeatSec, decimals);
+    function _config() private view returns (Config memory) {
+        return
+            Config({
+                feed: FEED,
+                heartbeatSec: HEARTBEAT_SEC,
+                minPriceWad: MIN_PRICE_WAD,
+                maxPriceWad: MAX_PRICE_WAD,
+                sequencerFeed: SEQUENCER_FEED,
+                gracePeriodSec: GRACE_PERIOD_SEC,
+                spotSource: SPOT_SOURCE,
+                spotWindowSec: SPOT_WINDOW_SEC,
+                maxDeviationBps: MAX_DEVIATION_BPS
+            });
     }
 
-    function _setSequencerFeed(address feed, uint32 gracePeriodSec) private {
-        ComputePriceOracleStorage storage $ = _getStorage();
-        $.feed.noSequencer = feed == address(0);
-        $.sequencer = SequencerConfig({feed: feed, gracePeriodSec: gracePeriodSec});
-        emit OracleSequencerFeedSet(feed, gracePeriodSec);
-    }
-
-    function _setPriceBounds(uint256 minPriceWad, uint256 maxPriceWad) private {
-        if (minPriceWad == 0 || maxPriceWad <= minPriceWad || maxPriceWad > type(uint128).max) {
-            revert OracleInvalidConfig("bounds");
-        }
-        ComputePriceOracleStorage storage $ = _getStorage();
-        // Both bounds share one storage slot: one cold read on every price read.
-        $.minPriceWad = uint128(minPriceWad);
-        $.maxPriceWad = uint128(maxPriceWad);
-        emit OracleBoundsSet(minPriceWad, maxPriceWad);
+    /// @dev The configuration events, emitted by the proxy (initialize, or the upgrade's `announceConfig` call).
+    function _announce() private {
+        emit OracleFeedSet(FEED, HEARTBEAT_SEC, FEED_DECIMALS);
+        emit OracleBoundsSet(MIN_PRICE_WAD, MAX_PRICE_WAD);
+        emit OracleSequencerFeedSet(SEQUENCER_FEED, GRACE_PERIOD_SEC);
+        emit OracleSpotSourceSet(SPOT_SOURCE, SPOT_WINDOW_SEC, MAX_DEVIATION_BPS);
     }
 
     function _pinned() private view returns (uint256 priceWad) {
@@ -273,25 +240,29 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     /// @dev The checks that make a price trustworthy at all (ORC-01): sequencer up, round complete and recent,
     ///      answer positive, converted price inside the bounds.
     function _validatedPrice() private view returns (uint256 priceWad) {
-        ComputePriceOracleStorage storage $ = _getStorage();
-        FeedWord memory cfg = $.feed;
-        if (!cfg.noSequencer) _checkSequencerUp($.sequencer.feed);
-        if (cfg.feed == address(0)) revert OracleFeedNotSet();
-        (uint80 roundId, int256 answer, , uint256 updatedAt, uint80 answeredInRound) = AggregatorV3Interface(cfg.feed)
+        _checkSequencerUp();
+        (uint80 roundId, int256 answer, , uint256 updatedAt, uint80 answeredInRound) = AggregatorV3Interface(FEED)
             .latestRoundData();
         if (updatedAt == 0 || answeredInRound < roundId || updatedAt > block.timestamp) {
             revert OracleRoundIncomplete(roundId, answeredInRound, updatedAt);
         }
-        if (block.timestamp - updatedAt > cfg.heartbeatSec) {
-            revert OracleStalePrice(updatedAt, cfg.heartbeatSec, block.timestamp);
+        if (block.timestamp - updatedAt > HEARTBEAT_SEC) {
+            revert OracleStalePrice(updatedAt, HEARTBEAT_SEC, block.timestamp);
         }
         if (answer <= 0) revert OracleNonPositivePrice(answer);
-        priceWad = _toWad(answer, cfg.decimals);
-        (uint256 lo, uint256 hi) = ($.minPriceWad, $.maxPriceWad);
-        if (priceWad < lo || priceWad > hi) revert OraclePriceOutOfBounds(priceWad, lo, hi);
+        priceWad = _inBounds(_toWad(answer, FEED_DECIMALS));
     }
 
-    function _checkSequencerUp(address sequencerFeed) private view {
+    /// @dev `priceWad` when inside the governance bounds, else OraclePriceOutOfBounds.
+    function _inBounds(uint256 priceWad) private view returns (uint256) {
+        if (priceWad < MIN_PRICE_WAD || priceWad > MAX_PRICE_WAD) {
+            revert OraclePriceOutOfBounds(priceWad, MIN_PRICE_WAD, MAX_PRICE_WAD);
+        }
+        return priceWad;
+    }
+
+    function _checkSequencerUp() private view {
+        address sequencerFeed = SEQUENCER_FEED;
         if (sequencerFeed == address(0)) return;
         (, int256 answer, uint256 startedAt, , ) = AggregatorV3Interface(sequencerFeed).latestRoundData();
         // startedAt == 0: the feed is not initialised yet (Arbitrum) — no evidence the sequencer is up.
@@ -313,33 +284,30 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     /// @dev The gates on NEW risk only: sequencer grace period (the sequencer up since before `time` − grace) and spot
     ///      deviation (against the TWAP now).
     function _checkRiskGates(uint256 indexWad, uint256 time) private view {
-        ComputePriceOracleStorage storage $ = _getStorage();
-        FeedWord memory cfg = $.feed;
-        SequencerConfig memory seq;
-        if (!cfg.noSequencer) seq = $.sequencer;
-        if (seq.feed != address(0)) {
-            (, , uint256 startedAt, , ) = AggregatorV3Interface(seq.feed).latestRoundData();
-            uint256 graceEnds = startedAt + seq.gracePeriodSec;
+        address sequencerFeed = SEQUENCER_FEED;
+        if (sequencerFeed != address(0)) {
+            (, , uint256 startedAt, , ) = AggregatorV3Interface(sequencerFeed).latestRoundData();
+            uint256 graceEnds = startedAt + GRACE_PERIOD_SEC;
             // Up for exactly the grace period is still inside it: new risk from graceEnds + 1.
             if (time <= graceEnds) revert OracleSequencerGracePeriod(startedAt, graceEnds);
         }
-        if (cfg.noSpotSource) return;
-        DeviationConfig memory dev = $.deviation;
-        if (dev.source == address(0)) return;
+        address source = SPOT_SOURCE;
+        if (source == address(0)) return;
+        uint256 window = SPOT_WINDOW_SEC;
         uint256 spotWad;
         uint256 observedSince;
-        try ISpotPriceSource(dev.source).twapPrice(dev.windowSec) returns (uint256 p, uint256 since) {
+        try ISpotPriceSource(source).twapPrice(uint32(window)) returns (uint256 p, uint256 since) {
             (spotWad, observedSince) = (p, since);
         } catch {
-            revert OracleSpotSourceUnavailable(dev.source);
+            revert OracleSpotSourceUnavailable(source);
         }
         // An empty or immature TWAP (less history than the window) is not comparable: no check (docs/oracle.md).
-        if (spotWad == 0 || observedSince > block.timestamp || block.timestamp - observedSince < dev.windowSec) return;
+        if (spotWad == 0 || observedSince > block.timestamp || block.timestamp - observedSince < window) return;
         uint256 diff = spotWad > indexWad ? spotWad - indexWad : indexWad - spotWad;
         // Rounded up: a divergence just over the bound is never rounded back inside it.
         uint256 deviationBps = (diff * BPS + indexWad - 1) / indexWad;
-        if (deviationBps > dev.maxDeviationBps) {
-            revert OracleDeviationTooHigh(indexWad, spotWad, deviationBps, dev.maxDeviationBps);
+        if (deviationBps > MAX_DEVIATION_BPS) {
+            revert OracleDeviationTooHigh(indexWad, spotWad, deviationBps, MAX_DEVIATION_BPS);
         }
     }
 

@@ -17,7 +17,7 @@ interface IComputePriceOracle is IComputePriceOracleErrors, IComputePriceOracleE
     /// @notice Configuration of the primary Chainlink feed.
     /// @param feed The AggregatorV3Interface address (USDC per CH).
     /// @param heartbeatSec A round older than this many seconds is stale.
-    /// @param decimals The feed's decimals, read once when the feed is set (the one place decimals are converted).
+    /// @param decimals The feed's decimals, read once by the constructor (the one place decimals are converted).
     struct FeedConfig {
         address feed;
         uint32 heartbeatSec;
@@ -39,6 +39,28 @@ interface IComputePriceOracle is IComputePriceOracleErrors, IComputePriceOracleE
     struct DeviationConfig {
         address source;
         uint32 windowSec;
+        uint16 maxDeviationBps;
+    }
+
+    /// @notice The configuration an implementation is built with (its constructor argument).
+    /// @param feed The primary AggregatorV3 feed (USDC per CH); its decimals are read by the constructor.
+    /// @param heartbeatSec A round older than this many seconds is stale (> 0).
+    /// @param minPriceWad Lower price bound, WAD (> 0).
+    /// @param maxPriceWad Upper price bound, WAD (> min, ≤ 2^128 − 1).
+    /// @param sequencerFeed The L2 sequencer-uptime feed; zero address on L1.
+    /// @param gracePeriodSec After the sequencer comes back up, new risk stays blocked this many seconds.
+    /// @param spotSource The ISpotPriceSource for the deviation check; zero address disables it.
+    /// @param spotWindowSec The TWAP window asked for (> 0 with a source).
+    /// @param maxDeviationBps The deviation bound, bps (1..10,000 with a source).
+    struct Config {
+        address feed;
+        uint32 heartbeatSec;
+        uint256 minPriceWad;
+        uint256 maxPriceWad;
+        address sequencerFeed;
+        uint32 gracePeriodSec;
+        address spotSource;
+        uint32 spotWindowSec;
         uint16 maxDeviationBps;
     }
 
@@ -89,26 +111,14 @@ interface IComputePriceOracle is IComputePriceOracleErrors, IComputePriceOracleE
     /// @return roundId The round id, or 0.
     function roundAt(uint256 time) external view returns (uint80 roundId);
 
-    /// @notice Sets the primary feed and its heartbeat; reads and stores the feed's decimals.
-    /// @param feed The AggregatorV3Interface.
-    /// @param heartbeatSec Staleness threshold, seconds (> 0).
-    function setFeed(address feed, uint32 heartbeatSec) external;
+    /// @notice Emits the configuration events (OracleFeedSet, OracleBoundsSet, OracleSequencerFeedSet,
+    ///         OracleSpotSourceSet) for the configuration the proxy now runs. The configuration is immutable in the
+    ///         implementation: governance changes it by `upgradeToAndCall(newImplementation, announceConfig())`.
+    function announceConfig() external;
 
-    /// @notice Sets the governance price bounds.
-    /// @param minPriceWad Lower bound, WAD (> 0).
-    /// @param maxPriceWad Upper bound, WAD (> min).
-    function setPriceBounds(uint256 minPriceWad, uint256 maxPriceWad) external;
-
-    /// @notice Sets (or clears with the zero address) the L2 sequencer-uptime feed and its grace period.
-    /// @param feed The sequencer-uptime feed.
-    /// @param gracePeriodSec Grace period after the sequencer comes back up, seconds.
-    function setSequencerFeed(address feed, uint32 gracePeriodSec) external;
-
-    /// @notice Sets (or clears with the zero address) the spot TWAP source and the deviation bound.
-    /// @param source The ISpotPriceSource.
-    /// @param windowSec The TWAP window, seconds (> 0 when a source is set).
-    /// @param maxDeviationBps The bound, bps (1..10,000 when a source is set).
-    function setSpotSource(address source, uint32 windowSec, uint16 maxDeviationBps) external;
+    /// @notice The whole configuration (immutable in the implementation).
+    /// @return The feed, heartbeat, bounds, sequencer feed, grace period and deviation check.
+    function config() external view returns (Config memory);
 
     /// @notice The primary feed configuration.
     /// @return The feed, heartbeat and decimals.

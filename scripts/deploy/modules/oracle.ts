@@ -15,10 +15,27 @@ function envNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): numb
 }
 
 /**
+ * The ComputePriceOracle constructor argument (IComputePriceOracle.Config) — the one place it is built; no spot
+ * source (the deviation check is configured by an upgrade once the spot market's TWAP is live).
+ */
+export function oracleConfig(c: {
+  feed: string;
+  heartbeatSec: number;
+  minPriceWad: bigint;
+  maxPriceWad: bigint;
+  sequencer: string;
+  graceSec: number;
+}): unknown[] {
+  return [c.feed, c.heartbeatSec, c.minPriceWad, c.maxPriceWad, c.sequencer, c.graceSec, ZeroAddress, 0, 0];
+}
+
+/**
  * Oracle layer: the ComputePriceOracle over the CH/USDC Chainlink feed. Local networks deploy a MockAggregatorV3
  * ("CHIndexFeed", 2 USDC/CH, 8 decimals); real networks read CHX_CH_FEED and, on L2s, CHX_SEQUENCER_FEED.
  * Tunables: CHX_CH_HEARTBEAT_SEC (default 86,400), CHX_CH_MIN_PRICE / CHX_CH_MAX_PRICE in USDC (0.01 / 1,000),
- * CHX_SEQUENCER_GRACE_SEC (3,600). Governance changes them later through the setters (ADMIN = timelock).
+ * CHX_SEQUENCER_GRACE_SEC (3,600). They are the implementation's constructor arguments (immutables: no price read
+ * loads a configuration slot); governance changes them by upgrading to an implementation built with the new values
+ * (`upgradeToAndCall(impl, announceConfig())`, docs/oracle.md "Configuration by upgrade").
  */
 export const oracleModule: DeployModule = {
   name: "oracle",
@@ -43,16 +60,14 @@ export const oracleModule: DeployModule = {
     const graceSec = envNumber(env, "CHX_SEQUENCER_GRACE_SEC", 3_600);
     const minPriceWad = parseUnits(env.CHX_CH_MIN_PRICE ?? "0.01", 18);
     const maxPriceWad = parseUnits(env.CHX_CH_MAX_PRICE ?? "1000", 18);
-    await ctx.proxy("ComputePriceOracle", "ComputePriceOracle", () => [
-      ctx.address("AccessManager"),
-      feed,
-      heartbeatSec,
-      minPriceWad,
-      maxPriceWad,
-      sequencer,
-      graceSec,
-    ]);
-    // Setters stay ADMIN (the timelock); the guardian may pause "oracle.risk" (new risk), never unpause.
+    await ctx.proxy(
+      "ComputePriceOracle",
+      "ComputePriceOracle",
+      () => [ctx.address("AccessManager")],
+      () => [oracleConfig({ feed, heartbeatSec, minPriceWad, maxPriceWad, sequencer, graceSec })],
+    );
+    // Upgrades (the configuration) stay ADMIN (the timelock); the guardian may pause "oracle.risk" (new risk), never
+    // unpause.
     await ctx.guardianMayPause("ComputePriceOracle", Roles.GUARDIAN);
   },
 };

@@ -76,13 +76,16 @@ describe("ComputePriceOracle (deployed through the deploy script)", function () 
     expect(reason).to.equal(oracle.interface.getError("ChxFeaturePaused")!.selector);
   });
 
-  it("keeps every setter for governance (SEC-01)", async function () {
+  it("keeps the configuration (an upgrade) for governance (SEC-01)", async function () {
     const { oracle, accessManager } = fx.protocol;
     const [stranger] = fx.users;
-    await expect(oracle.connect(stranger!).setPriceBounds(1n, 2n)).to.be.revertedWithCustomError(
+    await expect(oracle.connect(stranger!).announceConfig()).to.be.revertedWithCustomError(
       oracle,
       "AccessManagedUnauthorized",
     );
+    await expect(
+      oracle.connect(stranger!).upgradeToAndCall(await oracle.getAddress(), "0x"),
+    ).to.be.revertedWithCustomError(oracle, "AccessManagedUnauthorized");
     const sel = oracle.interface.getFunction("pauseFeature")!.selector;
     expect(await accessManager.getTargetFunctionRole(await oracle.getAddress(), sel)).to.equal(Roles.GUARDIAN);
   });
