@@ -263,7 +263,7 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
         EmissionStore.Provider storage pr = $.providers[provider];
         uint256 amount = pr.accruedDps;
         if (pr.listed && !pr.settled && pr.sampleEpoch < $.currentEpoch) {
-            amount += (uint256(pr.epochGfl) * CapacitySamples.UNIT * $.epochs[pr.sampleEpoch].rateWad) / WAD;
+            amount += EmissionRewards.epochReward(pr.epochGfl, $.epochs[pr.sampleEpoch].rateWad);
         }
         return amount;
     }
