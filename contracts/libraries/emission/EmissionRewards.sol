@@ -29,15 +29,16 @@ library EmissionRewards {
         uint256 sampleEpoch = pr.sampleEpoch;
         if (!pr.listed || sampleEpoch >= epoch) return false;
         // @dev epochGfl is in stored units (nano-PFLOPs): GFL wei = × UNIT.
+        uint256 gflStored = pr.epochGfl;
         uint256 epochGfl;
         unchecked {
-            epochGfl = uint256(pr.epochGfl) * CapacitySamples.UNIT; // < 2^96 × 1e9
+            epochGfl = gflStored * CapacitySamples.UNIT; // < 2^96 × 1e9
         }
         uint256 target = sampleEpoch + 1 == epoch ? epochGfl : 0;
         uint256 reward;
         uint256 accrued = pr.accruedDps;
         if (!pr.settled) {
-            reward = epochReward(pr.epochGfl, $.epochs[sampleEpoch].rateWad);
+            reward = epochReward(gflStored, $.epochs[sampleEpoch].rateWad);
             accrued += reward;
             pr.accruedDps = uint128(accrued);
             pr.settled = true;
@@ -83,8 +84,8 @@ library EmissionRewards {
     ///         module's `claimable` view share.
     function epochReward(uint256 epochGflStored, uint256 rateWad) internal pure returns (uint256) {
         unchecked {
-            // < 2^96 stored units × 1e9 × 2^64 (rateWad is a uint64): no overflow
-            return (epochGflStored * CapacitySamples.UNIT * rateWad) / WAD;
+            // < 2^96 stored units × 2^64 (rateWad is a uint64): no overflow. × UNIT / WAD = / (WAD / UNIT), exactly.
+            return (epochGflStored * rateWad) / (WAD / CapacitySamples.UNIT);
         }
     }
 
