@@ -39,13 +39,15 @@ export const computeBench: BenchSuite = {
     await attest(a.address, "ProviderRegistry.attest");
     await ctx.measure("ProviderRegistry.heartbeat:first", reg.connect(a).heartbeat(wad("0.5")));
     await ctx.connection.networkHelpers.time.increase(3600);
-    // Same recorder day, sample not lower: nothing for Emission to change, so nothing is forwarded (the usual beat).
+    // Same recorder day, sample not lower: the day's (lowest) sample cannot change, so nothing is written (the usual
+    // beat).
     await ctx.measure("ProviderRegistry.heartbeat", reg.connect(a).heartbeat(wad("0.5")));
-    // The first beat of a new day is forwarded to Emission (one sample per provider per day, plus lower readings).
+    // The first beat of a new day writes the day's slot of the provider's capacity ring in the registry (issue 18
+    // item 4: Emission collects the epoch after its end; the beat never calls it).
     await ctx.connection.networkHelpers.time.increase(86_400);
     await ctx.measure("ProviderRegistry.heartbeat:newDay", reg.connect(a).heartbeat(wad("0.5")));
-    // With a trivial recorder (a mock that stores one sample): the overhead of the Emission hook call itself
-    // (a lower reading, so the beat is forwarded).
+    // With a recorder without epochs (a mock; genesis 0, so a new ring epoch): a lower reading writes the ring (the
+    // key's name is historical: the beat no longer calls the recorder).
     const recorder = await (await ctx.connection.ethers.getContractFactory("MockCapacityRecorder")).deploy();
     await (await reg.setCapacityRecorder(await recorder.getAddress())).wait();
     await (await recorder.recordCapacity(a.address, 1n)).wait(); // warm the mock's slots (steady state)

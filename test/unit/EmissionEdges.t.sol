@@ -75,8 +75,11 @@ contract EmissionEdgesTest is EmissionSolBase {
         assertEq(total, 2);
         assertEq(gfl.balanceOf(p1), 100e18);
         assertEq(gfl.balanceOf(p2), 50e18);
-        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionUnknownUpkeep.selector, 3));
+        // action 3 is the collection (issue 18 item 4): without a sample source there is nothing to collect
+        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionCollectionComplete.selector, 1));
         emission.performUpkeep(abi.encode(uint8(3), uint256(1)));
+        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionUnknownUpkeep.selector, 4));
+        emission.performUpkeep(abi.encode(uint8(4), uint256(1)));
     }
 
     /// A close bounty above maxBountyDps is cut to the cap, even when the keeper budget could pay more.

@@ -43,15 +43,26 @@ contract ProviderFixesTest is TaskSolBase {
         assertEq(registry.matchingProfile(p).workloadClass, 1);
     }
 
+    /// @dev The capacity-ring word (IProviderRegistryViews.capacitySamplesAt) of `p` for the recorder epoch now,
+    ///      for a recorder with genesis `genesis`: its day mask and its last sampled day's sample (PFLOPS wei).
+    function _ring(address p, uint256 genesis) internal view returns (uint256 mask, uint256 lastWad) {
+        uint256 epoch = (block.timestamp - genesis) / 15 days;
+        uint256[] memory words = registry.capacitySamplesAt(registry.providerInfo(p).index, 1, epoch);
+        mask = (words[2] >> 160) & 0x7fff;
+        lastWad = ((words[3] >> 64) & type(uint64).max) * 1e9;
+    }
+
     /// An attested provider that unbonded below the minimum stake keeps heartbeating: its samples count zero, so it
-    /// earns no GFL or DPS for the day; staking again brings the samples back from the next recorder day.
+    /// earns no GFL or DPS for the day; staking again brings the samples back from the next recorder day. (Issue 18
+    /// item 4: the day's sample is kept in the registry's capacity ring, read here through the collection view.)
     function test_unbondedProvider_heartbeatEarnsNoCapacity() public {
         MockCapacityRecorder rec = new MockCapacityRecorder();
         registry.setCapacityRecorder(address(rec));
         address p = providers[3];
         vm.prank(p);
         registry.heartbeat(0.4e18);
-        assertEq(rec.lastSample(p), 0.4e18);
+        (, uint256 last) = _ring(p, 0);
+        assertEq(last, 0.4e18);
         vm.startPrank(p);
         registry.requestUnbond(registry.providerInfo(p).stakedDps);
         vm.warp(block.timestamp + 1 hours);
@@ -59,7 +70,8 @@ contract ProviderFixesTest is TaskSolBase {
         emit IProviderRegistryEvents.Heartbeat(p, 0, 1 hours, 1 hours, 1e18);
         registry.heartbeat(0.4e18);
         vm.stopPrank();
-        assertEq(rec.lastSample(p), 0, "below the minimum stake: a zero sample");
+        (, last) = _ring(p, 0);
+        assertEq(last, 0, "below the minimum stake: a zero sample");
         assertEq(registry.providerInfo(p).lastSamplePflopsWad, 0);
         dps.transfer(p, 5_000e18);
         vm.startPrank(p);
@@ -68,31 +80,38 @@ contract ProviderFixesTest is TaskSolBase {
         vm.warp(block.timestamp + 1 days);
         registry.heartbeat(0.4e18);
         vm.stopPrank();
-        assertEq(rec.lastSample(p), 0.4e18, "staked again: samples count");
+        (, last) = _ring(p, 0);
+        assertEq(last, 0.4e18, "staked again: samples count");
+        assertEq(rec.calls(), 1, "the beats never call the recorder (the one call: the registry attaching itself)");
     }
 
-    /// Issue 18: the recorder's day boundary is read from its `epochStart(0)` when it is set (Emission's days start
-    /// at genesis, 05:00 UTC here, not at UTC midnight). A beat is forwarded on the first beat of each recorder day
-    /// only: two beats before the boundary make one call, the beat at the boundary a second. With the boundary read
-    /// wrongly (0: UTC days) the third beat would not be forwarded.
+    /// Issue 18: the recorder's genesis is read from its `epochStart(0)` when it is set (Emission's days start at
+    /// genesis, 05:00 UTC here, not at UTC midnight). Two beats before the boundary are one day's sample, the beat
+    /// at the boundary a second day's. With the boundary read wrongly (0: UTC days) the three would be one day.
     function test_setCapacityRecorder_readsRecorderDayBoundary() public {
         uint256 genesis = (block.timestamp / 1 days) * 1 days + 5 hours;
+        uint256 boundary = genesis + 2 days;
+        vm.warp(boundary - 2 hours);
         EpochRecorder rec = new EpochRecorder(genesis);
         registry.setCapacityRecorder(address(rec));
         address p = providers[3];
-        uint256 boundary = genesis + 2 days;
-        vm.warp(boundary - 2 hours);
+        IProviderRegistry.Attestation memory a = _attestation(p);
+        registry.attest(a, signDigest(ATTESTER_PK, registry.attestationDigest(a)));
         vm.prank(p);
         registry.heartbeat(0.4e18);
-        assertEq(rec.calls(), 1, "first beat of the recorder day");
+        (uint256 mask, ) = _ring(p, genesis);
+        assertEq(mask, 1 << 1, "day 1 of the recorder's epoch 0");
         vm.warp(boundary - 1 hours);
         vm.prank(p);
         registry.heartbeat(0.4e18);
-        assertEq(rec.calls(), 1, "same recorder day, not lower: not forwarded");
+        (mask, ) = _ring(p, genesis);
+        assertEq(mask, 1 << 1, "same recorder day");
         vm.warp(boundary);
         vm.prank(p);
         registry.heartbeat(0.4e18);
-        assertEq(rec.calls(), 2, "the recorder's day boundary (05:00 UTC) starts a new day");
+        (mask, ) = _ring(p, genesis);
+        assertEq(mask, (1 << 1) | (1 << 2), "the recorder's day boundary (05:00 UTC) starts a new day");
+        assertEq(rec.calls(), 1, "only the registry attaching itself as sample source");
     }
 }
 

@@ -4,7 +4,6 @@ pragma solidity ^0.8.28;
 import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IProviderRegistry} from "../../interfaces/compute/IProviderRegistry.sol";
 import {IProviderRegistryViews} from "../../interfaces/compute/IProviderRegistryViews.sol";
-import {ICapacityRecorder} from "../../interfaces/callback/IEmissionHooks.sol";
 import {ProviderRegistryStore} from "./ProviderRegistryStore.sol";
 import {ProviderStake} from "../../libraries/compute/ProviderStake.sol";
 import {ProviderAttestation} from "../../libraries/compute/ProviderAttestation.sol";
@@ -132,18 +131,16 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
         // @dev Rounds down: uptime is never overstated.
         emit Heartbeat(msg.sender, sample, up, tracked, tracked == 0 ? 0 : (up * WAD) / tracked);
         address recorder = $.recorder;
-        // A failing recorder (Emission paused, mid-rebalance) must not stop heartbeats and so decay uptime: the
-        // sample is then lost (only the provider's own GFL suffers) and the failure is logged.
         if (recorder == address(0)) return;
-        // @dev Emission keeps the lowest sample of each of its days, so only the first beat of a recorder day and a
-        //      beat lower than the one before it can change anything: only those are forwarded (docs/compute.md, Gas).
-        uint256 day = (block.timestamp + 1 days - $.recorderDayOffset) / 1 days;
-        if (day == p.recordedDay && sample >= previous) return;
-        try ICapacityRecorder(recorder).recordCapacity(msg.sender, sample) {
-            p.recordedDay = uint32(day);
-        } catch {
-            emit CapacityRecordFailed(msg.sender, recorder, sample);
-        }
+        // @dev Issue 18 item 4: the day's sample stays here (a ring by recorder-epoch parity); Emission collects it
+        //      after the epoch (docs/emission.md "Samples off the heartbeat"). Only the first beat of a recorder day
+        //      and a beat lower than the one before it can change the day's (lowest) sample: only those write.
+        uint256 since = block.timestamp - $.recorderGenesis;
+        uint256 epoch = since / 15 days;
+        uint256 day = (since % 15 days) / 1 days;
+        uint256 tag = p.sampleTag;
+        if (tag & 0xffff == epoch + 1 && (tag >> (16 + day)) & 1 == 1 && sample >= previous) return;
+        ProviderProfile.recordSample($, msg.sender, epoch, day, sample);
     }
 
     /// @inheritdoc IProviderRegistry
@@ -413,6 +410,11 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     /// @inheritdoc IProviderRegistryViews
     function capacityRecorder() external view returns (address) {
         return _s().recorder;
+    }
+
+    /// @inheritdoc IProviderRegistryViews
+    function capacitySamplesAt(uint256 from, uint256 count, uint256 epoch) external view returns (uint256[] memory) {
+        return ProviderViews.capacitySamplesAt(_s(), from, count, epoch);
     }
 
     /// @inheritdoc IProviderRegistryViews

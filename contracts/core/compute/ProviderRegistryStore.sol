@@ -34,7 +34,9 @@ abstract contract ProviderRegistryStore {
         uint48 upSeconds;
         uint48 trackedSeconds;
         uint88 lastSamplePflopsWad;
-        uint32 recordedDay;
+        /// @dev Issue 18 item 4: the capacity-ring tag (`CapacityRings`): `epoch + 1` of the provider's latest
+        ///      sampled recorder epoch and its day mask, in the slot every beat writes anyway.
+        uint32 sampleTag;
         // slot 4 — stake and liability together: a mint reads and writes this one slot
         uint128 stakedDps;
         uint128 liabilityCh;
@@ -74,8 +76,9 @@ abstract contract ProviderRegistryStore {
         /// @dev Copy of params.attestationValiditySec packed beside `standard`: attest reads one slot for both.
         uint64 attestationValiditySec;
         address recorder;
-        /// @dev The recorder's day boundary (Emission: genesis mod 1 day), packed beside `recorder`.
-        uint32 recorderDayOffset;
+        /// @dev The recorder's genesis (Emission: `epochStart(0)`; 0 for a recorder without epochs), packed beside
+        ///      `recorder`: a beat derives the recorder's epoch and day from it.
+        uint32 recorderGenesis;
         /// @dev Copies of params.heartbeatIntervalSec and params.uptimeWindowSec packed beside `recorder`: a heartbeat
         ///      reads one slot for the recorder, its day boundary and its own timing.
         uint32 heartbeatIntervalSec;
@@ -97,6 +100,15 @@ abstract contract ProviderRegistryStore {
         /// @dev The TaskRegistry governance named (`setTrustedTaskRegistry`): its duty and outcome hooks pass with one
         ///      SLOAD instead of the AccessManager call (issue 18 gas; Emission's trusted-recorder pattern).
         address trustedTaskRegistry;
+        /// @dev Issue 18 item 4 (docs/emission.md "Samples off the heartbeat"): each provider's daily capacity
+        ///      samples, two rings by recorder-epoch parity (`CapacityRings`), collected by Emission after the epoch.
+        mapping(address provider => uint256[4][2]) capacityRings;
+        /// @dev Providers with at least one sample in a recorder epoch (final when the epoch ends): Emission closes
+        ///      the epoch once it has collected that many (or visited every provider).
+        mapping(uint256 epoch => uint256) sampledCount;
+        /// @dev Cached from the recorder (`IEmission.currentEpoch`): every epoch below it is collected, so a ring
+        ///      holding one may be reused. Refreshed only when a beat finds a ring blocked.
+        uint32 collectedBelow;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ProviderRegistry")) - 1)) & ~bytes32(uint256(0xff))

@@ -78,7 +78,15 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
             revert EmissionCapacityTooLarge(provider, capacityPflopsWad, MAX_SAMPLE_WAD);
         }
         EmissionStorage storage $ = _s();
+        // @dev issue 18 item 4: a zero provider names the caller (a capacity recorder) the sample source Emission
+        //      collects ended epochs from (the ProviderRegistry, when its recorder is set).
+        if (provider == address(0)) {
+            $.sampleSource = msg.sender;
+            return;
+        }
         EmissionEpochs.sync($, EmissionKeepers.MAX_LAZY_CLOSES, false);
+        uint256 epoch = $.currentEpoch;
+        if (block.timestamp >= EmissionEpochs.start($, epoch + 1)) revert EmissionCollectionPending(epoch);
         EmissionSamples.record($, provider, capacityPflopsWad);
     }
 
@@ -94,18 +102,17 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
 
     /// @inheritdoc IEmission
     function closeEpoch() external nonReentrant returns (uint256 bountyDps) {
-        EmissionStorage storage $ = _s();
-        uint256 epoch = $.currentEpoch;
-        uint256 endsAt = EmissionEpochs.start($, epoch + 1);
-        if (block.timestamp < endsAt) revert EmissionEpochNotDue(epoch, endsAt);
-        bountyDps = EmissionEpochs.sync($, 1, true);
-        EmissionRewards.fund($);
-        EmissionKeepers.transferBounty($, bountyDps);
+        (, bountyDps) = EmissionKeepers.closeEpochs(_s(), 1);
     }
 
     /// @inheritdoc IEmission
     function closeEpochs(uint256 maxEpochs) external nonReentrant returns (uint256 closed) {
-        closed = EmissionKeepers.closeEpochs(_s(), maxEpochs);
+        (closed, ) = EmissionKeepers.closeEpochs(_s(), maxEpochs);
+    }
+
+    /// @inheritdoc IEmission
+    function collect(uint256 maxProviders) external returns (uint256 collected) {
+        collected = EmissionKeepers.collect(_s(), maxProviders);
     }
 
     /// @inheritdoc IEmission
@@ -189,6 +196,7 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
         (uint8 action, uint256 arg) = EmissionKeepers.nextUpkeep(_s());
         if (action == EmissionKeepers.UPKEEP_CLOSE) return (true, abi.encodeCall(this.closeEpochs, (arg)));
         if (action == EmissionKeepers.UPKEEP_REBALANCE) return (true, abi.encodeCall(this.rebalance, (arg)));
+        if (action == EmissionKeepers.UPKEEP_COLLECT) return (true, abi.encodeCall(this.collect, (arg)));
         return (false, bytes("Emission: nothing to do"));
     }
 
@@ -204,6 +212,7 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
         (uint8 action, uint256 arg) = abi.decode(performData, (uint8, uint256));
         if (action == EmissionKeepers.UPKEEP_CLOSE) EmissionKeepers.closeEpochs(_s(), arg);
         else if (action == EmissionKeepers.UPKEEP_REBALANCE) EmissionKeepers.rebalance(_s(), arg);
+        else if (action == EmissionKeepers.UPKEEP_COLLECT) EmissionKeepers.collect(_s(), arg);
         else revert EmissionUnknownUpkeep(action);
     }
 
@@ -263,7 +272,7 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
         EmissionStore.Provider storage pr = $.providers[provider];
         uint256 amount = pr.accruedDps;
         if (pr.listed && !pr.settled && pr.sampleEpoch < $.currentEpoch) {
-            amount += (uint256(pr.epochGfl) * CapacitySamples.UNIT * $.epochs[pr.sampleEpoch].rateWad) / WAD;
+            amount += EmissionRewards.epochReward(pr.epochGfl, $.epochs[pr.sampleEpoch].rateWad);
         }
         return amount;
     }

@@ -69,6 +69,16 @@ abstract contract EmissionStore {
         mapping(uint256 epoch => IEmission.EpochInfo) epochs;
         mapping(address provider => Provider) providers;
         address[] providerList;
+        // one word: the sample source and the open epoch's collection (read by every sync of a due epoch)
+        /// @dev Issue 18 item 4: the capacity recorder whose rings Emission collects after each epoch (the
+        ///      ProviderRegistry, by a zero-provider `recordCapacity`); zero: samples arrive through `recordCapacity`.
+        address sampleSource;
+        /// @dev Next index of the source's provider list the collection batch reads (reset at each close).
+        uint32 collectCursor;
+        /// @dev Providers collected for the open epoch (reset at each close).
+        uint32 collectedCount;
+        /// @dev The cursor passed the end of the source's list: every provider was visited.
+        bool collectDone;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.Emission")) - 1)) & ~bytes32(uint256(0xff))

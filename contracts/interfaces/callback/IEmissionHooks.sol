@@ -6,7 +6,9 @@ pragma solidity ^0.8.28;
 ///         current capacity, sampled into the epoch's median (SPEC section 5).
 interface ICapacityRecorder {
     /// @notice Records a capacity sample for `provider` in the current epoch. COMPUTE role (the registry) only.
-    /// @param provider The provider.
+    ///         `provider` zero: names the caller the sample source whose capacity rings Emission collects after each
+    ///         epoch (issue 18 item 4; the ProviderRegistry calls it when its recorder is set).
+    /// @param provider The provider (zero: attach the caller as the sample source).
     /// @param capacityPflopsWad Attested capacity in PetaFLOPs, WAD (1e18 = 1 PFLOPS = 1 GFL).
     function recordCapacity(address provider, uint256 capacityPflopsWad) external;
 }

@@ -103,6 +103,23 @@ interface IProviderRegistryViews {
     /// @return The address.
     function trustedTaskRegistry() external view returns (address);
 
+    /// @notice Issue 18 item 4: a page of the providers' capacity samples of recorder epoch `epoch`, by registry
+    ///         list index, for Emission's collection (docs/emission.md "Samples off the heartbeat"). `words[0]`: the
+    ///         registry list's length; `words[1]`: the number of providers with at least one sample in `epoch` (final
+    ///         once the epoch has ended); then two words per provider of `[from, from + count)` (clipped to the
+    ///         list): the provider (bits 0-159) and its day mask of `epoch` (bits 160-174; 0: no sample, or its ring
+    ///         already reused after collection), then the median of its samples (bits 0-63) and its last sampled
+    ///         day's sample (bits 64-127), in stored units (nano-PFLOPs, ×1e9 for PFLOPS wei).
+    /// @param from First list index.
+    /// @param count Providers at most (0: only the two header words).
+    /// @param epoch The recorder (Emission) epoch.
+    /// @return words The header and the page.
+    function capacitySamplesAt(
+        uint256 from,
+        uint256 count,
+        uint256 epoch
+    ) external view returns (uint256[] memory words);
+
     /// @notice The capacity recorder (zero when unset).
     /// @return The address.
     function capacityRecorder() external view returns (address);

@@ -105,6 +105,16 @@ interface IEmission is ICapacityRecorder, IRewardPool, IEmissionErrors, IEmissio
     /// @return rebalanced Providers whose state changed.
     function rebalance(uint256 maxProviders) external returns (uint256 rebalanced);
 
+    /// @notice Collects up to `maxProviders` (at most 200) providers' samples of the ended open epoch from the sample
+    ///         source (the ProviderRegistry's capacity rings, by its list from the collection cursor): each provider
+    ///         with samples in it, not collected yet, gets its median as the epoch's GFL, added to the epoch's total;
+    ///         the epoch closes once every provider with samples is collected (docs/emission.md "Samples off the
+    ///         heartbeat"). Permissionless; pays the per-provider bounty per provider collected; reverts with
+    ///         EmissionCollectionComplete when nothing is left to collect.
+    /// @param maxProviders Caller-chosen batch bound.
+    /// @return collected Providers collected.
+    function collect(uint256 maxProviders) external returns (uint256 collected);
+
     /// @notice Applies any pending epoch result of `provider` (what a batch would do for it). Permissionless.
     /// @param provider The provider.
     function rebalanceProvider(address provider) external;

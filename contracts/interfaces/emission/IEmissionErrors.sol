@@ -37,4 +37,13 @@ interface IEmissionErrors {
     /// @notice Thrown by `performUpkeep` when the payload names no action.
     /// @param action The unknown action byte.
     error EmissionUnknownUpkeep(uint8 action);
+
+    /// @notice The ended epoch still waits for its capacity collection (`collect`): it cannot close, and a sample for
+    ///         a later epoch cannot be recorded yet.
+    /// @param epoch The ended, uncollected epoch.
+    error EmissionCollectionPending(uint256 epoch);
+
+    /// @notice Nothing left to collect for the ended epoch (or it has not ended, or there is no sample source).
+    /// @param epoch The open epoch.
+    error EmissionCollectionComplete(uint256 epoch);
 }

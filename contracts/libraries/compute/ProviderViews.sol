@@ -7,13 +7,46 @@ import {IComputeStandard} from "../../interfaces/compute/IComputeStandard.sol";
 import {ProviderRegistryStore} from "../../core/compute/ProviderRegistryStore.sol";
 import {ProviderStake} from "./ProviderStake.sol";
 import {ProviderDraw} from "./ProviderDraw.sol";
+import {CapacitySamples} from "../CapacitySamples.sol";
+import {CapacityRings} from "../emission/CapacityRings.sol";
 
 /// @title ProviderViews
 /// @notice The ProviderRegistry's derived figures — uptime (decayed while silent), mintable CH — and the full
 ///         `providerInfo` record. `info` is linked as an external library (it is large and read-only); the
 ///         internal helpers are shared with the registry's heartbeat and mint paths.
 library ProviderViews {
+    using CapacitySamples for uint256[4];
+
     uint256 private constant WAD = 1e18;
+
+    /// @notice Emission's collection page (IProviderRegistryViews.capacitySamplesAt): the list's length, the epoch's
+    ///         sampled count, then two words per provider of the page (provider and mask; median and last sample).
+    function capacitySamplesAt(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        uint256 from,
+        uint256 count,
+        uint256 epoch
+    ) external view returns (uint256[] memory words) {
+        address[] storage all = $.list;
+        uint256 length = all.length;
+        uint256 end = from + count < length ? from + count : length;
+        uint256 n = from < end ? end - from : 0;
+        words = new uint256[](2 + 2 * n);
+        words[0] = length;
+        words[1] = $.sampledCount[epoch];
+        for (uint256 i; i < n; ++i) {
+            address p = all[from + i];
+            uint256[4][2] storage rings = $.capacityRings[p];
+            uint256 mask = CapacityRings.maskOf(rings, $.providers[p].sampleTag, epoch);
+            words[2 + 2 * i] = uint256(uint160(p)) | (mask << 160);
+            if (mask == 0) continue;
+            uint256[4] storage ring = rings[epoch & 1];
+            (uint256 med, ) = ring.median(mask);
+            uint256 lastDay = 14;
+            while ((mask >> lastDay) & 1 == 0) --lastDay;
+            words[3 + 2 * i] = med | (ring.get(lastDay) << 64);
+        }
+    }
 
     /// @notice Up to `limit` registered providers from `offset` (empty past the end).
     function page(

@@ -7,6 +7,7 @@ import {IEmissionErrors} from "../../interfaces/emission/IEmissionErrors.sol";
 import {IEmissionEvents} from "../../interfaces/emission/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
 import {CapacitySamples} from "../CapacitySamples.sol";
+import {EmissionCollect} from "./EmissionCollect.sol";
 
 /// @title EmissionEpochs
 /// @notice Epochs and halvings of the Emission module (SPEC section 5, seed 001 §3-4) on a pointer to its storage:
@@ -49,7 +50,8 @@ library EmissionEpochs {
 
     /// @notice Closes due epochs, at most `maxCloses`; when `paid`, each close earns the close bounty (capped per
     ///         call by maxBountyDps and by the keeper budget) which the caller transfers. User paths revert when more
-    ///         than `maxCloses` are due, so a sample never lands in the wrong epoch.
+    ///         than `maxCloses` are due, so a sample never lands in the wrong epoch. Stops (without reverting) at an
+    ///         ended epoch whose samples are not collected yet (`EmissionCollect.pending`).
     function sync(
         EmissionStore.EmissionStorage storage $,
         uint256 maxCloses,
@@ -63,7 +65,15 @@ library EmissionEpochs {
         uint256 budget = $.keeperBudgetDps;
         // @dev only the open epoch can hold samples: the later epochs this sync closes are empty.
         uint256 total = uint256($.openTotalGfl) * CapacitySamples.UNIT;
+        address source = $.sampleSource;
         while (block.timestamp >= next) {
+            // @dev issue 18 item 4: an ended epoch closes only once its providers' samples are collected (the open
+            //      one: as many as the source counts, or every provider visited; a later one: none to collect).
+            if (source != address(0)) {
+                if (closes == 0 ? EmissionCollect.pending($, epoch) : EmissionCollect.sampled(source, epoch) > 0) {
+                    break;
+                }
+            }
             if (closes == maxCloses) {
                 if (paid) break;
                 revert IEmissionErrors.EmissionEpochsBehind(epoch, (block.timestamp - next) / EPOCH + 1);
@@ -90,6 +100,11 @@ library EmissionEpochs {
         $.rebalanceCursor = 0;
         $.minSamples = $.minSamplesNext;
         $.openTotalGfl = 0;
+        if (source != address(0)) {
+            $.collectCursor = 0;
+            $.collectedCount = 0;
+            $.collectDone = false;
+        }
     }
 
     /// @dev Fixes epoch `epoch`'s reward rate and applies halvings. A threshold crossed inside the epoch splits its

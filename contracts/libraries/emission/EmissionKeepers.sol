@@ -9,6 +9,7 @@ import {IEmissionEvents} from "../../interfaces/emission/IEmissionEvents.sol";
 import {EmissionStore} from "../../core/emission/EmissionStore.sol";
 import {EmissionEpochs} from "./EmissionEpochs.sol";
 import {EmissionRewards} from "./EmissionRewards.sol";
+import {EmissionCollect} from "./EmissionCollect.sol";
 
 /// @title EmissionKeepers
 /// @notice The Emission module's permissionless keeper work on a pointer to its storage: paid epoch closes, paged
@@ -24,14 +25,22 @@ library EmissionKeepers {
     uint256 internal constant MAX_BATCH = 200;
     uint8 internal constant UPKEEP_CLOSE = 1;
     uint8 internal constant UPKEEP_REBALANCE = 2;
+    uint8 internal constant UPKEEP_COLLECT = 3;
 
-    /// @notice Closes up to `maxEpochs` due epochs (at most MAX_CLOSES), funds their rewards, pays the bounty.
-    function closeEpochs(EmissionStore.EmissionStorage storage $, uint256 maxEpochs) internal returns (uint256 closed) {
+    /// @notice Closes up to `maxEpochs` due epochs (at most MAX_CLOSES), funds their rewards, pays the bounty; an
+    ///         ended epoch still collecting gets one collection batch first (`collectBeforeClose`) and closes only
+    ///         once its collection is complete. Returns the epochs closed and the bounty paid.
+    function closeEpochs(
+        EmissionStore.EmissionStorage storage $,
+        uint256 maxEpochs
+    ) internal returns (uint256 closed, uint256 bounty) {
         uint256 epoch = $.currentEpoch;
         uint256 endsAt = EmissionEpochs.start($, epoch + 1);
         if (block.timestamp < endsAt) revert IEmissionErrors.EmissionEpochNotDue(epoch, endsAt);
         if (maxEpochs == 0) revert IEmissionErrors.EmissionInvalidParameter("maxEpochs", 0);
-        uint256 bounty = EmissionEpochs.sync($, maxEpochs > MAX_CLOSES ? MAX_CLOSES : maxEpochs, true);
+        // @dev two statements: the collection batch must run before the close (operand order is not specified)
+        bounty = collectBeforeClose($);
+        bounty += EmissionEpochs.sync($, maxEpochs > MAX_CLOSES ? MAX_CLOSES : maxEpochs, true);
         closed = $.currentEpoch - epoch;
         EmissionRewards.fund($);
         transferBounty($, bounty);
@@ -61,16 +70,33 @@ library EmissionKeepers {
         transferBounty($, bounty);
     }
 
+    /// @notice Collects a batch (`EmissionCollect.collect`) and pays the per-provider bounty to the caller.
+    function collect(EmissionStore.EmissionStorage storage $, uint256 maxProviders) internal returns (uint256 n) {
+        n = EmissionCollect.collect($, maxProviders);
+        transferBounty($, EmissionRewards.bounty($, n * $.bounty.perProviderBountyDps));
+    }
+
+    /// @notice A close's own collection step: when the ended open epoch still waits for providers, collects one
+    ///         batch of `keeperBatchSize` first (bounded: never a loop over all providers). Returns the per-provider
+    ///         bounty earned (the caller pays it with the close bounty).
+    function collectBeforeClose(EmissionStore.EmissionStorage storage $) internal returns (uint256) {
+        if (!EmissionCollect.pending($, $.currentEpoch)) return 0;
+        uint256 n = EmissionCollect.collect($, $.keeperBatchSize);
+        return EmissionRewards.bounty($, n * $.bounty.perProviderBountyDps);
+    }
+
     /// @notice Pays `amount` DPS of bounty to the caller.
     function transferBounty(EmissionStore.EmissionStorage storage $, uint256 amount) internal {
         if (amount > 0) IERC20(address($.dps)).safeTransfer(msg.sender, amount);
     }
 
-    /// @notice The next keeper action: close due epochs, else rebalance a batch, else none (0).
+    /// @notice The next keeper action: collect the ended epoch's providers, else close due epochs, else rebalance a
+    ///         batch, else none (0).
     function nextUpkeep(EmissionStore.EmissionStorage storage $) internal view returns (uint8 action, uint256 arg) {
         uint256 epoch = $.currentEpoch;
         uint256 next = EmissionEpochs.start($, epoch + 1);
         if (block.timestamp >= next) {
+            if (EmissionCollect.pending($, epoch)) return (UPKEEP_COLLECT, $.keeperBatchSize);
             uint256 due = (block.timestamp - next) / EmissionEpochs.EPOCH + 1;
             return (UPKEEP_CLOSE, due > MAX_LAZY_CLOSES ? MAX_LAZY_CLOSES : due);
         }

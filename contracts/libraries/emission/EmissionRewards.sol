@@ -29,16 +29,16 @@ library EmissionRewards {
         uint256 sampleEpoch = pr.sampleEpoch;
         if (!pr.listed || sampleEpoch >= epoch) return false;
         // @dev epochGfl is in stored units (nano-PFLOPs): GFL wei = × UNIT.
+        uint256 gflStored = pr.epochGfl;
         uint256 epochGfl;
         unchecked {
-            epochGfl = uint256(pr.epochGfl) * CapacitySamples.UNIT; // < 2^96 × 1e9
+            epochGfl = gflStored * CapacitySamples.UNIT; // < 2^96 × 1e9
         }
         uint256 target = sampleEpoch + 1 == epoch ? epochGfl : 0;
         uint256 reward;
         uint256 accrued = pr.accruedDps;
         if (!pr.settled) {
-            // @dev reward rounds down (favours the protocol).
-            reward = (epochGfl * $.epochs[sampleEpoch].rateWad) / WAD;
+            reward = epochReward(gflStored, $.epochs[sampleEpoch].rateWad);
             accrued += reward;
             pr.accruedDps = uint128(accrued);
             pr.settled = true;
@@ -72,16 +72,21 @@ library EmissionRewards {
         accrued = pr.accruedDps;
         uint256 sampleEpoch = pr.sampleEpoch;
         if (!pr.listed || sampleEpoch >= epoch || pr.settled) return accrued;
-        // @dev reward rounds down (favours the protocol), exactly as in `settle`.
-        uint256 reward;
-        unchecked {
-            // < 2^96 × 1e9 × 2^64: no overflow
-            reward = (uint256(pr.epochGfl) * CapacitySamples.UNIT * $.epochs[sampleEpoch].rateWad) / WAD;
-        }
+        uint256 reward = epochReward(pr.epochGfl, $.epochs[sampleEpoch].rateWad);
         accrued += reward;
         pr.accruedDps = uint128(accrued);
         pr.settled = true;
         emit IEmissionEvents.ProviderRebalanced(provider, sampleEpoch, pr.gfl, reward, accrued);
+    }
+
+    /// @notice A provider's reward for one closed epoch: `epochGfl` (stored units, nano-PFLOPs) × UNIT × the epoch's
+    ///         rate / WAD, rounded down (favours the protocol). The one formula `settle`, `accrueReward` and the
+    ///         module's `claimable` view share.
+    function epochReward(uint256 epochGflStored, uint256 rateWad) internal pure returns (uint256) {
+        unchecked {
+            // < 2^96 stored units × 2^64 (rateWad is a uint64): no overflow. × UNIT / WAD = / (WAD / UNIT), exactly.
+            return (epochGflStored * rateWad) / (WAD / CapacitySamples.UNIT);
+        }
     }
 
     /// @notice Funds closed epochs' rewards: the reward pool (replenished DPS) pays first, only the shortfall is

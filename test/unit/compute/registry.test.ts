@@ -173,50 +173,52 @@ describe("ProviderRegistry", function () {
   });
 
   describe("heartbeats", function () {
-    it("tracks uptime, caps the sample at the attested capacity and feeds the capacity recorder", async function () {
+    it("tracks uptime, caps the sample at the attested capacity and keeps each recorder day's lowest sample", async function () {
       const reg = fx.protocol.providerRegistry;
       const [a] = fx.users;
       const recorder = await (await fx.connection.ethers.getContractFactory("MockCapacityRecorder")).deploy();
       await expect(reg.setCapacityRecorder(await recorder.getAddress()))
         .to.emit(reg, "CapacityRecorderSet")
         .withArgs(await recorder.getAddress());
-      // Start just after a UTC midnight (the mock recorder has no epochs: its days are UTC days), so the first
-      // four hours below stay in one recorder day whatever the wall clock the network started from.
+      // Start just after a UTC midnight (the mock recorder has no epochs: its epochs and days count from 0), so the
+      // first four hours below stay in one recorder day whatever the wall clock the network started from.
       const now = BigInt(await time().latest());
       await time().increaseTo(now - (now % DAY) + DAY + 60n);
       await onboard(fx, a!);
+      const index = (await reg.providerInfo(a!.address)).index;
+      // Issue 18 item 4: the sample stays in the registry's ring (Emission collects it after the epoch): the word of
+      // the provider's epoch holds its day mask (bits 160-174 of the first), the median and the last day's sample.
+      const ring = async () => {
+        const t = BigInt(await time().latest());
+        const words = await reg.capacitySamplesAt(index, 1n, t / (15n * DAY));
+        return { mask: (words[2]! >> 160n) & 0x7fffn, last: ((words[3]! >> 64n) & ((1n << 64n) - 1n)) * 10n ** 9n };
+      };
       await reg.connect(a!).heartbeat(wad("9"));
-      expect(await recorder.lastSample(a!.address)).to.equal(wad("0.5"));
+      expect((await ring()).last).to.equal(wad("0.5"));
       await time().increase(HOUR - 1n);
       await expect(reg.connect(a!).heartbeat(wad("0.4")))
         .to.emit(reg, "Heartbeat")
         .withArgs(a!.address, wad("0.4"), HOUR, HOUR, WAD);
       // Late by 2 intervals: one interval credited, two down → 2h up of 4h tracked.
       await time().increase(3n * HOUR - 1n);
-      await expect(reg.connect(a!).heartbeat(wad("0.4")))
+      await expect(reg.connect(a!).heartbeat(wad("0.45")))
         .to.emit(reg, "Heartbeat")
-        .withArgs(a!.address, wad("0.4"), 2n * HOUR, 4n * HOUR, WAD / 2n);
-      // The third beat is the same recorder day and not lower than the one before: the recorder keeps each day's
-      // lowest sample, so it is not forwarded (gas: one forwarded sample per day plus lower readings).
-      expect(await recorder.calls()).to.equal(2n);
-      expect(await recorder.lastSample(a!.address)).to.equal(wad("0.4"));
+        .withArgs(a!.address, wad("0.45"), 2n * HOUR, 4n * HOUR, WAD / 2n);
+      // The day keeps its lowest beat (the capacity guaranteed all day); one day, one sample.
+      const r = await ring();
+      expect(r.last).to.equal(wad("0.4"));
+      expect(r.mask).to.not.equal(0n);
+      expect(r.mask & (r.mask - 1n)).to.equal(0n);
       await expect(reg.connect(a!).heartbeat(1)).to.be.revertedWithCustomError(reg, "ProviderHeartbeatTooSoon");
-      // A reverting recorder does not stop the heartbeat (uptime keeps counting); the lost sample is logged.
-      await recorder.setFailing(true);
-      await time().increase(HOUR);
-      await expect(reg.connect(a!).heartbeat(wad("0.3")))
-        .to.emit(reg, "CapacityRecordFailed")
-        .withArgs(a!.address, await recorder.getAddress(), wad("0.3"));
-      expect(await recorder.calls()).to.equal(2n);
-      // A new day forwards again, whatever the reading.
-      await recorder.setFailing(false);
+      // A new day is a new sample, whatever the reading; the beats never call the recorder.
       await time().increase(DAY);
       await reg.connect(a!).heartbeat(wad("0.5"));
-      expect(await recorder.calls()).to.equal(3n);
-      expect(await recorder.lastSample(a!.address)).to.equal(wad("0.5"));
+      expect((await ring()).last).to.equal(wad("0.5"));
+      // One call only: the registry attaching itself as the sample source when the recorder was set.
+      expect(await recorder.calls()).to.equal(1n);
     });
 
-    it("forwards to Emission the first beat of each Emission day (its days start at genesis) and nothing else", async function () {
+    it("keeps each Emission day's lowest beat (its days start at genesis); Emission collects them after the epoch", async function () {
       const reg = fx.protocol.providerRegistry;
       const emission = fx.protocol.emission;
       const [a] = fx.users;
@@ -225,13 +227,25 @@ describe("ProviderRegistry", function () {
       const genesis = await emission.epochStart(0);
       const t = BigInt(await time().latest());
       const boundary = genesis + ((t - genesis) / DAY + 2n) * DAY;
+      const epoch = (boundary - genesis) / (15n * DAY);
+      const index = (await reg.providerInfo(a!.address)).index;
+      const mask = async () => ((await reg.capacitySamplesAt(index, 1n, epoch))[2]! >> 160n) & 0x7fffn;
       await time().increaseTo(boundary - 2n * HOUR);
-      await expect(reg.connect(a!).heartbeat(wad("0.5"))).to.emit(emission, "CapacityRecorded");
-      await time().increase(HOUR);
       await expect(reg.connect(a!).heartbeat(wad("0.5"))).not.to.emit(emission, "CapacityRecorded");
-      // Crosses Emission's day boundary (not a UTC midnight): forwarded again.
+      const first = await mask();
+      expect(first).to.not.equal(0n);
       await time().increase(HOUR);
-      await expect(reg.connect(a!).heartbeat(wad("0.5"))).to.emit(emission, "CapacityRecorded");
+      await reg.connect(a!).heartbeat(wad("0.5"));
+      expect(await mask()).to.equal(first);
+      // Crosses Emission's day boundary (not a UTC midnight): a second day.
+      await time().increase(HOUR);
+      await reg.connect(a!).heartbeat(wad("0.5"));
+      expect(await mask()).to.equal(first | (first << 1n));
+      expect((await reg.capacitySamplesAt(0n, 0n, epoch))[1]).to.equal(1n);
+      // After the epoch's end the close collects the provider (CapacityRecorded per collected provider).
+      await time().increaseTo(await emission.epochStart(epoch + 1n));
+      await expect(emission.closeEpochs(64)).to.emit(emission, "CapacityRecorded");
+      expect((await emission.providerInfo(a!.address)).sampleCount).to.equal(2n);
     });
 
     it("rejects heartbeats without a live attestation", async function () {
