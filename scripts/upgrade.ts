@@ -8,11 +8,15 @@
  * implementation; then one Governor proposal is made whose execution (after the vote and the timelock delay)
  * calls `upgradeToAndCall` on every proxy. CHX_UPGRADE_CALLS="Name=0x…" gives migration calldata per proxy.
  * On local networks CHX_UPGRADE_DRIVE=1 votes with the deployer's DPS, time-travels, queues and executes.
+ * An implementation whose configuration is immutables (ComputePriceOracle: IComputePriceOracle.Config) takes
+ * constructor arguments: CHX_UPGRADE_ARGS='{"ComputePriceOracle":[["0xFeed…",86400,…]]}' (JSON, per proxy name;
+ * numbers may be decimal strings), else the recorded `implementationArgs` are reused (a code-only upgrade). A new
+ * configuration is announced with CHX_UPGRADE_CALLS="ComputePriceOracle=<announceConfig() calldata>".
  */
 import hre from "hardhat";
 import { id } from "ethers";
 import { upgrades as upgradesFactory } from "@openzeppelin/hardhat-upgrades";
-import { linkedLibraries, sameCode } from "./lib/deployer.js";
+import { linkedLibraries, sameCode, upgradeConstructorArgs } from "./lib/deployer.js";
 import { isLocalNetwork } from "./deploy/config.js";
 import { connectProtocol, readDeployment } from "@chx/sdk";
 
@@ -35,6 +39,7 @@ if (record === undefined) {
   process.exit(1);
 }
 const wanted = pairs(process.env.CHX_UPGRADE);
+const ctorArgsByName = JSON.parse(process.env.CHX_UPGRADE_ARGS ?? "{}") as Record<string, unknown[]>;
 const calls = pairs(process.env.CHX_UPGRADE_CALLS);
 if (wanted.size === 0) {
   console.error('✖ Say what to upgrade: CHX_UPGRADE="CHToken=CHTokenV2[,Other=OtherV2]"');
@@ -78,6 +83,8 @@ async function libraryLinks(contract: string): Promise<Record<string, string>> {
   return out;
 }
 
+const newImplementationArgs = new Map<string, string>();
+
 for (const [name, contract] of wanted) {
   const rec = record.contracts[name];
   if (rec === undefined || rec.kind !== "uups") {
@@ -99,10 +106,21 @@ for (const [name, contract] of wanted) {
     /* already registered */
   }
   console.log(`validating ${name}: ${rec.contract} → ${contract} (storage layout, upgrade safety)`);
+  let ctorArgs: unknown[];
+  try {
+    ctorArgs = upgradeConstructorArgs(record.contracts[name], factory.interface, ctorArgsByName[name]);
+  } catch (e) {
+    console.error(`✖ ${name} (${contract}): ${(e as Error).message}`);
+    process.exit(1);
+  }
+  if (ctorArgs.length > 0 && ctorArgsByName[name] === undefined)
+    console.log(`  ${name}: reusing the recorded implementation arguments (code-only upgrade)`);
   const impl = (await u.prepareUpgrade(rec.address, factory, {
     kind: "uups",
     unsafeAllow: ["missing-initializer", "missing-initializer-call", "external-library-linking"],
+    ...(ctorArgs.length > 0 ? { constructorArgs: ctorArgs } : {}),
   })) as string;
+  if (ctorArgs.length > 0) newImplementationArgs.set(name, factory.interface.encodeDeploy(ctorArgs));
   console.log(`  new implementation ${impl}`);
   targets.push(rec.address);
   datas.push(factory.interface.encodeFunctionData("upgradeToAndCall", [impl, calls.get(name) ?? "0x"]));
@@ -129,6 +147,9 @@ if (process.env.CHX_UPGRADE_DRIVE === "1") {
     const rec = record.contracts[name]!;
     rec.implementation = await u.erc1967.getImplementationAddress(rec.address);
     rec.contract = wanted.get(name)!;
+    const args = newImplementationArgs.get(name);
+    if (args !== undefined) rec.implementationArgs = args;
+    else delete rec.implementationArgs;
   }
   const { writeFile } = await import("node:fs/promises");
   await writeFile(`deployments/${network}.json`, JSON.stringify(record, null, 2) + "\n");

@@ -3,9 +3,9 @@
  * Sourcify when enabled in hardhat.config.ts):
  *   npm run verify -- --network <name>          (CHX_ETHERSCAN_API_KEY from the keystore or the environment)
  *   CHX_VERIFY_DRY_RUN=1 npm run verify -- --network <name>   lists what would be verified, sends nothing
- * For every contract of deployments/<network>.json: the implementation (a UUPS proxy's logic, no constructor
- * arguments) or the plain contract (its recorded constructor arguments), then each proxy as an ERC1967Proxy with its
- * recorded (implementation, initializer call). External contracts (USDC, feeds) are skipped. Already verified
+ * For every contract of deployments/<network>.json: the implementation (a UUPS proxy's logic, with its recorded
+ * `implementationArgs` when its configuration is immutables) or the plain contract (its recorded constructor
+ * arguments), then each proxy as an ERC1967Proxy with its recorded (implementation, initializer call). External contracts (USDC, feeds) are skipped. Already verified
  * contracts count as done; the script ends with a count and exits 1 if any failed.
  */
 import hre from "hardhat";
@@ -37,21 +37,28 @@ for (const [name, c] of Object.entries(record.contracts)) {
   if (c.kind === "external") continue;
   const artifact = await hre.artifacts.readArtifact(c.contract);
   const fq = `${artifact.sourceName}:${artifact.contractName}`;
+  const ctor = artifact.abi.find((f: { type: string }) => f.type === "constructor") as
+    { inputs: Array<{ type: string }> } | undefined;
+  // recorded ABI-encoded constructor arguments → values, by the artifact's constructor
+  const decoded = (encoded: string | undefined): unknown[] =>
+    ctor === undefined || encoded === undefined || encoded === "0x"
+      ? []
+      : [
+          ...coder.decode(
+            ctor.inputs.map((i) => i.type),
+            encoded,
+          ),
+        ];
   if (c.kind === "plain") {
-    const ctor = artifact.abi.find((f: { type: string }) => f.type === "constructor") as
-      { inputs: Array<{ type: string }> } | undefined;
-    const args =
-      ctor === undefined || c.constructorArgs === undefined || c.constructorArgs === "0x"
-        ? []
-        : [
-            ...coder.decode(
-              ctor.inputs.map((i) => i.type),
-              c.constructorArgs,
-            ),
-          ];
-    jobs.push({ label: name, address: c.address, contract: fq, constructorArgs: args });
+    jobs.push({ label: name, address: c.address, contract: fq, constructorArgs: decoded(c.constructorArgs) });
   } else {
-    jobs.push({ label: `${name} implementation`, address: c.implementation, contract: fq, constructorArgs: [] });
+    // an implementation takes no arguments unless its configuration is immutables (recorded `implementationArgs`)
+    jobs.push({
+      label: `${name} implementation`,
+      address: c.implementation,
+      contract: fq,
+      constructorArgs: decoded(c.implementationArgs),
+    });
     if (c.constructorArgs !== undefined) {
       const [impl, data] = coder.decode(["address", "bytes"], c.constructorArgs);
       jobs.push({ label: `${name} proxy`, address: c.address, contract: PROXY, constructorArgs: [impl, data] });

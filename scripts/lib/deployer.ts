@@ -11,7 +11,7 @@
  */
 import { writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { AbiCoder, keccak256, toUtf8Bytes, type Signer } from "ethers";
+import { AbiCoder, keccak256, toUtf8Bytes, type Interface, type Signer } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 import { upgrades as upgradesFactory, type HardhatUpgrades } from "@openzeppelin/hardhat-upgrades";
@@ -209,6 +209,8 @@ export class DeployContext {
         ["address", "bytes"],
         [implementation, factory.interface.encodeFunctionData("initialize", args)],
       ),
+      // the implementation's own constructor arguments (configuration as immutables): verification needs them
+      ...(ctorArgs.length > 0 ? { implementationArgs: factory.interface.encodeDeploy(ctorArgs) } : {}),
     };
     this.log(`  ${name}: deployed proxy ${address}`);
     await this.journal(contract);
@@ -454,4 +456,24 @@ export async function runDeploy(
     }
   }
   return ctx;
+}
+
+/**
+ * The constructor arguments of a new implementation for the proxy `rec` (scripts/upgrade.ts): `given` when the
+ * operator passed them (CHX_UPGRADE_ARGS), else the recorded `implementationArgs` decoded by the new constructor (a
+ * code-only upgrade of a contract configured by immutables, e.g. ComputePriceOracle), else none. Throws when the
+ * constructor takes arguments and neither is there, so nothing is deployed with a guessed configuration.
+ */
+export function upgradeConstructorArgs(
+  rec: ContractRecord | undefined,
+  iface: Interface,
+  given?: unknown[],
+): unknown[] {
+  if (given !== undefined) return given;
+  const inputs = iface.deploy.inputs;
+  if (inputs.length === 0) return [];
+  const recorded = rec?.implementationArgs;
+  if (recorded === undefined || recorded === "0x")
+    throw new Error(`the implementation takes constructor arguments: give them in CHX_UPGRADE_ARGS`);
+  return [...AbiCoder.defaultAbiCoder().decode(inputs, recorded)];
 }

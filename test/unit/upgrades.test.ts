@@ -4,6 +4,7 @@ import { upgrades as upgradesFactory } from "@openzeppelin/hardhat-upgrades";
 import { connectionFor, deployAll, type Fixture } from "../helpers/fixture.js";
 import { CHTokenV2Mock__factory } from "../../types/ethers-contracts/index.js";
 import { proposeAndExecute } from "../helpers/governance.js";
+import { upgradeConstructorArgs } from "../../scripts/lib/deployer.js";
 
 describe("Upgrades (SEC-02)", function () {
   let fx: Fixture;
@@ -132,6 +133,59 @@ describe("Upgrades (SEC-02)", function () {
     // roles survive too: the registry stand-in still mints
     await v2.connect(alice!).mint(bob!.address, 1n);
     expect(await v2.balanceOf(bob!.address)).to.equal(1235n);
+  });
+
+  it("records the oracle's configuration and re-configures it only by a governance upgrade (ORC-01, SEC-02)", async function () {
+    const { oracle } = fx.protocol;
+    const ethers = fx.connection.ethers;
+    const rec = fx.ctx.record.contracts.ComputePriceOracle!;
+    const Oracle = await ethers.getContractFactory("ComputePriceOracle");
+    // the deploy records the implementation's constructor arguments (verification and the next upgrade read them)
+    const recorded = upgradeConstructorArgs(rec, Oracle.interface) as unknown as [unknown[]];
+    const live = await oracle.config();
+    expect(recorded[0]![0]).to.equal(live.feed);
+    expect(recorded[0]![1]).to.equal(live.heartbeatSec);
+    expect(recorded[0]![3]).to.equal(live.maxPriceWad);
+    // a constructor with inputs and nothing recorded or given stops the upgrade script before it deploys
+    expect(() => upgradeConstructorArgs({ ...rec, implementationArgs: undefined }, Oracle.interface)).to.throw(
+      /constructor arguments/,
+    );
+    expect(
+      upgradeConstructorArgs(fx.ctx.record.contracts.CHToken, (await ethers.getContractFactory("CHToken")).interface),
+    ).to.deep.equal([]);
+    // the operator's new configuration (CHX_UPGRADE_ARGS): a shorter heartbeat and a lower price cap
+    const next = [...(recorded[0] as unknown[])];
+    next[1] = 3_600n;
+    next[3] = live.maxPriceWad / 2n;
+    const args = upgradeConstructorArgs(rec, Oracle.interface, [next]);
+    const u = await upgradesFactory(hre, fx.connection);
+    const impl = (await u.prepareUpgrade(await oracle.getAddress(), Oracle, {
+      kind: "uups",
+      constructorArgs: args,
+    })) as string;
+    expect((await oracle.config()).heartbeatSec, "nothing changes before the proposal executes").to.equal(
+      live.heartbeatSec,
+    );
+    await proposeAndExecute(fx, [
+      {
+        target: await oracle.getAddress(),
+        data: oracle.interface.encodeFunctionData("upgradeToAndCall", [
+          impl,
+          oracle.interface.encodeFunctionData("announceConfig"),
+        ]),
+      },
+    ]);
+    const after = await oracle.config();
+    expect(after.heartbeatSec).to.equal(3_600n);
+    expect(after.maxPriceWad).to.equal(live.maxPriceWad / 2n);
+    expect(after.feed).to.equal(live.feed);
+    // the next read runs on the new implementation: the vote and the timelock outlasted the new 1-hour heartbeat
+    const round = await fx.protocol.chIndexFeed!.latestRoundData();
+    await expect(oracle.indexPrice())
+      .to.be.revertedWithCustomError(oracle, "OracleStalePrice")
+      .withArgs(round[3], 3_600n, await fx.connection.networkHelpers.time.latest());
+    await fx.protocol.chIndexFeed!.setAnswer(round[1]);
+    expect(await oracle.indexPrice()).to.equal(round[1] * 10n ** 10n);
   });
 
   it("rejects a layout-breaking v2 in storage-layout validation", async function () {

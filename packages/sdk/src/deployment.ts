@@ -23,6 +23,11 @@ export interface ContractRecord {
   txHash?: string;
   /** ABI-encoded constructor arguments (plain) or the initializer call (uups), for source verification. */
   constructorArgs?: string;
+  /**
+   * uups only: ABI-encoded constructor arguments of the implementation, when its configuration is implementation
+   * immutables (ComputePriceOracle); what its verification and the next upgrade's default need.
+   */
+  implementationArgs?: string;
 }
 
 export interface DeploymentRecord {
