@@ -475,5 +475,6 @@ export function upgradeConstructorArgs(
   const recorded = rec?.implementationArgs;
   if (recorded === undefined || recorded === "0x")
     throw new Error(`the implementation takes constructor arguments: give them in CHX_UPGRADE_ARGS`);
-  return [...AbiCoder.defaultAbiCoder().decode(inputs, recorded)];
+  // plain (writable) arrays: a decoded Result is read-only and contract factories rewrite their arguments
+  return AbiCoder.defaultAbiCoder().decode(inputs, recorded).toArray(true);
 }

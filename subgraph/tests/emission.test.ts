@@ -25,6 +25,7 @@ import {
   handleMinSamplesSet,
   handleProviderRebalanced,
   handleRebalanceBatch,
+  handleCollectionBatch,
   handleReplenished,
   handleRewardsClaimed,
   handleRewardsFunded,
@@ -83,21 +84,27 @@ function closed(
   bounty: BigInt,
   ts: i64,
 ): EpochClosed {
-  const e = new EmissionEvents(EMISSION).EpochClosed(ts, u(epoch), total, rate, rewards, cumulative, u(halvings), KEEPER, bounty);
+  const e = new EmissionEvents(EMISSION).EpochClosed(
+    ts,
+    u(epoch),
+    total,
+    rate,
+    rewards,
+    cumulative,
+    u(halvings),
+    KEEPER,
+    bounty,
+  );
   handleEpochClosed(e);
   return e;
 }
 
 function funded(rewards: BigInt, fromPool: BigInt, minted: BigInt, pool: BigInt, totalMinted: BigInt, ts: i64): void {
-  handleRewardsFunded(
-    new EmissionEvents(EMISSION).RewardsFunded(ts, rewards, fromPool, minted, pool, totalMinted),
-  );
+  handleRewardsFunded(new EmissionEvents(EMISSION).RewardsFunded(ts, rewards, fromPool, minted, pool, totalMinted));
 }
 
 function rebalanced(p: Address, epoch: i32, gfl: BigInt, reward: BigInt, accrued: BigInt, ts: i64): void {
-  handleProviderRebalanced(
-    new EmissionEvents(EMISSION).ProviderRebalanced(ts, p, u(epoch), gfl, reward, accrued),
-  );
+  handleProviderRebalanced(new EmissionEvents(EMISSION).ProviderRebalanced(ts, p, u(epoch), gfl, reward, accrued));
 }
 
 function batch(epoch: i32, from: i32, to: i32, count: i32, bounty: BigInt, ts: i64): void {
@@ -113,24 +120,18 @@ function claimed(p: Address, amount: BigInt, total: BigInt, ts: i64): RewardsCla
 }
 
 function keeperFunded(amount: BigInt, budget: BigInt, ts: i64): void {
-  handleKeeperBudgetFunded(
-    new EmissionEvents(EMISSION).KeeperBudgetFunded(ts, ALICE, amount, budget),
-  );
+  handleKeeperBudgetFunded(new EmissionEvents(EMISSION).KeeperBudgetFunded(ts, ALICE, amount, budget));
 }
 
 /** initialize(): MinSamplesSet(8), HalvingSpanSet(span), KeeperConfigSet(1, 0.05, 10 DPS; 5 %, 100). */
 function init(span: BigInt, ts: i64): void {
   handleMinSamplesSet(new EmissionEvents(EMISSION).MinSamplesSet(ts, u(8)));
-  handleHalvingSpanSet(
-    new EmissionEvents(EMISSION).HalvingSpanSet(ts, span, span),
-  );
+  handleHalvingSpanSet(new EmissionEvents(EMISSION).HalvingSpanSet(ts, span, span));
   const bounty = new ethereum.Tuple();
   bounty.push(ethereum.Value.fromUnsignedBigInt(wad(1)));
   bounty.push(ethereum.Value.fromUnsignedBigInt(milli(50)));
   bounty.push(ethereum.Value.fromUnsignedBigInt(wad(10)));
-  handleKeeperConfigSet(
-    new EmissionEvents(EMISSION).KeeperConfigSet(ts, bounty, u(500), u(100)),
-  );
+  handleKeeperConfigSet(new EmissionEvents(EMISSION).KeeperConfigSet(ts, bounty, u(500), u(100)));
 }
 
 const STATE = EMISSION.toHexString();
@@ -201,6 +202,14 @@ describe("Emission", () => {
     assert.fieldEquals("EmissionEpoch", "0x" + hexLE(0), "accruedDps", milli(310).toString());
     assert.fieldEquals("EmissionProvider", ALICE.toHexString(), "settled", "true");
 
+    // a collection batch of the ended epoch pays its per-provider bounty from the keeper budget (0.1 DPS)
+    handleCollectionBatch(
+      new EmissionEvents(EMISSION).CollectionBatch(T0 + EPOCH + 130, u(0), u(2), KEEPER, milli(100)),
+    );
+    assert.fieldEquals("EmissionState", STATE, "keeperBudgetDps", milli(3800).toString());
+    assert.fieldEquals("EmissionState", STATE, "totalBountiesDps", milli(1200).toString());
+    assert.entityCount("CollectionBatch", 1);
+
     // epoch 1: ALICE samples again (no event for BOB); ALICE claims 0.21
     sample(ALICE, 1, 0, wad(200), 1, wad(200), wad(200), T0 + EPOCH + DAY);
     assert.fieldEquals("EmissionProvider", ALICE.toHexString(), "settled", "false");
@@ -250,7 +259,16 @@ describe("Emission", () => {
     init(wad(400), T0);
     sample(CAROL, 0, 0, wad(500), 1, wad(500), wad(500), T0 + HOUR);
     // 400 GFL at 0.002 + 100 at 0.001 = 0.9 DPS → blended rate 0.0018
-    const h = new EmissionEvents(EMISSION).Halved(T0 + EPOCH, u(1), u(0), true, wad(400), wad(800), u(T0 + EPOCH + 365 * DAY), RATE1);
+    const h = new EmissionEvents(EMISSION).Halved(
+      T0 + EPOCH,
+      u(1),
+      u(0),
+      true,
+      wad(400),
+      wad(800),
+      u(T0 + EPOCH + 365 * DAY),
+      RATE1,
+    );
     handleHalved(h);
     closed(0, wad(500), BigInt.fromString("1800000000000000"), milli(900), wad(500), 1, wad(0), T0 + EPOCH);
     assert.fieldEquals("Halving", lastEventId(h), "byThreshold", "true");
@@ -276,7 +294,17 @@ describe("Emission", () => {
     init(wad(10000000), T0);
     // 1 DPS returned: 0.05 to the keeper budget, 0.95 to the pool = 475 GFL-epochs at rate 0.002 (capped at 300)
     handleReplenished(
-      new EmissionEvents(EMISSION).Replenished(T0 + HOUR, REGISTRY, wad(1), milli(950), milli(50), wad(300), wad(0), milli(950), milli(50)),
+      new EmissionEvents(EMISSION).Replenished(
+        T0 + HOUR,
+        REGISTRY,
+        wad(1),
+        milli(950),
+        milli(50),
+        wad(300),
+        wad(0),
+        milli(950),
+        milli(50),
+      ),
     );
     assert.fieldEquals("EmissionState", STATE, "rewardPoolDps", milli(950).toString());
     assert.fieldEquals("EmissionState", STATE, "keeperBudgetDps", milli(50).toString());

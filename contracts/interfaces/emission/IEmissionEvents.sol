@@ -75,6 +75,14 @@ interface IEmissionEvents {
         uint256 accruedDps
     );
 
+    /// @notice Emitted after each collection batch of an ended epoch (`collect`, or the batch a close runs first):
+    ///         the providers whose samples were collected and the per-provider bounty paid from the keeper budget.
+    /// @param epoch The ended epoch being collected.
+    /// @param collected Providers collected in this batch.
+    /// @param keeper The caller.
+    /// @param bountyDps Bounty paid (out of the keeper budget).
+    event CollectionBatch(uint256 indexed epoch, uint256 collected, address indexed keeper, uint256 bountyDps);
+
     /// @notice Emitted after each rebalance batch.
     /// @param epoch The open epoch (providers are rebalanced for `epoch − 1`).
     /// @param fromIndex First provider index processed.

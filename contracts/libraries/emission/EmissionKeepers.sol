@@ -72,8 +72,9 @@ library EmissionKeepers {
 
     /// @notice Collects a batch (`EmissionCollect.collect`) and pays the per-provider bounty to the caller.
     function collect(EmissionStore.EmissionStorage storage $, uint256 maxProviders) internal returns (uint256 n) {
-        n = EmissionCollect.collect($, maxProviders);
-        transferBounty($, EmissionRewards.bounty($, n * $.bounty.perProviderBountyDps));
+        uint256 bounty;
+        (n, bounty) = _collectPaid($, maxProviders);
+        transferBounty($, bounty);
     }
 
     /// @notice A close's own collection step: when the ended open epoch still waits for providers, collects one
@@ -81,8 +82,19 @@ library EmissionKeepers {
     ///         bounty earned (the caller pays it with the close bounty).
     function collectBeforeClose(EmissionStore.EmissionStorage storage $) internal returns (uint256) {
         if (!EmissionCollect.pending($, $.currentEpoch)) return 0;
-        uint256 n = EmissionCollect.collect($, $.keeperBatchSize);
-        return EmissionRewards.bounty($, n * $.bounty.perProviderBountyDps);
+        (, uint256 bounty) = _collectPaid($, $.keeperBatchSize);
+        return bounty;
+    }
+
+    /// @dev One collection batch, its per-provider bounty taken from the keeper budget and `CollectionBatch` (the
+    ///      budget's indexers follow it, as `RebalanceBatch`); the caller transfers the bounty.
+    function _collectPaid(
+        EmissionStore.EmissionStorage storage $,
+        uint256 maxProviders
+    ) private returns (uint256 n, uint256 bounty) {
+        n = EmissionCollect.collect($, maxProviders);
+        bounty = EmissionRewards.bounty($, n * $.bounty.perProviderBountyDps);
+        emit IEmissionEvents.CollectionBatch($.currentEpoch, n, msg.sender, bounty);
     }
 
     /// @notice Pays `amount` DPS of bounty to the caller.

@@ -3,6 +3,7 @@
 // delta applied to a post-state another event carried (keeper budget after bounties); no eth_call.
 import {
   CapacityRecorded,
+  CollectionBatch,
   EpochClosed,
   Halved,
   HalvingSpanSet,
@@ -17,6 +18,7 @@ import {
 } from "../../generated/Emission/Emission";
 import {
   CapacitySample,
+  CollectionBatch as CollectionBatchEntity,
   EmissionParameterChange,
   EmissionProvider,
   EpochClose,
@@ -237,6 +239,27 @@ export function handleRebalanceBatch(event: RebalanceBatchEvent): void {
   b.fromIndex = event.params.fromIndex.toI32();
   b.toIndex = event.params.toIndex.toI32();
   b.rebalanced = event.params.rebalanced.toI32();
+  b.keeper = event.params.keeper;
+  b.bountyDps = event.params.bountyDps;
+  stamp(b, event);
+  b.save();
+
+  const d = new EmissionDelta();
+  d.bountiesDps = event.params.bountyDps;
+  updateEmissionAggregates(event, state, d);
+}
+
+// A collection batch of an ended epoch (issue 18 item 4): its per-provider bounty leaves the keeper budget, exactly
+// as a rebalance batch's does; the providers it collected each came with their CapacityRecorded.
+export function handleCollectionBatch(event: CollectionBatch): void {
+  const state = getOrCreateState(event.address, event.block);
+  state.keeperBudgetDps = state.keeperBudgetDps.minus(event.params.bountyDps);
+  state.totalBountiesDps = state.totalBountiesDps.plus(event.params.bountyDps);
+  state.save();
+
+  const b = new CollectionBatchEntity(eventId(event));
+  b.epoch = event.params.epoch.toI32();
+  b.collected = event.params.collected.toI32();
   b.keeper = event.params.keeper;
   b.bountyDps = event.params.bountyDps;
   stamp(b, event);

@@ -158,8 +158,16 @@ open(
 // Emission (keepers and claimants)
 open(
   "Emission",
-  ["closeEpoch()", "closeEpochs(uint256)", "rebalance(uint256)", "rebalanceProvider(address)", "performUpkeep(bytes)"],
-  "permissionless keeper work with a bounded bounty (OPS-01): deterministic, idempotent, only when due",
+  [
+    "closeEpoch()",
+    "closeEpochs(uint256)",
+    "collect(uint256)",
+    "rebalance(uint256)",
+    "rebalanceProvider(address)",
+    "performUpkeep(bytes)",
+  ],
+  "permissionless keeper work with a bounded bounty (OPS-01): deterministic, idempotent, only when due " +
+    "(collect: only after an epoch's end, each provider once, EmissionCollectionComplete when nothing is left)",
 );
 open("Emission", ["claim(address)"], "pays accrued rewards to the provider itself, whoever triggers it (EMI-02)");
 open("Emission", ["fundKeeperBudget(uint256)"], "a donation of DPS into the keeper bounty budget: the caller pays");

@@ -12,7 +12,7 @@ import { upgrades as upgradesFactory } from "@openzeppelin/hardhat-upgrades";
 import { connectionFor, deployAll, type Fixture } from "../../helpers/fixture.js";
 import { onboard } from "../compute/helpers.js";
 import { isMock } from "./access-scan.js";
-import { linkedLibraries } from "../../../scripts/lib/deployer.js";
+import { linkedLibraries, upgradeConstructorArgs } from "../../../scripts/lib/deployer.js";
 
 /** Getters whose value depends on block.timestamp or block.number (the execute transaction is one block later). */
 const CLOCK_DEPENDENT = new Set<string>([
@@ -99,8 +99,14 @@ describe("Upgrade rehearsal: every proxy, every getter (SEC-02)", function () {
       if (rec.kind !== "uups") continue;
       const libraries = await linkedLibraries(hre, fx.ctx.record, rec.contract);
       const factory = await ethers.getContractFactory(rec.contract, { libraries });
-      const impl = await (await factory.deploy()).getAddress();
-      await u.validateUpgrade(rec.address, factory, { kind: "uups", unsafeAllow: ["external-library-linking"] });
+      // an implementation configured by immutables (the oracle) is rebuilt with its recorded constructor arguments
+      const ctorArgs = upgradeConstructorArgs(rec, factory.interface);
+      const impl = await (await factory.deploy(...ctorArgs)).getAddress();
+      await u.validateUpgrade(rec.address, factory, {
+        kind: "uups",
+        unsafeAllow: ["external-library-linking"],
+        ...(ctorArgs.length > 0 ? { constructorArgs: ctorArgs } : {}),
+      });
       const iface = new Interface((await hre.artifacts.readArtifact(rec.contract)).abi);
       targets.push(rec.address);
       datas.push(iface.encodeFunctionData("upgradeToAndCall", [impl, "0x"]));
