@@ -97,7 +97,7 @@ contract PerpEdgesTest is PerpSolBase {
         vm.expectRevert(ZERO);
         vault.addMarket(address(0));
 
-        address perpImpl = deployCode("PerpMarket.sol:PerpMarket");
+        address perpImpl = deployCode("PerpMarket.sol:PerpMarket", abi.encode(address(chouse), address(index)));
         IPerpMarket.PerpParams memory p = _params();
         vm.expectRevert(ZERO);
         _proxy(

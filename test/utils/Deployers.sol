@@ -402,7 +402,7 @@ abstract contract Deployers is Test {
         address burnSink
     ) internal returns (address perp) {
         perp = _proxy(
-            "PerpMarket.sol:PerpMarket",
+            deployCode("PerpMarket.sol:PerpMarket", abi.encode(c.house, index)),
             abi.encodeWithSignature(
                 DeployDefaults.PERP_INITIALIZE_SIG,
                 address(manager),

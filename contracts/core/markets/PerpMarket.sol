@@ -24,7 +24,7 @@ import {PerpLpClaims} from "../../libraries/perps/PerpLpClaims.sol";
 ///      PerpTrading (fills, on `Market`), PerpFunding (the poke, settlement, the liquidation hook), PerpLpClaims (the
 ///      LPs' claim), PerpOrders (order intake, execution and discovery, on the DelayedOrders book). No function loops
 ///      over accounts (MKT-03).
-/// @custom:oz-upgrades-unsafe-allow external-library-linking
+/// @custom:oz-upgrades-unsafe-allow external-library-linking constructor state-variable-immutable
 contract PerpMarket is ChxUpgradeable, IPerpMarket {
     using SafeERC20 for IERC20;
 
@@ -44,9 +44,18 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @notice Pending orders `checker()` scans at most.
     uint256 public constant ORDER_SCAN = 32;
 
+    /// @dev The ClearingHouse and the index oracle: implementation immutables (no storage read on the execution
+    ///      path); an upgrade deploys a new implementation with them (the deploy record's `implementationArgs`).
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    IClearingHouse private immutable CLEARING_HOUSE;
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    IComputePriceOracle private immutable ORACLE;
+
     /// @custom:storage-location erc7201:chx.storage.PerpMarket
     struct PerpMarketStorage {
+        /// @dev unused since the implementation immutables (kept for the layout)
         IClearingHouse clearingHouse;
+        /// @dev unused since the implementation immutables (kept for the layout)
         IComputePriceOracle oracle;
         address vault;
         IERC20 usdc;
@@ -67,10 +76,21 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         }
     }
 
+    /// @notice The implementation, bound to its ClearingHouse and index oracle (immutables).
+    /// @param clearingHouse_ The ClearingHouse.
+    /// @param oracle_ The CH index oracle.
+    /// @custom:oz-upgrades-unsafe-allow constructor
+    constructor(address clearingHouse_, address oracle_) {
+        if (clearingHouse_ == address(0) || oracle_ == address(0)) revert ChxZeroAddress();
+        CLEARING_HOUSE = IClearingHouse(clearingHouse_);
+        ORACLE = IComputePriceOracle(oracle_);
+    }
+
     /// @notice Initialises the proxy.
     /// @param authority The protocol AccessManager.
-    /// @param clearingHouse The ClearingHouse (this market must be registered there and hold Roles.MARKET).
-    /// @param oracle The CH index oracle.
+    /// @param clearingHouse The ClearingHouse (this market must be registered there and hold Roles.MARKET); must be
+    ///        the implementation's (else PerpModuleMismatch).
+    /// @param oracle The CH index oracle; must be the implementation's (else PerpModuleMismatch).
     /// @param vault The LiquidityVault backing this market.
     /// @param burnSink Receives the USDC burn reserve.
     /// @param params_ Initial parameters.
@@ -86,9 +106,9 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         if (clearingHouse == address(0) || oracle == address(0) || vault == address(0) || burnSink == address(0)) {
             revert ChxZeroAddress();
         }
+        if (clearingHouse != address(CLEARING_HOUSE)) revert PerpModuleMismatch(clearingHouse, address(CLEARING_HOUSE));
+        if (oracle != address(ORACLE)) revert PerpModuleMismatch(oracle, address(ORACLE));
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        $.clearingHouse = IClearingHouse(clearingHouse);
-        $.oracle = IComputePriceOracle(oracle);
         $.vault = vault;
         (address usdc, , , , , ) = IClearingHouse(clearingHouse).modules();
         $.usdc = IERC20(usdc);
@@ -122,14 +142,14 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         (, t) = PerpOrders.commit(
             $.orders,
             $.params,
-            PerpOrders.CommitArgs($.clearingHouse, $.oracle, account, oldSize, delta, limit, closeAll, increasing)
+            PerpOrders.CommitArgs(CLEARING_HOUSE, ORACLE, account, oldSize, delta, limit, closeAll, increasing)
         );
     }
 
     /// @inheritdoc IPerpMarket
     function executeOrder(address account, uint80 roundId) external nonReentrant {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        _creditExecutor($, PerpOrders.execute($.orders, $.oracle, $.params, account, roundId));
+        _creditExecutor($, PerpOrders.execute($.orders, ORACLE, $.params, account, roundId));
     }
 
     /// @inheritdoc IPerpMarket
@@ -147,7 +167,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         if (feeUsdc == 0) return;
         uint256 owedAfter = uint256($.m.funding.keeperOwedUsdc) + feeUsdc;
         if (owedAfter > type(uint40).max) {
-            $.clearingHouse.settle(msg.sender, int256(feeUsdc));
+            CLEARING_HOUSE.settle(msg.sender, int256(feeUsdc));
             return;
         }
         $.m.funding.keeperOwedUsdc = uint40(owedAfter);
@@ -176,8 +196,8 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
                 $.m,
                 $.params,
                 PerpTrading.FillArgs(
-                    $.clearingHouse,
-                    $.oracle,
+                    CLEARING_HOUSE,
+                    ORACLE,
                     account,
                     sizeDeltaCh,
                     acceptablePriceWad,
@@ -192,7 +212,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @inheritdoc IPerpMarket
     function settleFunding(address account) external nonReentrant returns (int256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        return PerpFunding.settleFunding($.m, $.params, $.clearingHouse, account, $.oracle.indexPrice());
+        return PerpFunding.settleFunding($.m, $.params, CLEARING_HOUSE, account, _indexPrice());
     }
 
     // ───────────────────────────── keepers ─────────────────────────────
@@ -204,7 +224,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
 
     function _poke() private returns (uint256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        return PerpFunding.poke($.m, $.params, $.keeperBounty, $.oracle, msg.sender);
+        return PerpFunding.poke($.m, $.params, $.keeperBounty, ORACLE, msg.sender);
     }
 
     /// @inheritdoc IPerpMarket
@@ -215,7 +235,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         $.keeperBounty[msg.sender] = 0;
         $.m.funding.keeperOwedUsdc -= uint40(amountUsdc);
         emit KeeperBountyClaimed(msg.sender, amountUsdc);
-        $.clearingHouse.withdrawMarketPool(amountUsdc, msg.sender);
+        _payOut(amountUsdc, msg.sender);
     }
 
     /// @inheritdoc IPerpMarket
@@ -226,7 +246,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         $.m.oi.burnReserveUsdc = 0;
         address sink = $.burnSink;
         emit BurnReserveFlushed(sink, amountUsdc);
-        $.clearingHouse.withdrawMarketPool(amountUsdc, sink);
+        _payOut(amountUsdc, sink);
     }
 
     /// @inheritdoc IKeeperChecker
@@ -235,7 +255,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     function checker() public view returns (bool canExec, bytes memory execPayload) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         PerpParams storage p = $.params;
-        execPayload = PerpOrders.dueWork($.orders, $.oracle, p.minOrderDelaySec, p.maxOrderDelaySec, ORDER_SCAN);
+        execPayload = PerpOrders.dueWork($.orders, ORACLE, p.minOrderDelaySec, p.maxOrderDelaySec, ORDER_SCAN);
         if (execPayload.length != 0) return (true, execPayload);
         if (_pokeDue()) return (true, abi.encodeCall(IPerpMarket.pokeFunding, ()));
         return (false, "");
@@ -255,7 +275,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         bytes4 sel = performData.length >= 4 ? bytes4(performData[:4]) : bytes4(0);
         if (sel == IPerpMarket.executeOrder.selector) {
             (address account, uint80 roundId) = abi.decode(performData[4:], (address, uint80));
-            _creditExecutor($, PerpOrders.execute($.orders, $.oracle, $.params, account, roundId));
+            _creditExecutor($, PerpOrders.execute($.orders, ORACLE, $.params, account, roundId));
         } else if (sel == IPerpMarket.cancelOrder.selector) {
             _creditExecutor(
                 $,
@@ -286,7 +306,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         int256 realisedPnlUsdc
     ) external {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        if (msg.sender != address($.clearingHouse)) revert PerpOnlyClearingHouse(msg.sender);
+        if (msg.sender != address(CLEARING_HOUSE)) revert PerpOnlyClearingHouse(msg.sender);
         PerpFunding.onLiquidated($.m, $.params, account, sizeDeltaCh, priceWad, realisedPnlUsdc);
     }
 
@@ -309,40 +329,54 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     function fundFromVault(uint256 amountUsdc) external nonReentrant {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         if (msg.sender != $.vault) revert VaultMarketOnlyVault(msg.sender);
-        IClearingHouse ch = $.clearingHouse;
+        IClearingHouse ch = CLEARING_HOUSE;
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
         $.usdc.forceApprove(address(ch), amountUsdc);
         ch.fundMarketPool(amountUsdc);
-        (, int256 pool, , ) = ch.marketInfo(address(this));
-        emit VaultCapitalMoved(int256(amountUsdc), pool, _vaultEquity($, $.oracle.indexPrice(), pool));
+        int256 pool = _pool();
+        emit VaultCapitalMoved(int256(amountUsdc), pool, _vaultEquity($, _indexPrice(), pool));
     }
 
     /// @inheritdoc IVaultMarket
     function returnToVault(uint256 amountUsdc) external nonReentrant {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
         if (msg.sender != $.vault) revert VaultMarketOnlyVault(msg.sender);
-        IClearingHouse ch = $.clearingHouse;
-        uint256 price = $.oracle.indexPrice();
-        (, int256 pool, , ) = ch.marketInfo(address(this));
+        uint256 price = _indexPrice();
+        int256 pool = _pool();
         uint256 available = PerpLpClaims.withdrawable($.m, $.params, price, pool, _reserved($));
         if (amountUsdc > available) revert PerpWithdrawableTooLow(amountUsdc, available);
         pool -= int256(amountUsdc);
         emit VaultCapitalMoved(-int256(amountUsdc), pool, _vaultEquity($, price, pool));
-        ch.withdrawMarketPool(amountUsdc, msg.sender);
+        _payOut(amountUsdc, msg.sender);
     }
 
     /// @inheritdoc IVaultMarket
     function vaultEquityUsdc() external view returns (int256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        return _vaultEquity($, $.oracle.indexPrice(), pool);
+        int256 pool = _pool();
+        return _vaultEquity($, _indexPrice(), pool);
     }
 
     /// @inheritdoc IVaultMarket
     function withdrawableToVaultUsdc() external view returns (uint256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
-        return PerpLpClaims.withdrawable($.m, $.params, $.oracle.indexPrice(), pool, _reserved($));
+        int256 pool = _pool();
+        return PerpLpClaims.withdrawable($.m, $.params, _indexPrice(), pool, _reserved($));
+    }
+
+    /// @dev The index price (one call site for the views and the vault paths: the runtime stays under its target).
+    function _indexPrice() private view returns (uint256) {
+        return ORACLE.indexPrice();
+    }
+
+    /// @dev The market's ClearingHouse PnL pool.
+    function _pool() private view returns (int256 pool) {
+        (, pool, , ) = CLEARING_HOUSE.marketInfo(address(this));
+    }
+
+    /// @dev Pays `amountUsdc` out of the market's pool to `to`.
+    function _payOut(uint256 amountUsdc, address to) private {
+        CLEARING_HOUSE.withdrawMarketPool(amountUsdc, to);
     }
 
     /// @dev Pool money that is not LP capital: the burn reserve, unclaimed poke bounties, pending orders' fees.
@@ -360,7 +394,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @dev Funding is accrued to now with the old parameters first (reads the index).
     function setParams(PerpParams calldata params_) external restricted {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        PerpFunding.accrueStored($.m, $.params, $.oracle.indexPrice());
+        PerpFunding.accrueStored($.m, $.params, _indexPrice());
         _setParams($, params_);
     }
 
@@ -394,20 +428,20 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         int256 sizeDeltaCh
     ) external view returns (uint256 fillPriceWad, FeeSplit memory fee, uint256 indexPriceWad) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        indexPriceWad = $.oracle.indexPrice();
+        indexPriceWad = _indexPrice();
         (fillPriceWad, fee) = PerpTrading.quote($.m, $.params, sizeDeltaCh, indexPriceWad);
     }
 
     /// @inheritdoc IPerpMarket
     function currentFunding() external view returns (int256 fundingIndexWad, int256 fundingRateWad) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        return PerpFunding.accrued($.m, $.params, $.oracle.indexPrice());
+        return PerpFunding.accrued($.m, $.params, _indexPrice());
     }
 
     /// @inheritdoc IPerpMarket
     function fundingOwedUsdc(address account) external view returns (int256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        (int256 index, ) = PerpFunding.accrued($.m, $.params, $.oracle.indexPrice());
+        (int256 index, ) = PerpFunding.accrued($.m, $.params, _indexPrice());
         PerpTrading.Account memory a = $.m.accounts[account];
         return PerpMath.fundingOwedUsdc(a.sizeCh, a.snapshotWad, index) + $.m.pendingFunding[account];
     }
@@ -465,6 +499,6 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         returns (address clearingHouse, address oracle, address vault, address usdc, address burnSink)
     {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        return (address($.clearingHouse), address($.oracle), $.vault, address($.usdc), $.burnSink);
+        return (address(CLEARING_HOUSE), address(ORACLE), $.vault, address($.usdc), $.burnSink);
     }
 }

@@ -59,6 +59,11 @@ interface IPerpMarketErrors {
     /// @notice Thrown when the liquidation hook is called by anyone but the ClearingHouse.
     /// @param caller The caller.
     error PerpOnlyClearingHouse(address caller);
+    /// @notice Thrown by `initialize` when the ClearingHouse or oracle given is not the one the implementation is
+    ///         bound to (its constructor's immutables).
+    /// @param given The address given.
+    /// @param bound The implementation's.
+    error PerpModuleMismatch(address given, address bound);
     /// @notice Thrown when parameters are inconsistent.
     /// @param code 1 skewScaleCh = 0, 2 maxFundingRateWad > 1e18, 3 a fee above MAX_FEE_BPS, 4 insurance + burn
     ///        shares > 100 %, 5 lpReserveBps > 100 %, 6 a zero position or open-interest cap, 7 pokeIntervalSec = 0,

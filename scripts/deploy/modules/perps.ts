@@ -68,14 +68,13 @@ export const perpsModule: DeployModule = {
       vaultParams.depositCapUsdc,
       vaultParams.lockPeriodSec,
     ]);
-    const market = await ctx.proxy("PerpMarket", "PerpMarket", () => [
-      manager,
-      chAddr,
-      oracle,
-      vault,
-      burnSink,
-      perpParams,
-    ]);
+    // the ClearingHouse and the oracle are the implementation's immutables (constructor), checked by initialize
+    const market = await ctx.proxy(
+      "PerpMarket",
+      "PerpMarket",
+      () => [manager, chAddr, oracle, vault, burnSink, perpParams],
+      () => [chAddr, oracle],
+    );
 
     const [registered] = await house.marketInfo(market);
     if (!registered) {
