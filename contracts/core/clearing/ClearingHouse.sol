@@ -460,8 +460,28 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function modules() external view returns (address, address, address, address, address, address) {
-        LinkedCall.forwardViewSame(address(ClearingConfig));
+    function modules()
+        external
+        view
+        returns (
+            address usdc,
+            address oracle,
+            address riskEngine,
+            address guarantorPool,
+            address insuranceFund,
+            address liquidationEngine
+        )
+    {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        // the immutable, equal to the recorded `usdc` (initialize): markets read modules() on their order paths
+        return (
+            address(USDC),
+            address($.oracle),
+            address($.riskEngine),
+            address($.guarantorPool),
+            address($.insuranceFund),
+            $.liquidationEngine
+        );
     }
 
     // ───────────────────────────── internals ─────────────────────────────

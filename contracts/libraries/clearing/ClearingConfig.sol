@@ -247,19 +247,6 @@ library ClearingConfig {
         return ($.marketById[src.marketId].market, src.closedCh);
     }
 
-    /// @notice IClearingHouse.modules.
-    function modules() external view returns (address, address, address, address, address, address) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        return (
-            address($.usdc),
-            address($.oracle),
-            address($.riskEngine),
-            address($.guarantorPool),
-            address($.insuranceFund),
-            $.liquidationEngine
-        );
-    }
-
     /// @notice IClearingHouse.totals.
     function totals() external view returns (uint256 feesUsdc, uint256 socialisedLossUsdc) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
