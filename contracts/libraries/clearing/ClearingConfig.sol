@@ -74,7 +74,11 @@ library ClearingConfig {
         // Risk parameters pushed before registration get their compact copy (the word's generation, so a copy
         // from a replaced risk engine stays stale).
         RiskWord w = $.riskParams[market];
-        if (RiskWord.unwrap(w) != 0) $.marketById[id].risk = compactRisk(w.params(), w.generation());
+        if (RiskWord.unwrap(w) != 0) {
+            uint88 risk = compactRisk(w.params(), w.generation());
+            m.risk = risk;
+            $.marketById[id].risk = risk;
+        }
         // A σ pushed before registration (RiskEngine.setMarketVolParams first) is used from the start.
         if ($.marketSigma[market] != 0) {
             m.flags = ClearingStorage.FLAG_MARKET_SIGMA;
@@ -133,7 +137,11 @@ library ClearingConfig {
         // The compact copy in the market's id slot (what the scan reads anyway): rewritten on every push, 0 when
         // the parameters are not exact in it (the word below is then read), so it is never older than the word.
         ClearingHouseStorage.Market storage m = $.markets[market];
-        if (m.registered) $.marketById[m.id].risk = compactRisk(params, $.riskGeneration);
+        if (m.registered) {
+            uint88 risk = compactRisk(params, $.riskGeneration);
+            m.risk = risk;
+            $.marketById[m.id].risk = risk;
+        }
         if (!RiskWordLib.fits(params)) {
             $.riskParams[market] = RiskWord.wrap(0);
             return;

@@ -25,6 +25,7 @@ library ClearingMargin {
         uint256 id;
         IClearingHouse.Position position;
         uint8 flags;
+        uint88 risk;
     }
 
     /// @dev What a margin computation needs besides the position: the copy's generation and σ + 1, the price.
@@ -105,7 +106,7 @@ library ClearingMargin {
         Traded memory tr,
         uint256 id
     ) internal view returns (ClearingHouseStorage.MarketRef memory ref, IClearingHouse.Position memory p) {
-        if (id == tr.id) return (ClearingHouseStorage.MarketRef(tr.market, tr.flags, 0), tr.position);
+        if (id == tr.id) return (ClearingHouseStorage.MarketRef(tr.market, tr.flags, tr.risk), tr.position);
         ref = $.marketById[id];
         p = $.positions[account][ref.market];
     }

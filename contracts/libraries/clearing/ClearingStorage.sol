@@ -41,12 +41,14 @@ abstract contract ClearingHouseStorage {
         uint128 totalDeposited;
     }
 
-    /// @dev One slot; `id` (1-based, registration order) is what accounts store; `flags` FLAG_* bits.
+    /// @dev One slot; `id` (1-based, registration order) is what accounts store; `flags` FLAG_* bits; `risk` the same
+    ///      compact risk copy as the id slot's (MarketRef.risk), for the traded market of a trade.
     struct Market {
         bool registered;
         uint16 id;
         int128 poolUsdc;
         uint8 flags;
+        uint88 risk;
     }
 
     /// @dev What the account scan reads per market id: the address, its flags and, when the RiskEngine's last push

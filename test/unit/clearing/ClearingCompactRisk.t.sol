@@ -138,4 +138,27 @@ contract ClearingCompactRiskTest is ClearingUnitBase {
         chouse.setModules(address(oracle), address(next), address(pool), address(insurance), address(liq));
         _expectMargin(1e6, 150e6, 99e6);
     }
+
+    /// The traded market's copy comes from its market slot (Market.risk), written with the id slot's: a risk change
+    /// is seen by the very next risk-increasing trade (floor 20 %: IM 102 on notional 510 > equity 100), and an
+    /// inexact value pushed after an exact one clears it there too (IM 102.000001, not the stale 19 %'s 96.9).
+    function test_tradedMarket_seesTheChange_andInexactClears_CLR01() public {
+        _aliceLong50();
+        risk.setMarketParams(address(market), _params(0.2e18));
+        vm.prank(alice);
+        vm.expectRevert(
+            abi.encodeWithSelector(IClearingHouseErrors.ClearingInsufficientMargin.selector, alice, 102e6, 100e6)
+        );
+        market.trade(1e18);
+        risk.setMarketParams(address(market), _params(0.19e18));
+        risk.setMarketParams(address(market), _params(0.2e18 + 1e2));
+        vm.prank(alice);
+        vm.expectRevert(
+            abi.encodeWithSelector(IClearingHouseErrors.ClearingInsufficientMargin.selector, alice, 102_000_001, 100e6)
+        );
+        market.trade(1e18);
+        risk.setMarketParams(address(market), _params(0.19e18));
+        vm.prank(alice);
+        market.trade(1e18); // IM 96.9 ≤ 100
+    }
 }
