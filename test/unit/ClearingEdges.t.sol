@@ -26,14 +26,13 @@ contract ClearingEdgesTest is ClearingUnitBase {
     function test_init_zeroAddressesRejected() public {
         address a = address(manager);
         address u = address(usdc);
-        _expectInitZero(
-            "ClearingHouse.sol:ClearingHouse",
-            abi.encodeWithSignature("initialize(address,address)", address(0), u)
-        );
-        _expectInitZero(
-            "ClearingHouse.sol:ClearingHouse",
-            abi.encodeWithSignature("initialize(address,address)", a, address(0))
-        );
+        // The ClearingHouse implementation is built for its collateral token (an immutable).
+        address houseImpl = deployCode("ClearingHouse.sol:ClearingHouse", abi.encode(u));
+        vm.expectRevert(ZERO);
+        _proxy(houseImpl, abi.encodeWithSignature("initialize(address,address)", address(0), u));
+        // a zero token is not the implementation's (whose constructor refuses zero)
+        vm.expectRevert(abi.encodeWithSelector(IClearingHouseErrors.ClearingUsdcMismatch.selector, address(0), u));
+        _proxy(houseImpl, abi.encodeWithSignature("initialize(address,address)", a, address(0)));
         _expectInitZero(
             "GuarantorPool.sol:GuarantorPool",
             abi.encodeWithSignature(
@@ -75,6 +74,20 @@ contract ClearingEdgesTest is ClearingUnitBase {
             "InsuranceFund.sol:InsuranceFund",
             abi.encodeWithSignature("initialize(address,address,uint64,uint64)", a, address(0), 7 days, 2 days)
         );
+    }
+
+    /// A proxy cannot be initialised with a collateral token other than the one its implementation transfers (the
+    /// immutable): the recorded `usdc` the linked libraries and views use and the token deposits and withdrawals
+    /// move are always the same (ACC-01).
+    function test_init_usdcMustMatchImplementation() public {
+        address other = makeAddr("otherToken");
+        address houseImpl = deployCode("ClearingHouse.sol:ClearingHouse", abi.encode(address(usdc)));
+        vm.expectRevert(
+            abi.encodeWithSelector(IClearingHouseErrors.ClearingUsdcMismatch.selector, other, address(usdc))
+        );
+        _proxy(houseImpl, abi.encodeWithSignature("initialize(address,address)", address(manager), other));
+        (address recorded, , , , , ) = chouse.modules();
+        assertEq(recorded, address(usdc));
     }
 
     /// @dev Deploys `artifact` and expects a proxy initialised with `init` to revert with ChxZeroAddress.

@@ -302,7 +302,7 @@ abstract contract Deployers is Test {
         address insurance
     ) internal returns (ClearingStack memory c) {
         c.house = _proxy(
-            "ClearingHouse.sol:ClearingHouse",
+            deployCode("ClearingHouse.sol:ClearingHouse", abi.encode(token)),
             abi.encodeWithSignature("initialize(address,address)", address(manager), token)
         );
         c.risk = _proxy(

@@ -25,7 +25,7 @@ import {IClearingHouseCollateral} from "../../interfaces/clearing/IClearingHouse
 ///      interest (ClearingPositions), the liquidation close and waterfall (ClearingLiquidation) and configuration
 ///      (ClearingConfig, an external linked library). Cold entry points forward their argument bytes to a linked
 ///      library (LinkedCall; docs/clearing.md "Linked entry points").
-/// @custom:oz-upgrades-unsafe-allow delegatecall external-library-linking
+/// @custom:oz-upgrades-unsafe-allow delegatecall external-library-linking constructor state-variable-immutable
 contract ClearingHouse is
     ChxUpgradeable,
     ClearingHouseStorage,
@@ -46,12 +46,27 @@ contract ClearingHouse is
     /// @dev Per-market pause of new risk: feature id keccak256(abi.encode(FEATURE_MARKET, market)).
     bytes32 internal constant FEATURE_MARKET = keccak256("clearing.market");
 
+    /// @dev The collateral token, fixed in the implementation (an upgrade deploys a new one with the same argument,
+    ///      scripts/lib/deployer.ts upgradeConstructorArgs): deposits and withdrawals read no storage slot for it. The
+    ///      proxy's `usdc` slot keeps the same address for the linked libraries and the views.
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    IERC20 private immutable USDC;
+
+    /// @notice The implementation for collateral token `usdc` (initialize must name the same token).
+    /// @param usdc The collateral token (not zero).
+    /// @custom:oz-upgrades-unsafe-allow constructor
+    constructor(address usdc) {
+        if (usdc == address(0)) revert ChxZeroAddress();
+        USDC = IERC20(usdc);
+    }
+
     /// @notice Initialises the proxy.
     /// @param authority The protocol AccessManager.
-    /// @param usdc The collateral token.
+    /// @param usdc The collateral token: the implementation's own (ClearingUsdcMismatch otherwise, zero included).
     function initialize(address authority, address usdc) external initializer {
         __ChxUpgradeable_init(authority);
-        if (usdc == address(0)) revert ChxZeroAddress();
+        address implUsdc = address(USDC);
+        if (usdc != implUsdc) revert ClearingUsdcMismatch(usdc, implUsdc);
         ClearingStorage.layout().usdc = IERC20(usdc);
     }
 
@@ -59,32 +74,32 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function setModules(address, address, address, address, address) external restricted {
-        LinkedCall.forward(address(ClearingConfig), ClearingConfig.setModules.selector);
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
     function registerMarket(address) external restricted {
-        LinkedCall.forward(address(ClearingConfig), ClearingConfig.registerMarket.selector);
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
-    function setMarketLossAbsorber(address market, bool enabled) external restricted {
-        _setFlag(market, ClearingStorage.FLAG_LOSS_ABSORBER, enabled);
+    function setMarketLossAbsorber(address, bool) external restricted {
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
-    function setMarketAccountRisk(address market, bool enabled) external restricted {
-        _setFlag(market, ClearingStorage.FLAG_ACCOUNT_RISK, enabled);
+    function setMarketAccountRisk(address, bool) external restricted {
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
-    function setMarketHoldsAccounts(address market, bool enabled) external restricted {
-        _setFlag(market, ClearingStorage.FLAG_HOLDS_ACCOUNTS, enabled);
+    function setMarketHoldsAccounts(address, bool) external restricted {
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
-    function setMarketScenarioRisk(address market, bool enabled) external restricted {
-        _setFlag(market, ClearingStorage.FLAG_SCENARIO_RISK, enabled);
+    function setMarketScenarioRisk(address, bool) external restricted {
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingRiskSync
@@ -102,7 +117,7 @@ contract ClearingHouse is
     /// @inheritdoc IClearingRiskSync
     function syncMarketVolatility(address, uint256, uint256, uint256) external {
         if (msg.sender == address(ClearingStorage.layout().riskEngine)) {
-            LinkedCall.forward(address(ClearingConfig), ClearingConfig.syncMarketVolatility.selector);
+            LinkedCall.forwardSame(address(ClearingConfig));
         }
     }
 
@@ -116,7 +131,7 @@ contract ClearingHouse is
         int256 collateral = a.collateralUsdc + amountUsdc.toInt256();
         a.collateralUsdc = collateral.toInt88();
         emit MarginDeposited(msg.sender, amountUsdc, collateral);
-        $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
+        USDC.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
 
     /// @inheritdoc IClearingHouse
@@ -135,7 +150,7 @@ contract ClearingHouse is
         // Withdrawing against open positions adds risk. Without positions the oracle is not read at all (SEC-05).
         if (acc.markets.count() != 0) _checkWithdrawalMargin($, acc);
         emit MarginWithdrawn(msg.sender, to, amountUsdc, collateral);
-        $.usdc.safeTransfer(to, amountUsdc);
+        USDC.safeTransfer(to, amountUsdc);
     }
 
     // ───────────────────────────── token collateral ─────────────────────────────
@@ -302,12 +317,12 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function fundMarketPool(uint256) external restricted nonReentrant {
-        LinkedCall.forward(address(ClearingConfig), ClearingConfig.fundMarketPool.selector);
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
     function withdrawMarketPool(uint256, address) external restricted nonReentrant {
-        LinkedCall.forward(address(ClearingConfig), ClearingConfig.withdrawMarketPool.selector);
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     // ───────────────────────────── liquidation ─────────────────────────────
@@ -348,7 +363,7 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function adlSourceOf(address) external view returns (address, int256) {
-        LinkedCall.forwardView(address(ClearingConfig), ClearingConfig.adlSourceOf.selector);
+        LinkedCall.forwardViewSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
@@ -358,7 +373,7 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function flushFees() external nonReentrant {
-        LinkedCall.forward(address(ClearingConfig), ClearingConfig.flushFees.selector);
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     // ───────────────────────────── views ─────────────────────────────
@@ -386,7 +401,7 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function marketFlags(address) external view returns (bool, bool, bool) {
-        LinkedCall.forwardView(address(ClearingConfig), ClearingConfig.marketFlags.selector);
+        LinkedCall.forwardViewSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
@@ -396,20 +411,31 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function positionOf(address, address) external view returns (Position memory) {
-        LinkedCall.forwardView(address(ClearingLiquidation), ClearingLiquidation.positionOf.selector);
+        LinkedCall.forwardViewSame(address(ClearingLiquidation));
     }
 
     /// @inheritdoc IClearingHouse
     function marketsOf(address account) external view returns (address[] memory list) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         MarketSet set = $.accounts[account].markets;
-        list = new address[](set.count());
-        for (uint256 i; i < list.length; ++i) list[i] = $.marketById[set.idAt(i)].market;
+        uint256 n = set.count();
+        // The array by hand (no per-element bounds check: n ≤ MarketSetLib.MAX ids, all in the set).
+        assembly ("memory-safe") {
+            list := mload(0x40)
+            mstore(list, n)
+            mstore(0x40, add(list, shl(5, add(n, 1))))
+        }
+        for (uint256 i; i < n; ++i) {
+            address market = $.marketById[set.idAt(i)].market;
+            assembly ("memory-safe") {
+                mstore(add(list, shl(5, add(i, 1))), market)
+            }
+        }
     }
 
     /// @inheritdoc IClearingHouse
     function grossOpenNotionalOf(address) external view returns (uint256) {
-        LinkedCall.forwardView(address(ClearingLiquidation), ClearingLiquidation.grossOpenNotionalOf.selector);
+        LinkedCall.forwardViewSame(address(ClearingLiquidation));
     }
 
     /// @inheritdoc IClearingHouse
@@ -424,7 +450,7 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function totals() external view returns (uint256, uint256) {
-        LinkedCall.forwardView(address(ClearingConfig), ClearingConfig.totals.selector);
+        LinkedCall.forwardViewSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
@@ -447,8 +473,9 @@ contract ClearingHouse is
         )
     {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        // the immutable, equal to the recorded `usdc` (initialize): markets read modules() on their order paths
         return (
-            address($.usdc),
+            address(USDC),
             address($.oracle),
             address($.riskEngine),
             address($.guarantorPool),
@@ -477,11 +504,6 @@ contract ClearingHouse is
     function _stateAt(address account, uint256 priceWad) private view returns (MarginState memory s) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         (s, ) = ClearingMargin.scan($, account, $.accounts[account], _noTrade(), true, priceWad);
-    }
-
-    /// @dev One call site for the four market-flag setters.
-    function _setFlag(address market, uint8 flag, bool enabled) private {
-        ClearingConfig.setFlag(market, flag, enabled);
     }
 
     /// @dev No traded market: every position is read from storage (market ids start at 1).

@@ -72,4 +72,9 @@ interface IClearingHouseErrors {
     /// @param market The market.
     /// @param length The length it answered.
     error ClearingBadScenarioAnswer(address market, uint256 length);
+
+    /// @notice Thrown when initialize names a collateral token other than the implementation's.
+    /// @param usdc The token initialize named.
+    /// @param implementationUsdc The implementation's token (its constructor argument).
+    error ClearingUsdcMismatch(address usdc, address implementationUsdc);
 }

@@ -79,7 +79,7 @@ library ClearingAdl {
         }
         ClearingHouseStorage.Account memory acc = $.accounts[s.candidate];
         ClearingMargin.Traded memory tr;
-        (tr.market, tr.id, tr.flags) = (s.market, m.id, m.flags);
+        (tr.market, tr.id, tr.flags, tr.risk) = (s.market, m.id, m.flags, m.risk);
         (o.pnl, ) = ClearingPositions.movePosition($, s.candidate, acc, tr, s.deltaCh, s.priceWad, _noGate);
         o.sizeAfter = tr.position.sizeCh;
         $.markets[s.market].poolUsdc = (int256(m.poolUsdc) - o.pnl).toInt128();

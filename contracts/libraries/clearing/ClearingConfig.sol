@@ -71,6 +71,14 @@ library ClearingConfig {
         $.marketById[id].market = market;
         m.registered = true;
         m.id = id;
+        // Risk parameters pushed before registration get their compact copy (the word's generation, so a copy
+        // from a replaced risk engine stays stale).
+        RiskWord w = $.riskParams[market];
+        if (RiskWord.unwrap(w) != 0) {
+            uint88 risk = compactRisk(w.params(), w.generation());
+            m.risk = risk;
+            $.marketById[id].risk = risk;
+        }
         // A σ pushed before registration (RiskEngine.setMarketVolParams first) is used from the start.
         if ($.marketSigma[market] != 0) {
             m.flags = ClearingStorage.FLAG_MARKET_SIGMA;
@@ -79,8 +87,28 @@ library ClearingConfig {
         emit IClearingHouseEvents.MarketRegistered(market);
     }
 
+    /// @notice IClearingHouse.setMarketLossAbsorber after its access check.
+    function setMarketLossAbsorber(address market, bool enabled) external {
+        setFlag(market, ClearingStorage.FLAG_LOSS_ABSORBER, enabled);
+    }
+
+    /// @notice IClearingHouse.setMarketAccountRisk after its access check.
+    function setMarketAccountRisk(address market, bool enabled) external {
+        setFlag(market, ClearingStorage.FLAG_ACCOUNT_RISK, enabled);
+    }
+
+    /// @notice IClearingHouse.setMarketHoldsAccounts after its access check.
+    function setMarketHoldsAccounts(address market, bool enabled) external {
+        setFlag(market, ClearingStorage.FLAG_HOLDS_ACCOUNTS, enabled);
+    }
+
+    /// @notice IClearingHouse.setMarketScenarioRisk after its access check.
+    function setMarketScenarioRisk(address market, bool enabled) external {
+        setFlag(market, ClearingStorage.FLAG_SCENARIO_RISK, enabled);
+    }
+
     /// @notice Sets or clears `flag` of `market`, in the market's slot and in its id's slot (read by the scan).
-    function setFlag(address market, uint8 flag, bool enabled) external {
+    function setFlag(address market, uint8 flag, bool enabled) internal {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.Market storage m = $.markets[market];
         if (!m.registered) revert IClearingHouseErrors.ClearingUnknownMarket(market);
@@ -106,11 +134,34 @@ library ClearingConfig {
     ///         is then asked), never a stale one.
     function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        // The compact copy in the market's id slot (what the scan reads anyway): rewritten on every push, 0 when
+        // the parameters are not exact in it (the word below is then read), so it is never older than the word.
+        ClearingHouseStorage.Market storage m = $.markets[market];
+        if (m.registered) {
+            uint88 risk = compactRisk(params, $.riskGeneration);
+            m.risk = risk;
+            $.marketById[m.id].risk = risk;
+        }
         if (!RiskWordLib.fits(params)) {
             $.riskParams[market] = RiskWord.wrap(0);
             return;
         }
         $.riskParams[market] = RiskWordLib.pack(params, $.riskGeneration);
+    }
+
+    /// @notice `p` pushed under risk-engine generation `gen` as a MarketRef compact copy (ClearingStorage.RISK_*),
+    ///         or 0 when a parameter is not an exact multiple of RISK_UNIT below 2^RISK_BITS units (or the initial
+    ///         floor is 0, which no current copy has).
+    function compactRisk(IRiskEngine.MarketRiskParams memory p, uint256 gen) internal pure returns (uint88) {
+        uint256[4] memory v = [uint256(p.imMultipleWad), p.mmMultipleWad, p.imFloorWad, p.mmFloorWad];
+        if (v[2] == 0) return 0;
+        uint256 c = uint256(uint8(gen)) << ClearingStorage.RISK_GEN_SHIFT;
+        for (uint256 i; i < 4; ++i) {
+            uint256 units = v[i] / ClearingStorage.RISK_UNIT;
+            if (units * ClearingStorage.RISK_UNIT != v[i] || units >> ClearingStorage.RISK_BITS != 0) return 0;
+            c |= units << (i * ClearingStorage.RISK_BITS);
+        }
+        return uint88(c);
     }
 
     /// @notice IClearingRiskSync.syncMarketVolatility from the RiskEngine: keeps the market's σ word and flags the

@@ -81,7 +81,7 @@ library ClearingLiquidation {
     ) private returns (int256 pnl) {
         ClearingMargin.Traded memory tr;
         ClearingHouseStorage.MarketRef memory ref = $.marketById[id];
-        (tr.market, tr.id, tr.flags) = (ref.market, id, ref.flags);
+        (tr.market, tr.id, tr.flags, tr.risk) = (ref.market, id, ref.flags, ref.risk);
         int256 delta = closeDelta($.positions[account][tr.market].sizeCh, fractionWad);
         // A market holding the account at zero size (FLAG_HOLDS_ACCOUNTS) hears Δ = 0: it reduces what it holds.
         if (delta != 0) {

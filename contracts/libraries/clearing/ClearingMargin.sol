@@ -25,6 +25,7 @@ library ClearingMargin {
         uint256 id;
         IClearingHouse.Position position;
         uint8 flags;
+        uint88 risk;
     }
 
     /// @dev What a margin computation needs besides the position: the copy's generation and σ + 1, the price.
@@ -105,7 +106,7 @@ library ClearingMargin {
         Traded memory tr,
         uint256 id
     ) internal view returns (ClearingHouseStorage.MarketRef memory ref, IClearingHouse.Position memory p) {
-        if (id == tr.id) return (ClearingHouseStorage.MarketRef(tr.market, tr.flags), tr.position);
+        if (id == tr.id) return (ClearingHouseStorage.MarketRef(tr.market, tr.flags, tr.risk), tr.position);
         ref = $.marketById[id];
         p = $.positions[account][ref.market];
     }
@@ -117,13 +118,30 @@ library ClearingMargin {
         MarginInputs memory m,
         ClearingHouseStorage.MarketRef memory ref
     ) internal view returns (uint256 imRate, uint256 mmRate) {
-        RiskWord w = $.riskParams[ref.market];
+        uint256 c = ref.risk;
+        // The compact copy in the id slot (already read) while it is the current generation's, else the full word.
+        RiskWord w =
+            c != 0 && c >> ClearingStorage.RISK_GEN_SHIFT == m.generation ? _expand(c) : $.riskParams[ref.market];
         uint256 sigmaPlusOne = m.sigmaPlusOneWad;
         if (ref.flags & ClearingStorage.FLAG_MARKET_SIGMA != 0) sigmaPlusOne = _marketSigmaPlusOne($, m, ref.market);
         if (sigmaPlusOne != 0 && w.isCurrent(m.generation)) {
             return RiskMath.marginRates(w.params(), sigmaPlusOne - 1);
         }
         return $.riskEngine.marginRates(ref.market);
+    }
+
+    /// @dev The RiskWord a current compact copy `c` stands for (same parameters, same generation).
+    function _expand(uint256 c) private pure returns (RiskWord) {
+        uint256 u = ClearingStorage.RISK_UNIT;
+        uint256 mask = (uint256(1) << ClearingStorage.RISK_BITS) - 1;
+        return
+            RiskWord.wrap(
+                ((c & mask) * u) |
+                    ((((c >> 20) & mask) * u) << 64) |
+                    ((((c >> 40) & mask) * u) << 128) |
+                    ((((c >> 60) & mask) * u) << 188) |
+                    ((c >> ClearingStorage.RISK_GEN_SHIFT) << 248)
+            );
     }
 
     /// @dev σ + 1 of the market's own pushed σ, the stale σ applied after its stale-at time; 0 when the word is not

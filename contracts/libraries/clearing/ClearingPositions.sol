@@ -42,6 +42,7 @@ library ClearingPositions {
         ClearingHouseStorage.Market memory m = registered($, tr.market);
         tr.id = m.id;
         tr.flags = m.flags;
+        tr.risk = m.risk;
         if (settleUsdc != 0) settle(account, acc, m, tr.market, settleUsdc);
         (pnl, increasing) = movePosition($, account, acc, tr, sizeDeltaCh, tradePriceWad, gate);
         int256 collateral = int256(acc.collateralUsdc) + pnl - feeUsdc.toInt256();

@@ -41,18 +41,23 @@ abstract contract ClearingHouseStorage {
         uint128 totalDeposited;
     }
 
-    /// @dev One slot; `id` (1-based, registration order) is what accounts store; `flags` FLAG_* bits.
+    /// @dev One slot; `id` (1-based, registration order) is what accounts store; `flags` FLAG_* bits; `risk` the same
+    ///      compact risk copy as the id slot's (MarketRef.risk), for the traded market of a trade.
     struct Market {
         bool registered;
         uint16 id;
         int128 poolUsdc;
         uint8 flags;
+        uint88 risk;
     }
 
-    /// @dev What the account scan reads per market id: the address and its flags (one slot).
+    /// @dev What the account scan reads per market id: the address, its flags and, when the RiskEngine's last push
+    ///      was exact in it, a compact copy of the market's risk parameters (one slot; ClearingStorage.RISK_* layout,
+    ///      0: none, the `riskParams` word is read).
     struct MarketRef {
         address market;
         uint8 flags;
+        uint88 risk;
     }
 
     /// @dev A market's open interest: the one record of it (the markets read it through marketInfo).
@@ -123,6 +128,13 @@ library ClearingStorage {
     /// @dev Bit of a market's σ word: the copy is the lowest σ of a per-tenor market (IRiskEngine.setTenorMargin);
     ///      the market's account-risk hook adds each tenor's margin above it (FuturesRisk).
     uint256 internal constant TENOR_MARGIN_BIT = uint256(1) << 184;
+
+    /// @dev A MarketRef's compact risk copy: imMultiple, mmMultiple, imFloor, mmFloor as 20-bit counts of RISK_UNIT
+    ///      (bits 0-19, 20-39, 40-59, 60-79) and the risk-engine generation that pushed them (80-87). Written only
+    ///      when each parameter is an exact multiple of RISK_UNIT below 2^20 units (ClearingConfig.compactRisk).
+    uint256 internal constant RISK_UNIT = 1e14;
+    uint256 internal constant RISK_BITS = 20;
+    uint256 internal constant RISK_GEN_SHIFT = 80;
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.ClearingHouse")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 internal constant LOCATION = 0x55052fae2fc50d74c9cbac33e5ea35893b9adcb7f74bd0a66b4cdacc551a8700;

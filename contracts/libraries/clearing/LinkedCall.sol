@@ -24,6 +24,20 @@ library LinkedCall {
         }
     }
 
+    /// @dev forward under the call's own selector (the library function has the entry point's name and argument
+    ///      types, so the same selector): the callers' bodies are identical and the optimizer keeps one copy.
+    /// @custom:oz-upgrades-unsafe-allow delegatecall
+    function forwardSame(address lib) internal {
+        assembly ("memory-safe") {
+            let p := mload(0x40)
+            calldatacopy(p, 0, calldatasize())
+            if iszero(delegatecall(gas(), lib, p, calldatasize(), 0, 0)) {
+                returndatacopy(p, 0, returndatasize())
+                revert(p, returndatasize())
+            }
+        }
+    }
+
     /// @dev forward, then returns the library's return data as this call's (only where no modifier has work after
     ///      the body: it ends the call in assembly).
     /// @custom:oz-upgrades-unsafe-allow delegatecall
@@ -45,6 +59,26 @@ library LinkedCall {
             asView := run
         }
         asView(lib, selector);
+    }
+
+    /// @dev forwardView under the call's own selector (see forwardSame).
+    /// @custom:oz-upgrades-unsafe-allow delegatecall
+    function forwardViewSame(address lib) internal view {
+        function(address) internal run = _forwardSameReturn;
+        function(address) internal view asView;
+        assembly {
+            asView := run
+        }
+        asView(lib);
+    }
+
+    /// @dev forwardSame, then returns the library's return data as this call's.
+    function _forwardSameReturn(address lib) private {
+        forwardSame(lib);
+        assembly {
+            returndatacopy(0, 0, returndatasize())
+            return(0, returndatasize())
+        }
     }
 
     /// @dev forward, then the library's return data as bytes (for a caller whose modifiers still have work to do).

@@ -133,7 +133,13 @@ export const clearingModule: DeployModule = {
     else if (ctx.config.useMocks) insurance = await ctx.plain("MockInsuranceFund", "MockInsuranceFund", [usdc]);
     else insurance = ZeroAddress;
 
-    const ch = await ctx.proxy("ClearingHouse", "ClearingHouse", () => [manager, usdc]);
+    // the collateral token is an implementation immutable too (docs/clearing.md "USDC as an immutable")
+    const ch = await ctx.proxy(
+      "ClearingHouse",
+      "ClearingHouse",
+      () => [manager, usdc],
+      () => [usdc],
+    );
     const risk = await ctx.proxy("RiskEngine", "RiskEngine", () => [
       manager,
       oracle,
