@@ -10,6 +10,7 @@ import { deployProtocol } from "./deploy/index.js";
 import type { BenchContext } from "./bench/lib.js";
 import { suites } from "./bench/index.js";
 import { traceGas } from "./bench/trace.js";
+import { BENCH_GENESIS, useDeterministicClock } from "./bench/clock.js";
 import { connectProtocol } from "@chx/sdk";
 
 const OUT = "bench/gas.json";
@@ -18,9 +19,11 @@ const trace = process.env.CHX_BENCH_TRACE === undefined ? undefined : new RegExp
 const results: Record<string, number> =
   existsSync(OUT) && only.length > 0 ? JSON.parse(await readFile(OUT, "utf8")) : {};
 
+// Fixed genesis and block times (scripts/bench/clock.ts): two runs give identical figures, seeds included.
+useDeterministicClock(hre);
 for (const suite of suites) {
   if (only.length > 0 && !only.includes(suite.name)) continue;
-  const connection = await hre.network.create();
+  const connection = await hre.network.create({ override: { initialDate: BENCH_GENESIS } });
   const deploy = await deployProtocol(hre, connection, { write: false, quiet: true });
   const [deployer, ...users] = await connection.ethers.getSigners();
   if (deployer === undefined) throw new Error("no signer");

@@ -62,7 +62,8 @@ export const computeBench: BenchSuite = {
     // 50 attested, staked providers: matching over a full page.
     const wallets = [];
     for (let i = 0; i < 50; i++) {
-      const w = ctx.connection.ethers.Wallet.createRandom().connect(provider);
+      // a fixed key per provider: reproducible figures (scripts/bench/clock.ts)
+      const w = new ctx.connection.ethers.Wallet(id(`bench-compute-provider-${i}`)).connect(provider);
       await (await ctx.deployer.sendTransaction({ to: w.address, value: wad("1") })).wait();
       await (await reg.connect(w).register(1 + (i % 3), 0b10n, ZeroHash, "")).wait();
       await (await dps.transfer(w.address, wad("2000"))).wait();

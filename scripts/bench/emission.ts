@@ -1,4 +1,4 @@
-import { parseUnits, Wallet } from "ethers";
+import { id, parseUnits, Wallet } from "ethers";
 import type { BenchSuite } from "./lib.js";
 import { Roles } from "@chx/sdk";
 
@@ -21,7 +21,8 @@ export const emissionBench: BenchSuite = {
     const users = ctx.users.slice(0, 3);
     const providers = [
       ...users.map((u) => u.address),
-      ...Array.from({ length: 97 }, () => Wallet.createRandom().address),
+      // fixed keys (scripts/bench/clock.ts: reproducible figures; an address's zero bytes change the calldata cost)
+      ...Array.from({ length: 97 }, (_, i) => new Wallet(id(`bench-emission-provider-${i}`)).address),
     ];
     const at = async (epoch: bigint, day: bigint) =>
       networkHelpers.time.increaseTo((await emission.epochStart(epoch)) + day * DAY + 60n);

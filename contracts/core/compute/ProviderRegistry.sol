@@ -418,6 +418,11 @@ contract ProviderRegistry is ChxUpgradeable, EIP712Upgradeable, ProviderRegistry
     }
 
     /// @inheritdoc IProviderRegistryViews
+    function sampledCount(uint256 epoch) external view returns (uint256) {
+        return _s().sampledCount[epoch];
+    }
+
+    /// @inheritdoc IProviderRegistryViews
     function trustedTaskRegistry() external view returns (address) {
         return _s().trustedTaskRegistry;
     }

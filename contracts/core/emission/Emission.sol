@@ -111,7 +111,7 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
     }
 
     /// @inheritdoc IEmission
-    function collect(uint256 maxProviders) external returns (uint256 collected) {
+    function collect(uint256 maxProviders) external nonReentrant returns (uint256 collected) {
         collected = EmissionKeepers.collect(_s(), maxProviders);
     }
 
@@ -194,10 +194,15 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
     /// @inheritdoc IEmission
     function checker() external view returns (bool canExec, bytes memory execPayload) {
         (uint8 action, uint256 arg) = EmissionKeepers.nextUpkeep(_s());
-        if (action == EmissionKeepers.UPKEEP_CLOSE) return (true, abi.encodeCall(this.closeEpochs, (arg)));
-        if (action == EmissionKeepers.UPKEEP_REBALANCE) return (true, abi.encodeCall(this.rebalance, (arg)));
-        if (action == EmissionKeepers.UPKEEP_COLLECT) return (true, abi.encodeCall(this.collect, (arg)));
-        return (false, bytes("Emission: nothing to do"));
+        if (action == 0) return (false, bytes("Emission: nothing to do"));
+        // @dev one encoding for the three actions (each takes one uint256): the bytes of abi.encodeCall.
+        bytes4 selector =
+            action == EmissionKeepers.UPKEEP_CLOSE
+                ? this.closeEpochs.selector
+                : action == EmissionKeepers.UPKEEP_REBALANCE
+                    ? this.rebalance.selector
+                    : this.collect.selector;
+        return (true, abi.encodeWithSelector(selector, arg));
     }
 
     /// @inheritdoc IEmission

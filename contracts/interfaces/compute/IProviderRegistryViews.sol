@@ -120,6 +120,12 @@ interface IProviderRegistryViews {
         uint256 epoch
     ) external view returns (uint256[] memory words);
 
+    /// @notice Issue 18: the number of providers with at least one sample in recorder epoch `epoch` (final once the
+    ///         epoch has ended; `capacitySamplesAt`'s `words[1]`), one word for Emission's close.
+    /// @param epoch The recorder (Emission) epoch.
+    /// @return The count.
+    function sampledCount(uint256 epoch) external view returns (uint256);
+
     /// @notice The capacity recorder (zero when unset).
     /// @return The address.
     function capacityRecorder() external view returns (address);

@@ -23,9 +23,9 @@ library EmissionCollect {
     ///      record here): 200 × 25k = 5M gas.
     uint256 internal constant MAX_BATCH = 200;
 
-    /// @notice Providers of the sample source with samples in `epoch` (0: no source).
+    /// @notice Providers of the sample source `source` (never zero: both callers check it) with samples in `epoch`.
     function sampled(address source, uint256 epoch) internal view returns (uint256) {
-        return source == address(0) ? 0 : IProviderRegistryViews(source).capacitySamplesAt(0, 0, epoch)[1];
+        return IProviderRegistryViews(source).sampledCount(epoch);
     }
 
     /// @notice Whether the ended open epoch `epoch` still waits for providers to be collected: the source counts
@@ -36,39 +36,42 @@ library EmissionCollect {
         return sampled(source, epoch) > $.collectedCount;
     }
 
-    /// @notice Collects up to `maxProviders` (at most MAX_BATCH) providers of the ended open epoch from the cursor.
-    ///         Reverts EmissionCollectionComplete when nothing is pending (racing keepers).
+    /// @notice Collects up to `maxProviders` (at most MAX_BATCH) providers of the ended open epoch from the cursor:
+    ///         one call to the source, whose page header carries its count (no separate `pending` read). Returns the
+    ///         providers collected and whether the collection is still pending after the batch (what `pending` would
+    ///         answer now: a close decides on it without asking the source again). Reverts
+    ///         EmissionCollectionComplete when nothing is pending (racing keepers).
     function collect(
         EmissionStore.EmissionStorage storage $,
         uint256 maxProviders
-    ) internal returns (uint256 collected) {
+    ) internal returns (uint256 collected, bool left) {
         uint256 epoch = $.currentEpoch;
-        if (block.timestamp < EmissionEpochs.start($, epoch + 1) || !pending($, epoch)) {
-            revert IEmissionErrors.EmissionCollectionComplete(epoch);
-        }
+        address source = $.sampleSource;
         uint256 cursor = $.collectCursor;
-        uint256 length;
-        (collected, length, cursor) = _page($, cursor, maxProviders > MAX_BATCH ? MAX_BATCH : maxProviders, epoch);
-        $.collectCursor = uint32(cursor);
-        if (cursor >= length) $.collectDone = true;
-    }
-
-    /// @dev Reads `count` providers of the source's list from `from` for `epoch` and collects each with samples not
-    ///      collected yet; counts them. Returns the number collected, the list's length and the index after the page.
-    function _page(
-        EmissionStore.EmissionStorage storage $,
-        uint256 from,
-        uint256 count,
-        uint256 epoch
-    ) private returns (uint256 collected, uint256 length, uint256 end) {
-        uint256[] memory words = IProviderRegistryViews($.sampleSource).capacitySamplesAt(from, count, epoch);
-        length = words[0];
+        uint256 count = $.collectedCount;
+        uint256[] memory words;
+        bool due = block.timestamp >= EmissionEpochs.start($, epoch + 1) && source != address(0) && !$.collectDone;
+        if (due) {
+            words = IProviderRegistryViews(source).capacitySamplesAt(
+                cursor,
+                maxProviders > MAX_BATCH ? MAX_BATCH : maxProviders,
+                epoch
+            );
+            // @dev words[1] is the source's count of providers with samples (final: the epoch has ended).
+            due = words[1] > count;
+        }
+        if (!due) revert IEmissionErrors.EmissionCollectionComplete(epoch);
         uint256 n = (words.length - 2) / 2;
         for (uint256 i; i < n; ++i) {
             if (_collect($, words[2 + 2 * i], words[3 + 2 * i], epoch)) ++collected;
         }
-        $.collectedCount += uint32(collected);
-        end = from + n;
+        count += collected;
+        cursor += n;
+        $.collectedCount = uint32(count);
+        $.collectCursor = uint32(cursor);
+        bool done = cursor >= words[0];
+        if (done) $.collectDone = true;
+        left = !done && words[1] > count;
     }
 
     /// @dev One provider's epoch result from its two source words (provider and mask; median and last day's sample,

@@ -51,7 +51,8 @@ library EmissionEpochs {
     /// @notice Closes due epochs, at most `maxCloses`; when `paid`, each close earns the close bounty (capped per
     ///         call by maxBountyDps and by the keeper budget) which the caller transfers. User paths revert when more
     ///         than `maxCloses` are due, so a sample never lands in the wrong epoch. Stops (without reverting) at an
-    ///         ended epoch whose samples are not collected yet (`EmissionCollect.pending`).
+    ///         ended epoch whose samples are not collected yet (`EmissionCollect.pending`). A paid sync is only run by
+    ///         `closeEpochs` once it found the open epoch's collection complete: it does not ask the source again.
     function sync(
         EmissionStore.EmissionStorage storage $,
         uint256 maxCloses,
@@ -70,7 +71,11 @@ library EmissionEpochs {
             // @dev issue 18 item 4: an ended epoch closes only once its providers' samples are collected (the open
             //      one: as many as the source counts, or every provider visited; a later one: none to collect).
             if (source != address(0)) {
-                if (closes == 0 ? EmissionCollect.pending($, epoch) : EmissionCollect.sampled(source, epoch) > 0) {
+                if (
+                    closes == 0
+                        ? !paid && EmissionCollect.pending($, epoch)
+                        : EmissionCollect.sampled(source, epoch) > 0
+                ) {
                     break;
                 }
             }

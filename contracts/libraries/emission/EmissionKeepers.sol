@@ -28,8 +28,9 @@ library EmissionKeepers {
     uint8 internal constant UPKEEP_COLLECT = 3;
 
     /// @notice Closes up to `maxEpochs` due epochs (at most MAX_CLOSES), funds their rewards, pays the bounty; an
-    ///         ended epoch still collecting gets one collection batch first (`collectBeforeClose`) and closes only
-    ///         once its collection is complete. Returns the epochs closed and the bounty paid.
+    ///         ended epoch still collecting gets one collection batch of `keeperBatchSize` first (bounded: never a
+    ///         loop over all providers) and closes only once its collection is complete. Returns the epochs closed and
+    ///         the bounty paid.
     function closeEpochs(
         EmissionStore.EmissionStorage storage $,
         uint256 maxEpochs
@@ -38,9 +39,11 @@ library EmissionKeepers {
         uint256 endsAt = EmissionEpochs.start($, epoch + 1);
         if (block.timestamp < endsAt) revert IEmissionErrors.EmissionEpochNotDue(epoch, endsAt);
         if (maxEpochs == 0) revert IEmissionErrors.EmissionInvalidParameter("maxEpochs", 0);
-        // @dev two statements: the collection batch must run before the close (operand order is not specified)
-        bounty = collectBeforeClose($);
-        bounty += EmissionEpochs.sync($, maxEpochs > MAX_CLOSES ? MAX_CLOSES : maxEpochs, true);
+        // @dev the source's count is read once: by `pending`, or from the batch's page header (which says whether
+        //      the collection is still pending after it); the paid sync does not ask again. Still pending: no close.
+        bool left = EmissionCollect.pending($, epoch);
+        if (left) (, bounty, left) = _collectPaid($, $.keeperBatchSize);
+        if (!left) bounty += EmissionEpochs.sync($, maxEpochs > MAX_CLOSES ? MAX_CLOSES : maxEpochs, true);
         closed = $.currentEpoch - epoch;
         EmissionRewards.fund($);
         transferBounty($, bounty);
@@ -73,26 +76,18 @@ library EmissionKeepers {
     /// @notice Collects a batch (`EmissionCollect.collect`) and pays the per-provider bounty to the caller.
     function collect(EmissionStore.EmissionStorage storage $, uint256 maxProviders) internal returns (uint256 n) {
         uint256 bounty;
-        (n, bounty) = _collectPaid($, maxProviders);
+        (n, bounty, ) = _collectPaid($, maxProviders);
         transferBounty($, bounty);
     }
 
-    /// @notice A close's own collection step: when the ended open epoch still waits for providers, collects one
-    ///         batch of `keeperBatchSize` first (bounded: never a loop over all providers). Returns the per-provider
-    ///         bounty earned (the caller pays it with the close bounty).
-    function collectBeforeClose(EmissionStore.EmissionStorage storage $) internal returns (uint256) {
-        if (!EmissionCollect.pending($, $.currentEpoch)) return 0;
-        (, uint256 bounty) = _collectPaid($, $.keeperBatchSize);
-        return bounty;
-    }
-
     /// @dev One collection batch, its per-provider bounty taken from the keeper budget and `CollectionBatch` (the
-    ///      budget's indexers follow it, as `RebalanceBatch`); the caller transfers the bounty.
+    ///      budget's indexers follow it, as `RebalanceBatch`); the caller transfers the bounty. `left`: the
+    ///      collection is still pending after the batch.
     function _collectPaid(
         EmissionStore.EmissionStorage storage $,
         uint256 maxProviders
-    ) private returns (uint256 n, uint256 bounty) {
-        n = EmissionCollect.collect($, maxProviders);
+    ) private returns (uint256 n, uint256 bounty, bool left) {
+        (n, left) = EmissionCollect.collect($, maxProviders);
         bounty = EmissionRewards.bounty($, n * $.bounty.perProviderBountyDps);
         emit IEmissionEvents.CollectionBatch($.currentEpoch, n, msg.sender, bounty);
     }

@@ -1,17 +1,23 @@
 /**
  * Emission job (docs/emission.md, SPEC section 5): closes due 15-day epochs (`closeEpochs(n)`, liveness: priority)
- * and pages the GFL median rebalancing (`rebalance(n)`) through every provider after each close.
+ * and pages the GFL median rebalancing (`rebalance(n)`) through every provider after each close. When Emission
+ * collects its samples from a sample source (the ProviderRegistry's rings, issue 18), an ended epoch first pages
+ * through `collect(n)` (priority too: the close waits for it) until every provider with samples is collected; the
+ * close and the rebalance pass follow on the next tick (a close sent while the collection is pending would collect
+ * one batch and not close).
  *
  * Scan (at head − confirmations, on-chain state only): `currentEpoch`, `epochDue`, `epochStart` of the next two
  * epochs (how many are due), `rebalanceProgress` (cursor, total), `providerCount` / `providerAt` (batch labels)
  * and `keeperConfig` (the batch size governance proposes). Plan: the closes first (priority), then the batches of
  * the pass the closes start, or of the pass still under way. Idempotency keys: (action, cursor, epoch):
  *   emission.closeEpochs:-:<first epoch closed>      emission.rebalance:<cursor>:<open epoch>
- * Racing keepers: `EmissionEpochNotDue` (the close was done) and `EmissionRebalanceComplete` (the pass was done)
- * are "already done". `rebalance(n)` works from the on-chain cursor, so the batches of one tick are pipelined in
+ *   emission.collect:<collection cursor>:<ended epoch>
+ * Racing keepers: `EmissionEpochNotDue` (the close was done), `EmissionRebalanceComplete` (the pass was done) and
+ * `EmissionCollectionComplete` (the collection was done) are "already done". `rebalance(n)` works from the on-chain cursor, so the batches of one tick are pipelined in
  * nonce order; a keeper losing a race finds the pass further on and its surplus batches read already-done.
  */
-import { Emission__factory } from "@chx/sdk";
+import { getAddress, ZeroAddress } from "ethers";
+import { Emission__factory, ProviderRegistry__factory } from "@chx/sdk";
 import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable } from "../deployments.js";
 import { mapLimit } from "../util.js";
@@ -60,6 +66,17 @@ interface CloseWork {
   epochs: number;
 }
 
+interface CollectWork {
+  kind: "collect";
+  /** The ended open epoch being collected. */
+  epoch: bigint;
+  /** Index of the source's provider list this batch starts at (the cursor once the batches before it ran). */
+  cursor: bigint;
+  batch: number;
+  /** Length of the source's provider list. */
+  total: bigint;
+}
+
 interface RebalanceWork {
   kind: "rebalance";
   /** Open epoch during the pass (providers are rebalanced for `epoch − 1`). */
@@ -71,7 +88,46 @@ interface RebalanceWork {
   first?: string;
 }
 
-export type EmissionWork = CloseWork | RebalanceWork;
+export type EmissionWork = CloseWork | CollectWork | RebalanceWork;
+
+/**
+ * Emission's collection word (ERC-7201 namespace chx.storage.Emission, slot 19 of EmissionStorage: `sampleSource`,
+ * `collectCursor`, `collectedCount`, `collectDone`; storage-layouts/Emission.json pins it). Emission exposes no view
+ * of it (its size target has no room); the job reads the word to plan exactly the batches still needed.
+ */
+export const EMISSION_COLLECT_SLOT = 0x404a79aa38836b97905b69fae1af4f085be047fdfd4dc0d44c8aa3317c5f7600n + 19n;
+
+export interface CollectState {
+  source: string;
+  cursor: bigint;
+  collected: bigint;
+  done: boolean;
+}
+
+/** Decodes the collection word. */
+export function decodeCollectWord(word: string): CollectState {
+  const w = BigInt(word);
+  const mask32 = (1n << 32n) - 1n;
+  return {
+    source: getAddress("0x" + (w & ((1n << 160n) - 1n)).toString(16).padStart(40, "0")),
+    cursor: (w >> 160n) & mask32,
+    collected: (w >> 192n) & mask32,
+    done: ((w >> 224n) & 0xffn) !== 0n,
+  };
+}
+
+/**
+ * Collection batches of `batch` providers still needed, at most: the list left from the cursor, and the providers
+ * with samples left to collect (a batch collects at most `batch`), whichever needs fewer — never a surplus batch
+ * that would revert; a sparse list finishes on a later tick.
+ */
+export function collectBatches(s: CollectState, length: bigint, sampled: bigint, batch: number): number {
+  if (s.done || sampled <= s.collected || s.cursor >= length) return 0;
+  const b = BigInt(batch);
+  const byList = (length - s.cursor + b - 1n) / b;
+  const bySamples = (sampled - s.collected + b - 1n) / b;
+  return Number(byList < bySamples ? byList : bySamples);
+}
 
 export interface EmissionLimits {
   batchSize: number;
@@ -104,6 +160,7 @@ const OPTION_KEYS = ["contract", "batchSize", "maxEpochsPerTx", "maxTxGas", "max
 
 export const CLOSE_ACTION = "emission.closeEpochs";
 export const REBALANCE_ACTION = "emission.rebalance";
+export const COLLECT_ACTION = "emission.collect";
 
 export function emissionJob(address: string, opts: EmissionJobOptions = {}): KeeperJob<EmissionWork> {
   const iface = Emission__factory.createInterface();
@@ -126,7 +183,7 @@ export function emissionJob(address: string, opts: EmissionJobOptions = {}): Kee
     summary:
       `close due epochs (priority) and rebalance GFL in batches on ${name} at ${address}` +
       (opts.batchSize === undefined ? " (batch: the contract's keeperBatchSize)" : ` (batch ${opts.batchSize})`),
-    alreadyDoneErrors: ["EmissionEpochNotDue", "EmissionRebalanceComplete"],
+    alreadyDoneErrors: ["EmissionEpochNotDue", "EmissionRebalanceComplete", "EmissionCollectionComplete"],
     async scan(ctx: JobContext): Promise<Candidate<EmissionWork>[]> {
       const blockTag = ctx.safeBlock;
       const read = <T>(label: string, fn: (e: ReturnType<typeof Emission__factory.connect>) => Promise<T>) =>
@@ -140,6 +197,29 @@ export function emissionJob(address: string, opts: EmissionJobOptions = {}): Kee
       ]);
       const closeLimits = emissionLimits(opts, Number(onChainBatch));
       const out: Candidate<EmissionWork>[] = [];
+
+      // 0. The ended epoch's collection (sample source set, providers with samples not collected yet): its batches
+      //    first (priority: the close waits for them); the close and the rebalance pass follow next tick.
+      if (due) {
+        const word = await ctx.client.read("getStorage", (p) => p.getStorage(address, EMISSION_COLLECT_SLOT, blockTag));
+        const state = decodeCollectWord(word);
+        if (state.source !== ZeroAddress && !state.done) {
+          const [length, sampled] = await ctx.client.read("capacitySamplesAt", (p) =>
+            ProviderRegistry__factory.connect(state.source, p).capacitySamplesAt(0n, 0n, current, { blockTag }),
+          );
+          const batch = closeLimits.batchSize;
+          const n = Math.min(collectBatches(state, length!, sampled!, batch), closeLimits.maxBatchesPerTick);
+          for (let i = 0; i < n; i++) {
+            const from = state.cursor + BigInt(i * batch);
+            out.push({
+              key: { action: COLLECT_ACTION, id: from.toString(), epoch: current.toString() },
+              priority: true,
+              data: { kind: "collect", epoch: current, cursor: from, batch, total: length! },
+            });
+          }
+          if (n > 0) return price === undefined ? out : priced(out);
+        }
+      }
 
       // 1. Epoch closes: liveness work, never skipped on a gas spike.
       let dueEpochs = 0n;
@@ -196,14 +276,16 @@ export function emissionJob(address: string, opts: EmissionJobOptions = {}): Kee
         });
       }
 
+      return price === undefined || out.length === 0 ? out : priced(out);
+
       // Expected bounties, when the operator gives a DPS price (else the gas ceiling alone decides).
-      if (price !== undefined && out.length > 0) {
+      async function priced(cands: Candidate<EmissionWork>[]): Promise<Candidate<EmissionWork>[]> {
         const [[bounty], [, budget]] = await Promise.all([
           read("keeperConfig", (e) => e.keeperConfig({ blockTag })),
           read("pools", (e) => e.pools({ blockTag })),
         ]);
         let left = budget;
-        for (const c of out) {
+        for (const c of cands) {
           const d = c.data;
           let dps =
             d.kind === "close"
@@ -212,10 +294,10 @@ export function emissionJob(address: string, opts: EmissionJobOptions = {}): Kee
           if (dps > bounty.maxBountyDps) dps = bounty.maxBountyDps;
           if (dps > left) dps = left;
           left -= dps;
-          c.rewardWei = (dps * price) / 10n ** 18n;
+          c.rewardWei = (dps * price!) / 10n ** 18n;
         }
+        return cands;
       }
-      return out;
     },
     async plan(_ctx, candidates): Promise<Action[]> {
       return candidates.map((c) => {
@@ -230,6 +312,13 @@ export function emissionJob(address: string, opts: EmissionJobOptions = {}): Kee
           };
         }
         const end = d.cursor + BigInt(d.batch) < d.total ? d.cursor + BigInt(d.batch) : d.total;
+        if (d.kind === "collect") {
+          return {
+            ...common,
+            data: iface.encodeFunctionData("collect", [d.batch]),
+            description: `collect(${d.batch}): providers ${d.cursor}-${end - 1n} of ${d.total} for epoch ${d.epoch} (priority)`,
+          };
+        }
         return {
           ...common,
           data: iface.encodeFunctionData("rebalance", [d.batch]),
@@ -244,7 +333,8 @@ export function emissionJob(address: string, opts: EmissionJobOptions = {}): Kee
 
 export const emissionFactory: JobFactory = {
   name: "emission",
-  description: "Emission: close due 15-day epochs (priority) and page the GFL median rebalancing.",
+  description:
+    "Emission: collect the ended epoch's samples and close due 15-day epochs (priority), then page the GFL median rebalancing.",
   covers: ["Emission"],
   create({ deployment, config }) {
     const opts = config.options as EmissionJobOptions;

@@ -110,6 +110,19 @@ export function updateEmissionAggregates(event: ethereum.Event, state: EmissionS
   }
 }
 
+/**
+ * A keeper batch's bounty (RebalanceBatch, CollectionBatch): it leaves the keeper budget and adds to the bounties
+ * paid, on the state (saved here) and in the day/hour buckets.
+ */
+export function payKeeperBounty(event: ethereum.Event, state: EmissionState, bountyDps: BigInt): void {
+  state.keeperBudgetDps = state.keeperBudgetDps.minus(bountyDps);
+  state.totalBountiesDps = state.totalBountiesDps.plus(bountyDps);
+  state.save();
+  const d = new EmissionDelta();
+  d.bountiesDps = bountyDps;
+  updateEmissionAggregates(event, state, d);
+}
+
 /** Capacity buckets: `samples`/`rebalances` added, closed at the module's total GFL and the open epoch's total. */
 export function updateCapacityAggregates(
   event: ethereum.Event,

@@ -39,6 +39,7 @@ import {
   getOrCreateProvider,
   getOrCreateProviderEpoch,
   getOrCreateState,
+  payKeeperBounty,
   updateCapacityAggregates,
   updateEmissionAggregates,
 } from "../lib/emission";
@@ -230,9 +231,7 @@ export function handleProviderRebalanced(event: ProviderRebalanced): void {
 export function handleRebalanceBatch(event: RebalanceBatchEvent): void {
   const state = getOrCreateState(event.address, event.block);
   state.rebalanceCursor = event.params.toIndex.toI32();
-  state.keeperBudgetDps = state.keeperBudgetDps.minus(event.params.bountyDps);
-  state.totalBountiesDps = state.totalBountiesDps.plus(event.params.bountyDps);
-  state.save();
+  payKeeperBounty(event, state, event.params.bountyDps);
 
   const b = new RebalanceBatch(eventId(event));
   b.epoch = event.params.epoch.toI32();
@@ -243,19 +242,12 @@ export function handleRebalanceBatch(event: RebalanceBatchEvent): void {
   b.bountyDps = event.params.bountyDps;
   stamp(b, event);
   b.save();
-
-  const d = new EmissionDelta();
-  d.bountiesDps = event.params.bountyDps;
-  updateEmissionAggregates(event, state, d);
 }
 
 // A collection batch of an ended epoch (issue 18 item 4): its per-provider bounty leaves the keeper budget, exactly
 // as a rebalance batch's does; the providers it collected each came with their CapacityRecorded.
 export function handleCollectionBatch(event: CollectionBatch): void {
-  const state = getOrCreateState(event.address, event.block);
-  state.keeperBudgetDps = state.keeperBudgetDps.minus(event.params.bountyDps);
-  state.totalBountiesDps = state.totalBountiesDps.plus(event.params.bountyDps);
-  state.save();
+  payKeeperBounty(event, getOrCreateState(event.address, event.block), event.params.bountyDps);
 
   const b = new CollectionBatchEntity(eventId(event));
   b.epoch = event.params.epoch.toI32();
@@ -264,10 +256,6 @@ export function handleCollectionBatch(event: CollectionBatch): void {
   b.bountyDps = event.params.bountyDps;
   stamp(b, event);
   b.save();
-
-  const d = new EmissionDelta();
-  d.bountiesDps = event.params.bountyDps;
-  updateEmissionAggregates(event, state, d);
 }
 
 export function handleRewardsFunded(event: RewardsFunded): void {
