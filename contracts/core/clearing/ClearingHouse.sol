@@ -20,11 +20,9 @@ import {IClearingHouseCollateral} from "../../interfaces/clearing/IClearingHouse
 
 /// @title ClearingHouse
 /// @notice Cross-margined USDC accounts and the positions markets open in them. See IClearingHouse.
-/// @dev The entry contract: storage (ClearingStorage), access, token transfers and the gates; the mechanisms live in
-///      libraries on the storage pointer — the account scan (ClearingMargin), positions, market set and open
-///      interest (ClearingPositions), the liquidation close and waterfall (ClearingLiquidation) and configuration
-///      (ClearingConfig, an external linked library). Cold entry points forward their argument bytes to a linked
-///      library (LinkedCall; docs/clearing.md "Linked entry points").
+/// @dev Storage, access, token transfers and gates; mechanisms in libraries on the storage pointer (ClearingMargin,
+///      ClearingPositions, ClearingLiquidation, ClearingConfig). Cold entry points forward their calldata to a linked
+///      library (LinkedCall; docs/clearing.md "Linked entry points"; docs/architecture.md for the full map).
 /// @custom:oz-upgrades-unsafe-allow delegatecall external-library-linking constructor state-variable-immutable
 contract ClearingHouse is
     ChxUpgradeable,
@@ -46,9 +44,8 @@ contract ClearingHouse is
     /// @dev Per-market pause of new risk: feature id keccak256(abi.encode(FEATURE_MARKET, market)).
     bytes32 internal constant FEATURE_MARKET = keccak256("clearing.market");
 
-    /// @dev The collateral token, fixed in the implementation (an upgrade deploys a new one with the same argument,
-    ///      scripts/lib/deployer.ts upgradeConstructorArgs): deposits and withdrawals read no storage slot for it. The
-    ///      proxy's `usdc` slot keeps the same address for the linked libraries and the views.
+    /// @dev The collateral token, fixed in the implementation (upgrades: deployer.ts upgradeConstructorArgs);
+    ///      the proxy's `usdc` slot keeps the same address for the linked libraries; modules() returns the immutable.
     /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
     IERC20 private immutable USDC;
 
@@ -116,9 +113,7 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingRiskSync
     function syncMarketVolatility(address, uint256, uint256, uint256) external {
-        if (msg.sender == address(ClearingStorage.layout().riskEngine)) {
-            LinkedCall.forwardSame(address(ClearingConfig));
-        }
+        if (msg.sender == address(ClearingStorage.layout().riskEngine)) LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     // ───────────────────────────── traders ─────────────────────────────
@@ -253,15 +248,13 @@ contract ClearingHouse is
             _newRiskGate
         );
         position = tr.position;
-        // A risk-reducing trade calls nothing else (SEC-05): the guarantor keeps the higher exposure recorded by the
-        // last risk-increasing trade until the next one or a permissionless syncExposure (as after a liquidation).
+        // Risk-reducing: nothing else called (SEC-05); the guarantor keeps the last higher exposure until syncExposure.
         if (!increasing) return (realisedPnlUsdc, position);
         _checkInitialMargin($, account, acc, tr, feeUsdc);
     }
 
-    /// @dev One pass over the account's markets gives both the guarantor's exposure and the margin state (the traded
-    ///      position from memory, the oracle read once); the guarantor's pre-trade gate (admission, customer limit,
-    ///      capacity), then equity ≥ initial margin.
+    /// @dev One pass over the account's markets gives the guarantor's exposure and the margin state (oracle read once);
+    ///      the guarantor's pre-trade gate (admission, customer limit, capacity), then equity ≥ initial margin.
     function _checkInitialMargin(
         ClearingHouseStorage.Layout storage $,
         address account,
@@ -281,9 +274,8 @@ contract ClearingHouse is
         ClearingMargin.requireInitial(s, account);
     }
 
-    /// @dev The pauses a risk-increasing trade passes: the global new-risk pause and the market's own
-    ///      `keccak256(abi.encode(FEATURE_MARKET, market))` (the GUARDIAN freezes one market at once). Reductions,
-    ///      closes, cash flows and liquidations stay open (SEC-05).
+    /// @dev A risk-increasing trade passes the global new-risk pause and the market's own (FEATURE_MARKET, market)
+    ///      pause (the GUARDIAN freezes one market at once). Reductions, closes, cash flows, liquidations stay open.
     function _newRiskGate(address market) private view {
         _requireActive(FEATURE_NEW_RISK);
         _requireActive(keccak256(abi.encode(FEATURE_MARKET, market)));
@@ -473,7 +465,6 @@ contract ClearingHouse is
         )
     {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        // the immutable, equal to the recorded `usdc` (initialize): markets read modules() on their order paths
         return (
             address(USDC),
             address($.oracle),
@@ -483,8 +474,6 @@ contract ClearingHouse is
             $.liquidationEngine
         );
     }
-
-    // ───────────────────────────── internals ─────────────────────────────
 
     /// @dev Equity after a withdrawal (USDC or token) must still cover initial margin, at the price gated like every
     ///      risk-increasing action (sequencer grace period, spot deviation, the oracle's risk pause: ORC-01).

@@ -20,10 +20,9 @@ import {PerpLpClaims} from "../../libraries/perps/PerpLpClaims.sol";
 
 /// @title PerpMarket
 /// @notice The CH perpetual against the LiquidityVault. See IPerpMarket.
-/// @dev Storage, access and entry points here; the mechanisms in linked libraries working on storage pointers:
-///      PerpTrading (fills, on `Market`), PerpFunding (the poke, settlement, the liquidation hook), PerpLpClaims (the
-///      LPs' claim), PerpOrders (order intake, execution and discovery, on the DelayedOrders book). No function loops
-///      over accounts (MKT-03).
+/// @dev Storage, access and entry points; mechanisms in linked libraries on storage pointers: PerpTrading (fills),
+///      PerpFunding (poke, settlement, liquidation hook), PerpLpClaims (the LPs' claim), PerpOrders (order intake,
+///      execution, discovery on the DelayedOrders book). No function loops over accounts (MKT-03).
 /// @custom:oz-upgrades-unsafe-allow external-library-linking constructor state-variable-immutable
 contract PerpMarket is ChxUpgradeable, IPerpMarket {
     using SafeERC20 for IERC20;
@@ -33,19 +32,16 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @notice Upper bound on maker and taker fees (1 %).
     uint256 public constant MAX_FEE_BPS = 100;
     uint256 internal constant BPS = 10_000;
-    /// @notice While positions are open, capital returning to the vault leaves this long a run of poke bounties in
-    ///         the pool, so a keeper's credit stays payable between two allocations.
+    /// @notice Poke bounties' runway kept in the pool while positions are open (keeper credits stay payable).
     uint256 public constant BOUNTY_RUNWAY_SEC = PerpTrading.BOUNTY_RUNWAY_SEC;
     /// @notice Upper bound on the execution fee of an order (50 USDC).
     uint256 public constant MAX_EXECUTION_FEE_USDC = 50e6;
-    /// @notice Gas an execution must have left before the fill, so a fill that fails for lack of gas cannot be
-    ///         passed off as a user-caused failure that cancels the order (the whole call reverts instead).
+    /// @notice Gas left before a fill, so a fill starved of gas reverts whole instead of cancelling the order.
     uint256 public constant MIN_EXECUTION_GAS = PerpOrders.MIN_EXECUTION_GAS;
     /// @notice Pending orders `checker()` scans at most.
     uint256 public constant ORDER_SCAN = 32;
 
-    /// @dev The ClearingHouse and the index oracle: implementation immutables (no storage read on the execution
-    ///      path); an upgrade deploys a new implementation with them (the deploy record's `implementationArgs`).
+    /// @dev The ClearingHouse and the index oracle as implementation immutables (upgrades: `implementationArgs`).
     /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
     IClearingHouse private immutable CLEARING_HOUSE;
     /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
