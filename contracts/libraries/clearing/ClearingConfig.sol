@@ -151,10 +151,11 @@ library ClearingConfig {
 
     /// @notice `p` pushed under risk-engine generation `gen` as a MarketRef compact copy (ClearingStorage.RISK_*),
     ///         or 0 when a parameter is not an exact multiple of RISK_UNIT below 2^RISK_BITS units (or the initial
-    ///         floor is 0, which no current copy has).
+    ///         floor is 0, which no current copy has), and 0 whenever the full RiskWord could not hold them either: the
+    ///         scan expands a copy into a RiskWord, whose 60-bit floor fields a larger floor would overflow.
     function compactRisk(IRiskEngine.MarketRiskParams memory p, uint256 gen) internal pure returns (uint88) {
         uint256[4] memory v = [uint256(p.imMultipleWad), p.mmMultipleWad, p.imFloorWad, p.mmFloorWad];
-        if (v[2] == 0) return 0;
+        if (v[2] == 0 || !RiskWordLib.fits(p)) return 0;
         uint256 c = uint256(uint8(gen)) << ClearingStorage.RISK_GEN_SHIFT;
         for (uint256 i; i < 4; ++i) {
             uint256 units = v[i] / ClearingStorage.RISK_UNIT;

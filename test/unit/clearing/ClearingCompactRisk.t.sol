@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {ClearingUnitBase} from "../../helpers/ClearingUnitBase.sol";
 import {IClearingHouseErrors} from "../../../contracts/interfaces/clearing/IClearingHouseErrors.sol";
 import {IRiskEngine} from "../../../contracts/interfaces/clearing/IRiskEngine.sol";
+import {IClearingRiskSync} from "../../../contracts/interfaces/callback/IClearingRiskSync.sol";
 import {MockClearingMarket} from "../../../contracts/mocks/MockClearingMarket.sol";
 import {Roles} from "../../../contracts/core/governance/Roles.sol";
 
@@ -43,6 +44,16 @@ contract ClearingCompactRiskTest is ClearingUnitBase {
             )
         );
         chouse.withdraw(amount, alice);
+    }
+
+    /// A risk engine (a replaced one: the live RiskEngine caps floors below 1 WAD) pushes a floor the compact copy
+    /// could hold but the RiskWord's 60-bit field cannot (2^60 ≈ 1.15e18). The copy must be cleared like the word:
+    /// the scan expands a copy into a RiskWord, and this floor would overflow into the maintenance floor's bits.
+    function test_floorBeyondTheRiskWord_leavesNoCopy() public {
+        assertTrue(_compact(1) != 0);
+        vm.prank(address(risk));
+        IClearingRiskSync(address(chouse)).syncMarketRisk(address(market), _params(1.2e18));
+        assertEq(_compact(1), 0);
     }
 
     /// The production parameters are exact: the registered market carries a compact copy.
