@@ -6,12 +6,12 @@
  * next tick. Each test starts from the same snapshot.
  */
 import { expect } from "chai";
-import { id, parseUnits, toBeHex, type Wallet } from "ethers";
+import { parseUnits, toBeHex, type Wallet } from "ethers";
 import { collectBatches, decodeCollectWord, EMISSION_COLLECT_SLOT, type CollectState } from "../src/jobs/emission.js";
 import { account, counts, makeKeeper, node } from "./harness.js";
 import { type DeployedProtocol } from "./protocol.js";
-import { protocolSuite } from "./fixtures.js";
-import { domainOf, signAttestation, type AttestationMessage, type Protocol } from "@chx/sdk";
+import { onboardProvider, protocolSuite } from "./fixtures.js";
+import { type Protocol } from "@chx/sdk";
 
 const KEEPER_A = 20;
 const FIRST_PROVIDER = 80;
@@ -43,8 +43,7 @@ describe("emission job: collect step (registry samples, real protocol, real node
     for (const i of [KEEPER_A, ...Array.from({ length: PROVIDERS }, (_, k) => FIRST_PROVIDER + k)]) {
       await node().rpc("hardhat_setBalance", [account(i).address, toBeHex(10n ** 22n)]);
     }
-    const { providerRegistry: reg, dps, computeStandard, emission } = protocol;
-    const regAddr = await reg.getAddress();
+    const { providerRegistry: reg, dps, emission } = protocol;
     await (await emission.setMinSamples(1)).wait(); // from epoch 1: one sample gives a GFL
     await (await dps.approve(await emission.getAddress(), wad("100"))).wait();
     await (await emission.fundKeeperBudget(wad("100"))).wait();
@@ -54,24 +53,7 @@ describe("emission job: collect step (registry samples, real protocol, real node
     expect(await emission.currentEpoch()).to.equal(1n);
     providers = Array.from({ length: PROVIDERS }, (_, k) => account(FIRST_PROVIDER + k).connect(p));
     for (const pr of providers) {
-      await (await reg.connect(pr).register(1, 0b10n, id("keeper-collect"), "")).wait();
-      await (await dps.connect(admin).transfer(pr.address, wad("5000"))).wait();
-      await (await dps.connect(pr).approve(regAddr, wad("5000"))).wait();
-      await (await reg.connect(pr).stake(wad("5000"))).wait();
-      const m: AttestationMessage = {
-        provider: pr.address,
-        workloadClass: 1,
-        standardVersion: Number(await computeStandard.latestVersion(1)),
-        avgPflopsWad: wad("0.5"),
-        factorsWad: [wad("1.2"), wad("0.9"), wad("1")],
-        capacityPflopsWad: wad("0.5"),
-        powerWattsWad: wad("700"),
-        nonce: await reg.attestationNonce(pr.address),
-        deadline: BigInt(await latest()) + 3_600n,
-      };
-      await (
-        await reg.attest(m, await signAttestation(admin, await domainOf(admin, "ProviderRegistry", regAddr), m))
-      ).wait();
+      await onboardProvider(protocol, admin, pr, "keeper-collect", await latest());
       await (await reg.connect(pr).heartbeat(wad("0.5"))).wait();
     }
     // Past the end of epoch 1: its samples wait in the registry's rings.

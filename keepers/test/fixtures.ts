@@ -4,8 +4,8 @@
  * the order suites' trading setup.
  */
 import { expect } from "chai";
-import { toBeHex, type Wallet } from "ethers";
-import { Roles, type Protocol } from "@chx/sdk";
+import { id, toBeHex, type Wallet } from "ethers";
+import { domainOf, Roles, signAttestation, type AttestationMessage, type Protocol } from "@chx/sdk";
 import { setupGuarantor, setupTrader, usdc, wad } from "../../test/helpers/clearing.js";
 import type { ActionResult, Keeper } from "../src/keeper.js";
 import { account, node } from "./harness.js";
@@ -110,4 +110,37 @@ export async function setupOrderTrading(
   await (await protocol.accessManager.grantRole(Roles.KEEPER, admin.address, 0)).wait();
   await (await vault.connect(admin).allocate(market, usdc("50000"))).wait();
   return trader;
+}
+
+/**
+ * One provider onboarded the way a real one is: registered (workload class 1, grade mask 0b10), 5,000 DPS from `admin`
+ * staked, and attested at 0.5 PFLOPS with `admin`'s attester signature (deadline one hour after `nowSec`).
+ */
+export async function onboardProvider(
+  protocol: Protocol,
+  admin: Wallet,
+  pr: Wallet,
+  tag: string,
+  nowSec: number,
+): Promise<void> {
+  const { providerRegistry: reg, dps, computeStandard } = protocol;
+  const regAddr = await reg.getAddress();
+  await (await reg.connect(pr).register(1, 0b10n, id(tag), "")).wait();
+  await (await dps.connect(admin).transfer(pr.address, wad("5000"))).wait();
+  await (await dps.connect(pr).approve(regAddr, wad("5000"))).wait();
+  await (await reg.connect(pr).stake(wad("5000"))).wait();
+  const m: AttestationMessage = {
+    provider: pr.address,
+    workloadClass: 1,
+    standardVersion: Number(await computeStandard.latestVersion(1)),
+    avgPflopsWad: wad("0.5"),
+    factorsWad: [wad("1.2"), wad("0.9"), wad("1")],
+    capacityPflopsWad: wad("0.5"),
+    powerWattsWad: wad("700"),
+    nonce: await reg.attestationNonce(pr.address),
+    deadline: BigInt(nowSec) + 3_600n,
+  };
+  await (
+    await reg.attest(m, await signAttestation(admin, await domainOf(admin, "ProviderRegistry", regAddr), m))
+  ).wait();
 }

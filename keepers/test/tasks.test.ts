@@ -12,8 +12,8 @@ import { tasksJob } from "../src/jobs/tasks.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, CHAIN_ID, counts, makeKeeper, node } from "./harness.js";
 import { type DeployedProtocol } from "./protocol.js";
-import { protocolSuite, race } from "./fixtures.js";
-import { signAttestation, type AttestationMessage, type Protocol, domainOf } from "@chx/sdk";
+import { onboardProvider, protocolSuite, race } from "./fixtures.js";
+import { type Protocol } from "@chx/sdk";
 
 const KEEPER_A = 20;
 const KEEPER_B = 21;
@@ -90,28 +90,10 @@ describe("tasks job: deadlines and council finalisation through TaskKeeperLens (
     for (const i of [KEEPER_A, KEEPER_B, CLIENT, ...Array.from({ length: PROVIDERS }, (_, k) => FIRST_PROVIDER + k)]) {
       await node().rpc("hardhat_setBalance", [account(i).address, toBeHex(10n ** 22n)]);
     }
-    const { providerRegistry: reg, dps, computeStandard, usdc: token, taskRegistry } = protocol;
-    const regAddr = await reg.getAddress();
+    const { usdc: token, taskRegistry } = protocol;
     providers = Array.from({ length: PROVIDERS }, (_, k) => account(FIRST_PROVIDER + k).connect(p));
     for (const pr of providers) {
-      await (await reg.connect(pr).register(1, 0b10n, id("keeper-test"), "")).wait();
-      await (await dps.connect(admin).transfer(pr.address, wad("5000"))).wait();
-      await (await dps.connect(pr).approve(regAddr, wad("5000"))).wait();
-      await (await reg.connect(pr).stake(wad("5000"))).wait();
-      const m: AttestationMessage = {
-        provider: pr.address,
-        workloadClass: 1,
-        standardVersion: Number(await computeStandard.latestVersion(1)),
-        avgPflopsWad: wad("0.5"),
-        factorsWad: [wad("1.2"), wad("0.9"), wad("1")],
-        capacityPflopsWad: wad("0.5"),
-        powerWattsWad: wad("700"),
-        nonce: await reg.attestationNonce(pr.address),
-        deadline: BigInt(await now()) + 3_600n,
-      };
-      await (
-        await reg.attest(m, await signAttestation(admin, await domainOf(admin, "ProviderRegistry", regAddr), m))
-      ).wait();
+      await onboardProvider(protocol, admin, pr, "keeper-test", await now());
     }
     client = account(CLIENT).connect(p);
     await (await token.connect(admin).mint(client.address, usdc("100000"))).wait();
