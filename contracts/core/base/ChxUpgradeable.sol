@@ -59,13 +59,25 @@ abstract contract ChxUpgradeable is
     /// @inheritdoc IChxModule
     function pauseFeature(bytes32 feature) external restricted {
         _getChxModuleStorage().paused[feature] = true;
+        _afterPauseChanged(feature, true);
         emit FeaturePauseSet(feature, true, msg.sender);
     }
 
     /// @inheritdoc IChxModule
     function unpauseFeature(bytes32 feature) external restricted {
         _getChxModuleStorage().paused[feature] = false;
+        _afterPauseChanged(feature, false);
         emit FeaturePauseSet(feature, false, msg.sender);
+    }
+
+    /// @dev Runs inside pauseFeature / unpauseFeature (restricted) after the mapping is written, and in
+    ///      _syncPauseMirror: a module that mirrors a flag into a word its hot path already reads overrides it. The
+    ///      mapping stays the source of truth (isFeaturePaused, every module that does not override this).
+    function _afterPauseChanged(bytes32 feature, bool paused) internal virtual {}
+
+    /// @dev Runs the hook with the mapping's value of `feature`: how a mirror is brought in line after an upgrade.
+    function _syncPauseMirror(bytes32 feature) internal {
+        _afterPauseChanged(feature, _getChxModuleStorage().paused[feature]);
     }
 
     /// @inheritdoc IChxModule

@@ -8,7 +8,7 @@ import {ChxUpgradeable} from "../base/ChxUpgradeable.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {IRiskEngine} from "../../interfaces/clearing/IRiskEngine.sol";
 import {IClearingRiskSync} from "../../interfaces/callback/IClearingRiskSync.sol";
-import {MarketSet, MarketSetLib} from "../../types/MarketSet.sol";
+import {MarketSetLib} from "../../types/MarketSet.sol";
 import {ClearingHouseStorage, ClearingStorage} from "../../libraries/clearing/ClearingStorage.sol";
 import {ClearingMargin} from "../../libraries/clearing/ClearingMargin.sol";
 import {ClearingPositions} from "../../libraries/clearing/ClearingPositions.sol";
@@ -39,8 +39,8 @@ contract ClearingHouse is
     uint256 public constant MAX_MARKETS_PER_ACCOUNT = MarketSetLib.MAX;
 
     bytes32 internal constant FEATURE_DEPOSIT = keccak256("clearing.deposit");
-    bytes32 internal constant FEATURE_WITHDRAW = keccak256("clearing.withdraw");
-    bytes32 internal constant FEATURE_NEW_RISK = keccak256("clearing.newRisk");
+    bytes32 internal constant FEATURE_WITHDRAW = ClearingStorage.FEATURE_WITHDRAW;
+    bytes32 internal constant FEATURE_NEW_RISK = ClearingStorage.FEATURE_NEW_RISK;
     /// @dev Per-market pause of new risk: feature id keccak256(abi.encode(FEATURE_MARKET, market)).
     bytes32 internal constant FEATURE_MARKET = keccak256("clearing.market");
 
@@ -64,7 +64,10 @@ contract ClearingHouse is
         __ChxUpgradeable_init(authority);
         address implUsdc = address(USDC);
         if (usdc != implUsdc) revert ClearingUsdcMismatch(usdc, implUsdc);
-        ClearingStorage.layout().usdc = IERC20(usdc);
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        $.usdc = IERC20(usdc);
+        // A new proxy's flags are all clear: both mirrored gates start known-active.
+        $.activeGates = ClearingStorage.GATE_WITHDRAW | ClearingStorage.GATE_NEW_RISK;
     }
 
     // ───────────────────────────── configuration ─────────────────────────────
@@ -99,6 +102,22 @@ contract ClearingHouse is
         LinkedCall.forwardSame(address(ClearingConfig));
     }
 
+    /// @inheritdoc IClearingHouse
+    function syncPauseMirror() external restricted {
+        LinkedCall.forwardSame(address(ClearingConfig));
+    }
+
+    /// @dev The pause hook (inside the restricted pauseFeature / unpauseFeature): both copies re-read from the flags
+    ///      (ClearingConfig.syncPauseMirror; docs/clearing.md "Pause flags beside the oracle address").
+    function _afterPauseChanged(bytes32, bool) internal override {
+        LinkedCall.forward(address(ClearingConfig), ClearingConfig.syncPauseMirror.selector);
+    }
+
+    /// @dev `feature`'s pause flag, read only when its mirror bit does not say "active".
+    function _gate(uint8 bit, bytes32 feature) private view {
+        if (ClearingStorage.layout().activeGates & bit == 0) _requireActive(feature);
+    }
+
     /// @inheritdoc IClearingRiskSync
     function syncVolatility(uint256 sigmaWad) external {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
@@ -130,7 +149,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function withdraw(uint256 amountUsdc, address to) external nonReentrant whenActive(FEATURE_WITHDRAW) {
+    function withdraw(uint256 amountUsdc, address to) external nonReentrant {
+        _gate(ClearingStorage.GATE_WITHDRAW, FEATURE_WITHDRAW);
         if (amountUsdc == 0) revert ClearingZeroAmount();
         if (to == address(0)) revert ChxZeroAddress();
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
@@ -152,20 +172,18 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouseCollateral
     function setCollateralToken(address, CollateralTokenConfig calldata) external restricted {
+        // the explicit selector: a library function's selector names a struct parameter by its type, not its tuple
         LinkedCall.forward(address(ClearingCollateral), ClearingCollateral.configure.selector);
     }
 
     /// @inheritdoc IClearingHouseCollateral
     function depositToken(address, uint256) external nonReentrant whenActive(FEATURE_DEPOSIT) {
-        LinkedCall.forward(address(ClearingCollateral), ClearingCollateral.deposit.selector);
+        LinkedCall.forwardSame(address(ClearingCollateral));
     }
 
     /// @inheritdoc IClearingHouseCollateral
-    function withdrawToken(
-        address token,
-        uint256 amount,
-        address to
-    ) external nonReentrant whenActive(FEATURE_WITHDRAW) {
+    function withdrawToken(address token, uint256 amount, address to) external nonReentrant {
+        _gate(ClearingStorage.GATE_WITHDRAW, FEATURE_WITHDRAW);
         if (to == address(0)) revert ChxZeroAddress();
         // The flash-collateral guard: what the token backed must still be covered without it.
         if (ClearingCollateral.withdraw(token, amount, to)) {
@@ -192,12 +210,12 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouseCollateral
     function tokenCollateralOf(address, address) external view returns (uint256) {
-        LinkedCall.forwardView(address(ClearingCollateral), ClearingCollateral.balanceOf.selector);
+        LinkedCall.forwardViewSame(address(ClearingCollateral));
     }
 
     /// @inheritdoc IClearingHouseCollateral
     function collateralToken(address) external view returns (CollateralTokenConfig memory, uint256, uint256) {
-        LinkedCall.forwardView(address(ClearingCollateral), ClearingCollateral.configOf.selector);
+        LinkedCall.forwardViewSame(address(ClearingCollateral));
     }
 
     // ───────────────────────────── markets ─────────────────────────────
@@ -277,7 +295,7 @@ contract ClearingHouse is
     /// @dev A risk-increasing trade passes the global new-risk pause and the market's own (FEATURE_MARKET, market)
     ///      pause (the GUARDIAN freezes one market at once). Reductions, closes, cash flows, liquidations stay open.
     function _newRiskGate(address market) private view {
-        _requireActive(FEATURE_NEW_RISK);
+        _gate(ClearingStorage.GATE_NEW_RISK, FEATURE_NEW_RISK);
         _requireActive(keccak256(abi.encode(FEATURE_MARKET, market)));
     }
 
@@ -407,22 +425,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function marketsOf(address account) external view returns (address[] memory list) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        MarketSet set = $.accounts[account].markets;
-        uint256 n = set.count();
-        // The array by hand (no per-element bounds check: n ≤ MarketSetLib.MAX ids, all in the set).
-        assembly ("memory-safe") {
-            list := mload(0x40)
-            mstore(list, n)
-            mstore(0x40, add(list, shl(5, add(n, 1))))
-        }
-        for (uint256 i; i < n; ++i) {
-            address market = $.marketById[set.idAt(i)].market;
-            assembly ("memory-safe") {
-                mstore(add(list, shl(5, add(i, 1))), market)
-            }
-        }
+    function marketsOf(address) external view returns (address[] memory) {
+        LinkedCall.forwardViewSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
@@ -452,18 +456,7 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function modules()
-        external
-        view
-        returns (
-            address usdc,
-            address oracle,
-            address riskEngine,
-            address guarantorPool,
-            address insuranceFund,
-            address liquidationEngine
-        )
-    {
+    function modules() external view returns (address, address, address, address, address, address) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         return (
             address(USDC),

@@ -140,6 +140,11 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @param enabled The flag after.
     function setMarketScenarioRisk(address market, bool enabled) external;
 
+    /// @notice Brings the copy of the `clearing.withdraw` / `clearing.newRisk` pause flags that withdrawals and trades
+    ///         read (beside the oracle address) in line with the flags (ADMIN; the upgrade's migration call). Until
+    ///         then such a gate reads the flag itself: an empty copy never reads "not paused" (docs/clearing.md).
+    function syncPauseMirror() external;
+
     /// @notice Sets the oracle, risk engine, guarantor pool, insurance fund and liquidation engine (ADMIN).
     /// @param oracle IComputePriceOracle.
     /// @param riskEngine IRiskEngine.

@@ -59,7 +59,7 @@ library ClearingCollateral {
     }
 
     /// @notice IClearingHouseCollateral.depositToken (credits msg.sender; the received amount must equal `amount`).
-    function deposit(address token, uint256 amount) external {
+    function depositToken(address token, uint256 amount) external {
         if (amount == 0) revert IClearingHouseErrors.ClearingZeroAmount();
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.CollateralToken storage t = $.collateralTokens[token];
@@ -255,7 +255,7 @@ library ClearingCollateral {
     }
 
     /// @notice IClearingHouseCollateral.collateralToken (internal: compiled into the ClearingHouse's view).
-    function configOf(
+    function collateralToken(
         address token
     )
         external
@@ -276,7 +276,7 @@ library ClearingCollateral {
     }
 
     /// @notice IClearingHouseCollateral.tokenCollateralOf.
-    function balanceOf(address account, address token) external view returns (uint256) {
+    function tokenCollateralOf(address account, address token) external view returns (uint256) {
         return ClearingStorage.layout().tokenBalances[account][token];
     }
 }

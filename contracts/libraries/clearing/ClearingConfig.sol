@@ -13,6 +13,7 @@ import {IRiskEngine} from "../../interfaces/clearing/IRiskEngine.sol";
 import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
 import {IInsuranceFund} from "../../interfaces/clearing/IInsuranceFund.sol";
 import {RiskWord, RiskWordLib} from "../../types/RiskWord.sol";
+import {MarketSet} from "../../types/MarketSet.sol";
 import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 
 /// @title ClearingConfig
@@ -260,6 +261,34 @@ library ClearingConfig {
     function totals() external view returns (uint256 feesUsdc, uint256 socialisedLossUsdc) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         return ($.feesUsdc, $.socialisedLossUsdc);
+    }
+
+    /// @notice IClearingHouse.syncPauseMirror after its access check, and the ClearingHouse's pause hook: each GATE_*
+    ///         bit set exactly when its flag is clear (the flags read through isFeaturePaused, their one source).
+    function syncPauseMirror() external {
+        IChxModule house = IChxModule(address(this));
+        uint8 gates;
+        if (!house.isFeaturePaused(ClearingStorage.FEATURE_WITHDRAW)) gates = ClearingStorage.GATE_WITHDRAW;
+        if (!house.isFeaturePaused(ClearingStorage.FEATURE_NEW_RISK)) gates |= ClearingStorage.GATE_NEW_RISK;
+        ClearingStorage.layout().activeGates = gates;
+    }
+
+    /// @notice IClearingHouse.marketsOf (the array built by hand: n ≤ MarketSetLib.MAX ids, all in the set).
+    function marketsOf(address account) external view returns (address[] memory list) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        MarketSet set = $.accounts[account].markets;
+        uint256 n = set.count();
+        assembly ("memory-safe") {
+            list := mload(0x40)
+            mstore(list, n)
+            mstore(0x40, add(list, shl(5, add(n, 1))))
+        }
+        for (uint256 i; i < n; ++i) {
+            address market = $.marketById[set.idAt(i)].market;
+            assembly ("memory-safe") {
+                mstore(add(list, shl(5, add(i, 1))), market)
+            }
+        }
     }
 
     /// @notice Keeps σ + 1 (0, no copy, when σ does not fit).

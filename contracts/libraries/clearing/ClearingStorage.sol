@@ -72,9 +72,12 @@ abstract contract ClearingHouseStorage {
         IComputePriceOracle oracle;
         // Beside the oracle address, read by every margin check (so warm once the price is read): the pushed copy of
         // σ (IClearingRiskSync) as σ + 1 (0: no copy, the RiskEngine is called), valid for the risk-engine
-        // generation `riskGeneration` (bumped when setModules replaces the risk engine).
+        // generation `riskGeneration` (bumped when setModules replaces the risk engine). `activeGates`: the GATE_*
+        // bits of the features known not paused (mirror of ChxUpgradeable's flags, ClearingHouse._afterPauseChanged);
+        // a clear bit means "read the flag", so an empty mirror (an upgraded proxy before syncPauseMirror) is safe.
         uint8 riskGeneration;
         uint72 sigmaPlusOneWad;
+        uint8 activeGates;
         IRiskEngine riskEngine;
         IGuarantorPool guarantorPool;
         /// @dev Beside the pool address every trade reads: a fee-paying trade rewrites this slot instead of a second one.
@@ -128,6 +131,13 @@ library ClearingStorage {
     /// @dev Bit of a market's σ word: the copy is the lowest σ of a per-tenor market (IRiskEngine.setTenorMargin);
     ///      the market's account-risk hook adds each tenor's margin above it (FuturesRisk).
     uint256 internal constant TENOR_MARGIN_BIT = uint256(1) << 184;
+
+    /// @dev Pause flags (ChxUpgradeable) of withdrawals and of risk-increasing trades.
+    bytes32 internal constant FEATURE_WITHDRAW = keccak256("clearing.withdraw");
+    bytes32 internal constant FEATURE_NEW_RISK = keccak256("clearing.newRisk");
+    /// @dev Layout.activeGates bits: `clearing.withdraw` and `clearing.newRisk` are known not paused.
+    uint8 internal constant GATE_WITHDRAW = 1;
+    uint8 internal constant GATE_NEW_RISK = 2;
 
     /// @dev A MarketRef's compact risk copy: imMultiple, mmMultiple, imFloor, mmFloor as 20-bit counts of RISK_UNIT
     ///      (bits 0-19, 20-39, 40-59, 60-79) and the risk-engine generation that pushed them (80-87). Written only
