@@ -45,7 +45,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
     uint256 public constant MAX_OBSERVATION_INTERVAL = SpotAdmin.MAX_OBSERVATION_INTERVAL;
 
     /// @notice Pause flag of order fills, matches and deals.
-    bytes32 public constant FEATURE_TRADE = keccak256("spot.trade");
+    bytes32 public constant FEATURE_TRADE = SpotStorage.FEATURE_TRADE;
     /// @notice Pause flag of seat staking.
     bytes32 public constant FEATURE_STAKE = keccak256("spot.stake");
 
@@ -74,20 +74,39 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         $.ch = IERC20(ch);
         $.usdc = IERC20(usdc);
         $.dps = IERC20(dps);
-        SpotAdmin.setFeeRecipients(treasury, insuranceFund);
-        SpotAdmin.setFees(5, 10, 2_000);
-        SpotAdmin.setUnstakeDelay(7 days);
-        SpotAdmin.setTwapParams(10 minutes, 0);
+        SpotAdmin.initDefaults(treasury, insuranceFund);
     }
 
     // ================================================================ trading
+
+    /// @dev `spot.trade`: its copy in word 1, which every fill reads anyway; the flag itself only when the copy does
+    ///      not say "not paused" (docs/spot.md "Pause flag in word 1").
+    modifier whenTrading() {
+        _tradeGate();
+        _;
+    }
+
+    function _tradeGate() private view {
+        if (SpotStorage.layout().activeGates == 0) _requireActive(FEATURE_TRADE);
+    }
+
+    /// @notice Brings word 1's copy of the `spot.trade` pause flag in line with the flag (ADMIN; the upgrade's
+    ///         migration call). Until then a fill reads the flag itself.
+    function syncPauseMirror() external restricted {
+        SpotAdmin.syncPauseMirror();
+    }
+
+    /// @dev The pause hook (inside the restricted pauseFeature / unpauseFeature): the copy re-read from the flag.
+    function _afterPauseChanged(bytes32, bool) internal override {
+        SpotAdmin.syncPauseMirror();
+    }
 
     /// @inheritdoc ISpotMarketTrading
     function fillOrder(
         Order calldata order,
         bytes calldata signature,
         uint256 amountCh
-    ) external nonReentrant whenActive(FEATURE_TRADE) returns (uint256 filledAfterCh) {
+    ) external nonReentrant whenTrading returns (uint256 filledAfterCh) {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         bytes32 hash = SpotDigests.orderDigest(SpotDigests.domain(), order);
         if (order.taker != address(0) && order.taker != msg.sender) {
@@ -108,7 +127,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         Order calldata sell,
         bytes calldata sellSignature,
         uint256 amountCh
-    ) external nonReentrant whenActive(FEATURE_TRADE) {
+    ) external nonReentrant whenTrading {
         if (!buy.isBuy || sell.isBuy) revert SpotSideMismatch();
         if (buy.priceWad < sell.priceWad) revert SpotNotCrossing(buy.priceWad, sell.priceWad);
         // @dev one domain separator for both digests
@@ -141,7 +160,7 @@ contract SpotMarket is ChxUpgradeable, EIP712Upgradeable, SpotLayout, ISpotMarke
         Deal calldata deal,
         bytes calldata sellerSignature,
         bytes calldata buyerSignature
-    ) external nonReentrant whenActive(FEATURE_TRADE) {
+    ) external nonReentrant whenTrading {
         SpotLayout.SpotMarketStorage storage $ = SpotStorage.layout();
         bytes32 hash = SpotDigests.dealDigest(SpotDigests.domain(), deal);
         SpotOrders.consumeDeal($, deal, hash, sellerSignature, buyerSignature);

@@ -120,4 +120,22 @@ library SpotAdmin {
         }
         if (treasuryUsdc != 0) usdc.safeTransfer(treasury, treasuryUsdc);
     }
+
+    /// @notice SpotMarket.initialize's defaults after its token checks (one library call): the fee recipients, fees
+    ///         5 / 10 bps with a 20 % insurance share, a 7-day unstake delay, 10-minute TWAP observations, and word 1's
+    ///         copy of `spot.trade` (a new proxy has no flag set).
+    function initDefaults(address treasury, address insuranceFund) public {
+        setFeeRecipients(treasury, insuranceFund);
+        setFees(5, 10, 2_000);
+        setUnstakeDelay(7 days);
+        setTwapParams(10 minutes, 0);
+        SpotStorage.layout().activeGates = SpotStorage.GATE_TRADE;
+    }
+
+    /// @notice SpotMarket.syncPauseMirror after its access check, and the market's pause hook: word 1's copy of
+    ///         `spot.trade` set exactly when the flag is clear (read through isFeaturePaused, its one source).
+    function syncPauseMirror() public {
+        bool paused = IChxModule(address(this)).isFeaturePaused(SpotStorage.FEATURE_TRADE);
+        SpotStorage.layout().activeGates = paused ? 0 : SpotStorage.GATE_TRADE;
+    }
 }

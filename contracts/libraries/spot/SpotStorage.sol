@@ -26,6 +26,9 @@ abstract contract SpotLayout {
         IERC20 ch;
         uint80 twapMinAmountCh;
         bool hasSeatTiers;
+        // @dev SpotStorage.GATE_TRADE: `spot.trade` known not paused (a copy of ChxUpgradeable's flag kept by
+        //      SpotMarket._afterPauseChanged; clear: the flag is read, so an empty copy after an upgrade is safe)
+        uint8 activeGates;
         // cold: seats, fee distribution, governance
         IERC20 dps;
         uint16 insuranceShareBps;
@@ -52,6 +55,11 @@ abstract contract SpotLayout {
 library SpotStorage {
     // keccak256(abi.encode(uint256(keccak256("chx.storage.SpotMarket")) - 1)) & ~bytes32(uint256(0xff))
     bytes32 internal constant LOCATION = 0x6ad3fd994578ab3cbf4da710cda3692edd5298b482e7e3a6c9ae71d34f14ed00;
+
+    /// @dev The pause flag (ChxUpgradeable) of order fills, matches and deals.
+    bytes32 internal constant FEATURE_TRADE = keccak256("spot.trade");
+    /// @dev SpotMarketStorage.activeGates bit: `spot.trade` is known not paused.
+    uint8 internal constant GATE_TRADE = 1;
 
     /// @notice The market's storage.
     function layout() internal pure returns (SpotLayout.SpotMarketStorage storage $) {
