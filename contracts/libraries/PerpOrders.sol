@@ -13,16 +13,14 @@ import {DelayedOrders} from "./DelayedOrders.sol";
 import {FixedPointMath} from "./math/FixedPointMath.sol";
 
 /// @title PerpOrders
-/// @notice PerpMarket's order intake and keeper discovery (IDelayedOrders), as an external library run by
-///         delegatecall in the market's context (linked at deploy; keeps the market under EIP-170). Works on the
-///         market's order book (a storage pointer); emits the market's events.
+/// @notice PerpMarket's order intake, expiry cancellation and keeper discovery (IDelayedOrders; the execution is in
+///         PerpTrading, warm for the fill it runs), as an external library run by delegatecall in the market's
+///         context (linked at deploy; keeps the market under EIP-170). Works on the market's order book (a storage
+///         pointer); emits the market's events.
 library PerpOrders {
     using DelayedOrders for DelayedOrders.Book;
     using SafeCast for int256;
     using SafeCast for uint256;
-
-    /// @notice Gas an execution must have left before the fill (PerpMarket.MIN_EXECUTION_GAS).
-    uint256 internal constant MIN_EXECUTION_GAS = 1_000_000;
 
     /// @dev What `commit` needs from the market.
     struct CommitArgs {
@@ -115,39 +113,6 @@ library PerpOrders {
         (, , address risk, , , ) = ch.modules();
         (uint256 imRate, ) = IRiskEngine(risk).marginRates(address(this));
         return Math.mulDiv(ClearingMath.notionalUsdcUp(growCh, price), imRate, 1e18, Math.Rounding.Ceil);
-    }
-
-    /// @notice Executes `account`'s order at `roundId` (IPerpMarket.executeOrder): takes it out of the book first (so
-    ///         the fill's margin check does not count it twice), then runs the fill in the market's own frame
-    ///         (`fillOrder`): a revert with a reason is a user-caused failure and cancels the order; an empty one (out
-    ///         of gas) reverts everything. The executor (the caller) earns the fee either way: it leaves the book's
-    ///         Σ fees and the market credits it (PerpMarket, a keeper credit claimed like the poke bounty).
-    /// @return feeUsdc The fee the executor earned.
-    function execute(
-        DelayedOrders.Book storage book,
-        IComputePriceOracle oracle,
-        IPerpMarket.PerpParams storage p,
-        address account,
-        uint80 roundId
-    ) external returns (uint256 feeUsdc) {
-        bytes32 k = DelayedOrders.key(account, 0);
-        DelayedOrders.Order memory o = book.orders[k];
-        if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(account);
-        uint256 t = DelayedOrders.requireExecutable(o, account, p.minOrderDelaySec, p.maxOrderDelaySec);
-        uint256 price = oracle.priceAtRound(roundId, t);
-        (, uint256 pending) = book.take(k);
-        book.feesUsdc -= o.feeUsdc;
-        uint256 gasLeft = gasleft();
-        if (gasLeft < MIN_EXECUTION_GAS) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasLeft, MIN_EXECUTION_GAS);
-        int256 delta = o.closeAll ? int256(0) : int256(o.sizeDeltaCh);
-        try IPerpMarket(address(this)).fillOrder(account, delta, o.acceptablePriceWad, price, t) {
-            emit IDelayedOrders.OrderExecuted(account, msg.sender, roundId, price, o.feeUsdc, pending);
-        } catch (bytes memory reason) {
-            // @dev no reason: the fill ran out of gas (MIN_EXECUTION_GAS makes that the executor's doing)
-            if (reason.length == 0) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasleft(), MIN_EXECUTION_GAS);
-            emit IDelayedOrders.OrderCancelled(account, msg.sender, o.feeUsdc, reason, pending);
-        }
-        return o.feeUsdc;
     }
 
     /// @notice Cancels `account`'s expired order (IPerpMarket.cancelOrder); its fee leaves the book's Σ fees for the

@@ -5,6 +5,8 @@ import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IClearingHouse} from "../interfaces/clearing/IClearingHouse.sol";
 import {IComputePriceOracle} from "../interfaces/oracle/IComputePriceOracle.sol";
 import {IPerpMarket, IPerpMarketErrors, IPerpMarketEvents} from "../interfaces/markets/IPerpMarket.sol";
+import {IDelayedOrders, IDelayedOrderErrors} from "../interfaces/markets/IDelayedOrders.sol";
+import {DelayedOrders} from "./DelayedOrders.sol";
 import {ClearingMath} from "./ClearingMath.sol";
 import {PerpMath} from "./PerpMath.sol";
 import {FixedPointMath} from "./math/FixedPointMath.sol";
@@ -20,6 +22,7 @@ import {FixedPointMath} from "./math/FixedPointMath.sol";
 library PerpTrading {
     using SafeCast for int256;
     using SafeCast for uint256;
+    using DelayedOrders for DelayedOrders.Book;
 
     uint256 internal constant BPS = 10_000;
     /// @dev PerpMarket.BOUNTY_RUNWAY_SEC (docs/perps.md).
@@ -94,7 +97,44 @@ library PerpTrading {
         IPerpMarket.FeeSplit fee;
     }
 
-    // ───────────────────────────── fill ─────────────────────────────
+    /// @notice Gas an execution must have left before the fill (PerpMarket.MIN_EXECUTION_GAS).
+    uint256 internal constant MIN_EXECUTION_GAS = 1_000_000;
+
+    // ───────────────────────────── execution and fill ─────────────────────────────
+
+    /// @notice Executes `account`'s order at `roundId` (IPerpMarket.executeOrder; here, not in PerpOrders, so the
+    ///         fill's delegatecall into this library is warm): takes it out of the book first (so the fill's margin
+    ///         check does not count it twice), then runs the fill in the market's own frame (`fillOrder`): a revert
+    ///         with a reason is a user-caused failure and cancels the order; an empty one (out of gas) reverts
+    ///         everything. The executor (the caller) earns the fee either way: it leaves the book's Σ fees and the
+    ///         market credits it (PerpMarket, a keeper credit claimed like the poke bounty).
+    /// @return feeUsdc The fee the executor earned.
+    function execute(
+        DelayedOrders.Book storage book,
+        IComputePriceOracle oracle,
+        IPerpMarket.PerpParams storage p,
+        address account,
+        uint80 roundId
+    ) external returns (uint256 feeUsdc) {
+        bytes32 k = DelayedOrders.key(account, 0);
+        DelayedOrders.Order memory o = book.orders[k];
+        if (o.commitTime == 0) revert IDelayedOrderErrors.DelayedOrderAlreadyDone(account);
+        uint256 t = DelayedOrders.requireExecutable(o, account, p.minOrderDelaySec, p.maxOrderDelaySec);
+        uint256 price = oracle.priceAtRound(roundId, t);
+        (, uint256 pending) = book.take(k);
+        book.feesUsdc -= o.feeUsdc;
+        uint256 gasLeft = gasleft();
+        if (gasLeft < MIN_EXECUTION_GAS) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasLeft, MIN_EXECUTION_GAS);
+        int256 delta = o.closeAll ? int256(0) : int256(o.sizeDeltaCh);
+        try IPerpMarket(address(this)).fillOrder(account, delta, o.acceptablePriceWad, price, t) {
+            emit IDelayedOrders.OrderExecuted(account, msg.sender, roundId, price, o.feeUsdc, pending);
+        } catch (bytes memory reason) {
+            // @dev no reason: the fill ran out of gas (MIN_EXECUTION_GAS makes that the executor's doing)
+            if (reason.length == 0) revert IDelayedOrderErrors.DelayedOrderGasTooLow(gasleft(), MIN_EXECUTION_GAS);
+            emit IDelayedOrders.OrderCancelled(account, msg.sender, o.feeUsdc, reason, pending);
+        }
+        return o.feeUsdc;
+    }
 
     /// @notice Fills `a.sizeDeltaCh` for `a.account` at the index `a.priceWad` plus the skew impact: settles the
     ///         account's funding, charges the fee and calls the ClearingHouse once (which checks initial margin and

@@ -20,9 +20,9 @@ import {PerpLpClaims} from "../../libraries/perps/PerpLpClaims.sol";
 
 /// @title PerpMarket
 /// @notice The CH perpetual against the LiquidityVault. See IPerpMarket.
-/// @dev Storage, access and entry points; mechanisms in linked libraries on storage pointers: PerpTrading (fills),
-///      PerpFunding (poke, settlement, liquidation hook), PerpLpClaims (the LPs' claim), PerpOrders (order intake,
-///      execution, discovery on the DelayedOrders book). No function loops over accounts (MKT-03).
+/// @dev Storage, access and entry points; mechanisms in linked libraries on storage pointers: PerpTrading (execution,
+///      fills), PerpFunding (poke, settlement, liquidation hook), PerpLpClaims (the LPs' claim), PerpOrders (order
+///      intake, expiry, discovery on the DelayedOrders book). No function loops over accounts (MKT-03).
 /// @custom:oz-upgrades-unsafe-allow external-library-linking constructor state-variable-immutable
 contract PerpMarket is ChxUpgradeable, IPerpMarket {
     using SafeERC20 for IERC20;
@@ -37,7 +37,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @notice Upper bound on the execution fee of an order (50 USDC).
     uint256 public constant MAX_EXECUTION_FEE_USDC = 50e6;
     /// @notice Gas left before a fill, so a fill starved of gas reverts whole instead of cancelling the order.
-    uint256 public constant MIN_EXECUTION_GAS = PerpOrders.MIN_EXECUTION_GAS;
+    uint256 public constant MIN_EXECUTION_GAS = PerpTrading.MIN_EXECUTION_GAS;
     /// @notice Pending orders `checker()` scans at most.
     uint256 public constant ORDER_SCAN = 32;
 
@@ -145,7 +145,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @inheritdoc IPerpMarket
     function executeOrder(address account, uint80 roundId) external nonReentrant {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        _creditExecutor($, PerpOrders.execute($.orders, ORACLE, $.params, account, roundId));
+        _creditExecutor($, PerpTrading.execute($.orders, ORACLE, $.params, account, roundId));
     }
 
     /// @inheritdoc IPerpMarket
@@ -271,7 +271,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         bytes4 sel = performData.length >= 4 ? bytes4(performData[:4]) : bytes4(0);
         if (sel == IPerpMarket.executeOrder.selector) {
             (address account, uint80 roundId) = abi.decode(performData[4:], (address, uint80));
-            _creditExecutor($, PerpOrders.execute($.orders, ORACLE, $.params, account, roundId));
+            _creditExecutor($, PerpTrading.execute($.orders, ORACLE, $.params, account, roundId));
         } else if (sel == IPerpMarket.cancelOrder.selector) {
             _creditExecutor(
                 $,
