@@ -6,7 +6,8 @@
  * For each `Name=NewContract` pair: OpenZeppelin's plugin validates NewContract's storage layout against the
  * implementation the proxy runs now (prepareUpgrade; a layout break stops the script) and deploys the new
  * implementation; then one Governor proposal is made whose execution (after the vote and the timelock delay)
- * calls `upgradeToAndCall` on every proxy. CHX_UPGRADE_CALLS="Name=0x…" gives migration calldata per proxy.
+ * calls `upgradeToAndCall` on every proxy. CHX_UPGRADE_CALLS="Name=0x…" gives migration calldata per proxy; a proxy
+ * whose new implementation has `syncPauseMirror()` (ClearingHouse, SpotMarket) is given that call by default.
  * On local networks CHX_UPGRADE_DRIVE=1 votes with the deployer's DPS, time-travels, queues and executes.
  * An implementation whose configuration is immutables (ComputePriceOracle: IComputePriceOracle.Config) takes
  * constructor arguments: CHX_UPGRADE_ARGS='{"ComputePriceOracle":[["0xFeed…",86400,…]]}' (JSON, per proxy name;
@@ -41,6 +42,8 @@ if (record === undefined) {
 const wanted = pairs(process.env.CHX_UPGRADE);
 const ctorArgsByName = JSON.parse(process.env.CHX_UPGRADE_ARGS ?? "{}") as Record<string, unknown[]>;
 const calls = pairs(process.env.CHX_UPGRADE_CALLS);
+/** `syncPauseMirror()` calldata: the default migration call of a proxy whose implementation has it. */
+const SYNC_PAUSE_MIRROR = id("syncPauseMirror()").slice(0, 10);
 if (wanted.size === 0) {
   console.error('✖ Say what to upgrade: CHX_UPGRADE="CHToken=CHTokenV2[,Other=OtherV2]"');
   process.exit(1);
@@ -123,7 +126,10 @@ for (const [name, contract] of wanted) {
   if (ctorArgs.length > 0) newImplementationArgs.set(name, factory.interface.encodeDeploy(ctorArgs));
   console.log(`  new implementation ${impl}`);
   targets.push(rec.address);
-  datas.push(factory.interface.encodeFunctionData("upgradeToAndCall", [impl, calls.get(name) ?? "0x"]));
+  // A contract that keeps copies of its pause flags (ClearingHouse, SpotMarket: docs/clearing.md "Pause flags beside
+  // the oracle address") re-syncs them from the flags in the upgrade call itself, unless CHX_UPGRADE_CALLS names another call.
+  const sync = factory.interface.getFunction("syncPauseMirror") === null ? "0x" : SYNC_PAUSE_MIRROR;
+  datas.push(factory.interface.encodeFunctionData("upgradeToAndCall", [impl, calls.get(name) ?? sync]));
 }
 
 const description = `Upgrade ${[...wanted].map(([n, c]) => `${n} to ${c}`).join(", ")} (${new Date().toISOString()})`;
