@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { configVariable, defineConfig } from "hardhat/config";
+import type { HardhatPlugin } from "hardhat/types/plugins";
 import hardhatToolboxMochaEthers from "@nomicfoundation/hardhat-toolbox-mocha-ethers";
 import hardhatUpgrades from "@openzeppelin/hardhat-upgrades";
 import { chxTasks } from "./tasks/index.js";
@@ -41,8 +42,15 @@ const remote = (chainId: number) => ({
   accounts: [configVariable("CHX_DEPLOYER_KEY")],
 });
 
+// CHX_TEST_OUTPUTS_ONLY=1 (scripts/build.mjs, the instrumented tree's test job): solc generates contract outputs for
+// the test sources only, not a second copy of every contract the tests import (scripts/hardhat/test-outputs.ts).
+const testOutputsOnly: HardhatPlugin = {
+  id: "chx-test-outputs",
+  hookHandlers: { solidity: () => import("./scripts/hardhat/test-outputs.js") },
+};
+
 export default defineConfig({
-  plugins: [hardhatToolboxMochaEthers, hardhatUpgrades],
+  plugins: [hardhatToolboxMochaEthers, hardhatUpgrades, testOutputsOnly],
   tasks: chxTasks,
   solidity: {
     profiles: {

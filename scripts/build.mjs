@@ -36,9 +36,9 @@ const started = Date.now();
 const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
 /** Runs a command, printing "still working" every 20 s; resolves to { status, out }. */
-function run(cmd, args, label) {
+function run(cmd, args, label, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -53,7 +53,9 @@ function run(cmd, args, label) {
 /** Runs `hardhat build`; returns true on success. Output is shown only when it fails for another reason. */
 async function hardhat(args, label, global = []) {
   if (verbose) console.log(`build: ${[...global, ...args].join(" ") || "(all)"}`);
-  const r = await run("npx", ["hardhat", ...COVERAGE, ...global, "build", "--quiet", ...args], label);
+  // the instrumented tree's test jobs ask solc for the tests' outputs only (scripts/hardhat/test-outputs.ts)
+  const env = COVERAGE.length > 0 && args.includes("--no-contracts") ? { CHX_TEST_OUTPUTS_ONLY: "1" } : {};
+  const r = await run("npx", ["hardhat", ...COVERAGE, ...global, "build", "--quiet", ...args], label, env);
   const out = r.out;
   if (r.status === 0) return true;
   if (/HHE908|memory access out of bounds|Aborted\(\)/.test(out)) {
