@@ -5,6 +5,7 @@ import {ClearingSolBase} from "./ClearingSolBase.sol";
 import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {MockRiskPriceIndex} from "../../contracts/mocks/MockRiskPriceIndex.sol";
+import {Roles} from "../../contracts/core/governance/Roles.sol";
 
 /// @notice The clearing layer of ClearingSolBase plus a LiquidityVault and a PerpMarket behind real proxies, all
 ///         reading one MockRiskPriceIndex. Deployed from artifacts (deployCode) and driven through interfaces, like
@@ -22,5 +23,18 @@ abstract contract PerpSolBase is ClearingSolBase {
         chouse.setModules(address(index), address(risk), address(pool), address(insurance), address(liq));
         vault = ILiquidityVault(_deployLiquidityVault(address(usdc), 1e15, 0));
         perp = IPerpMarket(_deployPerpMarket(stack, address(index), address(vault), makeAddr("burnSink")));
+    }
+
+    /// @dev The perp's LP pool funded: `lp` deposits `depositUsdc` into the vault and this test contract, made a
+    ///      KEEPER allowed to `allocate`, moves `allocateUsdc` of it to the market.
+    function _fundPerpPool(address lp, uint256 depositUsdc, uint256 allocateUsdc) internal {
+        _setRole(address(vault), ILiquidityVault.allocate.selector, Roles.KEEPER);
+        _grant(Roles.KEEPER, address(this));
+        _mintUsdc(lp, depositUsdc);
+        vm.startPrank(lp);
+        usdcApprove(address(vault), depositUsdc);
+        vault.deposit(depositUsdc, lp);
+        vm.stopPrank();
+        vault.allocate(address(perp), allocateUsdc);
     }
 }

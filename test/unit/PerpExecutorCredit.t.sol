@@ -3,8 +3,6 @@ pragma solidity ^0.8.28;
 
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
-import {Roles} from "../../contracts/core/governance/Roles.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {IPerpMarket, IPerpMarketErrors} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/markets/IDelayedOrders.sol";
 import {IComputePriceOracleErrors} from "../../contracts/interfaces/oracle/IComputePriceOracleErrors.sol";
@@ -23,16 +21,9 @@ contract PerpExecutorCreditTest is PerpSolBase {
 
     function setUp() public {
         _deployPerps();
-        _setRole(address(vault), ILiquidityVault.allocate.selector, Roles.KEEPER);
-        _grant(Roles.KEEPER, address(this));
         _setupGuarantor(guarantor, false, 1_000_000e6);
         _setupTrader(trader, guarantor, 20_000e6);
-        _mintUsdc(lp, 500_000e6);
-        vm.startPrank(lp);
-        usdcApprove(address(vault), 500_000e6);
-        vault.deposit(500_000e6, lp);
-        vm.stopPrank();
-        vault.allocate(address(perp), 300_000e6);
+        _fundPerpPool(lp, 500_000e6, 300_000e6);
     }
 
     function _commit(int256 sizeCh) internal returns (uint256 priceTime) {

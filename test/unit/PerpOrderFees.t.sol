@@ -2,9 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
-import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
-import {ILiquidityVault} from "../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {IPerpMarket, IPerpMarketErrors} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 import {IDelayedOrders, IDelayedOrderErrors} from "../../contracts/interfaces/markets/IDelayedOrders.sol";
 
@@ -24,18 +22,11 @@ contract PerpOrderFeesTest is PerpSolBase {
 
     function setUp() public {
         _deployPerps();
-        _setRole(address(vault), ILiquidityVault.allocate.selector, Roles.KEEPER);
-        _grant(Roles.KEEPER, address(this));
         _setupGuarantor(guarantor, false, 1_000_000e6);
         _setupTrader(alice, guarantor, 20_000e6);
         _setupTrader(bob, guarantor, 20_000e6);
         _setupTrader(carol, guarantor, 20_000e6);
-        _mintUsdc(lp, 500_000e6);
-        vm.startPrank(lp);
-        usdcApprove(address(vault), 500_000e6);
-        vault.deposit(500_000e6, lp);
-        vm.stopPrank();
-        vault.allocate(address(perp), 300_000e6);
+        _fundPerpPool(lp, 500_000e6, 300_000e6);
     }
 
     function _commit(address t, int256 sizeCh, uint256 limit) internal returns (uint256) {
