@@ -73,12 +73,11 @@ library FuturesTrading {
         uint256 refundCh;
     }
 
-    /// @notice IFuturesMarket.roll (the market checked the pause flag and a non-zero size): books the closing leg in
-    ///         `fromId` and the opening leg in `toId` at the risk price plus each series' premium, then makes ONE
-    ///         ClearingHouse call (net size unchanged, both fees, both legs' basis cash) and ONE margin check at the
-    ///         end (equity ≥ initial margin, the account-risk hook included). The opening leg is booked first unless
-    ///         the account's series set is full, so a full roll never trips the series bound and never releases the
-    ///         account from the ClearingHouse in between.
+    /// @notice IFuturesMarket.roll (pause flag and size checked by the market): the closing leg in `fromId`, the
+    ///         opening leg in `toId` at the risk price plus each series' premium, ONE ClearingHouse call (net size
+    ///         unchanged, both fees, both legs' basis cash), ONE margin check (initial, account-risk hook included).
+    ///         The opening leg goes first unless the series set is full: a full roll never trips the series bound
+    ///         nor releases the account from the ClearingHouse in between.
     function roll(
         FuturesBase.FuturesMarketStorage storage $,
         address account,
@@ -315,9 +314,8 @@ library FuturesTrading {
 
     /// @dev The vault as backstop around the curve: its quote is never better for the trader than the month's last
     ///      traded basis carried to the current index, `index × (1 + b × (expiry − now) / (expiry − traded at))` with
-    ///      `b = traded price / index then − 1` clamped to ±maxPremiumBps (it converges to zero at expiry like the
-    ///      skew premium). A buy pays max(skew price, anchored), a sell gets min(…). Moving the curve can therefore
-    ///      only make the vault's quotes worse for traders, never cheaper against LPs.
+    ///      `b = traded price / index then − 1` clamped to ±maxPremiumBps (→ 0 at expiry like the skew premium). A buy
+    ///      pays max(skew price, anchored), a sell gets min(…): moving the curve only makes the vault's quotes worse.
     function _backstop(
         FuturesBase.FuturesMarketStorage storage $,
         IFuturesTypes.Series storage s,
