@@ -119,9 +119,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingRiskSync
-    function syncVolatility(uint256 sigmaWad) external {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        if (msg.sender == address($.riskEngine)) ClearingConfig.copySigma($, sigmaWad);
+    function syncVolatility(uint256) external {
+        if (msg.sender == address(ClearingStorage.layout().riskEngine)) LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingRiskSync
@@ -420,6 +419,12 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
+    function accountOf(address account) external view returns (int256, uint256) {
+        ClearingHouseStorage.Account storage a = ClearingStorage.layout().accounts[account];
+        return (a.collateralUsdc, a.markets.count());
+    }
+
+    /// @inheritdoc IClearingHouse
     function positionOf(address, address) external view returns (Position memory) {
         LinkedCall.forwardViewSame(address(ClearingLiquidation));
     }
@@ -435,13 +440,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function marketInfo(
-        address market
-    ) external view returns (bool registered, int256 poolUsdc, uint256 longOiCh, uint256 shortOiCh) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        ClearingHouseStorage.Market storage m = $.markets[market];
-        ClearingHouseStorage.OpenInterest storage oi = $.openInterest[market];
-        return (m.registered, m.poolUsdc, oi.longCh, oi.shortCh);
+    function marketInfo(address) external view returns (bool, int256, uint256, uint256) {
+        LinkedCall.forwardViewSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
@@ -450,9 +450,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function liquidationModules() external view returns (address oracle, address guarantorPool, address insuranceFund) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        return (address($.oracle), address($.guarantorPool), address($.insuranceFund));
+    function liquidationModules() external view returns (address, address, address) {
+        LinkedCall.forwardViewSame(address(ClearingLiquidation));
     }
 
     /// @inheritdoc IClearingHouse

@@ -324,6 +324,13 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @return USDC.
     function collateralOf(address account) external view returns (int256);
 
+    /// @notice Collateral of `account` and the number of markets it has a position in (one slot read; the cheap
+    ///         "is the account flat?" question for markets that move its cash).
+    /// @param account The account.
+    /// @return collateralUsdc As `collateralOf`.
+    /// @return marketCount `marketsOf(account).length`.
+    function accountOf(address account) external view returns (int256 collateralUsdc, uint256 marketCount);
+
     /// @notice Position of `account` in `market`.
     /// @param account The account.
     /// @param market The market.

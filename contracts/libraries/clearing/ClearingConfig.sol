@@ -273,6 +273,14 @@ library ClearingConfig {
         ClearingStorage.layout().activeGates = gates;
     }
 
+    /// @notice IClearingHouse.marketInfo (the vault paths, which then move pool cash through this library).
+    function marketInfo(address market) external view returns (bool, int256, uint256, uint256) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        ClearingHouseStorage.Market storage m = $.markets[market];
+        ClearingHouseStorage.OpenInterest storage oi = $.openInterest[market];
+        return (m.registered, m.poolUsdc, oi.longCh, oi.shortCh);
+    }
+
     /// @notice IClearingHouse.marketsOf (the array built by hand: n ≤ MarketSetLib.MAX ids, all in the set).
     function marketsOf(address account) external view returns (address[] memory list) {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
@@ -289,6 +297,11 @@ library ClearingConfig {
                 mstore(add(list, shl(5, add(i, 1))), market)
             }
         }
+    }
+
+    /// @notice IClearingRiskSync.syncVolatility after the ClearingHouse's caller check (the RiskEngine).
+    function syncVolatility(uint256 sigmaWad) external {
+        copySigma(ClearingStorage.layout(), sigmaWad);
     }
 
     /// @notice Keeps σ + 1 (0, no copy, when σ does not fit).

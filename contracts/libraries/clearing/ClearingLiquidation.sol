@@ -213,6 +213,13 @@ library ClearingLiquidation {
         }
     }
 
+    /// @notice IClearingHouse.liquidationModules (the engine's sequencer-grace and ADL price reads; a liquidation's
+    ///         close runs in this library anyway, so the forward finds it warm).
+    function liquidationModules() external view returns (address, address, address) {
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        return (address($.oracle), address($.guarantorPool), address($.insuranceFund));
+    }
+
     /// @notice IClearingHouse.positionOf.
     function positionOf(address account, address market) external view returns (IClearingHouse.Position memory) {
         return ClearingStorage.layout().positions[account][market];

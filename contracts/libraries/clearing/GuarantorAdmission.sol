@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {IGuarantorPoolErrors} from "../../interfaces/clearing/IGuarantorPoolErrors.sol";
 import {IGuarantorPoolEvents} from "../../interfaces/clearing/IGuarantorPoolEvents.sol";
 import {GuarantorPoolStorage} from "./GuarantorStorage.sol";
@@ -40,13 +39,10 @@ library GuarantorAdmission {
         address guarantor = c.guarantor;
         if (guarantor == address(0)) revert IGuarantorPoolErrors.PoolNoGuarantor(account);
         if (msg.sender != account && msg.sender != guarantor) revert IGuarantorPoolErrors.PoolNotGuarantor(msg.sender);
-        IClearingHouse house = $.clearingHouse;
-        if (house.marketsOf(account).length != 0) {
-            revert IGuarantorPoolErrors.PoolCustomerHasPositions(account, guarantor);
-        }
+        (int256 collateral, uint256 marketCount) = $.clearingHouse.accountOf(account);
+        if (marketCount != 0) revert IGuarantorPoolErrors.PoolCustomerHasPositions(account, guarantor);
         // LIQ-03: the guarantor of the account when a deficit arose (self-close, funding, futures settlement) pays it
         // first; it cannot walk away and leave it to the insurance fund.
-        int256 collateral = house.collateralOf(account);
         if (collateral < 0) revert IGuarantorPoolErrors.PoolCustomerInDeficit(account, guarantor, collateral);
         // The exposure still recorded (a reduction or a liquidation does not refresh it) leaves with the customer:
         // off the old guarantor's aggregate, and zeroed (the account is flat), so it neither locks the old guarantor's

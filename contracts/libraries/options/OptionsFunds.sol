@@ -19,12 +19,13 @@ library OptionsFunds {
         if (amountUsdc == 0) return;
         IClearingHouse ch = $.clearingHouse;
         if (amountUsdc < 0) {
-            int256 collateral = ch.collateralOf(account);
+            (int256 collateral, uint256 marketCount) = ch.accountOf(account);
             if (collateral + amountUsdc < 0) {
                 revert IOptionsMarketErrors.OptionsInsufficientCollateral(account, uint256(-amountUsdc), collateral);
             }
             ch.settle(account, amountUsdc);
-            if (ch.marketsOf(account).length != 0) {
+            // `settle` moves cash only: the count read before it still holds.
+            if (marketCount != 0) {
                 IClearingHouse.MarginState memory m = ch.marginState(account);
                 if (m.equityUsdc < m.initialMarginUsdc.toInt256()) {
                     revert IOptionsMarketErrors.OptionsInsufficientMargin(account, m.initialMarginUsdc, m.equityUsdc);
