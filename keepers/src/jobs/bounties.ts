@@ -7,8 +7,8 @@
  *  - FuturesMarket: fixes, finalisations and third-party settlements credit the keeper (`bountiesOwed(keeper)`) →
  *    `claimBounties(keeper)`;
  *  - ClearingHouse: liquidation bounties and options settlement bounties are credited to the keeper's margin account
- *    (`collateralOf(keeper)`) → `withdraw(amount, keeper)`, only while the keeper holds no position there (a keeper
- *    that also trades keeps its margin);
+ *    (`accountOf(keeper)`: its collateral and market count) → `withdraw(amount, keeper)`, only while the keeper
+ *    holds no position there (a keeper that also trades keeps its margin);
  *  - TaskRegistry (issue 21 item 6): closeBidding, drawCouncil, finalize and redemption-failure reports credit 0.1 %
  *    of the task's deposit in the task's currency (`keeperCredits(keeper, currency)`) →
  *    `claimKeeperCredits(currency, keeper)`, one claim per currency (USDC against `minUsdc`; CH and DPS, 18 decimals,
@@ -129,11 +129,11 @@ export function bountiesJob(sources: Source[], opts: BountiesJobOptions = {}, lo
         }
         const ch = (p: Parameters<typeof ClearingHouse__factory.connect>[1]) =>
           ClearingHouse__factory.connect(s.address, p);
-        const [collateral, markets] = await Promise.all([
-          ctx.client.read("collateralOf", (p) => ch(p).collateralOf(ctx.keeper, { blockTag })),
-          ctx.client.read("marketsOf", (p) => ch(p).marketsOf(ctx.keeper, { blockTag })),
-        ]);
-        return markets.length === 0 && collateral > 0n ? collateral : 0n;
+        // One call: collateral and the number of markets the keeper holds a position in.
+        const [collateral, marketCount] = await ctx.client.read("accountOf", (p) =>
+          ch(p).accountOf(ctx.keeper, { blockTag }),
+        );
+        return marketCount === 0n && collateral > 0n ? collateral : 0n;
       }
       lastCheckMem = Date.now();
       ctx.store?.set("lastCheck", String(lastCheckMem));
