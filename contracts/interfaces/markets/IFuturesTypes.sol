@@ -104,26 +104,30 @@ interface IFuturesTypes {
         Tenor tenor;
     }
 
-    /// @notice One account's position in one series.
-    /// @param sizeCh Signed size, CH WAD.
-    /// @param entryPriceWad Average series price of the open size, WAD.
+    /// @notice One account's position in one series. Three slots; what a new leg writes (size, entry and both flags)
+    ///         is the first one, so opening a leg creates one slot (docs/futures.md "Position layout"); the other two
+    ///         are empty while the leg is not open and the series trades.
+    /// @param sizeCh Signed size, CH WAD (|size| < 2^119 wei ≈ 6.6e17 CH: a larger fill reverts).
+    /// @param entryPriceWad Average series price of the open size, WAD (< 2^120 ≈ 1.3e18 USD per CH: a larger fill
+    ///        reverts).
+    /// @param listed Whether the account is in the series' account list (set once; cleared by the settlement, after
+    ///        which the series never trades again).
+    /// @param open Whether the position counts in `openPositions` (until settled or closed before expiry).
     /// @param electedCh Delivery elected (longs), CH WAD.
     /// @param escrowCh CH escrowed for delivery (shorts), CH WAD.
     /// @param deliveryBaseCh |short size| at expiry when a post-expiry liquidation reduced it (else 0).
     /// @param proofDeadline Deadline of the guarantor's pending delivery-proof demand (0 = none).
     /// @param baseTaken Whether `deliveryBaseCh` was recorded.
-    /// @param listed Whether the account is in the series' account list (never removed).
-    /// @param open Whether the position counts in `openPositions` (until settled or closed before expiry).
     struct Position {
-        int128 sizeCh;
-        uint128 entryPriceWad;
+        int120 sizeCh;
+        uint120 entryPriceWad;
+        bool listed;
+        bool open;
         uint128 electedCh;
         uint128 escrowCh;
         uint128 deliveryBaseCh;
         uint64 proofDeadline;
         bool baseTaken;
-        bool listed;
-        bool open;
     }
 
     // ───────────────────────────── order-book events ─────────────────────────────

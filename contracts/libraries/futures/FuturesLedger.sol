@@ -406,7 +406,7 @@ library FuturesLedger {
             s.electedCh -= p.electedCh - uint128(longSize);
             p.electedCh = uint128(longSize);
         }
-        p.sizeCh = int128(newSize);
+        p.sizeCh = int120(newSize); // @dev |newSize| ≤ |oldSize|: a reduction, it fits
         if (newSize == 0) p.entryPriceWad = 0;
         if (oldSize > 0) s.longOiCh -= uint128(uint256(-delta));
         else s.shortOiCh -= uint128(uint256(delta));

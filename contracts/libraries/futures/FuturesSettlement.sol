@@ -131,7 +131,8 @@ library FuturesSettlement {
         p.deliveryBaseCh = 0;
         p.proofDeadline = 0;
         p.baseTaken = false;
-        p.open = false;
+        // @dev the series never trades again, so no leg re-opens to be listed twice: the first slot empties (refund)
+        (p.open, p.listed) = (false, false);
         FuturesLedger.removeAccountSeries($, account, seriesId);
         if (msg.sender != account) {
             v.bounty = $.params.keeperBountyUsdc;

@@ -41,9 +41,7 @@ library FuturesTrading {
     ) external returns (uint256 priceWad) {
         IFuturesTypes.Series storage s = FuturesLedger.trading($, seriesId);
         int256 oldSize = $.positions[seriesId][account].sizeCh;
-        if (FuturesLedger.isIncrease(oldSize, oldSize + delta)) {
-            $.oracle.checkRiskAt(index, priceTime);
-        }
+        if (FuturesLedger.isIncrease(oldSize, oldSize + delta)) $.oracle.checkRiskAt(index, priceTime);
         priceWad = priceFor($, s, index, delta, s.expiry - block.timestamp);
         priceWad = _backstop($, s, seriesId, index, delta > 0, priceWad);
         if (limitPriceWad != 0 && (delta > 0 ? priceWad > limitPriceWad : priceWad < limitPriceWad)) {
@@ -196,6 +194,7 @@ library FuturesTrading {
         int256 realised;
         int256 cash;
         uint256 refundCh;
+        bool held;
     }
 
     /// @dev One fill: the per-series book here, the net position at the index in the ClearingHouse, and the
@@ -236,23 +235,25 @@ library FuturesTrading {
         IFuturesTypes.Position storage p = $.positions[seriesId][account];
         v.oldSize = p.sizeCh;
         v.newSize = v.oldSize + delta;
-        uint256 oldElected = p.electedCh;
-        p.entryPriceWad = FuturesMath.entryAfter(v.oldSize, p.entryPriceWad, delta, priceWad).toUint128();
-        p.sizeCh = v.newSize.toInt128();
+        // @dev A leg not open has empty slots 1 and 2 while its series trades: a new leg touches its slot 0 only.
+        v.held = p.open;
+        uint256 oldElected = v.held ? p.electedCh : 0;
+        p.entryPriceWad = FuturesMath.entryAfter(v.oldSize, p.entryPriceWad, delta, priceWad).toUint120();
+        p.sizeCh = v.newSize.toInt120();
         FuturesLedger.moveOi(s, seriesId, v.oldSize, v.newSize, checkCap);
         FuturesLedger.shortCount(s, v.oldSize, v.newSize);
         // Elections follow the long size (locked after the cut-off).
-        uint256 longSize = v.newSize > 0 ? uint256(v.newSize) : 0;
-        if (p.electedCh > longSize) {
+        uint256 elected = v.newSize > int256(oldElected) ? oldElected : (v.newSize > 0 ? uint256(v.newSize) : 0);
+        if (elected < oldElected) {
             if (block.timestamp >= FuturesLedger.cutoff($, s.expiry)) {
-                revert IFuturesErrors.FuturesElectionLocked(seriesId, account, p.electedCh, v.newSize);
+                revert IFuturesErrors.FuturesElectionLocked(seriesId, account, oldElected, v.newSize);
             }
-            s.electedCh -= p.electedCh - uint128(longSize);
-            p.electedCh = uint128(longSize);
-            emit IFuturesEvents.DeliveryElected(seriesId, account, longSize, s.electedCh);
+            s.electedCh -= uint128(oldElected - elected);
+            p.electedCh = uint128(elected);
+            emit IFuturesEvents.DeliveryElected(seriesId, account, elected, s.electedCh);
         }
-        // A position that is no longer short gets its escrow back and its proof demand cleared.
-        if (v.newSize >= 0) {
+        // A held position that is no longer short gets its escrow back and its proof demand cleared.
+        if (v.held && v.newSize >= 0) {
             v.refundCh = p.escrowCh;
             if (v.refundCh != 0) {
                 p.escrowCh = 0;
@@ -260,7 +261,7 @@ library FuturesTrading {
             }
             p.proofDeadline = 0;
         }
-        FuturesLedger.syncLeg($, account, v.oldSize, v.newSize, oldElected, p.electedCh);
+        FuturesLedger.syncLeg($, account, v.oldSize, v.newSize, oldElected, elected);
         FuturesLedger.openRecord($, s, seriesId, account, p);
         FuturesLedger.closeRecordIfEmpty($, s, seriesId, account, p);
         _emitTraded(s, p, seriesId, account, Fill(delta, priceWad, index, fee));
@@ -307,9 +308,8 @@ library FuturesTrading {
     ) external {
         IFuturesTypes.Series storage s = FuturesLedger.trading($, seriesId);
         uint256 index = $.oracle.riskPrice();
-        int256 size = sizeCh.toInt256();
-        applyTrade($, s, seriesId, longAccount, size, priceWad, index, 0, false);
-        applyTrade($, s, seriesId, shortAccount, -size, priceWad, index, 0, false);
+        applyTrade($, s, seriesId, longAccount, sizeCh.toInt256(), priceWad, index, 0, false);
+        applyTrade($, s, seriesId, shortAccount, -sizeCh.toInt256(), priceWad, index, 0, false);
     }
 
     /// @dev The vault as backstop around the curve: its quote is never better for the trader than the month's last
