@@ -42,7 +42,7 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
     /// @param dps DPS token (bond).
     /// @param clearingHouse The ClearingHouse (reads positions to allow a customer to leave).
     /// @param minDpsStake Minimum DPS bond to gate new trades.
-    /// @param maxLeverageWad Max customers' exposure / capital, WAD.
+    /// @param maxLeverageWad Max customers' exposure / capital, WAD (at most type(uint64).max).
     function initialize(
         address authority,
         address usdc,
@@ -254,9 +254,12 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
     }
 
     function _setParams(Layout storage $, uint256 minDpsStake, uint256 maxLeverageWad) private {
-        if (maxLeverageWad == 0 || minDpsStake > type(uint96).max) revert PoolInvalidParams();
+        // Both stored narrowed (the bond beside the ClearingHouse, the leverage beside the income totals).
+        if (maxLeverageWad == 0 || maxLeverageWad > type(uint64).max || minDpsStake > type(uint96).max) {
+            revert PoolInvalidParams();
+        }
         $.minDpsStake = uint96(minDpsStake);
-        $.maxLeverageWad = maxLeverageWad;
+        $.maxLeverageWad = uint64(maxLeverageWad);
         emit PoolParamsSet(minDpsStake, maxLeverageWad);
     }
 
@@ -280,7 +283,15 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
             p.vestSec > MAX_BACKSTOP_SEC ||
             p.stressWad > 1e18
         ) revert PoolInvalidParams();
-        GuarantorStorage.layout().backstop = p;
+        GuarantorStorage.layout().backstop = Backstop({
+            insuranceFund: p.insuranceFund,
+            stressWad: p.stressWad,
+            feeShareBps: p.feeShareBps,
+            dpsSink: p.dpsSink,
+            graceSec: p.graceSec,
+            slashBps: p.slashBps,
+            vestSec: p.vestSec
+        });
         emit BackstopParamsSet(
             p.insuranceFund,
             p.stressWad,
@@ -296,7 +307,9 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function backstopParams() external view returns (BackstopParams memory) {
-        return GuarantorStorage.layout().backstop;
+        Backstop storage b = GuarantorStorage.layout().backstop;
+        return
+            BackstopParams(b.insuranceFund, b.stressWad, b.dpsSink, b.graceSec, b.slashBps, b.feeShareBps, b.vestSec);
     }
 
     /// @inheritdoc IGuarantorPool

@@ -258,7 +258,7 @@ interface IGuarantorPool is IGuarantorPoolErrors, IGuarantorPoolEvents {
 
     /// @notice Sets governance parameters (ADMIN).
     /// @param minDpsStake Minimum DPS stake.
-    /// @param maxLeverageWad Max exposure / capital, WAD.
+    /// @param maxLeverageWad Max exposure / capital, WAD, at most type(uint64).max (~18.4x; else PoolInvalidParams).
     function setParams(uint256 minDpsStake, uint256 maxLeverageWad) external;
 
     /// @notice A guarantor's state.

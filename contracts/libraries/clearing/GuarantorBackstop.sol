@@ -67,7 +67,7 @@ library GuarantorBackstop {
 
     /// @notice CLR-01: reverts unless the guarantor's insurance stake covers the requirement of `exposureUsdc`.
     function checkRequirement(
-        IGuarantorPool.BackstopParams storage b,
+        GuarantorPoolStorage.Backstop storage b,
         address guarantor,
         uint256 exposureUsdc
     ) internal view {

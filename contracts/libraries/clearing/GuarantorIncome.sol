@@ -72,8 +72,8 @@ library GuarantorIncome {
         if (amountUsdc == 0) revert IGuarantorPoolErrors.PoolZeroAmount();
         uint256 funded = $.incomeFunded;
         if (amountUsdc > funded) revert IGuarantorPoolErrors.PoolIncomeUnfunded(amountUsdc, funded);
-        // Safe downcasts: both fit the uint128 they were read from.
-        $.incomeFunded = uint128(funded - amountUsdc);
+        // Safe downcast: smaller than the uint96 it was read from.
+        $.incomeFunded = uint96(funded - amountUsdc);
         inc.pendingUsdc = 0;
         vest($, g, guarantor, amountUsdc);
     }
@@ -83,9 +83,9 @@ library GuarantorIncome {
         uint256 owed = $.incomeOwed;
         if (amountUsdc == 0 || amountUsdc > owed) revert IGuarantorPoolErrors.PoolInvalidParams();
         uint256 funded = $.incomeFunded + amountUsdc;
-        // Safe downcasts: funded + owed is the unchanged Σ pending, which fits a uint128.
-        $.incomeOwed = uint128(owed - amountUsdc);
-        $.incomeFunded = uint128(funded);
+        // Safe downcasts: funded + owed is the unchanged Σ pending, which `accrue` keeps within a uint96.
+        $.incomeOwed = uint96(owed - amountUsdc);
+        $.incomeFunded = uint96(funded);
         emit IGuarantorPoolEvents.IncomeFunded(amountUsdc, funded, owed - amountUsdc);
     }
 
@@ -101,8 +101,13 @@ library GuarantorIncome {
         if (share == 0) return;
         IGuarantorPool.Income storage inc = $.income[guarantor];
         uint256 pending = inc.pendingUsdc + share;
-        inc.pendingUsdc = pending.toUint128();
-        $.incomeOwed = ($.incomeOwed + share).toUint128();
+        uint256 owed = $.incomeOwed + share;
+        // Σ pending (owed + funded) stays within 96 bits (reverts SafeCastOverflowedUintDowncast otherwise, the fill
+        // with it: nothing changes), so `fund` and `collect` move amounts between the two without a check, and every
+        // guarantor's pending (≤ Σ pending) fits its uint128.
+        (owed + $.incomeFunded).toUint96();
+        inc.pendingUsdc = uint128(pending);
+        $.incomeOwed = uint96(owed);
         emit IGuarantorPoolEvents.IncomeAccrued(guarantor, account, share, pending);
     }
 }

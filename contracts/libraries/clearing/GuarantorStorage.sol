@@ -32,6 +32,19 @@ abstract contract GuarantorPoolStorage {
         uint256 defaultLimitUsdc;
     }
 
+    /// @dev The storage form of IGuarantorPool.BackstopParams (setBackstopParams / backstopParams convert): the fee
+    ///      share sits in slot 0 beside the insurance fund and the stress every risk-increasing gate reads, so the
+    ///      fee accrual of that fill reads no second slot; slot 1 holds what only the rules and vesting read.
+    struct Backstop {
+        address insuranceFund;
+        uint64 stressWad;
+        uint16 feeShareBps;
+        address dpsSink;
+        uint32 graceSec;
+        uint16 slashBps;
+        uint32 vestSec;
+    }
+
     /// @dev A holder's shares of one guarantor and the share epoch they belong to (older epochs read as zero).
     struct Holding {
         uint192 shares;
@@ -44,19 +57,23 @@ abstract contract GuarantorPoolStorage {
         IERC20 dps;
         IClearingHouse clearingHouse;
         uint96 minDpsStake;
-        uint256 maxLeverageWad;
+        /// @dev Retired: the max leverage lives beside the income totals (read with them on every gated fill).
+        uint256 __deprecated_maxLeverageWad;
         mapping(address guarantor => GuarantorState) guarantors;
         mapping(address guarantor => mapping(address holder => Holding)) shares;
         mapping(address account => Customer) customers;
         uint64 noticeSec;
         uint64 windowSec;
         mapping(address guarantor => mapping(address holder => IGuarantorPool.CapitalNotice)) notices;
-        IGuarantorPool.BackstopParams backstop;
+        Backstop backstop;
         mapping(address guarantor => IGuarantorPool.Income) income;
         /// @dev Σ pending income not yet paid in by the ClearingHouse / paid in and not yet collected:
-        ///      Σ pendingUsdc = incomeOwed + incomeFunded at all times.
-        uint128 incomeOwed;
-        uint128 incomeFunded;
+        ///      Σ pendingUsdc = incomeOwed + incomeFunded ≤ type(uint96).max at all times (GuarantorIncome.accrue
+        ///      checks the bound). The max leverage (≤ type(uint64).max, setParams checks) shares their slot: the
+        ///      gate reads it cold and the fee accrual of the same fill writes the slot warm.
+        uint96 incomeOwed;
+        uint96 incomeFunded;
+        uint64 maxLeverageWad;
         /// @dev The LiquidationEngine governance registered: `coverLoss` admits it with this one SLOAD instead of an
         ///      AccessManager round trip (address(0): everyone goes through AccessManager).
         address trustedEngine;
