@@ -30,26 +30,6 @@ contract FuturesMatchOrdersTest is FuturesSecuritySetup {
         _setupTrader(seller, guarantor, 10_000e6);
     }
 
-    function _order(
-        address who,
-        bool isBuy,
-        uint256 size,
-        uint256 price,
-        uint256 nonce
-    ) internal view returns (IFuturesTypes.Order memory) {
-        return
-            IFuturesTypes.Order({
-                maker: who,
-                seriesId: id,
-                isBuy: isBuy,
-                sizeCh: size,
-                priceWad: price,
-                nonce: nonce,
-                expiry: uint64(block.timestamp + 1 hours),
-                taker: address(0)
-            });
-    }
-
     function _sign(IFuturesTypes.Order memory o) internal view returns (bytes memory) {
         return signDigest(o.maker == buyer ? buyerKey : sellerKey, futures.orderDigest(o));
     }

@@ -71,17 +71,7 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
     }
 
     function _order(bool isBuy, uint256 size, uint256 price) internal view returns (IFuturesTypes.Order memory) {
-        return
-            IFuturesTypes.Order({
-                maker: maker,
-                seriesId: id,
-                isBuy: isBuy,
-                sizeCh: size,
-                priceWad: price,
-                nonce: 1,
-                expiry: uint64(block.timestamp + 1 hours),
-                taker: address(0)
-            });
+        return _order(maker, isBuy, size, price, 1);
     }
 
     /// alice takes `size` of the maker's signed order; expects `err` (empty: any revert) and no state change.

@@ -103,4 +103,25 @@ abstract contract FuturesSecuritySetup is FuturesSolBase {
         vm.prank(executor);
         futures.executeOrder(who, id, roundId);
     }
+
+    /// @dev A signed-order body for `who` on the set-up series `id`, valid for an hour, open to any taker.
+    function _order(
+        address who,
+        bool isBuy,
+        uint256 size,
+        uint256 price,
+        uint256 nonce
+    ) internal view returns (IFuturesTypes.Order memory) {
+        return
+            IFuturesTypes.Order({
+                maker: who,
+                seriesId: id,
+                isBuy: isBuy,
+                sizeCh: size,
+                priceWad: price,
+                nonce: nonce,
+                expiry: uint64(block.timestamp + 1 hours),
+                taker: address(0)
+            });
+    }
 }

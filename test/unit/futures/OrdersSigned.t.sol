@@ -33,17 +33,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
         uint256 price,
         uint256 nonce
     ) internal view returns (IFuturesTypes.Order memory) {
-        return
-            IFuturesTypes.Order({
-                maker: maker,
-                seriesId: id,
-                isBuy: isBuy,
-                sizeCh: size,
-                priceWad: price,
-                nonce: nonce,
-                expiry: uint64(block.timestamp + 1 hours),
-                taker: address(0)
-            });
+        return _order(maker, isBuy, size, price, nonce);
     }
 
     function _sign(IFuturesTypes.Order memory o) internal view returns (bytes memory) {
