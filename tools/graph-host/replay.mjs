@@ -68,6 +68,14 @@ export class SubgraphReplay {
   }
 
   async init() {
+    // Data sources may share one mapping module (CHX's build compiles all of its handlers into one): compile each
+    // file once, instantiate it once per data source as graph-node does.
+    const modules = new Map();
+    const moduleOf = async (file) => {
+      if (!modules.has(file))
+        modules.set(file, await WebAssembly.compile(fs.readFileSync(path.join(this.buildDir, file))));
+      return modules.get(file);
+    };
     for (const ds of this.manifest.dataSources) {
       if (this.targets && !this.targets[ds.name]) continue; // not deployed on this chain
       const abiEntry = ds.mapping.abis.find((a) => a.name === ds.source.abi);
@@ -79,7 +87,7 @@ export class SubgraphReplay {
       const target = this.targets?.[ds.name];
       const address = target?.address ?? ds.source.address;
       const host = new SubgraphHost({
-        wasm: fs.readFileSync(path.join(this.buildDir, ds.mapping.file)),
+        wasm: await moduleOf(ds.mapping.file),
         schema: this.schema,
         store: this.store,
         blockStore: this.blockStore,
@@ -195,7 +203,8 @@ export class SubgraphReplay {
       }
       const ms = performance.now() - h0;
       const ops = opsOf(src.host) - ops0;
-      const key = `${src.name}.${handler}`;
+      // a handler exported under `<DataSource>_<handler>` (one shared mapping module) is reported by its own name
+      const key = `${src.name}.${handler.startsWith(`${src.name}_`) ? handler.slice(src.name.length + 1) : handler}`;
       const s = this.handlerStats.get(key) ?? { calls: 0, ms: 0, maxMs: 0, maxOps: 0 };
       s.calls++;
       s.ms += ms;
