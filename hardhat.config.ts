@@ -97,7 +97,7 @@ export default defineConfig({
       profiles: {
         default: {
           fuzz: { runs: 256 },
-          invariant: { runs: 64, depth: 100, failOnRevert: false },
+          invariant: { runs: 32, depth: 100, failOnRevert: false },
         },
         deep: {
           fuzz: { runs: 10_000 },

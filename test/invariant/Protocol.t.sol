@@ -19,7 +19,7 @@ import {ProtocolMarketHandler} from "./handlers/ProtocolMarketHandler.sol";
 ///         bounties), ACC-02 (open interest, cost basis, vault shares), ACC-03/04 (vault shares, donations),
 ///         MKT-01 (funding conservation, aggregate = positions), MKT-02 (direction, margin-independence), ORC-01,
 ///         LIQ-01 and SEC-05 on perp trades and closes, LIQ-01..05 on perp liquidations.
-/// forge-config: default.invariant.runs = 100
+/// forge-config: default.invariant.runs = 50
 /// forge-config: default.invariant.depth = 101
 /// forge-config: deep.invariant.runs = 1000
 /// forge-config: deep.invariant.depth = 200
