@@ -194,9 +194,11 @@ export async function replayAndCompare(
     if (!byBlock.has(n)) byBlock.set(n, []);
     byBlock.get(n).push(l);
   }
+  const t0 = Date.now();
   const txs = new Map();
-  for (const h of new Set(logs.map((l) => l.transactionHash)))
-    txs.set(h, await rpc(provider, "eth_getTransactionByHash", [h]));
+  const hashes = [...new Set(logs.map((l) => l.transactionHash))];
+  for (const [h, tx] of await fetchAll(hashes, (h) => rpc(provider, "eth_getTransactionByHash", [h])))
+    txs.set(h, tx);
 
   const results = [];
   const check = (name, ok, detail) => {
@@ -226,21 +228,44 @@ export async function replayAndCompare(
   };
 
   const blocks = [...new Set([...byBlock.keys(), ...checkpoints])].sort((x, y) => x - y);
+  const headers = await fetchAll(blocks, (n) => rpc(provider, "eth_getBlockByNumber", ["0x" + n.toString(16), false]));
+  const fetchMs = Date.now() - t0;
+  let compareMs = 0;
   const cps = new Set(checkpoints);
   for (const n of blocks) {
     const blockLogs = byBlock.get(n) ?? [];
-    const block = await rpc(provider, "eth_getBlockByNumber", ["0x" + n.toString(16), false]);
+    const block = headers.get(n);
     if (blockLogs.length) replay.runBlock(block, blockLogs, (h) => txs.get(h));
     else replay.advance(block);
     if (cps.has(n)) {
+      const c0 = Date.now();
       const ctx = { ...ctxBase, at: { blockTag: n }, tag: `@${n}`, block: n };
-      for (const c of checks) if (c.compare) await c.compare(ctx);
+      // the check files compare concurrently: their getter calls interleave into JSON-RPC batches (ethers batches the
+      // requests of one tick), where one awaited round trip per getter left the node and this process taking turns
+      await Promise.all(checks.filter((c) => c.compare).map((c) => c.compare(ctx)));
+      compareMs += Date.now() - c0;
       // a run that only has to show a gap is caught stops at the first checkpoint that catches it
       if (stopOnMismatch && results.some((x) => !x.ok)) break;
     }
   }
   provider.destroy();
-  return { results, counts: replay.counts(), handled: replay.handled, skipped: replay.skipped, replay };
+  const ms = { fetch: fetchMs, compare: compareMs, total: Date.now() - t0 };
+  return { results, counts: replay.counts(), handled: replay.handled, skipped: replay.skipped, replay, ms };
+}
+
+/**
+ * `fetch` for every key, at most 64 requests in flight (ethers sends the requests of one tick as one JSON-RPC batch):
+ * the replay needs every block header and transaction up front, and one round trip each was most of its fetch time.
+ * Returns key → result.
+ */
+async function fetchAll(keys, fetch) {
+  const out = new Map();
+  for (let i = 0; i < keys.length; i += 64) {
+    const chunk = keys.slice(i, i + 64);
+    const got = await Promise.all(chunk.map(fetch));
+    chunk.forEach((k, j) => out.set(k, got[j]));
+  }
+  return out;
 }
 
 /** The whole check with its own node (used when running this file alone; test.mjs composes the phases). */

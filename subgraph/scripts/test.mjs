@@ -131,8 +131,15 @@ try {
       failed++;
     }
     if (record) {
+      const ts = Date.now();
       const { checkpoints } = await runScenario(node.url, record);
+      const scenarioMs = Date.now() - ts;
       const r = await replayAndCompare(node.url, record, { checkpoints, log: (m) => out(m) });
+      out(
+        `  time: scenario ${(scenarioMs / 1000).toFixed(1)} s; replay ${(r.ms.total / 1000).toFixed(1)} s ` +
+          `(blocks and transactions fetched in ${(r.ms.fetch / 1000).toFixed(1)} s, getters compared in ` +
+          `${(r.ms.compare / 1000).toFixed(1)} s)`,
+      );
       speed = r.replay.stats();
       const bad = r.results.filter((x) => !x.ok);
       passed += r.results.length - bad.length;
@@ -153,6 +160,7 @@ try {
         stopOnMismatch: true,
         dropLog: (l, i, all) => i === all.findIndex((x) => x.topics[0] === DPS_EMITTED),
       });
+      out(`  control replay (one log dropped, stops at the first mismatch): ${(dropped.ms.total / 1000).toFixed(1)} s`);
       const misses = [...new Set(dropped.results.filter((x) => !x.ok).map((x) => x.name.replace(/ @\d+$/, "")))];
       const caught = misses.length > 0;
       out(
