@@ -122,20 +122,21 @@ contract GuarantorHotPathTest is ClearingUnitBase {
         assertEq(pool.incomeOwed(), 3e6, "the whole fee");
     }
 
-    /// Σ pending income is stored in 96 bits: accruing up to the bound passes, one unit more reverts and changes
-    /// nothing (neither the income nor the exposure of that fill).
+    /// A guarantor's pending income is stored in 64 bits beside its capital and exposure (round 41; Σ pending keeps
+    /// its 96-bit bound, which only 2^32 guarantors each at their own bound could reach): accruing up to the bound
+    /// passes, one unit more reverts and changes nothing (neither the income nor the exposure of that fill).
     function test_accrue_incomeAtAndBeyondBound() public {
         _backstop(10_000);
         _admit(alice, guarantor);
-        _increase(alice, 1e6, type(uint96).max);
-        assertEq(pool.incomeOwed(), type(uint96).max);
+        _increase(alice, 1e6, type(uint64).max);
+        assertEq(pool.incomeOwed(), type(uint64).max);
         vm.prank(address(chouse));
         vm.expectRevert(
-            abi.encodeWithSelector(SafeCast.SafeCastOverflowedUintDowncast.selector, 96, uint256(type(uint96).max) + 1)
+            abi.encodeWithSelector(SafeCast.SafeCastOverflowedUintDowncast.selector, 64, uint256(type(uint64).max) + 1)
         );
         pool.onRiskIncrease(alice, 2e6, 1);
-        assertEq(pool.incomeOwed(), type(uint96).max);
-        assertEq(pool.incomeOf(guarantor).pendingUsdc, type(uint96).max);
+        assertEq(pool.incomeOwed(), type(uint64).max);
+        assertEq(pool.incomeOf(guarantor).pendingUsdc, type(uint64).max);
         assertEq(_exposure(guarantor), 1e6);
     }
 

@@ -2,16 +2,17 @@
 pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
-import {IGuarantorPool} from "../../contracts/interfaces/clearing/IGuarantorPool.sol";
 import {GuarantorPoolStorage} from "../../contracts/libraries/clearing/GuarantorStorage.sol";
 import {GuarantorIncome} from "../../contracts/libraries/clearing/GuarantorIncome.sol";
 
 /// @dev GuarantorIncome on plain storage (the library takes storage pointers; the pool passes its ERC-7201 ones).
 contract GuarantorIncomeHarness {
     GuarantorPoolStorage.GuarantorState internal g;
-    IGuarantorPool.Income internal inc;
+    GuarantorPoolStorage.IncomeState internal inc;
 
-    function setVesting(uint128 unvested, uint64 start, uint64 end) external {
+    /// @dev At most 96 bits: the pool keeps capital + unvested ≤ type(uint96).max (deposit and vest check it), which is
+    ///      what lets a release add to the uint96 capital unchecked.
+    function setVesting(uint96 unvested, uint64 start, uint64 end) external {
         (inc.unvestedUsdc, inc.vestStart, inc.vestEnd) = (unvested, start, end);
     }
 
@@ -41,7 +42,7 @@ contract GuarantorIncomeTest is Test {
     /// linear schedule by more than the rounding of the steps, never trails it by more, and has paid everything at the
     /// end; the view (`capitalNow`) always equals what a release at that moment books.
     function testFuzz_release_stepwiseFollowsTheLinearSchedule(
-        uint128 amount,
+        uint96 amount,
         uint32 vestSec,
         uint32[4] calldata gaps
     ) public {

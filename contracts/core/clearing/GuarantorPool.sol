@@ -31,8 +31,6 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
     uint256 public constant VIRTUAL_ASSETS = GuarantorStorage.VIRTUAL_ASSETS;
     /// @dev Longest notice governance may set (a typo must not lock capital for years).
     uint64 private constant MAX_NOTICE_SEC = 90 days;
-    /// @dev Longest grace period / income vesting governance may set.
-    uint32 private constant MAX_BACKSTOP_SEC = 30 days;
 
     bytes32 internal constant FEATURE_DEPOSIT = keccak256("guarantor.deposit");
 
@@ -135,12 +133,7 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
     /// @inheritdoc IGuarantorPool
     function slashDps(address guarantor, uint256 amount, address to) external restricted nonReentrant {
         if (to == address(0)) revert ChxZeroAddress();
-        Layout storage $ = GuarantorStorage.layout();
-        GuarantorState storage g = GuarantorStorage.guarantor($, guarantor);
-        if (amount > g.dpsStaked) amount = g.dpsStaked;
-        g.dpsStaked -= uint128(amount);
-        emit DpsSlashed(guarantor, amount, to, g.dpsStaked);
-        $.dps.safeTransfer(to, amount);
+        GuarantorBackstop.slash(guarantor, amount, to);
     }
 
     // ───────────────────────────── income ─────────────────────────────
@@ -276,31 +269,7 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function setBackstopParams(BackstopParams calldata p) external restricted {
-        if (
-            p.slashBps > 10_000 ||
-            p.feeShareBps > 10_000 ||
-            p.graceSec > MAX_BACKSTOP_SEC ||
-            p.vestSec > MAX_BACKSTOP_SEC ||
-            p.stressWad > 1e18
-        ) revert PoolInvalidParams();
-        GuarantorStorage.layout().backstop = Backstop({
-            insuranceFund: p.insuranceFund,
-            stressWad: p.stressWad,
-            feeShareBps: p.feeShareBps,
-            dpsSink: p.dpsSink,
-            graceSec: p.graceSec,
-            slashBps: p.slashBps,
-            vestSec: p.vestSec
-        });
-        emit BackstopParamsSet(
-            p.insuranceFund,
-            p.stressWad,
-            p.graceSec,
-            p.slashBps,
-            p.dpsSink,
-            p.feeShareBps,
-            p.vestSec
-        );
+        GuarantorBackstop.setParams(p);
     }
 
     // ───────────────────────────── views ─────────────────────────────
@@ -321,7 +290,17 @@ contract GuarantorPool is ChxUpgradeable, GuarantorPoolStorage, IGuarantorPool {
 
     /// @inheritdoc IGuarantorPool
     function incomeOf(address guarantor) external view returns (Income memory) {
-        return GuarantorStorage.layout().income[guarantor];
+        Layout storage $ = GuarantorStorage.layout();
+        IncomeState storage inc = $.income[guarantor];
+        // The pending income lives in the guarantor's slot 0 (beside capital and exposure); the ABI keeps Income.
+        return
+            Income(
+                $.guarantors[guarantor].pendingIncomeUsdc,
+                inc.unvestedUsdc,
+                inc.vestStart,
+                inc.vestEnd,
+                inc.shortSince
+            );
     }
 
     /// @inheritdoc IGuarantorPool

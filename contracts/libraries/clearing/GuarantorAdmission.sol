@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IGuarantorPoolErrors} from "../../interfaces/clearing/IGuarantorPoolErrors.sol";
 import {IGuarantorPoolEvents} from "../../interfaces/clearing/IGuarantorPoolEvents.sol";
 import {GuarantorPoolStorage} from "./GuarantorStorage.sol";
@@ -52,7 +53,7 @@ library GuarantorAdmission {
             GuarantorPoolStorage.GuarantorState storage g = $.guarantors[guarantor];
             uint256 gExposure = g.exposureUsdc;
             gExposure = gExposure > exposure ? gExposure - exposure : 0;
-            g.exposureUsdc = uint128(gExposure);
+            g.exposureUsdc = uint96(gExposure);
             c.exposureUsdc = 0;
             emit IGuarantorPoolEvents.ExposureChanged(account, guarantor, 0, gExposure);
         }
@@ -87,7 +88,8 @@ library GuarantorAdmission {
         gExposure += newExposureUsdc;
         if (increasing) _gate($, c, g, account, guarantor, newExposureUsdc, gExposure);
         c.exposureUsdc = packed;
-        g.exposureUsdc = gExposure > type(uint128).max ? type(uint128).max : uint128(gExposure);
+        // @dev Saturating (as before, now at 96 bits) on a reduction only: new risk past the bound fails the gate.
+        g.exposureUsdc = gExposure > type(uint96).max ? type(uint96).max : uint96(gExposure);
         emit IGuarantorPoolEvents.ExposureChanged(account, guarantor, newExposureUsdc, gExposure);
     }
 
@@ -107,7 +109,8 @@ library GuarantorAdmission {
         if (newExposureUsdc > limit) {
             revert IGuarantorPoolErrors.PoolCustomerLimitExceeded(account, limit, newExposureUsdc);
         }
-        uint256 capacity = GuarantorRules.capacity(g.capitalUsdc, $.maxLeverageWad);
+        // Capped at the stored width of the aggregate exposure (capital × leverage may exceed it).
+        uint256 capacity = Math.min(GuarantorRules.capacity(g.capitalUsdc, $.maxLeverageWad), type(uint96).max);
         if (gExposure > capacity) revert IGuarantorPoolErrors.PoolCapacityExceeded(guarantor, capacity, gExposure);
         GuarantorBackstop.checkRequirement($.backstop, guarantor, gExposure);
     }

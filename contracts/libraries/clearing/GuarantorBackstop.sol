@@ -24,13 +24,57 @@ library GuarantorBackstop {
     /// @dev DpsSlashedByRule reasons.
     uint8 internal constant SLASH_UNCOVERED_LOSS = 1;
     uint8 private constant SLASH_SHORTFALL = 2;
+    /// @dev Longest grace period / income vesting governance may set.
+    uint32 private constant MAX_BACKSTOP_SEC = 30 days;
+
+    /// @notice IGuarantorPool.setBackstopParams once the entry checked access: validates the parameters and stores
+    ///         them in their storage form (GuarantorPoolStorage.Backstop). Linked (governance only, never on a trade's
+    ///         path) to keep the pool's bytes under the limit.
+    function setParams(IGuarantorPool.BackstopParams calldata p) external {
+        if (
+            p.slashBps > 10_000 ||
+            p.feeShareBps > 10_000 ||
+            p.graceSec > MAX_BACKSTOP_SEC ||
+            p.vestSec > MAX_BACKSTOP_SEC ||
+            p.stressWad > 1e18
+        ) revert IGuarantorPoolErrors.PoolInvalidParams();
+        GuarantorStorage.layout().backstop = GuarantorPoolStorage.Backstop({
+            insuranceFund: p.insuranceFund,
+            stressWad: p.stressWad,
+            feeShareBps: p.feeShareBps,
+            dpsSink: p.dpsSink,
+            graceSec: p.graceSec,
+            slashBps: p.slashBps,
+            vestSec: p.vestSec
+        });
+        emit IGuarantorPoolEvents.BackstopParamsSet(
+            p.insuranceFund,
+            p.stressWad,
+            p.graceSec,
+            p.slashBps,
+            p.dpsSink,
+            p.feeShareBps,
+            p.vestSec
+        );
+    }
+
+    /// @notice IGuarantorPool.slashDps once the entry checked access and the recipient: up to `amount` of the
+    ///         guarantor's bond to `to`. Linked like setParams (governance only).
+    function slash(address guarantor, uint256 amount, address to) external {
+        GuarantorPoolStorage.Layout storage $ = GuarantorStorage.layout();
+        GuarantorPoolStorage.GuarantorState storage g = GuarantorStorage.guarantor($, guarantor);
+        if (amount > g.dpsStaked) amount = g.dpsStaked;
+        g.dpsStaked -= uint128(amount);
+        emit IGuarantorPoolEvents.DpsSlashed(guarantor, amount, to, g.dpsStaked);
+        $.dps.safeTransfer(to, amount);
+    }
 
     /// @notice Flags (or clears) the guarantor's insurance shortfall against its requirement; returns whether short.
     function flagShortfall(address guarantor) external returns (bool short) {
         GuarantorPoolStorage.Layout storage $ = GuarantorStorage.layout();
         GuarantorStorage.guarantor($, guarantor);
         (uint256 required, uint256 staked) = _insurance($, guarantor);
-        IGuarantorPool.Income storage inc = $.income[guarantor];
+        GuarantorPoolStorage.IncomeState storage inc = $.income[guarantor];
         short = staked < required;
         if (short) {
             if (inc.shortSince == 0) {
@@ -54,7 +98,7 @@ library GuarantorBackstop {
         GuarantorPoolStorage.Layout storage $ = GuarantorStorage.layout();
         GuarantorStorage.guarantor($, guarantor);
         (uint256 required, uint256 staked) = _insurance($, guarantor);
-        IGuarantorPool.Income storage inc = $.income[guarantor];
+        GuarantorPoolStorage.IncomeState storage inc = $.income[guarantor];
         uint64 since = inc.shortSince;
         if (since == 0 || staked >= required) revert IGuarantorPoolErrors.PoolNoShortfall(guarantor, required, staked);
         uint64 graceEndsAt = since + $.backstop.graceSec;

@@ -26,6 +26,7 @@ library GuarantorCapital {
     ///      totalShares ≤ 1e30 × capital + a deposit's own shares.
     uint256 private constant MIN_ASSETS_PER_SHARE_INV = 1e30;
     /// @notice Credits shares for `amountUsdc` deposited by the caller into `guarantor` (the entry pulls the USDC).
+    ///         Reverts SafeCastOverflowedUintDowncast(96, …) when capital + unvested income would pass type(uint96).max.
     function deposit(
         GuarantorPoolStorage.Layout storage $,
         address guarantor,
@@ -34,15 +35,19 @@ library GuarantorCapital {
         if (amountUsdc == 0) revert IGuarantorPoolErrors.PoolZeroAmount();
         GuarantorPoolStorage.GuarantorState storage g = GuarantorStorage.guarantor($, guarantor);
         if (msg.sender != guarantor && !g.open) revert IGuarantorPoolErrors.PoolNotOpen(guarantor);
-        GuarantorIncome.release(g, $.income[guarantor]);
+        GuarantorPoolStorage.IncomeState storage inc = $.income[guarantor];
+        GuarantorIncome.release(g, inc);
+        uint256 capital = g.capitalUsdc;
+        // The bound that keeps every later release within the capital's 96 bits.
+        (capital + amountUsdc + inc.unvestedUsdc).toUint96();
         // @dev Shares credited round down (ACC-05).
         shares = Math.mulDiv(
             amountUsdc,
             g.totalShares + GuarantorStorage.VIRTUAL_SHARES,
-            g.capitalUsdc + GuarantorStorage.VIRTUAL_ASSETS
+            capital + GuarantorStorage.VIRTUAL_ASSETS
         );
         if (shares == 0) revert IGuarantorPoolErrors.PoolZeroAmount();
-        g.capitalUsdc = (g.capitalUsdc + amountUsdc).toUint128();
+        g.capitalUsdc = uint96(capital + amountUsdc);
         g.totalShares += shares;
         GuarantorPoolStorage.Holding storage h = $.shares[guarantor][msg.sender];
         uint64 epoch = g.shareEpoch;
@@ -81,7 +86,7 @@ library GuarantorCapital {
         // Safe downcast: owned − shares ≤ the stored uint192.
         $.shares[guarantor][msg.sender].shares = uint192(owned - shares);
         g.totalShares -= shares;
-        g.capitalUsdc -= uint128(amountUsdc);
+        g.capitalUsdc -= uint96(amountUsdc);
         GuarantorRules.checkCapacity(guarantor, g.exposureUsdc, g.capitalUsdc, $.maxLeverageWad);
         emit IGuarantorPoolEvents.CapitalWithdrawn(
             guarantor,
@@ -156,14 +161,14 @@ library GuarantorCapital {
         address guarantor = $.customers[account].guarantor;
         if (guarantor == address(0) || amountUsdc == 0) return 0;
         GuarantorPoolStorage.GuarantorState storage g = $.guarantors[guarantor];
-        IGuarantorPool.Income storage inc = $.income[guarantor];
+        GuarantorPoolStorage.IncomeState storage inc = $.income[guarantor];
         GuarantorIncome.release(g, inc);
         uint256 capital = g.capitalUsdc;
         // Capital first, then income still vesting (it belongs to the same holders).
         uint256 unvested = inc.unvestedUsdc;
         paidUsdc = Math.min(amountUsdc, capital + unvested);
         uint256 capitalAfter = paidUsdc <= capital ? capital - paidUsdc : 0;
-        g.capitalUsdc = uint128(capitalAfter);
+        g.capitalUsdc = uint96(capitalAfter);
         if (paidUsdc > capital) {
             unvested -= paidUsdc - capital;
             inc.unvestedUsdc = uint128(unvested);

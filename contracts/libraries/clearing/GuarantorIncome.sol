@@ -3,7 +3,6 @@ pragma solidity ^0.8.28;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
 import {IGuarantorPoolErrors} from "../../interfaces/clearing/IGuarantorPoolErrors.sol";
 import {IGuarantorPoolEvents} from "../../interfaces/clearing/IGuarantorPoolEvents.sol";
 import {GuarantorPoolStorage} from "./GuarantorStorage.sol";
@@ -18,7 +17,10 @@ library GuarantorIncome {
     using SafeCast for uint256;
 
     /// @notice Moves the income vested since the last release into capital (the share price).
-    function release(GuarantorPoolStorage.GuarantorState storage g, IGuarantorPool.Income storage inc) internal {
+    function release(
+        GuarantorPoolStorage.GuarantorState storage g,
+        GuarantorPoolStorage.IncomeState storage inc
+    ) internal {
         uint256 unvested = inc.unvestedUsdc;
         if (unvested == 0) return;
         uint256 out = GuarantorRules.vestedPart(unvested, inc.vestStart, inc.vestEnd, block.timestamp);
@@ -26,34 +28,39 @@ library GuarantorIncome {
         // Safe downcast: out ≤ unvested, a uint128.
         inc.unvestedUsdc = uint128(unvested - out);
         inc.vestStart = uint64(block.timestamp);
-        g.capitalUsdc = (g.capitalUsdc + out).toUint128();
+        // Safe downcast: capital + unvested ≤ type(uint96).max (deposit and vest check it) and out ≤ unvested.
+        g.capitalUsdc = uint96(g.capitalUsdc + out);
     }
 
     /// @notice Capital including the income vested since the last release (what a deposit or withdrawal now prices).
     function capitalNow(
         GuarantorPoolStorage.GuarantorState storage g,
-        IGuarantorPool.Income storage inc
+        GuarantorPoolStorage.IncomeState storage inc
     ) internal view returns (uint256) {
         return g.capitalUsdc + GuarantorRules.vestedPart(inc.unvestedUsdc, inc.vestStart, inc.vestEnd, block.timestamp);
     }
 
     /// @notice Adds `amountUsdc` to the guarantor's income: vesting linearly over vestSec from now (what was still
-    ///         unvested restarts with it, never faster), or straight into capital when vestSec is 0.
+    ///         unvested restarts with it, never faster), or straight into capital when vestSec is 0. Reverts
+    ///         SafeCastOverflowedUintDowncast(96, …) when capital + unvested would pass type(uint96).max.
     function vest(
         GuarantorPoolStorage.Layout storage $,
         GuarantorPoolStorage.GuarantorState storage g,
         address guarantor,
         uint256 amountUsdc
     ) internal {
-        IGuarantorPool.Income storage inc = $.income[guarantor];
+        GuarantorPoolStorage.IncomeState storage inc = $.income[guarantor];
         release(g, inc);
         uint256 vestSec = $.backstop.vestSec;
+        uint256 capital = g.capitalUsdc;
+        uint256 unvested = inc.unvestedUsdc + amountUsdc;
+        // The bound that keeps every later release within the capital's 96 bits.
+        (capital + unvested).toUint96();
         if (vestSec == 0) {
-            g.capitalUsdc = (g.capitalUsdc + amountUsdc).toUint128();
+            g.capitalUsdc = uint96(capital + amountUsdc);
         } else {
-            uint256 unvested = inc.unvestedUsdc + amountUsdc;
             uint64 end = uint64(block.timestamp + vestSec);
-            inc.unvestedUsdc = unvested.toUint128();
+            inc.unvestedUsdc = uint128(unvested);
             inc.vestStart = uint64(block.timestamp);
             inc.vestEnd = end;
             emit IGuarantorPoolEvents.IncomeVesting(guarantor, unvested, end);
@@ -67,14 +74,13 @@ library GuarantorIncome {
         GuarantorPoolStorage.GuarantorState storage g,
         address guarantor
     ) internal returns (uint256 amountUsdc) {
-        IGuarantorPool.Income storage inc = $.income[guarantor];
-        amountUsdc = inc.pendingUsdc;
+        amountUsdc = g.pendingIncomeUsdc;
         if (amountUsdc == 0) revert IGuarantorPoolErrors.PoolZeroAmount();
         uint256 funded = $.incomeFunded;
         if (amountUsdc > funded) revert IGuarantorPoolErrors.PoolIncomeUnfunded(amountUsdc, funded);
         // Safe downcast: smaller than the uint96 it was read from.
         $.incomeFunded = uint96(funded - amountUsdc);
-        inc.pendingUsdc = 0;
+        g.pendingIncomeUsdc = 0;
         vest($, g, guarantor, amountUsdc);
     }
 
@@ -90,7 +96,7 @@ library GuarantorIncome {
     }
 
     /// @notice Accrues the guarantor's `feeShareBps` of a customer's risk-increasing fee as pending income (owed by
-    ///         the ClearingHouse until it pays it in).
+    ///         the ClearingHouse until it pays it in), in the guarantor's slot 0 the gate of the same fill just wrote.
     function accrue(
         GuarantorPoolStorage.Layout storage $,
         address guarantor,
@@ -99,14 +105,14 @@ library GuarantorIncome {
     ) internal {
         uint256 share = Math.mulDiv(feeUsdc, $.backstop.feeShareBps, 10_000);
         if (share == 0) return;
-        IGuarantorPool.Income storage inc = $.income[guarantor];
-        uint256 pending = inc.pendingUsdc + share;
+        GuarantorPoolStorage.GuarantorState storage g = $.guarantors[guarantor];
+        uint256 pending = g.pendingIncomeUsdc + share;
         uint256 owed = $.incomeOwed + share;
-        // Σ pending (owed + funded) stays within 96 bits (reverts SafeCastOverflowedUintDowncast otherwise, the fill
-        // with it: nothing changes), so `fund` and `collect` move amounts between the two without a check, and every
-        // guarantor's pending (≤ Σ pending) fits its uint128.
+        // The guarantor's pending stays within its 64 bits and Σ pending (owed + funded) within 96 (each reverts
+        // SafeCastOverflowedUintDowncast otherwise, the fill with it: nothing changes), so `fund` and `collect` move
+        // amounts between the two totals without a check.
+        g.pendingIncomeUsdc = pending.toUint64();
         (owed + $.incomeFunded).toUint96();
-        inc.pendingUsdc = uint128(pending);
         $.incomeOwed = uint96(owed);
         emit IGuarantorPoolEvents.IncomeAccrued(guarantor, account, share, pending);
     }

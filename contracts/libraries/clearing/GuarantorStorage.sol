@@ -19,11 +19,16 @@ abstract contract GuarantorPoolStorage {
         uint256 limitUsdc;
     }
 
-    /// @dev The storage form of IGuarantorPool.Guarantor: capital and exposure (read on every gate and written
-    ///      on every exposure change) share slot 0; the DPS bond, flags and share epoch slot 1 (read on new risk).
+    /// @dev The storage form of IGuarantorPool.Guarantor: capital, exposure (read on every gate and written on every
+    ///      exposure change) and the pending fee income (written by the fee accrual of the same fill) share slot 0;
+    ///      the DPS bond, flags and share epoch slot 1 (read on new risk). Bounds, all USDC (6 decimals):
+    ///      capital + unvested income ≤ type(uint96).max (deposit and vest check it, so a release never overflows);
+    ///      exposure saturates at type(uint96).max (the gate caps the capacity there, so new risk never passes it);
+    ///      pending ≤ type(uint64).max (≈ 1.8e13 USDC; the accrual checks it).
     struct GuarantorState {
-        uint128 capitalUsdc;
-        uint128 exposureUsdc;
+        uint96 capitalUsdc;
+        uint96 exposureUsdc;
+        uint64 pendingIncomeUsdc;
         uint128 dpsStaked;
         bool registered;
         bool open;
@@ -43,6 +48,16 @@ abstract contract GuarantorPoolStorage {
         uint32 graceSec;
         uint16 slashBps;
         uint32 vestSec;
+    }
+
+    /// @dev The storage form of IGuarantorPool.Income (incomeOf converts): the pending income moved into
+    ///      GuarantorState slot 0 (round 41), so its old place is retired and always zero.
+    struct IncomeState {
+        uint128 __deprecated_pendingUsdc;
+        uint128 unvestedUsdc;
+        uint64 vestStart;
+        uint64 vestEnd;
+        uint64 shortSince;
     }
 
     /// @dev A holder's shares of one guarantor and the share epoch they belong to (older epochs read as zero).
@@ -66,9 +81,9 @@ abstract contract GuarantorPoolStorage {
         uint64 windowSec;
         mapping(address guarantor => mapping(address holder => IGuarantorPool.CapitalNotice)) notices;
         Backstop backstop;
-        mapping(address guarantor => IGuarantorPool.Income) income;
+        mapping(address guarantor => IncomeState) income;
         /// @dev Σ pending income not yet paid in by the ClearingHouse / paid in and not yet collected:
-        ///      Σ pendingUsdc = incomeOwed + incomeFunded ≤ type(uint96).max at all times (GuarantorIncome.accrue
+        ///      Σ pendingIncomeUsdc = incomeOwed + incomeFunded ≤ type(uint96).max at all times (GuarantorIncome.accrue
         ///      checks the bound). The max leverage (≤ type(uint64).max, setParams checks) shares their slot: the
         ///      gate reads it cold and the fee accrual of the same fill writes the slot warm.
         uint96 incomeOwed;
