@@ -444,14 +444,15 @@ interface IFuturesMarket is
 
     /// @notice The EIP-712 digest a maker signs for `order`.
     /// @param order The order.
-    /// @return The digest (the key of `signedOrderState`).
+    /// @return The digest (what the maker signs; its top 127 bits tag the order's fill state).
     function orderDigest(Order calldata order) external view returns (bytes32);
 
-    /// @notice Fill state of the signed order with digest `digest`.
-    /// @param digest The order's digest.
+    /// @notice Fill state of the signed order `order`, kept in one word per (maker, nonce) that also claims the
+    ///         nonce: (0, false) while its nonce is free or when another order of the maker holds that nonce.
+    /// @param order The order.
     /// @return filledCh Filled so far, CH WAD.
     /// @return cancelled Cancelled by its maker.
-    function signedOrderState(bytes32 digest) external view returns (uint256 filledCh, bool cancelled);
+    function signedOrderState(Order calldata order) external view returns (uint256 filledCh, bool cancelled);
 
     /// @notice A maker's minimum nonce.
     /// @param maker The maker.

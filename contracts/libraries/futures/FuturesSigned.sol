@@ -14,6 +14,7 @@ import {FuturesMath} from "../FuturesMath.sol";
 import {FuturesLedger} from "./FuturesLedger.sol";
 import {FuturesTrading} from "./FuturesTrading.sol";
 import {SignedOrders} from "../orders/SignedOrders.sol";
+import {FuturesOrderFills} from "./FuturesOrderFills.sol";
 
 /// @title FuturesSigned
 /// @notice FuturesMarket's signed EIP-712 orders between traders (docs/futures.md "Signed orders", issue 19 item 2):
@@ -56,8 +57,16 @@ library FuturesSigned {
     /// @notice IFuturesMarket.cancelSignedOrder: the maker cancels `o` (its nonce stays claimed).
     function cancelSigned(FuturesBase.FuturesMarketStorage storage $, IFuturesTypes.Order calldata o) external {
         bytes32 digest = orderDigest(o);
-        uint256 filled = SignedOrders.cancel($.signedOrders, digest, o.maker, o.nonce);
+        uint256 filled = FuturesOrderFills.cancel($.signedFills, digest, o.maker, o.nonce);
         emit IFuturesEvents.FuturesSignedOrderCancelled(digest, o.maker, o.nonce, filled);
+    }
+
+    /// @notice IFuturesMarket.signedOrderState: `o`'s filled amount and cancelled flag.
+    function orderState(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.Order calldata o
+    ) public view returns (uint256, bool) {
+        return FuturesOrderFills.state($.signedFills, orderDigest(o), o.maker, o.nonce);
     }
 
     /// @notice IFuturesMarket.raiseMinNonce.
@@ -74,7 +83,7 @@ library FuturesSigned {
     }
 
     /// @notice IFuturesMarket.fillOrder (the market checked its pause flag for risk-increasing legs and computed the
-    ///         digest): the order checks (SignedOrders.consume), then both legs at the order's price, each through
+    ///         digest): the order checks (FuturesOrderFills.consume), then both legs at the order's price, each through
     ///         the same ledger path as a fill against the vault (`book` + one ClearingHouse call + the mirror), then
     ///         the margin of each party whose series leg grows, and the series' curve point.
     function fillSigned(
@@ -91,16 +100,7 @@ library FuturesSigned {
         if (o.priceWad == 0) revert IFuturesErrors.FuturesZeroAmount();
         IFuturesTypes.Series storage s = FuturesLedger.trading($, o.seriesId);
         SignedFill memory f;
-        f.filledAfter = SignedOrders.consume(
-            $.signedOrders,
-            digest,
-            o.maker,
-            o.nonce,
-            o.expiry,
-            o.sizeCh,
-            sizeCh,
-            signature
-        );
+        f.filledAfter = _consume($, o, digest, sizeCh, signature);
         f.makerDelta = o.isBuy ? sizeCh.toInt256() : -sizeCh.toInt256();
         // @dev The risk price: the oracle's new-risk gates (ORC-01) bind every signed fill, as for an exercise.
         f.index = $.oracle.riskPrice();
@@ -117,7 +117,7 @@ library FuturesSigned {
     }
 
     /// @notice IFuturesMarket.matchOrders (the market checked its pause flag for risk-increasing legs): both
-    ///         orders' checks (SignedOrders.consume), the buy's maker long at the buy price and the sell's maker
+    ///         orders' checks (FuturesOrderFills.consume), the buy's maker long at the buy price and the sell's maker
     ///         short at the sell price (`_signedLeg` each), the spread to the caller as a pull credit and the
     ///         midpoint as the curve point.
     function matchSigned(
@@ -164,7 +164,18 @@ library FuturesSigned {
         uint256 sizeCh,
         bytes calldata signature
     ) private returns (uint256) {
-        return SignedOrders.consume($.signedOrders, digest, o.maker, o.nonce, o.expiry, o.sizeCh, sizeCh, signature);
+        return
+            FuturesOrderFills.consume(
+                $.signedFills,
+                $.signedOrders,
+                digest,
+                o.maker,
+                o.nonce,
+                o.expiry,
+                o.sizeCh,
+                sizeCh,
+                signature
+            );
     }
 
     /// @dev The two legs of a match at the risk price (ORC-01), each at its own order's price and fee, and the curve

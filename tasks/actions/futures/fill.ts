@@ -13,7 +13,7 @@ export default async function futuresFill(
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const taker = await signerAt(connection, args.signer);
     const futures = protocol.futures.connect(taker);
-    const [filled, cancelled] = await futures.signedOrderState(await futures.orderDigest(order));
+    const [filled, cancelled] = await futures.signedOrderState(order);
     if (cancelled) throw new TaskError("The order was cancelled by its maker.");
     const left = order.sizeCh - filled;
     const size = args.size === "" ? left : parseCh(args.size, "--size");

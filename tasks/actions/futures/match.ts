@@ -14,8 +14,8 @@ export default async function futuresMatch(
     const { connection, protocol } = await openProtocol(hre, { signer: args.signer });
     const matcher = await signerAt(connection, args.signer);
     const futures = protocol.futures.connect(matcher);
-    const [buyFilled] = await futures.signedOrderState(await futures.orderDigest(buy.order));
-    const [sellFilled] = await futures.signedOrderState(await futures.orderDigest(sell.order));
+    const [buyFilled] = await futures.signedOrderState(buy.order);
+    const [sellFilled] = await futures.signedOrderState(sell.order);
     const leftBuy = buy.order.sizeCh - buyFilled;
     const leftSell = sell.order.sizeCh - sellFilled;
     const left = leftBuy < leftSell ? leftBuy : leftSell;

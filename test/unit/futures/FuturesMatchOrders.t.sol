@@ -182,7 +182,7 @@ contract FuturesMatchOrdersTest is FuturesSecuritySetup {
             s,
             10e18
         );
-        (uint256 filled, ) = futures.signedOrderState(futures.orderDigest(b));
+        (uint256 filled, ) = futures.signedOrderState(b);
         assertEq(filled, 0);
     }
 

@@ -106,7 +106,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
         vm.prank(maker);
         futures.cancelSignedOrder(o);
         bytes32 digest = futures.orderDigest(o);
-        (uint256 filled, bool cancelled) = futures.signedOrderState(digest);
+        (uint256 filled, bool cancelled) = futures.signedOrderState(o);
         assertEq(filled, 10e18);
         assertTrue(cancelled);
         vm.expectRevert(abi.encodeWithSelector(SignedOrders.SignedOrderCancelled.selector, digest));
@@ -158,7 +158,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
         assertEq(futures.positionOf(id, maker).sizeCh, 0);
         assertEq(futures.positionOf(id, bob).sizeCh, 0);
         assertEq(chouse.collateralOf(bob), bobBefore);
-        (uint256 filled, ) = futures.signedOrderState(futures.orderDigest(o));
+        (uint256 filled, ) = futures.signedOrderState(o);
         assertEq(filled, 0);
         // a size it carries fills
         _fill(bob, o, sig, 500e18);

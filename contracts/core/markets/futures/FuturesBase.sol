@@ -83,9 +83,13 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         mapping(address account => mapping(uint256 word => uint256 bits)) accountBucketBits;
         // The account's series per expiry bucket (≤ MAX_SERIES_PER_ACCOUNT each).
         mapping(address account => mapping(uint256 bucket => SeriesSet)) accountBuckets;
-        // Issue 19 item 2: signed trader-against-trader orders (fills, cancels, nonces) and each series' last trade.
+        // Issue 19 item 2: signed trader-against-trader orders and each series' last trade. Round 41: only the
+        // book's `minNonce` is used; its per-digest `orders` and `nonceBitmap` are retired (now `signedFills`).
         SignedOrders.Book signedOrders;
         mapping(uint256 seriesId => CurvePoint) curve;
+        // Round 41: one word per (maker, nonce): filled, cancelled and the digest's tag (FuturesOrderFills), so a
+        // signed order's fill state also claims its nonce.
+        mapping(address maker => mapping(uint256 nonce => uint256 word)) signedFills;
     }
 
     /// @dev DPS slashed from a series' failing shorts (net of finder fees), paid to its electing longs pro rata.

@@ -7,7 +7,6 @@ import {FuturesFixing} from "../../../libraries/futures/FuturesFixing.sol";
 import {FuturesSigned} from "../../../libraries/futures/FuturesSigned.sol";
 import {FuturesRisk} from "./FuturesRisk.sol";
 import {FuturesOrders} from "./FuturesOrders.sol";
-import {SignedOrders} from "../../../libraries/orders/SignedOrders.sol";
 import {IFuturesMarket} from "../../../interfaces/markets/IFuturesMarket.sol";
 import {IFuturesExercise} from "../../../interfaces/markets/IFuturesExercise.sol";
 import {IDelayedOrders} from "../../../interfaces/markets/IDelayedOrders.sol";
@@ -40,9 +39,8 @@ abstract contract FuturesViews is FuturesBase, IFuturesMarket {
     }
 
     /// @inheritdoc IFuturesMarket
-    function signedOrderState(bytes32 digest) external view returns (uint256 filledCh, bool cancelled) {
-        SignedOrders.State memory st = _getFuturesMarketStorage().signedOrders.orders[digest];
-        return (st.filled, st.cancelled);
+    function signedOrderState(Order calldata order) external view returns (uint256 filledCh, bool cancelled) {
+        return FuturesSigned.orderState(_getFuturesMarketStorage(), order);
     }
 
     /// @inheritdoc IFuturesMarket
