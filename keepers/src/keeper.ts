@@ -353,10 +353,10 @@ export class Keeper {
     return this.adoptedResults.splice(0);
   }
 
-  private async readHead(): Promise<HeadInfo> {
+  private async readHead(): Promise<HeadInfo & { baseFeePerGas: bigint | null }> {
     const b = await this.client.read("getBlock", (p) => p.getBlock("latest"));
     if (b === null || b.hash === null) throw new RpcUnavailableError("The node returned no latest block.");
-    return { number: b.number, hash: b.hash, timestamp: b.timestamp };
+    return { number: b.number, hash: b.hash, timestamp: b.timestamp, baseFeePerGas: b.baseFeePerGas };
   }
 
   private async detectReorg(head: HeadInfo): Promise<boolean> {
@@ -553,12 +553,13 @@ export class Keeper {
     const endTimer = this.metrics.tickSeconds.startTimer();
     let tPhase = performance.now();
     await this.startup();
-    const head = await this.readHead();
+    const { baseFeePerGas, ...head } = await this.readHead();
     const reorg = await this.detectReorg(head);
     const resync = await this.nonces.resyncIfIdle();
     if (resync !== undefined) log.warn(resync, "nonce resynced from the chain");
     const [quote, balance] = await Promise.all([
-      quoteFees(this.client, cfg.defaultPriorityFeeGwei),
+      // the head block just read carries the base fee: no second read of `latest`
+      quoteFees(this.client, cfg.defaultPriorityFeeGwei, { baseFeePerGas }),
       cfg.dryRun
         ? Promise.resolve(undefined)
         : this.client.read("getBalance", (p) => p.getBalance(this.address)).catch(() => undefined),

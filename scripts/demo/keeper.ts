@@ -112,6 +112,13 @@ export class DemoKeeper {
   private readonly keys: string[] = [];
   private ticks = 0;
   private tickMs = 0;
+  /** What the ticks cost: JSON-RPC requests by method and milliseconds by phase, idle ticks (nothing sent) apart. */
+  private readonly cost = {
+    idle: { ticks: 0, ms: 0, requests: 0 },
+    busy: { ticks: 0, ms: 0, requests: 0 },
+    phasesMs: { prepare: 0, scan: 0, simulate: 0, send: 0 },
+    methods: {} as Record<string, number>,
+  };
 
   private constructor(
     readonly keeper: Keeper,
@@ -191,9 +198,12 @@ export class DemoKeeper {
   /** One keeper tick: every job scans, plans, simulates and sends its due work; waits for the receipts. */
   async tick(): Promise<TickReport> {
     const t0 = Date.now();
+    const before = this.bridge?.methods();
     const report = await this.keeper.tick({ wait: true });
-    this.tickMs += Date.now() - t0;
+    const ms = Date.now() - t0;
+    this.tickMs += ms;
     this.ticks++;
+    this.account(report, ms, before);
     for (const r of report.results) this.count(r);
     for (const e of report.errors) {
       const job = /^Job (\S+)/.exec(e)?.[1] ?? "*";
@@ -209,6 +219,29 @@ export class DemoKeeper {
       const r = await this.tick();
       if (!r.results.some((x) => x.outcome === "success")) return;
     }
+  }
+
+  private account(report: TickReport, ms: number, before: Record<string, { count: number }> | undefined): void {
+    for (const [k, v] of Object.entries(report.phasesMs)) this.cost.phasesMs[k as keyof TickReport["phasesMs"]] += v;
+    const kind = report.results.some((r) => r.txHash !== undefined) ? this.cost.busy : this.cost.idle;
+    kind.ticks++;
+    kind.ms += ms;
+    if (before === undefined || this.bridge === undefined) return;
+    for (const [m, { count }] of Object.entries(this.bridge.methods())) {
+      const n = count - (before[m]?.count ?? 0);
+      if (n === 0) continue;
+      this.cost.methods[m] = (this.cost.methods[m] ?? 0) + n;
+      kind.requests += n;
+    }
+  }
+
+  /** What the ticks cost (requests through the in-process bridge: the relay's polling during a tick counts too). */
+  async costs(): Promise<typeof this.cost & { scanSecondsByJob: Record<string, number> }> {
+    const scan = await this.keeper.metrics.scanSeconds.get();
+    const byJob: Record<string, number> = {};
+    for (const v of scan.values)
+      if (v.metricName?.endsWith("_sum") === true) byJob[String(v.labels.job)] = Number(v.value.toFixed(2));
+    return { ...this.cost, scanSecondsByJob: byJob };
   }
 
   private statsOf(job: string): KeeperJobStats {

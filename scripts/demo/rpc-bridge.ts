@@ -15,6 +15,8 @@ export interface RpcBridge {
   url: string;
   /** Requests served (for the report). */
   requests(): number;
+  /** Requests served per JSON-RPC method, and the milliseconds the chain took to answer them. */
+  methods(): Record<string, { count: number; ms: number }>;
   close(): Promise<void>;
 }
 
@@ -41,22 +43,31 @@ function errorBody(e: unknown): { code: number; message: string; data?: unknown 
   return { code: typeof code === "number" ? code : -32603, message, data: { message, data } };
 }
 
-async function handle(provider: Eip1193, req: RpcRequest): Promise<unknown> {
+type MethodStats = Map<string, { count: number; ms: number }>;
+
+async function handle(provider: Eip1193, req: RpcRequest, stats: MethodStats): Promise<unknown> {
   const id = req.id ?? null;
   if (typeof req.method !== "string")
     return { jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid request" } };
+  const t0 = performance.now();
+  let m = stats.get(req.method);
+  if (m === undefined) stats.set(req.method, (m = { count: 0, ms: 0 }));
+  m.count++;
   try {
     const params = Array.isArray(req.params) ? req.params : [];
     const result = await provider.request({ method: req.method, params });
     return { jsonrpc: "2.0", id, result: result ?? null };
   } catch (e) {
     return { jsonrpc: "2.0", id, error: errorBody(e) };
+  } finally {
+    m.ms += performance.now() - t0;
   }
 }
 
 /** Serves `provider` on 127.0.0.1 (a free port). */
 export async function startRpcBridge(provider: Eip1193): Promise<RpcBridge> {
   let served = 0;
+  const stats: MethodStats = new Map();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -67,8 +78,8 @@ export async function startRpcBridge(provider: Eip1193): Promise<RpcBridge> {
           const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RpcRequest | RpcRequest[];
           served += Array.isArray(parsed) ? parsed.length : 1;
           body = Array.isArray(parsed)
-            ? await Promise.all(parsed.map((r) => handle(provider, r)))
-            : await handle(provider, parsed);
+            ? await Promise.all(parsed.map((r) => handle(provider, r, stats)))
+            : await handle(provider, parsed, stats);
         } catch (e) {
           body = { jsonrpc: "2.0", id: null, error: { code: -32700, message: `Parse error: ${String(e)}` } };
         }
@@ -83,6 +94,8 @@ export async function startRpcBridge(provider: Eip1193): Promise<RpcBridge> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests: () => served,
+    methods: () =>
+      Object.fromEntries([...stats].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, { ...v }])),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -148,6 +148,7 @@ export async function runDemo(
   figures["keeper.failures"] = String(keeper.failures());
   for (const j of keeper.jobStats()) figures[`keeper.${j.job}.actions`] = String(j.outcomes.success ?? 0);
   write(`keeper: ${timing.ticks} ticks in ${timing.seconds.toFixed(1)} s; JSON log ${keeper.logFile}`);
+  await writeFile(path.join(opts.out, "keeper-cost.json"), JSON.stringify(await keeper.costs(), null, 1) + "\n");
   const keeperStats = keeper.jobStats();
   const keeperSummary = keeper.summary();
 

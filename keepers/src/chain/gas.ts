@@ -19,9 +19,20 @@ export function gwei(n: number): bigint {
   return parseUnits(n.toFixed(9), "gwei");
 }
 
-export async function quoteFees(client: ChainClient, defaultPriorityFeeGwei: number): Promise<FeeQuote> {
-  const block = await client.send<{ baseFeePerGas?: string } | null>("eth_getBlockByNumber", ["latest", false]);
-  if (block?.baseFeePerGas === undefined) {
+/**
+ * The fee quote at `latest`. `head` is the latest block when the caller has just read it (the tick's head): its base
+ * fee is used instead of reading the block again (null: a pre-London chain, priced by eth_gasPrice).
+ */
+export async function quoteFees(
+  client: ChainClient,
+  defaultPriorityFeeGwei: number,
+  head?: { baseFeePerGas: bigint | null },
+): Promise<FeeQuote> {
+  const block =
+    head !== undefined
+      ? { baseFeePerGas: head.baseFeePerGas ?? undefined }
+      : await client.send<{ baseFeePerGas?: string } | null>("eth_getBlockByNumber", ["latest", false]);
+  if (block?.baseFeePerGas === undefined || block.baseFeePerGas === null) {
     const price = BigInt(await client.send<string>("eth_gasPrice", []));
     return { baseFeeWei: price, priorityFeeWei: 0n, maxFeeWei: price, effectiveWei: price, legacy: true };
   }

@@ -420,9 +420,11 @@ export class Sender {
    * The signer's mined transaction count, shared by every watcher (one call per `maxAgeMs` instead of one receipt
    * poll per transaction in flight: with 100 transactions pipelined that was 100 calls per poll against the node).
    */
-  private minedCount(maxAgeMs: number): Promise<number> {
+  private minedCount(maxAgeMs: number, notBefore = 0): Promise<number> {
     const now = Date.now();
-    if (this.minedCache !== undefined && now - this.minedCache.at < maxAgeMs) return this.minedCache.value;
+    // A count read before `notBefore` (the watcher's broadcast) cannot show that transaction mined: read again.
+    const cached = this.minedCache;
+    if (cached !== undefined && now - cached.at < maxAgeMs && cached.at >= notBefore) return cached.value;
     const value = this.client.read("getTransactionCount", (p) => p.getTransactionCount(this.address, "latest"));
     const entry = { at: now, value };
     this.minedCache = entry;
@@ -462,7 +464,9 @@ export class Sender {
         return { status: "preempted", nonce, replacements, hashes: f.foreign, preemptedBy: f.description };
       }
       // Receipts only once the signer's mined count passed this nonce (or when it cannot be read).
-      const minedNow = await this.minedCount(pollMs / 2).catch(() => undefined);
+      // The first poll after the broadcast reads afresh (an automining node has mined it already: no poll sleep);
+      // the later polls share one read per pollMs / 2 among every watcher.
+      const minedNow = await this.minedCount(pollMs / 2, started).catch(() => undefined);
       if (f.owner !== owner) continue;
       if (minedNow === undefined || minedNow > nonce) {
         for (let i = f.hashes.length - 1; i >= 0; i--) {

@@ -8,7 +8,11 @@
 import { keccak256 } from "ethers";
 import { IKeeperChecker__factory } from "@chx/sdk";
 import { addressOf, JobUnavailable } from "../deployments.js";
+import { mapLimit } from "../util.js";
 import type { Candidate, JobFactory, KeeperJob } from "./types.js";
+
+/** checker() reads in flight at once per tick (a config may list many targets). */
+const CHECKER_CONCURRENCY = 8;
 
 export interface CheckerTarget {
   /** Deployment name (deployments/<network>.json). */
@@ -36,10 +40,13 @@ export function checkerJob(targets: Array<CheckerTarget & { address: string }>, 
     async scan(ctx) {
       const out: Candidate<Work>[] = [];
       const blockTag = ctx.safeBlock;
-      for (const t of targets) {
-        const [canExec, payload] = await ctx.client.read("checker", (p) =>
-          IKeeperChecker__factory.connect(t.address, p).checker({ blockTag }),
-        );
+      // Every target's checker() at once (the same block): the tick waits for the slowest, not for their sum; the
+      // candidates keep the targets' order.
+      const answers = await mapLimit(targets, CHECKER_CONCURRENCY, (t) =>
+        ctx.client.read("checker", (p) => IKeeperChecker__factory.connect(t.address, p).checker({ blockTag })),
+      );
+      for (const [i, t] of targets.entries()) {
+        const [canExec, payload] = answers[i]!;
         if (!canExec || payload === "0x") continue;
         out.push({
           key: { action: `${name}:${t.contract}`, id: keccak256(payload).slice(0, 18), epoch: "-" },
