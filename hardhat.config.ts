@@ -99,9 +99,11 @@ export default defineConfig({
           fuzz: { runs: 256 },
           invariant: { runs: 32, depth: 100, failOnRevert: false },
         },
+        // `CHX_FUZZ_SEED=0x…` re-runs the deep campaigns from another seed (the default seed is Hardhat's fixed one);
+        // a failing deep campaign's call sequence is kept under cache/invariant and replayed first on the next run.
         deep: {
-          fuzz: { runs: 10_000 },
-          invariant: { runs: 500, depth: 200, failOnRevert: false },
+          fuzz: { runs: 10_000, ...(process.env.CHX_FUZZ_SEED ? { seed: process.env.CHX_FUZZ_SEED } : {}) },
+          invariant: { runs: 500, depth: 200, failOnRevert: false, failurePersistDir: "cache/invariant" },
         },
       },
     },
