@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {Test} from "forge-std/Test.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {FixedPointMath as F} from "../../contracts/libraries/math/FixedPointMath.sol";
 
 /// @notice FixedPointMath against plain-arithmetic references (inputs bounded so the reference cannot overflow),
@@ -50,6 +51,56 @@ contract FixedPointMathTest is Test {
         assertLe(down, up);
         assertLe(up - down, 1);
         assertEq(up == down, mulmod(a, b, d) == 0);
+    }
+
+    /// @dev Round 42's one-product fast path gives exactly OpenZeppelin's 512-bit Math.mulDiv, on both sides of the
+    ///      256-bit boundary (the inputs are drawn so that half the products wrap and the 512-bit path runs).
+    function testFuzz_mulDiv_fastPathEqualsOpenZeppelin(uint256 a, uint256 b, uint256 d, bool wide) public pure {
+        d = bound(d, 1, type(uint256).max);
+        if (!wide) {
+            a = bound(a, 0, type(uint128).max);
+            b = bound(b, 0, type(uint128).max);
+        } else if (d < 2 ** 128) {
+            d += 2 ** 128; // a wrapped product whose quotient still fits: a, b < 2^192, d ≥ 2^128
+            a = bound(a, 0, 2 ** 192 - 1);
+            b = bound(b, 0, 2 ** 192 - 1);
+        } else {
+            a = bound(a, 0, 2 ** 192 - 1);
+            b = bound(b, 0, 2 ** 192 - 1);
+        }
+        assertEq(F.mulDivDown(a, b, d), Math.mulDiv(a, b, d));
+        assertEq(F.mulDivUp(a, b, d), Math.mulDiv(a, b, d, Math.Rounding.Ceil));
+        assertEq(
+            F.wadMulUp(a % 2 ** 200, b % 2 ** 56),
+            Math.mulDiv(a % 2 ** 200, b % 2 ** 56, 1e18, Math.Rounding.Ceil)
+        );
+    }
+
+    /// @dev The same reverts as Math.mulDiv: a zero divisor (Panic 0x12) and a quotient beyond 2^256 (Panic 0x11).
+    function test_mulDiv_revertsLikeOpenZeppelin() public {
+        vm.expectRevert(abi.encodeWithSignature("Panic(uint256)", 0x12));
+        this.extDown(3, 4, 0);
+        vm.expectRevert(abi.encodeWithSignature("Panic(uint256)", 0x12));
+        this.extUp(3, 4, 0);
+        vm.expectRevert(abi.encodeWithSignature("Panic(uint256)", 0x12));
+        this.extDown(0, 4, 0);
+        vm.expectRevert(abi.encodeWithSignature("Panic(uint256)", 0x11));
+        this.extDown(2 ** 255, 4, 1);
+        vm.expectRevert(abi.encodeWithSignature("Panic(uint256)", 0x11));
+        this.extUp(type(uint256).max, type(uint256).max, type(uint256).max - 1);
+        // exact edges of the fast path: the largest product that fits, and the first one that wraps
+        assertEq(F.mulDivDown(type(uint256).max, 1, 1), type(uint256).max);
+        assertEq(F.mulDivUp(type(uint256).max, 1, 2), 2 ** 255);
+        assertEq(F.mulDivDown(2 ** 128, 2 ** 128, 2 ** 128), 2 ** 128);
+        assertEq(F.mulDivUp(2 ** 128 + 1, 2 ** 128, 2 ** 129), 2 ** 127 + 1);
+    }
+
+    function extDown(uint256 a, uint256 b, uint256 d) external pure returns (uint256) {
+        return F.mulDivDown(a, b, d);
+    }
+
+    function extUp(uint256 a, uint256 b, uint256 d) external pure returns (uint256) {
+        return F.mulDivUp(a, b, d);
     }
 
     /// @dev Full 512-bit precision: (2^255 · 4) / 8 = 2^254 although 2^255 · 4 overflows 256 bits.

@@ -55,6 +55,20 @@ contract ComputePriceOracleTest is OracleInsuranceBase, OracleReconfig {
         assertEq(cfg.heartbeatSec, 600);
     }
 
+    /// Round 42: a validated read scales by the power of ten the constructor computed (`WAD_SCALE`); at every
+    /// decimals it equals the one conversion `toWad` (multiplied up to 18 decimals, rounded down above).
+    function test_indexPrice_constructorScale_equalsToWad_atEveryDecimals() public {
+        uint8[5] memory decs = [uint8(0), 6, 18, 20, 36];
+        int256[5] memory answers = [int256(3), 3_456_789, 3.5e18, 345_678_901_234_567_890_123, 3.456789e36 + 7];
+        for (uint256 i; i < decs.length; ++i) {
+            MockAggregatorV3 f = new MockAggregatorV3(decs[i], "CH / USD", answers[i]);
+            _oracleSetFeed(address(oracle), address(f), 600);
+            uint256 expected = oracle.toWad(answers[i], decs[i]);
+            assertEq(oracle.indexPrice(), expected);
+            assertEq(oracle.riskPrice(), expected);
+        }
+    }
+
     // ---------------------------------------------------------------- ORC-01: staleness
 
     function test_ORC01_staleRoundReverts() public {

@@ -153,14 +153,15 @@ contract ClearingHouse is
         if (amountUsdc == 0) revert ClearingZeroAmount();
         if (to == address(0)) revert ChxZeroAddress();
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        ClearingHouseStorage.Account memory acc = $.accounts[msg.sender];
+        ClearingHouseStorage.Account storage account = $.accounts[msg.sender];
+        ClearingHouseStorage.Account memory acc = account;
         int256 collateral = acc.collateralUsdc;
         if (collateral < amountUsdc.toInt256()) {
             revert ClearingInsufficientCollateral(msg.sender, amountUsdc, collateral);
         }
         collateral -= int256(amountUsdc);
         acc.collateralUsdc = collateral.toInt88();
-        $.accounts[msg.sender].collateralUsdc = acc.collateralUsdc;
+        account.collateralUsdc = acc.collateralUsdc;
         // Withdrawing against open positions adds risk. Without positions the oracle is not read at all (SEC-05).
         if (acc.markets.count() != 0) _checkWithdrawalMargin($, acc);
         emit MarginWithdrawn(msg.sender, to, amountUsdc, collateral);

@@ -38,6 +38,9 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
     uint32 private immutable HEARTBEAT_SEC;
     /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
     uint8 private immutable FEED_DECIMALS;
+    /// @dev 10^|18 − FEED_DECIMALS|, computed once: `_feedToWad` multiplies (≤ 18 decimals) or divides by it.
+    /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
+    uint256 private immutable WAD_SCALE;
     /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
     uint256 private immutable MIN_PRICE_WAD;
     /// @custom:oz-upgrades-unsafe-allow state-variable-immutable
@@ -71,6 +74,7 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
             if (c.maxDeviationBps == 0 || c.maxDeviationBps > BPS) revert OracleInvalidConfig("maxDeviationBps");
         }
         (FEED, HEARTBEAT_SEC, FEED_DECIMALS) = (c.feed, c.heartbeatSec, decimals);
+        WAD_SCALE = uint256(10) ** (decimals <= WAD_DECIMALS ? WAD_DECIMALS - decimals : decimals - WAD_DECIMALS);
         (MIN_PRICE_WAD, MAX_PRICE_WAD) = (c.minPriceWad, c.maxPriceWad);
         (SEQUENCER_FEED, GRACE_PERIOD_SEC) = (c.sequencerFeed, c.gracePeriodSec);
         (SPOT_SOURCE, SPOT_WINDOW_SEC, MAX_DEVIATION_BPS) = (c.spotSource, c.spotWindowSec, c.maxDeviationBps);
@@ -250,7 +254,13 @@ contract ComputePriceOracle is ChxUpgradeable, IComputePriceOracle {
             revert OracleStalePrice(updatedAt, HEARTBEAT_SEC, block.timestamp);
         }
         if (answer <= 0) revert OracleNonPositivePrice(answer);
-        priceWad = _inBounds(_toWad(answer, FEED_DECIMALS));
+        priceWad = _inBounds(_feedToWad(answer));
+    }
+
+    /// @dev `_toWad(answer, FEED_DECIMALS)` for an answer already checked > 0, with the power of ten from the
+    ///      constructor: the same value (rounded down above 18 decimals; a checked product below).
+    function _feedToWad(int256 answer) private view returns (uint256) {
+        return FEED_DECIMALS <= WAD_DECIMALS ? uint256(answer) * WAD_SCALE : uint256(answer) / WAD_SCALE;
     }
 
     /// @dev `priceWad` when inside the governance bounds, else OraclePriceOutOfBounds.
