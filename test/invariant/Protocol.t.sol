@@ -471,4 +471,31 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         check_MKT01_MKT02_ACC03_ACC04_LIQ01_SEC05_ORC01_perpNoViolations();
         check_LIQ01_LIQ05_ACC03_SEC05_EMI02_EMI04_noViolations();
     }
+
+    /// Regression (round 42, the deep profile's failing campaign shrunk to 12 calls, replayed as found): two days of
+    /// heartbeats at up to 0.49 CH/h put 0.86e18 GFL in epoch 0 and 1.47e18 in epoch 1, so epoch 1's close takes the
+    /// counter from 0.86e18 to 2.33e18 across two thresholds of the 1e18 span and halves twice — as docs/emission.md
+    /// says ("one halving per threshold crossed (a huge epoch can cross two)"). The handler's EMI-04 check was
+    /// "at most one halving per close" and counted a violation; it now computes the exact expected count.
+    function test_regression_deep42_twoThresholdsInOneEpoch() public {
+        handler.timeJump(17932520085922264, true);
+        handler.providerHeartbeat(1605591820681981040324962, 3014797527263180927513904256461785844391443605146480810560);
+        handler.providerHeartbeat(1897750641, 21754197);
+        handler.timeJump(94676743111645569419215041293311537674032768481746052958283, true);
+        handler.providerHeartbeat(12576, 602553434);
+        marketHandler.perpTimeJump(645867115611486931457879293281266861872201498373);
+        handler.keeperCloseEpoch();
+        assertEq(emission.halvings(), 0, "epoch 0 below the first threshold");
+        handler.providerHeartbeat(3350, 3110252296);
+        marketHandler.perpTimeJump(16145769484860138428806523347922604261118035835808963830525216378014387815017);
+        handler.providerHeartbeat(15256, 12754);
+        handler.timeJump(108262217801946567260049499574758254, true);
+        (uint256 cumulative, uint256 threshold, ) = emission.halvingState();
+        handler.keeperCloseEpoch();
+        uint256 total = emission.epochInfo(1).totalGfl;
+        assertGe(cumulative + total, threshold + 1e18, "epoch 1 crosses two thresholds");
+        assertEq(emission.halvings(), 2, "one halving per threshold crossed");
+        assertEq(handler.epochsClosed(), 2, "both closes ran");
+        invariant_suite();
+    }
 }
