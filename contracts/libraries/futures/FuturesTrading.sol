@@ -252,8 +252,8 @@ library FuturesTrading {
             p.electedCh = uint128(elected);
             emit IFuturesEvents.DeliveryElected(seriesId, account, elected, s.electedCh);
         }
-        // A held position that is no longer short gets its escrow back and its proof demand cleared.
-        if (v.held && v.newSize >= 0) {
+        // @dev A held leg that stops being short gets its escrow back, its proof demand cleared; a held long has none
+        if (v.held && v.newSize >= 0 && v.oldSize <= 0) {
             v.refundCh = p.escrowCh;
             if (v.refundCh != 0) {
                 p.escrowCh = 0;

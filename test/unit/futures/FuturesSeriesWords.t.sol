@@ -20,6 +20,7 @@ contract FuturesSeriesWordsTest is FuturesSecuritySetup {
     ///      (storage-layouts/FuturesMarket.json).
     uint256 internal constant LOCATION = 0xaedf0e92e643f6546d7bf0c18856bdec666471a589991542784308c09d9dbd00;
     uint256 internal constant SERIES_SLOT = 11;
+    uint256 internal constant POSITIONS_SLOT = 13;
 
     address internal maker;
     uint256 internal makerKey;
@@ -322,5 +323,34 @@ contract FuturesSeriesWordsTest is FuturesSecuritySetup {
         assertEq(s.longOiCh, 0);
         assertEq(s.shortOiCh, 0);
         assertEq(_listed(fresh), 2);
+    }
+
+    // ───────────────────────────── a held long's third slot ─────────────────────────────
+
+    /// A short's proof demand is cleared when the leg stops being short; a held long's later fills do not read its
+    /// third slot (escrow and demands need a short), and a demand never survives into a new short.
+    function test_proofDemand_clearedOnTurnLong_heldLongSkipsThirdSlot() public {
+        _trade(carol, fresh, 200e18);
+        _trade(dave, fresh, -100e18);
+        vm.prank(guarantor);
+        futures.demandDeliveryProof(fresh, dave);
+        assertGt(futures.positionOf(fresh, dave).proofDeadline, 0);
+        _trade(dave, fresh, 150e18); // short 100 → long 50
+        assertEq(futures.positionOf(fresh, dave).proofDeadline, 0, "demand kept on a long");
+        (IFuturesTypes.Order memory o, bytes memory sig) = _signedOrder(fresh, false, 10e18, 11);
+        bytes32 third = bytes32(
+            uint256(keccak256(abi.encode(dave, keccak256(abi.encode(fresh, LOCATION + POSITIONS_SLOT))))) + 2
+        );
+        vm.record();
+        vm.prank(dave);
+        futures.fillOrder(o, sig, 10e18); // dave's held long grows
+        (bytes32[] memory reads, bytes32[] memory writes) = vm.accesses(address(futures));
+        for (uint256 i; i < reads.length; ++i) assertTrue(reads[i] != third, "third slot read");
+        for (uint256 i; i < writes.length; ++i) assertTrue(writes[i] != third, "third slot written");
+        assertEq(_size(fresh, dave), 60e18);
+        _trade(dave, fresh, -100e18); // long 60 → short 40: no demand carried over
+        assertEq(futures.positionOf(fresh, dave).proofDeadline, 0);
+        vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesDemandNotDue.selector, fresh, dave, uint64(0)));
+        futures.closeUnproven(fresh, dave);
     }
 }
