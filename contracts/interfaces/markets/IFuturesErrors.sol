@@ -37,6 +37,10 @@ interface IFuturesErrors is IDelayedOrderErrors {
     /// @param account The account.
     /// @param max MAX_SERIES_PER_ACCOUNT.
     error FuturesTooManySeries(address account, uint256 max);
+    /// @notice Thrown when a new holder would push a series' account list past its 32-bit length (round 42).
+    /// @param seriesId The series.
+    /// @param max The list's most entries, 2^32 − 1.
+    error FuturesSeriesAccountsFull(uint256 seriesId, uint256 max);
     /// @notice Thrown when a trade would push a side's open interest above the series cap.
     /// @param seriesId The series.
     /// @param oiCh The side's open interest after the trade.

@@ -104,6 +104,40 @@ interface IFuturesTypes {
         Tenor tenor;
     }
 
+    /// @notice How a series is stored (the external views return it as `Series`): seven slots, the two a series'
+    ///         first trade updates written by its listing (docs/futures.md "Series layout", round 42). Slot 0:
+    ///         expiry, finalAt, deliveryDeadline (40 bits each: unix seconds to the year 36812), openPositions,
+    ///         shortPositions and the account list's length and settle cursor (32 bits each); slot 1: both open
+    ///         interests (120 bits each), the tenor and `listed`, set by the listing so the word is never zero.
+    ///         Every write of a narrowed field goes through SafeCast or a bound check
+    ///         (`FuturesSeriesAccountsFull`), so a value beyond it reverts before anything is stored.
+    /// @param accounts Length of the series' account list (`seriesAccountAt`), ≤ 2^32 − 1.
+    /// @param settleCursor Accounts before it in the list are settled or closed (≤ accounts).
+    /// @param listed Set by the listing and never cleared: the open-interest word is non-zero from then on.
+    struct SeriesState {
+        uint40 expiry;
+        uint40 finalAt;
+        uint40 deliveryDeadline;
+        uint32 openPositions;
+        uint32 shortPositions;
+        uint32 accounts;
+        uint32 settleCursor;
+        uint120 longOiCh;
+        uint120 shortOiCh;
+        Tenor tenor;
+        bool listed;
+        uint128 oiCapCh;
+        uint128 electedCh;
+        uint128 settlementPriceWad;
+        uint128 assignableShortCh;
+        uint128 deliveredCh;
+        uint128 receivedCh;
+        uint128 slashedUsdc;
+        uint128 compensatedUsdc;
+        uint128 unclaimedElectedCh;
+        uint128 postExpiryShortCh;
+    }
+
     /// @notice One account's position in one series. Three slots; what a new leg writes (size, entry and both flags)
     ///         is the first one, so opening a leg creates one slot (docs/futures.md "Position layout"); the other two
     ///         are empty while the leg is not open and the series trades.

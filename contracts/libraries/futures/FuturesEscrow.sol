@@ -25,7 +25,7 @@ library FuturesEscrow {
     /// @notice IFuturesMarket.deliver: a short escrows CH against its delivery (up to its short base).
     function deliver(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId, uint256 chAmount) external {
         if (chAmount == 0) revert IFuturesErrors.FuturesZeroAmount();
-        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.existing($, seriesId);
         IFuturesTypes.Position storage p = $.positions[seriesId][msg.sender];
         uint256 base = FuturesLedger.shortBase(p);
         if (base == 0 || !p.open) revert IFuturesErrors.FuturesNotShort(seriesId, msg.sender);
@@ -42,7 +42,7 @@ library FuturesEscrow {
     /// @notice IFuturesMarket.withdrawEscrow: a short takes escrowed CH back before expiry, margin permitting.
     function withdraw(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId, uint256 chAmount) external {
         if (chAmount == 0) revert IFuturesErrors.FuturesZeroAmount();
-        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.existing($, seriesId);
         if (block.timestamp >= s.expiry) revert IFuturesErrors.FuturesEscrowLocked(seriesId, msg.sender);
         IFuturesTypes.Position storage p = $.positions[seriesId][msg.sender];
         uint256 escrow = p.escrowCh;
@@ -67,7 +67,7 @@ library FuturesEscrow {
 
     /// @notice IFuturesMarket.demandDeliveryProof: the account's guarantor demands its escrow within a window.
     function demandProof(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId, address account) external {
-        IFuturesTypes.Series storage s = FuturesLedger.trading($, seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.trading($, seriesId);
         (, , , address pool, , ) = $.clearingHouse.modules();
         address guarantor = IGuarantorPool(pool).guarantorOf(account);
         if (msg.sender != guarantor) revert IFuturesErrors.FuturesNotGuarantor(account, msg.sender, guarantor);
@@ -88,7 +88,7 @@ library FuturesEscrow {
         uint256 seriesId,
         address account
     ) external returns (uint256 closedCh) {
-        IFuturesTypes.Series storage s = FuturesLedger.trading($, seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.trading($, seriesId);
         IFuturesTypes.Position storage p = $.positions[seriesId][account];
         uint64 deadline = p.proofDeadline;
         if (deadline == 0 || block.timestamp < deadline)

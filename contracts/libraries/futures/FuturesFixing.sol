@@ -33,7 +33,7 @@ library FuturesFixing {
         uint80 firstRoundId,
         uint64[] memory changeTimes
     ) public returns (uint256 priceWad) {
-        (IFuturesTypes.Series storage s, uint64 expiry) = _unfixed($, seriesId);
+        (IFuturesTypes.SeriesState storage s, uint64 expiry) = _unfixed($, seriesId);
         priceWad = twap($.oracle, expiry, firstRoundId, changeTimes);
         emit IFuturesEvents.SettlementTwap(
             seriesId,
@@ -144,7 +144,7 @@ library FuturesFixing {
         uint80 round,
         uint64 roundTime
     ) public returns (uint256 priceWad) {
-        (IFuturesTypes.Series storage s, uint64 expiry) = _unfixed($, seriesId);
+        (IFuturesTypes.SeriesState storage s, uint64 expiry) = _unfixed($, seriesId);
         uint256 due = uint256(expiry) + FALLBACK_DELAY_SEC;
         if (block.timestamp < due) revert IFuturesErrors.FuturesFallbackNotDue(seriesId, due);
         IComputePriceOracle oracle = $.oracle;
@@ -203,7 +203,7 @@ library FuturesFixing {
     function _unfixed(
         FuturesBase.FuturesMarketStorage storage $,
         uint256 seriesId
-    ) private view returns (IFuturesTypes.Series storage s, uint64 expiry) {
+    ) private view returns (IFuturesTypes.SeriesState storage s, uint64 expiry) {
         s = FuturesLedger.existing($, seriesId);
         expiry = s.expiry;
         if (block.timestamp < expiry) revert IFuturesErrors.FuturesSeriesNotExpired(seriesId, expiry);
@@ -214,13 +214,13 @@ library FuturesFixing {
     ///      and credits the caller the keeper bounty; emits SettlementPriceProposed.
     function _propose(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         uint256 priceWad
     ) private {
         uint64 finalAt = uint64(block.timestamp) + $.params.disputeWindowSec;
         s.settlementPriceWad = priceWad.toUint128();
-        s.finalAt = finalAt;
+        s.finalAt = uint256(finalAt).toUint40();
         uint256 assignable = uint256(s.shortOiCh) + s.postExpiryShortCh;
         s.assignableShortCh = assignable.toUint128();
         uint256 live = $.liveSeries - 1;

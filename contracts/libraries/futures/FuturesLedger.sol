@@ -61,7 +61,7 @@ library FuturesLedger {
     function existing(
         FuturesBase.FuturesMarketStorage storage $,
         uint256 seriesId
-    ) internal view returns (IFuturesTypes.Series storage s) {
+    ) internal view returns (IFuturesTypes.SeriesState storage s) {
         s = $.series[seriesId];
         if (s.expiry == 0) revert IFuturesErrors.FuturesSeriesUnknown(seriesId);
     }
@@ -69,7 +69,7 @@ library FuturesLedger {
     function trading(
         FuturesBase.FuturesMarketStorage storage $,
         uint256 seriesId
-    ) internal view returns (IFuturesTypes.Series storage s) {
+    ) internal view returns (IFuturesTypes.SeriesState storage s) {
         s = existing($, seriesId);
         if (block.timestamp >= s.expiry) revert IFuturesErrors.FuturesSeriesNotTrading(seriesId, s.expiry);
     }
@@ -243,7 +243,7 @@ library FuturesLedger {
     }
 
     function moveOi(
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         int256 oldSize,
         int256 newSize,
@@ -262,11 +262,11 @@ library FuturesLedger {
             if (newSize < 0 && newSize < oldSize && shortOi > cap)
                 revert IFuturesErrors.FuturesOiCapExceeded(seriesId, shortOi, cap);
         }
-        s.longOiCh = uint128(longOi);
-        s.shortOiCh = uint128(shortOi);
+        s.longOiCh = longOi.toUint120();
+        s.shortOiCh = shortOi.toUint120();
     }
 
-    function shortCount(IFuturesTypes.Series storage s, int256 oldSize, int256 newSize) internal {
+    function shortCount(IFuturesTypes.SeriesState storage s, int256 oldSize, int256 newSize) internal {
         if ((oldSize < 0) == (newSize < 0)) return;
         if (newSize < 0) s.shortPositions += 1;
         else s.shortPositions -= 1;
@@ -274,7 +274,7 @@ library FuturesLedger {
 
     function openRecord(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         address account,
         IFuturesTypes.Position storage p
@@ -285,14 +285,18 @@ library FuturesLedger {
         s.openPositions += 1;
         if (!p.listed) {
             p.listed = true;
-            $.seriesAccounts[seriesId].push(account);
+            // @dev the length sits in the series' first word, which the count above just wrote
+            uint256 n = s.accounts;
+            if (n == type(uint32).max) revert IFuturesErrors.FuturesSeriesAccountsFull(seriesId, n);
+            $.seriesAccountAt[seriesId][n] = account;
+            s.accounts = uint32(n + 1);
         }
     }
 
     /// @dev Before expiry a record with no size, escrow or election closes; after expiry only settlement closes it.
     function closeRecordIfEmpty(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         address account,
         IFuturesTypes.Position storage p
@@ -357,26 +361,31 @@ library FuturesLedger {
         uint256 first = $.firstOpenSeries;
         uint256 count = $.seriesCount;
         for (uint256 k; k < 8 && first <= count; ++k) {
-            IFuturesTypes.Series storage s = $.series[first];
+            IFuturesTypes.SeriesState storage s = $.series[first];
             if (s.deliveryDeadline == 0 || s.openPositions != 0) break;
             ++first;
         }
         $.firstOpenSeries = uint64(first);
     }
 
-    function advanceCursor(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId) internal {
-        address[] storage accounts = $.seriesAccounts[seriesId];
-        uint256 c = $.settleCursor[seriesId];
+    /// @dev Moves the series' settle cursor past settled or closed accounts (bounded steps; cursor ≤ length).
+    function advanceCursor(
+        FuturesBase.FuturesMarketStorage storage $,
+        IFuturesTypes.SeriesState storage s,
+        uint256 seriesId
+    ) internal {
+        mapping(uint256 => address) storage accounts = $.seriesAccountAt[seriesId];
+        uint256 c = s.settleCursor;
         uint256 start = c;
-        uint256 n = accounts.length;
+        uint256 n = s.accounts;
         for (uint256 k; k < MAX_SETTLE_BATCH && c < n && !$.positions[seriesId][accounts[c]].open; ++k) ++c;
-        if (c != start) $.settleCursor[seriesId] = c;
+        if (c != start) s.settleCursor = c.toUint32();
     }
     /// @dev Reduces one leg outside a trade (the vault takes the size): OI, short count, election cap before the
     ///      cut-off, delivery base after expiry. No ClearingHouse call (the caller does it, or it was done).
     function reduceLeg(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         address account,
         IFuturesTypes.Position storage p,
@@ -408,14 +417,14 @@ library FuturesLedger {
         }
         p.sizeCh = int120(newSize); // @dev |newSize| ≤ |oldSize|: a reduction, it fits
         if (newSize == 0) p.entryPriceWad = 0;
-        if (oldSize > 0) s.longOiCh -= uint128(uint256(-delta));
-        else s.shortOiCh -= uint128(uint256(delta));
+        if (oldSize > 0) s.longOiCh -= uint256(-delta).toUint120();
+        else s.shortOiCh -= uint256(delta).toUint120();
         syncLeg($, account, oldSize, newSize, oldElected, p.electedCh);
         emitReduced(s, p, seriesId, account, delta, priceWad, reason);
     }
 
     function emitReduced(
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         IFuturesTypes.Position storage p,
         uint256 seriesId,
         address account,
@@ -437,7 +446,7 @@ library FuturesLedger {
     }
 
     /// @dev A short's assignment: ceil(base × min(elected, assignable) / assignable).
-    function assignedOf(IFuturesTypes.Series storage s, uint256 baseCh) internal view returns (uint256) {
+    function assignedOf(IFuturesTypes.SeriesState storage s, uint256 baseCh) internal view returns (uint256) {
         uint256 elected = s.electedCh;
         uint256 assignable = s.assignableShortCh;
         return FuturesMath.assignment(baseCh, elected < assignable ? elected : assignable, assignable);
@@ -451,7 +460,10 @@ library FuturesLedger {
             .toInt128();
     }
 
-    function settleable(IFuturesTypes.Series storage s, IFuturesTypes.Position storage p) internal view returns (bool) {
+    function settleable(
+        IFuturesTypes.SeriesState storage s,
+        IFuturesTypes.Position storage p
+    ) internal view returns (bool) {
         return FuturesRisk.settleable(s, p);
     }
 

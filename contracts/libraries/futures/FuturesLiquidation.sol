@@ -86,7 +86,7 @@ library FuturesLiquidation {
                 uint256 id = w.ids[i];
                 int256 sz = $.positions[id][w.account].sizeCh;
                 if (sz == 0 || (sz > 0) == deltaLong) continue;
-                IFuturesTypes.Series storage s = $.series[id];
+                IFuturesTypes.SeriesState storage s = $.series[id];
                 if ((block.timestamp >= s.expiry) != (pass == 1)) continue;
                 if (liveOnly && s.finalAt != 0) continue;
                 w.touched[i] = true;
@@ -97,7 +97,7 @@ library FuturesLiquidation {
 
     function _liquidateLeg(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 id,
         Walk memory w,
         uint256 remaining,

@@ -103,9 +103,11 @@ library FuturesListing {
         $.seriesCount = uint64(id);
         $.liveSeries = uint64(live);
         $.seriesByExpiry[expiry] = id;
-        IFuturesTypes.Series storage s = $.series[id];
-        s.expiry = expiry;
-        s.tenor = tenor;
+        IFuturesTypes.SeriesState storage s = $.series[id];
+        s.expiry = uint256(expiry).toUint40();
+        // @dev the open-interest word is written here (tenor and the listing mark), so the series' first trade
+        //      updates it (2,900) instead of creating it (20,000): the lister pays the fresh slot once per series
+        (s.tenor, s.listed) = (tenor, true);
         uint256 cap = oiCapCh == 0 ? $.params.defaultOiCapCh : oiCapCh;
         s.oiCapCh = cap.toUint128();
         emit IFuturesEvents.SeriesListed(id, expiry, FuturesLedger.cutoff($, expiry), tenor, cap, msg.sender, live);

@@ -27,13 +27,13 @@ library FuturesSettlement {
 
     /// @notice Finalises a series whose price was fixed and whose dispute window passed, opening delivery.
     function finalize(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId) external {
-        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.existing($, seriesId);
         uint64 finalAt = s.finalAt;
         if (finalAt == 0) revert IFuturesErrors.FuturesPriceNotFixed(seriesId);
         if (s.deliveryDeadline != 0) revert IFuturesErrors.FuturesAlreadyDone(seriesId, address(0));
         if (block.timestamp < finalAt) revert IFuturesErrors.FuturesDisputeWindowOpen(seriesId, finalAt);
         uint64 deadline = uint64(block.timestamp) + $.params.deliveryWindowSec;
-        s.deliveryDeadline = deadline;
+        s.deliveryDeadline = uint256(deadline).toUint40();
         uint256 elected = s.electedCh;
         uint256 assignable = s.assignableShortCh;
         uint256 deliverable = elected < assignable ? elected : assignable;
@@ -63,7 +63,7 @@ library FuturesSettlement {
         address[] memory accounts
     ) external returns (uint256 settled) {
         if (accounts.length > FuturesLedger.MAX_SETTLE_BATCH) revert IFuturesErrors.FuturesInvalidParams();
-        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.existing($, seriesId);
         if (s.deliveryDeadline == 0) {
             if (s.finalAt == 0) revert IFuturesErrors.FuturesPriceNotFixed(seriesId);
             revert IFuturesErrors.FuturesNotFinal(seriesId);
@@ -74,7 +74,7 @@ library FuturesSettlement {
             ++settled;
         }
         if (settled == 0) revert IFuturesErrors.FuturesAlreadyDone(seriesId, address(0));
-        FuturesLedger.advanceCursor($, seriesId);
+        FuturesLedger.advanceCursor($, s, seriesId);
     }
 
     struct SettleVars {
@@ -100,7 +100,7 @@ library FuturesSettlement {
     /// @notice Settles one account's position in a finalised series: cash at the settlement price, or delivery of
     ///         CH against the payment held since election (MKT-08).
     function settle(FuturesBase.FuturesMarketStorage storage $, uint256 seriesId, address account) public {
-        IFuturesTypes.Series storage s = FuturesLedger.existing($, seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.existing($, seriesId);
         if (s.deliveryDeadline == 0) {
             if (s.finalAt == 0) revert IFuturesErrors.FuturesPriceNotFixed(seriesId);
             revert IFuturesErrors.FuturesNotFinal(seriesId);
@@ -119,8 +119,8 @@ library FuturesSettlement {
             // escrow of a short leg a liquidation closed in full before expiry (no delivery base): returned
             v.chOut = p.escrowCh;
         }
-        if (v.size > 0) s.longOiCh -= uint128(uint256(v.size));
-        else if (v.size < 0) s.shortOiCh -= uint128(uint256(-v.size));
+        if (v.size > 0) s.longOiCh -= uint256(v.size).toUint120();
+        else if (v.size < 0) s.shortOiCh -= uint256(-v.size).toUint120();
         uint256 open = s.openPositions - 1;
         s.openPositions = uint32(open);
         FuturesLedger.syncLeg($, account, v.size, 0, p.electedCh, 0);
@@ -196,7 +196,7 @@ library FuturesSettlement {
     ///      like everyone's, so the penalty is all it owes — and the rest of the escrow is returned.
     function _settleShortDelivery(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         address account,
         IFuturesTypes.Position storage p,
@@ -298,7 +298,7 @@ library FuturesSettlement {
     ///      CH handed over) after its position is closed: `_collectPayment`.
     function _settleLongDelivery(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         IFuturesTypes.Position storage p,
         SettleVars memory v
@@ -409,7 +409,7 @@ library FuturesSettlement {
             int256 adjust = FuturesMath.valueDown(size, price) - FuturesMath.valueUp(size, index);
             if (adjust != 0) house.settle(account, adjust);
             // the settled leg's post-state: no size, no election, the series' open interest after its settlement
-            IFuturesTypes.Series storage s = $.series[seriesId];
+            IFuturesTypes.SeriesState storage s = $.series[seriesId];
             emit IFuturesEvents.PositionReduced(
                 seriesId,
                 account,
@@ -430,7 +430,7 @@ library FuturesSettlement {
             IFuturesTypes.Position storage q = $.positions[ids[i]][account];
             int256 sz = q.sizeCh;
             if (sz == 0) continue;
-            IFuturesTypes.Series storage t = $.series[ids[i]];
+            IFuturesTypes.SeriesState storage t = $.series[ids[i]];
             FuturesLedger.reduceLeg($, t, ids[i], account, q, -sz, index, IFuturesTypes.ReduceReason.Flatten);
             FuturesLedger.closeRecordIfEmpty($, t, ids[i], account, q);
         }

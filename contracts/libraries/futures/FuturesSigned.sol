@@ -98,7 +98,7 @@ library FuturesSigned {
             revert IFuturesErrors.FuturesOrderTakerOnly(o.taker, msg.sender);
         }
         if (o.priceWad == 0) revert IFuturesErrors.FuturesZeroAmount();
-        IFuturesTypes.Series storage s = FuturesLedger.trading($, o.seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.trading($, o.seriesId);
         SignedFill memory f;
         f.filledAfter = _consume($, o, digest, sizeCh, signature);
         f.makerDelta = o.isBuy ? sizeCh.toInt256() : -sizeCh.toInt256();
@@ -187,7 +187,7 @@ library FuturesSigned {
         uint256 sizeCh
     ) private returns (uint256 index) {
         uint256 id = buy.seriesId;
-        IFuturesTypes.Series storage s = FuturesLedger.trading($, id);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.trading($, id);
         index = $.oracle.riskPrice();
         int256 size = sizeCh.toInt256();
         uint256 price = buy.priceWad;
@@ -266,7 +266,7 @@ library FuturesSigned {
     ///      check here: equity ≥ initial margin at the risk price, the account-risk hook included.
     function _signedLeg(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         address account,
         int256 delta,

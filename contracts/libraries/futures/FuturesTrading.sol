@@ -39,7 +39,7 @@ library FuturesTrading {
         uint256 index,
         uint256 priceTime
     ) external returns (uint256 priceWad) {
-        IFuturesTypes.Series storage s = FuturesLedger.trading($, seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.trading($, seriesId);
         int256 oldSize = $.positions[seriesId][account].sizeCh;
         if (FuturesLedger.isIncrease(oldSize, oldSize + delta)) $.oracle.checkRiskAt(index, priceTime);
         priceWad = priceFor($, s, index, delta, s.expiry - block.timestamp);
@@ -84,8 +84,8 @@ library FuturesTrading {
         uint256 sizeCh
     ) external {
         if (fromId == toId) revert IFuturesErrors.FuturesRollSameSeries(fromId);
-        IFuturesTypes.Series storage sf = FuturesLedger.trading($, fromId);
-        IFuturesTypes.Series storage st = FuturesLedger.trading($, toId);
+        IFuturesTypes.SeriesState storage sf = FuturesLedger.trading($, fromId);
+        IFuturesTypes.SeriesState storage st = FuturesLedger.trading($, toId);
         RollVars memory v;
         {
             int256 held = $.positions[fromId][account].sizeCh;
@@ -154,7 +154,7 @@ library FuturesTrading {
 
     function _rollLeg(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         address account,
         int256 delta,
@@ -171,7 +171,7 @@ library FuturesTrading {
     /// @dev IFuturesTypes.Series price for a trade of `delta` at `index`: premium from the mid skew (before + after) / 2.
     function priceFor(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 index,
         int256 delta,
         uint256 ttx
@@ -201,7 +201,7 @@ library FuturesTrading {
     ///      difference between the trade price and the index settled in cash.
     function applyTrade(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         address account,
         int256 delta,
@@ -223,7 +223,7 @@ library FuturesTrading {
     ///      trader), and the escrowed CH to hand back to a position that is no longer short. No ClearingHouse call.
     function book(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         address account,
         int256 delta,
@@ -252,8 +252,8 @@ library FuturesTrading {
             p.electedCh = uint128(elected);
             emit IFuturesEvents.DeliveryElected(seriesId, account, elected, s.electedCh);
         }
-        // A held position that is no longer short gets its escrow back and its proof demand cleared.
-        if (v.held && v.newSize >= 0) {
+        // @dev A held leg that stops being short gets its escrow back, its proof demand cleared; a held long has none
+        if (v.held && v.newSize >= 0 && v.oldSize <= 0) {
             v.refundCh = p.escrowCh;
             if (v.refundCh != 0) {
                 p.escrowCh = 0;
@@ -276,7 +276,7 @@ library FuturesTrading {
     }
 
     function _emitTraded(
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         IFuturesTypes.Position storage p,
         uint256 seriesId,
         address account,
@@ -306,7 +306,7 @@ library FuturesTrading {
         uint256 sizeCh,
         uint256 priceWad
     ) external {
-        IFuturesTypes.Series storage s = FuturesLedger.trading($, seriesId);
+        IFuturesTypes.SeriesState storage s = FuturesLedger.trading($, seriesId);
         uint256 index = $.oracle.riskPrice();
         applyTrade($, s, seriesId, longAccount, sizeCh.toInt256(), priceWad, index, 0, false);
         applyTrade($, s, seriesId, shortAccount, -sizeCh.toInt256(), priceWad, index, 0, false);
@@ -318,7 +318,7 @@ library FuturesTrading {
     ///      pays max(skew price, anchored), a sell gets min(…): moving the curve only makes the vault's quotes worse.
     function _backstop(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 seriesId,
         uint256 index,
         bool isBuy,

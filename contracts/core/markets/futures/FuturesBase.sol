@@ -45,11 +45,13 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         int128 traderNetSizeCh;
         int128 traderOpenNotionalUsdc;
         uint256 totalBountiesOwedUsdc;
-        mapping(uint256 seriesId => Series) series;
+        mapping(uint256 seriesId => SeriesState) series;
         mapping(uint64 expiry => uint256 seriesId) seriesByExpiry;
         mapping(uint256 seriesId => mapping(address account => Position)) positions;
-        mapping(uint256 seriesId => address[]) seriesAccounts;
-        mapping(uint256 seriesId => uint256) settleCursor;
+        // retired by round 42: the list's entries are `seriesAccountAt`, its length and settle cursor in the series'
+        // first word (SeriesState.accounts, .settleCursor), which the listing writes
+        mapping(uint256 seriesId => address[]) __deprecated_seriesAccounts;
+        mapping(uint256 seriesId => uint256) __deprecated_settleCursor;
         // retired by issue 18 (replaced by accountSeriesSet, one packed slot per account)
         mapping(address account => uint256[]) __deprecated_accountSeries;
         mapping(address keeper => uint256) bountiesOwedUsdc;
@@ -90,6 +92,8 @@ abstract contract FuturesBase is ChxUpgradeable, IFuturesTypes, IFuturesErrors, 
         // Round 41: one word per (maker, nonce): filled, cancelled and the digest's tag (FuturesOrderFills), so a
         // signed order's fill state also claims its nonce.
         mapping(address maker => mapping(uint256 nonce => uint256 word)) signedFills;
+        // Round 42: the accounts that ever held each series, in order (length: SeriesState.accounts).
+        mapping(uint256 seriesId => mapping(uint256 index => address account)) seriesAccountAt;
     }
 
     /// @dev DPS slashed from a series' failing shorts (net of finder fees), paid to its electing longs pro rata.

@@ -133,7 +133,7 @@ contract FuturesDelivery is FuturesBase {
     /// @notice See IFuturesMarket.
     function electDelivery(uint256 seriesId, uint256 electedCh) external nonReentrant {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        Series storage s = FuturesLedger.trading($, seriesId);
+        SeriesState storage s = FuturesLedger.trading($, seriesId);
         uint64 cutoff = FuturesLedger.cutoff($, s.expiry);
         if (block.timestamp >= cutoff) revert FuturesElectionClosed(seriesId, cutoff);
         Position storage p = $.positions[seriesId][msg.sender];
@@ -218,7 +218,7 @@ contract FuturesDelivery is FuturesBase {
     /// @notice See IFuturesMarket.
     function disputeSettlementPrice(uint256 seriesId, uint256 priceWad) external restricted {
         FuturesMarketStorage storage $ = _getFuturesMarketStorage();
-        Series storage s = FuturesLedger.existing($, seriesId);
+        SeriesState storage s = FuturesLedger.existing($, seriesId);
         uint64 finalAt = s.finalAt;
         if (finalAt == 0) revert FuturesPriceNotFixed(seriesId);
         if (block.timestamp >= finalAt) revert FuturesDisputeWindowClosed(seriesId, finalAt);

@@ -269,7 +269,7 @@ library FuturesOrders {
         uint256 last = $.seriesCount;
         if (last >= first + FuturesLedger.SERIES_SCAN) last = first + FuturesLedger.SERIES_SCAN - 1;
         for (uint256 id = first; id <= last; ++id) {
-            IFuturesTypes.Series storage s = $.series[id];
+            IFuturesTypes.SeriesState storage s = $.series[id];
             if (s.finalAt == 0) {
                 if (block.timestamp >= s.expiry) {
                     payload = _fixWork($.oracle, id, s.expiry);
@@ -304,12 +304,13 @@ library FuturesOrders {
     /// @dev Up to KEEPER_BATCH settleable accounts of series `id` among ACCOUNT_SCAN from its cursor.
     function _settleBatch(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         uint256 id
     ) private view returns (address[] memory batch) {
-        address[] storage accounts = $.seriesAccounts[id];
-        uint256 from = $.settleCursor[id];
-        uint256 to = accounts.length < from + ACCOUNT_SCAN ? accounts.length : from + ACCOUNT_SCAN;
+        mapping(uint256 => address) storage accounts = $.seriesAccountAt[id];
+        uint256 from = s.settleCursor;
+        uint256 total = s.accounts;
+        uint256 to = total < from + ACCOUNT_SCAN ? total : from + ACCOUNT_SCAN;
         batch = new address[](KEEPER_BATCH);
         uint256 n;
         for (uint256 i = from; i < to && n < KEEPER_BATCH; ++i) {
@@ -326,7 +327,7 @@ library FuturesOrders {
         uint256 seriesId,
         int256 sizeDeltaCh
     ) external view returns (uint256 priceWad, uint256 indexPriceWad, int256 premiumWad) {
-        IFuturesTypes.Series storage s = $.series[seriesId];
+        IFuturesTypes.SeriesState storage s = $.series[seriesId];
         if (s.expiry == 0) revert IFuturesErrors.FuturesSeriesUnknown(seriesId);
         indexPriceWad = $.oracle.indexPrice();
         int256 skew = int256(uint256(s.longOiCh)) - int256(uint256(s.shortOiCh));

@@ -98,7 +98,7 @@ library FuturesRisk {
     ) private view returns (int256 adj, uint256 bonds) {
         uint256[] memory ids = FuturesLedger.heldUpTo($, account, FuturesLedger.nearBucket());
         for (uint256 i; i < ids.length; ++i) {
-            IFuturesTypes.Series storage s = $.series[ids[i]];
+            IFuturesTypes.SeriesState storage s = $.series[ids[i]];
             IFuturesTypes.Position storage p = $.positions[ids[i]][account];
             int256 size = p.sizeCh;
             sum.netCh += size;
@@ -172,7 +172,7 @@ library FuturesRisk {
         uint256 unfixed = $.liveSeries;
         int256 cost;
         for (uint256 id = $.seriesCount; id >= $.firstOpenSeries && unfixed != 0; --id) {
-            IFuturesTypes.Series storage s = $.series[id];
+            IFuturesTypes.SeriesState storage s = $.series[id];
             if (s.finalAt != 0) continue;
             --unfixed;
             if (block.timestamp >= s.expiry) continue;
@@ -195,7 +195,10 @@ library FuturesRisk {
     /// @notice Whether `p` can be settled now in its expired, finalised series `s` (FuturesBase._settleable): a short
     ///         that escrowed its assignment or whose deadline passed, an electing long once no short is left to
     ///         deliver, anything else at once.
-    function settleable(IFuturesTypes.Series storage s, IFuturesTypes.Position storage p) internal view returns (bool) {
+    function settleable(
+        IFuturesTypes.SeriesState storage s,
+        IFuturesTypes.Position storage p
+    ) internal view returns (bool) {
         if (!p.open) return false;
         uint256 elected = s.electedCh;
         uint256 assignable = s.assignableShortCh;
@@ -210,7 +213,7 @@ library FuturesRisk {
     }
 
     /// @dev CH an electing long pays for: its election until finalisation, then ⌈elected × deliverable / Σ elected⌉.
-    function _paymentCh(IFuturesTypes.Series storage s, uint256 elected) private view returns (uint256) {
+    function _paymentCh(IFuturesTypes.SeriesState storage s, uint256 elected) private view returns (uint256) {
         if (s.deliveryDeadline == 0) return elected;
         uint256 total = s.electedCh;
         uint256 assignable = s.assignableShortCh;
@@ -223,7 +226,7 @@ library FuturesRisk {
     ///      short open interest before). Grows as longs elect; falls as the short escrows CH.
     function _bondUsdc(
         FuturesBase.FuturesMarketStorage storage $,
-        IFuturesTypes.Series storage s,
+        IFuturesTypes.SeriesState storage s,
         IFuturesTypes.Position storage p,
         int256 size,
         uint256 markWad
@@ -336,7 +339,7 @@ library FuturesRisk {
         uint256 walkedLong;
         uint256 walkedShort;
         for (uint256 i; i < ids.length; ++i) {
-            IFuturesTypes.Series storage s = $.series[ids[i]];
+            IFuturesTypes.SeriesState storage s = $.series[ids[i]];
             if (s.finalAt != 0) continue; // price-fixed: no price risk (marked at its settlement price)
             uint256 left = s.expiry > block.timestamp ? s.expiry - block.timestamp : 0;
             uint256 t = left <= TENOR_FRONT_SEC ? 0 : (left <= TENOR_MID_SEC ? 1 : 2);
@@ -385,7 +388,7 @@ library FuturesRisk {
         uint256 seriesId,
         address account
     ) external view returns (uint256 assignedCh, uint256 escrowCh, uint64 deadline) {
-        IFuturesTypes.Series storage s = $.series[seriesId];
+        IFuturesTypes.SeriesState storage s = $.series[seriesId];
         IFuturesTypes.Position storage p = $.positions[seriesId][account];
         escrowCh = p.escrowCh;
         deadline = s.deliveryDeadline;
@@ -407,6 +410,34 @@ library FuturesRisk {
         return FuturesLedger.heldSeries($, account);
     }
 
+    /// @notice IFuturesMarket.seriesInfo: the stored series (IFuturesTypes.SeriesState) in the view's `Series` form.
+    function seriesInfo(
+        FuturesBase.FuturesMarketStorage storage $,
+        uint256 seriesId
+    ) external view returns (IFuturesTypes.Series memory v) {
+        IFuturesTypes.SeriesState storage s = $.series[seriesId];
+        (v.expiry, v.finalAt, v.deliveryDeadline) = (s.expiry, s.finalAt, s.deliveryDeadline);
+        (v.openPositions, v.shortPositions, v.longOiCh, v.shortOiCh) = (
+            s.openPositions,
+            s.shortPositions,
+            s.longOiCh,
+            s.shortOiCh
+        );
+        (v.oiCapCh, v.electedCh, v.settlementPriceWad, v.assignableShortCh) = (
+            s.oiCapCh,
+            s.electedCh,
+            s.settlementPriceWad,
+            s.assignableShortCh
+        );
+        (v.deliveredCh, v.receivedCh, v.slashedUsdc, v.compensatedUsdc) = (
+            s.deliveredCh,
+            s.receivedCh,
+            s.slashedUsdc,
+            s.compensatedUsdc
+        );
+        (v.unclaimedElectedCh, v.postExpiryShortCh, v.tenor) = (s.unclaimedElectedCh, s.postExpiryShortCh, s.tenor);
+    }
+
     /// @notice IFuturesMarket.seriesAccounts: a page of the accounts that ever held `seriesId`.
     function seriesAccounts(
         FuturesBase.FuturesMarketStorage storage $,
@@ -414,8 +445,8 @@ library FuturesRisk {
         uint256 offset,
         uint256 limit
     ) external view returns (address[] memory accounts, uint256 total) {
-        address[] storage list = $.seriesAccounts[seriesId];
-        total = list.length;
+        mapping(uint256 => address) storage list = $.seriesAccountAt[seriesId];
+        total = $.series[seriesId].accounts;
         uint256 end = offset + limit < total ? offset + limit : total;
         if (offset >= end) return (new address[](0), total);
         accounts = new address[](end - offset);

@@ -29,7 +29,7 @@ abstract contract FuturesViews is FuturesBase, IFuturesMarket {
 
     /// @inheritdoc IFuturesExercise
     function isStandardSeries(uint256 seriesId) external view returns (bool) {
-        Series storage s = _getFuturesMarketStorage().series[seriesId];
+        SeriesState storage s = _getFuturesMarketStorage().series[seriesId];
         return s.expiry != 0 && s.tenor != Tenor.Custom;
     }
 
@@ -73,7 +73,7 @@ abstract contract FuturesViews is FuturesBase, IFuturesMarket {
 
     /// @inheritdoc IFuturesMarket
     function seriesInfo(uint256 seriesId) external view returns (Series memory) {
-        return _getFuturesMarketStorage().series[seriesId];
+        return FuturesRisk.seriesInfo(_getFuturesMarketStorage(), seriesId);
     }
 
     /// @inheritdoc IFuturesMarket
