@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm run build`: contracts first, then tests (Hardhat caches each root file, so the second job only adds the
 // tests) and TypeChain. If solc-js (wasm) crashes on a large job — HHE908 "memory access out of bounds", seen with
-// solc 0.8.28 when forge-std and the Governor/AccessManager share a job — it falls back to small jobs: contracts in
-// groups, then each test file alone. See docs/toolchain.md. Then the SDK (packages/sdk): ABIs, enums, EIP-712 types and
+// solc 0.8.28 when forge-std and the Governor/AccessManager share a job — it splits the job in halves, and each half
+// again while it still crashes (a bisection: the crash comes within seconds, before any codegen, so a failed try is
+// cheap, while every extra job recompiles the contracts its tests import). Round 42's tests outgrew one job of the
+// instrumented tree; the old fallback, each of 184 test files alone at ~35 s each, took CI past its 90 minutes.
+// See docs/toolchain.md. Then the SDK (packages/sdk): ABIs, enums, EIP-712 types and
 // TypeChain handles generated from the artifacts, compiled to packages/sdk/dist (ESM + types), incrementally.
 // Progress: one line per step and, while solc-js works (a first build takes minutes on 2 cores), a line every 20 s.
 // `--sdk-only` rebuilds the SDK from the current artifacts. `--no-tests` compiles the contracts (and TypeChain, the
@@ -12,7 +15,6 @@ import { spawnSync, spawn } from "node:child_process";
 
 import { walk } from "./lib/walk.mjs";
 
-const GROUP = Number(process.env.CHX_BUILD_GROUP ?? 8);
 // CHX_BUILD_COVERAGE=1 (scripts/coverage.mjs): the instrumented build, with the same small-job fallback, so a fresh
 // clone's coverage tree never depends on one solc-js job holding the whole project.
 const COVERAGE = process.env.CHX_BUILD_COVERAGE === "1" ? ["--coverage"] : [];
@@ -59,9 +61,8 @@ async function hardhat(args, label, global = []) {
   const out = r.out;
   if (r.status === 0) return true;
   if (/HHE908|memory access out of bounds|Aborted\(\)/.test(out)) {
-    console.log(
-      `build: solc-js ran out of memory on ${args.length > 0 ? `${args.length} file(s)` : "the full job"}; splitting`,
-    );
+    const files = args.filter((a) => !a.startsWith("--")).length;
+    console.log(`build: solc-js ran out of memory on ${files > 0 ? `${files} file(s)` : "the full job"}; splitting`);
     return false;
   }
   process.stdout.write(out);
@@ -85,22 +86,33 @@ async function compile() {
   )
     return;
   const contracts = sol("contracts").filter((f) => !f.endsWith(".t.sol"));
-  const tests = [...sol("test"), ...sol("contracts").filter((f) => f.endsWith(".t.sol"))];
-  let i = 0;
-  for (const group of TESTS_ONLY ? [] : chunks(contracts, GROUP)) {
-    i++;
-    if (!(await hardhat(["--no-tests", ...group], `contracts, group ${i}`))) process.exit(1);
-  }
+  const tests = [...sol("test"), ...sol("contracts").filter((f) => f.endsWith(".t.sol"))].sort();
+  if (!TESTS_ONLY && !(await bisect(contracts, "--no-tests", "contracts", []))) process.exit(1);
   if (CONTRACTS_ONLY) {
     if (!(await hardhat(["--no-tests"], "TypeChain"))) process.exit(1);
     return;
   }
-  i = 0;
-  for (const group of chunks(tests, 1)) {
-    i++;
-    if (!(await hardhat(["--no-contracts", ...group], `test file ${i}/${tests.length}`, TESTS.global))) process.exit(1);
-  }
+  if (!(await bisect(tests, "--no-contracts", "tests", TESTS.global))) process.exit(1);
   if (!(await hardhat(COVERAGE.length > 0 ? ["--no-tests"] : [], "TypeChain"))) process.exit(1);
+}
+
+/**
+ * Compiles `files` (sorted by path, so a directory's files, which share imports, stay in one job) as halves, and
+ * each half that solc-js cannot hold as halves again, down to one file. False if a single file does not fit.
+ */
+async function bisect(files, only, what, global) {
+  const pending = chunks(files, Math.ceil(files.length / 2));
+  let jobs = 0;
+  while (pending.length > 0) {
+    const group = pending.shift();
+    jobs++;
+    const label = `${what}: ${group.length} file(s) from ${group[0]} (job ${jobs})`;
+    if (await hardhat([only, ...group], label, global)) continue;
+    if (group.length === 1) return false;
+    pending.unshift(...chunks(group, Math.ceil(group.length / 2)));
+  }
+  console.log(`build: ${what} compiled in ${jobs} job(s) (${secs()})`);
+  return true;
 }
 
 /** packages/sdk: generate from the plain artifacts, then tsc (incremental). Skipped in the coverage tree. */

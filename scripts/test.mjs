@@ -140,21 +140,52 @@ const started = Date.now();
 // A recap printed just before the closing line, so that a log cut to its tail (CI keeps the last part) still says
 // which step failed and which tests: each step's summary, and for a failing step the lines that name a failure.
 const recap = [];
-const FAILURE_LINE = /✗|✖|×|\bFAIL(?:ED)?\b|\bnot ok\b|\d+\) |AssertionError|Error:|failing/;
+const FAILURE_LINE = /✗|✖|×|\bFAIL(?:ED)?\b|\bnot ok\b|\d+\) |AssertionError|Error:|failing|^killed:|^not run:/;
 function failureLines(out) {
   const clean = out.replace(/\x1b\[[0-9;]*m/g, "");
   const lines = clean.split("\n").filter((l) => FAILURE_LINE.test(l) && !/\b0 failed\b|\b0 not ok\b/.test(l));
   return lines.slice(0, 25).map((l) => `    ${l.trim().slice(0, 300)}`);
 }
 
+// A deadline for the whole run (CHX_TEST_DEADLINE_S, default 65 minutes; CI allows 90 for install and test): a step
+// still running then is killed with its process group and counted as failed, its output so far printed, and no step
+// starts after it. A run that hangs or crawls (round 42: a solc-js fallback of 184 one-file jobs) still ends with its
+// closing line and the name of the step that overran, instead of being cut off by CI without one.
+const DEADLINE_S = Number(process.env.CHX_TEST_DEADLINE_S ?? 3900);
+const live = new Set();
+let overran = false;
+const deadline = setTimeout(() => {
+  overran = true;
+  console.log(`\n=== deadline: ${DEADLINE_S} s passed; killing ${live.size} running step(s)`);
+  for (const child of live) kill(child);
+}, DEADLINE_S * 1000);
+deadline.unref();
+function kill(child) {
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    for (const child of live) kill(child);
+    process.exit(1);
+  });
+}
+
 function run(step, quiet = false) {
+  if (overran) return Promise.resolve({ code: 1, out: `not run: the ${DEADLINE_S} s deadline had passed\n` });
   return new Promise((resolve) => {
     const child = spawn(step.cmd, step.args, {
       stdio: ["ignore", "pipe", "pipe"],
+      // its own process group, so that the deadline kills the step's whole tree (npx → hardhat → solc-js, nodes)
+      detached: true,
       // CHX_PREBUILT: the contracts are built by this run, so `hardhat run` in the steps skips its own build (it
       // would compile the Solidity tests into the plain tree: subgraph/scripts/manifest.mjs `prebuilt`)
       env: { ...process.env, CHX_PREBUILT: "1", ...(step.env ?? {}) },
     });
+    live.add(child);
     let out = "";
     const onData = (stream) => (d) => {
       out += d.toString();
@@ -162,7 +193,12 @@ function run(step, quiet = false) {
     };
     child.stdout.on("data", onData(process.stdout));
     child.stderr.on("data", onData(process.stderr));
-    child.on("close", (code) => resolve({ code: code ?? 1, out }));
+    child.on("close", (code) => {
+      live.delete(child);
+      if (overran && code !== 0)
+        out += `\nkilled: still running at the ${DEADLINE_S} s deadline (CHX_TEST_DEADLINE_S)\n`;
+      resolve({ code: code ?? 1, out });
+    });
   });
 }
 
