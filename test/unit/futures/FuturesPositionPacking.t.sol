@@ -2,11 +2,10 @@
 pragma solidity ^0.8.28;
 
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {FuturesSecuritySetup} from "./FuturesSecuritySetup.sol";
+import {FuturesMakerSetup} from "./FuturesMakerSetup.sol";
 import {IFuturesTypes} from "../../../contracts/interfaces/markets/IFuturesTypes.sol";
 import {IFuturesErrors} from "../../../contracts/interfaces/markets/IFuturesErrors.sol";
 import {IClearingHouse} from "../../../contracts/interfaces/clearing/IClearingHouse.sol";
-import {signDigest} from "../../utils/Signatures.sol";
 import {FuturesOrderSteps} from "../../helpers/FuturesOrderSteps.sol";
 
 /// @notice The packed futures position (issue 19 item 6, round 40): size (int120), entry (uint120) and the `listed` /
@@ -14,26 +13,16 @@ import {FuturesOrderSteps} from "../../helpers/FuturesOrderSteps.sol";
 ///         Attacks first: a size or price beyond the new bounds reverts with SafeCast's error and changes nothing;
 ///         then the flags through open → close → reopen, election and settlement, rolls, liquidation and two
 ///         accounts opening one series in one block. Index 10, IM 10 %, MM 5 % (FuturesSecuritySetup).
-contract FuturesPositionPackingTest is FuturesSecuritySetup {
-    /// @dev FuturesBase.FUTURES_MARKET_STORAGE_LOCATION and the `positions` mapping's slot in it
-    ///      (storage-layouts/FuturesMarket.json).
-    uint256 internal constant LOCATION = 0xaedf0e92e643f6546d7bf0c18856bdec666471a589991542784308c09d9dbd00;
-    uint256 internal constant POSITIONS_SLOT = 13;
-
-    address internal maker;
-    uint256 internal makerKey;
-    address internal carol = makeAddr("carol");
-
+contract FuturesPositionPackingTest is FuturesMakerSetup {
     function setUp() public override {
         super.setUp();
-        (maker, makerKey) = makeAddrAndKey("maker");
-        _setupTrader(maker, guarantor, 10_000e6);
+        _setUpMaker(10_000e6);
     }
 
     // ───────────────────────────── helpers ─────────────────────────────
 
     function _slot(uint256 seriesId, address account) internal pure returns (bytes32) {
-        bytes32 inner = keccak256(abi.encode(seriesId, LOCATION + POSITIONS_SLOT));
+        bytes32 inner = keccak256(abi.encode(seriesId, FUTURES_LOCATION + POSITIONS_SLOT));
         return keccak256(abi.encode(account, inner));
     }
 
@@ -66,10 +55,6 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
         assertEq(p.open, open, "view open");
     }
 
-    function _listedCount(uint256 seriesId) internal view returns (uint256 total) {
-        (, total) = futures.seriesAccounts(seriesId, 0, 100);
-    }
-
     function _order(bool isBuy, uint256 size, uint256 price) internal view returns (IFuturesTypes.Order memory) {
         return _order(maker, isBuy, size, price, 1);
     }
@@ -77,7 +62,7 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
     /// alice takes `size` of the maker's signed order; expects `err` (empty: any revert) and no state change.
     function _fillRevertsChangesNothing(bytes memory err, bool isBuy, uint256 size, uint256 price) internal {
         IFuturesTypes.Order memory o = _order(isBuy, size, price);
-        bytes memory sig = signDigest(makerKey, futures.orderDigest(o));
+        bytes memory sig = _sign(o);
         IFuturesTypes.Series memory before = futures.seriesInfo(id);
         if (err.length == 0) vm.expectRevert();
         else vm.expectRevert(err);
@@ -89,7 +74,7 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
         assertEq(s.longOiCh, before.longOiCh);
         assertEq(s.shortOiCh, before.shortOiCh);
         assertEq(s.openPositions, before.openPositions);
-        assertEq(_listedCount(id), 0);
+        assertEq(_listed(id), 0);
         // the order was not consumed: a fair fill of it still goes through
     }
 
@@ -137,7 +122,7 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
         _fillRevertsChangesNothing("", true, 1e18, bound - 1);
         // a fair fill of the same order afterwards
         IFuturesTypes.Order memory o = _order(true, 1e18, 10e18);
-        bytes memory sig = signDigest(makerKey, futures.orderDigest(o));
+        bytes memory sig = _sign(o);
         vm.prank(alice);
         futures.fillOrder(o, sig, 1e18);
         _assertFirst(id, maker, 1e18, true, true);
@@ -186,7 +171,7 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
         assertEq(block.number, blockNo);
         _assertFirst(id, alice, 100e18, true, true);
         _assertFirst(id, bob, 50e18, true, true);
-        assertEq(_listedCount(id), 2);
+        assertEq(_listed(id), 2);
         assertEq(futures.seriesInfo(id).openPositions, 2);
         assertEq(futures.seriesInfo(id).longOiCh, 150e18);
     }
@@ -206,7 +191,7 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
         _trade(alice, id, -40e18);
         _assertFirst(id, alice, -40e18, true, true);
         assertGt(futures.positionOf(id, alice).entryPriceWad, 0);
-        assertEq(_listedCount(id), 1, "listed twice");
+        assertEq(_listed(id), 1, "listed twice");
         assertEq(futures.seriesInfo(id).openPositions, 1);
         assertEq(futures.accountSeries(alice).length, 1);
         assertEq(_word(id, alice, 1) | _word(id, alice, 2), 0);
@@ -226,7 +211,7 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
         assertEq(_word(id, alice, 0), 0, "alice's first slot");
         assertEq(_word(id, bob, 0), 0, "bob's first slot");
         _assertFirst(id, alice, 0, false, false);
-        assertEq(_listedCount(id), 2);
+        assertEq(_listed(id), 2);
         assertEq(futures.seriesInfo(id).openPositions, 0);
         vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesAlreadyDone.selector, id, alice));
         futures.settlePosition(id, alice);
@@ -251,7 +236,7 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
         futures.roll(id, far, 1_000e18);
         _assertFirst(far, carol, 2_000e18, true, true);
         _assertFirst(id, carol, 3_000e18, true, true);
-        assertEq(_listedCount(far), 1);
+        assertEq(_listed(far), 1);
         assertEq(futures.seriesInfo(far).openPositions, 1);
         // rolling the rest out closes the source leg: open cleared, listed kept
         vm.prank(carol);
@@ -284,6 +269,6 @@ contract FuturesPositionPackingTest is FuturesSecuritySetup {
         _depositFor(carol, 1_000e6);
         _trade(carol, id, 10e18);
         _assertFirst(id, carol, p.sizeCh + 10e18, true, true);
-        assertEq(_listedCount(id), 2);
+        assertEq(_listed(id), 2);
     }
 }

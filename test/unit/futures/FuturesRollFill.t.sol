@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {FuturesSecuritySetup} from "./FuturesSecuritySetup.sol";
+import {FuturesMakerSetup} from "./FuturesMakerSetup.sol";
 import {IFuturesTypes} from "../../../contracts/interfaces/markets/IFuturesTypes.sol";
 import {IFuturesErrors} from "../../../contracts/interfaces/markets/IFuturesErrors.sol";
 import {SignedOrders} from "../../../contracts/libraries/orders/SignedOrders.sol";
@@ -13,43 +13,22 @@ import {signDigest} from "../../utils/Signatures.sol";
 ///         fill, taken by two takers in one block, and the one word per (maker, nonce) that now holds an order's
 ///         fill state and claims its nonce (another order on the nonce, cancels of either, the amount bound).
 ///         Index 10, IM 10 %, MM 5 % (FuturesSecuritySetup).
-contract FuturesRollFillTest is FuturesSecuritySetup {
-    address internal maker;
-    uint256 internal makerKey;
-    address internal carol = makeAddr("carol");
+contract FuturesRollFillTest is FuturesMakerSetup {
     uint256 internal far;
 
     function setUp() public override {
         super.setUp();
-        (maker, makerKey) = makeAddrAndKey("maker");
-        _setupTrader(maker, guarantor, 10_000e6);
+        _setUpMaker(10_000e6);
         _setupTrader(carol, guarantor, 20_000e6);
         far = futures.listSeries(uint64(expiry + 30 days), 1_000_000e18);
     }
 
     // ───────────────────────────── helpers ─────────────────────────────
 
-    function _listed(uint256 seriesId) internal view returns (uint256 total) {
-        (, total) = futures.seriesAccounts(seriesId, 0, 100);
-    }
-
-    function _size(uint256 seriesId, address who) internal view returns (int256) {
-        return futures.positionOf(seriesId, who).sizeCh;
-    }
-
     function _held(address who, uint256 seriesId) internal view returns (bool) {
         uint256[] memory ids = futures.accountSeries(who);
         for (uint256 i; i < ids.length; ++i) if (ids[i] == seriesId) return true;
         return false;
-    }
-
-    function _sign(IFuturesTypes.Order memory o) internal view returns (bytes memory) {
-        return signDigest(makerKey, futures.orderDigest(o));
-    }
-
-    function _fill(address taker, IFuturesTypes.Order memory o, bytes memory sig, uint256 size) internal {
-        vm.prank(taker);
-        futures.fillOrder(o, sig, size);
     }
 
     function _state(IFuturesTypes.Order memory o) internal view returns (uint256 filled, bool cancelled) {

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {FuturesSecuritySetup} from "./FuturesSecuritySetup.sol";
+import {FuturesMakerSetup} from "./FuturesMakerSetup.sol";
 import {IFuturesTypes} from "../../../contracts/interfaces/markets/IFuturesTypes.sol";
 import {IFuturesErrors} from "../../../contracts/interfaces/markets/IFuturesErrors.sol";
 import {IFuturesMarket} from "../../../contracts/interfaces/markets/IFuturesMarket.sol";
 import {IClearingHouse} from "../../../contracts/interfaces/clearing/IClearingHouse.sol";
-import {signDigest} from "../../utils/Signatures.sol";
 
 /// @notice The words a series' first trade writes (issue 19 item 6, round 42): the series' account-list length and
 ///         settle cursor live in the series' first word and its open interest shares its word with a mark the
@@ -15,23 +14,13 @@ import {signDigest} from "../../utils/Signatures.sol";
 ///         the list (each holder once, the cursor resuming across pages), a series listed then expired with no
 ///         holder, the list length at its bound, a roll back and forth, a liquidation of a leg in a fresh series, and
 ///         the views. Index 10, IM 10 %, MM 5 % (FuturesSecuritySetup).
-contract FuturesSeriesWordsTest is FuturesSecuritySetup {
-    /// @dev FuturesBase.FUTURES_MARKET_STORAGE_LOCATION and the `series` mapping's slot in it
-    ///      (storage-layouts/FuturesMarket.json).
-    uint256 internal constant LOCATION = 0xaedf0e92e643f6546d7bf0c18856bdec666471a589991542784308c09d9dbd00;
-    uint256 internal constant SERIES_SLOT = 11;
-    uint256 internal constant POSITIONS_SLOT = 13;
-
-    address internal maker;
-    uint256 internal makerKey;
-    address internal carol = makeAddr("carol");
+contract FuturesSeriesWordsTest is FuturesMakerSetup {
     address internal dave = makeAddr("dave");
     uint256 internal fresh;
 
     function setUp() public override {
         super.setUp();
-        (maker, makerKey) = makeAddrAndKey("maker");
-        _setupTrader(maker, guarantor, 10_000e6);
+        _setUpMaker(10_000e6);
         _setupTrader(carol, guarantor, 20_000e6);
         _setupTrader(dave, guarantor, 20_000e6);
         fresh = futures.listSeries(uint64(expiry + 30 days), 1_000_000e18);
@@ -39,16 +28,8 @@ contract FuturesSeriesWordsTest is FuturesSecuritySetup {
 
     // ───────────────────────────── helpers ─────────────────────────────
 
-    function _listed(uint256 seriesId) internal view returns (uint256 total) {
-        (, total) = futures.seriesAccounts(seriesId, 0, 100);
-    }
-
-    function _size(uint256 seriesId, address who) internal view returns (int256) {
-        return futures.positionOf(seriesId, who).sizeCh;
-    }
-
     function _seriesWord(uint256 seriesId, uint256 k) internal view returns (bytes32 slot, uint256 word) {
-        slot = bytes32(uint256(keccak256(abi.encode(seriesId, LOCATION + SERIES_SLOT))) + k);
+        slot = bytes32(uint256(keccak256(abi.encode(seriesId, FUTURES_LOCATION + SERIES_SLOT))) + k);
         word = uint256(vm.load(address(futures), slot));
     }
 
@@ -85,7 +66,7 @@ contract FuturesSeriesWordsTest is FuturesSecuritySetup {
             expiry: uint64(block.timestamp + 1 hours),
             taker: address(0)
         });
-        sig = signDigest(makerKey, futures.orderDigest(o));
+        sig = _sign(o);
     }
 
     /// Expiry of `fresh` → price fixed → dispute window over → finalised (and the set-up series `id`, expired
@@ -339,7 +320,7 @@ contract FuturesSeriesWordsTest is FuturesSecuritySetup {
         assertEq(futures.positionOf(fresh, dave).proofDeadline, 0, "demand kept on a long");
         (IFuturesTypes.Order memory o, bytes memory sig) = _signedOrder(fresh, false, 10e18, 11);
         bytes32 third = bytes32(
-            uint256(keccak256(abi.encode(dave, keccak256(abi.encode(fresh, LOCATION + POSITIONS_SLOT))))) + 2
+            uint256(keccak256(abi.encode(dave, keccak256(abi.encode(fresh, FUTURES_LOCATION + POSITIONS_SLOT))))) + 2
         );
         vm.record();
         vm.prank(dave);

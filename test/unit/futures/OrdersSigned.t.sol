@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {FuturesSecuritySetup} from "./FuturesSecuritySetup.sol";
+import {FuturesMakerSetup} from "./FuturesMakerSetup.sol";
 import {IFuturesTypes} from "../../../contracts/interfaces/markets/IFuturesTypes.sol";
 import {IFuturesErrors} from "../../../contracts/interfaces/markets/IFuturesErrors.sol";
 import {IChxModule} from "../../../contracts/interfaces/base/IChxModule.sol";
 import {SignedOrders} from "../../../contracts/libraries/orders/SignedOrders.sol";
 import {FuturesOrderSteps} from "../../helpers/FuturesOrderSteps.sol";
-import {signDigest} from "../../utils/Signatures.sol";
 
 /// @notice Signed trader-against-trader orders per series (issue 19 item 2, `fillOrder(order, signature, size)`), the
 ///         curve point they record and the vault's quote around it. Attacks first: replay, cross-series replay, an
@@ -15,15 +14,12 @@ import {signDigest} from "../../utils/Signatures.sol";
 ///         ClearingHouse net hides), self-trade, a paused or frozen market, two fills reordered past the order's
 ///         size, a malleable signature, a wash trade that tries to make the vault sell cheap.
 ///         Index 10, IM 10 %, fee 5 bps (FuturesSolBase).
-contract FuturesOrdersSignedTest is FuturesSecuritySetup {
-    address internal maker;
-    uint256 internal makerKey;
-    address internal carol = makeAddr("carol");
+contract FuturesOrdersSignedTest is FuturesMakerSetup {
     uint256 internal constant SECP256K1_N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141;
 
-    function _setUpMaker(uint256 collateral) internal {
-        (maker, makerKey) = makeAddrAndKey("maker");
-        _setupTrader(maker, guarantor, collateral);
+    /// The maker with `collateral` USDC, and carol with 10,000.
+    function _setUpMakerAndCarol(uint256 collateral) internal {
+        _setUpMaker(collateral);
         _setupTrader(carol, guarantor, 10_000e6);
     }
 
@@ -36,24 +32,10 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
         return _order(maker, isBuy, size, price, nonce);
     }
 
-    function _sign(IFuturesTypes.Order memory o) internal view returns (bytes memory) {
-        return signDigest(makerKey, futures.orderDigest(o));
-    }
-
-    function _fill(
-        address taker,
-        IFuturesTypes.Order memory o,
-        bytes memory sig,
-        uint256 size
-    ) internal returns (uint256) {
-        vm.prank(taker);
-        return futures.fillOrder(o, sig, size);
-    }
-
     // ───────────────────────────── attacks ─────────────────────────────
 
     function test_replayFilledOrder_reverts_SignedOrderOverfill() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10.5e18, 1);
         bytes memory sig = _sign(o);
         _fill(bob, o, sig, 100e18);
@@ -67,7 +49,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
 
     /// The series is in the signed struct: the same signature on another month recovers another signer.
     function test_crossSeriesReplay_reverts_SignedOrderInvalidSignature() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         uint256 far = futures.listSeries(uint64(expiry + 30 days), 0);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10.5e18, 1);
         bytes memory sig = _sign(o);
@@ -80,7 +62,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     }
 
     function test_expiredOrder_reverts_SignedOrderExpired() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10e18, 1);
         bytes memory sig = _sign(o);
         vm.warp(o.expiry + 1);
@@ -96,7 +78,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     }
 
     function test_cancelledOrder_reverts_onlyMakerCancels_nonceStaysClaimed() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10e18, 7);
         bytes memory sig = _sign(o);
         _fill(bob, o, sig, 10e18);
@@ -122,7 +104,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     }
 
     function test_minNonceRaised_voidsOlderOrders() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10e18, 3);
         bytes memory sig = _sign(o);
         vm.prank(maker);
@@ -137,7 +119,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
 
     /// Two orders of the maker with the same nonce: the first fill claims it.
     function test_twoOrdersOneNonce_secondReverts_SignedOrderNonceUsed() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory a = _order(true, 100e18, 10e18, 5);
         IFuturesTypes.Order memory b = _order(true, 100e18, 10.1e18, 5);
         _fill(bob, a, _sign(a), 10e18);
@@ -149,7 +131,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     /// The maker's order is larger than its collateral carries: the ClearingHouse's margin check of the maker's leg
     /// reverts the whole fill; neither party's position nor collateral moves.
     function test_fillThatBreachesMakersMargin_revertsWholeFill() public {
-        _setUpMaker(1_000e6);
+        _setUpMakerAndCarol(1_000e6);
         IFuturesTypes.Order memory o = _order(true, 2_000e18, 10e18, 1);
         bytes memory sig = _sign(o);
         int256 bobBefore = chouse.collateralOf(bob);
@@ -169,7 +151,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     /// its ClearingHouse net position falls to zero, so the ClearingHouse checks no margin, but its near leg grows
     /// and the 1,000 USDC of basis it pays leaves it under the spread's initial margin: the fill checks it itself.
     function test_calendarLegFillBreachingMargin_reverts_FuturesInsufficientMargin() public {
-        _setUpMaker(1_600e6);
+        _setUpMakerAndCarol(1_600e6);
         uint256 far = futures.listSeries(uint64(expiry + 30 days), 0);
         _trade(maker, far, 1_000e18);
         _trade(carol, far, -1_000e18);
@@ -186,7 +168,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     }
 
     function test_selfTrade_reverts_FuturesSelfTrade() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10e18, 1);
         bytes memory sig = _sign(o);
         vm.expectRevert(abi.encodeWithSelector(IFuturesErrors.FuturesSelfTrade.selector, maker));
@@ -194,7 +176,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     }
 
     function test_takerRestrictedOrder_othersRevert_FuturesOrderTakerOnly() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10e18, 1);
         o.taker = bob;
         bytes memory sig = _sign(o);
@@ -206,7 +188,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     /// `futures.trade` paused: a fill that opens risk for either party is refused; one that only reduces both
     /// parties' legs still fills (SEC-05). A ClearingHouse freeze of the market refuses new risk too.
     function test_pausedOrFrozenMarket_refusesNewRisk_reductionsFill() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory open = _order(true, 100e18, 10e18, 1);
         _fill(bob, open, _sign(open), 100e18);
         bytes32 feature = keccak256("futures.trade");
@@ -230,7 +212,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     /// Two takers race for the same 100 CH order: the second fill, in whichever order they land, gets at most what
     /// is left.
     function test_reorderTwoFills_cannotOverfill() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(false, 100e18, 10e18, 1);
         bytes memory sig = _sign(o);
         _fill(carol, o, sig, 60e18);
@@ -246,7 +228,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
 
     /// The high-s twin of a valid signature (s' = n − s, v flipped) is refused (OpenZeppelin ECDSA).
     function test_malleableSignature_reverts_SignedOrderInvalidSignature() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10e18, 1);
         bytes32 digest = futures.orderDigest(o);
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(makerKey, digest);
@@ -263,7 +245,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     /// the vault's quote is never better for the trader than the curve or the skew price, so a buy from the vault
     /// still pays at least the index.
     function test_washTradeOnCurve_cannotMakeVaultSellCheap() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 1e18, 8e18, 1);
         _fill(bob, o, _sign(o), 1e18);
         assertEq(futures.curvePoint(id).priceWad, 8e18);
@@ -277,7 +259,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     /// the maker pays the 50 USDC basis and its fee, bob receives the basis minus its fee, the vault's pool is
     /// untouched but for rounding, and the series' curve point is the trade.
     function test_signedFill_booksBothLegs_basisCash_curvePoint() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10.5e18, 1);
         int256 makerBefore = chouse.collateralOf(maker);
         int256 bobBefore = chouse.collateralOf(bob);
@@ -303,7 +285,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
     /// After a trade at +5 % (contango), the vault sells the month at no less than the curve carried to now, and
     /// the anchor converges to the index at expiry.
     function test_vaultBackstop_quotesAroundTheCurve() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         IFuturesTypes.Order memory o = _order(true, 10e18, 10.5e18, 1);
         _fill(bob, o, _sign(o), 10e18);
         FuturesOrderSteps.mustTrade(futures, alice, id, 10e18);
@@ -319,7 +301,7 @@ contract FuturesOrdersSignedTest is FuturesSecuritySetup {
 
     /// A contract maker (a smart wallet) signs through ERC-1271; a signature its owner did not make is refused.
     function test_contractMaker_erc1271_fills_otherKeyReverts() public {
-        _setUpMaker(10_000e6);
+        _setUpMakerAndCarol(10_000e6);
         address wallet = deployCode("MockERC1271Wallet.sol:MockERC1271Wallet", abi.encode(maker));
         _setupTrader(wallet, guarantor, 10_000e6);
         IFuturesTypes.Order memory o = _order(true, 100e18, 10e18, 1);
