@@ -240,10 +240,11 @@ interface IEmission is ICapacityRecorder, IRewardPool, IEmissionErrors, IEmissio
         view
         returns (uint256 cumulativeGfl, uint256 nextThresholdGfl, uint256 nextTimeHalvingAt);
 
-    /// @notice The geometric bound on DPS this module can ever mint under the current span:
-    ///         `Σ_{k<n} rate_k × progress_k + rate_n × max(span, progress_n) + rate_n × span` (EMI-01), where
-    ///         progress_k is the net cumulative GFL of era k and `Σ_{k>n} rate_k ≤ rate_n`. type(uint256).max
-    ///         when span is 0 (time-only halvings bound emission per year, not in total).
+    /// @notice The geometric bound on DPS this module can ever accrue, and so mint, under the current span:
+    ///         `Σ_{k<n} rate_k × progress_k + Σ offsets + rate_n × max(span, progress_n) + rate_n × span` (EMI-01),
+    ///         where progress_k is the net cumulative GFL of era k, each offset is a replenishment's
+    ///         `rate × gflEquivalent` and `Σ_{k>n} rate_k ≤ rate_n`. type(uint256).max when span is 0 (time-only
+    ///         halvings bound emission per year, not in total).
     /// @return DPS wei.
     function emissionBound() external view returns (uint256);
 

@@ -118,7 +118,7 @@ library EmissionRewards {
     }
 
     /// @notice Books `dpsAmount` DPS (already transferred in) to the reward pool and keeper budget and lowers the
-    ///         cumulative-GFL counter by the pool part's GFL equivalent.
+    ///         cumulative-GFL counter by the pool part's GFL equivalent, whose DPS value the emission bound keeps.
     function replenish(EmissionStore.EmissionStorage storage $, uint256 dpsAmount) internal {
         uint256 pool = $.rewardPoolDps;
         uint256 budget = $.keeperBudgetDps;
@@ -136,6 +136,9 @@ library EmissionRewards {
         if (gflEquivalent > cumulative) gflEquivalent = cumulative;
         cumulative -= gflEquivalent;
         $.cumulativeGfl = cumulative;
+        // @dev EMI-01: the offset GFL-epochs were accrued (and may already be minted) and will be paid again from the
+        //      pool; keep their value in the bound, rounded up, so it never falls below the rewards ever accrued.
+        $.boundAccruedDps += Math.mulDiv(rate, gflEquivalent, WAD, Math.Rounding.Ceil);
         pool += toPool;
         budget += toKeeper;
         $.rewardPoolDps = pool;

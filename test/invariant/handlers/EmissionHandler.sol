@@ -17,6 +17,8 @@ contract EmissionHandler is Test {
     bool public violatedEmi02;
     bool public violatedEmi04;
     uint256 public closes;
+    /// @dev Successful `replenish` calls (each may round the bound up by 1 wei).
+    uint256 public replenishCalls;
 
     constructor(Emission emission_, DPSToken dps_, address registry_) {
         emission = emission_;
@@ -91,5 +93,6 @@ contract EmissionHandler is Test {
         dps.transfer(address(emission), amount);
         vm.prank(registry);
         emission.replenish(amount);
+        ++replenishCalls;
     }
 }
