@@ -54,6 +54,7 @@ contract ClearingInvariantTest is ClearingSolBase {
     /// runs × depth sequence (docs/invariants.md, "Stateful profiles"); a failing trace names the property.
     function invariant_suite() public view {
         check_ACC01_clearingLedger();
+        check_ACC01_uncoveredBooked();
         check_ACC01_LIQ07_guarantorCapitalSegregated();
         check_ACC02_sums();
         check_LIQ06_insuranceMonotone();
@@ -65,6 +66,23 @@ contract ClearingInvariantTest is ClearingSolBase {
         (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
         (uint256 fees, ) = chouse.totals();
         assertEq(int256(usdc.balanceOf(address(chouse))), _sumCollateral() + poolUsdc + int256(fees));
+    }
+
+    /// ACC-01, the pools' cash: the booked uncovered collateral is exactly Σ max(0, −collateral), and USDC held covers
+    /// the positive margins, the fees and whatever of the pool withdrawMarketPool would still pay (pool − uncovered).
+    function check_ACC01_uncoveredBooked() public view {
+        (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
+        (uint256 fees, ) = chouse.totals();
+        uint256 positive;
+        uint256 uncovered;
+        for (uint256 i; i < 3; ++i) {
+            int256 c = chouse.collateralOf(traders[i]);
+            if (c > 0) positive += uint256(c);
+            else uncovered += uint256(-c);
+        }
+        assertEq(chouse.uncoveredCollateralUsdc(), uncovered, "ACC-01: uncovered booked");
+        int256 cash = poolUsdc - int256(uncovered);
+        assertGe(usdc.balanceOf(address(chouse)), positive + fees + (cash > 0 ? uint256(cash) : 0), "ACC-01: cash");
     }
 
     /// ACC-01 / LIQ-07: the GuarantorPool holds exactly the guarantors' capital and DPS bonds, and capital moves

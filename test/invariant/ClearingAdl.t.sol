@@ -78,5 +78,12 @@ contract ClearingAdlInvariantTest is ClearingSolBase {
         (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
         (uint256 fees, ) = chouse.totals();
         assertEq(int256(usdc.balanceOf(address(chouse))), total + poolUsdc + int256(fees));
+        uint256 uncovered;
+        for (uint256 i; i < 4; ++i) {
+            int256 c = chouse.collateralOf(traders[i]);
+            if (c < 0) uncovered += uint256(-c);
+        }
+        // the bankrupt's deficit stays booked until ADL (or a deposit) pays it in; a haircut moves it exactly
+        assertEq(chouse.uncoveredCollateralUsdc(), uncovered, "ACC-01: uncovered booked through ADL");
     }
 }

@@ -32,6 +32,18 @@ contract OptionsPortfolioInvariantTest is OptionsMarginBase {
     function invariant_suite() public view {
         check_CLR04_marginedOptionsRequirementCoversWorstScenarioLoss();
         check_ACC02_longsEqualShortsWithMarginedAndPrepaid();
+        check_ACC01_uncoveredBookedThroughScenarioLiquidations();
+    }
+
+    /// ACC-01, the pools' cash: a liquidation's scenario-market hook settles the options it closes and the close then
+    /// undoes that write (ClearingLiquidation._hook); the uncovered booking follows both and stays Σ max(0, −collateral).
+    function check_ACC01_uncoveredBookedThroughScenarioLiquidations() public view {
+        uint256 uncovered;
+        for (uint256 i; i < 4; ++i) {
+            int256 c = chouse.collateralOf(i < 3 ? traders[i] : address(handler));
+            if (c < 0) uncovered += uint256(-c);
+        }
+        assertEq(chouse.uncoveredCollateralUsdc(), uncovered, "ACC-01: uncovered booked");
     }
 
     /// CLR-04: an account's margin requirement is never below its worst loss over the scenario grid, its margined

@@ -146,6 +146,13 @@ contract ProtocolInvariantTest is ProtocolSolBase {
         (, int256 perpPoolUsdc, , ) = house.marketInfo(address(perp));
         (uint256 fees, ) = house.totals();
         assertEq(int256(usdc.balanceOf(address(house))), _sumCollateral() + poolUsdc + perpPoolUsdc + int256(fees));
+        uint256 uncovered;
+        for (uint256 i; i < 4; ++i) {
+            int256 c = house.collateralOf(i < 3 ? traders[i] : address(marketHandler));
+            if (c < 0) uncovered += uint256(-c);
+        }
+        // the pools' uncollected credit: what no pool withdrawal may pay out (withdrawMarketPool stops at pool − it)
+        assertEq(house.uncoveredCollateralUsdc(), uncovered, "ACC-01: uncovered booked");
     }
 
     /// ACC-01 / LIQ-07: the GuarantorPool holds exactly the guarantors' capital and DPS bonds; capital moves only by
@@ -479,7 +486,10 @@ contract ProtocolInvariantTest is ProtocolSolBase {
     /// "at most one halving per close" and counted a violation; it now computes the exact expected count.
     function test_regression_deep42_twoThresholdsInOneEpoch() public {
         handler.timeJump(17932520085922264, true);
-        handler.providerHeartbeat(1605591820681981040324962, 3014797527263180927513904256461785844391443605146480810560);
+        handler.providerHeartbeat(
+            1605591820681981040324962,
+            3014797527263180927513904256461785844391443605146480810560
+        );
         handler.providerHeartbeat(1897750641, 21754197);
         handler.timeJump(94676743111645569419215041293311537674032768481746052958283, true);
         handler.providerHeartbeat(12576, 602553434);

@@ -152,20 +152,16 @@ contract VaultLimitsInvariantTest is PerpSolBase {
     }
 
     /// @dev Round 44's deep-profile finding (500 × 200): the campaign's 51 calls, as persisted (calldata to the handler;
-    ///      a handler call that reverts is ignored, as in the campaign), with the suite checked after each. It fails
-    ///      after the last call: `maxWithdraw` of an LP (812,876 USDC) is not accepted — the vault's pull from the
-    ///      market (`returnToVault` → `ClearingHouse.withdrawMarketPool`, 400,469 USDC) hits
-    ///      `ERC20InsufficientBalance(ClearingHouse, 400,000e6, 400,469e6)`. Diagnosis (docs/invariants.md, "Open
-    ///      findings"): no allocation happened in the sequence, so the market's pool (464,476 USDC) is the traders'
-    ///      realised losses, and they exceed the traders' 400,000 USDC of collateral: `applyMarketTrade` credits the
-    ///      pool with the whole loss while the account's collateral goes negative (bad debt that only a liquidation's
-    ///      waterfall covers; this handler never liquidates). Measured after the last call: trader 1's collateral
-    ///      −125,797 USDC, trader 0's +61,273, the ClearingHouse's USDC 400,000. `PerpLpClaims.withdrawable` counts the
-    ///      uncollected part as pool cash, so the pull would also take trader 0's collateral if the ClearingHouse
-    ///      held it (with more accounts it does: an LP exit ahead of the liquidation is paid from others' margin). Skipped until the fix (the withdrawable pool must leave out the market's uncovered
-    ///      negative collateral); remove `vm.skip` with it.
+    ///      a handler call that reverts is ignored, as in the campaign), with the suite checked after each. Before the
+    ///      fix it failed after the last call: `maxWithdraw` of an LP (812,876 USDC) was not accepted — the vault's pull
+    ///      from the market (`returnToVault` → `ClearingHouse.withdrawMarketPool`, 400,469 USDC) hit
+    ///      `ERC20InsufficientBalance(ClearingHouse, 400,000e6, 400,469e6)`. No allocation happened in the sequence: the
+    ///      market's pool (464,476 USDC) was the traders' realised losses, beyond their 400,000 USDC of collateral
+    ///      (trader 1 at −125,797, trader 0 at +61,273; this handler never liquidates), and `PerpLpClaims.withdrawable`
+    ///      counted the uncollected part as cash. The ClearingHouse now books Σ max(0, −collateral)
+    ///      (`uncoveredCollateralUsdc`), the market's withdrawable leaves it out and `withdrawMarketPool` stops at
+    ///      pool − it (docs/clearing.md "Uncovered collateral and pool cash"; test/unit/PoolCashUncovered.t.sol).
     function test_regression_deep44_maxAmountAccepted() public {
-        vm.skip(true);
         _replay(hex"57d159c60000000000000000000000000000000000000000000000000000000000000000");
         _replay(
             hex"0e88e61500000000000000000000000002ee9ffb30290a487982e7906b7df61bc119bf270000000000000000000000000000000000000000000000000000000000000001"

@@ -119,19 +119,19 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingRiskSync
+    /// @dev The caller check (the RiskEngine; anyone else is ignored) is the library's (ClearingConfig.fromRiskEngine).
     function syncVolatility(uint256) external {
-        if (msg.sender == address(ClearingStorage.layout().riskEngine)) LinkedCall.forwardSame(address(ClearingConfig));
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingRiskSync
     function syncMarketRisk(address, IRiskEngine.MarketRiskParams calldata) external {
-        if (msg.sender == address(ClearingStorage.layout().riskEngine))
-            LinkedCall.forward(address(ClearingConfig), ClearingConfig.syncMarketRisk.selector);
+        LinkedCall.forward(address(ClearingConfig), ClearingConfig.syncMarketRisk.selector);
     }
 
     /// @inheritdoc IClearingRiskSync
     function syncMarketVolatility(address, uint256, uint256, uint256) external {
-        if (msg.sender == address(ClearingStorage.layout().riskEngine)) LinkedCall.forwardSame(address(ClearingConfig));
+        LinkedCall.forwardSame(address(ClearingConfig));
     }
 
     // ───────────────────────────── traders ─────────────────────────────
@@ -141,8 +141,10 @@ contract ClearingHouse is
         if (amountUsdc == 0) revert ClearingZeroAmount();
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.Account storage a = $.accounts[msg.sender];
-        int256 collateral = a.collateralUsdc + amountUsdc.toInt256();
+        int256 before = a.collateralUsdc;
+        int256 collateral = before + amountUsdc.toInt256();
         a.collateralUsdc = collateral.toInt88();
+        ClearingStorage.bookUncovered($, before, collateral);
         emit MarginDeposited(msg.sender, amountUsdc, collateral);
         USDC.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
@@ -156,6 +158,7 @@ contract ClearingHouse is
         ClearingHouseStorage.Account storage account = $.accounts[msg.sender];
         ClearingHouseStorage.Account memory acc = account;
         int256 collateral = acc.collateralUsdc;
+        // Never negative before or after (so no uncovered collateral to book): a deficit cannot be withdrawn.
         if (collateral < amountUsdc.toInt256()) {
             revert ClearingInsufficientCollateral(msg.sender, amountUsdc, collateral);
         }
@@ -304,7 +307,7 @@ contract ClearingHouse is
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.Market memory m = ClearingPositions.registered($, msg.sender);
         ClearingHouseStorage.Account memory acc = $.accounts[account];
-        ClearingPositions.settle(account, acc, m, msg.sender, amountUsdc);
+        ClearingPositions.settleBooked($, account, acc, m, msg.sender, amountUsdc);
         $.accounts[account] = acc;
         $.markets[msg.sender].poolUsdc = m.poolUsdc;
     }
@@ -420,9 +423,8 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function accountOf(address account) external view returns (int256, uint256) {
-        ClearingHouseStorage.Account storage a = ClearingStorage.layout().accounts[account];
-        return (a.collateralUsdc, a.markets.count());
+    function accountOf(address) external view returns (int256, uint256) {
+        LinkedCall.forwardViewSame(address(ClearingConfig));
     }
 
     /// @inheritdoc IClearingHouse
@@ -447,6 +449,11 @@ contract ClearingHouse is
 
     /// @inheritdoc IClearingHouse
     function totals() external view returns (uint256, uint256) {
+        LinkedCall.forwardViewSame(address(ClearingConfig));
+    }
+
+    /// @inheritdoc IClearingHouse
+    function uncoveredCollateralUsdc() external view returns (uint256) {
         LinkedCall.forwardViewSame(address(ClearingConfig));
     }
 

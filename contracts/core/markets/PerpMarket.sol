@@ -231,7 +231,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         $.keeperBounty[msg.sender] = 0;
         $.m.funding.keeperOwedUsdc -= uint40(amountUsdc);
         emit KeeperBountyClaimed(msg.sender, amountUsdc);
-        _payOut(amountUsdc, msg.sender);
+        CLEARING_HOUSE.withdrawMarketPool(amountUsdc, msg.sender);
     }
 
     /// @inheritdoc IPerpMarket
@@ -242,7 +242,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         $.m.oi.burnReserveUsdc = 0;
         address sink = $.burnSink;
         emit BurnReserveFlushed(sink, amountUsdc);
-        _payOut(amountUsdc, sink);
+        CLEARING_HOUSE.withdrawMarketPool(amountUsdc, sink);
     }
 
     /// @inheritdoc IKeeperChecker
@@ -339,11 +339,11 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         if (msg.sender != $.vault) revert VaultMarketOnlyVault(msg.sender);
         uint256 price = _indexPrice();
         int256 pool = _pool();
-        uint256 available = PerpLpClaims.withdrawable($.m, $.params, price, pool, _reserved($));
+        uint256 available = PerpLpClaims.withdrawable($.m, $.params, price, _cash(pool), _reserved($));
         if (amountUsdc > available) revert PerpWithdrawableTooLow(amountUsdc, available);
         pool -= int256(amountUsdc);
         emit VaultCapitalMoved(-int256(amountUsdc), pool, _vaultEquity($, price, pool));
-        _payOut(amountUsdc, msg.sender);
+        CLEARING_HOUSE.withdrawMarketPool(amountUsdc, msg.sender);
     }
 
     /// @inheritdoc IVaultMarket
@@ -356,8 +356,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
     /// @inheritdoc IVaultMarket
     function withdrawableToVaultUsdc() external view returns (uint256) {
         PerpMarketStorage storage $ = _getPerpMarketStorage();
-        int256 pool = _pool();
-        return PerpLpClaims.withdrawable($.m, $.params, _indexPrice(), pool, _reserved($));
+        return PerpLpClaims.withdrawable($.m, $.params, _indexPrice(), _cash(_pool()), _reserved($));
     }
 
     /// @dev The index price (one call site for the views and the vault paths: the runtime stays under its target).
@@ -370,9 +369,9 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
         (, pool, , ) = CLEARING_HOUSE.marketInfo(address(this));
     }
 
-    /// @dev Pays `amountUsdc` out of the market's pool to `to`.
-    function _payOut(uint256 amountUsdc, address to) private {
-        CLEARING_HOUSE.withdrawMarketPool(amountUsdc, to);
+    /// @dev What of `pool` is cash: less every account's uncovered negative collateral (withdrawMarketPool's limit).
+    function _cash(int256 pool) private view returns (int256) {
+        return pool - int256(CLEARING_HOUSE.uncoveredCollateralUsdc());
     }
 
     /// @dev Pool money that is not LP capital: the burn reserve, unclaimed poke bounties, pending orders' fees.

@@ -221,7 +221,9 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @param amountUsdc USDC to pull.
     function fundMarketPool(uint256 amountUsdc) external;
 
-    /// @notice A market takes USDC out of its PnL pool (never below zero).
+    /// @notice A market takes USDC out of its PnL pool: never below zero, and never more than pool − uncovered
+    ///         collateral (ClearingPoolCashShort): a pool credited with a loss the account has not paid in cannot pay
+    ///         that credit out of other accounts' margin.
     /// @param amountUsdc USDC to send.
     /// @param to Recipient.
     function withdrawMarketPool(uint256 amountUsdc, address to) external;
@@ -362,6 +364,13 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @return feesUsdc Accrued fees not yet flushed.
     /// @return socialisedLossUsdc Cumulative socialised loss.
     function totals() external view returns (uint256 feesUsdc, uint256 socialisedLossUsdc);
+
+    /// @notice Σ max(0, −collateral) over all accounts: what the pools were credited with that the ClearingHouse does
+    ///         not hold yet. Every market's pool withdrawals stop at pool − this; markets subtract it from what they
+    ///         let the vault take back (IVaultMarket.withdrawableToVaultUsdc). Vault equity keeps it (a receivable the
+    ///         waterfall collects: CLR-05 never charges a pool).
+    /// @return USDC.
+    function uncoveredCollateralUsdc() external view returns (uint256);
 
     /// @notice The modules a liquidation needs besides this contract (a cheaper read than `modules`).
     /// @return oracle Price oracle (its sequencer configuration gates liquidations of solvent accounts).

@@ -61,6 +61,14 @@ interface IClearingHouseErrors {
     /// @param poolUsdc Pool balance.
     error ClearingMarketPoolTooLow(address market, uint256 requestedUsdc, int256 poolUsdc);
 
+    /// @notice Thrown when a market withdraws more of its pool than is cash: the pool less the accounts' uncovered
+    ///         negative collateral (credited to the pools, not yet paid in; IClearingHouse.uncoveredCollateralUsdc).
+    /// @param market The market.
+    /// @param requestedUsdc Amount requested.
+    /// @param poolUsdc Pool balance.
+    /// @param uncoveredUsdc Σ max(0, −collateral) over all accounts.
+    error ClearingPoolCashShort(address market, uint256 requestedUsdc, int256 poolUsdc, uint256 uncoveredUsdc);
+
     /// @notice Thrown when a liquidation entry point is called by anyone but the LiquidationEngine.
     /// @param caller The caller.
     error ClearingOnlyLiquidationEngine(address caller);

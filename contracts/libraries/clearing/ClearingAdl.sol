@@ -6,7 +6,7 @@ import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
 import {IClearingHouseErrors} from "../../interfaces/clearing/IClearingHouseErrors.sol";
 import {IClearingHouseEvents} from "../../interfaces/clearing/IClearingHouseEvents.sol";
 import {ILiquidatableMarket} from "../../interfaces/callback/ILiquidatableMarket.sol";
-import {ClearingHouseStorage} from "./ClearingStorage.sol";
+import {ClearingHouseStorage, ClearingStorage} from "./ClearingStorage.sol";
 import {ClearingMargin} from "./ClearingMargin.sol";
 import {ClearingPositions} from "./ClearingPositions.sol";
 import {ClearingLiquidation} from "./ClearingLiquidation.sol";
@@ -92,8 +92,10 @@ library ClearingAdl {
         o.haircut = _min3(s.maxHaircutUsdc, profit, owed);
         o.bounty = _min3(s.bountyUsdc, profit - o.haircut, type(uint256).max);
         o.collateral = int256(acc.collateralUsdc) + o.pnl - int256(o.haircut + o.bounty);
+        ClearingStorage.bookUncovered($, acc.collateralUsdc, o.collateral);
         acc.collateralUsdc = o.collateral.toInt88();
         $.accounts[s.candidate] = acc;
+        ClearingStorage.bookUncovered($, o.bankruptCollateral, o.bankruptCollateral + int256(o.haircut));
         o.bankruptCollateral += int256(o.haircut);
         b.collateralUsdc = o.bankruptCollateral.toInt88();
     }

@@ -136,6 +136,7 @@ library ClearingCollateral {
             if (tokenMask & bit != 0 && _seizeOne($, sale, $.collateralTokenById[id])) tokenMask &= ~bit;
         }
         collateralUsdc = sale.collateralUsdc;
+        ClearingStorage.bookUncovered($, acc.collateralUsdc, collateralUsdc);
         acc.collateralUsdc = collateralUsdc.toInt88();
         acc.tokenMask = uint8(tokenMask);
         $.accounts[account] = acc;

@@ -135,6 +135,7 @@ library ClearingConfig {
     ///         is then asked), never a stale one.
     function syncMarketRisk(address market, IRiskEngine.MarketRiskParams calldata params) external {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        if (!fromRiskEngine($)) return;
         // The compact copy in the market's id slot (what the scan reads anyway): rewritten on every push, 0 when
         // the parameters are not exact in it (the word below is then read), so it is never older than the word.
         ClearingHouseStorage.Market storage m = $.markets[market];
@@ -172,6 +173,7 @@ library ClearingConfig {
     ///         the lowest tenor σ whose per-tenor rest the market's account-risk hook adds.
     function syncMarketVolatility(address market, uint256 sigmaWad, uint256 staleSigmaWad, uint256 staleAt) external {
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        if (!fromRiskEngine($)) return;
         uint256 word;
         if (sigmaWad < type(uint72).max && staleSigmaWad <= type(uint72).max && staleAt < uint256(1) << 41) {
             word = (sigmaWad + 1) | (staleSigmaWad << 72) | (staleAt << 144) | (uint256($.riskGeneration) << 248);
@@ -218,13 +220,18 @@ library ClearingConfig {
         $.usdc.safeTransferFrom(msg.sender, address(this), amountUsdc);
     }
 
-    /// @notice IClearingHouse.withdrawMarketPool after its access check: at most the calling market's pool.
+    /// @notice IClearingHouse.withdrawMarketPool after its access check: at most the calling market's pool, and at
+    ///         most its cash: the pool less every account's uncovered negative collateral (Layout.uncoveredUsdc).
     function withdrawMarketPool(uint256 amountUsdc, address to) external {
         if (to == address(0)) revert IChxModule.ChxZeroAddress();
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         int256 pool = _registeredPool($, amountUsdc);
         if (pool < amountUsdc.toInt256()) {
             revert IClearingHouseErrors.ClearingMarketPoolTooLow(msg.sender, amountUsdc, pool);
+        }
+        uint256 uncovered = $.uncoveredUsdc;
+        if (uncovered != 0 && pool - int256(amountUsdc) < uncovered.toInt256()) {
+            revert IClearingHouseErrors.ClearingPoolCashShort(msg.sender, amountUsdc, pool, uncovered);
         }
         pool -= int256(amountUsdc);
         $.markets[msg.sender].poolUsdc = pool.toInt128();
@@ -299,9 +306,27 @@ library ClearingConfig {
         }
     }
 
-    /// @notice IClearingRiskSync.syncVolatility after the ClearingHouse's caller check (the RiskEngine).
+    /// @notice IClearingRiskSync.syncVolatility from the RiskEngine (anyone else: ignored).
     function syncVolatility(uint256 sigmaWad) external {
-        copySigma(ClearingStorage.layout(), sigmaWad);
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        if (fromRiskEngine($)) copySigma($, sigmaWad);
+    }
+
+    /// @notice Whether the ClearingHouse's caller is its RiskEngine: the IClearingRiskSync pushes ignore anyone else
+    ///         (never a revert: the RiskEngine's own paths do not depend on the copy).
+    function fromRiskEngine(ClearingHouseStorage.Layout storage $) internal view returns (bool) {
+        return msg.sender == address($.riskEngine);
+    }
+
+    /// @notice IClearingHouse.accountOf (a cold read: admissions and options debits; the hot paths use collateralOf).
+    function accountOf(address account) external view returns (int256, uint256) {
+        ClearingHouseStorage.Account storage a = ClearingStorage.layout().accounts[account];
+        return (a.collateralUsdc, a.markets.count());
+    }
+
+    /// @notice IClearingHouse.uncoveredCollateralUsdc.
+    function uncoveredCollateralUsdc() external view returns (uint256) {
+        return ClearingStorage.layout().uncoveredUsdc;
     }
 
     /// @notice Keeps σ + 1 (0, no copy, when σ does not fit).

@@ -61,6 +61,7 @@ library ClearingLiquidation {
             paidBountyUsdc = bountyUsdc < uint256(collateralUsdc) ? bountyUsdc : uint256(collateralUsdc);
             collateralUsdc -= int256(paidBountyUsdc);
         }
+        ClearingStorage.bookUncovered($, acc.collateralUsdc, collateralUsdc);
         acc.collateralUsdc = collateralUsdc.toInt88();
         $.accounts[account] = acc;
         if (paidBountyUsdc > 0) {
@@ -132,8 +133,10 @@ library ClearingLiquidation {
         if (tr.flags & ClearingStorage.FLAG_HOLDS_ACCOUNTS != 0) acc.markets = $.accounts[account].markets;
         if (scenario) {
             settled = int256($.accounts[account].collateralUsdc) - before;
-            // The caller writes the collateral once from its own running total: undo the hook's write here.
+            // The caller writes the collateral once from its own running total: undo the hook's write (and its
+            // booking, ClearingHouse.settle) here.
             $.accounts[account].collateralUsdc = int88(before);
+            ClearingStorage.bookUncovered($, before + settled, before);
         }
     }
 
@@ -157,7 +160,8 @@ library ClearingLiquidation {
         uint256 fromGuarantorUsdc,
         uint256 fromInsuranceUsdc
     ) external returns (int256 collateralUsdc) {
-        ClearingHouseStorage.Account storage a = ClearingStorage.layout().accounts[account];
+        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
+        ClearingHouseStorage.Account storage a = $.accounts[account];
         int256 collateral = a.collateralUsdc;
         uint256 count = a.markets.count();
         if (collateral >= 0 || count != 0) revert IClearingHouseErrors.ClearingNoDeficit(account, collateral, count);
@@ -169,6 +173,7 @@ library ClearingLiquidation {
         uint256 total = uint256(-collateral);
         collateralUsdc = paid >= total ? (paid - total).toInt256() : -deficit.toInt256();
         a.collateralUsdc = collateralUsdc.toInt88();
+        ClearingStorage.bookUncovered($, collateral, collateralUsdc);
         if (deficit > 0) emit IClearingHouseEvents.DeficitUnabsorbed(account, deficit, collateralUsdc);
     }
 

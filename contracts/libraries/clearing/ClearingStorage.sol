@@ -106,6 +106,11 @@ abstract contract ClearingHouseStorage {
         mapping(uint256 id => address) collateralTokenById;
         uint8 collateralTokenCount;
         mapping(address account => mapping(address token => uint256)) tokenBalances;
+        /// @dev Σ max(0, −collateralUsdc) over all accounts: USDC the pools were credited with that the ClearingHouse
+        ///      does not hold (a loss beyond an account's collateral, until a deposit, a token sale, the guarantor,
+        ///      the insurance fund or auto-deleveraging covers it). Pool withdrawals stop at pool − this
+        ///      (ClearingStorage.bookUncovered; docs/clearing.md "Uncovered collateral and pool cash").
+        uint256 uncoveredUsdc;
     }
 
     /// @dev One slot: the market id (MarketRef) and the signed size a bankrupting close took out of it.
@@ -154,6 +159,17 @@ library ClearingStorage {
         assembly {
             $.slot := LOCATION
         }
+    }
+
+    /// @notice Keeps `Layout.uncoveredUsdc` equal to Σ max(0, −collateral): called wherever an account's USDC collateral
+    ///         is written, from `oldUsdc` to `newUsdc`. Neither negative (every solvent account): no read, no write.
+    ///         No event of its own (ClearingHouse bytes): every write that moves it emits the account's collateral after.
+    function bookUncovered(ClearingHouseStorage.Layout storage $, int256 oldUsdc, int256 newUsdc) internal {
+        if (oldUsdc >= 0 && newUsdc >= 0) return;
+        uint256 total = $.uncoveredUsdc;
+        if (oldUsdc < 0) total -= uint256(-oldUsdc);
+        if (newUsdc < 0) total += uint256(-newUsdc);
+        $.uncoveredUsdc = total;
     }
 
     /// @notice The RiskEngine that answers a market's per-tenor margin rates, or zero when the market's σ copy is not a

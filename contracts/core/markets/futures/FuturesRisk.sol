@@ -129,8 +129,10 @@ library FuturesRisk {
     /// @notice IVaultMarket.withdrawableToVaultUsdc: the pool minus traders' unrealised profit (with the basis cash
     ///         closing the live skew would pay them, and the settlement-price corrections owed to liquidated accounts),
     ///         the vault reserve, unclaimed bounties and what pending orders hold (fees, escrowed margins), floored at 0.
+    ///         Only cash: the ClearingHouse's uncovered negative collateral is not (IClearingHouse.withdrawMarketPool).
     function withdrawableUsdc(FuturesBase.FuturesMarketStorage storage $) public view returns (uint256) {
         (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        pool -= int256($.clearingHouse.uncoveredCollateralUsdc());
         uint256 index = $.oracle.indexPrice();
         int256 pnl =
             FuturesLedger.traderPnlUp($, index) + int256(skewCloseCostUsdc($, index)) + $.totalLiquidationCashUsdc;
