@@ -104,6 +104,23 @@ abstract contract ClearingSolBase is Deployers {
         _mintUsdc(address(insurance), amountUsdc);
     }
 
+    /// @dev ACC-01, the pools' cash, over `accounts` (every account holding collateral) and one pool: the ClearingHouse's
+    ///      uncovered booking is exactly Σ max(0, −collateral), and USDC held covers the positive margins, the fees and
+    ///      what of the pool withdrawMarketPool would still pay (pool − uncovered).
+    function _assertPoolCash(address[3] memory accounts, int256 poolUsdc) internal view {
+        uint256 positive;
+        uint256 uncovered;
+        for (uint256 i; i < 3; ++i) {
+            int256 c = chouse.collateralOf(accounts[i]);
+            if (c > 0) positive += uint256(c);
+            else uncovered += uint256(-c);
+        }
+        assertEq(chouse.uncoveredCollateralUsdc(), uncovered, "ACC-01: uncovered booked");
+        (uint256 fees, ) = chouse.totals();
+        int256 cash = poolUsdc - int256(uncovered);
+        assertGe(usdc.balanceOf(address(chouse)), positive + fees + (cash > 0 ? uint256(cash) : 0), "ACC-01: cash");
+    }
+
     /// @dev Overridden by tests that use another collateral token.
     function _mintUsdc(address to, uint256 amount) internal virtual {
         usdc.mint(to, amount);

@@ -72,17 +72,7 @@ contract ClearingInvariantTest is ClearingSolBase {
     /// the positive margins, the fees and whatever of the pool withdrawMarketPool would still pay (pool − uncovered).
     function check_ACC01_uncoveredBooked() public view {
         (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
-        (uint256 fees, ) = chouse.totals();
-        uint256 positive;
-        uint256 uncovered;
-        for (uint256 i; i < 3; ++i) {
-            int256 c = chouse.collateralOf(traders[i]);
-            if (c > 0) positive += uint256(c);
-            else uncovered += uint256(-c);
-        }
-        assertEq(chouse.uncoveredCollateralUsdc(), uncovered, "ACC-01: uncovered booked");
-        int256 cash = poolUsdc - int256(uncovered);
-        assertGe(usdc.balanceOf(address(chouse)), positive + fees + (cash > 0 ? uint256(cash) : 0), "ACC-01: cash");
+        _assertPoolCash(traders, poolUsdc);
     }
 
     /// ACC-01 / LIQ-07: the GuarantorPool holds exactly the guarantors' capital and DPS bonds, and capital moves

@@ -160,16 +160,6 @@ contract PoolCashUncoveredTest is PerpSolBase {
     /// ACC-01 for the three accounts here: USDC held ≥ positive margin + the pool's cash + accrued fees, and the
     /// booking is exactly Σ max(0, −collateral).
     function _assertCashCoversClaims() internal view {
-        address[3] memory accounts = [lp, bystander, loser];
-        uint256 positive;
-        uint256 uncovered;
-        for (uint256 i; i < 3; ++i) {
-            int256 c = chouse.collateralOf(accounts[i]);
-            if (c > 0) positive += uint256(c);
-            else uncovered += uint256(-c);
-        }
-        assertEq(chouse.uncoveredCollateralUsdc(), uncovered, "booking = sum of deficits");
-        int256 cash = _pool() - int256(uncovered);
-        assertGe(int256(usdc.balanceOf(address(chouse))), int256(positive + _fees()) + (cash > 0 ? cash : int256(0)));
+        _assertPoolCash([lp, bystander, loser], _pool());
     }
 }
