@@ -307,7 +307,7 @@ contract ClearingHouse is
         ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
         ClearingHouseStorage.Market memory m = ClearingPositions.registered($, msg.sender);
         ClearingHouseStorage.Account memory acc = $.accounts[account];
-        ClearingPositions.settleBooked($, account, acc, m, msg.sender, amountUsdc);
+        ClearingPositions.settle($, account, acc, m, msg.sender, amountUsdc);
         $.accounts[account] = acc;
         $.markets[msg.sender].poolUsdc = m.poolUsdc;
     }

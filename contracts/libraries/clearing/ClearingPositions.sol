@@ -43,7 +43,7 @@ library ClearingPositions {
         tr.id = m.id;
         tr.flags = m.flags;
         tr.risk = m.risk;
-        if (settleUsdc != 0) settleBooked($, account, acc, m, tr.market, settleUsdc);
+        if (settleUsdc != 0) settle($, account, acc, m, tr.market, settleUsdc);
         (pnl, increasing) = movePosition($, account, acc, tr, sizeDeltaCh, tradePriceWad, gate);
         int256 collateral = int256(acc.collateralUsdc) + pnl - feeUsdc.toInt256();
         ClearingStorage.bookUncovered($, acc.collateralUsdc, collateral);
@@ -109,8 +109,9 @@ library ClearingPositions {
         $.positions[account][tr.market] = tr.position;
     }
 
-    /// @notice `settle`, with the collateral's change booked (ClearingStorage.bookUncovered).
-    function settleBooked(
+    /// @notice A market's cash flow between the account and its pool, in memory (the caller writes both back), with
+    ///         the collateral's change booked in the uncovered total (ClearingStorage.bookUncovered).
+    function settle(
         ClearingHouseStorage.Layout storage $,
         address account,
         ClearingHouseStorage.Account memory acc,
@@ -118,21 +119,8 @@ library ClearingPositions {
         address market,
         int256 amountUsdc
     ) internal {
-        int256 before = acc.collateralUsdc;
-        settle(account, acc, m, market, amountUsdc);
-        ClearingStorage.bookUncovered($, before, acc.collateralUsdc);
-    }
-
-    /// @notice A market's cash flow between the account and its pool, in memory (the caller writes both back; an
-    ///         unbooked change of the collateral: callers use settleBooked).
-    function settle(
-        address account,
-        ClearingHouseStorage.Account memory acc,
-        ClearingHouseStorage.Market memory m,
-        address market,
-        int256 amountUsdc
-    ) internal {
         int256 collateral = int256(acc.collateralUsdc) + amountUsdc;
+        ClearingStorage.bookUncovered($, acc.collateralUsdc, collateral);
         acc.collateralUsdc = collateral.toInt88();
         if (m.flags & ClearingStorage.FLAG_LOSS_ABSORBER != 0) acc.lastMarketId = m.id;
         int256 pool = int256(m.poolUsdc) - amountUsdc;
