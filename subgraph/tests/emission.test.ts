@@ -293,20 +293,21 @@ describe("Emission", () => {
   test("replenishment: pool first, keeper share, counter reduction, aggregates per day and hour", () => {
     init(wad(10000000), T0);
     // 1 DPS returned: 0.05 to the keeper budget, 0.95 to the pool = 475 GFL-epochs at rate 0.002 (capped at 300)
-    handleReplenished(
-      new EmissionEvents(EMISSION).Replenished(
-        T0 + HOUR,
-        REGISTRY,
-        wad(1),
-        milli(950),
-        milli(50),
-        wad(300),
-        wad(0),
-        milli(950),
-        milli(50),
-      ),
+    const rep = new EmissionEvents(EMISSION).Replenished(
+      T0 + HOUR,
+      REGISTRY,
+      wad(1),
+      milli(950),
+      milli(50),
+      wad(300),
+      wad(0),
+      milli(950),
+      milli(50),
+      wad(7),
     );
+    handleReplenished(rep);
     assert.fieldEquals("EmissionState", STATE, "rewardPoolDps", milli(950).toString());
+    assert.fieldEquals("Replenishment", lastEventId(rep), "emissionBoundDps", wad(7).toString());
     assert.fieldEquals("EmissionState", STATE, "keeperBudgetDps", milli(50).toString());
     assert.fieldEquals("EmissionState", STATE, "totalReplenishedDps", wad(1).toString());
     // a close owes 1.2 DPS: 0.95 from the pool, 0.25 minted; the bounty is capped at the 0.05 budget

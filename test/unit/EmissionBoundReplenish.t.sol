@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
+import {Vm} from "forge-std/Vm.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {IEmissionEvents} from "../../contracts/interfaces/emission/IEmissionEvents.sol";
 import {EmissionSolBase} from "../helpers/EmissionSolBase.sol";
 
 /// @notice EMI-01 against replenishment (round 43's deep finding, fixed in round 44): DPS returned to the pool lowers
@@ -30,13 +32,32 @@ contract EmissionBoundReplenishTest is EmissionSolBase {
         emission.claim(p2);
     }
 
+    /// @dev Also checks Replenished's post-state against the views: the counter, both pools and the bound after.
     function _replenish(uint256 amount) internal returns (uint256 gflEquivalent) {
         (uint256 before, , ) = emission.halvingState();
         dps.transfer(address(emission), amount);
+        vm.recordLogs();
         vm.prank(registry);
         emission.replenish(amount);
+        Vm.Log[] memory logs = vm.getRecordedLogs();
         (uint256 after_, , ) = emission.halvingState();
         gflEquivalent = before - after_;
+        bool seen;
+        for (uint256 i; i < logs.length; ++i) {
+            if (logs[i].topics[0] != IEmissionEvents.Replenished.selector) continue;
+            seen = true;
+            (, , , uint256 g, uint256 cumulative, uint256 pool, uint256 budget, uint256 bound) = abi.decode(
+                logs[i].data,
+                (uint256, uint256, uint256, uint256, uint256, uint256, uint256, uint256)
+            );
+            (uint256 poolNow, uint256 budgetNow, , ) = emission.pools();
+            assertEq(g, gflEquivalent, "event: GFL equivalent");
+            assertEq(cumulative, after_, "event: counter after");
+            assertEq(pool, poolNow, "event: reward pool after");
+            assertEq(budget, budgetNow, "event: keeper budget after");
+            assertEq(bound, emission.emissionBound(), "event: emission bound after");
+        }
+        assertTrue(seen, "Replenished emitted");
     }
 
     function _minted() internal view returns (uint256 minted) {

@@ -194,7 +194,7 @@ contract Emission is ChxUpgradeable, EmissionStore, IEmission {
     /// @inheritdoc IEmission
     function checker() external view returns (bool canExec, bytes memory execPayload) {
         (uint8 action, uint256 arg) = EmissionKeepers.nextUpkeep(_s());
-        if (action == 0) return (false, bytes("Emission: nothing to do"));
+        if (action == 0) return (false, "");
         // @dev one encoding for the three actions (each takes one uint256): the bytes of abi.encodeCall.
         bytes4 selector =
             action == EmissionKeepers.UPKEEP_CLOSE

@@ -129,6 +129,7 @@ interface IEmissionEvents {
     /// @param cumulativeGfl Counter after.
     /// @param rewardPoolDps Reward pool after.
     /// @param keeperBudgetDps Keeper budget after.
+    /// @param emissionBoundDps `emissionBound()` after (EMI-01: raised by the offset GFL's DPS value).
     event Replenished(
         address indexed by,
         uint256 dpsAmount,
@@ -137,7 +138,8 @@ interface IEmissionEvents {
         uint256 gflEquivalent,
         uint256 cumulativeGfl,
         uint256 rewardPoolDps,
-        uint256 keeperBudgetDps
+        uint256 keeperBudgetDps,
+        uint256 emissionBoundDps
     );
 
     /// @notice Emitted when someone funds the keeper budget directly.

@@ -122,37 +122,52 @@ library EmissionRewards {
     function replenish(EmissionStore.EmissionStorage storage $, uint256 dpsAmount) internal {
         uint256 pool = $.rewardPoolDps;
         uint256 budget = $.keeperBudgetDps;
-        uint256 balance = IERC20(address($.dps)).balanceOf(address(this));
-        uint256 unaccounted = balance - pool - budget - $.fundedDps;
-        if (unaccounted < dpsAmount) revert IEmissionErrors.EmissionReplenishNotFunded(dpsAmount, unaccounted);
+        {
+            uint256 unaccounted = IERC20(address($.dps)).balanceOf(address(this)) - pool - budget - $.fundedDps;
+            if (unaccounted < dpsAmount) revert IEmissionErrors.EmissionReplenishNotFunded(dpsAmount, unaccounted);
+        }
         // @dev keeper share rounds down; the pool keeps the remainder.
         uint256 toKeeper = (dpsAmount * $.keeperShareBps) / 10_000;
         uint256 toPool = dpsAmount - toKeeper;
-        // @dev GFL equivalent = DPS / (share × R_n): the exact inverse of the rate in force, rounded down so the
-        //      counter falls by at most what the returned DPS pays for (docs/emission.md, seed 001 §4.2).
-        uint256 rate = EmissionEpochs.rate($, $.halvings);
-        uint256 gflEquivalent = rate == 0 ? 0 : Math.mulDiv(toPool, WAD, rate);
-        uint256 cumulative = $.cumulativeGfl;
-        if (gflEquivalent > cumulative) gflEquivalent = cumulative;
-        cumulative -= gflEquivalent;
-        $.cumulativeGfl = cumulative;
-        // @dev EMI-01: the offset GFL-epochs were accrued (and may already be minted) and will be paid again from the
-        //      pool; keep their value in the bound, rounded up, so it never falls below the rewards ever accrued.
-        $.boundAccruedDps += Math.mulDiv(rate, gflEquivalent, WAD, Math.Rounding.Ceil);
-        pool += toPool;
-        budget += toKeeper;
-        $.rewardPoolDps = pool;
-        $.keeperBudgetDps = budget;
+        uint256 gflEquivalent;
+        {
+            uint256 cumulative = $.cumulativeGfl;
+            // @dev GFL equivalent = DPS / (share × R_n): the exact inverse of the rate in force, rounded down so the
+            //      counter falls by at most what the returned DPS pays for (docs/emission.md, seed 001 §4.2).
+            uint256 rate = EmissionEpochs.rate($, $.halvings);
+            gflEquivalent = rate == 0 ? 0 : Math.mulDiv(toPool, WAD, rate);
+            if (gflEquivalent > cumulative) gflEquivalent = cumulative;
+            $.cumulativeGfl = cumulative - gflEquivalent;
+            // @dev EMI-01: the offset GFL-epochs were accrued (and may already be minted) and will be paid again from
+            //      the pool; keep their value in the bound, rounded up, so it never falls below the rewards ever
+            //      accrued.
+            $.boundAccruedDps += Math.mulDiv(rate, gflEquivalent, WAD, Math.Rounding.Ceil);
+        }
+        $.rewardPoolDps = pool + toPool;
+        $.keeperBudgetDps = budget + toKeeper;
         $.totalReplenishedDps += dpsAmount;
+        _emitReplenished($, dpsAmount, toPool, toKeeper, gflEquivalent);
+    }
+
+    /// @dev Emits Replenished with the post-state read back from storage (warm slots): the event's nine fields do not
+    ///      fit the stack beside replenish's locals.
+    function _emitReplenished(
+        EmissionStore.EmissionStorage storage $,
+        uint256 dpsAmount,
+        uint256 toPool,
+        uint256 toKeeper,
+        uint256 gflEquivalent
+    ) private {
         emit IEmissionEvents.Replenished(
             msg.sender,
             dpsAmount,
             toPool,
             toKeeper,
             gflEquivalent,
-            cumulative,
-            pool,
-            budget
+            $.cumulativeGfl,
+            $.rewardPoolDps,
+            $.keeperBudgetDps,
+            EmissionEpochs.bound($)
         );
     }
 }

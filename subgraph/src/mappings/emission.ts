@@ -326,6 +326,7 @@ export function handleReplenished(event: Replenished): void {
   r.cumulativeGfl = event.params.cumulativeGfl;
   r.rewardPoolDps = event.params.rewardPoolDps;
   r.keeperBudgetDps = event.params.keeperBudgetDps;
+  r.emissionBoundDps = event.params.emissionBoundDps;
   stamp(r, event);
   r.save();
 
