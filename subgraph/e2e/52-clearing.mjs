@@ -1,5 +1,6 @@
-// OPS-03 checks for the clearing layer (margin accounts and guarantors). Loaded by scripts/e2e.mjs after the
-// earlier parts. Signers: 0 deployer (mints mock USDC), 4 a margin trader who also funds a guarantor, 9 the guarantor.
+// OPS-03 checks for the clearing layer (margin accounts, the uncovered collateral total, guarantors). Loaded by
+// scripts/e2e.mjs after the earlier parts. Signers: 0 deployer (mints mock USDC), 4 a margin trader who also funds
+// a guarantor, 9 the guarantor.
 import { Contract } from "ethers";
 
 const usdc = (n) => BigInt(Math.round(n * 1e6));
@@ -46,6 +47,8 @@ export async function scenario(ctx) {
 }
 
 const big = (x) => BigInt(x ?? 0);
+/** ClearingStats' id (UTF-8 "clearing"). */
+const CLEARING = "0x" + Buffer.from("clearing").toString("hex");
 
 export async function compare(ctx) {
   const { replay, at, tag, check } = ctx;
@@ -80,6 +83,28 @@ export async function compare(ctx) {
     if (big(h.shares) !== shares)
       bad.push(`${h.id} shares ${h.shares} ≠ ${shares}`);
   }
+  // The uncovered total (docs/clearing.md "Uncovered collateral and pool cash"): rebuilt by the subgraph from the
+  // collateral post-states, booked by the ClearingHouse; and the count of accounts below zero. Before any deficit
+  // there is no ClearingStats row (zero).
+  const stats = replay.entity("ClearingStats", CLEARING) ?? {};
+  const below = replay
+    .entities("MarginAccount")
+    .filter((a) => big(a.collateralUsdc) < 0n);
+  ctx.eq(
+    `ClearingStats.uncoveredCollateralUsdc = uncoveredCollateralUsdc() ${tag}`,
+    stats.uncoveredCollateralUsdc,
+    await house.uncoveredCollateralUsdc(at),
+  );
+  ctx.eq(
+    `ClearingStats.uncoveredCollateralUsdc = Σ max(0, −collateral) ${tag}`,
+    stats.uncoveredCollateralUsdc,
+    below.reduce((s, a) => s - big(a.collateralUsdc), 0n),
+  );
+  ctx.eq(
+    `ClearingStats.accountsInDeficit ${tag}`,
+    stats.accountsInDeficit,
+    below.length,
+  );
   check(
     `clearing margin accounts and guarantors ${tag}`,
     bad.length === 0,

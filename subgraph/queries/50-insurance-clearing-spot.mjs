@@ -126,6 +126,21 @@ export const queries = {
     },
   },
 
+  UncoveredCollateral: {
+    async check(d, t) {
+      const s = d.clearingStats;
+      t.ok(s !== null, "a ClearingStats row (the scenario's liquidation took an account below zero)");
+      t.eq(s?.uncoveredCollateralUsdc, await house(t).uncoveredCollateralUsdc(t.at), "uncoveredCollateralUsdc()");
+      const want = expected(t, "MarginAccount", { where: (a) => big(a.collateralUsdc) < 0n, key: (a) => a.collateralUsdc });
+      // the scenario's liquidated account keeps the deficit ADL could not cover (the keeper's short is far smaller)
+      t.rows(d.marginAccounts, 1, "accounts below zero");
+      sameRows(t, d.marginAccounts, want, "accounts below zero, most negative first");
+      t.eq(s?.accountsInDeficit, want.length, "accountsInDeficit = the accounts below zero");
+      t.eq(s?.uncoveredCollateralUsdc, -t.sum(d.marginAccounts, (a) => a.collateralUsdc), "total = Σ their deficits");
+      for (const a of d.marginAccounts) t.eq(a.collateralUsdc, await house(t).collateralOf(a.id, t.at), `collateralOf(${a.id})`);
+    },
+  },
+
   AccountPnl: {
     variables: (t) => {
       const a = maxBy(t, "MarginAccount", (x) => rowsOf(t, "PositionChange", (c) => c.account === x.id).length);

@@ -1,21 +1,25 @@
 // Mapping tests of the ClearingHouse data source (matchstick-as API; events from generated/factories/ClearingHouse.ts):
 // margin, positions and open interest, the PnL snapshots, the per-account and per-market days, the waterfall steps.
 // (The guarantor side is in guarantorPool.test.ts, the liquidation as a whole in liquidationEngine.test.ts.)
-import { Address, BigInt } from "@graphprotocol/graph-ts";
+import { Address, BigInt, Bytes } from "@graphprotocol/graph-ts";
 import { assert, beforeEach, clearStore, describe, test } from "matchstick-as/assembly/index";
 import { DeficitAbsorbed } from "../generated/ClearingHouse/ClearingHouse";
 import {
   handleAccountSettled,
   handleDeficitAbsorbed,
+  handleDeficitUnabsorbed,
+  handleLiquidationBountyPaid,
   handleMarginDeposited,
+  handleMarginWithdrawn,
   handleMarketRegistered,
+  handlePositionDeleveraged,
   handlePositionLiquidated,
   handlePositionModified,
   handleTokenCollateralDeposited,
   handleTokenCollateralSeized,
   handleTokenCollateralWithdrawn,
 } from "../src/mappings/clearingHouse";
-import { ALICE, BOB, DAY, lastEventId, T0, wad } from "./helpers";
+import { ALICE, BOB, CAROL, DAY, lastEventId, T0, wad } from "./helpers";
 import { ClearingHouseEvents } from "../generated/factories/ClearingHouse";
 
 const HOUSE = Address.fromString("0x000000000000000000000000000000000000c1ea");
@@ -195,5 +199,171 @@ describe("ClearingHouse", () => {
     assert.fieldEquals("TokenCollateralEvent", lastEventId(seized), "kind", "seized");
     assert.fieldEquals("TokenCollateralEvent", lastEventId(seized), "counterparty", BOB.toHexString());
     assert.entityCount("TokenCollateralEvent", 3);
+  });
+});
+
+// ClearingStats: Σ max(0, −collateral) over the margin accounts, booked old → new on every event that carries an
+// account's collateral after a write, as ClearingStorage.bookUncovered books ClearingHouse.uncoveredCollateralUsdc().
+const STATS = Bytes.fromUTF8("clearing").toHexString();
+
+function uncovered(total: BigInt, accounts: i32): void {
+  assert.fieldEquals("ClearingStats", STATS, "uncoveredCollateralUsdc", total.toString());
+  assert.fieldEquals("ClearingStats", STATS, "accountsInDeficit", accounts.toString());
+}
+
+function collateralOf(account: Address, amount: BigInt): void {
+  assert.fieldEquals("MarginAccount", account.toHexString(), "collateralUsdc", amount.toString());
+}
+
+/** A losing trade of `account` that leaves its collateral at `collateral` (the post-state PositionModified carries). */
+function lossTo(account: Address, collateral: BigInt): void {
+  modified(account, wad(-10), wad(10), BigInt.zero(), BigInt.zero(), usdc(-100), BigInt.zero(), collateral);
+}
+
+describe("ClearingHouse uncovered collateral (ClearingStats)", () => {
+  beforeEach(() => {
+    clearStore();
+  });
+
+  test("solvent accounts never touch the total", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    handleMarginDeposited(house.MarginDeposited(T0, ALICE, usdc(100), usdc(100)));
+    lossTo(ALICE, usdc(10));
+    handleMarginWithdrawn(house.MarginWithdrawn(T0 + 200, ALICE, BOB, usdc(10), BigInt.zero()));
+    collateralOf(ALICE, BigInt.zero());
+    assert.notInStore("ClearingStats", STATS);
+  });
+
+  test("below zero raises the total, further below raises it more, deposits lower it in part then in full", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    handleMarginDeposited(house.MarginDeposited(T0, ALICE, usdc(100), usdc(100)));
+    // a losing close takes Alice from 100 to −30: 30 USDC no USDC backs
+    lossTo(ALICE, usdc(-30));
+    collateralOf(ALICE, usdc(-30));
+    uncovered(usdc(30), 1);
+    // funding owed on top: −30 → −45 (negative to more negative: +15, still one account)
+    handleAccountSettled(house.AccountSettled(T0 + 300, ALICE, MARKET, usdc(-15), usdc(-45), usdc(145)));
+    uncovered(usdc(45), 1);
+    // a deposit covers 20 of it: −45 → −25
+    handleMarginDeposited(house.MarginDeposited(T0 + 400, ALICE, usdc(20), usdc(-25)));
+    uncovered(usdc(25), 1);
+    // and the rest and more: −25 → 15
+    handleMarginDeposited(house.MarginDeposited(T0 + 500, ALICE, usdc(40), usdc(15)));
+    collateralOf(ALICE, usdc(15));
+    uncovered(BigInt.zero(), 0);
+    assert.fieldEquals("ClearingStats", STATS, "updatedAt", (T0 + 500).toString());
+    // the day closes at the collateral after
+    assert.fieldEquals(
+      "MarginAccountDayData",
+      ALICE.concatI32(<i32>(T0 / DAY)).toHexString(),
+      "collateralUsdc",
+      usdc(15).toString(),
+    );
+  });
+
+  test("two accounts add up; each one's cover lowers only its own part", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    lossTo(ALICE, usdc(-30));
+    // Bob's liquidation close leaves −12 (no bounty: nothing left to pay it from)
+    handlePositionLiquidated(
+      house.PositionLiquidated(T0 + 400, BOB, MARKET, wad(-5), wad(2), usdc(-40), BigInt.zero(), usdc(-12)),
+    );
+    uncovered(usdc(42), 2);
+    // Carol stays solvent: her bounty-paying liquidation does not touch the total
+    handleLiquidationBountyPaid(house.LiquidationBountyPaid(T0 + 450, CAROL, BOB, usdc(1), usdc(9)));
+    uncovered(usdc(42), 2);
+    handleMarginDeposited(house.MarginDeposited(T0 + 500, ALICE, usdc(50), usdc(20)));
+    uncovered(usdc(12), 1);
+    // Bob's funding credit brings him to zero exactly: zero is not a deficit
+    handleAccountSettled(house.AccountSettled(T0 + 600, BOB, MARKET, usdc(12), BigInt.zero(), usdc(28)));
+    collateralOf(BOB, BigInt.zero());
+    uncovered(BigInt.zero(), 0);
+  });
+
+  test("waterfall: the guarantor's and the fund's payments lower it, DeficitUnabsorbed carries what is left", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    lossTo(ALICE, usdc(-30));
+    // absorbDeficit: guarantor 20 of 30, the fund has nothing; 10 stays on the account
+    deficit(1, usdc(20), usdc(10));
+    collateralOf(ALICE, usdc(-10));
+    uncovered(usdc(10), 1);
+    const left = house.DeficitUnabsorbed(T0 + 500, ALICE, usdc(10), usdc(-10));
+    handleDeficitUnabsorbed(left);
+    collateralOf(ALICE, usdc(-10));
+    uncovered(usdc(10), 1);
+    assert.fieldEquals("ClearingEvent", lastEventId(left), "kind", "deficitUnabsorbed");
+    assert.fieldEquals("ClearingEvent", lastEventId(left), "amountUsdc", usdc(10).toString());
+    assert.fieldEquals("ClearingEvent", lastEventId(left), "collateralUsdc", usdc(-10).toString());
+    // a later retry (executeAdl's waterfall first): the refilled fund pays the 10 in full. absorbDeficit emits no
+    // post-state then (no DeficitUnabsorbed): the payment itself brings the account to zero
+    deficit(2, usdc(10), BigInt.zero());
+    collateralOf(ALICE, BigInt.zero());
+    uncovered(BigInt.zero(), 0);
+    assert.fieldEquals("MarginAccount", ALICE.toHexString(), "deficitUsdc", usdc(30).toString());
+  });
+
+  test("ADL: the bankrupt's part falls by the haircut; the ADL step's DeficitAbsorbed does not count it twice", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    lossTo(ALICE, usdc(-50));
+    modified(BOB, wad(-30), wad(10), wad(-30), usdc(-300), BigInt.zero(), BigInt.zero(), usdc(60));
+    uncovered(usdc(50), 1);
+    // Bob buys back 30 at 5 (profit 150): 30 to Alice (−50 → −20), 0.75 to the keeper; Bob 60 + 150 − 30.75
+    handlePositionDeleveraged(
+      house.PositionDeleveraged(
+        T0 + 800,
+        ALICE,
+        BOB,
+        MARKET,
+        wad(30),
+        wad(5),
+        usdc(150),
+        usdc(30),
+        BigInt.fromI32(750000),
+        BigInt.zero(),
+        BigInt.fromI64(179250000),
+        usdc(-20),
+      ),
+    );
+    handleDeficitAbsorbed(house.DeficitAbsorbed(T0 + 800, ALICE, 4, usdc(30), usdc(20), MARKET));
+    collateralOf(ALICE, usdc(-20));
+    collateralOf(BOB, BigInt.fromI64(179250000));
+    uncovered(usdc(20), 1);
+    // a second step covers the rest
+    handlePositionDeleveraged(
+      house.PositionDeleveraged(
+        T0 + 900,
+        ALICE,
+        CAROL,
+        MARKET,
+        wad(10),
+        wad(5),
+        usdc(50),
+        usdc(20),
+        BigInt.zero(),
+        BigInt.zero(),
+        usdc(30),
+        BigInt.zero(),
+      ),
+    );
+    handleDeficitAbsorbed(house.DeficitAbsorbed(T0 + 900, ALICE, 4, usdc(20), BigInt.zero(), MARKET));
+    uncovered(BigInt.zero(), 0);
+  });
+
+  test("a token sale pays the deficit token by token", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    const OTHER_TOKEN = Address.fromString("0x000000000000000000000000000000000000c401");
+    handleTokenCollateralDeposited(house.TokenCollateralDeposited(T0, ALICE, CH_TOKEN, wad(10), wad(10), wad(10)));
+    handleTokenCollateralDeposited(house.TokenCollateralDeposited(T0, ALICE, OTHER_TOKEN, wad(5), wad(5), wad(5)));
+    lossTo(ALICE, usdc(-50));
+    // the first token sells for 30: −50 → −20; the second for 25: −20 → 5
+    handleTokenCollateralSeized(
+      house.TokenCollateralSeized(T0 + 500, ALICE, BOB, CH_TOKEN, wad(10), usdc(30), usdc(-20)),
+    );
+    uncovered(usdc(20), 1);
+    handleTokenCollateralSeized(
+      house.TokenCollateralSeized(T0 + 500, ALICE, BOB, OTHER_TOKEN, wad(5), usdc(25), usdc(5)),
+    );
+    collateralOf(ALICE, usdc(5));
+    uncovered(BigInt.zero(), 0);
   });
 });

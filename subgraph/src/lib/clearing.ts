@@ -3,7 +3,15 @@ import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import { Series } from "./buckets";
 import { ClearingConfigChange, ClearingMarket, Guarantor, MarginAccount } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "./common";
-import { initGuarantor, initMarginAccount, loadOrInitClearingMarket } from "../../generated/defaults";
+import {
+  initGuarantor,
+  initMarginAccount,
+  loadOrInitClearingMarket,
+  loadOrInitClearingStats,
+} from "../../generated/defaults";
+
+/** ClearingStats' id: one row for the clearing layer (written by the ClearingHouse and LiquidationEngine sources). */
+export const CLEARING_ID = Bytes.fromUTF8("clearing");
 
 export function getMarginAccount(address: Bytes, event: ethereum.Event): MarginAccount {
   let a = MarginAccount.load(address);
@@ -13,6 +21,25 @@ export function getMarginAccount(address: Bytes, event: ethereum.Event): MarginA
   }
   a.updatedAt = event.block.timestamp;
   return a;
+}
+
+/**
+ * Sets the account's USDC collateral to `collateral` (the post-state an event carries) and books the change into
+ * ClearingStats as the ClearingHouse books it (ClearingStorage.bookUncovered): uncovered += max(0, −new) − max(0, −old),
+ * and the count of accounts below zero. Neither side negative (every solvent account): ClearingStats is not touched.
+ * Every write of MarginAccount.collateralUsdc goes through here, so the total is Σ max(0, −collateralUsdc).
+ */
+export function setCollateral(a: MarginAccount, collateral: BigInt, event: ethereum.Event): void {
+  const before = a.collateralUsdc;
+  a.collateralUsdc = collateral;
+  const wasNegative = before.lt(ZERO);
+  const isNegative = collateral.lt(ZERO);
+  if (!wasNegative && !isNegative) return;
+  const s = loadOrInitClearingStats(CLEARING_ID);
+  s.uncoveredCollateralUsdc = s.uncoveredCollateralUsdc.minus(negative(before)).plus(negative(collateral));
+  if (wasNegative != isNegative) s.accountsInDeficit = s.accountsInDeficit + (isNegative ? 1 : -1);
+  s.updatedAt = event.block.timestamp;
+  s.save();
 }
 
 export function getGuarantor(address: Bytes, event: ethereum.Event): Guarantor {
@@ -73,4 +100,3 @@ export function accountDay(
   b.set("realisedPnlTotalUsdc", a.realisedPnlUsdc).set("unrealisedPnlUsdc", a.unrealisedPnlUsdc);
   b.set("collateralUsdc", a.collateralUsdc).save();
 }
-

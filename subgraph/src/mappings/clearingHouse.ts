@@ -4,6 +4,7 @@ import { BigInt, Bytes, ethereum } from "@graphprotocol/graph-ts";
 import {
   AccountSettled,
   DeficitAbsorbed,
+  DeficitUnabsorbed,
   FeesFlushed,
   LiquidationBountyPaid,
   MarginDeposited,
@@ -31,7 +32,15 @@ import {
 } from "../../generated/schema";
 import { initPosition, initTokenCollateral, loadOrInitLiquidationDraft } from "../../generated/defaults";
 import { Series } from "../lib/buckets";
-import { accountDay, configChange, getMarginAccount, getMarket, negative, positive } from "../lib/clearing";
+import {
+  accountDay,
+  configChange,
+  getMarginAccount,
+  getMarket,
+  negative,
+  positive,
+  setCollateral,
+} from "../lib/clearing";
 import { eventId, stamp, ZERO } from "../lib/common";
 import { WAD_WAD_TO_USDC } from "../lib/markets";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
@@ -68,7 +77,7 @@ function getPosition(account: Bytes, market: Bytes, event: ethereum.Event): Posi
 export function handleMarginDeposited(event: MarginDeposited): void {
   const p = event.params;
   const a = getMarginAccount(p.account, event);
-  a.collateralUsdc = p.collateralUsdc;
+  setCollateral(a, p.collateralUsdc, event);
   a.depositedUsdc = a.depositedUsdc.plus(p.amountUsdc);
   a.save();
   accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
@@ -81,7 +90,7 @@ export function handleMarginDeposited(event: MarginDeposited): void {
 export function handleMarginWithdrawn(event: MarginWithdrawn): void {
   const p = event.params;
   const a = getMarginAccount(p.account, event);
-  a.collateralUsdc = p.collateralUsdc;
+  setCollateral(a, p.collateralUsdc, event);
   a.withdrawnUsdc = a.withdrawnUsdc.plus(p.amountUsdc);
   a.save();
   accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
@@ -95,7 +104,7 @@ export function handleMarginWithdrawn(event: MarginWithdrawn): void {
 export function handleAccountSettled(event: AccountSettled): void {
   const p = event.params;
   const a = getMarginAccount(p.account, event);
-  a.collateralUsdc = p.collateralUsdc;
+  setCollateral(a, p.collateralUsdc, event);
   a.save();
   const m = getMarket(p.market);
   m.poolUsdc = p.marketPoolUsdc;
@@ -124,7 +133,7 @@ export function handleMarketPoolChanged(event: MarketPoolChanged): void {
 export function handleLiquidationBountyPaid(event: LiquidationBountyPaid): void {
   const p = event.params;
   const a = getMarginAccount(p.account, event);
-  a.collateralUsdc = p.collateralUsdc;
+  setCollateral(a, p.collateralUsdc, event);
   a.save();
   accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
   const e = clearingEvent(event, "bounty", p.account, null);
@@ -233,7 +242,7 @@ function changePosition(
   pos.unrealisedPnlUsdc = sizeAfter.times(price).div(WAD_WAD_TO_USDC).minus(pos.openNotionalUsdc);
   pos.save();
 
-  a.collateralUsdc = collateral;
+  setCollateral(a, collateral, event);
   a.feesUsdc = a.feesUsdc.plus(fee);
   a.realisedPnlUsdc = a.realisedPnlUsdc.plus(realised);
   a.unrealisedPnlUsdc = a.unrealisedPnlUsdc.minus(unrealisedBefore).plus(pos.unrealisedPnlUsdc);
@@ -336,7 +345,7 @@ export function handlePositionDeleveraged(event: PositionDeleveraged): void {
     false,
   );
   const b = getMarginAccount(p.bankrupt, event);
-  b.collateralUsdc = p.bankruptCollateralUsdc;
+  setCollateral(b, p.bankruptCollateralUsdc, event);
   b.save();
   accountDay(b, event, ZERO, ZERO, ZERO, 0, 0);
   const s = new AdlStep(eventId(event));
@@ -355,11 +364,20 @@ export function handlePositionDeleveraged(event: PositionDeleveraged): void {
   s.save();
 }
 
+/**
+ * A waterfall step. The guarantor's and the insurance fund's payments (layers 1, 2: ClearingHouse.absorbDeficit) add
+ * to the account's collateral: absorbDeficit writes old + Σ payments and emits the post-state only while a deficit is
+ * left (DeficitUnabsorbed, after these steps), so a full cover is booked from the amounts here. An ADL step (layer 4)
+ * follows its PositionDeleveraged, which already carried the bankrupt's collateral after the haircut.
+ */
 export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
   const p = event.params;
   const a = getMarginAccount(p.account, event);
   a.deficitUsdc = a.deficitUsdc.plus(p.amountUsdc);
+  const pays = p.layer == 1 || p.layer == 2;
+  if (pays) setCollateral(a, a.collateralUsdc.plus(p.amountUsdc), event);
   a.save();
+  if (pays) accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
   const s = new DeficitStep(eventId(event));
   s.marginAccount = a.id;
   s.account = p.account;
@@ -387,6 +405,19 @@ export function handleDeficitAbsorbed(event: DeficitAbsorbed): void {
   else if (p.layer == 2) d.insuranceUsdc = d.insuranceUsdc.plus(p.amountUsdc);
   else if (p.layer == 3) d.socialisedUsdc = d.socialisedUsdc.plus(p.amountUsdc);
   d.save();
+}
+
+/** What the waterfall could not absorb stays on the account as negative collateral (its post-state). */
+export function handleDeficitUnabsorbed(event: DeficitUnabsorbed): void {
+  const p = event.params;
+  const a = getMarginAccount(p.account, event);
+  setCollateral(a, p.collateralUsdc, event);
+  a.save();
+  accountDay(a, event, ZERO, ZERO, ZERO, 0, 0);
+  const e = clearingEvent(event, "deficitUnabsorbed", p.account, null);
+  e.amountUsdc = p.amountUsdc;
+  e.collateralUsdc = p.collateralUsdc;
+  e.save();
 }
 
 // ───────────── token collateral (IClearingHouseCollateral) ─────────────
@@ -450,7 +481,7 @@ export function handleTokenCollateralSeized(event: TokenCollateralSeized): void 
   t.seizedProceedsUsdc = t.seizedProceedsUsdc.plus(p.proceedsUsdc);
   t.save();
   const a = getMarginAccount(p.account, event);
-  a.collateralUsdc = p.collateralUsdc;
+  setCollateral(a, p.collateralUsdc, event);
   a.save();
   const e = tokenEvent(event, "seized", p.account, p.token);
   e.counterparty = p.to;

@@ -8,13 +8,15 @@ import {
 import { store } from "@graphprotocol/graph-ts";
 import { AdlClaim, Liquidation, LiquidationDraft } from "../../generated/schema";
 import { eventId, getOrCreateAccount, stamp, ZERO } from "../lib/common";
-import { accountDay, configChange, getMarginAccount } from "../lib/clearing";
+import { accountDay, configChange, getMarginAccount, setCollateral } from "../lib/clearing";
 export { handleFeaturePauseSet, handleUpgraded } from "./module";
 
 export function handleAccountLiquidated(event: AccountLiquidated): void {
   const p = event.params;
   const a = getMarginAccount(p.account, event);
-  a.collateralUsdc = p.collateralUsdc;
+  // the account's collateral after the whole liquidation (token sale, close, bounty, waterfall): the last word of
+  // the transaction, whatever the ClearingHouse events before it carried
+  setCollateral(a, p.collateralUsdc, event);
   a.liquidationCount = a.liquidationCount + 1;
   a.save();
   accountDay(a, event, ZERO, ZERO, ZERO, 0, 1);
