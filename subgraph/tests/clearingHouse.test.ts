@@ -21,6 +21,7 @@ import {
 } from "../src/mappings/clearingHouse";
 import { ALICE, BOB, CAROL, DAY, lastEventId, T0, wad } from "./helpers";
 import { ClearingHouseEvents } from "../generated/factories/ClearingHouse";
+import { adlStepAliceBob } from "./clearing-fixtures";
 
 const HOUSE = Address.fromString("0x000000000000000000000000000000000000c1ea");
 const MARKET = Address.fromString("0x000000000000000000000000000000000000aa01");
@@ -308,23 +309,7 @@ describe("ClearingHouse uncovered collateral (ClearingStats)", () => {
     modified(BOB, wad(-30), wad(10), wad(-30), usdc(-300), BigInt.zero(), BigInt.zero(), usdc(60));
     uncovered(usdc(50), 1);
     // Bob buys back 30 at 5 (profit 150): 30 to Alice (−50 → −20), 0.75 to the keeper; Bob 60 + 150 − 30.75
-    handlePositionDeleveraged(
-      house.PositionDeleveraged(
-        T0 + 800,
-        ALICE,
-        BOB,
-        MARKET,
-        wad(30),
-        wad(5),
-        usdc(150),
-        usdc(30),
-        BigInt.fromI32(750000),
-        BigInt.zero(),
-        BigInt.fromI64(179250000),
-        usdc(-20),
-      ),
-    );
-    handleDeficitAbsorbed(house.DeficitAbsorbed(T0 + 800, ALICE, 4, usdc(30), usdc(20), MARKET));
+    adlStepAliceBob(house, MARKET, T0 + 800);
     collateralOf(ALICE, usdc(-20));
     collateralOf(BOB, BigInt.fromI64(179250000));
     uncovered(usdc(20), 1);

@@ -9,7 +9,6 @@ import {
   handleDeficitAbsorbed,
   handleDeficitUnabsorbed,
   handleMarginDeposited,
-  handlePositionDeleveraged,
   handlePositionLiquidated,
   handlePositionModified,
 } from "../src/mappings/clearingHouse";
@@ -21,6 +20,7 @@ import {
 } from "../src/mappings/liquidationEngine";
 import { ALICE, BOB, inTx, lastEventId, T0, wad } from "./helpers";
 import { ClearingHouseEvents } from "../generated/factories/ClearingHouse";
+import { adlStepAliceBob } from "./clearing-fixtures";
 import { GuarantorPoolEvents } from "../generated/factories/GuarantorPool";
 import { LiquidationEngineEvents } from "../generated/factories/LiquidationEngine";
 
@@ -115,23 +115,7 @@ describe("LiquidationEngine", () => {
     assert.fieldEquals("AdlClaim", ALICE.toHexString(), "rounds", "1");
     assert.fieldEquals("AdlClaim", ALICE.toHexString(), "bankruptLong", "true");
     // the step: Bob buys back 30 at 5 (profit 150), gives up 30 to Alice, 0.75 to the keeper
-    handlePositionDeleveraged(
-      house.PositionDeleveraged(
-        T0 + 800,
-        ALICE,
-        BOB,
-        MARKET,
-        wad(30),
-        wad(5),
-        usdc(150),
-        usdc(30),
-        BigInt.fromI32(750000),
-        BigInt.zero(),
-        BigInt.fromI64(179250000),
-        usdc(-20),
-      ),
-    );
-    handleDeficitAbsorbed(house.DeficitAbsorbed(T0 + 800, ALICE, 4, usdc(30), usdc(20), MARKET));
+    adlStepAliceBob(house, MARKET, T0 + 800);
     handleAdlRoundExecuted(
       le.AdlRoundExecuted(T0 + 800, ALICE, KEEPER, BigInt.fromI32(1), usdc(30), usdc(20), wad(20), false),
     );
