@@ -125,6 +125,8 @@ interface Flight {
   job: string;
   keys: string[];
   description: string;
+  /** Set while an urgent action is taking this nonce over (one at a time: the others take fresh nonces). */
+  claimed?: boolean;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -298,7 +300,7 @@ export class Sender {
     const after = this.settings.preemptAfterMs ?? this.settings.replaceAfterMs;
     let best: Flight | undefined;
     for (const f of this.flights.values()) {
-      if (f.priority) continue;
+      if (f.priority || f.claimed) continue;
       const stuck = f.fees.maxFeeWei < nextBase || now - f.firstSentAt >= after;
       if (stuck && (best === undefined || f.nonce < best.nonce)) best = f;
     }
@@ -314,7 +316,10 @@ export class Sender {
     if (opts.priority) {
       const stuck = this.stuckOrdinary(opts.quote);
       if (stuck !== undefined) {
-        const taken = await this.takeOver(stuck, req, opts);
+        // Claimed at once: the other urgent actions of the tick, submitted concurrently, must not all re-sign this
+        // nonce (each but the first was refused as underpriced, a wasted round trip before its fresh nonce).
+        stuck.claimed = true;
+        const taken = await this.takeOver(stuck, req, opts).finally(() => (stuck.claimed = false));
         if (taken !== undefined) return taken;
       }
     }
