@@ -37,6 +37,8 @@ import { protocolOnNode, type DeployedProtocol } from "../test/protocol.js";
 import type { Keeper, TickReport } from "../src/keeper.js";
 import { sendBulk } from "./liquidation.js";
 import { mapLimit } from "../src/util.js";
+import { createLogger } from "../src/log.js";
+import { destination } from "pino";
 
 const OUT = path.join("bench", "keepers.json");
 const TRADERS = Number(process.env.CHX_SOAK_ACCOUNTS ?? 1_000);
@@ -54,6 +56,10 @@ const BURSTS = [45, 95, 241, 242, 305];
 const DROPS = [62, 152, 272];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** CHX_SOAK_TRACE=<file>: both keepers' logs (debug) and the driver's events, one JSON line each (diagnostics only). */
+const TRACE = process.env.CHX_SOAK_TRACE;
+const traceLog = TRACE === undefined ? undefined : createLogger("debug", destination({ dest: TRACE, sync: false }));
+const trace = (msg: string, fields: Record<string, unknown> = {}) => traceLog?.info({ driver: true, ...fields }, msg);
 
 interface Due {
   account: string;
@@ -159,6 +165,7 @@ export async function soak(): Promise<Record<string, unknown>> {
       accountIndex: idx,
       urls: [url],
       config: keeperConfig(dataDir),
+      ...(traceLog === undefined ? {} : { log: traceLog.child({ keeper: idx === 1 ? "A" : "B" }) }),
     });
     const orig = k.tick.bind(k);
     let first = true;
@@ -188,6 +195,10 @@ export async function soak(): Promise<Record<string, unknown>> {
   const mine = async () => {
     ts += BLOCK_SEC;
     await node().rpc("evm_mine", [ts]);
+    if (traceLog !== undefined) {
+      const b = (await provider.getBlock("latest"))!;
+      trace("mined", { block: b.number, hash: b.hash, txs: b.transactions.length });
+    }
   };
   // warm-up: both keepers track every account before the first move (as long-running keepers do)
   for (let i = 0; i < 100; i++) {
@@ -216,6 +227,7 @@ export async function soak(): Promise<Record<string, unknown>> {
       reorgBranchStart = back + 1;
       for (const d of dues) if (d.block > back) d.block = back; // nothing due was lost with the orphaned blocks
       console.log(`  soak: reorg of depth ${orphaned}: back to block ${back}, a new branch from ${back + 1}`);
+      trace("reorg", { back, orphaned });
       busy = 4;
     }
     if (n === RESTART_AT) {
@@ -278,6 +290,7 @@ export async function soak(): Promise<Record<string, unknown>> {
   let missed = 0;
   let maxDelay = 0;
   let maxRawDelay = 0;
+  const late: Array<{ account: string; move: number; due: number; liq: number; delay: number }> = [];
   const perMove: Record<string, number> = {};
   const delays: number[] = [];
   for (const d of dues) {
@@ -292,6 +305,7 @@ export async function soak(): Promise<Record<string, unknown>> {
     const acrossReorg = reorgBranchStart > 0 && d.block < reorgBranchStart && liq >= reorgBranchStart;
     const delay = liq - (acrossReorg ? reorgBranchStart : d.block);
     delays.push(delay);
+    if (delay > 2) late.push({ account: d.account, move: d.move, due: d.block, liq, delay });
     maxDelay = Math.max(maxDelay, delay);
     maxRawDelay = Math.max(maxRawDelay, liq - d.block);
     const m = `move ${d.move} (block ${moveBlocks[d.move]})${acrossReorg ? " across the reorg" : ""}`;
@@ -318,6 +332,14 @@ export async function soak(): Promise<Record<string, unknown>> {
       continue;
     }
     perKey.set(key, (perKey.get(key) ?? 0) + 1);
+  }
+  // diagnostics: who liquidated the late accounts, at which nonce
+  for (const x of late) {
+    const l = logs.find((g) => g.args.account.toLowerCase() === x.account && g.blockNumber === x.liq);
+    const tx = l === undefined ? null : await provider.getTransaction(l.transactionHash);
+    const line = { ...x, tx: tx?.hash, from: tx?.from, nonce: tx?.nonce };
+    console.log(`  soak: late liquidation ${JSON.stringify(line)}`);
+    trace("late", line);
   }
   const keyDoubles = [...perKey.values()].filter((c) => c > 1).reduce((a, c) => a + c - 1, 0);
   const outcomes: Record<string, number> = {};

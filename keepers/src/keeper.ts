@@ -33,6 +33,7 @@ export type Outcome =
   | "timeout"
   | "nonce-consumed"
   | "preempted"
+  | "reorged"
   | "deferred"
   | "abandoned"
   | "failed";
@@ -364,7 +365,21 @@ export class Keeper {
     if (reorg) {
       this.metrics.reorgs.inc();
       this.deps.log.warn({ from: this.lastHead?.number, to: head.number }, "reorg detected: re-checking mined work");
-      this.nonces.invalidate();
+      // Transactions the reorg removed are given up now and their nonces reused by this tick's sends (Sender.reorged):
+      // waiting for their replacement timer left the work found again behind a nonce gap (soak, round 45).
+      try {
+        const { orphaned, nonce } = await this.sender.reorged();
+        this.memo.forget(orphaned.flatMap((o) => o.keys));
+        if (orphaned.length > 0 || nonce !== undefined) {
+          this.deps.log.warn(
+            { orphanedNonces: orphaned.map((o) => o.nonce), nonce },
+            "transactions the reorg removed were given up: their work is re-sent from the chain's nonce",
+          );
+        }
+      } catch (e) {
+        this.nonces.invalidate();
+        this.deps.log.warn({ err: this.decoder.decode(e).text }, "could not re-check the transactions in flight");
+      }
     } else if (behind) {
       this.deps.log.info(
         { seen: this.lastHead?.number, head: head.number },
@@ -390,7 +405,7 @@ export class Keeper {
     }
     if (r.adopted) fields.adopted = true;
     if (r.gasCostWei !== undefined) fields.jobProfitWei = String(this.profitWei.get(job) ?? 0n);
-    const quiet = ["success", "already-done", "dry-run", "skipped-gas", "skipped-inflight", "preempted"];
+    const quiet = ["success", "already-done", "dry-run", "skipped-gas", "skipped-inflight", "preempted", "reorged"];
     if (quiet.includes(r.outcome)) log.info(fields, r.reason ?? r.outcome);
     else if (r.outcome === "deferred") log.warn(fields, r.reason ?? r.outcome);
     else log.error(fields, r.reason ?? r.outcome);
@@ -452,7 +467,8 @@ export class Keeper {
     if (o.status === "success") {
       this.memo.mined(keys, o.txHash, o.blockHash, o.blockNumber);
       if (o.blockNumber !== undefined && o.blockHash !== undefined) this.reorgs.remember(o.blockNumber, o.blockHash);
-    } else {
+    } else if (o.status !== "reorged") {
+      // (reorged: the reorg handling forgot its keys already, and the work may be in flight again under them)
       this.memo.forget(keys);
     }
     const bounties = this.account(job, o);
@@ -465,7 +481,9 @@ export class Keeper {
             ? `${description} reverted on chain: ${o.error?.text}.`
             : o.status === "preempted"
               ? `${description}: its nonce ${o.nonce} went to urgent work (${o.preemptedBy}); back in the queue`
-              : `${description}: ${o.status} after ${o.replacements} replacement(s).`;
+              : o.status === "reorged"
+                ? `${description}: a reorg removed its transaction (nonce ${o.nonce}); back in the queue`
+                : `${description}: ${o.status} after ${o.replacements} replacement(s).`;
     return this.record(
       job,
       {

@@ -4,12 +4,14 @@
  * 10× gas spike (unprofitable work skipped, priority work never).
  */
 import { expect } from "chai";
-import { Transaction } from "ethers";
+import { parseUnits, toBeHex, Transaction } from "ethers";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, addItems, counts, deployTarget, executions, makeKeeper, node } from "./harness.js";
 import { mockTargetJob } from "../src/jobs/mock-target.js";
 import type { JobFactory } from "../src/jobs/types.js";
 import { RpcUnavailableError } from "../src/chain/client.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("OPS-02 faults through a proxy (real node)", function () {
   const proxies: FaultProxy[] = [];
@@ -174,6 +176,108 @@ describe("OPS-02 faults through a proxy (real node)", function () {
       expect(await target.executedCount()).to.equal(3n);
       expect([...(await executions(target)).values()]).to.deep.equal([1, 1, 1]);
     } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("OPS-02: work a reorg orphaned is redone at the freed nonces within 2 blocks of the new branch, not behind a nonce gap or a replacement timer", async function () {
+    // The soak's reorg (keepers/bench/soak.ts): the keeper's mined transactions are orphaned (hardhat's evm_revert
+    // drops them, mempool included) while an ordinary transaction of it is still in flight above them (here one its
+    // endpoint swallowed). Before the fix the redone urgent work took that stale nonce over and the rest restarted
+    // at the chain's count: a nonce gap below the taken-over one, which waited for unrelated work to fill it.
+    const { target, deployment } = await deployTarget("reorg-gap");
+    await node().rpc("hardhat_setBalance", [account(71).address, "0x3635c9adc5dea00000"]);
+    await addItems(target, 3, { priority: true, bountyWei: 0n });
+    await addItems(target, 1, { dueIn: 600 }); // ordinary work, due later
+    const p = await proxy();
+    const k = makeKeeper({
+      deployment,
+      accountIndex: 71,
+      urls: [p.url],
+      // no replacement and no timeout can rescue a transaction within the test: only the reorg handling can
+      config: { replaceAfterMs: 60_000, txTimeoutMs: 120_000, preemptAfterMs: 200 },
+    });
+    const mine = () => node().rpc("evm_mine", []);
+    try {
+      await node().rpc("evm_setAutomine", [false]);
+      const n0 = await node().provider.getTransactionCount(k.address, "latest");
+      const snapshot = await node().rpc<string>("evm_snapshot");
+      // 1. the three urgent items are done (mined, settled)
+      await k.tick({ wait: false });
+      await mine();
+      for (let i = 0; i < 100 && k.sender.inFlight().length > 0; i++) await sleep(50);
+      expect(await target.executedCount()).to.equal(3n);
+      // 2. the ordinary item comes due; its transaction is swallowed: in flight at the next nonce, unknown to the node
+      await node().rpc("evm_increaseTime", [700]);
+      await mine();
+      p.dropSends(1);
+      await k.tick({ wait: false });
+      expect(k.sender.inFlight().map((f) => f.nonce)).to.deep.equal([n0 + 3]);
+      await sleep(400); // older than preemptAfterMs: urgent work may take it over
+      // 3. a reorg: back before the three executions (the ordinary item is not due there), then a new branch
+      expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+      expect(await target.executedCount()).to.equal(0n);
+      expect(await node().provider.getTransactionCount(k.address, "pending")).to.equal(n0);
+      await mine();
+      const branchStart = await node().provider.getBlockNumber();
+      // 4. one tick per block: the three items land within 2 blocks of the branch's first, each once
+      const reports = [];
+      for (let i = 0; i < 2 && (await target.executedCount()) < 3n; i++) {
+        reports.push(await k.tick({ wait: false }));
+        await sleep(100);
+        await mine();
+      }
+      expect(reports[0]?.reorg).to.equal(true);
+      expect(await node().provider.getBlockNumber()).to.be.at.most(branchStart + 2);
+      expect(await target.executedCount()).to.equal(3n);
+      expect([...(await executions(target)).values()]).to.deep.equal([1, 1, 1]);
+      // redone at the nonces the reorg freed, with nothing replaced
+      expect(await node().provider.getTransactionCount(k.address, "latest")).to.equal(n0 + 3);
+      expect((await k.metrics.replacements.get()).values.reduce((a, v) => a + v.value, 0)).to.equal(0);
+      // the ordinary transaction the reorg removed was given up (its work goes back to the queue), not taken over
+      for (let i = 0; i < 60 && (await k.metrics.count("mock-target", "reorged")) < 1; i++) await sleep(50);
+      expect(await k.metrics.count("mock-target", "reorged")).to.equal(1);
+      expect(await k.metrics.count("mock-target", "preempted")).to.equal(0);
+    } finally {
+      await node().rpc("evm_setAutomine", [true]);
+      await k.stop(0);
+    }
+  });
+
+  it("OPS-01: across a reorg, transactions the node still holds keep their nonces and are not sent twice", async function () {
+    const { target, deployment } = await deployTarget("reorg-held");
+    await node().rpc("hardhat_setBalance", [account(72).address, "0x3635c9adc5dea00000"]);
+    await addItems(target, 2, { priority: true, bountyWei: 0n });
+    const k = makeKeeper({ deployment, accountIndex: 72, config: { replaceAfterMs: 60_000, txTimeoutMs: 120_000 } });
+    const dearBlock = async (later: number) => {
+      const ts = (await node().provider.getBlock("latest"))!.timestamp + later; // another timestamp: another hash
+      await node().rpc("hardhat_setNextBlockBaseFeePerGas", [toBeHex(parseUnits("500", "gwei"))]);
+      await node().rpc("evm_mine", [ts]); // our transactions cannot pay this base fee: they stay pending
+    };
+    try {
+      await node().rpc("evm_setAutomine", [false]);
+      const n0 = await node().provider.getTransactionCount(k.address, "latest");
+      await k.tick({ wait: false }); // both pending in the node's pool
+      expect(k.sender.inFlight().map((f) => f.nonce)).to.deep.equal([n0, n0 + 1]);
+      const snapshot = await node().rpc<string>("evm_snapshot"); // the pool is part of the snapshot
+      await dearBlock(10);
+      await k.tick({ wait: false }); // the keeper saw that block
+      // a reorg replaces it; the node still holds both transactions (as a node re-injecting orphaned ones does)
+      expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+      await dearBlock(20);
+      const r = await k.tick({ wait: false });
+      expect(r.reorg).to.equal(true);
+      expect(counts(r.results)).to.deep.equal({ "skipped-inflight": 2 });
+      expect(k.sender.inFlight().map((f) => f.nonce)).to.deep.equal([n0, n0 + 1]);
+      await node().rpc("hardhat_setNextBlockBaseFeePerGas", ["0x3b9aca00"]);
+      await node().rpc("evm_mine", []);
+      for (let i = 0; i < 60 && k.sender.inFlight().length > 0; i++) await sleep(50);
+      expect([...(await executions(target)).values()]).to.deep.equal([1, 1]);
+      expect(await node().provider.getTransactionCount(k.address, "latest")).to.equal(n0 + 2);
+      expect(await k.metrics.count("mock-target", "reorged")).to.equal(0);
+    } finally {
+      await node().rpc("hardhat_setNextBlockBaseFeePerGas", ["0x3b9aca00"]);
+      await node().rpc("evm_setAutomine", [true]);
       await k.stop(0);
     }
   });

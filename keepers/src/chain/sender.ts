@@ -15,6 +15,7 @@ import { classifySendError, describeSendError, shortMessage, type SendCause } fr
 import { bumpFees, quoteFees, type FeeQuote } from "./gas.js";
 import type { NonceManager } from "./nonce.js";
 import type { FlightRow, KeeperStore } from "../store.js";
+import { mapLimit } from "../util.js";
 
 /** What the sender needs of a signer: its address and offline signing (an ethers Wallet; none in a keyless dry run). */
 export interface KeeperSigner {
@@ -46,7 +47,8 @@ export interface SenderSettings {
 
 export type Simulation = { ok: true; gas: bigint } | { ok: false; error: DecodedError; alreadyDone: boolean };
 
-export type TxStatus = "success" | "already-done" | "reverted" | "timeout" | "nonce-consumed" | "preempted" | "failed";
+export type TxStatus =
+  "success" | "already-done" | "reverted" | "timeout" | "nonce-consumed" | "preempted" | "reorged" | "failed";
 
 export interface TxOutcome {
   status: TxStatus;
@@ -125,6 +127,10 @@ interface Flight {
   job: string;
   keys: string[];
   description: string;
+  /** Set while an urgent action is taking this nonce over (one at a time: the others take fresh nonces). */
+  claimed?: boolean;
+  /** Set by `reorged()`: a reorg removed its transaction; the nonce and the work were given back. */
+  orphaned?: boolean;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -144,6 +150,7 @@ export class Sender {
     readonly hooks: SenderHooks = {},
     readonly store?: KeeperStore,
   ) {
+    nonces.holdBy((n) => this.flights.has(n));
     if (settings.protectedRpcUrl !== undefined) {
       const network = Network.from(settings.chainId);
       const req = new FetchRequest(settings.protectedRpcUrl);
@@ -298,7 +305,7 @@ export class Sender {
     const after = this.settings.preemptAfterMs ?? this.settings.replaceAfterMs;
     let best: Flight | undefined;
     for (const f of this.flights.values()) {
-      if (f.priority) continue;
+      if (f.priority || f.claimed) continue;
       const stuck = f.fees.maxFeeWei < nextBase || now - f.firstSentAt >= after;
       if (stuck && (best === undefined || f.nonce < best.nonce)) best = f;
     }
@@ -314,7 +321,10 @@ export class Sender {
     if (opts.priority) {
       const stuck = this.stuckOrdinary(opts.quote);
       if (stuck !== undefined) {
-        const taken = await this.takeOver(stuck, req, opts);
+        // Claimed at once: the other urgent actions of the tick, submitted concurrently, must not all re-sign this
+        // nonce (each but the first was refused as underpriced, a wasted round trip before its fresh nonce).
+        stuck.claimed = true;
+        const taken = await this.takeOver(stuck, req, opts).finally(() => (stuck.claimed = false));
         if (taken !== undefined) return taken;
       }
     }
@@ -460,6 +470,7 @@ export class Sender {
     const pollMs = Math.min(1_000, Math.max(50, Math.floor(s.replaceAfterMs / 10)));
     for (;;) {
       if (this.abandoned) return { status: "timeout", nonce, replacements, hashes: f.hashes };
+      if (f.orphaned) return { status: "reorged", nonce, replacements, hashes: f.hashes };
       if (f.owner !== owner) {
         return { status: "preempted", nonce, replacements, hashes: f.foreign, preemptedBy: f.description };
       }
@@ -549,6 +560,48 @@ export class Sender {
       }
       await sleep(pollMs);
     }
+  }
+
+  /**
+   * After a reorg. A transaction of ours that the reorg removed and that the node no longer holds (neither mined nor
+   * pending: hardhat's evm_revert drops the mempool with the blocks, and a node may not re-inject orphaned
+   * transactions) leaves its nonce empty, and with the chain's count back below the nonces still in flight every
+   * transaction above waits on that gap — no replacement at the same nonce fills it, and an urgent action taking over
+   * one of the stale nonces lands behind it too. So such flights are given up at once (their watchers end with
+   * "reorged", their keys are returned for the memo to forget: the jobs find the work again on the new branch) and
+   * the nonce counter restarts at the chain's `pending` count: the work found again takes the freed nonces from the
+   * lowest, in the same tick. Transactions the node still holds keep their nonces (never handed out again).
+   */
+  async reorged(): Promise<{
+    orphaned: Array<{ nonce: number; job: string; keys: string[] }>;
+    nonce: { from: number; to: number } | undefined;
+  }> {
+    const mined = await this.client.read("getTransactionCount", (p) => p.getTransactionCount(this.address, "latest"));
+    this.minedCache = undefined;
+    const orphaned: Array<{ nonce: number; job: string; keys: string[] }> = [];
+    // a transaction the node cannot be asked about counts as held (kept: its watcher goes on as before)
+    const known = (hash: string) =>
+      this.client.send<unknown>("eth_getTransactionByHash", [hash]).then(
+        (tx) => tx !== null,
+        () => true,
+      );
+    // (flights at or above the chain's count: below it they are on the new branch too and their watchers read the
+    // receipts; the checks run in parallel — this is on the path of the tick that re-sends the work)
+    const above = [...this.flights.values()].filter((f) => f.nonce >= mined).sort((a, b) => a.nonce - b.nonce);
+    const held = await mapLimit(above, 16, async (f) => {
+      for (const h of [...f.hashes].reverse().concat(f.foreign)) if (await known(h)) return true;
+      return false;
+    });
+    for (const [i, f] of above.entries()) {
+      if (held[i] || this.flights.get(f.nonce) !== f) continue;
+      f.orphaned = true;
+      f.owner = Symbol("orphaned by a reorg"); // its watcher stops at its next step and releases nothing
+      this.flights.delete(f.nonce);
+      this.store?.deleteFlight(f.nonce);
+      this.nonces.release();
+      orphaned.push({ nonce: f.nonce, job: f.job, keys: f.keys });
+    }
+    return { orphaned, nonce: await this.nonces.realign() };
   }
 
   private async settle(
