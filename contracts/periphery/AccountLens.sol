@@ -217,7 +217,9 @@ contract AccountLens is IAccountLens {
             m.indexPriceWad = 0;
         }
         if (_perp != address(0)) {
-            (, m.perpPoolUsdc, m.perpLongOiCh, m.perpShortOiCh) = _house.marketInfo(_perp);
+            (, m.perpPoolUsdc) = _house.marketInfo(_perp);
+            IPerpMarket.MarketState memory st = IPerpMarket(_perp).marketState();
+            (m.perpLongOiCh, m.perpShortOiCh) = (st.longOiCh, st.shortOiCh);
             m.perpSkewCh = int256(m.perpLongOiCh) - int256(m.perpShortOiCh);
             (m.fundingIndexWad, m.fundingRateWad) = IPerpMarket(_perp).currentFunding();
         }

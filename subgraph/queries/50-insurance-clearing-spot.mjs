@@ -1,5 +1,5 @@
 // Checks of the insurance, oracle, clearing and spot queries of docs/queries.md.
-import { big, expected, maxBy, pick, rowsOf, sameRows, spotOrderNonce } from "./_lib.mjs";
+import { big, chainOpenInterest, expected, maxBy, pick, rowsOf, sameRows, spotOrderNonce } from "./_lib.mjs";
 
 const fund = (t) => t.contract("InsuranceFund");
 const house = (t) => t.contract("ClearingHouse");
@@ -105,8 +105,9 @@ export const queries = {
       t.rows(d.deficitSteps, 2, "steps of the transaction (guarantor, insurance; ADL follows in its own)");
       t.eq(d.deficitSteps.map((s) => s.layerName).join(), want.map((s) => s.layerName).join(), "in log order");
       for (const m of d.clearingMarkets) {
-        const [, pool, longOi, shortOi] = await house(t).marketInfo(m.id, t.at);
-        t.eq(`${m.poolUsdc}/${m.longOpenInterestCh}/${m.shortOpenInterestCh}`, `${pool}/${longOi}/${shortOi}`, `marketInfo(${m.id})`);
+        const [, pool] = await house(t).marketInfo(m.id, t.at);
+        const [longOi, shortOi] = await chainOpenInterest(t, m.id);
+        t.eq(`${m.poolUsdc}/${m.longOpenInterestCh}/${m.shortOpenInterestCh}`, `${pool}/${longOi}/${shortOi}`, `marketInfo(${m.id}), Σ positionOf()`);
       }
     },
   },

@@ -1,5 +1,5 @@
 // Checks of the market queries of docs/queries.md (perpetuals, LP vault, futures, options, per-market daily data).
-import { big, expected, maxBy, pick, rowsOf, sameRows } from "./_lib.mjs";
+import { big, chainOpenInterest, expected, maxBy, pick, rowsOf, sameRows } from "./_lib.mjs";
 
 const perpAddress = (t) => t.address("PerpMarket");
 
@@ -15,9 +15,14 @@ export const queries = {
         const mine = rows.filter((r) => r.market.id === m.id);
         if (!mine.length) continue;
         t.eq(t.sum(mine, (r) => r.volumeCh), m.volumeCh, `${m.id} Σ daily volume`);
-        const [, poolUsdc, longOi, shortOi] = await house.marketInfo(m.id, t.at);
+        const [, poolUsdc] = await house.marketInfo(m.id, t.at);
+        const [longOi, shortOi] = await chainOpenInterest(t, m.id);
         const close = mine[0];
-        t.eq(`${close.longOpenInterestCh}/${close.shortOpenInterestCh}`, `${longOi}/${shortOi}`, `${m.id} close OI = marketInfo()`);
+        t.eq(`${close.longOpenInterestCh}/${close.shortOpenInterestCh}`, `${longOi}/${shortOi}`, `${m.id} close OI = Σ positionOf()`);
+        if (m.id === perpAddress(t).toLowerCase()) {
+          const st = await t.contract("PerpMarket").marketState(t.at);
+          t.eq(`${longOi}/${shortOi}`, `${st.longOiCh}/${st.shortOiCh}`, "perp OI = PerpMarket.marketState()");
+        }
         t.eq(close.poolUsdc, poolUsdc, `${m.id} close pool = marketInfo()`);
       }
       t.ok(rows.some((r) => big(r.settledUsdc) !== 0n), "funding/premium settlements appear");

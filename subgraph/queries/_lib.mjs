@@ -11,6 +11,23 @@ export const ids = (rows) => rows.map((r) => r.id);
 /** Store rows of `type` that satisfy `pred`. */
 export const rowsOf = (t, type, pred = () => true) => t.replay.entities(type).filter(pred);
 
+/**
+ * Σ long and Σ |short| sizes of the chain's positions (`positionOf` at the checkpoint) over the indexed positions of
+ * `market`. The ClearingHouse keeps no open-interest copy (round 47: each market's own record is the one source), so
+ * the indexed aggregate is checked against the chain's positions; a position the index missed leaves it unequal.
+ */
+export async function chainOpenInterest(t, market) {
+  const house = t.contract("ClearingHouse");
+  let long = 0n;
+  let short = 0n;
+  for (const p of rowsOf(t, "Position", (r) => r.market === market)) {
+    const size = (await house.positionOf(p.marginAccount, market, t.at)).sizeCh;
+    if (size > 0n) long += size;
+    else short -= size;
+  }
+  return [long, short];
+}
+
 /** The store row of `type` with the largest key(row). */
 export function maxBy(t, type, key, pred = () => true) {
   const rows = rowsOf(t, type, pred);

@@ -75,7 +75,7 @@ contract ClearingAdlInvariantTest is ClearingSolBase {
     function check_ACC01_ledgerThroughAdl() public view {
         int256 total;
         for (uint256 i; i < 4; ++i) total += chouse.collateralOf(traders[i]);
-        (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
+        (, int256 poolUsdc) = chouse.marketInfo(address(market));
         (uint256 fees, ) = chouse.totals();
         assertEq(int256(usdc.balanceOf(address(chouse))), total + poolUsdc + int256(fees));
         uint256 uncovered;

@@ -75,7 +75,7 @@ contract ClearingCollateralInvariantTest is ClearingSolBase {
         int256 sum;
         for (uint256 i; i < 3; ++i) sum += chouse.collateralOf(traders[i]);
         sum += chouse.collateralOf(handler.keeperAccount());
-        (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
+        (, int256 poolUsdc) = chouse.marketInfo(address(market));
         (uint256 fees, ) = chouse.totals();
         assertEq(int256(usdc.balanceOf(address(chouse))), sum + poolUsdc + int256(fees), "ACC-01");
         uint256 uncovered;

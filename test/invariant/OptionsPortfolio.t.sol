@@ -82,7 +82,7 @@ contract OptionsPortfolioInvariantTest is OptionsMarginBase {
         }
         (uint256 fees, uint256 reserved) = options.poolClaims();
         assertEq(reserved, reserve, "reserve = collateral + prepaid");
-        (, int256 poolUsdc, , ) = chouse.marketInfo(address(options));
+        (, int256 poolUsdc) = chouse.marketInfo(address(options));
         assertGe(poolUsdc, int256(fees + reserved), "ACC-01");
     }
 }

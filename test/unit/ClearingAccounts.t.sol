@@ -16,6 +16,10 @@ import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessMana
 
 /// @notice Accounts, positions and the market interface: deposit, withdraw, modifyPosition, settle, pauses, access.
 contract ClearingAccountsTest is ClearingUnitBase {
+    /// @dev ERC-7201 location of chx.storage.ClearingHouse (ClearingStorage.LOCATION); the retired OI mapping is
+    ///      its ninth slot (storage-layouts/ClearingHouse.json: `__deprecated_openInterest`, slot 8).
+    bytes32 private constant CLEARING_LOCATION = 0x55052fae2fc50d74c9cbac33e5ea35893b9adcb7f74bd0a66b4cdacc551a8700;
+
     function test_deposit_creditsCollateralAndEmits() public {
         _mintUsdc(alice, 100e6);
         vm.startPrank(alice);
@@ -118,19 +122,41 @@ contract ClearingAccountsTest is ClearingUnitBase {
         assertEq(chouse.collateralOf(alice), 99.5e6 + 20e6 - 0.22e6);
         (uint256 fees, ) = chouse.totals();
         assertEq(fees, 0.72e6);
-        (, int256 poolUsdc, uint256 longOi, uint256 shortOi) = chouse.marketInfo(address(market));
+        (, int256 poolUsdc) = chouse.marketInfo(address(market));
         assertEq(poolUsdc, 1_000e6 - 20e6);
-        assertEq(longOi, 30e18);
-        assertEq(shortOi, 0);
+        assertEq(chouse.positionOf(alice, address(market)).sizeCh, 30e18);
         // flip to short 10: closes 30 (pnl 30), opens 10 short
         vm.prank(alice);
         market.trade(-40e18);
         IClearingHouse.Position memory p = chouse.positionOf(alice, address(market));
         assertEq(p.sizeCh, -10e18);
         assertEq(p.openNotionalUsdc, -110e6);
-        (, , longOi, shortOi) = chouse.marketInfo(address(market));
-        assertEq(longOi, 0);
-        assertEq(shortOi, 10e18);
+    }
+
+    /// Issue 18 item 4, one source of truth for open interest (round 47): the market keeps it; a trade that opens,
+    /// flips and closes positions of two accounts neither reads nor writes the ClearingHouse's retired OI slot, which
+    /// stays zero, while the positions and the pool move.
+    function test_trade_touchesNoOpenInterestCopy() public {
+        _setupTrader(alice, guarantor, 100e6);
+        _setupTrader(bob, guarantor, 100e6);
+        bytes32 oiSlot = keccak256(abi.encode(address(market), uint256(CLEARING_LOCATION) + 8));
+        vm.record();
+        vm.prank(alice);
+        market.trade(50e18);
+        vm.prank(bob);
+        market.trade(-30e18);
+        vm.prank(alice);
+        market.trade(-60e18); // flips to short 10
+        vm.prank(bob);
+        market.trade(30e18); // closes
+        (bytes32[] memory reads, bytes32[] memory writes) = vm.accesses(address(chouse));
+        for (uint256 i; i < reads.length; ++i) assertTrue(reads[i] != oiSlot && reads[i] != bytes32(uint256(oiSlot) + 1));
+        for (uint256 i; i < writes.length; ++i) assertTrue(writes[i] != oiSlot);
+        assertEq(vm.load(address(chouse), oiSlot), bytes32(0));
+        assertEq(chouse.positionOf(alice, address(market)).sizeCh, -10e18);
+        assertEq(chouse.positionOf(bob, address(market)).sizeCh, 0);
+        (bool registered, ) = chouse.marketInfo(address(market));
+        assertTrue(registered);
     }
 
     /// LIQ-01: a risk-increasing trade must leave equity ≥ initial margin.

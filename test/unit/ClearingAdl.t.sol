@@ -53,7 +53,7 @@ contract ClearingAdlTest is ClearingUnitBase {
     /// CLR-03: the waterfall's last layer is ADL, not socialisation: the deficit stays on the account, a claim opens on
     /// the opposite side of the market of its position, at its bankruptcy distance; no pool is charged (CLR-05).
     function test_default_opensAdlClaimInsteadOfSocialising_CLR03() public {
-        (, int256 poolBefore, , ) = chouse.marketInfo(address(market));
+        (, int256 poolBefore) = chouse.marketInfo(address(market));
         _fundInsurance(40e6);
         oracle.setPrice(5e18);
         vm.expectEmit(address(chouse));
@@ -64,7 +64,7 @@ contract ClearingAdlTest is ClearingUnitBase {
         assertEq(chouse.collateralOf(bob), -50e6);
         (, uint256 socialised) = chouse.totals();
         assertEq(socialised, 0);
-        (, int256 poolAfter, , ) = chouse.marketInfo(address(market));
+        (, int256 poolAfter) = chouse.marketInfo(address(market));
         assertEq(poolAfter, poolBefore + 250e6, "the pool only took bob's loss at the index");
         ILiquidationEngine.AdlClaim memory c = liq.adlClaim(bob);
         assertEq(c.market, address(market));
@@ -141,7 +141,7 @@ contract ClearingAdlTest is ClearingUnitBase {
         liq.executeAdl(bob);
         assertEq(chouse.collateralOf(bob), 0);
         // ACC-01 ledger holds through ADL: balance = Σ collateral + pool + fees
-        (, int256 pool_, , ) = chouse.marketInfo(address(market));
+        (, int256 pool_) = chouse.marketInfo(address(market));
         uint256 sum = uint256(pool_) + uint256(chouse.collateralOf(dave)) + uint256(chouse.collateralOf(carol));
         sum += uint256(chouse.collateralOf(erin));
         (uint256 fees, ) = chouse.totals();

@@ -147,7 +147,7 @@ contract ClearingEdgesTest is ClearingUnitBase {
         emit IClearingHouseEvents.MarketPoolChanged(address(market), -400e6, 600e6);
         chouse.withdrawMarketPool(400e6, to);
         vm.stopPrank();
-        (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
+        (, int256 poolUsdc) = chouse.marketInfo(address(market));
         assertEq(poolUsdc, 600e6);
         assertEq(usdc.balanceOf(to), 400e6);
     }

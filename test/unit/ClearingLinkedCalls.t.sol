@@ -124,7 +124,7 @@ contract ClearingLinkedCallsTest is ClearingUnitBase {
 
     /// @dev The library's custom error comes back unchanged through the forwarding.
     function test_forwardedRevert_bubblesLibraryError() public {
-        (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
+        (, int256 poolUsdc) = chouse.marketInfo(address(market));
         uint256 tooMuch = uint256(poolUsdc) + 1;
         vm.prank(address(market));
         vm.expectRevert(

@@ -242,7 +242,7 @@ contract ClearingRiskLiquidationTest is ClearingUnitBase {
         assertEq(insurance.totalAssets(), 0);
         (, uint256 socialised) = chouse.totals();
         assertEq(socialised, 0);
-        (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
+        (, int256 poolUsdc) = chouse.marketInfo(address(market));
         assertEq(poolUsdc, 1_000e6 + 250e6);
         // ACC-01 ledger: balance = Σ collateral + pool + fees (bob's −50 is the deficit ADL covers)
         assertEq(int256(usdc.balanceOf(address(chouse))), poolUsdc - 50e6);

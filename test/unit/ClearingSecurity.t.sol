@@ -95,14 +95,14 @@ contract ClearingSecurityTest is ClearingUnitBase {
         oracle.setPrice(6e18);
         market.tradeAt(alice, -50e18, 6e18); // closed at a 200 loss: collateral 60 − 200 = −140
         opt.settleFunding(alice, 1e6); // then an option payout from the options pool: −139
-        (, int256 optPoolBefore, , ) = chouse.marketInfo(address(opt));
-        (, int256 poolBefore, , ) = chouse.marketInfo(address(market));
+        (, int256 optPoolBefore) = chouse.marketInfo(address(opt));
+        (, int256 poolBefore) = chouse.marketInfo(address(market));
 
         vm.prank(keeper);
         liq.liquidate(alice); // waterfall: guarantor 50, insurance 0, 89 left (no liquidation close: no ADL source)
 
-        (, int256 optPoolAfter, , ) = chouse.marketInfo(address(opt));
-        (, int256 poolAfter, , ) = chouse.marketInfo(address(market));
+        (, int256 optPoolAfter) = chouse.marketInfo(address(opt));
+        (, int256 poolAfter) = chouse.marketInfo(address(market));
         assertEq(optPoolAfter, optPoolBefore, "options pool charged");
         (, uint256 socialised) = chouse.totals();
         // CLR-05: nothing is socialised any more; the deficit stays visible on the account (DeficitUnabsorbed)
@@ -141,12 +141,12 @@ contract ClearingSecurityTest is ClearingUnitBase {
         opt.trade(50e18);
         oracle.setPrice(6e18);
         opt.tradeAt(alice, -50e18, 6e18); // collateral −140
-        (, int256 optPoolBefore, , ) = chouse.marketInfo(address(opt));
+        (, int256 optPoolBefore) = chouse.marketInfo(address(opt));
         vm.expectEmit(address(chouse));
         emit IClearingHouseEvents.DeficitUnabsorbed(alice, 90e6, -90e6);
         vm.prank(keeper);
         liq.liquidate(alice);
-        (, int256 optPoolAfter, , ) = chouse.marketInfo(address(opt));
+        (, int256 optPoolAfter) = chouse.marketInfo(address(opt));
         assertEq(optPoolAfter, optPoolBefore);
         assertEq(chouse.collateralOf(alice), -90e6);
         (, uint256 socialised) = chouse.totals();

@@ -147,7 +147,7 @@ contract FuturesSecurityTest is FuturesSecuritySetup {
         futures.electDelivery(id, 100e18);
         _finalise();
         vm.warp(block.timestamp + 1 days);
-        (, int256 poolBefore, , ) = chouse.marketInfo(address(futures));
+        (, int256 poolBefore) = chouse.marketInfo(address(futures));
         int256 bobBefore = chouse.collateralOf(bob);
         int256 aliceBefore = chouse.collateralOf(alice);
         vm.prank(bob);
@@ -160,7 +160,7 @@ contract FuturesSecurityTest is FuturesSecuritySetup {
             -100e6
         );
         assertEq(chouse.collateralOf(alice) - aliceBefore, 100e6 - 1_000e6 + 1_000e6);
-        (, int256 poolAfter, , ) = chouse.marketInfo(address(futures));
+        (, int256 poolAfter) = chouse.marketInfo(address(futures));
         assertEq(poolAfter, poolBefore, "the pool kept the long's payment for CH never delivered");
     }
 

@@ -39,7 +39,7 @@ contract PerpExecutorCreditTest is PerpSolBase {
     }
 
     function _pool() internal view returns (int256 pool) {
-        (, pool, , ) = chouse.marketInfo(address(perp));
+        (, pool) = chouse.marketInfo(address(perp));
     }
 
     /// ACC-01: the executor's credit is paid once. A second claim reverts; the pool pays exactly the fee, the

@@ -42,7 +42,7 @@ contract PerpOrderFeesTest is PerpSolBase {
     }
 
     function _pool() internal view returns (int256 pool) {
-        (, pool, , ) = chouse.marketInfo(address(perp));
+        (, pool) = chouse.marketInfo(address(perp));
     }
 
     /// ACC-01: three accounts with pending orders — alice's executed, bob's cancelled by its fill (price limit),

@@ -41,7 +41,7 @@ contract PoolCashUncoveredTest is PerpSolBase {
     }
 
     function _pool() internal view returns (int256 poolUsdc) {
-        (, poolUsdc, , ) = chouse.marketInfo(address(perp));
+        (, poolUsdc) = chouse.marketInfo(address(perp));
     }
 
     /// The attack: the LP redeems everything the vault says it may, between the bad debt and its collection. Before

@@ -443,7 +443,7 @@ contract ClearingHouse is
     }
 
     /// @inheritdoc IClearingHouse
-    function marketInfo(address) external view returns (bool, int256, uint256, uint256) {
+    function marketInfo(address) external view returns (bool, int256) {
         LinkedCall.forwardViewSame(address(ClearingConfig));
     }
 

@@ -366,7 +366,7 @@ contract PerpMarket is ChxUpgradeable, IPerpMarket {
 
     /// @dev The market's ClearingHouse PnL pool.
     function _pool() private view returns (int256 pool) {
-        (, pool, , ) = CLEARING_HOUSE.marketInfo(address(this));
+        (, pool) = CLEARING_HOUSE.marketInfo(address(this));
     }
 
     /// @dev What of `pool` is cash: less every account's uncovered negative collateral (withdrawMarketPool's limit).

@@ -349,15 +349,12 @@ interface IClearingHouse is IClearingHouseErrors, IClearingHouseEvents {
     /// @return USDC.
     function grossOpenNotionalOf(address account) external view returns (uint256);
 
-    /// @notice Market registration, PnL pool, long and short open interest.
+    /// @notice Market registration and PnL pool. Open interest is the market's own record (one source: PerpMarket
+    ///         `marketState`, FuturesMarket `seriesInfo`, OptionsMarket `seriesInfo`), not kept here.
     /// @param market The market.
     /// @return registered Whether registered.
     /// @return poolUsdc PnL pool, USDC (signed).
-    /// @return longOiCh Σ long sizes, CH WAD.
-    /// @return shortOiCh Σ |short sizes|, CH WAD.
-    function marketInfo(
-        address market
-    ) external view returns (bool registered, int256 poolUsdc, uint256 longOiCh, uint256 shortOiCh);
+    function marketInfo(address market) external view returns (bool registered, int256 poolUsdc);
 
     /// @notice Ledger totals kept on chain (Σ collateral and Σ pools are sums an indexer or test rebuilds from
     ///         events, not stored, to keep deposits and trades cheap).

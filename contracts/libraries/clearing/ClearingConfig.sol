@@ -281,11 +281,9 @@ library ClearingConfig {
     }
 
     /// @notice IClearingHouse.marketInfo (the vault paths, which then move pool cash through this library).
-    function marketInfo(address market) external view returns (bool, int256, uint256, uint256) {
-        ClearingHouseStorage.Layout storage $ = ClearingStorage.layout();
-        ClearingHouseStorage.Market storage m = $.markets[market];
-        ClearingHouseStorage.OpenInterest storage oi = $.openInterest[market];
-        return (m.registered, m.poolUsdc, oi.longCh, oi.shortCh);
+    function marketInfo(address market) external view returns (bool, int256) {
+        ClearingHouseStorage.Market storage m = ClearingStorage.layout().markets[market];
+        return (m.registered, m.poolUsdc);
     }
 
     /// @notice IClearingHouse.marketsOf (the array built by hand: n ≤ MarketSetLib.MAX ids, all in the set).

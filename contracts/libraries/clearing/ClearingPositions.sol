@@ -82,7 +82,6 @@ library ClearingPositions {
         (oldSize, pnl, increasing) = _trade($, account, tr, sizeDeltaCh, tradePriceWad, gate);
         int256 newSize = tr.position.sizeCh;
         _updateMembership(acc, account, tr.id, oldSize, newSize, tr.flags & ClearingStorage.FLAG_HOLDS_ACCOUNTS != 0);
-        _updateOpenInterest($, tr.market, oldSize, newSize);
     }
 
     /// @dev The position step of movePosition: writes `tr.position` and returns the size before.
@@ -179,23 +178,5 @@ library ClearingPositions {
             uint256 place = set.placeOf(id);
             if (!set.heldAt(place)) acc.markets = set.removeAt(place);
         }
-    }
-
-    function _updateOpenInterest(
-        ClearingHouseStorage.Layout storage $,
-        address market,
-        int256 oldSize,
-        int256 newSize
-    ) private {
-        if (oldSize == newSize) return;
-        ClearingHouseStorage.OpenInterest storage oi = $.openInterest[market];
-        uint256 longCh = oi.longCh;
-        uint256 shortCh = oi.shortCh;
-        if (oldSize > 0) longCh -= uint256(oldSize);
-        else shortCh -= uint256(-oldSize);
-        if (newSize > 0) longCh += uint256(newSize);
-        else shortCh += uint256(-newSize);
-        oi.longCh = longCh.toUint128();
-        oi.shortCh = shortCh.toUint128();
     }
 }

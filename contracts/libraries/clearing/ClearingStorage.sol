@@ -60,7 +60,8 @@ abstract contract ClearingHouseStorage {
         uint88 risk;
     }
 
-    /// @dev A market's open interest: the one record of it (the markets read it through marketInfo).
+    /// @dev Retired (round 47): each market keeps its own open interest, the one record of it (PerpMarket.marketState,
+    ///      the futures and options series); the ClearingHouse no longer rewrites a second copy on every trade.
     struct OpenInterest {
         uint128 longCh;
         uint128 shortCh;
@@ -86,7 +87,8 @@ abstract contract ClearingHouseStorage {
         mapping(address account => Account) accounts;
         mapping(address account => mapping(address market => IClearingHouse.Position)) positions;
         mapping(address market => Market) markets;
-        mapping(address market => OpenInterest) openInterest;
+        /// @custom:oz-renamed-from openInterest
+        mapping(address market => OpenInterest) __deprecated_openInterest;
         mapping(uint256 id => MarketRef) marketById;
         uint256 socialisedLossUsdc;
         address liquidationEngine;

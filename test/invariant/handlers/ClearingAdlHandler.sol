@@ -112,7 +112,7 @@ contract ClearingAdlHandler is CommonBase, StdCheats, StdUtils {
             s.sizes[i] = ch.positionOf(traders[i], address(market)).sizeCh;
             s.collateral[i] = ch.collateralOf(traders[i]);
         }
-        (, s.pool, , ) = ch.marketInfo(address(market));
+        (, s.pool) = ch.marketInfo(address(market));
         s.keeper = usdc.balanceOf(keeper);
         (, s.socialised) = ch.totals();
         s.backstops = _backstops();
@@ -149,7 +149,7 @@ contract ClearingAdlHandler is CommonBase, StdCheats, StdUtils {
         // CLR-05: no loss lands anywhere else — the pool pays the PnL at the index and the money only moves among
         // the pool, the accounts and the keeper, plus what the guarantor and the insurance fund paid in first;
         // nothing is socialised
-        (, int256 poolAfter, , ) = ch.marketInfo(address(market));
+        (, int256 poolAfter) = ch.marketInfo(address(market));
         int256 keeperGain = int256(usdc.balanceOf(keeper) - s.keeper);
         int256 paidIn = int256(s.backstops) - int256(_backstops());
         if ((poolAfter - s.pool) + moved + keeperGain != paidIn) ++violationsCLR05;

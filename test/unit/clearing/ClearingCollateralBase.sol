@@ -71,7 +71,7 @@ abstract contract ClearingCollateralBase is ClearingUnitBase {
     function _assertUsdcLedger(address[] memory accounts) internal view {
         int256 sum;
         for (uint256 i; i < accounts.length; ++i) sum += chouse.collateralOf(accounts[i]);
-        (, int256 poolUsdc, , ) = chouse.marketInfo(address(market));
+        (, int256 poolUsdc) = chouse.marketInfo(address(market));
         (uint256 fees, ) = chouse.totals();
         assertEq(int256(usdc.balanceOf(address(chouse))), sum + poolUsdc + int256(fees), "ACC-01");
     }

@@ -53,7 +53,7 @@ contract FuturesPoolCashTest is FuturesSolBase {
     /// A pull by the market itself past the pool's cash is refused by the ClearingHouse.
     function test_marketPullPastCash_reverts() public {
         _settleIntoDeficit();
-        (, int256 pool, , ) = chouse.marketInfo(address(futures));
+        (, int256 pool) = chouse.marketInfo(address(futures));
         uint256 cash = uint256(pool) - DEFICIT;
         vm.prank(address(futures));
         vm.expectRevert(

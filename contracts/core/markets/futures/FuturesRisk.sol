@@ -131,7 +131,7 @@ library FuturesRisk {
     ///         the vault reserve, unclaimed bounties and what pending orders hold (fees, escrowed margins), floored at 0.
     ///         Only cash: the ClearingHouse's uncovered negative collateral is not (IClearingHouse.withdrawMarketPool).
     function withdrawableUsdc(FuturesBase.FuturesMarketStorage storage $) public view returns (uint256) {
-        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        (, int256 pool) = $.clearingHouse.marketInfo(address(this));
         pool -= int256($.clearingHouse.uncoveredCollateralUsdc());
         uint256 index = $.oracle.indexPrice();
         int256 pnl =
@@ -147,7 +147,7 @@ library FuturesRisk {
     /// @notice IVaultMarket.vaultEquityUsdc: the pool minus the traders' PnL at the index, the basis cash closing the
     ///         live skew would credit them, the liquidation corrections owed and what pending orders hold.
     function vaultEquityUsdc(FuturesBase.FuturesMarketStorage storage $) external view returns (int256) {
-        (, int256 pool, , ) = $.clearingHouse.marketInfo(address(this));
+        (, int256 pool) = $.clearingHouse.marketInfo(address(this));
         uint256 index = $.oracle.indexPrice();
         return
             pool -
