@@ -100,6 +100,21 @@ export async function compare(ctx) {
     stats.uncoveredCollateralUsdc,
     below.reduce((s, a) => s - big(a.collateralUsdc), 0n),
   );
+  // The chain's own post-state (UncoveredCollateralChanged, round 47): the last report indexed equals the view (no
+  // report yet: zero).
+  const reports = replay
+    .entities("ClearingEvent")
+    .filter((e) => e.kind === "uncoveredChanged")
+    .sort(
+      (a, b) =>
+        Number(big(a.blockNumber) - big(b.blockNumber)) ||
+        Number(big(a.logIndex) - big(b.logIndex)),
+    );
+  ctx.eq(
+    `last UncoveredCollateralChanged = uncoveredCollateralUsdc() ${tag}`,
+    reports.length ? reports[reports.length - 1].amountUsdc : 0n,
+    await house.uncoveredCollateralUsdc(at),
+  );
   ctx.eq(
     `ClearingStats.accountsInDeficit ${tag}`,
     stats.accountsInDeficit,

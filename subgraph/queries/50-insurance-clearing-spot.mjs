@@ -139,6 +139,13 @@ export const queries = {
       t.eq(s?.accountsInDeficit, want.length, "accountsInDeficit = the accounts below zero");
       t.eq(s?.uncoveredCollateralUsdc, -t.sum(d.marginAccounts, (a) => a.collateralUsdc), "total = Σ their deficits");
       for (const a of d.marginAccounts) t.eq(a.collateralUsdc, await house(t).collateralOf(a.id, t.at), `collateralOf(${a.id})`);
+      // the chain's reports (round 47): the latest (block, then log index) is the total now
+      const h = d.history;
+      t.ok(h.length > 0, "UncoveredCollateralChanged reports indexed");
+      t.sorted(h, (r) => r.blockNumber, "desc", "newest block first");
+      const later = (r, m) => big(r.blockNumber) > big(m.blockNumber) || (r.blockNumber === m.blockNumber && big(r.logIndex) > big(m.logIndex));
+      const latest = h.reduce((m, r) => (later(r, m) ? r : m));
+      t.eq(latest.amountUsdc, await house(t).uncoveredCollateralUsdc(t.at), "latest report = uncoveredCollateralUsdc()");
     },
   },
 

@@ -18,6 +18,7 @@ import {
   handleTokenCollateralDeposited,
   handleTokenCollateralSeized,
   handleTokenCollateralWithdrawn,
+  handleUncoveredCollateralChanged,
 } from "../src/mappings/clearingHouse";
 import { ALICE, BOB, CAROL, DAY, lastEventId, T0, wad } from "./helpers";
 import { ClearingHouseEvents } from "../generated/factories/ClearingHouse";
@@ -260,6 +261,24 @@ describe("ClearingHouse uncovered collateral (ClearingStats)", () => {
       "collateralUsdc",
       usdc(15).toString(),
     );
+  });
+
+  test("the chain's UncoveredCollateralChanged is kept as history beside the rebuilt total", () => {
+    const house = new ClearingHouseEvents(HOUSE);
+    lossTo(ALICE, usdc(-30));
+    // the ClearingHouse reports the same total in the transaction (bookUncovered emits before the account's event)
+    const reported = house.UncoveredCollateralChanged(T0 + 300, usdc(30));
+    handleUncoveredCollateralChanged(reported);
+    const id = lastEventId(reported);
+    assert.fieldEquals("ClearingEvent", id, "kind", "uncoveredChanged");
+    assert.fieldEquals("ClearingEvent", id, "amountUsdc", usdc(30).toString());
+    // the report does not book into the rebuilt total a second time
+    uncovered(usdc(30), 1);
+    handleMarginDeposited(house.MarginDeposited(T0 + 400, ALICE, usdc(30), BigInt.zero()));
+    const cleared = house.UncoveredCollateralChanged(T0 + 400, BigInt.zero());
+    handleUncoveredCollateralChanged(cleared);
+    assert.fieldEquals("ClearingEvent", lastEventId(cleared), "amountUsdc", "0");
+    uncovered(BigInt.zero(), 0);
   });
 
   test("two accounts add up; each one's cover lowers only its own part", () => {

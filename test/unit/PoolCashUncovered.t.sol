@@ -4,6 +4,8 @@ pragma solidity ^0.8.28;
 import {PerpSolBase} from "../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../helpers/PerpOrderSteps.sol";
 import {IClearingHouseErrors} from "../../contracts/interfaces/clearing/IClearingHouseErrors.sol";
+import {IClearingHouseEvents} from "../../contracts/interfaces/clearing/IClearingHouseEvents.sol";
+import {Vm} from "forge-std/Vm.sol";
 import {IPerpMarketErrors} from "../../contracts/interfaces/markets/IPerpMarketErrors.sol";
 
 /// @notice The deep-profile finding of round 44 (VaultLimits, `test_regression_deep44_maxAmountAccepted`) as attacks:
@@ -151,6 +153,42 @@ contract PoolCashUncoveredTest is PerpSolBase {
         chouse.settle(loser, 1_000e6);
         assertEq(chouse.uncoveredCollateralUsdc(), 0);
         assertEq(chouse.collateralOf(loser), 850e6);
+    }
+
+    /// Round 47: every booking that writes the total emits it after (post-state); a solvent account's settle emits
+    /// nothing, a second account's deficit adds to the reported total rather than replacing it, and one account's
+    /// cover leaves the other's part reported.
+    function test_uncoveredCollateralChanged_reportsTheTotalAfter() public {
+        vm.recordLogs();
+        vm.prank(address(perp));
+        chouse.settle(bystander, -1e6); // solvent before and after
+        assertEq(_uncoveredReports(), 0, "a solvent account books nothing");
+        vm.expectEmit(address(chouse));
+        emit IClearingHouseEvents.UncoveredCollateralChanged(250e6);
+        vm.prank(address(perp));
+        chouse.settle(loser, -int256(LOSER_USDC) - 250e6);
+        vm.expectEmit(address(chouse));
+        emit IClearingHouseEvents.UncoveredCollateralChanged(250e6 + 40e6);
+        vm.prank(address(perp));
+        chouse.settle(bystander, -int256(BYSTANDER_USDC) + 1e6 - 40e6);
+        _mintUsdc(loser, 300e6);
+        vm.startPrank(loser);
+        usdcApprove(address(chouse), 300e6);
+        vm.expectEmit(address(chouse));
+        emit IClearingHouseEvents.UncoveredCollateralChanged(40e6);
+        chouse.deposit(300e6); // −250 → +50: the loser's part leaves, the bystander's stays
+        vm.stopPrank();
+        assertEq(chouse.uncoveredCollateralUsdc(), 40e6);
+        vm.recordLogs();
+        vm.prank(address(perp));
+        chouse.settle(loser, 1e6); // +50 → +51: solvent on both sides
+        assertEq(_uncoveredReports(), 0, "a solvent account books nothing");
+    }
+
+    function _uncoveredReports() internal returns (uint256 n) {
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        for (uint256 i; i < logs.length; ++i)
+            if (logs[i].topics[0] == IClearingHouseEvents.UncoveredCollateralChanged.selector) ++n;
     }
 
     function _fees() internal view returns (uint256 fees) {

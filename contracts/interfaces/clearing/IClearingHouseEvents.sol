@@ -115,6 +115,13 @@ interface IClearingHouseEvents {
     /// @param collateralUsdc The account's collateral after (−amountUsdc).
     event DeficitUnabsorbed(address indexed account, uint256 amountUsdc, int256 collateralUsdc);
 
+    /// @notice Emitted when Σ max(0, −collateral) over all accounts changes: an account's USDC collateral went below
+    ///         zero, moved while below, or came back (deposit, settle, trade, liquidation close, bounty, waterfall,
+    ///         auto-deleveraging). The account's own post-state event follows in the same transaction.
+    /// @param uncoveredCollateralUsdc The total after (`uncoveredCollateralUsdc()`): what the market pools were
+    ///        credited with that the ClearingHouse does not hold yet.
+    event UncoveredCollateralChanged(uint256 uncoveredCollateralUsdc);
+
     /// @notice Emitted when governance changes a market's flags (post-state of all of them).
     /// @param market The market.
     /// @param accountRisk Whether every margin computation asks the market for the account's extra risk

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IClearingHouse} from "../../interfaces/clearing/IClearingHouse.sol";
+import {IClearingHouseEvents} from "../../interfaces/clearing/IClearingHouseEvents.sol";
 import {IComputePriceOracle} from "../../interfaces/oracle/IComputePriceOracle.sol";
 import {IRiskEngine} from "../../interfaces/clearing/IRiskEngine.sol";
 import {IGuarantorPool} from "../../interfaces/clearing/IGuarantorPool.sol";
@@ -164,14 +165,15 @@ library ClearingStorage {
     }
 
     /// @notice Keeps `Layout.uncoveredUsdc` equal to Σ max(0, −collateral): called wherever an account's USDC collateral
-    ///         is written, from `oldUsdc` to `newUsdc`. Neither negative (every solvent account): no read, no write.
-    ///         No event of its own (ClearingHouse bytes): every write that moves it emits the account's collateral after.
+    ///         is written, from `oldUsdc` to `newUsdc`. Neither negative (every solvent account) or no change: no read,
+    ///         no write, no event. Otherwise the total after is written and emitted (UncoveredCollateralChanged).
     function bookUncovered(ClearingHouseStorage.Layout storage $, int256 oldUsdc, int256 newUsdc) internal {
-        if (oldUsdc >= 0 && newUsdc >= 0) return;
+        if ((oldUsdc >= 0 && newUsdc >= 0) || oldUsdc == newUsdc) return;
         uint256 total = $.uncoveredUsdc;
         if (oldUsdc < 0) total -= uint256(-oldUsdc);
         if (newUsdc < 0) total += uint256(-newUsdc);
         $.uncoveredUsdc = total;
+        emit IClearingHouseEvents.UncoveredCollateralChanged(total);
     }
 
     /// @notice The RiskEngine that answers a market's per-tenor margin rates, or zero when the market's σ copy is not a

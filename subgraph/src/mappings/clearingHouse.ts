@@ -18,6 +18,7 @@ import {
   TokenCollateralDeposited,
   TokenCollateralSeized,
   TokenCollateralWithdrawn,
+  UncoveredCollateralChanged,
 } from "../../generated/ClearingHouse/ClearingHouse";
 import {
   AdlStep,
@@ -417,6 +418,17 @@ export function handleDeficitUnabsorbed(event: DeficitUnabsorbed): void {
   const e = clearingEvent(event, "deficitUnabsorbed", p.account, null);
   e.amountUsdc = p.amountUsdc;
   e.collateralUsdc = p.collateralUsdc;
+  e.save();
+}
+
+/**
+ * The chain's own figure of Σ max(0, −collateral) after a change (round 47): one ClearingEvent per change
+ * (kind "uncoveredChanged", amountUsdc = the total after), the history analysts chart. ClearingStats keeps the total
+ * rebuilt from the accounts' post-states; OPS-03 checks that the two and `uncoveredCollateralUsdc()` agree.
+ */
+export function handleUncoveredCollateralChanged(event: UncoveredCollateralChanged): void {
+  const e = clearingEvent(event, "uncoveredChanged", null, null);
+  e.amountUsdc = event.params.uncoveredCollateralUsdc;
   e.save();
 }
 
