@@ -12,6 +12,7 @@
 import fs from "node:fs";
 import { Contract, ContractFactory, MaxUint256, id } from "ethers";
 import { domainOf, signOrder } from "@chx/sdk";
+import { openInterestOf } from "../queries/_lib.mjs";
 
 const usdc = (n) => BigInt(Math.round(n * 1e6));
 const WAD = 10n ** 18n;
@@ -210,13 +211,8 @@ export async function compare(ctx) {
     // positions over the indexed ones (the ClearingHouse keeps no OI copy since round 47; a missed position shows).
     for (const mk of replay.entities("ClearingMarket")) {
       const [registered, poolUsdc] = await house.marketInfo(mk.id, at);
-      let longOi = 0n;
-      let shortOi = 0n;
-      for (const p of replay.entities("Position").filter((r) => r.market === mk.id)) {
-        const size = (await house.positionOf(p.marginAccount, mk.id, at)).sizeCh;
-        if (size > 0n) longOi += size;
-        else shortOi -= size;
-      }
+      const mine = replay.entities("Position").filter((r) => r.market === mk.id);
+      const [longOi, shortOi] = await openInterestOf(house, mine, mk.id, at);
       if (mk.registered !== registered) bad.push(`${mk.id} registered`);
       if (big(mk.poolUsdc) !== poolUsdc) bad.push(`${mk.id} pool ${mk.poolUsdc} ≠ ${poolUsdc}`);
       if (big(mk.longOpenInterestCh) !== longOi) bad.push(`${mk.id} long OI ${mk.longOpenInterestCh} ≠ ${longOi}`);

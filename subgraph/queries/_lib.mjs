@@ -12,21 +12,25 @@ export const ids = (rows) => rows.map((r) => r.id);
 export const rowsOf = (t, type, pred = () => true) => t.replay.entities(type).filter(pred);
 
 /**
- * Σ long and Σ |short| sizes of the chain's positions (`positionOf` at the checkpoint) over the indexed positions of
- * `market`. The ClearingHouse keeps no open-interest copy (round 47: each market's own record is the one source), so
- * the indexed aggregate is checked against the chain's positions; a position the index missed leaves it unequal.
+ * Σ long and Σ |short| sizes of the chain's positions (`house.positionOf` at block `at`) over `positions`, the
+ * indexed Position rows of `market`. The ClearingHouse keeps no open-interest copy (round 47: each market's own record
+ * is the one source), so the indexed aggregate is checked against the chain's positions; a position the index missed
+ * leaves it unequal. Shared by the query checks and the OPS-03 e2e (`e2e/57-positions.mjs`).
  */
-export async function chainOpenInterest(t, market) {
-  const house = t.contract("ClearingHouse");
+export async function openInterestOf(house, positions, market, at) {
   let long = 0n;
   let short = 0n;
-  for (const p of rowsOf(t, "Position", (r) => r.market === market)) {
-    const size = (await house.positionOf(p.marginAccount, market, t.at)).sizeCh;
+  for (const p of positions) {
+    const size = (await house.positionOf(p.marginAccount, market, at)).sizeCh;
     if (size > 0n) long += size;
     else short -= size;
   }
   return [long, short];
 }
+
+/** openInterestOf for a query check: the indexed positions of `market` at the checkpoint. */
+export const chainOpenInterest = (t, market) =>
+  openInterestOf(t.contract("ClearingHouse"), rowsOf(t, "Position", (r) => r.market === market), market, t.at);
 
 /** The store row of `type` with the largest key(row). */
 export function maxBy(t, type, key, pred = () => true) {

@@ -11,14 +11,15 @@ import {ILiquidationEngine} from "../../contracts/interfaces/clearing/ILiquidati
 import {IRiskEngine} from "../../contracts/interfaces/clearing/IRiskEngine.sol";
 import {IChxModule} from "../../contracts/interfaces/base/IChxModule.sol";
 import {MockPriceIndex} from "../../contracts/mocks/MockPriceIndex.sol";
+import {ClearingStorage} from "../../contracts/libraries/clearing/ClearingStorage.sol";
 import {Roles} from "../../contracts/core/governance/Roles.sol";
 import {IAccessManaged} from "@openzeppelin/contracts/access/manager/IAccessManaged.sol";
 
 /// @notice Accounts, positions and the market interface: deposit, withdraw, modifyPosition, settle, pauses, access.
 contract ClearingAccountsTest is ClearingUnitBase {
-    /// @dev ERC-7201 location of chx.storage.ClearingHouse (ClearingStorage.LOCATION); the retired OI mapping is
-    ///      its ninth slot (storage-layouts/ClearingHouse.json: `__deprecated_openInterest`, slot 8).
-    bytes32 private constant CLEARING_LOCATION = 0x55052fae2fc50d74c9cbac33e5ea35893b9adcb7f74bd0a66b4cdacc551a8700;
+    /// @dev The retired OI mapping is the ninth slot of ClearingStorage.LOCATION (storage-layouts/ClearingHouse.json:
+    ///      `__deprecated_openInterest`, slot 8).
+    uint256 private constant DEPRECATED_OI_SLOT = 8;
 
     function test_deposit_creditsCollateralAndEmits() public {
         _mintUsdc(alice, 100e6);
@@ -139,7 +140,7 @@ contract ClearingAccountsTest is ClearingUnitBase {
     function test_trade_touchesNoOpenInterestCopy() public {
         _setupTrader(alice, guarantor, 100e6);
         _setupTrader(bob, guarantor, 100e6);
-        bytes32 oiSlot = keccak256(abi.encode(address(market), uint256(CLEARING_LOCATION) + 8));
+        bytes32 oiSlot = keccak256(abi.encode(address(market), uint256(ClearingStorage.LOCATION) + DEPRECATED_OI_SLOT));
         vm.record();
         vm.prank(alice);
         market.trade(50e18);

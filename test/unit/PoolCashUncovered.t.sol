@@ -7,6 +7,7 @@ import {IClearingHouseErrors} from "../../contracts/interfaces/clearing/IClearin
 import {IClearingHouseEvents} from "../../contracts/interfaces/clearing/IClearingHouseEvents.sol";
 import {Vm} from "forge-std/Vm.sol";
 import {IPerpMarketErrors} from "../../contracts/interfaces/markets/IPerpMarketErrors.sol";
+import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 
 /// @notice The deep-profile finding of round 44 (VaultLimits, `test_regression_deep44_maxAmountAccepted`) as attacks:
 ///         a trade realises a loss beyond the trader's collateral, the pool is credited with all of it, and before
@@ -183,6 +184,32 @@ contract PoolCashUncoveredTest is PerpSolBase {
         vm.prank(address(perp));
         chouse.settle(loser, 1e6); // +50 → +51: solvent on both sides
         assertEq(_uncoveredReports(), 0, "a solvent account books nothing");
+    }
+
+    /// Round 47 removed the ClearingHouse's open-interest copy, the one aggregate that followed every position move,
+    /// including the ones that bypass the market's trade path. The attack: a liquidation close (and an ADL step,
+    /// which calls the same `onPositionLiquidated` hook) moves ClearingHouse positions without a market trade; if the
+    /// market's own OI did not follow, its cap and funding skew would drift. After opens on both sides, a bankrupt
+    /// close and the waterfall, the market's OI equals Σ ClearingHouse sizes per side.
+    function test_marketOpenInterest_followsLiquidationClose() public {
+        _fundInsurance(100_000e6);
+        PerpOrderSteps.mustTrade(perp, bystander, -2_000e18);
+        PerpOrderSteps.mustTrade(perp, loser, 5_000e18);
+        _assertOiIsPositions();
+        index.setPrice(7e18);
+        liq.liquidate(loser);
+        assertEq(chouse.positionOf(loser, address(perp)).sizeCh, 0, "the close flattened the loser");
+        _assertOiIsPositions();
+    }
+
+    function _assertOiIsPositions() internal view {
+        IPerpMarket.MarketState memory st = perp.marketState();
+        int256 l = chouse.positionOf(loser, address(perp)).sizeCh;
+        int256 b = chouse.positionOf(bystander, address(perp)).sizeCh;
+        uint256 longs = (l > 0 ? uint256(l) : 0) + (b > 0 ? uint256(b) : 0);
+        uint256 shorts = (l < 0 ? uint256(-l) : 0) + (b < 0 ? uint256(-b) : 0);
+        assertEq(st.longOiCh, longs, "long OI = sum of long sizes");
+        assertEq(st.shortOiCh, shorts, "short OI = sum of short sizes");
     }
 
     function _uncoveredReports() internal returns (uint256 n) {
