@@ -141,7 +141,7 @@ export async function liquidationShards(
   const ch = deployment.contracts.ClearingHouse;
   const checker = deployment.contracts.LiquidationChecker;
   if (ch === undefined || checker === undefined) return [];
-  const set = new AccountSet();
+  const set = new AccountSet(0); // one scan, no reorg to follow: no journal
   const iface = ClearingHouse__factory.createInterface();
   const topics = (["PositionModified", "PositionLiquidated", "AccountSettled"] as const).map(
     (n) => iface.getEvent(n).topicHash,

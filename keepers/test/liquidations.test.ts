@@ -122,6 +122,45 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     }
   });
 
+  it("test_reorgAtTheSameHeight_rewindsTheAccountSet: a deeper-than-confirmations reorg that replaces scanned blocks without lowering the head is followed (rewound, not rebuilt)", async function () {
+    // The keeper tracked X, whose position exists only on the branch a reorg then replaced; the new branch, as long as
+    // the old one, holds Y's position instead. A scan that only looked for the head going backwards kept X and never
+    // read Y's blocks (they were at or below its cursor): Y would never be liquidated.
+    const p = node().provider;
+    const [x, y] = [42, 43].map((i) => account(i).connect(p));
+    for (const w of [x!, y!]) await node().rpc("hardhat_setBalance", [w.address, toBeHex(10n ** 22n)]);
+    const g = account(GUARANTOR).connect(p);
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+    try {
+      expect((await k.tick()).errors).to.deep.equal([]);
+      const snapshot = await node().rpc("evm_snapshot", []);
+      await setupTrader(protocol, g, x!, usdc("100"));
+      await (await cs.market.connect(x!).trade(wad("95"))).wait();
+      const height = await p.getBlockNumber();
+      expect((await k.tick()).errors).to.deep.equal([]);
+      expect(job.set.open().map((o) => o.account)).to.include(x!.address.toLowerCase());
+
+      expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+      await setupTrader(protocol, g, y!, usdc("100"));
+      await (await cs.market.connect(y!).trade(wad("95"))).wait();
+      expect(await p.getBlockNumber()).to.equal(height); // the same height, other blocks
+      await (await cs.oracle.setPrice(wad("9"))).wait();
+      const from = await p.getBlockNumber();
+
+      const r = await k.tick();
+      expect(r.errors).to.deep.equal([]);
+      const tracked = job.set.open().map((o) => o.account);
+      expect(tracked).to.include(y!.address.toLowerCase());
+      expect(tracked).to.not.include(x!.address.toLowerCase());
+      expect([job.set.rewinds, job.set.rebuilds]).to.deep.equal([1, 0]);
+      const done = await liquidatedSince(from);
+      expect(done.map(([a]) => a).sort()).to.deep.equal([...underwater(), y!.address.toLowerCase()].sort());
+    } finally {
+      await k.stop(0);
+    }
+  });
+
   it("OPS-01: two keepers racing in the same blocks liquidate each account once; the losers read LiquidationAccountHealthy as already done", async function () {
     await (await cs.oracle.setPrice(wad("9"))).wait();
     const from = (await node().provider.getBlockNumber()) + 1;

@@ -10,6 +10,7 @@ import { ErrorDecoder } from "../src/chain/errors.js";
 import { bumpFees, decideSpend, gwei, type FeeQuote } from "../src/chain/gas.js";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { mapLimit } from "../src/util.js";
+import { AccountSet } from "../src/jobs/liquidations.js";
 import { loadWallet } from "../src/signer.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -179,6 +180,65 @@ describe("keeper units", function () {
       expect(msg).to.equal(`Could not decrypt keystore ${ks} (wrong password or not a keystore).`);
       await loadWallet({ ...base, privateKey: "0x12" }, {}).catch((e: Error) => (msg = e.message));
       expect(msg).to.match(/is not a valid 32-byte hex private key/);
+    });
+  });
+
+  describe("account set journal (reorgs)", function () {
+    const A = "0x00000000000000000000000000000000000000aa";
+    const B = "0x00000000000000000000000000000000000000bb";
+    const M = "0x00000000000000000000000000000000000000cc";
+    const snapshot = (s: AccountSet) =>
+      JSON.stringify([...s.accounts].map(([a, t]) => [a, t.lastBlock, [...t.sizes].map(([m, v]) => [m, String(v)])]));
+
+    it("rewind undoes exactly the later blocks: an account opened there is gone, one closed there is back", function () {
+      const s = new AccountSet(64);
+      s.apply(A, M, 10n, 5);
+      s.commit(5, "0x05");
+      s.apply(A, M, 20n, 7);
+      s.commit(8, "0x08");
+      const at8 = snapshot(s);
+      // the blocks a reorg will replace: A closed (its last event), B opened
+      s.apply(A, M, 0n, 9);
+      s.apply(B, M, -5n, 9);
+      s.apply(B, M, undefined, 10);
+      s.commit(10, "0x10");
+      expect(s.open().map((o) => o.account)).to.deep.equal([B]);
+      expect(s.cursors().map((c) => c.block)).to.deep.equal([10, 8, 5]);
+      const touched = s.rewind(8);
+      expect([...touched].sort()).to.deep.equal([A, B]);
+      expect(snapshot(s)).to.equal(at8);
+      expect(s.scannedTo).to.equal(8);
+      expect(s.open()).to.deep.equal([{ account: A, lastBlock: 7 }]);
+      expect(s.cursors().map((c) => c.block)).to.deep.equal([8, 5]);
+      expect(s.rewinds).to.equal(1);
+    });
+
+    it("the journal keeps `depth` blocks: a rewind further back throws (the job rebuilds), one within it works", function () {
+      const s = new AccountSet(4);
+      for (let b = 1; b <= 20; b++) {
+        s.apply(A, M, BigInt(b), b);
+        s.commit(b, `0x${b}`);
+      }
+      // the floor is 20 - 4 = 16: the page ends from 16 on are points to return to
+      expect(s.cursors().map((c) => c.block)).to.deep.equal([20, 19, 18, 17, 16]);
+      expect(() => s.rewind(15)).to.throw(/does not reach block 15/);
+      s.rewind(16);
+      expect(s.accounts.get(A)!.sizes.get(M)).to.equal(16n);
+      expect(s.accounts.get(A)!.lastBlock).to.equal(16);
+    });
+
+    it("a restored checkpoint is a point to return to, but nothing before it is journaled", function () {
+      const s = new AccountSet(64);
+      s.accounts.set(A, { sizes: new Map([[M, 3n]]), lastBlock: 40 });
+      s.restoredAt(50, "0x50");
+      s.apply(B, M, 1n, 51);
+      s.commit(52, "0x52");
+      expect(() => s.rewind(49)).to.throw(/does not reach/);
+      s.rewind(50);
+      expect([...s.accounts.keys()]).to.deep.equal([A]);
+      s.reset();
+      expect(s.rebuilds).to.equal(1);
+      expect(s.cursors()).to.deep.equal([]);
     });
   });
 

@@ -7,8 +7,10 @@
  * builds one from its events: `PositionModified`, `PositionLiquidated` (both carry the size after) and
  * `AccountSettled`, read in pages from the ClearingHouse's deploy block up to `head − confirmations` and then
  * incrementally, tick by tick. The set (account → market → size, and the block of the account's last event) lives
- * in memory; a keeper restart rebuilds it. If the scanned block moves backwards (a reorg deeper than the
- * confirmations, or a test node rewound) the set is rebuilt from scratch.
+ * in memory, checkpointed in the keeper's state database. A reorg deeper than the confirmations (at a lower, the
+ * same or a higher head) is found by the hash of the scan's last block: the set is rewound to the fork from its
+ * journal and the replaced blocks are scanned again (`AccountSet.rewind`); only a reorg past the journal's 256 blocks
+ * rebuilds it from scratch.
  *
  * Check, at the same block: by default the deployless probe `LiquidationKeeperLens` (contracts/periphery): one
  * `eth_call` of its creation code per page of accounts tries `liquidate(account)` for each in a frame that reverts,
@@ -155,20 +157,47 @@ interface Tracked {
 /**
  * The accounts with positions, from ClearingHouse events: fed pages of logs in block order, it keeps
  * account → market → size; `open()` is the accounts with a non-zero position.
+ *
+ * Reorgs: every change is journaled with the account's state before it, and every scanned page end with its block
+ * hash, for the last `depth` blocks. `rewind(block)` undoes the changes of every later block — the set is then
+ * exactly what it was when the scan had reached `block` — so a reorg deeper than the confirmations costs a rescan of
+ * the replaced blocks, not of the whole history (docs/keepers.md, "Reorgs and the account set").
  */
 export class AccountSet {
   readonly accounts = new Map<string, Tracked>();
   /** Last block included (−1: nothing yet). */
   scannedTo = -1;
+  /** Rewinds done (a reorg within the journal) and rebuilds from scratch (`reset`), for logs and tests. */
+  rewinds = 0;
+  rebuilds = 0;
+  /** Each change's block, account and the account's state before it (undefined: it was not tracked), oldest first. */
+  private journal: Array<{ block: number; account: string; prev: Tracked | undefined }> = [];
+  /** Scanned page ends still in the journal window, oldest first: the points a rewind can return to. */
+  private cursorLog: Array<{ block: number; hash: string }> = [];
+  /** Every event from this block on is journaled (a restored checkpoint's history is not). */
+  private journalFrom = 0;
+
+  /**
+   * @param depth blocks of history a rewind can undo (older journal entries are dropped as the scan advances); 0: no
+   *        journal (a one-off scan).
+   */
+  constructor(readonly depth = 256) {}
 
   reset(): void {
     this.accounts.clear();
     this.scannedTo = -1;
+    this.journal = [];
+    this.cursorLog = [];
+    this.journalFrom = 0;
+    this.rebuilds++;
   }
 
   apply(account: string, market: string, sizeCh: bigint | undefined, block: number): void {
     const a = account.toLowerCase();
     let t = this.accounts.get(a);
+    if (this.depth > 0) {
+      this.journal.push({ block, account: a, prev: t && { sizes: new Map(t.sizes), lastBlock: t.lastBlock } });
+    }
     if (t === undefined) {
       t = { sizes: new Map(), lastBlock: block };
       this.accounts.set(a, t);
@@ -178,6 +207,50 @@ export class AccountSet {
       if (sizeCh === 0n) t.sizes.delete(market.toLowerCase());
       else t.sizes.set(market.toLowerCase(), sizeCh);
     }
+  }
+
+  /** The scan has included every event up to `block` (whose hash is `hash`): a point a rewind can return to. */
+  commit(block: number, hash: string): void {
+    this.scannedTo = block;
+    if (hash !== "") this.cursorLog.push({ block, hash });
+    const floor = block - this.depth;
+    if (floor >= this.journalFrom) {
+      this.journalFrom = floor + 1;
+      this.journal = this.journal.filter((j) => j.block > floor);
+      this.cursorLog = this.cursorLog.filter((c) => c.block >= floor);
+    }
+  }
+
+  /** A restored checkpoint: everything up to `block` is in the set, none of it journaled. */
+  restoredAt(block: number, hash: string): void {
+    this.scannedTo = block;
+    this.journal = [];
+    this.cursorLog = [{ block, hash }];
+    this.journalFrom = block + 1;
+  }
+
+  /** The points a rewind can return to, newest first (each with the hash its block had when scanned). */
+  cursors(): Array<{ block: number; hash: string }> {
+    return [...this.cursorLog].reverse();
+  }
+
+  /**
+   * Undoes every change of the blocks after `block` (a point in `cursors()`); returns the accounts whose state
+   * changed. Throws when the journal does not reach back that far (the caller rebuilds instead).
+   */
+  rewind(block: number): Set<string> {
+    if (block < this.journalFrom - 1) throw new Error(`the account journal does not reach block ${block}`);
+    const touched = new Set<string>();
+    while (this.journal.length > 0 && this.journal[this.journal.length - 1]!.block > block) {
+      const j = this.journal.pop()!;
+      if (j.prev === undefined) this.accounts.delete(j.account);
+      else this.accounts.set(j.account, j.prev);
+      touched.add(j.account);
+    }
+    this.cursorLog = this.cursorLog.filter((c) => c.block <= block);
+    this.scannedTo = block;
+    this.rewinds++;
+    return touched;
   }
 
   /** Accounts with at least one open position, each with the block of its last event. */
@@ -267,8 +340,7 @@ export function liquidationJob(
     const del: string[] = [];
     for (const a of accounts) {
       const t = set.accounts.get(a);
-      if (t === undefined) continue;
-      if (t.sizes.size === 0) {
+      if (t === undefined || t.sizes.size === 0) {
         del.push(`acct:${a}`);
         continue;
       }
@@ -306,21 +378,77 @@ export function liquidationJob(
       });
     }
     for (const [k] of store.entries("adl:")) adlClaims.add(k.slice(4));
-    set.scannedTo = cursor.block;
+    set.restoredAt(cursor.block, cursor.hash);
     ctx.log.info({ from: cursor.block, accounts: set.accounts.size }, "account scan resumed from its checkpoint");
+  }
+
+  /** Claims the ADL work dropped as closed, with the head it read that at: a reorg past that head restores them. */
+  const droppedClaims: Array<{ head: number; bankrupt: string }> = [];
+  /** The head the scan's last block was last found canonical under (no re-check while the head stays). */
+  let checkedHead = "";
+
+  /**
+   * A reorg deeper than the confirmations replaced blocks the scan had read — at a lower head, the same or a higher
+   * one: the newest scanned page end whose block the chain still has with the same hash is where the chain forked.
+   * The set is rewound there (its journal undoes the later blocks' changes) and the replaced blocks are scanned again;
+   * when no page end in the journal is canonical any more, the set is rebuilt from scratch.
+   */
+  async function followReorg(ctx: JobContext, to: number): Promise<void> {
+    if (set.scannedTo < 0 || ctx.head.hash === checkedHead) return;
+    const hashAt = async (n: number): Promise<string | undefined> =>
+      n === ctx.head.number
+        ? ctx.head.hash
+        : ((await ctx.client.read("getBlock", (p) => p.getBlock(n)))?.hash ?? undefined);
+    let fork: number | undefined;
+    for (const c of set.cursors()) {
+      if (c.block > to) continue;
+      if ((await hashAt(c.block)) === c.hash) {
+        fork = c.block;
+        break;
+      }
+    }
+    if (fork === set.scannedTo) {
+      checkedHead = ctx.head.hash;
+      return;
+    }
+    if (fork === undefined) {
+      ctx.log.warn(
+        { scannedTo: set.scannedTo, safeBlock: to },
+        "the account scan's blocks are not on this chain any more (a reorg past its journal): rebuilding the set",
+      );
+      set.reset();
+      adlClaims.clear();
+      models.clear();
+      suspects.clear();
+      droppedClaims.length = 0;
+      ctx.store?.clear();
+      return;
+    }
+    const touched = set.rewind(fork);
+    // The touched accounts' state came back from the journal: their models describe another branch; check them now.
+    for (const a of touched) {
+      models.delete(a);
+      if (set.accounts.get(a)?.sizes.size) suspects.add(a);
+    }
+    // Claims dropped as closed under the replaced blocks may be open again on this branch (adlWork re-reads them).
+    for (let i = droppedClaims.length - 1; i >= 0; i--) {
+      if (droppedClaims[i]!.head <= fork) continue;
+      adlClaims.add(droppedClaims[i]!.bankrupt);
+      ctx.store?.batch([[`adl:${droppedClaims[i]!.bankrupt}`, "1"]], []);
+      droppedClaims.splice(i, 1);
+    }
+    const hash = (await hashAt(fork)) ?? "";
+    if (ctx.store !== undefined) saveAccounts(ctx.store, touched, { block: fork, hash });
+    ctx.log.warn(
+      { from: fork + 1, accounts: touched.size },
+      "a reorg replaced scanned blocks: the account set is rewound to the fork and the new blocks scanned",
+    );
   }
 
   async function sync(ctx: JobContext): Promise<void> {
     if (!restored) await restore(ctx);
     const to = ctx.safeBlock;
-    if (to < set.scannedTo) {
-      ctx.log.warn({ scannedTo: set.scannedTo, safeBlock: to }, "chain behind the account scan: rebuilding the set");
-      set.reset();
-      adlClaims.clear();
-      models.clear();
-      suspects.clear();
-      ctx.store?.clear();
-    }
+    await followReorg(ctx, to);
     const start = Math.max(fromBlock, set.scannedTo + 1);
     if (start > to) return;
     // One getLogs for both contracts: the ClearingHouse's position events and the engine's AdlRoundOpened.
@@ -352,13 +480,14 @@ export function liquidationJob(
         set.apply(ev.args.account as string, ev.args.market as string, sizeCh, l.blockNumber);
         touched.add((ev.args.account as string).toLowerCase());
       }
-      set.scannedTo = end;
+      // The page end is named by hash: a restart (the checkpoint) and a later reorg (the journal) can tell whether
+      // it is still canonical.
+      const hash =
+        end === ctx.head.number
+          ? ctx.head.hash
+          : ((await ctx.client.read("getBlock", (p) => p.getBlock(end)))?.hash ?? "");
+      set.commit(end, hash);
       if (ctx.store !== undefined) {
-        // The checkpoint names the page's last block by hash, so a restart can tell whether it is still canonical.
-        const hash =
-          end === ctx.head.number
-            ? ctx.head.hash
-            : ((await ctx.client.read("getBlock", (p) => p.getBlock(end)))?.hash ?? "");
         if (claims.length > 0) ctx.store.batch(claims, []);
         saveAccounts(ctx.store, touched, { block: end, hash });
       }
@@ -478,6 +607,8 @@ export function liquidationJob(
       const c = await ctx.client.read("adlClaim", (p) => le(p).adlClaim(bankrupt));
       if (c.market === "0x0000000000000000000000000000000000000000") {
         adlClaims.delete(bankrupt);
+        droppedClaims.push({ head: ctx.head.number, bankrupt });
+        if (droppedClaims.length > 256) droppedClaims.shift();
         ctx.store?.batch([], [`adl:${bankrupt}`]);
         continue;
       }
