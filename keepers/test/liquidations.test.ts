@@ -130,7 +130,8 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
     const [x, y] = [42, 43].map((i) => account(i).connect(p));
     for (const w of [x!, y!]) await node().rpc("hardhat_setBalance", [w.address, toBeHex(10n ** 22n)]);
     const g = account(GUARANTOR).connect(p);
-    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "chx-keeper-reorg-"));
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: { ...config(), dataDir } });
     const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
     try {
       expect((await k.tick()).errors).to.deep.equal([]);
@@ -156,6 +157,55 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
       expect([job.set.rewinds, job.set.rebuilds]).to.deep.equal([1, 0]);
       const done = await liquidatedSince(from);
       expect(done.map(([a]) => a).sort()).to.deep.equal([...underwater(), y!.address.toLowerCase()].sort());
+    } finally {
+      await k.stop(0);
+    }
+    // The checkpoint followed the rewind: a restart resumes from it without a rebuild, and X (whose row a stale
+    // checkpoint would still hold, with its 95 CH) is not among the open accounts.
+    const k2 = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      config: { ...config(), dataDir },
+    });
+    const job2 = k2.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+    try {
+      expect((await k2.tick()).errors).to.deep.equal([]);
+      expect(job2.set.rebuilds).to.equal(0);
+      const open = job2.set.open().map((o) => o.account);
+      expect(open).to.not.include(x!.address.toLowerCase());
+      for (const t of traders.slice(0, 3)) expect(open).to.include(t.address.toLowerCase());
+    } finally {
+      await k2.stop(0);
+    }
+  });
+
+  it("test_reorgBelowTheHead_undoesOrphanedLiquidations: liquidations a deeper reorg removed are found again from the journal (no rebuild) and redone once", async function () {
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+    const sizes = () => JSON.stringify([...job.set.accounts].map(([a, t]) => [a, [...t.sizes].map(String)]).sort());
+    try {
+      expect((await k.tick()).errors).to.deep.equal([]);
+      const calm = sizes();
+      await (await cs.oracle.setPrice(wad("9"))).wait();
+      const snapshot = await node().rpc("evm_snapshot", []);
+      const first = await k.tick();
+      expect(counts(first.results)).to.deep.equal({ success: 3 });
+      expect((await k.tick()).errors).to.deep.equal([]); // the scan reads the three liquidations
+      expect(sizes()).to.not.equal(calm);
+      // the reorg takes the liquidations away: the head falls back below the cursor
+      expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+      await node().rpc("evm_mine", []);
+      const from = await node().provider.getBlockNumber();
+      const r = await k.tick();
+      expect(r.reorg).to.equal(true);
+      expect(r.errors).to.deep.equal([]);
+      expect([job.set.rewinds, job.set.rebuilds]).to.deep.equal([1, 0]);
+      expect(sizes()).to.equal(calm); // the liquidated sizes came back from the journal
+      expect(r.results.filter((x) => x.outcome === "success").map((x) => x.key.split(":")[1])).to.have.members(
+        underwater(),
+      );
+      const done = await liquidatedSince(from);
+      expect(done.map(([a]) => a).sort()).to.deep.equal(underwater());
     } finally {
       await k.stop(0);
     }
