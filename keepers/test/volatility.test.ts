@@ -151,6 +151,37 @@ describe("volatility job: the index σ and every market's own σ, each when due 
     }
   });
 
+  it("test_reorgAtTheSameHeight_modelDiscoveryFollowsTheNewBranch: a model set only on a branch a same-height reorg replaced is dropped", async function () {
+    // A scan that only looked for the head going backwards kept the replaced branch's market and sent its update
+    // (reverting: no model on this chain) every interval.
+    const re = protocol.riskEngine.connect(account(0).connect(node().provider));
+    const m = await cs.market.getAddress();
+    const k = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      config: { jobs: { volatility: {} } },
+    });
+    const job = k.jobs.find((j) => j.name === "volatility")!.job as ReturnType<typeof volatilityJob>;
+    try {
+      await k.tick();
+      const snapshot = await node().rpc("evm_snapshot", []);
+      await (await re.setMarketVolParams(m, VOL_MODEL)).wait(); // branch 1: the test market gets a model
+      await k.tick();
+      expect(job.markets().map((a) => a.toLowerCase())).to.include(m.toLowerCase());
+      const height = await node().provider.getBlockNumber();
+      expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+      // branch 2, as long as branch 1, without the model (other timestamps: other hashes)
+      await node().rpc("evm_increaseTime", [7]);
+      while ((await node().provider.getBlockNumber()) < height) await node().rpc("evm_mine", []);
+      const r = await k.tick();
+      expect(r.errors).to.deep.equal([]);
+      expect(job.markets().map((a) => a.toLowerCase())).to.have.members([perp.toLowerCase(), futures.toLowerCase()]);
+      expect(r.results.filter((x) => x.key.includes(m.toLowerCase()))).to.deep.equal([]);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
   it("OPS-01: two keepers racing in the same blocks update each σ once; the losers read RiskUpdateTooEarly as already done", async function () {
     const re = protocol.riskEngine;
     const cfg = { jobs: { volatility: {} }, replaceAfterMs: 20_000 };

@@ -77,17 +77,27 @@ export function volatilityJob(
   /** Tenor buckets with a model: "<market lower-case>/<bucket>" → [market, bucket]. */
   const tenors = new Map<string, [string, number]>();
   let scannedTo = -1;
+  /** The hash the scan's last block had, and the head under which it was last found canonical. */
+  let scannedHash = "";
+  let checkedHead = "";
 
   async function discover(ctx: JobContext): Promise<void> {
     const to = ctx.safeBlock;
-    if (to < scannedTo) {
-      // the chain is behind the scan (a reorg, another node): rebuild
-      known.clear();
-      tenors.clear();
-      scannedTo = -1;
+    if (scannedTo >= 0 && ctx.head.hash !== checkedHead) {
+      // A reorg deeper than the confirmations replaced the scan's last block — at a lower head or at the same or a
+      // higher one (a model set in the replaced blocks may be gone, one set in the new blocks not yet read): rebuild.
+      // Governance events are few, so the rebuild is a short scan (docs/keepers.md, "Reorgs and the account set").
+      const now = to < scannedTo ? undefined : (await ctx.client.read("getBlock", (p) => p.getBlock(scannedTo)))?.hash;
+      if (now !== scannedHash) {
+        known.clear();
+        tenors.clear();
+        scannedTo = -1;
+        scannedHash = "";
+      } else checkedHead = ctx.head.hash;
     }
     const start = Math.max(fromBlock, scannedTo + 1);
     if (start > to) return;
+    const before = scannedTo;
     await scanner.scan(ctx.client, { address, topics: [[paramsTopic, tenorTopic]] }, start, to, (logs, end) => {
       for (const l of logs) {
         const parsed = iface.parseLog(l)!;
@@ -99,6 +109,14 @@ export function volatilityJob(
       }
       scannedTo = end;
     });
+    if (scannedTo !== before) {
+      const at = scannedTo;
+      scannedHash =
+        at === ctx.head.number
+          ? ctx.head.hash
+          : ((await ctx.client.read("getBlock", (p) => p.getBlock(at)))?.hash ?? "");
+      checkedHead = ctx.head.hash;
+    }
   }
 
   return {
