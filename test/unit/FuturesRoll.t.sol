@@ -199,4 +199,40 @@ contract FuturesRollTest is FuturesSecuritySetup {
         assertTrue(found, "PositionRolled");
         assertEq(traded, 2, "one FuturesTraded per leg");
     }
+
+    /// Elect, then roll (MKT-08: the long's payment is held from election to settlement). After the cut-off the
+    /// election is locked: rolling the elected long out would strand the shorts' escrowed CH and the delivery it backs,
+    /// so the whole roll reverts FuturesElectionLocked and nothing moves.
+    function test_electThenRollAfterCutoff_revertsElectionLocked_nothingMoves() public {
+        _setUpRoll();
+        _depositFor(carol, 40_000e6); // the payment held for 3,000 CH at about 10
+        vm.prank(carol);
+        futures.electDelivery(id, 3_000e18);
+        vm.warp(expiry - futures.params().electionCutoffSec);
+        int256 collateral = chouse.collateralOf(carol);
+        vm.expectRevert(
+            abi.encodeWithSelector(IFuturesErrors.FuturesElectionLocked.selector, id, carol, 3_000e18, int256(2_500e18))
+        );
+        _roll(carol, id, far, 2_500e18);
+        assertEq(futures.positionOf(id, carol).sizeCh, 5_000e18, "the leg stays");
+        assertEq(futures.positionOf(id, carol).electedCh, 3_000e18, "the election stays");
+        assertEq(futures.positionOf(far, carol).sizeCh, 0, "nothing opened");
+        assertEq(futures.seriesInfo(id).electedCh, 3_000e18, "the series' elections stay");
+        assertEq(chouse.collateralOf(carol), collateral, "no fee, no basis cash");
+    }
+
+    /// Elect, then roll before the cut-off: the election follows the long size left in the series (capped, with the
+    /// series total), and does not travel to the series rolled into (a delivery there is elected there).
+    function test_electThenRollBeforeCutoff_capsTheElection_newSeriesUnelected() public {
+        _setUpRoll();
+        _depositFor(carol, 40_000e6); // the payment held for 3,000 CH at about 10
+        vm.prank(carol);
+        futures.electDelivery(id, 3_000e18);
+        _roll(carol, id, far, 2_500e18);
+        assertEq(futures.positionOf(id, carol).sizeCh, 2_500e18);
+        assertEq(futures.positionOf(id, carol).electedCh, 2_500e18, "capped at the long size left");
+        assertEq(futures.seriesInfo(id).electedCh, 2_500e18, "the series total follows");
+        assertEq(futures.positionOf(far, carol).electedCh, 0, "no election travels to the new series");
+        assertEq(futures.seriesInfo(far).electedCh, 0);
+    }
 }
