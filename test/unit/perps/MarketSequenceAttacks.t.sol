@@ -212,4 +212,30 @@ contract MarketSequenceAttacksTest is PerpSolBase {
         assertTrue(filled, "the winner can close");
         assertGt(chouse.collateralOf(trader) - collBefore, 19_000e6, "the winner is paid in full");
     }
+
+    /// ACC-03 (delayed orders): a trader lets an order expire, it is cancelled and the trader re-commits in the same
+    /// block after the price moved: the new order can only fill at a round after its own commit, never at the old
+    /// order's round (re-committing does not buy an option on a past price).
+    function test_expiredCancelRecommitSameBlock_cannotFillAtOldRound() public {
+        _lpDeposit(lpA, 200_000e6);
+        vault.allocate(address(perp), 150_000e6);
+        vm.prank(trader);
+        uint256 oldPriceTime = perp.commitOrder(1_000e18, 0);
+        uint80 oldRound = index.roundAt(oldPriceTime);
+        vm.warp(perp.pendingOrder(trader).expiresAt + 1);
+        index.setPrice(11e18);
+        vm.prank(keeper);
+        perp.cancelOrder(trader);
+        vm.prank(trader);
+        uint256 newPriceTime = perp.commitOrder(1_000e18, 0);
+        assertGt(newPriceTime, oldPriceTime);
+        vm.warp(newPriceTime + 1);
+        vm.prank(trader);
+        vm.expectRevert();
+        perp.executeOrder(trader, oldRound);
+        assertEq(chouse.positionOf(trader, address(perp)).sizeCh, 0);
+        vm.prank(trader);
+        perp.executeOrder(trader, index.roundAt(newPriceTime));
+        assertGt(chouse.positionOf(trader, address(perp)).openNotionalUsdc, 11_000e6, "filled at the new price");
+    }
 }
