@@ -78,4 +78,19 @@ contract TaskSequenceAttacksTest is TaskSolBase {
         vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c[2]));
         tasks.claimCouncilFee(id);
     }
+
+    /// TSK-08 attack: a member commits, stays silent through the verdict, then reveals after finalisation to earn a
+    ///         fee it did not earn in time; the late reveal reverts and the member has nothing to claim.
+    function test_revealAfterFinalize_rejectedAndUnpaid() public {
+        (uint256 id, address[] memory c) = _verifyingN(GOOD, 3);
+        _commitAs(id, c[2], GOOD);
+        _voteAll(id, 0, true, 2);
+        _finalize(id);
+        vm.prank(c[2]);
+        vm.expectRevert();
+        tasks.revealResult(id, GOOD, _salt(id, c[2]));
+        vm.prank(c[2]);
+        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNothingToClaim.selector, id, c[2]));
+        tasks.claimCouncilFee(id);
+    }
 }
