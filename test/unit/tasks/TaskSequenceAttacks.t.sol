@@ -13,7 +13,7 @@ contract TaskSequenceAttacksTest is TaskSolBase {
         _deployTasks();
     }
 
-    /// TSK-05 attack: member B copies member A's commitment (seen in the mempool) and replays A's reveal (result and
+    /// TSK-01 attack (a copied vote is not a distinct member): member B copies member A's commitment (seen in the mempool) and replays A's reveal (result and
     ///         salt); the commitment binds the member, so B's reveal is rejected and B cannot free-ride A's vote.
     function test_commitCopiedFromAnotherMember_revealRejected() public {
         (uint256 id, address[] memory c) = _verifyingN(GOOD, 3);
@@ -28,7 +28,7 @@ contract TaskSequenceAttacksTest is TaskSolBase {
         tasks.revealResult(id, GOOD, _salt(id, c[0]));
     }
 
-    /// TSK-05 attack: a member replays, on a second task, the commitment and reveal it made on the first; the
+    /// TSK-01 attack: a member replays, on a second task, the commitment and reveal it made on the first; the
     ///         commitment binds the task id, so the replayed reveal is rejected.
     function test_revealReplayedFromAnotherTask_rejected() public {
         (uint256 id1, address[] memory c1) = _verifyingN(GOOD, 3);
@@ -45,7 +45,7 @@ contract TaskSequenceAttacksTest is TaskSolBase {
         tasks.revealResult(id2, GOOD, _salt(id1, both));
     }
 
-    /// TSK-04 attack: finalize an accepted task a second time (as client, then as a keeper) to pay the executor or
+    /// TSK-02 attack (no payout twice): finalize an accepted task a second time (as client, then as a keeper) to pay the executor or
     ///         the keeper bounty twice; the second call reverts and no balance moves.
     function test_finalizeTwice_secondReverts() public {
         (uint256 id, ) = _verifyingN(GOOD, 3);
@@ -61,7 +61,7 @@ contract TaskSequenceAttacksTest is TaskSolBase {
         assertEq(usdc.balanceOf(address(tasks)), bal, "no second payout");
     }
 
-    /// TSK-08 attack: a voter claims its council fee twice (or after its seat was released by anyone) to drain the
+    /// TSK-02 / TSK-08 attack: a voter claims its council fee twice (or after its seat was released by anyone) to drain the
     ///         fee pool; the second claim reverts with TaskNothingToClaim.
     function test_councilFeeClaimedTwice_reverts() public {
         (uint256 id, address[] memory c) = _verifyingN(GOOD, 3);
@@ -79,7 +79,7 @@ contract TaskSequenceAttacksTest is TaskSolBase {
         tasks.claimCouncilFee(id);
     }
 
-    /// TSK-08 attack: a member commits, stays silent through the verdict, then reveals after finalisation to earn a
+    /// TSK-01 / TSK-02 attack: a member commits, stays silent through the verdict, then reveals after finalisation to earn a
     ///         fee it did not earn in time; the late reveal reverts and the member has nothing to claim.
     function test_revealAfterFinalize_rejectedAndUnpaid() public {
         (uint256 id, address[] memory c) = _verifyingN(GOOD, 3);
