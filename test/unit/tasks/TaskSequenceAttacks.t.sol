@@ -13,7 +13,7 @@ contract TaskSequenceAttacksTest is TaskSolBase {
         _deployTasks();
     }
 
-    /// TSK-01 attack (a copied vote is not a distinct member): member B copies member A's commitment (seen in the mempool) and replays A's reveal (result and
+    /// TSK-01 attack: member B copies member A's commitment (seen in the mempool) and replays A's reveal (result and
     ///         salt); the commitment binds the member, so B's reveal is rejected and B cannot free-ride A's vote.
     function test_commitCopiedFromAnotherMember_revealRejected() public {
         (uint256 id, address[] memory c) = _verifyingN(GOOD, 3);
@@ -45,7 +45,7 @@ contract TaskSequenceAttacksTest is TaskSolBase {
         tasks.revealResult(id2, GOOD, _salt(id1, both));
     }
 
-    /// TSK-02 attack (no payout twice): finalize an accepted task a second time (as client, then as a keeper) to pay the executor or
+    /// TSK-02 attack: finalize an accepted task a second time (as client, then as a keeper) to pay the executor or
     ///         the keeper bounty twice; the second call reverts and no balance moves.
     function test_finalizeTwice_secondReverts() public {
         (uint256 id, ) = _verifyingN(GOOD, 3);
