@@ -4,6 +4,7 @@
  * memo entry whose transaction a reorg removed is dropped so the work is re-submitted (OPS-02).
  */
 import type { Logger } from "pino";
+import { blockHash } from "./chain/blocks.js";
 import type { ChainClient } from "./chain/client.js";
 import type { HeadInfo } from "./jobs/types.js";
 import type { KeeperStore } from "./store.js";
@@ -120,11 +121,7 @@ export class ReorgDetector {
       if (below.length === 0) reorg = true;
       else {
         const h = Math.max(...below);
-        const now =
-          h === head.number
-            ? head.hash
-            : ((await this.client.read("getBlock", (p) => p.getBlock(h)))?.hash ?? undefined);
-        reorg = now !== this.hashes.get(h);
+        reorg = (await blockHash(this.client, head, h)) !== this.hashes.get(h);
       }
     }
     if (reorg) this.hashes.clear();

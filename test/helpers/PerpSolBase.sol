@@ -37,4 +37,25 @@ abstract contract PerpSolBase is ClearingSolBase {
         vm.stopPrank();
         vault.allocate(address(perp), allocateUsdc);
     }
+
+    /// @dev ACC-02 in the perp, over `holders` (every account holding a perp position): its open interest per side,
+    ///      each account's size and the open notional it books for the vault's valuation equal the ClearingHouse's
+    ///      positions. Liquidation closes and ADL steps move positions without a market trade, through the
+    ///      `onPositionLiquidated` hook, so tests of those paths check the book after each step.
+    function _assertPerpBookMirrorsClearing(address[] memory holders) internal view {
+        uint256 longs;
+        uint256 shorts;
+        int256 notional;
+        for (uint256 i; i < holders.length; ++i) {
+            int256 size = chouse.positionOf(holders[i], address(perp)).sizeCh;
+            if (size > 0) longs += uint256(size);
+            else shorts += uint256(-size);
+            notional += chouse.positionOf(holders[i], address(perp)).openNotionalUsdc;
+            assertEq(perp.accountState(holders[i]).sizeCh, size, "the perp's size = the ClearingHouse's");
+        }
+        IPerpMarket.MarketState memory st = perp.marketState();
+        assertEq(st.longOiCh, longs, "ACC-02: long OI = sum of long sizes");
+        assertEq(st.shortOiCh, shorts, "ACC-02: short OI = sum of short sizes");
+        assertEq(st.sumOpenNotionalUsdc, notional, "the vault's open notional = sum of the positions'");
+    }
 }

@@ -7,7 +7,6 @@ import {IClearingHouseErrors} from "../../contracts/interfaces/clearing/IClearin
 import {IClearingHouseEvents} from "../../contracts/interfaces/clearing/IClearingHouseEvents.sol";
 import {Vm} from "forge-std/Vm.sol";
 import {IPerpMarketErrors} from "../../contracts/interfaces/markets/IPerpMarketErrors.sol";
-import {IPerpMarket} from "../../contracts/interfaces/markets/IPerpMarket.sol";
 
 /// @notice The deep-profile finding of round 44 (VaultLimits, `test_regression_deep44_maxAmountAccepted`) as attacks:
 ///         a trade realises a loss beyond the trader's collateral, the pool is credited with all of it, and before
@@ -203,13 +202,9 @@ contract PoolCashUncoveredTest is PerpSolBase {
     }
 
     function _assertOiIsPositions() internal view {
-        IPerpMarket.MarketState memory st = perp.marketState();
-        int256 l = chouse.positionOf(loser, address(perp)).sizeCh;
-        int256 b = chouse.positionOf(bystander, address(perp)).sizeCh;
-        uint256 longs = (l > 0 ? uint256(l) : 0) + (b > 0 ? uint256(b) : 0);
-        uint256 shorts = (l < 0 ? uint256(-l) : 0) + (b < 0 ? uint256(-b) : 0);
-        assertEq(st.longOiCh, longs, "long OI = sum of long sizes");
-        assertEq(st.shortOiCh, shorts, "short OI = sum of short sizes");
+        address[] memory holders = new address[](2);
+        (holders[0], holders[1]) = (loser, bystander);
+        _assertPerpBookMirrorsClearing(holders);
     }
 
     function _uncoveredReports() internal returns (uint256 n) {

@@ -34,6 +34,7 @@ import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable, type DeploymentInfo } from "../deployments.js";
 import { mapLimit } from "../util.js";
 import { LogScanner } from "../chain/logs.js";
+import { blockHash } from "../chain/blocks.js";
 import type { JobStore } from "../store.js";
 import { keyString, type Action, type Candidate, type JobContext, type JobFactory, type KeeperJob } from "./types.js";
 
@@ -383,7 +384,7 @@ export function liquidationJob(
   }
 
   /** Claims the ADL work dropped as closed, with the head it read that at: a reorg past that head restores them. */
-  const droppedClaims: Array<{ head: number; bankrupt: string }> = [];
+  let droppedClaims: Array<{ head: number; bankrupt: string }> = [];
   /** The head the scan's last block was last found canonical under (no re-check while the head stays). */
   let checkedHead = "";
 
@@ -395,10 +396,7 @@ export function liquidationJob(
    */
   async function followReorg(ctx: JobContext, to: number): Promise<void> {
     if (set.scannedTo < 0 || ctx.head.hash === checkedHead) return;
-    const hashAt = async (n: number): Promise<string | undefined> =>
-      n === ctx.head.number
-        ? ctx.head.hash
-        : ((await ctx.client.read("getBlock", (p) => p.getBlock(n)))?.hash ?? undefined);
+    const hashAt = (n: number) => blockHash(ctx.client, ctx.head, n);
     let fork: number | undefined;
     for (const c of set.cursors()) {
       if (c.block > to) continue;
@@ -420,7 +418,7 @@ export function liquidationJob(
       adlClaims.clear();
       models.clear();
       suspects.clear();
-      droppedClaims.length = 0;
+      droppedClaims = [];
       ctx.store?.clear();
       return;
     }
@@ -431,13 +429,15 @@ export function liquidationJob(
       if (set.accounts.get(a)?.sizes.size) suspects.add(a);
     }
     // Claims dropped as closed under the replaced blocks may be open again on this branch (adlWork re-reads them).
-    for (let i = droppedClaims.length - 1; i >= 0; i--) {
-      if (droppedClaims[i]!.head <= fork) continue;
-      adlClaims.add(droppedClaims[i]!.bankrupt);
-      ctx.store?.batch([[`adl:${droppedClaims[i]!.bankrupt}`, "1"]], []);
-      droppedClaims.splice(i, 1);
-    }
-    const hash = (await hashAt(fork)) ?? "";
+    const back = droppedClaims.filter((d) => d.head > fork);
+    droppedClaims = droppedClaims.filter((d) => d.head <= fork);
+    for (const d of back) adlClaims.add(d.bankrupt);
+    if (back.length > 0)
+      ctx.store?.batch(
+        back.map((d): [string, string] => [`adl:${d.bankrupt}`, "1"]),
+        [],
+      );
+    const hash = await hashAt(fork);
     if (ctx.store !== undefined) saveAccounts(ctx.store, touched, { block: fork, hash });
     ctx.log.warn(
       { from: fork + 1, accounts: touched.size },
@@ -482,10 +482,7 @@ export function liquidationJob(
       }
       // The page end is named by hash: a restart (the checkpoint) and a later reorg (the journal) can tell whether
       // it is still canonical.
-      const hash =
-        end === ctx.head.number
-          ? ctx.head.hash
-          : ((await ctx.client.read("getBlock", (p) => p.getBlock(end)))?.hash ?? "");
+      const hash = await blockHash(ctx.client, ctx.head, end);
       set.commit(end, hash);
       if (ctx.store !== undefined) {
         if (claims.length > 0) ctx.store.batch(claims, []);

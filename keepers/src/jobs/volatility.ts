@@ -27,6 +27,7 @@ import { RiskEngine__factory } from "@chx/sdk";
 import { ConfigError } from "../config.js";
 import { addressOf, JobUnavailable } from "../deployments.js";
 import { LogScanner } from "../chain/logs.js";
+import { blockHash } from "../chain/blocks.js";
 import type { Action, Candidate, JobContext, JobFactory, KeeperJob } from "./types.js";
 
 export interface VolatilityJobOptions {
@@ -87,8 +88,7 @@ export function volatilityJob(
       // A reorg deeper than the confirmations replaced the scan's last block — at a lower head or at the same or a
       // higher one (a model set in the replaced blocks may be gone, one set in the new blocks not yet read): rebuild.
       // Governance events are few, so the rebuild is a short scan (docs/keepers.md, "Reorgs and the account set").
-      const now = to < scannedTo ? undefined : (await ctx.client.read("getBlock", (p) => p.getBlock(scannedTo)))?.hash;
-      if (now !== scannedHash) {
+      if (to < scannedTo || (await blockHash(ctx.client, ctx.head, scannedTo)) !== scannedHash) {
         known.clear();
         tenors.clear();
         scannedTo = -1;
@@ -110,11 +110,7 @@ export function volatilityJob(
       scannedTo = end;
     });
     if (scannedTo !== before) {
-      const at = scannedTo;
-      scannedHash =
-        at === ctx.head.number
-          ? ctx.head.hash
-          : ((await ctx.client.read("getBlock", (p) => p.getBlock(at)))?.hash ?? "");
+      scannedHash = await blockHash(ctx.client, ctx.head, scannedTo);
       checkedHead = ctx.head.hash;
     }
   }

@@ -3,7 +3,6 @@ pragma solidity ^0.8.28;
 
 import {PerpSolBase} from "../../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../../helpers/PerpOrderSteps.sol";
-import {IPerpMarket} from "../../../contracts/interfaces/markets/IPerpMarket.sol";
 import {ILiquidationEngine} from "../../../contracts/interfaces/clearing/ILiquidationEngine.sol";
 
 /// @notice Auto-deleveraging against positions that live in a real PerpMarket (docs/clearing.md "Auto-deleveraging",
@@ -41,28 +40,11 @@ contract PerpAdlTest is PerpSolBase {
         _fundInsurance(1_000e6);
     }
 
-    function _accounts() internal view returns (address[4] memory) {
-        return [loser, follower, bigShort, smallShort];
-    }
-
-    /// ACC-02 in the perp: its open interest per side, each account's size and the open notional it books for the
-    /// vault's valuation equal the ClearingHouse's positions.
+    /// ACC-02 in the perp after each step (PerpSolBase): the four accounts hold every perp position.
     function _assertPerpMirrorsClearing() internal view {
-        IPerpMarket.MarketState memory st = perp.marketState();
-        uint256 longs;
-        uint256 shorts;
-        int256 notional;
-        address[4] memory a = _accounts();
-        for (uint256 i; i < 4; ++i) {
-            (int128 size, int128 open) = _position(a[i]);
-            if (size > 0) longs += uint256(int256(size));
-            else shorts += uint256(-int256(size));
-            notional += open;
-            assertEq(perp.accountState(a[i]).sizeCh, size, "the perp's size = the ClearingHouse's");
-        }
-        assertEq(st.longOiCh, longs, "ACC-02: long OI = sum of long sizes");
-        assertEq(st.shortOiCh, shorts, "ACC-02: short OI = sum of short sizes");
-        assertEq(st.sumOpenNotionalUsdc, notional, "the vault's open notional = sum of the positions'");
+        address[] memory holders = new address[](4);
+        (holders[0], holders[1], holders[2], holders[3]) = (loser, follower, bigShort, smallShort);
+        _assertPerpBookMirrorsClearing(holders);
     }
 
     function _position(address who) internal view returns (int128 size, int128 open) {

@@ -5,7 +5,6 @@ import {PerpSolBase} from "../../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../../helpers/PerpOrderSteps.sol";
 import {IClearingHouse} from "../../../contracts/interfaces/clearing/IClearingHouse.sol";
 import {ILiquidationEngine} from "../../../contracts/interfaces/clearing/ILiquidationEngine.sol";
-import {IPerpMarket} from "../../../contracts/interfaces/markets/IPerpMarket.sol";
 
 /// @notice Round 48 sequence attacks on ADL against a position in a real PerpMarket (the step calls the same
 ///         `onPositionLiquidated` hook as the liquidation close): a bankrupt long, its liquidation, the waterfall
@@ -54,18 +53,9 @@ contract ClearingSequenceAdlPerpTest is PerpSolBase {
 
     /// The perp's OI per side and its per-account size mirror equal the ClearingHouse sizes (MKT OI, LIQ).
     function _assertOiIsPositions() internal view {
-        address[4] memory who = [loser, winner, second, bystander];
-        uint256 longs;
-        uint256 shorts;
-        for (uint256 i; i < 4; ++i) {
-            int256 s = _size(who[i]);
-            if (s > 0) longs += uint256(s);
-            else shorts += uint256(-s);
-            assertEq(perp.accountState(who[i]).sizeCh, s, "the perp's size mirror follows the ClearingHouse");
-        }
-        IPerpMarket.MarketState memory st = perp.marketState();
-        assertEq(st.longOiCh, longs, "long OI = sum of long sizes");
-        assertEq(st.shortOiCh, shorts, "short OI = sum of short sizes");
+        address[] memory holders = new address[](4);
+        (holders[0], holders[1], holders[2], holders[3]) = (loser, winner, second, bystander);
+        _assertPerpBookMirrorsClearing(holders);
     }
 
     /// Mandatory gap: ADL against a PERP position. Sequence: open both sides, index shock, liquidate into the ADL
