@@ -16,7 +16,14 @@ import {
   wad,
   type ClearingSetup,
 } from "../../test/helpers/clearing.js";
-import { APPROVE_ACTION, LIQUIDATE_ACTION, liquidationJob } from "../src/jobs/liquidations.js";
+import {
+  ADL_EXECUTE_ACTION,
+  ADL_NOMINATE_ACTION,
+  APPROVE_ACTION,
+  LIQUIDATE_ACTION,
+  liquidationJob,
+} from "../src/jobs/liquidations.js";
+import type { Keeper, TickReport } from "../src/keeper.js";
 import { volatilityJob } from "../src/jobs/volatility.js";
 import { FaultProxy } from "./fault-proxy.js";
 import { account, counts, makeKeeper, node } from "./harness.js";
@@ -463,6 +470,304 @@ describe("liquidations job: accounts from ClearingHouse events, liquidated below
       );
       // nothing left to do
       expect((await k.tick()).results.filter((x) => x.key.includes("Adl"))).to.deep.equal([]);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  // ---- ADL claims across reorgs (followReorg: claims dropped as closed after the fork are put back and re-read) ----
+
+  /** Counts the keeper's reads labelled `label` (the job reads each ADL claim it holds as "adlClaim", every tick). */
+  function readsOf(k: Keeper, label: string): { n: number } {
+    const c = { n: 0 };
+    const read = k.client.read.bind(k.client);
+    k.client.read = ((...args: Parameters<typeof read>) => {
+      if (args[0] === label) c.n++;
+      return read(...args);
+    }) as typeof read;
+    return c;
+  }
+  const adlOf = (r: TickReport) =>
+    r.results.filter((x) => x.key.includes("Adl")).map((x) => [x.key.split(":")[0], x.key.split(":")[1], x.outcome]);
+  const adlKey = (bankrupt: string) => `adl:${bankrupt}`;
+  const claimOpen = async (bankrupt: string) =>
+    (await protocol.liquidationEngine.adlClaim(bankrupt)).market !== "0x0000000000000000000000000000000000000000";
+  /** AdlRoundExecuted events of `bankrupt` on the current chain (a reverted branch's are gone). */
+  async function adlExecutions(bankrupt: string, from: number): Promise<string[]> {
+    const le = protocol.liquidationEngine;
+    const logs = await le.queryFilter(le.filters.AdlRoundExecuted(bankrupt), from, "latest");
+    return logs.map((l) => l.args.keeper);
+  }
+  async function passAdlWindow(): Promise<void> {
+    await node().rpc("evm_increaseTime", [Number(await protocol.liquidationEngine.adlWindow())]);
+    await node().rpc("evm_mine", []);
+  }
+  /** A block on another branch: an explicit timestamp, so it never repeats the replaced block's header. */
+  async function mineAt(timestamp: number): Promise<void> {
+    await node().rpc("evm_setNextBlockTimestamp", [timestamp]);
+    await node().rpc("evm_mine", []);
+  }
+
+  /**
+   * The claim of test_adl_keeperRanksNominatesAndExecutes_whenInsuranceIsExhausted (a 50 CH long defaults beyond its
+   * 60 USDC guarantor and the empty fund; `big` is the best-ranked short), opened by `k`'s liquidation and nominated
+   * by its next tick (each tick `confirmations` blocks later, so its scan sees the block before). Returns at the
+   * nomination, inside the window.
+   */
+  async function adlClaimNominated(k: Keeper, confirmations = 0): Promise<{ bankrupt: string; big: string }> {
+    const confirm = async () => {
+      for (let i = 0; i < confirmations; i++) await node().rpc("evm_mine", []);
+    };
+    const p = node().provider;
+    const admin = account(0).connect(p);
+    const [thin, bankrupt, big, small] = [41, 42, 43, 44].map((i) => account(i).connect(p));
+    for (const w of [thin!, bankrupt!, big!, small!])
+      await node().rpc("hardhat_setBalance", [w.address, toBeHex(10n ** 22n)]);
+    expect(await protocol.insuranceFund.totalAssets()).to.equal(0n);
+    await setupGuarantor(protocol, admin, thin!, false, usdc("60"));
+    await setupTrader(protocol, thin!, bankrupt!, usdc("100"));
+    await (await cs.market.connect(bankrupt!).trade(wad("50"))).wait();
+    const g = account(GUARANTOR).connect(p);
+    await setupTrader(protocol, g, big!, usdc("100"));
+    await (await cs.market.connect(big!).trade(-wad("50"))).wait();
+    await setupTrader(protocol, g, small!, usdc("1000"));
+    await (await cs.market.connect(small!).trade(-wad("5"))).wait();
+    const [b, c] = [bankrupt!.address.toLowerCase(), big!.address.toLowerCase()];
+    await (await cs.oracle.setPrice(wad("6"))).wait();
+    await confirm();
+    expect((await k.tick()).errors).to.deep.equal([]);
+    expect((await protocol.liquidationEngine.adlClaim(b)).sizeCh).to.equal(wad("50"));
+    await confirm();
+    const nominated = await k.tick();
+    expect(nominated.errors).to.deep.equal([]);
+    expect(adlOf(nominated)).to.deep.equal([[ADL_NOMINATE_ACTION, `${b}@${c}`, "success"]]);
+    expect(k.store.jobStore("liquidations").get(adlKey(b))).to.equal("1");
+    return { bankrupt: b, big: c };
+  }
+
+  /**
+   * After the window `k` executes the claim; its next tick reads it closed and drops it (store key deleted, no ADL
+   * work) and the tick after does not read it any more. Returns the head the claim was dropped at.
+   */
+  async function executeAndDrop(k: Keeper, bankrupt: string, claimReads: { n: number }): Promise<number> {
+    const store = k.store.jobStore("liquidations");
+    await passAdlWindow();
+    const exec = await k.tick();
+    expect(exec.errors).to.deep.equal([]);
+    expect(adlOf(exec)).to.deep.equal([[ADL_EXECUTE_ACTION, bankrupt, "success"]]);
+    expect(await claimOpen(bankrupt)).to.equal(false);
+    const droppedAt = await node().provider.getBlockNumber();
+    const drop = await k.tick();
+    expect([drop.head, drop.errors, adlOf(drop)]).to.deep.equal([droppedAt, [], []]);
+    expect(store.get(adlKey(bankrupt))).to.equal(undefined);
+    await node().rpc("evm_mine", []);
+    claimReads.n = 0;
+    const after = await k.tick();
+    expect([after.errors, adlOf(after), claimReads.n]).to.deep.equal([[], [], 0]); // the job holds no claim
+    return droppedAt;
+  }
+
+  it("test_reorgUnclosesAnAdlClaim_theKeeperExecutesItAgain: a same-height reorg orphans the executeAdl; the dropped claim is restored, survives a restart and is executed once on the new branch", async function () {
+    const p = node().provider;
+    const from = await p.getBlockNumber();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "chx-keeper-adl-reorg-"));
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: { ...config(), dataDir } });
+    const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+    const reads = readsOf(k, "adlClaim");
+    let bankrupt = "";
+    try {
+      ({ bankrupt } = await adlClaimNominated(k));
+      const snapshot = await node().rpc("evm_snapshot", []); // after the nomination, before the window ends
+      const nominatedAt = (await p.getBlock("latest"))!;
+      await executeAndDrop(k, bankrupt, reads);
+      const oldHead = (await p.getBlock("latest"))!;
+      expect(await adlExecutions(bankrupt, from)).to.deep.equal([k.address]);
+
+      // The reorg: the branch from the nomination on is replaced by one as long, still inside the window, where the
+      // execution never happened (only the block hash at the keeper's cursor tells it).
+      expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+      for (let b = nominatedAt.number + 1; b <= oldHead.number; b++)
+        await mineAt(nominatedAt.timestamp + b - nominatedAt.number);
+      const newHead = (await p.getBlock("latest"))!;
+      expect(newHead.number).to.equal(oldHead.number);
+      expect(newHead.hash).to.not.equal(oldHead.hash);
+      expect(await claimOpen(bankrupt)).to.equal(true);
+      expect(await adlExecutions(bankrupt, from)).to.deep.equal([]);
+
+      reads.n = 0;
+      const r = await k.tick();
+      expect(r.reorg).to.equal(true);
+      expect(r.errors).to.deep.equal([]);
+      expect([job.set.rewinds, job.set.rebuilds]).to.deep.equal([1, 0]);
+      expect(reads.n).to.equal(1); // the restored claim is read again
+      expect(adlOf(r)).to.deep.equal([]); // `big` is still nominated on this branch; the window is not over
+      expect(k.store.jobStore("liquidations").get(adlKey(bankrupt))).to.equal("1");
+    } finally {
+      await k.stop(0);
+    }
+
+    // A restart from the data directory after the rewind: the checkpoint holds the claim again, and the restarted job
+    // executes it once the window is over on this branch, then drops it.
+    const k2 = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      config: { ...config(), dataDir },
+    });
+    const job2 = k2.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+    const reads2 = readsOf(k2, "adlClaim");
+    const store2 = k2.store.jobStore("liquidations");
+    try {
+      const resumed = await k2.tick();
+      expect([resumed.errors, adlOf(resumed), job2.set.rebuilds, reads2.n]).to.deep.equal([[], [], 0, 1]);
+      expect(store2.get(adlKey(bankrupt))).to.equal("1");
+
+      await passAdlWindow();
+      const exec = await k2.tick();
+      expect(exec.errors).to.deep.equal([]);
+      expect(adlOf(exec)).to.deep.equal([[ADL_EXECUTE_ACTION, bankrupt, "success"]]);
+      expect(await claimOpen(bankrupt)).to.equal(false);
+      expect(await adlExecutions(bankrupt, from)).to.deep.equal([k2.address]); // once on the final branch
+
+      const drop = await k2.tick();
+      expect([drop.errors, adlOf(drop)]).to.deep.equal([[], []]);
+      expect(store2.get(adlKey(bankrupt))).to.equal(undefined);
+      await node().rpc("evm_mine", []);
+      reads2.n = 0;
+      const after = await k2.tick();
+      expect([after.errors, adlOf(after), reads2.n]).to.deep.equal([[], [], 0]);
+      expect(await adlExecutions(bankrupt, from)).to.have.length(1);
+    } finally {
+      await k2.stop(0);
+    }
+  });
+
+  it("test_reorgUnclosesAnAdlClaim_pastTheWindow_theSameKeeperExecutesItAgainAtOnce: the rewind tick re-reads the restored claim and re-sends the orphaned executeAdl", async function () {
+    const p = node().provider;
+    const from = await p.getBlockNumber();
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+    const reads = readsOf(k, "adlClaim");
+    try {
+      const { bankrupt } = await adlClaimNominated(k);
+      const snapshot = await node().rpc("evm_snapshot", []);
+      const nominatedAt = (await p.getBlock("latest"))!;
+      await executeAndDrop(k, bankrupt, reads);
+      const oldHead = (await p.getBlock("latest"))!;
+
+      // the new branch, as long as the old one, past the window from its first block: the claim is due at once
+      expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+      const window = Number(await protocol.liquidationEngine.adlWindow());
+      for (let b = nominatedAt.number + 1; b <= oldHead.number; b++)
+        await mineAt(nominatedAt.timestamp + window + 10 + b - nominatedAt.number);
+      expect(await p.getBlockNumber()).to.equal(oldHead.number);
+      expect(await claimOpen(bankrupt)).to.equal(true);
+
+      reads.n = 0;
+      const r = await k.tick();
+      expect([r.reorg, r.errors, job.set.rewinds, job.set.rebuilds]).to.deep.equal([true, [], 1, 0]);
+      expect(reads.n).to.equal(1);
+      expect(adlOf(r)).to.deep.equal([[ADL_EXECUTE_ACTION, bankrupt, "success"]]);
+      expect(await claimOpen(bankrupt)).to.equal(false);
+      expect(await adlExecutions(bankrupt, from)).to.deep.equal([k.address]);
+
+      const drop = await k.tick();
+      expect([drop.errors, adlOf(drop)]).to.deep.equal([[], []]);
+      expect(k.store.jobStore("liquidations").get(adlKey(bankrupt))).to.equal(undefined);
+      expect(await adlExecutions(bankrupt, from)).to.have.length(1);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("test_shallowReorgUnclosesAnAdlClaim_withConfirmations_theKeeperExecutesItAgain: a reorg within the confirmations orphans the executeAdl; the claim, closed only above the safe block, was kept and is executed again", async function () {
+    // With confirmations (2 by default off a local node) the scan, and so followReorg's rewind, covers the blocks up to
+    // head − confirmations only; a reorg no deeper than that is never followed by the set. The claim's close read at
+    // the head is such a block: a job that dropped the claim there lost it for good when a shallow reorg orphaned the
+    // close (no rewind, no restore; a restart neither: its store key was deleted) and never executed it again.
+    const p = node().provider;
+    const from = await p.getBlockNumber();
+    const k = makeKeeper({
+      deployment: deployed.deployment,
+      accountIndex: KEEPER_A,
+      config: { ...config(), confirmations: 2 },
+    });
+    const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+    const store = k.store.jobStore("liquidations");
+    try {
+      const { bankrupt } = await adlClaimNominated(k, 2);
+      const snapshot = await node().rpc("evm_snapshot", []);
+      const nominatedAt = (await p.getBlock("latest"))!;
+      await passAdlWindow();
+      const exec = await k.tick();
+      expect([exec.errors, adlOf(exec)]).to.deep.equal([[], [[ADL_EXECUTE_ACTION, bankrupt, "success"]]]);
+      expect(await claimOpen(bankrupt)).to.equal(false);
+      // closed at the head, still open at the safe block: nothing to do, the claim is kept
+      const closedAbove = await k.tick();
+      expect([closedAbove.errors, adlOf(closedAbove)]).to.deep.equal([[], []]);
+      expect(store.get(adlKey(bankrupt))).to.equal("1");
+      const oldHead = (await p.getBlock("latest"))!;
+
+      // a 2-block reorg (within the confirmations) from the nomination: the execution is gone, the window is over
+      expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+      const window = Number(await protocol.liquidationEngine.adlWindow());
+      for (let b = nominatedAt.number + 1; b <= oldHead.number; b++)
+        await mineAt(nominatedAt.timestamp + window + 10 + b - nominatedAt.number);
+      expect(await p.getBlockNumber()).to.equal(oldHead.number);
+      expect(await claimOpen(bankrupt)).to.equal(true);
+
+      const r = await k.tick();
+      expect([r.reorg, r.errors, job.set.rewinds, job.set.rebuilds]).to.deep.equal([true, [], 0, 0]);
+      expect(adlOf(r)).to.deep.equal([[ADL_EXECUTE_ACTION, bankrupt, "success"]]);
+      expect(await claimOpen(bankrupt)).to.equal(false);
+      // dropped once the safe block has the close, and not before
+      const closedAt = await p.getBlockNumber();
+      while ((await p.getBlockNumber()) < closedAt + 2) {
+        const t = await k.tick();
+        expect([t.errors, adlOf(t)]).to.deep.equal([[], []]);
+        expect(store.get(adlKey(bankrupt))).to.equal("1");
+        await node().rpc("evm_mine", []);
+      }
+      const drop = await k.tick();
+      expect([drop.errors, adlOf(drop)]).to.deep.equal([[], []]);
+      expect(store.get(adlKey(bankrupt))).to.equal(undefined);
+      expect(await adlExecutions(bankrupt, from)).to.deep.equal([k.address]);
+    } finally {
+      await k.stop(0);
+    }
+  });
+
+  it("test_reorgAboveTheAdlDrop_doesNotBringTheClaimBack: a reorg forking after the head the closed claim was dropped at keeps its close; nothing is re-read or re-sent", async function () {
+    const p = node().provider;
+    const from = await p.getBlockNumber();
+    const k = makeKeeper({ deployment: deployed.deployment, accountIndex: KEEPER_A, config: config() });
+    const job = k.jobs.find((j) => j.name === "liquidations")!.job as ReturnType<typeof liquidationJob>;
+    const reads = readsOf(k, "adlClaim");
+    try {
+      const { bankrupt } = await adlClaimNominated(k);
+      const droppedAt = await executeAndDrop(k, bankrupt, reads);
+      // executeAndDrop's last tick scanned the block after the drop: the fork will be there, above the drop's head
+      const fork = (await p.getBlock("latest"))!;
+      expect(fork.number).to.be.greaterThan(droppedAt);
+      const snapshot = await node().rpc("evm_snapshot", []);
+      await mineAt(fork.timestamp + 10);
+      expect((await k.tick()).errors).to.deep.equal([]); // the keeper scans the block the reorg replaces
+      const oldHead = (await p.getBlock("latest"))!;
+
+      expect(await node().rpc("evm_revert", [snapshot])).to.equal(true);
+      await mineAt(fork.timestamp + 20);
+      const newHead = (await p.getBlock("latest"))!;
+      expect([newHead.number, newHead.hash === oldHead.hash]).to.deep.equal([oldHead.number, false]);
+      expect(await claimOpen(bankrupt)).to.equal(false); // the close is below the fork: still on this branch
+
+      reads.n = 0;
+      const nonce = await p.getTransactionCount(k.address);
+      const r = await k.tick();
+      expect([r.reorg, r.errors, job.set.rewinds, job.set.rebuilds]).to.deep.equal([true, [], 1, 0]);
+      expect(r.results).to.deep.equal([]);
+      expect(reads.n).to.equal(0); // the claim is not back: not even read
+      expect(k.store.jobStore("liquidations").get(adlKey(bankrupt))).to.equal(undefined);
+      expect(await p.getTransactionCount(k.address)).to.equal(nonce); // no executeAdl sent
+      expect(await adlExecutions(bankrupt, from)).to.deep.equal([k.address]);
     } finally {
       await k.stop(0);
     }

@@ -603,6 +603,13 @@ export function liquidationJob(
     for (const bankrupt of [...adlClaims]) {
       const c = await ctx.client.read("adlClaim", (p) => le(p).adlClaim(bankrupt));
       if (c.market === "0x0000000000000000000000000000000000000000") {
+        // Dropped only once closed at the safe block as well: followReorg sees reorgs of the scanned blocks only, so a
+        // close in the last `confirmations` blocks that a shallower reorg orphans would otherwise be lost for good.
+        const safe =
+          ctx.safeBlock >= ctx.head.number
+            ? c
+            : await ctx.client.read("adlClaim", (p) => le(p).adlClaim(bankrupt, { blockTag: ctx.safeBlock }));
+        if (safe.market !== "0x0000000000000000000000000000000000000000") continue; // closed above it: no work yet
         adlClaims.delete(bankrupt);
         droppedClaims.push({ head: ctx.head.number, bankrupt });
         if (droppedClaims.length > 256) droppedClaims.shift();
