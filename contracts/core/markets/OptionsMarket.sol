@@ -12,6 +12,7 @@ import {IFuturesExercise} from "../../interfaces/markets/IFuturesExercise.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
 import {OptionsListing} from "../../libraries/options/OptionsListing.sol";
 import {OptionsFunds} from "../../libraries/options/OptionsFunds.sol";
+import {OptionsBook} from "../../libraries/options/OptionsBook.sol";
 import {OptionsPositions} from "../../libraries/options/OptionsPositions.sol";
 import {OptionsOffers} from "../../libraries/options/OptionsOffers.sol";
 import {OptionsMargin} from "../../libraries/options/OptionsMargin.sol";
@@ -239,7 +240,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         if (s.expiry == 0) return SeriesStatus.None;
         if (block.timestamp < s.expiry) return SeriesStatus.Trading;
         if (s.priceFixedAt == 0) return SeriesStatus.Expired;
-        if (block.timestamp < uint256(s.priceFixedAt) + $.params.disputeWindowSec) return SeriesStatus.Disputable;
+        if (block.timestamp < OptionsBook.disputeEnd($, s, seriesId)) return SeriesStatus.Disputable;
         return s.settled ? SeriesStatus.Settled : SeriesStatus.Final;
     }
 

@@ -7,6 +7,7 @@ import {OptionsMarketBase} from "./OptionsMarketBase.sol";
 import {SpotMath} from "../../libraries/SpotMath.sol";
 import {OptionsExercise} from "../../libraries/options/OptionsExercise.sol";
 import {OptionsMargin} from "../../libraries/options/OptionsMargin.sol";
+import {OptionsBook} from "../../libraries/options/OptionsBook.sol";
 
 /// @title OptionsSettlement
 /// @notice The options market's expiry, settlement, exercise and delisting logic, and its parameter setter. Stateless: it runs
@@ -24,11 +25,9 @@ contract OptionsSettlement is OptionsMarketBase {
     function correctSettlementPrice(uint256 seriesId, uint256 priceWad) external restricted {
         OptionsMarketStorage storage $ = _s();
         Series storage s = _series($, seriesId);
-        uint256 fixedAt = s.priceFixedAt;
-        uint256 endsAt = fixedAt + $.params.disputeWindowSec;
-        if (fixedAt == 0 || block.timestamp >= endsAt) {
-            revert OptionsNotDisputable(seriesId, fixedAt == 0 ? 0 : endsAt, block.timestamp);
-        }
+        // @dev the window fixed with the price: raising disputeWindowSec later cannot reprice accounts already settled
+        uint256 endsAt = OptionsBook.disputeEnd($, s, seriesId);
+        if (endsAt == 0 || block.timestamp >= endsAt) revert OptionsNotDisputable(seriesId, endsAt, block.timestamp);
         if (priceWad == 0 || priceWad > type(uint128).max) revert OptionsInvalidPrice(priceWad);
         // @dev bounded around the oracle's price (not the last correction), so repeated corrections cannot walk it;
         //      the first correction records it (a fix without correction writes no extra slot)
@@ -133,21 +132,15 @@ contract OptionsSettlement is OptionsMarketBase {
         priceWad = $.oracle.indexPrice();
         s.settlementPriceWad = priceWad.toUint128();
         s.priceFixedAt = uint64(block.timestamp);
+        uint256 endsAt = block.timestamp + $.params.disputeWindowSec;
+        $.disputeEndsAt[seriesId] = endsAt;
         uint256 live = --$.liveSeries;
         bool refund = _releaseBond($, s, seriesId);
         // @dev the bounty comes out of fee income, so a series with no fees yet pays nothing
         uint256 fees = $.feesUsdc;
         uint256 bounty = Math.min($.params.bountyUsdc, fees);
         if (bounty != 0) $.feesUsdc = uint128(fees - bounty);
-        emit SettlementPriceFixed(
-            seriesId,
-            priceWad,
-            _payoff(s, priceWad),
-            msg.sender,
-            block.timestamp + $.params.disputeWindowSec,
-            bounty,
-            live
-        );
+        emit SettlementPriceFixed(seriesId, priceWad, _payoff(s, priceWad), msg.sender, endsAt, bounty, live);
         if (bounty != 0) $.clearingHouse.settle(msg.sender, bounty.toInt256());
         if (refund) $.clearingHouse.settle(s.lister, uint256(s.listingBondUsdc).toInt256());
     }

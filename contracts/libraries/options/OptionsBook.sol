@@ -68,6 +68,20 @@ library OptionsBook {
         }
     }
 
+    /// @notice When `s`'s dispute window ends (0 while its price is not fixed): recorded when the price is fixed, so
+    ///         a later change of disputeWindowSec neither reopens nor shortens it (a series fixed before the end was
+    ///         recorded uses the current window).
+    function disputeEnd(
+        OptionsMarketBase.OptionsMarketStorage storage $,
+        IOptionsMarketTypes.Series storage s,
+        uint256 seriesId
+    ) internal view returns (uint256) {
+        uint256 fixedAt = s.priceFixedAt;
+        if (fixedAt == 0) return 0;
+        uint256 endsAt = $.disputeEndsAt[seriesId];
+        return endsAt != 0 ? endsAt : fixedAt + $.params.disputeWindowSec;
+    }
+
     /// @notice Payoff per CH at `priceWad`: calls min(max(S − K, 0), cap), puts min(max(K − S, 0), cap) with cap = K.
     function payoff(IOptionsMarketTypes.Series storage s, uint256 priceWad) internal view returns (uint256 x) {
         uint256 k = s.strikeWad;

@@ -13,6 +13,7 @@ import {IFuturesTypes} from "../../interfaces/markets/IFuturesTypes.sol";
 import {OptionsMarketBase} from "../../core/markets/OptionsMarketBase.sol";
 import {SpotMath} from "../SpotMath.sol";
 import {OptionsFunds} from "./OptionsFunds.sol";
+import {OptionsBook} from "./OptionsBook.sol";
 
 /// @title OptionsListing
 /// @notice The options market's series listing (by governance, or permissionless on the standard grid with a
@@ -160,7 +161,6 @@ library OptionsListing {
     ) external view returns (bool canExec, bytes memory execPayload) {
         uint256[] storage pend = $.pending;
         uint256 n = Math.min(pend.length, CHECKER_SCAN);
-        uint256 window = $.params.disputeWindowSec;
         for (uint256 i = 0; i < n; ++i) {
             uint256 id = pend[i];
             IOptionsMarketTypes.Series storage s = $.series[id];
@@ -173,7 +173,7 @@ library OptionsListing {
                     continue;
                 }
             }
-            if (block.timestamp < fixedAt + window) continue;
+            if (block.timestamp < OptionsBook.disputeEnd($, s, id)) continue;
             uint256 page = s.onFutures ? FUTURES_PAGE : CASH_PAGE;
             return (true, abi.encodeCall(IOptionsMarket.settleSeries, (id, page)));
         }
