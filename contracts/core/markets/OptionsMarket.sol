@@ -240,7 +240,7 @@ contract OptionsMarket is OptionsMarketBase, EIP712Upgradeable, IOptionsMarket {
         if (s.expiry == 0) return SeriesStatus.None;
         if (block.timestamp < s.expiry) return SeriesStatus.Trading;
         if (s.priceFixedAt == 0) return SeriesStatus.Expired;
-        if (block.timestamp < OptionsBook.disputeEnd($, s, seriesId)) return SeriesStatus.Disputable;
+        if (block.timestamp < OptionsBook.disputeEnd($, s)) return SeriesStatus.Disputable;
         return s.settled ? SeriesStatus.Settled : SeriesStatus.Final;
     }
 

@@ -76,10 +76,6 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketErrors, IOp
         mapping(uint256 seriesId => mapping(address account => MarginedShort)) margined;
         mapping(address account => uint256[] seriesIds) marginedSeries;
         mapping(uint256 seriesId => MarginedSeries) marginedState;
-        // round 49: the end of a series' dispute window, fixed with its price (appended; zero for a series fixed
-        // before it existed, which keeps priceFixedAt + the current disputeWindowSec). A later change of
-        // disputeWindowSec can no longer reopen the correction of a series that is already being settled (MKT-07).
-        mapping(uint256 seriesId => uint256 endsAt) disputeEndsAt;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.OptionsMarket")) - 1)) & ~bytes32(uint256(0xff))
@@ -168,7 +164,7 @@ abstract contract OptionsMarketBase is ChxUpgradeable, IOptionsMarketErrors, IOp
         Series storage s,
         uint256 seriesId
     ) internal view returns (uint256) {
-        uint256 finalAt = OptionsBook.disputeEnd($, s, seriesId);
+        uint256 finalAt = OptionsBook.disputeEnd($, s);
         if (finalAt == 0 || block.timestamp < finalAt)
             revert OptionsSettlementNotFinal(seriesId, finalAt, block.timestamp);
         return _payoff(s, s.settlementPriceWad);

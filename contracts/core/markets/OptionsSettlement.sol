@@ -26,7 +26,7 @@ contract OptionsSettlement is OptionsMarketBase {
         OptionsMarketStorage storage $ = _s();
         Series storage s = _series($, seriesId);
         // @dev the window fixed with the price: raising disputeWindowSec later cannot reprice accounts already settled
-        uint256 endsAt = OptionsBook.disputeEnd($, s, seriesId);
+        uint256 endsAt = OptionsBook.disputeEnd($, s);
         if (endsAt == 0 || block.timestamp >= endsAt) revert OptionsNotDisputable(seriesId, endsAt, block.timestamp);
         if (priceWad == 0 || priceWad > type(uint128).max) revert OptionsInvalidPrice(priceWad);
         // @dev bounded around the oracle's price (not the last correction), so repeated corrections cannot walk it;
@@ -132,8 +132,10 @@ contract OptionsSettlement is OptionsMarketBase {
         priceWad = $.oracle.indexPrice();
         s.settlementPriceWad = priceWad.toUint128();
         s.priceFixedAt = uint64(block.timestamp);
+        // @dev the window's end is fixed with the price (the series' first word, written here anyway): a later
+        //      setParams cannot reopen or shorten it (MKT-07)
         uint256 endsAt = block.timestamp + $.params.disputeWindowSec;
-        $.disputeEndsAt[seriesId] = endsAt;
+        s.disputeEndsAt = uint48(endsAt);
         uint256 live = --$.liveSeries;
         bool refund = _releaseBond($, s, seriesId);
         // @dev the bounty comes out of fee income, so a series with no fees yet pays nothing

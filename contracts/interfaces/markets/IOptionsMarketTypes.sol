@@ -49,7 +49,11 @@ interface IOptionsMarketTypes {
     /// @param kind Call or put.
     /// @param onFutures Exercise opens a futures position.
     /// @param futuresSeriesId The futures series.
-    /// @param priceFixedAt When the settlement price was fixed (0 until then); final at + disputeWindowSec.
+    /// @param priceFixedAt When the settlement price was fixed (0 until then).
+    /// @param disputeEndsAt When the guardian's correction window ends and the price is final, recorded with the price
+    ///        (priceFixedAt + the disputeWindowSec in force then), so a later change of the parameter neither reopens
+    ///        nor shortens it; 0 until the fix (and for a series fixed before the field existed: then
+    ///        priceFixedAt + the current disputeWindowSec).
     /// @param strikeWad Strike, WAD.
     /// @param capWad Maximum payoff per CH (calls: the cap; puts: the strike) = collateral per CH.
     /// @param openInterestCh Σ shorts = Σ longs outstanding, CH wei.
@@ -75,6 +79,7 @@ interface IOptionsMarketTypes {
         bool onFutures;
         uint64 futuresSeriesId;
         uint64 priceFixedAt;
+        uint48 disputeEndsAt;
         uint128 strikeWad;
         uint128 capWad;
         uint96 openInterestCh;

@@ -68,17 +68,17 @@ library OptionsBook {
         }
     }
 
-    /// @notice When `s`'s dispute window ends (0 while its price is not fixed): recorded when the price is fixed, so
-    ///         a later change of disputeWindowSec neither reopens nor shortens it (a series fixed before the end was
-    ///         recorded uses the current window).
+    /// @notice When `s`'s dispute window ends (0 while its price is not fixed): `Series.disputeEndsAt`, recorded in the
+    ///         series' first word with the price (the word the fix writes and every reader loads anyway), so a later
+    ///         change of disputeWindowSec neither reopens nor shortens it (MKT-07). A series fixed before the field
+    ///         existed has 0 there and keeps priceFixedAt + the current window.
     function disputeEnd(
         OptionsMarketBase.OptionsMarketStorage storage $,
-        IOptionsMarketTypes.Series storage s,
-        uint256 seriesId
+        IOptionsMarketTypes.Series storage s
     ) internal view returns (uint256) {
         uint256 fixedAt = s.priceFixedAt;
         if (fixedAt == 0) return 0;
-        uint256 endsAt = $.disputeEndsAt[seriesId];
+        uint256 endsAt = s.disputeEndsAt;
         return endsAt != 0 ? endsAt : fixedAt + $.params.disputeWindowSec;
     }
 

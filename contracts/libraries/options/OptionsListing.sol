@@ -173,7 +173,7 @@ library OptionsListing {
                     continue;
                 }
             }
-            if (block.timestamp < OptionsBook.disputeEnd($, s, id)) continue;
+            if (block.timestamp < OptionsBook.disputeEnd($, s)) continue;
             uint256 page = s.onFutures ? FUTURES_PAGE : CASH_PAGE;
             return (true, abi.encodeCall(IOptionsMarket.settleSeries, (id, page)));
         }
