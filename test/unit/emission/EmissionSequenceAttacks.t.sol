@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {EmissionSolBase} from "../../helpers/EmissionSolBase.sol";
+import {IEmissionErrors} from "../../../contracts/interfaces/emission/IEmissionErrors.sol";
+
+/// @notice Round 49: sequence attacks on Emission (a lazy claim across a time halving, a silent provider, two
+///         replenishments on one transfer, a sample at the boundary block, a governance change mid-epoch, a mixed
+///         keeper / replenish / claim sequence). Each asserts what the protocol must keep, named by invariant id.
+contract EmissionSequenceAttacksTest is EmissionSolBase {
+    address internal p1 = address(0xA001);
+    address internal p2 = address(0xA002);
+    address internal p3 = address(0xA003);
+
+    function setUp() public {
+        // time halvings only (span 0): the year boundary is the halving under attack
+        _deployEmission(0, 1);
+    }
+
+    function _claim(address p) internal returns (uint256) {
+        vm.prank(p);
+        return emission.claim(p);
+    }
+
+    function _reward(uint256 gflWad, uint256 epoch) internal view returns (uint256) {
+        return (gflWad * emission.epochInfo(epoch).rateWad) / 1e18;
+    }
+
+    /// @dev Closes every due epoch up to (not including) `epoch` with the keeper path, warping to its start.
+    function _closeUpTo(uint256 epoch) internal {
+        vm.warp(emission.epochStart(epoch));
+        emission.closeEpochs(epoch - emission.currentEpoch());
+    }
+
+    /// Sequence: p1 samples and claims every epoch around the first time halving, p2 samples the same and claims once
+    /// after it, p3 samples only the epoch before the halving and stays silent across it. EMI-02: p2's single claim
+    /// equals p1's claims; every epoch pays its own rate (the one ending past the due time the old rate, as
+    /// documented, the next exactly half), and p3 gets its one epoch at that epoch's rate, never a later epoch's
+    /// (nor a GFL balance after it). EMI-01: the sum paid is the sum of GFL × each epoch's rate.
+    function test_lazyClaimAcrossTimeHalving_eachEpochAtItsOwnRate_EMI02() public {
+        uint256 first = 22; // epochs 22..26; the halving is due at 365 d, inside epoch 24 (360 d - 375 d)
+        _closeUpTo(first);
+        uint256 paidP1;
+        uint256 expected;
+        for (uint256 e = first; e < first + 5; ++e) {
+            _warpTo(e, 3);
+            _record(p1, 100e18);
+            _record(p2, 100e18);
+            if (e == first + 1) _record(p3, 100e18);
+            vm.warp(emission.epochStart(e + 1));
+            emission.closeEpoch();
+            paidP1 += _claim(p1);
+            expected += _reward(100e18, e);
+        }
+        assertEq(emission.halvings(), 1, "one time halving");
+        uint256 r23 = emission.epochInfo(first + 1).rateWad;
+        uint256 r24 = emission.epochInfo(first + 2).rateWad;
+        uint256 r25 = emission.epochInfo(first + 3).rateWad;
+        assertEq(r24, r23, "the epoch ending past the due time keeps the old rate (docs/emission.md)");
+        assertEq(r25, r23 / 2, "the next epoch pays exactly half");
+        assertEq(paidP1, expected, "p1: each epoch at its own rate");
+        assertEq(_claim(p2), paidP1, "EMI-02: one lazy claim = five claims");
+        assertEq(_claim(p2), 0, "a second claim in the block pays 0");
+        // p3: silent for three epochs after its sample; its claim pays its sampled epoch only, at that epoch's rate
+        assertEq(_claim(p3), _reward(100e18, first + 1), "p3: only epoch 23, at epoch 23's rate");
+        emission.rebalanceProvider(p3);
+        assertEq(gfl.balanceOf(p3), 0, "no GFL for the epochs it did not sample");
+        assertEq(_claim(p3), 0);
+        (, , uint256 minted, ) = emission.pools();
+        assertLe(minted, 2 * paidP1 + _reward(100e18, first + 1), "EMI-01: nothing minted beyond the rewards owed");
+    }
+
+    /// Sequence: DPS transferred once, replenish called twice for it (one epoch, one caller). EMI-01 / ACC-01: the
+    /// second call is refused (nothing unaccounted is left), so the counter is not lowered twice for one transfer.
+    function test_replenishTwiceForOneTransfer_secondRefused_EMI01() public {
+        _warpTo(0, 1);
+        _record(p1, 1_000e18);
+        vm.warp(emission.epochStart(1));
+        emission.closeEpoch();
+        dps.transfer(address(emission), 100e18);
+        vm.prank(registry);
+        emission.replenish(100e18);
+        (uint256 pool, uint256 budget, , uint256 replenished) = emission.pools();
+        vm.prank(registry);
+        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionReplenishNotFunded.selector, 100e18, 0));
+        emission.replenish(100e18);
+        (uint256 pool2, uint256 budget2, , uint256 replenished2) = emission.pools();
+        assertEq(pool2, pool);
+        assertEq(budget2, budget);
+        assertEq(replenished2, replenished);
+    }
+
+    /// Sequence: an epoch closed (its rewards funded, DPS held for the claimants, keeper budget funded), then replenish
+    /// of exactly those amounts without a transfer. ACC-01: the claimants' funded DPS and the keeper budget are not
+    /// "unaccounted" and cannot be booked a second time as pool DPS; the provider's claim still pays in full.
+    function test_replenishCannotRebookFundedRewardsOrBudget_ACC01() public {
+        dps.approve(address(emission), 5e18);
+        emission.fundKeeperBudget(5e18);
+        _warpTo(0, 1);
+        _record(p1, 1_000e18);
+        vm.warp(emission.epochStart(1));
+        emission.closeEpoch(); // funds epoch 0's rewards (minted to the module) and pays a close bounty
+        (uint256 funded, ) = emission.rewardReserves();
+        assertGt(funded, 0);
+        vm.prank(registry);
+        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionReplenishNotFunded.selector, funded, 0));
+        emission.replenish(funded);
+        vm.prank(registry);
+        vm.expectRevert(abi.encodeWithSelector(IEmissionErrors.EmissionReplenishNotFunded.selector, 1, 0));
+        emission.replenish(1);
+        assertEq(_claim(p1), funded, "the claimant's funded reward is intact");
+    }
+
+    /// Sequence: a sample at the last second of epoch 0 and one at the exact first second of epoch 1 (the boundary
+    /// block, before any keeper closed epoch 0). EMI-03 / EMI-02: the boundary sample lands in epoch 1 (the user path
+    /// closes epoch 0 first), epoch 0's GFL is the earlier sample alone, and its reward is claimable only once.
+    function test_sampleAtBoundaryBlock_landsInTheNewEpoch_EMI03() public {
+        vm.warp(emission.epochStart(1) - 1);
+        _record(p1, 100e18);
+        vm.warp(emission.epochStart(1));
+        _record(p1, 40e18); // lower: would pull epoch 0's median down if it landed there
+        assertEq(emission.currentEpoch(), 1, "the boundary sample closed epoch 0 first");
+        assertEq(emission.epochInfo(0).totalGfl, 100e18, "epoch 0: the earlier sample alone");
+        assertEq(emission.epochInfo(1).totalGfl, 40e18, "epoch 1 holds the boundary sample");
+        assertEq(emission.providerInfo(p1).sampleEpoch, 1);
+        uint256 r0 = _reward(100e18, 0);
+        assertEq(_claim(p1), r0);
+        assertEq(_claim(p1), 0);
+        _closeAndRebalance();
+        assertEq(_claim(p1), _reward(40e18, 1));
+    }
+
+    /// Sequence: governance raises minSamples mid-epoch while a provider has one sample. EMI-03: the change applies
+    /// from the next epoch (every provider of an epoch judged by one rule): the open epoch keeps its GFL and reward;
+    /// in the next epoch one sample is below the new minimum and earns nothing.
+    function test_minSamplesRaisedMidEpoch_appliesFromTheNextEpoch_EMI03() public {
+        _warpTo(0, 1);
+        _record(p1, 100e18);
+        emission.setMinSamples(3);
+        _warpTo(0, 2);
+        _record(p2, 100e18); // a provider arriving after the change is judged by the epoch's rule too
+        _closeAndRebalance();
+        assertEq(emission.epochInfo(0).totalGfl, 200e18, "both count with one sample in epoch 0");
+        assertEq(_claim(p1), _reward(100e18, 0));
+        assertEq(_claim(p2), _reward(100e18, 0));
+        _warpTo(1, 1);
+        _record(p1, 100e18);
+        _warpTo(1, 2);
+        _record(p1, 100e18);
+        _closeAndRebalance();
+        assertEq(emission.epochInfo(1).totalGfl, 0, "two samples < the new minimum of 3");
+        assertEq(_claim(p1), 0);
+        assertEq(gfl.balanceOf(p1), 0);
+    }
+
+    /// Sequence: a keeper budget, two providers, a close paid with a bounty, a replenishment between the close and the
+    /// claims, a rebalance bounty, one claim, another close, the other claims. ACC-01: after every step the DPS the
+    /// module holds covers the claimants' funded rewards, the reward pool and the keeper budget; the claims pay what
+    /// was accrued and nothing twice.
+    function test_mixedKeeperReplenishClaimSequence_dpsHeldCoversLedger_ACC01() public {
+        dps.approve(address(emission), 20e18);
+        emission.fundKeeperBudget(20e18);
+        _warpTo(0, 1);
+        _record(p1, 500e18);
+        _record(p2, 300e18);
+        vm.warp(emission.epochStart(1));
+        vm.prank(p3);
+        emission.closeEpoch();
+        _assertLedgerCovered("after the paid close");
+        dps.transfer(address(emission), 50e18);
+        vm.prank(registry);
+        emission.replenish(50e18);
+        _assertLedgerCovered("after the replenishment");
+        vm.prank(p3);
+        emission.rebalance(10);
+        _assertLedgerCovered("after the paid rebalance");
+        uint256 a = _claim(p1);
+        assertEq(a, _reward(500e18, 0));
+        _assertLedgerCovered("after p1's claim");
+        _warpTo(1, 1);
+        _record(p1, 500e18);
+        vm.warp(emission.epochStart(2));
+        vm.prank(p3);
+        emission.closeEpoch();
+        _assertLedgerCovered("after the second close");
+        assertEq(_claim(p2), _reward(300e18, 0));
+        assertEq(_claim(p1), _reward(500e18, 1));
+        assertEq(_claim(p1) + _claim(p2), 0, "nothing paid twice");
+        _assertLedgerCovered("after every claim");
+        assertGt(dps.balanceOf(p3), 0, "the keeper was paid from its budget");
+    }
+
+    function _assertLedgerCovered(string memory when) internal view {
+        (uint256 pool, uint256 budget, , ) = emission.pools();
+        (uint256 funded, ) = emission.rewardReserves();
+        assertGe(dps.balanceOf(address(emission)), funded + pool + budget, when);
+    }
+}
