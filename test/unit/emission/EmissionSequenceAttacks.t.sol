@@ -2,7 +2,9 @@
 pragma solidity ^0.8.28;
 
 import {EmissionSolBase} from "../../helpers/EmissionSolBase.sol";
+import {ProtocolSolBase} from "../../helpers/ProtocolSolBase.sol";
 import {IEmissionErrors} from "../../../contracts/interfaces/emission/IEmissionErrors.sol";
+import {IProviderRegistryErrors} from "../../../contracts/interfaces/compute/IProviderRegistryErrors.sol";
 
 /// @notice Round 49: sequence attacks on Emission (a lazy claim across a time halving, a silent provider, two
 ///         replenishments on one transfer, a sample at the boundary block, a governance change mid-epoch, a mixed
@@ -194,5 +196,98 @@ contract EmissionSequenceAttacksTest is EmissionSolBase {
         (uint256 pool, uint256 budget, , ) = emission.pools();
         (uint256 funded, ) = emission.rewardReserves();
         assertGe(dps.balanceOf(address(emission)), funded + pool + budget, when);
+    }
+}
+
+/// @notice Round 49: the same attacks through the real ProviderRegistry (heartbeats kept on the registry side,
+///         collected by Emission after the epoch): a capacity attestation that expires mid-epoch, an unbond that
+///         crosses an epoch end.
+contract EmissionRegistrySequenceAttacksTest is ProtocolSolBase {
+    address internal p1 = address(0xE1);
+    address internal p2 = address(0xE2);
+
+    function setUp() public {
+        _deployProtocol();
+        _onboardProvider(p1, 5_000e18);
+    }
+
+    function _beat(address p, uint256 epoch, uint256 day) internal {
+        vm.warp(emission.epochStart(epoch) + day * 1 days + 1 hours);
+        vm.prank(p);
+        registry.heartbeat(0.5e18);
+    }
+
+    function _close(uint256 epoch) internal {
+        vm.warp(emission.epochStart(epoch + 1));
+        emission.closeEpoch();
+    }
+
+    function _claim(address p) internal returns (uint256) {
+        vm.prank(p);
+        return emission.claim(p);
+    }
+
+    /// Sequence: governance sets minSamples to 8 (from the next epoch); p1 re-attests so that its attestation expires
+    /// on day 5 of epoch 3, beats days 0-4, and its beat on day 5 is refused; p2 beats all 15 days. EMI-03: no sample
+    /// after the attestation's expiry, and five days are below the minimum, so p1's epoch-3 GFL and reward are 0 and
+    /// the epoch total is p2's alone; p1's claim pays only what it earned before (epoch 2).
+    function test_attestationExpiresMidEpoch_noSampleAfter_belowMinimumEarnsNothing_EMI03() public {
+        _onboardProvider(p2, 5_000e18);
+        emission.setMinSamples(8);
+        _close(0);
+        _close(1);
+        // re-attest on day 5 of epoch 1: valid 30 days, to day 5 of epoch 3
+        vm.warp(emission.epochStart(1) + 5 days);
+        _attest(p1);
+        _attest(p2);
+        for (uint256 d; d < 15; ++d) {
+            _beat(p1, 2, d);
+            _beat(p2, 2, d);
+        }
+        _close(2);
+        uint256 r2 = (uint256(0.5e18) * emission.epochInfo(2).rateWad) / 1e18;
+        assertGt(r2, 0);
+        _attest(p2); // p2 stays attested through epoch 3
+        for (uint256 d; d < 5; ++d) _beat(p1, 3, d);
+        vm.warp(emission.epochStart(3) + 5 days + 1 hours);
+        vm.prank(p1);
+        vm.expectPartialRevert(IProviderRegistryErrors.ProviderNoValidAttestation.selector);
+        registry.heartbeat(0.5e18);
+        for (uint256 d; d < 15; ++d) _beat(p2, 3, d);
+        _close(3);
+        assertEq(emission.epochInfo(3).totalGfl, 0.5e18, "epoch 3: p2 alone");
+        assertEq(emission.providerInfo(p1).epochGfl, 0, "p1: five samples < minSamples 8");
+        assertEq(_claim(p1), r2, "p1 is paid epoch 2 only");
+        assertEq(_claim(p1), 0);
+    }
+
+    /// Sequence: p1 beats in epoch 0, requests an unbond of everything above the minimum on the epoch's last day,
+    /// the unbond matures in epoch 1 and is withdrawn between two beats. EMI-03 / TSK-03: the samples follow the stake
+    /// at each beat: p1 stays at the minimum, so every beat is a full sample and both epochs pay; a second unbond
+    /// below the minimum in epoch 2 turns the following beats into zero samples (the median falls), not missing days.
+    function test_unbondAcrossEpochEnd_samplesFollowTheStakeAtEachBeat_EMI03() public {
+        for (uint256 d; d < 15; ++d) _beat(p1, 0, d);
+        vm.prank(p1);
+        registry.requestUnbond(4_000e18); // 1,000 left: the minimum
+        _close(0);
+        _attest(p1); // valid to the start of epoch 3
+        _beat(p1, 1, 0);
+        vm.warp(emission.epochStart(1) + 7 days);
+        vm.prank(p1);
+        registry.withdrawUnbonded();
+        for (uint256 d = 8; d < 15; ++d) _beat(p1, 1, d);
+        _close(1);
+        assertEq(emission.epochInfo(0).totalGfl, 0.5e18, "epoch 0: the unbond request did not drop the stake below");
+        assertEq(emission.epochInfo(1).totalGfl, 0.5e18, "epoch 1: still at the minimum after the withdrawal");
+        for (uint256 d; d < 3; ++d) _beat(p1, 2, d);
+        vm.prank(p1);
+        registry.requestUnbond(1);
+        for (uint256 d = 3; d < 7; ++d) _beat(p1, 2, d);
+        _close(2);
+        assertEq(emission.epochInfo(2).totalGfl, 0, "four zero samples outweigh three: the median is 0");
+        uint256 expected =
+            (uint256(0.5e18) * emission.epochInfo(0).rateWad) / 1e18 +
+                (uint256(0.5e18) * emission.epochInfo(1).rateWad) / 1e18;
+        assertEq(_claim(p1), expected, "epochs 0 and 1 paid, epoch 2 nothing");
     }
 }
