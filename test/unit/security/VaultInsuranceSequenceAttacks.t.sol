@@ -4,6 +4,7 @@ pragma solidity ^0.8.28;
 import {PerpSolBase} from "../../helpers/PerpSolBase.sol";
 import {PerpOrderSteps} from "../../helpers/PerpOrderSteps.sol";
 import {OracleInsuranceBase} from "../../helpers/OracleInsuranceBase.sol";
+import {ClearingUnitBase} from "../../helpers/ClearingUnitBase.sol";
 import {Roles} from "../../../contracts/core/governance/Roles.sol";
 import {ILiquidityVault} from "../../../contracts/interfaces/markets/ILiquidityVault.sol";
 import {ILiquidityVaultErrors} from "../../../contracts/interfaces/markets/ILiquidityVaultErrors.sol";
@@ -240,5 +241,68 @@ contract InsuranceSequenceAttacksTest is OracleInsuranceBase {
         vm.prank(alice);
         assertGt(fund.withdraw(s / 10, alice), 0);
         assertGe(fund.guarantorStake(alice), 500e6);
+    }
+}
+
+/// @notice Round 49: the insurance layer of the waterfall under a repeated liquidation (ClearingUnitBase, mock fund,
+///         the ClearingAdl shock: bob's 150 deficit, a 60-USDC guarantor, 40 in the fund, 50 left to an ADL round
+///         against the shorts dave, carol and erin).
+contract InsuranceCoverSequenceTest is ClearingUnitBase {
+    address internal carol = makeAddr("carol");
+    address internal dave = makeAddr("dave");
+    address internal thin = makeAddr("thin guarantor");
+
+    function setUp() public override {
+        super.setUp();
+        _setupGuarantor(thin, false, 60e6);
+        _setupTrader(bob, thin, 100e6);
+        _short(dave, 30e18, 60e6);
+        _short(carol, 20e18, 100e6);
+        vm.prank(bob);
+        market.trade(50e18);
+        _fundInsurance(40e6);
+        oracle.setPrice(5e18);
+        liq.liquidate(bob); // guarantor 60, fund 40, ADL claim for the 50 left
+    }
+
+    function _short(address who, uint256 sizeCh, uint256 collateralUsdc) internal {
+        _setupTrader(who, guarantor, collateralUsdc);
+        vm.prank(who);
+        market.trade(-int256(sizeCh));
+    }
+
+    /// Sequence: the ADL round for bob's last 50 is open and dave nominated; the fund is refilled; a keeper calls
+    /// liquidate(bob) again, which draws the 50 from the refilled fund; the round is then executed. LIQ-03 / CLR-03:
+    /// one loss is covered once: once the fund has paid the deficit, the ADL round must not also take it from the
+    /// winners (dave keeps his position and collateral), and the fund is drawn exactly the deficit.
+    function test_liquidateAgainAfterRefill_thenExecuteAdl_lossCoveredOnce() public {
+        assertEq(insurance.totalCovered(), 40e6);
+        assertEq(chouse.collateralOf(bob), -50e6);
+        liq.nominateAdl(bob, dave);
+        _fundInsurance(1_000e6);
+        liq.liquidate(bob); // the deficit-only waterfall: the refilled fund pays the 50
+        assertEq(insurance.totalCovered(), 90e6, "the fund paid the deficit once");
+        assertEq(chouse.collateralOf(bob), 0);
+        int256 daveColl = chouse.collateralOf(dave);
+        vm.warp(block.timestamp + liq.adlWindow());
+        try liq.executeAdl(bob) {} catch {}
+        assertEq(chouse.positionOf(dave, address(market)).sizeCh, -30e18, "dave is not deleveraged for a paid loss");
+        assertEq(chouse.collateralOf(dave), daveColl, "dave's collateral untouched");
+        assertEq(insurance.totalCovered(), 90e6, "the fund is not drawn again");
+        assertEq(liq.adlClaim(bob).market, address(0), "the claim is closed");
+    }
+
+    /// Sequence: the same open round, the fund refilled, and nobody calls liquidate again: the round's execution draws
+    /// the fund first (ClearingAdl's refilled-fund rule) and a later liquidate(bob) finds nothing to cover. LIQ-03: the
+    /// fund pays the 50 once whichever path runs first.
+    function test_executeAdlAfterRefill_thenLiquidateAgain_lossCoveredOnce() public {
+        liq.nominateAdl(bob, dave);
+        _fundInsurance(1_000e6);
+        vm.warp(block.timestamp + liq.adlWindow());
+        liq.executeAdl(bob);
+        assertEq(insurance.totalCovered(), 90e6);
+        try liq.liquidate(bob) {} catch {}
+        assertEq(insurance.totalCovered(), 90e6, "the fund is not drawn again");
+        assertEq(chouse.positionOf(dave, address(market)).sizeCh, -30e18);
     }
 }
