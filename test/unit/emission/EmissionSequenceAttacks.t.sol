@@ -192,6 +192,29 @@ contract EmissionSequenceAttacksTest is EmissionSolBase {
         assertGt(dps.balanceOf(p3), 0, "the keeper was paid from its budget");
     }
 
+    /// Sequence: with the production minimum (8 of 15 days) in force, p1 samples every day; p2 joins on day 7 once
+    /// the epoch's picture is public and samples every day left (8 days); p3 joins on day 8 (7 days). EMI-03: a late
+    /// joiner earns only if it attested on at least minSamples days, and its reward is its own GFL at the epoch's
+    /// rate (a rate, not a share of a fixed pot): joining late never changes what p1 is paid.
+    function test_lateJoinerAfterEpochIsPublic_needsMinSamples_doesNotDilute_EMI03() public {
+        emission.setMinSamples(8);
+        _closeAndRebalance(); // epoch 0 closed: minSamples 8 in force from epoch 1
+        for (uint256 d; d < 15; ++d) {
+            _warpTo(1, d);
+            _record(p1, 100e18);
+            if (d >= 7) _record(p2, 100e18);
+            if (d >= 8) _record(p3, 100e18);
+        }
+        _closeAndRebalance();
+        assertEq(emission.providerInfo(p2).epochGfl, 100e18, "8 days: counted");
+        assertEq(emission.providerInfo(p3).epochGfl, 0, "7 days: below the minimum");
+        assertEq(emission.epochInfo(1).totalGfl, 200e18);
+        uint256 r = _reward(100e18, 1);
+        assertEq(_claim(p1), r, "p1 is paid its own GFL at the rate, whoever joined");
+        assertEq(_claim(p2), r);
+        assertEq(_claim(p3), 0);
+    }
+
     function _assertLedgerCovered(string memory when) internal view {
         (uint256 pool, uint256 budget, , ) = emission.pools();
         (uint256 funded, ) = emission.rewardReserves();

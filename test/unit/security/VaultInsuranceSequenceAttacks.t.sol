@@ -77,6 +77,34 @@ contract VaultSequenceAttacksTest is PerpSolBase {
         assertLe(vault.convertToAssets(vault.balanceOf(attacker)), 1, "the attacker's unit does not grow");
     }
 
+    /// Sequence: an LP deposits under a 1-day lock and approves a spender (a router, or an attacker it trusted), who
+    /// tries redeem and withdraw for the owner, and transferFrom to a fresh address to redeem there. ACC-03 / issue 17
+    /// item 10: the lock binds the shares, not the caller: every path reverts or carries the lock until its time.
+    function test_approvedSpenderCannotShedTheLock() public {
+        vault.setLimits(1e15, 1 days);
+        uint256 shares = _lpDeposit(lp, 1_000e6);
+        (, uint256 unlock) = vault.lockOf(lp);
+        vm.prank(lp);
+        vault.approve(attacker, type(uint256).max);
+        vm.startPrank(attacker);
+        vm.expectRevert(
+            abi.encodeWithSelector(ILiquidityVaultErrors.VaultSharesLocked.selector, lp, shares, 0, unlock)
+        );
+        vault.redeem(shares, attacker, lp);
+        vm.expectRevert();
+        vault.withdraw(1e6, attacker, lp);
+        vault.transferFrom(lp, attacker, shares);
+        vm.expectRevert(
+            abi.encodeWithSelector(ILiquidityVaultErrors.VaultSharesLocked.selector, attacker, shares, 0, unlock)
+        );
+        vault.redeem(shares, attacker, attacker);
+        vm.stopPrank();
+        (uint256 lockedA, uint256 unlockA) = vault.lockOf(attacker);
+        assertEq(lockedA, shares);
+        assertEq(unlockA, unlock, "the lock travelled with the shares");
+        assertEq(vault.maxRedeem(attacker), 0);
+    }
+
     /// Sequence: an LP deposits under a 1-day lock, governance raises the lock to 30 days, then lowers it to 0, and a
     /// third party tops up the LP's position. ACC-03 / issue 17 item 10: a lock already taken keeps its own unlock time
     /// (a later parameter change neither extends nor shortens it); only shares minted after a change take the new
