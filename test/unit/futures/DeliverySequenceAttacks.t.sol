@@ -10,6 +10,8 @@ import {IProviderRegistryErrors} from "../../../contracts/interfaces/compute/IPr
 import {ITaskRegistry} from "../../../contracts/interfaces/tasks/ITaskRegistry.sol";
 import {ITaskRegistryErrors} from "../../../contracts/interfaces/tasks/ITaskRegistryErrors.sol";
 import {IChxModule} from "../../../contracts/interfaces/base/IChxModule.sol";
+import {FuturesSecuritySetup} from "./FuturesSecuritySetup.sol";
+import {IFuturesTypes} from "../../../contracts/interfaces/markets/IFuturesTypes.sol";
 
 /// @notice Round 49: sequence attacks on delivery as compute (issue 19 item 1, docs/futures.md "Delivery as
 ///         compute"): an order's task reported failed after it was consumed, raced against its own end, reported
@@ -353,5 +355,119 @@ contract DeliverySequenceAttacksTest is TaskSolBase {
         // the long's own report of the other task is untouched by the attribution
         uint256 comp = orders.reportFailure(open);
         assertEq(dps.balanceOf(long), 275e18 + comp);
+    }
+}
+
+/// @notice Round 49, the futures half of delivery as compute: an electing long across a paused neighbour and a
+///         forced reduction after finalisation, with DeliveryOrders wired (its compute neighbours are placeholders,
+///         as in FuturesDeliveryCompute.t.sol: opening and closing an order does not call them).
+contract DeliverySequenceAttacksFuturesTest is FuturesSecuritySetup {
+    IDeliveryOrders internal orders;
+
+    function _wireOrders() internal {
+        address stub = makeAddr("computeStub");
+        orders = IDeliveryOrders(
+            _proxy(
+                deployCode("DeliveryOrders.sol:DeliveryOrders"),
+                abi.encodeWithSignature(
+                    "initialize(address,address,address,address,address,address,address,address,(uint16,uint8,uint32))",
+                    address(manager),
+                    address(futures),
+                    stub,
+                    stub,
+                    stub,
+                    stub,
+                    address(chToken),
+                    stub,
+                    IDeliveryOrders.Spec({workloadClass: 1, minGrade: 2, windowSec: 30 days})
+                )
+            )
+        );
+        futures.setDeliveryOrders(address(orders));
+    }
+
+    /// @notice Sequence: alice elects 100, futures trading is paused (a paused neighbour for the election), she
+    ///         withdraws all the margin check lets go, lowers her election to 60 while paused and tries to raise it
+    ///         back; expiry, fixing, finalisation and settlement run under the pause; trading resumes and she opens
+    ///         her order. MKT-08: the payment stays held through the pause (no forfeit, no bad debt), lowering is
+    ///         never blocked and releases the short's unassigned escrow, raising is, and the order carries exactly
+    ///         the 60 CH paid for.
+    function test_tradingPausedBetweenElectionAndSettlement_paymentHeld_orderOpensAfterUnpause() public {
+        _wireOrders();
+        uint256 capitalBefore = pool.guarantorInfo(guarantor).capitalUsdc;
+        _deliveringPair();
+        bytes32 trade = keccak256("futures.trade");
+        IChxModule(address(futures)).pauseFeature(trade);
+        uint256 free = _free(alice);
+        vm.prank(alice);
+        chouse.withdraw(free, alice);
+        vm.prank(alice);
+        vm.expectRevert();
+        chouse.withdraw(1_000e6, alice); // the 1,000 payment is not free
+        vm.prank(alice);
+        futures.electDelivery(id, 60e18);
+        vm.prank(alice);
+        vm.expectRevert();
+        futures.electDelivery(id, 100e18);
+        assertEq(futures.positionOf(id, alice).electedCh, 60e18);
+        _finalise();
+        futures.settlePosition(id, bob);
+        vm.prank(alice);
+        futures.settlePosition(id, alice);
+        assertEq(futures.positionOf(id, alice).escrowCh, 60e18, "the claim: all 60 paid for");
+        assertEq(chToken.balanceOf(bob), 40e18, "the unassigned escrow back to the short");
+        assertEq(chToken.balanceOf(address(vault)), 0, "nothing forfeited");
+        IFuturesTypes.Series memory s = futures.seriesInfo(id);
+        assertEq(s.deliveredCh, s.receivedCh, "MKT-05");
+        _assertNoBadDebt(capitalBefore);
+        IChxModule(address(futures)).unpauseFeature(trade);
+        uint256 oid = orders.orderId(id, alice);
+        vm.prank(alice);
+        assertEq(orders.close(oid), 60e18);
+        assertEq(chToken.balanceOf(alice), 60e18);
+        assertEq(chToken.balanceOf(address(futures)), 0);
+    }
+
+    /// @notice Sequence: carol elects 100 and the series is finalised (the assignment fixed); a loss elsewhere
+    ///         then makes her liquidatable before her settlement, and a keeper liquidates her. MKT-05 / MKT-08: the
+    ///         forced reduction does not change the fixed assignment; carol's claim is only the CH she paid for
+    ///         (the rest to the vault), CH delivered = CH received, and the market holds exactly the claims.
+    function test_electingLongLiquidatedAfterFinalisation_claimOnlyWhatWasPaid() public {
+        _wireOrders();
+        address carol = makeAddr("carol");
+        _setupTrader(carol, guarantor, 1_300e6);
+        _trade(carol, id, 100e18);
+        _trade(bob, id, -100e18);
+        _mintCh(bob, 100e18);
+        vm.startPrank(bob);
+        chToken.approve(address(futures), 100e18);
+        futures.deliver(id, 100e18);
+        vm.stopPrank();
+        vm.prank(carol);
+        futures.electDelivery(id, 100e18);
+        _finalise();
+        market.settleFunding(carol, -1_250e6); // a loss elsewhere after the last margin check
+        vm.prank(keeper);
+        try liq.liquidate(carol) {} catch {}
+        IFuturesTypes.Position memory p = futures.positionOf(id, carol);
+        assertEq(p.sizeCh, 0, "liquidated in full");
+        assertEq(p.electedCh, 100e18, "the assignment fixed at finalisation stands");
+        futures.settlePosition(id, bob);
+        int256 before = chouse.collateralOf(carol);
+        vm.prank(carol);
+        futures.settlePosition(id, carol);
+        uint256 paid = uint256(before - chouse.collateralOf(carol));
+        IFuturesTypes.Series memory s = futures.seriesInfo(id);
+        assertEq(s.deliveredCh, s.receivedCh, "MKT-05");
+        uint256 claim = futures.positionOf(id, carol).escrowCh;
+        assertGt(claim, 0);
+        assertLt(claim, 100e18, "she could not pay for all of it");
+        assertLe(claim * s.settlementPriceWad, paid * 1e30, "MKT-08: no CH handed over unpaid");
+        assertEq(chToken.balanceOf(address(futures)), claim, "market holds exactly the claim");
+        assertEq(claim + chToken.balanceOf(address(vault)), 100e18, "every delivered CH is a claim or forfeited");
+        uint256 oid = orders.orderId(id, carol);
+        assertEq(orders.order(oid).availableCh, claim, "the order is the paid claim");
+        vm.prank(carol);
+        assertEq(orders.close(oid), claim);
     }
 }
