@@ -334,6 +334,40 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
         if (compensationDps != 0) dps.safeTransfer(owner, compensationDps);
     }
 
+    /// @notice Forwards to the order's owner the compensation of its task's failure that a third party reported
+    ///         straight to the TaskRegistry (`reportRedemptionFailure` is permissionless and pays a keeper its
+    ///         bounty, so keepers report first; the slashed DPS then lands here unattributed, and the owner's own
+    ///         `reportFailure` reverts). ADMIN, with the amount of the TaskRegistry's `RedemptionFailed` event for
+    ///         that task: once per task (the task's report flag), only for a failed CH task whose redemption is no
+    ///         longer open (reported), and never more than the DPS held here (all of it unattributed: every
+    ///         attributed compensation leaves in the call that received it).
+    /// @dev Round 49 mitigation in DeliveryOrders' domain; the exact permissionless fix (the TaskRegistry recording
+    ///      the compensation per task) is outside it (docs/futures.md).
+    /// @param taskId The order's task reported elsewhere.
+    /// @param compensationDps The DPS the registry paid for it (the `RedemptionFailed` event).
+    function creditReportedElsewhere(uint256 taskId, uint256 compensationDps) external restricted nonReentrant {
+        DeliveryOrdersStorage storage $ = _s();
+        uint256 id = $.taskOrder[taskId];
+        uint256 flags = $.taskFlags[taskId];
+        if (id == 0 || flags & TASK_REPORTED != 0) revert DeliveryUnknownTask(taskId);
+        ITaskRegistry.Task memory k = $.tasks.getTask(taskId);
+        bool failed = k.status == ITaskRegistry.Status.Rejected || k.status == ITaskRegistry.Status.Expired;
+        if (!failed || k.assignmentId != 0) revert DeliveryNotReportedElsewhere(taskId);
+        IERC20 dps = $.dps;
+        if (compensationDps == 0 || compensationDps > dps.balanceOf(address(this))) revert DeliveryInvalidParams();
+        $.taskFlags[taskId] = flags | TASK_REPORTED;
+        OrderState storage o = $.orders[id];
+        uint256 total = o.compensatedDps + compensationDps;
+        o.compensatedDps = uint128(total);
+        $.stats.slashedDps += uint96(compensationDps);
+        address owner = _owner(id);
+        emit DeliveryCompensated(id, taskId, owner, compensationDps, total);
+        dps.safeTransfer(owner, compensationDps);
+    }
+
+    /// @notice The task was not reported outside DeliveryOrders (not failed, or its redemption still open).
+    error DeliveryNotReportedElsewhere(uint256 taskId);
+
     /// @dev Credits CH that came back for an order's task: to the order while open, to its owner once closed.
     function _creditReturned(
         DeliveryOrdersStorage storage $,
