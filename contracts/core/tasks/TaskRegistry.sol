@@ -332,6 +332,12 @@ contract TaskRegistry is ChxUpgradeable, TaskRegistryStore, ITaskRegistry, IKeep
     }
 
     /// @inheritdoc ITaskRegistryViews
+    function reportedToClient(uint256 taskId) external view returns (bool, uint256, uint256) {
+        uint256 w = _s().reportedToClient[taskId];
+        return (w & 1 != 0, w >> 128, uint128(w) >> 1);
+    }
+
+    /// @inheritdoc ITaskRegistryViews
     function paymentTermsOf(uint256 taskId) external view returns (uint256 paymentParams, uint8 responseMode) {
         return TaskPricing.termsOf(_s(), taskId);
     }

@@ -42,6 +42,11 @@ abstract contract TaskRegistryStore {
         /// @dev Keeper bounties credited and not yet claimed, by keeper and currency (issue 21 item 6; pull, like
         ///      FuturesLedger.creditBounty). Counted in `totalEscrow` (TSK-02: task escrows + bonds + these credits).
         mapping(address keeper => uint256[3] owed) keeperCredits;
+        /// @dev A redemption failure reported by someone other than the task's client (a keeper, the executor): bit 0
+        ///      set, the report's held bounty returned to the client in bits 1..127 and the DPS compensation paid to it
+        ///      in bits 128..255, so a client contract (DeliveryOrders) attributes what arrived outside its own call
+        ///      (round 49). Zero when the client reported (it measured both in its call) or before any report.
+        mapping(uint256 taskId => uint256 word) reportedToClient;
     }
 
     // keccak256(abi.encode(uint256(keccak256("chx.storage.TaskRegistry")) - 1)) & ~bytes32(uint256(0xff))

@@ -297,7 +297,8 @@ interface IDeliveryOrders {
 
     /// @notice Reports a rejected or expired task's redemption as failed (TaskRegistry → ProviderRegistry: the
     ///         executor is slashed, its failed and slash counts rise) and forwards the slashed stake to the long.
-    ///         Anyone, once the redemption deadline passed.
+    ///         Anyone, once the redemption deadline passed. When someone else already reported it to the TaskRegistry
+    ///         directly, credits what that report paid this contract (`ITaskRegistry.reportedToClient`) instead.
     /// @param taskId The task.
     /// @return compensationDps DPS forwarded.
     function reportFailure(uint256 taskId) external returns (uint256 compensationDps);

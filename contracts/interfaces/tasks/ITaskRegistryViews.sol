@@ -30,6 +30,18 @@ interface ITaskRegistryViews {
     /// @return Whether the seat was released.
     function seatReleased(uint256 taskId, address member) external view returns (bool);
 
+    /// @notice Whether a task's redemption failure was reported by someone other than its client, and what that paid
+    ///         the client outside any call of the client's own (a client contract attributes it:
+    ///         DeliveryOrders.reportFailure). False before a report and when the client reported itself.
+    /// @param taskId The task.
+    /// @return reported A third party (a keeper, the executor) reported the failure.
+    /// @return compensationDps The DPS slashed from the failing provider and paid to the client.
+    /// @return returnedCh The report's held bounty returned to the client (CH; when the executor reported, which
+    ///         earns no bounty).
+    function reportedToClient(
+        uint256 taskId
+    ) external view returns (bool reported, uint256 compensationDps, uint256 returnedCh);
+
     /// @notice Number of tasks submitted.
     /// @return The count.
     function taskCount() external view returns (uint256);

@@ -161,9 +161,13 @@ library TaskSettlement {
             k.escrow -= uint128(back);
             $.totalEscrow[uint8(k.currency)] -= back;
         }
-        uint256 comp = IProviderRegistry($.registry).reportDeliveryFailure(id, k.client);
+        address client = k.client;
+        uint256 comp = IProviderRegistry($.registry).reportDeliveryFailure(id, client);
+        // @dev A report by anyone but the client pays the client outside any call of its own: record what it got
+        //      (amounts < 2^127: DPS supply and the task's uint128 escrow).
+        if (msg.sender != client) $.reportedToClient[taskId] = (comp << 128) | (back << 1) | 1;
         emit ITaskRegistryEvents.RedemptionFailed(taskId, id, comp);
-        TaskCommon.pay($, k.currency, k.client, back);
+        TaskCommon.pay($, k.currency, client, back);
     }
 
     /// @notice Pays the caller's keeper credits in `currency` to `to` (the entry checks `to`); once: the credit is

@@ -2,7 +2,6 @@
 pragma solidity ^0.8.28;
 
 import {TaskSolBase} from "../../helpers/TaskSolBase.sol";
-import {DeliveryOrders} from "../../../contracts/core/markets/futures/DeliveryOrders.sol";
 import {Roles} from "../../../contracts/core/governance/Roles.sol";
 import {IDeliveryOrders} from "../../../contracts/interfaces/compute/IDeliveryOrders.sol";
 import {IProviderRegistry} from "../../../contracts/interfaces/compute/IProviderRegistry.sol";
@@ -316,8 +315,9 @@ contract DeliverySequenceAttacksTest is TaskSolBase {
     /// @notice Sequence: a third party (a keeper earning the report bounty) reports the order's failed task
     ///         straight to the TaskRegistry before the long calls DeliveryOrders.reportFailure. MKT-05: the long must
     ///         still be compensated. BUG found in round 49: the slashed DPS stayed in DeliveryOrders unattributed and
-    ///         the long's own report reverted, so the long got nothing; fixed in scope by
-    ///         `creditReportedElsewhere` (ADMIN, once per reported task, bounded by the unattributed DPS).
+    ///         the long's own report reverted (TaskNoOpenRedemption), so the long got nothing. Fixed: the registry
+    ///         records what a report by anyone but the client paid the client (`reportedToClient`) and
+    ///         `reportFailure` credits the order from that record, once; another order's own report is untouched.
     function test_thirdPartyReportsFirst_longStillCompensated() public {
         uint256 id = _order(SERIES, 200e18);
         orders.assign(id, _only(providers[0]));
@@ -325,36 +325,62 @@ contract DeliverySequenceAttacksTest is TaskSolBase {
         uint256 id2 = _order(SERIES + 1, 100e18);
         orders.assign(id2, _only(providers[0]));
         uint256 open = _expiredTask(id2, providers[0], 100e18, 50e18);
-        DeliveryOrders d = DeliveryOrders(address(orders));
         _pastRedemptionDeadline(open);
+        (bool reported, , ) = tasks.reportedToClient(taskId);
+        assertFalse(reported, "nothing recorded before a report");
         vm.prank(stranger);
         tasks.reportRedemptionFailure(taskId);
         assertEq(dps.balanceOf(address(orders)), 275e18, "the compensation landed in DeliveryOrders");
-        vm.prank(long);
-        vm.expectRevert(abi.encodeWithSelector(ITaskRegistryErrors.TaskNoOpenRedemption.selector, taskId));
-        orders.reportFailure(taskId);
-        // only governance attributes it, only for a task reported elsewhere, never more than is held
-        vm.prank(stranger);
-        vm.expectRevert();
-        d.creditReportedElsewhere(taskId, 275e18);
-        vm.expectRevert(abi.encodeWithSelector(DeliveryOrders.DeliveryNotReportedElsewhere.selector, open));
-        d.creditReportedElsewhere(open, 1);
-        vm.expectRevert(IDeliveryOrders.DeliveryInvalidParams.selector);
-        d.creditReportedElsewhere(taskId, 275e18 + 1);
+        uint256 comp;
+        uint256 backCh;
+        (reported, comp, backCh) = tasks.reportedToClient(taskId);
+        assertTrue(reported);
+        assertEq(comp, 275e18, "the registry recorded what it paid the client");
+        assertEq(backCh, 0, "a keeper's report keeps the held bounty as its own");
+        // anyone may forward it, once: the long is credited from the record, nothing is reported a second time
         vm.expectEmit(address(orders));
         emit IDeliveryOrders.DeliveryCompensated(id, taskId, long, 275e18, 275e18);
-        d.creditReportedElsewhere(taskId, 275e18);
-        vm.expectRevert(abi.encodeWithSelector(IDeliveryOrders.DeliveryUnknownTask.selector, taskId));
-        d.creditReportedElsewhere(taskId, 1);
+        vm.prank(stranger);
+        assertEq(orders.reportFailure(taskId), 275e18);
         vm.expectRevert(abi.encodeWithSelector(IDeliveryOrders.DeliveryUnknownTask.selector, taskId));
         orders.reportFailure(taskId);
         orders.claimTask(taskId);
         assertEq(dps.balanceOf(long), 275e18, "MKT-05: the long is compensated, once");
         assertEq(orders.order(id).compensatedDps, 275e18);
         assertEq(dps.balanceOf(address(orders)), 0, "no DPS unattributed");
-        // the long's own report of the other task is untouched by the attribution
-        uint256 comp = orders.reportFailure(open);
-        assertEq(dps.balanceOf(long), 275e18 + comp);
+        // the long's own report of the other task goes through the registry as before (no record: client-reported)
+        uint256 own = orders.reportFailure(open);
+        assertGt(own, 0);
+        assertEq(dps.balanceOf(long), 275e18 + own);
+        (reported, , ) = tasks.reportedToClient(open);
+        assertFalse(reported, "the client's own report writes no record");
+        assertEq(dps.balanceOf(address(orders)), 0);
+    }
+
+    /// @notice Sequence: the failing executor reports its own failure to the TaskRegistry (it earns no bounty, so the
+    ///         report's held CH goes back to the client) before the order claims the task. MKT-05 / MKT-08: both the
+    ///         DPS compensation and the held CH reach the order's side — the DPS to the long, the CH to the order —
+    ///         exactly as if the long had reported; DeliveryOrders keeps nothing unattributed.
+    function test_executorReportsItsOwnFailure_heldBountyAndCompensationReachTheOrder() public {
+        uint256 id = _order(SERIES, 200e18);
+        orders.assign(id, _only(providers[0]));
+        uint256 taskId = _expiredTask(id, providers[0], 200e18, 100e18);
+        _pastRedemptionDeadline(taskId);
+        uint256 chBefore = ch.balanceOf(address(orders));
+        vm.prank(providers[0]);
+        tasks.reportRedemptionFailure(taskId);
+        (bool reported, uint256 comp, uint256 backCh) = tasks.reportedToClient(taskId);
+        assertTrue(reported);
+        assertGt(comp, 0);
+        assertGt(backCh, 0, "the executor's report returns the held bounty to the client");
+        assertEq(ch.balanceOf(address(orders)) - chBefore, backCh);
+        uint256 avail = orders.order(id).availableCh;
+        assertEq(orders.reportFailure(taskId), comp);
+        assertEq(orders.order(id).availableCh, avail + backCh, "the held CH is the order's again");
+        assertEq(dps.balanceOf(long), comp);
+        assertEq(dps.balanceOf(address(orders)), 0, "no DPS unattributed");
+        orders.claimTask(taskId);
+        assertEq(orders.order(id).compensatedDps, comp);
     }
 }
 

@@ -316,15 +316,24 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
         if (id == 0 || flags & TASK_REPORTED != 0) revert DeliveryUnknownTask(taskId);
         $.taskFlags[taskId] = flags | TASK_REPORTED;
         IERC20 dps = $.dps;
-        IERC20 ch = $.ch;
-        uint256 before = dps.balanceOf(address(this));
-        uint256 chBefore = ch.balanceOf(address(this));
-        $.tasks.reportRedemptionFailure(taskId);
-        compensationDps = dps.balanceOf(address(this)) - before;
+        ITaskRegistry tasks = $.tasks;
+        uint256 returnedCh;
+        // @dev Round 49: `reportRedemptionFailure` is permissionless (a keeper earns the held bounty), so the failure
+        //      may already have been reported: the registry then paid this contract outside any call of ours and
+        //      recorded what, and the order is credited from that record (each task once: TASK_REPORTED).
+        bool elsewhere;
+        (elsewhere, compensationDps, returnedCh) = tasks.reportedToClient(taskId);
+        if (!elsewhere) {
+            IERC20 ch = $.ch;
+            uint256 before = dps.balanceOf(address(this));
+            uint256 chBefore = ch.balanceOf(address(this));
+            tasks.reportRedemptionFailure(taskId);
+            compensationDps = dps.balanceOf(address(this)) - before;
+            returnedCh = ch.balanceOf(address(this)) - chBefore;
+        }
         OrderState storage o = $.orders[id];
         // The report's bounty the task held back (DeliveryAccounting leaves it out of the refund) comes back to the
-        // client when the client reports: it belongs to this order.
-        uint256 returnedCh = ch.balanceOf(address(this)) - chBefore;
+        // client when the client (or the executor, which earns none) reports: it belongs to this order.
         if (returnedCh != 0) _creditReturned($, o, id, taskId, returnedCh);
         uint256 total = o.compensatedDps + compensationDps;
         o.compensatedDps = uint128(total);
@@ -333,40 +342,6 @@ contract DeliveryOrders is ChxUpgradeable, IDeliveryOrders {
         emit DeliveryCompensated(id, taskId, owner, compensationDps, total);
         if (compensationDps != 0) dps.safeTransfer(owner, compensationDps);
     }
-
-    /// @notice Forwards to the order's owner the compensation of its task's failure that a third party reported
-    ///         straight to the TaskRegistry (`reportRedemptionFailure` is permissionless and pays a keeper its
-    ///         bounty, so keepers report first; the slashed DPS then lands here unattributed, and the owner's own
-    ///         `reportFailure` reverts). ADMIN, with the amount of the TaskRegistry's `RedemptionFailed` event for
-    ///         that task: once per task (the task's report flag), only for a failed CH task whose redemption is no
-    ///         longer open (reported), and never more than the DPS held here (all of it unattributed: every
-    ///         attributed compensation leaves in the call that received it).
-    /// @dev Round 49 mitigation in DeliveryOrders' domain; the exact permissionless fix (the TaskRegistry recording
-    ///      the compensation per task) is outside it (docs/futures.md).
-    /// @param taskId The order's task reported elsewhere.
-    /// @param compensationDps The DPS the registry paid for it (the `RedemptionFailed` event).
-    function creditReportedElsewhere(uint256 taskId, uint256 compensationDps) external restricted nonReentrant {
-        DeliveryOrdersStorage storage $ = _s();
-        uint256 id = $.taskOrder[taskId];
-        uint256 flags = $.taskFlags[taskId];
-        if (id == 0 || flags & TASK_REPORTED != 0) revert DeliveryUnknownTask(taskId);
-        ITaskRegistry.Task memory k = $.tasks.getTask(taskId);
-        bool failed = k.status == ITaskRegistry.Status.Rejected || k.status == ITaskRegistry.Status.Expired;
-        if (!failed || k.assignmentId != 0) revert DeliveryNotReportedElsewhere(taskId);
-        IERC20 dps = $.dps;
-        if (compensationDps == 0 || compensationDps > dps.balanceOf(address(this))) revert DeliveryInvalidParams();
-        $.taskFlags[taskId] = flags | TASK_REPORTED;
-        OrderState storage o = $.orders[id];
-        uint256 total = o.compensatedDps + compensationDps;
-        o.compensatedDps = uint128(total);
-        $.stats.slashedDps += uint96(compensationDps);
-        address owner = _owner(id);
-        emit DeliveryCompensated(id, taskId, owner, compensationDps, total);
-        dps.safeTransfer(owner, compensationDps);
-    }
-
-    /// @notice The task was not reported outside DeliveryOrders (not failed, or its redemption still open).
-    error DeliveryNotReportedElsewhere(uint256 taskId);
 
     /// @dev Credits CH that came back for an order's task: to the order while open, to its owner once closed.
     function _creditReturned(
