@@ -68,7 +68,11 @@ describe("OptionsMarket: a futures option exercised after its futures series set
 
     // now Bob exercises: the futures leg is refused, the intrinsic (10 − 8) × 100 is paid in cash
     const collateral = async () =>
-      Promise.all([bob!, carol!, keeper].map(async (a) => p.clearingHouse.collateralOf(a.address)));
+      Promise.all([
+        p.clearingHouse.collateralOf(bob!.address),
+        p.clearingHouse.collateralOf(carol!.address),
+        p.clearingHouse.collateralOf(keeper.address),
+      ]);
     const [bob0, carol0, keeper0] = await collateral();
     const tx = p.options.connect(keeper).exercise(put, bob!.address);
     await expect(tx).to.emit(p.options, "FuturesExercised");
