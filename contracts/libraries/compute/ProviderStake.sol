@@ -52,7 +52,8 @@ library ProviderStake {
         emit IProviderRegistryEvents.UnbondRequested(msg.sender, amount, staked, unbonding, readyAt, tier($, staked));
     }
 
-    /// @notice Pays out the caller's matured unbonding stake, keeping back what open duties lock beyond the stake.
+    /// @notice Pays out the caller's matured unbonding stake, keeping back what its liability and open duties lock
+    ///         beyond the stake.
     function withdrawUnbonded(
         ProviderRegistryStore.ProviderRegistryStorage storage $,
         ProviderRegistryStore.ProviderData storage p
@@ -62,10 +63,12 @@ library ProviderStake {
         if (block.timestamp < p.unbondReadyAt) {
             revert IProviderRegistryErrors.ProviderUnbondingNotReady(msg.sender, p.unbondReadyAt);
         }
-        // @dev TSK-08: duty locks are covered by stake first; the uncovered rest (after a slash) stays unbonding.
+        // @dev TSK-08: the locks `requestUnbond` honours (the liability's collateral and the duty locks) are covered
+        //      by stake first; the uncovered rest (after a slash) stays unbonding, so an open redemption's failure
+        //      or a duty's slash still finds it.
         uint256 staked = p.stakedDps;
-        uint256 duty = p.dutyLockedDps;
-        uint256 held = duty > staked ? duty - staked : 0;
+        uint256 locked = lockedStake($, p) + p.dutyLockedDps;
+        uint256 held = locked > staked ? locked - staked : 0;
         if (held > unbonding) held = unbonding;
         uint256 amount = unbonding - held;
         if (amount == 0) revert IProviderRegistryErrors.ProviderStakeLocked(msg.sender, unbonding, 0);
