@@ -39,7 +39,7 @@ library ProviderStake {
         uint256 amount
     ) external {
         uint256 staked = p.stakedDps;
-        uint256 locked = lockedStake($, p) + p.dutyLockedDps;
+        uint256 locked = totalLocked($, p);
         uint256 unlockable = staked > locked ? staked - locked : 0;
         if (amount > unlockable) revert IProviderRegistryErrors.ProviderStakeLocked(msg.sender, amount, unlockable);
         staked -= amount;
@@ -67,7 +67,7 @@ library ProviderStake {
         //      by stake first; the uncovered rest (after a slash) stays unbonding, so an open redemption's failure
         //      or a duty's slash still finds it.
         uint256 staked = p.stakedDps;
-        uint256 locked = lockedStake($, p) + p.dutyLockedDps;
+        uint256 locked = totalLocked($, p);
         uint256 held = locked > staked ? locked - staked : 0;
         if (held > unbonding) held = unbonding;
         uint256 amount = unbonding - held;
@@ -216,6 +216,16 @@ library ProviderStake {
         uint256 collateral = divUp(liability * WAD, $.params.collateralFactorWad);
         uint256 minStake = $.params.minStakeDps;
         return collateral > minStake ? collateral : minStake;
+    }
+
+    /// @dev Everything that keeps stake from leaving (TSK-08): the liability's collateral and the duty locks. The one
+    ///      rule `requestUnbond` and `withdrawUnbonded` both apply (round 49: the withdrawal had applied only the
+    ///      duty locks).
+    function totalLocked(
+        ProviderRegistryStore.ProviderRegistryStorage storage $,
+        ProviderRegistryStore.ProviderData storage p
+    ) internal view returns (uint256) {
+        return lockedStake($, p) + p.dutyLockedDps;
     }
 
     /// @dev Tier of a stake: the number of thresholds it reaches (0..4).
